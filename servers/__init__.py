@@ -1,0 +1,3 @@
+"""ClawGym's simulated applications, each an MCP server over resettable sandboxes."""
+
+__version__ = "0.1.0"

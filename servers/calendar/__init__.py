@@ -1,0 +1,20 @@
+"""Calendar: calendars, events with guests and time zones, free/busy and free-slot search (like Google Calendar)."""
+
+from servers.calendar.schema import SCHEMA
+from servers.calendar.seed import Seed, load
+from servers.calendar.tools import tools
+from servers.core import App
+
+APP = App(
+    "calendar",
+    title="Calendar",
+    instructions=(
+        "The user's calendar. Times are ISO 8601; a time without an offset is read in the user's time zone "
+        "unless a tool says otherwise. Find events with list_events (a time window) or search_events (words, "
+        "guests); check availability with find_free_slots before proposing or booking a meeting."
+    ),
+    schema=SCHEMA,
+    seed_model=Seed,
+    load_seed=load,
+    tools=tools,
+)

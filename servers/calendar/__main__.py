@@ -1,0 +1,4 @@
+from servers.calendar import APP
+from servers.core.cli import main
+
+main(APP)

@@ -1,0 +1,138 @@
+"""Calendar data as tools return it, and the time arithmetic events need."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from servers.core.clock import zone
+
+ResponseStatus = Literal["needsAction", "accepted", "declined", "tentative"]
+EventStatus = Literal["confirmed", "tentative", "cancelled"]
+Access = Literal["owner", "writer", "reader"]
+
+
+class Calendar(BaseModel):
+    id: str
+    name: str
+    owner: str = Field(description="Email of the calendar's owner.")
+    timezone: str
+    description: str
+    is_primary: bool
+    access: Access = Field(description="What you may do: owner or writer can add and change events; reader only views.")
+
+
+class Attendee(BaseModel):
+    email: str
+    name: str = ""
+    response: ResponseStatus = "needsAction"
+    optional: bool = False
+
+
+class Event(BaseModel):
+    id: str
+    calendar_id: str
+    title: str
+    description: str
+    location: str
+    start: str = Field(description="ISO 8601 start in the event's time zone; a date (YYYY-MM-DD) for all-day events.")
+    end: str = Field(description="ISO 8601 end (exclusive); for all-day events the last day (inclusive).")
+    timezone: str
+    all_day: bool
+    organizer: str
+    attendees: list[Attendee]
+    status: EventStatus
+    created_at: str
+    updated_at: str
+
+
+class Interval(BaseModel):
+    start: str
+    end: str
+
+
+def event_model(row: dict[str, Any]) -> Event:
+    return Event.model_validate(row)
+
+
+def bounds(row: dict[str, Any]) -> tuple[datetime, datetime]:
+    """The instants an event (or busy block) covers, end exclusive."""
+    tz = row.get("timezone") or "UTC"
+    if row.get("all_day"):
+        first = date.fromisoformat(row["start"])
+        last = date.fromisoformat(row["end"])
+        return (
+            datetime.combine(first, time(0), zone(tz)),
+            datetime.combine(last + timedelta(days=1), time(0), zone(tz)),
+        )
+    return datetime.fromisoformat(row["start"]), datetime.fromisoformat(row["end"])
+
+
+def overlaps(a: tuple[datetime, datetime], b: tuple[datetime, datetime]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def involves(row: dict[str, Any], email: str) -> bool:
+    """Whether the event takes up `email`'s time: they organize it or are a guest who has not declined."""
+    if row["organizer"] == email:
+        return True
+    return any(a["email"] == email and a["response"] != "declined" for a in row["attendees"])
+
+
+def merge(intervals: list[tuple[datetime, datetime]]) -> list[tuple[datetime, datetime]]:
+    merged: list[tuple[datetime, datetime]] = []
+    for start, end in sorted(intervals):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def subtract(
+    free: list[tuple[datetime, datetime]], busy: list[tuple[datetime, datetime]]
+) -> list[tuple[datetime, datetime]]:
+    out: list[tuple[datetime, datetime]] = []
+    for start, end in free:
+        cursor = start
+        for b_start, b_end in busy:
+            if b_end <= cursor or b_start >= end:
+                continue
+            if b_start > cursor:
+                out.append((cursor, b_start))
+            cursor = max(cursor, b_end)
+        if cursor < end:
+            out.append((cursor, end))
+    return out
+
+
+def intersect(
+    a: list[tuple[datetime, datetime]], b: list[tuple[datetime, datetime]]
+) -> list[tuple[datetime, datetime]]:
+    out = []
+    for a_start, a_end in a:
+        for b_start, b_end in b:
+            start, end = max(a_start, b_start), min(a_end, b_end)
+            if start < end:
+                out.append((start, end))
+    return merge(out)
+
+
+def working_windows(
+    person: dict[str, Any], window: tuple[datetime, datetime]
+) -> list[tuple[datetime, datetime]]:
+    """The person's working hours that fall inside `window`."""
+    tz = zone(person["timezone"])
+    first = window[0].astimezone(tz).date() - timedelta(days=1)
+    last = window[1].astimezone(tz).date() + timedelta(days=1)
+    opens = time.fromisoformat(person["work_start"])
+    closes = time.fromisoformat(person["work_end"])
+    out = []
+    day = first
+    while day <= last:
+        if day.weekday() in person["work_days"]:
+            out.append((datetime.combine(day, opens, tz), datetime.combine(day, closes, tz)))
+        day += timedelta(days=1)
+    return intersect(out, [window])

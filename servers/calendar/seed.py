@@ -1,0 +1,178 @@
+"""What a scenario may seed into the calendar, and how it becomes rows."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from servers.calendar.model import Access, EventStatus, ResponseStatus
+from servers.core import Sandbox, SeedError
+from servers.core.clock import isoformat, localize, zone
+
+
+class _Row(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def _check_zone(value: str | None) -> str | None:
+    if value is not None:
+        zone(value)
+    return value
+
+
+class CalendarSeed(_Row):
+    id: str
+    name: str
+    owner: str | None = Field(None, description="Owner's email; defaults to the persona.")
+    timezone: str | None = None
+    description: str = ""
+    primary: bool = False
+    access: Access = "owner"
+
+    _zone = field_validator("timezone")(_check_zone)
+
+
+class AttendeeSeed(_Row):
+    email: str
+    name: str = ""
+    response: ResponseStatus = "needsAction"
+    optional: bool = False
+
+
+class EventSeed(_Row):
+    id: str | None = None
+    calendar_id: str | None = Field(None, description="Defaults to the primary calendar.")
+    title: str
+    description: str = ""
+    location: str = ""
+    start: datetime | date
+    end: datetime | date | None = None
+    timezone: str | None = None
+    all_day: bool = False
+    organizer: str | None = None
+    attendees: list[AttendeeSeed | str] = Field(default_factory=list)
+    status: EventStatus = "confirmed"
+
+    _zone = field_validator("timezone")(_check_zone)
+
+
+class PersonSeed(_Row):
+    email: str
+    name: str = ""
+    timezone: str | None = None
+    work_start: time = time(9)
+    work_end: time = time(17)
+    work_days: list[int] = Field(default_factory=lambda: [0, 1, 2, 3, 4], description="Monday = 0 … Sunday = 6")
+
+    _zone = field_validator("timezone")(_check_zone)
+
+
+class BusySeed(_Row):
+    email: str
+    start: datetime
+    end: datetime
+
+
+class Seed(_Row):
+    calendars: list[CalendarSeed] = Field(default_factory=list)
+    events: list[EventSeed] = Field(default_factory=list)
+    people: list[PersonSeed] = Field(default_factory=list)
+    busy: list[BusySeed] = Field(default_factory=list)
+
+
+def load(sb: Sandbox, seed: Seed) -> None:
+    me = sb.persona
+    now = sb.now_iso()
+    calendars = seed.calendars or [CalendarSeed(id="primary", name=me.name, primary=True)]
+    if not any(c.primary for c in calendars):
+        calendars[0] = calendars[0].model_copy(update={"primary": True})
+    zones: dict[str, str] = {}
+    for c in calendars:
+        if c.id in zones:
+            raise SeedError.at("calendar", ("calendars", calendars.index(c), "id"), f"duplicate calendar id {c.id!r}")
+        zones[c.id] = c.timezone or me.timezone
+        sb.insert(
+            "calendars",
+            {
+                "id": c.id,
+                "name": c.name,
+                "owner": (c.owner or me.email).lower(),
+                "timezone": zones[c.id],
+                "description": c.description,
+                "is_primary": c.primary,
+                "access": c.access,
+            },
+        )
+    primary = next(c.id for c in calendars if c.primary)
+
+    for p in seed.people:
+        sb.insert(
+            "people",
+            {
+                "email": p.email.lower(),
+                "name": p.name,
+                "timezone": p.timezone or me.timezone,
+                "work_start": p.work_start.strftime("%H:%M"),
+                "work_end": p.work_end.strftime("%H:%M"),
+                "work_days": p.work_days,
+            },
+        )
+
+    for i, e in enumerate(seed.events):
+        calendar_id = e.calendar_id or primary
+        if calendar_id not in zones:
+            raise SeedError.at("calendar", ("events", i, "calendar_id"), f"no calendar with id {calendar_id!r}")
+        tz = e.timezone or zones[calendar_id]
+        if e.all_day:
+            first = e.start.date() if isinstance(e.start, datetime) else e.start
+            last = e.end.date() if isinstance(e.end, datetime) else (e.end or first)
+            if last < first:
+                raise SeedError.at("calendar", ("events", i, "end"), "an all-day event cannot end before it starts")
+            start, end = first.isoformat(), last.isoformat()
+        else:
+            if not isinstance(e.start, datetime) or (e.end is not None and not isinstance(e.end, datetime)):
+                raise SeedError.at("calendar", ("events", i, "start"), "a timed event needs date-times (or set all_day: true)")
+            start_at = localize(e.start, tz)
+            end_at = localize(e.end, tz) if isinstance(e.end, datetime) else None
+            if end_at is None:
+                raise SeedError.at("calendar", ("events", i, "end"), "a timed event needs an end")
+            if end_at <= start_at:
+                raise SeedError.at("calendar", ("events", i, "end"), "end must be after start")
+            start, end = isoformat(start_at), isoformat(end_at)
+        attendees = [
+            (AttendeeSeed(email=a) if isinstance(a, str) else a).model_dump() for a in e.attendees
+        ]
+        for a in attendees:
+            a["email"] = a["email"].lower()
+            person = sb.get("people", a["email"])
+            if not a["name"] and person:
+                a["name"] = person["name"]
+        sb.insert(
+            "events",
+            {
+                "id": e.id or sb.new_id("evt"),
+                "calendar_id": calendar_id,
+                "title": e.title,
+                "description": e.description,
+                "location": e.location,
+                "start": start,
+                "end": end,
+                "timezone": tz,
+                "all_day": e.all_day,
+                "organizer": (e.organizer or me.email).lower(),
+                "attendees": attendees,
+                "status": e.status,
+                "created_at": now,
+                "updated_at": now,
+            },
+        )
+
+    for i, b in enumerate(seed.busy):
+        start_at, end_at = localize(b.start, me.timezone), localize(b.end, me.timezone)
+        if end_at <= start_at:
+            raise SeedError.at("calendar", ("busy", i, "end"), "end must be after start")
+        sb.insert(
+            "busy",
+            {"id": sb.new_id("busy"), "email": b.email.lower(), "start": isoformat(start_at), "end": isoformat(end_at)},
+        )

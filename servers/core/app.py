@@ -1,0 +1,186 @@
+"""What an app is: its tables, its seed model, its tools.
+
+Each app folder builds one `App`; the core turns it into an MCP server, an
+admin API and a sandbox store without knowing anything else about it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sqlite3
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from mcp.types import ToolAnnotations
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from servers.core.clock import ClockSpec
+from servers.core.schema import Table, read_schema
+
+if TYPE_CHECKING:
+    from servers.core.sandbox import Sandbox
+
+
+class Persona(BaseModel):
+    """The person the agent works for: the owner of the mailbox, calendar, drive and tickets."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = "Alex Morgan"
+    email: str = "alex@example.test"
+    timezone: str = "UTC"
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"unknown IANA time zone {value!r} (for example 'Europe/Berlin')") from None
+        return value
+
+    @field_validator("email")
+    @classmethod
+    def _lower_email(cls, value: str) -> str:
+        if "@" not in value:
+            raise ValueError(f"{value!r} is not an email address")
+        return value.lower()
+
+
+class SandboxSpec(BaseModel):
+    """Everything needed to build a sandbox: the app's seed data, who the user is, the clock, the episode seed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seed: dict[str, Any] = Field(default_factory=dict)
+    persona: Persona = Field(default_factory=Persona)
+    clock: ClockSpec = Field(default_factory=ClockSpec)
+    rng_seed: int = 0
+
+
+class Problem(BaseModel):
+    loc: str
+    message: str
+
+
+class SeedError(ValueError):
+    """Seed data an app refuses, with one problem per offending field."""
+
+    def __init__(self, app: str, problems: list[Problem]) -> None:
+        self.app = app
+        self.problems = problems
+        lines = "\n".join(f"  {p.loc}: {p.message}" for p in problems)
+        super().__init__(f"{app} seed is invalid:\n{lines}")
+
+    @classmethod
+    def at(cls, app: str, loc: Iterable[str | int], message: str) -> SeedError:
+        return cls(app, [Problem(loc=format_loc(loc), message=message)])
+
+    @classmethod
+    def from_validation(cls, app: str, error: ValidationError, data: Any) -> SeedError:
+        problems = [
+            Problem(loc=format_loc(e["loc"], data), message=e["msg"])
+            for e in error.errors(include_url=False)
+        ]
+        return cls(app, problems)
+
+
+def format_loc(loc: Iterable[str | int], data: Any = None) -> str:
+    """`("events", 3, "start")` as `events[3].start`, naming the row's id when it has one."""
+    out = ""
+    node = data
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+            node = node[part] if isinstance(node, list) and part < len(node) else None
+            if isinstance(node, dict) and isinstance(node.get("id"), str | int):
+                out += f" (id {node['id']!r})"
+        else:
+            out += f".{part}" if out else str(part)
+            node = node.get(part) if isinstance(node, dict) else None
+    return out or "(root)"
+
+
+@dataclass(frozen=True)
+class ToolDef:
+    fn: Callable[..., Any]
+    name: str
+    title: str | None
+    annotations: ToolAnnotations
+
+    @property
+    def description(self) -> str:
+        return inspect.cleandoc(self.fn.__doc__ or "")
+
+
+class Toolset:
+    """The tools of one app, registered with `@tools.tool(...)`.
+
+    A tool is a plain function whose first parameter is the `Sandbox`; the
+    rest are its typed arguments, its return type is its output schema and
+    its docstring is the description the model reads.
+    """
+
+    def __init__(self) -> None:
+        self.tools: dict[str, ToolDef] = {}
+
+    def tool(
+        self,
+        *,
+        read_only: bool = False,
+        destructive: bool = False,
+        idempotent: bool = False,
+        title: str | None = None,
+    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+            if not fn.__doc__:
+                raise TypeError(f"tool {fn.__name__} needs a docstring: it is the description the model reads")
+            annotations = ToolAnnotations(
+                title=title,
+                read_only_hint=read_only,
+                destructive_hint=None if read_only else destructive,
+                idempotent_hint=None if read_only else idempotent,
+                open_world_hint=False,
+            )
+            self.tools[fn.__name__] = ToolDef(fn=fn, name=fn.__name__, title=title, annotations=annotations)
+            return fn
+
+        return register
+
+
+class App:
+    """One simulated application."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        title: str,
+        instructions: str,
+        schema: str,
+        seed_model: type[BaseModel],
+        load_seed: Callable[[Sandbox, Any], None],
+        tools: Toolset,
+    ) -> None:
+        self.name = name
+        self.title = title
+        self.instructions = instructions
+        self.schema = schema
+        self.seed_model = seed_model
+        self.load_seed = load_seed
+        self.tools = tools
+        conn = sqlite3.connect(":memory:")
+        conn.executescript(schema)
+        self.tables: dict[str, Table] = read_schema(conn)
+        conn.close()
+
+    def validate_seed(self, data: Any) -> BaseModel:
+        try:
+            return self.seed_model.model_validate(data or {})
+        except ValidationError as error:
+            raise SeedError.from_validation(self.name, error, data) from None
+
+    def __repr__(self) -> str:
+        return f"App({self.name!r}, tables={list(self.tables)}, tools={len(self.tools.tools)})"

@@ -1,0 +1,403 @@
+"""Sandboxes: one SQLite database each, seeded once and reset by restoring that image.
+
+A sandbox's database holds the app's tables plus three of the core's own:
+`_meta` (spec, clock, fault plan), `_counters` (id generation) and
+`_journal` (every tool call). Snapshots show only the app's tables.
+
+In memory, the seeded image is kept as serialized bytes and a reset is one
+`deserialize`. On disk (`DATA_DIR/<id>/state.db` beside `seed.db`), a reset
+copies the seed database over the state with SQLite's backup API, and both
+files survive a restart of the process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp.server.mcpserver.exceptions import ToolError
+
+from servers.core.app import App, SandboxSpec
+from servers.core.clock import Clock, isoformat
+from servers.core.faults import FaultPlan
+from servers.core.schema import Table
+
+SANDBOX_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+CORE_SCHEMA = """
+CREATE TABLE _meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE _counters (prefix TEXT PRIMARY KEY, n INTEGER NOT NULL);
+CREATE TABLE _journal (
+    seq INTEGER PRIMARY KEY,
+    clock TEXT NOT NULL,
+    wall TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    arguments TEXT NOT NULL,
+    result TEXT,
+    error TEXT,
+    is_error INTEGER NOT NULL,
+    latency_ms REAL NOT NULL,
+    fault TEXT
+);
+"""
+
+JOURNAL_JSON = ("arguments", "result", "fault")
+
+
+class UnknownSandbox(KeyError):
+    def __init__(self, sandbox_id: str) -> None:
+        super().__init__(sandbox_id)
+        self.sandbox_id = sandbox_id
+
+    def __str__(self) -> str:
+        return f"no sandbox with id {self.sandbox_id!r}"
+
+
+def check_sandbox_id(sandbox_id: str) -> str:
+    if not SANDBOX_ID.match(sandbox_id):
+        raise ValueError(
+            f"invalid sandbox id {sandbox_id!r}: use 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit"
+        )
+    return sandbox_id
+
+
+def _connect(target: str | Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    if target != ":memory:":
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+    return conn
+
+
+class Sandbox:
+    """One isolated copy of an app's state, with its own clock, journal and fault plan.
+
+    Tools receive the sandbox as their first argument and use its row helpers
+    (`get`, `require`, `select`, `insert`, `update`, `delete`), its clock
+    (`now`, `now_iso`) and `new_id`; `db` is there for anything else.
+    """
+
+    def __init__(
+        self,
+        app: App,
+        sandbox_id: str,
+        conn: sqlite3.Connection,
+        spec: SandboxSpec,
+        clock: Clock,
+        faults: FaultPlan,
+        directory: Path | None,
+        image: bytes | None,
+    ) -> None:
+        self.app = app
+        self.id = sandbox_id
+        self.db = conn
+        self.spec = spec
+        self.clock = clock
+        self.faults = faults
+        self.directory = directory
+        self._image = image
+        # Calls to one sandbox are serialized so each runs in its own transaction
+        # and the journal order is the order in which state changed.
+        self.lock = anyio.Lock()
+
+    # -- building -------------------------------------------------------------
+
+    @classmethod
+    def create(cls, app: App, sandbox_id: str, spec: SandboxSpec, directory: Path | None = None) -> Sandbox:
+        """Build and seed a sandbox; raises `SeedError` for seed data the app refuses."""
+        seed = app.validate_seed(spec.seed)
+        conn = _connect(directory / "state.db" if directory else ":memory:")
+        try:
+            conn.executescript(app.schema + CORE_SCHEMA)
+            sandbox = cls(app, sandbox_id, conn, spec, Clock(spec.clock), FaultPlan(), directory, None)
+            with sandbox.transaction():
+                sandbox._write_meta("spec", spec.model_dump(mode="json"))
+                sandbox._write_meta("clock", sandbox.clock.state())
+                sandbox._write_meta("faults", sandbox.faults.model_dump(mode="json"))
+                app.load_seed(sandbox, seed)
+            if directory is None:
+                sandbox._image = conn.serialize()
+            else:
+                image = _connect(directory / "seed.db")
+                conn.backup(image)
+                image.close()
+        except BaseException:
+            conn.close()
+            raise
+        return sandbox
+
+    @classmethod
+    def open(cls, app: App, sandbox_id: str, directory: Path) -> Sandbox:
+        """Reopen a sandbox kept on disk, with its state, clock and fault plan as they were."""
+        conn = _connect(directory / "state.db")
+        meta = {r["key"]: json.loads(r["value"]) for r in conn.execute("SELECT key, value FROM _meta")}
+        return cls(
+            app,
+            sandbox_id,
+            conn,
+            SandboxSpec.model_validate(meta["spec"]),
+            Clock.from_state(meta["clock"]),
+            FaultPlan.model_validate(meta.get("faults", {})),
+            directory,
+            None,
+        )
+
+    def _write_meta(self, key: str, value: Any) -> None:
+        self.db.execute(
+            "INSERT INTO _meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, json.dumps(value)),
+        )
+
+    # -- lifecycle --------------------------------------------------------------
+
+    def reset(self) -> None:
+        """Back to the seeded state: tables, counters and journal; the clock restarts."""
+        if self._image is not None:
+            self.db.deserialize(self._image)
+        else:
+            assert self.directory is not None
+            image = sqlite3.connect(self.directory / "seed.db")
+            image.backup(self.db)
+            image.close()
+        self.clock.restart()
+        with self.transaction():
+            self._write_meta("clock", self.clock.state())
+            self._write_meta("faults", self.faults.model_dump(mode="json"))
+
+    def set_clock(self, *, advance: float | None = None, to: datetime | None = None) -> None:
+        if to is not None:
+            self.clock.set(to)
+        if advance is not None:
+            self.clock.advance(advance)
+        self._write_meta("clock", self.clock.state())
+
+    def set_faults(self, plan: FaultPlan) -> None:
+        self.faults = plan
+        self._write_meta("faults", plan.model_dump(mode="json"))
+
+    def close(self) -> None:
+        self.db.close()
+
+    def snapshot(self) -> dict[str, list[dict[str, Any]]]:
+        """Every app table as `{table: [rows]}`, rows in insertion order, JSON columns decoded."""
+        return {
+            name: [table.decode(r) for r in self.db.execute(f'SELECT * FROM "{name}" ORDER BY rowid')]
+            for name, table in self.app.tables.items()
+        }
+
+    def size(self) -> int:
+        return sum(
+            self.db.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0] for name in self.app.tables
+        )
+
+    # -- journal ------------------------------------------------------------
+
+    def record(
+        self,
+        *,
+        tool: str,
+        arguments: Mapping[str, Any],
+        result: Any,
+        error: str | None,
+        is_error: bool,
+        latency_ms: float,
+        wall: datetime,
+        fault: Mapping[str, Any] | None = None,
+    ) -> int:
+        cursor = self.db.execute(
+            "INSERT INTO _journal (clock, wall, tool, arguments, result, error, is_error, latency_ms, fault)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                self.now_iso(),
+                wall.isoformat(timespec="milliseconds"),
+                tool,
+                json.dumps(arguments, default=str),
+                None if result is None else json.dumps(result, default=str),
+                error,
+                int(is_error),
+                round(latency_ms, 3),
+                None if fault is None else json.dumps(fault),
+            ),
+        )
+        return int(cursor.lastrowid or 0)
+
+    def journal(self, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+        rows = self.db.execute(
+            "SELECT * FROM _journal WHERE seq > ? ORDER BY seq LIMIT ?", (after, -1 if limit is None else limit)
+        )
+        out = []
+        for row in rows:
+            entry = dict(row)
+            for key in JOURNAL_JSON:
+                if entry[key] is not None:
+                    entry[key] = json.loads(entry[key])
+            entry["is_error"] = bool(entry["is_error"])
+            out.append(entry)
+        return out
+
+    def calls_so_far(self, tool: str) -> int:
+        return int(self.db.execute("SELECT count(*) FROM _journal WHERE tool = ?", (tool,)).fetchone()[0])
+
+    # -- what tools use ---------------------------------------------------
+
+    @property
+    def persona(self):  # noqa: ANN201 - Persona, re-exported by the core
+        return self.spec.persona
+
+    def now(self) -> datetime:
+        return self.clock.now()
+
+    def now_iso(self) -> str:
+        return isoformat(self.clock.now())
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        self.db.execute("BEGIN")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def rollback(self) -> None:
+        if self.db.in_transaction:
+            self.db.execute("ROLLBACK")
+
+    def new_id(self, prefix: str) -> str:
+        """A fresh id such as `evt_3f9a0c21b7`: the same for the same episode seed and call order."""
+        n = self.db.execute(
+            "INSERT INTO _counters (prefix, n) VALUES (?, 1) ON CONFLICT (prefix) DO UPDATE SET n = n + 1 RETURNING n",
+            (prefix,),
+        ).fetchone()[0]
+        digest = hashlib.blake2s(f"{self.spec.rng_seed}/{prefix}/{n}".encode(), digest_size=5).hexdigest()
+        return f"{prefix}_{digest}"
+
+    def next_number(self, counter: str) -> int:
+        """The next value of a named sequence (1, 2, 3 …), for human-facing numbers such as ticket keys."""
+        return int(
+            self.db.execute(
+                "INSERT INTO _counters (prefix, n) VALUES (?, 1) ON CONFLICT (prefix) DO UPDATE SET n = n + 1 RETURNING n",
+                (counter,),
+            ).fetchone()[0]
+        )
+
+    def table(self, name: str) -> Table:
+        return self.app.tables[name]
+
+    def get(self, table: str, key: Any) -> dict[str, Any] | None:
+        t = self.app.tables[table]
+        row = self.db.execute(f'SELECT * FROM "{table}" WHERE "{t.key}" = ?', (key,)).fetchone()
+        return None if row is None else t.decode(row)
+
+    def require(self, table: str, key: Any, what: str | None = None) -> dict[str, Any]:
+        """The row, or a `ToolError` naming what was not found."""
+        row = self.get(table, key)
+        if row is None:
+            raise ToolError(f"No {what or table.rstrip('s')} with id {key!r}.")
+        return row
+
+    def select(
+        self, table: str, where: str = "", params: tuple[Any, ...] | list[Any] = (), order: str = "rowid"
+    ) -> list[dict[str, Any]]:
+        t = self.app.tables[table]
+        sql = f'SELECT * FROM "{table}"' + (f" WHERE {where}" if where else "") + f" ORDER BY {order}"
+        return [t.decode(r) for r in self.db.execute(sql, tuple(params))]
+
+    def insert(self, table: str, values: Mapping[str, Any]) -> dict[str, Any]:
+        t = self.app.tables[table]
+        encoded = t.encode(values)
+        columns = ", ".join(f'"{c}"' for c in encoded)
+        marks = ", ".join("?" for _ in encoded)
+        self.db.execute(f'INSERT INTO "{table}" ({columns}) VALUES ({marks})', tuple(encoded.values()))
+        return self.require(table, values[t.key]) if t.key in values else dict(values)
+
+    def update(self, table: str, key: Any, changes: Mapping[str, Any]) -> dict[str, Any]:
+        t = self.app.tables[table]
+        if changes:
+            encoded = t.encode(changes)
+            assignments = ", ".join(f'"{c}" = ?' for c in encoded)
+            self.db.execute(f'UPDATE "{table}" SET {assignments} WHERE "{t.key}" = ?', (*encoded.values(), key))
+        return self.require(table, key)
+
+    def delete(self, table: str, key: Any) -> None:
+        t = self.app.tables[table]
+        self.db.execute(f'DELETE FROM "{table}" WHERE "{t.key}" = ?', (key,))
+
+
+class SandboxStore:
+    """All sandboxes of one app server, in memory or under a data directory."""
+
+    def __init__(self, app: App, data_dir: Path | None = None) -> None:
+        self.app = app
+        self.data_dir = data_dir
+        self.sandboxes: dict[str, Sandbox] = {}
+        if data_dir is not None:
+            data_dir.mkdir(parents=True, exist_ok=True)
+            for entry in sorted(data_dir.iterdir()):
+                if entry.is_dir() and SANDBOX_ID.match(entry.name) and (entry / "state.db").exists():
+                    self.sandboxes[entry.name] = Sandbox.open(app, entry.name, entry)
+
+    def __contains__(self, sandbox_id: str) -> bool:
+        return sandbox_id in self.sandboxes
+
+    def __len__(self) -> int:
+        return len(self.sandboxes)
+
+    def get(self, sandbox_id: str) -> Sandbox:
+        try:
+            return self.sandboxes[sandbox_id]
+        except KeyError:
+            raise UnknownSandbox(sandbox_id) from None
+
+    def create(self, sandbox_id: str, spec: SandboxSpec, *, replace: bool = False) -> Sandbox:
+        """Build a sandbox; an existing one with the same id is replaced only when asked."""
+        check_sandbox_id(sandbox_id)
+        if sandbox_id in self.sandboxes and not replace:
+            raise FileExistsError(f"sandbox {sandbox_id!r} already exists")
+        if self.data_dir is None:
+            sandbox = Sandbox.create(self.app, sandbox_id, spec)
+        else:
+            # Built in a scratch folder and renamed into place, so a crash never
+            # leaves a half-seeded sandbox behind.
+            scratch = Path(tempfile.mkdtemp(prefix=f".{sandbox_id}.", dir=self.data_dir))
+            try:
+                Sandbox.create(self.app, sandbox_id, spec, scratch).close()
+                final = self.data_dir / sandbox_id
+                if sandbox_id in self.sandboxes:
+                    self.sandboxes.pop(sandbox_id).close()
+                if final.exists():
+                    shutil.rmtree(final)
+                os.rename(scratch, final)
+            finally:
+                shutil.rmtree(scratch, ignore_errors=True)
+            sandbox = Sandbox.open(self.app, sandbox_id, final)
+        old = self.sandboxes.pop(sandbox_id, None)
+        if old is not None:
+            old.close()
+        self.sandboxes[sandbox_id] = sandbox
+        return sandbox
+
+    def delete(self, sandbox_id: str) -> None:
+        sandbox = self.get(sandbox_id)
+        del self.sandboxes[sandbox_id]
+        sandbox.close()
+        if sandbox.directory is not None:
+            shutil.rmtree(sandbox.directory, ignore_errors=True)
+
+    def close(self) -> None:
+        for sandbox in self.sandboxes.values():
+            sandbox.close()
+        self.sandboxes.clear()

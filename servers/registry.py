@@ -1,0 +1,46 @@
+"""The apps ClawGym knows, by name.
+
+The orchestrator learns about apps only from here. Built-in apps are listed
+below; a separately installed package can add one through the
+`clawgym.apps` entry-point group (`name = "package.module:APP"`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from importlib.metadata import entry_points
+
+from servers.core.app import App
+
+BUILTIN = {
+    "calendar": "servers.calendar:APP",
+    "mail": "servers.mail:APP",
+    "docs": "servers.docs:APP",
+    "tickets": "servers.tickets:APP",
+}
+
+
+def available() -> dict[str, str]:
+    """App name → `module:attribute` of its `App`."""
+    found = dict(BUILTIN)
+    for entry in entry_points(group="clawgym.apps"):
+        found.setdefault(entry.name, entry.value)
+    return found
+
+
+@cache
+def load(name: str) -> App:
+    targets = available()
+    if name not in targets:
+        raise KeyError(f"unknown app {name!r}; known apps: {', '.join(sorted(targets))}")
+    module, _, attribute = targets[name].partition(":")
+    app = getattr(importlib.import_module(module), attribute or "APP")
+    if not isinstance(app, App):
+        raise TypeError(f"{targets[name]} is not a servers.core.App")
+    return app
+
+
+def server_module(name: str) -> str:
+    """The module to run with `python -m` to serve app `name`."""
+    return available()[name].partition(":")[0]
