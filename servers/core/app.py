@@ -63,6 +63,7 @@ class SandboxSpec(BaseModel):
 class Problem(BaseModel):
     loc: str
     message: str
+    parts: list[str | int] | None = Field(None, exclude=True)
 
 
 class SeedError(ValueError):
@@ -76,30 +77,59 @@ class SeedError(ValueError):
 
     @classmethod
     def at(cls, app: str, loc: Iterable[str | int], message: str) -> SeedError:
-        return cls(app, [Problem(loc=format_loc(loc), message=message)])
+        parts = list(loc)
+        return cls(app, [Problem(loc=format_loc(parts), message=message, parts=parts)])
+
+    def naming_rows_of(self, data: Any) -> SeedError:
+        """The same problems, their locations naming the ids of the rows in `data`."""
+        problems = [
+            p.model_copy(update={"loc": format_loc(p.parts, data)}) if p.parts is not None else p for p in self.problems
+        ]
+        return SeedError(self.app, problems)
 
     @classmethod
     def from_validation(cls, app: str, error: ValidationError, data: Any) -> SeedError:
-        problems = [
-            Problem(loc=format_loc(e["loc"], data), message=e["msg"])
-            for e in error.errors(include_url=False)
-        ]
-        return cls(app, problems)
+        return cls(app, problems_from(error, data))
+
+
+def problems_from(error: ValidationError, data: Any) -> list[Problem]:
+    """One problem per offending field, union-branch noise folded away."""
+    seen: dict[str, Problem] = {}
+    for e in error.errors(include_url=False):
+        loc = format_loc(e["loc"], data)
+        seen.setdefault(loc, Problem(loc=loc, message=e["msg"]))
+    return list(seen.values())
+
+
+ROW_NAMES = ("id", "key", "email")
+"""Fields that name a seed row in error messages, first found wins."""
 
 
 def format_loc(loc: Iterable[str | int], data: Any = None) -> str:
-    """`("events", 3, "start")` as `events[3].start`, naming the row's id when it has one."""
+    """`("events", 3, "start")` as `events[3] (id 'x').start`, naming the row by its id, key or email.
+
+    Parts that are not in the data (pydantic's names for union branches, such
+    as `datetime` in `start.datetime`) are left out; a final missing or
+    unknown key is kept, since it is the field at fault.
+    """
+    parts = list(loc)
     out = ""
     node = data
-    for part in loc:
+    for index, part in enumerate(parts):
+        last = index == len(parts) - 1
         if isinstance(part, int):
             out += f"[{part}]"
             node = node[part] if isinstance(node, list) and part < len(node) else None
-            if isinstance(node, dict) and isinstance(node.get("id"), str | int):
-                out += f" (id {node['id']!r})"
-        else:
-            out += f".{part}" if out else str(part)
-            node = node.get(part) if isinstance(node, dict) else None
+            following = parts[index + 1] if index + 1 < len(parts) else None
+            if isinstance(node, dict) and index == 1:  # a row of a table: name it
+                name = next((k for k in ROW_NAMES if isinstance(node.get(k), str | int)), None)
+                if name and name != following:
+                    out += f" ({name} {node[name]!r})"
+            continue
+        if data is not None and not (isinstance(node, dict) and (part in node or last)):
+            continue
+        out += f".{part}" if out else str(part)
+        node = node.get(part) if isinstance(node, dict) else None
     return out or "(root)"
 
 

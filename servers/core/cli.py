@@ -13,7 +13,7 @@ import anyio
 import yaml
 from pydantic import ValidationError
 
-from servers.core.app import App, SandboxSpec, SeedError, format_loc
+from servers.core.app import App, SandboxSpec, SeedError, problems_from
 from servers.core.http import build_http_app, is_loopback, transport_security
 from servers.core.mcp import build_mcp_server
 from servers.core.sandbox import SandboxStore
@@ -73,7 +73,7 @@ def load_spec(path: Path) -> SandboxSpec:
     try:
         return SandboxSpec.model_validate(data or {})
     except ValidationError as exc:
-        lines = "\n".join(f"  {format_loc(e['loc'], data)}: {e['msg']}" for e in exc.errors(include_url=False))
+        lines = "\n".join(f"  {p.loc}: {p.message}" for p in problems_from(exc, data))
         raise SystemExit(f"error: {path} is not a valid sandbox spec:\n{lines}") from None
 
 

@@ -29,7 +29,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from servers.core.app import App, SandboxSpec, SeedError, format_loc
+from servers.core.app import App, SandboxSpec, SeedError, problems_from
 from servers.core.faults import FaultPlan
 from servers.core.mcp import SANDBOX_SCOPE_KEY
 from servers.core.sandbox import Sandbox, SandboxStore, UnknownSandbox, check_sandbox_id
@@ -145,11 +145,9 @@ def build_http_app(
         try:
             return model.model_validate(data)
         except ValidationError as exc:
-            problems = [
-                {"loc": format_loc(e["loc"], data), "message": e["msg"]} for e in exc.errors(include_url=False)
-            ]
-            lines = "; ".join(f"{p['loc']}: {p['message']}" for p in problems)
-            return error(422, f"invalid {model.__name__} request: {lines}", problems=problems)
+            problems = problems_from(exc, data)
+            lines = "; ".join(f"{p.loc}: {p.message}" for p in problems)
+            return error(422, f"invalid {model.__name__} request: {lines}", problems=[p.model_dump() for p in problems])
 
     async def healthz(request: Request) -> Response:
         return JSONResponse({"status": "ok", "app": app.name, "sandboxes": len(store)})

@@ -10,8 +10,10 @@ the call to the sandbox's journal.
 from __future__ import annotations
 
 import inspect
+import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any, get_type_hints
@@ -28,6 +30,22 @@ SANDBOX_SCOPE_KEY = "clawgym.sandbox"
 """Where the HTTP router leaves the sandbox id in the ASGI scope."""
 
 _current: ContextVar[Sandbox] = ContextVar("clawgym_sandbox")
+_bound: ContextVar[str | None] = ContextVar("clawgym_bound_sandbox", default=None)
+
+
+@contextmanager
+def bind_sandbox(sandbox_id: str) -> Iterator[None]:
+    """Address in-process connections opened inside this block to `sandbox_id`.
+
+    An in-process `mcp.Client` runs the server in tasks that copy the context
+    of the code that opened it, so one `MCPServer` can serve many sandboxes
+    in process, as it does over HTTP.
+    """
+    token = _bound.set(sandbox_id)
+    try:
+        yield
+    finally:
+        _bound.reset(token)
 
 
 def build_mcp_server(app: App, store: SandboxStore, *, sandbox_id: str = "default") -> MCPServer:
@@ -74,12 +92,24 @@ class SandboxMiddleware:
     def __init__(self, store: SandboxStore, default_sandbox: str) -> None:
         self.store = store
         self.default_sandbox = default_sandbox
+        self.parameters = {
+            name: list(inspect.signature(tool.fn).parameters)[1:] for name, tool in store.app.tools.tools.items()
+        }
+
+    def unknown_arguments(self, tool: str, arguments: dict[str, Any]) -> str | None:
+        """Arguments the tool does not take would otherwise be dropped silently; say so instead."""
+        known = self.parameters.get(tool)
+        extra = [a for a in arguments if known is not None and a not in known]
+        if not extra:
+            return None
+        listed = ", ".join(known or []) or "none"
+        return f"{tool} does not take {', '.join(repr(a) for a in extra)}. Its arguments are: {listed}."
 
     def sandbox_id(self, ctx: ServerRequestContext[Any, Any]) -> str:
         request = ctx.request
         if request is not None:
             return request.scope.get(SANDBOX_SCOPE_KEY, self.default_sandbox)
-        return self.default_sandbox
+        return _bound.get() or self.default_sandbox
 
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
         if ctx.method != "tools/call":
@@ -99,8 +129,11 @@ class SandboxMiddleware:
                 fault = sandbox.faults.draw(name, sandbox.calls_so_far(name) + 1, sandbox.spec.rng_seed)
             if fault is not None and fault.kind == "latency":
                 await anyio.sleep(fault.latency_ms / 1000)
+            refusal = self.unknown_arguments(name, arguments)
             if fault is not None and fault.kind == "error":
                 result: Any = _error_result(fault.message)
+            elif refusal is not None:
+                result = _error_result(refusal)
             else:
                 result = await self._call_in_transaction(sandbox, ctx, call_next)
             latency_ms = (time.perf_counter() - started) * 1000
@@ -157,12 +190,15 @@ def _text(result: Any) -> str:
 
 
 def _tidy_error(result: Any) -> Any:
-    """Drop pydantic's documentation links from argument errors: noise to the model reading them."""
+    """Error text as the model should read it: the SDK's 'Error executing tool X:' prefix and
+    pydantic's documentation links are noise."""
     if not isinstance(result, dict):
         return result
     for block in result.get("content") or []:
-        if isinstance(block, dict) and isinstance(block.get("text"), str) and "errors.pydantic.dev" in block["text"]:
-            block["text"] = "\n".join(
-                line for line in block["text"].splitlines() if "errors.pydantic.dev" not in line
-            )
+        if isinstance(block, dict) and isinstance(block.get("text"), str):
+            text = _SDK_PREFIX.sub("", block["text"], count=1)
+            block["text"] = "\n".join(line for line in text.splitlines() if "errors.pydantic.dev" not in line)
     return result
+
+
+_SDK_PREFIX = re.compile(r"^Error executing tool [A-Za-z0-9_.-]+: ")

@@ -28,7 +28,7 @@ from typing import Any
 import anyio
 from mcp.server.mcpserver.exceptions import ToolError
 
-from servers.core.app import App, SandboxSpec
+from servers.core.app import App, SandboxSpec, SeedError
 from servers.core.clock import Clock, isoformat
 from servers.core.faults import FaultPlan
 from servers.core.schema import Table
@@ -126,7 +126,10 @@ class Sandbox:
                 sandbox._write_meta("spec", spec.model_dump(mode="json"))
                 sandbox._write_meta("clock", sandbox.clock.state())
                 sandbox._write_meta("faults", sandbox.faults.model_dump(mode="json"))
-                app.load_seed(sandbox, seed)
+                try:
+                    app.load_seed(sandbox, seed)
+                except SeedError as exc:
+                    raise exc.naming_rows_of(spec.seed) from None
             if directory is None:
                 sandbox._image = conn.serialize()
             else:
@@ -294,6 +297,13 @@ class Sandbox:
             ).fetchone()[0]
         )
 
+    def reserve_numbers(self, counter: str, up_to: int) -> None:
+        """Mark 1..`up_to` of a sequence as taken, so `next_number` continues after them."""
+        self.db.execute(
+            "INSERT INTO _counters (prefix, n) VALUES (?, ?) ON CONFLICT (prefix) DO UPDATE SET n = max(n, excluded.n)",
+            (counter, up_to),
+        )
+
     def table(self, name: str) -> Table:
         return self.app.tables[name]
 
@@ -306,7 +316,7 @@ class Sandbox:
         """The row, or a `ToolError` naming what was not found."""
         row = self.get(table, key)
         if row is None:
-            raise ToolError(f"No {what or table.rstrip('s')} with id {key!r}.")
+            raise ToolError(f"No {what or table.rstrip('s')} with {self.app.tables[table].key} {key!r}.")
         return row
 
     def select(

@@ -1,0 +1,131 @@
+"""Agents the orchestrator can run against an episode.
+
+- `oracle`: replays the scenario's reference solution through the gateway, as any MCP client would.
+- `noop`: does nothing (every valid scenario must fail it).
+- `cmd:COMMAND`: any external agent process (see `orchestrator.command`).
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from orchestrator.episode import Episode
+from orchestrator.scenario import SAVED_REF, OracleStep
+
+
+@dataclass
+class AgentReport:
+    agent: str
+    tool_calls: int = 0
+    errors: list[str] = field(default_factory=list)
+    exit_code: int | None = None
+    timed_out: bool = False
+    duration_s: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "agent": self.agent,
+            "tool_calls": self.tool_calls,
+            "errors": self.errors,
+            "exit_code": self.exit_code,
+            "timed_out": self.timed_out,
+            "duration_s": round(self.duration_s, 3),
+        }
+
+
+class Agent(ABC):
+    name: str
+
+    @abstractmethod
+    async def run(self, episode: Episode) -> AgentReport: ...
+
+
+class NoopAgent(Agent):
+    name = "noop"
+
+    async def run(self, episode: Episode) -> AgentReport:
+        return AgentReport(agent=self.name)
+
+
+class MissingValue(LookupError):
+    pass
+
+
+def lookup(saved: dict[str, Any], name: str, path: str) -> Any:
+    if name not in saved:
+        raise MissingValue(f"${{{name}{path}}}: nothing was saved as {name!r}")
+    value = saved[name]
+    for part in filter(None, path.split(".")):
+        try:
+            value = value[int(part)] if isinstance(value, list) else value[part]
+        except (KeyError, IndexError, ValueError, TypeError):
+            raise MissingValue(f"${{{name}{path}}}: {part!r} not found in the saved result") from None
+    return value
+
+
+def substitute(value: Any, saved: dict[str, Any]) -> Any:
+    """`${name.path}` references replaced by saved results; a whole-string reference keeps the value's type."""
+    if isinstance(value, str):
+        whole = SAVED_REF.fullmatch(value)
+        if whole:
+            return lookup(saved, whole.group(1), whole.group(2))
+        return SAVED_REF.sub(lambda m: str(lookup(saved, m.group(1), m.group(2))), value)
+    if isinstance(value, dict):
+        return {k: substitute(v, saved) for k, v in value.items()}
+    if isinstance(value, list):
+        return [substitute(v, saved) for v in value]
+    return value
+
+
+class OracleAgent(Agent):
+    """Replays the reference solution; `steps` overrides it (validation runs mutated solutions)."""
+
+    name = "oracle"
+
+    def __init__(self, steps: list[OracleStep] | None = None) -> None:
+        self.steps = steps
+
+    async def run(self, episode: Episode) -> AgentReport:
+        report = AgentReport(agent=self.name)
+        started = time.perf_counter()
+        steps = self.steps if self.steps is not None else episode.scenario.oracle
+        saved: dict[str, Any] = {}
+        async with episode.connect() as client:
+            for index, step in enumerate(steps):
+                try:
+                    args = substitute(step.args, saved)
+                except MissingValue as exc:
+                    report.errors.append(f"oracle[{index}] {step.tool}: skipped, {exc}")
+                    continue
+                result = await client.call_tool(step.tool, args)
+                report.tool_calls += 1
+                if result.is_error and not step.expect_error:
+                    text = result.content[0].text if result.content else ""
+                    report.errors.append(f"oracle[{index}] {step.tool}: {text}")
+                elif step.expect_error and not result.is_error:
+                    report.errors.append(f"oracle[{index}] {step.tool}: expected an error, the call succeeded")
+                if step.save:
+                    saved[step.save] = result.structured_content if result.structured_content is not None else (
+                        result.content[0].text if result.content else None
+                    )
+        report.duration_s = time.perf_counter() - started
+        return report
+
+
+def parse_agent(spec: str) -> Agent:
+    """`oracle`, `noop` or `cmd:COMMAND`."""
+    if spec == "oracle":
+        return OracleAgent()
+    if spec == "noop":
+        return NoopAgent()
+    if spec.startswith("cmd:"):
+        from orchestrator.command import CommandAgent
+
+        command = spec[4:].strip()
+        if not command:
+            raise ValueError("--agent cmd: needs a command, e.g. --agent 'cmd:python examples/agent.py'")
+        return CommandAgent(command)
+    raise ValueError(f"unknown agent {spec!r}: use oracle, noop or cmd:COMMAND")

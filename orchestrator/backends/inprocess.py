@@ -1,0 +1,93 @@
+"""The in-process backend: app servers as objects in this process, for tests, validation and fast RL loops."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from collections.abc import AsyncIterator, Iterable
+from typing import Any
+
+from mcp import Client
+
+from orchestrator.backends.base import AppEndpoint, Backend, BackendError
+from servers import registry
+from servers.core import FaultPlan, SandboxSpec, SandboxStore, SeedError, UnknownSandbox, build_mcp_server
+from servers.core.mcp import bind_sandbox
+
+
+class InProcessEndpoint(AppEndpoint):
+    def __init__(self, app: str) -> None:
+        self.app = app
+        self.store = SandboxStore(registry.load(app))
+        self.server = build_mcp_server(self.store.app, self.store)
+
+    def _sandbox(self, sandbox_id: str):  # noqa: ANN202
+        try:
+            return self.store.get(sandbox_id)
+        except UnknownSandbox as exc:
+            raise BackendError(f"{self.app}: {exc}") from None
+
+    async def create_sandbox(self, sandbox_id: str, spec: SandboxSpec, *, replace: bool = False) -> None:
+        try:
+            self.store.create(sandbox_id, spec, replace=replace)
+        except (SeedError, FileExistsError, ValueError) as exc:
+            raise BackendError(f"{self.app}: {exc}") from exc
+
+    async def reset(self, sandbox_id: str) -> None:
+        sandbox = self._sandbox(sandbox_id)
+        async with sandbox.lock:
+            sandbox.reset()
+
+    async def snapshot(self, sandbox_id: str) -> dict[str, list[dict[str, Any]]]:
+        return self._sandbox(sandbox_id).snapshot()
+
+    async def journal(self, sandbox_id: str, after: int = 0) -> list[dict[str, Any]]:
+        return self._sandbox(sandbox_id).journal(after)
+
+    async def set_faults(self, sandbox_id: str, plan: FaultPlan) -> None:
+        self._sandbox(sandbox_id).set_faults(plan)
+
+    async def advance_clock(self, sandbox_id: str, seconds: float) -> str:
+        sandbox = self._sandbox(sandbox_id)
+        sandbox.set_clock(advance=seconds)
+        return sandbox.now_iso()
+
+    async def delete(self, sandbox_id: str) -> None:
+        self.store.delete(sandbox_id)
+
+    @contextlib.asynccontextmanager
+    async def connect(self, sandbox_id: str) -> AsyncIterator[Client]:
+        self._sandbox(sandbox_id)
+        async with SandboxClient(self.server, sandbox_id=sandbox_id, mode="legacy") as client:
+            yield client
+
+
+@dataclass
+class SandboxClient(Client):
+    """An in-process client whose tool calls address one sandbox.
+
+    The SDK runs an in-process handler in the context of the task that sent
+    the message, so binding the sandbox around each call is enough.
+    """
+
+    sandbox_id: str = "default"
+
+    async def call_tool(self, *args: Any, **kwargs: Any) -> Any:
+        with bind_sandbox(self.sandbox_id):
+            return await super().call_tool(*args, **kwargs)
+
+
+class InProcessBackend(Backend):
+    name = "inprocess"
+
+    async def start(self, apps: Iterable[str]) -> dict[str, AppEndpoint]:
+        for app in apps:
+            if app not in self.endpoints:
+                self.endpoints[app] = InProcessEndpoint(app)
+        return self.endpoints
+
+    async def close(self) -> None:
+        for endpoint in self.endpoints.values():
+            assert isinstance(endpoint, InProcessEndpoint)
+            endpoint.store.close()
+        self.endpoints.clear()

@@ -1,0 +1,127 @@
+"""An episode: one run of a scenario, in its own sandboxes, behind its own gateway.
+
+    async with Episode(scenario, endpoints, rng_seed=7) as episode:
+        async with episode.connect() as client:      # what an agent sees
+            await client.call_tool("mail__search_messages", {"query": "Berlin"})
+        result = await episode.verify()
+
+Entering seeds one sandbox per app (clock, persona, fault plan), records the
+seeded state and opens the gateway; verifying reads the final state and the
+journals; leaving closes every connection and deletes the sandboxes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from typing import Any
+
+import anyio
+from mcp import Client
+
+from orchestrator.backends.base import AppEndpoint
+from orchestrator.gateway import Gateway, Trace, gateway_name
+from orchestrator.results import Result
+from orchestrator.scenario import Scenario
+from orchestrator.verifier import verify
+
+
+async def each(items: Mapping[str, Any], fn: Callable[[str, Any], Awaitable[Any]]) -> dict[str, Any]:
+    """Run `fn(key, value)` for every item concurrently; results by key."""
+    results: dict[str, Any] = {}
+
+    async def one(key: str, value: Any) -> None:
+        results[key] = await fn(key, value)
+
+    async with anyio.create_task_group() as tg:
+        for key, value in items.items():
+            tg.start_soon(one, key, value)
+    return results
+
+
+class Episode:
+    def __init__(
+        self,
+        scenario: Scenario,
+        endpoints: Mapping[str, AppEndpoint],
+        *,
+        rng_seed: int = 0,
+        episode_id: str | None = None,
+        keep: bool = False,
+    ) -> None:
+        self.scenario = scenario
+        self.endpoints = {app: endpoints[app] for app in scenario.apps}
+        self.rng_seed = rng_seed
+        self.sandbox_id = f"{scenario.id[:40]}-{episode_id or uuid.uuid4().hex[:10]}"
+        self.keep = keep
+        self.trace = Trace()
+        self.seeded: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        self.gateway: Gateway | None = None
+        self.gateway_url: str | None = None
+        self.started = time.perf_counter()
+        self._stack = contextlib.AsyncExitStack()
+
+    async def __aenter__(self) -> Episode:
+        try:
+            await each(self.endpoints, self._seed)
+            upstreams: dict[str, Client] = {}
+            for app, endpoint in self.endpoints.items():
+                upstreams[app] = await self._stack.enter_async_context(endpoint.connect(self.sandbox_id))
+            self.gateway = Gateway(self.scenario, upstreams, self.trace)
+            await self.gateway.load_tools()
+        except BaseException:
+            await self.__aexit__(None, None, None)
+            raise
+        return self
+
+    async def _seed(self, app: str, endpoint: AppEndpoint) -> None:
+        await endpoint.create_sandbox(self.sandbox_id, self.scenario.sandbox_spec(app, self.rng_seed), replace=True)
+        if app in self.scenario.faults:
+            await endpoint.set_faults(self.sandbox_id, self.scenario.faults[app])
+        self.seeded[app] = await endpoint.snapshot(self.sandbox_id)
+
+    async def __aexit__(self, *exc: object) -> None:
+        # Connections close first, outside any new cancel scope (their task groups
+        # were opened before it); deleting sandboxes is shielded from cancellation.
+        await self._stack.aclose()
+        with anyio.CancelScope(shield=True):
+            if not self.keep:
+                for app in self.seeded:
+                    with contextlib.suppress(Exception):
+                        await self.endpoints[app].delete(self.sandbox_id)
+
+    @contextlib.asynccontextmanager
+    async def connect(self) -> AsyncIterator[Client]:
+        """A client session on the gateway: over HTTP when it is served, in process otherwise."""
+        assert self.gateway is not None, "the episode is not open"
+        target: Any = self.gateway_url or self.gateway.server
+        async with Client(target) as client:
+            yield client
+
+    async def journal(self) -> list[dict[str, Any]]:
+        """Every app's journal, tools named as the agent saw them, in the order the calls happened."""
+        journals = await each(self.endpoints, lambda app, endpoint: endpoint.journal(self.sandbox_id))
+        merged = [
+            entry | {"app": app, "tool": gateway_name(app, entry["tool"]) if entry["tool"] else entry["tool"]}
+            for app, entries in journals.items()
+            for entry in entries
+        ]
+        return sorted(merged, key=lambda e: (e["wall"], e["app"], e["seq"]))
+
+    async def final_state(self) -> dict[str, dict[str, list[dict[str, Any]]]]:
+        return await each(self.endpoints, lambda app, endpoint: endpoint.snapshot(self.sandbox_id))
+
+    async def verify(self) -> Result:
+        final, journal = await self.final_state(), await self.journal()
+        result = verify(self.scenario, self.seeded, final, journal)
+        result.episode.update(
+            {"sandbox": self.sandbox_id, "rng_seed": self.rng_seed, "duration_s": round(time.perf_counter() - self.started, 3)}
+        )
+        return result
+
+    async def merged_trace(self) -> list[dict[str, Any]]:
+        """The gateway's trace and the apps' journals, one timeline."""
+        apps = [{"source": f"app:{e['app']}", **e} for e in await self.journal()]
+        return sorted([*self.trace.entries, *apps], key=lambda e: e["wall"])

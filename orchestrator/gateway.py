@@ -1,0 +1,164 @@
+"""The gateway: one MCP server per episode, aggregating the scenario's apps.
+
+Tools are named `app__tool`; schemas, annotations, results and `isError`
+pass through unchanged. The task is offered as the prompt `task` and the
+resource `clawgym://task`. Checks and the reference solution never leave the
+orchestrator. Every request the agent makes is recorded in the trace, with
+its result and latency.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+import mcp.types as types
+from mcp import Client
+from mcp.server import Server
+from mcp.server.context import CallNext, ServerRequestContext
+from mcp.shared.exceptions import MCPError
+
+from orchestrator.scenario import GATEWAY_SEPARATOR, Scenario
+from servers import __version__
+
+TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+TASK_PROMPT = "task"
+TASK_URI = "clawgym://task"
+
+
+def gateway_name(app: str, tool: str) -> str:
+    name = f"{app}{GATEWAY_SEPARATOR}{tool}"
+    if not TOOL_NAME.match(name):
+        raise ValueError(f"tool name {name!r} is not 1-64 letters, digits, '_' or '-'")
+    return name
+
+
+def task_text(scenario: Scenario) -> str:
+    return scenario.instruction.strip()
+
+
+class Trace:
+    """The agent-side record of an episode: every request, its result and its latency."""
+
+    def __init__(self) -> None:
+        self.entries: list[dict[str, Any]] = []
+
+    def add(self, **entry: Any) -> None:
+        self.entries.append({"seq": len(self.entries) + 1, **entry})
+
+
+class Gateway:
+    def __init__(self, scenario: Scenario, upstreams: Mapping[str, Client], trace: Trace | None = None) -> None:
+        self.scenario = scenario
+        self.upstreams = dict(upstreams)
+        self.trace = trace or Trace()
+        self.tools: dict[str, tuple[str, types.Tool]] = {}
+        self.calls = 0
+        self.server: Server[Any] = Server(
+            f"clawgym-{scenario.id}",
+            version=__version__,
+            title=scenario.title,
+            instructions=f"ClawGym scenario {scenario.id!r}: {scenario.title}. The task is the prompt "
+            f"'{TASK_PROMPT}' and the resource {TASK_URI}.",
+            get_tool_input_schema=self._input_schema,
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+            on_list_prompts=self._list_prompts,
+            on_get_prompt=self._get_prompt,
+            on_list_resources=self._list_resources,
+            on_read_resource=self._read_resource,
+        )
+        self.server.middleware.append(self._record)
+
+    async def load_tools(self) -> None:
+        """Learn every app's tools from the app servers themselves."""
+        for app, client in self.upstreams.items():
+            for tool in (await client.list_tools()).tools:
+                name = gateway_name(app, tool.name)
+                self.tools[name] = (app, tool.model_copy(update={"name": name}))
+
+    # -- handlers ---------------------------------------------------------------
+
+    def _input_schema(self, name: str) -> dict[str, Any] | None:
+        entry = self.tools.get(name)
+        return None if entry is None else entry[1].input_schema
+
+    async def _list_tools(self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[tool for _, tool in self.tools.values()])
+
+    async def _call_tool(self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+        entry = self.tools.get(params.name)
+        if entry is None:
+            return _error(f"Unknown tool {params.name!r}. Call tools/list to see the tools of this task.")
+        limit = self.scenario.limits.max_tool_calls
+        self.calls += 1
+        if limit is not None and self.calls > limit:
+            return _error(f"Tool-call limit reached: this task allows at most {limit} tool calls.")
+        app, tool = entry
+        original = tool.name.removeprefix(f"{app}{GATEWAY_SEPARATOR}")
+        try:
+            return await self.upstreams[app].call_tool(original, params.arguments or {})
+        except MCPError as exc:
+            return _error(f"{app} could not run {original}: {exc}")
+
+    async def _list_prompts(self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None) -> types.ListPromptsResult:
+        return types.ListPromptsResult(
+            prompts=[types.Prompt(name=TASK_PROMPT, title=self.scenario.title, description="The task to carry out, with the apps of this session.")]
+        )
+
+    async def _get_prompt(self, ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        if params.name != TASK_PROMPT:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"unknown prompt {params.name!r}; the prompt is {TASK_PROMPT!r}")
+        return types.GetPromptResult(
+            description=self.scenario.title,
+            messages=[types.PromptMessage(role="user", content=types.TextContent(type="text", text=task_text(self.scenario)))],
+        )
+
+    async def _list_resources(self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
+        return types.ListResourcesResult(
+            resources=[types.Resource(uri=TASK_URI, name="task", title=self.scenario.title, mime_type="text/markdown")]
+        )
+
+    async def _read_resource(self, ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        if str(params.uri) != TASK_URI:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"unknown resource {params.uri}; the task is at {TASK_URI}")
+        return types.ReadResourceResult(
+            contents=[types.TextResourceContents(uri=TASK_URI, text=task_text(self.scenario), mime_type="text/markdown")]
+        )
+
+    async def _record(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
+        if ctx.request_id is None:  # a notification: nothing to answer, nothing to trace
+            return await call_next(ctx)
+        wall = datetime.now(UTC)
+        started = time.perf_counter()
+        error: str | None = None
+        result: Any = None
+        try:
+            result = await call_next(ctx)
+            return result
+        except Exception as exc:
+            error = str(exc)
+            raise
+        finally:
+            params = {k: v for k, v in (ctx.params or {}).items() if k != "_meta"}
+            if isinstance(result, Mapping):
+                result = dict(result)
+            elif result is not None and hasattr(result, "model_dump"):
+                result = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+            self.trace.add(
+                source="gateway",
+                wall=wall.isoformat(timespec="milliseconds"),
+                method=ctx.method,
+                params=params,
+                result=result,
+                error=error,
+                is_error=bool(error) or bool(isinstance(result, dict) and result.get("isError")),
+                latency_ms=round((time.perf_counter() - started) * 1000, 3),
+            )
+
+
+def _error(message: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=message)], is_error=True)

@@ -1,0 +1,70 @@
+"""What verification produces: the result of one episode, as written to `results.json`."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+
+class CheckResult(BaseModel):
+    id: str = Field(description="Where the check is in the scenario, e.g. stages[1].checks[0].")
+    stage: str
+    description: str
+    passed: bool
+    weight: float
+    reason: str | None = Field(None, description="Why it failed: what was expected and what was found.")
+    found: list[Any] | None = Field(None, description="Matching rows (abbreviated) for row checks.")
+    closest: dict[str, Any] | None = Field(None, description="The row that came closest, when none matched.")
+
+
+class StageResult(BaseModel):
+    name: str
+    weight: float
+    passed: bool
+    score: float
+    checks: list[CheckResult]
+
+
+class Change(BaseModel):
+    app: str
+    table: str
+    key: Any
+    kind: Literal["added", "removed", "changed"]
+    fields: list[str] = Field(default_factory=list)
+    before: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+    allowed: bool = True
+
+
+class Violation(BaseModel):
+    kind: Literal["forbidden", "collateral", "limit"]
+    rule: str
+    app: str | None = None
+    table: str | None = None
+    key: Any = None
+    detail: str
+
+
+class JournalSummary(BaseModel):
+    calls: int = 0
+    errors: int = Field(0, description="Failed calls, injected faults excluded.")
+    faults: int = 0
+    by_tool: dict[str, int] = Field(default_factory=dict)
+
+
+class Result(BaseModel):
+    scenario: str
+    title: str
+    passed: bool
+    score: float = Field(ge=0, le=1)
+    pass_mark: float
+    stages: list[StageResult]
+    checks: list[CheckResult]
+    changes: list[Change]
+    violations: list[Violation]
+    journal: JournalSummary
+    episode: dict[str, Any] = Field(default_factory=dict, description="Agent, seed, backend, timings.")
+
+    def failed_checks(self) -> list[CheckResult]:
+        return [c for c in self.checks if not c.passed]

@@ -1,0 +1,446 @@
+"""Scenarios: one YAML file each, validated into these models.
+
+A scenario says what world the agent starts in (persona, clock, seed data
+per app), what it is asked (the instruction), and exactly how the result is
+judged (stages of checks, forbidden changes, which tables may change, process
+checks on the journal). Its reference solution (`oracle`) proves it solvable.
+
+Loading reports every problem at once, each naming the file, the line, the
+YAML path and what was expected. Unknown keys are errors; checks naming an
+app, table or column that does not exist are errors at load time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any, Literal
+from zoneinfo import ZoneInfo
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    PrivateAttr,
+    Tag,
+    ValidationError,
+    model_validator,
+)
+
+from orchestrator import conditions, templates, yamlpaths
+from orchestrator.yamlpaths import Path_, YamlFileError
+from servers import registry
+from servers.core import App, ClockSpec, FaultPlan, Persona, SandboxSpec, SeedError
+
+GATEWAY_SEPARATOR = "__"
+SAVED_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_-]+)*)\}")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Expect(_Model):
+    """How many rows must match: exactly `count`, at least `min`, at most `max`; or every match satisfies `all`."""
+
+    count: int | None = Field(None, ge=0)
+    min: int | None = Field(None, ge=0)
+    max: int | None = Field(None, ge=0)
+    all: dict[str, Any] | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Expect:
+        if self.count is not None and (self.min is not None or self.max is not None):
+            raise ValueError("give either count, or min and/or max")
+        if self.count is None and self.min is None and self.max is None and self.all is None:
+            raise ValueError("give count, min, max or all")
+        return self
+
+
+class RowCheck(_Model):
+    """Rows of one app table in the final state: `where` selects, `expect` says how many must match."""
+
+    app: str
+    table: str
+    where: dict[str, Any] = Field(default_factory=dict)
+    expect: Literal["exists", "none"] | Expect = "exists"
+    name: str | None = None
+    weight: float = Field(1.0, gt=0)
+
+
+class JournalRule(_Model):
+    """One process rule over the episode's tool calls (tools named `app__tool`)."""
+
+    max_errors: int | None = Field(None, ge=0, description="At most this many failed calls (injected faults excluded).")
+    max_calls: int | None = Field(None, ge=1)
+    called: str | None = Field(None, description="A tool that must have succeeded, `min`..`max` times.")
+    not_called: str | None = None
+    min: int = Field(1, ge=0)
+    max: int | None = Field(None, ge=0)
+    args: dict[str, Any] = Field(default_factory=dict, description="Conditions on the arguments of `called`.")
+    before: list[str] | None = Field(None, min_length=2, max_length=2, description="[A, B]: A succeeded before B's first success.")
+    retried_after_fault: str | None = Field(None, description="Every injected failure of this tool was followed by a success.")
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> JournalRule:
+        kinds = ["max_errors", "max_calls", "called", "not_called", "before", "retried_after_fault"]
+        given = [k for k in kinds if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(f"give exactly one of {', '.join(kinds)} (found {', '.join(given) or 'none'})")
+        return self
+
+    def tools(self) -> list[str]:
+        return [t for t in (self.called, self.not_called, self.retried_after_fault, *(self.before or [])) if t]
+
+
+class JournalCheck(_Model):
+    journal: JournalRule
+    name: str | None = None
+    weight: float = Field(1.0, gt=0)
+
+
+def _check_kind(value: Any) -> str:
+    return "journal" if isinstance(value, Mapping) and "journal" in value else "row"
+
+
+Check = Annotated[
+    Annotated[RowCheck, Tag("row")] | Annotated[JournalCheck, Tag("journal")],
+    Discriminator(_check_kind),
+]
+
+
+class Stage(_Model):
+    name: str
+    weight: float = Field(1.0, gt=0)
+    checks: list[Check] = Field(min_length=1)
+
+
+ChangeKind = Literal["added", "removed", "changed"]
+
+
+class Forbid(_Model):
+    """A change that must not happen. `change: present` (the default) forbids any matching row in the final state."""
+
+    app: str
+    table: str
+    where: dict[str, Any] = Field(default_factory=dict)
+    change: Literal["added", "removed", "changed", "present"] = "present"
+    name: str | None = None
+
+
+class OracleStep(_Model):
+    """One tool call of the reference solution; `${name.path}` in args reads a result saved by an earlier step."""
+
+    tool: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    save: str | None = Field(None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    expect_error: bool = False
+    unchecked: list[str] = Field(
+        default_factory=list,
+        description="Arguments whose exact value no check looks at on purpose (wording, say); `validate --mutate` leaves them alone.",
+    )
+
+
+class Limits(_Model):
+    max_tool_calls: int | None = Field(None, ge=1)
+    timeout_s: float = Field(600.0, gt=0)
+
+
+Difficulty = Literal["easy", "medium", "hard"]
+
+
+class Scenario(_Model):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{1,63}$")
+    title: str
+    description: str = ""
+    tags: list[str] = Field(default_factory=list)
+    difficulty: Difficulty = "medium"
+    persona: Persona = Field(default_factory=Persona)
+    clock: ClockSpec
+    instruction: str = Field(min_length=1)
+    apps: dict[str, dict[str, Any]] = Field(min_length=1)
+    stages: list[Stage] = Field(min_length=1)
+    pass_mark: float = Field(1.0, gt=0, le=1)
+    allow: dict[str, list[str] | dict[str, list[ChangeKind]]] = Field(default_factory=dict)
+    forbid: list[Forbid] = Field(default_factory=list)
+    oracle: list[OracleStep] = Field(default_factory=list)
+    limits: Limits = Field(default_factory=Limits)
+    faults: dict[str, FaultPlan] = Field(default_factory=dict)
+
+    _path: Path | None = PrivateAttr(None)
+
+    @property
+    def path(self) -> Path | None:
+        return self._path
+
+    def sandbox_spec(self, app: str, rng_seed: int = 0) -> SandboxSpec:
+        return SandboxSpec(seed=self.apps[app], persona=self.persona, clock=self.clock, rng_seed=rng_seed)
+
+    def allowed(self, app: str, table: str, kind: str) -> bool:
+        tables = self.allow.get(app, {})
+        if isinstance(tables, list):
+            return table in tables
+        return kind in tables.get(table, [])
+
+    def checks(self) -> list[tuple[str, Stage, RowCheck | JournalCheck]]:
+        """Every check with its path (`stages[1].checks[0]`) and stage."""
+        return [
+            (f"stages[{s}].checks[{c}]", stage, check)
+            for s, stage in enumerate(self.stages)
+            for c, check in enumerate(stage.checks)
+        ]
+
+
+class ScenarioProblem(_Model):
+    file: str
+    line: int | None
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.path}: {self.message}"
+
+
+class ScenarioError(ValueError):
+    def __init__(self, path: Path, problems: list[ScenarioProblem]) -> None:
+        self.path = path
+        self.problems = problems
+        count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+        super().__init__(f"{path}: invalid scenario ({count}):\n" + "\n".join(f"  {p}" for p in problems))
+
+
+# -- loading --------------------------------------------------------------------
+
+
+def load(path: str | Path) -> Scenario:
+    """Load, expand and validate a scenario file; raises `ScenarioError` listing every problem."""
+    path = Path(path)
+    try:
+        data, lines = yamlpaths.load(path)
+    except YamlFileError as exc:
+        raise ScenarioError(path, [ScenarioProblem(file=str(path), line=exc.line, path="(file)", message=exc.message)]) from None
+    problems: list[ScenarioProblem] = []
+
+    def problem(at: Path_, message: str, file: Path = path, file_lines: dict[Path_, int] = lines) -> None:
+        problems.append(
+            ScenarioProblem(file=str(file), line=yamlpaths.line_of(file_lines, at), path=yamlpaths.dotted(at), message=message)
+        )
+
+    if not isinstance(data, dict):
+        problem((), "a scenario file must be a mapping with id, title, instruction, apps, stages …")
+        raise ScenarioError(path, problems)
+
+    data = _expand_templates(data, problem)
+    data = _include_seed_files(data, path, problem)
+    if problems:
+        raise ScenarioError(path, problems)
+
+    try:
+        scenario = Scenario.model_validate(data)
+    except ValidationError as exc:
+        seen = set()
+        for error in exc.errors(include_url=False):
+            at = _data_path(error["loc"], data)
+            if at in seen:
+                continue
+            seen.add(at)
+            problem(at, error["msg"])
+        raise ScenarioError(path, problems) from None
+
+    for at, message in _semantic_problems(scenario):
+        problem(at, message)
+    if problems:
+        raise ScenarioError(path, problems)
+    scenario._path = path
+    return scenario
+
+
+def _data_path(loc: tuple[Any, ...], data: Any) -> Path_:
+    """A pydantic error location as a path into the data, without union-branch names."""
+    out: list[str | int] = []
+    node = data
+    for index, part in enumerate(loc):
+        last = index == len(loc) - 1
+        if isinstance(part, int):
+            out.append(part)
+            node = node[part] if isinstance(node, list) and part < len(node) else None
+        elif isinstance(node, Mapping) and (part in node or last):
+            out.append(part)
+            node = node.get(part)
+    return tuple(out)
+
+
+def _expand_templates(data: dict[str, Any], problem: Any) -> dict[str, Any]:
+    clock = data.get("clock") if isinstance(data.get("clock"), dict) else {}
+    persona = data.get("persona") if isinstance(data.get("persona"), dict) else {}
+    try:
+        start = ClockSpec.model_validate(clock or {}).start
+        start = start.astimezone(ZoneInfo(Persona.model_validate(persona or {}).timezone))
+    except (ValidationError, ValueError):
+        return data  # reported with the rest by the model
+
+    def walk(value: Any, at: Path_) -> Any:
+        if isinstance(value, str) and "{{" in value:
+            try:
+                return templates.expand(value, start)
+            except templates.TemplateError as exc:
+                problem(at, str(exc))
+                return value
+        if isinstance(value, dict):
+            return {k: walk(v, (*at, k)) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(v, (*at, i)) for i, v in enumerate(value)]
+        return value
+
+    return walk(data, ())
+
+
+def _include_seed_files(data: dict[str, Any], path: Path, problem: Any) -> dict[str, Any]:
+    """Seeds given as paths (relative to the scenario file) are read in place."""
+    apps = data.get("apps")
+    if not isinstance(apps, dict):
+        return data
+    for name, seed in list(apps.items()):
+        if seed is None:
+            apps[name] = {}
+        elif isinstance(seed, str):
+            seed_path = (path.parent / seed).resolve()
+            try:
+                content, _ = yamlpaths.load(seed_path)
+            except YamlFileError as exc:
+                problem(("apps", name), f"seed file {seed}: {exc.message}")
+                continue
+            if not isinstance(content, dict):
+                problem(("apps", name), f"seed file {seed} must hold a mapping of tables")
+                continue
+            apps[name] = _expand_templates({"clock": data.get("clock"), "persona": data.get("persona"), "seed": content}, problem)["seed"]
+    return data
+
+
+def app_of(tool: str) -> tuple[str, str]:
+    app, sep, name = tool.partition(GATEWAY_SEPARATOR)
+    return (app, name) if sep else ("", tool)
+
+
+def _semantic_problems(s: Scenario) -> list[tuple[Path_, str]]:
+    """What the models cannot see: apps, tables, columns, tools and saved values that do not exist."""
+    out: list[tuple[Path_, str]] = []
+    known = registry.available()
+    apps: dict[str, App] = {}
+    for name in s.apps:
+        if name not in known:
+            out.append((("apps", name), f"unknown app {name!r}; apps are: {', '.join(sorted(known))}"))
+            continue
+        apps[name] = registry.load(name)
+        try:
+            apps[name].validate_seed(s.apps[name])
+        except SeedError as exc:
+            for p in exc.problems:
+                out.append((("apps", name, *_split(p.loc)), f"{name} seed: {p.message}"))
+
+    def columns(app: str, table: str) -> Mapping[str, Any] | None:
+        if app not in apps or table not in apps[app].tables:
+            return None
+        return dict.fromkeys(apps[app].tables[table].columns)
+
+    def table_problem(at: Path_, app: str, table: str) -> bool:
+        if app not in s.apps:
+            out.append(((*at, "app"), f"app {app!r} is not in this scenario's apps ({', '.join(s.apps)})"))
+            return True
+        if app in apps and table not in apps[app].tables:
+            out.append(((*at, "table"), f"app {app!r} has no table {table!r}; tables are: {', '.join(apps[app].tables)}"))
+            return True
+        return app not in apps
+
+    def resolve(app: str, table: str) -> Mapping[str, Any] | None:
+        return columns(app, table)
+
+    def where_problems(at: Path_, app: str, table: str, where: dict[str, Any]) -> None:
+        def scoped(other_app: str, other_table: str) -> Mapping[str, Any] | None:
+            return resolve(other_app or app, other_table)
+
+        for p in conditions.check_where(where, at, columns(app, table), scoped):
+            out.append((p.path, p.message))
+
+    def tool_problem(at: Path_, tool: str) -> None:
+        app, name = app_of(tool)
+        if not app or app not in s.apps:
+            out.append((at, f"tool {tool!r} must be named app{GATEWAY_SEPARATOR}tool with an app of this scenario ({', '.join(s.apps)})"))
+        elif app in apps and name not in apps[app].tools.tools:
+            out.append((at, f"app {app!r} has no tool {name!r}; tools are: {', '.join(sorted(apps[app].tools.tools))}"))
+
+    for s_index, stage in enumerate(s.stages):
+        for c_index, check in enumerate(stage.checks):
+            at: Path_ = ("stages", s_index, "checks", c_index)
+            if isinstance(check, RowCheck):
+                if table_problem(at, check.app, check.table):
+                    continue
+                where_problems((*at, "where"), check.app, check.table, check.where)
+                if isinstance(check.expect, Expect) and check.expect.all is not None:
+                    where_problems((*at, "expect", "all"), check.app, check.table, check.expect.all)
+            else:
+                rule = check.journal
+                for field in ("called", "not_called", "retried_after_fault"):
+                    if getattr(rule, field):
+                        tool_problem((*at, "journal", field), getattr(rule, field))
+                for i, tool in enumerate(rule.before or []):
+                    tool_problem((*at, "journal", "before", i), tool)
+    for index, rule in enumerate(s.forbid):
+        at = ("forbid", index)
+        if not table_problem(at, rule.app, rule.table):
+            where_problems((*at, "where"), rule.app, rule.table, rule.where)
+    for app, tables in s.allow.items():
+        if app not in s.apps:
+            out.append((("allow", app), f"app {app!r} is not in this scenario's apps"))
+            continue
+        for table in tables:
+            if app in apps and table not in apps[app].tables:
+                out.append((("allow", app, table), f"app {app!r} has no table {table!r}; tables are: {', '.join(apps[app].tables)}"))
+    for app in s.faults:
+        if app not in s.apps:
+            out.append((("faults", app), f"app {app!r} is not in this scenario's apps"))
+        else:
+            for r_index, rule in enumerate(s.faults[app].rules):
+                if rule.tool != "*" and app in apps and rule.tool not in apps[app].tools.tools:
+                    out.append((("faults", app, "rules", r_index, "tool"), f"app {app!r} has no tool {rule.tool!r}"))
+    saved: set[str] = set()
+    for index, step in enumerate(s.oracle):
+        tool_problem(("oracle", index, "tool"), step.tool)
+        for ref in SAVED_REF.findall(repr(step.args)):
+            if ref[0] not in saved:
+                out.append((("oracle", index, "args"), f"${{{ref[0]}{ref[1]}}} refers to a result no earlier step saved"))
+        for name in step.unchecked:
+            if name not in step.args:
+                out.append((("oracle", index, "unchecked"), f"{name!r} is not an argument of this step"))
+        if step.save:
+            if step.save in saved:
+                out.append((("oracle", index, "save"), f"{step.save!r} is already saved by an earlier step"))
+            saved.add(step.save)
+    return out
+
+
+def _split(loc: str) -> Path_:
+    """`events[3] (id 'x').start` back into a path."""
+    parts: list[str | int] = []
+    for token in re.findall(r"\[(\d+)\]|([A-Za-z_][A-Za-z0-9_]*)", re.sub(r" \(id [^)]*\)", "", loc)):
+        parts.append(int(token[0]) if token[0] else token[1])
+    return tuple(parts)
+
+
+def discover(paths: list[Path]) -> list[Path]:
+    """Scenario files among `paths` (folders are searched for *.yaml, *.yml)."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found += sorted(p for p in path.rglob("*.y*ml") if p.suffix in (".yaml", ".yml") and not _is_seed_file(p))
+        else:
+            found.append(path)
+    return found
+
+
+def _is_seed_file(path: Path) -> bool:
+    """Seed files live in folders named `seeds` next to the scenarios that include them."""
+    return "seeds" in path.parts
