@@ -13,7 +13,7 @@ app, table or column that does not exist are errors at load time.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo
@@ -35,6 +35,7 @@ from servers import registry
 from servers.core import App, ClockSpec, FaultPlan, Persona, SandboxSpec, SeedError
 
 GATEWAY_SEPARATOR = "__"
+KEY_ERRORS = ("missing", "extra_forbidden")
 SAVED_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_-]+)*)\}")
 
 
@@ -65,7 +66,10 @@ class RowCheck(_Model):
     app: str
     table: str
     where: dict[str, Any] = Field(default_factory=dict)
-    expect: Literal["exists", "none"] | Expect = "exists"
+    expect: Annotated[
+        Annotated[Literal["exists", "none"], Tag("word")] | Annotated[Expect, Tag("counts")],
+        Discriminator(lambda v: "word" if isinstance(v, str) else "counts"),
+    ] = "exists"
     name: str | None = None
     weight: float = Field(1.0, gt=0)
 
@@ -241,13 +245,20 @@ def load(path: str | Path) -> Scenario:
     try:
         scenario = Scenario.model_validate(data)
     except ValidationError as exc:
-        seen = set()
+        broken: list[Path_] = []
         for error in exc.errors(include_url=False):
-            at = _data_path(error["loc"], data)
-            if at in seen:
-                continue
-            seen.add(at)
-            problem(at, error["msg"])
+            at = _data_path(error["loc"], data, keep_last=error["type"] in KEY_ERRORS)
+            if at not in broken:
+                broken.append(at)
+                problem(at, error["msg"])
+        # Check what is left, so one load reports the semantic problems too.
+        pruned, original = _prune(data, broken)
+        try:
+            rest = Scenario.model_validate(pruned)
+        except ValidationError:
+            raise ScenarioError(path, problems) from None
+        for at, message in _semantic_problems(rest):
+            problem(original(at), message)
         raise ScenarioError(path, problems) from None
 
     for at, message in _semantic_problems(scenario):
@@ -258,8 +269,46 @@ def load(path: str | Path) -> Scenario:
     return scenario
 
 
-def _data_path(loc: tuple[Any, ...], data: Any) -> Path_:
-    """A pydantic error location as a path into the data, without union-branch names."""
+ITEMS = {("stages", "checks"): 4, ("stages",): 2, ("forbid",): 2, ("oracle",): 2}
+
+
+def _prune(data: dict[str, Any], broken: list[Path_]) -> tuple[dict[str, Any], Callable[[Path_], Path_]]:
+    """`data` without the checks, rules, steps or top-level keys that failed validation,
+    and a function mapping paths in the pruned data back to paths in `data`."""
+    drop: set[Path_] = set()
+    for at in broken:
+        names = tuple(p for p in at if isinstance(p, str))
+        depth = next((d for prefix, d in ITEMS.items() if names[: len(prefix)] == prefix and len(at) >= d), 1)
+        drop.add(at[:depth])
+    kept: dict[Path_, list[int]] = {}
+
+    def walk(value: Any, at: Path_) -> Any:
+        if isinstance(value, dict):
+            return {k: walk(v, (*at, k)) for k, v in value.items() if (*at, k) not in drop}
+        if isinstance(value, list):
+            indices = [i for i in range(len(value)) if (*at, i) not in drop]
+            kept[at] = indices
+            return [walk(value[i], (*at, i)) for i in indices]
+        return value
+
+    pruned = walk(data, ())
+
+    def original(at: Path_) -> Path_:
+        out: list[str | int] = []
+        for part in at:
+            if isinstance(part, int) and tuple(out) in kept:
+                part = kept[tuple(out)][part]
+            out.append(part)
+        return tuple(out)
+
+    return pruned, original
+
+
+def _data_path(loc: tuple[Any, ...], data: Any, keep_last: bool) -> Path_:
+    """A pydantic error location as a path into the data, without union-branch and validator names.
+
+    A final part missing from the data is kept only when it is the field at
+    fault (`keep_last`: a missing or unknown key)."""
     out: list[str | int] = []
     node = data
     for index, part in enumerate(loc):
@@ -267,7 +316,7 @@ def _data_path(loc: tuple[Any, ...], data: Any) -> Path_:
         if isinstance(part, int):
             out.append(part)
             node = node[part] if isinstance(node, list) and part < len(node) else None
-        elif isinstance(node, Mapping) and (part in node or last):
+        elif isinstance(node, Mapping) and (part in node or (last and keep_last)):
             out.append(part)
             node = node.get(part)
     return tuple(out)

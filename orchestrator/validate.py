@@ -49,9 +49,14 @@ class Validation:
         return [m for m in self.mutations if m.caught is False]
 
 
-async def run_once(scenario: Scenario, backend: Backend, agent: Agent, rng_seed: int = 0) -> tuple[Result, AgentReport]:
+async def run_once(
+    scenario: Scenario, backend: Backend, agent: Agent, rng_seed: int = 0, schemas: dict[str, Any] | None = None
+) -> tuple[Result, AgentReport]:
+    """One episode; `schemas`, when given, receives the input schema of every tool the agent could see."""
     endpoints = await backend.start(scenario.apps)
     async with Episode(scenario, endpoints, rng_seed=rng_seed) as episode:
+        if schemas is not None and episode.gateway is not None:
+            schemas.update({name: tool.input_schema for name, (_, tool) in episode.gateway.tools.items()})
         report = await agent.run(episode)
         result = await episode.verify()
     result.episode["agent"] = report.as_dict()
@@ -60,10 +65,11 @@ async def run_once(scenario: Scenario, backend: Backend, agent: Agent, rng_seed:
 
 async def validate(scenario: Scenario, backend: Backend, *, mutate: bool = False) -> Validation:
     check = Validation(scenario)
+    schemas: dict[str, Any] = {}
     if not scenario.oracle:
         check.problems.append("no reference solution (oracle) to prove the scenario solvable")
     else:
-        check.oracle, check.oracle_report = await run_once(scenario, backend, OracleAgent())
+        check.oracle, check.oracle_report = await run_once(scenario, backend, OracleAgent(), schemas=schemas)
         if check.oracle_report.errors:
             check.problems += [f"reference solution: {e}" for e in check.oracle_report.errors]
         if not check.oracle.passed or check.oracle.score < 1.0:
@@ -76,14 +82,14 @@ async def validate(scenario: Scenario, backend: Backend, *, mutate: bool = False
     if check.noop.passed:
         check.problems.append("doing nothing passes: the checks do not require any change")
     if mutate and scenario.oracle:
-        for mutation in mutations(scenario):
+        for mutation in mutations(scenario, schemas):
             result, _ = await run_once(scenario, backend, OracleAgent(mutation.steps))
             mutation.caught, mutation.score = not result.passed, result.score
             check.mutations.append(mutation)
     return check
 
 
-def mutations(scenario: Scenario) -> list[Mutation]:
+def mutations(scenario: Scenario, schemas: dict[str, Any] | None = None) -> list[Mutation]:
     steps = scenario.oracle
     out: list[Mutation] = []
     for index, step in enumerate(steps):
@@ -93,7 +99,7 @@ def mutations(scenario: Scenario) -> list[Mutation]:
         for name, value in step.args.items():
             if name in step.unchecked:
                 continue
-            wrong = wrong_value(value)
+            wrong = wrong_value(value, enum_values((schemas or {}).get(step.tool), name))
             if wrong is None:
                 continue
             changed = step.model_copy(update={"args": {**step.args, name: wrong}})
@@ -109,8 +115,27 @@ def _read_only(tool: str) -> bool:
     return bool(definition and definition.annotations.read_only_hint)
 
 
-def wrong_value(value: Any) -> Any:
-    """A plausible but wrong replacement, or None where there is none worth trying."""
+def enum_values(schema: dict[str, Any] | None, name: str) -> list[Any]:
+    """The allowed values of argument `name`, when its schema lists them."""
+    if not schema:
+        return []
+    prop = schema.get("properties", {}).get(name, {})
+    options = [prop, *prop.get("anyOf", [])]
+    for option in options:
+        if "$ref" in option:
+            option = schema.get("$defs", {}).get(option["$ref"].rsplit("/", 1)[-1], {})
+        if "enum" in option:
+            return list(option["enum"])
+    return []
+
+
+def wrong_value(value: Any, choices: list[Any] | None = None) -> Any:
+    """A plausible but wrong replacement, or None where there is none worth trying.
+
+    Where the argument takes one of a few values, the wrong value is another
+    valid one, so the mutation tests the checks rather than the tool's input validation."""
+    if choices:
+        return next((c for c in choices if c != value), None)
     if isinstance(value, bool):
         return not value
     if isinstance(value, int | float):

@@ -62,7 +62,7 @@ def verify(
     violations = [
         Violation(
             kind="collateral",
-            rule=f"only {_allowed_words(scenario, c.app)} may change in {c.app}",
+            rule=f"only {allowed_words(scenario, c.app)} may change in {c.app}",
             app=c.app,
             table=c.table,
             key=c.key,
@@ -293,7 +293,7 @@ def diff(
     return changes
 
 
-def _allowed_words(scenario: Scenario, app: str) -> str:
+def allowed_words(scenario: Scenario, app: str) -> str:
     tables = scenario.allow.get(app)
     if not tables:
         return "nothing"

@@ -96,7 +96,7 @@ def problems_from(error: ValidationError, data: Any) -> list[Problem]:
     """One problem per offending field, union-branch noise folded away."""
     seen: dict[str, Problem] = {}
     for e in error.errors(include_url=False):
-        loc = format_loc(e["loc"], data)
+        loc = format_loc(e["loc"], data, keep_last=e["type"] in ("missing", "extra_forbidden"))
         seen.setdefault(loc, Problem(loc=loc, message=e["msg"]))
     return list(seen.values())
 
@@ -105,12 +105,13 @@ ROW_NAMES = ("id", "key", "email")
 """Fields that name a seed row in error messages, first found wins."""
 
 
-def format_loc(loc: Iterable[str | int], data: Any = None) -> str:
+def format_loc(loc: Iterable[str | int], data: Any = None, keep_last: bool = True) -> str:
     """`("events", 3, "start")` as `events[3] (id 'x').start`, naming the row by its id, key or email.
 
     Parts that are not in the data (pydantic's names for union branches, such
-    as `datetime` in `start.datetime`) are left out; a final missing or
-    unknown key is kept, since it is the field at fault.
+    as `datetime` in `start.datetime`) are left out; a final part missing
+    from the data is kept when `keep_last` says it is the field at fault (a
+    missing or unknown key).
     """
     parts = list(loc)
     out = ""
@@ -126,7 +127,7 @@ def format_loc(loc: Iterable[str | int], data: Any = None) -> str:
                 if name and name != following:
                     out += f" ({name} {node[name]!r})"
             continue
-        if data is not None and not (isinstance(node, dict) and (part in node or last)):
+        if data is not None and not (isinstance(node, dict) and (part in node or (last and keep_last))):
             continue
         out += f".{part}" if out else str(part)
         node = node.get(part) if isinstance(node, dict) else None

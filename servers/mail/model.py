@@ -124,10 +124,23 @@ def find_label(labels: list[str], name: str) -> str | None:
 
 # -- search -------------------------------------------------------------------------
 
-OPERATORS = (
-    "from", "to", "cc", "bcc", "subject", "is", "has", "in", "label", "filename",
-    "after", "before", "newer_than", "older_than",
-)  # fmt: skip
+EXAMPLES = {
+    "from": "from:priya",
+    "to": "to:sam@acme.test",
+    "cc": "cc:sam",
+    "bcc": "bcc:sam",
+    "subject": 'subject:"q1 budget"',
+    "is": "is:unread",
+    "has": "has:attachment",
+    "in": "in:inbox",
+    "label": "label:receipts",
+    "filename": "filename:pdf",
+    "after": "after:2026-03-01",
+    "before": "before:2026-03-01",
+    "newer_than": "newer_than:7d",
+    "older_than": "older_than:1y",
+}
+OPERATORS = tuple(EXAMPLES)
 IS_VALUES = ("unread", "read", "starred")
 TOKEN = re.compile(r'(?P<neg>-)?(?:(?P<op>[A-Za-z_]+):)?(?:"(?P<quoted>[^"]*)"|(?P<word>[^\s"]+))')
 DAY = re.compile(r"^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$")
@@ -178,7 +191,7 @@ def tokenize(query: str) -> list[Term | str]:
             out.append("OR")
             continue
         if not op and word and word.endswith(":") and word[:-1].lower() in OPERATORS:
-            raise ValueError(f"{word} needs a value right after the colon, e.g. {word}priya@acme.test")
+            raise ValueError(f"{word} needs a value right after the colon, e.g. {EXAMPLES[word[:-1].lower()]}")
         if op and op not in OPERATORS:
             raise ValueError(
                 f"unknown search operator '{op}:'. Operators: {', '.join(o + ':' for o in OPERATORS)}. "

@@ -58,7 +58,13 @@ SEED = {
             "sent_at": "2026-03-05T12:00",
             "is_starred": True,
         },
-        {"id": "prize", "from": "winner@lottery.test", "folder": "spam", "subject": "You won a prize", "sent_at": "2026-03-04T09:00"},
+        {
+            "id": "prize",
+            "from": "winner@lottery.test",
+            "folder": "spam",
+            "subject": "You won a prize",
+            "sent_at": "2026-03-04T09:00",
+        },
         {
             "id": "old-news",
             "from": "news@paper.test",
@@ -210,7 +216,8 @@ async def test_search_operators() -> None:
         ("newer_than:5x", "newer_than: needs an age such as 3d"),
         ("foo:bar", "unknown search operator 'foo:'"),
         ('subject:"unclosed', "unclosed quote"),
-        ("from: priya", "from: needs a value"),
+        ("from: priya", "from: needs a value right after the colon, e.g. from:priya"),
+        ("is: unread", "e.g. is:unread"),
         ("OR from:sam", "OR needs a search term on each side"),
         ("from:sam OR", "OR needs a search term on each side"),
         ('""', "empty quotes"),
@@ -240,7 +247,7 @@ async def test_get_message_and_thread() -> None:
 
 async def test_list_folders_counts_messages_and_unread() -> None:
     async with session() as (client, sandbox):
-        folders = await call(client, "list_folders", {})["folders"]
+        folders = (await call(client, "list_folders", {}))["folders"]
         assert [(f["name"], f["kind"], f["total"], f["unread"]) for f in folders] == [
             ("inbox", "system", 3, 2),
             ("sent", "system", 1, 0),
@@ -255,11 +262,11 @@ async def test_list_folders_counts_messages_and_unread() -> None:
 
 async def test_search_contacts() -> None:
     async with session() as (client, _):
-        found = await call(client, "search_contacts", {"query": "PRIYA"})["contacts"]
+        found = (await call(client, "search_contacts", {"query": "PRIYA"}))["contacts"]
         assert found == [{"email": "priya@acme.test", "name": "Priya Shah", "saved": True}]
-        billing = await call(client, "search_contacts", {"query": "billing"})["contacts"]
+        billing = (await call(client, "search_contacts", {"query": "billing"}))["contacts"]
         assert billing == [{"email": "billing@vendor.test", "name": "", "saved": False}]
-        everyone = await call(client, "search_contacts", {})["contacts"]
+        everyone = (await call(client, "search_contacts", {}))["contacts"]
         assert [c["email"] for c in everyone][:3] == ["lee@partner.test", "priya@acme.test", "sam@acme.test"]
         assert "dana@acme.test" not in {c["email"] for c in everyone}
         assert {"news@paper.test", "winner@lottery.test"} <= {c["email"] for c in everyone}
@@ -270,17 +277,18 @@ async def test_search_contacts() -> None:
 
 async def test_send_message_starts_a_thread_in_sent() -> None:
     async with session() as (client, sandbox):
-        sent = await call(client, 
-                "send_message",
-                {
-                    "to": ["Priya Shah <Priya@Acme.test>", "sam@acme.test"],
-                    "cc": ["SAM@acme.test", "lee@partner.test"],
-                    "bcc": ["boss@acme.test"],
-                    "subject": "Offsite agenda",
-                    "body": "Agenda attached.",
-                    "attachments": [{"name": "agenda.txt", "content": "1. Budget\n2. Hiring"}],
-                },
-            )
+        sent = await call(
+            client,
+            "send_message",
+            {
+                "to": ["Priya Shah <Priya@Acme.test>", "sam@acme.test"],
+                "cc": ["SAM@acme.test", "lee@partner.test"],
+                "bcc": ["boss@acme.test"],
+                "subject": "Offsite agenda",
+                "body": "Agenda attached.",
+                "attachments": [{"name": "agenda.txt", "content": "1. Budget\n2. Hiring"}],
+            },
+        )
         assert (sent["to"], sent["cc"], sent["bcc"]) == (
             ["priya@acme.test", "sam@acme.test"],
             ["lee@partner.test"],
@@ -293,16 +301,20 @@ async def test_send_message_starts_a_thread_in_sent() -> None:
         assert row["attachments"] == [{"name": "agenda.txt", "content": "1. Budget\n2. Hiring"}]
         assert row["thread_id"] not in {r["thread_id"] for r in sandbox.snapshot()["messages"] if r["id"] != sent["id"]}
         assert await search(client, "to:boss in:sent") == [sent["id"]]
+        # Sent at the same moment, the later message still lists first.
+        later = await call(client, "send_message", {"to": ["sam@acme.test"], "subject": "P.S.", "body": "Snacks!"})
+        assert await search(client, "in:sent") == [later["id"], sent["id"], "budget-re"]
 
 
 async def test_reply_and_reply_all_keep_the_thread() -> None:
     async with session() as (client, sandbox):
         plain = await call(client, "reply", {"message_id": "budget", "body": "On it."})
         assert (plain["to"], plain["cc"]) == (["priya@acme.test"], [])
-        assert (plain["thread_id"], plain["in_reply_to"], plain["subject"]) == ("t-budget", "budget", "Re: Q1 budget review")
-        everyone = await call(client, 
-                "reply", {"message_id": "budget", "body": "All good.", "reply_all": True, "cc": ["boss@acme.test"]}
-            )
+        assert (plain["thread_id"], plain["in_reply_to"]) == ("t-budget", "budget")
+        assert plain["subject"] == "Re: Q1 budget review"
+        everyone = await call(
+            client, "reply", {"message_id": "budget", "body": "All good.", "reply_all": True, "cc": ["boss@acme.test"]}
+        )
         assert everyone["to"] == ["priya@acme.test"]
         assert everyone["cc"] == ["sam@acme.test", "lee@partner.test", "boss@acme.test"]
         # Replying to your own message goes to its recipients, and "Re:" is not doubled.
@@ -323,10 +335,11 @@ async def test_reply_and_reply_all_keep_the_thread() -> None:
 
 async def test_forward_quotes_the_original_and_carries_attachments() -> None:
     async with session() as (client, sandbox):
-        fwd = await call(client, 
-                "forward", {"message_id": "invoice", "to": ["accounting@acme.test"], "body": "FYI, please pay."}
-            )
-        assert (fwd["subject"], fwd["to"], fwd["forwarded_from"]) == ("Fwd: Invoice 0042", ["accounting@acme.test"], "invoice")
+        fwd = await call(
+            client, "forward", {"message_id": "invoice", "to": ["accounting@acme.test"], "body": "FYI, please pay."}
+        )
+        assert (fwd["subject"], fwd["to"]) == ("Fwd: Invoice 0042", ["accounting@acme.test"])
+        assert fwd["forwarded_from"] == "invoice" and fwd["in_reply_to"] is None
         assert fwd["attachments"] == [{"name": "invoice-0042.pdf", "content": "Amount due: 300 EUR, PO-7781"}]
         assert fwd["body"] == (
             "FYI, please pay.\n\n---------- Forwarded message ---------\nFrom: billing@vendor.test\n"
@@ -334,12 +347,12 @@ async def test_forward_quotes_the_original_and_carries_attachments() -> None:
         )
         row = rows(sandbox)[fwd["id"]]
         assert row["folder"] == "sent" and row["thread_id"] == rows(sandbox)["invoice"]["thread_id"]
-        again = await call(client, 
-                "forward", {"message_id": fwd["id"], "to": ["sam@acme.test"], "include_attachments": False}
-            )
+        again = await call(
+            client, "forward", {"message_id": fwd["id"], "to": ["sam@acme.test"], "include_attachments": False}
+        )
         assert (again["subject"], again["attachments"]) == ("Fwd: Invoice 0042", [])
         assert again["body"].startswith("---------- Forwarded message ---------\nFrom: Dana Lee <dana@acme.test>")
-        assert "Cc:" in await call(client, "forward", {"message_id": "budget", "to": ["x@acme.test"]})["body"]
+        assert "Cc:" in (await call(client, "forward", {"message_id": "budget", "to": ["x@acme.test"]}))["body"]
         assert "no recipients" in await fail(client, "forward", {"message_id": "invoice", "to": []})
         assert "unsent draft" in await fail(client, "forward", {"message_id": "draft-1", "to": ["sam@acme.test"]})
 
@@ -351,9 +364,9 @@ async def test_draft_lifecycle() -> None:
         assert "no recipients" in await fail(client, "send_draft", {"draft_id": draft["id"]})
         assert "Nothing to change" in await fail(client, "update_draft", {"draft_id": draft["id"]})
         sandbox.set_clock(advance=600)
-        updated = await call(client, 
-                "update_draft", {"draft_id": draft["id"], "to": ["Priya@acme.test"], "body": "Draft v2"}
-            )
+        updated = await call(
+            client, "update_draft", {"draft_id": draft["id"], "to": ["Priya@acme.test"], "body": "Draft v2"}
+        )
         assert (updated["to"], updated["subject"], updated["body"]) == (["priya@acme.test"], "Hiring plan", "Draft v2")
         assert updated["sent_at"] == "2026-03-06T09:10:00+01:00"
         sandbox.set_clock(advance=600)
@@ -370,7 +383,7 @@ async def test_draft_lifecycle() -> None:
             "lunch",
         )
         assert reply_draft["thread_id"] == rows(sandbox)["lunch"]["thread_id"]
-        assert await call(client, "send_draft", {"draft_id": reply_draft["id"]})["folder"] == "sent"
+        assert (await call(client, "send_draft", {"draft_id": reply_draft["id"]}))["folder"] == "sent"
 
         deleted = await call(client, "delete_draft", {"draft_id": "draft-1"})
         assert deleted == {"deleted": "draft-1", "subject": "Partnership follow-up"}
@@ -393,12 +406,10 @@ async def test_read_flags_and_stars() -> None:
         assert unread == {"changed": ["invoice"], "unchanged": []}
         assert rows(sandbox)["invoice"]["is_read"] is False
         assert "drafts have no read state" in await fail(client, "mark_unread", {"message_ids": ["draft-1"]})
-        assert await call(client, "star", {"message_ids": ["invoice"]})["changed"] == ["invoice"]
+        assert (await call(client, "star", {"message_ids": ["invoice"]}))["changed"] == ["invoice"]
         assert await search(client, "is:starred") == ["lunch", "invoice"]
-        assert await call(client, "unstar", {"message_ids": ["lunch", "invoice"]})["changed"] == [
-            "lunch",
-            "invoice",
-        ]
+        unstarred = await call(client, "unstar", {"message_ids": ["lunch", "invoice"]})
+        assert unstarred == {"changed": ["lunch", "invoice"], "unchanged": []}
         assert "already unstarred" in await fail(client, "unstar", {"message_ids": ["lunch"]})
         assert not any(r["is_starred"] for r in sandbox.snapshot()["messages"])
 
@@ -410,7 +421,8 @@ async def test_move_and_trash() -> None:
         assert await search(client, "in:inbox") == ["budget", "invoice"]
         await call(client, "move_to_folder", {"message_ids": ["lunch"], "folder": "INBOX"})
         assert rows(sandbox)["lunch"]["folder"] == "inbox"
-        assert "already in 'inbox'" in await fail(client, "move_to_folder", {"message_ids": ["lunch"], "folder": "inbox"})
+        again = await fail(client, "move_to_folder", {"message_ids": ["lunch"], "folder": "inbox"})
+        assert "Nothing to change: 'lunch' is already in 'inbox'" in again
 
         trashed = await call(client, "trash_message", {"message_ids": ["budget", "old-news"]})
         assert trashed == {"changed": ["budget"], "unchanged": ["old-news"]}
@@ -445,10 +457,12 @@ async def test_labels() -> None:
         assert rows(sandbox)["lunch"]["labels"] == ["Receipts"]
         assert rows(sandbox)["lunch"]["folder"] == "inbox"
         assert await search(client, "label:Receipts") == ["lunch", "invoice"]
-        assert "already labelled 'Receipts'" in await fail(client, "add_label", {"message_ids": ["lunch"], "label": "Receipts"})
+        again = await fail(client, "add_label", {"message_ids": ["lunch"], "label": "Receipts"})
+        assert "already labelled 'Receipts'" in again
         removed = await call(client, "remove_label", {"message_ids": ["invoice"], "label": "RECEIPTS"})
         assert removed["changed"] == ["invoice"] and rows(sandbox)["invoice"]["labels"] == []
-        assert "without the label" in await fail(client, "remove_label", {"message_ids": ["invoice"], "label": "Receipts"})
+        again = await fail(client, "remove_label", {"message_ids": ["invoice"], "label": "Receipts"})
+        assert "already without the label 'Receipts'" in again
 
         assert "create_label" in await fail(client, "add_label", {"message_ids": ["lunch"], "label": "Taxes"})
         label = await call(client, "create_label", {"name": "  Taxes  2026 "})
@@ -457,7 +471,8 @@ async def test_labels() -> None:
         assert "system folder" in await fail(client, "create_label", {"name": "Inbox"})
         await call(client, "add_label", {"message_ids": ["lunch", "budget"], "label": "taxes-2026"})
         assert rows(sandbox)["lunch"]["labels"] == ["Receipts", "Taxes 2026"]
-        assert "is a label, not a folder" in await fail(client, "move_to_folder", {"message_ids": ["lunch"], "folder": "Taxes 2026"})
+        as_folder = await fail(client, "move_to_folder", {"message_ids": ["lunch"], "folder": "Taxes 2026"})
+        assert "is a label, not a folder: use add_label" in as_folder
 
         gone = await call(client, "delete_label", {"name": "Q1 Reports"})
         assert gone == {"deleted": "Q1 Reports", "removed_from": ["budget"]}
@@ -517,6 +532,11 @@ async def test_tools_have_descriptions_schemas_and_annotations() -> None:
         assert read_only == {"search_messages", "list_folders", "get_message", "get_thread", "search_contacts"}
         destructive = {t.name for t in listed if t.annotations.destructive_hint}
         assert destructive == {"delete_draft", "trash_message", "delete_label"}
+        idempotent = {t.name for t in listed if t.annotations.idempotent_hint}
+        assert idempotent == {
+            "update_draft", "mark_read", "mark_unread", "star", "unstar", "move_to_folder", "trash_message",
+            "add_label", "remove_label",
+        }  # fmt: skip
         message_schema = by_name["get_message"].output_schema
         assert {"from", "to", "cc", "bcc", "sent_at", "attachments"} <= set(message_schema["properties"])
         assert "from_" not in message_schema["properties"]
@@ -549,11 +569,20 @@ OK_MESSAGE = {"from": "a@b.test", "sent_at": "2026-03-01T10:00"}
             ".in_reply_to: no earlier message with id 'later'",
         ),
         (
-            {"messages": [{**OK_MESSAGE, "id": "a", "thread_id": "t1"}, {**OK_MESSAGE, "in_reply_to": "a", "thread_id": "t2"}]},
+            {
+                "messages": [
+                    {**OK_MESSAGE, "id": "a", "thread_id": "t1"},
+                    {**OK_MESSAGE, "in_reply_to": "a", "thread_id": "t2"},
+                ]
+            },
             "messages[1]",
             ".thread_id: the message it replies to is in thread 't1'",
         ),
-        ({"messages": [{**OK_MESSAGE, "id": "a"}, {**OK_MESSAGE, "id": "a"}]}, "messages[1]", ".id: duplicate message id 'a'"),
+        (
+            {"messages": [{**OK_MESSAGE, "id": "a"}, {**OK_MESSAGE, "id": "a"}]},
+            "messages[1]",
+            ".id: duplicate message id 'a'",
+        ),
         (
             {"messages": [{**OK_MESSAGE, "folder": "drafts"}]},
             "messages[0]",

@@ -9,9 +9,11 @@ import pytest
 from helpers import error_text, in_memory, structured
 
 import tiny
+from mcp import Client
 
 from servers.calendar import APP
-from servers.core import FaultPlan, FaultRule, SandboxSpec, SandboxStore
+from servers.core import FaultPlan, FaultRule, SandboxSpec, SandboxStore, build_mcp_server
+from servers.core.mcp import bind_sandbox
 from servers.core.sandbox import UnknownSandbox
 
 SEED = {
@@ -187,15 +189,10 @@ async def test_unknown_arguments_are_errors_not_silently_dropped() -> None:
 
 
 async def test_one_server_serves_many_sandboxes_in_process() -> None:
-    from servers.core import build_mcp_server
-    from servers.core.mcp import bind_sandbox
-
     store = SandboxStore(tiny.APP)
     for name in ("left", "right"):
         store.create(name, SandboxSpec())
     server = build_mcp_server(tiny.APP, store)
-    from mcp import Client
-
     async with Client(server) as client:
         for name in ("left", "right", "left"):
             with bind_sandbox(name):

@@ -1,0 +1,102 @@
+"""Scenarios and results in words, for people reading a terminal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console, Group
+from rich.markdown import Markdown
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from orchestrator.conditions import describe_where
+from orchestrator.results import Result
+from orchestrator.scenario import Scenario
+from orchestrator.verifier import allowed_words, describe_check
+
+
+def seed_sizes(scenario: Scenario) -> dict[str, dict[str, int]]:
+    return {
+        app: {table: len(rows) for table, rows in seed.items() if isinstance(rows, list)}
+        for app, seed in scenario.apps.items()
+    }
+
+
+def scenario_summary(scenario: Scenario) -> dict[str, Any]:
+    """The scenario as `show --json` prints it: everything but the reference solution's details."""
+    return {
+        "id": scenario.id,
+        "title": scenario.title,
+        "file": str(scenario.path) if scenario.path else None,
+        "difficulty": scenario.difficulty,
+        "tags": scenario.tags,
+        "instruction": scenario.instruction,
+        "persona": scenario.persona.model_dump(),
+        "clock": scenario.clock.model_dump(mode="json"),
+        "apps": seed_sizes(scenario),
+        "stages": [
+            {"name": s.name, "weight": s.weight, "checks": [describe_check(c) for c in s.checks]} for s in scenario.stages
+        ],
+        "pass_mark": scenario.pass_mark,
+        "allow": scenario.allow,
+        "forbid": [f.name or f"{f.change} {f.app}.{f.table} where {describe_where(f.where)}" for f in scenario.forbid],
+        "oracle_steps": len(scenario.oracle),
+        "limits": scenario.limits.model_dump(),
+    }
+
+
+def render_scenario(console: Console, scenario: Scenario) -> None:
+    summary = scenario_summary(scenario)
+    head = Text.assemble(
+        (scenario.title, "bold"), f"  ({scenario.id}, {scenario.difficulty}", f", {', '.join(scenario.tags)})" if scenario.tags else ")"
+    )
+    console.print(head)
+    console.print(
+        f"as {scenario.persona.name} <{scenario.persona.email}>, {scenario.persona.timezone}; "
+        f"clock starts {scenario.clock.start.isoformat()} ({scenario.clock.mode})"
+    )
+    console.print(Panel(Markdown(scenario.instruction.strip()), title="instruction", title_align="left"))
+    apps = Table(title="apps and seed data", title_justify="left", show_edge=False)
+    apps.add_column("app")
+    apps.add_column("seed rows")
+    for app, tables in summary["apps"].items():
+        apps.add_row(app, ", ".join(f"{t}: {n}" for t, n in tables.items()) or "(empty)")
+    console.print(apps)
+    stages = Table(title=f"stages (pass mark {scenario.pass_mark:g})", title_justify="left", show_edge=False)
+    stages.add_column("stage")
+    stages.add_column("weight", justify="right")
+    stages.add_column("checks")
+    for stage in scenario.stages:
+        stages.add_row(stage.name, f"{stage.weight:g}", Group(*(Text(f"• {describe_check(c)}") for c in stage.checks)))
+    console.print(stages)
+    allowed = "; ".join(f"{app}: {allowed_words(scenario, app)}" for app in scenario.allow)
+    console.print(f"[bold]may change:[/] {allowed or 'nothing'}")
+    for rule in summary["forbid"]:
+        console.print(f"[bold]forbidden:[/] {rule}")
+    limit = scenario.limits.max_tool_calls
+    console.print(
+        f"[bold]reference solution:[/] {len(scenario.oracle)} tool calls"
+        + (f"; [bold]limit:[/] {limit} tool calls" if limit else "")
+        + f"; timeout {scenario.limits.timeout_s:g} s"
+    )
+
+
+def render_result(console: Console, result: Result) -> None:
+    verdict = "[bold green]PASSED[/]" if result.passed else "[bold red]FAILED[/]"
+    console.print(f"{verdict}  {result.title} ({result.scenario})  score {result.score:.2f} / pass mark {result.pass_mark:g}")
+    table = Table(show_edge=False, expand=True)
+    table.add_column("stage", ratio=2)
+    table.add_column("check", ratio=5)
+    table.add_column("", width=4)
+    table.add_column("why it failed", ratio=6)
+    for stage in result.stages:
+        for index, check in enumerate(stage.checks):
+            mark = "[green]ok[/]" if check.passed else "[red]FAIL[/]"
+            name = f"{stage.name} ({stage.score:.0%})" if index == 0 else ""
+            table.add_row(name, check.description, mark, check.reason or "")
+    console.print(table)
+    for violation in result.violations:
+        console.print(f"[red]{violation.kind}:[/] {violation.detail} — {violation.rule}")
+    j = result.journal
+    console.print(f"{j.calls} tool calls, {j.errors} failed, {j.faults} injected faults; {len(result.changes)} rows changed")
