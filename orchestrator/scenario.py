@@ -79,7 +79,9 @@ class JournalRule(_Model):
 
     max_errors: int | None = Field(None, ge=0, description="At most this many failed calls (injected faults excluded).")
     max_calls: int | None = Field(None, ge=1)
-    called: str | None = Field(None, description="A tool that must have succeeded, `min`..`max` times.")
+    called: str | None = Field(
+        None, description="A tool that must have succeeded, `min`..`max` times; `a|b` accepts either tool (here and below)."
+    )
     not_called: str | None = None
     min: int = Field(1, ge=0)
     max: int | None = Field(None, ge=0)
@@ -414,12 +416,13 @@ def _semantic_problems(s: Scenario) -> list[tuple[Path_, str]]:
         for p in conditions.check_where(where, at, columns(app, table), scoped):
             out.append((p.path, p.message))
 
-    def tool_problem(at: Path_, tool: str) -> None:
-        app, name = app_of(tool)
-        if not app or app not in s.apps:
-            out.append((at, f"tool {tool!r} must be named app{GATEWAY_SEPARATOR}tool with an app of this scenario ({', '.join(s.apps)})"))
-        elif app in apps and name not in apps[app].tools.tools:
-            out.append((at, f"app {app!r} has no tool {name!r}; tools are: {', '.join(sorted(apps[app].tools.tools))}"))
+    def tool_problem(at: Path_, spec: str, alternatives: bool = True) -> None:
+        for tool in spec.split("|") if alternatives else [spec]:
+            app, name = app_of(tool)
+            if not app or app not in s.apps:
+                out.append((at, f"tool {tool!r} must be named app{GATEWAY_SEPARATOR}tool with an app of this scenario ({', '.join(s.apps)})"))
+            elif app in apps and name not in apps[app].tools.tools:
+                out.append((at, f"app {app!r} has no tool {name!r}; tools are: {', '.join(sorted(apps[app].tools.tools))}"))
 
     for s_index, stage in enumerate(s.stages):
         for c_index, check in enumerate(stage.checks):
@@ -457,7 +460,7 @@ def _semantic_problems(s: Scenario) -> list[tuple[Path_, str]]:
                     out.append((("faults", app, "rules", r_index, "tool"), f"app {app!r} has no tool {rule.tool!r}"))
     saved: set[str] = set()
     for index, step in enumerate(s.oracle):
-        tool_problem(("oracle", index, "tool"), step.tool)
+        tool_problem(("oracle", index, "tool"), step.tool, alternatives=False)
         for ref in SAVED_REF.findall(repr(step.args)):
             if ref[0] not in saved:
                 out.append((("oracle", index, "args"), f"${{{ref[0]}{ref[1]}}} refers to a result no earlier step saved"))

@@ -228,32 +228,38 @@ def _journal_check(check: JournalCheck, check_id: str, stage: str, journal: list
         ctx = Context({}, {})
         hits = [
             j for j in ok_calls
-            if j["tool"] == rule.called and all(holds(j["arguments"].get(k), c, ctx) for k, c in rule.args.items())
+            if is_tool(j["tool"], rule.called) and all(holds(j["arguments"].get(k), c, ctx) for k, c in rule.args.items())
         ]
         if len(hits) < rule.min or (rule.max is not None and len(hits) > rule.max):
             most = f" and at most {rule.max}" if rule.max is not None else ""
             reason = f"{rule.called} succeeded {len(hits)} time(s) with the required arguments; expected at least {rule.min}{most}"
     elif rule.not_called:
-        calls = [j for j in journal if j["tool"] == rule.not_called]
+        calls = [j for j in journal if is_tool(j["tool"], rule.not_called)]
         if calls:
             reason = f"{rule.not_called} was called {len(calls)} time(s)"
     elif rule.before:
         first, then = rule.before
         order = [j["tool"] for j in ok_calls]
-        if then not in order:
+        acted = next((i for i, tool in enumerate(order) if is_tool(tool, then)), None)
+        if acted is None:
             reason = f"{then} never succeeded, so nothing was done after reading"
-        elif first not in order[: order.index(then)]:
-            reason = f"{then} succeeded before any successful {first}"
+        elif not any(is_tool(tool, first) for tool in order[:acted]):
+            reason = f"{order[acted]} succeeded before any successful {first}"
     elif rule.retried_after_fault:
         tool = rule.retried_after_fault
         for index, entry in enumerate(journal):
-            if entry["tool"] == tool and entry.get("fault"):
-                if not any(j["tool"] == tool and not j["is_error"] for j in journal[index + 1 :]):
+            if is_tool(entry["tool"], tool) and entry.get("fault"):
+                if not any(is_tool(j["tool"], tool) and not j["is_error"] for j in journal[index + 1 :]):
                     reason = f"{tool} failed with an injected fault ({entry['fault'].get('message', '')!r}) and was never retried successfully"
                     break
     return CheckResult(
         id=check_id, stage=stage, description=describe_check(check), weight=check.weight, passed=reason is None, reason=reason
     )
+
+
+def is_tool(name: str, spec: str) -> bool:
+    """Whether a call of `name` counts for `spec`: a tool name, or alternatives such as `docs__get_document|docs__search_documents`."""
+    return name in spec.split("|")
 
 
 def summarize(journal: list[dict[str, Any]]) -> JournalSummary:
