@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import shutil
+import signal
 import sys
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -23,7 +26,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console()
+console = Console()
 err = Console(stderr=True)
 
 USAGE_ERROR = 2
@@ -52,7 +55,7 @@ def show_command(
     if as_json:
         print(json.dumps(scenario_summary(loaded), indent=2))
     else:
-        render_scenario(out, loaded)
+        render_scenario(console, loaded)
 
 
 @app.command("list")
@@ -80,7 +83,7 @@ def list_command(
             table.add_column(column)
         for r in rows:
             table.add_row(r["id"], r["title"], ", ".join(r["apps"]), str(r["stages"]), r["difficulty"], r["file"])
-        out.print(table)
+        console.print(table)
         for b in broken:
             err.print(f"[red]invalid:[/] {b['file']} ({len(b['problems'])} problems; run `orchestrator show {b['file']}`)")
     if broken:
@@ -136,6 +139,198 @@ def validate_command(
         raise typer.Exit(1)
 
 
+Backend = Annotated[
+    str, typer.Option("--backend", help="Where the app servers run: local (processes, default), docker, or inprocess.")
+]
+
+
+def _backend_or_exit(name: str, log_dir: Path | None):  # noqa: ANN202 - Backend
+    from orchestrator.backends import make_backend
+
+    try:
+        return make_backend(name, log_dir)
+    except ValueError as exc:
+        raise fail_usage(str(exc)) from None
+
+
+def _default_out(scenario: scenarios.Scenario) -> Path:
+    return Path("runs") / f"{scenario.id}-{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+@app.command("run")
+def run_command(
+    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
+    agent: Annotated[
+        str, typer.Option("--agent", help="oracle (the reference solution), noop, or 'cmd:COMMAND' for any MCP agent.")
+    ] = "oracle",
+    out: Annotated[Path | None, typer.Option("--out", help="Folder for results.json and trace.jsonl [default: runs/ID-TIME].")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Episode seed: ids and fault draws follow it.")] = 0,
+    timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds the agent gets [default: the scenario's].")] = None,
+    repeat: Annotated[int, typer.Option("--repeat", min=1, help="Run K episodes (seeds N, N+1 …) and report pass@k and pass^k.")] = 1,
+    parallel: Annotated[int, typer.Option("--parallel", min=1, help="Episodes at once, each in its own sandboxes.")] = 1,
+    backend: Backend = "local",
+    as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON on stdout.")] = False,
+) -> None:
+    """Run an agent on a scenario, verify the final state, and write results.json and trace.jsonl.
+
+    Exit code 0 when the task passed (every episode), 1 when it failed, 2 for usage, scenario or backend errors."""
+    from orchestrator.agents import parse_agent
+    from orchestrator.backends import BackendError
+    from orchestrator.backends.base import first_error
+    from orchestrator.runner import RunOptions, RunRecord, run_many
+    from orchestrator.show import render_result
+
+    loaded = load_or_exit(scenario)
+    try:
+        parse_agent(agent)
+    except ValueError as exc:
+        raise fail_usage(str(exc)) from None
+    options = RunOptions(out=out or _default_out(loaded), seed=seed, repeat=repeat, parallel=parallel, timeout_s=timeout)
+    backend_impl = _backend_or_exit(backend, options.out / "logs")
+    record: RunRecord | None = None
+
+    async def main() -> RunRecord:
+        async with backend_impl:
+            with err.status(f"{loaded.id}: starting", spinner="dots") as status:
+                states: dict[int, str] = {}
+
+                def on_stage(index: int, stage: str) -> None:
+                    states[index] = stage
+                    done = sum(1 for v in states.values() if v == "done")
+                    active = [f"#{i + 1} {v}" for i, v in sorted(states.items()) if v != "done"]
+                    status.update(f"{loaded.id}: {done}/{repeat} episodes done" + (f"; {', '.join(active[:3])}" if active else ""))
+
+                return await run_many(loaded, backend_impl, lambda: parse_agent(agent), options, on_stage)
+
+    try:
+        record = anyio.run(main)
+    except BackendError as exc:
+        raise fail_usage(str(exc)) from None
+    except BaseExceptionGroup as group:
+        problem = first_error(group)
+        if isinstance(problem, BackendError):
+            raise fail_usage(str(problem)) from None
+        raise
+    if as_json:
+        path = options.out / "results.json"
+        print(path.read_text() if repeat > 1 else json.dumps(record.results[0].model_dump(mode="json"), indent=2))
+    elif repeat == 1:
+        render_result(console, record.results[0])
+        console.print(f"results: {options.out / 'results.json'}  trace: {options.out / 'trace.jsonl'}")
+    else:
+        summary = json.loads((options.out / "results.json").read_text())
+        _print_repeat(summary)
+        console.print(f"results: {options.out / 'results.json'}")
+    raise typer.Exit(0 if record.passed else 1)
+
+
+def _print_repeat(summary: dict) -> None:
+    table = Table(show_edge=False, title=f"{summary['title']} ({summary['scenario']})", title_justify="left")
+    table.add_column("episode")
+    table.add_column("seed", justify="right")
+    table.add_column("score", justify="right")
+    table.add_column("verdict")
+    for index, episode in enumerate(summary["results"], 1):
+        table.add_row(str(index), str(episode["rng_seed"]), f"{episode['score']:.2f}", "[green]passed[/]" if episode["passed"] else "[red]failed[/]")
+    console.print(table)
+    n = summary["episodes"]
+    console.print(
+        f"{summary['passes']}/{n} passed, mean score {summary['score']:.2f}; "
+        + ", ".join(f"pass@{k} {summary['pass_at_k'][str(k)]:.2f}" for k in sorted({1, n}))
+        + "; "
+        + ", ".join(f"pass^{k} {summary['pass_hat_k'][str(k)]:.2f}" for k in sorted({1, n}))
+    )
+
+
+@app.command("serve")
+def serve_command(
+    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
+    transport: Annotated[str, typer.Option("--transport", help="stdio (what Claude Desktop launches) or http.")] = "stdio",
+    host: Annotated[str, typer.Option("--host", help="HTTP bind address.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="HTTP port (0 picks a free one).")] = 8765,
+    allowed_host: Annotated[
+        list[str] | None, typer.Option("--allowed-host", help="Extra Host name accepted over HTTP (e.g. a compose service name).")
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Folder for results.json and trace.jsonl [default: runs/ID-TIME].")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Episode seed.")] = 0,
+    backend: Backend = "local",
+) -> None:
+    """Seed a scenario and serve its gateway to an MCP client until stopped; then verify and write the results.
+
+    Serving ends at the end of stdin (stdio), on Ctrl-C or on SIGTERM. Over stdio nothing but protocol goes to stdout."""
+    from orchestrator.serving import serve_http, serve_stdio
+    from orchestrator.show import render_result
+
+    if transport not in ("stdio", "http"):
+        raise fail_usage(f"--transport must be stdio or http, not {transport!r}")
+    loaded = load_or_exit(scenario)
+    folder = out or _default_out(loaded)
+    backend_impl = _backend_or_exit(backend, folder / "logs")
+
+    async def main():  # noqa: ANN202 - Result
+        from orchestrator.episode import Episode
+        from orchestrator.runner import write_episode
+
+        async with backend_impl:
+            endpoints = await backend_impl.start(loaded.apps)
+            async with Episode(loaded, endpoints, rng_seed=seed, workdir=folder) as episode:
+                assert episode.gateway is not None
+                async with anyio.create_task_group() as tg:
+
+                    async def stop_on_signal() -> None:
+                        with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                            async for received in signals:
+                                err.print(f"{signal.Signals(received).name}: stopping")
+                                tg.cancel_scope.cancel()
+                                return
+
+                    async def serve() -> None:
+                        if transport == "stdio":
+                            err.print(f"serving {loaded.id} over stdio", highlight=False)
+                            await serve_stdio(episode.gateway)
+                        else:
+                            async with serve_http(episode.gateway, host, port, allowed_host) as url:
+                                err.print(f"serving {loaded.id} at {url} (Ctrl-C to stop and verify)", highlight=False)
+                                await anyio.sleep_forever()
+                        tg.cancel_scope.cancel()
+
+                    tg.start_soon(stop_on_signal)
+                    tg.start_soon(serve)
+                # A client that closed stdin may follow up with SIGTERM: finish the record first.
+                for stop in (signal.SIGINT, signal.SIGTERM):
+                    signal.signal(stop, signal.SIG_IGN)
+                result = await episode.verify()
+                result.episode.update({"agent": {"agent": f"served over {transport}"}, "backend": backend_impl.name})
+                write_episode(folder, result, await episode.merged_trace())
+                return result
+
+    result = anyio.run(main)
+    render_result(err, result)
+    err.print(f"results: {folder / 'results.json'}  trace: {folder / 'trace.jsonl'}")
+    raise typer.Exit(0 if result.passed else 1)
+
+
+config_app = typer.Typer(help="Print MCP client configuration for a scenario.", no_args_is_help=True)
+app.add_typer(config_app, name="config")
+
+
+@config_app.command("claude-desktop")
+def claude_desktop_config(
+    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
+    out: Annotated[Path | None, typer.Option("--out", help="Folder the served episode writes its results to.")] = None,
+) -> None:
+    """Print the claude_desktop_config.json entry that serves this scenario over stdio (absolute paths)."""
+    loaded = load_or_exit(scenario)
+    executable = shutil.which("orchestrator") or str(Path(sys.argv[0]).resolve())
+    folder = (out or Path("runs") / f"{loaded.id}-claude-desktop").resolve()
+    entry = {
+        "command": str(Path(executable).resolve()),
+        "args": ["serve", str(scenario.resolve()), "--transport", "stdio", "--out", str(folder)],
+        "env": {"PYTHONUNBUFFERED": "1"},
+    }
+    print(json.dumps({"mcpServers": {f"clawgym-{loaded.id}": entry}}, indent=2))
+
+
 def _report(file: Path, check, mutate: bool) -> dict:  # noqa: ANN001 - Validation
     report = {
         "file": str(file),
@@ -167,14 +362,14 @@ def _print_validation(reports: list[dict], mutate: bool) -> None:
             row.append(f"{caught}/{total}" if r["id"] else "-")
         row.append("[green]valid[/]" if r["valid"] else "[red]INVALID[/]")
         table.add_row(*row)
-    out.print(table)
+    console.print(table)
     for r in reports:
         for problem in r["problems"]:
-            out.print(f"[red]{r['id'] or r['file']}:[/] {problem}", highlight=False)
+            console.print(f"[red]{r['id'] or r['file']}:[/] {problem}", highlight=False)
         for description in r.get("uncaught", []):
-            out.print(f"[yellow]{r['id']}: uncaught mutation:[/] {description}", highlight=False)
+            console.print(f"[yellow]{r['id']}: uncaught mutation:[/] {description}", highlight=False)
     valid = sum(r["valid"] for r in reports)
-    out.print(f"{valid} of {len(reports)} scenarios valid")
+    console.print(f"{valid} of {len(reports)} scenarios valid")
 
 
 def _score(value: float | None) -> str:

@@ -16,6 +16,7 @@ import contextlib
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -50,12 +51,14 @@ class Episode:
         rng_seed: int = 0,
         episode_id: str | None = None,
         keep: bool = False,
+        workdir: Path | None = None,
     ) -> None:
         self.scenario = scenario
         self.endpoints = {app: endpoints[app] for app in scenario.apps}
         self.rng_seed = rng_seed
         self.sandbox_id = f"{scenario.id[:40]}-{episode_id or uuid.uuid4().hex[:10]}"
         self.keep = keep
+        self.workdir = workdir
         self.trace = Trace()
         self.seeded: dict[str, dict[str, list[dict[str, Any]]]] = {}
         self.gateway: Gateway | None = None

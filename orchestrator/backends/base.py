@@ -23,6 +23,13 @@ class BackendError(RuntimeError):
     """A backend could not start, reach or drive an app server."""
 
 
+def first_error(exc: BaseException) -> BaseException:
+    """The first real error inside (possibly nested) exception groups."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
 class AppEndpoint(ABC):
     """One running app server: its admin plane and its MCP plane."""
 

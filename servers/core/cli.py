@@ -6,7 +6,10 @@ import argparse
 import logging
 import os
 import secrets
+import signal
 import sys
+import threading
+import time
 from pathlib import Path
 
 import anyio
@@ -59,7 +62,30 @@ def parser(app: App) -> argparse.ArgumentParser:
         "(repeatable; env CLAWGYM_ALLOWED_HOSTS, comma-separated)",
     )
     p.add_argument("--log-level", default=os.environ.get("CLAWGYM_LOG_LEVEL", "warning"), help="server log level")
+    p.add_argument(
+        "--parent-pid",
+        type=int,
+        metavar="PID",
+        help="shut down when process PID ends (used by the orchestrator so no server outlives it)",
+    )
     return p
+
+
+def exit_with_parent(pid: int) -> None:
+    """Ask this process to shut down gracefully once `pid` is gone, as Ctrl-C would."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                os.kill(os.getpid(), signal.SIGTERM)
+                return
+            except PermissionError:
+                continue
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def load_spec(path: Path) -> SandboxSpec:
@@ -79,6 +105,8 @@ def load_spec(path: Path) -> SandboxSpec:
 
 def main(app: App, argv: list[str] | None = None) -> None:
     args = parser(app).parse_args(argv)
+    if args.parent_pid:
+        exit_with_parent(args.parent_pid)
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     spec = load_spec(args.seed) if args.seed else SandboxSpec()
     store = SandboxStore(app, args.data_dir)

@@ -1,0 +1,129 @@
+"""The local backend: each app server as a process on a free loopback port.
+
+No Docker needed. Every server gets a generated admin token, writes its log
+to the run's log folder, and exits when the orchestrator does, whatever the
+reason; `close` stops them all and waits until their ports are free.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO
+
+import anyio
+import httpx2
+
+from orchestrator.backends.base import AppEndpoint, Backend, BackendError, HttpEndpoint, first_error
+from servers import registry
+
+STARTUP_TIMEOUT_S = 30.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LocalApp:
+    def __init__(self, app: str, log_dir: Path | None) -> None:
+        self.app = app
+        self.port = free_port()
+        self.token = secrets.token_urlsafe(24)
+        self.log_path = log_dir / f"{app}.log" if log_dir else None
+        self.log: IO[bytes] | None = None
+        self.process: subprocess.Popen[bytes] | None = None
+        self.endpoint = HttpEndpoint(app, f"http://127.0.0.1:{self.port}", self.token)
+
+    def spawn(self) -> None:
+        if self.log_path:
+            self.log_path.parent.mkdir(parents=True, exist_ok=True)
+            self.log = self.log_path.open("ab")
+        command = [
+            sys.executable, "-m", registry.server_module(self.app),
+            "--transport", "http", "--host", "127.0.0.1", "--port", str(self.port),
+            "--parent-pid", str(os.getpid()), "--log-level", "warning",
+        ]  # fmt: skip
+        env = os.environ | {"CLAWGYM_ADMIN_TOKEN": self.token, "PYTHONUNBUFFERED": "1"}
+        env.pop("CLAWGYM_DATA_DIR", None)
+        # stdout is the MCP channel when the orchestrator itself serves stdio: never share it.
+        # A session of its own keeps the server out of signals meant for the orchestrator's
+        # process group (an MCP client stopping `serve`), so the final state can still be read;
+        # --parent-pid ends it when the orchestrator is gone.
+        self.process = subprocess.Popen(
+            command, env=env, stdin=subprocess.DEVNULL, stdout=self.log or subprocess.DEVNULL,
+            stderr=self.log or subprocess.DEVNULL, start_new_session=True,
+        )  # fmt: skip
+
+    async def wait_ready(self) -> None:
+        assert self.process is not None
+        deadline = time.monotonic() + STARTUP_TIMEOUT_S
+        async with httpx2.AsyncClient(timeout=2) as http:
+            while time.monotonic() < deadline:
+                if self.process.poll() is not None:
+                    raise BackendError(f"the {self.app} server exited during startup (code {self.process.returncode}){self._log_tail()}")
+                try:
+                    if (await http.get(f"{self.endpoint.base_url}/healthz")).status_code == 200:
+                        return
+                except httpx2.HTTPError:
+                    pass
+                await anyio.sleep(0.05)
+        raise BackendError(f"the {self.app} server did not answer on port {self.port} within {STARTUP_TIMEOUT_S:g} s{self._log_tail()}")
+
+    def _log_tail(self) -> str:
+        if not self.log_path or not self.log_path.exists():
+            return ""
+        lines = self.log_path.read_text(errors="replace").strip().splitlines()[-10:]
+        return f"; log {self.log_path}:\n  " + "\n  ".join(lines) if lines else ""
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.log:
+            self.log.close()
+
+
+class LocalBackend(Backend):
+    name = "local"
+
+    def __init__(self, log_dir: Path | None = None) -> None:
+        super().__init__()
+        self.log_dir = log_dir
+        self.apps: dict[str, LocalApp] = {}
+
+    async def start(self, apps: Iterable[str]) -> dict[str, AppEndpoint]:
+        new = [LocalApp(app, self.log_dir) for app in apps if app not in self.apps]
+        for app in new:
+            self.apps[app.app] = app
+            app.spawn()
+        try:
+            async with anyio.create_task_group() as tg:
+                for app in new:
+                    tg.start_soon(app.wait_ready)
+        except BaseException as exc:
+            await self.close()
+            raise first_error(exc) from None
+        for app in new:
+            self.endpoints[app.app] = app.endpoint
+        return self.endpoints
+
+    async def close(self) -> None:
+        with anyio.CancelScope(shield=True):
+            for app in self.apps.values():
+                await app.endpoint.aclose()
+                await anyio.to_thread.run_sync(app.stop)
+        self.apps.clear()
+        self.endpoints.clear()

@@ -1,0 +1,183 @@
+"""`orchestrator run` end to end: real app processes, the gateway over HTTP, real agents."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from helpers import ROOT
+
+TRAVEL = ROOT / "scenarios" / "travel.yaml"
+ORCHESTRATOR = [sys.executable, "-m", "orchestrator.cli"]
+
+
+def orchestrator(*args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*ORCHESTRATOR, *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+
+
+def servers_of(pid: int) -> list[int]:
+    """App-server processes started on behalf of orchestrator `pid` that are still alive."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"--parent-pid" in cmdline and cmdline[cmdline.index(b"--parent-pid") + 1] == str(pid).encode():
+            found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}").exists() and "zombie" not in Path(f"/proc/{pid}/status").read_text().lower()
+
+
+def test_oracle_passes_and_writes_results_and_trace(tmp_path: Path) -> None:
+    done = orchestrator("run", str(TRAVEL), "--agent", "oracle", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stderr + done.stdout
+    assert "PASSED" in done.stdout
+    result = json.loads((tmp_path / "results.json").read_text())
+    assert {"scenario", "passed", "score", "stages", "checks"} <= set(result)
+    assert result["passed"] is True and result["score"] == 1.0
+    assert result["episode"]["backend"] == "local" and result["episode"]["agent"]["errors"] == []
+    trace = [json.loads(line) for line in (tmp_path / "trace.jsonl").read_text().splitlines()]
+    sources = {t["source"] for t in trace}
+    assert {"gateway", "app:mail", "app:calendar", "app:docs", "app:tickets"} <= sources
+    assert [t["wall"] for t in trace] == sorted(t["wall"] for t in trace)
+    gateway_calls = [t["params"]["name"] for t in trace if t["source"] == "gateway" and t["method"] == "tools/call"]
+    app_calls = [t["tool"] for t in trace if t["source"].startswith("app:")]
+    assert gateway_calls == app_calls and gateway_calls[0] == "mail__search_messages"
+    assert all(t["latency_ms"] >= 0 for t in trace)
+
+
+def test_noop_fails_with_exit_code_1(tmp_path: Path) -> None:
+    done = orchestrator("run", str(TRAVEL), "--agent", "noop", "--out", str(tmp_path), "--json")
+    assert done.returncode == 1
+    result = json.loads(done.stdout)
+    assert result["passed"] is False and result["score"] < 0.1
+    failed = [c for c in result["checks"] if not c["passed"]]
+    assert any("found 0" in c["reason"] for c in failed)
+
+
+def test_command_agent_gets_task_url_and_config(tmp_path: Path) -> None:
+    agent = f"cmd:{sys.executable} {ROOT / 'examples' / 'agent.py'}"
+    done = orchestrator("run", str(TRAVEL), "--agent", agent, "--out", str(tmp_path))
+    assert done.returncode == 1, done.stderr  # it only looks around
+    result = json.loads((tmp_path / "results.json").read_text())
+    assert result["episode"]["agent"]["exit_code"] == 0 and result["episode"]["agent"]["tool_calls"] >= 5
+    log = (tmp_path / "agent.log").read_text()
+    assert "task: Priya emailed me about the Berlin offsite." in log
+    assert "mail__search_messages" in log
+    config = json.loads((tmp_path / "mcp.json").read_text())
+    assert config["mcpServers"]["clawgym"]["url"].startswith("http://127.0.0.1:")
+    methods = [json.loads(line)["method"] for line in (tmp_path / "trace.jsonl").read_text().splitlines() if '"gateway"' in line]
+    assert "prompts/get" in methods and "tools/list" in methods
+
+
+def test_environment_reaches_the_command(tmp_path: Path) -> None:
+    command = 'cmd:printf "%s\\n%s\\n%s\\n" "$CLAWGYM_TASK" "$CLAWGYM_MCP_URL" "$CLAWGYM_MCP_CONFIG" > seen.txt'
+    assert orchestrator("run", str(TRAVEL), "--agent", command, "--out", str(tmp_path)).returncode == 1
+    task, url, config = (tmp_path / "seen.txt").read_text().splitlines()[-3:]
+    assert task.endswith("reply to Priya with the doc link.")
+    assert url.startswith("http://127.0.0.1:") and url.endswith("/mcp")
+    assert Path(config) == (tmp_path / "mcp.json").resolve()
+
+
+def test_timeout_stops_the_agent_and_leaves_nothing_running(tmp_path: Path) -> None:
+    command = "cmd:echo $$ > agent.pid; exec sleep 600"
+    proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL), "--agent", command, "--out", str(tmp_path), "--timeout", "3"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 1, stderr
+    result = json.loads((tmp_path / "results.json").read_text())
+    assert result["episode"]["agent"]["timed_out"] is True
+    assert not alive(int((tmp_path / "agent.pid").read_text()))
+    assert servers_of(proc.pid) == []
+
+
+def test_ctrl_c_tears_everything_down(tmp_path: Path) -> None:
+    command = "cmd:echo $$ > agent.pid; exec sleep 600"
+    proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL), "--agent", command, "--out", str(tmp_path)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "agent.pid").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    servers = servers_of(proc.pid)
+    assert len(servers) == 4
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    time.sleep(0.5)
+    assert not alive(int((tmp_path / "agent.pid").read_text()))
+    assert [pid for pid in servers if alive(pid)] == []
+
+
+def test_repeat_reports_pass_at_k_and_seeds_drive_ids(tmp_path: Path) -> None:
+    done = orchestrator("run", str(TRAVEL), "--repeat", "3", "--parallel", "2", "--seed", "10", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((tmp_path / "results.json").read_text())
+    assert summary["episodes"] == 3 and summary["passes"] == 3
+    assert summary["pass_at_k"] == {"1": 1.0, "2": 1.0, "3": 1.0} and summary["pass_hat_k"]["3"] == 1.0
+    assert [r["rng_seed"] for r in summary["results"]] == [10, 11, 12]
+    episodes = [json.loads((tmp_path / f"episode-00{i}" / "results.json").read_text()) for i in (1, 2, 3)]
+    assert len({e["episode"]["sandbox"] for e in episodes}) == 3
+    ids = [sorted(str(c["key"]) for c in e["changes"] if c["kind"] == "added") for e in episodes]
+    assert ids[0] != ids[1]  # other seed, other generated ids
+    again = orchestrator("run", str(TRAVEL), "--seed", "10", "--out", str(tmp_path / "again"))
+    assert again.returncode == 0
+    same = json.loads((tmp_path / "again" / "results.json").read_text())
+    strip = lambda changes: [{k: v for k, v in c.items()} for c in changes]  # noqa: E731
+    assert strip(same["changes"]) == strip(episodes[0]["changes"])  # same seed, same final state
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["run", "scenarios/nope.yaml"], "cannot read"),
+        (["run", str(TRAVEL), "--agent", "gpt"], "unknown agent 'gpt'"),
+        (["run", str(TRAVEL), "--backend", "cloud"], "unknown backend 'cloud'"),
+        (["serve", str(TRAVEL), "--transport", "carrier-pigeon"], "--transport must be stdio or http"),
+        (["validate", "no/such/dir"], "no such file or folder"),
+    ],
+)
+def test_usage_errors_exit_2(args: list[str], message: str) -> None:
+    done = orchestrator(*args, timeout=60)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert message in done.stderr
+
+
+def test_broken_scenario_exits_2_naming_the_problem(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(TRAVEL.read_text().replace("table: events", "table: meetings", 1))
+    done = orchestrator("run", str(broken))
+    assert done.returncode == 2
+    assert f"{broken}:" in done.stderr and "has no table 'meetings'" in done.stderr
+
+
+def test_config_claude_desktop_uses_absolute_paths() -> None:
+    done = orchestrator("config", "claude-desktop", "scenarios/travel.yaml", timeout=60)
+    assert done.returncode == 0, done.stderr
+    entry = json.loads(done.stdout)["mcpServers"]["clawgym-travel-berlin-offsite"]
+    assert Path(entry["command"]).is_absolute()
+    assert entry["args"][:2] == ["serve", str(TRAVEL)] and "--transport" in entry["args"]
+    assert Path(entry["args"][entry["args"].index("--out") + 1]).is_absolute()
+
+
+def test_list_shows_scenarios(tmp_path: Path) -> None:
+    done = orchestrator("list", "scenarios", "--json", timeout=60)
+    assert done.returncode == 0, done.stderr
+    listed = {s["id"]: s for s in json.loads(done.stdout)["scenarios"]}
+    assert listed["travel-berlin-offsite"]["apps"] == ["mail", "calendar", "docs", "tickets"]
+    assert listed["travel-berlin-offsite"]["stages"] == 5

@@ -1,0 +1,110 @@
+"""`orchestrator serve`: real MCP clients on the gateway over stdio (as Claude Desktop launches it) and HTTP."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from helpers import ROOT, free_port
+from mcp import Client, StdioServerParameters
+
+from orchestrator import scenario as scenarios
+from orchestrator.agents import substitute
+
+TRAVEL = ROOT / "scenarios" / "travel.yaml"
+SCENARIO = scenarios.load(TRAVEL)
+TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+async def replay_oracle(client: Client) -> None:
+    saved: dict[str, Any] = {}
+    for step in SCENARIO.oracle:
+        result = await client.call_tool(step.tool, substitute(step.args, saved))
+        assert not result.is_error, result.content[0].text
+        if step.save:
+            saved[step.save] = result.structured_content
+
+
+async def inspect_gateway(client: Client) -> None:
+    tools = (await client.list_tools()).tools
+    assert len(tools) > 40 and all(TOOL_NAME.match(t.name) for t in tools)
+    assert {t.name.split("__")[0] for t in tools} == {"mail", "calendar", "docs", "tickets"}
+    get_event = next(t for t in tools if t.name == "calendar__get_event")
+    assert get_event.annotations.read_only_hint is True and get_event.output_schema["type"] == "object"
+    prompts = (await client.list_prompts()).prompts
+    assert [p.name for p in prompts] == ["task"]
+    prompt = await client.get_prompt("task")
+    assert prompt.messages[0].content.text == SCENARIO.instruction.strip()
+    resources = (await client.list_resources()).resources
+    assert [str(r.uri) for r in resources] == ["clawgym://task"]
+    text = (await client.read_resource("clawgym://task")).contents[0].text
+    assert text == SCENARIO.instruction.strip()
+    # Nothing of how the task is judged reaches the agent.
+    exposed = json.dumps([t.model_dump(mode="json") for t in tools]) + json.dumps(prompt.model_dump(mode="json")) + text
+    for secret in ("oracle", "Motel One Berlin-Mitte itinerary", "stages", "forbid", SCENARIO.stages[1].checks[0].name):
+        assert secret not in exposed
+    unknown = await client.call_tool("calendar__no_such_tool", {})
+    assert unknown.is_error and "Unknown tool" in unknown.content[0].text
+    bad = await client.call_tool("calendar__get_event", {"event_id": "nope"})
+    assert bad.is_error and "No event with id 'nope'" in bad.content[0].text
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_stdio_as_claude_desktop_launches_it(mode: str, tmp_path: Path) -> None:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "orchestrator.cli", "serve", str(TRAVEL), "--transport", "stdio", "--out", str(tmp_path)],
+        cwd=ROOT,
+    )
+    async with Client(params, mode=mode) as client:
+        assert client.protocol_version == ("2025-11-25" if mode == "legacy" else "2026-07-28")
+        await inspect_gateway(client)
+        await replay_oracle(client)
+    deadline = time.monotonic() + 20
+    while not (tmp_path / "results.json").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    result = json.loads((tmp_path / "results.json").read_text())
+    assert result["passed"] is True and result["score"] == 1.0
+    assert result["journal"]["errors"] == 1  # the unknown event id above
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_streamable_http_until_sigterm(mode: str, tmp_path: Path) -> None:
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "orchestrator.cli", "serve", str(TRAVEL), "--transport", "http", "--port", str(port),
+         "--out", str(tmp_path)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx2.HTTPError:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
+            time.sleep(0.1)
+        async with Client(f"http://127.0.0.1:{port}/mcp", mode=mode) as client:
+            await inspect_gateway(client)
+            created = await client.call_tool("calendar__create_event", {"title": "Travel to Berlin", "start": "2026-03-10T15:00"})
+            assert not created.is_error
+        evil = httpx2.post(f"http://127.0.0.1:{port}/mcp", json={}, headers={"Host": "evil.test", "Content-Type": "application/json"})
+        assert evil.status_code == 421
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        stdout, stderr = proc.communicate(timeout=60)
+    assert stdout == ""
+    assert proc.returncode == 1, stderr  # only one step of the task was done
+    result = json.loads((tmp_path / "results.json").read_text())
+    assert result["passed"] is False and 0 < result["score"] < 1
+    assert [c["kind"] for c in result["changes"]] == ["added"]

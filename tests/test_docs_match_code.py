@@ -1,0 +1,39 @@
+"""The README matches the code: every app's tools and every CLI command are documented."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from helpers import ROOT
+from typer.main import get_command
+
+from orchestrator.cli import app as cli
+from servers import registry
+
+README = (ROOT / "README.md").read_text()
+
+
+@pytest.mark.parametrize("app", sorted(registry.BUILTIN))
+def test_every_tool_is_listed_in_its_app_section(app: str) -> None:
+    section = re.search(rf"^### {app}\n(.*?)(?=^#)", README, re.S | re.M)
+    assert section, f"README has no '### {app}' section"
+    missing = [t for t in registry.load(app).tools.tools if f"`{t}`" not in section.group(1)]
+    assert not missing, f"README's {app} section does not list: {missing}"
+
+
+def test_every_command_is_in_the_readme() -> None:
+    commands = get_command(cli).commands  # type: ignore[attr-defined]
+    missing = [name for name in commands if f"orchestrator {name}" not in README]
+    assert not missing, missing
+
+
+def test_quick_start_commands_exist() -> None:
+    quick = re.search(r"## Quick start\n(.*?)\n## ", README, re.S).group(1)
+    blocks = re.findall(r"```\n(.*?)```", quick, re.S)
+    assert blocks[0].strip().splitlines() == [
+        "python3 -m venv .venv && .venv/bin/pip install -e '.[dev]'",
+        ".venv/bin/orchestrator run scenarios/travel.yaml",
+    ]
+    assert blocks[1].strip() == ".venv/bin/python -m pytest"
+    assert "python -m pytest" in (ROOT / ".ci" / "run").read_text()
