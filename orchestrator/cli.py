@@ -26,8 +26,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console()
-err = Console(stderr=True)
+console = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
 
 USAGE_ERROR = 2
 
@@ -140,7 +140,12 @@ def validate_command(
 
 
 Backend = Annotated[
-    str, typer.Option("--backend", help="Where the app servers run: local (processes, default), docker, or inprocess.")
+    str,
+    typer.Option(
+        "--backend",
+        help="Where the app servers run: local (processes, default), docker (containers), inprocess, "
+        "or remote (already running at CLAWGYM_APP_URL).",
+    ),
 ]
 
 
@@ -329,6 +334,25 @@ def claude_desktop_config(
         "env": {"PYTHONUNBUFFERED": "1"},
     }
     print(json.dumps({"mcpServers": {f"clawgym-{loaded.id}": entry}}, indent=2))
+
+
+@app.command("down")
+def down_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print what was removed as JSON.")] = False,
+) -> None:
+    """Remove every Docker container, network and volume ClawGym started (label org.clawgym.managed=true), and nothing else."""
+    from orchestrator.backends import BackendError
+    from orchestrator.backends.docker import down
+
+    try:
+        removed = down()
+    except BackendError as exc:
+        raise fail_usage(str(exc)) from None
+    if as_json:
+        print(json.dumps(removed, indent=2))
+        return
+    for kind, names in removed.items():
+        console.print(f"removed {len(names)} {kind}" + (f": {', '.join(names)}" if names else ""))
 
 
 def _report(file: Path, check, mutate: bool) -> dict:  # noqa: ANN001 - Validation

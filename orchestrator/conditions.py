@@ -46,6 +46,7 @@ OPERATORS = {
     "not": "does not satisfy",
 }
 RELATED = "related"
+ANY = "any"
 
 
 class Problem(Exception):
@@ -78,6 +79,13 @@ def check_where(
         if column == RELATED and columns is not None:
             problems += _check_related(condition, here, resolve_table)
             continue
+        if column == ANY and columns is not None and not (columns and ANY in columns):
+            if not isinstance(condition, list) or not condition:
+                problems.append(Problem(here, "expected a list of where-mappings, any one of which must match"))
+                continue
+            for index, alternative in enumerate(condition):
+                problems += check_where(alternative, (*here, index), columns, resolve_table, table_key)
+            continue
         if columns is not None and column not in columns:
             problems.append(Problem(here, f"unknown column {column!r}; columns are: {', '.join(columns)}"))
             continue
@@ -85,7 +93,15 @@ def check_where(
     return problems
 
 
+def related_spec(spec: Any) -> Any:
+    """`related` with its `on` key restored: YAML 1.1 reads a bare `on:` as the boolean true."""
+    if isinstance(spec, Mapping) and True in spec and "on" not in spec:
+        return {("on" if k is True else k): v for k, v in spec.items()}
+    return spec
+
+
 def _check_related(spec: Any, path: Path_, resolve_table: Callable[[str, str], Mapping[str, Any] | None]) -> list[Problem]:
+    spec = related_spec(spec)
     if not isinstance(spec, Mapping) or not {"table", "on"} <= set(spec) or set(spec) - {"app", "table", "on", "where"}:
         return [Problem(path, "expected {table: T, on: COLUMN, where: {...}} (and optionally app), naming rows of T whose COLUMN holds this row's key")]
     columns = resolve_table(spec.get("app", ""), spec["table"])
@@ -134,7 +150,7 @@ def check_condition(
             if isinstance(operand, str) and _as_date(operand) is None:
                 problems.append(Problem(here, f"expected a date such as 2026-03-10, found {operand!r}"))
         elif op in ("gt", "gte", "lt", "lte"):
-            if not (isinstance(operand, int | float) or _is_ref(operand) or _as_instant(operand) is not None):
+            if not (isinstance(operand, int | float) or _is_ref(operand) or _as_instant(operand) or _as_date(operand)):
                 problems.append(Problem(here, f"expected a number, a date or a date-time, found {operand!r}"))
         elif op == "regex":
             try:
@@ -193,6 +209,10 @@ def failures(row: Mapping[str, Any], where: Mapping[str, Any], ctx: Context, tab
     """The conditions of `where` that `row` does not meet, in words."""
     failed = []
     for column, condition in where.items():
+        if column == ANY and ANY not in row:
+            if not any(row_matches(row, alternative, ctx, table) for alternative in condition):
+                failed.append(f"none of: {describe_where({ANY: condition})}")
+            continue
         if column == RELATED:
             if not _related(row, condition, ctx, table):
                 failed.append(f"no related {condition['table']} row where {describe_where(condition.get('where', {}))}")
@@ -204,6 +224,7 @@ def failures(row: Mapping[str, Any], where: Mapping[str, Any], ctx: Context, tab
 
 
 def _related(row: Mapping[str, Any], spec: Mapping[str, Any], ctx: Context, table: str) -> bool:
+    spec = related_spec(spec)
     app = spec.get("app") or ctx.app
     key = ctx.keys.get((ctx.app, table), "id")
     for other in ctx.rows(app, spec["table"]):
@@ -352,7 +373,10 @@ def describe_where(where: Mapping[str, Any]) -> str:
         return "any row"
     parts = []
     for column, condition in where.items():
-        if column == RELATED:
+        if column == ANY and isinstance(condition, list):
+            parts.append("either " + " or ".join(f"({describe_where(alternative)})" for alternative in condition))
+        elif column == RELATED:
+            condition = related_spec(condition)
             parts.append(f"a related {condition['table']} row where {describe_where(condition.get('where', {}))}")
         else:
             parts.append(f"{column} {describe_condition(condition)}")

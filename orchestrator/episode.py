@@ -118,7 +118,8 @@ class Episode:
 
     async def verify(self) -> Result:
         final, journal = await self.final_state(), await self.journal()
-        result = verify(self.scenario, self.seeded, final, journal)
+        attempted = self.gateway.calls if self.gateway else None
+        result = verify(self.scenario, self.seeded, final, journal, attempted_calls=attempted)
         result.episode.update(
             {"sandbox": self.sandbox_id, "rng_seed": self.rng_seed, "duration_s": round(time.perf_counter() - self.started, 3)}
         )

@@ -94,8 +94,8 @@ def mutations(scenario: Scenario, schemas: dict[str, Any] | None = None) -> list
     out: list[Mutation] = []
     for index, step in enumerate(steps):
         out.append(Mutation(f"oracle[{index}] {step.tool} left out", steps[:index] + steps[index + 1 :]))
-        if _read_only(step.tool):
-            continue
+        if _read_only(step.tool) or step.expect_error:
+            continue  # reads change nothing, and a call meant to fail never changes state
         for name, value in step.args.items():
             if name in step.unchecked:
                 continue

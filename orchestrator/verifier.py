@@ -39,7 +39,9 @@ def verify(
     seeded: Mapping[str, Snapshot],
     final: Mapping[str, Snapshot],
     journal: list[dict[str, Any]],
+    attempted_calls: int | None = None,
 ) -> Result:
+    """Judge an episode; `attempted_calls` counts tool calls the gateway refused too (over the limit)."""
     keys = table_keys(scenario)
     ctx = Context(final, keys)
     checks: list[CheckResult] = []
@@ -75,9 +77,10 @@ def verify(
         violations += _forbidden(rule, index, changes, ctx.for_app(rule.app), keys)
     summary = summarize(journal)
     limit = scenario.limits.max_tool_calls
-    if limit is not None and summary.calls > limit:
+    attempted = max(summary.calls, attempted_calls or 0)
+    if limit is not None and attempted > limit:
         violations.append(
-            Violation(kind="limit", rule=f"at most {limit} tool calls", detail=f"{summary.calls} tool calls were made")
+            Violation(kind="limit", rule=f"at most {limit} tool calls", detail=f"{attempted} tool calls were attempted")
         )
 
     weight = sum(s.weight for s in stages)
@@ -247,6 +250,8 @@ def _journal_check(check: JournalCheck, check_id: str, stage: str, journal: list
             reason = f"{order[acted]} succeeded before any successful {first}"
     elif rule.retried_after_fault:
         tool = rule.retried_after_fault
+        if not any(is_tool(j["tool"], tool) and j.get("fault") for j in journal):
+            reason = f"no call of {tool} met an injected failure, so nothing was retried"
         for index, entry in enumerate(journal):
             if is_tool(entry["tool"], tool) and entry.get("fault"):
                 if not any(is_tool(j["tool"], tool) and not j["is_error"] for j in journal[index + 1 :]):

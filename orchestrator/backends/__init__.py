@@ -6,7 +6,7 @@ from pathlib import Path
 
 from orchestrator.backends.base import AppEndpoint, Backend, BackendError, HttpEndpoint
 
-BACKENDS = ("local", "inprocess", "docker")
+BACKENDS = ("local", "inprocess", "docker", "remote")
 
 
 def make_backend(name: str, log_dir: Path | None = None) -> Backend:
@@ -22,6 +22,10 @@ def make_backend(name: str, log_dir: Path | None = None) -> Backend:
         from orchestrator.backends.docker import DockerBackend
 
         return DockerBackend()
+    if name == "remote":
+        from orchestrator.backends.remote import RemoteBackend
+
+        return RemoteBackend()
     raise ValueError(f"unknown backend {name!r}; use one of {', '.join(BACKENDS)}")
 
 

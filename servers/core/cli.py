@@ -33,9 +33,18 @@ def parser(app: App) -> argparse.ArgumentParser:
             "the admin API under /admin/ needs 'Authorization: Bearer TOKEN'."
         ),
     )
-    p.add_argument("--transport", choices=["stdio", "http"], default="stdio", help="stdio (one sandbox) or http (many)")
-    p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
+    p.add_argument(
+        "--transport",
+        choices=["stdio", "http"],
+        default=os.environ.get("CLAWGYM_TRANSPORT", "stdio"),
+        help="stdio (one sandbox) or http (many); env CLAWGYM_TRANSPORT (default stdio)",
+    )
+    p.add_argument(
+        "--host", default=os.environ.get("CLAWGYM_HOST", "127.0.0.1"), help="HTTP bind address; env CLAWGYM_HOST (default 127.0.0.1)"
+    )
+    p.add_argument(
+        "--port", type=int, default=int(os.environ.get("CLAWGYM_PORT", "8000")), help="HTTP port; env CLAWGYM_PORT (default 8000)"
+    )
     p.add_argument(
         "--data-dir",
         type=Path,

@@ -118,3 +118,32 @@ def test_static_checks_catch_unknown_columns_operators_and_bad_operands() -> Non
         {"title": {"contains": {"from": {"app": "docs", "table": "documents", "field": "link"}}}}, (), columns, tables
     )
     assert [p.message for p in bad_ref] == ["unknown column 'link' in docs.documents"]
+
+
+def test_related_accepts_a_bare_yaml_on_key_and_dates_compare_at_load_time() -> None:
+    import yaml
+
+    where = yaml.safe_load("related: {table: comments, on: ticket_key, where: {body: {icontains: approved}}}")
+    assert True in where["related"]  # YAML 1.1 reads `on` as true
+    assert row_matches({"key": "OPS-1"}, where, CTX.for_app("tickets"), "tickets")
+    columns = {"key": None, "due_date": None}
+
+    def tables(app: str, table: str):
+        return {"ticket_key": None, "body": None} if table == "comments" else None
+
+    assert check_where(where, (), columns, tables) == []
+    assert check_where({"due_date": {"lte": "2026-03-06"}}, (), columns, tables) == []
+
+
+def test_any_accepts_one_of_several_where_clauses() -> None:
+    where = {"folder": "sent", "any": [{"to": {"contains": "x@a.test"}}, {"cc": {"contains": "x@a.test"}}]}
+    assert row_matches({"folder": "sent", "to": [], "cc": ["x@a.test"]}, where, CTX)
+    assert not row_matches({"folder": "sent", "to": ["y@a.test"], "cc": []}, where, CTX)
+    assert describe_where(where) == (
+        "folder = 'sent', either (to contains 'x@a.test') or (cc contains 'x@a.test')"
+    )
+    columns = {"folder": None, "to": None, "cc": None}
+    assert check_where(where, (), columns, lambda a, t: None) == []
+    problems = check_where({"any": [{"bcc_list": "x"}]}, ("where",), columns, lambda a, t: None)
+    assert [p.path for p in problems] == [("where", "any", 0, "bcc_list")]
+    assert check_where({"any": "to"}, (), columns, lambda a, t: None)[0].message.startswith("expected a list")

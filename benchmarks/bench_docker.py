@@ -1,0 +1,132 @@
+"""Docker figures, side by side in one run:
+
+- compose up to all services healthy;
+- one episode's overhead (seed four sandboxes, open the gateway, verify,
+  delete) on warm local processes vs warm containers;
+- resetting a sandbox inside a running container vs restarting the container.
+
+    python benchmarks/bench_docker.py [--quick]
+
+Needs the Docker engine, docker-compose (or `docker compose`) and the
+clawgym/apps image (images/build.sh).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import anyio
+import httpx2
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from orchestrator import scenario as scenarios  # noqa: E402
+from orchestrator.backends.docker import DockerBackend, engine  # noqa: E402
+from orchestrator.backends.local import LocalBackend  # noqa: E402
+from orchestrator.episode import Episode  # noqa: E402
+from servers.core import SandboxSpec  # noqa: E402
+
+TRAVEL = scenarios.load(ROOT / "scenarios" / "travel.yaml")
+
+
+def median_ms(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000
+
+
+def compose_up(runs: int) -> list[float]:
+    compose = ["docker-compose"] if shutil.which("docker-compose") else ["docker", "compose"]
+    client = engine()
+    samples = []
+    for _ in range(runs):
+        project = f"clawgym-bench-{uuid.uuid4().hex[:6]}"
+        env = os.environ | {"CLAWGYM_ADMIN_TOKEN": uuid.uuid4().hex, "CLAWGYM_GATEWAY_PORT": "0"}
+        args = [*compose, "--project-name", project, "--file", str(ROOT / "compose.yaml")]
+        started = time.perf_counter()
+        try:
+            subprocess.run([*args, "up", "-d"], env=env, check=True, capture_output=True, cwd=ROOT)
+            while True:
+                containers = client.containers.list(filters={"label": f"com.docker.compose.project={project}"})
+                if len(containers) == 5 and all(c.attrs["State"].get("Health", {}).get("Status") == "healthy" for c in containers):
+                    break
+                time.sleep(0.1)
+            samples.append(time.perf_counter() - started)
+        finally:
+            subprocess.run([*args, "down", "-v"], env=env, capture_output=True, cwd=ROOT)
+    return samples
+
+
+async def episode_overhead(episodes: int) -> tuple[list[float], list[float]]:
+    local_samples: list[float] = []
+    docker_samples: list[float] = []
+    async with LocalBackend() as local, DockerBackend() as docker:
+        endpoints = {"local": await local.start(TRAVEL.apps), "docker": await docker.start(TRAVEL.apps)}
+        for _ in range(episodes):  # interleaved, so noise hits both alike
+            for name, samples in (("local", local_samples), ("docker", docker_samples)):
+                started = time.perf_counter()
+                async with Episode(TRAVEL, endpoints[name]) as episode:
+                    await episode.verify()
+                samples.append(time.perf_counter() - started)
+    return local_samples, docker_samples
+
+
+async def reset_vs_restart(resets: int, restarts: int) -> tuple[list[float], list[float]]:
+    sandbox = f"bench-{uuid.uuid4().hex[:6]}"
+    async with DockerBackend() as backend:
+        endpoint = (await backend.start(["calendar"]))["calendar"]
+        await endpoint.create_sandbox(sandbox, TRAVEL.sandbox_spec("calendar"))
+        reset_samples = []
+        for _ in range(resets):
+            started = time.perf_counter()
+            await endpoint.reset(sandbox)
+            reset_samples.append(time.perf_counter() - started)
+        await endpoint.delete(sandbox)
+        await endpoint.create_sandbox(sandbox, SandboxSpec())
+    container = engine().containers.get("clawgym-calendar")
+    restart_samples = []
+    for _ in range(restarts):
+        started = time.perf_counter()
+        container.restart(timeout=10)
+        container.reload()
+        port = container.attrs["NetworkSettings"]["Ports"]["8000/tcp"][0]["HostPort"]
+        while True:
+            try:
+                if httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx2.HTTPError:
+                time.sleep(0.02)
+        restart_samples.append(time.perf_counter() - started)
+    async with DockerBackend() as backend:
+        await (await backend.start(["calendar"]))["calendar"].delete(sandbox)
+    return reset_samples, restart_samples
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    args = parser.parse_args()
+    ups, episodes, resets, restarts = (1, 5, 30, 2) if args.quick else (3, 20, 100, 5)
+
+    up = compose_up(ups)
+    local, docker = anyio.run(episode_overhead, episodes)
+    reset, restart = anyio.run(reset_vs_restart, resets, restarts)
+
+    print(f"compose up to all 5 services healthy   median {median_ms(up) / 1000:8.2f} s    ({len(up)} runs)")
+    print(f"episode overhead, local processes      median {median_ms(local):8.1f} ms   ({len(local)} episodes)")
+    print(f"episode overhead, docker containers    median {median_ms(docker):8.1f} ms")
+    print(f"  ratio docker / local                        {median_ms(docker) / median_ms(local):8.2f} x")
+    print(f"reset a sandbox inside the container   median {median_ms(reset):8.2f} ms   ({len(reset)} resets)")
+    print(f"restart the container to healthy       median {median_ms(restart):8.1f} ms   ({len(restart)} restarts)")
+    print(f"  ratio restart / reset                       {median_ms(restart) / median_ms(reset):8.0f} x")
+
+
+if __name__ == "__main__":
+    main()
