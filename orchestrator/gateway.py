@@ -55,7 +55,8 @@ class Gateway:
         self.scenario = scenario
         self.upstreams = dict(upstreams)
         self.trace = trace or Trace()
-        self.tools: dict[str, tuple[str, types.Tool]] = {}
+        self.tools: dict[str, tuple[str, str, types.Tool]] = {}
+        """Gateway name → (app, the app's own tool name, the tool as the agent sees it)."""
         self.calls = 0
         self.server: Server[Any] = Server(
             f"clawgym-{scenario.id}",
@@ -78,16 +79,16 @@ class Gateway:
         for app, client in self.upstreams.items():
             for tool in (await client.list_tools()).tools:
                 name = gateway_name(app, tool.name)
-                self.tools[name] = (app, tool.model_copy(update={"name": name}))
+                self.tools[name] = (app, tool.name, tool.model_copy(update={"name": name}))
 
     # -- handlers ---------------------------------------------------------------
 
     def _input_schema(self, name: str) -> dict[str, Any] | None:
         entry = self.tools.get(name)
-        return None if entry is None else entry[1].input_schema
+        return None if entry is None else entry[2].input_schema
 
     async def _list_tools(self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[tool for _, tool in self.tools.values()])
+        return types.ListToolsResult(tools=[tool for _, _, tool in self.tools.values()])
 
     async def _call_tool(self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
         entry = self.tools.get(params.name)
@@ -97,8 +98,7 @@ class Gateway:
         self.calls += 1
         if limit is not None and self.calls > limit:
             return _error(f"Tool-call limit reached: this task allows at most {limit} tool calls.")
-        app, tool = entry
-        original = tool.name.removeprefix(f"{app}{GATEWAY_SEPARATOR}")
+        app, original, _ = entry
         try:
             return await self.upstreams[app].call_tool(original, params.arguments or {})
         except MCPError as exc:

@@ -56,7 +56,7 @@ async def run_once(
     endpoints = await backend.start(scenario.apps)
     async with Episode(scenario, endpoints, rng_seed=rng_seed) as episode:
         if schemas is not None and episode.gateway is not None:
-            schemas.update({name: tool.input_schema for name, (_, tool) in episode.gateway.tools.items()})
+            schemas.update({name: tool.input_schema for name, (_, _, tool) in episode.gateway.tools.items()})
         report = await agent.run(episode)
         result = await episode.verify()
     result.episode["agent"] = report.as_dict()

@@ -27,6 +27,22 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_healthy(base_url: str, proc: subprocess.Popen | None = None, timeout: float = 60) -> None:
+    """Wait until `base_url/healthz` answers 200, failing early when `proc` exits."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            stderr = proc.stderr.read() if proc.stderr else ""
+            raise RuntimeError(f"exited with code {proc.returncode} before {base_url} was healthy: {stderr!r}")
+        try:
+            if httpx2.get(f"{base_url}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx2.HTTPError:
+            pass
+        time.sleep(0.05)
+    raise TimeoutError(f"{base_url}/healthz did not answer within {timeout:g} s")
+
+
 @contextlib.asynccontextmanager
 async def in_memory(app: App, seed: dict[str, Any] | None = None, **spec: Any) -> AsyncIterator[tuple[Client, Any]]:
     """An `mcp.Client` connected in process to a fresh sandbox of `app`; yields (client, sandbox)."""
@@ -54,16 +70,8 @@ class AppProcess:
     def start(self) -> AppProcess:
         env = os.environ | {"CLAWGYM_ADMIN_TOKEN": self.token}
         self.proc = subprocess.Popen(self.args, cwd=ROOT, env=env, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.app} server exited: {self.proc.stderr.read().decode() if self.proc.stderr else ''}")
-            try:
-                if httpx2.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    return self
-            except httpx2.HTTPError:
-                time.sleep(0.05)
-        raise TimeoutError(f"{self.app} server did not become healthy on port {self.port}")
+        wait_healthy(self.url, self.proc)
+        return self
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:

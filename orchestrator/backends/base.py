@@ -9,10 +9,12 @@ run in this process, as local processes or in containers.
 from __future__ import annotations
 
 import contextlib
+import time
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any
 
+import anyio
 import httpx2
 from mcp import Client
 
@@ -21,6 +23,29 @@ from servers.core import FaultPlan, SandboxSpec
 
 class BackendError(RuntimeError):
     """A backend could not start, reach or drive an app server."""
+
+
+async def wait_healthy(
+    probe: Callable[[], Awaitable[str | None]], *, timeout: float, failure: Callable[[], str], interval: float = 0.05
+) -> str:
+    """Poll `URL/healthz` until it answers 200; returns the URL.
+
+    `probe` gives the server's base URL (None while it is not known yet, e.g.
+    before a container's port is published) and raises `BackendError` once the
+    server has died; `failure` words the error when `timeout` passes first.
+    """
+    deadline = time.monotonic() + timeout
+    async with httpx2.AsyncClient(timeout=2) as http:
+        while time.monotonic() < deadline:
+            url = await probe()
+            if url is not None:
+                try:
+                    if (await http.get(f"{url}/healthz")).status_code == 200:
+                        return url
+                except httpx2.HTTPError:
+                    pass
+            await anyio.sleep(interval)
+    raise BackendError(failure())
 
 
 def first_error(exc: BaseException) -> BaseException:
@@ -79,6 +104,12 @@ class Backend(ABC):
 
     @abstractmethod
     async def close(self) -> None: ...
+
+    async def close_connections(self) -> None:
+        for endpoint in self.endpoints.values():
+            if isinstance(endpoint, HttpEndpoint):
+                await endpoint.aclose()
+        self.endpoints.clear()
 
     async def __aenter__(self) -> Backend:
         return self

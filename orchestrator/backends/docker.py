@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import os
 import secrets
-import time
 from collections.abc import Iterable
 from typing import Any
 
 import anyio
-import httpx2
 
-from orchestrator.backends.base import AppEndpoint, Backend, BackendError, HttpEndpoint
+from orchestrator.backends.base import AppEndpoint, Backend, BackendError, HttpEndpoint, wait_healthy
 
 IMAGE = os.environ.get("CLAWGYM_IMAGE", "clawgym/apps:latest")
 NETWORK = "clawgym"
@@ -136,32 +134,24 @@ class DockerBackend(Backend):
         return name
 
     async def _ready(self, app: str, container: Any) -> None:
-        deadline = time.monotonic() + READY_TIMEOUT_S
-        while time.monotonic() < deadline:
+        async def probe() -> str | None:
             await anyio.to_thread.run_sync(container.reload)
-            bindings = (container.attrs["NetworkSettings"]["Ports"] or {}).get(CONTAINER_PORT) or []
             if container.status == "exited":
                 logs = container.logs(tail=20).decode(errors="replace")
                 raise BackendError(f"the {app} container exited:\n{logs}")
-            if bindings:
-                url = f"http://127.0.0.1:{bindings[0]['HostPort']}"
-                try:
-                    async with httpx2.AsyncClient(timeout=2) as http:
-                        if (await http.get(f"{url}/healthz")).status_code == 200:
-                            env = dict(e.split("=", 1) for e in container.attrs["Config"]["Env"])
-                            self.endpoints[app] = HttpEndpoint(app, url, env["CLAWGYM_ADMIN_TOKEN"])
-                            return
-                except httpx2.HTTPError:
-                    pass
-            await anyio.sleep(0.1)
-        raise BackendError(f"the {app} container did not become healthy within {READY_TIMEOUT_S:g} s")
+            bindings = (container.attrs["NetworkSettings"]["Ports"] or {}).get(CONTAINER_PORT) or []
+            return f"http://127.0.0.1:{bindings[0]['HostPort']}" if bindings else None
+
+        url = await wait_healthy(
+            probe, timeout=READY_TIMEOUT_S, interval=0.1,
+            failure=lambda: f"the {app} container did not become healthy within {READY_TIMEOUT_S:g} s",
+        )  # fmt: skip
+        env = dict(e.split("=", 1) for e in container.attrs["Config"]["Env"])
+        self.endpoints[app] = HttpEndpoint(app, url, env["CLAWGYM_ADMIN_TOKEN"])
 
     async def close(self) -> None:
         # Containers stay up for the next episode or run; only connections close.
-        for endpoint in self.endpoints.values():
-            if isinstance(endpoint, HttpEndpoint):
-                await endpoint.aclose()
-        self.endpoints.clear()
+        await self.close_connections()
         if self._client is not None:
             self._client.close()
             self._client = None

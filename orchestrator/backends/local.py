@@ -13,15 +13,13 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import IO
 
 import anyio
-import httpx2
 
-from orchestrator.backends.base import AppEndpoint, Backend, BackendError, HttpEndpoint, first_error
+from orchestrator.backends.base import AppEndpoint, Backend, BackendError, HttpEndpoint, first_error, wait_healthy
 from servers import registry
 
 STARTUP_TIMEOUT_S = 30.0
@@ -65,18 +63,18 @@ class LocalApp:
 
     async def wait_ready(self) -> None:
         assert self.process is not None
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        async with httpx2.AsyncClient(timeout=2) as http:
-            while time.monotonic() < deadline:
-                if self.process.poll() is not None:
-                    raise BackendError(f"the {self.app} server exited during startup (code {self.process.returncode}){self._log_tail()}")
-                try:
-                    if (await http.get(f"{self.endpoint.base_url}/healthz")).status_code == 200:
-                        return
-                except httpx2.HTTPError:
-                    pass
-                await anyio.sleep(0.05)
-        raise BackendError(f"the {self.app} server did not answer on port {self.port} within {STARTUP_TIMEOUT_S:g} s{self._log_tail()}")
+        process = self.process
+
+        async def probe() -> str:
+            if process.poll() is not None:
+                raise BackendError(f"the {self.app} server exited during startup (code {process.returncode}){self._log_tail()}")
+            return self.endpoint.base_url
+
+        await wait_healthy(
+            probe,
+            timeout=STARTUP_TIMEOUT_S,
+            failure=lambda: f"the {self.app} server did not answer on port {self.port} within {STARTUP_TIMEOUT_S:g} s{self._log_tail()}",
+        )
 
     def _log_tail(self) -> str:
         if not self.log_path or not self.log_path.exists():
@@ -122,8 +120,8 @@ class LocalBackend(Backend):
 
     async def close(self) -> None:
         with anyio.CancelScope(shield=True):
+            await self.close_connections()
             for app in self.apps.values():
                 await app.endpoint.aclose()
                 await anyio.to_thread.run_sync(app.stop)
         self.apps.clear()
-        self.endpoints.clear()

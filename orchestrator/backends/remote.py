@@ -7,13 +7,9 @@
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterable
 
-import anyio
-import httpx2
-
-from orchestrator.backends.base import AppEndpoint, Backend, BackendError, HttpEndpoint
+from orchestrator.backends.base import AppEndpoint, Backend, BackendError, HttpEndpoint, wait_healthy
 
 READY_TIMEOUT_S = 60.0
 
@@ -34,24 +30,18 @@ class RemoteBackend(Backend):
         for app in apps:
             if app not in self.endpoints:
                 url = self.url_template.format(app=app)
-                await self._wait(app, url)
+
+                async def probe(url: str = url) -> str:
+                    return url
+
+                await wait_healthy(
+                    probe,
+                    timeout=READY_TIMEOUT_S,
+                    interval=0.2,
+                    failure=lambda app=app, url=url: f"the {app} server at {url} did not answer /healthz within {READY_TIMEOUT_S:g} s",
+                )
                 self.endpoints[app] = HttpEndpoint(app, url, self.token)
         return self.endpoints
 
-    async def _wait(self, app: str, url: str) -> None:
-        deadline = time.monotonic() + READY_TIMEOUT_S
-        async with httpx2.AsyncClient(timeout=2) as http:
-            while time.monotonic() < deadline:
-                try:
-                    if (await http.get(f"{url}/healthz")).status_code == 200:
-                        return
-                except httpx2.HTTPError:
-                    pass
-                await anyio.sleep(0.2)
-        raise BackendError(f"the {app} server at {url} did not answer /healthz within {READY_TIMEOUT_S:g} s")
-
     async def close(self) -> None:
-        for endpoint in self.endpoints.values():
-            if isinstance(endpoint, HttpEndpoint):
-                await endpoint.aclose()
-        self.endpoints.clear()
+        await self.close_connections()

@@ -177,13 +177,14 @@ def build_http_app(
         except ValueError as exc:
             return error(422, str(exc), problems=[{"loc": "id", "message": str(exc)}])
         existing = store.sandboxes.get(spec.id)
+        sandbox_spec = SandboxSpec.model_validate(spec.model_dump(exclude={"id", "replace"}))
         started = time.perf_counter()
         try:
             if existing is not None:
-                async with existing.lock:
-                    sandbox = store.create(spec.id, SandboxSpec(**spec.model_dump(exclude={"id", "replace"})), replace=spec.replace)
+                async with existing.lock:  # not while a tool call is using it
+                    sandbox = store.create(spec.id, sandbox_spec, replace=spec.replace)
             else:
-                sandbox = store.create(spec.id, SandboxSpec(**spec.model_dump(exclude={"id", "replace"})))
+                sandbox = store.create(spec.id, sandbox_spec)
         except SeedError as exc:
             return error(422, str(exc), problems=[p.model_dump() for p in exc.problems])
         except FileExistsError as exc:

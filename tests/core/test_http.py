@@ -7,13 +7,12 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import anyio
 import httpx2
 import pytest
-from helpers import ROOT, AppProcess, app_process, error_text, free_port, structured
+from helpers import ROOT, AppProcess, app_process, error_text, free_port, structured, wait_healthy
 from mcp import Client
 
 SEED = {
@@ -185,7 +184,7 @@ def test_admin_is_disabled_without_a_token_off_loopback() -> None:
     env = {k: v for k, v in os.environ.items() if k != "CLAWGYM_ADMIN_TOKEN"}
     proc = subprocess.Popen(args, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
     try:
-        _wait_healthy(port)
+        wait_healthy(f"http://127.0.0.1:{port}", proc)
         refused = httpx2.get(f"http://127.0.0.1:{port}/admin/sandboxes", headers={"Authorization": "Bearer x"})
         assert refused.status_code == 403 and "disabled" in refused.json()["error"]
     finally:
@@ -203,7 +202,7 @@ def test_a_token_is_generated_and_printed_on_loopback() -> None:
         line = proc.stderr.readline() if proc.stderr else ""
         token = line.rsplit(" ", 1)[-1].strip()
         assert "generated admin token" in line and len(token) > 20
-        _wait_healthy(port)
+        wait_healthy(f"http://127.0.0.1:{port}", proc)
         ok = httpx2.get(f"http://127.0.0.1:{port}/admin/sandboxes", headers={"Authorization": f"Bearer {token}"})
         assert ok.status_code == 200
     finally:
@@ -229,14 +228,3 @@ def test_disk_state_survives_a_restart(tmp_path: Path) -> None:
             admin.post("/sandboxes/durable/reset")
             statuses = [e["status"] for e in admin.get("/sandboxes/durable/snapshot").json()["events"]]
     assert statuses == ["confirmed", "confirmed"]
-
-
-def _wait_healthy(port: int) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return
-        except httpx2.HTTPError:
-            time.sleep(0.05)
-    raise TimeoutError(port)

@@ -12,13 +12,11 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx2
 import pytest
-from helpers import ROOT, app_process, free_port
+from helpers import ROOT, app_process, free_port, wait_healthy
 
 TRAVEL = ROOT / "scenarios" / "travel.yaml"
 TOOLS = Path(os.environ.get("CLAWGYM_NODE_TOOLS", ROOT / ".cache" / "node-tools"))
@@ -62,15 +60,7 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
          "--out", str(out)],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                break
-        except httpx2.HTTPError:
-            pass
-        assert proc.poll() is None and time.monotonic() < deadline, "gateway did not start"
-        time.sleep(0.1)
+    wait_healthy(f"http://127.0.0.1:{port}", proc)
     yield f"http://127.0.0.1:{port}/mcp"
     proc.terminate()
     proc.wait(30)

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from helpers import ROOT, free_port
+from helpers import ROOT, free_port, wait_healthy
 from mcp import Client, StdioServerParameters
 
 from orchestrator import scenario as scenarios
@@ -85,15 +85,7 @@ async def test_streamable_http_until_sigterm(mode: str, tmp_path: Path) -> None:
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx2.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx2.HTTPError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
-            time.sleep(0.1)
+        wait_healthy(f"http://127.0.0.1:{port}", proc)
         async with Client(f"http://127.0.0.1:{port}/mcp", mode=mode) as client:
             await inspect_gateway(client)
             created = await client.call_tool("calendar__create_event", {"title": "Travel to Berlin", "start": "2026-03-10T15:00"})
