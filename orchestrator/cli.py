@@ -8,7 +8,7 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import anyio
 import typer
@@ -18,6 +18,11 @@ from rich.table import Table
 
 from orchestrator import scenario as scenarios
 from orchestrator.show import render_scenario, scenario_summary
+
+if TYPE_CHECKING:
+    from orchestrator.backends import Backend
+    from orchestrator.results import Result
+    from orchestrator.validate import Validation
 
 app = typer.Typer(
     name="orchestrator",
@@ -100,7 +105,7 @@ def validate_command(
 ) -> None:
     """Prove scenarios sound: the reference solution scores 1.0 on fresh sandboxes and doing nothing fails."""
     from orchestrator.backends.inprocess import InProcessBackend
-    from orchestrator.validate import Validation, validate
+    from orchestrator.validate import validate
 
     missing = [p for p in paths if not p.exists()]
     if missing:
@@ -139,7 +144,7 @@ def validate_command(
         raise typer.Exit(1)
 
 
-Backend = Annotated[
+BackendOption = Annotated[
     str,
     typer.Option(
         "--backend",
@@ -149,7 +154,7 @@ Backend = Annotated[
 ]
 
 
-def _backend_or_exit(name: str, log_dir: Path | None):  # noqa: ANN202 - Backend
+def _backend_or_exit(name: str, log_dir: Path | None) -> Backend:
     from orchestrator.backends import make_backend
 
     try:
@@ -173,7 +178,7 @@ def run_command(
     timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds the agent gets [default: the scenario's].")] = None,
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Run K episodes (seeds N, N+1 …) and report pass@k and pass^k.")] = 1,
     parallel: Annotated[int, typer.Option("--parallel", min=1, help="Episodes at once, each in its own sandboxes.")] = 1,
-    backend: Backend = "local",
+    backend: BackendOption = "local",
     as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON on stdout.")] = False,
 ) -> None:
     """Run an agent on a scenario, verify the final state, and write results.json and trace.jsonl.
@@ -258,7 +263,7 @@ def serve_command(
     ] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Folder for results.json and trace.jsonl [default: runs/ID-TIME].")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Episode seed.")] = 0,
-    backend: Backend = "local",
+    backend: BackendOption = "local",
 ) -> None:
     """Seed a scenario and serve its gateway to an MCP client until stopped; then verify and write the results.
 
@@ -272,7 +277,7 @@ def serve_command(
     folder = out or _default_out(loaded)
     backend_impl = _backend_or_exit(backend, folder / "logs")
 
-    async def main():  # noqa: ANN202 - Result
+    async def main() -> Result:
         from orchestrator.episode import Episode
         from orchestrator.runner import write_episode
 
@@ -355,7 +360,7 @@ def down_command(
         console.print(f"removed {len(names)} {kind}" + (f": {', '.join(names)}" if names else ""))
 
 
-def _report(file: Path, check, mutate: bool) -> dict:  # noqa: ANN001 - Validation
+def _report(file: Path, check: Validation, mutate: bool) -> dict:
     report = {
         "file": str(file),
         "id": check.scenario.id,

@@ -194,7 +194,7 @@ def _row_check(check: RowCheck, check_id: str, stage: str, ctx: Context, keys: M
             closest = _label(best, key) | {"mismatches": misses}
             reason += f". Closest row {_labels([_label(best, key)])}: " + "; ".join(misses)
         elif not rows:
-            reason += f" (the table is empty)"
+            reason += " (the table is empty)"
     elif isinstance(expect, Expect) and expect.all is not None:
         bad = [r for r in matches if not row_matches(r, expect.all, ctx, check.table)]
         if bad:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import anyio
 import yaml
+from mcp.server.mcpserver import MCPServer
 from pydantic import ValidationError
 
 from servers.core.app import App, SandboxSpec, SeedError, problems_from
@@ -134,7 +135,7 @@ def main(app: App, argv: list[str] | None = None) -> None:
         store.close()
 
 
-def serve_http(app: App, store: SandboxStore, server, args: argparse.Namespace) -> None:  # noqa: ANN001
+def serve_http(app: App, store: SandboxStore, server: MCPServer, args: argparse.Namespace) -> None:
     import uvicorn
 
     token = args.admin_token

@@ -28,7 +28,7 @@ from typing import Any
 import anyio
 from mcp.server.mcpserver.exceptions import ToolError
 
-from servers.core.app import App, SandboxSpec, SeedError
+from servers.core.app import App, Persona, SandboxSpec, SeedError
 from servers.core.clock import Clock, isoformat
 from servers.core.faults import FaultPlan
 from servers.core.schema import Table
@@ -256,7 +256,7 @@ class Sandbox:
     # -- what tools use ---------------------------------------------------
 
     @property
-    def persona(self):  # noqa: ANN201 - Persona, re-exported by the core
+    def persona(self) -> Persona:
         return self.spec.persona
 
     def now(self) -> datetime:
