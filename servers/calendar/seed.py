@@ -4,15 +4,11 @@ from __future__ import annotations
 
 from datetime import date, datetime, time
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
 from servers.calendar.model import Access, EventStatus, ResponseStatus
-from servers.core import Sandbox, SeedError
+from servers.core import Sandbox, SeedError, SeedRow
 from servers.core.clock import isoformat, localize, zone
-
-
-class _Row(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 def _check_zone(value: str | None) -> str | None:
@@ -21,7 +17,7 @@ def _check_zone(value: str | None) -> str | None:
     return value
 
 
-class CalendarSeed(_Row):
+class CalendarSeed(SeedRow):
     id: str
     name: str
     owner: str | None = Field(None, description="Owner's email; defaults to the persona.")
@@ -33,14 +29,14 @@ class CalendarSeed(_Row):
     _zone = field_validator("timezone")(_check_zone)
 
 
-class AttendeeSeed(_Row):
+class AttendeeSeed(SeedRow):
     email: str
     name: str = ""
     response: ResponseStatus = "needsAction"
     optional: bool = False
 
 
-class EventSeed(_Row):
+class EventSeed(SeedRow):
     id: str | None = None
     calendar_id: str | None = Field(None, description="Defaults to the primary calendar.")
     title: str
@@ -57,7 +53,7 @@ class EventSeed(_Row):
     _zone = field_validator("timezone")(_check_zone)
 
 
-class PersonSeed(_Row):
+class PersonSeed(SeedRow):
     email: str
     name: str = ""
     timezone: str | None = None
@@ -68,13 +64,13 @@ class PersonSeed(_Row):
     _zone = field_validator("timezone")(_check_zone)
 
 
-class BusySeed(_Row):
+class BusySeed(SeedRow):
     email: str
     start: datetime
     end: datetime
 
 
-class Seed(_Row):
+class Seed(SeedRow):
     calendars: list[CalendarSeed] = Field(default_factory=list)
     events: list[EventSeed] = Field(default_factory=list)
     people: list[PersonSeed] = Field(default_factory=list)

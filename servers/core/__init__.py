@@ -5,7 +5,7 @@ Nothing in here knows about a particular app.
 
 from mcp.server.mcpserver.exceptions import ToolError
 
-from servers.core.app import App, Persona, Problem, SandboxSpec, SeedError, Toolset
+from servers.core.app import App, Persona, Problem, SandboxSpec, SeedError, SeedRow, Toolset
 from servers.core.clock import Clock, ClockSpec, isoformat
 from servers.core.faults import FaultPlan, FaultRule
 from servers.core.mcp import build_mcp_server
@@ -23,6 +23,7 @@ __all__ = [
     "SandboxSpec",
     "SandboxStore",
     "SeedError",
+    "SeedRow",
     "ToolError",
     "Toolset",
     "UnknownSandbox",

@@ -49,6 +49,12 @@ class Persona(BaseModel):
         return value.lower()
 
 
+class SeedRow(BaseModel):
+    """Base of every seed model: an unknown key is an error, never silently ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
 class SandboxSpec(BaseModel):
     """Everything needed to build a sandbox: the app's seed data, who the user is, the clock, the episode seed."""
 

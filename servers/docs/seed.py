@@ -4,29 +4,25 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from servers.core import Sandbox, SeedError
+from servers.core import Sandbox, SeedError, SeedRow
 from servers.core.clock import isoformat, localize
 from servers.docs.model import Email, LinkSharing, Role, document_url, folder_url
 
 
-class _Row(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class FolderSeed(_Row):
+class FolderSeed(SeedRow):
     id: str | None = None
     name: str = Field(min_length=1)
     parent_id: str | None = Field(None, description="A folder listed earlier; leave out for the top of My Drive.")
 
 
-class ShareSeed(_Row):
+class ShareSeed(SeedRow):
     email: Email
     role: Role = "viewer"
 
 
-class DocumentSeed(_Row):
+class DocumentSeed(SeedRow):
     id: str | None = None
     title: str = Field(min_length=1)
     content: str = Field("", description="Markdown.")
@@ -39,13 +35,13 @@ class DocumentSeed(_Row):
     updated_at: datetime | None = Field(None, description="Defaults to created_at, or to the sandbox clock.")
 
 
-class ReplySeed(_Row):
+class ReplySeed(SeedRow):
     author: Email | None = Field(None, description="Defaults to the persona.")
     body: str = Field(min_length=1)
     created_at: datetime | None = None
 
 
-class CommentSeed(_Row):
+class CommentSeed(SeedRow):
     id: str | None = None
     document_id: str
     author: Email | None = Field(None, description="Defaults to the persona.")
@@ -57,7 +53,7 @@ class CommentSeed(_Row):
     replies: list[ReplySeed] = Field(default_factory=list)
 
 
-class Seed(_Row):
+class Seed(SeedRow):
     folders: list[FolderSeed] = Field(default_factory=list)
     documents: list[DocumentSeed] = Field(default_factory=list)
     comments: list[CommentSeed] = Field(default_factory=list)

@@ -5,23 +5,19 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from servers.core import Sandbox, SeedError
+from servers.core import Sandbox, SeedError, SeedRow
 from servers.core.clock import isoformat, localize
 from servers.mail.model import FolderName, check_label_name, find_label, parse_address, stamp
 
 
-class _Row(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class AttachmentSeed(_Row):
+class AttachmentSeed(SeedRow):
     name: str = Field(min_length=1)
     content: str = Field("", description="The file's text content.")
 
 
-class MessageSeed(_Row):
+class MessageSeed(SeedRow):
     id: str | None = None
     thread_id: str | None = Field(
         None,
@@ -49,12 +45,12 @@ class MessageSeed(_Row):
     in_reply_to: str | None = Field(None, description="Id of an earlier message in this list that this one answers.")
 
 
-class ContactSeed(_Row):
+class ContactSeed(SeedRow):
     email: str = Field(description="A bare email or 'Name <email>'.")
     name: str = Field("", description="Display name; defaults to the name in `email`.")
 
 
-class Seed(_Row):
+class Seed(SeedRow):
     labels: list[str] = Field(default_factory=list, description="The user's own labels, e.g. 'Receipts'.")
     contacts: list[ContactSeed] = Field(default_factory=list)
     messages: list[MessageSeed] = Field(default_factory=list, description="A reply comes after the message it answers.")

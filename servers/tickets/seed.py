@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date, datetime
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
-from servers.core import Sandbox, SeedError
+from servers.core import Sandbox, SeedError, SeedRow
 from servers.core.clock import isoformat, localize
 from servers.tickets.model import (
     CLOSED,
@@ -24,10 +24,6 @@ from servers.tickets.model import (
     existing_link,
     parse_key,
 )
-
-
-class _Row(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 def _email(value: str | None) -> str | None:
@@ -54,7 +50,7 @@ def _labels(values: list[str]) -> list[str]:
     return clean_labels(values)
 
 
-class ProjectSeed(_Row):
+class ProjectSeed(SeedRow):
     key: str = Field(pattern=PROJECT_KEY.pattern, description="2-10 capital letters or digits, e.g. 'OPS'.")
     name: str = Field(min_length=1)
     lead: str | None = Field(None, description="Lead's email; defaults to the persona.")
@@ -63,7 +59,7 @@ class ProjectSeed(_Row):
     _lead = field_validator("lead")(_email)
 
 
-class UserSeed(_Row):
+class UserSeed(SeedRow):
     email: str
     name: str = ""
     team: str = ""
@@ -72,7 +68,7 @@ class UserSeed(_Row):
     _lower = field_validator("email")(_email)
 
 
-class TicketSeed(_Row):
+class TicketSeed(SeedRow):
     key: str | None = Field(None, description="e.g. 'OPS-12'; generated when left out.")
     project: str | None = Field(None, description="Project key; may be left out when `key` is given.")
     title: str = Field(min_length=1)
@@ -93,7 +89,7 @@ class TicketSeed(_Row):
     _labels = field_validator("labels")(_labels)
 
 
-class CommentSeed(_Row):
+class CommentSeed(SeedRow):
     ticket_key: str
     author: str | None = Field(None, description="Author's email; defaults to the persona.")
     body: str = Field(min_length=1)
@@ -103,7 +99,7 @@ class CommentSeed(_Row):
     _author = field_validator("author")(_email)
 
 
-class LinkSeed(_Row):
+class LinkSeed(SeedRow):
     source: str
     type: LinkType
     target: str
@@ -111,7 +107,7 @@ class LinkSeed(_Row):
     _keys = field_validator("source", "target")(_ticket_key)
 
 
-class Seed(_Row):
+class Seed(SeedRow):
     projects: list[ProjectSeed] = Field(default_factory=list)
     users: list[UserSeed] = Field(default_factory=list)
     tickets: list[TicketSeed] = Field(default_factory=list)
