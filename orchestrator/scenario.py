@@ -33,9 +33,9 @@ from orchestrator import conditions, templates, yamlpaths
 from orchestrator.yamlpaths import Path_, YamlFileError
 from servers import registry
 from servers.core import App, ClockSpec, FaultPlan, Persona, SandboxSpec, SeedError
+from servers.core.app import KEY_ERRORS, data_path
 
 GATEWAY_SEPARATOR = "__"
-KEY_ERRORS = ("missing", "extra_forbidden")
 SAVED_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_-]+)*)\}")
 
 
@@ -249,7 +249,7 @@ def load(path: str | Path) -> Scenario:
     except ValidationError as exc:
         broken: list[Path_] = []
         for error in exc.errors(include_url=False):
-            at = _data_path(error["loc"], data, keep_last=error["type"] in KEY_ERRORS)
+            at = tuple(data_path(error["loc"], data, keep_last=error["type"] in KEY_ERRORS))
             if at not in broken:
                 broken.append(at)
                 problem(at, error["msg"])
@@ -304,24 +304,6 @@ def _prune(data: dict[str, Any], broken: list[Path_]) -> tuple[dict[str, Any], C
         return tuple(out)
 
     return pruned, original
-
-
-def _data_path(loc: tuple[Any, ...], data: Any, keep_last: bool) -> Path_:
-    """A pydantic error location as a path into the data, without union-branch and validator names.
-
-    A final part missing from the data is kept only when it is the field at
-    fault (`keep_last`: a missing or unknown key)."""
-    out: list[str | int] = []
-    node = data
-    for index, part in enumerate(loc):
-        last = index == len(loc) - 1
-        if isinstance(part, int):
-            out.append(part)
-            node = node[part] if isinstance(node, list) and part < len(node) else None
-        elif isinstance(node, Mapping) and (part in node or (last and keep_last)):
-            out.append(part)
-            node = node.get(part)
-    return tuple(out)
 
 
 def _expand_templates(data: dict[str, Any], problem: Any) -> dict[str, Any]:
@@ -390,7 +372,7 @@ def _semantic_problems(s: Scenario) -> list[tuple[Path_, str]]:
             apps[name].validate_seed(s.apps[name])
         except SeedError as exc:
             for p in exc.problems:
-                out.append((("apps", name, *_split(p.loc)), f"{name} seed: {p.message}"))
+                out.append((("apps", name, *(p.parts or [])), f"{name} seed: {p.message}"))
 
     def columns(app: str, table: str) -> Mapping[str, Any] | None:
         if app not in apps or table not in apps[app].tables:
@@ -472,14 +454,6 @@ def _semantic_problems(s: Scenario) -> list[tuple[Path_, str]]:
                 out.append((("oracle", index, "save"), f"{step.save!r} is already saved by an earlier step"))
             saved.add(step.save)
     return out
-
-
-def _split(loc: str) -> Path_:
-    """`events[3] (id 'x').start` back into a path."""
-    parts: list[str | int] = []
-    for token in re.findall(r"\[(\d+)\]|([A-Za-z_][A-Za-z0-9_]*)", re.sub(r" \(id [^)]*\)", "", loc)):
-        parts.append(int(token[0]) if token[0] else token[1])
-    return tuple(parts)
 
 
 def discover(paths: list[Path]) -> list[Path]:

@@ -98,12 +98,17 @@ class SeedError(ValueError):
         return cls(app, problems_from(error, data))
 
 
+KEY_ERRORS = ("missing", "extra_forbidden")
+"""Pydantic error types whose last location part is a key absent from the data: the field at fault."""
+
+
 def problems_from(error: ValidationError, data: Any) -> list[Problem]:
     """One problem per offending field, union-branch noise folded away."""
     seen: dict[str, Problem] = {}
     for e in error.errors(include_url=False):
-        loc = format_loc(e["loc"], data, keep_last=e["type"] in ("missing", "extra_forbidden"))
-        seen.setdefault(loc, Problem(loc=loc, message=e["msg"]))
+        parts = data_path(e["loc"], data, keep_last=e["type"] in KEY_ERRORS)
+        loc = format_loc(parts, data)
+        seen.setdefault(loc, Problem(loc=loc, message=e["msg"], parts=parts))
     return list(seen.values())
 
 
@@ -111,19 +116,33 @@ ROW_NAMES = ("id", "key", "email")
 """Fields that name a seed row in error messages, first found wins."""
 
 
-def format_loc(loc: Iterable[str | int], data: Any = None, keep_last: bool = True) -> str:
-    """`("events", 3, "start")` as `events[3] (id 'x').start`, naming the row by its id, key or email.
+def data_path(loc: Iterable[str | int], data: Any, keep_last: bool = True) -> list[str | int]:
+    """A pydantic error location as a path into `data`.
 
-    Parts that are not in the data (pydantic's names for union branches, such
-    as `datetime` in `start.datetime`) are left out; a final part missing
-    from the data is kept when `keep_last` says it is the field at fault (a
-    missing or unknown key).
+    Parts that are not in the data (pydantic's names for union branches and
+    validators, such as `datetime` in `start.datetime`) are left out; a final
+    part missing from the data is kept when `keep_last` says it is the field
+    at fault (a missing or unknown key).
     """
     parts = list(loc)
+    out: list[str | int] = []
+    node = data
+    for index, part in enumerate(parts):
+        if isinstance(part, int):
+            out.append(part)
+            node = node[part] if isinstance(node, list) and part < len(node) else None
+        elif isinstance(node, dict) and (part in node or (index == len(parts) - 1 and keep_last)):
+            out.append(part)
+            node = node.get(part)
+    return out
+
+
+def format_loc(path: Iterable[str | int], data: Any = None) -> str:
+    """`["events", 3, "start"]` as `events[3] (id 'x').start`, naming a table's row by its id, key or email."""
+    parts = list(path)
     out = ""
     node = data
     for index, part in enumerate(parts):
-        last = index == len(parts) - 1
         if isinstance(part, int):
             out += f"[{part}]"
             node = node[part] if isinstance(node, list) and part < len(node) else None
@@ -132,11 +151,9 @@ def format_loc(loc: Iterable[str | int], data: Any = None, keep_last: bool = Tru
                 name = next((k for k in ROW_NAMES if isinstance(node.get(k), str | int)), None)
                 if name and name != following:
                     out += f" ({name} {node[name]!r})"
-            continue
-        if data is not None and not (isinstance(node, dict) and (part in node or (last and keep_last))):
-            continue
-        out += f".{part}" if out else str(part)
-        node = node.get(part) if isinstance(node, dict) else None
+        else:
+            out += f".{part}" if out else str(part)
+            node = node.get(part) if isinstance(node, dict) else None
     return out or "(root)"
 
 

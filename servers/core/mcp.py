@@ -35,11 +35,11 @@ _bound: ContextVar[str | None] = ContextVar("clawgym_bound_sandbox", default=Non
 
 @contextmanager
 def bind_sandbox(sandbox_id: str) -> Iterator[None]:
-    """Address in-process connections opened inside this block to `sandbox_id`.
+    """Address in-process tool calls made inside this block to `sandbox_id`.
 
-    An in-process `mcp.Client` runs the server in tasks that copy the context
-    of the code that opened it, so one `MCPServer` can serve many sandboxes
-    in process, as it does over HTTP.
+    The SDK runs an in-process handler in the context of the task that sent
+    the request, so wrapping each call lets one `MCPServer` serve many
+    sandboxes in process, as the HTTP route does.
     """
     token = _bound.set(sandbox_id)
     try:
