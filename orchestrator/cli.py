@@ -309,9 +309,10 @@ def serve_command(
                 # A client that closed stdin may follow up with SIGTERM: finish the record first.
                 for stop in (signal.SIGINT, signal.SIGTERM):
                     signal.signal(stop, signal.SIG_IGN)
-                result = await episode.verify()
+                journal = await episode.journal()
+                result = await episode.verify(journal)
                 result.episode.update({"agent": {"agent": f"served over {transport}"}, "backend": backend_impl.name})
-                write_episode(folder, result, await episode.merged_trace())
+                write_episode(folder, result, await episode.merged_trace(journal))
                 return result
 
     result = anyio.run(main)

@@ -116,8 +116,10 @@ class Episode:
     async def final_state(self) -> dict[str, dict[str, list[dict[str, Any]]]]:
         return await each(self.endpoints, lambda app, endpoint: endpoint.snapshot(self.sandbox_id))
 
-    async def verify(self) -> Result:
-        final, journal = await self.final_state(), await self.journal()
+    async def verify(self, journal: list[dict[str, Any]] | None = None) -> Result:
+        """The verdict; pass the journal when it was already read, to read it once."""
+        final = await self.final_state()
+        journal = journal if journal is not None else await self.journal()
         attempted = self.gateway.calls if self.gateway else None
         result = verify(self.scenario, self.seeded, final, journal, attempted_calls=attempted)
         result.episode.update(
@@ -125,7 +127,8 @@ class Episode:
         )
         return result
 
-    async def merged_trace(self) -> list[dict[str, Any]]:
+    async def merged_trace(self, journal: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
         """The gateway's trace and the apps' journals, one timeline."""
-        apps = [{"source": f"app:{e['app']}", **e} for e in await self.journal()]
+        journal = journal if journal is not None else await self.journal()
+        apps = [{"source": f"app:{e['app']}", **e} for e in journal]
         return sorted([*self.trace.entries, *apps], key=lambda e: e["wall"])

@@ -99,9 +99,10 @@ async def run_episode(
             if scope.cancelled_caught:
                 report = AgentReport(agent=agent.name, timed_out=True, errors=[f"stopped after the {timeout:g} s timeout"])
         on_stage("verifying")
-        result = await episode.verify()
+        journal = await episode.journal()
+        result = await episode.verify(journal)
         result.episode.update({"agent": report.as_dict(), "backend": backend.name, "gateway": url})
-        write_episode(folder, result, await episode.merged_trace())
+        write_episode(folder, result, await episode.merged_trace(journal))
     return result
 
 
