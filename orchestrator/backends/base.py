@@ -141,12 +141,6 @@ class HttpEndpoint(AppEndpoint):
             raise BackendError(f"{self.app}: {method} {path} failed ({response.status_code}): {message}")
         return response.json()
 
-    async def health(self) -> dict[str, Any]:
-        async with httpx2.AsyncClient(timeout=5) as http:
-            response = await http.get(f"{self.base_url}/healthz")
-            response.raise_for_status()
-            return response.json()
-
     async def create_sandbox(self, sandbox_id: str, spec: SandboxSpec, *, replace: bool = False) -> None:
         body = {"id": sandbox_id, "replace": replace, **spec.model_dump(mode="json")}
         await self._call("POST", "/sandboxes", json=body)

@@ -31,7 +31,6 @@ from mcp.server.mcpserver.exceptions import ToolError
 from servers.core.app import App, Persona, SandboxSpec, SeedError
 from servers.core.clock import Clock, isoformat
 from servers.core.faults import FaultPlan
-from servers.core.schema import Table
 
 SANDBOX_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -303,9 +302,6 @@ class Sandbox:
             "INSERT INTO _counters (prefix, n) VALUES (?, ?) ON CONFLICT (prefix) DO UPDATE SET n = max(n, excluded.n)",
             (counter, up_to),
         )
-
-    def table(self, name: str) -> Table:
-        return self.app.tables[name]
 
     def get(self, table: str, key: Any) -> dict[str, Any] | None:
         t = self.app.tables[table]
