@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from orchestrator import scenario as scenarios  # noqa: E402
 from orchestrator.backends.docker import DockerBackend, engine  # noqa: E402
 from orchestrator.backends.local import LocalBackend  # noqa: E402
-from orchestrator.episode import Episode  # noqa: E402
+from orchestrator.episode.episode import Episode  # noqa: E402
 from servers.core import SandboxSpec  # noqa: E402
 
 TRAVEL = scenarios.load(ROOT / "scenarios" / "travel.yaml")

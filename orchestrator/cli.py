@@ -21,8 +21,8 @@ from orchestrator.show import render_scenario, scenario_summary
 
 if TYPE_CHECKING:
     from orchestrator.backends import Backend
-    from orchestrator.results import Result
-    from orchestrator.validate import Validation
+    from orchestrator.verify.results import Result
+    from orchestrator.prove.validate import Validation
 
 app = typer.Typer(
     name="orchestrator",
@@ -105,7 +105,7 @@ def validate_command(
 ) -> None:
     """Prove scenarios sound: the reference solution scores 1.0 on fresh sandboxes and doing nothing fails."""
     from orchestrator.backends.inprocess import InProcessBackend
-    from orchestrator.validate import validate
+    from orchestrator.prove.validate import validate
 
     missing = [p for p in paths if not p.exists()]
     if missing:
@@ -184,10 +184,10 @@ def run_command(
     """Run an agent on a scenario, verify the final state, and write results.json and trace.jsonl.
 
     Exit code 0 when the task passed (every episode), 1 when it failed, 2 for usage, scenario or backend errors."""
-    from orchestrator.agents import parse_agent
+    from orchestrator.agents.base import parse_agent
     from orchestrator.backends import BackendError
     from orchestrator.backends.base import first_error
-    from orchestrator.runner import RunOptions, RunRecord, run_many
+    from orchestrator.run.runner import RunOptions, RunRecord, run_many
     from orchestrator.show import render_result
 
     loaded = load_or_exit(scenario)
@@ -268,7 +268,7 @@ def serve_command(
     """Seed a scenario and serve its gateway to an MCP client until stopped; then verify and write the results.
 
     Serving ends at the end of stdin (stdio), on Ctrl-C or on SIGTERM. Over stdio nothing but protocol goes to stdout."""
-    from orchestrator.serving import serve_http, serve_stdio
+    from orchestrator.episode.serving import serve_http, serve_stdio
     from orchestrator.show import render_result
 
     if transport not in ("stdio", "http"):
@@ -278,8 +278,8 @@ def serve_command(
     backend_impl = _backend_or_exit(backend, folder / "logs")
 
     async def main() -> Result:
-        from orchestrator.episode import Episode
-        from orchestrator.runner import write_episode
+        from orchestrator.episode.episode import Episode
+        from orchestrator.run.runner import write_episode
 
         async with backend_impl:
             endpoints = await backend_impl.start(loaded.apps)

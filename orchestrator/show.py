@@ -10,10 +10,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from orchestrator.conditions import describe_where
-from orchestrator.results import Result
-from orchestrator.scenario import Scenario
-from orchestrator.verifier import allowed_words, describe_check
+from orchestrator.scenario.conditions import describe_where
+from orchestrator.verify.results import Result
+from orchestrator.scenario.model import Scenario
+from orchestrator.verify.verdict import allowed_words, describe_check
 
 
 def seed_sizes(scenario: Scenario) -> dict[str, dict[str, int]]:

@@ -2,7 +2,7 @@
 
 - `oracle`: replays the scenario's reference solution through the gateway, as any MCP client would.
 - `noop`: does nothing (every valid scenario must fail it).
-- `cmd:COMMAND`: any external agent process (see `orchestrator.command`).
+- `cmd:COMMAND`: any external agent process (see `orchestrator.agents.command`).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-from orchestrator.episode import Episode
-from orchestrator.scenario import SAVED_REF, OracleStep
+from orchestrator.episode.episode import Episode
+from orchestrator.scenario.model import SAVED_REF, OracleStep
 
 
 @dataclass
@@ -122,7 +122,7 @@ def parse_agent(spec: str) -> Agent:
     if spec == "noop":
         return NoopAgent()
     if spec.startswith("cmd:"):
-        from orchestrator.command import CommandAgent
+        from orchestrator.agents.command import CommandAgent
 
         command = spec[4:].strip()
         if not command:

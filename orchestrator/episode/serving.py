@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from orchestrator.gateway import Gateway
+from orchestrator.episode.gateway import Gateway
 from servers.core.http import transport_security
 
 

@@ -17,9 +17,9 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from orchestrator.conditions import Context, describe_where, failures, holds, row_matches
-from orchestrator.results import Change, CheckResult, JournalSummary, Result, StageResult, Violation
-from orchestrator.scenario import Expect, Forbid, JournalCheck, RowCheck, Scenario
+from orchestrator.scenario.conditions import Context, describe_where, failures, holds, row_matches
+from orchestrator.verify.results import Change, CheckResult, JournalSummary, Result, StageResult, Violation
+from orchestrator.scenario.model import Expect, Forbid, JournalCheck, RowCheck, Scenario
 from servers import registry
 
 Snapshot = Mapping[str, list[dict[str, Any]]]

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import anyio
 
-from orchestrator.agents import Agent, AgentReport
-from orchestrator.episode import Episode
-from orchestrator.gateway import task_text
+from orchestrator.agents.base import Agent, AgentReport
+from orchestrator.episode.episode import Episode
+from orchestrator.episode.gateway import task_text
 
 GRACE_S = 5.0
 

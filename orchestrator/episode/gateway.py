@@ -21,7 +21,7 @@ from mcp.server import Server
 from mcp.server.context import CallNext, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
-from orchestrator.scenario import GATEWAY_SEPARATOR, Scenario
+from orchestrator.scenario.model import GATEWAY_SEPARATOR, Scenario
 from servers import __version__
 
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")

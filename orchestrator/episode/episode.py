@@ -23,10 +23,10 @@ import anyio
 from mcp import Client
 
 from orchestrator.backends.base import AppEndpoint
-from orchestrator.gateway import Gateway, Trace, gateway_name
-from orchestrator.results import Result
-from orchestrator.scenario import Scenario
-from orchestrator.verifier import verify
+from orchestrator.episode.gateway import Gateway, Trace, gateway_name
+from orchestrator.verify.results import Result
+from orchestrator.scenario.model import Scenario
+from orchestrator.verify.verdict import verify
 
 
 async def each(items: Mapping[str, Any], fn: Callable[[str, Any], Awaitable[Any]]) -> dict[str, Any]:

@@ -23,12 +23,12 @@ from typing import Any
 
 import anyio
 
-from orchestrator.agents import Agent, AgentReport
+from orchestrator.agents.base import Agent, AgentReport
 from orchestrator.backends.base import Backend
-from orchestrator.episode import Episode
-from orchestrator.results import Result
-from orchestrator.scenario import Scenario
-from orchestrator.serving import serve_http
+from orchestrator.episode.episode import Episode
+from orchestrator.verify.results import Result
+from orchestrator.scenario.model import Scenario
+from orchestrator.episode.serving import serve_http
 
 
 @dataclass

@@ -29,8 +29,8 @@ from pydantic import (
     model_validator,
 )
 
-from orchestrator import conditions, templates, yamlpaths
-from orchestrator.yamlpaths import Path_, YamlFileError
+from orchestrator.scenario import conditions, templates, yamlpaths
+from orchestrator.scenario.yamlpaths import Path_, YamlFileError
 from servers import registry
 from servers.core import App, ClockSpec, FaultPlan, Persona, SandboxSpec, SeedError
 from servers.core.app import KEY_ERRORS, data_path

@@ -1,0 +1,383 @@
+"""Field conditions: the `where` language of checks.
+
+    where:
+      title: {icontains: berlin}            # operators in a mapping; all must hold
+      all_day: true                         # a bare value means equals
+      start: {same_date: "{{ next tuesday | date }}"}
+      attendees: {has: {email: priya@acme.test, response: accepted}}
+      body: {contains: {from: {app: docs, table: documents, where: {title: {icontains: itinerary}}, field: url}}}
+
+An operand written as `{from: {...}}` is read from the final state of any
+app: the condition holds when it holds for any of the values found.
+Date-times are compared as instants, whatever offset they were written with.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from datetime import date, datetime
+from typing import Any
+
+from orchestrator.scenario.yamlpaths import Path_
+
+Snapshots = Mapping[str, Mapping[str, list[dict[str, Any]]]]
+
+OPERATORS = {
+    "equals": "equals",
+    "not_equals": "does not equal",
+    "contains": "contains",
+    "not_contains": "does not contain",
+    "icontains": "contains (any case)",
+    "not_icontains": "does not contain (any case)",
+    "one_of": "is one of",
+    "not_one_of": "is not one of",
+    "gt": "is after / greater than",
+    "gte": "is at or after / at least",
+    "lt": "is before / less than",
+    "lte": "is at or before / at most",
+    "same_date": "falls on",
+    "within": "falls within",
+    "regex": "matches the pattern",
+    "has": "has an item where",
+    "exists": "exists",
+    "empty": "is empty",
+    "length": "has length",
+    "not": "does not satisfy",
+}
+RELATED = "related"
+ANY = "any"
+
+
+class Problem(Exception):
+    def __init__(self, path: Path_, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.message = message
+
+
+# -- static checking ------------------------------------------------------------
+
+
+def check_where(
+    where: Any,
+    path: Path_,
+    columns: Mapping[str, Any] | None,
+    resolve_table: Callable[[str, str], Mapping[str, Any] | None],
+    table_key: str | None = None,
+) -> list[Problem]:
+    """Problems in a `where` mapping: unknown columns, unknown operators, bad operands, bad references.
+
+    `columns` maps the table's columns (None when unknown, e.g. inside `has`);
+    `resolve_table(app, table)` gives another table's columns for `from` and `related`.
+    """
+    if not isinstance(where, Mapping):
+        return [Problem(path, f"expected a mapping of column: condition, found {type(where).__name__}")]
+    problems: list[Problem] = []
+    for column, condition in where.items():
+        here = (*path, column)
+        if column == RELATED and columns is not None:
+            problems += _check_related(condition, here, resolve_table)
+            continue
+        if column == ANY and columns is not None and not (columns and ANY in columns):
+            if not isinstance(condition, list) or not condition:
+                problems.append(Problem(here, "expected a list of where-mappings, any one of which must match"))
+                continue
+            for index, alternative in enumerate(condition):
+                problems += check_where(alternative, (*here, index), columns, resolve_table, table_key)
+            continue
+        if columns is not None and column not in columns:
+            problems.append(Problem(here, f"unknown column {column!r}; columns are: {', '.join(columns)}"))
+            continue
+        problems += check_condition(condition, here, resolve_table)
+    return problems
+
+
+def related_spec(spec: Any) -> Any:
+    """`related` with its `on` key restored: YAML 1.1 reads a bare `on:` as the boolean true."""
+    if isinstance(spec, Mapping) and True in spec and "on" not in spec:
+        return {("on" if k is True else k): v for k, v in spec.items()}
+    return spec
+
+
+def _check_related(spec: Any, path: Path_, resolve_table: Callable[[str, str], Mapping[str, Any] | None]) -> list[Problem]:
+    spec = related_spec(spec)
+    if not isinstance(spec, Mapping) or not {"table", "on"} <= set(spec) or set(spec) - {"app", "table", "on", "where"}:
+        return [Problem(path, "expected {table: T, on: COLUMN, where: {...}} (and optionally app), naming rows of T whose COLUMN holds this row's key")]
+    columns = resolve_table(spec.get("app", ""), spec["table"])
+    if columns is None:
+        return [Problem((*path, "table"), f"unknown table {spec['table']!r}")]
+    if spec["on"] not in columns:
+        return [Problem((*path, "on"), f"unknown column {spec['on']!r} in table {spec['table']!r}")]
+    return check_where(spec.get("where", {}), (*path, "where"), columns, resolve_table)
+
+
+def check_condition(
+    condition: Any, path: Path_, resolve_table: Callable[[str, str], Mapping[str, Any] | None]
+) -> list[Problem]:
+    if not isinstance(condition, Mapping):
+        return []  # a bare value: equals
+    problems: list[Problem] = []
+    for op, operand in condition.items():
+        here = (*path, op)
+        if op not in OPERATORS:
+            problems.append(Problem(here, f"unknown operator {op!r}; operators are: {', '.join(OPERATORS)}"))
+            continue
+        if op == "has":
+            if isinstance(operand, Mapping) and not set(operand) <= set(OPERATORS):
+                problems += check_where(operand, here, None, resolve_table)
+            else:
+                problems += check_condition(operand, here, resolve_table)
+        elif op == "not":
+            problems += check_condition(operand, here, resolve_table)
+        elif op == "length":
+            if not isinstance(operand, int | Mapping):
+                problems.append(Problem(here, "expected a number or a condition such as {gte: 2}"))
+            elif isinstance(operand, Mapping):
+                problems += check_condition(operand, here, resolve_table)
+        elif op in ("exists", "empty"):
+            if not isinstance(operand, bool):
+                problems.append(Problem(here, "expected true or false"))
+        elif op in ("one_of", "not_one_of"):
+            if not isinstance(operand, list):
+                problems.append(Problem(here, "expected a list of values"))
+        elif op == "within":
+            if not (isinstance(operand, Mapping) and set(operand) == {"start", "end"}):
+                problems.append(Problem(here, "expected {start: ..., end: ...}"))
+            else:
+                problems += [p for key in ("start", "end") for p in _check_instant(operand[key], (*here, key))]
+        elif op == "same_date":
+            if isinstance(operand, str) and _as_date(operand) is None:
+                problems.append(Problem(here, f"expected a date such as 2026-03-10, found {operand!r}"))
+        elif op in ("gt", "gte", "lt", "lte"):
+            if not (isinstance(operand, int | float) or _is_ref(operand) or _as_instant(operand) or _as_date(operand)):
+                problems.append(Problem(here, f"expected a number, a date or a date-time, found {operand!r}"))
+        elif op == "regex":
+            try:
+                re.compile(str(operand))
+            except re.error as exc:
+                problems.append(Problem(here, f"invalid regular expression: {exc}"))
+        if _is_ref(operand):
+            problems += _check_ref(operand["from"], (*here, "from"), resolve_table)
+    return problems
+
+
+def _check_instant(value: Any, path: Path_) -> list[Problem]:
+    if _as_instant(value) is None and _as_date(value) is None:
+        return [Problem(path, f"expected a date or date-time, found {value!r}")]
+    return []
+
+
+def _is_ref(operand: Any) -> bool:
+    return isinstance(operand, Mapping) and set(operand) == {"from"}
+
+
+def _check_ref(ref: Any, path: Path_, resolve_table: Callable[[str, str], Mapping[str, Any] | None]) -> list[Problem]:
+    if not isinstance(ref, Mapping) or not {"app", "table", "field"} <= set(ref) or set(ref) - {"app", "table", "field", "where"}:
+        return [Problem(path, "expected {app: A, table: T, field: F, where: {...}}")]
+    columns = resolve_table(ref["app"], ref["table"])
+    if columns is None:
+        return [Problem(path, f"unknown table {ref['app']}.{ref['table']}")]
+    if ref["field"] not in columns:
+        return [Problem((*path, "field"), f"unknown column {ref['field']!r} in {ref['app']}.{ref['table']}")]
+    return check_where(ref.get("where", {}), (*path, "where"), columns, resolve_table)
+
+
+# -- evaluation -----------------------------------------------------------------
+
+
+class Context:
+    """What conditions can look at besides the row: every app's final state."""
+
+    def __init__(self, snapshots: Snapshots, keys: Mapping[tuple[str, str], str], app: str = "") -> None:
+        self.snapshots = snapshots
+        self.keys = keys
+        self.app = app
+
+    def rows(self, app: str, table: str) -> list[dict[str, Any]]:
+        return list(self.snapshots.get(app, {}).get(table, []))
+
+    def for_app(self, app: str) -> Context:
+        return Context(self.snapshots, self.keys, app)
+
+
+def row_matches(row: Mapping[str, Any], where: Mapping[str, Any], ctx: Context, table: str = "") -> bool:
+    return not failures(row, where, ctx, table)
+
+
+def failures(row: Mapping[str, Any], where: Mapping[str, Any], ctx: Context, table: str = "") -> list[str]:
+    """The conditions of `where` that `row` does not meet, in words."""
+    failed = []
+    for column, condition in where.items():
+        if column == ANY and ANY not in row:
+            if not any(row_matches(row, alternative, ctx, table) for alternative in condition):
+                failed.append(f"none of: {describe_where({ANY: condition})}")
+            continue
+        if column == RELATED:
+            if not _related(row, condition, ctx, table):
+                failed.append(f"no related {condition['table']} row where {describe_where(condition.get('where', {}))}")
+            continue
+        value = row.get(column)
+        if not holds(value, condition, ctx):
+            failed.append(f"{column}: expected {describe_condition(condition)}, found {_short(value)}")
+    return failed
+
+
+def _related(row: Mapping[str, Any], spec: Mapping[str, Any], ctx: Context, table: str) -> bool:
+    spec = related_spec(spec)
+    app = spec.get("app") or ctx.app
+    key = ctx.keys.get((ctx.app, table), "id")
+    for other in ctx.rows(app, spec["table"]):
+        if other.get(spec["on"]) == row.get(key) and row_matches(other, spec.get("where", {}), ctx.for_app(app), spec["table"]):
+            return True
+    return False
+
+
+def holds(value: Any, condition: Any, ctx: Context) -> bool:
+    if not isinstance(condition, Mapping):
+        return _equal(value, condition)
+    return all(_apply(op, value, operand, ctx) for op, operand in condition.items())
+
+
+def _operands(operand: Any, ctx: Context) -> list[Any]:
+    if not _is_ref(operand):
+        return [operand]
+    ref = operand["from"]
+    app_ctx = ctx.for_app(ref["app"])
+    return [
+        r.get(ref["field"])
+        for r in ctx.rows(ref["app"], ref["table"])
+        if row_matches(r, ref.get("where", {}), app_ctx, ref["table"])
+    ]
+
+
+def _apply(op: str, value: Any, operand: Any, ctx: Context) -> bool:
+    if op == "not":
+        return not holds(value, operand, ctx)
+    if op == "has":
+        if not isinstance(value, list):
+            return False
+        if isinstance(operand, Mapping) and not set(operand) <= set(OPERATORS):
+            return any(isinstance(item, Mapping) and row_matches(item, operand, ctx) for item in value)
+        return any(holds(item, operand, ctx) for item in value)
+    if op == "exists":
+        return (value is not None) == operand
+    if op == "empty":
+        return (not value) == operand
+    if op == "length":
+        return hasattr(value, "__len__") and holds(len(value), operand, ctx)
+    negate = op.startswith("not_")
+    base = op[4:] if negate else op
+    result = any(_compare(base, value, candidate) for candidate in _operands(operand, ctx))
+    return not result if negate else result
+
+
+def _compare(op: str, value: Any, operand: Any) -> bool:
+    if op == "equals":
+        return _equal(value, operand)
+    if op == "contains":
+        if isinstance(value, list):
+            return any(_equal(item, operand) for item in value)
+        return isinstance(value, str) and operand is not None and str(operand) in value
+    if op == "icontains":
+        needle = str(operand).lower()
+        if isinstance(value, list):
+            return any(isinstance(item, str) and needle in item.lower() for item in value)
+        return isinstance(value, str) and needle in value.lower()
+    if op == "one_of":
+        return any(_equal(value, o) for o in operand)
+    if op in ("gt", "gte", "lt", "lte"):
+        return _ordered(op, value, operand)
+    if op == "same_date":
+        found, wanted = _as_date(value), _as_date(operand)
+        return found is not None and found == wanted
+    if op == "within":
+        return _ordered("gte", value, operand["start"]) and _ordered("lte", value, operand["end"])
+    if op == "regex":
+        return isinstance(value, str) and re.search(str(operand), value) is not None
+    raise ValueError(f"unknown operator {op!r}")
+
+
+def _equal(value: Any, operand: Any) -> bool:
+    if value == operand:
+        return True
+    a, b = _as_instant(value), _as_instant(operand)
+    if a is not None and b is not None:
+        return a == b
+    if isinstance(value, int | float) and isinstance(operand, int | float) and not isinstance(value, bool):
+        return float(value) == float(operand)
+    return False
+
+
+def _ordered(op: str, value: Any, operand: Any) -> bool:
+    a: Any
+    b: Any
+    if isinstance(value, int | float) and isinstance(operand, int | float):
+        a, b = value, operand
+    else:
+        a, b = _as_instant(value), _as_instant(operand)
+        if a is None or b is None:
+            a, b = _as_date(value), _as_date(operand)
+            if a is None or b is None:
+                return False
+    return {"gt": a > b, "gte": a >= b, "lt": a < b, "lte": a <= b}[op]
+
+
+def _as_instant(value: Any) -> datetime | None:
+    if not isinstance(value, str) or len(value) < 16 or "T" not in value and " " not in value:
+        return None
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return when if when.tzinfo is not None else None
+
+
+def _as_date(value: Any) -> date | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value).date() if len(value) > 10 else date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+# -- words ------------------------------------------------------------------------
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def describe_condition(condition: Any) -> str:
+    if not isinstance(condition, Mapping):
+        return f"= {_short(condition)}"
+    parts = []
+    for op, operand in condition.items():
+        if _is_ref(operand):
+            ref = operand["from"]
+            text = f"the {ref['field']} of {ref['app']}.{ref['table']} where {describe_where(ref.get('where', {}))}"
+        elif op == "has" and isinstance(operand, Mapping) and not set(operand) <= set(OPERATORS):
+            text = describe_where(operand)
+        elif op in ("has", "not", "length") and isinstance(operand, Mapping):
+            text = describe_condition(operand)
+        else:
+            text = _short(operand)
+        parts.append(f"{OPERATORS.get(op, op)} {text}")
+    return " and ".join(parts)
+
+
+def describe_where(where: Mapping[str, Any]) -> str:
+    if not where:
+        return "any row"
+    parts = []
+    for column, condition in where.items():
+        if column == ANY and isinstance(condition, list):
+            parts.append("either " + " or ".join(f"({describe_where(alternative)})" for alternative in condition))
+        elif column == RELATED:
+            condition = related_spec(condition)
+            parts.append(f"a related {condition['table']} row where {describe_where(condition.get('where', {}))}")
+        else:
+            parts.append(f"{column} {describe_condition(condition)}")
+    return ", ".join(parts)
