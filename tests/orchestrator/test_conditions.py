@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from orchestrator.conditions import Context, check_where, describe_where, failures, holds, row_matches
+from orchestrator.scenario.conditions import Context, check_where, describe_where, failures, holds, row_matches
 
 CTX = Context(
     {

@@ -13,7 +13,7 @@ from orchestrator import scenario as scenarios
 from orchestrator.agents import NoopAgent, OracleAgent
 from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.scenario import OracleStep
-from orchestrator.validate import run_once
+from orchestrator.prove.validate import run_once
 
 TRAVEL = scenarios.load(ROOT / "scenarios" / "travel.yaml")
 FLAKY = scenarios.load(ROOT / "scenarios" / "flaky-ticketing.yaml")
