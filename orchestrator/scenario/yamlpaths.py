@@ -20,15 +20,26 @@ class YamlFileError(ValueError):
 def load(path: Path) -> tuple[Any, dict[Path_, int]]:
     """The document's data and a map from each value's path to its 1-based line."""
     try:
-        text = path.read_text()
+        raw = path.read_bytes()
     except OSError as exc:
         raise YamlFileError(path, None, f"cannot read: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise YamlFileError(path, line, f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})") from None
+    if "\0" in text:
+        line = text.count("\n", 0, text.index("\0")) + 1
+        raise YamlFileError(path, line, "holds a NUL byte; a scenario is a UTF-8 text file") from None
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text)
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
         raise YamlFileError(path, line, f"not valid YAML: {exc.problem}") from None
+    except yaml.YAMLError as exc:  # e.g. a control character the YAML reader refuses
+        line = text.count("\n", 0, exc.position) + 1 if isinstance(exc, yaml.reader.ReaderError) else None
+        raise YamlFileError(path, line, f"not valid YAML: {exc}") from None
     lines: dict[Path_, int] = {}
     if node is not None:
         _walk(node, (), lines)
