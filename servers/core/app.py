@@ -229,6 +229,8 @@ class App:
         conn.executescript(schema)
         self.tables: dict[str, Table] = read_schema(conn)
         conn.close()
+        self.change_triggers = "".join(table.change_triggers() for table in self.tables.values())
+        """SQL installing the triggers that log every row change of the app's tables into `_changes`."""
 
     def validate_seed(self, data: Any) -> BaseModel:
         try:

@@ -1,8 +1,10 @@
 """Sandboxes: one SQLite database each, seeded once and reset by restoring that image.
 
-A sandbox's database holds the app's tables plus three of the core's own:
-`_meta` (spec, clock, fault plan), `_counters` (id generation) and
-`_journal` (every tool call). Snapshots show only the app's tables.
+A sandbox's database holds the app's tables plus four of the core's own:
+`_meta` (spec, clock, fault plan), `_counters` (id generation), `_journal`
+(every tool call) and `_changes` (every row a call inserted, updated or
+deleted, written by triggers on the app's tables, which are installed after
+seeding so the seed itself logs nothing). Snapshots show only the app's tables.
 
 In memory, the seeded image is kept as serialized bytes and a reset is one
 `deserialize`. On disk (`DATA_DIR/<id>/state.db` beside `seed.db`), a reset
@@ -50,6 +52,20 @@ CREATE TABLE _journal (
     fault TEXT
 );
 """
+
+CHANGES_SCHEMA = """
+CREATE TABLE IF NOT EXISTS _changes (
+    id INTEGER PRIMARY KEY,
+    call INTEGER,
+    tbl TEXT NOT NULL,
+    key,
+    op TEXT NOT NULL,
+    before TEXT,
+    after TEXT
+);
+CREATE INDEX IF NOT EXISTS _changes_call ON _changes (call);
+"""
+"""Row changes of the app's tables; `call` is the journal seq of the tool call that made them (NULL until recorded)."""
 
 JOURNAL_JSON = ("arguments", "result", "fault")
 
@@ -129,6 +145,7 @@ class Sandbox:
                     app.load_seed(sandbox, seed)
                 except SeedError as exc:
                     raise exc.naming_rows_of(spec.seed) from None
+            conn.executescript(CHANGES_SCHEMA + app.change_triggers)
             if directory is None:
                 sandbox._image = conn.serialize()
             else:
@@ -144,6 +161,11 @@ class Sandbox:
     def open(cls, app: App, sandbox_id: str, directory: Path) -> Sandbox:
         """Reopen a sandbox kept on disk, with its state, clock and fault plan as they were."""
         conn = _connect(directory / "state.db")
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = '_changes'").fetchone():
+            # Kept by an older version: add the change log to the state and to the seed image.
+            for db in (conn, image := _connect(directory / "seed.db")):
+                db.executescript(CHANGES_SCHEMA + app.change_triggers)
+            image.close()
         meta = {r["key"]: json.loads(r["value"]) for r in conn.execute("SELECT key, value FROM _meta")}
         return cls(
             app,
@@ -233,7 +255,14 @@ class Sandbox:
                 None if fault is None else json.dumps(fault),
             ),
         )
-        return int(cursor.lastrowid or 0)
+        seq = int(cursor.lastrowid or 0)
+        # The triggers logged this call's row changes without a call; they are this call's.
+        # A call whose result is an error was rolled back and changed nothing.
+        if is_error:
+            self.db.execute("DELETE FROM _changes WHERE call IS NULL")
+        else:
+            self.db.execute("UPDATE _changes SET call = ? WHERE call IS NULL", (seq,))
+        return seq
 
     def journal(self, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
         rows = self.db.execute(
@@ -246,8 +275,28 @@ class Sandbox:
                 if entry[key] is not None:
                     entry[key] = json.loads(entry[key])
             entry["is_error"] = bool(entry["is_error"])
+            entry["changes"] = []
             out.append(entry)
+        if out:
+            by_seq = {entry["seq"]: entry["changes"] for entry in out}
+            for change in self.db.execute(
+                "SELECT call, tbl, key, op, before, after FROM _changes WHERE call BETWEEN ? AND ? ORDER BY id",
+                (out[0]["seq"], out[-1]["seq"]),
+            ):
+                if change["call"] in by_seq:
+                    by_seq[change["call"]].append(self._decode_change(change))
         return out
+
+    def _decode_change(self, change: sqlite3.Row) -> dict[str, Any]:
+        """A `_changes` row as a journal entry shows it: rows decoded like snapshot rows."""
+        table = self.app.tables[change["tbl"]]
+        return {
+            "table": change["tbl"],
+            "key": change["key"],
+            "op": change["op"],
+            "before": None if change["before"] is None else table.decode(json.loads(change["before"])),
+            "after": None if change["after"] is None else table.decode(json.loads(change["after"])),
+        }
 
     def calls_so_far(self, tool: str) -> int:
         return int(self.db.execute("SELECT count(*) FROM _journal WHERE tool = ?", (tool,)).fetchone()[0])

@@ -4,7 +4,12 @@ An app declares its tables as plain `CREATE TABLE` statements. Two declared
 column types carry meaning beyond SQLite's: `JSON` columns hold lists or
 objects (encoded on write, decoded in rows and snapshots) and `BOOLEAN`
 columns read back as `True`/`False`. Tables whose names start with `_` are
-the core's own (journal, metadata) and never appear in snapshots.
+the core's own (journal, metadata, change log) and never appear in snapshots.
+
+Every app table gets three triggers (`Table.change_triggers`) that write each
+row it inserts, updates or deletes into the core's `_changes` table, as JSON
+of the row before and after; the sandbox attributes those rows to the tool
+call that made them.
 """
 
 from __future__ import annotations
@@ -48,6 +53,37 @@ class Table:
             if out.get(name) is not None:
                 out[name] = bool(out[name])
         return out
+
+    def change_triggers(self, log: str = "_changes") -> str:
+        """SQL creating the AFTER INSERT/UPDATE/DELETE triggers that log this table's row changes into `log`.
+
+        An update that leaves every column as it was logs nothing.
+        """
+
+        def row(alias: str) -> str:
+            pairs = ", ".join(f"{_literal(c)}, {alias}.{_ident(c)}" for c in self.columns)
+            return f"json_object({pairs})"
+
+        table, key = _ident(self.name), _ident(self.key)
+        changed = " OR ".join(f"OLD.{_ident(c)} IS NOT NEW.{_ident(c)}" for c in self.columns)
+        insert = f"INSERT INTO {_ident(log)} (tbl, key, op, before, after) VALUES ({_literal(self.name)}"
+        return (
+            f"CREATE TRIGGER IF NOT EXISTS {_ident(f'{log}_{self.name}_insert')} AFTER INSERT ON {table} BEGIN "
+            f"{insert}, NEW.{key}, 'insert', NULL, {row('NEW')}); END;\n"
+            f"CREATE TRIGGER IF NOT EXISTS {_ident(f'{log}_{self.name}_update')} AFTER UPDATE ON {table} "
+            f"WHEN {changed} BEGIN "
+            f"{insert}, NEW.{key}, 'update', {row('OLD')}, {row('NEW')}); END;\n"
+            f"CREATE TRIGGER IF NOT EXISTS {_ident(f'{log}_{self.name}_delete')} AFTER DELETE ON {table} BEGIN "
+            f"{insert}, OLD.{key}, 'delete', {row('OLD')}, NULL); END;\n"
+        )
+
+
+def _ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
 
 
 def read_schema(conn: sqlite3.Connection) -> dict[str, Table]:
