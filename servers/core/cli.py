@@ -18,6 +18,7 @@ from mcp.server.mcpserver import MCPServer
 from pydantic import ValidationError
 
 from servers.core.app import App, SandboxSpec, SeedError, problems_from
+from servers.core.limits import DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_SANDBOX_MB
 from servers.core.http import build_http_app, is_loopback, transport_security
 from servers.core.mcp import build_mcp_server
 from servers.core.sandbox import SandboxStore
@@ -73,12 +74,38 @@ def parser(app: App) -> argparse.ArgumentParser:
     )
     p.add_argument("--log-level", default=os.environ.get("CLAWGYM_LOG_LEVEL", "warning"), help="server log level")
     p.add_argument(
+        "--call-timeout",
+        type=_positive,
+        metavar="SECONDS",
+        default=_positive(os.environ.get("CLAWGYM_CALL_TIMEOUT") or str(DEFAULT_CALL_TIMEOUT)),
+        help=f"time budget of one tool call; a call past it is stopped, rolled back and answered with an error "
+        f"(env CLAWGYM_CALL_TIMEOUT; default {DEFAULT_CALL_TIMEOUT:g})",
+    )
+    p.add_argument(
+        "--max-sandbox-mb",
+        type=_positive,
+        metavar="MB",
+        default=_positive(os.environ.get("CLAWGYM_MAX_SANDBOX_MB") or str(DEFAULT_MAX_SANDBOX_MB)),
+        help=f"stored size one sandbox may reach; a call that would pass it fails "
+        f"(env CLAWGYM_MAX_SANDBOX_MB; default {DEFAULT_MAX_SANDBOX_MB:g})",
+    )
+    p.add_argument(
         "--parent-pid",
         type=int,
         metavar="PID",
         help="shut down when process PID ends (used by the orchestrator so no server outlives it)",
     )
     return p
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
 
 
 def exit_with_parent(pid: int) -> None:
@@ -125,7 +152,7 @@ def main(app: App, argv: list[str] | None = None) -> None:
             store.create("default", spec, replace=True)
     except SeedError as exc:
         raise SystemExit(f"error: {args.seed}: {exc}") from None
-    server = build_mcp_server(app, store)
+    server = build_mcp_server(app, store, call_timeout=args.call_timeout, max_sandbox_mb=args.max_sandbox_mb)
     try:
         if args.transport == "stdio":
             anyio.run(server.run_stdio_async)

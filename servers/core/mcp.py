@@ -5,12 +5,26 @@ finds the sandbox (from the HTTP route, or the server's own sandbox over
 stdio and in process), runs the call in a transaction that is rolled back
 when the result is an error, applies the sandbox's fault plan, and writes
 the call to the sandbox's journal.
+
+Each call has a time budget. The tool itself runs in a worker thread, so a
+heavy call never holds up the event loop (other sandboxes, `/healthz`, the
+admin API); calls to one sandbox stay serialized by its lock, so its
+connection is used by one call at a time. A call past its budget is stopped
+(SQLite statements by a progress handler, Python loops at
+`Sandbox.checkpoint()`), rolled back and answered with an error. A call that
+would grow the sandbox past its storage cap is refused the same way. An
+exception a tool does not expect never reaches the agent as such: it is
+logged with its traceback and answered with an error that names no internals.
+Journal entries keep arguments and results up to the limits in `limits`.
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
+import logging
 import re
+import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -21,10 +35,18 @@ from typing import Any, get_type_hints
 import anyio
 from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
 from mcp.types import CallToolResult, TextContent
 
 from servers.core.app import App, ToolDef
+from servers.core.limits import DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_SANDBOX_MB, CallTimeout, bounded, bounded_text
 from servers.core.sandbox import Sandbox, SandboxStore, UnknownSandbox
+
+log = logging.getLogger("clawgym.server")
+
+INTERNAL_ERROR = "could not be completed because of an internal error"
+"""Words of the answer to a call whose tool raised an exception it did not expect (the fuzz tests look for them)."""
 
 SANDBOX_SCOPE_KEY = "clawgym.sandbox"
 """Where the HTTP router leaves the sandbox id in the ASGI scope."""
@@ -48,27 +70,71 @@ def bind_sandbox(sandbox_id: str) -> Iterator[None]:
         _bound.reset(token)
 
 
-def build_mcp_server(app: App, store: SandboxStore, *, sandbox_id: str = "default") -> MCPServer:
-    """The MCP server of `app`; calls without an HTTP route go to `sandbox_id`."""
+def build_mcp_server(
+    app: App,
+    store: SandboxStore,
+    *,
+    sandbox_id: str = "default",
+    call_timeout: float = DEFAULT_CALL_TIMEOUT,
+    max_sandbox_mb: float = DEFAULT_MAX_SANDBOX_MB,
+) -> MCPServer:
+    """The MCP server of `app`; calls without an HTTP route go to `sandbox_id`.
+
+    `call_timeout` is each call's time budget in seconds; `max_sandbox_mb` caps a sandbox's stored size.
+    """
     from servers import __version__
 
+    if not call_timeout > 0:
+        raise ValueError(f"call_timeout must be a positive number of seconds, got {call_timeout!r}")
+    if not max_sandbox_mb > 0:
+        raise ValueError(f"max_sandbox_mb must be a positive number of megabytes, got {max_sandbox_mb!r}")
+    tools = []
+    for tool in app.tools.tools.values():
+        registered = Tool.from_function(
+            _bind(tool), name=tool.name, title=tool.title, description=tool.description, annotations=tool.annotations
+        )
+        # A tool takes exactly the arguments it lists (the middleware refuses any other), so its schema says so.
+        registered.parameters = {**registered.parameters, "additionalProperties": False}
+        tools.append(registered)
     server: MCPServer = MCPServer(
         name=f"clawgym-{app.name}",
         title=app.title,
         instructions=app.instructions,
         version=__version__,
         log_level="WARNING",
+        tools=tools,
     )
-    for tool in app.tools.tools.values():
-        server.add_tool(
-            _bind(tool),
-            name=tool.name,
-            title=tool.title,
-            description=tool.description,
-            annotations=tool.annotations,
-        )
-    server.middleware.append(SandboxMiddleware(store, sandbox_id))
+    server.middleware.append(SandboxMiddleware(store, sandbox_id, call_timeout=call_timeout, max_sandbox_mb=max_sandbox_mb))
     return server
+
+
+def _run(tool: ToolDef, sandbox: Sandbox, kwargs: dict[str, Any]) -> Any:
+    """The tool's body, in a worker thread: stopped at its deadline, unexpected exceptions turned into a plain error."""
+    db = sandbox.db
+    if sandbox.deadline is not None:
+        deadline = sandbox.deadline
+        db.set_progress_handler(lambda: int(time.monotonic() > deadline), 2_000)
+    try:
+        return tool.fn(sandbox, **kwargs)
+    except Exception as exc:
+        if isinstance(exc, CallTimeout) or sandbox.over_budget():
+            raise _timeout(tool.name, sandbox) from None
+        if isinstance(exc, ToolError):
+            raise
+        log.error("tool %s raised an unexpected exception", tool.name, exc_info=exc)
+        raise ToolError(
+            f"{tool.name} {INTERNAL_ERROR}; nothing was changed. Check the arguments against the tool's description."
+        ) from None
+    finally:
+        if sandbox.deadline is not None:
+            db.set_progress_handler(None, 0)
+
+
+def _timeout(name: str, sandbox: Sandbox) -> CallTimeout:
+    return CallTimeout(
+        f"{name} ran past its time budget of {sandbox.budget:g} s and was stopped; nothing was changed. "
+        "Ask for less at once: a shorter time window, fewer items or a narrower query."
+    )
 
 
 def _bind(tool: ToolDef) -> Callable[..., Any]:
@@ -79,7 +145,9 @@ def _bind(tool: ToolDef) -> Callable[..., Any]:
     params = [p.replace(annotation=hints.get(p.name, p.annotation)) for p in list(signature.parameters.values())[1:]]
 
     async def call(**kwargs: Any) -> Any:
-        return fn(_current.get(), **kwargs)
+        # Off the event loop: a heavy call must not hold up other sandboxes or the admin API. The
+        # sandbox lock is held meanwhile, so nothing else uses this sandbox's connection.
+        return await anyio.to_thread.run_sync(functools.partial(_run, tool, _current.get(), kwargs))
 
     call.__name__ = tool.name
     call.__doc__ = fn.__doc__
@@ -89,9 +157,18 @@ def _bind(tool: ToolDef) -> Callable[..., Any]:
 
 
 class SandboxMiddleware:
-    def __init__(self, store: SandboxStore, default_sandbox: str) -> None:
+    def __init__(
+        self,
+        store: SandboxStore,
+        default_sandbox: str,
+        *,
+        call_timeout: float = DEFAULT_CALL_TIMEOUT,
+        max_sandbox_mb: float = DEFAULT_MAX_SANDBOX_MB,
+    ) -> None:
         self.store = store
         self.default_sandbox = default_sandbox
+        self.call_timeout = call_timeout
+        self.max_sandbox_bytes = int(max_sandbox_mb * 1024 * 1024)
         self.parameters = {
             name: list(inspect.signature(tool.fn).parameters)[1:] for name, tool in store.app.tools.tools.items()
         }
@@ -141,9 +218,9 @@ class SandboxMiddleware:
             structured = _get(result, "structuredContent", "structured_content")
             sandbox.record(
                 tool=name,
-                arguments=arguments,
-                result=structured if structured is not None else _text(result) if not is_error else None,
-                error=_text(result) if is_error else None,
+                arguments=bounded(arguments),
+                result=bounded(structured if structured is not None else _text(result) if not is_error else None),
+                error=bounded_text(_text(result)) if is_error else None,
                 is_error=is_error,
                 latency_ms=latency_ms,
                 wall=wall,
@@ -155,6 +232,8 @@ class SandboxMiddleware:
         self, sandbox: Sandbox, ctx: ServerRequestContext[Any, Any], call_next: CallNext
     ) -> Any:
         token = _current.set(sandbox)
+        sandbox.budget = self.call_timeout
+        sandbox.deadline = time.monotonic() + self.call_timeout
         sandbox.db.execute("BEGIN")
         try:
             result = await call_next(ctx)
@@ -162,13 +241,27 @@ class SandboxMiddleware:
             sandbox.rollback()
             raise
         finally:
+            sandbox.deadline = None
             _current.reset(token)
+        if not _get(result, "isError", "is_error"):
+            used = _stored_bytes(sandbox.db)
+            if used > self.max_sandbox_bytes:
+                result = _error_result(
+                    f"This change would make the sandbox's stored data {used / 2**20:.1f} MB, over its limit of "
+                    f"{self.max_sandbox_bytes / 2**20:g} MB; nothing was changed. Delete or shorten something first."
+                )
         if _get(result, "isError", "is_error"):
             sandbox.rollback()
             result = _tidy_error(result)
         else:
             sandbox.db.execute("COMMIT")
         return result
+
+
+def _stored_bytes(db: sqlite3.Connection) -> int:
+    """Bytes of the database's pages in use (free pages left by deletions not counted)."""
+    pages = db.execute("PRAGMA page_count").fetchone()[0] - db.execute("PRAGMA freelist_count").fetchone()[0]
+    return int(pages * db.execute("PRAGMA page_size").fetchone()[0])
 
 
 def _error_result(message: str) -> dict[str, Any]:

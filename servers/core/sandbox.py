@@ -21,6 +21,7 @@ import re
 import shutil
 import sqlite3
 import tempfile
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime
@@ -126,6 +127,10 @@ class Sandbox:
         # Calls to one sandbox are serialized so each runs in its own transaction
         # and the journal order is the order in which state changed.
         self.lock = anyio.Lock()
+        self.deadline: float | None = None
+        """`time.monotonic()` by which the running tool call must end (None outside a call)."""
+        self.budget: float = 0.0
+        """The running call's time budget in seconds, for messages."""
 
     # -- building -------------------------------------------------------------
 
@@ -312,6 +317,16 @@ class Sandbox:
 
     def now_iso(self) -> str:
         return isoformat(self.clock.now())
+
+    def over_budget(self) -> bool:
+        return self.deadline is not None and time.monotonic() > self.deadline
+
+    def checkpoint(self) -> None:
+        """Stop the running call if it is past its time budget; tools call this inside long Python loops."""
+        if self.over_budget():
+            from servers.core.limits import CallTimeout
+
+            raise CallTimeout("the call ran past its time budget")
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
