@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from servers.calendar.model import (
     Attendee,
@@ -28,13 +28,42 @@ from servers.core.clock import isoformat, localize, zone
 
 tools = Toolset()
 
-EventId = Annotated[str, Field(min_length=1, description="The event's id, as returned by list_events or search_events.")]
-Email = Annotated[str, Field(pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$", description="An email address.")]
-TimeZone = Annotated[str, Field(description="IANA time zone such as 'Europe/Berlin'. Defaults to the user's.")]
+FIRST_YEAR, LAST_YEAR = 1900, 2199
+"""Dates and times outside these years are refused: far enough for any calendar, and clear of the ends of the
+calendar where converting between zones would overflow."""
+MAX_LIST_DAYS = 366
+"""Longest window list_events looks at."""
+MAX_FREE_DAYS = 92
+"""Longest window find_free_slots and get_free_busy look at."""
+
+
+def _in_years(when: datetime) -> datetime:
+    if not FIRST_YEAR <= when.year <= LAST_YEAR:
+        raise ValueError(f"the year must be between {FIRST_YEAR} and {LAST_YEAR}, got {when.year}")
+    return when
+
+
+EventId = Annotated[
+    str, Field(min_length=1, max_length=100, description="The event's id, as returned by list_events or search_events.")
+]
+CalendarId = Annotated[str, Field(min_length=1, max_length=100, description="A calendar's id, from list_calendars.")]
+Email = Annotated[
+    str, Field(max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$", description="An email address.")
+]
+TimeZone = Annotated[
+    str, Field(max_length=64, description="IANA time zone such as 'Europe/Berlin'. Defaults to the user's.")
+]
 When = Annotated[
     datetime,
-    Field(description="ISO 8601 date-time, e.g. '2026-03-10T14:00' (read in `timezone`) or with an offset."),
+    AfterValidator(_in_years),
+    Field(
+        description=f"ISO 8601 date-time, e.g. '2026-03-10T14:00' (read in `timezone`) or with an offset; "
+        f"years {FIRST_YEAR}-{LAST_YEAR}."
+    ),
 ]
+Description = Annotated[str, Field(max_length=8_000, description="Free text shown with the event.")]
+Location = Annotated[str, Field(max_length=500, description="Where it happens: a room, an address or a link.")]
+Attendees = Annotated[list[Email], Field(max_length=100)]
 
 
 class CalendarList(BaseModel):
@@ -79,11 +108,18 @@ def _tz(sb: Sandbox, timezone: str | None) -> str:
     return tz
 
 
-def _window(sb: Sandbox, time_min: datetime | None, time_max: datetime | None, tz: str, days: int = 7):
+def _window(
+    sb: Sandbox, time_min: datetime | None, time_max: datetime | None, tz: str, *, longest: int, days: int = 7
+) -> tuple[datetime, datetime]:
     start = localize(time_min, tz) if time_min else sb.now().astimezone(zone(tz))
     end = localize(time_max, tz) if time_max else start + timedelta(days=days)
     if end <= start:
         raise ToolError(f"time_max ({isoformat(end)}) must be after time_min ({isoformat(start)}).")
+    if end - start > timedelta(days=longest):
+        raise ToolError(
+            f"The window from {isoformat(start)} to {isoformat(end)} is {(end - start).days} days long; this tool looks "
+            f"at {longest} days at most. Ask for a shorter window, or several in turn."
+        )
     return start, end
 
 
@@ -185,12 +221,15 @@ def _person(sb: Sandbox, email: str) -> dict[str, Any]:
 
 
 def _busy(sb: Sandbox, email: str, window: tuple[datetime, datetime]) -> list[tuple[datetime, datetime]]:
-    intervals = [
-        bounds(e)
-        for e in sb.select("events", "status != 'cancelled' AND all_day = 0")
-        if involves(e, email) and overlaps(bounds(e), window)
-    ]
-    intervals += [bounds(b) for b in sb.select("busy", "email = ?", (email,)) if overlaps(bounds(b), window)]
+    intervals = []
+    for e in sb.select("events", "status != 'cancelled' AND all_day = 0"):
+        sb.checkpoint()
+        if involves(e, email) and overlaps(bounds(e), window):
+            intervals.append(bounds(e))
+    for b in sb.select("busy", "email = ?", (email,)):
+        sb.checkpoint()
+        if overlaps(bounds(b), window):
+            intervals.append(bounds(b))
     return merge(intervals)
 
 
@@ -219,17 +258,18 @@ def list_events(
     sb: Sandbox,
     time_min: When | None = None,
     time_max: When | None = None,
-    calendar_id: str | None = None,
+    calendar_id: CalendarId | None = None,
     timezone: TimeZone | None = None,
     include_cancelled: bool = False,
     max_results: Annotated[int, Field(ge=1, le=250)] = 50,
 ) -> EventList:
     """List events that overlap a time window, earliest first.
 
-    The window defaults to the next 7 days from now. Naive times are read in `timezone` (default: yours).
+    The window defaults to the next 7 days from now and can be at most 366 days long. Naive times are read in
+    `timezone` (default: yours).
     Leave `calendar_id` empty to list every calendar you can see. Cancelled events are left out unless asked for."""
     tz = _tz(sb, timezone)
-    window = _window(sb, time_min, time_max, tz)
+    window = _window(sb, time_min, time_max, tz, longest=MAX_LIST_DAYS)
     where, params = ("calendar_id = ?", [_calendar(sb, calendar_id)["id"]]) if calendar_id else ("", [])
     rows = [r for r in sb.select("events", where, params) if include_cancelled or r["status"] != "cancelled"]
     hits = _in_window(rows, window)[:max_results]
@@ -241,7 +281,9 @@ def list_events(
 @tools.tool(read_only=True, title="Search events")
 def search_events(
     sb: Sandbox,
-    query: Annotated[str, Field(description="Words to find in the title, description, location, organizer or guests.")] = "",
+    query: Annotated[
+        str, Field(max_length=500, description="Words to find in the title, description, location, organizer or guests.")
+    ] = "",
     attendee: Email | None = None,
     time_min: When | None = None,
     time_max: When | None = None,
@@ -294,9 +336,10 @@ def get_free_busy(
 ) -> FreeBusy:
     """Show when people are busy in a window (default: the next 7 days), with their working hours.
 
-    Works for anyone, including people whose calendars you cannot open: you see busy times, not event details."""
+    Works for anyone, including people whose calendars you cannot open: you see busy times, not event details.
+    The window can be at most 92 days long."""
     tz = _tz(sb, timezone)
-    window = _window(sb, time_min, time_max, tz)
+    window = _window(sb, time_min, time_max, tz, longest=MAX_FREE_DAYS)
     people = []
     for email in dict.fromkeys(e.lower() for e in emails):
         person = _person(sb, email)
@@ -322,9 +365,10 @@ def find_free_slots(
     """Find times when you and every listed guest are free for at least `duration_minutes`.
 
     Searches the window (default: the next 7 days, never before now) and, by default, only inside everyone's
-    working hours in their own time zones. Returns free windows, earliest first; book any part of one."""
+    working hours in their own time zones. The window can be at most 92 days long. Returns free windows, earliest
+    first; book any part of one."""
     tz = _tz(sb, timezone)
-    start, end = _window(sb, time_min, time_max, tz)
+    start, end = _window(sb, time_min, time_max, tz, longest=MAX_FREE_DAYS)
     start = max(start, sb.now())
     if end <= start:
         raise ToolError("The window is entirely in the past.")
@@ -354,10 +398,10 @@ def create_event(
     end: When | None = None,
     timezone: TimeZone | None = None,
     all_day: bool = False,
-    calendar_id: str | None = None,
-    description: str = "",
-    location: str = "",
-    attendees: Annotated[list[Email], Field(max_length=100)] = [],  # noqa: B006 - copied by pydantic
+    calendar_id: CalendarId | None = None,
+    description: Description = "",
+    location: Location = "",
+    attendees: Attendees = [],  # noqa: B006 - copied by pydantic
     status: EventStatus = "confirmed",
 ) -> Event:
     """Create an event on your primary calendar (or `calendar_id`) and invite `attendees`, who start as 'needsAction'.
@@ -400,11 +444,11 @@ def update_event(
     start: When | None = None,
     end: When | None = None,
     timezone: TimeZone | None = None,
-    description: str | None = None,
-    location: str | None = None,
-    add_attendees: Annotated[list[Email], Field(max_length=100)] | None = None,
-    remove_attendees: list[Email] | None = None,
-    calendar_id: str | None = Field(None, description="Move the event to this calendar."),
+    description: Description | None = None,
+    location: Location | None = None,
+    add_attendees: Attendees | None = None,
+    remove_attendees: Attendees | None = None,
+    calendar_id: Annotated[CalendarId | None, Field(description="Move the event to this calendar.")] = None,
     status: EventStatus | None = None,
 ) -> Event:
     """Change an event you organize: only the fields you pass change.

@@ -70,8 +70,10 @@ def zone(name: str) -> ZoneInfo:
     """An IANA time zone, or a `ToolError`-friendly `ValueError` naming the bad value."""
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError(f"unknown time zone {name!r}; use an IANA name such as 'Europe/Berlin' or 'UTC'") from None
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        # OSError: a folder of the tz database ('America') or a name too long for a file name.
+        shown = name if len(name) <= 80 else name[:80] + "…"
+        raise ValueError(f"unknown time zone {shown!r}; use an IANA name such as 'Europe/Berlin' or 'UTC'") from None
 
 
 def localize(when: datetime, tz: str) -> datetime:
