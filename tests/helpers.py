@@ -54,22 +54,36 @@ async def in_memory(app: App, seed: dict[str, Any] | None = None, **spec: Any) -
 
 
 class AppProcess:
-    """`python -m servers.<app> --transport http` as a real subprocess on a free loopback port."""
+    """`python -m servers.<app> --transport http` as a real subprocess on a free loopback port.
 
-    def __init__(self, app: str, *extra: str, data_dir: Path | None = None, token: str | None = None) -> None:
+    The admin token goes in on stdin, as the local backend does it. Sandbox
+    'default' is served without a secret unless `open_default=False`; the
+    secrets of sandboxes created through `admin()` are kept in `secrets`, and
+    `client(sandbox)` connects with the right one.
+    """
+
+    def __init__(
+        self, app: str, *extra: str, data_dir: Path | None = None, token: str | None = None, open_default: bool = True
+    ) -> None:
         self.app = app
         self.port = free_port()
         self.token = token or secrets.token_hex(8)
         self.url = f"http://127.0.0.1:{self.port}"
-        args = [sys.executable, "-m", f"servers.{app}", "--transport", "http", "--port", str(self.port)]
+        args = [sys.executable, "-m", f"servers.{app}", "--transport", "http", "--port", str(self.port), "--admin-token-stdin"]
         if data_dir is not None:
             args += ["--data-dir", str(data_dir)]
+        if open_default:
+            args.append("--open-default")
         self.args = args + list(extra)
         self.proc: subprocess.Popen[bytes] | None = None
+        self.secrets: dict[str, str] = {}
 
     def start(self) -> AppProcess:
-        env = os.environ | {"CLAWGYM_ADMIN_TOKEN": self.token}
-        self.proc = subprocess.Popen(self.args, cwd=ROOT, env=env, stderr=subprocess.PIPE)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CLAWGYM_ADMIN_TOKEN")}
+        self.proc = subprocess.Popen(self.args, cwd=ROOT, env=env, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"{self.token}\n".encode())
+        self.proc.stdin.close()
         wait_healthy(self.url, self.proc)
         return self
 
@@ -83,10 +97,26 @@ class AppProcess:
                 self.proc.wait()
 
     def admin(self) -> httpx2.Client:
-        return httpx2.Client(base_url=f"{self.url}/admin", headers={"Authorization": f"Bearer {self.token}"}, timeout=10)
+        def keep_secret(response: httpx2.Response) -> None:
+            if response.request.method == "POST" and response.request.url.path.endswith("/admin/sandboxes"):
+                response.read()
+                if response.status_code == 201:
+                    created = response.json()
+                    self.secrets[created["id"]] = created["secret"]
+
+        return httpx2.Client(
+            base_url=f"{self.url}/admin", headers={"Authorization": f"Bearer {self.token}"}, timeout=10,
+            event_hooks={"response": [keep_secret]},
+        )  # fmt: skip
 
     def mcp_url(self, sandbox: str | None = None) -> str:
         return f"{self.url}/mcp" if sandbox is None else f"{self.url}/s/{sandbox}/mcp"
+
+    def client(
+        self, sandbox: str | None = None, secret: str | None = None, **kwargs: Any
+    ) -> contextlib.AbstractAsyncContextManager[Client]:
+        """An MCP client on `sandbox` (None: /mcp) carrying its secret (or `secret`)."""
+        return mcp_client(self.mcp_url(sandbox), secret or self.secrets.get(sandbox or "default"), **kwargs)
 
 
 @contextlib.contextmanager
@@ -96,6 +126,17 @@ def app_process(app: str, *extra: str, **kwargs: Any) -> Iterator[AppProcess]:
         yield proc
     finally:
         proc.stop()
+
+
+@contextlib.asynccontextmanager
+async def mcp_client(url: str, secret: str | None = None, **kwargs: Any) -> AsyncIterator[Client]:
+    """An MCP client over Streamable HTTP sending `Authorization: Bearer <secret>` (when given) on every request."""
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    async with create_mcp_http_client(headers={"Authorization": f"Bearer {secret}"} if secret else None) as http:
+        async with Client(streamable_http_client(url, http_client=http), **kwargs) as client:
+            yield client
 
 
 def structured(result: Any) -> dict[str, Any]:

@@ -4,21 +4,70 @@ A backend starts the app servers a scenario needs and hands back one
 `AppEndpoint` per app. Everything above this module (episodes, the gateway,
 the verifier) talks to endpoints only, so it does not know whether the apps
 run in this process, as local processes or in containers.
+
+Creating a sandbox returns its secret (None in process): the MCP endpoint of
+the sandbox answers only requests that carry it, so the orchestrator and its
+gateway can reach an episode's sandboxes and an agent that guesses names
+cannot. Every sandbox is tagged with its maker (`OWNER`); a run that starts
+removes the sandboxes a crashed run of this machine left behind.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
+import os
+import socket
 import time
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 import anyio
 import httpx2
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 from servers.core import FaultPlan, SandboxSpec
+
+log = logging.getLogger("clawgym.backends")
+
+STALE_AFTER_S = 24 * 3600.0
+"""A sandbox made by any orchestrator and older than this is a leftover, whoever made it."""
+
+
+def _start_time(pid: int) -> str | None:
+    """When process `pid` started (clock ticks since boot), which tells a reused pid from the original."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[-1].split()[19]
+
+
+OWNER_PREFIX = "orchestrator@"
+OWNER = f"{OWNER_PREFIX}{socket.gethostname()}:{os.getpid()}:{_start_time(os.getpid())}"
+"""This process as the maker of sandboxes: host, pid and the pid's start time."""
+
+
+def is_stale(owner: str | None, created: float | None, now: float | None = None) -> bool:
+    """Whether a sandbox made by `owner` at `created` is a leftover of an orchestrator that is gone.
+
+    Sandboxes without an orchestrator's tag (made by hand) are never leftovers.
+    One made on this host by a process that no longer runs is; so is any
+    orchestrator's sandbox older than `STALE_AFTER_S`.
+    """
+    if not owner or not owner.startswith(OWNER_PREFIX) or owner == OWNER:
+        return False
+    if created is not None and (now or time.time()) - created > STALE_AFTER_S:
+        return True
+    host, _, rest = owner[len(OWNER_PREFIX) :].partition(":")
+    pid, _, started = rest.partition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    return _start_time(int(pid)) != started
 
 
 class BackendError(RuntimeError):
@@ -61,7 +110,8 @@ class AppEndpoint(ABC):
     app: str
 
     @abstractmethod
-    async def create_sandbox(self, sandbox_id: str, spec: SandboxSpec, *, replace: bool = False) -> None: ...
+    async def create_sandbox(self, sandbox_id: str, spec: SandboxSpec, *, replace: bool = False) -> str | None:
+        """Build the sandbox; returns the secret its MCP endpoint requires (None when it needs none)."""
 
     @abstractmethod
     async def reset(self, sandbox_id: str) -> None: ...
@@ -82,8 +132,12 @@ class AppEndpoint(ABC):
     async def delete(self, sandbox_id: str) -> None: ...
 
     @abstractmethod
-    def connect(self, sandbox_id: str) -> contextlib.AbstractAsyncContextManager[Client]:
-        """An MCP client session on the sandbox, as an agent would have."""
+    def connect(self, sandbox_id: str, secret: str | None = None) -> contextlib.AbstractAsyncContextManager[Client]:
+        """An MCP client session on the sandbox; `secret` defaults to the one its creation here returned."""
+
+    async def remove_leftovers(self) -> list[str]:
+        """Delete the sandboxes crashed orchestrators left behind (`is_stale`); returns their ids."""
+        return []
 
     def mcp_url(self, sandbox_id: str) -> str | None:
         """The sandbox's Streamable HTTP URL, when it has one."""
@@ -119,7 +173,7 @@ class Backend(ABC):
 
 
 class HttpEndpoint(AppEndpoint):
-    """An app server reached over HTTP: the admin API with a bearer token, MCP at /s/{sandbox}/mcp."""
+    """An app server reached over HTTP: the admin API with a bearer token, MCP at /s/{sandbox}/mcp with its secret."""
 
     def __init__(self, app: str, base_url: str, token: str) -> None:
         self.app = app
@@ -127,6 +181,7 @@ class HttpEndpoint(AppEndpoint):
         self.http = httpx2.AsyncClient(
             base_url=f"{self.base_url}/admin", headers={"Authorization": f"Bearer {token}"}, timeout=60
         )
+        self.secrets: dict[str, str] = {}
 
     async def _call(self, method: str, path: str, **kwargs: Any) -> Any:
         try:
@@ -141,9 +196,24 @@ class HttpEndpoint(AppEndpoint):
             raise BackendError(f"{self.app}: {method} {path} failed ({response.status_code}): {message}")
         return response.json()
 
-    async def create_sandbox(self, sandbox_id: str, spec: SandboxSpec, *, replace: bool = False) -> None:
-        body = {"id": sandbox_id, "replace": replace, **spec.model_dump(mode="json")}
-        await self._call("POST", "/sandboxes", json=body)
+    async def create_sandbox(self, sandbox_id: str, spec: SandboxSpec, *, replace: bool = False) -> str | None:
+        body = {"id": sandbox_id, "replace": replace, "owner": OWNER, **spec.model_dump(mode="json")}
+        secret: str = (await self._call("POST", "/sandboxes", json=body))["secret"]
+        self.secrets[sandbox_id] = secret
+        return secret
+
+    async def remove_leftovers(self) -> list[str]:
+        listed = (await self._call("GET", "/sandboxes"))["sandboxes"]
+        now = time.time()
+        removed = []
+        for sandbox in listed:
+            if is_stale(sandbox.get("owner"), sandbox.get("created"), now):
+                with contextlib.suppress(BackendError):  # gone meanwhile, or another run got there first
+                    await self._call("DELETE", f"/sandboxes/{sandbox['id']}")
+                    removed.append(sandbox["id"])
+        if removed:
+            log.warning("%s: removed %d sandbox(es) left by a run that ended without cleaning up", self.app, len(removed))
+        return removed
 
     async def reset(self, sandbox_id: str) -> None:
         await self._call("POST", f"/sandboxes/{sandbox_id}/reset")
@@ -162,14 +232,18 @@ class HttpEndpoint(AppEndpoint):
 
     async def delete(self, sandbox_id: str) -> None:
         await self._call("DELETE", f"/sandboxes/{sandbox_id}")
+        self.secrets.pop(sandbox_id, None)
 
     def mcp_url(self, sandbox_id: str) -> str:
         return f"{self.base_url}/s/{sandbox_id}/mcp"
 
     @contextlib.asynccontextmanager
-    async def connect(self, sandbox_id: str) -> AsyncIterator[Client]:
-        async with Client(self.mcp_url(sandbox_id), mode="legacy") as client:
-            yield client
+    async def connect(self, sandbox_id: str, secret: str | None = None) -> AsyncIterator[Client]:
+        secret = secret or self.secrets.get(sandbox_id)
+        headers = {"Authorization": f"Bearer {secret}"} if secret else None
+        async with create_mcp_http_client(headers=headers) as http:
+            async with Client(streamable_http_client(self.mcp_url(sandbox_id), http_client=http), mode="legacy") as client:
+                yield client
 
     async def aclose(self) -> None:
         await self.http.aclose()

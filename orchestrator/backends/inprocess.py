@@ -27,11 +27,13 @@ class InProcessEndpoint(AppEndpoint):
         except UnknownSandbox as exc:
             raise BackendError(f"{self.app}: {exc}") from None
 
-    async def create_sandbox(self, sandbox_id: str, spec: SandboxSpec, *, replace: bool = False) -> None:
+    async def create_sandbox(self, sandbox_id: str, spec: SandboxSpec, *, replace: bool = False) -> str | None:
+        """In process there is no endpoint to protect: no secret."""
         try:
             self.store.create(sandbox_id, spec, replace=replace)
         except (SeedError, FileExistsError, ValueError) as exc:
             raise BackendError(f"{self.app}: {exc}") from exc
+        return None
 
     async def reset(self, sandbox_id: str) -> None:
         sandbox = self._sandbox(sandbox_id)
@@ -56,7 +58,7 @@ class InProcessEndpoint(AppEndpoint):
         self.store.delete(sandbox_id)
 
     @contextlib.asynccontextmanager
-    async def connect(self, sandbox_id: str) -> AsyncIterator[Client]:
+    async def connect(self, sandbox_id: str, secret: str | None = None) -> AsyncIterator[Client]:
         self._sandbox(sandbox_id)
         async with SandboxClient(self.server, sandbox_id=sandbox_id, mode="legacy") as client:
             yield client

@@ -1,12 +1,15 @@
 """The local backend: each app server as a process on a free loopback port.
 
-No Docker needed. Every server gets a generated admin token, writes its log
-to the run's log folder, and exits when the orchestrator does, whatever the
-reason; `close` stops them all and waits until their ports are free.
+No Docker needed. Every server gets a generated admin token on its stdin
+(never in its environment or command line, which other local processes can
+read), writes its log to the run's log folder, and exits when the
+orchestrator does, whatever the reason; `close` stops them all and waits
+until their ports are free.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import signal
@@ -23,6 +26,10 @@ from orchestrator.backends.base import AppEndpoint, Backend, BackendError, HttpE
 from servers import registry
 
 STARTUP_TIMEOUT_S = 30.0
+SERVER_ENV_DROPPED = (
+    "CLAWGYM_ADMIN_TOKEN", "CLAWGYM_ADMIN_TOKEN_FILE", "CLAWGYM_DATA_DIR", "CLAWGYM_OPEN_DEFAULT", "CLAWGYM_TRANSPORT",
+)  # fmt: skip
+"""Settings of the orchestrator's environment that must not configure (or leak into) the servers it starts."""
 
 
 def free_port() -> int:
@@ -48,18 +55,22 @@ class LocalApp:
         command = [
             sys.executable, "-m", registry.server_module(self.app),
             "--transport", "http", "--host", "127.0.0.1", "--port", str(self.port),
-            "--parent-pid", str(os.getpid()), "--log-level", "warning",
+            "--parent-pid", str(os.getpid()), "--log-level", "warning", "--admin-token-stdin",
         ]  # fmt: skip
-        env = os.environ | {"CLAWGYM_ADMIN_TOKEN": self.token, "PYTHONUNBUFFERED": "1"}
-        env.pop("CLAWGYM_DATA_DIR", None)
+        env = {k: v for k, v in os.environ.items() if k not in SERVER_ENV_DROPPED} | {"PYTHONUNBUFFERED": "1"}
         # stdout is the MCP channel when the orchestrator itself serves stdio: never share it.
         # A session of its own keeps the server out of signals meant for the orchestrator's
         # process group (an MCP client stopping `serve`), so the final state can still be read;
         # --parent-pid ends it when the orchestrator is gone.
         self.process = subprocess.Popen(
-            command, env=env, stdin=subprocess.DEVNULL, stdout=self.log or subprocess.DEVNULL,
+            command, env=env, stdin=subprocess.PIPE, stdout=self.log or subprocess.DEVNULL,
             stderr=self.log or subprocess.DEVNULL, start_new_session=True,
         )  # fmt: skip
+        assert self.process.stdin is not None
+        with contextlib.suppress(BrokenPipeError):  # it died at once: wait_ready reports why
+            self.process.stdin.write(f"{self.token}\n".encode())
+        with contextlib.suppress(BrokenPipeError):
+            self.process.stdin.close()
 
     async def wait_ready(self) -> None:
         assert self.process is not None

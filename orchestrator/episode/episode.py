@@ -61,6 +61,8 @@ class Episode:
         self.workdir = workdir
         self.trace = Trace()
         self.seeded: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        self.secrets: dict[str, str | None] = {}
+        """Each app's sandbox secret: the capability to call its tools, held here and never shown to the agent."""
         self.gateway: Gateway | None = None
         self.gateway_url: str | None = None
         self.started = time.perf_counter()
@@ -71,7 +73,9 @@ class Episode:
             await each(self.endpoints, self._seed)
             upstreams: dict[str, Client] = {}
             for app, endpoint in self.endpoints.items():
-                upstreams[app] = await self._stack.enter_async_context(endpoint.connect(self.sandbox_id))
+                upstreams[app] = await self._stack.enter_async_context(
+                    endpoint.connect(self.sandbox_id, self.secrets.get(app))
+                )
             self.gateway = Gateway(self.scenario, upstreams, self.trace)
             await self.gateway.load_tools()
         except BaseException:
@@ -80,7 +84,8 @@ class Episode:
         return self
 
     async def _seed(self, app: str, endpoint: AppEndpoint) -> None:
-        await endpoint.create_sandbox(self.sandbox_id, self.scenario.sandbox_spec(app, self.rng_seed), replace=True)
+        spec = self.scenario.sandbox_spec(app, self.rng_seed)
+        self.secrets[app] = await endpoint.create_sandbox(self.sandbox_id, spec, replace=True)
         if app in self.scenario.faults:
             await endpoint.set_faults(self.sandbox_id, self.scenario.faults[app])
         self.seeded[app] = await endpoint.snapshot(self.sandbox_id)

@@ -31,8 +31,10 @@ def parser(app: App) -> argparse.ArgumentParser:
         prog=f"python -m servers.{app.name}",
         description=f"ClawGym {app.title}: an MCP server whose state lives in resettable sandboxes.",
         epilog=(
-            "Over HTTP, sandbox ID is served at /s/ID/mcp and /mcp is sandbox 'default'; "
-            "the admin API under /admin/ needs 'Authorization: Bearer TOKEN'."
+            "Over HTTP, sandbox ID is served at /s/ID/mcp (with 'Authorization: Bearer SECRET', the secret its "
+            "creation returned) and /mcp is sandbox 'default'; the admin API under /admin/ needs "
+            "'Authorization: Bearer TOKEN'. Tokens are never read from the command line or the environment, "
+            "where other local users can see them."
         ),
     )
     p.add_argument(
@@ -59,10 +61,27 @@ def parser(app: App) -> argparse.ArgumentParser:
         metavar="FILE",
         help="YAML or JSON sandbox spec for sandbox 'default': {seed: {...}, persona: {...}, clock: {...}, rng_seed: N}",
     )
+    token = p.add_mutually_exclusive_group()
+    token.add_argument(
+        "--admin-token-file",
+        type=Path,
+        metavar="FILE",
+        default=os.environ.get("CLAWGYM_ADMIN_TOKEN_FILE") or None,
+        help="read the bearer token for /admin/ from FILE (keep it 0600; env CLAWGYM_ADMIN_TOKEN_FILE names the file); "
+        "on a loopback bind without one a token is generated and printed",
+    )
+    token.add_argument(
+        "--admin-token-stdin",
+        action="store_true",
+        help="read the admin token from the first line of stdin at startup (http only)",
+    )
+    p.add_argument("--admin-token", help=argparse.SUPPRESS)
     p.add_argument(
-        "--admin-token",
-        default=os.environ.get("CLAWGYM_ADMIN_TOKEN") or None,
-        help="bearer token for /admin/ (env CLAWGYM_ADMIN_TOKEN); on a loopback bind one is generated if missing",
+        "--open-default",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="serve sandbox 'default' at /mcp without a secret; default: on over stdio and on a loopback bind "
+        "without a configured admin token, off otherwise (env CLAWGYM_OPEN_DEFAULT=1)",
     )
     p.add_argument(
         "--allowed-host",
@@ -140,8 +159,51 @@ def load_spec(path: Path) -> SandboxSpec:
         raise SystemExit(f"error: {path} is not a valid sandbox spec:\n{lines}") from None
 
 
+def read_admin_token(args: argparse.Namespace) -> str | None:
+    """The configured admin token, from a file or stdin; never from argv or the environment."""
+    if args.admin_token is not None:
+        raise SystemExit(
+            "error: --admin-token is not accepted: a command line is readable by every local user. "
+            "Put the token in a 0600 file and pass --admin-token-file FILE, or pipe it with --admin-token-stdin"
+        )
+    if os.environ.get("CLAWGYM_ADMIN_TOKEN"):
+        print(
+            "warning: CLAWGYM_ADMIN_TOKEN is ignored (a process environment is readable); "
+            "use --admin-token-file or CLAWGYM_ADMIN_TOKEN_FILE",
+            file=sys.stderr,
+            flush=True,
+        )
+    if args.admin_token_stdin:
+        if args.transport != "http":
+            raise SystemExit("error: --admin-token-stdin needs --transport http (stdin is the MCP channel over stdio)")
+        token = sys.stdin.readline().strip()
+        if not token:
+            raise SystemExit("error: --admin-token-stdin: stdin gave no token")
+        return token
+    if args.admin_token_file is None:
+        return None
+    try:
+        path = Path(args.admin_token_file)
+        token = path.read_text().strip()
+        mode = path.stat().st_mode
+    except OSError as exc:
+        raise SystemExit(f"error: cannot read --admin-token-file {args.admin_token_file}: {exc.strerror}") from None
+    if not token:
+        raise SystemExit(f"error: --admin-token-file {args.admin_token_file} is empty")
+    if mode & 0o007:
+        print(f"warning: {args.admin_token_file} is readable by other users; chmod 600 it", file=sys.stderr, flush=True)
+    return token
+
+
 def main(app: App, argv: list[str] | None = None) -> None:
     args = parser(app).parse_args(argv)
+    args.configured_token = read_admin_token(args)
+    if args.open_default is None:
+        env = os.environ.get("CLAWGYM_OPEN_DEFAULT", "").lower()
+        if env:
+            args.open_default = env in ("1", "true", "yes", "on")
+        else:
+            args.open_default = args.transport == "stdio" or (is_loopback(args.host) and args.configured_token is None)
     if args.parent_pid:
         exit_with_parent(args.parent_pid)
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
@@ -165,21 +227,23 @@ def main(app: App, argv: list[str] | None = None) -> None:
 def serve_http(app: App, store: SandboxStore, server: MCPServer, args: argparse.Namespace) -> None:
     import uvicorn
 
-    token = args.admin_token
+    token = args.configured_token
     if not token and is_loopback(args.host):
         token = secrets.token_urlsafe(24)
         print(f"{app.name}: generated admin token {token}", file=sys.stderr, flush=True)
     elif not token:
         print(
-            f"{app.name}: no admin token configured; the admin API is disabled (set CLAWGYM_ADMIN_TOKEN)",
+            f"{app.name}: no admin token configured; the admin API is disabled (see --admin-token-file)",
             file=sys.stderr,
             flush=True,
         )
     http_app = build_http_app(
-        app, store, server, admin_token=token, security=transport_security(args.host, args.allowed_host)
-    )
+        app, store, server, admin_token=token, security=transport_security(args.host, args.allowed_host),
+        open_default=args.open_default,
+    )  # fmt: skip
+    default = "open, no secret" if args.open_default else "closed"
     print(
-        f"{app.name}: MCP at http://{args.host}:{args.port}/mcp (sandbox 'default') and /s/ID/mcp; "
+        f"{app.name}: MCP at http://{args.host}:{args.port}/mcp (sandbox 'default', {default}) and /s/ID/mcp (secret); "
         f"{len(store)} sandbox(es){' on disk in ' + str(args.data_dir) if args.data_dir else ' in memory'}",
         file=sys.stderr,
         flush=True,

@@ -15,9 +15,12 @@ files survive a restart of the process.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
+import logging
 import os
 import re
+import secrets
 import shutil
 import sqlite3
 import tempfile
@@ -35,7 +38,10 @@ from servers.core.app import App, Persona, SandboxSpec, SeedError
 from servers.core.clock import Clock, isoformat
 from servers.core.faults import FaultPlan
 
-SANDBOX_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+log = logging.getLogger("clawgym.sandbox")
+
+SANDBOX_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+"""A sandbox id, matched whole (`fullmatch`: `$` would accept a trailing newline)."""
 
 CORE_SCHEMA = """
 CREATE TABLE _meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -81,7 +87,7 @@ class UnknownSandbox(KeyError):
 
 
 def check_sandbox_id(sandbox_id: str) -> str:
-    if not SANDBOX_ID.match(sandbox_id):
+    if not isinstance(sandbox_id, str) or not SANDBOX_ID.fullmatch(sandbox_id):
         raise ValueError(
             f"invalid sandbox id {sandbox_id!r}: use 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit"
         )
@@ -124,6 +130,8 @@ class Sandbox:
         self.faults = faults
         self.directory = directory
         self._image = image
+        self.access: dict[str, Any] = {}
+        """Who may reach it and who made it: `secret_sha256`, `generation`, `owner`, `created` (see `set_access`)."""
         # Calls to one sandbox are serialized so each runs in its own transaction
         # and the journal order is the order in which state changed.
         self.lock = anyio.Lock()
@@ -172,7 +180,7 @@ class Sandbox:
                 db.executescript(CHANGES_SCHEMA + app.change_triggers)
             image.close()
         meta = {r["key"]: json.loads(r["value"]) for r in conn.execute("SELECT key, value FROM _meta")}
-        return cls(
+        sandbox = cls(
             app,
             sandbox_id,
             conn,
@@ -182,6 +190,8 @@ class Sandbox:
             directory,
             None,
         )
+        sandbox.access = meta.get("access", {})
+        return sandbox
 
     def _write_meta(self, key: str, value: Any) -> None:
         self.db.execute(
@@ -204,6 +214,30 @@ class Sandbox:
         with self.transaction():
             self._write_meta("clock", self.clock.state())
             self._write_meta("faults", self.faults.model_dump(mode="json"))
+            self._write_meta("access", self.access)
+
+    def set_access(self, *, secret: str | None, owner: str | None = None) -> None:
+        """Require `secret` on the sandbox's MCP endpoint (None: no secret opens it) and tag who made it.
+
+        Only the secret's digest is kept. `generation` is new on every call, so a
+        session opened before a sandbox was rebuilt under the same id does not
+        carry over to the new one.
+        """
+        self.access = {
+            "secret_sha256": None if secret is None else hashlib.sha256(secret.encode()).hexdigest(),
+            "generation": secrets.token_hex(8),
+            "owner": owner,
+            "created": time.time(),
+        }
+        with self.transaction():
+            self._write_meta("access", self.access)
+
+    def admits(self, secret: str | None) -> bool:
+        """Whether `secret` is this sandbox's; a sandbox without one admits nobody this way."""
+        digest = self.access.get("secret_sha256")
+        if digest is None or secret is None:
+            return False
+        return hmac.compare_digest(hashlib.sha256(secret.encode()).hexdigest(), digest)
 
     def set_clock(self, *, advance: float | None = None, to: datetime | None = None) -> None:
         if to is not None:
@@ -417,8 +451,11 @@ class SandboxStore:
         if data_dir is not None:
             data_dir.mkdir(parents=True, exist_ok=True)
             for entry in sorted(data_dir.iterdir()):
-                if entry.is_dir() and SANDBOX_ID.match(entry.name) and (entry / "state.db").exists():
-                    self.sandboxes[entry.name] = Sandbox.open(app, entry.name, entry)
+                if entry.is_dir() and SANDBOX_ID.fullmatch(entry.name) and (entry / "state.db").exists():
+                    try:
+                        self.sandboxes[entry.name] = Sandbox.open(app, entry.name, entry)
+                    except Exception as exc:  # one damaged sandbox must not keep the others from being served
+                        log.error("skipping sandbox %r in %s: its database cannot be opened (%s)", entry.name, entry, exc)
 
     def __contains__(self, sandbox_id: str) -> bool:
         return sandbox_id in self.sandboxes
@@ -432,10 +469,21 @@ class SandboxStore:
         except KeyError:
             raise UnknownSandbox(sandbox_id) from None
 
-    def create(self, sandbox_id: str, spec: SandboxSpec, *, replace: bool = False) -> Sandbox:
-        """Build a sandbox; an existing one with the same id is replaced only when asked."""
+    def create(
+        self,
+        sandbox_id: str,
+        spec: SandboxSpec,
+        *,
+        replace: bool = False,
+        secret: str | None = None,
+        owner: str | None = None,
+    ) -> Sandbox:
+        """Build a sandbox; an existing one (or a folder left under its name) is replaced only when asked.
+
+        `secret` and `owner` go to `Sandbox.set_access`.
+        """
         check_sandbox_id(sandbox_id)
-        if sandbox_id in self.sandboxes and not replace:
+        if not replace and (sandbox_id in self.sandboxes or (self.data_dir is not None and (self.data_dir / sandbox_id).exists())):
             raise FileExistsError(f"sandbox {sandbox_id!r} already exists")
         if self.data_dir is None:
             sandbox = Sandbox.create(self.app, sandbox_id, spec)
@@ -457,6 +505,7 @@ class SandboxStore:
         old = self.sandboxes.pop(sandbox_id, None)
         if old is not None:
             old.close()
+        sandbox.set_access(secret=secret, owner=owner)
         self.sandboxes[sandbox_id] = sandbox
         return sandbox
 

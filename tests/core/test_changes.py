@@ -347,7 +347,7 @@ def test_admin_journal_over_http_carries_changes(tmp_path: Path) -> None:
             assert admin.post("/sandboxes", json=body).status_code == 201
 
         async def calls() -> None:
-            async with Client(proc.mcp_url("w")) as client:
+            async with proc.client("w") as client:
                 structured(await client.call_tool("cancel_event", {"event_id": "standup"}))
                 error_text(await client.call_tool("cancel_event", {"event_id": "standup"}))
 
