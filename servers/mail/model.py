@@ -20,6 +20,8 @@ HIDDEN_FOLDERS = ("trash", "spam")
 
 
 class Attachment(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     name: str = Field(min_length=1, max_length=255, description="File name, e.g. 'invoice-0042.pdf'.")
     content: str = Field("", max_length=200_000, description="The file's text content.")
 
@@ -146,6 +148,10 @@ TOKEN = re.compile(r'(?P<neg>-)?(?:(?P<op>[A-Za-z_]+):)?(?:"(?P<quoted>[^"]*)"|(
 DAY = re.compile(r"^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$")
 AGE = re.compile(r"^(\d+)([dwmy])$")
 AGE_DAYS = {"d": 1, "w": 7, "m": 30, "y": 365}
+MAX_AGE_DAYS = 100 * 365
+"""Longest age newer_than: and older_than: accept (100 years)."""
+FIRST_YEAR, LAST_YEAR = 1900, 2199
+"""Years after: and before: accept."""
 
 
 @dataclass(frozen=True)
@@ -269,7 +275,10 @@ def _term(term: Term, ctx: SearchContext) -> tuple[Test, bool]:
     age = AGE.match(needle)
     if not age:
         raise ValueError(f"{op}: needs an age such as 3d, 2w, 6m or 1y (days, weeks, months, years), got {value!r}")
-    cutoff = ctx.now - timedelta(days=int(age[1]) * AGE_DAYS[age[2]])
+    days = int(age[1][:12]) * AGE_DAYS[age[2]] if len(age[1]) <= 12 else MAX_AGE_DAYS + 1
+    if days > MAX_AGE_DAYS:
+        raise ValueError(f"{op}: accepts ages up to 100 years (e.g. 100y or 36500d), got {value[:20]!r}")
+    cutoff = ctx.now - timedelta(days=days)
     if op == "newer_than":
         return (lambda row: sent_time(row) >= cutoff), False
     return (lambda row: sent_time(row) < cutoff), False
@@ -305,9 +314,12 @@ def _day(op: str, value: str) -> date:
     try:
         if not m:
             raise ValueError
-        return date(int(m[1]), int(m[2]), int(m[3]))
+        day = date(int(m[1]), int(m[2]), int(m[3]))
     except ValueError:
-        raise ValueError(f"{op}: needs a date as YYYY-MM-DD (or YYYY/MM/DD), got {value!r}") from None
+        raise ValueError(f"{op}: needs a date as YYYY-MM-DD (or YYYY/MM/DD), got {value[:40]!r}") from None
+    if not FIRST_YEAR <= day.year <= LAST_YEAR:
+        raise ValueError(f"{op}: needs a year between {FIRST_YEAR} and {LAST_YEAR}, got {value[:40]!r}")
+    return day
 
 
 def _address_matches(email: str, needle: str, ctx: SearchContext) -> bool:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, WithJsonSchema
 
 from servers.core import Sandbox, ToolError, Toolset
 from servers.core.clock import zone
@@ -29,23 +29,43 @@ from servers.mail.model import (
 
 tools = Toolset()
 
+MAX_MESSAGE_CHARS = 1_000_000
+"""Characters one message you write or forward may hold: its body plus its attachments' contents."""
+MAX_THREAD_CHARS = 2_000_000
+"""Characters get_thread returns at most; a longer conversation is read message by message."""
+
 MessageId = Annotated[
-    str, Field(min_length=1, description="A message id, as returned by search_messages or get_thread.")
+    str, Field(min_length=1, max_length=100, description="A message id, as returned by search_messages or get_thread.")
 ]
 MessageIds = Annotated[
     list[MessageId],
     Field(min_length=1, max_length=100, description="One or more message ids from search_messages or get_thread."),
 ]
 DraftId = Annotated[
-    str, Field(min_length=1, description="The draft's id, from create_draft or search_messages with 'in:drafts'.")
+    str,
+    Field(
+        min_length=1, max_length=100, description="The draft's id, from create_draft or search_messages with 'in:drafts'."
+    ),
 ]
 Recipients = Annotated[
-    list[str],
+    list[Annotated[str, Field(max_length=320)]],
     Field(max_length=100, description="Email addresses, e.g. ['priya@acme.test'] or ['Priya Shah <priya@acme.test>']."),
 ]
 Subject = Annotated[str, Field(max_length=500)]
 Body = Annotated[str, Field(max_length=100_000, description="Plain-text body.")]
-Attachments = Annotated[list[Attachment], Field(max_length=20, description="Files to attach: name and text content.")]
+Attachments = Annotated[
+    list[Attachment],
+    Field(max_length=20, description="Files to attach: name and text content."),
+    # Spelled out in place rather than as a $ref, so the schema is usable as it is in strict tool-calling modes.
+    WithJsonSchema(
+        {
+            "type": "array",
+            "items": Attachment.model_json_schema(),
+            "maxItems": 20,
+            "description": "Files to attach: name and text content.",
+        }
+    ),
+]
 LabelName = Annotated[
     str, Field(min_length=1, max_length=60, description="A label's name, any case, as listed by list_folders.")
 ]
@@ -232,6 +252,15 @@ def _forwarded_body(sb: Sandbox, note: str, original: dict[str, Any]) -> str:
     return f"{note.rstrip()}\n\n{quoted}" if note.strip() else quoted
 
 
+def _check_size(what: str, body: str, attachments: list[dict[str, Any]], hint: str = "") -> None:
+    """Refuse a message over MAX_MESSAGE_CHARS before anything is built or stored."""
+    size = len(body) + sum(len(a["name"]) + len(a["content"]) for a in attachments)
+    if size > MAX_MESSAGE_CHARS:
+        raise ToolError(
+            f"{what} would hold {size} characters (body and attachments); the limit is {MAX_MESSAGE_CHARS}.{hint}"
+        )
+
+
 def _write(
     sb: Sandbox,
     *,
@@ -245,6 +274,7 @@ def _write(
     forwarded_from: str | None = None,
 ) -> dict[str, Any]:
     """Store a message written by the user, in `sent` or `drafts`."""
+    _check_size("The message", body, attachments, " Send less text, or fewer or smaller attachments.")
     return sb.insert(
         "messages",
         {
@@ -401,7 +431,9 @@ def get_message(sb: Sandbox, message_id: MessageId) -> Message:
 @tools.tool(read_only=True, title="Get conversation")
 def get_thread(
     sb: Sandbox,
-    thread_id: Annotated[str, Field(min_length=1, description="A thread id: the thread_id of any of its messages.")],
+    thread_id: Annotated[
+        str, Field(min_length=1, max_length=100, description="A thread id: the thread_id of any of its messages.")
+    ],
 ) -> Thread:
     """Get a whole conversation: every message sharing `thread_id`, oldest first, in full.
 
@@ -410,6 +442,13 @@ def get_thread(
     if not rows:
         raise ToolError(
             f"No thread with id {thread_id!r}. Thread ids are the thread_id field of search_messages results."
+        )
+    size = sum(len(r["body"]) + sum(len(a["content"]) for a in r["attachments"]) for r in rows)
+    if size > MAX_THREAD_CHARS:
+        ids = ", ".join(r["id"] for r in rows[:50])
+        raise ToolError(
+            f"Thread {thread_id!r} holds {size} characters in {len(rows)} messages, more than get_thread returns at "
+            f"once ({MAX_THREAD_CHARS}). Read its messages one by one with get_message: {ids}."
         )
     messages = [message_model(r) for r in rows]
     return Thread(thread_id=thread_id, subject=rows[0]["subject"], messages=messages, count=len(messages))
@@ -512,10 +551,16 @@ def forward(
     original = _answerable(sb, message_id, "forwarded")
     recipients = _recipients(to, cc, bcc)
     _require_recipients(recipients, "The forward")
+    carried = original["attachments"] if include_attachments else []
+    # Checked before the quoted text is built: the original may be large.
+    _check_size(
+        "The forward", body + original["body"] + " " * 1_000, carried,
+        " Forward it with include_attachments=false, or write a shorter note." if carried else "",
+    )  # fmt: skip
     row = _write(
         sb, folder="sent", thread_id=original["thread_id"], recipients=recipients,
         subject=_prefixed("Fwd", original["subject"], ("fwd", "fw")), body=_forwarded_body(sb, body, original),
-        attachments=original["attachments"] if include_attachments else [], forwarded_from=original["id"],
+        attachments=carried, forwarded_from=original["id"],
     )  # fmt: skip
     return message_model(row)
 
@@ -533,7 +578,7 @@ def create_draft(
     bcc: Recipients = [],  # noqa: B006 - copied by pydantic
     attachments: Attachments = [],  # noqa: B006 - copied by pydantic
     in_reply_to: Annotated[
-        str | None, Field(description="Id of a message this draft answers: it joins that conversation.")
+        str | None, Field(max_length=100, description="Id of a message this draft answers: it joins that conversation.")
     ] = None,
 ) -> Message:
     """Save a draft in 'drafts' without sending it; send it later with send_draft.
@@ -637,7 +682,7 @@ def unstar(sb: Sandbox, message_ids: MessageIds) -> Changed:
 def move_to_folder(
     sb: Sandbox,
     message_ids: MessageIds,
-    folder: Annotated[str, Field(description="One of inbox, archive, spam, trash, sent.")],
+    folder: Annotated[str, Field(max_length=60, description="One of inbox, archive, spam, trash, sent.")],
 ) -> Changed:
     """Move messages to a folder: 'archive' takes mail out of the inbox, 'inbox' brings it back (also from trash
     or spam), 'spam' reports it, 'trash' deletes it, 'sent' restores your own sent mail from trash.
