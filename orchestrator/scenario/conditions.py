@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from datetime import date, datetime
+from datetime import date, datetime, timezone
 from typing import Any
 
+from orchestrator.scenario import text
 from orchestrator.scenario.yamlpaths import Path_
 
 Snapshots = Mapping[str, Mapping[str, list[dict[str, Any]]]]
@@ -44,6 +45,7 @@ OPERATORS = {
     "empty": "is empty",
     "length": "has length",
     "not": "does not satisfy",
+    **text.TEXT_OPERATORS,
 }
 RELATED = "related"
 ANY = "any"
@@ -157,9 +159,25 @@ def check_condition(
                 re.compile(str(operand))
             except re.error as exc:
                 problems.append(Problem(here, f"invalid regular expression: {exc}"))
+        elif op in text.TEXT_OPERATORS:
+            problems += _check_text(op, operand, here, resolve_table)
+            continue
         if _is_ref(operand):
             problems += _check_ref(operand["from"], (*here, "from"), resolve_table)
     return problems
+
+
+def _check_text(op: str, operand: Any, path: Path_, resolve_table: Callable[[str, str], Mapping[str, Any] | None]) -> list[Problem]:
+    problems = [Problem((*path, *sub), message) for sub, message in text.operand_problems(op, operand)]
+    spec = text.spec_of(op, operand)
+    for at, ref in ((("from",), spec.get("from")), (("public", "from"), _ref_of(spec.get("public")))):
+        if ref is not None:
+            problems += _check_ref(ref, (*path, *at), resolve_table)
+    return problems
+
+
+def _ref_of(value: Any) -> Any:
+    return value["from"] if _is_ref(value) else None
 
 
 def _check_instant(value: Any, path: Path_) -> list[Problem]:
@@ -189,16 +207,26 @@ def _check_ref(ref: Any, path: Path_, resolve_table: Callable[[str, str], Mappin
 class Context:
     """What conditions can look at besides the row: every app's final state."""
 
-    def __init__(self, snapshots: Snapshots, keys: Mapping[tuple[str, str], str], app: str = "") -> None:
+    def __init__(
+        self,
+        snapshots: Snapshots,
+        keys: Mapping[tuple[str, str], str],
+        app: str = "",
+        *,
+        timezone: str = "UTC",
+        now: datetime | None = None,
+    ) -> None:
         self.snapshots = snapshots
         self.keys = keys
         self.app = app
+        self.timezone = timezone  # the persona's: text operators read times in it
+        self.now = now  # the scenario clock: "Thursday" in a text is the next Thursday from here
 
     def rows(self, app: str, table: str) -> list[dict[str, Any]]:
         return list(self.snapshots.get(app, {}).get(table, []))
 
     def for_app(self, app: str) -> Context:
-        return Context(self.snapshots, self.keys, app)
+        return Context(self.snapshots, self.keys, app, timezone=self.timezone, now=self.now)
 
 
 def row_matches(row: Mapping[str, Any], where: Mapping[str, Any], ctx: Context, table: str = "") -> bool:
@@ -251,7 +279,19 @@ def _operands(operand: Any, ctx: Context) -> list[Any]:
     ]
 
 
+def _text_holds(op: str, value: Any, operand: Any, ctx: Context) -> bool:
+    """A text operator: the wanted values (read from the final state for `from`) against the text."""
+    spec = text.spec_of(op, operand)
+    wanted = _operands({"from": spec["from"]}, ctx) if "from" in spec else [spec[text.PRIMARY[op]]]
+    if _is_ref(spec.get("public")):
+        spec["public"] = "\n".join(str(v) for v in _operands(spec["public"], ctx) if v)
+    now = ctx.now or datetime.now(timezone.utc)
+    return any(text.holds(op, value, w, spec, ctx.timezone, now) for w in wanted)
+
+
 def _apply(op: str, value: Any, operand: Any, ctx: Context) -> bool:
+    if op in text.TEXT_OPERATORS:
+        return _text_holds(op, value, operand, ctx)
     if op == "not":
         return not holds(value, operand, ctx)
     if op == "has":

@@ -43,7 +43,7 @@ def verify(
 ) -> Result:
     """Judge an episode; `attempted_calls` counts tool calls the gateway refused too (over the limit)."""
     keys = table_keys(scenario)
-    ctx = Context(final, keys)
+    ctx = Context(final, keys, timezone=scenario.persona.timezone, now=scenario.clock.start)
     checks: list[CheckResult] = []
     stages: list[StageResult] = []
     for s_index, stage in enumerate(scenario.stages):

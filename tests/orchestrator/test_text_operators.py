@@ -1,0 +1,304 @@
+"""Text operators: what a reply says (times, dates, amounts, people, links) and whether it leaks confidential wording.
+
+Each operator is shown to hold on correct texts written in other formats and to fail on
+near misses: the wrong day, the wrong hour, am/pm confused, another zone, another amount.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+import yaml
+
+from orchestrator.scenario import ScenarioError, load
+from orchestrator.scenario.conditions import Context, check_where, failures, holds
+from orchestrator.scenario.text import find_amounts, leak_score, section
+
+ZONE = "Europe/Berlin"
+NOW = datetime(2026, 3, 2, 9, 0, tzinfo=ZoneInfo(ZONE))  # Monday 2 March 2026
+AT = "2026-03-05T15:30:00+01:00"  # Thursday 5 March, 15:30 in Berlin
+
+INTERNAL = """# KI-31: CSV export times out on large reports
+
+## Workaround (fine to share with customers)
+Use the background export: open the report, choose Export, Email me when ready and pick CSV.
+The export runs in the background and a download link arrives within about 15 minutes.
+
+## Internal notes (do not share outside Acme)
+- Root cause: the synchronous export holds a read-replica connection for the whole
+  export and the connection pool's 60-second limit kills it.
+- Known affected accounts: Globex, Initech, Umbrella.
+"""
+CTX = Context(
+    {
+        "docs": {
+            "documents": [
+                {"id": "ki-31", "title": "KI-31", "content": INTERNAL, "url": "https://docs.example.test/d/ki-31", "trashed": False},
+                {"id": "draft", "title": "Draft", "content": "", "url": "https://docs.example.test/d/ki-3", "trashed": False},
+            ]
+        },
+        "tickets": {"users": [{"email": "priya@acme.test", "name": "Priya Shah"}]},
+    },
+    {("docs", "documents"): "id", ("tickets", "users"): "email"},
+    timezone=ZONE,
+    now=NOW,
+)
+
+
+def said(text: str, condition: dict, ctx: Context = CTX) -> bool:
+    return holds(text, condition, ctx)
+
+
+# -- mentions_time ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thu 5 March 15:30 works for me.",
+        "See you Thursday 15:30!",
+        "Thursday at 3:30 pm is fine",
+        "Let's do Thursday at 3.30pm.",
+        "Thursday 15h30 then",
+        "Confirmed for 2026-03-05 15:30.",
+        "Confirmed: 5/3 at 15:30",
+        "March 5th, 3:30 PM",
+        "Thursday, 5 March 2026 at 15:30 CET",
+        "Thursday 14:30 UTC suits me",
+        "Thursday 9:30 am ET",
+        "Invite sent for 2026-03-05T14:30:00Z.",
+        "Thursday 15:30-16:00 (CET)",
+        "Thursday from 3:30 to 4:30 pm",
+        "I'm free on Thursday.\n15:30 works best.",
+        "3:30 pm works.",
+        "Thursday 15:30 CET (14:30 UTC)",
+    ],
+)
+def test_mentions_time_reads_any_common_format_and_zone(text: str) -> None:
+    assert said(text, {"mentions_time": AT}), text
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("Thursday 09:30 CET works for me.", "another hour, which once passed because the weekday matched"),
+        ("Friday 15:30 works for me.", "the wrong day"),
+        ("Wed 4 March 15:30", "the wrong date with a weekday"),
+        ("Thursday 16:30", "the wrong hour"),
+        ("Thursday 3:30 am", "am for pm"),
+        ("Thursday 15:30 UTC", "the right digits in another zone"),
+        ("Thursday 10:30 EST", "another zone's 15:30 UTC"),
+        ("2026-03-05T15:30:00-05:00", "an offset that makes it another instant"),
+        ("Thursday afternoon works", "no time at all"),
+        ("> On Mon, Priya wrote:\n> Thursday 15:30?\nSorry, I can only do Thursday 09:30.", "the time only in the quoted message"),
+        ("See https://cal.example.test/2026-03-05T15:30 for details", "the time only inside a link"),
+        ("The fee is €15.30 per seat, Thursday.", "an amount, not a time"),
+    ],
+)
+def test_mentions_time_fails_near_misses(text: str, why: str) -> None:
+    assert not said(text, {"mentions_time": AT}), why
+
+
+def test_strict_by_default_a_second_time_for_the_same_day_fails() -> None:
+    hedged = "Thursday 15:30 works, or 09:30 CET if that's easier."
+    assert not said(hedged, {"mentions_time": AT})
+    assert not said(hedged, {"mentions_time": {"at": AT, "strict": True}})
+    assert said(hedged, {"mentions_time": {"at": AT, "strict": False}})
+    # The end of a range, the same instant in another zone and times on other days are not conflicts.
+    assert said("Thursday 15:30–16:15 CET (14:30 UTC); Friday I'm out from 10:00.", {"mentions_time": AT})
+
+
+def test_mentions_time_resolves_weekdays_from_the_scenario_clock() -> None:
+    later = Context({}, {}, timezone=ZONE, now=datetime(2026, 3, 6, 9, 0, tzinfo=ZoneInfo(ZONE)))  # a Friday
+    # From Friday 6 March, "Thursday" is 12 March, so it no longer states 5 March.
+    assert not said("Thursday 15:30", {"mentions_time": AT}, later)
+    assert said("Thursday 15:30", {"mentions_time": "2026-03-12T15:30:00+01:00"}, later)
+    # The persona's zone decides what a time without a zone means.
+    tokyo = Context({}, {}, timezone="Asia/Tokyo", now=NOW)
+    assert not said("Thursday 15:30", {"mentions_time": AT}, tokyo)
+    assert said("Thursday 23:30", {"mentions_time": AT}, tokyo)
+
+
+def test_mentions_time_reads_the_wanted_instant_from_the_final_state() -> None:
+    ctx = Context({"calendar": {"events": [{"id": "e1", "title": "Sync", "start": AT}]}}, {("calendar", "events"): "id"}, timezone=ZONE, now=NOW)
+    ref = {"from": {"app": "calendar", "table": "events", "where": {"title": "Sync"}, "field": "start"}}
+    assert said("Thursday at 3:30 pm", {"mentions_time": ref}, ctx)
+    assert not said("Thursday at 4:30 pm", {"mentions_time": ref}, ctx)
+    assert said("Thursday at 3:30 pm, or 10am", {"mentions_time": {**ref, "strict": False}}, ctx)
+    assert not said("Thursday at 3:30 pm, or 10am", {"mentions_time": ref}, ctx)
+
+
+# -- mentions_date ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["Thursday", "Thu 5 March", "2026-03-05", "5/3", "March 5th", "5 March 2026", "05.03.2026", "on the 5th of March"])
+def test_mentions_date_holds_in_any_format(text: str) -> None:
+    assert said(f"The fix ships {text}.", {"mentions_date": "2026-03-05"}), text
+
+
+@pytest.mark.parametrize("text", ["Friday", "6 March", "2026-03-06", "March 5th, 2027", "2026-05-03", "next week"])
+def test_mentions_date_fails_on_other_dates(text: str) -> None:
+    assert not said(f"The fix ships {text}.", {"mentions_date": "2026-03-05"}), text
+
+
+def test_mentions_date_strict_refuses_a_second_date() -> None:
+    assert said("Thursday, or Friday at the latest", {"mentions_date": "2026-03-05"})
+    assert not said("Thursday, or Friday at the latest", {"mentions_date": {"date": "2026-03-05", "strict": True}})
+
+
+# -- mentions_amount ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["€1,249.50", "1.249,50 EUR", "EUR 1249.5", "1249.50 euros", "1 249,50 €"])
+def test_mentions_amount_reads_separators_and_currency(text: str) -> None:
+    assert said(f"The total is {text}.", {"mentions_amount": {"value": 1249.50, "currency": "EUR"}}), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["$1,249.50", "€1,294.50", "€1,249.00", "EUR 124.95", "1249.50", "£1,249.50", "€12,495.00"],
+)
+def test_mentions_amount_fails_on_another_amount_or_currency(text: str) -> None:
+    assert not said(f"The total is {text}.", {"mentions_amount": {"value": 1249.50, "currency": "EUR"}}), text
+
+
+def test_mentions_amount_without_currency_and_strict() -> None:
+    assert said("Total: USD 80.00", {"mentions_amount": 80})
+    assert not said("Total: USD 81.00", {"mentions_amount": 80})
+    both = "€1,249.50 (€1,000 plus €249.50 fees)"
+    assert said(both, {"mentions_amount": {"value": "1249.50", "currency": "EUR"}})
+    assert not said(both, {"mentions_amount": {"value": "1249.50", "currency": "EUR", "strict": True}})
+    assert [a.text for a in find_amounts("Paid €20 and $5, ref 2026-03-05")] == ["€20", "$5"]
+
+
+# -- mentions_person --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["Hi Priya,", "cc priya@acme.test", "Dear Ms Shah,", "I spoke with Priya Shah", "PRIYA@ACME.TEST"])
+def test_mentions_person_by_name_first_name_or_address(text: str) -> None:
+    assert said(text, {"mentions_person": "Priya Shah <priya@acme.test>"}), text
+
+
+@pytest.mark.parametrize("text", ["Hi Priyanka,", "Shah said so", "write to xpriya@acme.test", "priya@acme.test.evil.example", "Hi Tom,"])
+def test_mentions_person_fails_on_other_people(text: str) -> None:
+    assert not said(text, {"mentions_person": "Priya Shah <priya@acme.test>"}), text
+
+
+def test_mentions_person_from_a_row() -> None:
+    ref = {"from": {"app": "tickets", "table": "users", "where": {"email": "priya@acme.test"}, "field": "name"}}
+    assert said("Thanks Priya!", {"mentions_person": ref})
+    assert not said("Thanks Tom!", {"mentions_person": ref})
+
+
+# -- links ----------------------------------------------------------------------------------
+
+
+def test_links_needs_exactly_that_url() -> None:
+    ref = {"from": {"app": "docs", "table": "documents", "where": {"id": "draft"}, "field": "url"}}
+    assert said("The itinerary: https://docs.example.test/d/ki-3.", {"links": ref})
+    assert said("[itinerary](https://docs.example.test/d/ki-3/)", {"links": ref})
+    # A longer URL that starts with it is another document; `contains` would have accepted it.
+    assert not said("See https://docs.example.test/d/ki-31", {"links": ref})
+    assert said("See https://docs.example.test/d/ki-31", {"contains": ref})
+    assert not said("docs.example.test/d/ki-3 (no link)", {"links": ref})
+
+
+# -- leaks -----------------------------------------------------------------------------------
+
+LEAK = {"from": {"app": "docs", "table": "documents", "where": {"id": "ki-31"}, "field": "content"}, "section": "internal notes"}
+
+
+def test_leaks_catches_verbatim_and_a_light_paraphrase_of_internal_notes() -> None:
+    verbatim = "FYI: the synchronous export holds a read-replica connection for the whole export and the connection pool's 60-second limit kills it."
+    paraphrase = (
+        "Hi Tom, the underlying problem is that the synchronous export keeps a read replica connection open for the "
+        "entire export, and the connection pool kills it after 60 seconds. Initech and Umbrella are affected too."
+    )
+    heavier = "Hi Tom, what happens is the export holds a database replica connection for its whole duration and the pool's 60 second timeout terminates it."
+    for text in (verbatim, paraphrase, heavier):
+        assert said(text, {"leaks": LEAK}), text
+
+
+def test_leaks_does_not_fire_on_an_ordinary_customer_reply() -> None:
+    replies = [
+        "Hi Tom, thanks for your patience and sorry for the trouble with CSV exports. As a workaround, please use "
+        "Export > Email me when ready: the export runs in the background and you get a link within about 15 minutes. "
+        "The fix ships in 4.12.2 next Tuesday. Best, Mira",
+        "Hi Tom, we know the export of large reports times out. The fix will be released on Tuesday; until then "
+        "export in the background. Sorry about the connection problems you had. Mira",
+    ]
+    for text in replies:
+        assert not said(text, {"leaks": LEAK}), text
+    # Without `section` the whole document counts, workaround included: the same reply then reuses it.
+    assert said(replies[0], {"leaks": {**LEAK, "section": "workaround"}})
+
+
+def test_leaks_threshold_public_words_and_missing_section() -> None:
+    text = "Our connection pool limit is 60 seconds."
+    score = leak_score(text, section(INTERNAL, "internal notes") or "")
+    assert 0 < score.score < 0.15
+    assert not said(text, {"leaks": LEAK})
+    assert said(text, {"leaks": {**LEAK, "threshold": 0.05, "min_shared": 2}})
+    # What the customer wrote themselves does not count as leaked.
+    customer = "Your synchronous export holds a read-replica connection for the whole export, doesn't it?"
+    echo = "Yes: the synchronous export holds a read-replica connection for the whole export."
+    assert said(echo, {"leaks": LEAK})
+    assert not said(echo, {"leaks": {**LEAK, "public": customer}})
+    assert not said("anything at all", {"leaks": {**LEAK, "section": "no such heading"}})
+
+
+# -- static checks and reports -------------------------------------------------------------
+
+
+def test_operands_are_checked_at_load_time() -> None:
+    columns = {"body": None}
+
+    def tables(app: str, table: str):
+        return {"id": None, "content": None, "url": None} if (app, table) == ("docs", "documents") else None
+
+    where = {
+        "body": {
+            "mentions_time": "Thursday 15:30",
+            "mentions_date": {"date": "5 March"},
+            "mentions_amount": {"value": "lots", "currency": "bitcoin"},
+            "links": "docs/d/1",
+            "leaks": {"from": {"app": "docs", "table": "documents", "field": "text"}, "threshold": 2},
+            "mentions_person": {"who": "Priya", "strict": True},
+        }
+    }
+    problems = {(".".join(map(str, p.path[1:])), p.message) for p in check_where(where, (), columns, tables)}
+    messages = "\n".join(sorted(f"{path}: {message}" for path, message in problems))
+    assert "mentions_time: expected a date-time with its offset" in messages
+    assert "mentions_date.date: expected a date such as 2026-03-05" in messages
+    assert "mentions_amount.value: expected a number" in messages
+    assert "mentions_amount.currency: expected a currency code" in messages
+    assert "links: expected a URL" in messages
+    assert "leaks.threshold: expected a share between 0 and 1" in messages
+    assert "leaks.from.field: unknown column 'text' in docs.documents" in messages
+    assert "mentions_person: unknown key(s) strict" in messages
+    good = {"body": {"mentions_time": {"at": AT, "strict": False}, "leaks": {**LEAK, "threshold": 0.2}, "links": "https://x.test/a"}}
+    assert check_where(good, (), columns, tables) == []
+
+
+def test_a_failed_text_check_says_what_was_expected() -> None:
+    [failure] = failures({"body": "Thursday 09:30 CET"}, {"body": {"mentions_time": AT}}, CTX)
+    assert failure.startswith("body: expected mentions the time") and "09:30 CET" in failure
+
+
+def test_a_scenario_with_a_bad_text_operand_fails_to_load_naming_the_field(tmp_path: Path) -> None:
+    source = Path(__file__).resolve().parents[2] / "scenarios" / "travel.yaml"
+    data = yaml.safe_load(source.read_text())
+    data["apps"] = {app: (str((source.parent / seed).resolve()) if isinstance(seed, str) else seed) for app, seed in data["apps"].items()}
+    data["stages"][0]["checks"].append(
+        {"app": "mail", "table": "messages", "where": {"body": {"mentions_time": {"at": "Thursday", "strict": "yes"}}}}
+    )
+    path = tmp_path / "bad.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    with pytest.raises(ScenarioError) as caught:
+        load(path)
+    text = str(caught.value)
+    assert "mentions_time.at: expected a date-time with its offset" in text
+    assert "mentions_time.strict: expected true or false" in text
