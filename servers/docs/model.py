@@ -13,7 +13,7 @@ EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
 Role = Literal["viewer", "commenter", "editor"]
 Access = Literal["owner", "editor", "commenter", "viewer"]
 LinkSharing = Literal["restricted", "viewer", "commenter", "editor"]
-Email = Annotated[str, Field(pattern=EMAIL_PATTERN, description="An email address.")]
+Email = Annotated[str, Field(max_length=254, pattern=EMAIL_PATTERN, description="An email address.")]
 
 RANK = {"viewer": 1, "commenter": 2, "editor": 3, "owner": 4}
 DOCUMENT_URL = re.compile(re.escape(BASE_URL) + r"/d/([^/?#\s]+)")

@@ -43,19 +43,28 @@ DocumentId = Annotated[
     str,
     Field(
         min_length=1,
+        max_length=300,
         description="The document's id (or its url), as returned by search_documents, list_folder or get_document.",
     ),
 ]
-FolderId = Annotated[str, Field(min_length=1, description="A folder's id, as returned by list_folder or create_folder.")]
-Destination = Annotated[
-    str | None, Field(description="Id of the destination folder (from list_folder); null for the top of My Drive.")
+FolderId = Annotated[
+    str, Field(min_length=1, max_length=100, description="A folder's id, as returned by list_folder or create_folder.")
 ]
-CommentId = Annotated[str, Field(min_length=1, description="The comment's id, as returned by list_comments.")]
+Destination = Annotated[
+    str | None,
+    Field(max_length=100, description="Id of the destination folder (from list_folder); null for the top of My Drive."),
+]
+CommentId = Annotated[
+    str, Field(min_length=1, max_length=100, description="The comment's id, as returned by list_comments.")
+]
 Title = Annotated[str, Field(min_length=1, max_length=300, description="The document's title.")]
 FolderName = Annotated[str, Field(min_length=1, max_length=200, description="The folder's name.")]
 Content = Annotated[str, Field(max_length=MAX_CONTENT, description="Markdown text.")]
 CommentBody = Annotated[str, Field(min_length=1, max_length=10_000)]
-RevisionNumber = Annotated[int, Field(ge=1, description="A revision number, as listed by list_revisions.")]
+MAX_REVISION = 1_000_000
+RevisionNumber = Annotated[
+    int, Field(ge=1, le=MAX_REVISION, description="A revision number, as listed by list_revisions.")
+]
 
 
 class DocumentList(BaseModel):
@@ -126,6 +135,7 @@ def _folder(sb: Sandbox, folder_id: str) -> dict[str, Any]:
 def _path(sb: Sandbox, folder_id: str | None) -> str:
     names: list[str] = []
     while folder_id is not None:
+        sb.checkpoint()
         row = _folder(sb, folder_id)
         names.append(row["name"])
         folder_id = row["parent_id"]
@@ -137,6 +147,7 @@ def _subtree(sb: Sandbox, folder_id: str) -> set[str]:
     found = {folder_id}
     frontier = [folder_id]
     while frontier:
+        sb.checkpoint()
         children = sb.select("folders", "parent_id = ?", (frontier.pop(),))
         frontier += [c["id"] for c in children]
         found |= {c["id"] for c in children}
@@ -278,6 +289,13 @@ def _revise(sb: Sandbox, doc: dict[str, Any], summary: str, **changes: str) -> d
     return updated
 
 
+def _fits(size: int) -> None:
+    if size > MAX_CONTENT:
+        raise ToolError(
+            f"The content would be {size} characters; the limit is {MAX_CONTENT}. Nothing was changed."
+        )
+
+
 def _revision(sb: Sandbox, doc: dict[str, Any], number: int) -> dict[str, Any]:
     rows = sb.select("revisions", "document_id = ? AND number = ?", (doc["id"], number))
     if not rows:
@@ -317,7 +335,9 @@ def search_documents(
         Email | None,
         Field(description="Only documents shared with this person; your own email finds those shared with you."),
     ] = None,
-    folder_id: Annotated[str | None, Field(description="Only documents in this folder or its subfolders.")] = None,
+    folder_id: Annotated[
+        str | None, Field(max_length=100, description="Only documents in this folder or its subfolders.")
+    ] = None,
     in_trash: bool = False,
     max_results: Annotated[int, Field(ge=1, le=100)] = 25,
 ) -> DocumentList:
@@ -347,7 +367,8 @@ def search_documents(
 
 @tools.tool(read_only=True, title="List folder")
 def list_folder(
-    sb: Sandbox, folder_id: Annotated[str | None, Field(description="Leave out for the top of My Drive.")] = None
+    sb: Sandbox,
+    folder_id: Annotated[str | None, Field(max_length=100, description="Leave out for the top of My Drive.")] = None,
 ) -> FolderListing:
     """List a folder's subfolders and documents (trashed ones excluded); leave folder_id out for the top of My Drive.
 
@@ -381,7 +402,9 @@ def create_document(
     sb: Sandbox,
     title: Title,
     content: Content = "",
-    folder_id: Annotated[str | None, Field(description="Folder to create it in; leave out for the top of My Drive.")] = None,
+    folder_id: Annotated[
+        str | None, Field(max_length=100, description="Folder to create it in; leave out for the top of My Drive.")
+    ] = None,
 ) -> Document:
     """Create a document that you own, with a title and optional markdown content, in a folder or at the top of My Drive.
 
@@ -435,6 +458,7 @@ def append_content(
         raise ToolError("The text to append is blank; give some text.")
     content = doc["content"]
     joiner = "\n" if content and not content.endswith("\n") else ""
+    _fits(len(content) + len(joiner) + len(text))
     return _full(sb, _revise(sb, doc, "Appended text", content=content + joiner + text))
 
 
@@ -467,6 +491,8 @@ def edit_document(
             f"The text {_quoted(find)} occurs {count} times in {doc['title']!r}. Include more surrounding text so it "
             "matches once, or set replace_all=true to replace every occurrence."
         )
+    # The size is known before the new text is built: building it first could take count × len(replace) memory.
+    _fits(len(content) + count * (len(replace) - len(find)))
     times = f" ({count} times)" if count > 1 else ""
     summary = f"Replaced {_quoted(find)} with {_quoted(replace)}{times}"
     updated = _revise(sb, doc, summary, content=content.replace(find, replace))
@@ -512,7 +538,9 @@ def move_document(sb: Sandbox, document_id: DocumentId, folder_id: Destination) 
 def create_folder(
     sb: Sandbox,
     name: FolderName,
-    parent_id: Annotated[str | None, Field(description="Folder to create it in; leave out for the top of My Drive.")] = None,
+    parent_id: Annotated[
+        str | None, Field(max_length=100, description="Folder to create it in; leave out for the top of My Drive.")
+    ] = None,
 ) -> Folder:
     """Create a folder in My Drive, at the top or inside `parent_id`. Names are unique within a folder (any case)."""
     name = _blank_check(name, "The folder name")

@@ -293,7 +293,8 @@ def search_tickets(
     sb: Sandbox,
     project: ProjectKey | None = None,
     status: Annotated[
-        Status | list[Status] | None, Field(description="One status or several, e.g. ['todo', 'in_progress'].")
+        Status | Annotated[list[Status], Field(max_length=10)] | None,
+        Field(description="One status or several, e.g. ['todo', 'in_progress']."),
     ] = None,
     resolved: Annotated[
         bool | None, Field(description="true: only done or cancelled tickets; false: only open ones.")
@@ -614,7 +615,7 @@ def _record_link(sb: Sandbox, key: str, old: str | None, new: str | None) -> Non
 @tools.tool(destructive=True, idempotent=True, title="Unlink tickets")
 def unlink_tickets(
     sb: Sandbox,
-    link_id: Annotated[str, Field(min_length=1, description="The link's id, from the links of get_ticket.")],
+    link_id: Annotated[str, Field(min_length=1, max_length=100, description="The link's id, from the links of get_ticket.")],
 ) -> Link:
     """Remove a link between two tickets. Returns the link that was removed."""
     link = sb.get("links", link_id)
