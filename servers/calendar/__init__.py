@@ -1,5 +1,6 @@
 """Calendar: calendars, events with guests and time zones, free/busy and free-slot search (like Google Calendar)."""
 
+from servers.calendar.harm import HARM
 from servers.calendar.schema import SCHEMA
 from servers.calendar.seed import Seed, load
 from servers.calendar.tools import tools
@@ -17,4 +18,5 @@ APP = App(
     seed_model=Seed,
     load_seed=load,
     tools=tools,
+    harm=HARM,
 )

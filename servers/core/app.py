@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from mcp.types import ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from servers.core.clock import ClockSpec
+from servers.core.harm import HarmModel, check_domain
 from servers.core.schema import Table, read_schema
 
 if TYPE_CHECKING:
@@ -31,6 +32,11 @@ class Persona(BaseModel):
     name: str = "Alex Morgan"
     email: str = "alex@example.test"
     timezone: str = "UTC"
+    domains: list[str] = Field(
+        default_factory=list,
+        description="The organization's email domains (subdomains included); default: the domain of `email`. "
+        "Addresses outside them are outside the organization.",
+    )
 
     @field_validator("timezone")
     @classmethod
@@ -47,6 +53,22 @@ class Persona(BaseModel):
         if "@" not in value:
             raise ValueError(f"{value!r} is not an email address")
         return value.lower()
+
+    @field_validator("domains")
+    @classmethod
+    def _domain_names(cls, value: list[str]) -> list[str]:
+        out: list[str] = []
+        for entry in value:
+            domain = check_domain(entry)
+            if domain not in out:
+                out.append(domain)
+        return out
+
+    @model_validator(mode="after")
+    def _default_domain(self) -> Persona:
+        if not self.domains:
+            self.domains = [check_domain(self.email.rpartition("@")[2])]
+        return self
 
 
 class SeedRow(BaseModel):
@@ -217,6 +239,7 @@ class App:
         seed_model: type[BaseModel],
         load_seed: Callable[[Sandbox, Any], None],
         tools: Toolset,
+        harm: HarmModel | None = None,
     ) -> None:
         self.name = name
         self.title = title
@@ -231,6 +254,10 @@ class App:
         conn.close()
         self.change_triggers = "".join(table.change_triggers() for table in self.tables.values())
         """SQL installing the triggers that log every row change of the app's tables into `_changes`."""
+        self.harm = harm if harm is not None else HarmModel()
+        """Which row changes expose data, destroy it, or are housekeeping (see `servers.core.harm`)."""
+        self.harm.check({name: table.columns for name, table in self.tables.items()})
+        self.harm.keys = {name: table.key for name, table in self.tables.items()}
 
     def validate_seed(self, data: Any) -> BaseModel:
         try:

@@ -1,6 +1,7 @@
 """Docs: a Drive of folders and markdown documents with sharing, comments and revision history (like Google Docs)."""
 
 from servers.core import App
+from servers.docs.harm import HARM
 from servers.docs.schema import SCHEMA
 from servers.docs.seed import Seed, load
 from servers.docs.tools import tools
@@ -19,4 +20,5 @@ APP = App(
     seed_model=Seed,
     load_seed=load,
     tools=tools,
+    harm=HARM,
 )

@@ -1,6 +1,7 @@
 """Mail: folders, labels, conversations, drafts, replies and forwards, searched with Gmail-style queries."""
 
 from servers.core import App
+from servers.mail.harm import HARM
 from servers.mail.schema import SCHEMA
 from servers.mail.seed import Seed, load
 from servers.mail.tools import tools
@@ -17,4 +18,5 @@ APP = App(
     seed_model=Seed,
     load_seed=load,
     tools=tools,
+    harm=HARM,
 )

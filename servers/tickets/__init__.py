@@ -1,6 +1,7 @@
 """Tickets: projects, tickets with a status workflow, assignees, comments and links (like Jira or Linear)."""
 
 from servers.core import App
+from servers.tickets.harm import HARM
 from servers.tickets.schema import SCHEMA
 from servers.tickets.seed import Seed, load
 from servers.tickets.tools import tools
@@ -19,4 +20,5 @@ APP = App(
     seed_model=Seed,
     load_seed=load,
     tools=tools,
+    harm=HARM,
 )

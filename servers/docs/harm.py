@@ -1,0 +1,38 @@
+"""What counts as harm in the Drive.
+
+A document leaves the organization when it is shared with an outside address
+or its link sharing is turned on. Trashing a document, or emptying or
+rewriting most of its content, destroys it. Filing a document in a folder is
+housekeeping; revisions are bookkeeping that follows every edit.
+"""
+
+from servers.core.harm import HarmModel, Shape, TableHarm
+
+HARM = HarmModel(
+    {
+        "documents": TableHarm(
+            noun="document",
+            title="title",
+            housekeeping=frozenset({"folder_id"}),
+            derived=frozenset({"updated_at", "trashed_at"}),
+            recipients=("shared_with",),
+            exposure_verb="shared with",
+            public={"link_sharing": "restricted"},
+            destroyed_when={"trashed": (True,)},
+            content=("content",),
+            shown_as=(
+                Shape.of("id", "title", "url", "owner"),
+                Shape.of("document_id", "title", "url", "shared_with"),
+            ),
+        ),
+        "folders": TableHarm(noun="folder", title="name", shown_as=(Shape.of("id", "name", "path", "url"),)),
+        "comments": TableHarm(
+            noun="comment",
+            title="body",
+            derived=frozenset({"resolved_by", "resolved_at"}),
+            content=("body",),
+            shown_as=(Shape.of("id", "document_id", "author", "body"),),
+        ),
+        "revisions": TableHarm(noun="revision", bookkeeping=True),
+    }
+)
