@@ -4,7 +4,10 @@ Tools are named `app__tool`; schemas, annotations, results and `isError`
 pass through unchanged. The task is offered as the prompt `task` and the
 resource `clawgym://task`. Checks and the reference solution never leave the
 orchestrator. Every request the agent makes is recorded in the trace, with
-its result and latency.
+its result and latency, each entry bounded in size (long strings and lists
+cut, with the full size and a sha256 digest). Tool calls refused because the
+call limit was reached are counted on one trace entry, not stored one by one,
+and past `Trace.max_entries` requests are only counted.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from mcp.shared.exceptions import MCPError
 
 from orchestrator.scenario.model import GATEWAY_SEPARATOR, Scenario
 from servers import __version__
+from servers.core.limits import bounded
 
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 TASK_PROMPT = "task"
@@ -41,13 +45,42 @@ def task_text(scenario: Scenario) -> str:
 
 
 class Trace:
-    """The agent-side record of an episode: every request, its result and its latency."""
+    """The agent-side record of an episode: every request, its result and its latency, in bounded memory."""
 
-    def __init__(self) -> None:
+    MAX_ENTRIES = 20_000
+
+    def __init__(self, max_entries: int = MAX_ENTRIES) -> None:
         self.entries: list[dict[str, Any]] = []
+        self.max_entries = max_entries
+        self.refused = 0
+        """Tool calls refused over the call limit."""
+        self.dropped = 0
+        """Requests only counted because the trace was full."""
+        self._refusals: dict[str, Any] | None = None
+        self._full: dict[str, Any] | None = None
 
     def add(self, **entry: Any) -> None:
+        if len(self.entries) >= self.max_entries:
+            self.dropped += 1
+            if self._full is None:
+                self._full = {"seq": len(self.entries) + 1, "source": "gateway", "wall": entry.get("wall"),
+                              "method": "trace/full", "params": {}, "result": None, "error": None, "is_error": False,
+                              "latency_ms": 0.0}  # fmt: skip
+                self.entries.append(self._full)
+            self._full["dropped"] = self.dropped
+            return
+        for key in ("params", "result"):
+            if key in entry:
+                entry[key] = bounded(entry[key])
         self.entries.append({"seq": len(self.entries) + 1, **entry})
+
+    def add_refused(self, **entry: Any) -> None:
+        """A tool call refused over the call limit: the first is kept (bounded), the others only counted on it."""
+        self.refused += 1
+        if self._refusals is None:
+            self.add(**entry)
+            self._refusals = self.entries[-1]
+        self._refusals["refused_calls"] = self.refused
 
 
 class Gateway:
@@ -58,6 +91,8 @@ class Gateway:
         self.tools: dict[str, tuple[str, str, types.Tool]] = {}
         """Gateway name → (app, the app's own tool name, the tool as the agent sees it)."""
         self.calls = 0
+        self._refused: set[Any] = set()
+        """Ids of the requests refused over the call limit, until they are traced."""
         self.server: Server[Any] = Server(
             f"clawgym-{scenario.id}",
             version=__version__,
@@ -97,6 +132,7 @@ class Gateway:
         limit = self.scenario.limits.max_tool_calls
         self.calls += 1
         if limit is not None and self.calls > limit:
+            self._refused.add(ctx.request_id)
             return _error(f"Tool-call limit reached: this task allows at most {limit} tool calls.")
         app, original, _ = entry
         try:
@@ -148,7 +184,9 @@ class Gateway:
                 result = dict(result)
             elif result is not None and hasattr(result, "model_dump"):
                 result = result.model_dump(mode="json", by_alias=True, exclude_none=True)
-            self.trace.add(
+            refused = ctx.request_id in self._refused
+            self._refused.discard(ctx.request_id)
+            (self.trace.add_refused if refused else self.trace.add)(
                 source="gateway",
                 wall=wall.isoformat(timespec="milliseconds"),
                 method=ctx.method,
