@@ -43,8 +43,9 @@ class Persona(BaseModel):
     def _known_zone(cls, value: str) -> str:
         try:
             ZoneInfo(value)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(f"unknown IANA time zone {value!r} (for example 'Europe/Berlin')") from None
+        except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a tz folder ('America'), a name too long
+            shown = value if len(value) <= 80 else value[:80] + "…"
+            raise ValueError(f"unknown IANA time zone {shown!r} (for example 'Europe/Berlin')") from None
         return value
 
     @field_validator("email")
