@@ -157,9 +157,11 @@ BackendOption = Annotated[
 def _backend_or_exit(name: str, log_dir: Path | None) -> Backend:
     from orchestrator.backends import make_backend
 
+    from orchestrator.backends import BackendError
+
     try:
         return make_backend(name, log_dir)
-    except ValueError as exc:
+    except (ValueError, BackendError) as exc:
         raise fail_usage(str(exc)) from None
 
 
@@ -261,26 +263,41 @@ def serve_command(
     allowed_host: Annotated[
         list[str] | None, typer.Option("--allowed-host", help="Extra Host name accepted over HTTP (e.g. a compose service name).")
     ] = None,
-    out: Annotated[Path | None, typer.Option("--out", help="Folder for results.json and trace.jsonl [default: runs/ID-TIME].")] = None,
+    out: Annotated[
+        Path, typer.Option("--out", help="Parent folder: each served episode gets its own ID-TIME folder in it, and DIR/latest points at the newest.")
+    ] = Path("runs"),
     seed: Annotated[int, typer.Option("--seed", help="Episode seed.")] = 0,
     backend: BackendOption = "local",
+    judge: JudgeOption = None,
 ) -> None:
     """Seed a scenario and serve its gateway to an MCP client until stopped; then verify and write the results.
 
     Serving ends at the end of stdin (stdio), on Ctrl-C or on SIGTERM. Over stdio nothing but protocol goes to stdout."""
-    from orchestrator.episode.serving import serve_http, serve_stdio
+    from orchestrator.backends import BackendError
+    from orchestrator.backends.base import first_error
+    from orchestrator.episode.serving import ServeError, episode_folder, listen, serve_http, serve_stdio
     from orchestrator.show import render_result
 
     if transport not in ("stdio", "http"):
         raise fail_usage(f"--transport must be stdio or http, not {transport!r}")
+    _use_judge(judge)
     loaded = load_or_exit(scenario)
-    folder = out or _default_out(loaded)
-    backend_impl = _backend_or_exit(backend, folder / "logs")
+    if transport == "http":
+        try:
+            listen(host, port).close()  # fail before starting any app server
+        except ServeError as exc:
+            raise fail_usage(str(exc)) from None
+    backend_impl = _backend_or_exit(backend, None)  # a misconfigured backend fails before any folder is made
+    folder = episode_folder(out, loaded.id)
+    if hasattr(backend_impl, "log_dir"):
+        backend_impl.log_dir = folder / "logs"
+    stopped_by = "end of stdin" if transport == "stdio" else None
 
     async def main() -> Result:
         from orchestrator.episode.episode import Episode
         from orchestrator.run.runner import write_episode
 
+        nonlocal stopped_by
         async with backend_impl:
             endpoints = await backend_impl.start(loaded.apps)
             async with Episode(loaded, endpoints, rng_seed=seed, workdir=folder) as episode:
@@ -288,9 +305,11 @@ def serve_command(
                 async with anyio.create_task_group() as tg:
 
                     async def stop_on_signal() -> None:
+                        nonlocal stopped_by
                         with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
                             async for received in signals:
-                                err.print(f"{signal.Signals(received).name}: stopping")
+                                stopped_by = signal.Signals(received).name
+                                err.print(f"{stopped_by}: stopping and verifying")
                                 tg.cancel_scope.cancel()
                                 return
 
@@ -311,11 +330,21 @@ def serve_command(
                     signal.signal(stop, signal.SIG_IGN)
                 journal = await episode.journal()
                 result = await episode.verify(journal)
-                result.episode.update({"agent": {"agent": f"served over {transport}"}, "backend": backend_impl.name})
+                result.episode.update(
+                    {"agent": {"agent": f"served over {transport}"}, "backend": backend_impl.name, "stopped_by": stopped_by}
+                )
                 write_episode(folder, result, await episode.merged_trace(journal))
                 return result
 
-    result = anyio.run(main)
+    try:
+        result = anyio.run(main)
+    except (BackendError, ServeError) as exc:
+        raise fail_usage(str(exc)) from None
+    except BaseExceptionGroup as group:
+        problem = first_error(group)
+        if isinstance(problem, (BackendError, ServeError)):
+            raise fail_usage(str(problem)) from None
+        raise
     render_result(err, result)
     err.print(f"results: {folder / 'results.json'}  trace: {folder / 'trace.jsonl'}")
     raise typer.Exit(0 if result.passed else 1)

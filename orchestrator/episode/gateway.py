@@ -105,6 +105,7 @@ class Gateway:
             on_list_prompts=self._list_prompts,
             on_get_prompt=self._get_prompt,
             on_list_resources=self._list_resources,
+            on_list_resource_templates=self._list_resource_templates,
             on_read_resource=self._read_resource,
         )
         self.server.middleware.append(self._record)
@@ -157,6 +158,11 @@ class Gateway:
         return types.ListResourcesResult(
             resources=[types.Resource(uri=TASK_URI, name="task", title=self.scenario.title, mime_type="text/markdown")]
         )
+
+    async def _list_resource_templates(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=[])  # the resources capability answers it: none
 
     async def _read_resource(self, ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         if str(params.uri) != TASK_URI:

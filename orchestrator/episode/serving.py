@@ -1,12 +1,27 @@
-"""Serving a gateway to agents: Streamable HTTP on a loopback port, or stdio."""
+"""Serving a gateway to agents: Streamable HTTP on a loopback port, or stdio.
+
+Both stop promptly when the surrounding task is cancelled (a signal): the
+stdio transport reads stdin in a thread it can abandon, and the HTTP server
+finishes its shutdown shielded from the cancellation instead of being torn
+down mid-lifespan. `episode_folder` gives every served episode its own folder
+under a parent and points `latest` at the newest.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import os
+import socket
+import sys
+import threading
+import time
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import anyio
+import anyio.from_thread
+import anyio.lowlevel
 import uvicorn
 from mcp.server.stdio import stdio_server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
@@ -48,30 +63,145 @@ def gateway_app(gateway: Gateway, host: str, allowed_hosts: list[str] | None = N
     )
 
 
+class ServeError(RuntimeError):
+    """Serving could not start (for example the port is taken); the message says why."""
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on host:port, or a `ServeError` naming the address and the reason."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    family, _, _, _, address = infos[0]
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        hint = " (another process uses it; pick another --port, or 0 for a free one)" if exc.errno == 98 else ""
+        raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror}{hint}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+SHUTDOWN_GRACE_S = 5.0
+
+
 @contextlib.asynccontextmanager
 async def serve_http(
     gateway: Gateway, host: str = "127.0.0.1", port: int = 0, allowed_hosts: list[str] | None = None
 ) -> AsyncIterator[str]:
-    """Serve the gateway while the block runs; yields its MCP URL (port 0 picks a free one)."""
+    """Serve the gateway while the block runs; yields its MCP URL (port 0 picks a free one).
+
+    Raises `ServeError` when the address cannot be bound."""
+    sock = listen(host, port)
     config = uvicorn.Config(
-        gateway_app(gateway, host, allowed_hosts), host=host, port=port, log_level="warning", access_log=False, lifespan="on"
-    )
+        gateway_app(gateway, host, allowed_hosts), host=host, port=port, log_level="warning", access_log=False,
+        lifespan="on", timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
+    )  # fmt: skip
     server = _Server(config)
+    stopped = anyio.Event()
+
+    async def run() -> None:
+        # Shielded: a cancelled caller still gets an orderly shutdown (should_exit below),
+        # not a CancelledError inside uvicorn's lifespan.
+        try:
+            with anyio.CancelScope(shield=True):
+                await server.serve(sockets=[sock])
+        finally:
+            stopped.set()
+            sock.close()
+
     async with anyio.create_task_group() as tg:
-        tg.start_soon(server.serve)
+        tg.start_soon(run)
         while not server.started:
-            if server.should_exit or tg.cancel_scope.cancel_called:
-                raise RuntimeError(f"could not serve the gateway on {host}:{port}")
+            if stopped.is_set():
+                raise ServeError(f"could not serve the gateway on {host}:{port}")
             await anyio.sleep(0.01)
-        bound = server.servers[0].sockets[0].getsockname()[1]
+        bound = sock.getsockname()[1]
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         try:
             yield f"http://{shown}:{bound}/mcp"
         finally:
             server.should_exit = True
+            with anyio.CancelScope(shield=True), anyio.move_on_after(SHUTDOWN_GRACE_S + 5):
+                await stopped.wait()
+
+
+async def _stdin_lines() -> AsyncIterator[str]:
+    """stdin's lines, read by a daemon thread: cancelling the reader does not wait for the next line.
+
+    The thread reads a duplicate of fd 0 with `os.read` (no Python-level buffer lock), so an abandoned
+    read neither blocks the interpreter's exit nor trips over stdin's buffer at shutdown."""
+    send, receive = anyio.create_memory_object_stream[str | None](1)
+    token = anyio.lowlevel.current_token()
+    fd = os.dup(sys.stdin.fileno())
+
+    def pump() -> None:
+        pending = b""
+        try:
+            while True:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    if pending:
+                        anyio.from_thread.run(send.send, pending.decode("utf-8", errors="replace"), token=token)
+                    anyio.from_thread.run(send.send, None, token=token)
+                    return
+                pending += chunk
+                *lines, pending = pending.split(b"\n")
+                for line in lines:
+                    anyio.from_thread.run(send.send, line.decode("utf-8", errors="replace") + "\n", token=token)
+        except Exception:  # the loop or the stream closed: serving is over
+            return
+        finally:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    threading.Thread(target=pump, name="clawgym-stdin", daemon=True).start()
+    async with receive:
+        async for line in receive:
+            if line is None:
+                return
+            yield line
 
 
 async def serve_stdio(gateway: Gateway) -> None:
-    """Serve the gateway over this process's stdin/stdout until stdin closes."""
-    async with stdio_server() as (read_stream, write_stream):
-        await gateway.server.run(read_stream, write_stream, gateway.server.create_initialization_options())
+    """Serve the gateway over this process's stdin/stdout until stdin closes or the caller is cancelled."""
+    lines = _stdin_lines()
+    try:
+        async with stdio_server(stdin=lines) as (read_stream, write_stream):  # type: ignore[arg-type]
+            await gateway.server.run(read_stream, write_stream, gateway.server.create_initialization_options())
+    finally:
+        with anyio.CancelScope(shield=True):
+            await lines.aclose()
+
+
+def episode_folder(parent: Path, name: str) -> Path:
+    """A new folder `parent/NAME-YYYYmmdd-HHMMSS[-n]` for one served episode, with `parent/latest` pointing at it.
+
+    `latest` is a relative symlink replaced atomically, so it stays valid when the parent is copied."""
+    parent.mkdir(parents=True, exist_ok=True)
+    stamp = f"{name}-{time.strftime('%Y%m%d-%H%M%S')}"
+    for n in range(1, 10_000):
+        folder = parent / (stamp if n == 1 else f"{stamp}-{n}")
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            continue
+        break
+    point_latest(parent, folder)
+    return folder
+
+
+def point_latest(parent: Path, folder: Path) -> None:
+    link = parent / "latest"
+    if link.exists() and not link.is_symlink():
+        return  # a real folder called latest (an older layout): leave it alone
+    scratch = parent / f".latest-{os.getpid()}-{threading.get_ident()}"
+    with contextlib.suppress(FileNotFoundError):
+        scratch.unlink()
+    scratch.symlink_to(folder.name, target_is_directory=True)
+    scratch.replace(link)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -45,6 +46,7 @@ async def inspect_gateway(client: Client) -> None:
     assert prompt.messages[0].content.text == SCENARIO.instruction.strip()
     resources = (await client.list_resources()).resources
     assert [str(r.uri) for r in resources] == ["clawgym://task"]
+    assert (await client.list_resource_templates()).resource_templates == []
     text = (await client.read_resource("clawgym://task")).contents[0].text
     assert text == SCENARIO.instruction.strip()
     # Nothing of how the task is judged reaches the agent.
@@ -69,9 +71,9 @@ async def test_stdio_as_claude_desktop_launches_it(mode: str, tmp_path: Path) ->
         await inspect_gateway(client)
         await replay_oracle(client)
     deadline = time.monotonic() + 20
-    while not (tmp_path / "results.json").exists() and time.monotonic() < deadline:
+    while not (tmp_path / "latest" / "results.json").exists() and time.monotonic() < deadline:
         time.sleep(0.1)
-    result = json.loads((tmp_path / "results.json").read_text())
+    result = json.loads((tmp_path / "latest" / "results.json").read_text())
     assert result["passed"] is True and result["score"] == 1.0
     assert result["journal"]["errors"] == 1  # the unknown event id above
 
@@ -97,6 +99,90 @@ async def test_streamable_http_until_sigterm(mode: str, tmp_path: Path) -> None:
         stdout, stderr = proc.communicate(timeout=60)
     assert stdout == ""
     assert proc.returncode == 1, stderr  # only one step of the task was done
-    result = json.loads((tmp_path / "results.json").read_text())
-    assert result["passed"] is False and 0 < result["score"] < 1
+    assert "Traceback" not in stderr and "CancelledError" not in stderr, stderr
+    result = json.loads((tmp_path / "latest" / "results.json").read_text())
+    assert result["episode"]["stopped_by"] == "SIGTERM"
+    assert result["passed"] is False and result["score"] < 1
     assert [c["kind"] for c in result["changes"]] == ["added"]
+
+
+def serve_args(out: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "orchestrator.cli", "serve", str(TRAVEL), "--backend", "inprocess", "--out", str(out), *extra]
+
+
+def initialize(proc: subprocess.Popen) -> None:
+    """The MCP handshake by hand, as a client that keeps stdin open afterwards."""
+    assert proc.stdin and proc.stdout
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+             "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}  # fmt: skip
+    proc.stdin.write(json.dumps(hello) + "\n")
+    proc.stdin.flush()
+    answer = json.loads(proc.stdout.readline())
+    assert answer["id"] == 1 and "resources" in answer["result"]["capabilities"]
+    proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "calendar__create_event", "arguments": {"title": "Travel to Berlin", "start": "2026-03-10T15:00"}}}  # fmt: skip
+    proc.stdin.write(json.dumps(call) + "\n")
+    proc.stdin.flush()
+    assert json.loads(proc.stdout.readline())["id"] == 2
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_stdio_stops_on_a_signal_while_stdin_is_open(stop: signal.Signals, tmp_path: Path) -> None:
+    proc = subprocess.Popen(serve_args(tmp_path), cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        initialize(proc)
+        proc.send_signal(stop)
+        returncode = proc.wait(timeout=30)  # stdin stays open: the signal alone must end serving
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    stderr = proc.stderr.read()
+    assert returncode == 1, stderr
+    assert f"{stop.name}: stopping" in stderr and "Traceback" not in stderr
+    result = json.loads((tmp_path / "latest" / "results.json").read_text())
+    assert result["episode"]["stopped_by"] == stop.name
+    assert [c["kind"] for c in result["changes"]] == ["added"]  # the call made before the signal counts
+    proc.stdin.close()
+
+
+def test_each_served_episode_keeps_its_own_folder(tmp_path: Path) -> None:
+    folders = []
+    for _ in range(2):
+        done = subprocess.run(serve_args(tmp_path), cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 1, done.stderr
+        folders.append(Path(re.search(r"results: (\S+)/results.json", done.stderr).group(1)))
+    assert folders[0] != folders[1] and all(f.parent == tmp_path for f in folders)
+    assert all((f / "results.json").exists() and (f / "trace.jsonl").exists() for f in folders)
+    latest = tmp_path / "latest"
+    assert latest.is_symlink() and not Path(latest.readlink()).is_absolute()  # survives copying the folder
+    assert latest.resolve() == folders[1].resolve()
+    assert json.loads((latest / "results.json").read_text())["episode"]["stopped_by"] == "end of stdin"
+
+
+def test_port_in_use_is_an_error_not_a_traceback(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(serve_args(tmp_path / "out", "--transport", "http", "--port", str(port)),
+                              cwd=ROOT, capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"error: cannot listen on 127.0.0.1:{port}: Address already in use (another process uses it; pick another "
+        "--port, or 0 for a free one)"
+    ]
+    assert not (tmp_path / "out").exists()
+
+
+def test_remote_backend_without_its_url_is_an_error(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "CLAWGYM_APP_URL"}
+    args = serve_args(tmp_path / "out")
+    args[args.index("inprocess")] = "remote"
+    done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "CLAWGYM_APP_URL" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
