@@ -268,7 +268,6 @@ def serve_command(
     ] = Path("runs"),
     seed: Annotated[int, typer.Option("--seed", help="Episode seed.")] = 0,
     backend: BackendOption = "local",
-    judge: JudgeOption = None,
 ) -> None:
     """Seed a scenario and serve its gateway to an MCP client until stopped; then verify and write the results.
 
@@ -280,7 +279,6 @@ def serve_command(
 
     if transport not in ("stdio", "http"):
         raise fail_usage(f"--transport must be stdio or http, not {transport!r}")
-    _use_judge(judge)
     loaded = load_or_exit(scenario)
     if transport == "http":
         try:
