@@ -369,7 +369,7 @@ def _semantic_problems(s: Scenario) -> list[tuple[Path_, str]]:
             continue
         apps[name] = registry.load(name)
         try:
-            apps[name].validate_seed(s.apps[name])
+            apps[name].validate_seed(s.apps[name], persona=s.persona, clock=s.clock)
         except SeedError as exc:
             for p in exc.problems:
                 out.append((("apps", name, *(p.parts or [])), f"{name} seed: {p.message}"))

@@ -260,11 +260,27 @@ class App:
         self.harm.check({name: table.columns for name, table in self.tables.items()})
         self.harm.keys = {name: table.key for name, table in self.tables.items()}
 
-    def validate_seed(self, data: Any) -> BaseModel:
+    def validate_seed(self, data: Any, persona: Persona | None = None, clock: ClockSpec | None = None) -> BaseModel:
+        """The seed as the app's seed model, or a `SeedError` naming each offending field.
+
+        Given the `persona` (and the `clock`) the seed would be loaded with, the seed is also loaded into a
+        throwaway sandbox, so whatever a sandbox would refuse (a reference to a row that is not in the seed,
+        a duplicate id, dates out of order) is found now, with the same messages, rather than when an episode
+        starts.
+        """
         try:
-            return self.seed_model.model_validate(data or {})
+            seed = self.seed_model.model_validate(data or {})
         except ValidationError as error:
             raise SeedError.from_validation(self.name, error, data) from None
+        if persona is not None:
+            from servers.core.sandbox import Sandbox
+
+            spec = SandboxSpec(seed=data or {}, persona=persona, clock=clock or ClockSpec())
+            try:
+                Sandbox.create(self, "seed-check", spec).close()
+            except sqlite3.Error as error:  # a constraint the seed's checks did not foresee
+                raise SeedError(self.name, [Problem(loc="(root)", message=f"the seed cannot be stored: {error}")]) from None
+        return seed
 
     def __repr__(self) -> str:
         return f"App({self.name!r}, tables={list(self.tables)}, tools={len(self.tools.tools)})"
