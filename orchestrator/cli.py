@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import sys
@@ -20,6 +21,10 @@ from orchestrator import scenario as scenarios
 from orchestrator.show import render_scenario, scenario_summary
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from orchestrator.agents.base import Agent
+    from orchestrator.run.runner import RunRecord
     from orchestrator.backends import Backend
     from orchestrator.verify.results import Result
     from orchestrator.prove.validate import Validation
@@ -165,6 +170,57 @@ def _backend_or_exit(name: str, log_dir: Path | None) -> Backend:
         raise fail_usage(str(exc)) from None
 
 
+IsolationOption = Annotated[
+    str,
+    typer.Option(
+        "--isolation",
+        help="How a cmd: agent is sandboxed: auto (bwrap when it works here, else none with a warning), bwrap, or none.",
+    ),
+]
+AgentEnvOption = Annotated[
+    list[str] | None,
+    typer.Option("--agent-env", help="Pass this environment variable on to a cmd: agent (e.g. an API key); repeatable."),
+]
+
+
+def restore_stop_signals() -> None:
+    """Ctrl-C and SIGTERM stop the run whatever disposition was inherited (a CI background job ignores SIGINT)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def agent_factory(spec: str, isolation: str, env_names: list[str]) -> Callable[[], Agent]:
+    """A maker of fresh agents for `spec`; for cmd: agents, resolves the isolation and warns loudly without one."""
+    from orchestrator.agents.base import parse_agent
+    from orchestrator.agents.command import IsolationError, resolve_isolation
+
+    try:
+        parse_agent(spec)
+    except ValueError as exc:
+        raise fail_usage(str(exc)) from None
+    if not spec.startswith("cmd:"):
+        return lambda: parse_agent(spec)
+    try:
+        chosen, warning = resolve_isolation(isolation)
+    except IsolationError as exc:
+        raise fail_usage(str(exc)) from None
+    if warning:
+        err.print(f"[bold red]WARNING:[/] {warning}", highlight=False)
+    missing = [name for name in env_names if name not in os.environ]
+    if missing:
+        raise fail_usage(f"--agent-env {', '.join(missing)}: not set in this environment")
+    cwd = Path.cwd()
+    return lambda: parse_agent(spec, isolation=chosen, env_names=env_names, cwd=cwd)
+
+
+def print_episode_problems(record: RunRecord) -> None:
+    """What went wrong besides the verdict: the agent's exit, crash or timeout; errors; an interrupted run."""
+    from orchestrator.run.runner import episode_problems
+
+    for line in episode_problems(record):
+        err.print(line, highlight=False)
+
+
 def _default_out(scenario: scenarios.Scenario) -> Path:
     return Path("runs") / f"{scenario.id}-{time.strftime('%Y%m%d-%H%M%S')}"
 
@@ -182,21 +238,24 @@ def run_command(
     parallel: Annotated[int, typer.Option("--parallel", min=1, help="Episodes at once, each in its own sandboxes.")] = 1,
     backend: BackendOption = "local",
     as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON on stdout.")] = False,
+    isolation: IsolationOption = "auto",
+    agent_env: AgentEnvOption = None,
+    judge: JudgeOption = None,
 ) -> None:
     """Run an agent on a scenario, verify the final state, and write results.json and trace.jsonl.
 
-    Exit code 0 when the task passed (every episode), 1 when it failed, 2 for usage, scenario or backend errors."""
-    from orchestrator.agents.base import parse_agent
+    Exit code 0 when the task passed (every episode), 1 when it failed, 2 for usage, scenario or backend errors
+    and for episodes that ended in error (an app server died); 130/143 when SIGINT/SIGTERM stopped the run
+    (results are still written, with status interrupted)."""
     from orchestrator.backends import BackendError
     from orchestrator.backends.base import first_error
     from orchestrator.run.runner import RunOptions, RunRecord, run_many
     from orchestrator.show import render_result
 
+    restore_stop_signals()
+    _use_judge(judge)
     loaded = load_or_exit(scenario)
-    try:
-        parse_agent(agent)
-    except ValueError as exc:
-        raise fail_usage(str(exc)) from None
+    make_agent = agent_factory(agent, isolation, agent_env or [])
     options = RunOptions(out=out or _default_out(loaded), seed=seed, repeat=repeat, parallel=parallel, timeout_s=timeout)
     backend_impl = _backend_or_exit(backend, options.out / "logs")
     record: RunRecord | None = None
@@ -212,7 +271,7 @@ def run_command(
                     active = [f"#{i + 1} {v}" for i, v in sorted(states.items()) if v != "done"]
                     status.update(f"{loaded.id}: {done}/{repeat} episodes done" + (f"; {', '.join(active[:3])}" if active else ""))
 
-                return await run_many(loaded, backend_impl, lambda: parse_agent(agent), options, on_stage)
+                return await run_many(loaded, backend_impl, make_agent, options, on_stage, notify=lambda m: err.print(m, highlight=False))
 
     try:
         record = anyio.run(main)
@@ -233,7 +292,8 @@ def run_command(
         summary = json.loads((options.out / "results.json").read_text())
         _print_repeat(summary)
         console.print(f"results: {options.out / 'results.json'}")
-    raise typer.Exit(0 if record.passed else 1)
+    print_episode_problems(record)
+    raise typer.Exit(record.exit_code())
 
 
 def _print_repeat(summary: dict) -> None:
@@ -367,6 +427,21 @@ def claude_desktop_config(
         "env": {"PYTHONUNBUFFERED": "1"},
     }
     print(json.dumps({"mcpServers": {f"clawgym-{loaded.id}": entry}}, indent=2))
+
+
+@app.command("verify-digest")
+def verify_digest_command(
+    folders: Annotated[list[Path], typer.Argument(help="Episode folders (each with results.json and trace.jsonl).")],
+) -> None:
+    """Check that each episode's trace.jsonl and journal are the ones its results.json was computed from (sha256)."""
+    from orchestrator.run.runner import verify_digest
+
+    bad = 0
+    for folder in folders:
+        problems = verify_digest(folder)
+        bad += bool(problems)
+        console.print(f"{folder}: " + ("[green]digest matches[/]" if not problems else "[red]" + "; ".join(problems) + "[/]"), highlight=False)
+    raise typer.Exit(1 if bad else 0)
 
 
 @app.command("down")

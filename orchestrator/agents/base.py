@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from orchestrator.episode.episode import Episode
@@ -38,6 +39,8 @@ class AgentReport:
 
 class Agent(ABC):
     name: str
+    isolation: str = "none"
+    """How the agent is kept apart from the orchestrator: `bwrap` or `none` (recorded in results.json)."""
 
     @abstractmethod
     async def run(self, episode: Episode) -> AgentReport: ...
@@ -115,8 +118,10 @@ class OracleAgent(Agent):
         return report
 
 
-def parse_agent(spec: str) -> Agent:
-    """`oracle`, `noop` or `cmd:COMMAND`."""
+def parse_agent(
+    spec: str, *, isolation: str | None = None, env_names: tuple[str, ...] | list[str] = (), cwd: Path | None = None
+) -> Agent:
+    """`oracle`, `noop` or `cmd:COMMAND`; the keywords configure `cmd:` agents (see `orchestrator.agents.command`)."""
     if spec == "oracle":
         return OracleAgent()
     if spec == "noop":
@@ -127,5 +132,5 @@ def parse_agent(spec: str) -> Agent:
         command = spec[4:].strip()
         if not command:
             raise ValueError("--agent cmd: needs a command, e.g. --agent 'cmd:python examples/agent.py'")
-        return CommandAgent(command)
+        return CommandAgent(command, isolation=isolation, env_names=env_names, cwd=cwd)  # type: ignore[arg-type]
     raise ValueError(f"unknown agent {spec!r}: use oracle, noop or cmd:COMMAND")

@@ -1,67 +1,270 @@
 """`--agent cmd:COMMAND`: any agent that runs as a process and speaks MCP.
 
-The command runs through `/bin/sh -c` with these variables set:
+The command runs through `/bin/sh -c`, from the directory `orchestrator run`
+was started in (so `python examples/agent.py` works as typed), with `python`
+resolving to the orchestrator's own interpreter first on PATH. Its
+environment is an allow-list, nothing else of the orchestrator's:
 
+    PATH                the orchestrator's interpreter folder, then the caller's PATH
+    HOME, TMPDIR        an empty scratch folder of its own, removed after the episode
+    LANG, LC_ALL, LC_CTYPE, TERM, TZ, VIRTUAL_ENV   passed through when set
+    PYTHONUNBUFFERED    1
     CLAWGYM_TASK        the task text (also the gateway's prompt `task`)
     CLAWGYM_MCP_URL     the gateway's Streamable HTTP URL
     CLAWGYM_MCP_CONFIG  a JSON file in the `mcpServers` format Claude Desktop,
                         Claude Code and Cursor read, naming the gateway `clawgym`
     CLAWGYM_SCENARIO    the scenario id
+    NAME                each `--agent-env NAME` (API keys of model agents)
 
-Its output goes to `agent.log` in the episode's folder. The episode is
-verified when the process exits or when the timeout passes, whichever comes
-first; on timeout the whole process group is stopped.
+Isolation (`bwrap`, from Debian's `bubblewrap`): the agent runs as `nobody`
+in its own user, PID, IPC and UTS namespaces with a read-only view of the
+file system; `/tmp` is empty; the scenario file's folder and the files it
+includes, the run's output folder (and `runs/` beside it), the host's unix
+sockets under `/run` (Docker's included) are hidden; it sees only its own
+processes, and it cannot create user namespaces. The network is shared, so
+the gateway on loopback is reachable. When the agent's command exits, its
+PID namespace ends and every process it started dies with it (`setsid`
+children included). With `isolation: none` (no bwrap available, or asked
+for) the agent runs as a plain child process group: it can read what the
+orchestrator's user can read, and children that leave the group survive.
+
+The agent's stdout and stderr reach `agent.log` through a pipe the
+orchestrator reads; the agent never holds a file in the run folder.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import os
+import shutil
 import signal
+import stat
 import subprocess
+import sys
+import tempfile
+import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
+from typing import IO, Any, Literal
 
 import anyio
+import yaml
 
 from orchestrator.agents.base import Agent, AgentReport
 from orchestrator.episode.episode import Episode
 from orchestrator.episode.gateway import task_text
 
-GRACE_S = 5.0
+Isolation = Literal["bwrap", "none"]
+ISOLATION_CHOICES = ("auto", "bwrap", "none")
+ENV_PASSED = ("LANG", "LC_ALL", "LC_CTYPE", "TERM", "TZ")
+LOG_LIMIT_BYTES = 20 * 1024 * 1024
+SOCKET_DIRS = (Path("/run"), Path("/var/run"))
+NOBODY = 65534
+
+
+class IsolationError(RuntimeError):
+    """The requested isolation cannot be had on this machine."""
 
 
 def mcp_config(url: str) -> dict:
     return {"mcpServers": {"clawgym": {"type": "http", "url": url}}}
 
 
+# -- isolation ----------------------------------------------------------------------------------
+
+BASE_BWRAP = [
+    "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+    "--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+    "--unshare-cgroup-try", "--share-net", "--uid", str(NOBODY), "--gid", str(NOBODY),
+    "--die-with-parent", "--new-session", "--clearenv",
+]  # fmt: skip
+
+
+@functools.cache
+def bwrap_problem() -> str | None:
+    """Why bwrap cannot isolate an agent here, or None when it can (probed once per process)."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return "bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
+    try:
+        probe = subprocess.run([bwrap, *BASE_BWRAP, "/bin/sh", "-c", "exit 0"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bwrap did not run: {exc}"
+    if probe.returncode != 0:
+        return f"bwrap cannot create a sandbox here (user namespaces disabled?): {probe.stderr.strip() or probe.returncode}"
+    return None
+
+
+def resolve_isolation(requested: str) -> tuple[Isolation, str | None]:
+    """(`bwrap` or `none`, a warning to show loudly when the agent will run without isolation).
+
+    `auto` takes bwrap when it works; `bwrap` raises `IsolationError` when it does not."""
+    if requested not in ISOLATION_CHOICES:
+        raise IsolationError(f"--isolation must be one of {', '.join(ISOLATION_CHOICES)}, not {requested!r}")
+    if requested == "none":
+        return "none", "the agent runs WITHOUT isolation (--isolation none): it can read the scenario and tamper with the run"
+    problem = bwrap_problem()
+    if problem is None:
+        return "bwrap", None
+    if requested == "bwrap":
+        raise IsolationError(f"--isolation bwrap: {problem}")
+    return "none", f"the agent runs WITHOUT isolation: {problem}; it can read the scenario and tamper with the run"
+
+
+def scenario_files(episode: Episode) -> list[Path]:
+    """The scenario file and the seed files it includes."""
+    path = episode.scenario.path
+    if path is None:
+        return []
+    path = path.resolve()
+    files = [path]
+    with contextlib.suppress(OSError, yaml.YAMLError, UnicodeDecodeError):
+        data = yaml.safe_load(path.read_text())
+        apps = data.get("apps") if isinstance(data, dict) else None
+        for seed in (apps or {}).values() if isinstance(apps, dict) else ():
+            if isinstance(seed, str):
+                files.append((path.parent / seed).resolve())
+    return files
+
+
+def host_sockets(roots: Iterable[Path] = SOCKET_DIRS, depth: int = 3) -> list[Path]:
+    """Unix sockets under /run (the Docker daemon's, D-Bus …): connecting to one ignores read-only mounts."""
+    found: set[Path] = set()
+
+    def walk(folder: Path, level: int) -> None:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            return
+        for entry in entries:
+            try:
+                mode = entry.stat(follow_symlinks=False).st_mode
+            except OSError:
+                continue
+            if stat.S_ISSOCK(mode):
+                found.add(Path(entry.path).resolve())
+            elif stat.S_ISDIR(mode) and level < depth:
+                walk(Path(entry.path), level + 1)
+
+    for root in roots:
+        if root.exists():
+            walk(root.resolve(), 1)
+    docker_host = os.environ.get("DOCKER_HOST", "")
+    if docker_host.startswith("unix://") and Path(docker_host[7:]).exists():
+        found.add(Path(docker_host[7:]).resolve())
+    return sorted(found)
+
+
+def _within(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def bwrap_command(
+    command: str,
+    *,
+    cwd: Path,
+    scratch: Path,
+    env: dict[str, str],
+    hide_dirs: Iterable[Path],
+    hide_files: Iterable[Path],
+    info_fd: int | None = None,
+) -> list[str]:
+    """The bwrap command line running `command` (see the module docstring for what it isolates)."""
+    bwrap = shutil.which("bwrap") or "bwrap"
+    args = [bwrap, *BASE_BWRAP, "--ro-bind", str(cwd), str(cwd)]
+    for folder in sorted(set(hide_dirs)):
+        if folder.is_dir():
+            args += ["--tmpfs", str(folder)]
+    for file in sorted(set(hide_files)):
+        if file.exists() and not file.is_dir():
+            args += ["--ro-bind", "/dev/null", str(file)]
+    args += ["--bind", str(scratch), str(scratch), "--chdir", str(cwd)]
+    for name, value in env.items():
+        args += ["--setenv", name, value]
+    if info_fd is not None:
+        args += ["--info-fd", str(info_fd)]
+    return [*args, "/bin/sh", "-c", command]
+
+
+# -- the agent ------------------------------------------------------------------------------------
+
+
 class CommandAgent(Agent):
     name = "cmd"
 
-    def __init__(self, command: str, timeout_s: float | None = None) -> None:
+    def __init__(
+        self,
+        command: str,
+        timeout_s: float | None = None,
+        *,
+        isolation: Isolation | None = None,
+        cwd: Path | None = None,
+        env_names: Iterable[str] = (),
+        hide: Iterable[Path] = (),
+    ) -> None:
         self.command = command
         self.timeout_s = timeout_s
+        self.isolation: Isolation = isolation or resolve_isolation("auto")[0]
+        self.cwd = (cwd or Path.cwd()).resolve()
+        self.env_names = list(env_names)
+        self.hide = [Path(p).resolve() for p in hide]
+
+    def environment(self, episode: Episode, scratch: Path, config: Path) -> dict[str, str]:
+        assert episode.gateway_url
+        interpreter = str(Path(sys.executable).parent)  # the venv's bin, not the resolved base interpreter
+        env = {"PATH": os.pathsep.join([interpreter, os.environ.get("PATH", os.defpath)])}
+        env |= {name: os.environ[name] for name in ENV_PASSED if name in os.environ}
+        if sys.prefix != sys.base_prefix:
+            env["VIRTUAL_ENV"] = sys.prefix
+        env |= {"HOME": str(scratch / "home"), "TMPDIR": str(scratch / "tmp"), "PYTHONUNBUFFERED": "1"}
+        env |= {name: os.environ[name] for name in self.env_names if name in os.environ}
+        env |= {
+            "CLAWGYM_TASK": task_text(episode.scenario),
+            "CLAWGYM_MCP_URL": episode.gateway_url,
+            "CLAWGYM_MCP_CONFIG": str(config),
+            "CLAWGYM_SCENARIO": episode.scenario.id,
+        }
+        return env
+
+    def hidden(self, episode: Episode) -> tuple[list[Path], list[Path]]:
+        """(folders, files) the agent must not see: the scenario and its includes, run folders, host sockets."""
+        folders, files = [], [*host_sockets()]
+        scenario = scenario_files(episode)
+        for file in scenario:
+            # The scenario's folder holds its siblings (and their solutions) too; hide it whole unless
+            # the agent's own directory is inside it, then hide the files one by one.
+            if _within(self.cwd, file.parent):
+                files.append(file)
+                files += [p.resolve() for p in file.parent.glob("*.y*ml")]
+            else:
+                folders.append(file.parent)
+        runs_root = self.cwd / "runs"
+        for folder in [*self.hide, *([episode.workdir.resolve()] if episode.workdir else []), runs_root]:
+            if not _within(self.cwd, folder):
+                folders.append(folder)
+        return folders, files
 
     async def run(self, episode: Episode) -> AgentReport:
         assert episode.gateway_url, "a command agent needs the gateway served over HTTP"
-        workdir = episode.workdir or Path.cwd()
+        workdir = (episode.workdir or Path(tempfile.mkdtemp(prefix="clawgym-run-"))).resolve()
         workdir.mkdir(parents=True, exist_ok=True)
-        config = workdir / "mcp.json"
-        config.write_text(json.dumps(mcp_config(episode.gateway_url), indent=2) + "\n")
-        env = os.environ | {
-            "CLAWGYM_TASK": task_text(episode.scenario),
-            "CLAWGYM_MCP_URL": episode.gateway_url,
-            "CLAWGYM_MCP_CONFIG": str(config.resolve()),
-            "CLAWGYM_SCENARIO": episode.scenario.id,
-        }
+        scratch = Path(tempfile.mkdtemp(prefix="clawgym-agent-")).resolve()
+        (scratch / "home").mkdir()
+        (scratch / "tmp").mkdir()
+        config = scratch / "mcp.json"
+        config_text = json.dumps(mcp_config(episode.gateway_url), indent=2) + "\n"
+        config.write_text(config_text)
+        (workdir / "mcp.json").write_text(config_text)  # for the record; the agent reads its own copy
+        env = self.environment(episode, scratch, config)
         report = AgentReport(agent=f"cmd:{self.command}")
         timeout = self.timeout_s or episode.scenario.limits.timeout_s
         started = time.perf_counter()
-        with (workdir / "agent.log").open("ab") as log:
-            process = subprocess.Popen(
-                ["/bin/sh", "-c", self.command], env=env, cwd=workdir, stdin=subprocess.DEVNULL,
-                stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-            )  # fmt: skip
+        try:
+            process, info = self._spawn(episode, env, scratch)
+            copier = LogCopier(process.stdout, workdir / "agent.log")  # type: ignore[arg-type]
             try:
                 with anyio.move_on_after(timeout) as scope:
                     while process.poll() is None:
@@ -69,26 +272,149 @@ class CommandAgent(Agent):
                 report.timed_out = scope.cancelled_caught
             finally:
                 with anyio.CancelScope(shield=True):
-                    await anyio.to_thread.run_sync(_stop_group, process)
+                    await anyio.to_thread.run_sync(stop_tree, process, info)
+                    await anyio.to_thread.run_sync(copier.finish)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
         report.exit_code = process.returncode
         report.duration_s = time.perf_counter() - started
         if report.timed_out:
             report.errors.append(f"stopped after the {timeout:g} s timeout")
         elif report.exit_code:
-            report.errors.append(f"exited with code {report.exit_code}; see {workdir / 'agent.log'}")
+            report.errors.append(f"{describe_exit(report.exit_code)}; see {workdir / 'agent.log'}")
         report.tool_calls = sum(1 for e in episode.trace.entries if e["method"] == "tools/call")
         return report
 
+    def _spawn(self, episode: Episode, env: dict[str, str], scratch: Path) -> tuple[subprocess.Popen[bytes], SandboxInfo]:
+        info = SandboxInfo()
+        common: dict[str, Any] = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "stderr": subprocess.STDOUT,
+                                  "start_new_session": True}  # fmt: skip
+        if self.isolation == "none":
+            process = subprocess.Popen(["/bin/sh", "-c", self.command], env=env, cwd=self.cwd, **common)
+            return process, info
+        folders, files = self.hidden(episode)
+        read_end, write_end = os.pipe()
+        argv = bwrap_command(
+            self.command, cwd=self.cwd, scratch=scratch, env=env, hide_dirs=folders, hide_files=files, info_fd=write_end
+        )
+        try:
+            process = subprocess.Popen(argv, env={"PATH": os.environ.get("PATH", os.defpath)}, cwd="/",
+                                       pass_fds=(write_end,), **common)  # fmt: skip
+        finally:
+            os.close(write_end)
+        info.start(read_end)
+        return process, info
 
-def _stop_group(process: subprocess.Popen[bytes]) -> None:
-    """Stop the agent and anything it started: SIGTERM to its process group, then SIGKILL."""
+
+class SandboxInfo:
+    """bwrap's `--info-fd` report: the host pid of the sandbox's init (its PID namespace ends with it)."""
+
+    def __init__(self) -> None:
+        self.child_pid: int | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self, fd: int) -> None:
+        def read() -> None:
+            with os.fdopen(fd, "rb") as stream:
+                data = stream.read()
+            with contextlib.suppress(ValueError, AttributeError):
+                self.child_pid = int(json.loads(data or b"{}").get("child-pid"))
+
+        self._thread = threading.Thread(target=read, daemon=True)
+        self._thread.start()
+
+    def wait(self, timeout: float) -> None:
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+
+class LogCopier:
+    """Copies the agent's output pipe to `agent.log` (up to a size limit) from a thread."""
+
+    def __init__(self, pipe: IO[bytes], path: Path) -> None:
+        self.pipe = pipe
+        self.path = path
+        self.dropped = 0
+        self._thread = threading.Thread(target=self._copy, daemon=True)
+        self._thread.start()
+
+    def _copy(self) -> None:
+        written = 0
+        with self.path.open("ab") as log:
+            while chunk := self.pipe.read1(65536):  # type: ignore[attr-defined]
+                keep = max(0, min(len(chunk), LOG_LIMIT_BYTES - written))
+                if keep:
+                    log.write(chunk[:keep])
+                    log.flush()
+                    written += keep
+                self.dropped += len(chunk) - keep
+            if self.dropped:
+                log.write(f"\n[agent.log: {self.dropped} more bytes not kept]\n".encode())
+
+    def finish(self, timeout: float = 5.0) -> None:
+        """Wait for the copy to end (the pipe closes when the agent's tree is gone)."""
+        self._thread.join(timeout)
+        if self._thread.is_alive():  # a child outside the agent's tree holds the pipe (isolation none)
+            with contextlib.suppress(OSError):
+                self.pipe.close()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
+def stop_tree(process: subprocess.Popen[bytes], info: SandboxInfo) -> None:
+    """End the agent and everything it started, and return only when they are gone.
+
+    Under bwrap, killing the sandbox's init ends its PID namespace (setsid children
+    included) and bwrap then exits; without isolation, the process group gets SIGTERM,
+    then SIGKILL."""
+    info.wait(5)
+    if info.child_pid is not None:
+        if process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(info.child_pid, signal.SIGKILL)
+        process.wait()
+        deadline = time.monotonic() + 10
+        while _alive(info.child_pid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return
     if process.poll() is not None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)  # leftovers of an exited agent in its group
         return
     try:
         os.killpg(process.pid, signal.SIGTERM)
-        process.wait(GRACE_S)
+        process.wait(2)
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
         process.wait()
     except ProcessLookupError:
         process.wait()
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+def describe_exit(code: int) -> str:
+    """`exited with code 127 (command not found)`, `crashed (SIGSEGV)` …"""
+    if code < 0:
+        return f"crashed ({_signal_name(-code)})"
+    if code == 127:
+        return "exited with code 127 (command not found)"
+    if code == 126:
+        return "exited with code 126 (command not executable)"
+    if code > 128 and code - 128 in signal.valid_signals():
+        return f"crashed (exit code {code}: {_signal_name(code - 128)})"
+    return f"exited with code {code}"
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"

@@ -2,20 +2,32 @@
 
 Each episode writes into its own folder:
 
-    results.json   the verdict (scenario, passed, score, stages, checks, changes, violations, journal, episode)
+    results.json   the verdict (scenario, passed, score, stages, checks, changes, violations, journal,
+                   episode, status, error, digest)
     trace.jsonl    the gateway's trace and the app journals, one timeline
-    agent.log      what a command agent printed (cmd: agents only)
+    agent.log      what a command agent printed (cmd: agents only), copied from its output pipe
     mcp.json       the MCP config handed to a command agent
 
 With `--repeat K`, episodes go to `episode-001/` … and `results.json` at the
 top summarizes them with pass@k and pass^k.
+
+Every episode ends with a `results.json`, whatever happened: `status` is
+`completed`, `timeout` (the agent was stopped by the timeout; still verified),
+`interrupted` (SIGINT/SIGTERM stopped the run; the agent is stopped, then the
+episode is verified) or `error` (an app server died, a backend failed …; `error`
+says what, and the verdict is a failure). The verdict is computed only after
+the agent's whole process tree is gone, and `digest` holds the sha256 of the
+`trace.jsonl` and of the journal it was computed from (`verify_digest`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
+import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from math import comb
 from pathlib import Path
@@ -24,11 +36,14 @@ from typing import Any
 import anyio
 
 from orchestrator.agents.base import Agent, AgentReport
-from orchestrator.backends.base import Backend
+from orchestrator.agents.command import CommandAgent
+from orchestrator.backends.base import Backend, first_error
 from orchestrator.episode.episode import Episode
-from orchestrator.verify.results import Result
-from orchestrator.scenario.model import Scenario
 from orchestrator.episode.serving import serve_http
+from orchestrator.scenario.model import Scenario
+from orchestrator.verify.results import JournalSummary, Result
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 @dataclass
@@ -44,10 +59,65 @@ class RunOptions:
 class RunRecord:
     results: list[Result] = field(default_factory=list)
     dirs: list[Path] = field(default_factory=list)
+    interrupted: str | None = None
+    """The signal that stopped the run (`SIGINT`, `SIGTERM`), if one did."""
 
     @property
     def passed(self) -> bool:
         return bool(self.results) and all(r.passed for r in self.results)
+
+    @property
+    def errors(self) -> list[Result]:
+        return [r for r in self.results if r.status == "error"]
+
+    def exit_code(self) -> int:
+        """0 passed, 1 failed, 2 when an episode ended in error, 128+N when signal N stopped the run."""
+        if self.interrupted:
+            return 128 + int(signal.Signals[self.interrupted])
+        if self.errors:
+            return 2
+        return 0 if self.passed else 1
+
+
+class Interrupt:
+    """Stops the agents of running episodes when the run is interrupted; they are then verified and recorded."""
+
+    def __init__(self) -> None:
+        self.reason: str | None = None
+        self._scopes: set[anyio.CancelScope] = set()
+
+    def stop(self, reason: str) -> None:
+        self.reason = reason
+        for scope in list(self._scopes):
+            scope.cancel()
+
+    @contextlib.contextmanager
+    def guard(self) -> Iterator[anyio.CancelScope]:
+        """A scope cancelled by `stop` (at once when the run is already interrupted)."""
+        scope = anyio.CancelScope()
+        if self.reason:
+            scope.cancel()
+        self._scopes.add(scope)
+        try:
+            with scope:
+                yield scope
+        finally:
+            self._scopes.discard(scope)
+
+
+async def watch_signals(interrupt: Interrupt, hard_stop: anyio.CancelScope, notify: Callable[[str], None] = lambda _: None) -> None:
+    """SIGINT/SIGTERM: the first stops the agents (episodes are then verified and written), a second one
+    stops everything. Handlers are installed whatever disposition the process inherited (even SIG_IGN)."""
+    with anyio.open_signal_receiver(*STOP_SIGNALS) as signals:
+        async for received in signals:
+            name = signal.Signals(received).name
+            if interrupt.reason is None:
+                notify(f"{name}: stopping the agent, then verifying and writing results (again to stop at once)")
+                interrupt.stop(name)
+            else:
+                notify(f"{name}: stopping now")
+                hard_stop.cancel()
+                return
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -67,12 +137,69 @@ def write_json(path: Path, data: Any) -> None:
     scratch.replace(path)
 
 
-def write_episode(folder: Path, result: Result, trace: list[dict[str, Any]]) -> None:
+def journal_digest(journal: list[dict[str, Any]]) -> str:
+    """sha256 of the journal as canonical JSON (sorted keys, no spaces)."""
+    canonical = json.dumps(journal, sort_keys=True, separators=(",", ":"), default=str, ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def write_episode(folder: Path, result: Result, trace: list[dict[str, Any]], journal: list[dict[str, Any]] | None = None) -> None:
+    """Write trace.jsonl, then results.json with the sha256 of both the trace and the journal it was computed from.
+
+    `journal` defaults to the app entries of `trace` (what `merged_trace` puts there)."""
     folder.mkdir(parents=True, exist_ok=True)
-    with (folder / "trace.jsonl").open("w") as out:
-        for entry in trace:
-            out.write(json.dumps(entry, default=str) + "\n")
+    text = "".join(json.dumps(entry, default=str) + "\n" for entry in trace)
+    (folder / "trace.jsonl").write_text(text)
+    if journal is None:
+        journal = journal_of(trace)
+    result.digest = {
+        "algorithm": "sha256",
+        "trace": hashlib.sha256(text.encode()).hexdigest(),
+        "journal": journal_digest(journal),
+    }
     write_json(folder / "results.json", result.model_dump(mode="json"))
+
+
+def journal_of(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The app journals inside a merged trace, in order, as the verifier read them."""
+    return [{k: v for k, v in entry.items() if k != "source"} for entry in trace if str(entry.get("source", "")).startswith("app:")]
+
+
+def verify_digest(folder: Path) -> list[str]:
+    """Problems found checking `folder/results.json`'s digest against its `trace.jsonl` (empty: they match)."""
+    try:
+        result = json.loads((folder / "results.json").read_text())
+        text = (folder / "trace.jsonl").read_text()
+    except (OSError, ValueError) as exc:
+        return [f"cannot read the episode in {folder}: {exc}"]
+    digest = result.get("digest") if isinstance(result, dict) else None
+    if not isinstance(digest, dict):
+        return [f"{folder / 'results.json'} has no digest"]
+    problems = []
+    if hashlib.sha256(text.encode()).hexdigest() != digest.get("trace"):
+        problems.append("trace.jsonl does not match the digest in results.json")
+    try:
+        trace = [json.loads(line) for line in text.splitlines() if line.strip()]
+    except ValueError as exc:
+        return [*problems, f"trace.jsonl is not JSON lines: {exc}"]
+    if journal_digest(journal_of(trace)) != digest.get("journal"):
+        problems.append("the journal in trace.jsonl does not match the digest in results.json")
+    return problems
+
+
+def failed_result(scenario: Scenario, status: str, error: str, episode: dict[str, Any]) -> Result:
+    """The record of an episode that could not be verified: failed, score 0, with what went wrong."""
+    return Result(
+        scenario=scenario.id, title=scenario.title, passed=False, score=0.0, pass_mark=scenario.pass_mark,
+        stages=[], checks=[], changes=[], violations=[], journal=JournalSummary(), episode=episode,
+        status=status, error=error,  # type: ignore[arg-type]
+    )  # fmt: skip
+
+
+def describe_error(exc: BaseException) -> str:
+    problem = first_error(exc)
+    text = str(problem).strip() or type(problem).__name__
+    return text if type(problem).__name__ in ("BackendError",) else f"{type(problem).__name__}: {text}"
 
 
 async def run_episode(
@@ -84,26 +211,76 @@ async def run_episode(
     rng_seed: int,
     timeout_s: float | None = None,
     on_stage: Callable[[str], None] = lambda _: None,
+    interrupt: Interrupt | None = None,
 ) -> Result:
-    on_stage("starting apps")
-    endpoints = await backend.start(scenario.apps)
-    on_stage("seeding sandboxes")
-    async with Episode(scenario, endpoints, rng_seed=rng_seed, workdir=folder) as episode:
-        assert episode.gateway is not None
-        async with serve_http(episode.gateway) as url:
-            episode.gateway_url = url
-            on_stage(f"running {agent.name}")
-            timeout = timeout_s or scenario.limits.timeout_s
-            with anyio.move_on_after(timeout) as scope:
-                report = await agent.run(episode)
-            if scope.cancelled_caught:
-                report = AgentReport(agent=agent.name, timed_out=True, errors=[f"stopped after the {timeout:g} s timeout"])
-        on_stage("verifying")
-        journal = await episode.journal()
-        result = await episode.verify(journal)
-        result.episode.update({"agent": report.as_dict(), "backend": backend.name, "gateway": url})
-        write_episode(folder, result, await episode.merged_trace(journal))
+    """Run one episode and write its folder; always returns (and writes) a result, see the module docstring."""
+    interrupt = interrupt or Interrupt()
+    timeout = timeout_s or scenario.limits.timeout_s
+    info: dict[str, Any] = {"backend": backend.name, "isolation": agent.isolation, "rng_seed": rng_seed}
+    report = AgentReport(agent=_agent_label(agent))
+    status = "completed"
+    result: Result | None = None
+    trace: list[dict[str, Any]] = []
+    journal: list[dict[str, Any]] | None = None
+    error: str | None = None
+    folder.mkdir(parents=True, exist_ok=True)
+    episode: Episode | None = None
+    try:
+        on_stage("starting apps")
+        endpoints = await backend.start(scenario.apps)
+        on_stage("seeding sandboxes")
+        async with Episode(scenario, endpoints, rng_seed=rng_seed, workdir=folder) as episode:
+            assert episode.gateway is not None
+            async with serve_http(episode.gateway) as url:
+                episode.gateway_url = url
+                info["gateway"] = url
+                on_stage(f"running {agent.name}")
+                with interrupt.guard() as stopped:
+                    with anyio.move_on_after(timeout) as clock:
+                        report = await agent.run(episode)
+                if clock.cancelled_caught:
+                    report = AgentReport(agent=_agent_label(agent), timed_out=True, errors=[f"stopped after the {timeout:g} s timeout"])
+                if stopped.cancelled_caught:
+                    report = AgentReport(agent=_agent_label(agent), errors=[f"stopped by {interrupt.reason}"])
+                    status = "interrupted"
+                elif report.timed_out:
+                    status = "timeout"
+            # The agent's process tree is gone here (agents stop it before returning, even when cancelled).
+            on_stage("verifying")
+            try:
+                journal = await episode.journal()
+                result = await episode.verify(journal)
+                trace = await episode.merged_trace(journal)
+            except Exception as exc:
+                error = f"verification failed: {describe_error(exc)}"
+                trace = list(episode.trace.entries)
+    except Exception as exc:
+        if error is None and result is None:
+            error = describe_error(exc)
+        elif result is not None:
+            info["teardown_error"] = describe_error(exc)
+        if episode is not None and not trace:
+            trace = list(episode.trace.entries)
+    info["agent"] = report.as_dict()
+    if result is None:
+        if episode is not None:
+            info |= {"sandbox": episode.sandbox_id, "duration_s": round(time.perf_counter() - episode.started, 3)}
+        result = failed_result(scenario, "error", error or "the episode did not finish", info)
+        if status == "interrupted":
+            result.error = f"{result.error} (the run was interrupted by {interrupt.reason})"
+    else:
+        result.episode.update(info)
+        result.status = status  # type: ignore[assignment]
+    write_episode(folder, result, trace, journal if journal is not None else journal_of(trace))
     return result
+
+
+def _agent_label(agent: Agent) -> str:
+    return f"cmd:{agent.command}" if isinstance(agent, CommandAgent) else agent.name
+
+
+def episode_folder(options: RunOptions, index: int) -> Path:
+    return options.out if options.repeat == 1 else options.out / f"episode-{index + 1:03d}"
 
 
 async def run_many(
@@ -112,37 +289,85 @@ async def run_many(
     make_agent: Callable[[], Agent],
     options: RunOptions,
     on_stage: Callable[[int, str], None] = lambda _k, _s: None,
+    *,
+    interrupt: Interrupt | None = None,
+    notify: Callable[[str], None] = lambda _: None,
 ) -> RunRecord:
+    """K episodes, `parallel` at once; each writes its folder whatever happens to the others.
+
+    Without an `interrupt` of the caller's, SIGINT and SIGTERM are handled here (see `watch_signals`);
+    `notify` receives the messages to show."""
     record = RunRecord()
     slots = anyio.Semaphore(max(1, options.parallel))
     results: dict[int, Result] = {}
+    own = interrupt is None
+    interrupt = interrupt or Interrupt()
+
+    def prepare() -> Agent:
+        agent = make_agent()
+        if isinstance(agent, CommandAgent):
+            agent.hide.append(options.out.resolve())  # every episode's folder, siblings included
+        return agent
 
     async def one(index: int) -> None:
-        folder = options.out if options.repeat == 1 else options.out / f"episode-{index + 1:03d}"
+        folder = episode_folder(options, index)
         async with slots:
-            results[index] = await run_episode(
-                scenario, backend, make_agent(), folder=folder, rng_seed=options.seed + index,
-                timeout_s=options.timeout_s, on_stage=lambda stage: on_stage(index, stage),
-            )  # fmt: skip
+            if interrupt.reason:
+                results[index] = not_run(scenario, folder, f"not started: the run was interrupted by {interrupt.reason}",
+                                         "interrupted", backend, options.seed + index)  # fmt: skip
+            else:
+                results[index] = await run_episode(
+                    scenario, backend, prepare(), folder=folder, rng_seed=options.seed + index,
+                    timeout_s=options.timeout_s, on_stage=lambda stage: on_stage(index, stage), interrupt=interrupt,
+                )  # fmt: skip
         on_stage(index, "done")
 
-    await backend.start(scenario.apps)  # once, before episodes race to start the same servers
-    async with anyio.create_task_group() as tg:
-        for index in range(options.repeat):
-            tg.start_soon(one, index)
+    async with anyio.create_task_group() as outer:
+        if own:
+            outer.start_soon(watch_signals, interrupt, outer.cancel_scope, notify)
+        try:
+            await backend.start(scenario.apps)  # once, before episodes race to start the same servers
+        except Exception as exc:
+            message = describe_error(exc)
+            for index in range(options.repeat):
+                results[index] = not_run(scenario, episode_folder(options, index), message, "error", backend, options.seed + index)
+        else:
+            async with anyio.create_task_group() as tg:
+                for index in range(options.repeat):
+                    tg.start_soon(one, index)
+        outer.cancel_scope.cancel()
+    record.interrupted = interrupt.reason
     for index in sorted(results):
         record.results.append(results[index])
-        record.dirs.append(options.out if options.repeat == 1 else options.out / f"episode-{index + 1:03d}")
-    if options.repeat > 1:
+        record.dirs.append(episode_folder(options, index))
+    if options.repeat > 1 and record.results:
         write_json(options.out / "results.json", summary(scenario, record, options))
     return record
 
 
+def not_run(scenario: Scenario, folder: Path, message: str, status: str, backend: Backend, rng_seed: int) -> Result:
+    result = failed_result(scenario, status, message, {"backend": backend.name, "rng_seed": rng_seed})
+    write_episode(folder, result, [])
+    return result
+
+
 def summary(scenario: Scenario, record: RunRecord, options: RunOptions) -> dict[str, Any]:
-    """Several episodes of one scenario: pass@k, pass^k, mean scores per stage and pass rates per check."""
+    """Several episodes of one scenario: pass@k, pass^k, mean scores per stage and pass rates per check.
+
+    Episodes that ended in error count as failed (their stages score 0)."""
     n = len(record.results)
     c = sum(r.passed for r in record.results)
-    first = record.results[0]
+    first = next((r for r in record.results if r.stages), record.results[0])
+
+    def stage_score(r: Result, i: int) -> float:
+        return r.stages[i].score if len(r.stages) == len(first.stages) else 0.0
+
+    def check_passed(r: Result, i: int) -> bool:
+        return r.checks[i].passed if len(r.checks) == len(first.checks) else False
+
+    statuses: dict[str, int] = {}
+    for r in record.results:
+        statuses[r.status] = statuses.get(r.status, 0) + 1
     return {
         "scenario": scenario.id,
         "title": scenario.title,
@@ -150,21 +375,49 @@ def summary(scenario: Scenario, record: RunRecord, options: RunOptions) -> dict[
         "score": round(sum(r.score for r in record.results) / n, 6),
         "episodes": n,
         "passes": c,
+        "statuses": statuses,
+        "interrupted": record.interrupted,
         "pass_at_k": {str(k): round(pass_at_k(n, c, k), 6) for k in range(1, n + 1)},
         "pass_hat_k": {str(k): round(pass_hat_k(n, c, k), 6) for k in range(1, n + 1)},
         "stages": [
-            {"name": stage.name, "weight": stage.weight, "mean_score": round(sum(r.stages[i].score for r in record.results) / n, 6)}
+            {"name": stage.name, "weight": stage.weight, "mean_score": round(sum(stage_score(r, i) for r in record.results) / n, 6)}
             for i, stage in enumerate(first.stages)
         ],
         "checks": [
             {"id": check.id, "stage": check.stage, "description": check.description,
-             "pass_rate": round(sum(r.checks[i].passed for r in record.results) / n, 6)}
+             "pass_rate": round(sum(check_passed(r, i) for r in record.results) / n, 6)}
             for i, check in enumerate(first.checks)
         ],  # fmt: skip
         "results": [
-            {"folder": str(d), "passed": r.passed, "score": r.score, "rng_seed": r.episode.get("rng_seed")}
+            {"folder": str(d), "passed": r.passed, "score": r.score, "rng_seed": r.episode.get("rng_seed"),
+             "status": r.status, "error": r.error}
             for d, r in zip(record.dirs, record.results, strict=True)
-        ],
+        ],  # fmt: skip
         "seed": options.seed,
         "written_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
+
+
+def episode_problems(record: RunRecord, tail: int = 5) -> list[str]:
+    """Console lines for what went wrong besides the verdict: the agent's exit code, crash or timeout (with the
+    end of its log), episodes that ended in error, an interrupted run."""
+    from orchestrator.agents.command import describe_exit
+
+    lines: list[str] = []
+    many = len(record.results) > 1
+    for index, (folder, result) in enumerate(zip(record.dirs, record.results, strict=True), 1):
+        where = f"episode {index}: " if many else ""
+        agent = result.episode.get("agent") or {}
+        if result.status == "error":
+            lines.append(f"{where}ERROR: {result.error}")
+        if agent.get("timed_out"):
+            lines.append(f"{where}the agent was stopped by the timeout after {agent.get('duration_s', 0):g} s")
+        elif agent.get("exit_code"):
+            lines.append(f"{where}the agent {describe_exit(agent['exit_code'])}")
+            log = folder / "agent.log"
+            if log.exists():
+                last = log.read_text(errors="replace").strip().splitlines()[-tail:]
+                lines += [f"  agent.log: {line}" for line in last]
+    if record.interrupted:
+        lines.append(f"interrupted by {record.interrupted}: the agent was stopped; results written with status interrupted")
+    return lines

@@ -65,6 +65,15 @@ class Result(BaseModel):
     violations: list[Violation]
     journal: JournalSummary
     episode: dict[str, Any] = Field(default_factory=dict, description="Agent, seed, backend, timings.")
+    status: Literal["completed", "error", "interrupted", "timeout"] = Field(
+        "completed",
+        description="completed: the agent finished; timeout: it was stopped by the timeout (still verified); "
+        "interrupted: the run was stopped (SIGINT/SIGTERM); error: something other than the agent failed (see error).",
+    )
+    error: str | None = Field(None, description="What failed, when status is error.")
+    digest: dict[str, str] | None = Field(
+        None, description="sha256 of trace.jsonl and of the journal this verdict was computed from."
+    )
 
     def failed_checks(self) -> list[CheckResult]:
         return [c for c in self.checks if not c.passed]
