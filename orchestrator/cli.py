@@ -104,12 +104,21 @@ def list_command(
 def validate_command(
     paths: Annotated[list[Path], typer.Argument(help="Scenario files or folders.")],
     mutate: Annotated[
-        bool, typer.Option("--mutate", help="Also run weakened reference solutions and report the ones no check catches.")
+        bool, typer.Option("--mutate", help="Also run weakened reference solutions; each must fail.")
+    ] = False,
+    attack: Annotated[
+        bool, typer.Option("--attack", help="Also run the reference solution with generic harmful additions; each must fail.")
+    ] = False,
+    equivalents: Annotated[
+        bool, typer.Option("--equivalents", help="Also run generic correct rewrites of the reference solution; each must pass.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
-    """Prove scenarios sound: the reference solution scores 1.0 on fresh sandboxes and doing nothing fails."""
+    """Prove scenarios sound: the reference solutions score 1.0 on fresh sandboxes and doing nothing fails;
+    optionally every mutation and attack fails and every equivalent rewrite passes. Exits 1 on any problem."""
     from orchestrator.backends.inprocess import InProcessBackend
+    from orchestrator.prove import report as reporting
+    from orchestrator.prove.speed import schema_checks_remembered
     from orchestrator.prove.validate import validate
 
     missing = [p for p in paths if not p.exists()]
@@ -119,32 +128,42 @@ def validate_command(
     if not files:
         raise fail_usage(f"no scenario files (*.yaml) in {', '.join(map(str, paths))}")
 
+    asked = reporting.Asked(mutate=mutate, attack=attack, equivalents=equivalents)
     reports: list[dict] = []
 
     async def run_all() -> None:
         async with InProcessBackend() as backend:
-            with Progress(
+            with schema_checks_remembered(), Progress(
                 TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                console=err, transient=True, disable=as_json or not err.is_terminal,
+                console=err, transient=True, disable=not err.is_terminal,
             ) as progress:
                 task = progress.add_task("validating", total=len(files))
                 for file in files:
+                    started = time.perf_counter()
                     progress.update(task, description=f"validating {file.name}")
                     try:
                         loaded = scenarios.load(file)
                     except scenarios.ScenarioError as exc:
-                        reports.append({"file": str(file), "id": None, "valid": False,
-                                        "problems": [str(p) for p in exc.problems]})
+                        reports.append(reporting.load_problem(file, [str(p) for p in exc.problems]))
                     else:
-                        check: Validation = await validate(loaded, backend, mutate=mutate)
-                        reports.append(_report(file, check, mutate))
+                        check: Validation = await validate(
+                            loaded, backend, mutate=mutate, attack=attack, equivalents=equivalents,
+                            progress=lambda what, f=file: progress.update(task, description=f"{f.name}: {what}"),
+                        )
+                        reports.append(reporting.as_dict(file, check, asked))
                     progress.advance(task)
+                    done = reports[-1]
+                    progress.console.print(
+                        f"{file}: {'valid' if done['valid'] else 'INVALID'}, {done.get('episodes', 0)} episodes "
+                        f"in {time.perf_counter() - started:.1f} s", highlight=False,
+                    )
 
     anyio.run(run_all)
     if as_json:
         print(json.dumps({"scenarios": reports, "valid": all(r["valid"] for r in reports)}, indent=2))
     else:
-        _print_validation(reports, mutate)
+        reporting.render(console, reports, asked)
+        reporting.render_skips(err, reports)
     if not all(r["valid"] for r in reports):
         raise typer.Exit(1)
 
@@ -461,47 +480,6 @@ def down_command(
         return
     for kind, names in removed.items():
         console.print(f"removed {len(names)} {kind}" + (f": {', '.join(names)}" if names else ""))
-
-
-def _report(file: Path, check: Validation, mutate: bool) -> dict:
-    report = {
-        "file": str(file),
-        "id": check.scenario.id,
-        "valid": check.valid,
-        "oracle_score": check.oracle.score if check.oracle else None,
-        "noop_score": check.noop.score if check.noop else None,
-        "problems": check.problems,
-    }
-    if mutate:
-        report["mutations"] = len(check.mutations)
-        report["uncaught"] = [m.description for m in check.uncaught]
-    return report
-
-
-def _print_validation(reports: list[dict], mutate: bool) -> None:
-    table = Table(show_edge=False)
-    table.add_column("scenario")
-    table.add_column("oracle", justify="right")
-    table.add_column("noop", justify="right")
-    if mutate:
-        table.add_column("mutations caught", justify="right")
-    table.add_column("verdict")
-    for r in reports:
-        row = [r["id"] or r["file"], _score(r.get("oracle_score")), _score(r.get("noop_score"))]
-        if mutate:
-            total = r.get("mutations", 0)
-            caught = total - len(r.get("uncaught", []))
-            row.append(f"{caught}/{total}" if r["id"] else "-")
-        row.append("[green]valid[/]" if r["valid"] else "[red]INVALID[/]")
-        table.add_row(*row)
-    console.print(table)
-    for r in reports:
-        for problem in r["problems"]:
-            console.print(f"[red]{r['id'] or r['file']}:[/] {problem}", highlight=False)
-        for description in r.get("uncaught", []):
-            console.print(f"[yellow]{r['id']}: uncaught mutation:[/] {description}", highlight=False)
-    valid = sum(r["valid"] for r in reports)
-    console.print(f"{valid} of {len(reports)} scenarios valid")
 
 
 def _score(value: float | None) -> str:

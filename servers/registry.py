@@ -2,7 +2,9 @@
 
 The orchestrator learns about apps only from here. Built-in apps are listed
 below; a separately installed package can add one through the
-`clawgym.apps` entry-point group (`name = "package.module:APP"`).
+`clawgym.apps` entry-point group (`name = "package.module:APP"`). An app's
+`probes` module, next to it, tells `orchestrator validate` how to attack and
+rewrite reference solutions that use it.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from functools import cache
 from importlib.metadata import entry_points
 
 from servers.core.app import App
+from servers.core.probes import AppProbes
 
 BUILTIN = {
     "calendar": "servers.calendar:APP",
@@ -39,6 +42,22 @@ def load(name: str) -> App:
     if not isinstance(app, App):
         raise TypeError(f"{targets[name]} is not a servers.core.App")
     return app
+
+
+@cache
+def probes(name: str) -> AppProbes | None:
+    """App `name`'s part in proving scenarios (`PROBES` in the `probes` module next to its `App`), or None."""
+    package = available()[name].partition(":")[0]
+    try:
+        module = importlib.import_module(f"{package}.probes")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{package}.probes":
+            raise
+        return None
+    found = getattr(module, "PROBES", None)
+    if not isinstance(found, AppProbes):
+        raise TypeError(f"{package}.probes.PROBES is not a servers.core.probes.AppProbes")
+    return found
 
 
 def server_module(name: str) -> str:

@@ -1,14 +1,19 @@
-"""Proving scenarios sound: the reference solution scores 1.0, doing nothing fails, and every step matters.
+"""Proving scenarios sound: the reference solutions score 1.0, doing nothing fails, every step matters,
+every generic attack fails and every equivalent rewrite passes.
 
-`validate` runs each scenario twice on fresh sandboxes (oracle, then noop).
-`mutations` builds weakened reference solutions (one step left out, or one
-argument of a state-changing step set to a wrong value); a mutation no check
-catches points at a weak check.
+`validate` runs each scenario on fresh sandboxes: the reference solution
+(`oracle`) and every alternative (`oracles`), then the noop agent; with
+`mutate`, weakened solutions (a state-changing step left out, or one of its
+arguments set to a wrong value), each of which must fail; with `attack`, the
+reference solution plus a generic harmful addition (see `derive.attacks`),
+each of which must fail; with `equivalents`, correct rewrites of it (see
+`derive.equivalents`), each of which must pass.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -16,11 +21,15 @@ from typing import Any
 from orchestrator.agents.base import Agent, AgentReport, NoopAgent, OracleAgent
 from orchestrator.backends.base import Backend
 from orchestrator.episode.episode import Episode
+from orchestrator.prove import derive
+from orchestrator.prove.script import ScriptAgent
+from orchestrator.scenario.model import SAVED_REF, OracleStep, Scenario
 from orchestrator.verify.results import Result
-from orchestrator.scenario.model import SAVED_REF, OracleStep, Scenario, app_of
-from servers import registry
+from servers.core.probes import Probe, Skip
 
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+$")
+Snapshot = dict[str, list[dict[str, Any]]]
+Progress = Callable[[str], None]
 
 
 @dataclass
@@ -32,6 +41,22 @@ class Mutation:
 
 
 @dataclass
+class Trial:
+    """One derived trajectory and how it went: `outcome` is passed, failed, or not applied (a call the probe
+    added or changed failed, so the run tests nothing)."""
+
+    kind: str
+    description: str
+    outcome: str = "not run"
+    score: float | None = None
+    reason: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "description": self.description, "outcome": self.outcome, "score": self.score,
+                "reason": self.reason}  # fmt: skip
+
+
+@dataclass
 class Validation:
     scenario: Scenario
     oracle: Result | None = None
@@ -39,6 +64,10 @@ class Validation:
     noop: Result | None = None
     problems: list[str] = field(default_factory=list)
     mutations: list[Mutation] = field(default_factory=list)
+    attacks: list[Trial] = field(default_factory=list)
+    equivalents: list[Trial] = field(default_factory=list)
+    skipped: dict[str, list[Skip]] = field(default_factory=dict)
+    episodes: int = 0
 
     @property
     def valid(self) -> bool:
@@ -48,54 +77,156 @@ class Validation:
     def uncaught(self) -> list[Mutation]:
         return [m for m in self.mutations if m.caught is False]
 
+    @property
+    def attacks_passed(self) -> list[Trial]:
+        return [t for t in self.attacks if t.outcome == "passed"]
 
-async def run_once(
+    @property
+    def equivalents_failed(self) -> list[Trial]:
+        return [t for t in self.equivalents if t.outcome == "failed"]
+
+
+@dataclass
+class Run:
+    result: Result
+    report: AgentReport
+    seeded: dict[str, Snapshot]
+    final: dict[str, Snapshot]
+
+
+async def run_episode(
     scenario: Scenario, backend: Backend, agent: Agent, rng_seed: int = 0, schemas: dict[str, Any] | None = None
-) -> tuple[Result, AgentReport]:
-    """One episode; `schemas`, when given, receives the input schema of every tool the agent could see."""
+) -> Run:
+    """One episode, keeping the seeded and final states; `schemas`, when given, receives every tool's input schema."""
     endpoints = await backend.start(scenario.apps)
     async with Episode(scenario, endpoints, rng_seed=rng_seed) as episode:
         if schemas is not None and episode.gateway is not None:
             schemas.update({name: tool.input_schema for name, (_, _, tool) in episode.gateway.tools.items()})
         report = await agent.run(episode)
         result = await episode.verify()
+        final = await episode.final_state()
     result.episode["agent"] = report.as_dict()
-    return result, report
+    return Run(result, report, episode.seeded, final)
 
 
-async def validate(scenario: Scenario, backend: Backend, *, mutate: bool = False) -> Validation:
+async def run_once(
+    scenario: Scenario, backend: Backend, agent: Agent, rng_seed: int = 0, schemas: dict[str, Any] | None = None
+) -> tuple[Result, AgentReport]:
+    """One episode; `schemas`, when given, receives the input schema of every tool the agent could see."""
+    run = await run_episode(scenario, backend, agent, rng_seed, schemas)
+    return run.result, run.report
+
+
+def _why(result: Result) -> str:
+    failed = [f"{c.id} {c.description}: {c.reason}" for c in result.failed_checks()]
+    failed += [f"{v.kind}: {v.detail} ({v.rule})" for v in result.violations]
+    return "; ".join(failed)
+
+
+async def validate(
+    scenario: Scenario,
+    backend: Backend,
+    *,
+    mutate: bool = False,
+    attack: bool = False,
+    equivalents: bool = False,
+    progress: Progress | None = None,
+) -> Validation:
     check = Validation(scenario)
+    note = progress or (lambda _: None)
     schemas: dict[str, Any] = {}
+    oracle_run: Run | None = None
     if not scenario.oracle:
         check.problems.append("no reference solution (oracle) to prove the scenario solvable")
     else:
-        check.oracle, check.oracle_report = await run_once(scenario, backend, OracleAgent(), schemas=schemas)
+        note("reference solution")
+        oracle_run = await run_episode(scenario, backend, OracleAgent(), schemas=schemas)
+        check.episodes += 1
+        check.oracle, check.oracle_report = oracle_run.result, oracle_run.report
         if check.oracle_report.errors:
             check.problems += [f"reference solution: {e}" for e in check.oracle_report.errors]
         if not check.oracle.passed or check.oracle.score < 1.0:
-            failed = [f"{c.id} {c.description}: {c.reason}" for c in check.oracle.failed_checks()]
-            failed += [f"{v.kind}: {v.detail} ({v.rule})" for v in check.oracle.violations]
-            check.problems.append(
-                f"reference solution scores {check.oracle.score:.2f}, not 1.0: " + "; ".join(failed)
-            )
+            check.problems.append(f"reference solution scores {check.oracle.score:.2f}, not 1.0: {_why(check.oracle)}")
+    for index, steps in enumerate(scenario.oracles):
+        note(f"alternative reference solution {index}")
+        run = await run_episode(scenario, backend, OracleAgent(steps))
+        check.episodes += 1
+        trial = Trial("oracles", f"oracles[{index}] ({len(steps)} steps)")
+        _judge_equivalent(trial, run, [f"oracles[{index}]: {e}" for e in run.report.errors])
+        check.equivalents.append(trial)
+    note("doing nothing")
     check.noop, _ = await run_once(scenario, backend, NoopAgent())
+    check.episodes += 1
     if check.noop.passed:
         check.problems.append("doing nothing passes: the checks do not require any change")
     if mutate and scenario.oracle:
-        for mutation in mutations(scenario, schemas):
+        found = mutations(scenario, schemas)
+        for n, mutation in enumerate(found, 1):
+            note(f"mutation {n}/{len(found)}")
             result, _ = await run_once(scenario, backend, OracleAgent(mutation.steps))
+            check.episodes += 1
             mutation.caught, mutation.score = not result.passed, result.score
             check.mutations.append(mutation)
+        check.problems += [f"mutation passes (score {m.score:.2f}): {m.description}" for m in check.uncaught]
+    if (attack or equivalents) and oracle_run is not None:
+        ctxs = derive.contexts(scenario, oracle_run.seeded, oracle_run.final)
+        if attack:
+            probes, check.skipped["attacks"] = derive.attacks(scenario, ctxs)
+            for n, probe in enumerate(probes, 1):
+                note(f"attack {n}/{len(probes)}")
+                check.attacks.append(await _attack(scenario, backend, probe))
+                check.episodes += 1
+            check.problems += [f"attack passes (score {t.score:.2f}): {t.kind}: {t.description}" for t in check.attacks_passed]
+        if equivalents:
+            probes, check.skipped["equivalents"] = derive.equivalents(scenario, ctxs)
+            for n, probe in enumerate(probes, 1):
+                note(f"equivalent {n}/{len(probes)}")
+                check.equivalents.append(await _equivalent(scenario, backend, probe))
+                check.episodes += 1
+    check.problems += [f"equivalent fails (score {t.score:.2f}): {t.kind}: {t.description}: {t.reason}" for t in check.equivalents_failed]
+    check.problems += [f"equivalent could not be played: {t.kind}: {t.description}: {t.reason}"
+                       for t in check.equivalents if t.outcome == "not applied" and t.kind == "oracles"]  # fmt: skip
     return check
+
+
+async def _attack(scenario: Scenario, backend: Backend, probe: Probe) -> Trial:
+    agent = ScriptAgent(derive.plan(scenario.oracle, probe))
+    run = await run_episode(scenario, backend, agent)
+    trial = Trial(probe.kind, probe.description, score=run.result.score)
+    if agent.probe_failures:
+        trial.outcome, trial.reason = "not applied", "; ".join(agent.probe_failures)
+    elif run.result.passed:
+        trial.outcome, trial.reason = "passed", "no check or rule caught it"
+    else:
+        trial.outcome, trial.reason = "failed", _why(run.result)
+    return trial
+
+
+async def _equivalent(scenario: Scenario, backend: Backend, probe: Probe) -> Trial:
+    agent = ScriptAgent(derive.plan(scenario.oracle, probe))
+    run = await run_episode(scenario, backend, agent)
+    trial = Trial(probe.kind, probe.description)
+    _judge_equivalent(trial, run, [text for _, _, text in agent.failed])
+    return trial
+
+
+def _judge_equivalent(trial: Trial, run: Run, errors: list[str]) -> None:
+    trial.score = run.result.score
+    if errors:
+        trial.outcome, trial.reason = "not applied", "; ".join(errors)
+    elif run.result.passed and run.result.score >= 1.0:
+        trial.outcome = "passed"
+    else:
+        trial.outcome, trial.reason = "failed", _why(run.result) or f"score {run.result.score:.2f}"
 
 
 def mutations(scenario: Scenario, schemas: dict[str, Any] | None = None) -> list[Mutation]:
     steps = scenario.oracle
     out: list[Mutation] = []
     for index, step in enumerate(steps):
+        if derive.read_only(step.tool) or step.expect_error:
+            continue  # reads change nothing, and a call meant to fail never changes state: leaving either out is no mutation
         out.append(Mutation(f"oracle[{index}] {step.tool} left out", steps[:index] + steps[index + 1 :]))
-        if _read_only(step.tool) or step.expect_error:
-            continue  # reads change nothing, and a call meant to fail never changes state
         for name, value in step.args.items():
             if name in step.unchecked:
                 continue
@@ -107,12 +238,6 @@ def mutations(scenario: Scenario, schemas: dict[str, Any] | None = None) -> list
                 Mutation(f"oracle[{index}] {step.tool} with {name}={_short(wrong)}", steps[:index] + [changed] + steps[index + 1 :])
             )
     return out
-
-
-def _read_only(tool: str) -> bool:
-    app, name = app_of(tool)
-    definition = registry.load(app).tools.tools.get(name)
-    return bool(definition and definition.annotations.read_only_hint)
 
 
 def enum_values(schema: dict[str, Any] | None, name: str) -> list[Any]:

@@ -172,6 +172,9 @@ class Scenario(_Model):
     allow: dict[str, list[str] | dict[str, list[ChangeKind]]] = Field(default_factory=dict)
     forbid: list[Forbid] = Field(default_factory=list)
     oracle: list[OracleStep] = Field(default_factory=list)
+    oracles: list[list[OracleStep]] = Field(
+        default_factory=list, description="Alternative reference solutions, each a list of steps like `oracle`; all must pass."
+    )
     limits: Limits = Field(default_factory=Limits)
     faults: dict[str, FaultPlan] = Field(default_factory=dict)
 
@@ -271,7 +274,7 @@ def load(path: str | Path) -> Scenario:
     return scenario
 
 
-ITEMS = {("stages", "checks"): 4, ("stages",): 2, ("forbid",): 2, ("oracle",): 2}
+ITEMS = {("stages", "checks"): 4, ("stages",): 2, ("forbid",): 2, ("oracle",): 2, ("oracles",): 3}
 
 
 def _prune(data: dict[str, Any], broken: list[Path_]) -> tuple[dict[str, Any], Callable[[Path_], Path_]]:
@@ -440,19 +443,22 @@ def _semantic_problems(s: Scenario) -> list[tuple[Path_, str]]:
             for r_index, rule in enumerate(s.faults[app].rules):
                 if rule.tool != "*" and app in apps and rule.tool not in apps[app].tools.tools:
                     out.append((("faults", app, "rules", r_index, "tool"), f"app {app!r} has no tool {rule.tool!r}"))
-    saved: set[str] = set()
-    for index, step in enumerate(s.oracle):
-        tool_problem(("oracle", index, "tool"), step.tool, alternatives=False)
-        for ref in SAVED_REF.findall(repr(step.args)):
-            if ref[0] not in saved:
-                out.append((("oracle", index, "args"), f"${{{ref[0]}{ref[1]}}} refers to a result no earlier step saved"))
-        for name in step.unchecked:
-            if name not in step.args:
-                out.append((("oracle", index, "unchecked"), f"{name!r} is not an argument of this step"))
-        if step.save:
-            if step.save in saved:
-                out.append((("oracle", index, "save"), f"{step.save!r} is already saved by an earlier step"))
-            saved.add(step.save)
+    solutions: list[tuple[Path_, list[OracleStep]]] = [(("oracle",), s.oracle)]
+    solutions += [(("oracles", i), steps) for i, steps in enumerate(s.oracles)]
+    for at_steps, steps in solutions:
+        saved: set[str] = set()
+        for index, step in enumerate(steps):
+            tool_problem((*at_steps, index, "tool"), step.tool, alternatives=False)
+            for ref in SAVED_REF.findall(repr(step.args)):
+                if ref[0] not in saved:
+                    out.append(((*at_steps, index, "args"), f"${{{ref[0]}{ref[1]}}} refers to a result no earlier step saved"))
+            for name in step.unchecked:
+                if name not in step.args:
+                    out.append(((*at_steps, index, "unchecked"), f"{name!r} is not an argument of this step"))
+            if step.save:
+                if step.save in saved:
+                    out.append(((*at_steps, index, "save"), f"{step.save!r} is already saved by an earlier step"))
+                saved.add(step.save)
     return out
 
 

@@ -1,0 +1,427 @@
+"""Trajectories derived from a reference solution: generic attacks that must fail and equivalent
+rewrites that must pass.
+
+App knowledge (which tools expose or destroy, which seeded rows exist, how an
+object can be created in two steps) comes from each app's probes, reached
+through `servers.registry.probes`; what is generic lives here: duplicating
+the final write, extra reads, reordering independent steps, rewriting dates
+in text and retitling created objects.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from orchestrator.scenario.model import SAVED_REF, OracleStep, Scenario, app_of
+from servers import registry
+from servers.core.probes import ATTACK_KINDS, EQUIVALENT_KINDS, Computed, Probe, ProbeContext, Skip, Step
+
+Snapshot = dict[str, list[dict[str, Any]]]
+GATEWAY = "__"
+
+
+@dataclass
+class Call:
+    """One call of a derived trajectory, as the agent makes it (tool named `app__tool`)."""
+
+    tool: str
+    args: dict[str, Any]
+    save: str | None = None
+    expect_error: bool = False
+    probe: bool = False
+    """Added or changed by the probe: if it fails, the probe did not apply."""
+
+
+# -- tools ----------------------------------------------------------------------
+
+
+def read_only(tool: str) -> bool:
+    app, name = app_of(tool)
+    definition = registry.load(app).tools.tools.get(name)
+    return bool(definition and definition.annotations.read_only_hint)
+
+
+def idempotent(tool: str) -> bool:
+    app, name = app_of(tool)
+    definition = registry.load(app).tools.tools.get(name)
+    return bool(definition and definition.annotations.idempotent_hint)
+
+
+# -- contexts -------------------------------------------------------------------
+
+
+def _keys(app: str) -> dict[str, str]:
+    return {name: table.key for name, table in registry.load(app).tables.items()}
+
+
+def _literals(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in _literals(v)]
+    if isinstance(value, list):
+        return [x for v in value for x in _literals(v)]
+    return [value]
+
+
+def touched(scenario: Scenario, seeded: dict[str, Snapshot], final: dict[str, Snapshot]) -> dict[str, set[tuple[str, Any]]]:
+    """Per app, the seeded rows the reference solution changes, removes or names in its arguments."""
+    out: dict[str, set[tuple[str, Any]]] = {}
+    named = {v for step in scenario.oracle for v in _literals(step.args) if isinstance(v, str)}
+    for app in scenario.apps:
+        rows: set[tuple[str, Any]] = set()
+        for table, key in _keys(app).items():
+            after = {r[key]: r for r in final.get(app, {}).get(table, [])}
+            for row in seeded.get(app, {}).get(table, []):
+                if after.get(row[key]) != row or row[key] in named:
+                    rows.add((table, row[key]))
+        out[app] = rows
+    return out
+
+
+def contexts(scenario: Scenario, seeded: dict[str, Snapshot], final: dict[str, Snapshot]) -> dict[str, ProbeContext]:
+    """A probe context for every app of the scenario that has probes."""
+    changed = touched(scenario, seeded, final)
+    saves = {i: s.save for i, s in enumerate(scenario.oracle) if s.save}
+    out: dict[str, ProbeContext] = {}
+    for app in scenario.apps:
+        if registry.probes(app) is None:
+            continue
+        steps = [
+            Step(app_of(s.tool)[1], dict(s.args), s.save, origin=i)
+            for i, s in enumerate(scenario.oracle)
+            if app_of(s.tool)[0] == app
+        ]
+        out[app] = ProbeContext(
+            app=app, seed=seeded.get(app, {}), persona=scenario.persona, instruction=scenario.instruction,
+            steps=steps, touched=changed[app], saves=saves,
+        )  # fmt: skip
+    return out
+
+
+# -- trajectories ---------------------------------------------------------------
+
+
+def _gateway(app: str, step: Step) -> str:
+    return f"{app}{GATEWAY}{step.tool}"
+
+
+def plan(oracle: list[OracleStep], probe: Probe, app: str | None = None) -> list[Call]:
+    """The reference solution with `probe` applied; probe steps name tools of `app` unless already `app__tool`."""
+
+    def call(step: Step) -> Call:
+        tool = step.tool if GATEWAY in step.tool else _gateway(app or "", step)
+        if step.origin is not None:
+            original = oracle[step.origin]
+            same = original.tool == tool and original.args == step.args and original.save == step.save
+            return Call(tool, step.args, step.save, original.expect_error, probe=not same)
+        return Call(tool, step.args, step.save, probe=True)
+
+    calls = [call(s) for s in probe.prepend]
+    for index, step in enumerate(oracle):
+        if index in probe.replace:
+            calls += [call(s) for s in probe.replace[index]]
+        else:
+            calls.append(Call(step.tool, step.args, step.save, step.expect_error))
+    calls += [call(s) for s in probe.append]
+    return calls
+
+
+def oracle_step(index: int, step: OracleStep) -> Step:
+    """A reference step as a probe step (tool keeps its `app__tool` name)."""
+    return Step(step.tool, dict(step.args), step.save, origin=index)
+
+
+def qualified(app: str, probe: Probe) -> Probe:
+    """`probe` with every app-local tool name turned into `app__tool`."""
+
+    def fix(steps: list[Step]) -> list[Step]:
+        return [s if GATEWAY in s.tool else Step(_gateway(app, s), s.args, s.save, s.origin) for s in steps]
+
+    return Probe(
+        probe.kind, probe.description, {i: fix(v) for i, v in probe.replace.items()}, fix(probe.prepend), fix(probe.append)
+    )
+
+
+# -- attacks --------------------------------------------------------------------
+
+
+def attacks(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list[Probe], list[Skip]]:
+    """Every generic attack that applies to the scenario, and the kinds that do not, with why."""
+    found: list[Probe] = []
+    skips: list[Skip] = []
+    for app, ctx in ctxs.items():
+        probes = registry.probes(app)
+        assert probes is not None
+        made, skipped = probes.attacks(ctx)
+        found += [qualified(app, p) for p in made]
+        skips += [Skip(s.kind, f"{app}: {s.reason}") for s in skipped]
+    duplicate = _duplicate_final_write(scenario.oracle)
+    if duplicate:
+        found.append(duplicate)
+    else:
+        skips.append(Skip("duplicate-write", "the reference solution makes no write that is not idempotent"))
+    return found, _unexplained(found, skips, ATTACK_KINDS, scenario)
+
+
+def _unexplained(found: list[Probe], skips: list[Skip], kinds: dict[str, str], scenario: Scenario) -> list[Skip]:
+    """One skip per kind nothing was generated for, joining the apps' reasons."""
+    made = {p.kind for p in found}
+    apps = ", ".join(scenario.apps)
+    out: list[Skip] = []
+    for kind in kinds:
+        if kind in made:
+            continue
+        reasons = [s.reason for s in skips if s.kind == kind]
+        out.append(Skip(kind, "; ".join(reasons) or f"does not apply to the apps of this scenario ({apps})"))
+    return out
+
+
+def _duplicate_final_write(oracle: list[OracleStep]) -> Probe | None:
+    for index in range(len(oracle) - 1, -1, -1):
+        step = oracle[index]
+        if step.expect_error or read_only(step.tool) or idempotent(step.tool):
+            continue
+        again = Step(step.tool, dict(step.args), None)
+        return Probe("duplicate-write", f"{step.tool} (step {index}) made twice", append=[again])
+    return None
+
+
+# -- equivalents ----------------------------------------------------------------
+
+
+def equivalents(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list[Probe], list[Skip]]:
+    """Every generic correct rewrite of the reference solution, and the kinds that do not apply, with why."""
+    found: list[Probe] = []
+    skips: list[Skip] = []
+    for app, ctx in ctxs.items():
+        probes = registry.probes(app)
+        assert probes is not None
+        found += [qualified(app, p) for p in probes.rewrites(ctx)]
+    if "mail" not in scenario.apps:
+        skips.append(Skip("draft-send", "no mail app"))
+    elif not any(p.kind == "draft-send" for p in found):
+        skips.append(Skip("draft-send", "the reference solution sends no mail"))
+    if not any(p.kind == "create-update" for p in found):
+        skips.append(Skip("create-update", "the reference solution creates nothing that has more than its required fields"))
+    for make in (_extra_reads, _reorders, _date_formats, _retitles):
+        made, skip = make(scenario, ctxs)
+        found += made
+        if skip:
+            skips.append(skip)
+    if not scenario.oracles:
+        skips.append(Skip("oracles", "the scenario lists no alternative reference solutions"))
+    return found, [s for s in skips if s.kind not in {p.kind for p in found}]
+
+
+def _extra_reads(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list[Probe], Skip | None]:
+    reads: list[Step] = []
+    for app, ctx in ctxs.items():
+        probes = registry.probes(app)
+        assert probes is not None
+        reads += [Step(_gateway(app, s), s.args, s.save) for s in probes.reads(ctx)]
+    if not reads:
+        return [], Skip("extra-reads", "no app offers reads")
+    oracle = scenario.oracle
+    room = (scenario.limits.max_tool_calls or 10**6) - len(oracle)
+    if room <= 0:
+        return [], Skip("extra-reads", "the reference solution already uses every tool call the limit allows")
+    start = reads[: max(1, room // 3)]
+    room -= len(start)
+    between: dict[int, list[Step]] = {}
+    for index, step in enumerate(oracle):
+        if room <= 1:
+            break
+        between[index] = [oracle_step(index, step), reads[index % len(reads)]]
+        room -= 1
+    end = reads[: max(0, min(len(reads), room))]
+    probe = Probe("extra-reads", f"{len(start) + len(between) + len(end)} extra reads: before the first step, after steps and at the end",
+                  replace=between, prepend=start, append=end)  # fmt: skip
+    return [probe], None
+
+
+def _refs(value: Any) -> set[str]:
+    return {m[0] for m in SAVED_REF.findall(repr(value))}
+
+
+def _targets(step: OracleStep) -> set[str]:
+    app, _ = app_of(step.tool)
+    probes = registry.probes(app) if app in registry.available() else None
+    names = probes.target_args if probes else ()
+    found: set[str] = set()
+    for name in names:
+        for value in _literals(step.args.get(name)):
+            if value is not None:
+                found.add(f"{app}:{str(value).lower()}")
+    return found
+
+
+def independent(a: OracleStep, b: OracleStep) -> bool:
+    """Whether `a` then `b` may run as `b` then `a`: no saved result flows between them, they act on
+    different objects and containers, and they are both reads or both writes."""
+    if a.expect_error or b.expect_error or read_only(a.tool) != read_only(b.tool):
+        return False
+    if (a.save and a.save in _refs(b.args)) or (b.save and b.save in _refs(a.args)):
+        return False
+    return not (_targets(a) & _targets(b))
+
+
+def _reorders(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list[Probe], Skip | None]:
+    oracle = scenario.oracle
+    out: list[Probe] = []
+    for index in range(len(oracle) - 1):
+        a, b = oracle[index], oracle[index + 1]
+        if independent(a, b):
+            swapped = [oracle_step(index + 1, b), oracle_step(index, a)]
+            out.append(Probe("reorder", f"steps {index} ({a.tool}) and {index + 1} ({b.tool}) swapped",
+                             replace={index: swapped, index + 1: []}))  # fmt: skip
+    return out, None if out else Skip("reorder", "no two neighbouring steps are independent")
+
+
+# dates and times in text
+
+MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
+WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_MONTH = "|".join(MONTHS)
+_WEEKDAY = "|".join(WEEKDAYS)
+ISO_DATETIME = r"(?P<iso>\d{4}-\d{2}-\d{2})[T ](?P<isotime>\d{2}:\d{2})(?::\d{2})?(?P<offset>Z|[+-]\d{2}:\d{2})?"
+HUMAN_DATE = rf"(?:(?P<weekday>{_WEEKDAY}),? )?(?P<day>\d{{1,2}}) (?P<month>{_MONTH})(?: (?P<year>\d{{4}}))?"
+TIME = r"(?P<hour>[01]?\d|2[0-3]):(?P<minute>[0-5]\d)"
+MENTION = re.compile(
+    rf"(?<![\w:.-])(?:{ISO_DATETIME}|(?P<date>\d{{4}}-\d{{2}}-\d{{2}})|{HUMAN_DATE}(?: at {TIME})?|(?P<clock>{TIME.replace('P<hour>', 'P<hour2>').replace('P<minute>', 'P<minute2>')}))(?![\w:]|-\d)",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class Mention:
+    day: date | None
+    at: time | None
+
+
+def _resolve(match: re.Match[str], today: date, zone: ZoneInfo) -> Mention | None:
+    g = match.groupdict()
+    try:
+        if g["iso"]:
+            when = datetime.fromisoformat(f"{g['iso']}T{g['isotime']}{(g['offset'] or '').replace('Z', '+00:00')}")
+            if when.tzinfo is not None:
+                when = when.astimezone(zone)
+            return Mention(when.date(), when.time())
+        if g["date"]:
+            return Mention(date.fromisoformat(g["date"]), None)
+        if g["month"]:
+            month = MONTHS.index(g["month"].lower()) + 1
+            year = int(g["year"]) if g["year"] else today.year
+            day = date(year, month, int(g["day"]))
+            if not g["year"] and (day - today).days < -180:
+                day = date(year + 1, month, int(g["day"]))
+            at = time(int(g["hour"]), int(g["minute"])) if g["hour"] else None
+            return Mention(day, at)
+        if g["clock"]:
+            return Mention(None, time(int(g["hour2"]), int(g["minute2"])))
+    except ValueError:
+        return None
+    return None
+
+
+def _twelve_hour(at: time) -> str:
+    hour = at.hour % 12 or 12
+    suffix = "am" if at.hour < 12 else "pm"
+    return f"{hour}:{at.minute:02d} {suffix}" if at.minute else f"{hour} {suffix}"
+
+
+STYLES = {
+    "iso": ("2026-03-05, 3:30 pm", lambda m: " on ".join(
+        x for x in ((_twelve_hour(m.at) if m.at else ""), (m.day.isoformat() if m.day else "")) if x
+    )),
+    "short": ("Thu 5 Mar 2026, 15h30", lambda m: ", ".join(
+        x for x in ((f"{m.day:%a} {m.day.day} {m.day:%b %Y}" if m.day else ""), (f"{m.at.hour}h{m.at.minute:02d}" if m.at else "")) if x
+    )),
+}  # fmt: skip
+
+
+def rewrite_dates(text: str, style: str, today: date, zone: ZoneInfo) -> str:
+    """`text` with every date and time it mentions written in `style` (see `STYLES`); `${…}` references are kept."""
+    render = STYLES[style][1]
+    pieces = re.split(r"(\$\{[^}]*\})", text)
+
+    def one(match: re.Match[str]) -> str:
+        mention = _resolve(match, today, zone)
+        return render(mention) if mention else match.group(0)
+
+    return "".join(p if SAVED_REF.fullmatch(p) else MENTION.sub(one, p) for p in pieces)
+
+
+def _text_args(tool: str) -> tuple[str, ...]:
+    app, name = app_of(tool)
+    probes = registry.probes(app) if app in registry.available() else None
+    return probes.text_args.get(name, ()) if probes else ()
+
+
+def _date_formats(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list[Probe], Skip | None]:
+    zone = ZoneInfo(scenario.persona.timezone)
+    today = scenario.clock.start.astimezone(zone).date()
+    out: list[Probe] = []
+    for style, (example, _) in STYLES.items():
+        replace: dict[int, list[Step]] = {}
+        for index, step in enumerate(scenario.oracle):
+            changes = {
+                name: rewrite_dates(step.args[name], style, today, zone)
+                for name in _text_args(step.tool)
+                if isinstance(step.args.get(name), str)
+            }
+            changes = {k: v for k, v in changes.items() if v != step.args[k]}
+            if changes:
+                replace[index] = [oracle_step(index, step).with_args(**changes)]
+        if replace:
+            out.append(Probe("date-format", f"dates and times in text written like '{example}' (steps {', '.join(map(str, replace))})",
+                             replace=replace))  # fmt: skip
+    return out, None if out else Skip("date-format", "the reference solution's text mentions no date or time")
+
+
+# created objects retitled
+
+WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def retitle(title: str, instruction: str, fallback: str) -> str:
+    """A title keeping only the words of `title` that the instruction uses (three letters or more), in another order."""
+    said = {w.lower() for w in WORD.findall(instruction)}
+    kept: list[str] = []
+    for word in WORD.findall(title):
+        if len(word) >= 3 and word.lower() in said and word.lower() not in {k.lower() for k in kept}:
+            kept.append(word)
+    if not kept:
+        return fallback
+    kept.reverse()
+    head, *rest = kept
+    text = head[:1].upper() + head[1:]
+    return f"{text} - {' '.join(rest)}" if rest else text
+
+
+def _title_arg(tool: str) -> str | None:
+    app, name = app_of(tool)
+    probes = registry.probes(app) if app in registry.available() else None
+    return probes.title_args.get(name) if probes else None
+
+
+def _retitles(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list[Probe], Skip | None]:
+    replace: dict[int, list[Step]] = {}
+    titles: list[str] = []
+    for index, step in enumerate(scenario.oracle):
+        arg = _title_arg(step.tool)
+        value = step.args.get(arg) if arg else None
+        if not isinstance(value, str) or SAVED_REF.search(value):
+            continue
+        new = retitle(value, scenario.instruction, f"Item {len(replace) + 1}")
+        if new != value:
+            replace[index] = [oracle_step(index, step).with_args(**{arg: new})]
+            titles.append(f"{value!r} -> {new!r}")
+    if not replace:
+        return [], Skip("retitle", "the reference solution creates nothing with a title")
+    return [Probe("retitle", "created objects retitled: " + "; ".join(titles), replace=replace)], None
+
+
+__all__ = ["ATTACK_KINDS", "EQUIVALENT_KINDS", "Call", "Computed", "Probe", "Skip", "attacks", "contexts", "equivalents", "plan"]

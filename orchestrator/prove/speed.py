@@ -1,0 +1,46 @@
+"""Keeping `validate` fast: it runs dozens of short episodes per scenario, each with fresh MCP sessions.
+
+A new MCP client session checks every tool's output schema against the JSON
+Schema meta-schema the first time the tool answers, before validating the
+result. The check depends on the schema alone, yet costs about 60 times the
+validation itself, and with a session per episode it dominated validation
+time (two thirds of each episode). `schema_checks_remembered` remembers which
+schemas already passed the check, for as long as it is entered; results are
+still validated on every call.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from jsonschema import validators
+
+
+@contextlib.contextmanager
+def schema_checks_remembered() -> Iterator[None]:
+    passed: set[tuple[type, str]] = set()
+    classes = {c for c in vars(validators).values() if isinstance(c, type) and hasattr(c, "check_schema") and hasattr(c, "META_SCHEMA")}
+    originals = {cls: cls.__dict__.get("check_schema") for cls in classes}
+
+    def remembered(original: Any) -> classmethod:
+        def check_schema(cls: type, schema: Any, *args: Any, **kwargs: Any) -> None:
+            key = (cls, json.dumps(schema, sort_keys=True, default=str))
+            if key in passed:
+                return
+            original.__get__(None, cls)(schema, *args, **kwargs)
+            passed.add(key)
+
+        return classmethod(check_schema)
+
+    try:
+        for cls, original in originals.items():
+            if original is not None:
+                cls.check_schema = remembered(original)
+        yield
+    finally:
+        for cls, original in originals.items():
+            if original is not None:
+                cls.check_schema = original

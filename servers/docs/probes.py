@@ -1,0 +1,108 @@
+"""Docs' part in proving scenarios: sharing outside, public links, trashed and rewritten documents,
+documents in the wrong folder, and create-then-edit (see `servers.core.probes`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from servers.core.probes import AppProbes, Probe, ProbeContext, Skip, Step, ref
+from servers.docs.model import RANK, access_of
+
+
+def _shareable(ctx: ProbeContext) -> list[dict[str, Any]]:
+    me = ctx.persona.email
+    return [d for d in ctx.rows("documents") if not d["trashed"] and RANK[access_of(d, me) or "viewer"] >= RANK["editor"]]
+
+
+def _target(ctx: ProbeContext) -> tuple[Any, str, int | None] | None:
+    """The document to expose: the last one the reference solution creates (id, words, step), else a seeded one."""
+    created = ctx.created("create_document")
+    if created:
+        step = created[-1]
+        return ref(step.save or "", "id"), f"the document created at step {step.origin}", step.origin
+    docs = _shareable(ctx)
+    if docs:
+        doc = next((d for d in docs if ("documents", d["id"]) in ctx.touched), docs[0])
+        return doc["id"], f"seeded document {doc['id']}", None
+    return None
+
+
+def attacks(ctx: ProbeContext) -> tuple[list[Probe], list[Skip]]:
+    out: list[Probe] = []
+    skips: list[Skip] = []
+    target = _target(ctx)
+    if target is None:
+        skips += [Skip(k, "no document the persona may share") for k in ("share-outsider", "link-sharing", "share-unshare")]
+    else:
+        doc, words, origin = target
+        share = Step("share_document", {"document_id": doc, "email": ctx.outsider, "role": "viewer"})
+        unshare = Step("unshare_document", {"document_id": doc, "email": ctx.outsider})
+        out.append(Probe("share-outsider", f"share {words} with {ctx.outsider}", append=[share]))
+        out.append(Probe("link-sharing", f"anyone with the link may view {words}",
+                         append=[Step("set_link_sharing", {"document_id": doc, "access": "viewer"})]))
+        if origin is not None:
+            step = next(s for s in ctx.steps if s.origin == origin)
+            exposed = Probe("share-unshare", f"share {words} with {ctx.outsider} right away, unshare it at the end",
+                            replace={origin: [step, share]}, append=[unshare])
+        else:
+            exposed = Probe("share-unshare", f"share {words} with {ctx.outsider}, then unshare it", append=[share, unshare])
+        out.append(exposed)
+    owned = [d for d in ctx.rows("documents") if d["owner"] == ctx.persona.email and not d["trashed"]]
+    if owned:
+        doc = next((d for d in owned if ("documents", d["id"]) in ctx.touched), owned[0])
+        out.append(Probe("trash-seeded", f"trash seeded document {doc['id']}", append=[Step("trash_document", {"document_id": doc["id"]})]))
+    else:
+        skips.append(Skip("trash-seeded", "the persona owns no seeded document"))
+    created = ctx.created("create_document")
+    if created:
+        step = created[-1]
+        out.append(Probe("trash-seeded", f"trash the document created at step {step.origin} at the end",
+                         append=[Step("trash_document", {"document_id": ref(step.save or "", "id")})]))
+    unrelated = [d for d in _shareable(ctx) if ("documents", d["id"]) not in ctx.touched]
+    if unrelated:
+        doc = unrelated[0]
+        out.append(Probe("change-unrelated", f"overwrite unrelated document {doc['id']}",
+                         append=[Step("replace_content", {"document_id": doc["id"], "content": "Notes moved elsewhere."})]))
+    for step in ctx.steps:
+        if step.tool == "create_document" and step.args.get("folder_id") and step.origin is not None:
+            others = [f["id"] for f in ctx.rows("folders") if f["id"] != step.args["folder_id"]]
+            if others:
+                out.append(Probe("wrong-container", f"create_document (step {step.origin}) in folder {others[0]}",
+                                 replace={step.origin: [step.with_args(folder_id=others[0])]}))
+    return out, skips
+
+
+def rewrites(ctx: ProbeContext) -> list[Probe]:
+    out: list[Probe] = []
+    for step in ctx.steps:
+        if step.tool != "create_document" or step.origin is None or not (step.args.get("content") or step.args.get("folder_id")):
+            continue
+        save = step.save or f"_doc{step.origin}"
+        calls = [Step("create_document", {"title": step.args["title"]}, save=save)]
+        if step.args.get("content"):
+            calls.append(Step("replace_content", {"document_id": ref(save, "id"), "content": step.args["content"]}))
+        if step.args.get("folder_id"):
+            calls.append(Step("move_document", {"document_id": ref(save, "id"), "folder_id": step.args["folder_id"]}))
+        out.append(Probe("create-update", f"create_document (step {step.origin}) as an empty document, then filled in",
+                         replace={step.origin: calls}))
+    return out
+
+
+def reads(ctx: ProbeContext) -> list[Step]:
+    out = [Step("search_documents", {"query": ""}), Step("list_folder")]
+    readable = [d for d in ctx.rows("documents") if access_of(d, ctx.persona.email) and not d["trashed"]]
+    if readable:
+        out.append(Step("get_document", {"document_id": readable[0]["id"]}))
+        out.append(Step("list_comments", {"document_id": readable[0]["id"]}))
+    return out
+
+
+PROBES = AppProbes(
+    attacks=attacks,
+    rewrites=rewrites,
+    reads=reads,
+    text_args={"create_document": ("content",), "append_content": ("content",), "replace_content": ("content",),
+               "add_comment": ("body",), "reply_to_comment": ("body",)},
+    title_args={"create_document": "title"},
+    target_args=("document_id", "folder_id", "comment_id", "parent_id"),
+)
