@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import sys
 import time
@@ -88,16 +87,38 @@ def list_command(
     if as_json:
         print(json.dumps({"scenarios": rows, "invalid": broken}, indent=2))
     else:
-        table = Table(show_edge=False)
-        for column in ("id", "title", "apps", "stages", "difficulty", "file"):
-            table.add_column(column)
-        for r in rows:
-            table.add_row(r["id"], r["title"], ", ".join(r["apps"]), str(r["stages"]), r["difficulty"], r["file"])
-        console.print(table)
+        print_whole_table(console, _scenario_table(rows))
         for b in broken:
-            err.print(f"[red]invalid:[/] {b['file']} ({len(b['problems'])} problems; run `orchestrator show {b['file']}`)")
+            count = len(b["problems"])
+            err.print(f"[red]invalid:[/] {b['file']} ({count} problem{'s' if count != 1 else ''}): {b['problems'][0]}", highlight=False)
     if broken:
         raise typer.Exit(1)
+
+
+def _scenario_table(rows: list[dict]) -> Table:
+    table = Table(show_edge=False)
+    table.add_column("id", no_wrap=True, min_width=max((len(r["id"]) for r in rows), default=2))
+    table.add_column("title", ratio=1)
+    table.add_column("apps")
+    table.add_column("stages", justify="right")
+    table.add_column("difficulty")
+    table.add_column("file", no_wrap=True, min_width=max((len(r["file"]) for r in rows), default=4))
+    for r in rows:
+        table.add_row(r["id"], r["title"], ", ".join(r["apps"]), str(r["stages"]), r["difficulty"], r["file"])
+    return table
+
+
+def print_whole_table(out: Console, table: Table) -> None:
+    """Print a table without cutting ids or paths: on a terminal other columns wrap; piped, lines get as long as needed."""
+    from rich.measure import Measurement
+
+    needs = Measurement.get(out, out.options.update_width(100_000), table)
+    width = out.width
+    out.width = max(width, needs.minimum if out.is_terminal else needs.maximum)
+    try:
+        out.print(table, soft_wrap=False)
+    finally:
+        out.width = width
 
 
 @app.command("validate")
@@ -240,26 +261,81 @@ def print_episode_problems(record: RunRecord) -> None:
         err.print(line, highlight=False)
 
 
+def _is_suite(args: list[Path]) -> bool:
+    from orchestrator.run.suite import is_suite
+
+    return is_suite(args)
+
+
+def _run_suite(
+    args: list[Path], make_agent: Callable[[], Agent], *, agent: str, out: Path | None, seed: int, timeout: float | None,
+    repeat: int, parallel: int, backend: str, as_json: bool,
+) -> int:
+    """`orchestrator run DIR|GLOB|FILES...`: every scenario, a table per scenario and a total; returns the exit code."""
+    from orchestrator.backends import BackendError
+    from orchestrator.run import suite
+
+    try:
+        files = suite.expand(args)
+    except suite.SuiteError as exc:
+        raise fail_usage(str(exc)) from None
+    runs = suite.load_all(files)
+    for run in runs:
+        for problem in run.problems:
+            err.print(f"[red]invalid:[/] {problem}", highlight=False)
+    folder = out or Path("runs") / f"suite-{time.strftime('%Y%m%d-%H%M%S')}"
+    options = suite.SuiteOptions(out=folder, seed=seed, repeat=repeat, parallel=parallel, timeout_s=timeout, agent=agent)
+    backend_impl = _backend_or_exit(backend, folder / "logs")
+
+    async def main() -> suite.SuiteRecord:
+        async with backend_impl:
+            with suite.SuiteProgress(err, runs, repeat) as progress:
+                return await suite.run_suite(runs, backend_impl, make_agent, options, progress,
+                                             notify=lambda m: err.print(m, highlight=False))  # fmt: skip
+
+    try:
+        record = anyio.run(main)
+    except BackendError as exc:
+        raise fail_usage(str(exc)) from None
+    if as_json:
+        print(json.dumps(record.summary, indent=2))
+    else:
+        suite.render_suite(console, record.summary)
+        console.print(f"results: {folder / 'results.json'}")
+    if record.interrupted:
+        err.print(f"interrupted by {record.interrupted}: results written for what ran", highlight=False)
+    return record.exit_code()
+
+
 def _default_out(scenario: scenarios.Scenario) -> Path:
     return Path("runs") / f"{scenario.id}-{time.strftime('%Y%m%d-%H%M%S')}"
 
 
+def _positive_seconds(value: float | None) -> float | None:
+    if value is not None and not value > 0:  # also refuses nan
+        raise typer.BadParameter(f"must be a number of seconds above 0, not {value:g}")
+    return value
+
+
 @app.command("run")
 def run_command(
-    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
+    scenario: Annotated[
+        list[Path], typer.Argument(help="Scenario YAML file; or a folder, a glob or several files to run them all as a suite.")
+    ],
     agent: Annotated[
         str, typer.Option("--agent", help="oracle (the reference solution), noop, or 'cmd:COMMAND' for any MCP agent.")
     ] = "oracle",
     out: Annotated[Path | None, typer.Option("--out", help="Folder for results.json and trace.jsonl [default: runs/ID-TIME].")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Episode seed: ids and fault draws follow it.")] = 0,
-    timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds the agent gets [default: the scenario's].")] = None,
+    timeout: Annotated[
+        float | None, typer.Option("--timeout", callback=_positive_seconds, help="Seconds the agent gets [default: the scenario's].")
+    ] = None,
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Run K episodes (seeds N, N+1 …) and report pass@k and pass^k.")] = 1,
     parallel: Annotated[int, typer.Option("--parallel", min=1, help="Episodes at once, each in its own sandboxes.")] = 1,
     backend: BackendOption = "local",
     as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON on stdout.")] = False,
     isolation: IsolationOption = "auto",
     agent_env: AgentEnvOption = None,
-    judge: JudgeOption = None,
 ) -> None:
     """Run an agent on a scenario, verify the final state, and write results.json and trace.jsonl.
 
@@ -272,8 +348,10 @@ def run_command(
     from orchestrator.show import render_result
 
     restore_stop_signals()
-    _use_judge(judge)
-    loaded = load_or_exit(scenario)
+    if _is_suite(scenario):
+        raise typer.Exit(_run_suite(scenario, agent_factory(agent, isolation, agent_env or []), agent=agent, out=out, seed=seed,
+                                    timeout=timeout, repeat=repeat, parallel=parallel, backend=backend, as_json=as_json))  # fmt: skip
+    loaded = load_or_exit(scenario[0])
     make_agent = agent_factory(agent, isolation, agent_env or [])
     options = RunOptions(out=out or _default_out(loaded), seed=seed, repeat=repeat, parallel=parallel, timeout_s=timeout)
     backend_impl = _backend_or_exit(backend, options.out / "logs")
@@ -285,6 +363,8 @@ def run_command(
                 states: dict[int, str] = {}
 
                 def on_stage(index: int, stage: str) -> None:
+                    if not err.is_terminal:  # no spinner when piped: plain progress lines
+                        err.print(f"{loaded.id} #{index + 1}: {stage}", highlight=False)
                     states[index] = stage
                     done = sum(1 for v in states.values() if v == "done")
                     active = [f"#{i + 1} {v}" for i, v in sorted(states.items()) if v != "done"]
@@ -434,15 +514,19 @@ app.add_typer(config_app, name="config")
 @config_app.command("claude-desktop")
 def claude_desktop_config(
     scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
-    out: Annotated[Path | None, typer.Option("--out", help="Folder the served episode writes its results to.")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Folder the served episodes go to (one folder each, and latest) [default: runs/ID-claude-desktop].")
+    ] = None,
 ) -> None:
-    """Print the claude_desktop_config.json entry that serves this scenario over stdio (absolute paths)."""
+    """Print the claude_desktop_config.json entry that serves this scenario over stdio (absolute paths).
+
+    The command is this installation's own interpreter running `-m orchestrator.cli`, whatever else is on PATH."""
     loaded = load_or_exit(scenario)
-    executable = shutil.which("orchestrator") or str(Path(sys.argv[0]).resolve())
     folder = (out or Path("runs") / f"{loaded.id}-claude-desktop").resolve()
     entry = {
-        "command": str(Path(executable).resolve()),
-        "args": ["serve", str(scenario.resolve()), "--transport", "stdio", "--out", str(folder)],
+        # Absolute but not resolved: a virtual environment's python is a symlink that must stay one.
+        "command": str(Path(sys.executable).absolute()),
+        "args": ["-m", "orchestrator.cli", "serve", str(scenario.resolve()), "--transport", "stdio", "--out", str(folder)],
         "env": {"PYTHONUNBUFFERED": "1"},
     }
     print(json.dumps({"mcpServers": {f"clawgym-{loaded.id}": entry}}, indent=2))

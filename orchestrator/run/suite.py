@@ -1,0 +1,386 @@
+"""Suites: every scenario of a folder, a glob or a list of files in one run (`orchestrator run scenarios/`).
+
+Each scenario runs through `run_many` (with `--repeat`, `--parallel` and any agent) into its own folder,
+and one summary is written at the top:
+
+    OUT/results.json        kind "suite": per scenario episodes, passes, pass@k, pass^k, mean score and
+                            stage scores, tool calls, time and cost when known; totals; files that did not load
+    OUT/<scenario-id>/      that scenario's run: results.json and trace.jsonl, or episode-NNN/ and a summary
+
+May import `orchestrator.run.runner`, `orchestrator.scenario`, `orchestrator.backends` and `orchestrator.agents`.
+"""
+
+from __future__ import annotations
+
+import glob
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from orchestrator import scenario as scenarios
+from orchestrator.agents.base import Agent
+from orchestrator.backends.base import Backend
+from orchestrator.run.runner import Interrupt, RunOptions, RunRecord, pass_at_k, pass_hat_k, run_many, watch_signals, write_json
+from orchestrator.scenario.model import Scenario
+from orchestrator.verify.results import Result
+
+GLOB_CHARS = set("*?[")
+
+
+class SuiteError(ValueError):
+    """The scenario arguments name nothing to run; the message says which."""
+
+
+def expand(args: Sequence[str | Path]) -> list[Path]:
+    """Scenario files from folders (searched recursively), globs and files, in order, without repeats."""
+    files: list[Path] = []
+    for arg in args:
+        text = str(arg)
+        if GLOB_CHARS & set(text) and not Path(text).exists():
+            matched = sorted(Path(m) for m in glob.glob(text, recursive=True))
+            if not matched:
+                raise SuiteError(f"{text}: no file matches")
+            found = scenarios.discover([m for m in matched if m.is_dir() or m.suffix in (".yaml", ".yml")])
+        elif Path(text).is_dir():
+            found = scenarios.discover([Path(text)])
+            if not found:
+                raise SuiteError(f"{text}: no scenario files (*.yaml) in this folder")
+        elif Path(text).exists():
+            found = [Path(text)]
+        else:
+            raise SuiteError(f"{text}: no such file or folder")
+        for file in found:
+            if file.resolve() not in {f.resolve() for f in files}:
+                files.append(file)
+    if not files:
+        raise SuiteError(f"no scenario files in {', '.join(map(str, args))}")
+    return files
+
+
+def is_suite(args: Sequence[str | Path]) -> bool:
+    """More than one scenario argument, a folder or a glob: a suite run rather than one scenario's."""
+    if len(args) != 1:
+        return True
+    text = str(args[0])
+    return Path(text).is_dir() or (bool(GLOB_CHARS & set(text)) and not Path(text).exists())
+
+
+@dataclass
+class SuiteOptions:
+    out: Path
+    seed: int = 0
+    repeat: int = 1
+    parallel: int = 1
+    timeout_s: float | None = None
+    agent: str = "oracle"
+
+
+@dataclass
+class ScenarioRun:
+    file: Path
+    scenario: Scenario | None = None
+    folder: Path | None = None
+    record: RunRecord | None = None
+    problems: list[str] = field(default_factory=list)
+    wall_s: float = 0.0
+
+
+@dataclass
+class SuiteRecord:
+    runs: list[ScenarioRun]
+    summary: dict[str, Any]
+    interrupted: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        return all(r.record is not None and r.record.passed for r in self.runs)
+
+    def exit_code(self) -> int:
+        """0 when every scenario passed every episode, 1 otherwise, 2 when a file did not load or an episode
+        ended in error, 128+N when signal N stopped the run."""
+        if self.interrupted:
+            import signal
+
+            return 128 + int(signal.Signals[self.interrupted])
+        if any(r.problems or (r.record and r.record.errors) for r in self.runs):
+            return 2
+        return 0 if self.passed else 1
+
+
+def _folder_names(runs: list[ScenarioRun], out: Path) -> None:
+    used: set[str] = set()
+    for run in runs:
+        if run.scenario is None:
+            continue
+        name, n = run.scenario.id, 1
+        while name in used:
+            n += 1
+            name = f"{run.scenario.id}-{n}"
+        used.add(name)
+        run.folder = out / name
+
+
+def load_all(files: list[Path]) -> list[ScenarioRun]:
+    runs = []
+    for file in files:
+        try:
+            runs.append(ScenarioRun(file, scenario=scenarios.load(file)))
+        except scenarios.ScenarioError as exc:
+            runs.append(ScenarioRun(file, problems=[str(p) for p in exc.problems]))
+    return runs
+
+
+async def run_suite(
+    runs: list[ScenarioRun],
+    backend: Backend,
+    make_agent: Callable[[], Agent],
+    options: SuiteOptions,
+    on_event: Callable[[str, ScenarioRun, int, str], None] = lambda _kind, _run, _i, _s: None,
+    notify: Callable[[str], None] = lambda _: None,
+) -> SuiteRecord:
+    """Run every loaded scenario; at most `parallel` episodes at once in total. Writes OUT/results.json.
+
+    `on_event(kind, run, episode_index, text)`: kind is "stage" (an episode's stage changed), "start"
+    or "done" (a scenario)."""
+    _folder_names(runs, options.out)
+    runnable = [r for r in runs if r.scenario is not None]
+    within = max(1, min(options.repeat, options.parallel))
+    slots = anyio.Semaphore(max(1, options.parallel // within))
+    interrupt = Interrupt()
+    started = time.perf_counter()
+
+    async def one(run: ScenarioRun) -> None:
+        assert run.scenario is not None and run.folder is not None
+        async with slots:
+            on_event("start", run, 0, "")
+            started = time.perf_counter()
+            run_options = RunOptions(out=run.folder, seed=options.seed, repeat=options.repeat, parallel=within,
+                                     timeout_s=options.timeout_s)  # fmt: skip
+            run.record = await run_many(
+                run.scenario, backend, make_agent, run_options,
+                lambda index, stage: on_event("stage", run, index, stage), interrupt=interrupt, notify=notify,
+            )  # fmt: skip
+            run.wall_s = time.perf_counter() - started
+            on_event("done", run, 0, "")
+
+    async with anyio.create_task_group() as outer:
+        outer.start_soon(watch_signals, interrupt, outer.cancel_scope, notify)
+        async with anyio.create_task_group() as tg:
+            for run in runnable:
+                tg.start_soon(one, run)
+        outer.cancel_scope.cancel()
+    record = SuiteRecord(runs, {}, interrupted=interrupt.reason)
+    record.summary = summarize(runs, options, interrupted=interrupt.reason, elapsed_s=time.perf_counter() - started)
+    write_json(options.out / "results.json", record.summary)
+    return record
+
+
+def _cost(result: Result) -> float | None:
+    agent = result.episode.get("agent")
+    if not isinstance(agent, dict):
+        return None
+    for key in ("cost_usd", "cost"):
+        value = agent.get(key)
+        if isinstance(value, int | float):
+            return float(value)
+    usage = agent.get("usage")
+    if isinstance(usage, dict) and isinstance(usage.get("cost_usd"), int | float):
+        return float(usage["cost_usd"])
+    return None
+
+
+def _mean(values: list[float]) -> float | None:
+    return round(sum(values) / len(values), 6) if values else None
+
+
+def scenario_row(run: ScenarioRun, options: SuiteOptions) -> dict[str, Any]:
+    row: dict[str, Any] = {"file": str(run.file)}
+    if run.scenario is None:
+        return row | {"id": None, "status": "invalid", "problems": run.problems, "passed": False}
+    results = run.record.results if run.record else []
+    n, c = len(results), sum(r.passed for r in results)
+    stage_names = [s.name for s in run.scenario.stages]
+
+    def stage_mean(i: int) -> float:
+        return round(sum(r.stages[i].score if i < len(r.stages) else 0.0 for r in results) / n, 6) if n else 0.0
+
+    costs = [cost for r in results if (cost := _cost(r)) is not None]
+    durations = [float(r.episode["duration_s"]) for r in results if isinstance(r.episode.get("duration_s"), int | float)]
+    statuses: dict[str, int] = {}
+    for r in results:
+        status = getattr(r, "status", None) or "completed"
+        statuses[status] = statuses.get(status, 0) + 1
+    return row | {
+        "id": run.scenario.id,
+        "title": run.scenario.title,
+        "folder": str(run.folder),
+        "episodes": n,
+        "passes": c,
+        "passed": n > 0 and c == n,
+        "score": _mean([r.score for r in results]) or 0.0,
+        "pass_at_k": {str(k): round(pass_at_k(n, c, k), 6) for k in range(1, n + 1)},
+        "pass_hat_k": {str(k): round(pass_hat_k(n, c, k), 6) for k in range(1, n + 1)},
+        "stages": [{"name": name, "mean_score": stage_mean(i)} for i, name in enumerate(stage_names)],
+        "calls": _mean([float(r.journal.calls) for r in results]),
+        "duration_s": _mean(durations),
+        "wall_s": round(run.wall_s, 3),
+        "cost_usd": round(sum(costs), 6) if costs and len(costs) == n else None,
+        "statuses": statuses,
+        "status": "completed" if set(statuses) <= {"completed", "timeout"} else next(s for s in ("error", "interrupted") if s in statuses),
+    }
+
+
+def summarize(
+    runs: list[ScenarioRun], options: SuiteOptions, *, interrupted: str | None = None, elapsed_s: float = 0.0
+) -> dict[str, Any]:
+    rows = [scenario_row(r, options) for r in runs]
+    ran = [r for r in rows if r.get("id") and r["episodes"]]
+    ks = range(1, options.repeat + 1)
+
+    def mean_of(key: str, k: int) -> float | None:
+        values = [r[key][str(k)] for r in ran if str(k) in r[key]]
+        return _mean(values)
+
+    costs = [r["cost_usd"] for r in ran if r["cost_usd"] is not None]
+    return {
+        "kind": "suite",
+        "agent": options.agent,
+        "repeat": options.repeat,
+        "seed": options.seed,
+        "scenarios": rows,
+        "total": {
+            "scenarios": len(rows),
+            "run": len(ran),
+            "passed": sum(1 for r in ran if r["passed"]),
+            "invalid": sum(1 for r in rows if r.get("status") == "invalid"),
+            "episodes": sum(r["episodes"] for r in ran),
+            "passes": sum(r["passes"] for r in ran),
+            "score": _mean([r["score"] for r in ran]) or 0.0,
+            "pass_at_k": {str(k): mean_of("pass_at_k", k) for k in ks},
+            "pass_hat_k": {str(k): mean_of("pass_hat_k", k) for k in ks},
+            "calls": round(sum((r["calls"] or 0) * r["episodes"] for r in ran), 3),
+            "wall_s": round(elapsed_s, 3),
+            "cost_usd": round(sum(costs), 6) if costs and len(costs) == len(ran) else None,
+        },
+        "passed": bool(ran) and len(ran) == len(rows) and all(r["passed"] for r in ran),
+        "interrupted": interrupted,
+        "written_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+
+
+# -- on the console ----------------------------------------------------------------
+
+
+def _fmt(value: float | None, spec: str, suffix: str = "") -> str:
+    return "-" if value is None else f"{value:{spec}}{suffix}"
+
+
+def print_table(console: Any, table: Any) -> None:
+    """Print without cutting cells: piped output gets lines as long as the table needs."""
+    from rich.measure import Measurement
+
+    width = console.width
+    if not console.is_terminal:
+        console.width = max(width, Measurement.get(console, console.options.update_width(100_000), table).maximum)
+    try:
+        console.print(table, soft_wrap=False)
+    finally:
+        console.width = width
+
+
+def render_suite(console: Any, summary: dict[str, Any]) -> None:
+    """The per-scenario table and the total line, as `orchestrator run DIR` prints them."""
+    from rich.table import Table
+
+    repeat = summary.get("repeat", 1)
+    table = Table(show_edge=False, title=f"suite: {summary.get('agent')}", title_justify="left")
+    table.add_column("scenario", no_wrap=True)
+    table.add_column("passed", justify="right")
+    table.add_column("score", justify="right")
+    table.add_column("stages", no_wrap=True)
+    table.add_column("calls", justify="right")
+    table.add_column("time", justify="right")
+    table.add_column("cost", justify="right")
+    for row in summary.get("scenarios", []):
+        if row.get("status") == "invalid":
+            table.add_row(row["file"], "[red]invalid[/]", "-", f"{len(row.get('problems', []))} problem(s)", "-", "-", "-")
+            continue
+        n, c = row.get("episodes", 0), row.get("passes", 0)
+        mark = "[green]" if row.get("passed") else "[red]"
+        passed = f"{mark}{'yes' if c else 'no'}[/]" if repeat == 1 else f"{mark}{c}/{n}[/]"
+        if row.get("status") in ("error", "interrupted"):
+            passed += f" ({row['status']})"
+        stages = " ".join(f"{s['mean_score']:.2f}" for s in row.get("stages", []))
+        table.add_row(row["id"], passed, f"{row.get('score', 0):.2f}", stages, _fmt(row.get("calls"), ".0f" if repeat == 1 else ".1f"),
+                      _fmt(row.get("duration_s"), ".1f", " s"), _fmt(row.get("cost_usd"), ".4f", " $") if row.get("cost_usd") is not None else "-")  # fmt: skip
+    print_table(console, table)
+    total = summary.get("total", {})
+    ks = sorted({1, repeat})
+    line = (
+        f"total: {total.get('passed', 0)}/{total.get('run', 0)} scenarios passed"
+        + (f", {total.get('passes', 0)}/{total.get('episodes', 0)} episodes" if repeat > 1 else "")
+        + f", mean score {total.get('score', 0):.2f}"
+        + "".join(f", pass@{k} {_fmt(total.get('pass_at_k', {}).get(str(k)), '.2f')}" for k in ks)
+        + "".join(f", pass^{k} {_fmt(total.get('pass_hat_k', {}).get(str(k)), '.2f')}" for k in ks if k > 1)
+        + f", {total.get('calls', 0):.0f} tool calls, {total.get('wall_s', 0):.1f} s"
+        + (f", cost {total['cost_usd']:.4f} $" if total.get("cost_usd") is not None else "")
+    )
+    if total.get("invalid"):
+        line += f"; {total['invalid']} file(s) did not load"
+    console.print(line, highlight=False)
+
+
+class SuiteProgress:
+    """Progress of a suite: a bar on a terminal, plain lines otherwise (piped output still shows progress)."""
+
+    def __init__(self, console: Any, runs: list[ScenarioRun], repeat: int) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.console = console
+        self.plain = not console.is_terminal
+        self.total = sum(1 for r in runs if r.scenario is not None)
+        self.done = 0
+        self.repeat = repeat
+        self.progress = Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            console=console, transient=True, disable=self.plain,
+        )  # fmt: skip
+        self.task = self.progress.add_task("suite", total=self.total * repeat)
+        self.active: dict[str, str] = {}
+
+    def __enter__(self) -> SuiteProgress:
+        self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.__exit__(*exc)  # type: ignore[arg-type]
+
+    def __call__(self, kind: str, run: ScenarioRun, index: int, text: str) -> None:
+        assert run.scenario is not None
+        sid = run.scenario.id
+        if kind == "start":
+            if self.plain:
+                self.console.print(f"[{self.done + 1}/{self.total}] {sid}: starting", highlight=False)
+        elif kind == "stage":
+            if text == "done":
+                self.progress.advance(self.task)
+            self.active[sid] = text
+        elif kind == "done":
+            self.done += 1
+            self.active.pop(sid, None)
+            record = run.record
+            if record and record.results:
+                n, c = len(record.results), sum(r.passed for r in record.results)
+                score = sum(r.score for r in record.results) / n
+                verdict = ("passed" if c == n else "FAILED") if n == 1 else f"{c}/{n} passed"
+                message = f"[{self.done}/{self.total}] {sid}: {verdict}, score {score:.2f}"
+            else:
+                message = f"[{self.done}/{self.total}] {sid}: not run"
+            self.console.print(message, highlight=False)
+        if not self.plain:
+            busy = ", ".join(f"{k} ({v})" for k, v in list(self.active.items())[:2])
+            self.progress.update(self.task, description=f"{self.done}/{self.total} scenarios" + (f"; {busy}" if busy else ""))
