@@ -56,7 +56,7 @@ def render_scenario(console: Console, scenario: Scenario) -> None:
         f"as {scenario.persona.name} <{scenario.persona.email}>, {scenario.persona.timezone}; "
         f"clock starts {scenario.clock.start.isoformat()} ({scenario.clock.mode})"
     )
-    console.print(Panel(Markdown(scenario.instruction.strip()), title="instruction", title_align="left"))
+    console.print(Panel(Markdown(scenario.instruction.strip()), title="instruction", title_align="left"), soft_wrap=False)
     apps = Table(title="apps and seed data", title_justify="left", show_edge=False)
     apps.add_column("app")
     apps.add_column("seed rows")
