@@ -23,7 +23,7 @@ import anyio
 from mcp import Client
 
 from orchestrator.backends.base import AppEndpoint
-from orchestrator.episode.gateway import Gateway, Trace, gateway_name
+from orchestrator.episode.gateway import Gateway, Trace, gateway_name, task_text
 from orchestrator.verify.results import Result
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.verdict import verify
@@ -128,7 +128,8 @@ class Episode:
         attempted = self.gateway.calls if self.gateway else None
         result = verify(self.scenario, self.seeded, final, journal, attempted_calls=attempted)
         result.episode.update(
-            {"sandbox": self.sandbox_id, "rng_seed": self.rng_seed, "duration_s": round(time.perf_counter() - self.started, 3)}
+            {"sandbox": self.sandbox_id, "rng_seed": self.rng_seed, "duration_s": round(time.perf_counter() - self.started, 3),
+             "instruction": task_text(self.scenario)}  # what the agent was asked, for readers of the record
         )
         return result
 
