@@ -94,15 +94,21 @@ def merge(intervals: list[tuple[datetime, datetime]]) -> list[tuple[datetime, da
 def subtract(
     free: list[tuple[datetime, datetime]], busy: list[tuple[datetime, datetime]]
 ) -> list[tuple[datetime, datetime]]:
+    """`free` without `busy`, in one sweep over both (sorted) lists."""
+    busy = merge(busy)
     out: list[tuple[datetime, datetime]] = []
-    for start, end in free:
+    first = 0
+    for start, end in sorted(free):
+        while first < len(busy) and busy[first][1] <= start:
+            first += 1
         cursor = start
-        for b_start, b_end in busy:
-            if b_end <= cursor or b_start >= end:
-                continue
+        k = first
+        while k < len(busy) and busy[k][0] < end:
+            b_start, b_end = busy[k]
             if b_start > cursor:
                 out.append((cursor, b_start))
             cursor = max(cursor, b_end)
+            k += 1
         if cursor < end:
             out.append((cursor, end))
     return out
@@ -111,12 +117,18 @@ def subtract(
 def intersect(
     a: list[tuple[datetime, datetime]], b: list[tuple[datetime, datetime]]
 ) -> list[tuple[datetime, datetime]]:
-    out = []
-    for a_start, a_end in a:
-        for b_start, b_end in b:
-            start, end = max(a_start, b_start), min(a_end, b_end)
-            if start < end:
-                out.append((start, end))
+    """The instants in both `a` and `b`, in one sweep over both (merged) lists."""
+    a, b = merge(a), merge(b)
+    out: list[tuple[datetime, datetime]] = []
+    i = j = 0
+    while i < len(a) and j < len(b):
+        start, end = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        if start < end:
+            out.append((start, end))
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
     return merge(out)
 
 

@@ -220,9 +220,17 @@ def _person(sb: Sandbox, email: str) -> dict[str, Any]:
     }
 
 
-def _busy(sb: Sandbox, email: str, window: tuple[datetime, datetime]) -> list[tuple[datetime, datetime]]:
+def _timed_events(sb: Sandbox) -> list[dict[str, Any]]:
+    return sb.select("events", "status != 'cancelled' AND all_day = 0")
+
+
+def _busy(
+    sb: Sandbox, email: str, window: tuple[datetime, datetime], events: list[dict[str, Any]] | None = None
+) -> list[tuple[datetime, datetime]]:
+    """When `email` is busy in `window`: events they take part in and their busy blocks (`events`: the timed
+    events, read once by a caller that asks for several people)."""
     intervals = []
-    for e in sb.select("events", "status != 'cancelled' AND all_day = 0"):
+    for e in _timed_events(sb) if events is None else events:
         sb.checkpoint()
         if involves(e, email) and overlaps(bounds(e), window):
             intervals.append(bounds(e))
@@ -341,11 +349,12 @@ def get_free_busy(
     tz = _tz(sb, timezone)
     window = _window(sb, time_min, time_max, tz, longest=MAX_FREE_DAYS)
     people = []
+    events = _timed_events(sb)
     for email in dict.fromkeys(e.lower() for e in emails):
         person = _person(sb, email)
         busy = [
             Interval(start=isoformat(s.astimezone(zone(tz))), end=isoformat(e.astimezone(zone(tz))))
-            for s, e in _busy(sb, email, window)
+            for s, e in _busy(sb, email, window, events)
         ]
         people.append(PersonBusy(email=email, timezone=person["timezone"], working_hours=_hours(person), busy=busy))
     return FreeBusy(time_min=isoformat(window[0]), time_max=isoformat(window[1]), people=people)
@@ -374,10 +383,11 @@ def find_free_slots(
         raise ToolError("The window is entirely in the past.")
     everyone = list(dict.fromkeys([sb.persona.email, *(a.lower() for a in attendees)]))
     free = [(start, end)]
+    events = _timed_events(sb)
     for email in everyone:
         if working_hours_only:
             free = intersect(free, working_windows(_person(sb, email), (start, end)))
-        free = subtract(free, _busy(sb, email, (start, end)))
+        free = subtract(free, _busy(sb, email, (start, end), events))
     need = timedelta(minutes=duration_minutes)
     slots = [
         Interval(start=isoformat(s.astimezone(zone(tz))), end=isoformat(e.astimezone(zone(tz))))
