@@ -356,7 +356,8 @@ class Sandbox:
         return self.deadline is not None and time.monotonic() > self.deadline
 
     def checkpoint(self) -> None:
-        """Stop the running call if it is past its time budget; tools call this inside long Python loops."""
+        """Stop the running call if it is past its time budget. The row helpers call it; tools call it too
+        inside long Python loops that do not touch rows."""
         if self.over_budget():
             from servers.core.limits import CallTimeout
 
@@ -402,6 +403,7 @@ class Sandbox:
         )
 
     def get(self, table: str, key: Any) -> dict[str, Any] | None:
+        self.checkpoint()
         t = self.app.tables[table]
         row = self.db.execute(f'SELECT * FROM "{table}" WHERE "{t.key}" = ?', (key,)).fetchone()
         return None if row is None else t.decode(row)
@@ -416,11 +418,13 @@ class Sandbox:
     def select(
         self, table: str, where: str = "", params: tuple[Any, ...] | list[Any] = (), order: str = "rowid"
     ) -> list[dict[str, Any]]:
+        self.checkpoint()
         t = self.app.tables[table]
         sql = f'SELECT * FROM "{table}"' + (f" WHERE {where}" if where else "") + f" ORDER BY {order}"
         return [t.decode(r) for r in self.db.execute(sql, tuple(params))]
 
     def insert(self, table: str, values: Mapping[str, Any]) -> dict[str, Any]:
+        self.checkpoint()
         t = self.app.tables[table]
         encoded = t.encode(values)
         columns = ", ".join(f'"{c}"' for c in encoded)
@@ -429,6 +433,7 @@ class Sandbox:
         return self.require(table, values[t.key]) if t.key in values else dict(values)
 
     def update(self, table: str, key: Any, changes: Mapping[str, Any]) -> dict[str, Any]:
+        self.checkpoint()
         t = self.app.tables[table]
         if changes:
             encoded = t.encode(changes)
@@ -437,6 +442,7 @@ class Sandbox:
         return self.require(table, key)
 
     def delete(self, table: str, key: Any) -> None:
+        self.checkpoint()
         t = self.app.tables[table]
         self.db.execute(f'DELETE FROM "{table}" WHERE "{t.key}" = ?', (key,))
 
