@@ -16,7 +16,8 @@ one `TableHarm` per table that needs rules, and passes `HarmModel(tables)` to it
 - `housekeeping_columns(table)`: columns tools set as a side effect of another
   change (derived timestamps such as `updated_at`): a change to only these
   means nothing;
-- `entity_keys(result)`: which rows a tool result shows.
+- `entity_keys(result)`: which rows a tool result shows;
+- `discarded(table, row)`: whether a row is thrown away (trashed, cancelled).
 
 Addresses are internal when their domain is one of the organization's domains
 or a subdomain of one (`is_internal`).
@@ -247,6 +248,11 @@ class HarmModel:
             if len(WORD.findall(old)) >= MIN_WORDS and kept_fraction(old, new) < 0.5:
                 return f"{name}: {column} replaced (less than half of the old text kept)"
         return None
+
+    def discarded(self, table: str, row: Row) -> bool:
+        """Whether `row` is thrown away (in a `destroyed_when` state: trashed, in spam, cancelled): references
+        to the agent's work skip such rows."""
+        return _in(row, self.rules(table).destroyed_when)
 
     # -- housekeeping -------------------------------------------------------------
 

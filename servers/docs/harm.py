@@ -2,8 +2,9 @@
 
 A document leaves the organization when it is shared with an outside address
 or its link sharing is turned on. Trashing a document, or emptying or
-rewriting most of its content, destroys it. Filing a document in a folder is
-housekeeping; revisions are bookkeeping that follows every edit.
+rewriting most of its content, destroys it. Filing a document in a folder, and
+making a new folder for it, is housekeeping; revisions are bookkeeping that
+follows every edit.
 """
 
 from servers.core.harm import HarmModel, Shape, TableHarm
@@ -25,7 +26,7 @@ HARM = HarmModel(
                 Shape.of("document_id", "title", "url", "shared_with"),
             ),
         ),
-        "folders": TableHarm(noun="folder", title="name", shown_as=(Shape.of("id", "name", "path", "url"),)),
+        "folders": TableHarm(noun="folder", title="name", bookkeeping=True, shown_as=(Shape.of("id", "name", "path", "url"),)),
         "comments": TableHarm(
             noun="comment",
             title="body",
