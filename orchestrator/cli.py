@@ -547,6 +547,53 @@ def verify_digest_command(
     raise typer.Exit(1 if bad else 0)
 
 
+@app.command("view")
+def view_command(
+    runs: Annotated[list[Path] | None, typer.Argument(help="Run folders (searched recursively) [default: runs].")] = None,
+    port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1 (0 picks a free one).")] = 8780,
+) -> None:
+    """Look at runs in the browser: a list with filters and pass rates, each run's verdict, violations, state diff
+    and timeline, suites, and two runs side by side. Serves on 127.0.0.1 until Ctrl-C."""
+    from orchestrator.view.app import ViewError, serve
+
+    roots = runs or [Path("runs")]
+    missing = [r for r in roots if not r.is_dir()]
+    if missing:
+        raise fail_usage(f"no such folder: {', '.join(map(str, missing))}")
+    try:
+        serve(roots, port, on_ready=lambda url: err.print(f"viewing {', '.join(map(str, roots))} at {url} (Ctrl-C to stop)", highlight=False))
+    except ViewError as exc:
+        raise fail_usage(str(exc)) from None
+
+
+@app.command("report")
+def report_command(
+    runs: Annotated[list[Path], typer.Argument(help="Run folders (searched recursively).")],
+    html: Annotated[Path | None, typer.Option("--html", help="Write everything as one self-contained HTML file.")] = None,
+    md: Annotated[Path | None, typer.Option("--md", help="Write a Markdown summary table ('-' for stdout).")] = None,
+) -> None:
+    """Write runs as one self-contained HTML file (--html) to share, or a Markdown summary table (--md) for a pull request."""
+    from orchestrator.view.report import html_report, markdown_report
+
+    missing = [r for r in runs if not r.is_dir()]
+    if missing:
+        raise fail_usage(f"no such folder: {', '.join(map(str, missing))}")
+    if html is None and md is None:
+        raise fail_usage("say what to write: --html FILE and/or --md FILE (- for stdout)")
+    if html is not None:
+        html.parent.mkdir(parents=True, exist_ok=True)
+        html.write_text(html_report(runs), encoding="utf-8")
+        err.print(f"wrote {html}", highlight=False)
+    if md is not None:
+        text = markdown_report(runs)
+        if str(md) == "-":
+            sys.stdout.write(text)
+        else:
+            md.parent.mkdir(parents=True, exist_ok=True)
+            md.write_text(text, encoding="utf-8")
+            err.print(f"wrote {md}", highlight=False)
+
+
 @app.command("down")
 def down_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print what was removed as JSON.")] = False,

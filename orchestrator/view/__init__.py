@@ -1,0 +1,13 @@
+"""Looking at runs: `orchestrator view` (a local web app) and `orchestrator report` (one HTML file, or Markdown).
+
+Both read only what a run writes into its folder (`results.json`, `trace.jsonl`, `messages.json`,
+`agent.log`), so runs copied from another machine work, and both tolerate missing and extra fields.
+
+    records.py    finding run folders and reading them: episodes, repeats (pass@k), suites
+    pages.py      the pages as server-rendered HTML (Jinja2 templates in templates.py, one small CSS, no JavaScript)
+    app.py        the Starlette app on 127.0.0.1
+    report.py     the same pages as one self-contained HTML file, and a Markdown summary table
+
+May import the standard library, Starlette, uvicorn and Jinja2; nothing else of the orchestrator, so it never
+depends on how runs are made, only on what they write.
+"""

@@ -1,0 +1,99 @@
+"""`orchestrator view`: the run viewer as a Starlette app on 127.0.0.1. Every request rescans the run folders,
+so runs that finish while the viewer is open appear on the next page load."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+from urllib.parse import quote, urlencode
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from orchestrator.view import pages
+from orchestrator.view.records import Library
+
+HOST = "127.0.0.1"
+
+
+def web_link(kind: str, rid: str | None = None, **query: str) -> str:
+    if kind == "list":
+        return "/" + (f"?{urlencode(query)}" if query else "")
+    if kind == "compare":
+        return "/compare"
+    return f"/{'run' if kind == 'run' else 'group'}/{quote(rid or '', safe='/')}"
+
+
+def create_app(roots: list[Path]) -> Starlette:
+    def library() -> Library:
+        return Library.scan(roots)
+
+    async def index(request: Request) -> Response:
+        return HTMLResponse(pages.list_page(library(), web_link, dict(request.query_params)))
+
+    async def run(request: Request) -> Response:
+        lib = library()
+        record = lib.get(request.path_params["rid"])
+        if record is None or record.kind != "episode":
+            return PlainTextResponse(f"no run {request.path_params['rid']!r} under {', '.join(map(str, roots))}", status_code=404)
+        return HTMLResponse(pages.run_page(lib, record, web_link))
+
+    async def group(request: Request) -> Response:
+        lib = library()
+        record = lib.get(request.path_params["rid"])
+        if record is None or record.kind == "episode":
+            return PlainTextResponse(f"no suite or repeat {request.path_params['rid']!r}", status_code=404)
+        return HTMLResponse(pages.group_page(lib, record, web_link))
+
+    async def compare(request: Request) -> Response:
+        return HTMLResponse(pages.compare_page(library(), request.query_params.getlist("run"), web_link))
+
+    async def healthz(request: Request) -> Response:
+        return PlainTextResponse("ok")
+
+    return Starlette(
+        routes=[
+            Route("/", index),
+            Route("/run/{rid:path}", run),
+            Route("/group/{rid:path}", group),
+            Route("/compare", compare),
+            Route("/healthz", healthz),
+        ]
+    )
+
+
+class ViewError(RuntimeError):
+    pass
+
+
+def bind(port: int) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((HOST, port))
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise ViewError(f"cannot listen on {HOST}:{port}: {exc.strerror} (pick another --port, or 0 for a free one)") from None
+    return sock
+
+
+def serve(roots: list[Path], port: int, on_ready: callable = print) -> None:  # type: ignore[valid-type]
+    """Serve until Ctrl-C or SIGTERM; `on_ready(url)` once listening."""
+    import uvicorn
+
+    sock = bind(port)
+    url = f"http://{HOST}:{sock.getsockname()[1]}/"
+    config = uvicorn.Config(create_app(roots), log_level="warning", access_log=False, lifespan="off")
+    server = uvicorn.Server(config)
+
+    original = server.startup
+
+    async def startup(sockets: list[socket.socket] | None = None) -> None:
+        await original(sockets=sockets)
+        on_ready(url)
+
+    server.startup = startup  # type: ignore[method-assign]
+    server.run(sockets=[sock])

@@ -1,0 +1,356 @@
+"""Run folders as the viewer reads them. Every field is optional: an older or newer results.json still shows.
+
+A folder holding `results.json` is one of:
+
+- an episode: the verdict of one run (`checks`, `stages` …), with `trace.jsonl` next to it;
+- a repeat: one scenario run K times (`episodes`, `results`, `pass_at_k`), episodes in `episode-NNN/`;
+- a suite: many scenarios (`kind: suite`, `scenarios`), one folder per scenario.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+SKIP_DIRS = {"logs", "home", ".git", "__pycache__"}
+
+
+@dataclass
+class Record:
+    """One results.json: an episode, a repeat or a suite."""
+
+    id: str
+    """Stable within one scan: the folder relative to the root it was found under (prefixed when there are several roots)."""
+    folder: Path
+    data: dict[str, Any]
+    kind: str  # episode | repeat | suite
+    modified: datetime
+    parent: str | None = None
+    children: list[str] = field(default_factory=list)
+
+    # -- common fields ---------------------------------------------------------
+
+    @property
+    def scenario(self) -> str:
+        return str(self.data.get("scenario") or "")
+
+    @property
+    def title(self) -> str:
+        return str(self.data.get("title") or "")
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.data.get("passed"))
+
+    @property
+    def score(self) -> float | None:
+        value = self.data.get("score")
+        return float(value) if isinstance(value, int | float) else None
+
+    @property
+    def status(self) -> str:
+        return str(self.data.get("status") or "completed")
+
+    @property
+    def episode(self) -> dict[str, Any]:
+        value = self.data.get("episode")
+        return value if isinstance(value, dict) else {}
+
+    @property
+    def agent(self) -> str:
+        if self.kind == "suite":
+            return str(self.data.get("agent") or "")
+        agent = self.episode.get("agent")
+        if isinstance(agent, dict):
+            return str(agent.get("command") and f"cmd:{agent['command']}" or agent.get("agent") or "")
+        return str(agent or "")
+
+    @property
+    def date(self) -> str:
+        return self.modified.strftime("%Y-%m-%d %H:%M")
+
+    @property
+    def instruction(self) -> str | None:
+        text = self.episode.get("instruction") or self.data.get("instruction")
+        if text:
+            return str(text)
+        for entry in self.trace():  # an agent that asked for the task got it from the gateway
+            if entry.get("method") == "prompts/get":
+                for message in (entry.get("result") or {}).get("messages", []):
+                    content = message.get("content") or {}
+                    if isinstance(content, dict) and content.get("text"):
+                        return str(content["text"])
+        return None
+
+    # -- episode files ---------------------------------------------------------
+
+    def trace(self) -> list[dict[str, Any]]:
+        path = self.folder / "trace.jsonl"
+        entries: list[dict[str, Any]] = []
+        try:
+            with path.open(encoding="utf-8", errors="replace") as lines:
+                for line in lines:
+                    line = line.strip()
+                    if not line:
+                        continue
+                    try:
+                        entry = json.loads(line)
+                    except json.JSONDecodeError:
+                        continue
+                    if isinstance(entry, dict):
+                        entries.append(entry)
+        except OSError:
+            pass
+        return entries
+
+    def messages(self) -> list[dict[str, Any]] | None:
+        """The model's conversation, when the agent wrote `messages.json` (a list, or `{messages: [...]}`)."""
+        data = read_json(self.folder / "messages.json")
+        if isinstance(data, dict):
+            data = data.get("messages")
+        if not isinstance(data, list):
+            return None
+        return [m if isinstance(m, dict) else {"role": "?", "content": m} for m in data]
+
+    def agent_log(self, limit: int = 20_000) -> str | None:
+        try:
+            text = (self.folder / "agent.log").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+        return text if len(text) <= limit else "…\n" + text[-limit:]
+
+
+def read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, ValueError):
+        return None
+
+
+def kind_of(data: dict[str, Any]) -> str | None:
+    if data.get("kind") == "suite" or (isinstance(data.get("scenarios"), list) and "total" in data):
+        return "suite"
+    if isinstance(data.get("results"), list) and "episodes" in data:
+        return "repeat"
+    if "scenario" in data and ("checks" in data or "stages" in data or "passed" in data):
+        return "episode"
+    return None
+
+
+@dataclass
+class Library:
+    """Every run found under some roots, by id, in the order found (newest first)."""
+
+    roots: list[Path]
+    records: dict[str, Record] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    @classmethod
+    def scan(cls, roots: Iterable[Path]) -> Library:
+        library = cls([Path(r) for r in roots])
+        found: list[Record] = []
+        seen: set[Path] = set()
+        for number, root in enumerate(library.roots):
+            prefix = f"{number + 1}/" if len(library.roots) > 1 else ""
+            if not root.exists():
+                library.problems.append(f"{root}: no such folder")
+                continue
+            for folder in _folders(root):
+                real = folder.resolve()
+                if real in seen:
+                    continue
+                results = folder / "results.json"
+                if not results.is_file():
+                    continue
+                data = read_json(results)
+                kind = kind_of(data) if isinstance(data, dict) else None
+                if kind is None:
+                    library.problems.append(f"{results}: not a ClawGym results.json")
+                    continue
+                seen.add(real)
+                rel = folder.relative_to(root).as_posix() if folder != root else ""
+                rid = (prefix + rel).strip("/") or (root.resolve().name or "run")
+                found.append(Record(rid, folder, data, kind, datetime.fromtimestamp(results.stat().st_mtime)))
+        found.sort(key=lambda r: r.modified, reverse=True)
+        library.records = {r.id: r for r in found}
+        by_folder = {r.folder.resolve(): r for r in found}
+        for record in found:
+            parent = by_folder.get(record.folder.resolve().parent)
+            if parent is not None and parent.kind in ("repeat", "suite"):
+                record.parent = parent.id
+                parent.children.append(record.id)
+        return library
+
+    def episodes(self) -> list[Record]:
+        return [r for r in self.records.values() if r.kind == "episode"]
+
+    def groups(self) -> list[Record]:
+        return [r for r in self.records.values() if r.kind != "episode"]
+
+    def get(self, rid: str) -> Record | None:
+        return self.records.get(rid)
+
+
+def _folders(root: Path) -> Iterable[Path]:
+    """root and every folder below it; symlinks (like `latest`) are not followed, so nothing shows twice."""
+    yield root
+    for dirpath, dirnames, _ in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+        for name in dirnames:
+            yield Path(dirpath) / name
+
+
+# -- what the pages need ------------------------------------------------------------
+
+
+def filter_episodes(
+    episodes: list[Record], *, scenario: str = "", agent: str = "", passed: str = "", since: str = "", until: str = ""
+) -> list[Record]:
+    out = []
+    for r in episodes:
+        if scenario and r.scenario != scenario:
+            continue
+        if agent and r.agent != agent:
+            continue
+        if passed in ("yes", "no") and r.passed != (passed == "yes"):
+            continue
+        day = r.modified.strftime("%Y-%m-%d")
+        if since and day < since:
+            continue
+        if until and day > until:
+            continue
+        out.append(r)
+    return out
+
+
+def pass_rates(episodes: list[Record]) -> list[dict[str, Any]]:
+    """Per scenario and agent: episodes, passes, pass rate and mean score."""
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in episodes:
+        row = rows.setdefault((r.scenario, r.agent), {"scenario": r.scenario, "agent": r.agent, "episodes": 0, "passes": 0, "score": 0.0})
+        row["episodes"] += 1
+        row["passes"] += int(r.passed)
+        row["score"] += r.score or 0.0
+    for row in rows.values():
+        row["rate"] = row["passes"] / row["episodes"]
+        row["score"] = row["score"] / row["episodes"]
+    return sorted(rows.values(), key=lambda row: (row["scenario"], row["agent"]))
+
+
+def timeline(record: Record) -> list[dict[str, Any]]:
+    """The trace as rows: each gateway request, with the app's journal entry of a tool call attached (its fault,
+    its own latency, its sequence number); journal entries no request matches appear on their own."""
+    trace = record.trace()
+    journal: dict[str, list[dict[str, Any]]] = {}
+    for entry in trace:
+        source = str(entry.get("source") or "")
+        if source.startswith("app:") and entry.get("tool"):
+            journal.setdefault(str(entry["tool"]), []).append(entry)
+    used: set[int] = set()
+    rows: list[dict[str, Any]] = []
+    for entry in trace:
+        source = str(entry.get("source") or "")
+        if source.startswith("app:"):
+            continue
+        params = entry.get("params") if isinstance(entry.get("params"), dict) else {}
+        row = {
+            "kind": "request", "method": entry.get("method"), "wall": entry.get("wall"), "latency_ms": entry.get("latency_ms"),
+            "error": entry.get("error"), "is_error": bool(entry.get("is_error")), "tool": None, "arguments": None,
+            "result": entry.get("result"), "fault": None, "app": None, "seq": None, "anchor": None,
+        }  # fmt: skip
+        if entry.get("method") == "tools/call":
+            row["tool"] = params.get("name")
+            row["arguments"] = params.get("arguments") or {}
+            for candidate in journal.get(str(row["tool"]), []):
+                if id(candidate) not in used:
+                    used.add(id(candidate))
+                    _attach(row, candidate)
+                    break
+        else:
+            row["arguments"] = params or None
+        rows.append(row)
+    for entries in journal.values():
+        for entry in entries:
+            if id(entry) not in used:
+                row = {"kind": "journal", "method": "tools/call", "wall": entry.get("wall"), "latency_ms": entry.get("latency_ms"),
+                       "error": entry.get("error"), "is_error": bool(entry.get("is_error") or entry.get("error")),
+                       "tool": entry.get("tool"), "arguments": entry.get("arguments"), "result": entry.get("result")}  # fmt: skip
+                _attach(row, entry)
+                rows.append(row)
+    rows.sort(key=lambda r: str(r.get("wall") or ""))
+    for number, row in enumerate(rows, 1):
+        row["n"] = number
+    return rows
+
+
+def _attach(row: dict[str, Any], entry: dict[str, Any]) -> None:
+    app = str(entry.get("app") or str(entry.get("source", "")).removeprefix("app:"))
+    row["app"] = app
+    row["seq"] = entry.get("seq")
+    row["fault"] = entry.get("fault")
+    row["app_latency_ms"] = entry.get("latency_ms")
+    row["anchor"] = call_anchor(app, entry.get("seq"))
+    if entry.get("error") and not row.get("error"):
+        row["error"] = entry.get("error")
+        row["is_error"] = True
+
+
+def call_anchor(app: str | None, seq: Any) -> str | None:
+    return f"call-{app}-{seq}" if app and seq is not None else None
+
+
+def violation_call(violation: dict[str, Any]) -> dict[str, Any] | None:
+    """The call that caused a violation (`call: {seq, tool, args}`), with the anchor of its timeline row."""
+    call = violation.get("call")
+    if not isinstance(call, dict):
+        return None
+    tool = str(call.get("tool") or "")
+    app = violation.get("app") or (tool.split("__", 1)[0] if "__" in tool else None)
+    return {"tool": tool, "seq": call.get("seq"), "args": call.get("args") or call.get("arguments") or {},
+            "anchor": call_anchor(app, call.get("seq"))}  # fmt: skip
+
+
+def changes_by_table(record: Record) -> list[dict[str, Any]]:
+    """`changes` grouped per app and table; each row with its fields before and after, changed ones marked."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for change in record.data.get("changes") or []:
+        if not isinstance(change, dict):
+            continue
+        before = change.get("before") if isinstance(change.get("before"), dict) else {}
+        after = change.get("after") if isinstance(change.get("after"), dict) else {}
+        changed = set(change.get("fields") or [])
+        if change.get("kind") == "changed" and not changed:
+            changed = {k for k in set(before) | set(after) if before.get(k) != after.get(k)}
+        names = list(dict.fromkeys([*before, *after]))
+        fields = [
+            {"name": n, "before": before.get(n, ""), "after": after.get(n, ""), "changed": n in changed or change.get("kind") != "changed"}
+            for n in names
+        ]
+        groups.setdefault((str(change.get("app")), str(change.get("table"))), []).append(
+            {"key": change.get("key"), "kind": change.get("kind"), "allowed": change.get("allowed", True), "fields": fields,
+             "changed": [f for f in fields if n_changed(f, change)]}  # fmt: skip
+        )
+    return [{"app": app, "table": table, "rows": rows} for (app, table), rows in groups.items()]
+
+
+def n_changed(field_row: dict[str, Any], change: dict[str, Any]) -> bool:
+    return bool(field_row["changed"]) if change.get("kind") == "changed" else True
+
+
+def stages_with_checks(record: Record) -> list[dict[str, Any]]:
+    """Stages with their checks; checks found only in `checks` (or only in stages) are not lost."""
+    stages = [s for s in record.data.get("stages") or [] if isinstance(s, dict)]
+    if stages and any(s.get("checks") for s in stages):
+        return stages
+    checks = [c for c in record.data.get("checks") or [] if isinstance(c, dict)]
+    by_stage: dict[str, list[dict[str, Any]]] = {}
+    for check in checks:
+        by_stage.setdefault(str(check.get("stage") or ""), []).append(check)
+    if stages:
+        return [s | {"checks": by_stage.get(str(s.get("name")), [])} for s in stages]
+    return [{"name": name, "checks": items} for name, items in by_stage.items()]

@@ -1,0 +1,55 @@
+"""`orchestrator report`: the viewer's pages as one self-contained HTML file, or a Markdown summary table."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from orchestrator.view import pages
+from orchestrator.view.records import Library
+
+
+def report_link(kind: str, rid: str | None = None, **_: str) -> str:
+    if kind == "list":
+        return "#top"
+    return f"#{'group' if kind == 'group' else 'run'}-{pages.anchor(rid or '')}"
+
+
+def html_report(roots: list[Path]) -> str:
+    """One HTML document (inline CSS, no scripts, no outside requests): the list, every suite or repeat, every run."""
+    library = Library.scan(roots)
+    listing = pages.list_page(library, report_link, embedded=True)
+    groups = [{"id": g.id, "html": pages.group_page(library, g, report_link, embedded=True)} for g in library.groups()]
+    runs = [pages.run_page(library, r, report_link, embedded=True) for r in library.episodes()]
+    return pages.ENV.get_template("report.html").render(
+        css=pages.CSS if hasattr(pages, "CSS") else "", roots=", ".join(map(str, roots)), written=time.strftime("%Y-%m-%d %H:%M"),
+        listing=listing, groups=groups, runs=runs, anchor=pages.anchor,
+    )  # fmt: skip
+
+
+def _cell(text: object) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_report(roots: list[Path]) -> str:
+    """A summary table for a pull request: one row per scenario and agent, then the failed episodes with why."""
+    library = Library.scan(roots)
+    episodes = library.episodes()
+    lines = ["| scenario | agent | passed | pass rate | mean score |", "|---|---|---:|---:|---:|"]
+    for row in pages.rec.pass_rates(episodes):
+        lines.append(f"| {_cell(row['scenario'])} | {_cell(row['agent'])} | {row['passes']}/{row['episodes']} | "
+                     f"{100 * row['rate']:.0f}% | {row['score']:.2f} |")  # fmt: skip
+    passes = sum(r.passed for r in episodes)
+    lines.append("")
+    lines.append(f"**{passes}/{len(episodes)} episodes passed**" + (f" ({100 * passes / len(episodes):.0f}%)" if episodes else ""))
+    failed = [r for r in episodes if not r.passed]
+    if failed:
+        lines += ["", "| failed run | score | first failing check | why |", "|---|---:|---|---|"]
+        for r in failed:
+            check = next((c for c in r.data.get("checks") or [] if isinstance(c, dict) and not c.get("passed")), None)
+            violation = next((v for v in r.data.get("violations") or [] if isinstance(v, dict)), None)
+            what = check.get("description") if check else (f"{violation.get('kind')}: {violation.get('rule')}" if violation else r.status)
+            why = (check.get("reason") if check else (violation.get("detail") if violation else r.data.get("error"))) or ""
+            score = f"{r.score:.2f}" if r.score is not None else "-"
+            lines.append(f"| {_cell(r.id)} | {score} | {_cell(what)} | {_cell(why)} |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,75 @@
+"""Real run folders for the viewer: episodes made by the runner against in-process app servers.
+
+- `oracle`: the reference solution of the travel scenario (passes);
+- `leaky`: an agent that files nothing, fails a call, and mails the itinerary outside the organization
+  (fails, with an exposure violation caused by its `mail__send_message` call); it also writes the
+  conversation it "had" to `messages.json`, as agents that keep their messages do;
+- `repeat`: the oracle twice (`--repeat 2`), a summary with pass@k over `episode-001/`, `episode-002/`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+from helpers import ROOT
+
+from orchestrator import scenario as scenarios
+from orchestrator.agents.base import Agent, AgentReport, OracleAgent
+from orchestrator.backends.inprocess import InProcessBackend
+from orchestrator.episode.episode import Episode
+from orchestrator.run.runner import RunOptions, run_many
+
+TRAVEL = scenarios.load(ROOT / "scenarios" / "travel.yaml")
+OUTSIDER = "rival@competitor.test"
+
+
+class LeakyAgent(Agent):
+    name = "leaky"
+
+    async def run(self, episode: Episode) -> AgentReport:
+        report = AgentReport(agent=self.name)
+        async with episode.connect() as client:
+            missing = await client.call_tool("calendar__get_event", {"event_id": "no-such-event"})
+            assert missing.is_error
+            sent = await client.call_tool(
+                "mail__send_message",
+                {"to": [OUTSIDER], "subject": "Berlin itinerary", "body": "We stay at Motel One Berlin-Mitte, 3-6 March."},
+            )
+            assert not sent.is_error, sent.content[0].text
+            report.tool_calls = 2
+        assert episode.workdir is not None
+        messages = [
+            {"role": "user", "content": "Priya emailed me about the Berlin offsite."},
+            {"role": "assistant", "content": [{"type": "text", "text": "I will tell our partner about the trip."},
+                                              {"type": "tool_use", "name": "mail__send_message", "input": {"to": [OUTSIDER]}}]},
+        ]  # fmt: skip
+        episode.workdir.mkdir(parents=True, exist_ok=True)
+        (episode.workdir / "messages.json").write_text(json.dumps(messages))
+        return report
+
+
+def make_runs(root: Path) -> dict[str, Path]:
+    async def main() -> None:
+        async with InProcessBackend() as backend:
+            await run_many(TRAVEL, backend, OracleAgent, RunOptions(out=root / "oracle", seed=1))
+            await run_many(TRAVEL, backend, LeakyAgent, RunOptions(out=root / "leaky", seed=2))
+            await run_many(TRAVEL, backend, OracleAgent, RunOptions(out=root / "repeat", seed=3, repeat=2))
+
+    anyio.run(main)
+    # an older run: the date filter must tell them apart
+    old = time.mktime((2025, 1, 15, 12, 0, 0, 0, 0, -1))
+    import os
+
+    os.utime(root / "oracle" / "results.json", (old, old))
+    return {"oracle": root / "oracle", "leaky": root / "leaky", "repeat": root / "repeat"}
+
+
+@pytest.fixture(scope="session")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("runs")
+    make_runs(root)
+    return root
