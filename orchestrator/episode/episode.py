@@ -26,6 +26,7 @@ from orchestrator.backends.base import AppEndpoint
 from orchestrator.episode.gateway import Gateway, Trace, gateway_name, task_text
 from orchestrator.verify.results import Result
 from orchestrator.scenario.model import Scenario
+from orchestrator.verify import judge as judging
 from orchestrator.verify.verdict import verify
 
 
@@ -126,7 +127,9 @@ class Episode:
         final = await self.final_state()
         journal = journal if journal is not None else await self.journal()
         attempted = self.gateway.calls if self.gateway else None
-        result = verify(self.scenario, self.seeded, final, journal, attempted_calls=attempted)
+        judge = judging.current()  # claims for an LLM judge are asked before the (pure) verdict
+        judgements = await judging.resolve(self.scenario, self.seeded, final, judge) if judge else None
+        result = verify(self.scenario, self.seeded, final, journal, attempted_calls=attempted, judgements=judgements)
         result.episode.update(
             {"sandbox": self.sandbox_id, "rng_seed": self.rng_seed, "duration_s": round(time.perf_counter() - self.started, 3),
              "instruction": task_text(self.scenario)}  # what the agent was asked, for readers of the record

@@ -107,12 +107,34 @@ class JournalCheck(_Model):
     weight: float = Field(1.0, gt=0)
 
 
+class JudgeSpec(_Model):
+    """A claim no parser can decide, put to an LLM judge: does the `field` of the rows `where` selects satisfy `rubric`?"""
+
+    rubric: str = Field(min_length=1, description='The claim, e.g. "the reply says the trip is approved".')
+    app: str
+    table: str
+    field: str
+    where: dict[str, Any] = Field(default_factory=dict)
+    added: bool | None = Field(None, description="true: only rows the agent added; false: only seeded rows.")
+
+
+class JudgeCheck(_Model):
+    """Passes when the judge says yes for every selected row (and there is one). Without a judge it is
+    reported as unjudged and does not count toward the score."""
+
+    judge: JudgeSpec
+    name: str | None = None
+    weight: float = Field(1.0, gt=0)
+
+
 def _check_kind(value: Any) -> str:
+    if isinstance(value, Mapping) and "judge" in value:
+        return "judge"
     return "journal" if isinstance(value, Mapping) and "journal" in value else "row"
 
 
 Check = Annotated[
-    Annotated[RowCheck, Tag("row")] | Annotated[JournalCheck, Tag("journal")],
+    Annotated[RowCheck, Tag("row")] | Annotated[JournalCheck, Tag("journal")] | Annotated[JudgeCheck, Tag("judge")],
     Discriminator(_check_kind),
 ]
 
@@ -193,7 +215,7 @@ class Scenario(_Model):
             return table in tables
         return kind in tables.get(table, [])
 
-    def checks(self) -> list[tuple[str, Stage, RowCheck | JournalCheck]]:
+    def checks(self) -> list[tuple[str, Stage, RowCheck | JournalCheck | JudgeCheck]]:
         """Every check with its path (`stages[1].checks[0]`) and stage."""
         return [
             (f"stages[{s}].checks[{c}]", stage, check)
@@ -412,6 +434,13 @@ def _semantic_problems(s: Scenario) -> list[tuple[Path_, str]]:
     for s_index, stage in enumerate(s.stages):
         for c_index, check in enumerate(stage.checks):
             at: Path_ = ("stages", s_index, "checks", c_index)
+            if isinstance(check, JudgeCheck):
+                spec = check.judge
+                if not table_problem((*at, "judge"), spec.app, spec.table):
+                    where_problems((*at, "judge", "where"), spec.app, spec.table, spec.where)
+                    if spec.app in apps and spec.field not in apps[spec.app].tables[spec.table].columns:
+                        out.append(((*at, "judge", "field"), f"unknown column {spec.field!r} in {spec.app}.{spec.table}"))
+                continue
             if isinstance(check, RowCheck):
                 if table_problem(at, check.app, check.table):
                     continue

@@ -16,6 +16,9 @@ class CheckResult(BaseModel):
     reason: str | None = Field(None, description="Why it failed: what was expected and what was found.")
     found: list[Any] | None = Field(None, description="Matching rows (abbreviated) for row checks.")
     closest: dict[str, Any] | None = Field(None, description="The row that came closest, when none matched.")
+    kind: Literal["outcome", "unjudged"] = Field(
+        "outcome", description="outcome: counts toward the score; unjudged: a judge check with no judge or no answer, which does not count."
+    )
 
 
 class StageResult(BaseModel):

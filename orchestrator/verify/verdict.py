@@ -19,7 +19,8 @@ from typing import Any
 
 from orchestrator.scenario.conditions import Context, describe_where, failures, holds, row_matches
 from orchestrator.verify.results import Change, CheckResult, JournalSummary, Result, StageResult, Violation
-from orchestrator.scenario.model import Expect, Forbid, JournalCheck, RowCheck, Scenario
+from orchestrator.scenario.model import Expect, Forbid, JournalCheck, JudgeCheck, RowCheck, Scenario
+from orchestrator.verify import judge as judging
 from servers import registry
 
 Snapshot = Mapping[str, list[dict[str, Any]]]
@@ -40,6 +41,7 @@ def verify(
     final: Mapping[str, Snapshot],
     journal: list[dict[str, Any]],
     attempted_calls: int | None = None,
+    judgements: Mapping[str, list[judging.Judgement]] | None = None,
 ) -> Result:
     """Judge an episode; `attempted_calls` counts tool calls the gateway refused too (over the limit)."""
     keys = table_keys(scenario)
@@ -50,13 +52,16 @@ def verify(
         results = []
         for c_index, check in enumerate(stage.checks):
             check_id = f"stages[{s_index}].checks[{c_index}]"
-            if isinstance(check, RowCheck):
+            if isinstance(check, JudgeCheck):  # judged before the verdict (verify.judge.resolve); None: no judge
+                result = judging.check_result(check, check_id, stage.name, judgements)
+            elif isinstance(check, RowCheck):
                 result = _row_check(check, check_id, stage.name, ctx.for_app(check.app), keys)
             else:
                 result = _journal_check(check, check_id, stage.name, journal)
             results.append(result)
-        total = sum(r.weight for r in results)
-        score = sum(r.weight for r in results if r.passed) / total
+        counted = [r for r in results if r.kind != "unjudged"]
+        total = sum(r.weight for r in counted)
+        score = sum(r.weight for r in counted if r.passed) / total if total else 1.0
         stages.append(StageResult(name=stage.name, weight=stage.weight, passed=score == 1.0, score=score, checks=results))
         checks += results
 
@@ -83,8 +88,9 @@ def verify(
             Violation(kind="limit", rule=f"at most {limit} tool calls", detail=f"{attempted} tool calls were attempted")
         )
 
-    weight = sum(s.weight for s in stages)
-    score = sum(s.weight * s.score for s in stages) / weight
+    scored = [s for s in stages if any(c.kind != "unjudged" for c in s.checks)]
+    weight = sum(s.weight for s in scored)
+    score = sum(s.weight * s.score for s in scored) / weight if weight else 0.0
     if violations:
         score = 0.0
     return Result(
@@ -104,7 +110,9 @@ def verify(
 # -- row checks ----------------------------------------------------------------
 
 
-def describe_check(check: RowCheck | JournalCheck) -> str:
+def describe_check(check: RowCheck | JournalCheck | JudgeCheck) -> str:
+    if isinstance(check, JudgeCheck):
+        return judging.describe(check)
     if check.name:
         return check.name
     if isinstance(check, JournalCheck):
