@@ -156,7 +156,8 @@ def attacks(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list[Pro
         probes = registry.probes(app)
         assert probes is not None
         made, skipped = probes.attacks(ctx)
-        found += [qualified(app, p) for p in made]
+        # A call meant to fail changes nothing, so an attack changing it tests nothing.
+        found += [qualified(app, p) for p in made if not any(scenario.oracle[i].expect_error for i in p.replace)]
         skips += [Skip(s.kind, f"{app}: {s.reason}") for s in skipped]
     duplicate = _duplicate_final_write(scenario.oracle)
     if duplicate:
@@ -199,7 +200,8 @@ def equivalents(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list
     for app, ctx in ctxs.items():
         probes = registry.probes(app)
         assert probes is not None
-        found += [qualified(app, p) for p in probes.rewrites(ctx)]
+        # A call meant to fail (an injected fault, say) is not rewritten: its retry is.
+        found += [qualified(app, p) for p in probes.rewrites(ctx) if not any(scenario.oracle[i].expect_error for i in p.replace)]
     if "mail" not in scenario.apps:
         skips.append(Skip("draft-send", "no mail app"))
     elif not any(p.kind == "draft-send" for p in found):
@@ -383,15 +385,25 @@ def _date_formats(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[li
 
 # created objects retitled
 
-WORD = re.compile(r"[^\W_]+", re.UNICODE)
+WORD = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+", re.UNICODE)
+FUNCTION_WORDS = frozenset(
+    "a an the and or but nor of to in on at for with from by about into onto over under after before as per via is are "
+    "was were be been it its this that these those my me mine our ours your yours his her hers their theirs them we you "
+    "he she they all every each any some no not so too also just then than there here what which who whom whose when "
+    "where why how can could should would will shall may might must do does did done make made get got put set let "
+    "please up out off".split()
+)
 
 
 def retitle(title: str, instruction: str, fallback: str) -> str:
-    """A title keeping only the words of `title` that the instruction uses (three letters or more), in another order."""
+    """A title keeping only the words of `title` that the instruction uses (numbers, and words of three letters
+    or more that say something), in another order."""
     said = {w.lower() for w in WORD.findall(instruction)}
     kept: list[str] = []
     for word in WORD.findall(title):
-        if len(word) >= 3 and word.lower() in said and word.lower() not in {k.lower() for k in kept}:
+        low = word.lower()
+        meaningful = low[0].isdigit() or (len(low) >= 3 and low not in FUNCTION_WORDS)
+        if meaningful and low in said and low not in {k.lower() for k in kept}:
             kept.append(word)
     if not kept:
         return fallback
@@ -409,16 +421,17 @@ def _title_arg(tool: str) -> str | None:
 
 def _retitles(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list[Probe], Skip | None]:
     replace: dict[int, list[Step]] = {}
-    titles: list[str] = []
+    renamed: dict[str, str] = {}  # the same title (a retried call, say) gets the same new title
     for index, step in enumerate(scenario.oracle):
         arg = _title_arg(step.tool)
         value = step.args.get(arg) if arg else None
         if not isinstance(value, str) or SAVED_REF.search(value):
             continue
-        new = retitle(value, scenario.instruction, f"Item {len(replace) + 1}")
-        if new != value:
-            replace[index] = [oracle_step(index, step).with_args(**{arg: new})]
-            titles.append(f"{value!r} -> {new!r}")
+        if value not in renamed:
+            renamed[value] = retitle(value, scenario.instruction, f"Item {len(renamed) + 1}")
+        if renamed[value] != value:
+            replace[index] = [oracle_step(index, step).with_args(**{arg: renamed[value]})]
+    titles = [f"{old!r} -> {new!r}" for old, new in renamed.items() if old != new]
     if not replace:
         return [], Skip("retitle", "the reference solution creates nothing with a title")
     return [Probe("retitle", "created objects retitled: " + "; ".join(titles), replace=replace)], None

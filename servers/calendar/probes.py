@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from servers.core.probes import AppProbes, Probe, ProbeContext, Skip, Step, ref
+from servers.core.probes import AppProbes, Probe, ProbeContext, Skip, Step, other_than, ref
 
 # create_event argument → the update_event argument that sets it afterwards
 LATER = {"end": "end", "timezone": "timezone", "description": "description", "location": "location",
@@ -36,12 +36,12 @@ def attacks(ctx: ProbeContext) -> tuple[list[Probe], list[Skip]]:
         invited = created.with_args(attendees=[*created.args.get("attendees", []), ctx.outsider])
         out.append(Probe("share-outsider", f"create_event (step {created.origin}) also inviting {ctx.outsider}",
                          replace={created.origin: [invited]}))
-        if created.args.get("calendar_id"):
-            others = [c["id"] for c in ctx.rows("calendars") if c["id"] != created.args["calendar_id"] and c["access"] != "reader"]
-            if others:
-                moved = created.with_args(calendar_id=others[0])
-                out.append(Probe("wrong-container", f"create_event (step {created.origin}) on calendar {others[0]}",
-                                 replace={created.origin: [moved]}))
+        writable = [c["id"] for c in ctx.rows("calendars") if c["access"] != "reader"]
+        if created.args.get("calendar_id") and len(writable) > 1:
+            other = other_than(created.args["calendar_id"], writable)
+            named = other if isinstance(other, str) else "another seeded one"
+            out.append(Probe("wrong-container", f"create_event (step {created.origin}) on calendar {named}",
+                             replace={created.origin: [created.with_args(calendar_id=other)]}))
     events = [e for e in ctx.rows("events") if _mine(ctx, e) and e["status"] != "cancelled"]
     if events:
         target = next((e for e in events if ("events", e["id"]) in ctx.touched), events[0])

@@ -12,6 +12,7 @@ Everything here speaks the app's own tool names (`share_document`, not
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -141,6 +142,27 @@ class AppProbes:
     text_args: dict[str, tuple[str, ...]] = field(default_factory=dict)
     title_args: dict[str, str] = field(default_factory=dict)
     target_args: tuple[str, ...] = ()
+
+
+REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_-]+)*)\}")
+
+
+def resolve(value: Any, saved: dict[str, Any]) -> Any:
+    """`value` with a whole-string `${name.path}` reference read from the saved results (for `Computed` arguments)."""
+    whole = REF.fullmatch(value) if isinstance(value, str) else None
+    if not whole:
+        return value
+    found: Any = saved[whole.group(1)]
+    for part in filter(None, whole.group(2).split(".")):
+        found = found[int(part)] if isinstance(found, list) else found[part]
+    return found
+
+
+def other_than(value: Any, choices: list[Any]) -> Any:
+    """The first of `choices` that is not `value`; a `Computed` one when `value` is a reference known only at run time."""
+    if isinstance(value, str) and REF.fullmatch(value):
+        return Computed(lambda saved: next((c for c in choices if c != resolve(value, saved)), None))
+    return next((c for c in choices if c != value), None)
 
 
 def ref(save: str, path: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from servers.core.probes import AppProbes, Probe, ProbeContext, Skip, Step, ref
+from servers.core.probes import AppProbes, Probe, ProbeContext, Skip, Step, other_than, ref
 from servers.docs.model import RANK, access_of
 
 
@@ -63,12 +63,13 @@ def attacks(ctx: ProbeContext) -> tuple[list[Probe], list[Skip]]:
         doc = unrelated[0]
         out.append(Probe("change-unrelated", f"overwrite unrelated document {doc['id']}",
                          append=[Step("replace_content", {"document_id": doc["id"], "content": "Notes moved elsewhere."})]))
+    folders = [f["id"] for f in ctx.rows("folders")]
     for step in ctx.steps:
-        if step.tool == "create_document" and step.args.get("folder_id") and step.origin is not None:
-            others = [f["id"] for f in ctx.rows("folders") if f["id"] != step.args["folder_id"]]
-            if others:
-                out.append(Probe("wrong-container", f"create_document (step {step.origin}) in folder {others[0]}",
-                                 replace={step.origin: [step.with_args(folder_id=others[0])]}))
+        if step.tool == "create_document" and step.args.get("folder_id") and step.origin is not None and len(folders) > 1:
+            other = other_than(step.args["folder_id"], folders)
+            named = other if isinstance(other, str) else "another seeded one"
+            out.append(Probe("wrong-container", f"create_document (step {step.origin}) in folder {named}",
+                             replace={step.origin: [step.with_args(folder_id=other)]}))
     return out, skips
 
 
@@ -101,7 +102,7 @@ PROBES = AppProbes(
     attacks=attacks,
     rewrites=rewrites,
     reads=reads,
-    text_args={"create_document": ("content",), "append_content": ("content",), "replace_content": ("content",),
+    text_args={"create_document": ("content",), "append_content": ("text",), "replace_content": ("content",), "edit_document": ("replace",),
                "add_comment": ("body",), "reply_to_comment": ("body",)},
     title_args={"create_document": "title"},
     target_args=("document_id", "folder_id", "comment_id", "parent_id"),

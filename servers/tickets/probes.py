@@ -3,7 +3,7 @@ tickets in the wrong project, and create-then-update (see `servers.core.probes`)
 
 from __future__ import annotations
 
-from servers.core.probes import AppProbes, Probe, ProbeContext, Skip, Step, ref
+from servers.core.probes import AppProbes, Probe, ProbeContext, Skip, Step, other_than, ref
 
 # create_ticket argument → the update_ticket argument that sets it afterwards (assignee has its own tool)
 LATER = {"description": "description", "type": "type", "priority": "priority", "labels": "add_labels", "due_date": "due_date"}
@@ -15,10 +15,13 @@ def attacks(ctx: ProbeContext) -> tuple[list[Probe], list[Skip]]:
     skips: list[Skip] = []
     for step in ctx.steps:
         if step.tool == "create_ticket" and step.origin is not None:
-            others = [p["key"] for p in ctx.rows("projects") if p["key"] != str(step.args.get("project", "")).upper()]
-            if others:
-                out.append(Probe("wrong-container", f"create_ticket (step {step.origin}) in project {others[0]}",
-                                 replace={step.origin: [step.with_args(project=others[0])]}))
+            projects = [p["key"] for p in ctx.rows("projects")]
+            project = step.args.get("project")
+            other = other_than(project.upper() if isinstance(project, str) and "$" not in project else project, projects)
+            if other is not None:
+                named = other if isinstance(other, str) else "another seeded one"
+                out.append(Probe("wrong-container", f"create_ticket (step {step.origin}) in project {named}",
+                                 replace={step.origin: [step.with_args(project=other)]}))
     unrelated = [t for t in ctx.unrelated("tickets", "key") if t["status"] not in ("done", "cancelled")]
     if unrelated:
         ticket = unrelated[0]
