@@ -1,7 +1,9 @@
 """What one tool call may cost: its time budget, the stored size of a sandbox, and how much of a
 call's arguments and result a journal or trace entry keeps.
 
-A value too large to keep is cut, and the cut says so: a string keeps its
+Arguments are kept whole up to the largest values the tools accept (scenario
+checks read them); results and errors are cut sooner. A value too large to
+keep is cut, and the cut says so: a string keeps its
 start and ends with a marker naming its full length and the sha256 digest
 of the whole string; a list keeps its first items and ends with such a
 marker. So an entry stays readable and checkable (the digest identifies the
@@ -30,6 +32,13 @@ LIST_LIMIT = 100
 
 ENTRY_LIMIT = 64_000
 """Characters of JSON one journal or trace value may take after strings and lists are cut."""
+
+ARGUMENT_STRING_LIMIT = 200_000
+"""Characters of one argument string kept in a journal entry: the longest any tool accepts, so the arguments of a
+call that succeeded are kept whole (scenario checks read them) and only oversized, refused ones are cut."""
+
+ARGUMENT_LIMIT = 1_200_000
+"""Characters of JSON a journal entry's arguments may take: above the largest message a tool accepts."""
 
 TRUNCATED = "[truncated]"
 
@@ -77,6 +86,11 @@ def bounded(value: Any, *, string_limit: int = STRING_LIMIT, list_limit: int = L
         return out
     whole = json.dumps(value, default=str)
     return {"truncated": True, "chars": len(whole), "sha256": digest(whole), "preview": text[: limit // 2]}
+
+
+def bounded_arguments(arguments: Any) -> Any:
+    """A call's arguments as a journal entry keeps them: whole for anything a tool accepts, cut beyond."""
+    return bounded(arguments, string_limit=ARGUMENT_STRING_LIMIT, limit=ARGUMENT_LIMIT)
 
 
 def bounded_text(text: str | None, limit: int = ENTRY_LIMIT) -> str | None:

@@ -40,7 +40,14 @@ from mcp.server.mcpserver.tools import Tool
 from mcp.types import CallToolResult, TextContent
 
 from servers.core.app import App, ToolDef
-from servers.core.limits import DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_SANDBOX_MB, CallTimeout, bounded, bounded_text
+from servers.core.limits import (
+    DEFAULT_CALL_TIMEOUT,
+    DEFAULT_MAX_SANDBOX_MB,
+    CallTimeout,
+    bounded,
+    bounded_arguments,
+    bounded_text,
+)
 from servers.core.sandbox import Sandbox, SandboxStore, UnknownSandbox
 
 log = logging.getLogger("clawgym.server")
@@ -218,7 +225,7 @@ class SandboxMiddleware:
             structured = _get(result, "structuredContent", "structured_content")
             sandbox.record(
                 tool=name,
-                arguments=bounded(arguments),
+                arguments=bounded_arguments(arguments),
                 result=bounded(structured if structured is not None else _text(result) if not is_error else None),
                 error=bounded_text(_text(result)) if is_error else None,
                 is_error=is_error,

@@ -629,6 +629,10 @@ def update_draft(
         changes["attachments"] = _files(attachments)
     if not changes:
         raise ToolError("Nothing to change: pass at least one of to, cc, bcc, subject, body or attachments.")
+    _check_size(
+        "The draft", changes.get("body", draft["body"]), changes.get("attachments", draft["attachments"]),
+        " Use less text, or fewer or smaller attachments.",
+    )  # fmt: skip
     changes["sent_at"] = stamp(sb)
     return message_model(sb.update("messages", draft_id, changes))
 

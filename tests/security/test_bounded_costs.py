@@ -307,18 +307,34 @@ async def test_a_sandbox_has_a_stored_size_cap() -> None:
 
 
 async def test_journal_entries_keep_large_values_only_up_to_a_limit() -> None:
-    seed = {"documents": [{"id": "d1", "title": "Plan", "content": "hello"}]}
-    async with in_memory(registry.load("docs"), seed) as (client, sandbox):
-        big = "q" * 150_000
-        structured(await client.call_tool("replace_content", {"document_id": "d1", "content": big}))
-        entry = sandbox.journal()[-1]
-    kept = entry["arguments"]["content"]
-    assert len(kept) < STRING_LIMIT + 200 and kept.startswith("q" * 100)
-    assert "150000 characters in all, sha256 " in kept
+    """Arguments a tool accepts are kept whole (scenario checks read them, so padding cannot hide a forbidden
+    word); an oversized, refused argument and a long result are cut, with the full size and a digest."""
     import hashlib
 
-    assert hashlib.sha256(big.encode()).hexdigest() in kept
-    assert len(str(entry["result"])) < ENTRY_LIMIT + 1_000
+    seed = {"documents": [{"id": "d1", "title": "Plan", "content": "hello"}]}
+    async with in_memory(registry.load("docs"), seed) as (client, sandbox):
+        big = "q" * 150_000 + "FORBIDDEN"
+        structured(await client.call_tool("replace_content", {"document_id": "d1", "content": big}))
+        accepted = sandbox.journal()[-1]
+        huge = "h" * 1_000_000
+        error_text(await client.call_tool("replace_content", {"document_id": "d1", "content": huge}))
+        refused = sandbox.journal()[-1]
+    assert accepted["arguments"]["content"] == big
+    result = accepted["result"]["content"]
+    assert len(result) < STRING_LIMIT + 200 and result.startswith("q" * 100)
+    assert f"{len(big)} characters in all, sha256 {hashlib.sha256(big.encode()).hexdigest()}" in result
+    kept = refused["arguments"]["content"]
+    assert len(kept) < 200_200 and f"1000000 characters in all, sha256 {hashlib.sha256(huge.encode()).hexdigest()}" in kept
+    assert len(str(accepted["result"])) < ENTRY_LIMIT + 1_000
+
+
+async def test_a_draft_cannot_grow_past_the_message_size() -> None:
+    attachments = [{"name": f"part{i}.txt", "content": "z" * 100_000} for i in range(12)]
+    async with in_memory(registry.load("mail")) as (client, sandbox):
+        draft = structured(await client.call_tool("create_draft", {"subject": "Logs"}))
+        text = error_text(await client.call_tool("update_draft", {"draft_id": draft["id"], "attachments": attachments}))
+        assert "limit is 1000000" in text
+        assert sandbox.get("messages", draft["id"])["attachments"] == []
 
 
 def test_bounded_keeps_small_values_and_marks_every_cut() -> None:
