@@ -38,14 +38,18 @@ from price_parser import Price
 # -- cleaning -------------------------------------------------------------------
 
 QUOTE_HEADER = re.compile(r"^\s*On .{3,200}wrote:\s*$", re.I)
+ORIGINAL_BLOCK = re.compile(r"^\s*-{3,}\s*(?:Forwarded message|Original Message)\s*-{3,}\s*$", re.I)
 
 
 def unquoted(text: str) -> str:
-    """The text without quoted lines and their "On ... wrote:" header (same length, blanked, so offsets hold)."""
+    """The text without what it quotes: `>` lines, their "On ... wrote:" header, and a forwarded or
+    original message below its separator line (blanked to the same length, so offsets hold)."""
     out = []
+    quoting = False
     for line in text.splitlines(keepends=True):
         body = line.rstrip("\r\n")
-        if body.lstrip().startswith(">") or QUOTE_HEADER.match(body):
+        quoting = quoting or ORIGINAL_BLOCK.match(body) is not None
+        if quoting or body.lstrip().startswith(">") or QUOTE_HEADER.match(body):
             out.append(" " * len(body) + line[len(body):])
         else:
             out.append(line)
@@ -73,21 +77,20 @@ def _inside(pos: int, spans: Iterable[tuple[int, int]]) -> bool:
 
 # -- zones ------------------------------------------------------------------------
 
+# Abbreviations of zones with daylight saving stand for the region's local time on that date, as people
+# use them ("15:30 CET" written in July means Berlin time), so they are IANA zones here.
 ZONE_ABBREVIATIONS: dict[str, tzinfo | str] = {
     "UTC": timezone.utc, "GMT": timezone.utc, "Z": timezone.utc, "UT": timezone.utc,
-    "WET": timezone(timedelta(hours=0)), "WEST": timezone(timedelta(hours=1)), "BST": timezone(timedelta(hours=1)),
-    "CET": timezone(timedelta(hours=1)), "CEST": timezone(timedelta(hours=2)),
-    "EET": timezone(timedelta(hours=2)), "EEST": timezone(timedelta(hours=3)),
+    "WET": "Europe/Lisbon", "WEST": "Europe/Lisbon", "BST": "Europe/London",
+    "CET": "Europe/Berlin", "CEST": "Europe/Berlin", "MEZ": "Europe/Berlin", "MESZ": "Europe/Berlin",
+    "EET": "Europe/Helsinki", "EEST": "Europe/Helsinki",
     "MSK": timezone(timedelta(hours=3)), "IST": timezone(timedelta(hours=5, minutes=30)),
     "SGT": timezone(timedelta(hours=8)), "JST": timezone(timedelta(hours=9)), "KST": timezone(timedelta(hours=9)),
-    "AEST": timezone(timedelta(hours=10)), "AEDT": timezone(timedelta(hours=11)),
-    "EST": timezone(timedelta(hours=-5)), "EDT": timezone(timedelta(hours=-4)),
-    "CST": timezone(timedelta(hours=-6)), "CDT": timezone(timedelta(hours=-5)),
-    "MST": timezone(timedelta(hours=-7)), "MDT": timezone(timedelta(hours=-6)),
-    "PST": timezone(timedelta(hours=-8)), "PDT": timezone(timedelta(hours=-7)),
-    # Generic names follow daylight saving on the date in question.
-    "ET": "America/New_York", "CT": "America/Chicago", "MT": "America/Denver", "PT": "America/Los_Angeles",
-    "CEMT": "Europe/Berlin",
+    "AEST": "Australia/Sydney", "AEDT": "Australia/Sydney",
+    "ET": "America/New_York", "EST": "America/New_York", "EDT": "America/New_York",
+    "CT": "America/Chicago", "CST": "America/Chicago", "CDT": "America/Chicago",
+    "MT": "America/Denver", "MST": "America/Denver", "MDT": "America/Denver",
+    "PT": "America/Los_Angeles", "PST": "America/Los_Angeles", "PDT": "America/Los_Angeles",
 }
 ZONE = re.compile(
     r"\s*\(?\s*(?P<zone>"
@@ -136,6 +139,7 @@ class TimeMention:
     zone: tzinfo | str | None = None
     dates: list[date] | None = None  # None: no date found for it
     range_end: bool = False
+    set_aside: bool = False
 
 
 @dataclass
@@ -181,7 +185,7 @@ AMPM = r"(?P<ampm>[ap]\.?\s?m\.?(?![a-z]))"
 TIME = re.compile(
     r"(?<![\w.:/,€$£¥])(?P<h>\d{1,2})"
     r"(?:(?P<sep>[:.])(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?|(?P<hsep>h)(?P<hm>[0-5]\d)?(?![a-z]))?"
-    r"(?![\d:])(?:\s?" + AMPM + r")?",
+    r"(?![\d:]|\.\d)(?:\s?" + AMPM + r")?",
     re.I,
 )
 WORD_TIME = re.compile(r"\b(?P<word>noon|midday|midnight)\b", re.I)
@@ -194,6 +198,16 @@ TIME_CUE_AFTER = re.compile(r"^\s*(?:h\b|uhr\b|hrs\b|o'clock\b)", re.I)
 CURRENCY_AFTER = re.compile(r"^\s*(?:[€$£¥%]|(?-i:[A-Z]{3})\b|euros?\b|dollars?\b|pounds?\b)", re.I)
 RANGE_JOIN = re.compile(r"^\s*(?:-|–|—|to|until|till|and)\s*$", re.I)
 SENTENCE_END = re.compile(r"(?<!\.m)(?<![ap]\.)[.!?](?=\s+[A-Z\"'(])|\n\s*\n|\n(?=\s*[-*•\d])")
+
+
+# A time the text sets aside ("instead of 09:30", "not at 10:00", "moved from Tuesday 10:00 to …") is not
+# one it states: it neither satisfies nor contradicts a check.
+SET_ASIDE = re.compile(
+    r"\b(?:instead\s+of|rather\s+than|no\s+longer|not|originally|previously|formerly|"
+    r"(?:moved?|moving|shift(?:ed|ing)?|push(?:ed|ing)?|chang(?:e|ed|ing)|reschedul(?:e|ed|ing)|switch(?:ed|ing)?)\b[^.!?\n]{0,40}?\bfrom)"
+    r"\s+(?:(?:at|on|the)\s+)?(?:[A-Za-z]{3,9}\.?,?\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:[A-Za-z]{3,9}\.?,?\s+)?)?(?:at\s+)?$",
+    re.I,
+)
 
 
 def _next_weekday(today: date, weekday: int) -> date:
@@ -362,9 +376,10 @@ def find_times(text: str, today: date) -> list[TimeMention]:
     dates = find_dates(text, today)
     bounds = [0, *(m.end() for m in SENTENCE_END.finditer(text)), len(text) + 1]
     for mention in mentions:
+        sentence = next((a, b) for a, b in zip(bounds, bounds[1:]) if a <= mention.start < b)
+        mention.set_aside = SET_ASIDE.search(text[max(sentence[0], mention.start - 80) : mention.start]) is not None
         if mention.dates is not None:
             continue
-        sentence = next((a, b) for a, b in zip(bounds, bounds[1:]) if a <= mention.start < b)
         same = [d for d in dates if sentence[0] <= d.start < sentence[1] and not (mention.start <= d.start < mention.end)]
         if same:
             nearest = min(same, key=lambda d: (min(abs(d.end - mention.start), abs(mention.end - d.start)), d.start > mention.start))
@@ -413,6 +428,9 @@ def check_time(text: str, wanted: datetime, zone: str, now: datetime) -> TimeVer
     conflicts = []
     previous_holds = False
     for mention in mentions:
+        if mention.set_aside:
+            previous_holds = False
+            continue
         dated = mention.dates is not None
         options = instants(mention, local, wanted.date())
         says = any(

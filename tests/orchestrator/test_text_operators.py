@@ -111,6 +111,36 @@ def test_strict_by_default_a_second_time_for_the_same_day_fails() -> None:
     assert said("Thursday 15:30–16:15 CET (14:30 UTC); Friday I'm out from 10:00.", {"mentions_time": AT})
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I moved our sync from Thursday 10:00 to Thursday 15:30.", True),
+        ("Rescheduled the review from Tue 3 March at 11:00 to Thu 5 March, 15:30 CET.", True),
+        ("Instead of 09:30, let's do Thursday 15:30.", True),
+        ("Thursday 15:30 (not 09:30).", True),
+        ("I'm not sure yet, but Thursday 15:30 should work.", True),
+        ("Moved from Thursday 15:30 to 09:30.", False),  # the wanted time is the one set aside
+        ("Not Thursday 15:30 but Friday 15:30.", False),
+        ("Thursday 15:30 is out; instead of it, Thursday 09:30.", False),
+        ("Thursday 09:30.\n\n---------- Forwarded message ---------\nThursday 15:30 works\n", False),
+        ("Ships in 4.12.2 by Thursday 15:30.", True),  # a version number is not a time
+    ],
+)
+def test_times_set_aside_or_forwarded_are_not_stated(text: str, expected: bool) -> None:
+    assert said(text, {"mentions_time": AT}) is expected, text
+
+
+def test_zone_abbreviations_follow_daylight_saving_as_people_use_them() -> None:
+    summer = Context({}, {}, timezone=ZONE, now=datetime(2026, 7, 6, 9, 0, tzinfo=ZoneInfo(ZONE)))
+    at = "2026-07-09T15:30:00+02:00"  # Thursday 9 July, 15:30 in Berlin (CEST)
+    assert said("Thursday 15:30 CET", {"mentions_time": at}, summer)
+    assert said("Thursday 15:30 CEST", {"mentions_time": at}, summer)
+    assert said("Thursday 9:30 am EST", {"mentions_time": at}, summer)  # New York time in July
+    assert said("Thursday 13:30 UTC", {"mentions_time": at}, summer)
+    assert not said("Thursday 14:30 UTC", {"mentions_time": at}, summer)
+    assert not said("Thursday 15:30 +01:00", {"mentions_time": at}, summer)  # an offset is exact
+
+
 def test_mentions_time_resolves_weekdays_from_the_scenario_clock() -> None:
     later = Context({}, {}, timezone=ZONE, now=datetime(2026, 3, 6, 9, 0, tzinfo=ZoneInfo(ZONE)))  # a Friday
     # From Friday 6 March, "Thursday" is 12 March, so it no longer states 5 March.
