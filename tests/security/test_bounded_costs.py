@@ -344,3 +344,46 @@ def test_bounded_keeps_small_values_and_marks_every_cut() -> None:
     assert len(cut["ids"]) == 101 and "1000 items in all, sha256" in cut["ids"][-1]
     huge = bounded({f"k{i}": "v" * 3_000 for i in range(90)})
     assert huge["truncated"] is True and len(huge["sha256"]) == 64 and huge["chars"] > 270_000
+
+
+async def test_the_gateway_trace_stays_bounded_and_counts_refused_calls() -> None:
+    """An agent hammering the gateway past its call limit, with huge arguments, leaves a small trace."""
+    from mcp import Client
+
+    from orchestrator.episode.gateway import Gateway
+    from orchestrator.scenario.model import load
+    from servers.core import build_mcp_server
+    from helpers import ROOT
+
+    scenario = load(ROOT / "scenarios" / "travel.yaml")
+    scenario = scenario.model_copy(update={"limits": scenario.limits.model_copy(update={"max_tool_calls": 3})})
+    app = registry.load("calendar")
+    store = SandboxStore(app)
+    store.create("default", scenario.sandbox_spec("calendar"))
+    async with Client(build_mcp_server(app, store)) as upstream:
+        gateway = Gateway(scenario, {"calendar": upstream})
+        await gateway.load_tools()
+        async with Client(gateway.server) as agent:
+            padded = {"query": "x" * 400, "attendee": None}
+            for _ in range(3):
+                await agent.call_tool("calendar__search_events", padded)
+            for _ in range(200):
+                result = await agent.call_tool("calendar__search_events", {"query": "y" * 100_000})
+                assert result.is_error and "Tool-call limit reached" in result.content[0].text
+    store.close()
+    calls = [e for e in gateway.trace.entries if e["method"] == "tools/call"]
+    assert len(calls) == 4, "three calls within the limit, then one entry for all refused ones"
+    assert calls[-1]["refused_calls"] == 200 and gateway.trace.refused == 200
+    kept = calls[-1]["params"]["arguments"]["query"]
+    assert len(kept) < STRING_LIMIT + 200 and "100000 characters in all, sha256" in kept
+    assert calls[0]["params"]["arguments"]["query"] == "x" * 400
+
+
+def test_a_full_trace_only_counts() -> None:
+    from orchestrator.episode.gateway import Trace
+
+    trace = Trace(max_entries=10)
+    for i in range(1_000):
+        trace.add(source="gateway", wall=f"2026-03-02T09:00:{i % 60:02d}", method="tools/list", params={}, result=None)
+    assert len(trace.entries) == 11 and trace.entries[-1]["method"] == "trace/full"
+    assert trace.entries[-1]["dropped"] == 990 == trace.dropped
