@@ -103,11 +103,11 @@ async def test_a_heavy_call_stalls_neither_healthz_nor_another_sandbox() -> None
                     tg.start_soon(probe)
     heavy, health, light = (statistics.median(x) for x in (heavy_ms, health_ms, light_ms))
     report = f"heavy call median {heavy:.0f} ms, /healthz {health:.0f} ms, other sandbox {light:.0f} ms"
-    assert heavy > 400, f"the heavy call was not heavy enough to show anything: {report}"
+    assert heavy > 800, f"the heavy call was not heavy enough to show anything: {report}"
     assert len(health_ms) >= 5, report
-    # Run on the event loop, each probe would wait for the heavy call in progress (half of it on average).
-    assert health < 150 and light < 300, report
-    assert max(health_ms) < heavy, report
+    # Run on the event loop, each probe would wait for the heavy call in progress: half of it on average.
+    assert health < heavy / 4 and light < heavy / 3, report
+    assert health < 1000 and light < 2000, report
 
 
 async def test_a_call_past_its_budget_is_stopped_and_answered_with_an_error() -> None:
