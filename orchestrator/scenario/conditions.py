@@ -247,7 +247,7 @@ def failures(row: Mapping[str, Any], where: Mapping[str, Any], ctx: Context, tab
             continue
         value = row.get(column)
         if not holds(value, condition, ctx):
-            failed.append(f"{column}: expected {describe_condition(condition)}, found {_short(value)}")
+            failed.append(f"{column}: expected {describe_condition(condition)}, found {_short(value)}{_text_notes(value, condition, ctx)}")
     return failed
 
 
@@ -279,14 +279,34 @@ def _operands(operand: Any, ctx: Context) -> list[Any]:
     ]
 
 
-def _text_holds(op: str, value: Any, operand: Any, ctx: Context) -> bool:
-    """A text operator: the wanted values (read from the final state for `from`) against the text."""
+def _text_spec(op: str, operand: Any, ctx: Context) -> tuple[dict[str, Any], list[Any], datetime]:
+    """A text operator's options, its wanted values (read from the final state for `from`) and the clock."""
     spec = text.spec_of(op, operand)
     wanted = _operands({"from": spec["from"]}, ctx) if "from" in spec else [spec[text.PRIMARY[op]]]
     if _is_ref(spec.get("public")):
         spec["public"] = "\n".join(str(v) for v in _operands(spec["public"], ctx) if v)
-    now = ctx.now or datetime.now(timezone.utc)
+    return spec, wanted, ctx.now or datetime.now(timezone.utc)
+
+
+def _text_holds(op: str, value: Any, operand: Any, ctx: Context) -> bool:
+    spec, wanted, now = _text_spec(op, operand, ctx)
     return any(text.holds(op, value, w, spec, ctx.timezone, now) for w in wanted)
+
+
+def _text_notes(value: Any, condition: Any, ctx: Context) -> str:
+    """What a text says that bears on the text operators of `condition`, for failure reports."""
+    if not isinstance(condition, Mapping):
+        return ""
+    notes = []
+    for op, operand in condition.items():
+        if op in text.TEXT_OPERATORS:
+            spec, wanted, now = _text_spec(op, operand, ctx)
+            note = text.explain(op, value, wanted[0] if wanted else None, spec, ctx.timezone, now)
+            if note:
+                notes.append(note)
+        elif op == "not" and _text_notes(value, operand, ctx):
+            notes.append(_text_notes(value, operand, ctx)[2:-1])
+    return f" ({'; '.join(notes)})" if notes else ""
 
 
 def _apply(op: str, value: Any, operand: Any, ctx: Context) -> bool:
@@ -398,6 +418,8 @@ def describe_condition(condition: Any) -> str:
         if _is_ref(operand):
             ref = operand["from"]
             text = f"the {ref['field']} of {ref['app']}.{ref['table']} where {describe_where(ref.get('where', {}))}"
+        elif op in OPERATORS and op in _TEXT_WORDS and isinstance(operand, Mapping):
+            text = _describe_text_operand(op, operand)
         elif op == "has" and isinstance(operand, Mapping) and not set(operand) <= set(OPERATORS):
             text = describe_where(operand)
         elif op in ("has", "not", "length") and isinstance(operand, Mapping):
@@ -406,6 +428,21 @@ def describe_condition(condition: Any) -> str:
             text = _short(operand)
         parts.append(f"{OPERATORS.get(op, op)} {text}")
     return " and ".join(parts)
+
+
+_TEXT_WORDS = text.TEXT_OPERATORS
+
+
+def _describe_text_operand(op: str, operand: Mapping[str, Any]) -> str:
+    spec = text.spec_of(op, operand)
+    main_key = text.PRIMARY[op]
+    main = describe_condition({"": {"from": spec["from"]}}).strip() if "from" in spec else _short(spec.get(main_key))
+    extras = [
+        f"{key} {describe_condition({'': value}).strip() if _is_ref(value) else _short(value)}"
+        for key, value in spec.items()
+        if key not in ("from", main_key)
+    ]
+    return main + (f" ({', '.join(extras)})" if extras else "")
 
 
 def describe_where(where: Mapping[str, Any]) -> str:

@@ -804,3 +804,32 @@ def holds(op: str, value: object, wanted: object, spec: dict[str, object], zone:
         verdict = leak_score(text, source, str(spec.get("public") or ""), int(spec.get("window", 3)))  # type: ignore[call-overload]
         return verdict.leaks(float(spec.get("threshold", LEAK_THRESHOLD)), int(spec.get("min_shared", LEAK_MIN_SHARED)))  # type: ignore[call-overload]
     raise ValueError(f"unknown text operator {op!r}")
+
+
+def explain(op: str, value: object, wanted: object, spec: dict[str, object], zone: str, now: datetime) -> str | None:
+    """What the text says that bears on `op`, for failure reports ("it states 09:30 CET")."""
+    text = as_text(value)
+    if text is None or wanted is None:
+        return None
+    if op == "mentions_time" and _instant(wanted) is not None:
+        verdict = check_time(text, _instant(wanted), zone, now)  # type: ignore[arg-type]
+        said = f"it states {', '.join(verdict.stated)}" if verdict.stated else "it states no time"
+        return said + (f"; other times that day: {', '.join(verdict.conflicts)}" if verdict.holds and verdict.conflicts else "")
+    if op == "mentions_date" and _date(wanted) is not None:
+        _, _, seen = check_date(text, _date(wanted), zone, now)  # type: ignore[arg-type]
+        return f"it mentions {', '.join(seen)}" if seen else "it mentions no date"
+    if op == "mentions_amount":
+        _, _, seen = check_amount(text, wanted, None)  # type: ignore[arg-type]
+        return f"it states {', '.join(seen)}" if seen else "it states no amount with a currency"
+    if op == "links":
+        urls = [m.group(0).rstrip(".,;:!?)'\"") for m in URL.finditer(unquoted(text))]
+        return f"it links {', '.join(urls)}" if urls else "it links nothing"
+    if op == "leaks":
+        source = str(wanted)
+        if spec.get("section"):
+            source = section(source, str(spec["section"])) or ""
+        verdict = leak_score(text, source, str(spec.get("public") or ""), int(spec.get("window", 3)))  # type: ignore[call-overload]
+        return f"it shares {len(verdict.shared)} word pairs ({verdict.score:.0%}) with the source" + (
+            f": {', '.join(verdict.shared[:6])}" if verdict.shared else ""
+        )
+    return None

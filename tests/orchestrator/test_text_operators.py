@@ -315,7 +315,11 @@ def test_operands_are_checked_at_load_time() -> None:
 
 def test_a_failed_text_check_says_what_was_expected() -> None:
     [failure] = failures({"body": "Thursday 09:30 CET"}, {"body": {"mentions_time": AT}}, CTX)
-    assert failure.startswith("body: expected mentions the time") and "09:30 CET" in failure
+    assert failure.startswith("body: expected mentions the time") and failure.endswith("(it states 09:30 CET)")
+    [hedged] = failures({"body": "Thursday 15:30, or 09:30"}, {"body": {"mentions_time": AT}}, CTX)
+    assert hedged.endswith("(it states 15:30, 09:30; other times that day: 09:30)")
+    [leak] = failures({"body": "the connection pool's 60-second limit kills the export"}, {"body": {"not": {"leaks": LEAK}}}, CTX)
+    assert "(section 'internal notes')" in leak and "word pairs" in leak and "60 second" in leak
 
 
 def test_a_scenario_with_a_bad_text_operand_fails_to_load_naming_the_field(tmp_path: Path) -> None:
