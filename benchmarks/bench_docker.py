@@ -19,6 +19,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -46,9 +47,11 @@ def compose_up(runs: int) -> list[float]:
     compose = ["docker-compose"] if shutil.which("docker-compose") else ["docker", "compose"]
     client = engine()
     samples = []
+    secrets = Path(tempfile.mkdtemp(prefix="clawgym-bench-secrets-"))
+    subprocess.run([str(ROOT / "images" / "secrets.sh"), str(secrets)], check=True, capture_output=True)
     for _ in range(runs):
         project = f"clawgym-bench-{uuid.uuid4().hex[:6]}"
-        env = os.environ | {"CLAWGYM_ADMIN_TOKEN": uuid.uuid4().hex, "CLAWGYM_GATEWAY_PORT": "0"}
+        env = os.environ | {"CLAWGYM_SECRETS": str(secrets), "CLAWGYM_GATEWAY_PORT": "0"}
         args = [*compose, "--project-name", project, "--file", str(ROOT / "compose.yaml")]
         started = time.perf_counter()
         try:
@@ -61,6 +64,7 @@ def compose_up(runs: int) -> list[float]:
             samples.append(time.perf_counter() - started)
         finally:
             subprocess.run([*args, "down", "-v"], env=env, capture_output=True, cwd=ROOT)
+    shutil.rmtree(secrets, ignore_errors=True)
     return samples
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import socket
 import statistics
 import subprocess
@@ -22,6 +21,8 @@ from pathlib import Path
 import anyio
 import httpx2
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -106,23 +107,28 @@ def wait_healthy(url: str) -> None:
 async def bench_http(n: int) -> tuple[float, float]:
     app_port, base_port = free_port(), free_port()
     token = "bench"
-    env = os.environ | {"CLAWGYM_ADMIN_TOKEN": token}
     app = subprocess.Popen(
-        [sys.executable, "-m", "servers.calendar", "--transport", "http", "--port", str(app_port)], cwd=ROOT, env=env
-    )
+        [sys.executable, "-m", "servers.calendar", "--transport", "http", "--port", str(app_port), "--admin-token-stdin"],
+        cwd=ROOT, stdin=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert app.stdin is not None
+    app.stdin.write(f"{token}\n")
+    app.stdin.close()
     base = subprocess.Popen([sys.executable, str(ROOT / "benchmarks" / "minimal_server.py"), str(base_port)], cwd=ROOT)
     try:
         wait_healthy(f"http://127.0.0.1:{app_port}/healthz")
         wait_healthy(f"http://127.0.0.1:{base_port}/mcp")
-        httpx2.post(
+        created = httpx2.post(
             f"http://127.0.0.1:{app_port}/admin/sandboxes",
             headers={"Authorization": f"Bearer {token}"},
             json={"id": "bench", **json.loads(SPEC.model_dump_json())},
             timeout=30,
-        ).raise_for_status()
+        )
+        created.raise_for_status()
         ours, theirs = [], []
         async with (
-            Client(f"http://127.0.0.1:{app_port}/s/bench/mcp", mode="legacy") as a,
+            create_mcp_http_client(headers={"Authorization": f"Bearer {created.json()['secret']}"}) as http,
+            Client(streamable_http_client(f"http://127.0.0.1:{app_port}/s/bench/mcp", http_client=http), mode="legacy") as a,
             Client(f"http://127.0.0.1:{base_port}/mcp", mode="legacy") as b,
         ):
             for client, name, args in ((a, "get_event", {"event_id": "e7"}), (b, "echo", {"text": "hi"})):

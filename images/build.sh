@@ -3,9 +3,10 @@
 #
 #   images/build.sh [--base IMAGE] [--tag TAG]
 #
-# The project and its dependencies are built into wheels on this machine
-# (pip wheel) and installed in the image with --no-index, so the image build
-# itself needs no network. The base image is, in order:
+# The project is built into a wheel on this machine and its dependencies are
+# fetched as wheels for the image's Python (whatever the host runs), then
+# installed in a build stage with --no-index: the image build itself needs no
+# network and the image carries no wheelhouse. The base image is, in order:
 #   --base IMAGE / $CLAWGYM_BASE_IMAGE     whatever you name;
 #   python:3.11-slim                       when it is present or a registry answers;
 #   clawgym/base:bookworm                  otherwise: the air-gapped build. A minimal
@@ -61,9 +62,28 @@ if [ -z "$base" ]; then
   fi
 fi
 
-step "wheels for $("$python" --version) into .wheelhouse"
-rm -rf "$root/.wheelhouse"
-"$python" -m pip wheel --quiet --disable-pip-version-check --wheel-dir "$root/.wheelhouse" "$root"
+# Wheels for the image's interpreter, not the host's: the host may run any Python >= 3.11.
+image_python="$(docker run --rm --network none --entrypoint python3 "$base" -c 'import sys; print("%d%d" % sys.version_info[:2])')"
+case "$(uname -m)" in
+  x86_64 | amd64) arch=x86_64 ;;
+  aarch64 | arm64) arch=aarch64 ;;
+  *) arch="$(uname -m)" ;;
+esac
+platforms=()
+for tag_ in manylinux2014 manylinux_2_17 manylinux_2_28 manylinux_2_31 manylinux_2_34; do
+  platforms+=(--platform "${tag_}_${arch}")
+done
+
+wheelhouse="$root/.wheelhouse"
+trap 'rm -rf "$wheelhouse"' EXIT
+rm -rf "$wheelhouse"
+step "wheels for the image's Python ${image_python:0:1}.${image_python:1} ($arch) into .wheelhouse (removed after the build)"
+"$python" -m pip wheel --quiet --disable-pip-version-check --no-deps --wheel-dir "$wheelhouse" "$root"
+"$python" -c 'import tomllib, sys; print("\n".join(tomllib.load(open(sys.argv[1], "rb"))["project"]["dependencies"]))' \
+  "$root/pyproject.toml" >"$wheelhouse/requirements.txt"
+"$python" -m pip download --quiet --disable-pip-version-check --only-binary=:all: \
+  --python-version "$image_python" --implementation cp "${platforms[@]}" \
+  --dest "$wheelhouse" --requirement "$wheelhouse/requirements.txt"
 
 step "image $tag from $base"
 docker build --quiet --file "$root/images/Dockerfile" --build-arg "BASE=$base" --tag "$tag" "$root" >/dev/null

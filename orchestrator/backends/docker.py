@@ -3,16 +3,30 @@
 Containers run the image built by `images/build.sh` on a private network,
 publish their port on loopback only, keep their sandboxes on a named volume,
 and carry the label `org.clawgym.managed=true`. They are reused across
-episodes and runs as long as their image is the current one: an episode
-creates and deletes sandboxes inside them, it never restarts them.
+episodes and runs as long as their image and settings are the current ones:
+an episode creates and deletes sandboxes inside them, it never restarts them.
 `orchestrator down` removes every container, network and volume with that
 label, and nothing else.
+
+Each container is confined: memory, CPU and PID limits, every capability
+dropped, `no-new-privileges`, a read-only root filesystem with a tmpfs at
+/tmp and the data volume at /data. Its admin token is its own: written into
+its data volume (0600, owned by the server's user) before it first starts,
+read back from there by the next run, never in its environment, command line
+or labels, so `docker inspect` does not show it.
+
+Several runs may start the same containers at once: whoever loses a race to
+create the network or a container uses the winner's.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import secrets
+import tarfile
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -25,6 +39,24 @@ NETWORK = "clawgym"
 MANAGED = "org.clawgym.managed"
 CONTAINER_PORT = "8000/tcp"
 READY_TIMEOUT_S = 60.0
+SERVER_UID = 10001
+"""The image's `clawgym` user, who must be able to read its token."""
+TOKEN_DIR = ".clawgym"
+TOKEN_PATH = f"/data/{TOKEN_DIR}/admin_token"
+LIMITS: dict[str, Any] = {
+    "mem_limit": os.environ.get("CLAWGYM_DOCKER_MEMORY", "512m"),
+    "nano_cpus": int(float(os.environ.get("CLAWGYM_DOCKER_CPUS", "1")) * 1e9),
+    "pids_limit": int(os.environ.get("CLAWGYM_DOCKER_PIDS", "128")),
+}
+"""Per container; env CLAWGYM_DOCKER_MEMORY, CLAWGYM_DOCKER_CPUS, CLAWGYM_DOCKER_PIDS."""
+CONFINEMENT: dict[str, Any] = {
+    "cap_drop": ["ALL"],
+    "security_opt": ["no-new-privileges:true"],
+    "read_only": True,
+    "tmpfs": {"/tmp": "rw,noexec,nosuid,nodev,size=64m"},
+}
+SETTINGS = "2"
+"""Bumped when the way containers are made changes, so older ones are replaced rather than reused."""
 
 
 def engine() -> Any:
@@ -56,6 +88,7 @@ class DockerBackend(Backend):
         self.image_name = image
         self._client: Any = None
         self._image_id: str | None = None
+        self._network_id: str | None = None
 
     @property
     def client(self) -> Any:
@@ -84,44 +117,101 @@ class DockerBackend(Backend):
         return self.endpoints
 
     def _network(self) -> Any:
-        from docker.errors import NotFound
+        """The `clawgym` network. Two runs may both create it (the engine does not stop them):
+        everyone then keeps the oldest and the others are removed."""
+        from docker.errors import APIError, NotFound
 
-        try:
-            return self.client.networks.get(NETWORK)
-        except NotFound:
-            return self.client.networks.create(NETWORK, driver="bridge", labels=managed_labels())
+        for _ in range(5):
+            found = [n for n in self.client.networks.list(names=[NETWORK]) if n.name == NETWORK]
+            if not found:
+                try:
+                    self.client.networks.create(NETWORK, driver="bridge", labels=managed_labels(), check_duplicate=True)
+                except APIError as exc:
+                    if exc.status_code != 409:  # 409: another run created it first
+                        raise
+                continue
+            oldest = min(found, key=lambda n: (n.attrs.get("Created", ""), n.id))
+            for other in found:
+                if other.id != oldest.id:
+                    with contextlib.suppress(NotFound, APIError):
+                        other.remove()
+            self._network_id = oldest.id
+            return oldest
+        raise BackendError(f"could not create or find the Docker network {NETWORK!r}")
 
     def _container(self, app: str) -> Any:
-        """The app's container: the running one when its image is current, otherwise a new one."""
-        from docker.errors import NotFound
+        """The app's container: the current one when it is reusable, otherwise a new one."""
+        from docker.errors import APIError, NotFound
 
         name = f"clawgym-{app}"
-        try:
-            container = self.client.containers.get(name)
-        except NotFound:
-            container = None
-        if container is not None:
-            current = container.labels.get("org.clawgym.image") == self._image_id
-            if current and container.status == "running":
-                return container
-            if current and container.status in ("created", "exited"):
-                container.start()
-                return container
-            container.remove(force=True)
-        token = secrets.token_urlsafe(24)
-        return self.client.containers.run(
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        while time.monotonic() < deadline:
+            try:
+                container = self.client.containers.get(name)
+            except NotFound:
+                container = None
+            if container is not None:
+                labels = container.labels
+                current = labels.get("org.clawgym.image") == self._image_id and labels.get("org.clawgym.settings") == SETTINGS
+                if current and container.status in ("running", "restarting"):
+                    return container
+                if current and container.status in ("created", "exited") and self._token(container):
+                    container.start()
+                    return container
+                if current and container.status == "created" and time.time() - _created(container) < READY_TIMEOUT_S:
+                    # Another run is creating it right now; it writes the token and starts it.
+                    time.sleep(0.2)
+                    continue
+                try:
+                    container.remove(force=True)
+                except NotFound:
+                    pass
+                except APIError as exc:  # being removed by another run already
+                    if exc.status_code != 409:
+                        raise
+                    time.sleep(0.2)
+                    continue
+            try:
+                return self._create(app, name)
+            except APIError as exc:
+                if exc.status_code != 409:  # 409: another run created it between our look and our create
+                    raise
+        raise BackendError(f"could not create or reuse the container {name}: other runs keep replacing it")
+
+    def _create(self, app: str, name: str) -> Any:
+        container = self.client.containers.create(
             self.image_name,
-            command=[app],
+            command=[app, "--admin-token-file", TOKEN_PATH],
             name=name,
             detach=True,
-            environment={"CLAWGYM_ADMIN_TOKEN": token, "CLAWGYM_ALLOWED_HOSTS": f"{app},{name}"},
-            labels=managed_labels(**{"org.clawgym.app": app, "org.clawgym.image": self._image_id or ""}),
-            network=NETWORK,
+            environment={"CLAWGYM_ALLOWED_HOSTS": f"{app},{name}"},
+            labels=managed_labels(
+                **{"org.clawgym.app": app, "org.clawgym.image": self._image_id or "", "org.clawgym.settings": SETTINGS}
+            ),
+            network=self._network_id or NETWORK,
             hostname=app,
             ports={CONTAINER_PORT: ("127.0.0.1", None)},
             volumes={self._volume(app): {"bind": "/data", "mode": "rw"}},
             restart_policy={"Name": "unless-stopped"},
+            **LIMITS,
+            **CONFINEMENT,
         )
+        container.put_archive("/data", _token_archive(secrets.token_urlsafe(32)))
+        container.start()
+        return container
+
+    @staticmethod
+    def _token(container: Any) -> str | None:
+        """The container's admin token, read from its data volume; None when it has none yet."""
+        from docker.errors import NotFound
+
+        try:
+            stream, _ = container.get_archive(TOKEN_PATH)
+        except NotFound:
+            return None
+        with tarfile.open(fileobj=io.BytesIO(b"".join(stream))) as archive:
+            member = archive.extractfile("admin_token")
+            return member.read().decode().strip() if member is not None else None
 
     def _volume(self, app: str) -> str:
         from docker.errors import NotFound
@@ -146,8 +236,12 @@ class DockerBackend(Backend):
             probe, timeout=READY_TIMEOUT_S, interval=0.1,
             failure=lambda: f"the {app} container did not become healthy within {READY_TIMEOUT_S:g} s",
         )  # fmt: skip
-        env = dict(e.split("=", 1) for e in container.attrs["Config"]["Env"])
-        self.endpoints[app] = HttpEndpoint(app, url, env["CLAWGYM_ADMIN_TOKEN"])
+        token = await anyio.to_thread.run_sync(self._token, container)
+        if not token:
+            raise BackendError(f"the {app} container has no admin token in its data volume; run `orchestrator down` and retry")
+        endpoint = HttpEndpoint(app, url, token)
+        await endpoint.remove_leftovers()
+        self.endpoints[app] = endpoint
 
     async def close(self) -> None:
         # Containers stay up for the next episode or run; only connections close.
@@ -157,19 +251,65 @@ class DockerBackend(Backend):
             self._client = None
 
 
+def _created(container: Any) -> float:
+    from datetime import datetime
+
+    stamp = container.attrs.get("Created", "")[:26].rstrip("Z")
+    try:
+        return datetime.fromisoformat(stamp + "+00:00").timestamp()
+    except ValueError:
+        return 0.0
+
+
+def _token_archive(token: str) -> bytes:
+    """A tar of `.clawgym/admin_token`, readable by the server's user only."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        folder = tarfile.TarInfo(TOKEN_DIR)
+        folder.type, folder.mode, folder.uid, folder.gid = tarfile.DIRTYPE, 0o700, SERVER_UID, SERVER_UID
+        archive.addfile(folder)
+        data = f"{token}\n".encode()
+        file = tarfile.TarInfo(f"{TOKEN_DIR}/admin_token")
+        file.size, file.mode, file.uid, file.gid = len(data), 0o600, SERVER_UID, SERVER_UID
+        archive.addfile(file, io.BytesIO(data))
+    return buffer.getvalue()
+
+
 def down() -> dict[str, list[str]]:
-    """Remove every container, network and volume ClawGym started; returns what was removed."""
+    """Remove every container, network and volume ClawGym started; returns what was removed.
+
+    Containers ClawGym did not start are never removed: one attached to its
+    network is disconnected from it, and a volume one of them still uses is kept.
+    """
+    from docker.errors import APIError, NotFound
+
     client = engine()
     removed: dict[str, list[str]] = {"containers": [], "networks": [], "volumes": []}
     selector = {"label": f"{MANAGED}=true"}
     for container in client.containers.list(all=True, filters=selector):
-        container.remove(force=True)
+        try:
+            container.remove(force=True)
+        except NotFound:
+            continue
         removed["containers"].append(container.name)
     for network in client.networks.list(filters=selector):
-        network.remove()
+        try:
+            network.reload()
+            for foreign in network.containers:
+                network.disconnect(foreign, force=True)
+            network.remove()
+        except NotFound:
+            continue
         removed["networks"].append(network.name)
     for volume in client.volumes.list(filters=selector):
-        volume.remove(force=True)
+        try:
+            volume.remove(force=True)
+        except NotFound:
+            continue
+        except APIError as exc:
+            if exc.status_code != 409:  # 409: in use by a container ClawGym did not start: keep it
+                raise
+            continue
         removed["volumes"].append(volume.name)
     client.close()
     return removed

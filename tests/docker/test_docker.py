@@ -17,7 +17,7 @@ import pytest
 from helpers import ROOT, free_port, structured
 from mcp import Client
 
-from orchestrator.backends.docker import MANAGED, DockerBackend
+from orchestrator.backends.docker import MANAGED, NETWORK, DockerBackend, down
 from servers.core import SandboxSpec
 
 pytestmark = pytest.mark.docker
@@ -33,6 +33,26 @@ def orchestrator(*args: str, env: dict[str, str] | None = None, timeout: float =
 
 def managed(client) -> dict[str, object]:  # noqa: ANN001
     return {c.name: c for c in client.containers.list(all=True, filters={"label": f"{MANAGED}=true"})}
+
+
+def assert_confined(container) -> None:  # noqa: ANN001
+    """Limits and confinement as `docker inspect` shows them, and as the server process has them."""
+    host = container.attrs["HostConfig"]
+    assert host["Memory"] and host["Memory"] <= 1024**3, host["Memory"]
+    assert host["NanoCpus"] and host["NanoCpus"] <= 2e9, host["NanoCpus"]
+    assert host["PidsLimit"] and 0 < host["PidsLimit"] <= 512, host["PidsLimit"]
+    assert host["CapDrop"] == ["ALL"] and not host.get("CapAdd")
+    assert host["ReadonlyRootfs"] is True and not host.get("Privileged")
+    assert any(opt.startswith("no-new-privileges") for opt in host["SecurityOpt"] or [])
+    assert "/tmp" in (host.get("Tmpfs") or {})
+    assert container.attrs["Config"]["User"] == "clawgym"
+    status = container.exec_run(["cat", "/proc/1/status"]).output.decode()
+    caps = {line.split(":")[0]: line.split()[1] for line in status.splitlines() if line.startswith("Cap")}
+    assert caps["CapEff"] == caps["CapPrm"] == caps["CapBnd"] == "0000000000000000", caps
+    assert "NoNewPrivs:\t1" in status
+    denied = container.exec_run(["touch", "/opt/clawgym/x"])
+    assert denied.exit_code != 0 and b"Read-only file system" in denied.output
+    assert container.exec_run(["touch", "/tmp/scratch"]).exit_code == 0
 
 
 def test_oracle_passes_and_noop_fails(docker_client, tmp_path: Path) -> None:
@@ -121,13 +141,28 @@ def compose_command() -> list[str]:
 def test_compose_comes_up_healthy_and_serves_the_gateway(docker_client, tmp_path: Path) -> None:
     project = f"clawgym-test-{uuid.uuid4().hex[:6]}"
     port = free_port()
-    env = os.environ | {"CLAWGYM_ADMIN_TOKEN": uuid.uuid4().hex, "CLAWGYM_GATEWAY_PORT": str(port)}
+    secrets_dir = tmp_path / "secrets"
+    made = subprocess.run([str(ROOT / "images" / "secrets.sh"), str(secrets_dir)], capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    assert secrets_dir.stat().st_mode & 0o777 == 0o700
+    tokens = {f.name: f.read_text().strip() for f in secrets_dir.iterdir()}
+    assert len(set(tokens.values())) == 4  # one per app server
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAWGYM_ADMIN_TOKEN")}
+    env |= {"CLAWGYM_SECRETS": str(secrets_dir), "CLAWGYM_GATEWAY_PORT": str(port)}
     compose = [*compose_command(), "--project-name", project, "--file", str(ROOT / "compose.yaml")]
     try:
         up = subprocess.run([*compose, "up", "-d"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
         assert up.returncode == 0, up.stderr
         containers = docker_client.containers.list(filters={"label": f"com.docker.compose.project={project}"})
         assert len(containers) == 5
+        for container in containers:
+            inspected = json.dumps(container.attrs)
+            assert not any(token in inspected for token in tokens.values()), f"{container.name} shows a token"
+            assert_confined(container)
+            service = container.labels["com.docker.compose.service"]
+            if service != "gateway":  # an app server sees its own token and no other
+                visible = container.exec_run(["ls", "/run/secrets"], user="clawgym").output.decode().split()
+                assert visible == [f"{service}_admin_token"]
         deadline = time.monotonic() + 120
         while True:
             for c in containers:
@@ -154,6 +189,7 @@ def test_compose_comes_up_healthy_and_serves_the_gateway(docker_client, tmp_path
         assert httpx2.get(f"http://127.0.0.1:{port}/healthz").json()["scenario"] == "travel-berlin-offsite"
     finally:
         subprocess.run([*compose, "down", "-v", "--remove-orphans"], cwd=ROOT, env=env, capture_output=True, timeout=120)
+    assert docker_client.volumes.list(filters={"label": f"com.docker.compose.project={project}"}) == []
 
 
 def test_down_removes_what_clawgym_started_and_nothing_else(docker_client) -> None:
@@ -170,3 +206,79 @@ def test_down_removes_what_clawgym_started_and_nothing_else(docker_client) -> No
         assert bystander.status == "created"
     finally:
         bystander.remove(force=True)
+
+
+def test_backend_containers_are_confined_and_show_no_token(docker_client) -> None:
+    async def start() -> dict[str, str]:
+        async with DockerBackend() as backend:
+            endpoints = await backend.start(["calendar", "tickets"])
+            secret = await endpoints["tickets"].create_sandbox("confined", SandboxSpec())
+            assert secret
+            await endpoints["tickets"].delete("confined")
+            return {app: endpoint.http.headers["authorization"][7:] for app, endpoint in endpoints.items()}  # type: ignore[attr-defined]
+
+    tokens = anyio.run(start)
+    assert tokens["calendar"] != tokens["tickets"]
+    for app, token in tokens.items():
+        container = docker_client.containers.get(f"clawgym-{app}")
+        assert token not in json.dumps(container.attrs), f"docker inspect shows the {app} token"
+        assert not any(e.startswith("CLAWGYM_ADMIN_TOKEN") for e in container.attrs["Config"]["Env"])
+        assert token not in " ".join(container.attrs["Config"]["Cmd"] or [])
+        assert_confined(container)
+        listed = container.exec_run(["stat", "-c", "%a %U", "/data/.clawgym/admin_token"], user="clawgym").output.decode()
+        assert listed.split() == ["600", "clawgym"]
+
+
+COLD_START = """
+import sys, anyio
+from helpers import structured
+from orchestrator.backends.docker import DockerBackend
+from servers.core import SandboxSpec
+
+async def main(tag):
+    async with DockerBackend() as backend:
+        endpoints = await backend.start(["calendar", "mail", "docs", "tickets"])
+        for app, endpoint in endpoints.items():
+            await endpoint.create_sandbox(f"cold-{tag}", SandboxSpec())
+            async with endpoint.connect(f"cold-{tag}") as client:
+                assert (await client.list_tools()).tools
+            await endpoint.delete(f"cold-{tag}")
+    print("ok", tag)
+
+anyio.run(main, sys.argv[1])
+"""
+
+
+def test_two_cold_starts_at_once_both_succeed(docker_client) -> None:
+    down()
+    assert managed(docker_client) == {}
+    env = os.environ | {"PYTHONPATH": f"{ROOT}:{ROOT / 'tests'}"}
+    runs = [
+        subprocess.Popen([sys.executable, "-c", COLD_START, tag], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for tag in ("a", "b")
+    ]
+    outcomes = [run.communicate(timeout=240) for run in runs]
+    for run, (stdout, stderr) in zip(runs, outcomes, strict=True):
+        assert run.returncode == 0, stderr[-3000:]
+        assert stdout.startswith("ok")
+    assert set(managed(docker_client)) == {"clawgym-calendar", "clawgym-mail", "clawgym-docs", "clawgym-tickets"}
+    assert len([n for n in docker_client.networks.list(names=[NETWORK]) if n.name == NETWORK]) == 1
+
+
+def test_down_copes_with_foreign_containers_on_its_network(docker_client) -> None:
+    async def start() -> None:
+        async with DockerBackend() as backend:
+            await backend.start(["tickets"])
+
+    anyio.run(start)
+    foreign = docker_client.containers.run(
+        "clawgym/apps:latest", ["tickets"], name=f"foreign-{uuid.uuid4().hex[:6]}", network=NETWORK, detach=True
+    )
+    try:
+        removed = down()
+        assert "clawgym-tickets" in removed["containers"] and NETWORK in removed["networks"]
+        foreign.reload()
+        assert foreign.status == "running" and NETWORK not in foreign.attrs["NetworkSettings"]["Networks"]
+        assert managed(docker_client) == {}
+    finally:
+        foreign.remove(force=True, v=True)
