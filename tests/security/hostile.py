@@ -1,0 +1,97 @@
+"""Running a hostile `cmd:` agent through `orchestrator run` on the local backend, and reading what it saw."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+TRAVEL = ROOT / "scenarios" / "travel.yaml"
+ORCHESTRATOR = [sys.executable, "-m", "orchestrator.cli"]
+
+
+@dataclass
+class Run:
+    done: subprocess.CompletedProcess[str]
+    out: Path
+    log: str
+    result: dict[str, Any]
+
+
+def bwrap_works() -> bool:
+    from orchestrator.agents.command import bwrap_problem
+
+    return bwrap_problem() is None
+
+
+requires_bwrap = pytest.mark.skipif(
+    not bwrap_works() and not os.environ.get("CLAWGYM_REQUIRE_BWRAP"), reason="bubblewrap is not installed or cannot run here"
+)
+
+
+def run_agent(
+    out: Path, command: str, *args: str, scenario: Path = TRAVEL, cwd: Path = ROOT, env: dict[str, str] | None = None,
+    isolation: str = "bwrap",
+) -> Run:
+    """`orchestrator run SCENARIO --agent cmd:COMMAND --isolation bwrap`; the agent's output is in `Run.log`."""
+    done = subprocess.run(
+        [*ORCHESTRATOR, "run", str(scenario), "--agent", f"cmd:{command}", "--out", str(out), "--isolation", isolation, *args],
+        cwd=cwd, env=env, capture_output=True, text=True, timeout=240,
+    )  # fmt: skip
+    assert done.returncode in (0, 1), done.stderr + done.stdout
+    assert (out / "results.json").exists(), done.stderr + done.stdout
+    try:
+        result = json.loads((out / "results.json").read_text())
+    except ValueError:  # rewritten by someone else (only possible without isolation)
+        result = {}
+    log_path = out / "agent.log" if (out / "agent.log").exists() else out / "episode-001" / "agent.log"
+    return Run(done, out, log_path.read_text() if log_path.exists() else "", result)
+
+
+def marker() -> str:
+    """A `sleep` argument no other process has, to find the agent's processes from outside its namespaces."""
+    return f"{600 + secrets.randbelow(10**6) / 10**7:.7f}"
+
+
+def processes_with(argument: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if argument.encode() in (entry / "cmdline").read_bytes().split(b"\0"):
+                    if "\nState:\tZ" not in (entry / "status").read_text():
+                        found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def processes_matching(text: str) -> list[int]:
+    """Live processes whose command line contains `text`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and entry.name != str(os.getpid()):
+            try:
+                if text.encode() in (entry / "cmdline").read_bytes() and "\nState:\tZ" not in (entry / "status").read_text():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def wait_until(predicate: Any, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return bool(predicate())

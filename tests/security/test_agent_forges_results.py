@@ -1,0 +1,43 @@
+"""Threat: the agent leaves a `setsid` child that outlives it and rewrites results.json to a pass after
+verification (or writes it during the run)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from hostile import marker, processes_matching, requires_bwrap, run_agent, wait_until
+
+pytestmark = requires_bwrap
+
+
+def forger(out: Path, mark: str) -> str:
+    """A child in a session of its own that waits for the verifier's results.json, then overwrites it."""
+    return (
+        f"setsid sh -c 'until grep -qs scenario {out}/results.json; do sleep 0.1; done; sleep 0.5; "
+        f"echo FORGED > {out}/results.json; echo FORGED > {out}/forged.json # {mark}' "
+        "</dev/null >/dev/null 2>&1 & echo child-started; exit 0"
+    )
+
+
+def test_setsid_child_dies_with_the_agent_and_results_are_the_verifiers(tmp_path: Path) -> None:
+    out, mark = tmp_path / "out", f"forger-{marker()}"
+    run = run_agent(out, forger(out, mark))
+    assert "child-started" in run.log
+    assert processes_matching(mark) == []  # the child did not outlive the agent
+    time.sleep(2)
+    result = json.loads((out / "results.json").read_text())
+    assert result == run.result and result["passed"] is False and result["checks"]
+    assert not (out / "forged.json").exists()
+    from orchestrator.run.runner import verify_digest
+
+    assert verify_digest(out) == []
+
+
+def test_the_same_agent_without_isolation_forges_results(tmp_path: Path) -> None:
+    """The control: without isolation the child survives and the record is rewritten."""
+    out, mark = tmp_path / "out", f"forger-{marker()}"
+    run_agent(out, forger(out, mark), isolation="none")
+    assert wait_until(lambda: (out / "forged.json").exists(), 10)
+    assert wait_until(lambda: (out / "results.json").read_text() == "FORGED\n", 5)
