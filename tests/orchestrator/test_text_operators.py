@@ -336,3 +336,14 @@ def test_a_scenario_with_a_bad_text_operand_fails_to_load_naming_the_field(tmp_p
     text = str(caught.value)
     assert "mentions_time.at: expected a date-time with its offset" in text
     assert "mentions_time.strict: expected true or false" in text
+
+
+def test_every_text_operator_and_the_judge_are_documented() -> None:
+    from orchestrator.scenario.text import TEXT_OPERATORS
+
+    root = Path(__file__).resolve().parents[2]
+    guide = (root / "scenarios" / "README.md").read_text()
+    missing = [op for op in TEXT_OPERATORS if f"| `{op}` |" not in guide]
+    assert not missing, f"scenarios/README.md has no operator row for {missing}"
+    assert "### Text checks" in guide and "- judge:" in guide
+    assert "--judge MODEL@BASE_URL" in guide and "--judge" in (root / "README.md").read_text()
