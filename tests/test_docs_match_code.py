@@ -37,3 +37,26 @@ def test_quick_start_commands_exist() -> None:
     ]
     assert blocks[1].strip() == ".venv/bin/python -m pytest"
     assert "python -m pytest" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_the_suite_run_comes_right_after_the_quick_start() -> None:
+    sections = re.findall(r"^## (.+)$", README, re.M)
+    assert sections[:3] == ["Quick start", "Benchmarking an agent: a suite run", "Looking at runs: `view` and `report`"]
+    suite = re.search(r"## Benchmarking an agent: a suite run\n(.*?)\n## ", README, re.S).group(1)
+    assert "orchestrator run scenarios/" in suite and "orchestrator view runs/" in suite
+    from orchestrator.run import suite as suite_module
+
+    # the summary fields the README names are the ones a suite writes
+    for name in ("episodes", "passes", "score", "pass_at_k", "pass_hat_k", "stages", "calls", "duration_s", "cost_usd", "status"):
+        assert f"`{name}`" in suite and f'"{name}"' in (ROOT / "orchestrator" / "run" / "suite.py").read_text(), name
+    assert suite_module.__doc__
+
+
+def test_every_view_page_is_in_the_readme() -> None:
+    from orchestrator.view.app import create_app
+
+    section = re.search(r"## Looking at runs: `view` and `report`\n(.*?)\n## ", README, re.S).group(1)
+    paths = {route.path for route in create_app([]).routes}  # type: ignore[attr-defined]
+    assert paths == {"/", "/run/{rid:path}", "/group/{rid:path}", "/compare", "/healthz"}
+    for words in ("list of runs", "a run:", "a suite or repeat", "side by side", "`report --html`", "`report --md`", "messages.json"):
+        assert words in section, words

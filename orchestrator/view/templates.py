@@ -102,7 +102,7 @@ GROUP = """{% extends "base.html" %}{% import "macros.html" as m %}
 {% for k, v in (t.get('pass_at_k') or {}).items() %}pass@{{ k }} {{ m.score(v) }}; {% endfor %}{{ t.get('calls', '-') }} tool calls</p>
 <table><tr><th>scenario</th><th>verdict</th><th class="num">passes</th><th class="num">score</th><th>stages</th><th class="num">calls</th><th class="num">time</th><th class="num">cost</th></tr>
 {% for row in g.data.get('scenarios', []) %}{% set child = children.get(row.get('id')) %}
-<tr class="{{ '' if row.get('passed') else 'failed' }}"><td>{% if child %}<a href="{{ link(child.kind if child.kind == 'episode' else 'group', child.id) }}">{{ row.get('id') }}</a>{% else %}{{ row.get('id') or row.get('file') }}{% endif %}</td>
+<tr class="{{ '' if row.get('passed') else 'failed' }}"><td>{% if child %}<a href="{{ link('run' if child.kind == 'episode' else 'group', child.id) }}">{{ row.get('id') }}</a>{% else %}{{ row.get('id') or row.get('file') }}{% endif %}</td>
 <td>{% if row.get('status') == 'invalid' %}<span class="badge warn">invalid</span> {{ (row.get('problems') or [''])[0] }}{% elif row.get('passed') %}<span class="badge ok">passed</span>{% else %}<span class="badge bad">failed</span>{% endif %}</td>
 <td class="num">{{ row.get('passes', '-') }}/{{ row.get('episodes', '-') }}</td><td class="num">{{ m.score(row.get('score')) }}</td>
 <td>{% for s in row.get('stages', []) %}{{ s.get('name') }} {{ m.score(s.get('mean_score')) }}{% if not loop.last %} · {% endif %}{% endfor %}</td>

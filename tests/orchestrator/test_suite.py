@@ -142,3 +142,13 @@ def test_config_names_this_installation(tmp_path: Path) -> None:
     # the command it names really is this installation's orchestrator
     check = subprocess.run([entry["command"], *entry["args"][:2], "--help"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert check.returncode == 0 and "serve" in check.stdout and "decoy" not in check.stdout
+
+
+def test_validate_reports_a_bad_file_and_goes_on(tmp_path: Path) -> None:
+    shutil.copy(SCENARIOS / TWO[1], tmp_path / TWO[1])
+    (tmp_path / "nul.yaml").write_bytes(b"id: nul\x00\n")
+    done = orchestrator("validate", str(tmp_path), "--json")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    reports = {Path(r["file"]).name: r for r in json.loads(done.stdout)["scenarios"]}
+    assert reports[TWO[1]]["valid"] is True
+    assert reports["nul.yaml"]["valid"] is False and "NUL byte" in " ".join(reports["nul.yaml"]["problems"])

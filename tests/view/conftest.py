@@ -4,7 +4,8 @@
 - `leaky`: an agent that files nothing, fails a call, and mails the itinerary outside the organization
   (fails, with an exposure violation caused by its `mail__send_message` call); it also writes the
   conversation it "had" to `messages.json`, as agents that keep their messages do;
-- `repeat`: the oracle twice (`--repeat 2`), a summary with pass@k over `episode-001/`, `episode-002/`.
+- `repeat`: the oracle twice (`--repeat 2`), a summary with pass@k over `episode-001/`, `episode-002/`;
+- `suite`: the noop agent over two scenarios, as `orchestrator run a.yaml b.yaml` writes it.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ import pytest
 from helpers import ROOT
 
 from orchestrator import scenario as scenarios
-from orchestrator.agents.base import Agent, AgentReport, OracleAgent
+from orchestrator.agents.base import Agent, AgentReport, NoopAgent, OracleAgent
 from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.episode.episode import Episode
+from orchestrator.run import suite
 from orchestrator.run.runner import RunOptions, run_many
 
 TRAVEL = scenarios.load(ROOT / "scenarios" / "travel.yaml")
@@ -58,6 +60,8 @@ def make_runs(root: Path) -> dict[str, Path]:
             await run_many(TRAVEL, backend, OracleAgent, RunOptions(out=root / "oracle", seed=1))
             await run_many(TRAVEL, backend, LeakyAgent, RunOptions(out=root / "leaky", seed=2))
             await run_many(TRAVEL, backend, OracleAgent, RunOptions(out=root / "repeat", seed=3, repeat=2))
+            runs = suite.load_all([ROOT / "scenarios" / "travel.yaml", ROOT / "scenarios" / "reschedule-conflict.yaml"])
+            await suite.run_suite(runs, backend, NoopAgent, suite.SuiteOptions(out=root / "suite", agent="noop"))
 
     anyio.run(main)
     # an older run: the date filter must tell them apart
@@ -65,7 +69,7 @@ def make_runs(root: Path) -> dict[str, Path]:
     import os
 
     os.utime(root / "oracle" / "results.json", (old, old))
-    return {"oracle": root / "oracle", "leaky": root / "leaky", "repeat": root / "repeat"}
+    return {"oracle": root / "oracle", "leaky": root / "leaky", "repeat": root / "repeat", "suite": root / "suite"}
 
 
 @pytest.fixture(scope="session")

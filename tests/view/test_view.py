@@ -58,6 +58,7 @@ def test_list_shows_every_run_with_pass_rates_and_filters(viewer: str, runs: Pat
     rates = text_of(body.split('id="pass-rates"')[1].split("</table>")[0])
     assert "travel-berlin-offsite oracle 3 3 100% 1.00" in rates
     assert "travel-berlin-offsite leaky 1 0 0%" in rates
+    assert "reschedule-conflict noop 1 0 0% 0.00" in rates
     failed_only = get(viewer, "/", passed="no").text
     assert 'href="/run/leaky"' in failed_only and 'href="/run/oracle"' not in failed_only
     by_agent = get(viewer, "/", agent="oracle").text
@@ -114,6 +115,22 @@ def test_passing_run_and_repeat_pages(viewer: str, runs: Path) -> None:
     assert 'href="/run/repeat/episode-002"' in group.text
 
 
+def test_suite_page(viewer: str, runs: Path) -> None:
+    listing = get(viewer, "/").text
+    assert 'href="/group/suite"' in listing
+    assert 'href="/run/suite/travel-berlin-offsite"' in listing and 'href="/run/suite/reschedule-conflict"' in listing
+    page = get(viewer, "/group/suite")
+    assert page.status_code == 200
+    words = text_of(page.text)
+    assert "suite: suite" in words and "agent noop" in words and "0/2 scenarios passed" in words
+    for sid in ("travel-berlin-offsite", "reschedule-conflict"):
+        assert f'href="/run/suite/{sid}"' in page.text
+    run = get(viewer, "/run/suite/travel-berlin-offsite")
+    assert run.status_code == 200 and 'href="/group/suite"' in run.text  # back to the suite it belongs to
+    only_noop = get(viewer, "/", agent="noop").text
+    assert 'href="/run/suite/reschedule-conflict"' in only_noop and 'href="/run/leaky"' not in only_noop
+
+
 def test_two_runs_side_by_side(viewer: str) -> None:
     page = get(viewer, "/compare?run=oracle&run=leaky")
     assert page.status_code == 200
@@ -165,12 +182,13 @@ def test_report_html_is_self_contained_and_md_summarizes(runs: Path, tmp_path: P
     # every run is in the one file, and links between them are anchors inside it
     for rid in ("oracle", "leaky", "repeat-episode-001"):
         assert f'id="run-{rid}"' in page and f'href="#run-{rid}"' in page
-    assert 'id="group-repeat"' in page
+    assert 'id="group-repeat"' in page and 'id="group-suite"' in page
     data = results(runs, "leaky")
     reason = next(c["reason"] for c in data["checks"] if not c["passed"])
     assert html.escape(reason, quote=False) in page or html.escape(reason) in page
     table = md.read_text()
     assert "| travel-berlin-offsite | oracle | 3/3 | 100% | 1.00 |" in table
+    assert "| reschedule-conflict | noop | 0/1 | 0% | 0.00 |" in table
     assert "| travel-berlin-offsite | leaky | 0/1 | 0% |" in table
     assert "| leaky |" in table  # the failed run, with why
     stdout = subprocess.run([sys.executable, "-m", "orchestrator.cli", "report", str(runs), "--md", "-"],
