@@ -6,7 +6,8 @@ Starts a calendar server over HTTP with two sandboxes: `heavy` (a crowded calend
 people) and `light` (empty). It measures, first with the server idle and then while `heavy` runs
 free-slot searches over 92 days back to back, the median latency of `/healthz` and of a call to `light`,
 and prints the medians side by side with the heavy call's own. Tool calls run off the event loop, so the
-two columns should stay close; were the heavy call run on the loop, every probe would wait for it.
+first two columns should stay close. The third column is the same measurement on a server patched to run
+tools on the event loop, as they ran before: there every probe waits for the heavy call in progress.
 """
 
 from __future__ import annotations
@@ -62,9 +63,23 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+ON_LOOP = """
+import anyio.to_thread
+
+async def run_sync(fn, *args, **kwargs):
+    return fn(*args)
+
+anyio.to_thread.run_sync = run_sync  # tools run on the event loop, for comparison
+from servers.calendar import APP
+from servers.core.cli import main
+main(APP)
+"""
+
+
 @contextlib.contextmanager
-def server(port: int, token: str):
-    args = [sys.executable, "-m", "servers.calendar", "--transport", "http", "--port", str(port),
+def server(port: int, token: str, on_loop: bool = False):
+    start = ["-c", ON_LOOP] if on_loop else ["-m", "servers.calendar"]
+    args = [sys.executable, *start, "--transport", "http", "--port", str(port),
             "--admin-token-stdin", "--call-timeout", "120"]  # fmt: skip
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLAWGYM_ADMIN_TOKEN")}
     proc = subprocess.Popen(args, cwd=ROOT, env=env, stdin=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -92,23 +107,38 @@ async def mcp(url: str, secret: str) -> AsyncIterator[Client]:
 
 
 async def probe(http: httpx2.AsyncClient, light: Client, seconds: float, stop: anyio.Event | None = None) -> tuple[list[float], list[float]]:
-    health, calls = [], []
+    """/healthz and a call to `light`, each in its own loop, until `seconds` pass or `stop` is set."""
+    health: list[float] = []
+    calls: list[float] = []
     started = time.monotonic()
-    while (stop is None and time.monotonic() - started < seconds) or (stop is not None and not stop.is_set()):
-        t = time.perf_counter()
-        (await http.get("/healthz")).raise_for_status()
-        health.append(time.perf_counter() - t)
-        t = time.perf_counter()
-        result = await light.call_tool("list_calendars", {})
-        assert not result.is_error
-        calls.append(time.perf_counter() - t)
-        await anyio.sleep(0.02)
+
+    def running() -> bool:
+        return not stop.is_set() if stop is not None else time.monotonic() - started < seconds
+
+    async def health_loop() -> None:
+        while running():
+            t = time.perf_counter()
+            (await http.get("/healthz")).raise_for_status()
+            health.append(time.perf_counter() - t)
+            await anyio.sleep(0.02)
+
+    async def call_loop() -> None:
+        while running():
+            t = time.perf_counter()
+            result = await light.call_tool("list_calendars", {})
+            assert not result.is_error
+            calls.append(time.perf_counter() - t)
+            await anyio.sleep(0.02)
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(health_loop)
+        tg.start_soon(call_loop)
     return health, calls
 
 
-async def main(events: int, seconds: float) -> None:
+async def measure(events: int, seconds: float, on_loop: bool) -> dict[str, list[float]]:
     token = secrets.token_hex(8)
-    with server(free_port(), token) as base:
+    with server(free_port(), token, on_loop) as base:
         admin = httpx2.Client(base_url=f"{base}/admin", headers={"Authorization": f"Bearer {token}"}, timeout=120)
         keys = {}
         for name, seed in (("heavy", crowded(events)), ("light", {})):
@@ -139,15 +169,22 @@ async def main(events: int, seconds: float) -> None:
                 async with anyio.create_task_group() as tg:
                     tg.start_soon(run_heavy)
                     tg.start_soon(run_probe)
+    return {"idle_health": idle_health, "idle_calls": idle_calls, "health": busy[0], "calls": busy[1], "heavy": heavy_times}
+
+
+async def main(events: int, seconds: float) -> None:
+    shipped = await measure(events, seconds, on_loop=False)
+    before = await measure(events, seconds, on_loop=True)
 
     def ms(samples: list[float]) -> str:
-        return f"{statistics.median(samples) * 1000:8.1f} ms" if samples else "       -   "
+        return f"{statistics.median(samples) * 1000:.1f} ms" if samples else "-"
 
     print(f"calendar server, heavy sandbox of {events} events; medians over {seconds:g} s each")
-    print(f"{'':34}{'idle':>12}{'heavy call running':>22}")
-    print(f"{'GET /healthz':34}{ms(idle_health):>12}{ms(busy[0]):>22}")
-    print(f"{'list_calendars on another sandbox':34}{ms(idle_calls):>12}{ms(busy[1]):>22}")
-    print(f"{'find_free_slots, 20 people, 92 days':34}{'':>12}{ms(heavy_times):>22}  ({len(heavy_times)} calls)")
+    print(f"{'':38}{'idle':>10}{'heavy running':>16}{'heavy, tools on loop':>22}")
+    rows = [("GET /healthz", "idle_health", "health"), ("list_calendars on another sandbox", "idle_calls", "calls")]
+    for label, idle, busy in rows:
+        print(f"{label:38}{ms(shipped[idle]):>10}{ms(shipped[busy]):>16}{ms(before[busy]):>22}")
+    print(f"{'find_free_slots, 20 people, 92 days':38}{'':>10}{ms(shipped['heavy']):>16}{ms(before['heavy']):>22}")
 
 
 if __name__ == "__main__":
