@@ -255,8 +255,10 @@ def restore_stop_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def agent_factory(spec: str, isolation: str, env_names: list[str]) -> Callable[[], Agent]:
-    """A maker of fresh agents for `spec`; for cmd: agents, resolves the isolation and warns loudly without one."""
+def agent_factory(spec: str, isolation: str, env_names: list[str], hide: list[Path] | None = None) -> Callable[[], Agent]:
+    """A maker of fresh agents for `spec`; for cmd: agents, resolves the isolation and warns loudly without one.
+
+    `hide`: folders a cmd: agent must not see besides its own run's (a suite's output root)."""
     from orchestrator.agents.base import parse_agent
     from orchestrator.agents.command import IsolationError, resolve_isolation
 
@@ -276,7 +278,14 @@ def agent_factory(spec: str, isolation: str, env_names: list[str]) -> Callable[[
     if missing:
         raise fail_usage(f"--agent-env {', '.join(missing)}: not set in this environment")
     cwd = Path.cwd()
-    return lambda: parse_agent(spec, isolation=chosen, env_names=env_names, cwd=cwd)
+    hidden = [p.resolve() for p in hide or []]
+
+    def make() -> Agent:
+        made = parse_agent(spec, isolation=chosen, env_names=env_names, cwd=cwd)
+        made.hide.extend(hidden)  # type: ignore[attr-defined]
+        return made
+
+    return make
 
 
 def print_episode_problems(record: RunRecord) -> None:
@@ -377,7 +386,7 @@ def run_command(
     restore_stop_signals()
     _use_judge(judge)
     if _is_suite(scenario):
-        raise typer.Exit(_run_suite(scenario, agent_factory(agent, isolation, agent_env or []), agent=agent, out=out, seed=seed,
+        raise typer.Exit(_run_suite(scenario, agent_factory(agent, isolation, agent_env or [], hide=[out] if out else []), agent=agent, out=out, seed=seed,
                                     timeout=timeout, repeat=repeat, parallel=parallel, backend=backend, as_json=as_json))  # fmt: skip
     loaded = load_or_exit(scenario[0])
     make_agent = agent_factory(agent, isolation, agent_env or [])
