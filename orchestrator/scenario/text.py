@@ -140,6 +140,8 @@ class TimeMention:
     dates: list[date] | None = None  # None: no date found for it
     range_end: bool = False
     set_aside: bool = False
+    sentence: tuple[int, int] = (0, 0)
+    own_date: bool = False  # its date is written in its own sentence (not carried over from an earlier one)
 
 
 @dataclass
@@ -377,13 +379,16 @@ def find_times(text: str, today: date) -> list[TimeMention]:
     bounds = [0, *(m.end() for m in SENTENCE_END.finditer(text)), len(text) + 1]
     for mention in mentions:
         sentence = next((a, b) for a, b in zip(bounds, bounds[1:]) if a <= mention.start < b)
+        mention.sentence = sentence
         mention.set_aside = SET_ASIDE.search(text[max(sentence[0], mention.start - 80) : mention.start]) is not None
         if mention.dates is not None:
+            mention.own_date = True
             continue
         same = [d for d in dates if sentence[0] <= d.start < sentence[1] and not (mention.start <= d.start < mention.end)]
         if same:
             nearest = min(same, key=lambda d: (min(abs(d.end - mention.start), abs(mention.end - d.start)), d.start > mention.start))
             mention.dates = nearest.dates
+            mention.own_date = True
         else:
             before = [d for d in dates if d.end <= mention.start]
             if before:
@@ -418,33 +423,38 @@ class TimeVerdict:
 
 
 def check_time(text: str, wanted: datetime, zone: str, now: datetime) -> TimeVerdict:
-    """Whether `text` states the instant `wanted`; `conflicts` are other times it states for the same day."""
+    """Whether `text` states the instant `wanted`; `conflicts` are other times it states for the same thing.
+
+    Another time is for the same thing when it is written with that same date in its own sentence,
+    when it shares a sentence with the wanted time, or when the text names no date at all. So
+    "Thursday 15:30 or 09:30" and "Thursday 15:30. See you Thursday 09:30" conflict, while "Thursday
+    15:30 works. My 14:00 call ends at 15:00." does not. Ends of ranges and set-aside times never do."""
     local = ZoneInfo(zone)
     wanted = wanted.astimezone(local)
     text = unquoted(text)
     today = now.astimezone(local).date()
     mentions = find_times(text, today)
-    holds = False
-    conflicts = []
-    previous_holds = False
-    for mention in mentions:
-        if mention.set_aside:
-            previous_holds = False
-            continue
-        dated = mention.dates is not None
+
+    def says(mention: TimeMention) -> bool:
         options = instants(mention, local, wanted.date())
-        says = any(
-            (o == wanted) if dated else (o.timetz().replace(tzinfo=None) == wanted.time() and o.date() == wanted.date())
-            for o in options
-        )
-        if says:
-            holds = True
-        elif not (mention.range_end and previous_holds):
-            same_day = (not dated) or any(o.date() == wanted.date() for o in options)
-            if same_day:
-                conflicts.append(mention.text.strip())
-        previous_holds = says
-    return TimeVerdict(holds, conflicts, [m.text.strip() for m in mentions])
+        if mention.dates is not None:
+            return wanted in options
+        return any(o.timetz().replace(tzinfo=None) == wanted.time() and o.date() == wanted.date() for o in options)
+
+    stated = [not m.set_aside and says(m) for m in mentions]
+    holding_sentences = {m.sentence for m, ok in zip(mentions, stated) if ok}
+    dateless = all(m.dates is None for m in mentions) and not find_dates(text, today)
+    conflicts = []
+    for index, mention in enumerate(mentions):
+        if stated[index] or mention.set_aside or (mention.range_end and index and stated[index - 1]):
+            continue
+        if mention.own_date:
+            about = any(o.date() == wanted.date() for o in instants(mention, local, wanted.date()))
+        else:
+            about = mention.sentence in holding_sentences or dateless
+        if about:
+            conflicts.append(mention.text.strip())
+    return TimeVerdict(any(stated), conflicts, [m.text.strip() for m in mentions])
 
 
 def check_date(text: str, wanted: date, zone: str, now: datetime) -> tuple[bool, list[str], list[str]]:

@@ -141,6 +141,21 @@ def test_zone_abbreviations_follow_daylight_saving_as_people_use_them() -> None:
     assert not said("Thursday 15:30 +01:00", {"mentions_time": at}, summer)  # an offset is exact
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Thursday 15:30 works. My 14:00 call ends at 15:00, so no clash.", True),  # other times, another matter
+        ("Confirmed for Thursday 15:30.\nSee you Thursday at 09:30!", False),  # the same day, written again
+        ("15:30 works. Or 09:30.", False),  # no date anywhere: every time is about the same day
+        ("Thursday 15:30, i.e. 09:30 in New York.", False),  # a wrong conversion in the same sentence
+        ("Thursday 15:30, i.e. 09:30 in New York (9:30 am ET).", False),
+        ("Thursday 15:30 (9:30 am ET).", True),
+    ],
+)
+def test_strict_looks_at_times_for_the_same_thing(text: str, expected: bool) -> None:
+    assert said(text, {"mentions_time": AT}) is expected, text
+
+
 def test_mentions_time_resolves_weekdays_from_the_scenario_clock() -> None:
     later = Context({}, {}, timezone=ZONE, now=datetime(2026, 3, 6, 9, 0, tzinfo=ZoneInfo(ZONE)))  # a Friday
     # From Friday 6 March, "Thursday" is 12 March, so it no longer states 5 March.
