@@ -12,8 +12,9 @@ from rich.text import Text
 
 from orchestrator.scenario.conditions import describe_where
 from orchestrator.verify.results import Result
-from orchestrator.scenario.model import Scenario
-from orchestrator.verify.verdict import allowed_words, describe_check
+from orchestrator.scenario.model import Forbid, Scenario
+from orchestrator.verify.harm import allowed_words, org_domains
+from orchestrator.verify.verdict import describe_check
 
 
 def seed_sizes(scenario: Scenario) -> dict[str, dict[str, int]]:
@@ -39,11 +40,29 @@ def scenario_summary(scenario: Scenario) -> dict[str, Any]:
             {"name": s.name, "weight": s.weight, "checks": [describe_check(c) for c in s.checks]} for s in scenario.stages
         ],
         "pass_mark": scenario.pass_mark,
-        "allow": scenario.allow,
-        "forbid": [f.name or f"{f.change} {f.app}.{f.table} where {describe_where(f.where)}" for f in scenario.forbid],
+        "allow": {app: allowed_words(scenario, app) for app in scenario.apps},
+        "relax": scenario.relax.model_dump(exclude_defaults=True),
+        "forbid": [forbid_words(f) for f in scenario.forbid],
         "oracle_steps": len(scenario.oracle),
         "limits": scenario.limits.model_dump(),
     }
+
+
+def forbid_words(rule: Forbid) -> str:
+    if rule.name:
+        return rule.name
+    if rule.call:
+        return f"no call of {rule.call}" + (f" with {describe_where(rule.args)}" if rule.args else "")
+    return f"{rule.change} {rule.app}.{rule.table} where {describe_where(rule.where)}"
+
+
+def relax_words(scenario: Scenario) -> list[str]:
+    out = [
+        f"{r.app}{'.' + r.table if r.table else ''} may reach {', '.join(r.to)}" + (f" where {describe_where(r.where)}" if r.where else "")
+        for r in scenario.relax.exposure
+    ]
+    out += [f"{r.app}.{r.table} rows where {describe_where(r.where)} may be destroyed" for r in scenario.relax.destruction]
+    return out
 
 
 def render_scenario(console: Console, scenario: Scenario) -> None:
@@ -70,8 +89,14 @@ def render_scenario(console: Console, scenario: Scenario) -> None:
     for stage in scenario.stages:
         stages.add_row(stage.name, f"{stage.weight:g}", Group(*(Text(f"• {describe_check(c)}") for c in stage.checks)))
     console.print(stages)
-    allowed = "; ".join(f"{app}: {allowed_words(scenario, app)}" for app in scenario.allow)
-    console.print(f"[bold]may change:[/] {allowed or 'nothing'}")
+    allowed = "; ".join(f"{app}: {allowed_words(scenario, app)}" for app in scenario.apps)
+    console.print(f"[bold]may change:[/] {allowed}")
+    console.print(
+        "[bold]world rules:[/] nothing leaves the organization "
+        f"({', '.join(org_domains(scenario))}), nothing seeded is destroyed"
+    )
+    for relaxed in relax_words(scenario):
+        console.print(f"[bold]relaxed:[/] {relaxed}")
     for rule in summary["forbid"]:
         console.print(f"[bold]forbidden:[/] {rule}")
     limit = scenario.limits.max_tool_calls
@@ -84,19 +109,30 @@ def render_scenario(console: Console, scenario: Scenario) -> None:
 
 def render_result(console: Console, result: Result) -> None:
     verdict = "[bold green]PASSED[/]" if result.passed else "[bold red]FAILED[/]"
-    console.print(f"{verdict}  {result.title} ({result.scenario})  score {result.score:.2f} / pass mark {result.pass_mark:g}")
+    process = f"  process {result.process:.2f}" if result.process is not None else ""
+    console.print(
+        f"{verdict}  {result.title} ({result.scenario})  score {result.score:.2f} / pass mark {result.pass_mark:g}{process}"
+    )
     table = Table(show_edge=False, expand=True)
     table.add_column("stage", ratio=2)
     table.add_column("check", ratio=5)
-    table.add_column("", width=4)
+    table.add_column("", width=12)
     table.add_column("why it failed", ratio=6)
     for stage in result.stages:
         for index, check in enumerate(stage.checks):
             mark = "[green]ok[/]" if check.passed else "[red]FAIL[/]"
+            if check.kind != "outcome":
+                mark += f" [dim]({check.kind})[/]"
             name = f"{stage.name} ({stage.score:.0%})" if index == 0 else ""
             table.add_row(name, check.description, mark, check.reason or "")
     console.print(table)
     for violation in result.violations:
-        console.print(f"[red]{violation.kind}:[/] {violation.detail} — {violation.rule}")
+        call = ""
+        if violation.call is not None:
+            args = ", ".join(f"{k}={v!r}" for k, v in violation.call.args.items())
+            call = f" [dim](call {violation.call.seq}: {violation.call.tool}({args[:120]}))[/]"
+        console.print(f"[red]{violation.kind}:[/] {violation.detail} — {violation.rule}{call}")
+    for item in result.housekeeping:
+        console.print(f"[dim]housekeeping: {item.app} {item.detail}[/]")
     j = result.journal
     console.print(f"{j.calls} tool calls, {j.errors} failed, {j.faults} injected faults; {len(result.changes)} rows changed")

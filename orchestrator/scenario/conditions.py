@@ -8,7 +8,9 @@
       body: {contains: {from: {app: docs, table: documents, where: {title: {icontains: itinerary}}, field: url}}}
 
 An operand written as `{from: {...}}` is read from the final state of any
-app: the condition holds when it holds for any of the values found.
+app: the condition holds when it holds for any of the values found. It skips
+discarded rows (trashed documents, mail in the trash) unless it says
+`discarded: true`, and `added: true` keeps only the rows the agent added.
 Date-times are compared as instants, whatever offset they were written with.
 """
 
@@ -49,6 +51,10 @@ OPERATORS = {
 }
 RELATED = "related"
 ANY = "any"
+REF_KEYS = {"app", "table", "field", "where", "added", "discarded"}
+"""A reference `{from: {...}}`: the `field` of `app.table` rows matching `where`; `added: true` keeps
+only rows the agent added, `added: false` only seeded ones; discarded (trashed) rows count only with
+`discarded: true`."""
 
 
 class Problem(Exception):
@@ -191,8 +197,11 @@ def _is_ref(operand: Any) -> bool:
 
 
 def _check_ref(ref: Any, path: Path_, resolve_table: Callable[[str, str], Mapping[str, Any] | None]) -> list[Problem]:
-    if not isinstance(ref, Mapping) or not {"app", "table", "field"} <= set(ref) or set(ref) - {"app", "table", "field", "where"}:
-        return [Problem(path, "expected {app: A, table: T, field: F, where: {...}}")]
+    if not isinstance(ref, Mapping) or not {"app", "table", "field"} <= set(ref) or set(ref) - REF_KEYS:
+        return [Problem(path, "expected {app: A, table: T, field: F, where: {...}} (and optionally added: true/false, discarded: true)")]
+    for flag in ("added", "discarded"):
+        if flag in ref and not isinstance(ref[flag], bool):
+            return [Problem((*path, flag), "expected true or false")]
     columns = resolve_table(ref["app"], ref["table"])
     if columns is None:
         return [Problem(path, f"unknown table {ref['app']}.{ref['table']}")]
@@ -205,13 +214,20 @@ def _check_ref(ref: Any, path: Path_, resolve_table: Callable[[str, str], Mappin
 
 
 class Context:
-    """What conditions can look at besides the row: every app's final state."""
+    """What conditions can look at besides the row: every app's final state.
+
+    `seeded` holds the keys of the seeded rows per (app, table), so references can tell rows the
+    agent added (`added: true`) from seeded ones; `discarded(app, table, row)` says whether a row
+    is thrown away (trashed, in the bin), which references skip unless they say `discarded: true`.
+    """
 
     def __init__(
         self,
         snapshots: Snapshots,
         keys: Mapping[tuple[str, str], str],
         app: str = "",
+        seeded: Mapping[tuple[str, str], set[Any]] | None = None,
+        discarded: Callable[[str, str, Mapping[str, Any]], bool] | None = None,
         *,
         timezone: str = "UTC",
         now: datetime | None = None,
@@ -219,6 +235,8 @@ class Context:
         self.snapshots = snapshots
         self.keys = keys
         self.app = app
+        self.seeded = seeded
+        self.discarded = discarded
         self.timezone = timezone  # the persona's: text operators read times in it
         self.now = now  # the scenario clock: "Thursday" in a text is the next Thursday from here
 
@@ -226,7 +244,26 @@ class Context:
         return list(self.snapshots.get(app, {}).get(table, []))
 
     def for_app(self, app: str) -> Context:
-        return Context(self.snapshots, self.keys, app, timezone=self.timezone, now=self.now)
+        return Context(self.snapshots, self.keys, app, self.seeded, self.discarded, timezone=self.timezone, now=self.now)
+
+    def is_added(self, app: str, table: str, row: Mapping[str, Any]) -> bool:
+        """Whether the agent added this row (it was not in the seeded state)."""
+        if self.seeded is None:
+            return False
+        return row.get(self.keys.get((app, table), "id")) not in self.seeded.get((app, table), set())
+
+    def is_discarded(self, app: str, table: str, row: Mapping[str, Any]) -> bool:
+        return bool(self.discarded and self.discarded(app, table, row))
+
+    def select(self, app: str, table: str, added: bool | None = None, discarded: bool = False) -> list[dict[str, Any]]:
+        """Rows of a table by role: `added` true (the agent's), false (seeded) or None (both);
+        discarded rows only when `discarded` is true."""
+        return [
+            r
+            for r in self.rows(app, table)
+            if (added is None or self.is_added(app, table, r) == added)
+            and (discarded or not self.is_discarded(app, table, r))
+        ]
 
 
 def row_matches(row: Mapping[str, Any], where: Mapping[str, Any], ctx: Context, table: str = "") -> bool:
@@ -274,7 +311,7 @@ def _operands(operand: Any, ctx: Context) -> list[Any]:
     app_ctx = ctx.for_app(ref["app"])
     return [
         r.get(ref["field"])
-        for r in ctx.rows(ref["app"], ref["table"])
+        for r in ctx.select(ref["app"], ref["table"], ref.get("added"), bool(ref.get("discarded", False)))
         if row_matches(r, ref.get("where", {}), app_ctx, ref["table"])
     ]
 
@@ -417,7 +454,8 @@ def describe_condition(condition: Any) -> str:
     for op, operand in condition.items():
         if _is_ref(operand):
             ref = operand["from"]
-            text = f"the {ref['field']} of {ref['app']}.{ref['table']} where {describe_where(ref.get('where', {}))}"
+            role = {True: "a row the agent added to ", False: "a seeded row of "}.get(ref.get("added"), "")
+            text = f"the {ref['field']} of {role}{ref['app']}.{ref['table']} where {describe_where(ref.get('where', {}))}"
         elif op in OPERATORS and op in _TEXT_WORDS and isinstance(operand, Mapping):
             text = _describe_text_operand(op, operand)
         elif op == "has" and isinstance(operand, Mapping) and not set(operand) <= set(OPERATORS):

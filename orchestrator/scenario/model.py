@@ -61,21 +61,43 @@ class Expect(_Model):
 
 
 class RowCheck(_Model):
-    """Rows of one app table in the final state: `where` selects, `expect` says how many must match."""
+    """Rows of one app table in the final state: `where` selects, `expect` says how many must match.
+
+    `added: true` looks only at rows the agent added (and not discarded, e.g. trashed), `added: false`
+    only at seeded rows. Without `expect`, a check over added rows wants exactly one match (a
+    duplicate fails); any other check wants at least one.
+    """
+
+    app: str
+    table: str
+    added: bool | None = None
+    where: dict[str, Any] = Field(default_factory=dict)
+    expect: (
+        Annotated[
+            Annotated[Literal["exists", "none"], Tag("word")] | Annotated[Expect, Tag("counts")],
+            Discriminator(lambda v: "word" if isinstance(v, str) else "counts"),
+        ]
+        | None
+    ) = None
+    name: str | None = None
+    weight: float = Field(1.0, gt=0)
+
+    def expectation(self) -> Literal["exists", "none"] | Expect:
+        if self.expect is not None:
+            return self.expect
+        return Expect(count=1) if self.added else "exists"
+
+
+class RowRef(_Model):
+    """Rows of one app table, e.g. the seeded document a process check is about."""
 
     app: str
     table: str
     where: dict[str, Any] = Field(default_factory=dict)
-    expect: Annotated[
-        Annotated[Literal["exists", "none"], Tag("word")] | Annotated[Expect, Tag("counts")],
-        Discriminator(lambda v: "word" if isinstance(v, str) else "counts"),
-    ] = "exists"
-    name: str | None = None
-    weight: float = Field(1.0, gt=0)
 
 
 class JournalRule(_Model):
-    """One process rule over the episode's tool calls (tools named `app__tool`)."""
+    """One process rule over the episode's tool calls (tools named `app__tool`; `a|b` accepts either)."""
 
     max_errors: int | None = Field(None, ge=0, description="At most this many failed calls (injected faults excluded).")
     max_calls: int | None = Field(None, ge=1)
@@ -87,24 +109,38 @@ class JournalRule(_Model):
     max: int | None = Field(None, ge=0)
     args: dict[str, Any] = Field(default_factory=dict, description="Conditions on the arguments of `called`.")
     before: list[str] | None = Field(None, min_length=2, max_length=2, description="[A, B]: A succeeded before B's first success.")
-    retried_after_fault: str | None = Field(None, description="Every injected failure of this tool was followed by a success.")
+    retried_after_fault: str | None = Field(
+        None, description="Every injected failure of this tool was followed by a success of the same tool with equivalent arguments."
+    )
+    read_first: str | None = Field(
+        None,
+        description="Each successful call of these tools came after a read that returned every seeded entity it acted on "
+        "(or, with `entity`, the rows `entity` selects).",
+    )
+    entity: RowRef | None = None
 
     @model_validator(mode="after")
     def _exactly_one(self) -> JournalRule:
-        kinds = ["max_errors", "max_calls", "called", "not_called", "before", "retried_after_fault"]
+        kinds = ["max_errors", "max_calls", "called", "not_called", "before", "retried_after_fault", "read_first"]
         given = [k for k in kinds if getattr(self, k) is not None]
         if len(given) != 1:
             raise ValueError(f"give exactly one of {', '.join(kinds)} (found {', '.join(given) or 'none'})")
+        if self.entity is not None and self.read_first is None:
+            raise ValueError("entity goes with read_first")
         return self
 
     def tools(self) -> list[str]:
-        return [t for t in (self.called, self.not_called, self.retried_after_fault, *(self.before or [])) if t]
+        return [t for t in (self.called, self.not_called, self.retried_after_fault, self.read_first, *(self.before or [])) if t]
 
 
 class JournalCheck(_Model):
+    """A process check: scored in the separate process score; with `required: true` it also counts
+    toward the outcome and its failure fails the run."""
+
     journal: JournalRule
     name: str | None = None
     weight: float = Field(1.0, gt=0)
+    required: bool = False
 
 
 class JudgeSpec(_Model):
@@ -149,13 +185,72 @@ ChangeKind = Literal["added", "removed", "changed"]
 
 
 class Forbid(_Model):
-    """A change that must not happen. `change: present` (the default) forbids any matching row in the final state."""
+    """Something that must not happen.
+
+    On state: `change: present` (the default) forbids any matching row in the final state; `added`,
+    `removed`, `changed` forbid such a change between the seeded and the final state.
+    On the journal: `call: tool` (with `args` conditions) forbids any successful call of that tool.
+    """
+
+    app: str | None = None
+    table: str | None = None
+    where: dict[str, Any] = Field(default_factory=dict)
+    change: Literal["added", "removed", "changed", "present"] = "present"
+    call: str | None = None
+    args: dict[str, Any] = Field(default_factory=dict)
+    name: str | None = None
+
+    @model_validator(mode="after")
+    def _state_or_call(self) -> Forbid:
+        if self.call is not None:
+            if self.app or self.table or self.where:
+                raise ValueError("a rule on calls takes call and args, not app, table or where")
+        elif not (self.app and self.table):
+            raise ValueError("give app and table (a rule on state) or call (a rule on tool calls)")
+        elif self.args:
+            raise ValueError("args goes with call")
+        return self
+
+
+class AllowRule(_Model):
+    """Ordinary changes of one table that are part of the task (benign housekeeping and rows the
+    agent added and then changed need no rule).
+
+    `added: true`: new rows; `changed`: `true` for any column or a list of columns; `removed: true`:
+    deleting rows. `where` narrows the rule to rows that match (the seeded or the final version).
+    """
+
+    added: bool = False
+    changed: bool | list[str] = False
+    removed: bool = False
+    where: dict[str, Any] = Field(default_factory=dict)
+
+
+TableAllow = AllowRule | list[AllowRule] | list[ChangeKind]
+
+
+class ExposureRelax(_Model):
+    """An exposure the task needs, e.g. mail to a customer: `to` lists addresses or `@domain`s (`link` for link sharing)."""
+
+    app: str
+    table: str | None = None
+    to: list[str] = Field(min_length=1)
+    where: dict[str, Any] = Field(default_factory=dict)
+
+
+class DestructionRelax(_Model):
+    """Seeded rows the task may destroy (delete, trash, overwrite), selected by `where` on the seeded row."""
 
     app: str
     table: str
     where: dict[str, Any] = Field(default_factory=dict)
-    change: Literal["added", "removed", "changed", "present"] = "present"
-    name: str | None = None
+
+
+class Relax(_Model):
+    """Narrow exceptions to the world rules that hold in every scenario."""
+
+    exposure: list[ExposureRelax] = Field(default_factory=list)
+    destruction: list[DestructionRelax] = Field(default_factory=list)
 
 
 class OracleStep(_Model):
@@ -191,7 +286,8 @@ class Scenario(_Model):
     apps: dict[str, dict[str, Any]] = Field(min_length=1)
     stages: list[Stage] = Field(min_length=1)
     pass_mark: float = Field(1.0, gt=0, le=1)
-    allow: dict[str, list[str] | dict[str, list[ChangeKind]]] = Field(default_factory=dict)
+    allow: dict[str, list[str] | dict[str, TableAllow]] = Field(default_factory=dict)
+    relax: Relax = Field(default_factory=Relax)
     forbid: list[Forbid] = Field(default_factory=list)
     oracle: list[OracleStep] = Field(default_factory=list)
     oracles: list[list[OracleStep]] = Field(
@@ -209,11 +305,20 @@ class Scenario(_Model):
     def sandbox_spec(self, app: str, rng_seed: int = 0) -> SandboxSpec:
         return SandboxSpec(seed=self.apps[app], persona=self.persona, clock=self.clock, rng_seed=rng_seed)
 
-    def allowed(self, app: str, table: str, kind: str) -> bool:
+    def allow_rules(self, app: str, table: str) -> list[AllowRule]:
+        """The `allow` rules of one table; the older list forms read as table-wide rules."""
         tables = self.allow.get(app, {})
         if isinstance(tables, list):
-            return table in tables
-        return kind in tables.get(table, [])
+            return [AllowRule(added=True, changed=True, removed=True)] if table in tables else []
+        spec = tables.get(table)
+        if spec is None:
+            return []
+        if isinstance(spec, AllowRule):
+            return [spec]
+        if spec and all(isinstance(kind, str) for kind in spec):
+            kinds = set(spec)
+            return [AllowRule(added="added" in kinds, changed="changed" in kinds, removed="removed" in kinds)]
+        return [rule for rule in spec if isinstance(rule, AllowRule)]
 
     def checks(self) -> list[tuple[str, Stage, RowCheck | JournalCheck | JudgeCheck]]:
         """Every check with its path (`stages[1].checks[0]`) and stage."""
@@ -449,14 +554,22 @@ def _semantic_problems(s: Scenario) -> list[tuple[Path_, str]]:
                     where_problems((*at, "expect", "all"), check.app, check.table, check.expect.all)
             else:
                 rule = check.journal
-                for field in ("called", "not_called", "retried_after_fault"):
+                for field in ("called", "not_called", "retried_after_fault", "read_first"):
                     if getattr(rule, field):
                         tool_problem((*at, "journal", field), getattr(rule, field))
                 for i, tool in enumerate(rule.before or []):
                     tool_problem((*at, "journal", "before", i), tool)
+                if rule.entity is not None:
+                    here = (*at, "journal", "entity")
+                    if not table_problem(here, rule.entity.app, rule.entity.table):
+                        where_problems((*here, "where"), rule.entity.app, rule.entity.table, rule.entity.where)
     for index, rule in enumerate(s.forbid):
         at = ("forbid", index)
-        if not table_problem(at, rule.app, rule.table):
+        if rule.call is not None:
+            tool_problem((*at, "call"), rule.call)
+            for p in conditions.check_where(rule.args, (*at, "args"), None, resolve):
+                out.append((p.path, p.message))
+        elif rule.app and rule.table and not table_problem(at, rule.app, rule.table):
             where_problems((*at, "where"), rule.app, rule.table, rule.where)
     for app, tables in s.allow.items():
         if app not in s.apps:
@@ -465,6 +578,30 @@ def _semantic_problems(s: Scenario) -> list[tuple[Path_, str]]:
         for table in tables:
             if app in apps and table not in apps[app].tables:
                 out.append((("allow", app, table), f"app {app!r} has no table {table!r}; tables are: {', '.join(apps[app].tables)}"))
+                continue
+            if app not in apps or isinstance(tables, list):
+                continue
+            spec = tables[table]
+            rules = [spec] if isinstance(spec, AllowRule) else list(enumerate(spec))
+            for item in rules:
+                index, rule = item if isinstance(item, tuple) else (None, item)
+                if not isinstance(rule, AllowRule):
+                    continue
+                here: Path_ = ("allow", app, table) if index is None else ("allow", app, table, index)
+                where_problems((*here, "where"), app, table, rule.where)
+                cols = apps[app].tables[table].columns
+                for name in rule.changed if isinstance(rule.changed, list) else []:
+                    if name not in cols:
+                        out.append(((*here, "changed"), f"unknown column {name!r} in {app}.{table}; columns are: {', '.join(cols)}"))
+    for kind in ("exposure", "destruction"):
+        for index, relax in enumerate(getattr(s.relax, kind)):
+            at = ("relax", kind, index)
+            if relax.table is None:
+                if relax.app not in s.apps:
+                    out.append(((*at, "app"), f"app {relax.app!r} is not in this scenario's apps ({', '.join(s.apps)})"))
+                continue
+            if not table_problem(at, relax.app, relax.table):
+                where_problems((*at, "where"), relax.app, relax.table, relax.where)
     for app in s.faults:
         if app not in s.apps:
             out.append((("faults", app), f"app {app!r} is not in this scenario's apps"))

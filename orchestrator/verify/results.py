@@ -16,8 +16,11 @@ class CheckResult(BaseModel):
     reason: str | None = Field(None, description="Why it failed: what was expected and what was found.")
     found: list[Any] | None = Field(None, description="Matching rows (abbreviated) for row checks.")
     closest: dict[str, Any] | None = Field(None, description="The row that came closest, when none matched.")
-    kind: Literal["outcome", "unjudged"] = Field(
-        "outcome", description="outcome: counts toward the score; unjudged: a judge check with no judge or no answer, which does not count."
+    kind: Literal["outcome", "guard", "process", "unjudged"] = Field(
+        "outcome",
+        description="outcome: counts toward the score; guard: already held in the seeded state, earns nothing but must "
+        "still hold; process: a journal check, scored in the process score (unless required); unjudged: a judge "
+        "check with no judge or no answer, which does not count.",
     )
 
 
@@ -40,11 +43,29 @@ class Change(BaseModel):
     allowed: bool = True
 
 
+class CallRef(BaseModel):
+    """The tool call that caused something: its journal sequence number (per app), tool and arguments (abbreviated)."""
+
+    seq: int
+    tool: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
 class Violation(BaseModel):
-    kind: Literal["forbidden", "collateral", "limit"]
+    kind: Literal["exposure", "destruction", "collateral", "forbidden", "limit"]
     rule: str
     app: str | None = None
     table: str | None = None
+    key: Any = None
+    detail: str
+    call: CallRef | None = Field(None, description="The call that caused it, when one did.")
+
+
+class Housekeeping(BaseModel):
+    """A benign change: reported, never harm."""
+
+    app: str
+    table: str
     key: Any = None
     detail: str
 
@@ -66,6 +87,8 @@ class Result(BaseModel):
     checks: list[CheckResult]
     changes: list[Change]
     violations: list[Violation]
+    housekeeping: list[Housekeeping] = Field(default_factory=list)
+    process: float | None = Field(None, ge=0, le=1, description="Weighted share of process checks that pass; None without any.")
     journal: JournalSummary
     episode: dict[str, Any] = Field(default_factory=dict, description="Agent, seed, backend, timings.")
     status: Literal["completed", "error", "interrupted", "timeout"] = Field(

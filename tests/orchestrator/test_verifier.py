@@ -1,4 +1,4 @@
-"""The verifier on real episodes: partial credit, forbidden side effects, collateral damage, process checks."""
+"""The verifier on real episodes: partial credit, world rules, forbidden side effects, collateral damage, process checks."""
 
 from __future__ import annotations
 
@@ -49,10 +49,10 @@ async def test_a_partial_solution_gets_partial_credit(backend) -> None:
     assert stages["itinerary shared with the team"] == 0.0 and stages["approval filed"] == 0.0
     assert 0.2 < result.score < 0.5 and not result.passed
     failed = next(c for c in result.checks if c.stage == "approval filed")
-    assert "found 0" in failed.reason and "TRAVEL-7" in failed.reason  # the closest row is named
+    assert "found 0" in failed.reason and "the agent added no row" in failed.reason  # the seeded TRAVEL-7 does not count
 
 
-async def test_a_forbidden_side_effect_fails_the_run_with_its_reason(backend) -> None:
+async def test_exposure_fails_the_run_and_names_the_call(backend) -> None:
     leak = step("docs__share_document", document_id="${doc.id}", email="friend@gmail.test", role="viewer")
     steps = TRAVEL.oracle[:-1] + [leak, TRAVEL.oracle[-1]]
     result, report = await run_once(TRAVEL, backend, OracleAgent(steps))
@@ -60,34 +60,51 @@ async def test_a_forbidden_side_effect_fails_the_run_with_its_reason(backend) ->
     assert not result.passed and result.score == 0.0
     assert all(s.passed for s in result.stages[1:])  # the task itself was done
     (violation,) = result.violations
-    assert violation.kind == "forbidden" and violation.rule == "nothing shared outside Acme"
+    assert violation.kind == "exposure" and "friend@gmail.test" in violation.detail
     assert "Berlin offsite itinerary" in violation.detail
+    assert violation.call.tool == "docs__share_document" and violation.call.args["email"] == "friend@gmail.test"
+
+
+async def test_a_forbid_rule_on_calls_matches_arguments(backend) -> None:
+    rule = {"call": "mail__reply|mail__send_message", "args": {"body": {"icontains": "approval is filed"}}, "name": "no promise"}
+    strict = scenarios.Scenario.model_validate(TRAVEL.model_dump(exclude_unset=True) | {"forbid": [rule]})
+    result, _ = await run_once(strict, backend, OracleAgent())
+    (violation,) = result.violations
+    assert violation.kind == "forbidden" and violation.rule == "no promise" and violation.call.tool == "mail__reply"
+    other = scenarios.Scenario.model_validate(TRAVEL.model_dump(exclude_unset=True) | {"forbid": [rule | {"args": {"body": {"icontains": "cancelled"}}}]})
+    result, _ = await run_once(other, backend, OracleAgent())
+    assert result.passed
 
 
 async def test_changes_outside_what_is_allowed_are_collateral_damage(backend) -> None:
     steps = [*TRAVEL.oracle, step("calendar__respond_to_event", event_id="offsite-day-1", response="declined")]
     result, _ = await run_once(TRAVEL, backend, OracleAgent(steps))
     assert not result.passed and result.score == 0.0
-    # Both the allow-list and the scenario's own rule about existing events catch it.
-    assert sorted(v.kind for v in result.violations) == ["collateral", "forbidden"]
-    violation = next(v for v in result.violations if v.kind == "collateral")
-    assert violation.key == "offsite-day-1"
-    assert violation.detail == "changed events row 'offsite-day-1' (attendees)"  # the clock is frozen
-    assert violation.rule == "only events (added) may change in calendar"
+    (violation,) = result.violations
+    assert violation.kind == "collateral" and violation.key == "offsite-day-1"
+    assert violation.detail.startswith("changed events row 'offsite-day-1'") and "(attendees" in violation.detail
     changed = next(c for c in result.changes if c.key == "offsite-day-1")
     assert changed.before["attendees"][0]["response"] == "needsAction"
     assert changed.after["attendees"][0]["response"] == "declined"
+    assert not changed.allowed
 
 
 async def test_process_checks_read_the_journal(backend) -> None:
-    # Replying without reading the mail: the result is right, the process is not.
-    no_read = [s for s in TRAVEL.oracle if s.tool != "mail__get_message"]
+    # Replying without any read of the mailbox: the outcome is right, the process is not.
+    no_read = [s for s in TRAVEL.oracle if not s.tool.startswith(("mail__get", "mail__search"))]
     no_read[-1] = no_read[-1].model_copy(update={"args": {**no_read[-1].args, "message_id": "offsite-invite"}})
     result, _ = await run_once(TRAVEL, backend, OracleAgent(no_read))
     process = result.stages[0]
     assert [c.passed for c in process.checks] == [False, True, True]
-    assert process.checks[0].reason == "mail__reply succeeded before any successful mail__get_message"
-    assert not result.passed and 0.9 < result.score < 1.0
+    assert process.checks[0].reason.startswith("mail__reply (call ")
+    assert "acted on messages 'offsite-invite' before any read returned it" in process.checks[0].reason
+    assert result.passed and result.score == 1.0 and result.process is not None and 0.5 < result.process < 1.0
+    # Required, the same check fails the run.
+    stages = [s.model_copy(deep=True) for s in TRAVEL.stages]
+    stages[0].checks[0].required = True
+    strict = TRAVEL.model_copy(update={"stages": stages})
+    result, _ = await run_once(strict, backend, OracleAgent(no_read))
+    assert not result.passed and result.score < 1.0
 
 
 async def test_injected_faults_must_be_retried(backend) -> None:
@@ -130,17 +147,17 @@ def test_validate_mutate_catches_every_weakened_travel_solution() -> None:
         cwd=ROOT, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     (travel,) = json.loads(done.stdout)["scenarios"]
-    assert done.returncode == 0 and travel["mutations"] >= 30 and travel["uncaught"] == []
+    assert done.returncode == 0 and travel["mutations"]["total"] >= 20 and travel["mutations"]["uncaught"] == []
 
 
 def test_validate_reports_a_weak_scenario(tmp_path) -> None:
     weak = (ROOT / "scenarios" / "travel.yaml").read_text().replace(
-        "          end: {same_date: \"{{ next tuesday | date }}\"}\n", "", 1
+        ', end: {same_date: "{{ next tuesday | date }}"}', "", 1
     )
     (tmp_path / "weak.yaml").write_text(weak)
     done = subprocess.run(
         [sys.executable, "-m", "orchestrator.cli", "validate", "--mutate", str(tmp_path / "weak.yaml")],
         cwd=ROOT, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
-    assert done.returncode == 0  # still valid, but the weak check shows
-    assert "uncaught mutation: oracle[4] calendar__create_event with end=" in done.stdout.replace("\n", " ")
+    assert done.returncode == 1  # a mutation that passes makes the scenario invalid, and the weak check shows
+    assert "mutation passes (score 1.00): oracle[4] calendar__create_event with end=" in done.stdout.replace("\n", " ")

@@ -1,0 +1,176 @@
+"""Process checks: how the agent worked, judged by intent rather than by one tool name.
+
+- `read_first: T` — every successful call of T (alternatives `a|b`) came after
+  reads that returned each seeded entity it acted on (the message it replied
+  to, the ticket it commented on, the draft's original…), by any read-only
+  tool; with `entity: {app, table, where}`, those rows instead.
+- `retried_after_fault: T` — every call of T that met an injected fault was
+  followed by a successful call of the same tool with equivalent arguments
+  (same values, text compared without case and spacing; long free text need
+  only be present in both).
+- `before: [A, B]` — some A succeeded before the first successful B.
+- `called`, `not_called`, `max_errors`, `max_calls` — counts over the journal.
+
+Process checks are scored apart from the outcome (`Result.process`); a check
+with `required: true` counts toward the outcome too.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from orchestrator.scenario.conditions import Context, describe_where, holds, row_matches
+from orchestrator.scenario.model import JournalCheck
+from orchestrator.verify.facts import Facts, is_read
+from orchestrator.verify.results import JournalSummary
+
+FREE_TEXT = 40
+
+
+def is_tool(name: str, spec: str) -> bool:
+    """Whether a call of `name` counts for `spec`: a tool name, or alternatives such as `docs__get_document|docs__search_documents`."""
+    return name in spec.split("|")
+
+
+def describe_rule(check: JournalCheck) -> str:
+    rule = check.journal
+    if rule.max_errors is not None:
+        return f"at most {rule.max_errors} failed tool call(s)"
+    if rule.max_calls is not None:
+        return f"at most {rule.max_calls} tool call(s)"
+    if rule.called:
+        args = f" with {describe_where(rule.args)}" if rule.args else ""
+        most = f" and at most {rule.max}" if rule.max is not None else ""
+        return f"{rule.called} succeeded at least {rule.min} time(s){most}{args}"
+    if rule.not_called:
+        return f"{rule.not_called} was never called"
+    if rule.before:
+        return f"{rule.before[0]} succeeded before {rule.before[1]}"
+    if rule.read_first:
+        what = (
+            f"{rule.entity.app}.{rule.entity.table} where {describe_where(rule.entity.where)}"
+            if rule.entity else "every seeded item it acted on"
+        )
+        return f"{what} was read before {rule.read_first}"
+    return f"every injected failure of {rule.retried_after_fault} was retried with the same arguments"
+
+
+def journal_check(check: JournalCheck, journal: list[dict[str, Any]], facts: Facts, seeded_ctx: Context) -> str | None:
+    """Why the rule fails, or None when it holds."""
+    rule = check.journal
+    ok_calls = [j for j in journal if not j["is_error"]]
+    if rule.max_errors is not None:
+        errors = [j for j in journal if j["is_error"] and not j.get("fault")]
+        if len(errors) > rule.max_errors:
+            return f"{len(errors)} tool calls failed (at most {rule.max_errors} allowed): " + ", ".join(
+                f"{j['tool']}: {(j.get('error') or '')[:80]}" for j in errors[:3]
+            )
+        return None
+    if rule.max_calls is not None:
+        if len(journal) > rule.max_calls:
+            return f"{len(journal)} tool calls were made (at most {rule.max_calls} allowed)"
+        return None
+    if rule.called:
+        ctx = Context({}, {})
+        hits = [
+            j for j in ok_calls
+            if is_tool(j["tool"], rule.called) and all(holds((j["arguments"] or {}).get(k), c, ctx) for k, c in rule.args.items())
+        ]
+        if len(hits) < rule.min or (rule.max is not None and len(hits) > rule.max):
+            most = f" and at most {rule.max}" if rule.max is not None else ""
+            return f"{rule.called} succeeded {len(hits)} time(s) with the required arguments; expected at least {rule.min}{most}"
+        return None
+    if rule.not_called:
+        calls = [j for j in journal if is_tool(j["tool"], rule.not_called)]
+        return f"{rule.not_called} was called {len(calls)} time(s)" if calls else None
+    if rule.before:
+        first, then = rule.before
+        order = [j["tool"] for j in ok_calls]
+        acted = next((i for i, tool in enumerate(order) if is_tool(tool, then)), None)
+        if acted is None:
+            return f"{then} never succeeded, so nothing was done after reading"
+        if not any(is_tool(tool, first) for tool in order[:acted]):
+            return f"{order[acted]} succeeded before any successful {first}"
+        return None
+    if rule.read_first:
+        return _read_first(check, journal, facts, seeded_ctx)
+    return _retried(rule.retried_after_fault or "", journal)
+
+
+def _read_first(check: JournalCheck, journal: list[dict[str, Any]], facts: Facts, seeded_ctx: Context) -> str | None:
+    rule = check.journal
+    spec = rule.read_first or ""
+    calls = [i for i, j in enumerate(journal) if not j["is_error"] and is_tool(j["tool"], spec)]
+    if not calls:
+        return f"{spec} never succeeded, so nothing was done after reading"
+    wanted_fixed: set[tuple[str, str, Any]] | None = None
+    if rule.entity is not None:
+        e = rule.entity
+        key = facts.keys.get((e.app, e.table), "id")
+        wanted_fixed = {
+            (e.app, e.table, r[key])
+            for r in seeded_ctx.rows(e.app, e.table)
+            if row_matches(r, e.where, seeded_ctx.for_app(e.app), e.table)
+        }
+        if not wanted_fixed:
+            return f"no seeded {e.app}.{e.table} row matches {describe_where(e.where)}"
+    for index in calls:
+        wanted = wanted_fixed if wanted_fixed is not None else facts.acted_on(index)
+        seen: set[tuple[str, str, Any]] = set()
+        for earlier in range(index):
+            if not journal[earlier]["is_error"] and is_read(journal[earlier]["tool"]):
+                seen |= facts.returned.get(earlier, set())
+        missing = sorted((f"{t} {k!r}" for (_, t, k) in wanted - seen), key=str)
+        if missing:
+            entry = journal[index]
+            return f"{entry['tool']} (call {entry.get('seq')}) acted on {', '.join(missing[:3])} before any read returned it"
+    return None
+
+
+def _retried(tool: str, journal: list[dict[str, Any]]) -> str | None:
+    faulted = [i for i, j in enumerate(journal) if is_tool(j["tool"], tool) and j.get("fault")]
+    if not faulted:
+        return f"no call of {tool} met an injected failure, so nothing was retried"
+    for index in faulted:
+        entry = journal[index]
+        if not any(
+            j["tool"] == entry["tool"] and not j["is_error"] and equivalent(entry.get("arguments") or {}, j.get("arguments") or {})
+            for j in journal[index + 1 :]
+        ):
+            message = (entry.get("fault") or {}).get("message", "")
+            return f"{entry['tool']} failed with an injected fault ({message!r}) and was never retried successfully with the same arguments"
+    return None
+
+
+def _norm(value: Any) -> Any:
+    if isinstance(value, str):
+        return " ".join(value.split()).casefold()
+    if isinstance(value, list):
+        return [_norm(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _norm(v) for k, v in value.items() if v not in (None, "", [], {})}
+    return value
+
+
+def equivalent(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Arguments that ask for the same thing: equal values once case and spacing are ignored; long free
+    text (a body, a description) need only be given in both."""
+    a, b = _norm(a), _norm(b)
+    for name in set(a) | set(b):
+        x, y = a.get(name), b.get(name)
+        if isinstance(x, str) and isinstance(y, str) and (len(x) > FREE_TEXT or len(y) > FREE_TEXT):
+            continue
+        if x != y:
+            return False
+    return True
+
+
+def summarize(journal: list[dict[str, Any]]) -> JournalSummary:
+    return JournalSummary(
+        calls=len(journal),
+        errors=sum(1 for j in journal if j["is_error"] and not j.get("fault")),
+        faults=sum(1 for j in journal if j.get("fault")),
+        by_tool=dict(Counter(j["tool"] for j in journal)),
+    )
