@@ -783,6 +783,8 @@ def holds(op: str, value: object, wanted: object, spec: dict[str, object], zone:
     text = as_text(value)
     if text is None or wanted is None:
         return False
+    if isinstance(wanted, list):  # read from a list column, such as a message's recipients
+        return any(holds(op, value, item, spec, zone, now) for item in wanted)
     strict = bool(spec.get("strict", DEFAULT_STRICT.get(op, False)))
     if op == "mentions_time":
         instant = _instant(wanted)

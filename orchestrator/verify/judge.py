@@ -131,7 +131,7 @@ class Judge:
         if path is not None:
             with contextlib.suppress(OSError):
                 path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_suffix(".tmp")
+                tmp = path.with_suffix(f".{os.getpid()}-{id(self)}.tmp")
                 tmp.write_text(json.dumps({"model": self.config.model, "rubric": rubric, "verdict": verdict, "rationale": rationale}))
                 tmp.replace(path)
         return Judgement(verdict=verdict, rationale=rationale, model=self.config.model, digest=key)

@@ -236,6 +236,11 @@ def test_mentions_person_from_a_row() -> None:
     ref = {"from": {"app": "tickets", "table": "users", "where": {"email": "priya@acme.test"}, "field": "name"}}
     assert said("Thanks Priya!", {"mentions_person": ref})
     assert not said("Thanks Tom!", {"mentions_person": ref})
+    # A list column (a message's recipients): any of them.
+    ctx = Context({"mail": {"messages": [{"id": "m1", "to": ["tom@globex.test", "nina@acme.test"]}]}}, {("mail", "messages"): "id"})
+    recipients = {"from": {"app": "mail", "table": "messages", "where": {"id": "m1"}, "field": "to"}}
+    assert said("I copied nina@acme.test.", {"mentions_person": recipients}, ctx)
+    assert not said("I copied sam@acme.test.", {"mentions_person": recipients}, ctx)
 
 
 # -- links ----------------------------------------------------------------------------------
