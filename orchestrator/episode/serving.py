@@ -42,7 +42,9 @@ class _Server(uvicorn.Server):
         yield
 
 
-def gateway_app(gateway: Gateway, host: str, allowed_hosts: list[str] | None = None) -> Starlette:
+def gateway_app(gateway: Gateway, host: str, allowed_hosts: list[str] | None = None, secret: str | None = None) -> Starlette:
+    """The gateway's web app: MCP at `/mcp`, or at `/SECRET/mcp` only when a secret is given (a capability:
+    another local process that finds the port cannot use it), and `/healthz`."""
     manager = StreamableHTTPSessionManager(gateway.server, security_settings=transport_security(host, allowed_hosts or []))
 
     class Endpoint:
@@ -58,9 +60,13 @@ def gateway_app(gateway: Gateway, host: str, allowed_hosts: list[str] | None = N
             yield
 
     return Starlette(
-        routes=[Route("/healthz", healthz), Route("/mcp", Endpoint(), methods=["GET", "POST", "DELETE"])],
+        routes=[Route("/healthz", healthz), Route(mcp_path(secret), Endpoint(), methods=["GET", "POST", "DELETE"])],
         lifespan=lifespan,
     )
+
+
+def mcp_path(secret: str | None) -> str:
+    return f"/{secret}/mcp" if secret else "/mcp"
 
 
 class ServeError(RuntimeError):
@@ -92,14 +98,14 @@ SHUTDOWN_GRACE_S = 5.0
 
 @contextlib.asynccontextmanager
 async def serve_http(
-    gateway: Gateway, host: str = "127.0.0.1", port: int = 0, allowed_hosts: list[str] | None = None
+    gateway: Gateway, host: str = "127.0.0.1", port: int = 0, allowed_hosts: list[str] | None = None, secret: str | None = None
 ) -> AsyncIterator[str]:
     """Serve the gateway while the block runs; yields its MCP URL (port 0 picks a free one).
 
     Raises `ServeError` when the address cannot be bound."""
     sock = listen(host, port)
     config = uvicorn.Config(
-        gateway_app(gateway, host, allowed_hosts), host=host, port=port, log_level="warning", access_log=False,
+        gateway_app(gateway, host, allowed_hosts, secret), host=host, port=port, log_level="warning", access_log=False,
         lifespan="on", timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
     )  # fmt: skip
     server = _Server(config)
@@ -124,7 +130,7 @@ async def serve_http(
         bound = sock.getsockname()[1]
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         try:
-            yield f"http://{shown}:{bound}/mcp"
+            yield f"http://{shown}:{bound}{mcp_path(secret)}"
         finally:
             server.should_exit = True
             with anyio.CancelScope(shield=True), anyio.move_on_after(SHUTDOWN_GRACE_S + 5):

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import secrets
 import signal
 import time
 from collections.abc import Callable, Iterator
@@ -231,7 +232,8 @@ async def run_episode(
         on_stage("seeding sandboxes")
         async with Episode(scenario, endpoints, rng_seed=rng_seed, workdir=folder) as episode:
             assert episode.gateway is not None
-            async with serve_http(episode.gateway) as url:
+            # The URL carries a secret: other local processes (other episodes' agents) that find the port get a 404.
+            async with serve_http(episode.gateway, secret=secrets.token_urlsafe(18)) as url:
                 episode.gateway_url = url
                 info["gateway"] = url
                 on_stage(f"running {agent.name}")
