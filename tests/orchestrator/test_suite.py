@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -152,3 +153,29 @@ def test_validate_reports_a_bad_file_and_goes_on(tmp_path: Path) -> None:
     reports = {Path(r["file"]).name: r for r in json.loads(done.stdout)["scenarios"]}
     assert reports[TWO[1]]["valid"] is True
     assert reports["nul.yaml"]["valid"] is False and "NUL byte" in " ".join(reports["nul.yaml"]["problems"])
+
+
+def test_sigterm_stops_the_suite_and_writes_what_ran(library: Path, tmp_path: Path) -> None:
+    import signal
+
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "orchestrator.cli", "run", str(library), "--backend", "inprocess",
+                             "--agent", "cmd:sleep 60", "--isolation", "none", "--out", str(out)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        for line in proc.stderr:
+            if "starting" in line:
+                break
+        time.sleep(3)  # the agent is running
+        proc.send_signal(signal.SIGTERM)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 128 + signal.SIGTERM, stderr
+    assert "interrupted by SIGTERM" in stderr and "Traceback" not in stderr
+    summary = json.loads((out / "results.json").read_text())
+    assert summary["interrupted"] == "SIGTERM"
+    assert [row["status"] for row in summary["scenarios"]] == ["interrupted", "interrupted"]
+    assert all((Path(row["folder"]) / "results.json").exists() for row in summary["scenarios"])
+    assert "(interrupted)" in stdout

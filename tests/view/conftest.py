@@ -5,6 +5,7 @@
   (fails, with an exposure violation caused by its `mail__send_message` call); it also writes the
   conversation it "had" to `messages.json`, as agents that keep their messages do;
 - `repeat`: the oracle twice (`--repeat 2`), a summary with pass@k over `episode-001/`, `episode-002/`;
+- `flaky`: the reference solution of a scenario whose first ticket creation fails by an injected fault;
 - `suite`: the noop agent over two scenarios, as `orchestrator run a.yaml b.yaml` writes it.
 """
 
@@ -60,6 +61,8 @@ def make_runs(root: Path) -> dict[str, Path]:
             await run_many(TRAVEL, backend, OracleAgent, RunOptions(out=root / "oracle", seed=1))
             await run_many(TRAVEL, backend, LeakyAgent, RunOptions(out=root / "leaky", seed=2))
             await run_many(TRAVEL, backend, OracleAgent, RunOptions(out=root / "repeat", seed=3, repeat=2))
+            flaky = scenarios.load(ROOT / "scenarios" / "flaky-ticketing.yaml")
+            await run_many(flaky, backend, OracleAgent, RunOptions(out=root / "flaky", seed=4))
             runs = suite.load_all([ROOT / "scenarios" / "travel.yaml", ROOT / "scenarios" / "reschedule-conflict.yaml"])
             await suite.run_suite(runs, backend, NoopAgent, suite.SuiteOptions(out=root / "suite", agent="noop"))
 

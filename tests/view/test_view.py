@@ -103,6 +103,23 @@ def test_failed_run_page_explains_the_failure(viewer: str, runs: Path) -> None:
     assert "I will tell our partner about the trip." in words
 
 
+def test_injected_faults_and_closest_rows(viewer: str, runs: Path) -> None:
+    page = get(viewer, "/run/flaky").text
+    trace = [json.loads(line) for line in (runs / "flaky" / "trace.jsonl").read_text().splitlines()]
+    faulted = [e for e in trace if e.get("fault")]
+    assert faulted and faulted[0]["tool"] == "tickets__create_ticket"
+    row = page.split(f'id="call-tickets-{faulted[0]["seq"]}"')[1].split("</tr>")[0]
+    assert "injected fault" in row and "tickets__create_ticket" in row and "503" in html.unescape(row)
+    # a failed check with a closest row shows that row's fields
+    data = results(runs, "leaky")
+    closest = next(c for c in data["checks"] if c.get("closest"))
+    cell = get(viewer, "/run/leaky").text.split(f'id="check-{closest["id"]}"')[1].split("</table></td></tr>")[0]
+    for key, value in closest["closest"].items():
+        assert html.escape(str(key)) in cell
+        if isinstance(value, str):
+            assert html.escape(value) in cell
+
+
 def test_passing_run_and_repeat_pages(viewer: str, runs: Path) -> None:
     words = text_of(get(viewer, "/run/oracle").text)
     assert "passed" in words and "FAIL" not in words and "Violations none" in words
