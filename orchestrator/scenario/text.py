@@ -614,10 +614,21 @@ def stem(word: str) -> str:
     return word
 
 
+NUMBER_WORDS = {
+    word: str(number)
+    for number, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split()
+    )
+} | {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "ninety": "90", "hundred": "100"}
+
+
 def content_words(text: str) -> list[str]:
+    """The words that carry content: lower case, stop-words dropped, numbers written as digits, lightly stemmed."""
     words = []
     for w in WORD.findall(text.lower().replace("'s ", " ")):
         for part in w.split("'") if "'" in w else [w]:
+            part = NUMBER_WORDS.get(part, part)
             if part and part not in STOP_WORDS and (len(part) > 2 or part.isdigit()):
                 words.append(stem(part))
     return words
@@ -634,7 +645,8 @@ def shingles(words: list[str], window: int = 3) -> set[frozenset[str]]:
 
 
 def section(text: str, heading: str) -> str | None:
-    """The part of a document under the heading that contains `heading` (any case), up to the next heading at its level or above."""
+    """The part of a document under the markdown heading that contains `heading` (any case), up to the
+    next heading at its level or above; without such a heading, the paragraph that contains it."""
     lines = text.splitlines()
     start = level = None
     for i, line in enumerate(lines):
@@ -643,7 +655,12 @@ def section(text: str, heading: str) -> str | None:
             start, level = i + 1, len(m.group(1))
         elif m and start is not None and level is not None and len(m.group(1)) <= level:
             return "\n".join(lines[start:i])
-    return "\n".join(lines[start:]) if start is not None else None
+    if start is not None:
+        return "\n".join(lines[start:])
+    for paragraph in re.split(r"\n\s*\n", text):
+        if heading.lower() in " ".join(paragraph.split()).lower():
+            return paragraph
+    return None
 
 
 @dataclass
