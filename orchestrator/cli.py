@@ -255,10 +255,8 @@ def restore_stop_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def agent_factory(spec: str, isolation: str, env_names: list[str], hide: list[Path] | None = None) -> Callable[[], Agent]:
-    """A maker of fresh agents for `spec`; for cmd: agents, resolves the isolation and warns loudly without one.
-
-    `hide`: folders a cmd: agent must not see besides its own run's (a suite's output root)."""
+def agent_factory(spec: str, isolation: str, env_names: list[str]) -> Callable[[], Agent]:
+    """A maker of fresh agents for `spec`; for cmd: agents, resolves the isolation and warns loudly without one."""
     from orchestrator.agents.base import parse_agent
     from orchestrator.agents.command import IsolationError, resolve_isolation
 
@@ -278,22 +276,15 @@ def agent_factory(spec: str, isolation: str, env_names: list[str], hide: list[Pa
     if missing:
         raise fail_usage(f"--agent-env {', '.join(missing)}: not set in this environment")
     cwd = Path.cwd()
-    hidden = [p.resolve() for p in hide or []]
-
-    def make() -> Agent:
-        made = parse_agent(spec, isolation=chosen, env_names=env_names, cwd=cwd)
-        made.hide.extend(hidden)  # type: ignore[attr-defined]
-        return made
-
-    return make
+    return lambda: parse_agent(spec, isolation=chosen, env_names=env_names, cwd=cwd)
 
 
-def print_episode_problems(record: RunRecord) -> None:
+def print_episode_problems(record: RunRecord, prefix: str = "") -> None:
     """What went wrong besides the verdict: the agent's exit, crash or timeout; errors; an interrupted run."""
     from orchestrator.run.runner import episode_problems
 
     for line in episode_problems(record):
-        err.print(line, highlight=False)
+        err.print(prefix + line, highlight=False)
 
 
 def _is_suite(args: list[Path]) -> bool:
@@ -337,6 +328,9 @@ def _run_suite(
     else:
         suite.render_suite(console, record.summary)
         console.print(f"results: {folder / 'results.json'}")
+    for run in record.runs:  # the agent's exit codes, crashes and timeouts, errors
+        if run.record is not None and run.scenario is not None:
+            print_episode_problems(run.record, prefix=f"{run.scenario.id}: ")
     if record.interrupted:
         err.print(f"interrupted by {record.interrupted}: results written for what ran", highlight=False)
     return record.exit_code()
@@ -386,7 +380,7 @@ def run_command(
     restore_stop_signals()
     _use_judge(judge)
     if _is_suite(scenario):
-        raise typer.Exit(_run_suite(scenario, agent_factory(agent, isolation, agent_env or [], hide=[out] if out else []), agent=agent, out=out, seed=seed,
+        raise typer.Exit(_run_suite(scenario, agent_factory(agent, isolation, agent_env or []), agent=agent, out=out, seed=seed,
                                     timeout=timeout, repeat=repeat, parallel=parallel, backend=backend, as_json=as_json))  # fmt: skip
     loaded = load_or_exit(scenario[0])
     make_agent = agent_factory(agent, isolation, agent_env or [])
