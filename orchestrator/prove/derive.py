@@ -395,15 +395,25 @@ FUNCTION_WORDS = frozenset(
 )
 
 
+def _stem(word: str) -> str:
+    """A crude stem, so "released" counts as a word of an instruction that says "release"."""
+    low = word.lower()
+    for suffix in ("ing", "ed", "es", "s", "d"):
+        if len(low) > len(suffix) + 3 and low.endswith(suffix):
+            low = low[: -len(suffix)]
+            break
+    return low[:-1] if len(low) > 4 and low.endswith("e") else low
+
+
 def retitle(title: str, instruction: str, fallback: str) -> str:
-    """A title keeping only the words of `title` that the instruction uses (numbers, and words of three letters
-    or more that say something), in another order."""
-    said = {w.lower() for w in WORD.findall(instruction)}
+    """A title keeping only the words of `title` that the instruction uses, in any form (numbers, and words of
+    three letters or more that say something), in another order."""
+    said = {_stem(w) for w in WORD.findall(instruction)}
     kept: list[str] = []
     for word in WORD.findall(title):
         low = word.lower()
         meaningful = low[0].isdigit() or (len(low) >= 3 and low not in FUNCTION_WORDS)
-        if meaningful and low in said and low not in {k.lower() for k in kept}:
+        if meaningful and _stem(word) in said and low not in {k.lower() for k in kept}:
             kept.append(word)
     if not kept:
         return fallback
