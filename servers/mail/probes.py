@@ -98,6 +98,11 @@ def rewrites(ctx: ProbeContext) -> list[Probe]:
                 args["to"], copied = _reply_all_recipients(original, ctx.persona.email)
                 extra = list(args.get("cc", []))
                 args["cc"] = Computed(lambda saved, c=copied, e=extra: [*c.fn(saved), *e])
+            elif args.get("cc") or args.get("bcc"):
+                # A draft with only copies gets no `to` filled in: address it to whom the reply would go.
+                original = f"_original{step.origin}"
+                before.append(Step("get_message", {"message_id": args["in_reply_to"]}, save=original))
+                args["to"] = _reply_all_recipients(original, ctx.persona.email)[0]
         calls = [*before, Step("create_draft", args, save=draft), Step("send_draft", {"draft_id": "${" + draft + ".id}"}, save=step.save)]
         out.append(Probe("draft-send", f"{step.tool} (step {step.origin}) as create_draft + send_draft",
                          replace={step.origin: calls}))
