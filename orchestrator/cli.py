@@ -134,7 +134,6 @@ def validate_command(
         bool, typer.Option("--equivalents", help="Also run generic correct rewrites of the reference solution; each must pass.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
-    judge: JudgeOption = None,
 ) -> None:
     """Prove scenarios sound: the reference solutions score 1.0 on fresh sandboxes and doing nothing fails;
     optionally every mutation and attack fails and every equivalent rewrite passes. Exits 1 on any problem."""
@@ -143,7 +142,6 @@ def validate_command(
     from orchestrator.prove.speed import schema_checks_remembered
     from orchestrator.prove.validate import validate
 
-    _use_judge(judge)
     missing = [p for p in paths if not p.exists()]
     if missing:
         raise fail_usage(f"no such file or folder: {', '.join(map(str, missing))}")
@@ -199,30 +197,6 @@ BackendOption = Annotated[
         "or remote (already running at CLAWGYM_APP_URL).",
     ),
 ]
-
-
-JudgeOption = Annotated[
-    str | None,
-    typer.Option(
-        "--judge",
-        metavar="MODEL@BASE_URL",
-        help="An OpenAI-compatible endpoint that judges the scenario's `judge` checks, e.g. gpt-4o-mini@https://api.openai.com/v1 "
-        "(key from CLAWGYM_JUDGE_API_KEY or OPENAI_API_KEY; answers cached in CLAWGYM_JUDGE_CACHE, default ~/.cache/clawgym/judge). "
-        "Without it those checks are unjudged and do not count.",
-    ),
-]
-
-
-def _use_judge(spec: str | None) -> None:
-    from orchestrator.verify import judge as judging
-
-    if spec is None:
-        judging.use(None)
-        return
-    try:
-        judging.use(judging.Judge(judging.JudgeConfig.parse(spec)))
-    except ValueError as exc:
-        raise fail_usage(str(exc)) from None
 
 
 def _backend_or_exit(name: str, log_dir: Path | None) -> Backend:
@@ -313,10 +287,16 @@ def _run_suite(
     options = suite.SuiteOptions(out=folder, seed=seed, repeat=repeat, parallel=parallel, timeout_s=timeout, agent=agent)
     backend_impl = _backend_or_exit(backend, folder / "logs")
 
+    def hidden_agent() -> Agent:
+        made = make_agent()
+        if isinstance(getattr(made, "hide", None), list):  # a cmd: agent sees no folder of the suite, siblings included
+            made.hide.append(folder.resolve())  # type: ignore[attr-defined]
+        return made
+
     async def main() -> suite.SuiteRecord:
         async with backend_impl:
             with suite.SuiteProgress(err, runs, repeat) as progress:
-                return await suite.run_suite(runs, backend_impl, make_agent, options, progress,
+                return await suite.run_suite(runs, backend_impl, hidden_agent, options, progress,
                                              notify=lambda m: err.print(m, highlight=False))  # fmt: skip
 
     try:
@@ -365,7 +345,6 @@ def run_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON on stdout.")] = False,
     isolation: IsolationOption = "auto",
     agent_env: AgentEnvOption = None,
-    judge: JudgeOption = None,
 ) -> None:
     """Run an agent on a scenario, verify the final state, and write results.json and trace.jsonl.
 
@@ -378,7 +357,6 @@ def run_command(
     from orchestrator.show import render_result
 
     restore_stop_signals()
-    _use_judge(judge)
     if _is_suite(scenario):
         raise typer.Exit(_run_suite(scenario, agent_factory(agent, isolation, agent_env or []), agent=agent, out=out, seed=seed,
                                     timeout=timeout, repeat=repeat, parallel=parallel, backend=backend, as_json=as_json))  # fmt: skip
@@ -458,7 +436,6 @@ def serve_command(
     ] = Path("runs"),
     seed: Annotated[int, typer.Option("--seed", help="Episode seed.")] = 0,
     backend: BackendOption = "local",
-    judge: JudgeOption = None,
 ) -> None:
     """Seed a scenario and serve its gateway to an MCP client until stopped; then verify and write the results.
 
@@ -470,7 +447,6 @@ def serve_command(
 
     if transport not in ("stdio", "http"):
         raise fail_usage(f"--transport must be stdio or http, not {transport!r}")
-    _use_judge(judge)
     loaded = load_or_exit(scenario)
     if transport == "http":
         try:

@@ -10,6 +10,7 @@ under a parent and points `latest` at the newest.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import socket
 import sys
@@ -75,20 +76,16 @@ class ServeError(RuntimeError):
 
 def listen(host: str, port: int) -> socket.socket:
     """A listening socket on host:port, or a `ServeError` naming the address and the reason."""
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    except socket.gaierror as exc:
-        raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
-    family, _, _, _, address = infos[0]
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET  # as uvicorn binds it
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(address)
+        sock.bind((host, port))
         sock.listen(128)
-    except OSError as exc:
+    except OSError as exc:  # socket.gaierror included: an unknown host name
         sock.close()
-        hint = " (another process uses it; pick another --port, or 0 for a free one)" if exc.errno == 98 else ""
-        raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror}{hint}") from None
+        hint = " (another process uses it; pick another --port, or 0 for a free one)" if exc.errno == errno.EADDRINUSE else ""
+        raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}{hint}") from None
     sock.set_inheritable(True)
     return sock
 

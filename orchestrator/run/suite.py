@@ -13,6 +13,7 @@ May import `orchestrator.run.runner`, `orchestrator.scenario`, `orchestrator.bac
 from __future__ import annotations
 
 import glob
+import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -103,8 +104,6 @@ class SuiteRecord:
         """0 when every scenario passed every episode, 1 otherwise, 2 when a file did not load or an episode
         ended in error, 128+N when signal N stopped the run."""
         if self.interrupted:
-            import signal
-
             return 128 + int(signal.Signals[self.interrupted])
         if any(r.problems or (r.record and r.record.errors) for r in self.runs):
             return 2
@@ -197,7 +196,7 @@ def _mean(values: list[float]) -> float | None:
     return round(sum(values) / len(values), 6) if values else None
 
 
-def scenario_row(run: ScenarioRun, options: SuiteOptions) -> dict[str, Any]:
+def scenario_row(run: ScenarioRun) -> dict[str, Any]:
     row: dict[str, Any] = {"file": str(run.file)}
     if run.scenario is None:
         return row | {"id": None, "status": "invalid", "problems": run.problems, "passed": False}
@@ -230,14 +229,14 @@ def scenario_row(run: ScenarioRun, options: SuiteOptions) -> dict[str, Any]:
         "wall_s": round(run.wall_s, 3),
         "cost_usd": round(sum(costs), 6) if costs and len(costs) == n else None,
         "statuses": statuses,
-        "status": "completed" if set(statuses) <= {"completed", "timeout"} else next(s for s in ("error", "interrupted") if s in statuses),
+        "status": next((s for s in ("error", "interrupted") if s in statuses), "completed"),
     }
 
 
 def summarize(
     runs: list[ScenarioRun], options: SuiteOptions, *, interrupted: str | None = None, elapsed_s: float = 0.0
 ) -> dict[str, Any]:
-    rows = [scenario_row(r, options) for r in runs]
+    rows = [scenario_row(r) for r in runs]
     ran = [r for r in rows if r.get("id") and r["episodes"]]
     ks = range(1, options.repeat + 1)
 

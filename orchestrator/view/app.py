@@ -4,6 +4,7 @@ so runs that finish while the viewer is open appear on the next page load."""
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
@@ -80,7 +81,7 @@ def bind(port: int) -> socket.socket:
     return sock
 
 
-def serve(roots: list[Path], port: int, on_ready: callable = print) -> None:  # type: ignore[valid-type]
+def serve(roots: list[Path], port: int, on_ready: Callable[[str], None] = print) -> None:
     """Serve until Ctrl-C or SIGTERM; `on_ready(url)` once listening."""
     import uvicorn
 

@@ -67,7 +67,7 @@ class Record:
             return str(self.data.get("agent") or "")
         agent = self.episode.get("agent")
         if isinstance(agent, dict):
-            return str(agent.get("command") and f"cmd:{agent['command']}" or agent.get("agent") or "")
+            agent = agent.get("agent")
         return str(agent or "")
 
     @property
@@ -316,30 +316,24 @@ def violation_call(violation: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def changes_by_table(record: Record) -> list[dict[str, Any]]:
-    """`changes` grouped per app and table; each row with its fields before and after, changed ones marked."""
+    """`changes` grouped per app and table; each row with its fields seeded and final, the changed ones marked
+    (every field of an added or removed row)."""
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for change in record.data.get("changes") or []:
         if not isinstance(change, dict):
             continue
+        kind = change.get("kind")
         before = change.get("before") if isinstance(change.get("before"), dict) else {}
         after = change.get("after") if isinstance(change.get("after"), dict) else {}
-        changed = set(change.get("fields") or [])
-        if change.get("kind") == "changed" and not changed:
-            changed = {k for k in set(before) | set(after) if before.get(k) != after.get(k)}
-        names = list(dict.fromkeys([*before, *after]))
+        changed = set(change.get("fields") or []) or {k for k in {*before, *after} if before.get(k) != after.get(k)}
         fields = [
-            {"name": n, "before": before.get(n, ""), "after": after.get(n, ""), "changed": n in changed or change.get("kind") != "changed"}
-            for n in names
+            {"name": n, "before": before.get(n, ""), "after": after.get(n, ""), "changed": kind != "changed" or n in changed}
+            for n in dict.fromkeys([*before, *after])
         ]
         groups.setdefault((str(change.get("app")), str(change.get("table"))), []).append(
-            {"key": change.get("key"), "kind": change.get("kind"), "allowed": change.get("allowed", True), "fields": fields,
-             "changed": [f for f in fields if n_changed(f, change)]}  # fmt: skip
+            {"key": change.get("key"), "kind": kind, "allowed": change.get("allowed", True), "fields": fields}
         )
     return [{"app": app, "table": table, "rows": rows} for (app, table), rows in groups.items()]
-
-
-def n_changed(field_row: dict[str, Any], change: dict[str, Any]) -> bool:
-    return bool(field_row["changed"]) if change.get("kind") == "changed" else True
 
 
 def stages_with_checks(record: Record) -> list[dict[str, Any]]:

@@ -22,7 +22,7 @@ def html_report(roots: list[Path]) -> str:
     groups = [{"id": g.id, "html": pages.group_page(library, g, report_link, embedded=True)} for g in library.groups()]
     runs = [pages.run_page(library, r, report_link, embedded=True) for r in library.episodes()]
     return pages.ENV.get_template("report.html").render(
-        css=pages.CSS if hasattr(pages, "CSS") else "", roots=", ".join(map(str, roots)), written=time.strftime("%Y-%m-%d %H:%M"),
+        css=pages.CSS, roots=", ".join(map(str, roots)), written=time.strftime("%Y-%m-%d %H:%M"),
         listing=listing, groups=groups, runs=runs, anchor=pages.anchor,
     )  # fmt: skip
 

@@ -32,6 +32,7 @@ form.filters label { display: flex; flex-direction: column; font-size: 12px; col
 .message { border: 1px solid var(--line); border-radius: 6px; margin: 6px 0; padding: 6px 10px; }
 .message .role { font-weight: 600; font-size: 12px; text-transform: uppercase; color: var(--muted); }
 a { color: #0969da; }
+#compare { width: 100%; table-layout: fixed; } #compare tr > :first-child { width: 22%; }
 """
 
 BASE = """{% if not embedded %}<!doctype html>
