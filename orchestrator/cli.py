@@ -134,6 +134,7 @@ def validate_command(
         bool, typer.Option("--equivalents", help="Also run generic correct rewrites of the reference solution; each must pass.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    judge: JudgeOption = None,
 ) -> None:
     """Prove scenarios sound: the reference solutions score 1.0 on fresh sandboxes and doing nothing fails;
     optionally every mutation and attack fails and every equivalent rewrite passes. Exits 1 on any problem."""
@@ -142,6 +143,7 @@ def validate_command(
     from orchestrator.prove.speed import schema_checks_remembered
     from orchestrator.prove.validate import validate
 
+    _use_judge(judge)
     missing = [p for p in paths if not p.exists()]
     if missing:
         raise fail_usage(f"no such file or folder: {', '.join(map(str, missing))}")
@@ -197,6 +199,30 @@ BackendOption = Annotated[
         "or remote (already running at CLAWGYM_APP_URL).",
     ),
 ]
+
+
+JudgeOption = Annotated[
+    str | None,
+    typer.Option(
+        "--judge",
+        metavar="MODEL@BASE_URL",
+        help="An OpenAI-compatible endpoint that judges the scenario's `judge` checks, e.g. gpt-4o-mini@https://api.openai.com/v1 "
+        "(key from CLAWGYM_JUDGE_API_KEY or OPENAI_API_KEY; answers cached in CLAWGYM_JUDGE_CACHE, default ~/.cache/clawgym/judge). "
+        "Without it those checks are unjudged and do not count.",
+    ),
+]
+
+
+def _use_judge(spec: str | None) -> None:
+    from orchestrator.verify import judge as judging
+
+    if spec is None:
+        judging.use(None)
+        return
+    try:
+        judging.use(judging.Judge(judging.JudgeConfig.parse(spec)))
+    except ValueError as exc:
+        raise fail_usage(str(exc)) from None
 
 
 def _backend_or_exit(name: str, log_dir: Path | None) -> Backend:
@@ -345,6 +371,7 @@ def run_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON on stdout.")] = False,
     isolation: IsolationOption = "auto",
     agent_env: AgentEnvOption = None,
+    judge: JudgeOption = None,
 ) -> None:
     """Run an agent on a scenario, verify the final state, and write results.json and trace.jsonl.
 
@@ -357,6 +384,7 @@ def run_command(
     from orchestrator.show import render_result
 
     restore_stop_signals()
+    _use_judge(judge)
     if _is_suite(scenario):
         raise typer.Exit(_run_suite(scenario, agent_factory(agent, isolation, agent_env or []), agent=agent, out=out, seed=seed,
                                     timeout=timeout, repeat=repeat, parallel=parallel, backend=backend, as_json=as_json))  # fmt: skip
@@ -436,6 +464,7 @@ def serve_command(
     ] = Path("runs"),
     seed: Annotated[int, typer.Option("--seed", help="Episode seed.")] = 0,
     backend: BackendOption = "local",
+    judge: JudgeOption = None,
 ) -> None:
     """Seed a scenario and serve its gateway to an MCP client until stopped; then verify and write the results.
 
@@ -447,6 +476,7 @@ def serve_command(
 
     if transport not in ("stdio", "http"):
         raise fail_usage(f"--transport must be stdio or http, not {transport!r}")
+    _use_judge(judge)
     loaded = load_or_exit(scenario)
     if transport == "http":
         try:
