@@ -67,6 +67,13 @@ class Harness:
         self.portal = portal
         self.stack = stack
         self.apps: dict[str, tuple[Client, Any, dict[str, Any]]] = {}
+        self.strategies: dict[tuple[str, str], st.SearchStrategy[Any]] = {}
+
+    def arguments(self, app: str, tool: Any) -> st.SearchStrategy[Any]:
+        """The strategy for a tool's arguments, built once from its listed input schema."""
+        if (app, tool.name) not in self.strategies:
+            self.strategies[app, tool.name] = from_schema(tool.input_schema)
+        return self.strategies[app, tool.name]
 
     def app(self, name: str) -> tuple[Client, Any, dict[str, Any]]:
         if name not in self.apps:
@@ -93,16 +100,20 @@ def known_values(snapshot: dict[str, list[dict[str, Any]]]) -> list[str]:
 
 
 def with_known(data: st.DataObject, arguments: dict[str, Any], known: list[str]) -> dict[str, Any]:
-    """Some string arguments (and list items) swapped for values that exist in the sandbox."""
-    if not known:
-        return arguments
+    """Some string arguments (and list items) swapped for values that exist in the sandbox.
+
+    Which value is picked is drawn as a plain number, so the draws do not depend on how many values the
+    sandbox holds at the time (the state moves on from call to call)."""
+    pick = st.integers(min_value=0, max_value=10_000)
     out = dict(arguments)
     for name, value in arguments.items():
         if isinstance(value, str) and data.draw(st.booleans(), label=f"known {name}"):
-            out[name] = data.draw(st.sampled_from(known), label=name)
+            index = data.draw(pick, label=name)
+            out[name] = known[index % len(known)] if known else value
         elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
             if data.draw(st.booleans(), label=f"known {name}"):
-                out[name] = data.draw(st.lists(st.sampled_from(known), min_size=1, max_size=3), label=name)
+                indexes = data.draw(st.lists(pick, min_size=1, max_size=3), label=name)
+                out[name] = [known[i % len(known)] for i in indexes] if known else value
     return out
 
 
@@ -113,7 +124,7 @@ def test_tool_keeps_its_promises_on_generated_arguments(harness: Harness, app: s
     client, sandbox, tools = harness.app(app)
     listed = tools[tool]
     before = sandbox.snapshot()
-    arguments = data.draw(from_schema(listed.input_schema), label="arguments")
+    arguments = data.draw(harness.arguments(app, listed), label="arguments")
     arguments = with_known(data, arguments, known_values(before))
     seq = sandbox.db.execute("SELECT coalesce(max(seq), 0) FROM _journal").fetchone()[0]
 
