@@ -122,7 +122,10 @@ def _run(tool: ToolDef, sandbox: Sandbox, kwargs: dict[str, Any]) -> Any:
         deadline = sandbox.deadline
         db.set_progress_handler(lambda: int(time.monotonic() > deadline), 2_000)
     try:
-        return tool.fn(sandbox, **kwargs)
+        result = tool.fn(sandbox, **kwargs)
+        if sandbox.over_budget():  # finished, but late (a step Python could not interrupt): not taken
+            raise CallTimeout("the call ran past its time budget")
+        return result
     except Exception as exc:
         if isinstance(exc, CallTimeout) or sandbox.over_budget():
             raise _timeout(tool.name, sandbox) from None
