@@ -120,8 +120,8 @@ def render_result(console: Console, result: Result) -> None:
     table.add_column("why it failed", ratio=6)
     for stage in result.stages:
         for index, check in enumerate(stage.checks):
-            mark = "[green]ok[/]" if check.passed else "[red]FAIL[/]"
-            if check.kind != "outcome":
+            mark = "[green]ok[/]" if check.passed else "[yellow]unjudged[/]" if check.kind == "unjudged" else "[red]FAIL[/]"
+            if check.kind not in ("outcome", "unjudged"):
                 mark += f" [dim]({check.kind})[/]"
             name = f"{stage.name} ({stage.score:.0%})" if index == 0 else ""
             table.add_row(name, check.description, mark, check.reason or "")

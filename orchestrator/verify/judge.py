@@ -187,13 +187,21 @@ def parse_answer(content: str) -> tuple[Literal["yes", "no"], str]:
 
 def judged_rows(check: JudgeCheck, seeded: Mapping[str, Any], final: Mapping[str, Any], keys: Mapping[tuple[str, str], str],
                 ctx: Context) -> list[tuple[Any, str]]:
-    """(row key, text) for every row of the final state the check selects; a text that is not a string is shown as JSON."""
+    """(row key, text) for every row of the final state the check selects (discarded rows, such as trashed
+    mail, excepted); a text that is not a string is shown as JSON."""
+    from orchestrator.verify import verdict
+
     spec = check.judge
     key = keys.get((spec.app, spec.table), "id")
     seeded_keys = {r.get(key) for r in seeded.get(spec.app, {}).get(spec.table, [])}
+    thrown_away = getattr(verdict, "discarded", None) or (
+        lambda app, table, row: row.get("trashed") is True or row.get("folder") in ("trash", "spam")
+    )
     out = []
     for row in final.get(spec.app, {}).get(spec.table, []):
         if spec.added is not None and (row.get(key) not in seeded_keys) != spec.added:
+            continue
+        if thrown_away(spec.app, spec.table, row):  # a trashed reply says nothing to anyone
             continue
         if not row_matches(row, spec.where, ctx.for_app(spec.app), spec.table):
             continue

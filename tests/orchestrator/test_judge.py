@@ -241,3 +241,28 @@ def test_usage_and_load_errors_name_the_problem(tmp_path: Path) -> None:
     broken.write_text(SCENARIO.replace("field: body", "field: text"))
     done = subprocess.run([*ORCHESTRATOR, "show", str(broken)], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "stages[0].checks[1].judge.field: unknown column 'text' in mail.messages" in done.stderr
+
+
+async def test_serve_judges_what_a_client_wrote(tmp_path: Path, fake: FakeJudge) -> None:
+    from mcp import Client, StdioServerParameters
+
+    path = scenario(tmp_path, "unused")
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "orchestrator.cli", "serve", str(path), "--transport", "stdio", "--backend", "inprocess",
+              "--out", str(tmp_path / "runs"), "--judge", f"judge-model@{fake.url}"],
+        cwd=ROOT, env={"PATH": "/usr/bin:/bin", "CLAWGYM_JUDGE_CACHE": str(tmp_path / "cache"), "HOME": str(tmp_path)},
+    )  # fmt: skip
+    before = len(fake.requests)
+    async with Client(params) as client:
+        reply = await client.call_tool("mail__reply", {"message_id": "ask", "body": "Hi Priya, sadly the trip is not approved."})
+        assert not reply.is_error
+    results = tmp_path / "runs" / "latest" / "results.json"
+    deadline = time.monotonic() + 90  # verifying and asking the judge happen after the client leaves
+    while not results.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    result = json.loads(results.read_text())
+    check = judge_check(result)
+    assert check["kind"] == "outcome" and not check["passed"] and check["found"][0]["verdict"] == "no"
+    assert not result["passed"] and len(fake.requests) == before + 1
+    assert "sadly the trip is not approved" in fake.requests[-1]["messages"][-1]["content"]
