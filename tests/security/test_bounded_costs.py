@@ -297,7 +297,7 @@ async def test_a_sandbox_has_a_stored_size_cap() -> None:
             made += 1
         text = error_text(result)
         assert "over its limit of 2 MB" in text and "nothing was changed" in text
-        assert 3 <= made < 40
+        assert 1 <= made < 40
         assert len(store.get("default").select("documents")) == made
         # A small change still fits; one that copies a document's text (a new revision) does not.
         first = store.get("default").select("documents")[0]["id"]
