@@ -9,6 +9,8 @@ from pathlib import Path
 from urllib.parse import quote, urlencode
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
@@ -61,7 +63,9 @@ def create_app(roots: list[Path]) -> Starlette:
             Route("/group/{rid:path}", group),
             Route("/compare", compare),
             Route("/healthz", healthz),
-        ]
+        ],
+        # Loopback names only: a web page that rebinds its own name to 127.0.0.1 cannot read the runs.
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=["127.0.0.1", "localhost", "[::1]"])],
     )
 
 

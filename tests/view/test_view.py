@@ -158,6 +158,13 @@ def test_two_runs_side_by_side(viewer: str) -> None:
     assert "Pick two runs" in get(viewer, "/compare?run=oracle").text
 
 
+def test_only_loopback_host_names_are_served(viewer: str) -> None:
+    port = viewer.rsplit(":", 1)[1]
+    assert httpx2.get(viewer + "/", headers={"Host": f"localhost:{port}"}).status_code == 200
+    rebound = httpx2.get(viewer + "/run/leaky", headers={"Host": f"evil.example:{port}"})
+    assert rebound.status_code == 400 and "leaky" not in rebound.text
+
+
 def test_unknown_runs_are_404_and_paths_cannot_escape(viewer: str) -> None:
     assert get(viewer, "/run/nope").status_code == 404
     assert get(viewer, "/run/../../etc/passwd").status_code == 404
