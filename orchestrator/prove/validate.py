@@ -118,8 +118,12 @@ async def run_once(
 
 
 def _why(result: Result) -> str:
-    failed = [f"{c.id} {c.description}: {c.reason}" for c in result.failed_checks()]
-    failed += [f"{v.kind}: {v.detail} ({v.rule})" for v in result.violations]
+    """What failed: violations first, then outcome checks, then process checks (which alone never fail a run)."""
+    failed = [f"{v.kind}: {v.detail} ({v.rule})" for v in result.violations]
+    checks = result.failed_checks()
+    process = [c for c in checks if getattr(c, "kind", "outcome") == "process"]
+    failed += [f"{c.id} {c.description}: {c.reason}" for c in checks if c not in process]
+    failed += [f"process check {c.id} {c.description}: {c.reason}" for c in process]
     return "; ".join(failed)
 
 
