@@ -6,8 +6,8 @@
   tool; with `entity: {app, table, where}`, those rows instead.
 - `retried_after_fault: T` — every call of T that met an injected fault was
   followed by a successful call of the same tool with equivalent arguments
-  (same values, text compared without case and spacing; long free text need
-  only be present in both).
+  (every argument both give has the same value, ignoring case and spacing;
+  free text may be reworded; details added on the retry do not matter).
 - `before: [A, B]` — some A succeeded before the first successful B.
 - `called`, `not_called`, `max_errors`, `max_calls` — counts over the journal.
 
@@ -154,15 +154,23 @@ def _norm(value: Any) -> Any:
     return value
 
 
+def _free_text(value: Any) -> bool:
+    return isinstance(value, str) and (len(value) > FREE_TEXT or "\n" in value)
+
+
 def equivalent(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    """Arguments that ask for the same thing: equal values once case and spacing are ignored; long free
-    text (a body, a description) need only be given in both."""
+    """Arguments that ask for the same thing: every argument both calls give has the same value once case
+    and spacing are ignored, except free text (a title, a body, a description), which may be reworded; an
+    argument only one of them gives (a detail added on the retry) does not matter."""
     a, b = _norm(a), _norm(b)
-    for name in set(a) | set(b):
-        x, y = a.get(name), b.get(name)
-        if isinstance(x, str) and isinstance(y, str) and (len(x) > FREE_TEXT or len(y) > FREE_TEXT):
+    for name in set(a) & set(b):
+        x, y = a[name], b[name]
+        if _free_text(x) or _free_text(y):
             continue
-        if x != y:
+        if isinstance(x, list) and isinstance(y, list):
+            if sorted(map(repr, x)) != sorted(map(repr, y)):
+                return False
+        elif x != y:
             return False
     return True
 
