@@ -1,7 +1,12 @@
-"""Proving scenarios sound (`orchestrator validate`): the reference solution passes, doing nothing
-fails, and weakened solutions fail.
+"""Proving scenarios sound (`orchestrator validate`): the reference solutions pass, doing nothing fails,
+weakened solutions and generic attacks fail, and equivalent rewrites pass.
 
-- `validate`: runs the reference solution, the noop agent and mutations on fresh sandboxes.
+- `validate`: runs the reference solutions, the noop agent, mutations, attacks and equivalents on fresh sandboxes;
+- `derive`: builds the attacks and equivalent rewrites from the reference solution, with each app's probes
+  (`servers/<app>/probes.py`, found through `servers.registry.probes`);
+- `script`: the agent that plays a derived trajectory and notes which of its calls failed;
+- `report`: the table and JSON `validate` prints;
+- `speed`: keeps many short episodes fast.
 
 May import everything below the CLI: `scenario`, `verify`, `backends`, `episode`, `agents`.
 """
