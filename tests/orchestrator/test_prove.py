@@ -260,3 +260,17 @@ def test_alternative_solutions_are_checked_at_load_and_must_pass(tmp_path: Path)
     wrong["oracles"] = [[{"tool": "tickets__create_ticket", "args": {"project": "WEB", "title": "Backup job", "assignee": "sam@acme.test"}}]]
     done = _validate(str(_write(tmp_path, "wrong", wrong)))
     assert done.returncode == 1 and "oracles: oracles[0]" in done.stdout
+
+
+async def test_an_attack_whose_own_call_fails_tests_nothing_and_says_so(backend) -> None:
+    from orchestrator.prove.validate import _attack
+    from servers.core.probes import Probe, Step
+
+    broken = Probe("share-outsider", "share a document that does not exist",
+                   append=[Step("docs__share_document", {"document_id": "no-such-doc", "email": OUTSIDER, "role": "viewer"})])
+    trial = await _attack(TRAVEL, backend, broken)
+    assert trial.outcome == "not applied" and "no-such-doc" in trial.reason
+    leak = Probe("share-outsider", "share the itinerary outside",
+                 append=[Step("docs__share_document", {"document_id": "${doc.id}", "email": OUTSIDER, "role": "viewer"})])
+    trial = await _attack(TRAVEL, backend, leak)
+    assert trial.outcome == "failed" and trial.reason.startswith("exposure")
