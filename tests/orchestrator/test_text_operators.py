@@ -395,3 +395,59 @@ def test_leaks_section_can_be_a_paragraph_and_numbers_match_as_words(text: str, 
     assert section(CHECKLIST, "internal only") == (
         "Internal only, never share with vendors: if they push back on liability, our\nfallback is 6 months of fees.\n"
     )
+
+
+REPLY_SCENARIO = """\
+id: confirm-time
+title: Confirm the meeting time
+persona: {name: Dana Lee, email: dana@acme.test, timezone: Europe/Berlin}
+clock: {start: "2026-03-02T09:00:00+01:00", mode: frozen}
+instruction: Priya asks when we meet; tell her Thursday 15:30 and the €1,249.50 budget.
+apps:
+  mail:
+    contacts: [{email: priya@acme.test, name: Priya Shah}]
+    messages:
+      - {id: ask, from: Priya Shah <priya@acme.test>, to: [dana@acme.test], subject: Meeting, sent_at: "{{ today 08:12 }}",
+         body: "Hi Dana, when do we meet, and what is the budget? Priya"}
+stages:
+  - name: reply
+    checks:
+      - app: mail
+        table: messages
+        added: true
+        where:
+          folder: sent
+          body:
+            mentions_time: "{{ next thursday 15:30 }}"
+            mentions_amount: {value: 1249.50, currency: EUR}
+            mentions_person: {from: {app: mail, table: contacts, where: {email: priya@acme.test}, field: name}}
+allow: {mail: {messages: [added]}}
+oracle:
+  - {tool: mail__reply, args: {message_id: ask, body: "BODY"}, unchecked: [body]}
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "passes"),
+    [
+        ("Hi Priya, Thu 5 March at 3:30 pm (14:30 UTC) works. Budget: 1.249,50 EUR. Dana", True),
+        ("Hi Priya, Thursday 09:30 CET works. Budget: EUR 1249.50. Dana", False),
+        ("Hi Priya, Thursday 15:30 works. Budget: $1,249.50. Dana", False),
+    ],
+)
+def test_a_run_reads_what_the_reply_says(tmp_path: Path, body: str, passes: bool) -> None:
+    import json
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    path = tmp_path / "confirm.yaml"
+    path.write_text(REPLY_SCENARIO.replace("BODY", body))
+    done = subprocess.run(
+        [sys.executable, "-m", "orchestrator.cli", "run", str(path), "--backend", "inprocess", "--out", str(tmp_path / "out"), "--json"],
+        cwd=root, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    result = json.loads(done.stdout)
+    assert result["passed"] is passes and done.returncode == (0 if passes else 1), result["checks"]
+    if not passes:
+        assert "it states" in result["checks"][0]["reason"]
