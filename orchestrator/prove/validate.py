@@ -220,6 +220,7 @@ def _judge_equivalent(trial: Trial, run: Run, errors: list[str]) -> None:
         trial.outcome, trial.reason = "not applied", "; ".join(errors)
     elif run.result.passed and run.result.score >= 1.0:
         trial.outcome = "passed"
+        trial.reason = _why(run.result)  # process checks that failed, if any: reported, never failing
     else:
         trial.outcome, trial.reason = "failed", _why(run.result) or f"score {run.result.score:.2f}"
 
