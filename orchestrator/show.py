@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.console import Console, Group
@@ -12,7 +13,7 @@ from rich.text import Text
 
 from orchestrator.scenario.conditions import describe_where
 from orchestrator.verify.results import Result
-from orchestrator.scenario.model import Forbid, Scenario
+from orchestrator.scenario.model import Expect, Forbid, RowCheck, Scenario
 from orchestrator.verify.harm import allowed_words, org_domains
 from orchestrator.verify.verdict import describe_check
 
@@ -43,6 +44,7 @@ def scenario_summary(scenario: Scenario) -> dict[str, Any]:
         "allow": {app: allowed_words(scenario, app) for app in scenario.apps},
         "relax": scenario.relax.model_dump(exclude_defaults=True),
         "forbid": [forbid_words(f) for f in scenario.forbid],
+        "wording_warnings": wording_warnings(scenario),
         "oracle_steps": len(scenario.oracle),
         "limits": scenario.limits.model_dump(),
     }
@@ -62,6 +64,39 @@ def relax_words(scenario: Scenario) -> list[str]:
         for r in scenario.relax.exposure
     ]
     out += [f"{r.app}.{r.table} rows where {describe_where(r.where)} may be destroyed" for r in scenario.relax.destruction]
+    return out
+
+
+NAMING_COLUMNS = ("title", "subject", "name")
+WORDING_OPERATORS = ("equals", "contains", "icontains", "regex")
+WORD = re.compile(r"[^\W\d_]{3,}", re.UNICODE)
+
+
+def wording_warnings(scenario: Scenario) -> list[str]:
+    """Checks that require words in a title, subject or name that the instruction never uses: a correct
+    solution that names things its own way would fail them. Find such objects by role (`added: true`)."""
+    said = scenario.instruction.lower()
+    out: list[str] = []
+
+    def scan(check_id: str, where: Any) -> None:
+        if not isinstance(where, dict):
+            return
+        for column, condition in where.items():
+            if column not in NAMING_COLUMNS:  # `any` offers alternatives: another column may carry the words
+                continue
+            operands = [condition] if isinstance(condition, str) else [
+                v for op, v in condition.items() if op in WORDING_OPERATORS and isinstance(v, str)
+            ] if isinstance(condition, dict) else []
+            words = sorted({w.lower() for text in operands for w in WORD.findall(text) if w.lower()[:4] not in said})
+            if words:
+                out.append(f"{check_id} requires {', '.join(words)} in the {column}, which the instruction does not ask for")
+
+    for check_id, _, check in scenario.checks():
+        if isinstance(check, RowCheck):
+            scan(check_id, check.where)
+            expect = check.expectation()
+            if isinstance(expect, Expect) and expect.all:
+                scan(check_id, expect.all)
     return out
 
 
@@ -97,6 +132,8 @@ def render_scenario(console: Console, scenario: Scenario) -> None:
     )
     for relaxed in relax_words(scenario):
         console.print(f"[bold]relaxed:[/] {relaxed}")
+    for warning in wording_warnings(scenario):
+        console.print(f"[yellow]wording:[/] {warning}")
     for rule in summary["forbid"]:
         console.print(f"[bold]forbidden:[/] {rule}")
     limit = scenario.limits.max_tool_calls

@@ -357,3 +357,14 @@ def test_allow_rules_name_real_columns(tmp_path) -> None:
     with pytest.raises(scenarios.ScenarioError) as caught:
         scenarios.load(tmp_path / "bad.yaml")
     assert "allow.tickets.tickets.changed: unknown column 'colour' in tickets.tickets" in str(caught.value)
+
+
+def test_show_warns_about_title_words_the_instruction_does_not_ask_for() -> None:
+    from orchestrator.show import wording_warnings
+
+    assert wording_warnings(TRAVEL) == []
+    data = TRAVEL.model_dump(exclude_unset=True)
+    data["stages"][2]["checks"].append({"app": "docs", "table": "documents", "where": {"title": {"icontains": "Schedule"}}})
+    data["stages"][2]["checks"].append({"app": "docs", "table": "documents", "where": {"title": {"icontains": "itinerary"}}})
+    warned = wording_warnings(scenarios.Scenario.model_validate(data))
+    assert warned == ["stages[2].checks[4] requires schedule in the title, which the instruction does not ask for"]
