@@ -300,7 +300,8 @@ def test_config_claude_desktop_uses_absolute_paths() -> None:
     assert done.returncode == 0, done.stderr
     entry = json.loads(done.stdout)["mcpServers"]["clawgym-travel-berlin-offsite"]
     assert Path(entry["command"]).is_absolute()
-    assert entry["args"][:2] == ["serve", str(TRAVEL)] and "--transport" in entry["args"]
+    serve = entry["args"].index("serve")
+    assert entry["args"][serve : serve + 2] == ["serve", str(TRAVEL)] and "--transport" in entry["args"]
     assert Path(entry["args"][entry["args"].index("--out") + 1]).is_absolute()
 
 
