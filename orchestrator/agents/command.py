@@ -19,7 +19,8 @@ environment is an allow-list, nothing else of the orchestrator's:
 Isolation (`bwrap`, from Debian's `bubblewrap`): the agent runs as `nobody`
 in its own user, PID, IPC and UTS namespaces with a read-only view of the
 file system; `/tmp` is empty; the scenario file's folder and the files it
-includes, the run's output folder (and `runs/` beside it), the host's unix
+includes, the git store of the repository holding them, the run's output
+folder (and `runs/` beside it), the host's unix
 sockets under `/run` (Docker's included) are hidden; it sees only its own
 processes, and it cannot create user namespaces. The network is shared, so
 the gateway on loopback is reachable. When the agent's command exits, its
@@ -128,6 +129,27 @@ def scenario_files(episode: Episode) -> list[Path]:
             if isinstance(seed, str):
                 files.append((path.parent / seed).resolve())
     return files
+
+
+def git_stores(files: Iterable[Path]) -> list[Path]:
+    """The git object stores of the repositories holding `files`: their history has every committed scenario."""
+    found: set[Path] = set()
+    for file in files:
+        for folder in file.parents:
+            marker = folder / ".git"
+            if marker.is_dir():
+                found.add(marker.resolve())
+            elif marker.is_file():  # a worktree or submodule: `gitdir: PATH`, whose `commondir` has the objects
+                with contextlib.suppress(OSError, ValueError):
+                    gitdir = (folder / marker.read_text().split("gitdir:", 1)[1].strip()).resolve()
+                    found.add(gitdir)
+                    common = gitdir / "commondir"
+                    if common.is_file():
+                        found.add((gitdir / common.read_text().strip()).resolve())
+            else:
+                continue
+            break
+    return sorted(found)
 
 
 def host_sockets(roots: Iterable[Path] = SOCKET_DIRS, depth: int = 3) -> list[Path]:
@@ -241,6 +263,7 @@ class CommandAgent(Agent):
                 files += [p.resolve() for p in file.parent.glob("*.y*ml")]
             else:
                 folders.append(file.parent)
+        folders += git_stores(scenario)  # `git show HEAD:scenarios/x.yaml` would read it back
         runs_root = self.cwd / "runs"
         for folder in [*self.hide, *([episode.workdir.resolve()] if episode.workdir else []), runs_root]:
             if not _within(self.cwd, folder):

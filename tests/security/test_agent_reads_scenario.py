@@ -6,6 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from hostile import ROOT, TRAVEL, requires_bwrap, run_agent
 
 pytestmark = requires_bwrap
@@ -25,6 +27,17 @@ def test_agent_cannot_read_the_scenario_or_its_siblings(tmp_path: Path) -> None:
     assert "No such file or directory" in run.log
     assert "orchestrator.cli" not in run.log  # the orchestrator's command line is not visible
     assert run.result["episode"]["isolation"] == "bwrap"
+
+
+def test_agent_cannot_read_the_scenario_from_git_history(tmp_path: Path) -> None:
+    """The repository's history holds every committed scenario: its git store is hidden too."""
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    command = "git show HEAD:scenarios/travel.yaml; cat .git/HEAD; echo attempted"
+    run = run_agent(tmp_path / "out", command)
+    assert "attempted" in run.log and SECRET not in run.log and "ref:" not in run.log
+    control = run_agent(tmp_path / "control", command, isolation="none")
+    assert SECRET in control.log  # the leak is real without isolation
 
 
 def test_the_same_agent_without_isolation_reads_it(tmp_path: Path) -> None:
