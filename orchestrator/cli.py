@@ -7,8 +7,9 @@ import os
 import signal
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import anyio
 import typer
@@ -249,17 +250,60 @@ AgentEnvOption = Annotated[
 ]
 
 
+@dataclass
+class ModelSettings:
+    """The `orchestrator run` options of `openai:` and `anthropic:` agents."""
+
+    base_url: str | None = None
+    max_turns: int = 50
+    max_tokens: int = 4096
+    temperature: float | None = None
+    model_seed: int | None = None
+    parallel_tool_calls: bool = True
+    request_timeout: float = 120.0
+    max_retries: int = 5
+    max_concurrent_requests: int = 4
+    stream: bool = False
+    max_result_chars: int = 20_000
+    price: str | None = None
+
+    def options(self) -> Any:
+        from orchestrator.agents.models import ModelOptions
+
+        return ModelOptions(base_url=self.base_url, max_turns=self.max_turns, max_tokens=self.max_tokens,
+                            temperature=self.temperature, seed=self.model_seed, parallel_tool_calls=self.parallel_tool_calls,
+                            request_timeout_s=self.request_timeout, max_retries=self.max_retries, stream=self.stream,
+                            max_result_chars=self.max_result_chars)  # fmt: skip
+
+
+MODEL_PANEL = "Model agents (openai:MODEL, anthropic:MODEL)"
+
+
 def restore_stop_signals() -> None:
     """Ctrl-C and SIGTERM stop the run whatever disposition was inherited (a CI background job ignores SIGINT)."""
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def agent_factory(spec: str, isolation: str, env_names: list[str]) -> Callable[[], Agent]:
-    """A maker of fresh agents for `spec`; for cmd: agents, resolves the isolation and warns loudly without one."""
+def agent_factory(spec: str, isolation: str, env_names: list[str], model: ModelSettings | None = None) -> Callable[[], Agent]:
+    """A maker of fresh agents for `spec`; for cmd: agents, resolves the isolation and warns loudly without one;
+    model agents share one client-side concurrency limit for their endpoint."""
     from orchestrator.agents.base import parse_agent
     from orchestrator.agents.command import IsolationError, resolve_isolation
 
+    if spec.startswith(("openai:", "anthropic:")):
+        from orchestrator.agents.models import EndpointGate, parse_price
+
+        settings = model or ModelSettings()
+        options = settings.options()
+        try:
+            if settings.price:
+                options.price = parse_price(settings.price, spec.partition(":")[2].strip())
+            parse_agent(spec, model_options=options)
+        except ValueError as exc:
+            raise fail_usage(str(exc)) from None
+        gate = EndpointGate(settings.max_concurrent_requests)
+        return lambda: parse_agent(spec, model_options=options, gate=gate)
     try:
         parse_agent(spec)
     except ValueError as exc:
@@ -358,7 +402,8 @@ def run_command(
         list[Path], typer.Argument(help="Scenario YAML file; or a folder, a glob or several files to run them all as a suite.")
     ],
     agent: Annotated[
-        str, typer.Option("--agent", help="oracle (the reference solution), noop, or 'cmd:COMMAND' for any MCP agent.")
+        str, typer.Option("--agent", help="oracle (the reference solution), noop, 'cmd:COMMAND' for any MCP agent, "
+                          "or a model: openai:MODEL (Chat Completions, any OpenAI-compatible server), anthropic:MODEL (Messages API).")
     ] = "oracle",
     out: Annotated[Path | None, typer.Option("--out", help="Folder for results.json and trace.jsonl [default: runs/ID-TIME].")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Episode seed: ids and fault draws follow it.")] = 0,
@@ -372,6 +417,23 @@ def run_command(
     isolation: IsolationOption = "auto",
     agent_env: AgentEnvOption = None,
     judge: JudgeOption = None,
+    base_url: Annotated[str | None, typer.Option("--base-url", rich_help_panel=MODEL_PANEL,
+        help="API base URL (an OpenAI-compatible server: vLLM, Ollama …) [default: OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the vendor's].")] = None,
+    max_turns: Annotated[int, typer.Option("--max-turns", min=1, rich_help_panel=MODEL_PANEL, help="Model requests per episode before it is stopped.")] = 50,
+    max_tokens: Annotated[int, typer.Option("--max-tokens", min=1, rich_help_panel=MODEL_PANEL, help="Output tokens per model request.")] = 4096,
+    temperature: Annotated[float | None, typer.Option("--temperature", min=0, rich_help_panel=MODEL_PANEL, help="Sampling temperature [default: the API's].")] = None,
+    model_seed: Annotated[int | None, typer.Option("--model-seed", rich_help_panel=MODEL_PANEL, help="Sampling seed, passed to APIs that take one (Chat Completions).")] = None,
+    parallel_tool_calls: Annotated[bool, typer.Option("--parallel-tool-calls/--no-parallel-tool-calls", rich_help_panel=MODEL_PANEL,
+        help="Let the model ask for several tool calls in one turn.")] = True,
+    request_timeout: Annotated[float, typer.Option("--request-timeout", min=0.001, rich_help_panel=MODEL_PANEL, help="Seconds one model request may take (then it is retried).")] = 120.0,
+    max_retries: Annotated[int, typer.Option("--max-retries", min=0, rich_help_panel=MODEL_PANEL,
+        help="Retries of a model request after 429/529/5xx, timeouts and lost connections (honouring Retry-After); then the episode ends with status agent_error.")] = 5,
+    max_concurrent_requests: Annotated[int, typer.Option("--max-concurrent-requests", min=1, rich_help_panel=MODEL_PANEL,
+        help="Model requests in flight at once to the endpoint, across --parallel episodes.")] = 4,
+    stream: Annotated[bool, typer.Option("--stream/--no-stream", rich_help_panel=MODEL_PANEL, help="Stream the model's replies.")] = False,
+    max_result_chars: Annotated[int, typer.Option("--max-result-chars", min=100, rich_help_panel=MODEL_PANEL, help="A tool result longer than this is cut, with a marker.")] = 20_000,
+    price: Annotated[str | None, typer.Option("--price", rich_help_panel=MODEL_PANEL,
+        help="INPUT,OUTPUT[,CACHED] dollars per million tokens, or a JSON/YAML file of them by model: adds cost_usd to results.json.")] = None,
 ) -> None:
     """Run an agent on a scenario, verify the final state, and write results.json and trace.jsonl.
 
@@ -385,11 +447,13 @@ def run_command(
 
     restore_stop_signals()
     _use_judge(judge)
+    model = ModelSettings(base_url, max_turns, max_tokens, temperature, model_seed, parallel_tool_calls, request_timeout, max_retries,
+                          max_concurrent_requests, stream, max_result_chars, price)  # fmt: skip
     if _is_suite(scenario):
-        raise typer.Exit(_run_suite(scenario, agent_factory(agent, isolation, agent_env or []), agent=agent, out=out, seed=seed,
+        raise typer.Exit(_run_suite(scenario, agent_factory(agent, isolation, agent_env or [], model), agent=agent, out=out, seed=seed,
                                     timeout=timeout, repeat=repeat, parallel=parallel, backend=backend, as_json=as_json))  # fmt: skip
     loaded = load_or_exit(scenario[0])
-    make_agent = agent_factory(agent, isolation, agent_env or [])
+    make_agent = agent_factory(agent, isolation, agent_env or [], model)
     options = RunOptions(out=out or _default_out(loaded), seed=seed, repeat=repeat, parallel=parallel, timeout_s=timeout)
     backend_impl = _backend_or_exit(backend, options.out / "logs")
     record: RunRecord | None = None

@@ -3,6 +3,7 @@
 - `oracle`: replays the scenario's reference solution through the gateway, as any MCP client would.
 - `noop`: does nothing (every valid scenario must fail it).
 - `cmd:COMMAND`: any external agent process (see `orchestrator.agents.command`).
+- `openai:MODEL`, `anthropic:MODEL`: a model behind a vendor API (see `orchestrator.agents.models`).
 """
 
 from __future__ import annotations
@@ -25,9 +26,15 @@ class AgentReport:
     exit_code: int | None = None
     timed_out: bool = False
     duration_s: float = 0.0
+    api_error: str | None = None
+    """A model agent's API failed for good (the episode's status is then `agent_error`)."""
+    usage: dict[str, Any] | None = None
+    """A model agent's totals: tokens, turns, retries, and `cost_usd` with a price table."""
+    turns: list[dict[str, Any]] | None = None
+    """A model agent's turns: latency, input/output/cached tokens, stop reason, tool calls, retries."""
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "agent": self.agent,
             "tool_calls": self.tool_calls,
             "errors": self.errors,
@@ -35,6 +42,9 @@ class AgentReport:
             "timed_out": self.timed_out,
             "duration_s": round(self.duration_s, 3),
         }
+        if self.usage is not None or self.api_error is not None:
+            data |= {"api_error": self.api_error, "usage": self.usage, "turns": self.turns or []}
+        return data
 
 
 class Agent(ABC):
@@ -119,9 +129,15 @@ class OracleAgent(Agent):
 
 
 def parse_agent(
-    spec: str, *, isolation: str | None = None, env_names: tuple[str, ...] | list[str] = (), cwd: Path | None = None
+    spec: str, *, isolation: str | None = None, env_names: tuple[str, ...] | list[str] = (), cwd: Path | None = None,
+    model_options: Any = None, gate: Any = None,
 ) -> Agent:
-    """`oracle`, `noop` or `cmd:COMMAND`; the keywords configure `cmd:` agents (see `orchestrator.agents.command`)."""
+    """`oracle`, `noop`, `cmd:COMMAND`, `openai:MODEL` or `anthropic:MODEL`; the keywords configure `cmd:` agents
+    (see `orchestrator.agents.command`) and model agents (`ModelOptions`, `EndpointGate` of `orchestrator.agents.models`)."""
+    if spec.startswith(("openai:", "anthropic:")):
+        from orchestrator.agents.models import make_model_agent
+
+        return make_model_agent(spec, model_options, gate)
     if spec == "oracle":
         return OracleAgent()
     if spec == "noop":
@@ -133,4 +149,4 @@ def parse_agent(
         if not command:
             raise ValueError("--agent cmd: needs a command, e.g. --agent 'cmd:python examples/agent.py'")
         return CommandAgent(command, isolation=isolation, env_names=env_names, cwd=cwd)  # type: ignore[arg-type]
-    raise ValueError(f"unknown agent {spec!r}: use oracle, noop or cmd:COMMAND")
+    raise ValueError(f"unknown agent {spec!r}: use oracle, noop, cmd:COMMAND, openai:MODEL or anthropic:MODEL")

@@ -14,7 +14,8 @@ top summarizes them with pass@k and pass^k.
 Every episode ends with a `results.json`, whatever happened: `status` is
 `completed`, `timeout` (the agent was stopped by the timeout; still verified),
 `interrupted` (SIGINT/SIGTERM stopped the run; the agent is stopped, then the
-episode is verified) or `error` (an app server died, a backend failed …; `error`
+episode is verified), `agent_error` (a model agent's API kept failing: still verified, exit 2, not a task
+failure) or `error` (an app server died, a backend failed …; `error`
 says what, and the verdict is a failure). The verdict is computed only after
 the agent's whole process tree is gone, and `digest` holds the sha256 of the
 `trace.jsonl` and of the journal it was computed from (`verify_digest`).
@@ -69,7 +70,8 @@ class RunRecord:
 
     @property
     def errors(self) -> list[Result]:
-        return [r for r in self.results if r.status == "error"]
+        """Episodes that ended in error, a model agent's API failure (`agent_error`) included."""
+        return [r for r in self.results if r.status in ("error", "agent_error")]
 
     def exit_code(self) -> int:
         """0 passed, 1 failed, 2 when an episode ended in error, 128+N when signal N stopped the run."""
@@ -247,6 +249,8 @@ async def run_episode(
                     status = "interrupted"
                 elif report.timed_out:
                     status = "timeout"
+                elif getattr(report, "api_error", None):
+                    status = "agent_error"  # the model's API failed for good: not the task's failure
             # The agent's process tree is gone here (agents stop it before returning, even when cancelled).
             on_stage("verifying")
             try:
@@ -273,6 +277,8 @@ async def run_episode(
     else:
         result.episode.update(info)
         result.status = status  # type: ignore[assignment]
+        if status == "agent_error":
+            result.error = report.api_error
     write_episode(folder, result, trace, journal if journal is not None else journal_of(trace))
     return result
 
@@ -412,6 +418,8 @@ def episode_problems(record: RunRecord, tail: int = 5) -> list[str]:
         agent = result.episode.get("agent") or {}
         if result.status == "error":
             lines.append(f"{where}ERROR: {result.error}")
+        if result.status == "agent_error":
+            lines.append(f"{where}MODEL API ERROR (not counted as a task failure): {agent.get('api_error')}")
         if agent.get("timed_out"):
             lines.append(f"{where}the agent was stopped by the timeout after {agent.get('duration_s', 0):g} s")
         elif agent.get("exit_code"):

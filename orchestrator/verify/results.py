@@ -91,9 +91,10 @@ class Result(BaseModel):
     process: float | None = Field(None, ge=0, le=1, description="Weighted share of process checks that pass; None without any.")
     journal: JournalSummary
     episode: dict[str, Any] = Field(default_factory=dict, description="Agent, seed, backend, timings.")
-    status: Literal["completed", "error", "interrupted", "timeout"] = Field(
+    status: Literal["completed", "error", "interrupted", "timeout", "agent_error"] = Field(
         "completed",
         description="completed: the agent finished; timeout: it was stopped by the timeout (still verified); "
+        "agent_error: a model agent's API kept failing (still verified; not a task failure); "
         "interrupted: the run was stopped (SIGINT/SIGTERM); error: something other than the agent failed (see error).",
     )
     error: str | None = Field(None, description="What failed, when status is error.")

@@ -1,0 +1,245 @@
+"""The model agent's loop: ask the model, run the tools it calls through the gateway, give back the results.
+
+One episode: connect to the gateway as an MCP client (in process), list its tools, convert them to the API's
+format, then turn after turn: one API request (retried on 408/409/429/529/5xx, timeouts and lost connections,
+honouring Retry-After, with backoff) → the tool calls it asks for, each run through the gateway → results back
+in the API's format. The episode ends when the model answers without a tool call, after `max_turns`, or when
+the API keeps failing (`AgentReport.api_error`: the run records status `agent_error`, not a task failure).
+`messages.json` (the whole conversation in the API's format, the tools, per-turn records) is written at the end
+whatever happened, into the episode's folder.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.utils import parsedate_to_datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import anyio
+
+from orchestrator.agents.base import Agent, AgentReport
+from orchestrator.agents.models.convert import drop_unset_nulls, result_text
+from orchestrator.agents.models.options import EndpointGate, ModelOptions
+from orchestrator.episode.episode import Episode
+from orchestrator.episode.gateway import task_text
+from orchestrator.scenario.model import Scenario
+
+RETRY_STATUS = {408, 409, 429, 529}
+
+
+class ModelAPIError(Exception):
+    """The model's API failed for good (after retries, or with an error no retry fixes)."""
+
+
+@dataclass
+class Call:
+    id: str
+    name: str
+    arguments: dict[str, Any] | None
+    problem: str | None = None
+    """Why the arguments could not be used (not JSON, not an object): sent back as the tool's error."""
+
+
+@dataclass
+class Reply:
+    calls: list[Call]
+    stop_reason: str | None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_tokens: int = 0
+
+
+@dataclass
+class Outcome:
+    text: str
+    is_error: bool
+
+
+@dataclass
+class Usage:
+    turns: list[dict[str, Any]] = field(default_factory=list)
+
+    def totals(self, price: Any) -> dict[str, Any]:
+        total = {key: sum(t[key] for t in self.turns) for key in ("input_tokens", "output_tokens", "cached_tokens")}
+        total |= {"turns": len(self.turns), "retries": sum(t["retries"] for t in self.turns),
+                  "model_latency_s": round(sum(t["latency_ms"] for t in self.turns) / 1000, 3)}  # fmt: skip
+        if price is not None:
+            total["cost_usd"] = round(price.cost(total["input_tokens"], total["output_tokens"], total["cached_tokens"]), 6)
+        return total
+
+
+def system_prompt(scenario: Scenario) -> str:
+    """Who the model works for and what "now" is: the persona, its time zone and the sandbox clock's date-time."""
+    persona = scenario.persona
+    zone = ZoneInfo(persona.timezone)
+    now = scenario.clock.start.astimezone(zone)
+    apps = ", ".join(sorted(scenario.apps))
+    return (
+        f"You are an assistant acting on behalf of {persona.name} <{persona.email}>, with access to their {apps} "
+        f"through the tools you are given.\n"
+        f"Their time zone is {persona.timezone}. The current date and time is {now:%A %d %B %Y, %H:%M} ({now.isoformat()}).\n"
+        "Do the task you are given by calling the tools; do only what it asks. When you are done, answer with a short "
+        "summary of what you did, without calling a tool."
+    )
+
+
+def retry_after(exc: BaseException) -> float | None:
+    """Seconds the API asked to wait (`retry-after-ms`, `retry-after` in seconds or as an HTTP date)."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if not headers:
+        return None
+    try:
+        if headers.get("retry-after-ms"):
+            return float(headers["retry-after-ms"]) / 1000
+    except ValueError:
+        pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        try:
+            return max(0.0, (parsedate_to_datetime(value) - datetime.now(parsedate_to_datetime(value).tzinfo)).total_seconds())
+        except (TypeError, ValueError):
+            return None
+
+
+class ModelAgent(Agent, ABC):
+    """A tool-calling loop over one vendor API; subclasses speak the API (`openai`, `anthropic`)."""
+
+    api: str
+    isolation = "none"
+
+    def __init__(self, model: str, options: ModelOptions, gate: EndpointGate | None = None) -> None:
+        self.model = model
+        self.options = options
+        self.gate = gate or EndpointGate()
+        self.name = f"{self.api}:{model}"
+        self.messages: list[dict[str, Any]] = []
+        self.tools: list[dict[str, Any]] = []
+        self.schemas: dict[str, dict[str, Any]] = {}
+        self.usage = Usage()
+        self.retries = 0
+
+    # ---- what each API provides ----
+    @abstractmethod
+    def start(self, system: str, task: str, tools: list[Any]) -> None:
+        """Set `self.tools` and the first messages."""
+
+    @abstractmethod
+    async def request(self) -> Reply:
+        """One API call; appends the assistant's message to `self.messages`."""
+
+    @abstractmethod
+    def add_results(self, results: list[tuple[Call, Outcome]]) -> None:
+        """Append the tool results as the API expects them."""
+
+    @abstractmethod
+    def retryable(self, exc: BaseException) -> bool | None:
+        """True: retry; False: an API error no retry fixes; None: not an API error at all."""
+
+    @abstractmethod
+    def describe(self, exc: BaseException) -> str: ...
+
+    def transcript(self) -> dict[str, Any]:
+        return {"api": self.api, "model": self.model, "base_url": self.options.base_url, "tools": self.tools, "messages": self.messages}
+
+    # ---- the loop ----
+    async def run(self, episode: Episode) -> AgentReport:
+        report = AgentReport(agent=self.name)
+        started = time.perf_counter()
+        try:
+            async with episode.connect() as client:
+                listed = (await client.list_tools()).tools
+                self.schemas = {t.name: t.input_schema for t in listed}
+                self.start(system_prompt(episode.scenario), task_text(episode.scenario), listed)
+                finished = False
+                for _ in range(self.options.max_turns):
+                    reply = await self._request_with_retries()
+                    if not reply.calls:
+                        finished = True
+                        break
+                    results = []
+                    for call in reply.calls:
+                        outcome = await self._execute(client, call)
+                        report.tool_calls += 1
+                        results.append((call, outcome))
+                    self.add_results(results)
+                if not finished:
+                    report.errors.append(f"stopped after {self.options.max_turns} turns (--max-turns) without a final answer")
+        except ModelAPIError as exc:
+            report.api_error = str(exc)
+            report.errors.append(str(exc))
+        finally:
+            report.duration_s = time.perf_counter() - started
+            report.usage = self.usage.totals(self.options.price)
+            report.turns = self.usage.turns
+            if episode.workdir is not None:
+                self.write_messages(episode.workdir / "messages.json")
+        return report
+
+    def write_messages(self, path: Any) -> None:
+        data = self.transcript() | {"turns": self.usage.turns, "usage": self.usage.totals(self.options.price)}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+
+    async def _request_with_retries(self) -> Reply:
+        attempt = 0
+        while True:
+            began = time.perf_counter()
+            try:
+                async with self.gate:
+                    began = time.perf_counter()
+                    reply = await self.request()
+            except Exception as exc:
+                verdict = self.retryable(exc)
+                if verdict is None:
+                    raise
+                if not verdict or attempt >= self.options.max_retries:
+                    tries = f" after {attempt + 1} attempts" if attempt else ""
+                    raise ModelAPIError(f"{self.name}: the API failed{tries}: {self.describe(exc)}") from exc
+                wait = retry_after(exc)
+                if wait is None:
+                    wait = self.options.backoff_s * 2**attempt * random.uniform(0.8, 1.2)
+                attempt += 1
+                self.retries += 1
+                await anyio.sleep(min(wait, self.options.max_backoff_s))
+                continue
+            self.usage.turns.append({
+                "turn": len(self.usage.turns) + 1, "latency_ms": round((time.perf_counter() - began) * 1000, 3),
+                "input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens, "cached_tokens": reply.cached_tokens,
+                "stop_reason": reply.stop_reason, "tool_calls": len(reply.calls), "retries": attempt,
+            })  # fmt: skip
+            return reply
+
+    async def _execute(self, client: Any, call: Call) -> Outcome:
+        if call.problem is not None or call.arguments is None:
+            return Outcome(f"the arguments of {call.name} could not be used: {call.problem}. Call the tool again with one "
+                           "JSON object that matches its schema.", True)  # fmt: skip
+        if call.name not in self.schemas:
+            return Outcome(f"there is no tool named {call.name!r}; the tools are listed in this request", True)
+        arguments = drop_unset_nulls(call.arguments, self.schemas[call.name])
+        try:
+            result = await client.call_tool(call.name, arguments)
+        except Exception as exc:  # a protocol error from the gateway is the model's to read, not a crash
+            return Outcome(f"{type(exc).__name__}: {exc}", True)
+        return Outcome(result_text(result, self.options.max_result_chars), bool(result.is_error))
+
+
+def parse_arguments(raw: str | None) -> tuple[dict[str, Any] | None, str | None]:
+    """Tool-call arguments as the model sent them (a JSON string) → (object, None) or (None, what is wrong)."""
+    try:
+        value = json.loads(raw or "{}")
+    except ValueError as exc:
+        return None, f"not valid JSON ({exc})"
+    if not isinstance(value, dict):
+        return None, f"expected a JSON object, got {type(value).__name__}"
+    return value, None
