@@ -635,6 +635,29 @@ def claude_desktop_config(
     print(json.dumps({"mcpServers": {f"clawgym-{loaded.id}": entry}}, indent=2))
 
 
+@app.command("export")
+def export_command(
+    runs: Annotated[list[Path], typer.Argument(help="Run folders (an episode, a --repeat run, a suite, or a folder of them).")],
+    out: Annotated[Path, typer.Option("--out", help="The JSON lines file to write.")],
+    fmt: Annotated[str, typer.Option("--format", help="openai (Chat Completions messages + tools), anthropic (Messages API), or sharegpt.")] = "openai",
+    passed_only: Annotated[bool, typer.Option("--passed-only", help="Only episodes that passed.")] = False,
+    min_score: Annotated[float | None, typer.Option("--min-score", min=0, max=1, help="Only episodes scoring at least S.")] = None,
+) -> None:
+    """Export episodes as training data: one JSON line each with the tools, the messages, scenario id, seed, score and stage scores.
+
+    Model-agent episodes use their messages.json; others (cmd:, oracle) a conversation built from the trace.
+    Episodes that ended in error or agent_error are left out. Order: by folder path."""
+    from orchestrator.export import ExportError, export
+
+    try:
+        counts = export(runs, fmt, out, passed_only=passed_only, min_score=min_score)
+    except ExportError as exc:
+        raise fail_usage(str(exc)) from None
+    err.print(f"{counts['written']} of {counts['episodes']} episodes written to {out}"
+              + (f"; {counts['filtered']} left out by --passed-only/--min-score" if counts["filtered"] else "")
+              + (f"; {counts['errors']} ended in error" if counts["errors"] else ""), highlight=False)  # fmt: skip
+
+
 @app.command("verify-digest")
 def verify_digest_command(
     folders: Annotated[list[Path], typer.Argument(help="Episode folders (each with results.json and trace.jsonl).")],
