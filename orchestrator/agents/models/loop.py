@@ -161,23 +161,11 @@ class ModelAgent(Agent, ABC):
                 listed = (await client.list_tools()).tools
                 self.schemas = {t.name: t.input_schema for t in listed}
                 self.start(system_prompt(episode.scenario), task_text(episode.scenario), listed)
-                finished = False
-                for _ in range(self.options.max_turns):
-                    reply = await self._request_with_retries()
-                    if not reply.calls:
-                        finished = True
-                        break
-                    results = []
-                    for call in reply.calls:
-                        outcome = await self._execute(client, call)
-                        report.tool_calls += 1
-                        results.append((call, outcome))
-                    self.add_results(results)
-                if not finished:
-                    report.errors.append(f"stopped after {self.options.max_turns} turns (--max-turns) without a final answer")
-        except ModelAPIError as exc:
-            report.api_error = str(exc)
-            report.errors.append(str(exc))
+                try:  # caught inside the client's task group, which would wrap it in an exception group
+                    await self._turns(client, report)
+                except ModelAPIError as exc:
+                    report.api_error = str(exc)
+                    report.errors.append(str(exc))
         finally:
             report.duration_s = time.perf_counter() - started
             report.usage = self.usage.totals(self.options.price)
@@ -185,6 +173,19 @@ class ModelAgent(Agent, ABC):
             if episode.workdir is not None:
                 self.write_messages(episode.workdir / "messages.json")
         return report
+
+    async def _turns(self, client: Any, report: AgentReport) -> None:
+        for _ in range(self.options.max_turns):
+            reply = await self._request_with_retries()
+            if not reply.calls:
+                return
+            results = []
+            for call in reply.calls:
+                outcome = await self._execute(client, call)
+                report.tool_calls += 1
+                results.append((call, outcome))
+            self.add_results(results)
+        report.errors.append(f"stopped after {self.options.max_turns} turns (--max-turns) without a final answer")
 
     def write_messages(self, path: Any) -> None:
         data = self.transcript() | {"turns": self.usage.turns, "usage": self.usage.totals(self.options.price)}
