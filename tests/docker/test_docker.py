@@ -205,7 +205,7 @@ def test_down_removes_what_clawgym_started_and_nothing_else(docker_client) -> No
         bystander.reload()
         assert bystander.status == "created"
     finally:
-        bystander.remove(force=True)
+        bystander.remove(force=True, v=True)
 
 
 def test_backend_containers_are_confined_and_show_no_token(docker_client) -> None:
@@ -282,3 +282,20 @@ def test_down_copes_with_foreign_containers_on_its_network(docker_client) -> Non
         assert managed(docker_client) == {}
     finally:
         foreign.remove(force=True, v=True)
+
+
+def test_the_image_carries_no_wheelhouse(docker_client) -> None:
+    image = docker_client.images.get("clawgym/apps:latest")
+    steps = " ".join(layer.get("CreatedBy", "") for layer in image.history())
+    assert "wheel" not in steps.lower(), steps
+    probe = [
+        "python", "-c",
+        "import glob; print([p for d in ('/tmp', '/opt', '/data', '/root', '/srv') for p in glob.glob(d + '/**/*.whl', recursive=True)])",
+    ]  # fmt: skip
+    container = docker_client.containers.create(image.id, entrypoint=probe, network_mode="none")
+    try:
+        container.start()
+        assert container.wait(timeout=60)["StatusCode"] == 0
+        assert container.logs().decode().strip() == "[]"
+    finally:
+        container.remove(force=True, v=True)
