@@ -117,6 +117,8 @@ class ModelAgent(Agent, ABC):
 
     api: str
     isolation = "none"
+    client: Any
+    """The vendor SDK's async client."""
 
     def __init__(self, model: str, options: ModelOptions, gate: EndpointGate | None = None) -> None:
         self.model = model
@@ -167,6 +169,8 @@ class ModelAgent(Agent, ABC):
                     report.api_error = str(exc)
                     report.errors.append(str(exc))
         finally:
+            with anyio.CancelScope(shield=True):  # the SDK's HTTP connections close in this event loop, not at exit
+                await self.client.close()
             report.duration_s = time.perf_counter() - started
             report.usage = self.usage.totals(self.options.price)
             report.turns = self.usage.turns

@@ -45,7 +45,7 @@ class OpenAIAgent(ModelAgent):
     async def request(self) -> Reply:
         if self.options.stream:
             return await self._streamed()
-        response = await self.client.chat.completions.create(messages=self.messages, tools=self.tools or openai.omit, **self.params)
+        response = await self.client.chat.completions.create(messages=self.messages, tools=self.tools or openai.NOT_GIVEN, **self.params)
         choice = response.choices[0]
         message = choice.message
         calls = [{"id": c.id, "type": "function", "function": {"name": c.function.name, "arguments": c.function.arguments}}
@@ -54,7 +54,7 @@ class OpenAIAgent(ModelAgent):
 
     async def _streamed(self) -> Reply:
         stream = await self.client.chat.completions.create(
-            messages=self.messages, tools=self.tools or openai.omit, stream=True, stream_options={"include_usage": True}, **self.params
+            messages=self.messages, tools=self.tools or openai.NOT_GIVEN, stream=True, stream_options={"include_usage": True}, **self.params
         )
         text: list[str] = []
         calls: dict[int, dict[str, Any]] = {}
