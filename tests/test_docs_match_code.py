@@ -60,3 +60,18 @@ def test_every_view_page_is_in_the_readme() -> None:
     assert paths == {"/", "/run/{rid:path}", "/group/{rid:path}", "/compare", "/healthz"}
     for words in ("list of runs", "a run:", "a suite or repeat", "side by side", "`report --html`", "`report --md`", "messages.json"):
         assert words in section, words
+
+
+@pytest.mark.parametrize("command", ["run", "export"])
+def test_every_option_of_run_and_export_is_in_the_readme(command: str) -> None:
+    params = get_command(cli).commands[command].params  # type: ignore[attr-defined]
+    flags = [o for p in params for o in [*p.opts, *p.secondary_opts] if o.startswith("--")]
+    missing = [flag for flag in flags if f"`{flag}" not in README and f"[{flag}" not in README and f" {flag} " not in README]
+    assert not missing, missing
+
+
+def test_the_model_agents_are_documented() -> None:
+    section = re.search(r"^### Evaluate a model\n(.*?)(?=^### )", README, re.S | re.M).group(1)
+    for words in ("openai:MODEL", "anthropic:MODEL", "--base-url http://127.0.0.1:8000/v1", "11434", "cmd:claude", "cmd:codex",
+                  "agent_error", "messages.json", "orchestrator export", "--format", "sharegpt"):
+        assert words in section, words
