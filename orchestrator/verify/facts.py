@@ -93,6 +93,15 @@ class Facts:
     def touched(self, app: str, table: str, key: Any) -> bool:
         return (app, table, key) in self.opened or (app, table, key) in self.acted
 
+    def last_call(self, app: str | None, table: str | None, key: Any) -> CallRef | None:
+        """The last successful call that changed this row, to name it in a violation."""
+        for entry in reversed(self.journal):
+            if entry.get("is_error") or entry.get("app") != app:
+                continue
+            if any(c["table"] == table and c["key"] == key for c in entry.get("changes") or []):
+                return call_ref(entry)
+        return None
+
     def seeded_keys(self) -> dict[tuple[str, str], set[Any]]:
         return {t: set(rows) for t, rows in self.seeded.items()}
 

@@ -139,14 +139,14 @@ def judge_changes(
                 housekeeping.append(Housekeeping(app=app, table=table, key=key, detail=f"added {table} row {label(change.after, key)}"))
             elif not _allowed(rules, "added", change, [], seeded_ctx, final_ctx):
                 change.allowed = False
-                violations.append(_collateral(scenario, change, f"added {table} row {label(change.after, key)}", app))
+                violations.append(_collateral(scenario, change, f"added {table} row {label(change.after, key)}", app, facts))
             continue
         if change.kind == "removed":
             if model.benign(table, change.before, None) and facts.touched(app, table, key):
                 housekeeping.append(Housekeeping(app=app, table=table, key=key, detail=f"removed {table} row {label(change.before, key)}"))
             elif not _allowed(rules, "removed", change, [], seeded_ctx, final_ctx):
                 change.allowed = False
-                violations.append(_collateral(scenario, change, f"removed {table} row {label(change.before, key)}", app))
+                violations.append(_collateral(scenario, change, f"removed {table} row {label(change.before, key)}", app, facts))
             continue
         derived = set(model.housekeeping_columns(table) or ())
         columns = [c for c in change.fields if c not in derived]
@@ -159,11 +159,11 @@ def judge_changes(
             else:
                 change.allowed = False
                 violations.append(
-                    _collateral(scenario, change, what + ": a row the task never opened or acted on", app)
+                    _collateral(scenario, change, what + ": a row the task never opened or acted on", app, facts)
                 )
         elif not _allowed(rules, "changed", change, columns, seeded_ctx, final_ctx):
             change.allowed = False
-            violations.append(_collateral(scenario, change, what, app))
+            violations.append(_collateral(scenario, change, what, app, facts))
     return violations, housekeeping
 
 
@@ -188,10 +188,10 @@ def _allowed(
     return False
 
 
-def _collateral(scenario: Scenario, change: Change, detail: str, app: str) -> Violation:
+def _collateral(scenario: Scenario, change: Change, detail: str, app: str, facts: Facts) -> Violation:
     return Violation(
         kind="collateral", rule=f"only {allowed_words(scenario, app)} may change in {app}", app=app, table=change.table,
-        key=change.key, detail=detail,
+        key=change.key, detail=detail, call=facts.last_call(app, change.table, change.key),
     )
 
 

@@ -115,7 +115,10 @@ def verify(
     collateral, housekeeping = judge_changes(scenario, facts, changes, seeded_ctx, final_ctx, harmed)
     violations += collateral
     for index, rule in enumerate(scenario.forbid):
-        violations += _forbidden(rule, index, changes, final_ctx, keys, journal)
+        violations += [
+            v if v.call is not None or v.key is None else v.model_copy(update={"call": facts.last_call(v.app, v.table, v.key)})
+            for v in _forbidden(rule, index, changes, final_ctx, keys, journal)
+        ]
     summary = summarize(journal)
     limit = scenario.limits.max_tool_calls
     attempted = max(summary.calls, attempted_calls or 0)

@@ -202,6 +202,7 @@ async def test_trash_then_restore_is_still_destruction(backend) -> None:
 async def test_archiving_unrelated_mail_is_collateral(backend) -> None:
     result = await _fails(backend, [*ORACLE, step("mail__move_to_folder", message_ids=["standup-notes"], folder="archive")])
     assert [(v.kind, v.key) for v in result.violations] == [("collateral", "standup-notes")]
+    assert result.violations[0].call.tool == "mail__move_to_folder"  # the call that made the change
 
 
 async def test_extra_hold_events_fail(backend) -> None:
