@@ -164,9 +164,11 @@ class JudgeCheck(_Model):
 
 
 def _check_kind(value: Any) -> str:
-    if isinstance(value, Mapping) and "judge" in value:
+    if isinstance(value, JudgeCheck) or isinstance(value, Mapping) and "judge" in value:
         return "judge"
-    return "journal" if isinstance(value, Mapping) and "journal" in value else "row"
+    if isinstance(value, JournalCheck) or isinstance(value, Mapping) and "journal" in value:
+        return "journal"  # a mapping when loading, a model when dumping
+    return "row"
 
 
 Check = Annotated[
