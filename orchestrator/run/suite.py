@@ -229,7 +229,7 @@ def scenario_row(run: ScenarioRun) -> dict[str, Any]:
         "wall_s": round(run.wall_s, 3),
         "cost_usd": round(sum(costs), 6) if costs and len(costs) == n else None,
         "statuses": statuses,
-        "status": next((s for s in ("error", "interrupted") if s in statuses), "completed"),
+        "status": next((s for s in ("error", "agent_error", "interrupted") if s in statuses), "completed"),
     }
 
 
@@ -311,7 +311,7 @@ def render_suite(console: Any, summary: dict[str, Any]) -> None:
         n, c = row.get("episodes", 0), row.get("passes", 0)
         mark = "[green]" if row.get("passed") else "[red]"
         passed = f"{mark}{'yes' if c else 'no'}[/]" if repeat == 1 else f"{mark}{c}/{n}[/]"
-        if row.get("status") in ("error", "interrupted"):
+        if row.get("status") in ("error", "agent_error", "interrupted"):
             passed += f" ({row['status']})"
         stages = " ".join(f"{s['mean_score']:.2f}" for s in row.get("stages", []))
         table.add_row(row["id"], passed, f"{row.get('score', 0):.2f}", stages, _fmt(row.get("calls"), ".0f" if repeat == 1 else ".1f"),
