@@ -79,6 +79,8 @@ class OpenAIAgent(ModelAgent):
         return self._reply("".join(text) or None, [calls[i] for i in sorted(calls)], finish, usage)
 
     def _reply(self, content: str | None, calls: list[dict[str, Any]], finish: str | None, usage: Any) -> Reply:
+        for index, call in enumerate(calls):  # some servers send no call ids: the tool messages need one
+            call["id"] = call["id"] or f"call_{len(self.messages)}_{index}"
         message: dict[str, Any] = {"role": "assistant", "content": content}
         if calls:
             message["tool_calls"] = calls
