@@ -251,6 +251,8 @@ async def run_episode(
                     status = "timeout"
                 elif getattr(report, "api_error", None):
                     status = "agent_error"  # the model's API failed for good: not the task's failure
+                if report.usage is None and callable(getattr(agent, "fill_report", None)):
+                    agent.fill_report(report)  # type: ignore[attr-defined]  # a stopped model agent's turns and usage so far
             # The agent's process tree is gone here (agents stop it before returning, even when cancelled).
             on_stage("verifying")
             try:

@@ -170,3 +170,16 @@ def test_usage_errors_are_clear(tmp_path: Path) -> None:
     done = subprocess.run([*ORCHESTRATOR, "run", str(TRAVEL), "--agent", "openai:m", "--base-url", "http://127.0.0.1:9/v1", "--price", "cheap"],
                           cwd=ROOT, capture_output=True, text=True, timeout=60, env=ENV)  # fmt: skip
     assert done.returncode == 2 and "--price 'cheap'" in done.stderr
+
+
+def test_a_timeout_keeps_the_turns_so_far_and_the_transcript(tmp_path: Path) -> None:
+    model = FakeModel(load(TRAVEL).oracle, delay_s=0.3)
+    with Served(model) as served:
+        done = run(served, "anthropic", "loop", tmp_path, "--timeout", "4")
+    assert done.returncode == 1, done.stderr[-3000:]
+    results = json.loads((tmp_path / "results.json").read_text())
+    agent = results["episode"]["agent"]
+    assert results["status"] == "timeout" and agent["timed_out"]
+    assert agent["usage"]["turns"] == len(agent["turns"]) >= 2
+    transcript = json.loads((tmp_path / "messages.json").read_text())
+    assert len([m for m in transcript["messages"] if m["role"] == "assistant"]) >= len(agent["turns"]) - 1

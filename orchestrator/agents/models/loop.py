@@ -172,8 +172,7 @@ class ModelAgent(Agent, ABC):
             with anyio.CancelScope(shield=True):  # the SDK's HTTP connections close in this event loop, not at exit
                 await self.client.close()
             report.duration_s = time.perf_counter() - started
-            report.usage = self.usage.totals(self.options.price)
-            report.turns = self.usage.turns
+            self.fill_report(report)
             if episode.workdir is not None:
                 self.write_messages(episode.workdir / "messages.json")
         return report
@@ -190,6 +189,11 @@ class ModelAgent(Agent, ABC):
                 results.append((call, outcome))
             self.add_results(results)
         report.errors.append(f"stopped after {self.options.max_turns} turns (--max-turns) without a final answer")
+
+    def fill_report(self, report: AgentReport) -> None:
+        """Put the turns and usage so far on `report` (the runner's, when a timeout or a signal stopped the loop)."""
+        report.usage = self.usage.totals(self.options.price)
+        report.turns = self.usage.turns
 
     def write_messages(self, path: Any) -> None:
         data = self.transcript() | {"turns": self.usage.turns, "usage": self.usage.totals(self.options.price)}
