@@ -7,6 +7,7 @@ The model's name picks its behaviour:
 - `malformed`: first sends arguments that are not JSON (OpenAI) or a tool that does not exist (Anthropic);
   goes on like `oracle` only once the error came back flagged as one.
 - `flaky`: answers 429 (with Retry-After) to the first two requests, then like `oracle`.
+- `slow`: takes 3 s over its first request, then answers at once like `oracle`.
 - `loop`: never stops: searches the mail, turn after turn.
 - `broken`: always 503 with an error message.
 
@@ -104,6 +105,8 @@ class FakeModel:
             refused = self._refuse(body["model"])
             if refused:
                 return refused
+            if body["model"] == "slow" and self.counts["slow"] == 1:
+                await anyio.sleep(3)
             history: list[tuple[str, Any, str, bool]] = []
             calls: dict[str, tuple[str, Any]] = {}
             for message in body["messages"]:
@@ -149,6 +152,8 @@ class FakeModel:
             refused = self._refuse(body["model"])
             if refused:
                 return refused
+            if body["model"] == "slow" and self.counts["slow"] == 1:
+                await anyio.sleep(3)
             history: list[tuple[str, Any, str, bool]] = []
             uses: dict[str, tuple[str, Any]] = {}
             for message in body["messages"]:

@@ -120,6 +120,13 @@ def test_429_twice_then_success_is_retried_and_passes(fake: Served, tmp_path: Pa
     assert fake.model.counts["flaky"] == len(agent["turns"]) + 2
 
 
+def test_a_request_over_the_timeout_is_retried(fake: Served, tmp_path: Path) -> None:
+    done = run(fake, "openai", "slow", tmp_path, "--request-timeout", "1", "--stream")
+    assert done.returncode == 0, done.stderr[-3000:]
+    agent = json.loads((tmp_path / "results.json").read_text())["episode"]["agent"]
+    assert agent["turns"][0]["retries"] == 1 and fake.model.counts["slow"] == len(agent["turns"]) + 1
+
+
 def test_a_model_that_never_stops_hits_max_turns_and_fails_cleanly(fake: Served, tmp_path: Path) -> None:
     done = run(fake, "openai", "loop", tmp_path, "--max-turns", "3")
     assert done.returncode == 1, done.stderr[-3000:]
