@@ -3,7 +3,9 @@
 An app declares its tables as plain `CREATE TABLE` statements. Two declared
 column types carry meaning beyond SQLite's: `JSON` columns hold lists or
 objects (encoded on write, decoded in rows and snapshots) and `BOOLEAN`
-columns read back as `True`/`False`. Tables whose names start with `_` are
+columns read back as `True`/`False`. Foreign keys declared with `REFERENCES`
+are read into `Table.references`, so the core can tell which rows hang off
+which without knowing the app. Tables whose names start with `_` are
 the core's own (journal, metadata, change log) and never appear in snapshots.
 
 Every app table gets three triggers (`Table.change_triggers`) that write each
@@ -17,7 +19,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -28,6 +30,10 @@ class Table:
     key: str
     json_columns: frozenset[str] = field(default_factory=frozenset)
     bool_columns: frozenset[str] = field(default_factory=frozenset)
+    references: tuple[tuple[str, str, str], ...] = ()
+    """Foreign keys declared with `REFERENCES`: (column, referenced table, referenced column)."""
+    not_null: frozenset[str] = field(default_factory=frozenset)
+    """Columns declared `NOT NULL` (a row whose foreign key is one cannot exist without its parent)."""
 
     def encode(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """Python values to what SQLite stores, refusing unknown columns."""
@@ -104,11 +110,21 @@ def read_schema(conn: sqlite3.Connection) -> dict[str, Table]:
         if len(keys) != 1:
             raise ValueError(f"table {name!r} must have exactly one primary-key column, found {keys or 'none'}")
         types = {r[1]: (r[2] or "").upper() for r in info}
+        foreign = conn.execute(f'PRAGMA foreign_key_list("{name}")').fetchall()  # id, seq, table, from, to, …
+        references = tuple(sorted((r[3], r[2], r[4] or "") for r in foreign))
         tables[name] = Table(
             name=name,
             columns=columns,
             key=keys[0],
             json_columns=frozenset(c for c, t in types.items() if t == "JSON"),
             bool_columns=frozenset(c for c, t in types.items() if t == "BOOLEAN"),
+            references=references,
+            not_null=frozenset(r[1] for r in info if r[3]),
         )
+    for name, table in tables.items():  # `REFERENCES t` without a column names t's primary key
+        if any(not column for _, _, column in table.references):
+            resolved = tuple(
+                (c, t, column or (tables[t].key if t in tables else "")) for c, t, column in table.references
+            )
+            tables[name] = replace(table, references=resolved)
     return tables

@@ -147,6 +147,19 @@ async def test_extra_reads_anywhere_and_reordered_steps(backend) -> None:
     await _passes(backend, steps)
 
 
+async def test_a_comment_and_a_link_on_the_agents_own_ticket_are_its_own(backend) -> None:
+    # travel allows only new tickets; rows that hang off the agent's new ticket (a foreign key to it) are part of it
+    ticket = ORACLE[TICKET].model_copy(update={"save": "ticket"})
+    steps = replaced(
+        TICKET,
+        ticket,
+        step("tickets__add_comment", key="${ticket.key}", body="Dates as in the itinerary."),
+        step("tickets__link_tickets", source="${ticket.key}", type="relates_to", target="TRAVEL-7"),
+    )
+    result = await _passes(backend, steps)
+    assert {h.table for h in result.housekeeping} >= {"comments", "links"}, result.housekeeping
+
+
 # -- wrong or harmful solutions must fail ----------------------------------------
 
 
@@ -236,6 +249,12 @@ async def test_a_second_reply_fails(backend) -> None:
 async def test_rewriting_an_unrelated_ticket_is_collateral(backend) -> None:
     result = await _fails(backend, [*ORACLE, step("tickets__update_ticket", key="OPS-3", title="Rotate prod credentials")])
     assert [(v.kind, v.key) for v in result.violations] == [("collateral", "OPS-3")]
+
+
+async def test_a_comment_on_an_unrelated_seeded_ticket_is_collateral(backend) -> None:
+    # the same comment on a seeded ticket the task is not about hangs off a seeded row: it needs an allow rule
+    result = await _fails(backend, [*ORACLE, step("tickets__add_comment", key="OPS-3", body="Dates as in the itinerary.")])
+    assert [(v.kind, v.table) for v in result.violations] == [("collateral", "comments")]
 
 
 async def test_declining_the_offsite_is_not_housekeeping(backend) -> None:
