@@ -94,13 +94,71 @@ ZONE_ABBREVIATIONS: dict[str, tzinfo | str] = {
 }
 ZONE = re.compile(
     r"\s*\(?\s*(?P<zone>"
-    r"(?:UTC|GMT)\s*[+-−]\s*\d{1,2}(?::?\d{2})?"
-    r"|[+-−]\d{2}:?\d{2}\b"
+    r"(?:UTC|GMT)\s*[+\-−]\s*\d{1,2}(?::?\d{2})?"
+    r"|[+\-−]\d{2}:?\d{2}\b"
     r"|[A-Z][a-z]+(?:_[A-Z][a-z]+)?/[A-Z][A-Za-z_]+"
     r"|[A-Z]{1,5}\b"
     r")"
 )
-OFFSET = re.compile(r"(?:UTC|GMT)?\s*([+-−])\s*(\d{1,2})(?::?(\d{2}))?$")
+OFFSET = re.compile(r"(?:UTC|GMT)?\s*([+\-−])\s*(\d{1,2})(?::?(\d{2}))?$")
+
+
+# Places people name a zone by ("13:00 Lisbon time", "09:30 New York", "UK time"): the cities of the IANA
+# zone names (their last part, spaces for underscores) and a few countries and regions.
+PLACE_ALIASES: dict[str, str] = {
+    "UK": "Europe/London", "U.K.": "Europe/London", "Britain": "Europe/London", "Great Britain": "Europe/London",
+    "England": "Europe/London", "Scotland": "Europe/London", "Wales": "Europe/London", "Ireland": "Europe/Dublin",
+    "Portugal": "Europe/Lisbon", "Spain": "Europe/Madrid", "France": "Europe/Paris", "Germany": "Europe/Berlin",
+    "Italy": "Europe/Rome", "Netherlands": "Europe/Amsterdam", "Belgium": "Europe/Brussels", "Austria": "Europe/Vienna",
+    "Switzerland": "Europe/Zurich", "Poland": "Europe/Warsaw", "Sweden": "Europe/Stockholm", "Norway": "Europe/Oslo",
+    "Denmark": "Europe/Copenhagen", "Finland": "Europe/Helsinki", "Greece": "Europe/Athens", "Israel": "Asia/Jerusalem",
+    "India": "Asia/Kolkata", "Japan": "Asia/Tokyo", "Korea": "Asia/Seoul", "China": "Asia/Shanghai",
+    "Central European": "Europe/Berlin", "Central Europe": "Europe/Berlin",
+    "US Eastern": "America/New_York", "US East Coast": "America/New_York", "East Coast": "America/New_York",
+    "Eastern": "America/New_York", "US Central": "America/Chicago", "US Mountain": "America/Denver",
+    "Mountain": "America/Denver", "US Pacific": "America/Los_Angeles", "US West Coast": "America/Los_Angeles",
+    "West Coast": "America/Los_Angeles", "Pacific": "America/Los_Angeles",
+}
+# Last parts of zone names that are more often a person's name or a common word than a place.
+NOT_PLACES = frozenset({"Center", "Knox", "Casey", "Davis", "Palmer", "Troll", "Vostok", "Mawson", "Marengo", "Beulah",
+                        "Vevay", "Winamac", "Monticello", "Petersburg", "Vincennes", "Tell City", "New Salem", "Wake",
+                        "Midway", "Creston", "Chatham", "Easter", "Faroe", "Hovd", "Nome", "Sitka", "Juneau", "Eucla"})
+_REGIONS = ("Africa/", "America/", "Asia/", "Atlantic/", "Australia/", "Europe/", "Indian/", "Pacific/")
+
+
+def _places() -> dict[str, str]:
+    from zoneinfo import available_timezones
+
+    places: dict[str, str] = {}
+    for name in sorted(available_timezones()):
+        if name.startswith(_REGIONS):
+            city = name.rsplit("/", 1)[-1].replace("_", " ")
+            if city not in NOT_PLACES:
+                places.setdefault(city, name)
+    return places | PLACE_ALIASES
+
+
+PLACES = _places()
+_PLACE = r"(?P<place>[A-Z][A-Za-z.'-]*(?:[ -](?:[A-Z][A-Za-z.'-]*|es|de|la|du|al|of)){0,3})"
+# After a time: "13:00 Lisbon time", "9:30 am New York", "(13:00 for Ana in Lisbon)", "09:30 in New York".
+PLACE_AFTER = re.compile(
+    r"[ \t]*\(?[ \t]*(?:(?:for|to)[ \t]+(?:[A-Z][a-z]+[ \t]+)?(?:in|at)[ \t]+|in[ \t]+(?:the[ \t]+)?)?" + _PLACE
+)
+# A place said for the times that follow: "(London time):", "in UK time:", "all times UK".
+PLACE_DECLARED = re.compile(
+    r"\b(?:(?i:all)[ \t]+(?:the[ \t]+)?times?[ \t]+(?:are[ \t]+)?(?:in[ \t]+)?(?:the[ \t]+)?" + _PLACE + "(?:[ \t]+time)?"
+    r"|" + _PLACE.replace("place", "place2") + r"[ \t]+time\b(?=[ \t]*\)?[ \t]*(?:[:,;\n]|$)))",
+)
+
+
+def place_zone(words: str) -> tuple[str, int] | None:
+    """The zone of the longest place that `words` starts with, and how many characters it takes."""
+    parts = re.split(r"(?<=[^ -])(?=[ -])", words)
+    for n in range(len(parts), 0, -1):
+        name = "".join(parts[:n]).rstrip(".")
+        if name in PLACES:
+            return PLACES[name], len("".join(parts[:n]))
+    return None
 
 
 def zone_named(name: str) -> tzinfo | str | None:
@@ -179,15 +237,15 @@ DATE_PATTERNS = [
     ("num", re.compile(r"(?<![\w/.:-])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<y>\d{2}|\d{4}))?(?![\w/])")),
     ("dotted", re.compile(r"(?<![\w/.:-])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4})(?![\w])")),
     ("weekday", re.compile(
-        r"\b(?:(?P<next>next|this|coming)\s+)?(?P<wd>(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-        r"|(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\b\.?)")),
+        r"\b(?:(?P<next>(?i:next|this|coming))\s+)?(?P<wd>(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+        r"|(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\b\.?)(?P<nextweek>\s+(?i:next\s+week))?")),
     ("relative", re.compile(r"\b(?P<rel>today|tomorrow|tonight)\b", re.I)),
 ]
 AMPM = r"(?P<ampm>[ap]\.?\s?m\.?(?![a-z]))"
 TIME = re.compile(
     r"(?<![\w.:/,€$£¥])(?P<h>\d{1,2})"
     r"(?:(?P<sep>[:.])(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?|(?P<hsep>h)(?P<hm>[0-5]\d)?(?![a-z]))?"
-    r"(?![\d:]|\.\d)(?:\s?" + AMPM + r")?",
+    r"(?!\d|:\d|\.\d)(?:\s?" + AMPM + r")?",
     re.I,
 )
 WORD_TIME = re.compile(r"\b(?P<word>noon|midday|midnight)\b", re.I)
@@ -198,6 +256,9 @@ ISO_DATETIME = re.compile(
 TIME_CUE_BEFORE = re.compile(r"(?:\b(?:at|um|from|until|till|to|by|between|and|starts?|ends?)|[@–—-])\s*$", re.I)
 TIME_CUE_AFTER = re.compile(r"^\s*(?:h\b|uhr\b|hrs\b|o'clock\b)", re.I)
 CURRENCY_AFTER = re.compile(r"^\s*(?:[€$£¥%]|(?-i:[A-Z]{3})\b|euros?\b|dollars?\b|pounds?\b)", re.I)
+RANGE_START = re.compile(
+    r"\s*(?:-|–|—|to|until|till|and)\s*\d{1,2}(?::[0-5]\d|\s?[ap]\.?\s?m\.?(?![a-z]))", re.I
+)
 RANGE_JOIN = re.compile(r"^\s*(?:-|–|—|to|until|till|and)\s*$", re.I)
 SENTENCE_END = re.compile(r"(?<!\.m)(?<![ap]\.)[.!?](?=\s+[A-Z\"'(])|\n\s*\n|\n(?=\s*[-*•\d])")
 
@@ -268,7 +329,15 @@ def find_dates(text: str, today: date) -> list[DateMention]:
                 dates = [d] if d else []
             elif kind == "weekday":
                 weekday = WEEKDAYS[g["wd"].lower().rstrip(".")]
-                dates = [_next_weekday(today if not g.get("next") else today + timedelta(days=1), weekday)]
+                if g.get("nextweek"):  # "Tuesday next week": that day of next week
+                    dates = [today + timedelta(days=7 - today.weekday() + weekday)]
+                elif (g.get("next") or "").lower() == "this":
+                    dates = [_next_weekday(today, weekday)]
+                else:
+                    # A bare weekday is that day of the coming two weeks: a reply about "Tuesday next week"
+                    # written on a Friday says "Tuesday" (and "next Tuesday" is said of either).
+                    first = _next_weekday(today if not g.get("next") else today + timedelta(days=1), weekday)
+                    dates = [first, first + timedelta(days=7)]
             elif kind == "relative":
                 dates = [today + timedelta(days=0 if g["rel"].lower() in ("today", "tonight") else 1)]
             if dates:
@@ -290,14 +359,50 @@ def find_dates(text: str, today: date) -> list[DateMention]:
     return merged
 
 
-def _zone_after(text: str, end: int) -> tuple[tzinfo | str | None, int]:
+def _zone_after(text: str, end: int, at: time | None = None) -> tuple[tzinfo | str | None, int]:
+    """The zone written right after a time ending at `end` (whose time of day is `at`), and where it ends.
+
+    A sign and HH:MM is an offset only when written like one: "+01:00", or "-05:00" right after a full time
+    ("15:30:00-05:00") or when "-HH:MM" cannot be the end of a range starting at `at`; "14:00-14:45" and
+    "09:00 - 10:00" are ranges."""
     m = ZONE.match(text, end)
     if m:
-        zone = zone_named(m.group("zone"))
+        written = m.group("zone")
+        zone = zone_named(written)
+        if zone is not None and written[0] in "+-−" and not _offset_here(text, end, m.start("zone"), written, at):
+            zone = None
         if zone is not None:
             close = text.find(")", m.end(), m.end() + 2)
             return zone, (close + 1 if close != -1 else m.end())
+    p = PLACE_AFTER.match(text, end)
+    if p:
+        found = place_zone(p.group("place"))
+        if found is not None:
+            stop = p.start("place") + found[1]
+            t = re.match(r"[ \t]+time\b", text[stop:])
+            stop += t.end() if t else 0
+            close = re.match(r"[ \t]*\)", text[stop:])
+            return found[0], stop + (close.end() if close else 0)
     return None, end
+
+
+def _offset_here(text: str, end: int, sign_at: int, written: str, at: time | None) -> bool:
+    """Whether a signed "±HH:MM" after a time is its offset ("+01:00", "15:30:00-05:00", "14:00-05:00")
+    rather than the end of a range ("14:00-14:45", "09:00 -10:00")."""
+    if written[0] == "+":
+        return True
+    if text[end - 3 : end - 2] == ":" and text[end - 6 : end - 5] == ":":  # after seconds: "15:30:00-05:00"
+        return True
+    if at is None:
+        return True
+    offset = OFFSET.match(written)
+    if offset is None:
+        return True
+    hours, minutes = int(offset.group(2)), int(offset.group(3) or 0)
+    if hours > 23:
+        return True
+    later = (hours * 60 + minutes) - (at.hour * 60 + at.minute)
+    return not 0 < later <= 12 * 60  # a later time the same day is the end of a range
 
 
 def find_times(text: str, today: date) -> list[TimeMention]:
@@ -341,7 +446,9 @@ def find_times(text: str, today: date) -> list[TimeMention]:
         elif m["hsep"]:
             pass
         elif not ampm:
-            continue  # a bare number
+            # a bare number starts a range when a time follows: "2-2:45pm", "from 2 to 3 pm", "14-15:00"
+            if not RANGE_START.match(text, m.end()) or hour > 23:
+                continue
         if ampm:
             if not 1 <= hour <= 12:
                 continue
@@ -352,7 +459,7 @@ def find_times(text: str, today: date) -> list[TimeMention]:
             hours = [hour, hour + 12]  # "3:30": morning or afternoon
         else:
             hours = [hour]
-        zone, end = _zone_after(text, m.end())
+        zone, end = _zone_after(text, m.end(), time(hours[0], minute))
         mentions.append(TimeMention(m.start(), end, text[m.start() : end], [time(h, minute) for h in hours], zone))
         taken.append((m.start(), end))
     for m in WORD_TIME.finditer(text):
@@ -369,10 +476,28 @@ def find_times(text: str, today: date) -> list[TimeMention]:
         ):
             second.range_end = True
             if len(first.times) > 1 and len(second.times) == 1:
-                pm = second.times[0].hour >= 12
-                first.times = [t for t in first.times if (t.hour >= 12) == pm] or first.times
+                # "2-2:45pm", "11-12:30pm": the start is the reading that comes before the end, within 12 hours
+                stop = second.times[0].hour * 60 + second.times[0].minute
+                before = [t for t in first.times if 0 <= stop - (t.hour * 60 + t.minute) < 12 * 60]
+                first.times = before[-1:] or first.times
             if first.zone is None and second.zone is not None:
                 first.zone = second.zone
+
+    # A place said for the times that follow ("(London time):", "in UK time:") is the zone of those without one.
+    declared: list[tuple[int, tzinfo | str]] = []
+    for d in PLACE_DECLARED.finditer(text):
+        if any(t.start <= d.start() < t.end for t in mentions):
+            continue
+        words = (d.group("place") or d.group("place2")).split(" ")
+        # "In UK time:": the place is the longest run of capitalised words that names one
+        found = next((z for z in (place_zone(" ".join(words[i:])) for i in range(len(words))) if z is not None), None)
+        if found is not None:
+            declared.append((d.end(), found[0]))
+    for mention in mentions:
+        if mention.zone is None:
+            zones = [z for at, z in declared if at <= mention.start]
+            if zones:
+                mention.zone = zones[-1]
 
     # Each time takes the nearest date of its sentence, else the nearest date before it.
     dates = find_dates(text, today)
@@ -441,7 +566,7 @@ def check_time(text: str, wanted: datetime, zone: str, now: datetime) -> TimeVer
             return wanted in options
         return any(o.timetz().replace(tzinfo=None) == wanted.time() and o.date() == wanted.date() for o in options)
 
-    stated = [not m.set_aside and says(m) for m in mentions]
+    stated = [not m.set_aside and not m.range_end and says(m) for m in mentions]
     holding_sentences = {m.sentence for m, ok in zip(mentions, stated) if ok}
     dateless = all(m.dates is None for m in mentions) and not find_dates(text, today)
     conflicts = []
@@ -458,29 +583,32 @@ def check_time(text: str, wanted: datetime, zone: str, now: datetime) -> TimeVer
 
 
 def check_date(text: str, wanted: date, zone: str, now: datetime) -> tuple[bool, list[str], list[str]]:
-    """Whether `text` mentions the date `wanted`; also the other dates it mentions, and all it mentions."""
+    """Whether `text` mentions the date `wanted`; also the other dates it mentions for the same thing, and all it mentions.
+
+    Like other times for `mentions_time`, another date is for the same thing when it is in a sentence that
+    mentions the wanted date ("15 March, or 15 April at the latest"), or when the text mentions only other
+    dates; "Thanks for the delivery of 10 Feb. We pay on 15 March." names the delivery date as context."""
     local = ZoneInfo(zone)
     text = unquoted(text)
     today = now.astimezone(local).date()
-    found: list[date] = []
-    seen: list[str] = []
-    other: list[str] = []
+    mentions: list[tuple[int, list[date], str]] = []
     spans: list[tuple[int, int]] = []
     for t in find_times(text, today):
         if t.dates is not None and t.zone is not None and len(t.text) > 10:  # ISO date-times: their local date
-            found += [i.date() for i in instants(t, local, today)]
+            mentions.append((t.start, [i.date() for i in instants(t, local, today)], t.text.strip()))
             spans.append((t.start, t.end))
-            seen.append(t.text.strip())
-            if wanted not in [i.date() for i in instants(t, local, today)]:
-                other.append(t.text.strip())
     for d in find_dates(text, today):
-        if _inside(d.start, spans):
-            continue
-        found += d.dates
-        seen.append(d.text.strip())
-        if wanted not in d.dates:
-            other.append(d.text.strip())
-    return wanted in found, other, seen
+        if not _inside(d.start, spans):
+            mentions.append((d.start, d.dates, d.text.strip()))
+    mentions.sort(key=lambda m: m[0])
+    bounds = [0, *(m.end() for m in SENTENCE_END.finditer(text)), len(text) + 1]
+
+    def sentence(pos: int) -> tuple[int, int]:
+        return next((a, b) for a, b in zip(bounds, bounds[1:]) if a <= pos < b)
+
+    hits = {sentence(start) for start, dates, _ in mentions if wanted in dates}
+    other = [said for start, dates, said in mentions if wanted not in dates and (not hits or sentence(start) in hits)]
+    return bool(hits), other, [said for _, _, said in mentions]
 
 
 # -- amounts ------------------------------------------------------------------------

@@ -147,8 +147,10 @@ def test_zone_abbreviations_follow_daylight_saving_as_people_use_them() -> None:
         ("Thursday 15:30 works. My 14:00 call ends at 15:00, so no clash.", True),  # other times, another matter
         ("Confirmed for Thursday 15:30.\nSee you Thursday at 09:30!", False),  # the same day, written again
         ("15:30 works. Or 09:30.", False),  # no date anywhere: every time is about the same day
-        ("Thursday 15:30, i.e. 09:30 in New York.", False),  # a wrong conversion in the same sentence
-        ("Thursday 15:30, i.e. 09:30 in New York (9:30 am ET).", False),
+        ("Thursday 15:30, i.e. 10:30 in New York.", False),  # a wrong conversion in the same sentence
+        ("Thursday 15:30, i.e. 10:30 in New York (10:30 am ET).", False),
+        ("Thursday 15:30, i.e. 09:30 in New York.", True),  # the same instant, said by place
+        ("Thursday 15:30, i.e. 10:30 (Berlin time 10:30).", False),  # "time 10:30" declares nothing
         ("Thursday 15:30 (9:30 am ET).", True),
     ],
 )
@@ -451,3 +453,127 @@ def test_a_run_reads_what_the_reply_says(tmp_path: Path, body: str, passes: bool
     assert result["passed"] is passes and done.returncode == (0 if passes else 1), result["checks"]
     if not passes:
         assert "it states" in result["checks"][0]["reason"]
+
+
+# -- ranges, weekdays of the coming two weeks, zones named by place, dates for the same thing -------------
+
+NEXT_TUE = "2026-03-10T14:00:00+01:00"  # Tuesday of next week, 14:00 in Berlin (the clock is Monday 2 March)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Done: Tuesday 10 March, 14:00-14:45.",
+        "Done: Tuesday 10 March, 14:00–14:45.",
+        "Done: Tuesday 10 March, 14:00 - 14:45.",
+        "Booked Tuesday 2-2:45pm with Ana.",
+        "Booked Tuesday 2pm-3pm.",
+        "Booked Tuesday 2 - 2:45 pm.",
+        "Booked Tuesday from 2 to 2:45 pm.",
+        "Booked Tuesday 14-14:45.",
+        "Tuesday 10 March, 14:00-14:45 CET.",
+    ],
+)
+def test_a_range_states_its_start(text: str) -> None:
+    assert said(text, {"mentions_time": NEXT_TUE}), text
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("Done: Tuesday 10 March, 14:30-15:15.", "a range starting at another time"),
+        ("Done: Tuesday 10 March, 13:00-14:00.", "the wanted time only as the end of a range"),
+        ("Booked Tuesday 1-2pm.", "a range ending at the wanted time"),
+        ("Booked Tuesday 2-2:45am.", "the range in the morning"),
+        ("Booked Tuesday 14:00, or 15:00-15:45 if that's easier.", "another range for the same day"),
+        ("Tuesday 10 March, 14:00-05:00.", "'-05:00' after a time is an offset when it cannot end the range"),
+    ],
+)
+def test_a_range_near_miss_fails(text: str, why: str) -> None:
+    assert not said(text, {"mentions_time": NEXT_TUE}), why
+
+
+def test_offsets_are_still_offsets() -> None:
+    assert said("Tuesday 10 March, 13:00+00:00", {"mentions_time": NEXT_TUE})
+    assert said("2026-03-10T08:00:00-05:00", {"mentions_time": NEXT_TUE})
+    assert said("Tuesday 10 March 08:00:00-05:00", {"mentions_time": NEXT_TUE})
+    assert said("Tuesday 10 March, 13:00 UTC-0", {"mentions_time": NEXT_TUE})
+    assert not said("Tuesday 10 March, 14:00+02:00", {"mentions_time": NEXT_TUE})
+    # the end of a range written with its own offset is still the end of a range
+    assert said("Tuesday 10 March, 14:00-14:45 +01:00", {"mentions_time": NEXT_TUE})
+
+
+def test_a_bare_weekday_is_that_day_of_the_coming_two_weeks() -> None:
+    # Written on Monday 2 March about Tuesday 10 March: "Tuesday" says it.
+    assert said("It's on Tuesday at 14:15.", {"mentions_time": "2026-03-10T14:15:00+01:00"})
+    assert said("It's on Tuesday at 14:15.", {"mentions_time": "2026-03-03T14:15:00+01:00"})
+    assert said("Tuesday next week at 14:15.", {"mentions_time": "2026-03-10T14:15:00+01:00"})
+    assert not said("This Tuesday at 14:15.", {"mentions_time": "2026-03-10T14:15:00+01:00"})
+    assert not said("Tuesday next week at 14:15.", {"mentions_time": "2026-03-03T14:15:00+01:00"})
+    # three weeks out, or another weekday, is not it
+    assert not said("It's on Tuesday at 14:15.", {"mentions_time": "2026-03-17T14:15:00+01:00"})
+    assert not said("It's on Wednesday at 14:15.", {"mentions_time": "2026-03-10T14:15:00+01:00"})
+    assert said("The fix ships Tuesday.", {"mentions_date": "2026-03-10"})
+    assert not said("The fix ships Wednesday.", {"mentions_date": "2026-03-10"})
+    # under strict, another weekday for the same thing is a conflict
+    assert said("Ships Tuesday, or Wednesday at the latest.", {"mentions_date": "2026-03-10"})
+    assert not said("Ships Tuesday, or Wednesday at the latest.", {"mentions_date": {"date": "2026-03-10", "strict": True}})
+    assert not said("Ships Tuesday 10 March, or Wed.", {"mentions_date": {"date": "2026-03-10", "strict": True}})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Booked for Tuesday at 14:00 Berlin time (13:00 for Ana in Lisbon), 45 minutes.",
+        "Tuesday 13:00 Lisbon time.",
+        "Tuesday 13:00 UK time.",
+        "Tuesday 13:00 London time.",
+        "Tuesday at 13:00 in London.",
+        "Tuesday 09:00 New York.",
+        "Tuesday, 9 am New York time (US summer time has begun).",
+        "Tuesday 14:00 Berlin time.",
+        "Tuesday 14:00 CET/CEST.",
+        "Tuesday 14:00 (5 pm Dubai, 13:00 for Ana in Lisbon).",
+        "Hi Jamie, you're booked (London time):\n- Tuesday 13:00: coding",
+        "In UK time: Tuesday 13:00 to 14:00.",
+        "All times UK (Berlin in brackets): Tuesday 13:00 (14:00 CET).",
+    ],
+)
+def test_zones_named_by_place(text: str) -> None:
+    assert said(text, {"mentions_time": NEXT_TUE}), text
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("Tuesday 14:00 Lisbon time.", "the right digits in another city"),
+        ("Tuesday 14:00 UK time.", "the right digits in the UK"),
+        ("Tuesday at 14:00 (14:00 for Ana in Lisbon).", "a different instant stated for another person"),
+        ("Tuesday 14:00, i.e. 08:00 New York.", "a wrong conversion in the same sentence (EST, not EDT)"),
+        ("Hi Jamie, you're booked (London time):\n- Tuesday 14:00: coding", "a declared zone turns 14:00 into 15:00 Berlin"),
+        ("Tuesday 14:00 in Room 2, 10:00 in New York.", "a room is not a place, New York is"),
+    ],
+)
+def test_zones_named_by_place_near_misses(text: str, why: str) -> None:
+    assert not said(text, {"mentions_time": NEXT_TUE}), why
+
+
+def test_lisbon_time_is_not_a_declaration_when_it_is_prose() -> None:
+    # "Lisbon time is one hour behind" does not say that the times after it are Lisbon times.
+    assert said("Lisbon time is one hour behind, so Tuesday 14:00 is 13:00 for Ana.", {"mentions_time": {"at": NEXT_TUE, "strict": False}})
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Hello, thanks for the delivery of 10 Feb. Invoice PC-2291 will be paid on 15 March.", True),
+        ("Delivered 10 Feb; paid on 15 March.\nThanks!", False),  # the same sentence: which is it?
+        ("Paid on 15 March, or 15 April at the latest.", False),
+        ("Paid on 15 March. Your next invoice is due 15 April.", True),
+        ("Paid on 15/03/2026 (approved on 2026-03-02).", False),
+        ("Paid on 15 April.", False),
+    ],
+)
+def test_mentions_date_strict_looks_at_dates_for_the_same_thing(text: str, expected: bool) -> None:
+    assert said(text, {"mentions_date": {"date": "2026-03-15", "strict": True}}) is expected, text
+    assert said(text, {"mentions_date": "2026-03-15"}) is ("15 March" in text or "15/03" in text)
