@@ -16,13 +16,28 @@ environment is an allow-list, nothing else of the orchestrator's:
     CLAWGYM_SCENARIO    the scenario id
     NAME                each `--agent-env NAME` (API keys of model agents)
 
-Isolation (`bwrap`, from Debian's `bubblewrap`): the agent runs as `nobody`
-in its own user, PID, IPC and UTS namespaces with a read-only view of the
-file system; `/tmp` is empty; the scenario file's folder and the files it
+Isolation (`bwrap`, from Debian's `bubblewrap`): the agent runs in its own
+PID, IPC and UTS namespaces with a read-only view of the file system. Who it
+runs as depends on the orchestrator's user:
+
+- root: bwrap runs without a user namespace (which would map the agent back
+  to host uid 0) and the command is started by `setpriv` as host uid/gid
+  65534 (`nobody`), no supplementary groups, no capabilities (bounding set
+  emptied), `no_new_privs`. Its scratch folder is chowned to it. A folder it
+  needs (the interpreter's prefix, the venv, its working directory) behind
+  an ancestor others cannot enter (`/root` is 0700) is reached by a tmpfs
+  (0755) over that ancestor with the needed folder bound back read-only.
+  It may create user namespaces, like any unprivileged user; mounts made by
+  bwrap are locked in them, so nothing hidden can be uncovered.
+- anyone else: a user namespace in which the caller's uid is shown as
+  `nobody` (its host uid stays the caller's: it cannot be less privileged
+  than the caller here), and it cannot create further user namespaces.
+
+`/tmp` is empty; the scenario file's folder and the files it
 includes, the git store of the repository holding them, the run's output
 folder (and `runs/` beside it), the host's unix
 sockets under `/run` (Docker's included) are hidden; it sees only its own
-processes, and it cannot create user namespaces. The network is shared, so
+processes. The network is shared, so
 the gateway on loopback is reachable. When the agent's command exits, its
 PID namespace ends and every process it started dies with it (`setsid`
 children included). With `isolation: none` (no bwrap available, or asked
@@ -76,12 +91,34 @@ def mcp_config(url: str) -> dict:
 
 # -- isolation ----------------------------------------------------------------------------------
 
-BASE_BWRAP = [
+# What both modes share: a read-only view, fresh /proc, /dev and /tmp, its own PID, IPC and UTS namespaces.
+SHARED_BWRAP = [
     "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-    "--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-    "--unshare-cgroup-try", "--share-net", "--uid", str(NOBODY), "--gid", str(NOBODY),
+    "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--share-net",
     "--die-with-parent", "--new-session", "--clearenv",
 ]  # fmt: skip
+# Not root: a user namespace in which the caller's uid shows as `nobody` (the agent keeps the caller's host uid).
+USERNS_BWRAP = ["--unshare-user", "--disable-userns", "--uid", str(NOBODY), "--gid", str(NOBODY)]
+BASE_BWRAP = [*SHARED_BWRAP, *USERNS_BWRAP]
+# Root: bwrap mounts as root (no user namespace, which would map the agent back to host uid 0), then
+# setpriv turns the command into host uid/gid 65534 with no groups and no capabilities.
+SETPRIV = [
+    "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups",
+    "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs",
+]  # fmt: skip
+
+
+def host_user_mode() -> bool:
+    """Whether the agent becomes host uid 65534 (the orchestrator runs as root), rather than a user namespace's nobody."""
+    return os.geteuid() == 0
+
+
+def base_bwrap(host_user: bool) -> list[str]:
+    return list(SHARED_BWRAP) if host_user else list(BASE_BWRAP)
+
+
+def setpriv_prefix() -> list[str]:
+    return [shutil.which("setpriv") or "setpriv", *SETPRIV]
 
 
 @functools.cache
@@ -90,8 +127,12 @@ def bwrap_problem() -> str | None:
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return "bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
+    host_user = host_user_mode()
+    if host_user and shutil.which("setpriv") is None:
+        return "setpriv is not installed (Debian/Ubuntu: apt-get install util-linux); as root it makes the agent an unprivileged user"
+    argv = [bwrap, *base_bwrap(host_user), *(setpriv_prefix() if host_user else []), "/bin/sh", "-c", f'test "$(id -u)" = {NOBODY}']
     try:
-        probe = subprocess.run([bwrap, *BASE_BWRAP, "/bin/sh", "-c", "exit 0"], capture_output=True, text=True, timeout=30)
+        probe = subprocess.run(argv, capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bwrap did not run: {exc}"
     if probe.returncode != 0:
@@ -184,6 +225,41 @@ def _within(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
+def _traversable(folder: Path) -> bool:
+    """Whether another user (the agent's uid, in no group of the owner's) can pass through `folder`."""
+    try:
+        return bool(os.stat(folder).st_mode & stat.S_IXOTH)
+    except OSError:
+        return True  # missing: nothing to open up
+
+
+def reopen(needed: Iterable[Path]) -> list[str]:
+    """bwrap arguments giving the agent's uid a way to `needed` folders behind folders only their owner can enter.
+
+    The first such ancestor is covered by an empty tmpfs (mode 0755), the folders on the way are created
+    there (0755), and the needed folder is bound back read-only: its siblings stay out of sight."""
+    blocked: dict[Path, Path] = {}  # needed folder -> its first ancestor others cannot enter
+    for path in {Path(p) for p in needed}:
+        for folder in reversed(path.parents):
+            if folder != path and not _traversable(folder):
+                blocked[path] = folder
+                break
+    covers = sorted({c for c in blocked.values() if not any(o in c.parents for o in blocked.values())})
+    args: list[str] = []
+    for cover in covers:
+        args += ["--perms", "0755", "--tmpfs", str(cover)]
+    made: set[Path] = set(covers)
+    for path in sorted(blocked, key=lambda p: len(p.parts)):
+        if any(_within(path, other) for other in blocked if other != path):
+            continue  # inside another folder bound back
+        for folder in reversed(path.parents):
+            if any(cover in folder.parents for cover in covers) and folder not in made:
+                args += ["--perms", "0755", "--dir", str(folder)]
+                made.add(folder)
+        args += ["--ro-bind", str(path), str(path)]
+    return args
+
+
 def bwrap_command(
     command: str,
     *,
@@ -193,10 +269,18 @@ def bwrap_command(
     hide_dirs: Iterable[Path],
     hide_files: Iterable[Path],
     info_fd: int | None = None,
+    host_user: bool = False,
+    needed: Iterable[Path] = (),
 ) -> list[str]:
-    """The bwrap command line running `command` (see the module docstring for what it isolates)."""
+    """The bwrap command line running `command` (see the module docstring for what it isolates).
+
+    `host_user`: bwrap runs as root and the command as host uid 65534 (`setpriv`); `needed` are the
+    folders it must reach (the interpreter's), opened up when an ancestor shuts other users out."""
     bwrap = shutil.which("bwrap") or "bwrap"
-    args = [bwrap, *BASE_BWRAP, "--ro-bind", str(cwd), str(cwd)]
+    args = [bwrap, *base_bwrap(host_user)]
+    if host_user:
+        args += reopen([*needed, cwd, scratch])
+    args += ["--ro-bind", str(cwd), str(cwd)]
     for folder in sorted(set(hide_dirs)):
         if folder.is_dir():
             args += ["--tmpfs", str(folder)]
@@ -208,7 +292,13 @@ def bwrap_command(
         args += ["--setenv", name, value]
     if info_fd is not None:
         args += ["--info-fd", str(info_fd)]
-    return [*args, "/bin/sh", "-c", command]
+    return [*args, *(setpriv_prefix() if host_user else []), "/bin/sh", "-c", command]
+
+
+def interpreter_folders() -> list[Path]:
+    """The folders the agent's `python` needs: the venv and the interpreter it was made from."""
+    folders = {Path(sys.prefix), Path(sys.base_prefix).resolve(), Path(sys.executable).resolve().parent.parent}
+    return sorted(folder for folder in folders if folder.is_dir() and folder != Path("/"))
 
 
 # -- the agent ------------------------------------------------------------------------------------
@@ -233,6 +323,8 @@ class CommandAgent(Agent):
         self.cwd = (cwd or Path.cwd()).resolve()
         self.env_names = list(env_names)
         self.hide = [Path(p).resolve() for p in hide]
+        self.host_user = self.isolation == "bwrap" and host_user_mode()
+        """Whether the agent runs as host uid 65534 (bwrap as root); else as the caller's uid (in a user namespace)."""
 
     def environment(self, episode: Episode, scratch: Path, config: Path) -> dict[str, str]:
         assert episode.gateway_url
@@ -280,6 +372,9 @@ class CommandAgent(Agent):
         config = scratch / "mcp.json"
         config_text = json.dumps(mcp_config(episode.gateway_url), indent=2) + "\n"
         config.write_text(config_text)
+        if self.host_user:  # the scratch folder is the agent's own
+            for path in (scratch, scratch / "home", scratch / "tmp", config):
+                os.chown(path, NOBODY, NOBODY)
         (workdir / "mcp.json").write_text(config_text)  # for the record; the agent reads its own copy
         env = self.environment(episode, scratch, config)
         report = AgentReport(agent=f"cmd:{self.command}")
@@ -318,7 +413,8 @@ class CommandAgent(Agent):
         folders, files = self.hidden(episode)
         read_end, write_end = os.pipe()
         argv = bwrap_command(
-            self.command, cwd=self.cwd, scratch=scratch, env=env, hide_dirs=folders, hide_files=files, info_fd=write_end
+            self.command, cwd=self.cwd, scratch=scratch, env=env, hide_dirs=folders, hide_files=files, info_fd=write_end,
+            host_user=self.host_user, needed=interpreter_folders(),
         )
         try:
             process = subprocess.Popen(argv, env={"PATH": os.environ.get("PATH", os.defpath)}, cwd="/",
