@@ -547,24 +547,27 @@ class TimeVerdict:
         return f"mentions {', '.join(self.stated)}"
 
 
-def check_time(text: str, wanted: datetime, zone: str, now: datetime) -> TimeVerdict:
+def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iterable[datetime] = ()) -> TimeVerdict:
     """Whether `text` states the instant `wanted`; `conflicts` are other times it states for the same thing.
 
     Another time is for the same thing when it is written with that same date in its own sentence,
     when it shares a sentence with the wanted time, or when the text names no date at all. So
     "Thursday 15:30 or 09:30" and "Thursday 15:30. See you Thursday 09:30" conflict, while "Thursday
-    15:30 works. My 14:00 call ends at 15:00." does not. Ends of ranges and set-aside times never do."""
+    15:30 works. My 14:00 call ends at 15:00." does not. Ends of ranges, set-aside times and the instants
+    `also` (other times the text is expected to state, such as the next interview of a loop) never do."""
     local = ZoneInfo(zone)
     wanted = wanted.astimezone(local)
     text = unquoted(text)
     today = now.astimezone(local).date()
     mentions = find_times(text, today)
 
-    def says(mention: TimeMention) -> bool:
-        options = instants(mention, local, wanted.date())
+    expected = [a.astimezone(local) for a in also]
+
+    def says(mention: TimeMention, instant: datetime = wanted) -> bool:
+        options = instants(mention, local, instant.date())
         if mention.dates is not None:
-            return wanted in options
-        return any(o.timetz().replace(tzinfo=None) == wanted.time() and o.date() == wanted.date() for o in options)
+            return instant in options
+        return any(o.timetz().replace(tzinfo=None) == instant.time() and o.date() == instant.date() for o in options)
 
     stated = [not m.set_aside and not m.range_end and says(m) for m in mentions]
     holding_sentences = {m.sentence for m, ok in zip(mentions, stated) if ok}
@@ -572,6 +575,8 @@ def check_time(text: str, wanted: datetime, zone: str, now: datetime) -> TimeVer
     conflicts = []
     for index, mention in enumerate(mentions):
         if stated[index] or mention.set_aside or (mention.range_end and index and stated[index - 1]):
+            continue
+        if any(says(mention, other) for other in expected):
             continue
         if mention.own_date:
             about = any(o.date() == wanted.date() for o in instants(mention, local, wanted.date()))
@@ -829,7 +834,7 @@ PRIMARY = {
     "mentions_person": "who", "links": "url", "leaks": "text",
 }
 OPTIONS: dict[str, set[str]] = {
-    "mentions_time": {"strict"},
+    "mentions_time": {"strict", "also", "zone"},
     "mentions_date": {"strict"},
     "mentions_amount": {"currency", "strict"},
     "mentions_person": set(),
@@ -897,6 +902,12 @@ def operand_problems(op: str, operand: object) -> list[tuple[tuple[str, ...], st
             problems.append(((main,) if isinstance(operand, dict) else (), f"expected text, found {value!r}"))
         elif op == "links" and not URL.fullmatch(str(value).strip()):
             problems.append(((main,) if isinstance(operand, dict) else (), f"expected a URL starting with http:// or https://, found {value!r}"))
+    if "also" in spec:
+        others = spec["also"] if isinstance(spec["also"], list) else [spec["also"]]
+        if not others or any(_instant(o) is None for o in others):
+            problems.append((("also",), f"expected a list of date-times with their offsets such as [2026-03-05T16:30:00+01:00], found {spec['also']!r}"))
+    if "zone" in spec and (not isinstance(spec["zone"], str) or not _iana(spec["zone"])):
+        problems.append((("zone",), f"expected an IANA time zone such as Europe/London, found {spec['zone']!r}"))
     for key in ("strict",):
         if key in spec and not isinstance(spec[key], bool):
             problems.append(((key,), "expected true or false"))
@@ -914,6 +925,21 @@ def operand_problems(op: str, operand: object) -> list[tuple[tuple[str, ...], st
     if "public" in spec and not (isinstance(spec["public"], str) or (isinstance(spec["public"], dict) and set(spec["public"]) == {REF})):
         problems.append((("public",), "expected text or {from: {...}}: what the recipient may already know"))
     return problems
+
+
+def _iana(name: str) -> bool:
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+def _time_options(spec: dict[str, object], zone: str) -> tuple[str, list[datetime]]:
+    """The zone a time without one is read in (`zone`, default the persona's) and the `also` instants."""
+    others = spec.get("also") or []
+    others = others if isinstance(others, list) else [others]
+    return str(spec.get("zone") or zone), [i for i in map(_instant, others) if i is not None]
 
 
 def _decimal(value: object) -> Decimal | None:
@@ -935,7 +961,8 @@ def holds(op: str, value: object, wanted: object, spec: dict[str, object], zone:
         instant = _instant(wanted)
         if instant is None:
             return False
-        verdict = check_time(text, instant, zone, now)
+        reader, also = _time_options(spec, zone)
+        verdict = check_time(text, instant, reader, now, also)
         return verdict.holds and not (strict and verdict.conflicts)
     if op == "mentions_date":
         day = _date(wanted)
@@ -969,7 +996,8 @@ def explain(op: str, value: object, wanted: object, spec: dict[str, object], zon
     if text is None or wanted is None:
         return None
     if op == "mentions_time" and _instant(wanted) is not None:
-        verdict = check_time(text, _instant(wanted), zone, now)  # type: ignore[arg-type]
+        reader, also = _time_options(spec, zone)
+        verdict = check_time(text, _instant(wanted), reader, now, also)  # type: ignore[arg-type]
         said = f"it states {', '.join(verdict.stated)}" if verdict.stated else "it states no time"
         return said + (f"; other times that day: {', '.join(verdict.conflicts)}" if verdict.holds and verdict.conflicts else "")
     if op == "mentions_date" and _date(wanted) is not None:

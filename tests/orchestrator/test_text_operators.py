@@ -577,3 +577,22 @@ def test_lisbon_time_is_not_a_declaration_when_it_is_prose() -> None:
 def test_mentions_date_strict_looks_at_dates_for_the_same_thing(text: str, expected: bool) -> None:
     assert said(text, {"mentions_date": {"date": "2026-03-15", "strict": True}}) is expected, text
     assert said(text, {"mentions_date": "2026-03-15"}) is ("15 March" in text or "15/03" in text)
+
+
+def test_mentions_time_also_and_zone_for_a_loop_of_times_in_the_readers_zone() -> None:
+    """Two interviews the same day: each check names the other as expected (`also`), so only a third time,
+    a hedge, conflicts; `zone` reads times without a zone in the recipient's zone (here London)."""
+    first, second = "2026-03-10T09:00:00+01:00", "2026-03-10T10:00:00+01:00"  # 08:00 and 09:00 in London
+    reply = "Hi Jamie:\n- Tuesday 8 am: Lena\n- Tuesday 9 am: system design"
+    loop = {"at": first, "also": [second], "zone": "Europe/London"}
+    assert said(reply, {"mentions_time": loop})
+    assert said(reply, {"mentions_time": {"at": second, "also": [first], "zone": "Europe/London"}})
+    assert not said(reply, {"mentions_time": {"at": first, "zone": "Europe/London"}})  # 9 am that day is another time
+    assert not said(reply, {"mentions_time": {"at": first, "also": [second]}})  # read in Berlin, 8 am is 07:00 London
+    assert not said(reply + "\n- or Tuesday 11 am if easier", {"mentions_time": loop})
+    assert said("Tuesday 09:00 CET: Lena; Tuesday 10:00 CET: design", {"mentions_time": loop})
+    assert not said("Tuesday 09:00: Lena (UK time)", {"mentions_time": loop})  # 09:00 in London is an hour late
+    bad = {"body": {"mentions_time": {"at": first, "also": ["10:00"], "zone": "London"}}}
+    messages = "\n".join(f"{'.'.join(map(str, p.path[1:]))}: {p.message}" for p in check_where(bad, (), {"body": None}, lambda a, t: None))
+    assert "mentions_time.also: expected a list of date-times" in messages
+    assert "mentions_time.zone: expected an IANA time zone such as Europe/London" in messages
