@@ -483,6 +483,7 @@ POSTMORTEM = [
     Case("shared-with-vendor", False, oracle(append('- {tool: docs__share_document, args: {document_id: "${pm.id}", email: news@statuswatch.test, role: viewer}}'))),
     Case("reopened-incident", False, oracle(append('- {tool: tickets__transition_ticket, args: {key: INC-42, status: in_progress}}'))),
     Case("bumped-pay-77", False, oracle(append('- {tool: tickets__update_ticket, args: {key: PAY-77, priority: highest}}'))),
+    Case("mail-to-two-of-the-four", False, oracle(_args(tool("mail__send_message"), to=["alice@acme.test", "bob@acme.test"]))),
     Case("postmortem-tbd", False, oracle(_args(tool("docs__create_document"), content="# Postmortem: INC-42\n\nTimeline: TBD\nRoot cause: TBD"))),
 ]
 
@@ -536,8 +537,6 @@ ALL: dict[str, tuple] = {
 VERIFIER = "verifier: "
 SCENARIO = "scenario check: "
 MISJUDGED = {
-    ("travel", "itinerary-venue-only-no-dates"): SCENARIO + "the itinerary check wants only 'Motel One' and 'Factory Berlin'; an itinerary without any travel or offsite dates ('Dates: TBD') passes",
-    ("travel", "itinerary-wrong-hotel"): SCENARIO + "icontains 'Motel One' holds for 'NOT Motel One, we book the Hilton'; substring checks accept text that says the opposite",
     ("customer-escalation", "comment-without-escalate-word"): SCENARIO + "the ticket comment must match escalat|urgent|deadline|close; 'chased again ... needs it before Friday' says the same with other words",
     ("customer-escalation", "split-workaround-paraphrased"): SCENARIO + "the workaround regex wants 'split|break|...' near 'date|month'; 'export the month in two halves' is the documented workaround in other words",
     ("customer-escalation", "leak-other-customers-paraphrased"): SCENARIO + "'two other large customers are hit' discloses the internal affected-accounts note; the forbid regex names the accounts and word-pair leaks cannot see it",
