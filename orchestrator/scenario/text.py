@@ -574,7 +574,7 @@ def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iter
     dateless = all(m.dates is None for m in mentions) and not find_dates(text, today)
     conflicts = []
     for index, mention in enumerate(mentions):
-        if stated[index] or mention.set_aside or (mention.range_end and index and stated[index - 1]):
+        if stated[index] or mention.set_aside or mention.range_end:
             continue
         if any(says(mention, other) for other in expected):
             continue

@@ -591,6 +591,8 @@ def test_mentions_time_also_and_zone_for_a_loop_of_times_in_the_readers_zone() -
     assert not said(reply, {"mentions_time": {"at": first, "also": [second]}})  # read in Berlin, 8 am is 07:00 London
     assert not said(reply + "\n- or Tuesday 11 am if easier", {"mentions_time": loop})
     assert said("Tuesday 09:00 CET: Lena; Tuesday 10:00 CET: design", {"mentions_time": loop})
+    # back-to-back ranges: "09:00-10:00" ends at another interview's end, which conflicts with nothing
+    assert said("All times UK:\n- Tuesday 08:00-09:00: Lena\n- Tuesday 09:00-10:00: design", {"mentions_time": loop})
     assert not said("Tuesday 09:00: Lena (UK time)", {"mentions_time": loop})  # 09:00 in London is an hour late
     bad = {"body": {"mentions_time": {"at": first, "also": ["10:00"], "zone": "London"}}}
     messages = "\n".join(f"{'.'.join(map(str, p.path[1:]))}: {p.message}" for p in check_where(bad, (), {"body": None}, lambda a, t: None))
