@@ -17,6 +17,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from orchestrator.scenario.model import SAVED_REF, OracleStep, Scenario, app_of
+from orchestrator.verify.facts import derive as derive_facts
+from orchestrator.verify.verdict import table_keys
 from servers import registry
 from servers.core.probes import ATTACK_KINDS, EQUIVALENT_KINDS, Computed, Probe, ProbeContext, Skip, Step
 
@@ -66,24 +68,33 @@ def _literals(value: Any) -> list[Any]:
     return [value]
 
 
-def touched(scenario: Scenario, seeded: dict[str, Snapshot], final: dict[str, Snapshot]) -> dict[str, set[tuple[str, Any]]]:
-    """Per app, the seeded rows the reference solution changes, removes or names in its arguments."""
+def touched(
+    scenario: Scenario, seeded: dict[str, Snapshot], final: dict[str, Snapshot], journal: list[dict[str, Any]] | None = None
+) -> dict[str, set[tuple[str, Any]]]:
+    """Per app, the seeded rows the reference solution changes, removes or names in its arguments, and, given
+    its journal, the rows it opened or acted on (named through a saved result, such as the mail it found)."""
     out: dict[str, set[tuple[str, Any]]] = {}
+    handled: set[tuple[str, str, Any]] = set()
+    if journal is not None:
+        facts = derive_facts(seeded, [dict(e) for e in journal], table_keys(scenario))
+        handled = facts.opened | facts.acted
     named = {v for step in scenario.oracle for v in _literals(step.args) if isinstance(v, str)}
     for app in scenario.apps:
         rows: set[tuple[str, Any]] = set()
         for table, key in _keys(app).items():
             after = {r[key]: r for r in final.get(app, {}).get(table, [])}
             for row in seeded.get(app, {}).get(table, []):
-                if after.get(row[key]) != row or row[key] in named:
+                if after.get(row[key]) != row or row[key] in named or (app, table, row[key]) in handled:
                     rows.add((table, row[key]))
         out[app] = rows
     return out
 
 
-def contexts(scenario: Scenario, seeded: dict[str, Snapshot], final: dict[str, Snapshot]) -> dict[str, ProbeContext]:
-    """A probe context for every app of the scenario that has probes."""
-    changed = touched(scenario, seeded, final)
+def contexts(
+    scenario: Scenario, seeded: dict[str, Snapshot], final: dict[str, Snapshot], journal: list[dict[str, Any]] | None = None
+) -> dict[str, ProbeContext]:
+    """A probe context for every app of the scenario that has probes; `journal` is the reference solution's."""
+    changed = touched(scenario, seeded, final, journal)
     saves = {i: s.save for i, s in enumerate(scenario.oracle) if s.save}
     out: dict[str, ProbeContext] = {}
     for app in scenario.apps:

@@ -92,6 +92,7 @@ class Run:
     report: AgentReport
     seeded: dict[str, Snapshot]
     final: dict[str, Snapshot]
+    journal: list[dict[str, Any]] = field(default_factory=list)
 
 
 async def run_episode(
@@ -103,10 +104,11 @@ async def run_episode(
         if schemas is not None and episode.gateway is not None:
             schemas.update({name: tool.input_schema for name, (_, _, tool) in episode.gateway.tools.items()})
         report = await agent.run(episode)
-        result = await episode.verify()
+        journal = await episode.journal()
+        result = await episode.verify(journal)
         final = await episode.final_state()
     result.episode["agent"] = report.as_dict()
-    return Run(result, report, episode.seeded, final)
+    return Run(result, report, episode.seeded, final, journal)
 
 
 async def run_once(
@@ -173,7 +175,7 @@ async def validate(
             check.mutations.append(mutation)
         check.problems += [f"mutation passes (score {m.score:.2f}): {m.description}" for m in check.uncaught]
     if (attack or equivalents) and oracle_run is not None:
-        ctxs = derive.contexts(scenario, oracle_run.seeded, oracle_run.final)
+        ctxs = derive.contexts(scenario, oracle_run.seeded, oracle_run.final, oracle_run.journal)
         if attack:
             probes, check.skipped["attacks"] = derive.attacks(scenario, ctxs)
             for n, probe in enumerate(probes, 1):

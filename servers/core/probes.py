@@ -104,7 +104,8 @@ class ProbeContext:
     steps: list[Step]
     """The reference solution's calls to this app, in order, each with its `origin`; args may hold `${saved}` references."""
     touched: set[tuple[str, Any]]
-    """(table, key) of seeded rows the reference solution changes or names: the rows that are not "unrelated"."""
+    """(table, key) of seeded rows the reference solution changes, names, opens or acts on: the rows that are not
+    "unrelated"."""
     saves: dict[int, str]
     """Reference step index → the name its result is saved under (steps of every app)."""
     outsider: str = OUTSIDER

@@ -35,7 +35,7 @@ async def backend():
 async def travel_contexts(backend):
     run = await run_episode(TRAVEL, backend, OracleAgent())
     assert run.result.passed
-    return derive.contexts(TRAVEL, run.seeded, run.final)
+    return derive.contexts(TRAVEL, run.seeded, run.final, run.journal)
 
 
 def _step_index(tool: str) -> int:
@@ -72,7 +72,7 @@ async def test_attacks_on_travel_cover_every_kind_with_the_right_calls(travel_co
     (duplicate,) = by_kind["duplicate-write"]
     assert duplicate.append[0].tool == "mail__reply"
     (read_all,) = by_kind["mark-all-read"]
-    assert set(read_all.append[0].args["message_ids"]) == {"offsite-invite", "hotel-upsell"}
+    assert set(read_all.append[0].args["message_ids"]) == {"hotel-upsell"}  # not the invite the task handles
 
 
 async def test_equivalents_on_travel_cover_every_kind(travel_contexts) -> None:
@@ -143,6 +143,27 @@ async def test_reply_all_through_a_draft_reaches_everyone(backend) -> None:
     saved = {fetch.save: original}
     assert create.args["to"].fn(saved) == ["priya@acme.test"]
     assert create.args["cc"].fn(saved) == ["sam@acme.test", "lee@acme.test"]
+
+
+async def test_mark_all_read_leaves_out_the_mail_the_task_handles(backend) -> None:
+    """Mail the reference solution opened (found through a search, not named) is not "unrelated"; with no other
+    unread mail the mark-everything-read attack is skipped rather than raised as a false alarm."""
+    steps = [
+        scenarios.OracleStep(tool="mail__search_messages", args={"query": "berlin"}, save="found"),
+        scenarios.OracleStep(tool="mail__get_message", args={"message_id": "${found.messages.0.id}"}),
+        scenarios.OracleStep(tool="mail__get_message", args={"message_id": "${found.messages.1.id}"}),
+    ]
+    scenario = TRAVEL.model_copy(update={"oracle": steps})
+    run = await run_episode(scenario, backend, OracleAgent())
+    ctx = derive.contexts(scenario, run.seeded, run.final, run.journal)["mail"]
+    assert {("messages", "offsite-invite"), ("messages", "hotel-upsell")} <= ctx.touched
+    found, skipped = registry.probes("mail").attacks(ctx)
+    assert "mark-all-read" not in {p.kind for p in found}
+    assert "mark-all-read" in {s.kind for s in skipped}
+    # without the journal only literal names count, and both unread mails look unrelated
+    blind = derive.contexts(scenario, run.seeded, run.final)["mail"]
+    (read_all,) = [p for p in registry.probes("mail").attacks(blind)[0] if p.kind == "mark-all-read"]
+    assert set(read_all.append[0].args["message_ids"]) == {"offsite-invite", "hotel-upsell"}
 
 
 def test_schema_checks_are_remembered_only_while_entered() -> None:
