@@ -301,6 +301,17 @@ def interpreter_folders() -> list[Path]:
     return sorted(folder for folder in folders if folder.is_dir() and folder != Path("/"))
 
 
+def closed_to_agent(folders: Iterable[Path]) -> list[Path]:
+    """Of `folders`, those host uid 65534 cannot list and enter themselves (their ancestors are reopened)."""
+    closed = []
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            info = os.stat(folder)
+            if info.st_uid != NOBODY and info.st_mode & 0o005 != 0o005:
+                closed.append(folder)
+    return closed
+
+
 # -- the agent ------------------------------------------------------------------------------------
 
 
@@ -382,6 +393,10 @@ class CommandAgent(Agent):
         started = time.perf_counter()
         try:
             process, info = self._spawn(episode, env, scratch)
+            if self.host_user and (closed := closed_to_agent([self.cwd, *interpreter_folders()])):
+                with (workdir / "agent.log").open("a") as log:  # said before the agent's own output
+                    log.write(f"[the agent runs as uid {NOBODY}, which cannot open {', '.join(map(str, closed))} "
+                              "(only its owner may): run it from a folder others can read]\n")  # fmt: skip
             copier = LogCopier(process.stdout, workdir / "agent.log")  # type: ignore[arg-type]
             try:
                 with anyio.move_on_after(timeout) as scope:

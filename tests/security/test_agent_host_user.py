@@ -142,8 +142,18 @@ def test_a_user_namespace_of_its_own_does_not_unhide_the_run(outside: Path) -> N
     assert "oracle:" not in run.log
 
 
+def test_a_working_directory_closed_to_others_is_named_in_the_log(tmp_path: Path, outside: Path) -> None:
+    workdir = outside / "private"
+    workdir.mkdir(mode=0o700)
+    (workdir / "notes.txt").write_text("mine\n")
+    run = run_agent(tmp_path / "out", "cat notes.txt; echo attempted", cwd=workdir)
+    assert "attempted" in run.log and "mine\n" not in run.log
+    assert f"the agent runs as uid {NOBODY}, which cannot open {workdir}" in run.log
+
+
 def test_readme_example_agent_works_as_host_user(tmp_path: Path) -> None:
     run = run_agent(tmp_path / "out", "python examples/agent.py")
     agent = run.result["episode"]["agent"]
     assert agent["exit_code"] == 0 and agent["tool_calls"] > 0, run.log
+    assert "which cannot open" not in run.log  # the repository, venv and interpreter are all reachable
     assert run.result["episode"]["isolation"] == "bwrap"
