@@ -120,7 +120,7 @@ PLACE_ALIASES: dict[str, str] = {
     "West Coast": "America/Los_Angeles", "Pacific": "America/Los_Angeles",
 }
 # Last parts of zone names that are more often a person's name or a common word than a place.
-NOT_PLACES = frozenset({"Center", "Knox", "Casey", "Davis", "Palmer", "Troll", "Vostok", "Mawson", "Marengo", "Beulah",
+NOT_PLACES = frozenset({"Center", "Knox", "Regina", "Dawson", "Casey", "Davis", "Palmer", "Troll", "Vostok", "Mawson", "Marengo", "Beulah",
                         "Vevay", "Winamac", "Monticello", "Petersburg", "Vincennes", "Tell City", "New Salem", "Wake",
                         "Midway", "Creston", "Chatham", "Easter", "Faroe", "Hovd", "Nome", "Sitka", "Juneau", "Eucla"})
 _REGIONS = ("Africa/", "America/", "Asia/", "Atlantic/", "Australia/", "Europe/", "Indian/", "Pacific/")
@@ -144,10 +144,11 @@ _PLACE = r"(?P<place>[A-Z][A-Za-z.'-]*(?:[ -](?:[A-Z][A-Za-z.'-]*|es|de|la|du|al
 PLACE_AFTER = re.compile(
     r"[ \t]*\(?[ \t]*(?:(?:for|to)[ \t]+(?:[A-Z][a-z]+[ \t]+)?(?:in|at)[ \t]+|in[ \t]+(?:the[ \t]+)?)?" + _PLACE
 )
-# A place said for the times that follow: "(London time):", "in UK time:", "all times UK".
+# A place said for the times that follow ("(London time):", "in UK time:", "all times UK"), or for those
+# before it when none follows ("... 8 am (all UK time).").
 PLACE_DECLARED = re.compile(
     r"\b(?:(?i:all)[ \t]+(?:the[ \t]+)?times?[ \t]+(?:are[ \t]+)?(?:in[ \t]+)?(?:the[ \t]+)?" + _PLACE + "(?:[ \t]+time)?"
-    r"|" + _PLACE.replace("place", "place2") + r"[ \t]+time\b(?=[ \t]*\)?[ \t]*(?:[:,;\n]|$)))",
+    r"|" + _PLACE.replace("place", "place2") + r"[ \t]+times?\b(?=[ \t]*\)?[ \t]*(?:[:,;.!\n]|$)))",
 )
 
 
@@ -498,6 +499,8 @@ def find_times(text: str, today: date) -> list[TimeMention]:
             zones = [z for at, z in declared if at <= mention.start]
             if zones:
                 mention.zone = zones[-1]
+            elif declared and not any(m.zone is None and m.start > declared[-1][0] for m in mentions):
+                mention.zone = declared[0][1]  # said after the times: "Wednesday 3 pm, Thursday 8 am (all UK time)."
 
     # Each time takes the nearest date of its sentence, else the nearest date before it.
     dates = find_dates(text, today)

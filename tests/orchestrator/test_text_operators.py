@@ -537,6 +537,8 @@ def test_a_bare_weekday_is_that_day_of_the_coming_two_weeks() -> None:
         "Hi Jamie, you're booked (London time):\n- Tuesday 13:00: coding",
         "In UK time: Tuesday 13:00 to 14:00.",
         "All times UK (Berlin in brackets): Tuesday 13:00 (14:00 CET).",
+        "Tuesday 13:00 to 14:00 (all UK time).",
+        "Tuesday 13:00-14:00, UK time.",
     ],
 )
 def test_zones_named_by_place(text: str) -> None:
@@ -552,6 +554,8 @@ def test_zones_named_by_place(text: str) -> None:
         ("Tuesday 14:00, i.e. 08:00 New York.", "a wrong conversion in the same sentence (EST, not EDT)"),
         ("Hi Jamie, you're booked (London time):\n- Tuesday 14:00: coding", "a declared zone turns 14:00 into 15:00 Berlin"),
         ("Tuesday 14:00 in Room 2, 10:00 in New York.", "a room is not a place, New York is"),
+        ("Tuesday 14:00 to 15:00 (all UK time).", "a zone said after the times is theirs"),
+        ("UK time: Tuesday 13:00. Tuesday 14:00 works too.", "a declaration applies to the times after it"),
     ],
 )
 def test_zones_named_by_place_near_misses(text: str, why: str) -> None:
