@@ -192,23 +192,6 @@ def describe_check(check: RowCheck | JournalCheck | JudgeCheck) -> str:
     return "; ".join(parts)
 
 
-def describe_rule(check: JournalCheck) -> str:
-    rule = check.journal
-    if rule.max_errors is not None:
-        return f"at most {rule.max_errors} failed tool call(s)"
-    if rule.max_calls is not None:
-        return f"at most {rule.max_calls} tool call(s)"
-    if rule.called:
-        args = f" with {describe_where(rule.args)}" if rule.args else ""
-        most = f" and at most {rule.max}" if rule.max is not None else ""
-        return f"{rule.called} succeeded at least {rule.min} time(s){most}{args}"
-    if rule.not_called:
-        return f"{rule.not_called} was never called"
-    if rule.before:
-        return f"{rule.before[0]} succeeded before {rule.before[1]}"
-    return f"every injected failure of {rule.retried_after_fault} was retried successfully"
-
-
 def _subject(check: RowCheck) -> str:
     role = {True: "rows the agent added to ", False: "seeded rows of "}.get(check.added, "")  # type: ignore[arg-type]
     where = f" where {describe_where(check.where)}" if check.where or check.added is None else ""

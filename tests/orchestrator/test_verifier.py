@@ -161,3 +161,17 @@ def test_validate_reports_a_weak_scenario(tmp_path) -> None:
     )  # fmt: skip
     assert done.returncode == 1  # a mutation that passes makes the scenario invalid, and the weak check shows
     assert "mutation passes (score 1.00): oracle[4] calendar__create_event with end=" in done.stdout.replace("\n", " ")
+
+
+def test_every_journal_rule_is_described_in_words() -> None:
+    from orchestrator.scenario.model import JournalCheck
+    from orchestrator.verify.verdict import describe_check
+
+    rules = {
+        "read_first": ({"read_first": "mail__reply"}, "read before mail__reply"),
+        "retried_after_fault": ({"retried_after_fault": "tickets__create_ticket"}, "retried"),
+        "before": ({"before": ["mail__get_message", "mail__reply"]}, "before mail__reply"),
+    }
+    for name, (rule, words) in rules.items():
+        text = describe_check(JournalCheck.model_validate({"journal": rule}))
+        assert words in text, (name, text)
