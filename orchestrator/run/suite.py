@@ -71,12 +71,9 @@ def is_suite(args: Sequence[str | Path]) -> bool:
 
 
 @dataclass
-class SuiteOptions:
-    out: Path
-    seed: int = 0
-    repeat: int = 1
-    parallel: int = 1
-    timeout_s: float | None = None
+class SuiteOptions(RunOptions):
+    """`RunOptions` for every scenario of the suite (`out` is the suite's folder), and the agent's name."""
+
     agent: str = "oracle"
 
 
