@@ -337,6 +337,11 @@ class CommandAgent(Agent):
         self.host_user = self.isolation == "bwrap" and host_user_mode()
         """Whether the agent runs as host uid 65534 (bwrap as root); else as the caller's uid (in a user namespace)."""
 
+    @property
+    def host_uid(self) -> int | None:
+        """The host user the agent runs as when it is not the orchestrator's own (bwrap started as root)."""
+        return NOBODY if self.host_user else None
+
     def environment(self, episode: Episode, scratch: Path, config: Path) -> dict[str, str]:
         assert episode.gateway_url
         interpreter = str(Path(sys.executable).parent)  # the venv's bin, not the resolved base interpreter

@@ -220,6 +220,8 @@ async def run_episode(
     interrupt = interrupt or Interrupt()
     timeout = timeout_s or scenario.limits.timeout_s
     info: dict[str, Any] = {"backend": backend.name, "isolation": agent.isolation, "rng_seed": rng_seed}
+    if (uid := getattr(agent, "host_uid", None)) is not None:
+        info["agent_uid"] = uid
     report = AgentReport(agent=_agent_label(agent))
     status = "completed"
     result: Result | None = None

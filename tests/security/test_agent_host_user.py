@@ -60,10 +60,11 @@ def test_agent_cannot_read_root_only_files(tmp_path: Path, outside: Path) -> Non
     assert "CapEff:\t0000000000000000" in run.log and "CapBnd:\t0000000000000000" in run.log
     assert "NoNewPrivs:\t1" in run.log
     assert "scratch\n" in run.log and "python 3\n" in run.log  # its HOME is writable, the interpreter reachable
-    assert run.result["episode"]["isolation"] == "bwrap"
+    assert run.result["episode"]["isolation"] == "bwrap" and run.result["episode"]["agent_uid"] == NOBODY
     # The control: the same agent without isolation is root and reads both.
     control = run_agent(tmp_path / "control", command, isolation="none")
     assert f"secret:{secret}" in control.log and "shadow:root:" in control.log
+    assert "agent_uid" not in control.result["episode"]
 
 
 def test_host_sees_the_agent_as_uid_65534(tmp_path: Path) -> None:
