@@ -387,7 +387,8 @@ def test_show_warns_about_title_words_the_instruction_does_not_ask_for() -> None
 
     assert wording_warnings(TRAVEL) == []
     data = TRAVEL.model_dump(exclude_unset=True)
+    added = len(data["stages"][2]["checks"])
     data["stages"][2]["checks"].append({"app": "docs", "table": "documents", "where": {"title": {"icontains": "Schedule"}}})
     data["stages"][2]["checks"].append({"app": "docs", "table": "documents", "where": {"title": {"icontains": "itinerary"}}})
     warned = wording_warnings(scenarios.Scenario.model_validate(data))
-    assert warned == ["stages[2].checks[4] requires schedule in the title, which the instruction does not ask for"]
+    assert warned == [f"stages[2].checks[{added}] requires schedule in the title, which the instruction does not ask for"]
