@@ -555,12 +555,17 @@ class TimeVerdict:
         return f"mentions {', '.join(self.stated)}"
 
 
+ALTERNATIVE = re.compile(r"\b(?:or|alternatively|otherwise|else)\b", re.IGNORECASE)
+
+
 def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iterable[datetime] = ()) -> TimeVerdict:
     """Whether `text` states the instant `wanted`; `conflicts` are other times it states for the same thing.
 
-    Another time is for the same thing when it is written with that same date in its own sentence,
-    when it shares a sentence with the wanted time, or when the text names no date at all. So
-    "Thursday 15:30 or 09:30" and "Thursday 15:30. See you Thursday 09:30" conflict, while "Thursday
+    Another time is for the same thing when it shares a sentence with the wanted time, when it is
+    written with that same date in its own sentence, when it is another day's time offered as an
+    alternative in the wanted time's sentence ("or", "alternatively"), or when the text names no date
+    at all. So "Thursday 15:30 or 09:30", "Thursday 15:30, or Friday 10:00 if that's easier" and
+    "Thursday 15:30. See you Thursday 09:30" conflict, while "Thursday
     15:30 works. My 14:00 call ends at 15:00." does not. Ends of ranges, set-aside times and the instants
     `also` (other times the text is expected to state, such as the next interview of a loop) never do."""
     local = ZoneInfo(zone)
@@ -579,6 +584,16 @@ def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iter
 
     stated = [not m.set_aside and not m.range_end and says(m) for m in mentions]
     holding_sentences = {m.sentence for m, ok in zip(mentions, stated) if ok}
+
+    def offered_instead(mention: TimeMention) -> bool:
+        """Another day's time offered as an alternative to the wanted one, in its sentence."""
+        for other, ok in zip(mentions, stated):
+            if ok and other.sentence == mention.sentence:
+                between = text[min(other.end, mention.end) : max(other.start, mention.start)]
+                if ALTERNATIVE.search(between):
+                    return True
+        return False
+
     dateless = all(m.dates is None for m in mentions) and not find_dates(text, today)
     conflicts = []
     for index, mention in enumerate(mentions):
@@ -588,6 +603,7 @@ def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iter
             continue
         if mention.own_date:
             about = any(o.date() == wanted.date() for o in instants(mention, local, wanted.date()))
+            about = about or offered_instead(mention)  # "Thursday 15:30, or Friday 10:00 if that's easier"
         else:
             about = mention.sentence in holding_sentences or dateless
         if about:

@@ -602,3 +602,12 @@ def test_mentions_time_also_and_zone_for_a_loop_of_times_in_the_readers_zone() -
     messages = "\n".join(f"{'.'.join(map(str, p.path[1:]))}: {p.message}" for p in check_where(bad, (), {"body": None}, lambda a, t: None))
     assert "mentions_time.also: expected a list of date-times" in messages
     assert "mentions_time.zone: expected an IANA time zone such as Europe/London" in messages
+
+
+def test_another_day_offered_in_the_same_sentence_conflicts() -> None:
+    """Two options are not a decision: a second time in the wanted time's sentence conflicts whatever its date."""
+    for body in ("Thursday 15:30 CET, or Friday 10:00 if that's easier.", "Thu 5 March 15:30 or Wednesday 10:00 CET"):
+        assert failures({"body": body}, {"body": {"mentions_time": AT}}, CTX), body
+    # The same instant elsewhere, and another day's time in a sentence of its own, are fine.
+    for body in ("Thursday 15:30 CET (09:30 in New York).", "Thursday 15:30 works. Friday 10:00 is the retro."):
+        assert not failures({"body": body}, {"body": {"mentions_time": AT}}, CTX), body
