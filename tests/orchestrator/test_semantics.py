@@ -392,3 +392,22 @@ def test_show_warns_about_title_words_the_instruction_does_not_ask_for() -> None
     data["stages"][2]["checks"].append({"app": "docs", "table": "documents", "where": {"title": {"icontains": "itinerary"}}})
     warned = wording_warnings(scenarios.Scenario.model_validate(data))
     assert warned == [f"stages[2].checks[{added}] requires schedule in the title, which the instruction does not ask for"]
+
+
+RELEASE = scenarios.load(ROOT / "scenarios" / "release-checklist.yaml")
+
+
+async def test_a_comment_written_with_an_allowed_transition_belongs_to_it(backend) -> None:
+    """Closing a ticket the task closes, with a note in the same call, is the same change; a separate note on it
+    or the same note on a ticket the task does not touch is still judged by the scenario's allow rules."""
+    closing = [
+        s.model_copy(update={"args": {**s.args, "comment": "Shipped in the release."}})
+        if s.tool == "tickets__transition_ticket" and s.args.get("status") == "done" else s
+        for s in RELEASE.oracle
+    ]  # fmt: skip
+    result, report = await run_once(RELEASE, backend, OracleAgent(closing))
+    assert report.errors == [] and result.passed, explain(result)
+    assert any(h.table == "comments" and "a change the task allows" in h.detail for h in result.housekeeping)
+    untouched = [*RELEASE.oracle, step("tickets__add_comment", key="WEB-41", body="Shipped.")]
+    result, _ = await run_once(RELEASE, backend, OracleAgent(untouched))
+    assert not result.passed and any(v.kind == "collateral" and v.table == "comments" for v in result.violations), explain(result)
