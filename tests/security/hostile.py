@@ -54,7 +54,7 @@ def run_agent(
     except ValueError:  # rewritten by someone else (only possible without isolation)
         result = {}
     log_path = out / "agent.log" if (out / "agent.log").exists() else out / "episode-001" / "agent.log"
-    return Run(done, out, log_path.read_text() if log_path.exists() else "", result)
+    return Run(done, out, log_path.read_text(errors="replace") if log_path.exists() else "", result)
 
 
 def marker() -> str:

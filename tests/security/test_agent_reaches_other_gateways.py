@@ -17,7 +17,7 @@ def test_a_sibling_episodes_gateway_answers_only_at_its_secret_url(tmp_path: Pat
     run_agent(out, "sleep 1; python tests/security/agents/scan_gateways.py; sleep 3", "--repeat", "2", "--parallel", "2")
     urls = {e: json.loads((out / e / "results.json").read_text())["episode"]["gateway"] for e in ("episode-001", "episode-002")}
     for episode, sibling in (("episode-001", "episode-002"), ("episode-002", "episode-001")):
-        log = (out / episode / "agent.log").read_text()
+        log = (out / episode / "agent.log").read_text(errors="replace")
         assert "own gateway: 200 True" in log, log  # the probe works: its own gateway answers at its URL
         assert urlparse(urls[sibling]).path != "/mcp"  # the URL holds a secret
         port = urlparse(urls[sibling]).port

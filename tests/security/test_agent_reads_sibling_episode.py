@@ -17,7 +17,7 @@ def test_agent_cannot_read_a_sibling_episode(tmp_path: Path) -> None:
         "ls runs | head -3; echo attempted"
     )
     run = run_agent(out, command, "--repeat", "2")
-    second = (out / "episode-002" / "agent.log").read_text()
+    second = (out / "episode-002" / "agent.log").read_text(errors="replace")
     assert "attempted" in second
     assert '"scenario"' not in second and '"source"' not in second and "episode-001" not in second.replace(
         f"{out}/episode-001", ""
