@@ -135,6 +135,10 @@ class AppEndpoint(ABC):
     def connect(self, sandbox_id: str, secret: str | None = None) -> contextlib.AbstractAsyncContextManager[Client]:
         """An MCP client session on the sandbox; `secret` defaults to the one its creation here returned."""
 
+    async def apply_world(self, sandbox_id: str, change: dict[str, Any]) -> dict[str, Any]:
+        """Apply a world event's changes (`servers.core.world.WorldChange` as JSON); returns its journal seq and counts."""
+        raise BackendError(f"{self.app}: this backend cannot apply world events")
+
     async def remove_leftovers(self) -> list[str]:
         """Delete the sandboxes crashed orchestrators left behind (`is_stale`); returns their ids."""
         return []
@@ -229,6 +233,9 @@ class HttpEndpoint(AppEndpoint):
 
     async def advance_clock(self, sandbox_id: str, seconds: float) -> str:
         return (await self._call("POST", f"/sandboxes/{sandbox_id}/clock", json={"advance_seconds": seconds}))["now"]
+
+    async def apply_world(self, sandbox_id: str, change: dict[str, Any]) -> dict[str, Any]:
+        return await self._call("POST", f"/sandboxes/{sandbox_id}/world", json=change)
 
     async def delete(self, sandbox_id: str) -> None:
         await self._call("DELETE", f"/sandboxes/{sandbox_id}")

@@ -8,11 +8,14 @@ from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 from mcp import Client
+from pydantic import ValidationError
 
 from orchestrator.backends.base import AppEndpoint, Backend, BackendError
 from servers import registry
 from servers.core import FaultPlan, SandboxSpec, SandboxStore, SeedError, UnknownSandbox, build_mcp_server
 from servers.core.mcp import bind_sandbox
+from servers.core.world import WorldChange, WorldError
+from servers.core.world import apply as apply_world
 
 
 class InProcessEndpoint(AppEndpoint):
@@ -53,6 +56,18 @@ class InProcessEndpoint(AppEndpoint):
         sandbox = self._sandbox(sandbox_id)
         sandbox.set_clock(advance=seconds)
         return sandbox.now_iso()
+
+    async def apply_world(self, sandbox_id: str, change: dict[str, Any]) -> dict[str, Any]:
+        sandbox = self._sandbox(sandbox_id)
+        try:
+            parsed = WorldChange.model_validate(change)
+        except ValidationError as exc:
+            raise BackendError(f"{self.app}: invalid world change: {exc}") from None
+        async with sandbox.lock:
+            try:
+                return apply_world(sandbox, parsed)
+            except WorldError as exc:
+                raise BackendError(f"{self.app}: world event {parsed.event!r} cannot be applied: {exc}") from None
 
     async def delete(self, sandbox_id: str) -> None:
         self.store.delete(sandbox_id)

@@ -6,7 +6,8 @@
     /admin/...                        control plane, `Authorization: Bearer <admin token>`
 
 The admin API seeds, resets, snapshots and deletes sandboxes, reads journals,
-sets clocks and fault plans. It is never proxied to an agent.
+sets clocks and fault plans, and applies world events (`POST .../world`, see
+`servers.core.world`). It is never proxied to an agent.
 
 A sandbox is a capability: creating one returns its secret, and its MCP
 endpoint answers only requests that carry it. An unknown sandbox and a wrong
@@ -45,6 +46,8 @@ from servers.core.app import App, SandboxSpec, SeedError, problems_from
 from servers.core.faults import FaultPlan
 from servers.core.mcp import SANDBOX_SCOPE_KEY
 from servers.core.sandbox import Sandbox, SandboxStore, UnknownSandbox, check_sandbox_id
+from servers.core.world import WorldChange, WorldError
+from servers.core.world import apply as apply_world
 
 log = logging.getLogger("clawgym.http")
 
@@ -324,6 +327,19 @@ def build_http_app(
                 sandbox.set_faults(plan)
         return JSONResponse(sandbox.faults.model_dump(mode="json"))
 
+    async def world(request: Request) -> Response:
+        sandbox = store.get(request.path_params["sandbox"])
+        change = await body(request, WorldChange)
+        if isinstance(change, Response):
+            return change
+        assert isinstance(change, WorldChange)
+        async with sandbox.lock:
+            try:
+                done = apply_world(sandbox, change)
+            except WorldError as exc:
+                return error(422, f"world event {change.event!r} cannot be applied: {exc}", problems=[p.model_dump() for p in exc.problems])
+        return JSONResponse(done)
+
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         async with manager.run():
@@ -344,5 +360,6 @@ def build_http_app(
         Route("/admin/sandboxes/{sandbox}/journal", admin(journal)),
         Route("/admin/sandboxes/{sandbox}/clock", admin(clock), methods=["GET", "POST"]),
         Route("/admin/sandboxes/{sandbox}/faults", admin(faults), methods=["GET", "PUT"]),
+        Route("/admin/sandboxes/{sandbox}/world", admin(world), methods=["POST"]),
     ]
     return Starlette(routes=routes, lifespan=lifespan)

@@ -39,6 +39,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.types import CallToolResult, TextContent
 
+from servers.core import faults
 from servers.core.app import App, ToolDef
 from servers.core.limits import (
     DEFAULT_CALL_TIMEOUT,
@@ -49,6 +50,7 @@ from servers.core.limits import (
     bounded_text,
 )
 from servers.core.sandbox import Sandbox, SandboxStore, UnknownSandbox
+from servers.core.world import CLOCK_META
 
 log = logging.getLogger("clawgym.server")
 
@@ -118,6 +120,8 @@ def build_mcp_server(
 def _run(tool: ToolDef, sandbox: Sandbox, kwargs: dict[str, Any]) -> Any:
     """The tool's body, in a worker thread: stopped at its deadline, unexpected exceptions turned into a plain error."""
     db = sandbox.db
+    if sandbox.stale_s is not None:  # a stale_read fault: this read sees the state as it was (rolled back after)
+        sandbox.stale_hidden = sandbox.hide_recent_changes(sandbox.stale_s)
     if sandbox.deadline is not None:
         deadline = sandbox.deadline
         db.set_progress_handler(lambda: int(time.monotonic() > deadline), 2_000)
@@ -209,34 +213,96 @@ class SandboxMiddleware:
         except UnknownSandbox as error:
             return _error_result(f"{error}: it was deleted or never created.")
         async with sandbox.lock:
+            if sandbox.follows_clock:  # the episode's time, sent by the gateway (an agent never reaches this field)
+                meta = params.get("_meta")
+                sandbox.follow_clock(meta.get(CLOCK_META) if isinstance(meta, dict) else None)
             wall = datetime.now(UTC)
             started = time.perf_counter()
-            fault = None
-            if sandbox.faults.rules:
-                fault = sandbox.faults.draw(name, sandbox.calls_so_far(name) + 1, sandbox.spec.rng_seed)
-            if fault is not None and fault.kind == "latency":
-                await anyio.sleep(fault.latency_ms / 1000)
+            fault: dict[str, Any] | None = None
+            committed = False
+            shown: Any = None
             refusal = self.unknown_arguments(name, arguments)
-            if fault is not None and fault.kind == "error":
-                result: Any = _error_result(fault.message)
+            rule = self._draw_fault(sandbox, name, wall) if sandbox.faults.rules else None
+            if isinstance(rule, tuple):  # refused by an injected fault before the tool runs
+                rule_, fault = rule
+                if rule_.kind == "timeout":
+                    # Journaled before the hang: the gateway gives up at its deadline and may cancel this call.
+                    sandbox.record(
+                        tool=name, arguments=bounded_arguments(arguments), result=None, error=fault["message"],
+                        is_error=True, latency_ms=rule_.hang_s() * 1000, wall=wall, fault=fault,
+                    )  # fmt: skip
+                    await anyio.sleep(rule_.hang_s())
+                    return _error_result(fault["message"])
+                result: Any = _error_result(fault["message"])
             elif refusal is not None:
                 result = _error_result(refusal)
             else:
-                result = await self._call_in_transaction(sandbox, ctx, call_next)
+                if rule is not None and rule.kind == "latency":
+                    await anyio.sleep(rule.latency_ms / 1000)
+                if rule is not None and rule.kind == "stale_read":
+                    sandbox.stale_s = rule.delay_s
+                try:
+                    result = await self._call_in_transaction(sandbox, ctx, call_next)
+                finally:
+                    hidden, sandbox.stale_s, sandbox.stale_hidden = sandbox.stale_hidden, None, 0
+                if rule is not None:
+                    fault = faults.record(rule, message=None if rule.kind in ("latency", "stale_read") else rule.message)
+                    if rule.kind == "stale_read":
+                        fault["hidden_changes"] = hidden
+                    elif rule.kind == "lost_reply":
+                        if _get(result, "isError", "is_error"):
+                            fault = None  # the tool failed by itself: nothing was committed, nothing lost
+                        else:
+                            committed, shown = True, result
+                            result = _error_result(rule.message)
             latency_ms = (time.perf_counter() - started) * 1000
             is_error = bool(_get(result, "isError", "is_error"))
-            structured = _get(result, "structuredContent", "structured_content")
+            kept = shown if committed else result
+            structured = _get(kept, "structuredContent", "structured_content")
             sandbox.record(
                 tool=name,
                 arguments=bounded_arguments(arguments),
-                result=bounded(structured if structured is not None else _text(result) if not is_error else None),
+                result=bounded(structured if structured is not None else _text(kept) if not is_error or committed else None),
                 error=bounded_text(_text(result)) if is_error else None,
                 is_error=is_error,
                 latency_ms=latency_ms,
                 wall=wall,
-                fault=None if fault is None else fault.model_dump(mode="json"),
+                fault=fault,
+                committed=committed,
             )
         return result
+
+    def _draw_fault(self, sandbox: Sandbox, name: str, wall: datetime) -> Any:
+        """The fault this call meets: `(rule, journal record)` when it is refused before the tool runs (an open
+        rate-limit or downtime window, or a new error, timeout, rate_limit or unavailable), the rule when it
+        changes how the tool runs (latency, lost_reply, stale_read), else None."""
+        plan, state = sandbox.faults, sandbox.fault_state
+        clock, now = sandbox.now(), wall.timestamp()
+        if state.down is not None and state.down.left(clock, now) > 0:
+            rule = next((r for r in plan.rules if r.kind == "unavailable"), faults.FaultRule(kind="unavailable", calls=[1]))
+            message = faults.message_for(rule, state.down, clock, now)
+            return rule, faults.record(rule, message=message, repeat=True, retry_after_s=round(state.down.left(clock, now), 3),
+                                       until=state.down.until().isoformat(timespec="seconds"))  # fmt: skip
+        limited = state.open_rate_limit(plan, name, clock, now)
+        if limited is not None:
+            index, window = limited
+            rule = plan.rules[index]
+            return rule, faults.record(rule, message=faults.message_for(rule, window, clock, now), repeat=True,
+                                       retry_after_s=round(window.left(clock, now), 3), until=window.until().isoformat(timespec="seconds"))  # fmt: skip
+        tool = self.store.app.tools.tools.get(name)
+        read_only = bool(tool is not None and tool.annotations.read_only_hint)
+        index, rule = plan.draw_indexed(name, sandbox.calls_so_far(name) + 1, sandbox.spec.rng_seed, read_only=read_only)
+        if rule is None or rule.kind in ("latency", "lost_reply", "stale_read"):
+            return rule
+        if rule.kind in ("rate_limit", "unavailable"):
+            window = faults.Window(clock=clock, wall=now, seconds=rule.retry_after_s if rule.kind == "rate_limit" else rule.duration_s)
+            if rule.kind == "rate_limit":
+                state.rate_limits[index] = window
+            else:
+                state.down = window
+            return rule, faults.record(rule, message=faults.message_for(rule, window, clock, now), retry_after_s=window.seconds,
+                                       until=window.until().isoformat(timespec="seconds"))  # fmt: skip
+        return rule, faults.record(rule, message=rule.message)
 
     async def _call_in_transaction(
         self, sandbox: Sandbox, ctx: ServerRequestContext[Any, Any], call_next: CallNext
@@ -263,6 +329,8 @@ class SandboxMiddleware:
         if _get(result, "isError", "is_error"):
             sandbox.rollback()
             result = _tidy_error(result)
+        elif sandbox.stale_s is not None:
+            sandbox.rollback()  # a read on the stale view: what was undone for it is restored
         else:
             sandbox.db.execute("COMMIT")
         return result

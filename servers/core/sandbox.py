@@ -27,7 +27,7 @@ import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from servers.core.app import App, Persona, SandboxSpec, SeedError
 from servers.core.clock import Clock, isoformat
-from servers.core.faults import FaultPlan
+from servers.core.faults import FaultPlan, FaultState
 
 log = logging.getLogger("clawgym.sandbox")
 
@@ -139,6 +139,14 @@ class Sandbox:
         """`time.monotonic()` by which the running tool call must end (None outside a call)."""
         self.budget: float = 0.0
         """The running call's time budget in seconds, for messages."""
+        self.fault_state = FaultState()
+        """Open rate-limit and downtime windows of the fault plan (cleared by `reset` and `set_faults`)."""
+        self.stale_s: float | None = None
+        """During a read hit by a `stale_read` fault: how old the state it sees is (see `hide_recent_changes`)."""
+        self.stale_hidden = 0
+        """How many row changes that read did not see."""
+        self.follows_clock = False
+        """Whether tool calls' `_meta` time moves the clock (set by the orchestrator for a world whose time moves with the work)."""
 
     # -- building -------------------------------------------------------------
 
@@ -191,6 +199,7 @@ class Sandbox:
             None,
         )
         sandbox.access = meta.get("access", {})
+        sandbox.follows_clock = bool(meta.get("follows_clock", False))
         return sandbox
 
     def _write_meta(self, key: str, value: Any) -> None:
@@ -211,10 +220,12 @@ class Sandbox:
             image.backup(self.db)
             image.close()
         self.clock.restart()
+        self.fault_state = FaultState()
         with self.transaction():
             self._write_meta("clock", self.clock.state())
             self._write_meta("faults", self.faults.model_dump(mode="json"))
             self._write_meta("access", self.access)
+            self._write_meta("follows_clock", self.follows_clock)
 
     def set_access(self, *, secret: str | None, owner: str | None = None) -> None:
         """Require `secret` on the sandbox's MCP endpoint (None: no secret opens it) and tag who made it.
@@ -246,8 +257,24 @@ class Sandbox:
             self.clock.advance(advance)
         self._write_meta("clock", self.clock.state())
 
+    def set_follow_clock(self, follow: bool) -> None:
+        self.follows_clock = follow
+        self._write_meta("follows_clock", follow)
+
+    def follow_clock(self, when: Any) -> None:
+        """Move the clock to the time a tool call carries, when this sandbox follows it; never back."""
+        if not self.follows_clock or not isinstance(when, str):
+            return
+        try:
+            target = datetime.fromisoformat(when)
+        except ValueError:
+            return
+        if target.tzinfo is not None and target > self.now():
+            self.set_clock(to=target)
+
     def set_faults(self, plan: FaultPlan) -> None:
         self.faults = plan
+        self.fault_state = FaultState()
         self._write_meta("faults", plan.model_dump(mode="json"))
 
     def close(self) -> None:
@@ -278,7 +305,9 @@ class Sandbox:
         latency_ms: float,
         wall: datetime,
         fault: Mapping[str, Any] | None = None,
+        committed: bool = False,
     ) -> int:
+        """Journal a call; `committed`: an error result whose change was kept (a `lost_reply` fault)."""
         cursor = self.db.execute(
             "INSERT INTO _journal (clock, wall, tool, arguments, result, error, is_error, latency_ms, fault)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -297,7 +326,7 @@ class Sandbox:
         seq = int(cursor.lastrowid or 0)
         # The triggers logged this call's row changes without a call; they are this call's.
         # A call whose result is an error was rolled back and changed nothing.
-        if is_error:
+        if is_error and not committed:
             self.db.execute("DELETE FROM _changes WHERE call IS NULL")
         else:
             self.db.execute("UPDATE _changes SET call = ? WHERE call IS NULL", (seq,))
@@ -315,6 +344,8 @@ class Sandbox:
                     entry[key] = json.loads(entry[key])
             entry["is_error"] = bool(entry["is_error"])
             entry["changes"] = []
+            if entry["tool"] == "" and not entry["is_error"] and isinstance(entry["arguments"], dict) and "event" in entry["arguments"]:
+                entry["world"] = entry["arguments"]["event"]  # a world event's changes (servers.core.world), not a call
             out.append(entry)
         if out:
             by_seq = {entry["seq"]: entry["changes"] for entry in out}
@@ -336,6 +367,42 @@ class Sandbox:
             "before": None if change["before"] is None else table.decode(json.loads(change["before"])),
             "after": None if change["after"] is None else table.decode(json.loads(change["after"])),
         }
+
+    def hide_recent_changes(self, seconds: float) -> int:
+        """Undo, inside the running call's transaction, the row changes of calls made less than `seconds` ago
+        (in sandbox time and in real time), so a read sees the state as it was; the caller rolls the
+        transaction back afterwards. Returns how many row changes were hidden."""
+        now_clock, now_wall = self.now(), datetime.now(UTC)
+        recent: list[int] = []
+        for row in self.db.execute(
+            "SELECT seq, clock, wall FROM _journal WHERE seq IN (SELECT DISTINCT call FROM _changes) ORDER BY seq DESC"
+        ):
+            clock_age = (now_clock - datetime.fromisoformat(row["clock"])).total_seconds()
+            wall_age = (now_wall - datetime.fromisoformat(row["wall"])).total_seconds()
+            if clock_age >= seconds or wall_age >= seconds:
+                break
+            recent.append(row["seq"])
+        if not recent:
+            return 0
+        marks = ", ".join("?" for _ in recent)
+        changes = self.db.execute(
+            f"SELECT tbl, key, op, before FROM _changes WHERE call IN ({marks}) ORDER BY id DESC", recent
+        ).fetchall()
+        for change in changes:
+            table = self.app.tables[change["tbl"]]
+            where = f'"{table.key}" = ?'
+            if change["op"] == "insert":
+                self.db.execute(f'DELETE FROM "{change["tbl"]}" WHERE {where}', (change["key"],))
+                continue
+            before = json.loads(change["before"])
+            columns = ", ".join(f'"{c}"' for c in before)
+            if change["op"] == "update":
+                assignments = ", ".join(f'"{c}" = ?' for c in before)
+                self.db.execute(f'UPDATE "{change["tbl"]}" SET {assignments} WHERE {where}', (*before.values(), change["key"]))
+            else:
+                marks = ", ".join("?" for _ in before)
+                self.db.execute(f'INSERT INTO "{change["tbl"]}" ({columns}) VALUES ({marks})', tuple(before.values()))
+        return len(changes)
 
     def calls_so_far(self, tool: str) -> int:
         return int(self.db.execute("SELECT count(*) FROM _journal WHERE tool = ?", (tool,)).fetchone()[0])
