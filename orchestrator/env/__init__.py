@@ -1,0 +1,68 @@
+"""The environment API for reinforcement learning: a scenario as `reset` / `step` / `close`.
+
+    from orchestrator.env import ClawGymEnv
+
+    async with ClawGymEnv() as env:                          # in process by default; any Backend or backend name
+        obs = await env.reset("scenarios/travel.yaml", seed=0, step_rewards=True)
+        out = await env.step({"name": "mail__search_messages", "arguments": {"query": "Berlin"}})
+        ...
+        out = await env.step({"name": "submit", "arguments": {"message": "done"}})   # or: await env.finish("done")
+        out.reward, out.terminated, env.result.score         # the last step's info has the whole verdict
+
+Interface (names are stable; docs/rewards.md is the reward contract):
+
+- `ClawGymEnv(backend="inprocess", *, step_rewards=False, max_result_chars=20_000, max_steps=None)`;
+  `async with` it, or call `close()` yourself. `backend` is a `Backend` (the caller closes it) or a name.
+- `await env.reset(scenario, seed=0, *, step_rewards=None, episode_id=None) -> Observation`: `scenario` is a
+  path, a loaded `Scenario` or YAML text. Ends the previous episode.
+- `await env.step(action) -> StepResult`: `action` is a `ToolCall(name, arguments, id=None)`, a dict
+  `{"name": "app__tool", "arguments": {...}}`, an OpenAI tool call or an Anthropic `tool_use` block (dicts or
+  SDK objects; see `parse_action`). The action named `SUBMIT` (`"submit"`) ends the episode (`terminated`).
+  The step whose call reaches the scenario's `limits.max_tool_calls` (or the env's `max_steps`) ends it too
+  (`truncated`). A step after the end raises `EnvError`.
+- `await env.finish(message="") -> StepResult`: the same as stepping `submit`.
+- `await env.close()`: deletes the episode's sandboxes, closes a backend the env started. Idempotent.
+- `await env.snapshot()`: the apps' current state (app → table → rows); `await env.trace()`: gateway trace and
+  journals; `env.state -> EnvState` (scenario, seed, episode_id, steps, tool_calls, max_tool_calls, step_rewards,
+  total_reward, done, terminated, truncated, score, passed); `env.result -> Result | None` (the verdict).
+- `Observation`: scenario, title, task, persona, now, system_prompt, tools (MCP tools/list entries), openai_tools,
+  anthropic_tools (each list ends with the `submit` tool), info (episode_id, seed, apps, step_rewards,
+  max_tool_calls, max_steps, pass_mark, stages, baseline_score, end_action).
+- `StepResult`: text, content, structured_content, is_error, reward, terminated, truncated, info (and `.done`).
+  info holds step, tool, call_id, changed, fault, failed, recovered, process; with step rewards credited,
+  withdrawn, harm, harm_cleared, score_so_far; at the end score, passed, process_score, violations, result.
+- `SyncClawGymEnv(backend="inprocess", **options)`: the same methods, blocking (an event loop in its own thread).
+- `EnvError`: the env used out of order or given a scenario it cannot run.
+
+Episodes run through `orchestrator.episode.Episode` and its gateway, the path every agent takes (trace, tool-call
+limit, faults). May import `episode`, `backends`, `scenario`, `verify` and `agents.models` (tool formats, system
+prompt); nothing imports it but adapters (`openenv.py`, `verifiers_env.py`) and the CLI.
+"""
+
+from orchestrator.env.core import (
+    SUBMIT,
+    SUBMIT_TOOL,
+    ClawGymEnv,
+    EnvError,
+    EnvState,
+    Observation,
+    StepResult,
+    SyncClawGymEnv,
+    ToolCall,
+    load_scenario,
+    parse_action,
+)
+
+__all__ = [
+    "SUBMIT",
+    "SUBMIT_TOOL",
+    "ClawGymEnv",
+    "EnvError",
+    "EnvState",
+    "Observation",
+    "StepResult",
+    "SyncClawGymEnv",
+    "ToolCall",
+    "load_scenario",
+    "parse_action",
+]
