@@ -1,0 +1,251 @@
+"""Task families: a task template over a generated world.
+
+A family draws its parameters from a world (`sample`), then builds the
+scenario of those parameters (`build`): the instruction in one of several
+phrasings, the rows it adds to the world, the checks and forbids, and the
+reference solution, all from the same parameters. Families register
+themselves with `@register`; the pipeline finds them by `name`.
+
+    @register
+    class MeetingAcrossZones(Family):
+        name = "meeting-tz"
+        title = "Schedule a meeting across time zones"
+        apps = ("calendar", "mail")
+        knobs = {"distractors": (0, 2, 4), "tz_spread": (1, 2, 3)}
+        split_params = ("zones", "duration", "phrasing")
+
+        def sample(self, world, rng, knobs):        # -> dict | None (JSON-able parameters)
+            ...
+        def build(self, world, params):             # -> Draft
+            draft = Draft(world, title=..., instruction=...)
+            draft.add("calendar", "busy", {...})     # rows the task needs, added to this world copy
+            draft.stage("the meeting is booked", [...checks...])
+            draft.allow = {...}; draft.forbid = [...]; draft.oracle = [...]
+            return draft
+
+`build` must be a pure function of the world and the parameters: everything
+random is drawn in `sample` and recorded in the parameters (the manifest
+keeps them). The world it receives is a copy; change it freely.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import yaml
+
+from orchestrator.generate.world import World
+
+KNOBS = ("size", "distractors", "steps", "tz_spread")
+"""Difficulty knobs a family may declare (`size`, the world size, is set for the whole run)."""
+
+DIFFICULTIES = ("easy", "medium", "hard")
+
+
+@dataclass
+class Draft:
+    """A scenario being written: the world copy it lives in, and every part of the scenario file."""
+
+    world: World
+    title: str
+    instruction: str
+    description: str = ""
+    tags: list[str] = field(default_factory=list)
+    stages: list[dict[str, Any]] = field(default_factory=list)
+    allow: dict[str, Any] = field(default_factory=dict)
+    relax: dict[str, Any] = field(default_factory=dict)
+    forbid: list[dict[str, Any]] = field(default_factory=list)
+    oracle: list[dict[str, Any]] = field(default_factory=list)
+    oracles: list[list[dict[str, Any]]] = field(default_factory=list)
+    limits: dict[str, Any] = field(default_factory=lambda: {"max_tool_calls": 60, "timeout_s": 600})
+    difficulty: str | None = None
+    """Overrides the difficulty derived from the knobs."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Other top-level scenario keys (e.g. `faults`), written as given."""
+
+    def add(self, app: str, table: str, row: dict[str, Any], *, first: bool = False) -> dict[str, Any]:
+        """Add a seed row to the world copy (`first`: before the world's own rows, e.g. a mail that others answer)."""
+        rows = self.world.apps.setdefault(app, {}).setdefault(table, [])
+        rows.insert(0, row) if first else rows.append(row)
+        return row
+
+    def stage(self, name: str, checks: list[dict[str, Any]], weight: float = 1.0) -> None:
+        stage: dict[str, Any] = {"name": name}
+        if weight != 1.0:
+            stage["weight"] = weight
+        stage["checks"] = checks
+        self.stages.append(stage)
+
+    def scenario(self, scenario_id: str, difficulty: str) -> dict[str, Any]:
+        """The scenario file's data, keys in the order scenario files write them."""
+        data: dict[str, Any] = {
+            "id": scenario_id,
+            "title": self.title,
+            "description": self.description or self.title,
+            "tags": self.tags,
+            "difficulty": self.difficulty or difficulty,
+            **self.world.scenario_head(),
+            "instruction": self.instruction,
+            "apps": {app: tables for app, tables in self.world.apps.items() if app in self.apps_used()},
+            "stages": self.stages,
+        }
+        for key in ("allow", "relax", "forbid"):
+            if getattr(self, key):
+                data[key] = getattr(self, key)
+        data["limits"] = self.limits
+        data.update(self.extra)
+        data["oracle"] = self.oracle
+        if self.oracles:
+            data["oracles"] = self.oracles
+        return data
+
+    def apps_used(self) -> set[str]:
+        """Every app of the world: tasks see the whole organization (distraction included)."""
+        return set(self.world.apps)
+
+
+class Family(ABC):
+    """A task template; subclasses set the class attributes and implement `sample` and `build`."""
+
+    name: ClassVar[str]
+    """Lowercase letters, digits and '-': the command line's FAMILY and the prefix of task ids."""
+    title: ClassVar[str]
+    apps: ClassVar[tuple[str, ...]]
+    """The apps its tasks act in (every task still seeds the whole world)."""
+    knobs: ClassVar[dict[str, tuple[Any, ...]]] = {}
+    """Difficulty knobs (see `KNOBS`) and the values a task may take, easiest first."""
+    split_params: ClassVar[tuple[str, ...]] = ()
+    """Parameters whose combination decides the split: train and test never share a combination."""
+    phrasings: ClassVar[int] = 1
+    """How many ways the instruction is worded (the parameter `phrasing` picks one)."""
+
+    @abstractmethod
+    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+        """Draw this task's parameters (JSON-able) from the world; None when the world cannot host one."""
+
+    @abstractmethod
+    def build(self, world: World, params: dict[str, Any]) -> Draft:
+        """The scenario of these parameters over `world` (a copy: add rows to it through the draft)."""
+
+    def difficulty(self, knobs: dict[str, Any], params: dict[str, Any]) -> str:
+        """easy / medium / hard from where each knob sits in its range (world size counts too)."""
+        ranks = []
+        for name, values in self.knobs.items():
+            if name in knobs and knobs[name] in values and len(values) > 1:
+                ranks.append(values.index(knobs[name]) / (len(values) - 1))
+        size = {"small": 0.0, "medium": 0.5, "large": 1.0}.get(knobs.get("size", "small"), 0.0)
+        score = (sum(ranks) + size) / (len(ranks) + 1)
+        return DIFFICULTIES[min(2, int(score * 3))]
+
+    def split_key(self, params: dict[str, Any]) -> str:
+        picked = {k: params.get(k) for k in self.split_params} if self.split_params else params
+        return canonical(picked)
+
+
+FAMILIES: dict[str, type[Family]] = {}
+
+
+def register(cls: type[Family]) -> type[Family]:
+    if cls.name in FAMILIES and FAMILIES[cls.name] is not cls:
+        raise ValueError(f"two families named {cls.name!r}")
+    FAMILIES[cls.name] = cls
+    return cls
+
+
+def families() -> dict[str, type[Family]]:
+    """Every registered family by name (importing the built-in family modules first)."""
+    from orchestrator.generate import families as package  # noqa: PLC0415
+
+    package.load_all()
+    return dict(sorted(FAMILIES.items()))
+
+
+# -- helpers families share --------------------------------------------------------
+
+
+def canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def digest(value: Any, length: int = 16) -> str:
+    text = value if isinstance(value, str) else canonical(value)
+    return hashlib.sha256(text.encode()).hexdigest()[:length]
+
+
+def phrase(templates: list[str], index: int, **values: Any) -> str:
+    """Template `index` (mod the count) filled with `values` (`str.format`)."""
+    return " ".join(templates[index % len(templates)].format(**values).split())
+
+
+def human_day(day: Any) -> str:
+    """'Thursday 5 March' for a date or date-time."""
+    return f"{day:%A} {day.day} {day:%B}"
+
+
+def human_time(when: Any) -> str:
+    return f"{when:%H:%M}"
+
+
+@dataclass
+class Task:
+    """One generated task: its scenario and what the manifest says about it."""
+
+    id: str
+    family: str
+    index: int
+    params: dict[str, Any]
+    knobs: dict[str, Any]
+    difficulty: str
+    split: str
+    core: bool
+    world: dict[str, Any]
+    """{seed, size, digest} of the world it was built on."""
+    scenario: dict[str, Any]
+
+    def yaml(self) -> str:
+        return dump_yaml(self.scenario)
+
+    def content_hash(self) -> str:
+        return hashlib.sha256(self.yaml().encode()).hexdigest()
+
+    def checks_key(self) -> str:
+        """What makes two tasks the same after normalization: the family and what is judged (checks, forbids,
+        allow and relax rules, names and weights aside). Different parameters with the same checks collide."""
+        def strip(value: Any) -> Any:
+            if isinstance(value, dict):
+                return {k: strip(v) for k, v in value.items() if k not in ("name", "weight")}
+            if isinstance(value, list):
+                return [strip(v) for v in value]
+            return value
+
+        s = self.scenario
+        judged = {"stages": [strip(st["checks"]) for st in s["stages"]], "forbid": strip(s.get("forbid", [])),
+                  "allow": s.get("allow", {}), "relax": s.get("relax", {})}  # fmt: skip
+        return digest({"family": self.family, "judged": judged}, 32)
+
+    def manifest_row(self) -> dict[str, Any]:
+        return {"id": self.id, "family": self.family, "index": self.index, "split": self.split, "core": self.core,
+                "difficulty": self.difficulty, "knobs": self.knobs, "parameters": self.params, "world": self.world,
+                "content_hash": self.content_hash()}  # fmt: skip
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def dump_yaml(data: Any) -> str:
+    """YAML the way generated scenario files are written: key order kept, block text, deterministic."""
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120, default_flow_style=False)
