@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+import anyio
 import mcp.types as types
 from mcp import Client
 from mcp.server import Server
@@ -136,10 +137,14 @@ class Gateway:
             self._refused.add(ctx.request_id)
             return _error(f"Tool-call limit reached: this task allows at most {limit} tool calls.")
         app, original, _ = entry
+        deadline = self.scenario.limits.call_deadline_s
         try:
-            return await self.upstreams[app].call_tool(original, params.arguments or {})
+            with anyio.move_on_after(deadline):
+                return await self.upstreams[app].call_tool(original, params.arguments or {})
         except MCPError as exc:
             return _error(f"{app} could not run {original}: {exc}")
+        # Past the deadline (a hung app, or a `timeout` fault): the app may still finish the call; see servers.core.faults.
+        return _error(f"{app} did not answer {original} within {deadline:g} s (timed out); it may or may not have been applied.")
 
     async def _list_prompts(self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None) -> types.ListPromptsResult:
         return types.ListPromptsResult(

@@ -271,6 +271,9 @@ class OracleStep(_Model):
 class Limits(_Model):
     max_tool_calls: int | None = Field(None, ge=1)
     timeout_s: float = Field(600.0, gt=0)
+    call_deadline_s: float = Field(
+        30.0, gt=0, le=600, description="The gateway's deadline for one tool call: past it the agent gets a timeout error."
+    )
 
 
 Difficulty = Literal["easy", "medium", "hard"]
@@ -299,6 +302,16 @@ class Scenario(_Model):
     faults: dict[str, FaultPlan] = Field(default_factory=dict)
 
     _path: Path | None = PrivateAttr(None)
+
+    @model_validator(mode="after")
+    def _timeouts_hang_past_the_deadline(self) -> Scenario:
+        """A `timeout` fault that does not say how long it hangs hangs just past the gateway's deadline."""
+        hang = min(60_000, int((self.limits.call_deadline_s + 0.5) * 1000))
+        for plan in self.faults.values():
+            for rule in plan.rules:
+                if rule.kind == "timeout" and not rule.latency_ms:
+                    rule.latency_ms = hang
+        return self
 
     @property
     def path(self) -> Path | None:
