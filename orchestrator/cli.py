@@ -122,6 +122,52 @@ def print_whole_table(out: Console, table: Table) -> None:
         out.width = width
 
 
+@app.command("inject")
+def inject_command(
+    paths: Annotated[list[Path], typer.Argument(help="Scenario files or folders to attack.")],
+    out: Annotated[Path, typer.Option("--out", help="Folder for the attacked variants and injections.jsonl.")],
+    count: Annotated[int, typer.Option("--count", min=1, help="Attacked variants per scenario.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Draws carriers, positions, phrasings and attackers.")] = 0,
+    goal: Annotated[
+        list[str] | None,
+        typer.Option("--goal", help="Attacker goals to use (repeatable): forward-mail, share-doc, delete-data, "
+                     "change-payment, invite-outsider. Default: all, in turn."),
+    ] = None,
+) -> None:
+    """Write prompt-injection variants: content the task makes the agent read carries an attacker's instructions.
+    Every variant written is proven (the reference solution stays useful and secure, doing nothing is useless, an
+    agent that obeys is caught); results then report utility and security apart."""
+    from orchestrator.backends.inprocess import InProcessBackend
+    from orchestrator.generate import inject
+
+    goals = goal or list(inject.GOALS)
+    unknown = [g for g in goals if g not in inject.GOALS]
+    if unknown:
+        raise fail_usage(f"--goal: unknown goal(s) {', '.join(unknown)}; expected {', '.join(inject.GOALS)}")
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        raise fail_usage(f"no such file or folder: {', '.join(map(str, missing))}")
+    files = scenarios.discover(paths)
+    if not files:
+        raise fail_usage(f"no scenario files (*.yaml) in {', '.join(map(str, paths))}")
+
+    async def run_all() -> inject.Written:
+        async with InProcessBackend() as backend:
+            return await inject.inject_files(files, out, backend, count=count, seed=seed, goal_kinds=goals,
+                                             progress=lambda what: err.print(f"attacking {what}", highlight=False))
+
+    started = time.perf_counter()
+    done = anyio.run(run_all)
+    for source, proof in done.dropped:
+        err.print(f"dropped {source}: {proof.attack.describe()}: {'; '.join(proof.problems)}", highlight=False)
+    for source, why in done.skipped:
+        err.print(f"skipped {source}: {why}", highlight=False)
+    console.print(f"{len(done.written)} attacked variant(s) written to {out} ({len(done.dropped)} dropped, "
+                  f"{len(done.skipped)} scenario(s) skipped) in {time.perf_counter() - started:.1f} s", highlight=False)
+    if not done.written:
+        raise typer.Exit(1)
+
+
 @app.command("validate")
 def validate_command(
     paths: Annotated[list[Path], typer.Argument(help="Scenario files or folders.")],
@@ -197,7 +243,7 @@ BackendOption = Annotated[
     typer.Option(
         "--backend",
         help="Where the app servers run: local (processes, default), docker (containers), inprocess, "
-        "or remote (already running at CLAWGYM_APP_URL).",
+        "remote (already running at CLAWGYM_APP_URL), or ray (whole episodes on a Ray cluster's workers; run only).",
     ),
 ]
 
@@ -226,13 +272,13 @@ def _use_judge(spec: str | None) -> None:
         raise fail_usage(str(exc)) from None
 
 
-def _backend_or_exit(name: str, log_dir: Path | None) -> Backend:
+def _backend_or_exit(name: str, log_dir: Path | None, address: str | None = None) -> Backend:
     from orchestrator.backends import make_backend
 
     from orchestrator.backends import BackendError
 
     try:
-        return make_backend(name, log_dir)
+        return make_backend(name, log_dir, address=address)
     except (ValueError, BackendError) as exc:
         raise fail_usage(str(exc)) from None
 
@@ -339,7 +385,7 @@ def _is_suite(args: list[Path]) -> bool:
 
 def _run_suite(
     args: list[Path], make_agent: Callable[[], Agent], *, agent: str, out: Path | None, seed: int, timeout: float | None,
-    repeat: int, parallel: int, backend: str, as_json: bool,
+    repeat: int, parallel: int, backend: str, as_json: bool, address: str | None = None,
 ) -> int:
     """`orchestrator run DIR|GLOB|FILES...`: every scenario, a table per scenario and a total; returns the exit code."""
     from orchestrator.backends import BackendError
@@ -355,7 +401,7 @@ def _run_suite(
             err.print(f"[red]invalid:[/] {problem}", highlight=False)
     folder = out or Path("runs") / f"suite-{time.strftime('%Y%m%d-%H%M%S')}"
     options = suite.SuiteOptions(out=folder, seed=seed, repeat=repeat, parallel=parallel, timeout_s=timeout, agent=agent)
-    backend_impl = _backend_or_exit(backend, folder / "logs")
+    backend_impl = _backend_or_exit(backend, folder / "logs", address)
 
     def hidden_agent() -> Agent:
         made = make_agent()
@@ -413,6 +459,8 @@ def run_command(
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Run K episodes (seeds N, N+1 …) and report pass@k and pass^k.")] = 1,
     parallel: Annotated[int, typer.Option("--parallel", min=1, help="Episodes at once, each in its own sandboxes.")] = 1,
     backend: BackendOption = "local",
+    address: Annotated[str | None, typer.Option("--address", help="--backend ray: the Ray cluster to join (HOST:PORT, or auto); "
+        "without it a local Ray is started on 127.0.0.1 and stopped at the end.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON on stdout.")] = False,
     isolation: IsolationOption = "auto",
     agent_env: AgentEnvOption = None,
@@ -446,16 +494,20 @@ def run_command(
     from orchestrator.show import render_result
 
     restore_stop_signals()
+    if backend == "ray" and agent.startswith("cmd:"):
+        raise fail_usage("--backend ray does not run cmd: agents: the command would run on a Ray worker, outside this machine's "
+                         "isolation; use --backend local, inprocess or docker for them")
     _use_judge(judge)
     model = ModelSettings(base_url, max_turns, max_tokens, temperature, model_seed, parallel_tool_calls, request_timeout, max_retries,
                           max_concurrent_requests, stream, max_result_chars, price)  # fmt: skip
     if _is_suite(scenario):
         raise typer.Exit(_run_suite(scenario, agent_factory(agent, isolation, agent_env or [], model), agent=agent, out=out, seed=seed,
-                                    timeout=timeout, repeat=repeat, parallel=parallel, backend=backend, as_json=as_json))  # fmt: skip
+                                    timeout=timeout, repeat=repeat, parallel=parallel, backend=backend, as_json=as_json,
+                                    address=address))  # fmt: skip
     loaded = load_or_exit(scenario[0])
     make_agent = agent_factory(agent, isolation, agent_env or [], model)
     options = RunOptions(out=out or _default_out(loaded), seed=seed, repeat=repeat, parallel=parallel, timeout_s=timeout)
-    backend_impl = _backend_or_exit(backend, options.out / "logs")
+    backend_impl = _backend_or_exit(backend, options.out / "logs", address)
     record: RunRecord | None = None
 
     async def main() -> RunRecord:
@@ -547,6 +599,8 @@ def serve_command(
             listen(host, port).close()  # fail before starting any app server
         except ServeError as exc:
             raise fail_usage(str(exc)) from None
+    if backend == "ray":
+        raise fail_usage("--backend ray runs whole episodes on a Ray cluster (orchestrator run); serve needs local, inprocess, docker or remote")
     backend_impl = _backend_or_exit(backend, None)  # a misconfigured backend fails before any folder is made
     folder = episode_folder(out, loaded.id)
     if hasattr(backend_impl, "log_dir"):

@@ -6,10 +6,13 @@ from pathlib import Path
 
 from orchestrator.backends.base import AppEndpoint, Backend, BackendError, HttpEndpoint
 
-BACKENDS = ("local", "inprocess", "docker", "remote")
+BACKENDS = ("local", "inprocess", "docker", "remote", "ray")
 
 
-def make_backend(name: str, log_dir: Path | None = None) -> Backend:
+def make_backend(name: str, log_dir: Path | None = None, *, address: str | None = None) -> Backend:
+    """`address` is a Ray cluster's (`ray` only; without it a local Ray is started on 127.0.0.1)."""
+    if address is not None and name != "ray":
+        raise ValueError(f"--address is the Ray cluster's address: it goes with --backend ray, not --backend {name}")
     if name == "local":
         from orchestrator.backends.local import LocalBackend
 
@@ -26,6 +29,10 @@ def make_backend(name: str, log_dir: Path | None = None) -> Backend:
         from orchestrator.backends.remote import RemoteBackend
 
         return RemoteBackend()
+    if name == "ray":
+        from orchestrator.backends.ray import RayBackend
+
+        return RayBackend(address)
     raise ValueError(f"unknown backend {name!r}; use one of {', '.join(BACKENDS)}")
 
 

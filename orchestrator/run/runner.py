@@ -287,6 +287,15 @@ async def run_episode(
     return result
 
 
+def episode_runner(backend: Backend) -> Callable[..., Any]:
+    """`run_episode`, or for a backend that runs whole episodes on other machines (`ray`) its own, same signature."""
+    if getattr(backend, "runs_episodes", False):
+        from orchestrator.run.ray import run_episode_on_ray
+
+        return run_episode_on_ray
+    return run_episode
+
+
 def _agent_label(agent: Agent) -> str:
     return f"cmd:{agent.command}" if isinstance(agent, CommandAgent) else agent.name
 
@@ -328,7 +337,7 @@ async def run_many(
                 results[index] = not_run(scenario, folder, f"not started: the run was interrupted by {interrupt.reason}",
                                          "interrupted", backend, options.seed + index)  # fmt: skip
             else:
-                results[index] = await run_episode(
+                results[index] = await episode_runner(backend)(
                     scenario, backend, prepare(), folder=folder, rng_seed=options.seed + index,
                     timeout_s=options.timeout_s, on_stage=lambda stage: on_stage(index, stage), interrupt=interrupt,
                 )  # fmt: skip
