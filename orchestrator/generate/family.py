@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import yaml
+from faker import Faker
 
 from orchestrator.generate.world import World
 
@@ -191,6 +192,18 @@ def human_time(when: Any) -> str:
     return f"{when:%H:%M}"
 
 
+_FAKERS: dict[str, Faker] = {}
+
+
+def fake(rng: random.Random, locale: str = "en_US") -> Faker:
+    """A Faker for names and text, seeded from `rng` (so the task's parameters decide what it says)."""
+    if locale not in _FAKERS:
+        _FAKERS[locale] = Faker(locale)
+    found = _FAKERS[locale]
+    found.seed_instance(rng.randrange(1 << 30))
+    return found
+
+
 @dataclass
 class Task:
     """One generated task: its scenario and what the manifest says about it."""
@@ -235,7 +248,8 @@ class Task:
 
 
 class _Dumper(yaml.SafeDumper):
-    pass
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
 
 
 def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:

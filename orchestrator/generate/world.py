@@ -31,7 +31,7 @@ from zoneinfo import ZoneInfo
 import yaml
 from faker import Faker
 
-from servers.calendar.model import bounds, involves, merge
+from servers.calendar.model import bounds, intersect, involves, merge, subtract, working_windows
 
 START_YEAR = 2026
 
@@ -188,10 +188,9 @@ class World:
         for e in cal.get("events", []):
             if e.get("all_day") or e.get("status", "confirmed") == "cancelled":
                 continue
-            row = {"organizer": e.get("organizer") or self.persona.email,
-                   "attendees": [a if isinstance(a, dict) else {"email": a, "response": "needsAction"} for a in e.get("attendees", [])]}  # fmt: skip
-            for a in row["attendees"]:
-                a.setdefault("response", "needsAction")
+            guests = [{"email": a, "response": "needsAction"} if isinstance(a, str)
+                      else {"email": a["email"], "response": a.get("response", "needsAction")} for a in e.get("attendees", [])]  # fmt: skip
+            row = {"organizer": e.get("organizer") or self.persona.email, "attendees": guests}
             if involves(row, email):
                 intervals.append(bounds({"start": e["start"], "end": e["end"]}))
         for b in cal.get("busy", []):
@@ -201,6 +200,17 @@ class World:
 
     def free(self, email: str, window: tuple[datetime, datetime]) -> bool:
         return not any(s < window[1] and window[0] < e for s, e in self.busy(email))
+
+    def free_windows(self, emails: list[str], window: tuple[datetime, datetime]) -> list[tuple[datetime, datetime]]:
+        """When the persona and everyone in `emails` are all free inside their working hours in `window`,
+        the way the calendar app's find_free_slots computes it."""
+        free = [window]
+        for email in dict.fromkeys([self.persona.email, *emails]):
+            person = self.person(email)
+            row = {"timezone": person.timezone, "work_start": person.work_start, "work_end": person.work_end,
+                   "work_days": [0, 1, 2, 3, 4]}  # fmt: skip
+            free = subtract(intersect(free, working_windows(row, window)), self.busy(email))
+        return free
 
     # -- copying and writing ------------------------------------------------------
 
