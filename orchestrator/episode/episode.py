@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from orchestrator.verify.results import Result
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify import judge as judging
 from orchestrator.verify.verdict import verify
+from orchestrator.world.events import make_engine
 
 
 async def each(items: Mapping[str, Any], fn: Callable[[str, Any], Awaitable[Any]]) -> dict[str, Any]:
@@ -67,22 +68,38 @@ class Episode:
         self.gateway: Gateway | None = None
         self.gateway_url: str | None = None
         self.started = time.perf_counter()
+        self.phases: dict[str, float] = {}
+        """Seconds spent in each phase of the episode so far: seed, connect, tools, snapshot, verify, teardown."""
         self._stack = contextlib.AsyncExitStack()
 
     async def __aenter__(self) -> Episode:
         try:
-            await each(self.endpoints, self._seed)
-            upstreams: dict[str, Client] = {}
-            for app, endpoint in self.endpoints.items():
-                upstreams[app] = await self._stack.enter_async_context(
-                    endpoint.connect(self.sandbox_id, self.secrets.get(app))
-                )
-            self.gateway = Gateway(self.scenario, upstreams, self.trace)
-            await self.gateway.load_tools()
+            with self._phase("seed"):
+                await each(self.endpoints, self._seed)
+            with self._phase("connect"):
+                upstreams: dict[str, Client] = {}
+                for app, endpoint in self.endpoints.items():
+                    upstreams[app] = await self._stack.enter_async_context(
+                        endpoint.connect(self.sandbox_id, self.secrets.get(app))
+                    )
+                self.gateway = Gateway(self.scenario, upstreams, self.trace)
+            with self._phase("tools"):
+                await self.gateway.load_tools()
+                self.gateway.world = make_engine(self.scenario, self.endpoints, self.sandbox_id, self.trace)
+                if self.gateway.world is not None:
+                    await self.gateway.world.start()
         except BaseException:
             await self.__aexit__(None, None, None)
             raise
         return self
+
+    @contextlib.contextmanager
+    def _phase(self, name: str) -> Iterator[None]:
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.phases[name] = self.phases.get(name, 0.0) + time.perf_counter() - started
 
     async def _seed(self, app: str, endpoint: AppEndpoint) -> None:
         spec = self.scenario.sandbox_spec(app, self.rng_seed)
@@ -94,12 +111,13 @@ class Episode:
     async def __aexit__(self, *exc: object) -> None:
         # Connections close first, outside any new cancel scope (their task groups
         # were opened before it); deleting sandboxes is shielded from cancellation.
-        await self._stack.aclose()
-        with anyio.CancelScope(shield=True):
-            if not self.keep:
-                for app in self.seeded:
-                    with contextlib.suppress(Exception):
-                        await self.endpoints[app].delete(self.sandbox_id)
+        with self._phase("teardown"):
+            await self._stack.aclose()
+            with anyio.CancelScope(shield=True):
+                if not self.keep:
+                    for app in self.seeded:
+                        with contextlib.suppress(Exception):
+                            await self.endpoints[app].delete(self.sandbox_id)
 
     @contextlib.asynccontextmanager
     async def connect(self) -> AsyncIterator[Client]:
@@ -111,25 +129,30 @@ class Episode:
 
     async def journal(self) -> list[dict[str, Any]]:
         """Every app's journal, tools named as the agent saw them, in the order the calls happened."""
-        journals = await each(self.endpoints, lambda app, endpoint: endpoint.journal(self.sandbox_id))
+        with self._phase("snapshot"):
+            journals = await each(self.endpoints, lambda app, endpoint: endpoint.journal(self.sandbox_id))
         merged = [
             entry | {"app": app, "tool": gateway_name(app, entry["tool"]) if entry["tool"] else entry["tool"]}
             for app, entries in journals.items()
             for entry in entries
         ]
+        if self.gateway is not None and self.gateway.world is not None:
+            merged += self.gateway.world.entries  # the gateway's own tools (world__report …), marked `gateway`
         return sorted(merged, key=lambda e: (e["wall"], e["app"], e["seq"]))
 
     async def final_state(self) -> dict[str, dict[str, list[dict[str, Any]]]]:
-        return await each(self.endpoints, lambda app, endpoint: endpoint.snapshot(self.sandbox_id))
+        with self._phase("snapshot"):
+            return await each(self.endpoints, lambda app, endpoint: endpoint.snapshot(self.sandbox_id))
 
     async def verify(self, journal: list[dict[str, Any]] | None = None) -> Result:
         """The verdict; pass the journal when it was already read, to read it once."""
         final = await self.final_state()
         journal = journal if journal is not None else await self.journal()
         attempted = self.gateway.calls if self.gateway else None
-        judge = judging.current()  # claims for an LLM judge are asked before the (pure) verdict
-        judgements = await judging.resolve(self.scenario, self.seeded, final, judge) if judge else None
-        result = verify(self.scenario, self.seeded, final, journal, attempted_calls=attempted, judgements=judgements)
+        with self._phase("verify"):
+            judge = judging.current()  # claims for an LLM judge are asked before the (pure) verdict
+            judgements = await judging.resolve(self.scenario, self.seeded, final, judge) if judge else None
+            result = verify(self.scenario, self.seeded, final, journal, attempted_calls=attempted, judgements=judgements)
         result.episode.update(
             {"sandbox": self.sandbox_id, "rng_seed": self.rng_seed, "duration_s": round(time.perf_counter() - self.started, 3),
              "instruction": task_text(self.scenario)}  # what the agent was asked, for readers of the record
