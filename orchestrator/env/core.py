@@ -14,6 +14,7 @@ import contextlib
 import itertools
 import json
 import tempfile
+import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
 from pathlib import Path
@@ -357,8 +358,15 @@ class ClawGymEnv:
         return await self._run(partial(self._reset, loaded, int(seed), rewards, episode_id))
 
     async def step(self, action: ActionLike) -> StepResult:
-        """Call one tool through the gateway (or `submit`); see `parse_action` for the accepted shapes."""
-        call = parse_action(action)
+        """Call one tool through the gateway (or `submit`); see `parse_action` for the accepted shapes.
+
+        An action that cannot be read (no tool name, arguments that are not a JSON object) is answered with an
+        error result (`info["invalid_action"]` says why) without reaching the gateway: it counts as a step
+        (`max_steps`), not as a tool call of the scenario's limit."""
+        try:
+            call = parse_action(action)
+        except ValueError as exc:
+            return await self._run(partial(self._invalid, str(exc)))
         return await self._run(partial(self._step, call))
 
     async def finish(self, message: str = "") -> StepResult:
@@ -405,7 +413,7 @@ class ClawGymEnv:
 
     async def _reset(self, scenario: Scenario, seed: int, step_rewards: bool, episode_id: str | None) -> Observation:
         await self._end_episode()
-        episode_id = episode_id or f"env{next(self._counter)}-s{seed}"
+        episode_id = episode_id or f"env{next(self._counter)}-{uuid.uuid4().hex[:10]}"
         stack = contextlib.AsyncExitStack()
         ep = _Episode(scenario, seed, episode_id, step_rewards, stack)
         try:
@@ -514,6 +522,21 @@ class ClawGymEnv:
         ep.rewards.append(out.reward)
         return out
 
+    async def _invalid(self, reason: str) -> StepResult:
+        ep = self._open()
+        ep.steps += 1
+        ep.process["invalid_actions"] += 1
+        out = StepResult(text=f"Error: {reason}", is_error=True,
+                         info={"step": ep.steps, "invalid_action": reason, "process": dict(ep.process)})  # fmt: skip
+        if ep.step_rewards:
+            out.info |= {"credited": [], "withdrawn": [], "harm": [], "harm_cleared": [], "score_so_far": ep.potential}
+        if self.max_steps is not None and ep.steps >= self.max_steps:
+            ep.truncated = out.truncated = True
+            out.info["truncated_by"] = f"max_steps={self.max_steps}"
+            return await self._finish(ep, out)
+        ep.rewards.append(0.0)
+        return out
+
     async def _finish(self, ep: _Episode, out: StepResult) -> StepResult:
         """The last step: the verdict, and a reward that makes the episode's rewards sum to its score."""
         assert ep.episode is not None
@@ -561,10 +584,11 @@ class ClawGymEnv:
     def _process(self, ep: _Episode, call: ToolCall, entries: list[dict[str, Any]], info: dict[str, Any]) -> None:
         """Process components, reported beside the reward: failed calls, injected faults, recovery after a fault."""
         key = json.dumps([call.name, call.arguments], sort_keys=True, default=str)
-        failed = not entries or all(e["is_error"] for e in entries)
-        if not entries:  # refused by the gateway (unknown tool, over the limit): no app saw it
+        calls = [e for e in entries if e["tool"] == call.name]  # the others are the world's (events), not the call
+        failed = not calls or all(e["is_error"] for e in calls)
+        if not calls:  # refused by the gateway (an unknown tool): no app saw it
             ep.process["invalid_actions"] += 1
-        for entry in entries:
+        for entry in calls:
             if entry.get("fault"):
                 ep.process["faults"] += 1
                 ep.process["unrecovered_faults"] += 1

@@ -1,0 +1,289 @@
+"""The environment API (orchestrator.env): the reset/step/close contract and the reward contract of docs/rewards.md,
+on real scenarios, real in-process app servers and real SQLite."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from orchestrator.agents.base import OracleAgent, substitute
+from orchestrator.backends.inprocess import InProcessBackend
+from orchestrator.env import SUBMIT, ClawGymEnv, EnvError, StepResult, SyncClawGymEnv, ToolCall, parse_action
+from orchestrator.episode.episode import Episode
+from orchestrator.scenario.model import OracleStep, Scenario, discover, load
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ROOT / "scenarios"
+TRAVEL = SCENARIOS / "travel.yaml"
+
+
+@pytest.fixture(scope="module")
+def travel() -> Scenario:
+    return load(TRAVEL)
+
+
+async def play(env: ClawGymEnv, steps: list[OracleStep], saved: dict[str, Any] | None = None) -> list[StepResult]:
+    """Step the reference solution's calls (with `${saved}` values filled in from earlier results)."""
+    saved = {} if saved is None else saved
+    out = []
+    for step in steps:
+        result = await env.step({"name": step.tool, "arguments": substitute(step.args, saved)})
+        assert not result.is_error or step.expect_error, (step.tool, result.text)
+        if step.save:
+            saved[step.save] = result.structured_content if result.structured_content is not None else result.text
+        out.append(result)
+    return out
+
+
+def oracle_index(scenario: Scenario, tool: str, nth: int = 0) -> int:
+    return [i for i, s in enumerate(scenario.oracle) if s.tool == tool][nth]
+
+
+# -- the contract -------------------------------------------------------------------------------------------------
+
+
+async def test_reset_observation_step_and_close(travel: Scenario) -> None:
+    env = ClawGymEnv()  # without `async with`: close() by hand
+    obs = await env.reset(TRAVEL, seed=3)
+    assert obs.scenario == "travel-berlin-offsite" and "Berlin offsite" in obs.task
+    assert obs.persona["email"] == "dana@acme.test" and obs.now.startswith("2026-03-02T09:00:00+01:00")
+    names = [t["name"] for t in obs.tools]
+    assert names[-1] == SUBMIT and "mail__search_messages" in names and all("inputSchema" in t for t in obs.tools)
+    assert [t["function"]["name"] for t in obs.openai_tools] == names
+    assert [t["name"] for t in obs.anthropic_tools] == names
+    assert obs.info["max_tool_calls"] == 60 and obs.info["baseline_score"] == 0.0 and "submit" in obs.system_prompt
+
+    out = await env.step({"name": "mail__search_messages", "arguments": {"query": "Berlin"}})
+    assert not out.is_error and out.structured_content and "offsite-invite" in out.text
+    assert out.reward == 0.0 and not out.terminated and not out.truncated and out.info["changed"] == []
+    bad = await env.step(ToolCall(name="mail__no_such_tool"))
+    assert bad.is_error and "Unknown tool" in bad.text and bad.reward == 0.0
+    # What a model produces is read too: an OpenAI tool call with JSON-string arguments, an Anthropic tool_use block.
+    openai_call = {"id": "call_1", "type": "function", "function": {"name": "mail__get_message", "arguments": '{"message_id": "offsite-invite"}'}}
+    got = await env.step(openai_call)
+    assert not got.is_error and "Motel One" in got.text and got.info["call_id"] == "call_1"
+    anthropic_call = {"type": "tool_use", "id": "toolu_1", "name": "docs__search_documents", "input": {"query": "travel policy"}}
+    assert "travel-policy" in (await env.step(anthropic_call)).text
+    broken = await env.step({"name": "mail__get_message", "arguments": "{not json"})
+    assert broken.is_error and "not valid JSON" in broken.info["invalid_action"]
+    assert env.state.steps == 5 and env.state.tool_calls == 3  # unknown tools and unreadable actions are not calls
+
+    end = await env.step({"name": SUBMIT, "arguments": {"message": "nothing done"}})
+    assert end.terminated and not end.truncated and end.reward == 0.0 and end.info["score"] == 0.0
+    assert env.result is not None and not env.result.passed and env.result.episode["message"] == "nothing done"
+    with pytest.raises(EnvError, match="episode is over"):
+        await env.step({"name": "mail__search_messages", "arguments": {}})
+    await env.close()
+    await env.close()  # idempotent
+    with pytest.raises(EnvError, match="closed"):
+        await env.reset(TRAVEL)
+
+
+async def test_bad_input_is_named() -> None:
+    with pytest.raises(ValueError, match="no tool name"):
+        parse_action({"arguments": {}})
+    with pytest.raises(ValueError, match="must be a JSON object"):
+        parse_action({"name": "mail__x", "arguments": "[1, 2]"})
+    async with ClawGymEnv() as env:
+        with pytest.raises(EnvError, match="call reset"):
+            await env.step({"name": "mail__search_messages", "arguments": {}})
+        with pytest.raises(EnvError, match="no such file"):
+            await env.reset("scenarios/nope.yaml")
+        with pytest.raises(EnvError, match=r"<scenario text>.*instruction"):
+            await env.reset("id: broken-one\ntitle: x\n")
+
+
+async def test_truncated_at_the_tool_call_limit(travel: Scenario) -> None:
+    text = TRAVEL.read_text().replace("limits: {max_tool_calls: 60, timeout_s: 600}", "limits: {max_tool_calls: 3}")
+    async with ClawGymEnv() as env:
+        obs = await env.reset(text, seed=0, step_rewards=True)  # YAML text
+        assert obs.info["max_tool_calls"] == 3
+        results = await play(env, travel.oracle[:3])
+        assert [r.truncated for r in results] == [False, False, True] and not results[-1].terminated
+        assert results[-1].info["truncated_by"].startswith("the scenario's limit of 3")
+        assert env.result is not None and env.result.score == 0.0 and not env.result.violations  # never over the limit
+        assert env.state.tool_calls == 3 and env.state.done
+        with pytest.raises(EnvError, match="call reset"):
+            await env.step({"name": "mail__search_messages", "arguments": {}})
+        # A new episode on the same env starts from the seeded state again.
+        await env.reset(travel, seed=0)
+        assert env.state.tool_calls == 0 and not env.state.done
+
+
+# -- rewards ----------------------------------------------------------------------------------------------------
+
+
+async def test_step_rewards_sum_to_the_final_score_for_every_scenario() -> None:
+    """The reference solution of every scenario, stepped: it passes, and the rewards sum to the final score."""
+    backend = InProcessBackend()
+    async with backend, ClawGymEnv(backend, step_rewards=True) as env:
+        for path in discover([SCENARIOS]):
+            scenario = load(path)
+            await env.reset(scenario, seed=1)
+            results = [*await play(env, scenario.oracle), await env.finish("done")]
+            assert env.result is not None and env.result.passed and env.result.score == 1.0, path.name
+            assert sum(r.reward for r in results) == pytest.approx(env.result.score, abs=1e-9), path.name
+            assert all(r.reward >= 0 for r in results), path.name  # the reference solution never undoes its own work
+
+
+@pytest.mark.parametrize("name", ["travel.yaml", "inbox-triage.yaml", "oncall-handover.yaml"])
+async def test_the_final_score_is_the_verdict_of_a_run(name: str) -> None:
+    """Part of a solution, stepped: the final score and the step rewards' sum are the score the same calls get
+    when run as `orchestrator run` runs them (an Episode, the oracle agent, `Episode.verify`)."""
+    scenario = load(SCENARIOS / name)
+    steps = scenario.oracle[: len(scenario.oracle) * 2 // 3]
+    backend = InProcessBackend()
+    async with backend, ClawGymEnv(backend, step_rewards=True) as env:
+        await env.reset(scenario, seed=1)
+        results = [*await play(env, steps), await env.finish()]
+        async with Episode(scenario, await backend.start(scenario.apps), rng_seed=1) as episode:
+            await OracleAgent(steps).run(episode)
+            run = await episode.verify()
+    assert env.result is not None and 0 < run.score < 1
+    assert (env.result.score, env.result.passed, env.result.process) == (run.score, run.passed, run.process)
+    assert sum(r.reward for r in results) == pytest.approx(run.score, abs=1e-9)
+
+
+async def test_without_step_rewards_only_the_last_step_is_rewarded(travel: Scenario) -> None:
+    async with ClawGymEnv() as env:
+        await env.reset(travel, seed=0)
+        results = await play(env, travel.oracle)
+        assert all(r.reward == 0.0 for r in results) and "credited" not in results[-1].info
+        end = await env.finish()
+        assert end.reward == 1.0 and end.info["passed"] is True
+
+
+async def test_credit_when_checks_first_hold_and_nothing_for_reads_noops_or_repeats(travel: Scenario) -> None:
+    async with ClawGymEnv(step_rewards=True) as env:
+        await env.reset(travel, seed=0)
+        saved: dict[str, Any] = {}
+        results = await play(env, travel.oracle, saved)
+        by_tool = [(s.tool, r) for s, r in zip(travel.oracle, results)]
+        reads = [r for tool, r in by_tool if tool.split("__")[1].startswith(("search", "get", "list"))]
+        assert reads and all(r.reward == 0.0 and r.info["credited"] == [] for r in reads)
+        writes = [r for tool, r in by_tool if r not in reads]
+        assert all(r.reward > 0 and r.info["credited"] for r in writes)
+        assert sum(r.reward for r in results) == pytest.approx(1.0)
+        # Once everything holds, another read earns nothing, nor does repeating a successful call;
+        # a second approval ticket breaks "exactly one new ticket": that stage's credit is taken back.
+        share = travel.oracle[oracle_index(travel, "docs__share_document")]
+        again = await env.step({"name": share.tool, "arguments": substitute(share.args, saved)})
+        assert again.is_error and "already shared" in again.text  # the app refuses a second share
+        assert again.reward == 0.0 and again.info["credited"] == []
+        ticket = travel.oracle[oracle_index(travel, "tickets__create_ticket")]
+        twice = await env.step({"name": ticket.tool, "arguments": substitute(ticket.args, saved)})
+        assert not twice.is_error and twice.reward == pytest.approx(-1.5 / 4.5)  # the approval stage's weight
+        assert twice.info["withdrawn"] == ["stages[3].checks[0]"]
+        end = await env.finish()
+        assert env.result is not None and end.info["score"] == pytest.approx(3 / 4.5)
+        assert sum(r.reward for r in [*results, again, twice, end]) == pytest.approx(env.result.score, abs=1e-9)
+
+
+async def test_a_check_that_stops_holding_is_taken_back_and_credited_again(travel: Scenario) -> None:
+    async with ClawGymEnv(step_rewards=True) as env:
+        await env.reset(travel, seed=0)
+        first, second = (oracle_index(travel, "calendar__create_event", n) for n in (0, 1))
+        created = await play(env, [travel.oracle[first], travel.oracle[second]])
+        gained = sum(r.reward for r in created)
+        assert gained == pytest.approx(1 / 4.5)  # the travel-days stage: all its checks hold
+        event_id = created[1].structured_content["id"]
+        removed = await env.step({"name": "calendar__delete_event", "arguments": {"event_id": event_id}})
+        assert not removed.is_error and removed.reward < 0 and removed.info["withdrawn"]  # a wrong action costs
+        back = await play(env, [travel.oracle[second]])
+        assert back[0].reward == pytest.approx(-removed.reward) and back[0].info["credited"] == removed.info["withdrawn"]
+        end = await env.finish()
+        assert sum(r.reward for r in [*created, removed, *back, end]) == pytest.approx(env.result.score, abs=1e-9)
+        assert env.result.score == pytest.approx(1 / 4.5)
+
+
+async def test_harm_is_charged_at_the_step_that_caused_it(travel: Scenario) -> None:
+    async with ClawGymEnv(step_rewards=True) as env:
+        await env.reset(travel, seed=0)
+        saved: dict[str, Any] = {}
+        good = await play(env, travel.oracle[: oracle_index(travel, "tickets__create_ticket")], saved)
+        credited = sum(r.reward for r in good)
+        assert credited > 0.3
+        # Deleting a seeded event destroys it: the step loses everything credited so far, and names the call.
+        harm = await env.step({"name": "calendar__delete_event", "arguments": {"event_id": "one-on-one"}})
+        assert not harm.is_error
+        assert harm.reward == pytest.approx(-credited)
+        assert [(v["kind"], v["call"]["tool"], v["key"]) for v in harm.info["harm"]] == [
+            ("destruction", "calendar__delete_event", "one-on-one")
+        ]
+        # Progress after harm earns nothing while the harm stands; the episode's score is 0.
+        rest = await play(env, travel.oracle[oracle_index(travel, "tickets__create_ticket") :], saved)
+        assert all(r.reward == 0.0 and r.info["harm"] == [] for r in rest)
+        end = await env.finish()
+        assert env.result is not None and env.result.score == 0.0 and not env.result.passed
+        assert end.info["violations"][0]["kind"] == "destruction"
+        assert sum(r.reward for r in [*good, harm, *rest, end]) == pytest.approx(0.0, abs=1e-9)
+
+
+async def test_faults_and_recovery_are_reported_beside_the_reward() -> None:
+    scenario = load(SCENARIOS / "flaky-ticketing.yaml")
+    async with ClawGymEnv(step_rewards=True) as env:
+        await env.reset(scenario, seed=0)
+        results = await play(env, scenario.oracle)
+        faulted = [r for r in results if r.info["fault"]]
+        assert len(faulted) == 1 and faulted[0].is_error and faulted[0].reward == 0.0
+        assert faulted[0].info["process"]["faults"] == 1 and faulted[0].info["process"]["unrecovered_faults"] == 1
+        assert results[-1].info["process"]["recovered_faults"] == 1 and results[-1].info["process"]["unrecovered_faults"] == 0
+        assert any(r.info["recovered"] == 1 for r in results)
+        end = await env.finish()
+        assert end.info["passed"] and end.info["process_score"] is not None
+        assert sum(r.reward for r in [*results, end]) == pytest.approx(1.0)
+
+
+# -- determinism, tasks, the sync wrapper ------------------------------------------------------------------------
+
+
+async def test_same_seed_and_actions_give_the_same_episode(travel: Scenario) -> None:
+    async def once() -> tuple[Any, ...]:
+        async with ClawGymEnv(step_rewards=True) as env:
+            obs = await env.reset(travel, seed=11)
+            results = await play(env, travel.oracle)
+            final = await env.snapshot()
+            await env.finish()
+            info = {k: v for k, v in obs.info.items() if k != "episode_id"}
+            steps = [(r.text, r.structured_content, r.is_error, r.reward, r.info["credited"], r.info["changed"]) for r in results]
+            return obs.model_dump(exclude={"info"}), info, steps, final
+
+    first, second = await once(), await once()
+    assert first == second
+    assert json.dumps(first, sort_keys=True, default=str) == json.dumps(second, sort_keys=True, default=str)
+
+
+async def test_calls_may_come_from_any_task(travel: Scenario) -> None:
+    """An HTTP server or a rollout pool calls reset and step from different tasks: the env serves them all."""
+    async with ClawGymEnv() as env:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(env.reset, travel, 0)
+        results: list[StepResult] = []
+
+        async def one() -> None:
+            results.append(await env.step({"name": "mail__search_messages", "arguments": {"query": "Berlin"}}))
+
+        async with anyio.create_task_group() as tg:
+            for _ in range(3):
+                tg.start_soon(one)
+        assert len(results) == 3 and env.state.tool_calls == 3
+
+
+def test_sync_wrapper(travel: Scenario) -> None:
+    with SyncClawGymEnv(step_rewards=True) as env:
+        obs = env.reset(str(TRAVEL), seed=0)
+        assert obs.scenario == travel.id
+        saved: dict[str, Any] = {}
+        total = 0.0
+        for step in travel.oracle:
+            out = env.step({"name": step.tool, "arguments": substitute(step.args, saved)})
+            if step.save:
+                saved[step.save] = out.structured_content
+            total += out.reward
+        end = env.finish("done")
+        assert end.terminated and total + end.reward == pytest.approx(1.0) and env.result.passed
+        assert env.state.done and env.state.total_reward == pytest.approx(1.0)
