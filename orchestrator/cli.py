@@ -385,7 +385,7 @@ def _is_suite(args: list[Path]) -> bool:
 
 def _run_suite(
     args: list[Path], make_agent: Callable[[], Agent], *, agent: str, out: Path | None, seed: int, timeout: float | None,
-    repeat: int, parallel: int, backend: str, as_json: bool, address: str | None = None,
+    repeat: int, parallel: int, backend: str, as_json: bool, address: str | None = None, noise: str = "none",
 ) -> int:
     """`orchestrator run DIR|GLOB|FILES...`: every scenario, a table per scenario and a total; returns the exit code."""
     from orchestrator.backends import BackendError
@@ -400,7 +400,7 @@ def _run_suite(
         for problem in run.problems:
             err.print(f"[red]invalid:[/] {problem}", highlight=False)
     folder = out or Path("runs") / f"suite-{time.strftime('%Y%m%d-%H%M%S')}"
-    options = suite.SuiteOptions(out=folder, seed=seed, repeat=repeat, parallel=parallel, timeout_s=timeout, agent=agent)
+    options = suite.SuiteOptions(out=folder, seed=seed, repeat=repeat, parallel=parallel, timeout_s=timeout, agent=agent, noise=noise)
     backend_impl = _backend_or_exit(backend, folder / "logs", address)
 
     def hidden_agent() -> Agent:
@@ -442,6 +442,22 @@ def _positive_seconds(value: float | None) -> float | None:
     return value
 
 
+def _noise_profile(value: str) -> str:
+    from orchestrator.world.noise import profile
+
+    try:
+        return profile(value).name
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+NoiseOption = Annotated[
+    str,
+    typer.Option("--noise", callback=_noise_profile, help="Noise profile: none, mild or harsh. Faults drawn from the episode seed "
+                 "and noisy data laid over the scenario (see orchestrator/world/noise.py); results record every injected fault."),
+]
+
+
 @app.command("run")
 def run_command(
     scenario: Annotated[
@@ -458,6 +474,7 @@ def run_command(
     ] = None,
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Run K episodes (seeds N, N+1 …) and report pass@k and pass^k.")] = 1,
     parallel: Annotated[int, typer.Option("--parallel", min=1, help="Episodes at once, each in its own sandboxes.")] = 1,
+    noise: NoiseOption = "none",
     backend: BackendOption = "local",
     address: Annotated[str | None, typer.Option("--address", help="--backend ray: the Ray cluster to join (HOST:PORT, or auto); "
         "without it a local Ray is started on 127.0.0.1 and stopped at the end.")] = None,
@@ -503,10 +520,10 @@ def run_command(
     if _is_suite(scenario):
         raise typer.Exit(_run_suite(scenario, agent_factory(agent, isolation, agent_env or [], model), agent=agent, out=out, seed=seed,
                                     timeout=timeout, repeat=repeat, parallel=parallel, backend=backend, as_json=as_json,
-                                    address=address))  # fmt: skip
+                                    address=address, noise=noise))  # fmt: skip
     loaded = load_or_exit(scenario[0])
     make_agent = agent_factory(agent, isolation, agent_env or [], model)
-    options = RunOptions(out=out or _default_out(loaded), seed=seed, repeat=repeat, parallel=parallel, timeout_s=timeout)
+    options = RunOptions(out=out or _default_out(loaded), seed=seed, repeat=repeat, parallel=parallel, timeout_s=timeout, noise=noise)
     backend_impl = _backend_or_exit(backend, options.out / "logs", address)
     record: RunRecord | None = None
 

@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import anyio
+
 from orchestrator.episode.episode import Episode
-from orchestrator.scenario.model import SAVED_REF, OracleStep
+from orchestrator.scenario.model import SAVED_REF, OracleStep, Retry, app_of
 
 
 @dataclass
@@ -106,6 +108,7 @@ class OracleAgent(Agent):
         started = time.perf_counter()
         steps = self.steps if self.steps is not None else episode.scenario.oracle
         saved: dict[str, Any] = {}
+        faults = FaultRecovery(episode) if any(plan.rules for plan in episode.scenario.faults.values()) else None
         async with episode.connect() as client:
             for index, step in enumerate(steps):
                 try:
@@ -115,6 +118,8 @@ class OracleAgent(Agent):
                     continue
                 result = await client.call_tool(step.tool, args)
                 report.tool_calls += 1
+                if faults is not None and not step.expect_error:
+                    result = await faults.recover(client, step, args, result, report)
                 if result.is_error and not step.expect_error:
                     text = result.content[0].text if result.content else ""
                     report.errors.append(f"oracle[{index}] {step.tool}: {text}")
@@ -126,6 +131,60 @@ class OracleAgent(Agent):
                     )
         report.duration_s = time.perf_counter() - started
         return report
+
+
+class FaultRecovery:
+    """How the reference solution meets injected faults: it retries after an error, a timeout or an outage,
+    waiting as long as a rate limit or an outage says; it never redoes a call whose reply was lost, but looks
+    up what the call did; and it reads again when a read was stale. The oracle is the orchestrator's own
+    reference, so it learns what happened to a call from the app's journal (the admin plane) where an agent
+    would check the state with read tools."""
+
+    DEFAULT = Retry()
+
+    def __init__(self, episode: Episode) -> None:
+        self.episode = episode
+        self.seen: dict[str, int] = {}
+
+    async def last_call(self, tool: str) -> dict[str, Any] | None:
+        app, name = app_of(tool)
+        endpoint = self.episode.endpoints.get(app)
+        if endpoint is None:
+            return None
+        entries = await endpoint.journal(self.episode.sandbox_id, after=self.seen.get(app, 0))
+        if entries:
+            self.seen[app] = entries[-1]["seq"]
+        return next((e for e in reversed(entries) if e["tool"] == name), None)
+
+    async def recover(self, client: Any, step: OracleStep, args: dict[str, Any], result: Any, report: AgentReport) -> Any:
+        policy = step.retry or self.DEFAULT
+        for _ in range(policy.max + 1):
+            entry = await self.last_call(step.tool)
+            fault = (entry or {}).get("fault") or {}
+            kind = fault.get("kind", "error") if fault else None
+            if kind == "lost_reply":  # committed: take what it returned, never redo it
+                return _Answer(entry.get("result") if entry else None)
+            if kind is None or kind not in policy.on or kind == "latency":
+                return result
+            if kind == "stale_read" and not fault.get("hidden_changes"):
+                return result
+            wait = fault.get("delay_s") if kind == "stale_read" else fault.get("retry_after_s") if kind in ("rate_limit", "unavailable") else 0.05
+            await anyio.sleep(float(wait or 0.05) + 0.02)
+            result = await client.call_tool(step.tool, args)
+            report.tool_calls += 1
+        return result
+
+
+@dataclass
+class _Answer:
+    """The result of a call whose reply was lost, as the app's journal kept it."""
+
+    structured_content: Any
+    is_error: bool = False
+
+    @property
+    def content(self) -> list[Any]:
+        return []
 
 
 def parse_agent(

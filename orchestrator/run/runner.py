@@ -43,7 +43,9 @@ from orchestrator.backends.base import Backend, first_error
 from orchestrator.episode.episode import Episode
 from orchestrator.episode.serving import serve_http
 from orchestrator.scenario.model import Scenario
+from orchestrator.verify.process import injected_faults, judge_recovery
 from orchestrator.verify.results import JournalSummary, Result
+from orchestrator.world.noise import noise_profile, noisy
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -55,6 +57,8 @@ class RunOptions:
     repeat: int = 1
     parallel: int = 1
     timeout_s: float | None = None
+    noise: str = "none"
+    """The noise profile every episode runs under (`orchestrator.world.noise`)."""
 
 
 @dataclass
@@ -260,6 +264,11 @@ async def run_episode(
             try:
                 journal = await episode.journal()
                 result = await episode.verify(journal)
+                if (profile := noise_profile(scenario)) is not None:  # faults injected by a noise profile: how it recovered
+                    judge_recovery(result, journal)
+                    info["noise"] = profile
+                if faults := injected_faults(journal):
+                    info["faults"] = faults
                 trace = await episode.merged_trace(journal)
             except Exception as exc:
                 error = f"verification failed: {describe_error(exc)}"
@@ -338,7 +347,7 @@ async def run_many(
                                          "interrupted", backend, options.seed + index)  # fmt: skip
             else:
                 results[index] = await episode_runner(backend)(
-                    scenario, backend, prepare(), folder=folder, rng_seed=options.seed + index,
+                    noisy(scenario, options.noise, options.seed + index), backend, prepare(), folder=folder, rng_seed=options.seed + index,
                     timeout_s=options.timeout_s, on_stage=lambda stage: on_stage(index, stage), interrupt=interrupt,
                 )  # fmt: skip
         on_stage(index, "done")

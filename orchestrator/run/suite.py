@@ -155,7 +155,7 @@ async def run_suite(
             on_event("start", run, 0, "")
             started = time.perf_counter()
             run_options = RunOptions(out=run.folder, seed=options.seed, repeat=options.repeat, parallel=within,
-                                     timeout_s=options.timeout_s)  # fmt: skip
+                                     timeout_s=options.timeout_s, noise=options.noise)  # fmt: skip
             run.record = await run_many(
                 run.scenario, backend, make_agent, run_options,
                 lambda index, stage: on_event("stage", run, index, stage), interrupt=interrupt, notify=notify,
@@ -247,6 +247,7 @@ def summarize(
         "agent": options.agent,
         "repeat": options.repeat,
         "seed": options.seed,
+        "noise": options.noise,
         "scenarios": rows,
         "total": {
             "scenarios": len(rows),

@@ -34,6 +34,7 @@ from orchestrator.scenario.yamlpaths import Path_, YamlFileError
 from servers import registry
 from servers.core import App, ClockSpec, FaultPlan, Persona, SandboxSpec, SeedError
 from servers.core.app import KEY_ERRORS, data_path
+from servers.core.faults import FaultKind
 
 GATEWAY_SEPARATOR = "__"
 SAVED_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_-]+)*)\}")
@@ -118,10 +119,22 @@ class JournalRule(_Model):
         "(or, with `entity`, the rows `entity` selects).",
     )
     entity: RowRef | None = None
+    no_duplicate_after_lost_reply: str | None = Field(
+        None,
+        description="No call of these tools (`*`: any) whose reply was lost (a `lost_reply` fault) was redone: no later "
+        "call added a row equal to one it had added.",
+    )
+    waited_for_rate_limit: str | None = Field(
+        None,
+        description="Every `rate_limit` fault on these tools (`*`: any) was retried successfully, and no call came before "
+        "the time the fault named.",
+    )
 
     @model_validator(mode="after")
     def _exactly_one(self) -> JournalRule:
-        kinds = ["max_errors", "max_calls", "called", "not_called", "before", "retried_after_fault", "read_first"]
+        kinds = ["max_errors", "max_calls", "called", "not_called", "before", "retried_after_fault", "read_first",
+                 "no_duplicate_after_lost_reply", "waited_for_rate_limit"]  # fmt: skip
+        given = [k for k in kinds if getattr(self, k) is not None]
         given = [k for k in kinds if getattr(self, k) is not None]
         if len(given) != 1:
             raise ValueError(f"give exactly one of {', '.join(kinds)} (found {', '.join(given) or 'none'})")
@@ -131,6 +144,10 @@ class JournalRule(_Model):
 
     def tools(self) -> list[str]:
         return [t for t in (self.called, self.not_called, self.retried_after_fault, self.read_first, *(self.before or [])) if t]
+
+    def recovery(self) -> str | None:
+        """The tools of a recovery rule (`no_duplicate_after_lost_reply`, `waited_for_rate_limit`), `*` for any."""
+        return self.no_duplicate_after_lost_reply or self.waited_for_rate_limit
 
 
 class JournalCheck(_Model):
@@ -255,6 +272,16 @@ class Relax(_Model):
     destruction: list[DestructionRelax] = Field(default_factory=list)
 
 
+class Retry(_Model):
+    """How the reference solution meets injected faults on one step: which kinds it retries (waiting as the
+    fault says) and how many times. A lost reply is never redone: the oracle looks up what the call did."""
+
+    on: list[FaultKind] = Field(
+        default_factory=lambda: ["error", "timeout", "rate_limit", "unavailable", "stale_read"], min_length=0
+    )
+    max: int = Field(8, ge=0, le=50)
+
+
 class OracleStep(_Model):
     """One tool call of the reference solution; `${name.path}` in args reads a result saved by an earlier step."""
 
@@ -262,6 +289,9 @@ class OracleStep(_Model):
     args: dict[str, Any] = Field(default_factory=dict)
     save: str | None = Field(None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     expect_error: bool = False
+    retry: Retry | None = Field(
+        None, description="Retries on injected faults; without it, every kind is retried (up to 8 times) when faults are injected."
+    )
     unchecked: list[str] = Field(
         default_factory=list,
         description="Arguments whose exact value no check looks at on purpose (wording, say); `validate --mutate` leaves them alone.",
@@ -571,6 +601,9 @@ def _semantic_problems(s: Scenario) -> list[tuple[Path_, str]]:
                 rule = check.journal
                 for field in ("called", "not_called", "retried_after_fault", "read_first"):
                     if getattr(rule, field):
+                        tool_problem((*at, "journal", field), getattr(rule, field))
+                for field in ("no_duplicate_after_lost_reply", "waited_for_rate_limit"):
+                    if getattr(rule, field) not in (None, "*"):
                         tool_problem((*at, "journal", field), getattr(rule, field))
                 for i, tool in enumerate(rule.before or []):
                     tool_problem((*at, "journal", "before", i), tool)

@@ -9,6 +9,15 @@
   (every argument both give has the same value, ignoring case and spacing;
   free text may be reworded; details added on the retry do not matter).
 - `before: [A, B]` — some A succeeded before the first successful B.
+- `no_duplicate_after_lost_reply: T` — no call of T (`*`: any tool) whose reply
+  was lost (a `lost_reply` fault: committed, answered with an error) was
+  redone: no later call added a row equal to one the lost call had added
+  (same values once generated ids and timestamps are set aside; free text
+  counts as equal when it mostly shares its words).
+- `waited_for_rate_limit: T` — every `rate_limit` fault on T (`*`: any) was
+  followed by a successful call of the same tool with equivalent arguments,
+  and no call the limit covered came before the time the fault named.
+  Both hold trivially when no such fault was injected.
 - `called`, `not_called`, `max_errors`, `max_calls` — counts over the journal.
 
 Process checks are scored apart from the outcome (`Result.process`); a check
@@ -54,7 +63,19 @@ def describe_rule(check: JournalCheck) -> str:
             if rule.entity else "every seeded item it acted on"
         )
         return f"{what} was read before {rule.read_first}"
+    if rule.no_duplicate_after_lost_reply:
+        return f"no call of {_which(rule.no_duplicate_after_lost_reply)} whose reply was lost was redone (no duplicate side effect)"
+    if rule.waited_for_rate_limit:
+        return f"every rate-limited call of {_which(rule.waited_for_rate_limit)} was retried after the time given, not before"
     return f"every injected failure of {rule.retried_after_fault} was retried with the same arguments"
+
+
+def _which(spec: str) -> str:
+    return "any tool" if spec == "*" else spec
+
+
+def _covers(spec: str, tool: str) -> bool:
+    return spec == "*" or is_tool(tool, spec)
 
 
 def journal_check(check: JournalCheck, journal: list[dict[str, Any]], facts: Facts, seeded_ctx: Context) -> str | None:
@@ -96,7 +117,82 @@ def journal_check(check: JournalCheck, journal: list[dict[str, Any]], facts: Fac
         return None
     if rule.read_first:
         return _read_first(check, journal, facts, seeded_ctx)
+    if rule.no_duplicate_after_lost_reply:
+        return duplicate_after_lost_reply(rule.no_duplicate_after_lost_reply, journal)
+    if rule.waited_for_rate_limit:
+        return hammered_rate_limit(rule.waited_for_rate_limit, journal)
     return _retried(rule.retried_after_fault or "", journal)
+
+
+GENERATED = {"id", "key", "number", "thread_id", "seq"}
+"""Columns the app fills in itself: a redone change differs in them and is still the same change."""
+
+
+def _same_row(a: Mapping[str, Any], b: Mapping[str, Any], key: str | None) -> bool:
+    for name in set(a) & set(b):
+        if name == key or name in GENERATED or name.endswith(("_at", "_id")):
+            continue
+        x, y = _norm(a[name]), _norm(b[name])
+        if _free_text(a[name]) or _free_text(b[name]):
+            if _overlap(str(x), str(y)) < 0.5:
+                return False
+        elif isinstance(x, list) and isinstance(y, list):
+            if sorted(map(repr, x)) != sorted(map(repr, y)):
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+def _overlap(x: str, y: str) -> float:
+    a, b = set(x.split()), set(y.split())
+    return len(a & b) / len(a | b) if a | b else 1.0
+
+
+def _fault_kind(entry: Mapping[str, Any]) -> str | None:
+    fault = entry.get("fault")
+    return fault.get("kind", "error") if isinstance(fault, Mapping) else None
+
+
+def duplicate_after_lost_reply(spec: str, journal: list[dict[str, Any]]) -> str | None:
+    """Why a lost reply was redone into a duplicate side effect, or None."""
+    for index, entry in enumerate(journal):
+        if _fault_kind(entry) != "lost_reply" or not _covers(spec, entry["tool"]):
+            continue
+        added = [(c["table"], c["after"]) for c in entry.get("changes") or [] if c.get("op") == "insert" and c.get("after")]
+        for later in journal[index + 1 :]:
+            if (later["is_error"] and _fault_kind(later) != "lost_reply") or later.get("app") != entry.get("app"):
+                continue
+            for change in later.get("changes") or []:
+                if change.get("op") != "insert" or not change.get("after"):
+                    continue
+                for table, row in added:
+                    if change["table"] == table and _same_row(row, change["after"], None):
+                        return (
+                            f"{entry['tool']} (call {entry.get('seq')}) was committed although its reply was lost, and "
+                            f"{later['tool']} (call {later.get('seq')}) added the same {table} row again {change.get('key')!r}: "
+                            "a duplicate side effect"
+                        )
+    return None
+
+
+def hammered_rate_limit(spec: str, journal: list[dict[str, Any]]) -> str | None:
+    """Why a rate limit was not waited out (or never retried), or None."""
+    for index, entry in enumerate(journal):
+        if _fault_kind(entry) != "rate_limit" or not _covers(spec, entry["tool"]):
+            continue
+        fault = entry["fault"]
+        if fault.get("repeat"):
+            return (
+                f"{entry['tool']} (call {entry.get('seq')}) was called {fault.get('retry_after_s')} s before the time the "
+                f"rate limit named ({fault.get('until')}): the limit was hammered, not waited out"
+            )
+        if not any(
+            j["tool"] == entry["tool"] and not j["is_error"] and equivalent(entry.get("arguments") or {}, j.get("arguments") or {})
+            for j in journal[index + 1 :]
+        ):
+            return f"{entry['tool']} (call {entry.get('seq')}) was rate-limited and never retried successfully with the same arguments"
+    return None
 
 
 def _read_first(check: JournalCheck, journal: list[dict[str, Any]], facts: Facts, seeded_ctx: Context) -> str | None:
@@ -130,7 +226,9 @@ def _read_first(check: JournalCheck, journal: list[dict[str, Any]], facts: Facts
 
 
 def _retried(tool: str, journal: list[dict[str, Any]]) -> str | None:
-    faulted = [i for i, j in enumerate(journal) if is_tool(j["tool"], tool) and j.get("fault")]
+    # Failures only: a lost reply was committed (redoing it duplicates), latency and stale reads answered.
+    faulted = [i for i, j in enumerate(journal) if is_tool(j["tool"], tool) and j.get("fault") and j["is_error"]
+               and _fault_kind(j) != "lost_reply"]  # fmt: skip
     if not faulted:
         return f"no call of {tool} met an injected failure, so nothing was retried"
     for index in faulted:
@@ -182,3 +280,50 @@ def summarize(journal: list[dict[str, Any]]) -> JournalSummary:
         faults=sum(1 for j in journal if j.get("fault")),
         by_tool=dict(Counter(j["tool"] for j in journal)),
     )
+
+
+RECOVERY_STAGE = "recovery from injected faults"
+
+
+def judge_recovery(result: Any, journal: list[dict[str, Any]]) -> None:
+    """Judge how a run under a noise profile recovered from its injected faults, in place on its `Result`.
+
+    Both recovery rules are reported as process checks of the stage `RECOVERY_STAGE` (in `checks`, beside the
+    outcome). A lost reply that was redone is a duplicate side effect the world sees (a second mail to a customer):
+    it is also a violation, so the run fails and scores 0, as harm does."""
+    from orchestrator.verify.results import CheckResult, Violation
+
+    added = []
+    for index, (rule, reason) in enumerate(
+        (
+            ("no_duplicate_after_lost_reply", duplicate_after_lost_reply("*", journal)),
+            ("waited_for_rate_limit", hammered_rate_limit("*", journal)),
+        )
+    ):
+        description = describe_rule(JournalCheck(journal={rule: "*"}))  # type: ignore[arg-type]
+        added.append(CheckResult(id=f"recovery[{index}]", stage=RECOVERY_STAGE, description=description,
+                                 passed=reason is None, weight=1.0, reason=reason, kind="process"))  # fmt: skip
+        if rule == "no_duplicate_after_lost_reply" and reason is not None:
+            result.violations.append(Violation(kind="forbidden", rule=description, detail=reason))
+            result.score = 0.0
+            result.passed = False
+    weights = [(c.weight, c.passed) for c in result.checks if c.kind == "process" or c.id.startswith("recovery[")]
+    result.checks += added
+    weights += [(c.weight, c.passed) for c in added]
+    result.process = round(sum(w for w, ok in weights if ok) / sum(w for w, _ in weights), 6)
+
+
+def injected_faults(journal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every injected fault with the call it hit, for `results.json`."""
+    out = []
+    for entry in journal:
+        fault = entry.get("fault")
+        if not isinstance(fault, Mapping):
+            continue
+        record = {"app": entry.get("app"), "seq": entry.get("seq"), "tool": entry.get("tool"), "clock": entry.get("clock"),
+                  "kind": fault.get("kind", "error"), "arguments": entry.get("arguments")}  # fmt: skip
+        for key in ("message", "repeat", "retry_after_s", "until", "hidden_changes", "latency_ms"):
+            if fault.get(key) not in (None, 0) and not (key == "latency_ms" and record["kind"] not in ("latency", "timeout")):
+                record[key] = fault[key]
+        out.append(record)
+    return out
