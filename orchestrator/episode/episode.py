@@ -22,7 +22,7 @@ from typing import Any
 import anyio
 from mcp import Client
 
-from orchestrator.backends.base import AppEndpoint
+from orchestrator.backends.base import AppEndpoint, remember_output_validators
 from orchestrator.episode.gateway import Gateway, Trace, gateway_name, task_text
 from orchestrator.verify.results import Result
 from orchestrator.scenario.model import Scenario
@@ -125,6 +125,7 @@ class Episode:
         assert self.gateway is not None, "the episode is not open"
         target: Any = self.gateway_url or self.gateway.server
         async with Client(target) as client:
+            remember_output_validators(client)
             yield client
 
     async def journal(self) -> list[dict[str, Any]]:

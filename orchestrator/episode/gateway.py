@@ -92,6 +92,9 @@ class Gateway:
         self.tools: dict[str, tuple[str, str, types.Tool]] = {}
         """Gateway name → (app, the app's own tool name, the tool as the agent sees it)."""
         self.calls = 0
+        self.world: Any = None
+        """The living world (`orchestrator.world.events.WorldEngine`), when the scenario has one: its events run
+        before each call is forwarded, its time goes with each call, and it answers the `world__*` tools."""
         self._refused: set[Any] = set()
         """Ids of the requests refused over the call limit, until they are traced."""
         self.server: Server[Any] = Server(
@@ -122,25 +125,39 @@ class Gateway:
 
     def _input_schema(self, name: str) -> dict[str, Any] | None:
         entry = self.tools.get(name)
+        if entry is None and self.world is not None and name in self.world.tools:
+            return self.world.tools[name].input_schema
         return None if entry is None else entry[2].input_schema
 
     async def _list_tools(self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[tool for _, _, tool in self.tools.values()])
+        own = list(self.world.tools.values()) if self.world is not None else []
+        return types.ListToolsResult(tools=[tool for _, _, tool in self.tools.values()] + own)
 
     async def _call_tool(self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
         entry = self.tools.get(params.name)
-        if entry is None:
+        own = self.world is not None and params.name in self.world.tools
+        if entry is None and not own:
             return _error(f"Unknown tool {params.name!r}. Call tools/list to see the tools of this task.")
         limit = self.scenario.limits.max_tool_calls
         self.calls += 1
         if limit is not None and self.calls > limit:
             self._refused.add(ctx.request_id)
             return _error(f"Tool-call limit reached: this task allows at most {limit} tool calls.")
+        if entry is None:
+            return await self.world.call_tool(params.name, params.arguments or {})
         app, original, _ = entry
+        if self.world is None:
+            return await self._forward(app, original, params.arguments or {}, None)
+        meta = await self.world.before_call(params.name)  # what is due happens first; the call carries the time
+        result = await self._forward(app, original, params.arguments or {}, meta)
+        await self.world.after_call(params.name, params.arguments or {}, bool(result.is_error))
+        return result
+
+    async def _forward(self, app: str, original: str, arguments: dict[str, Any], meta: dict[str, Any] | None) -> types.CallToolResult:
         deadline = self.scenario.limits.call_deadline_s
         try:
             with anyio.move_on_after(deadline):
-                return await self.upstreams[app].call_tool(original, params.arguments or {})
+                return await self.upstreams[app].call_tool(original, arguments, meta=meta)
         except MCPError as exc:
             return _error(f"{app} could not run {original}: {exc}")
         # Past the deadline (a hung app, or a `timeout` fault): the app may still finish the call; see servers.core.faults.

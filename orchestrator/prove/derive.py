@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 from orchestrator.scenario.model import SAVED_REF, OracleStep, Scenario, app_of
 from orchestrator.verify.facts import derive as derive_facts
 from orchestrator.verify.verdict import table_keys
+from orchestrator.world.spec import ASK_TOOL, GATEWAY_APP
 from servers import registry
 from servers.core.probes import ATTACK_KINDS, EQUIVALENT_KINDS, Computed, Probe, ProbeContext, Skip, Step
 
@@ -43,12 +44,16 @@ class Call:
 
 def read_only(tool: str) -> bool:
     app, name = app_of(tool)
+    if app == GATEWAY_APP:
+        return tool == ASK_TOOL  # waiting moves the world on and a report is the agent's word: neither is a mere read
     definition = registry.load(app).tools.tools.get(name)
     return bool(definition and definition.annotations.read_only_hint)
 
 
 def idempotent(tool: str) -> bool:
     app, name = app_of(tool)
+    if app == GATEWAY_APP:
+        return False
     definition = registry.load(app).tools.tools.get(name)
     return bool(definition and definition.annotations.idempotent_hint)
 

@@ -31,6 +31,8 @@ from pydantic import (
 
 from orchestrator.scenario import conditions, templates, yamlpaths
 from orchestrator.scenario.yamlpaths import Path_, YamlFileError
+from orchestrator.world.spec import GATEWAY_APP, World
+from orchestrator.world.spec import problems as world_problems
 from servers import registry
 from servers.core import App, ClockSpec, FaultPlan, Persona, SandboxSpec, SeedError
 from servers.core.app import KEY_ERRORS, data_path
@@ -134,7 +136,6 @@ class JournalRule(_Model):
     def _exactly_one(self) -> JournalRule:
         kinds = ["max_errors", "max_calls", "called", "not_called", "before", "retried_after_fault", "read_first",
                  "no_duplicate_after_lost_reply", "waited_for_rate_limit"]  # fmt: skip
-        given = [k for k in kinds if getattr(self, k) is not None]
         given = [k for k in kinds if getattr(self, k) is not None]
         if len(given) != 1:
             raise ValueError(f"give exactly one of {', '.join(kinds)} (found {', '.join(given) or 'none'})")
@@ -330,6 +331,7 @@ class Scenario(_Model):
     )
     limits: Limits = Field(default_factory=Limits)
     faults: dict[str, FaultPlan] = Field(default_factory=dict)
+    world: World | None = Field(None, description="Events, moving time, people who answer, the user (orchestrator.world.spec).")
 
     _path: Path | None = PrivateAttr(None)
 
@@ -576,6 +578,8 @@ def _semantic_problems(s: Scenario) -> list[tuple[Path_, str]]:
     def tool_problem(at: Path_, spec: str, alternatives: bool = True) -> None:
         for tool in spec.split("|") if alternatives else [spec]:
             app, name = app_of(tool)
+            if app == GATEWAY_APP and s.world is not None and tool in s.world.gateway_tools():
+                continue  # a tool the gateway itself offers in this scenario
             if not app or app not in s.apps:
                 out.append((at, f"tool {tool!r} must be named app{GATEWAY_SEPARATOR}tool with an app of this scenario ({', '.join(s.apps)})"))
             elif app in apps and name not in apps[app].tools.tools:
@@ -657,6 +661,10 @@ def _semantic_problems(s: Scenario) -> list[tuple[Path_, str]]:
             for r_index, rule in enumerate(s.faults[app].rules):
                 if rule.tool != "*" and app in apps and rule.tool not in apps[app].tools.tools:
                     out.append((("faults", app, "rules", r_index, "tool"), f"app {app!r} has no tool {rule.tool!r}"))
+    if s.world is not None:
+        out += world_problems(
+            s.world, {a: apps.get(a) for a in s.apps}, tool_problem, table_problem, where_problems, s.apps, s.persona, s.clock
+        )
     solutions: list[tuple[Path_, list[OracleStep]]] = [(("oracle",), s.oracle)]
     solutions += [(("oracles", i), steps) for i, steps in enumerate(s.oracles)]
     for at_steps, steps in solutions:

@@ -34,6 +34,8 @@ from orchestrator.scenario.model import Expect, Forbid, JournalCheck, JudgeCheck
 from orchestrator.verify.facts import Facts, call_ref, derive, harm_model
 from orchestrator.verify.harm import allowed_words, judge_changes, label, world_violations
 from orchestrator.verify import judge as judging
+from orchestrator.verify import world as living
+from orchestrator.world.spec import GATEWAY_APP
 from orchestrator.verify.process import describe_rule, is_tool, journal_check, summarize
 from orchestrator.verify.results import Change, CheckResult, Result, StageResult, Violation
 from servers import registry
@@ -79,6 +81,9 @@ def verify(
         entry.setdefault("app", (entry.get("tool") or "").partition("__")[0])
         entry.setdefault("changes", [])
         entry.setdefault("arguments", {})
+    journal, world, own = living.split(journal)  # world events and the gateway's own tools are not the agent's app calls
+    if world:
+        seeded = living.baseline(seeded, world, keys)
     facts = derive(seeded, journal, keys)
     seeded_keys = facts.seeded_keys()
     clock = {"timezone": scenario.persona.timezone, "now": scenario.clock.start}  # for text operators
@@ -98,7 +103,8 @@ def verify(
                 if _row_check(check, check_id, stage.name, seeded_ctx.for_app(check.app), keys).passed:
                     result.kind = "guard"
             else:
-                reason = journal_check(check, journal, facts, seeded_ctx)
+                named = any(t.startswith(f"{GATEWAY_APP}__") for t in check.journal.tools())
+                reason = journal_check(check, living.with_gateway(journal, own) if named else journal, facts, seeded_ctx)
                 result = CheckResult(
                     id=check_id, stage=stage.name, description=describe_check(check), weight=check.weight,
                     passed=reason is None, reason=reason, kind="outcome" if check.required else "process",

@@ -20,7 +20,7 @@ import hashlib
 import time
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
@@ -32,6 +32,20 @@ if TYPE_CHECKING:
 
 CLOCK_META = "clawgym.dev/now"
 """The `_meta` key of a tool call carrying the episode's time; a sandbox that follows the caller's clock moves to it."""
+
+
+NOW_FIELDS = ("sent_at", "created_at")
+"""Seed fields an event's row gets the event's time in, when it leaves them out."""
+
+
+def row_model(seed_model: type[BaseModel], name: str) -> type[BaseModel] | None:
+    """The model of one row of the seed's list `name` (`messages` → `MessageSeed`), or None."""
+    field = seed_model.model_fields.get(name)
+    if field is None:
+        return None
+    args = get_args(field.annotation)
+    item = args[0] if args else None
+    return item if isinstance(item, type) and issubclass(item, BaseModel) else None
 
 
 class ItemPatch(BaseModel):
@@ -86,10 +100,16 @@ def event_rows(sandbox: Sandbox, event: str, add: Mapping[str, list[dict[str, An
     seed = dict(sandbox.spec.seed)
     combined = dict(seed)
     for name, rows in add.items():
+        model = row_model(sandbox.app.seed_model, name)
+        if model is None:
+            lists = [n for n in sandbox.app.seed_model.model_fields if row_model(sandbox.app.seed_model, n)]
+            raise _problem(f"add.{name}", f"the {sandbox.app.name} seed has no list of rows {name!r}; lists are: {', '.join(lists)}")
         existing = seed.get(name) or []
-        if not isinstance(existing, list):
-            raise _problem(f"add.{name}", f"{sandbox.app.name} seed field {name!r} is not a list of rows")
-        combined[name] = [*existing, *rows]
+        stamped = [
+            {**{f: sandbox.now_iso() for f in NOW_FIELDS if f in model.model_fields}, **row} if isinstance(row, dict) else row
+            for row in rows
+        ]  # a colleague's mail or comment is written when the event happens, unless the row says otherwise
+        combined[name] = [*existing, *stamped]
     salt = int.from_bytes(hashlib.blake2s(f"{sandbox.spec.rng_seed}/world/{event}".encode(), digest_size=6).digest(), "big")
     now = ClockSpec(start=sandbox.now(), mode="frozen")
 

@@ -1,0 +1,69 @@
+"""The world's changes in a verdict: what events did is the world's, never the agent's harm or credit.
+
+An app journals a world event's row changes under an entry with `world: <event>`
+(servers.core.world); the gateway's own tools (`world__report`, `world__ask_user`,
+`world__wait`) come as entries marked `gateway`. The verdict then:
+
+- judges the agent against a *baseline*: the seeded state with every world
+  change laid over it (rows the world added, columns it changed, rows it
+  removed). A check that holds in the baseline earns nothing; a row the world
+  added is not the agent's; a diff is taken from the baseline, so the world's
+  changes are never collateral damage, and world rules look only at the
+  agent's calls;
+- keeps the gateway's entries for journal checks that name those tools.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+Snapshot = Mapping[str, list[dict[str, Any]]]
+
+
+def split(journal: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """(the agent's calls to apps, world events, the gateway's own tool calls)."""
+    calls, world, own = [], [], []
+    for entry in journal:
+        if entry.get("gateway"):
+            own.append(entry)
+        elif entry.get("world") and not entry.get("tool"):
+            world.append(entry)
+        else:
+            calls.append(entry)
+    return calls, world, own
+
+
+def baseline(
+    seeded: Mapping[str, Snapshot], world: list[dict[str, Any]], keys: Mapping[tuple[str, str], str]
+) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """The seeded state with the world's changes laid over it, in order; rows the world changed that are not
+    there (the agent's own, or removed) are left alone."""
+    out = {app: {table: [dict(r) for r in rows] for table, rows in tables.items()} for app, tables in seeded.items()}
+    for entry in world:
+        app = entry.get("app") or ""
+        tables = out.setdefault(app, {})
+        for change in entry.get("changes") or []:
+            table, op = change["table"], change["op"]
+            rows = tables.setdefault(table, [])
+            key = keys.get((app, table), "id")
+            index = next((i for i, r in enumerate(rows) if r.get(key) == change["key"]), None)
+            if op == "insert":
+                if index is None and change.get("after") is not None:
+                    rows.append(dict(change["after"]))
+            elif op == "delete":
+                if index is not None:
+                    rows.pop(index)
+            elif index is not None and change.get("after") is not None:
+                before, after = change.get("before") or {}, change["after"]
+                for column, value in after.items():
+                    if before.get(column) != value:
+                        rows[index][column] = value
+    return out
+
+
+def with_gateway(journal: list[dict[str, Any]], own: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The agent's calls and the gateway's own tool calls, in the order they happened."""
+    if not own:
+        return journal
+    return sorted([*journal, *own], key=lambda e: str(e.get("wall") or ""))
