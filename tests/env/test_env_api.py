@@ -242,9 +242,9 @@ async def test_faults_and_recovery_are_reported_beside_the_reward() -> None:
 
 
 async def test_same_seed_and_actions_give_the_same_episode(travel: Scenario) -> None:
-    async def once() -> tuple[Any, ...]:
+    async def once(seed: int = 11) -> tuple[Any, ...]:
         async with ClawGymEnv(step_rewards=True) as env:
-            obs = await env.reset(travel, seed=11)
+            obs = await env.reset(travel, seed=seed)
             results = await play(env, travel.oracle)
             final = await env.snapshot()
             await env.finish()
@@ -254,6 +254,8 @@ async def test_same_seed_and_actions_give_the_same_episode(travel: Scenario) -> 
 
     first, second = await once(), await once()
     assert first == second
+    other = await once(12)  # the seed reaches the apps: the ids they make differ
+    assert other[2] != first[2] and [s[3] for s in other[2]] == [s[3] for s in first[2]]
     assert json.dumps(first, sort_keys=True, default=str) == json.dumps(second, sort_keys=True, default=str)
 
 
@@ -287,3 +289,15 @@ def test_sync_wrapper(travel: Scenario) -> None:
         end = env.finish("done")
         assert end.terminated and total + end.reward == pytest.approx(1.0) and env.result.passed
         assert env.state.done and env.state.total_reward == pytest.approx(1.0)
+
+
+def test_the_readme_example_runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    section = re.search(r"## Environment API\n(.*?)\n## ", (ROOT / "README.md").read_text(), re.S)
+    assert section, "README has no '## Environment API' section"
+    code = re.search(r"```python\n(.*?)```", section.group(1), re.S).group(1)
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, "README.md", "exec"), {"__name__": "readme"})
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[-1] == "True 0.0 0.0" and printed[-2].endswith(" 0.0") and "Berlin offsite" in printed[0]
