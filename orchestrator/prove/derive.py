@@ -281,6 +281,8 @@ def independent(a: OracleStep, b: OracleStep) -> bool:
     different objects and containers, and they are both reads or both writes."""
     if a.expect_error or b.expect_error or read_only(a.tool) != read_only(b.tool):
         return False
+    if app_of(a.tool)[0] == GATEWAY_APP or app_of(b.tool)[0] == GATEWAY_APP:
+        return False  # waiting, asking and reporting depend on what came before them
     if (a.save and a.save in _refs(b.args)) or (b.save and b.save in _refs(a.args)):
         return False
     return not (_targets(a) & _targets(b))

@@ -96,8 +96,8 @@ def _id(prefix: str, *parts: Any) -> str:
 
 def _mail(w: Watcher, scenario: Scenario, before: Row | None, after: Row, ctx: Context) -> Reaction | None:
     assert isinstance(w.rule, MailRule)
-    if before is not None or after.get("folder") != "sent":
-        return None
+    if after.get("folder") != "sent" or (before is not None and before.get("folder") == "sent"):
+        return None  # a message sent now (new, or a draft just sent), not one sent before
     if w.person.email.lower() not in [a.lower() for a in (after.get("to") or []) + (after.get("cc") or [])]:
         return None
     if not row_matches(after, w.rule.match, ctx.for_app("mail"), "messages"):
