@@ -791,6 +791,29 @@ def report_command(
             err.print(f"wrote {md}", highlight=False)
 
 
+@app.command("serve-env")
+def serve_env_command(
+    scenario_paths: Annotated[list[Path], typer.Argument(metavar="SCENARIO|DIR...", help="Scenario files or folders of them.")],
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port on 127.0.0.1.")] = 8000,
+    host: Annotated[str, typer.Option("--host", help="Address to bind (loopback by default).")] = "127.0.0.1",
+    backend: Annotated[str, typer.Option("--backend", help="inprocess, local, docker or remote.")] = "inprocess",
+    step_rewards: Annotated[bool, typer.Option("--step-rewards", help="Declared per-step rewards (docs/rewards.md).")] = False,
+    max_sessions: Annotated[int, typer.Option("--max-sessions", min=1, help="Concurrent sessions, each its own episode.")] = 16,
+) -> None:
+    """Serve scenarios as an OpenEnv environment (HTTP/WebSocket reset, step, state; tools over MCP). Needs the openenv extra."""
+    from orchestrator.env.core import EnvError
+
+    try:
+        from orchestrator.env.openenv import serve
+    except ImportError as exc:
+        raise fail_usage(str(exc)) from None
+    err.print(f"OpenEnv environment on http://{host}:{port} (ws://{host}:{port}/ws, MCP at /mcp)", highlight=False)
+    try:
+        serve(scenario_paths, host=host, port=port, backend=backend, step_rewards=step_rewards, max_sessions=max_sessions)
+    except EnvError as exc:
+        raise fail_usage(str(exc)) from None
+
+
 @app.command("down")
 def down_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print what was removed as JSON.")] = False,
