@@ -188,6 +188,11 @@ def human_day(day: Any) -> str:
     return f"{day:%A} {day.day} {day:%B}"
 
 
+def join(items: list[str]) -> str:
+    """'A', 'A and B', 'A, B and C'."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def human_time(when: Any) -> str:
     return f"{when:%H:%M}"
 

@@ -1,0 +1,210 @@
+"""reschedule: move a meeting off a new conflict, to the one time everyone is free.
+
+A colleague puts a must-attend event on the persona's calendar (and says so in
+a mail) right on top of one of the persona's meetings. The persona asks for
+that meeting to move, the same day or the next, to a time when all its guests
+(spread over time zones) are free inside their working hours, keeping its
+length; then the guests are told by mail, and with more steps the time in the
+meeting's agenda doc is fixed too. Distractors are other meetings of the
+persona that day with similar titles, which must stay where they are.
+Judged: the seeded meeting itself (not a new copy) runs at the only free slot
+with the same guests; each guest gets a mail stating the new time (parsed);
+the agenda states the new time and no other for it.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from typing import Any
+
+from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
+from orchestrator.generate.world import World, aligned_starts, day_window, fill, iso, pick_guests
+
+CLASHES = ["All-hands", "Quarterly business review", "Security incident review", "Board prep", "Customer visit"]
+
+INSTRUCTIONS = [
+    "{organizer} just put the {clash} on my calendar (see their mail) and it lands on one of my meetings. Move my "
+    "meeting to a time {when} when all its guests and I are free, inside everyone's working hours, and keep its "
+    "length. Then email the guests the new time.{doc}",
+    "The {clash} that {organizer} scheduled clashes with a meeting of mine. Please find the slot {when} that works "
+    "for everyone on that meeting (working hours only, same length), move it there and let the guests know by "
+    "mail.{doc}",
+    "Can you sort out my calendar? {organizer}'s {clash} now overlaps one of my meetings. Reschedule mine {when}, to "
+    "a time when every guest and I are free during working hours, same duration, and mail the guests about the "
+    "change.{doc}",
+]
+DOC = [
+    " Also fix the time in the meeting's agenda doc.",
+    " Update the agenda doc linked from the meeting as well.",
+    " The agenda doc (linked in the invite) should show the new time too.",
+]
+
+
+@register
+class Reschedule(Family):
+    name = "reschedule"
+    title = "Reschedule a meeting after a conflict"
+    apps = ("calendar", "mail", "docs")
+    knobs = {"tz_spread": (1, 2, 3), "distractors": (0, 1, 2), "steps": (1, 2)}
+    split_params = ("zones", "minutes", "guests_count", "clash", "same_day", "with_doc", "phrasing", "distractor_count")
+
+    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+        minutes = rng.choice([30, 60])
+        count = rng.choice([2, 3])
+        organizer = rng.choice([p for p in world.people if p.email != world.persona.manager] or world.people)
+        for _ in range(12):
+            guests = pick_guests(world, rng, count, knobs.get("tz_spread", 1))
+            if guests is None:
+                return None
+            emails = [g.email for g in guests]
+            offset = rng.randint(1, 3)
+            same_day = rng.random() < 0.5
+            old_window = day_window(world, offset)
+            # the meeting's current time: a free hour for all of them on that day
+            olds = aligned_starts(world.free_windows(emails, old_window), minutes)
+            if not olds:
+                continue
+            old = rng.choice(olds)
+            target = old_window if same_day else day_window(world, offset + 1)
+            clash = (old - timedelta(minutes=30), old + timedelta(minutes=minutes + 30))
+            free = [w for w in world.free_windows(emails, target) if not (w[0] < clash[1] and clash[0] < w[1])]
+            # the meeting and the clash are both on the calendar when the agent looks: keep their times out
+            free = _minus(free, [(old, old + timedelta(minutes=minutes)), clash])
+            starts = aligned_starts(free, minutes)
+            if not starts:
+                continue
+            new = rng.choice(starts)
+            text = fake(rng)
+            distractors = []
+            for k in range(knobs.get("distractors", 0)):
+                spots = aligned_starts(_minus(world.free_windows([], old_window), [clash, (new, new + timedelta(minutes=minutes))]), 30)
+                if spots:
+                    distractors.append(iso(rng.choice(spots)))
+            return {"guests": emails, "day": offset, "same_day": same_day, "minutes": minutes, "old": iso(old),
+                    "new": iso(new), "clash": rng.choice(CLASHES), "organizer": organizer.email,
+                    "topic": text.catch_phrase().lower(), "with_doc": knobs.get("steps", 1) == 2,
+                    "distractors": sorted(set(distractors)), "distractor_count": len(set(distractors)),
+                    "zones": sorted({world.persona.timezone, *(g.timezone for g in guests)}), "guests_count": len(guests),
+                    "phrasing": rng.randrange(len(INSTRUCTIONS))}  # fmt: skip
+        return None
+
+    def build(self, world: World, params: dict[str, Any]) -> Draft:
+        me = world.persona
+        guests = [world.person(e) for e in params["guests"]]
+        minutes = params["minutes"]
+        old, new = datetime.fromisoformat(params["old"]), datetime.fromisoformat(params["new"])
+        old_end, new_end = old + timedelta(minutes=minutes), new + timedelta(minutes=minutes)
+        organizer = world.person(params["organizer"])
+        clash_start, clash_end = old - timedelta(minutes=30), old_end + timedelta(minutes=30)
+        target = day_window(world, params["day"] + (0 if params["same_day"] else 1))
+        title = params["topic"][:1].upper() + params["topic"][1:]
+        tag = f"{params['new'][:10]}-{old:%H%M}"
+        meeting_id, clash_id, doc_id = f"mtg-{tag}", f"clash-{tag}", f"agenda-{tag}"
+        day, new_day = human_day(old), human_day(new)
+        when = "the same day" if params["same_day"] else f"on {human_day(target[0])}"
+        draft = Draft(
+            world, title=f"Move a {minutes}-minute meeting off a new conflict",
+            instruction=phrase(INSTRUCTIONS, params["phrasing"], organizer=organizer.first_name, clash=params["clash"].lower()
+                               if params["clash"] != "All-hands" else "all-hands", when=when,
+                               doc=DOC[params["phrasing"] % len(DOC)] if params["with_doc"] else ""),
+            description=f"The {params['clash']} lands on '{title}' ({day}, {old:%H:%M}); move it {when} to the only slot "
+            f"when {join([g.name for g in guests])} and the user are free, and tell them.",
+            tags=["generated", "reschedule", "scheduling", "time-zones", "calendar", "mail"] + (["docs"] if params["with_doc"] else []),
+        )  # fmt: skip
+        # The fill comes first: it sees the world before the meeting and the clash are added, as `sample` did.
+        for block in fill(world, params["guests"], target, (new, new_end)):
+            draft.add("calendar", "busy", block)
+        agenda = (f"# {title}\n\n**When:** {day}, {old:%H:%M}–{old_end:%H:%M} ({me.city} time)\n**Where:** Zoom\n\n"
+                  f"## Agenda\n1. Where we are\n2. Open questions\n3. Next steps\n")  # fmt: skip
+        draft.add("calendar", "events", {
+            "id": meeting_id, "title": title, "location": "Zoom",
+            "description": f"Agenda: https://docs.example.test/d/{doc_id}" if params["with_doc"] else "Agenda to follow.",
+            "start": iso(old), "end": iso(old_end),
+            "attendees": [{"email": g.email, "response": "accepted"} for g in guests]})  # fmt: skip
+        draft.add("calendar", "events", {
+            "id": clash_id, "title": params["clash"], "organizer": organizer.email, "location": "Main room and Zoom",
+            "description": "Attendance expected.", "start": iso(clash_start), "end": iso(clash_end),
+            "attendees": [{"email": me.email, "response": "accepted"}, {"email": organizer.email, "response": "accepted"}]})  # fmt: skip
+        for n, at in enumerate(params["distractors"]):
+            start = datetime.fromisoformat(at)
+            draft.add("calendar", "events", {"id": f"prep-{tag}-{n}", "title": f"{title} - prep" if n == 0 else f"{title} follow-up notes",
+                                             "start": iso(start), "end": iso(start + timedelta(minutes=30))})  # fmt: skip
+        draft.add("mail", "messages", {
+            "id": f"clash-mail-{tag}", "from": organizer.address_line, "to": [me.email],
+            "subject": f"{params['clash']} on {day}", "sent_at": iso(world.start - timedelta(minutes=25)),
+            "body": f"Hi {me.first_name},\n\nI've put the {params['clash']} in your calendar: {day}, "
+                    f"{clash_start:%H:%M}-{clash_end:%H:%M} ({me.city} time). Please keep that time free, it can't move.\n\n"
+                    f"Thanks,\n{organizer.first_name}"})  # fmt: skip
+        if params["with_doc"]:
+            draft.add("docs", "documents", {"id": doc_id, "title": f"{title} - agenda", "content": agenda,
+                                            "shared_with": [{"email": g.email, "role": "commenter"} for g in guests]})  # fmt: skip
+        everyone = [*params["guests"], me.email]
+        draft.stage("the meeting is moved to the only free slot", [
+            {"name": f"'{title}' itself now runs {new_day}, {new:%H:%M}-{new_end:%H:%M} ({me.timezone}), still confirmed",
+             "app": "calendar", "table": "events",
+             "where": {"id": meeting_id, "start": {"equals": iso(new)}, "end": {"equals": iso(new_end)}, "status": "confirmed"}},
+            {"name": "its guests are unchanged", "app": "calendar", "table": "events",
+             "where": {"id": meeting_id, "attendees": {"length": len(guests)}},
+             "expect": {"count": 1, "all": {"attendees": {"not": {"has": {"email": {"not_one_of": everyone}}}}}}},
+            {"name": "no new event stands in for it", "app": "calendar", "table": "events", "added": True,
+             "where": {"status": {"not_equals": "cancelled"}}, "expect": {"count": 0}},
+        ], weight=2)  # fmt: skip
+        draft.stage("the guests are told", [
+            {"name": f"{g.name} gets one mail that states {new_day}, {new:%H:%M} (any zone or format) and no other time for it",
+             "app": "mail", "table": "messages", "added": True,
+             "where": {"folder": "sent", "any": [{"to": {"contains": g.email}}, {"cc": {"contains": g.email}}],
+                       "body": {"mentions_time": iso(new)}}}
+            for g in guests
+        ], weight=1.5)  # fmt: skip
+        draft.allow = {"calendar": {"events": {"changed": ["start", "end", "timezone"], "where": {"id": meeting_id}}},
+                       "mail": {"messages": {"added": True}}}  # fmt: skip
+        draft.forbid = [{"name": "mail goes only to the meeting's guests", "app": "mail", "table": "messages", "change": "added",
+                         "where": {"folder": "sent", "any": [{f: {"has": {"not_one_of": params["guests"]}}} for f in ("to", "cc", "bcc")]}}]  # fmt: skip
+        oracle: list[dict[str, Any]] = [
+            {"tool": "mail__search_messages", "args": {"query": f"from:{organizer.email}"}, "save": "news"},
+            {"tool": "mail__get_message", "args": {"message_id": "${news.messages.0.id}"}},
+            {"tool": "calendar__get_event", "args": {"event_id": meeting_id}, "save": "meeting"},
+            {"tool": "calendar__find_free_slots",
+             "args": {"attendees": params["guests"], "duration_minutes": minutes, "time_min": iso(target[0]),
+                      "time_max": iso(target[1])}, "save": "free"},
+            {"tool": "calendar__update_event", "args": {"event_id": "${meeting.id}", "start": "${free.slots.0.start}",
+                                                        "end": "${free.slots.0.end}"}},
+        ]  # fmt: skip
+        if params["with_doc"]:
+            draft.stage("the agenda shows the new time", [
+                {"name": f"the agenda states {new_day}, {new:%H:%M} and no other time for the meeting", "app": "docs",
+                 "table": "documents", "where": {"id": doc_id, "content": {"mentions_time": iso(new)}}},
+            ])  # fmt: skip
+            draft.allow["docs"] = {"documents": {"changed": ["content"], "where": {"id": doc_id}}}
+            draft.forbid.append({"name": "the agenda is not shared any further", "app": "docs", "table": "documents",
+                                 "where": {"id": doc_id, "shared_with": {"has": {"email": {"not_one_of": params["guests"]}}}}})  # fmt: skip
+            oracle += [
+                {"tool": "docs__get_document", "args": {"document_id": doc_id}, "save": "agenda"},
+                {"tool": "docs__edit_document", "args": {"document_id": "${agenda.id}",
+                                                         "find": f"{day}, {old:%H:%M}–{old_end:%H:%M}",
+                                                         "replace": f"{new_day}, {new:%H:%M}–{new_end:%H:%M}"}},
+            ]  # fmt: skip
+        places = "; ".join(f"{new.astimezone(world_zone(g.timezone)):%H:%M} for {g.first_name} in {g.city}" for g in guests
+                           if g.timezone != me.timezone)  # fmt: skip
+        oracle.append({"tool": "mail__send_message", "unchecked": ["subject"], "args": {
+            "to": params["guests"], "subject": f"{title} moves to {new_day}",
+            "body": f"Hi {join([g.first_name for g in guests])},\n\nthe {params['clash']} now takes our slot, so I've moved "
+                    f"'{title}' to {new_day}, {new:%H:%M}-{new_end:%H:%M} {me.city} time"
+                    + (f" ({places})" if places else "") + ". It's the only time that works for all of us.\n\n"
+                    + me.first_name}})  # fmt: skip
+        draft.oracle = oracle
+        draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
+        return draft
+
+
+def world_zone(name: str) -> Any:
+    from zoneinfo import ZoneInfo  # noqa: PLC0415
+
+    return ZoneInfo(name)
+
+
+def _minus(free: list[tuple[datetime, datetime]], taken: list[tuple[datetime, datetime]]) -> list[tuple[datetime, datetime]]:
+    from servers.calendar.model import subtract  # noqa: PLC0415
+
+    return subtract(free, taken)
