@@ -122,6 +122,75 @@ def print_whole_table(out: Console, table: Table) -> None:
         out.width = width
 
 
+@app.command("generate")
+def generate_command(
+    family: Annotated[str, typer.Argument(help="A task family (see --list), or 'all'.")] = "",
+    count: Annotated[int, typer.Option("--count", help="Tasks to write per family.")] = 10,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed: the same command writes the same bytes.")] = 0,
+    out: Annotated[Path | None, typer.Option("--out", help="Folder for <family>/<id>.yaml and tasks.jsonl.")] = None,
+    size: Annotated[str, typer.Option("--size", help="World size: small, medium or large.")] = "small",
+    prove: Annotated[
+        str, typer.Option("--prove", help="basic (reference solution 1.0, doing nothing fails) or full (also mutations, "
+                          "attacks and equivalent rewrites).")
+    ] = "basic",
+    split: Annotated[str | None, typer.Option("--split", help="Write only tasks of this split: train, test or core.")] = None,
+    list_families: Annotated[bool, typer.Option("--list", help="List the task families and their knobs.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the per-family report as JSON.")] = False,
+) -> None:
+    """Generate proven scenarios from task families over procedural worlds. Every task written is proven as it is
+    written; tasks that fail a proof or repeat another's checks are dropped and counted, never written."""
+    from orchestrator.generate import pipeline
+    from orchestrator.generate.family import families
+
+    known = families()
+    if list_families:
+        for name, cls in known.items():
+            knobs = ", ".join(f"{k}={'/'.join(map(str, v))}" for k, v in cls.knobs.items())
+            console.print(f"{name}: {cls.title} [{', '.join(cls.apps)}] {knobs}", highlight=False)
+        return
+    if not family:
+        raise fail_usage("give a FAMILY (or 'all'); `orchestrator generate --list` lists them")
+    if out is None:
+        raise fail_usage("--out DIR is required")
+    names = list(known) if family == "all" else [family]
+    options = pipeline.Options(names, count, seed=seed, size=size, prove=prove, split=split)
+    try:
+        options.check()
+    except pipeline.GenerateError as exc:
+        raise fail_usage(str(exc)) from None
+
+    started = time.perf_counter()
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True, disable=not err.is_terminal) as bar:  # fmt: skip
+        bars: dict[str, Any] = {}
+
+        def progress(name: str, written: int, total: int) -> None:
+            if name not in bars:
+                bars[name] = bar.add_task(f"generating {name}", total=total)
+            bar.update(bars[name], completed=written)
+
+        try:
+            reports = anyio.run(pipeline.generate, options, out, progress)
+        except pipeline.GenerateError as exc:
+            raise fail_usage(str(exc)) from None
+    elapsed = time.perf_counter() - started
+    if as_json:
+        print(json.dumps({"families": [r.as_dict() for r in reports], "seconds": round(elapsed, 2)}, indent=2))
+    else:
+        for r in reports:
+            dropped = sum(r.dropped.values())
+            console.print(f"{r.family}: {r.written} written, {dropped} dropped by proofs, {r.duplicates} duplicates, "
+                          f"{r.unfit} unfit draws, {r.other_split} of other splits", highlight=False)
+            for kind, text in r.examples.items():
+                err.print(f"  dropped ({r.dropped[kind]}x {kind}), e.g.: {text}", highlight=False)
+        total = sum(r.written for r in reports)
+        console.print(f"{total} tasks written to {out} in {elapsed:.1f} s ({total / elapsed:.2f}/s)", highlight=False)
+    short = [r.family for r in reports if r.written < count]
+    if short:
+        err.print(f"[yellow]fewer than {count} tasks for:[/] {', '.join(short)}", highlight=False)
+        raise typer.Exit(1)
+
+
 @app.command("inject")
 def inject_command(
     paths: Annotated[list[Path], typer.Argument(help="Scenario files or folders to attack.")],
