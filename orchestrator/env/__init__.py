@@ -24,7 +24,8 @@ Interface (names are stable; docs/rewards.md is the reward contract):
 - `await env.close()`: deletes the episode's sandboxes, closes a backend the env started. Idempotent.
 - `await env.snapshot()`: the apps' current state (app → table → rows); `await env.trace()`: gateway trace and
   journals; `env.state -> EnvState` (scenario, seed, episode_id, steps, tool_calls, max_tool_calls, step_rewards,
-  total_reward, done, terminated, truncated, score, passed); `env.result -> Result | None` (the verdict).
+  total_reward, done, terminated, truncated, score, passed); `env.result -> Result | None` (the verdict);
+  `env.observation -> Observation | None` (what the last reset returned).
 - `Observation`: scenario, title, task, persona, now, system_prompt, tools (MCP tools/list entries), openai_tools,
   anthropic_tools (each list ends with the `submit` tool), info (episode_id, seed, apps, step_rewards,
   max_tool_calls, max_steps, pass_mark, stages, baseline_score, end_action).

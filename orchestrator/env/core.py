@@ -218,6 +218,7 @@ class _Episode:
         self.terminated = False
         self.truncated = False
         self.result: Result | None = None
+        self.observation: Observation | None = None
         self.message: str | None = None
         # Journal-dependent parts of the score (required journal checks, forbidden calls) can change on a read.
         self.reads_matter = any(isinstance(c, JournalCheck) and c.required for _, _, c in scenario.checks()) or any(
@@ -387,6 +388,11 @@ class ClawGymEnv:
         return self._ep.result if self._ep else None
 
     @property
+    def observation(self) -> Observation | None:
+        """What the last `reset` returned (None before the first)."""
+        return self._ep.observation if self._ep else None
+
+    @property
     def state(self) -> EnvState:
         ep = self._ep
         if ep is None:
@@ -435,7 +441,7 @@ class ClawGymEnv:
         tools = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in listed]
         everything = [*tools, SUBMIT_TOOL]
         zone_now = scenario.clock.start
-        return Observation(
+        ep.observation = Observation(
             scenario=scenario.id,
             title=scenario.title,
             task=task_text(scenario),
@@ -455,6 +461,7 @@ class ClawGymEnv:
                 "end_action": SUBMIT,
             },  # fmt: skip
         )
+        return ep.observation
 
     def _open(self) -> _Episode:
         ep = self._ep
@@ -492,7 +499,8 @@ class ClawGymEnv:
         info["changed"] = [
             {"app": e["app"], "table": c["table"], "key": c["key"], "op": c["op"]} for e in entries for c in e["changes"]
         ]
-        info["fault"] = any(e.get("fault") for e in entries)
+        faults = [e["fault"] for e in entries if e.get("fault") and e["tool"] == call.name]
+        info["fault"] = (faults[-1].get("kind", "error") if isinstance(faults[-1], Mapping) else "error") if faults else None
         self._process(ep, call, entries, info)
         if ep.step_rewards and (changed or (ep.reads_matter and entries and not all(e["is_error"] for e in entries))):
             current = self._evaluate(ep)

@@ -14,7 +14,7 @@ from orchestrator.agents.base import OracleAgent, substitute
 from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.env import SUBMIT, ClawGymEnv, EnvError, StepResult, SyncClawGymEnv, ToolCall, parse_action
 from orchestrator.episode.episode import Episode
-from orchestrator.scenario.model import OracleStep, Scenario, discover, load
+from orchestrator.scenario.model import OracleStep, Scenario, load
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"
@@ -118,11 +118,14 @@ async def test_truncated_at_the_tool_call_limit(travel: Scenario) -> None:
 
 
 async def test_step_rewards_sum_to_the_final_score_for_every_scenario() -> None:
-    """The reference solution of every scenario, stepped: it passes, and the rewards sum to the final score."""
+    """The reference solution of every scenario, stepped: it passes, and the rewards sum to the final score.
+    (Scenarios with injected faults need the oracle's fault handling; flaky-ticketing is stepped below.)"""
     backend = InProcessBackend()
     async with backend, ClawGymEnv(backend, step_rewards=True) as env:
-        for path in discover([SCENARIOS]):
+        for path in sorted(SCENARIOS.glob("*.yaml")):  # the hand-written library (not generated sets in subfolders)
             scenario = load(path)
+            if scenario.faults:
+                continue
             await env.reset(scenario, seed=1)
             results = [*await play(env, scenario.oracle), await env.finish("done")]
             assert env.result is not None and env.result.passed and env.result.score == 1.0, path.name
@@ -229,7 +232,7 @@ async def test_faults_and_recovery_are_reported_beside_the_reward() -> None:
         await env.reset(scenario, seed=0)
         results = await play(env, scenario.oracle)
         faulted = [r for r in results if r.info["fault"]]
-        assert len(faulted) == 1 and faulted[0].is_error and faulted[0].reward == 0.0
+        assert len(faulted) == 1 and faulted[0].is_error and faulted[0].reward == 0.0 and faulted[0].info["fault"] == "error"
         assert faulted[0].info["process"]["faults"] == 1 and faulted[0].info["process"]["unrecovered_faults"] == 1
         assert results[-1].info["process"]["recovered_faults"] == 1 and results[-1].info["process"]["unrecovered_faults"] == 0
         assert any(r.info["recovered"] == 1 for r in results)
@@ -273,6 +276,28 @@ async def test_calls_may_come_from_any_task(travel: Scenario) -> None:
             for _ in range(3):
                 tg.start_soon(one)
         assert len(results) == 3 and env.state.tool_calls == 3
+
+
+async def test_episodes_side_by_side_on_one_backend_stay_apart(travel: Scenario) -> None:
+    """Rollout workers share one backend: each env's episode has its own sandboxes, rewards and verdict."""
+    backend = InProcessBackend()
+    totals: dict[int, float] = {}
+
+    async def rollout(index: int) -> None:
+        async with ClawGymEnv(backend, step_rewards=True) as env:
+            await env.reset(travel, seed=index)
+            steps = travel.oracle if index % 2 == 0 else travel.oracle[:6]  # half of them stop early
+            results = [*await play(env, steps), await env.finish()]
+            assert env.result is not None and env.state.seed == index
+            totals[index] = sum(r.reward for r in results)
+            assert totals[index] == pytest.approx(env.result.score, abs=1e-9)
+
+    async with backend:
+        async with anyio.create_task_group() as tg:
+            for index in range(4):
+                tg.start_soon(rollout, index)
+        assert all(len(endpoint.store) == 0 for endpoint in backend.endpoints.values())  # every sandbox deleted
+    assert totals[0] == totals[2] == pytest.approx(1.0) and totals[1] == totals[3] == pytest.approx(1 / 4.5)
 
 
 def test_sync_wrapper(travel: Scenario) -> None:
