@@ -108,7 +108,7 @@ class OracleAgent(Agent):
         started = time.perf_counter()
         steps = self.steps if self.steps is not None else episode.scenario.oracle
         saved: dict[str, Any] = {}
-        faults = FaultRecovery(episode) if any(plan.rules for plan in episode.scenario.faults.values()) else None
+        faults = FaultRecovery.of(episode)
         async with episode.connect() as client:
             for index, step in enumerate(steps):
                 try:
@@ -119,7 +119,7 @@ class OracleAgent(Agent):
                 result = await client.call_tool(step.tool, args)
                 report.tool_calls += 1
                 if faults is not None and not step.expect_error:
-                    result = await faults.recover(client, step, args, result, report)
+                    result = await faults.recover(client, step.tool, args, result, report, step.retry)
                 if result.is_error and not step.expect_error:
                     text = result.content[0].text if result.content else ""
                     report.errors.append(f"oracle[{index}] {step.tool}: {text}")
@@ -156,21 +156,29 @@ class FaultRecovery:
             self.seen[app] = entries[-1]["seq"]
         return next((e for e in reversed(entries) if e["tool"] == name), None)
 
-    async def recover(self, client: Any, step: OracleStep, args: dict[str, Any], result: Any, report: AgentReport) -> Any:
-        policy = step.retry or self.DEFAULT
+    @classmethod
+    def of(cls, episode: Episode) -> FaultRecovery | None:
+        """Recovery for an episode whose scenario injects faults, else None (nothing to recover from)."""
+        return cls(episode) if any(plan.rules for plan in episode.scenario.faults.values()) else None
+
+    async def recover(
+        self, client: Any, tool: str, args: dict[str, Any], result: Any, report: AgentReport, retry: Retry | None = None
+    ) -> Any:
+        """The result of the call just made to `tool`, once recovered from any fault it met."""
+        policy = retry or self.DEFAULT
         for _ in range(policy.max + 1):
-            entry = await self.last_call(step.tool)
+            entry = await self.last_call(tool)
             fault = (entry or {}).get("fault") or {}
             kind = fault.get("kind", "error") if fault else None
             if kind == "lost_reply":  # committed: take what it returned, never redo it
                 return _Answer(entry.get("result") if entry else None)
-            if kind is None or kind not in policy.on or kind == "latency":
+            if kind is None or kind not in policy.kinds or kind == "latency":
                 return result
             if kind == "stale_read" and not fault.get("hidden_changes"):
                 return result
             wait = fault.get("delay_s") if kind == "stale_read" else fault.get("retry_after_s") if kind in ("rate_limit", "unavailable") else 0.05
             await anyio.sleep(float(wait or 0.05) + 0.02)
-            result = await client.call_tool(step.tool, args)
+            result = await client.call_tool(tool, args)
             report.tool_calls += 1
         return result
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from orchestrator.agents.base import Agent, AgentReport, MissingValue, substitute
+from orchestrator.agents.base import Agent, AgentReport, FaultRecovery, MissingValue, substitute
 from orchestrator.episode.episode import Episode
 from orchestrator.prove.derive import Call
 from servers.core.probes import Computed
@@ -39,6 +39,7 @@ class ScriptAgent(Agent):
         report = AgentReport(agent=self.name)
         started = time.perf_counter()
         saved: dict[str, Any] = {}
+        faults = FaultRecovery.of(episode)  # injected faults are met as the oracle meets them
         async with episode.connect() as client:
             for index, call in enumerate(self.calls):
                 try:
@@ -48,6 +49,8 @@ class ScriptAgent(Agent):
                     continue
                 result = await client.call_tool(call.tool, args)
                 report.tool_calls += 1
+                if faults is not None and not call.expect_error:
+                    result = await faults.recover(client, call.tool, args, result, report)
                 if result.is_error and not call.expect_error:
                     self._fail(report, index, call, result.content[0].text if result.content else "error")
                 if call.save:

@@ -277,8 +277,9 @@ class Retry(_Model):
     """How the reference solution meets injected faults on one step: which kinds it retries (waiting as the
     fault says) and how many times. A lost reply is never redone: the oracle looks up what the call did."""
 
-    on: list[FaultKind] = Field(
-        default_factory=lambda: ["error", "timeout", "rate_limit", "unavailable", "stale_read"], min_length=0
+    kinds: list[FaultKind] = Field(
+        default_factory=lambda: ["error", "timeout", "rate_limit", "unavailable", "stale_read"],
+        description="The fault kinds to retry (YAML reads a bare `on:` key as true, hence the name).",
     )
     max: int = Field(8, ge=0, le=50)
 

@@ -17,7 +17,8 @@
 - `waited_for_rate_limit: T` — every `rate_limit` fault on T (`*`: any) was
   followed by a successful call of the same tool with equivalent arguments,
   and no call the limit covered came before the time the fault named.
-  Both hold trivially when no such fault was injected.
+  As scenario checks both fail when no such fault was met (nothing shows a
+  recovery); under a noise profile (`judge_recovery`) they then hold.
 - `called`, `not_called`, `max_errors`, `max_calls` — counts over the journal.
 
 Process checks are scored apart from the outcome (`Result.process`); a check
@@ -118,9 +119,9 @@ def journal_check(check: JournalCheck, journal: list[dict[str, Any]], facts: Fac
     if rule.read_first:
         return _read_first(check, journal, facts, seeded_ctx)
     if rule.no_duplicate_after_lost_reply:
-        return duplicate_after_lost_reply(rule.no_duplicate_after_lost_reply, journal)
+        return duplicate_after_lost_reply(rule.no_duplicate_after_lost_reply, journal, vacuous=False)
     if rule.waited_for_rate_limit:
-        return hammered_rate_limit(rule.waited_for_rate_limit, journal)
+        return hammered_rate_limit(rule.waited_for_rate_limit, journal, vacuous=False)
     return _retried(rule.retried_after_fault or "", journal)
 
 
@@ -154,10 +155,14 @@ def _fault_kind(entry: Mapping[str, Any]) -> str | None:
     return fault.get("kind", "error") if isinstance(fault, Mapping) else None
 
 
-def duplicate_after_lost_reply(spec: str, journal: list[dict[str, Any]]) -> str | None:
-    """Why a lost reply was redone into a duplicate side effect, or None."""
+def duplicate_after_lost_reply(spec: str, journal: list[dict[str, Any]], *, vacuous: bool = True) -> str | None:
+    """Why a lost reply was redone into a duplicate side effect, or None. Without `vacuous`, a run where no
+    reply was lost fails too (a scenario's own check: nothing shows the agent recovered)."""
+    lost = [i for i, j in enumerate(journal) if _fault_kind(j) == "lost_reply" and _covers(spec, j["tool"])]
+    if not lost and not vacuous:
+        return f"no call of {_which(spec)} met a lost reply, so nothing shows a recovery"
     for index, entry in enumerate(journal):
-        if _fault_kind(entry) != "lost_reply" or not _covers(spec, entry["tool"]):
+        if index not in lost:
             continue
         added = [(c["table"], c["after"]) for c in entry.get("changes") or [] if c.get("op") == "insert" and c.get("after")]
         for later in journal[index + 1 :]:
@@ -176,8 +181,11 @@ def duplicate_after_lost_reply(spec: str, journal: list[dict[str, Any]]) -> str 
     return None
 
 
-def hammered_rate_limit(spec: str, journal: list[dict[str, Any]]) -> str | None:
-    """Why a rate limit was not waited out (or never retried), or None."""
+def hammered_rate_limit(spec: str, journal: list[dict[str, Any]], *, vacuous: bool = True) -> str | None:
+    """Why a rate limit was not waited out (or never retried), or None. Without `vacuous`, a run where no call
+    was rate-limited fails too."""
+    if not vacuous and not any(_fault_kind(j) == "rate_limit" and _covers(spec, j["tool"]) for j in journal):
+        return f"no call of {_which(spec)} was rate-limited, so nothing shows the limit was waited out"
     for index, entry in enumerate(journal):
         if _fault_kind(entry) != "rate_limit" or not _covers(spec, entry["tool"]):
             continue
@@ -322,8 +330,10 @@ def injected_faults(journal: list[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         record = {"app": entry.get("app"), "seq": entry.get("seq"), "tool": entry.get("tool"), "clock": entry.get("clock"),
                   "kind": fault.get("kind", "error"), "arguments": entry.get("arguments")}  # fmt: skip
-        for key in ("message", "repeat", "retry_after_s", "until", "hidden_changes", "latency_ms"):
-            if fault.get(key) not in (None, 0) and not (key == "latency_ms" and record["kind"] not in ("latency", "timeout")):
+        wanted = {"rate_limit": ("retry_after_s", "until", "repeat"), "unavailable": ("retry_after_s", "until", "repeat"),
+                  "latency": ("latency_ms",), "timeout": ("latency_ms",), "stale_read": ("delay_s", "hidden_changes")}
+        for key in ("message", *wanted.get(record["kind"], ())):
+            if fault.get(key) is not None:
                 record[key] = fault[key]
         out.append(record)
     return out

@@ -5,7 +5,8 @@ episode seed (`noisy`), it
 
 - appends to every app's fault plan one rule per fault kind, each hitting any
   tool with the profile's probability (the scenario's own rules come first,
-  so a rule on call 1 still hits call 1); draws follow the episode seed;
+  so a rule on call 1 still hits call 1); draws follow the episode seed and
+  the scenario's id (two scenarios with the same seed meet different faults);
 - shortens the gateway's per-call deadline to the profile's (a `timeout`
   then hangs just past it), so a noisy library run stays quick;
 - adds noisy data to the seed: a near-duplicate of some people (another
@@ -100,7 +101,8 @@ def noisy(scenario: Scenario, name: str, rng_seed: int) -> Scenario:
     data = scenario.model_dump(mode="json", exclude_unset=False)
     rules = [
         {"tool": "*", "kind": kind, "probability": chance, "retry_after_s": chosen.retry_after_s,
-         "duration_s": chosen.duration_s, "delay_s": chosen.delay_s, "latency_ms": chosen.latency_ms if kind == "latency" else 0}
+         "duration_s": chosen.duration_s, "delay_s": chosen.delay_s, "latency_ms": chosen.latency_ms if kind == "latency" else 0,
+         "salt": scenario.id}
         for kind, chance in chosen.faults.items() if chance > 0
     ]  # fmt: skip
     data["faults"] = {app: {"rules": [*data.get("faults", {}).get(app, {}).get("rules", []), *rules]} for app in data["apps"]}

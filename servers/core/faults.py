@@ -64,6 +64,7 @@ class FaultRule(BaseModel):
     retry_after_s: float = Field(2.0, gt=0, le=3600, description="rate_limit: seconds until calls are accepted again.")
     duration_s: float = Field(3.0, gt=0, le=3600, description="unavailable: seconds the app stays down.")
     delay_s: float = Field(5.0, gt=0, le=3600, description="stale_read: how old the state a hit read sees is.")
+    salt: str | None = Field(None, max_length=200, description="Mixed into probability draws, so two plans with the same rules draw apart.")
 
     @model_validator(mode="after")
     def _says_which_calls(self) -> FaultRule:
@@ -98,7 +99,7 @@ class FaultPlan(BaseModel):
             if rule.calls is not None:
                 if call_number in rule.calls:
                     return index, rule
-            elif _uniform(rng_seed, index, tool, call_number) < rule.probability:
+            elif _uniform(rng_seed, index, tool, call_number, *([rule.salt] if rule.salt else [])) < rule.probability:
                 return index, rule
         return -1, None
 
