@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import itertools
 import json
 import tempfile
@@ -205,7 +206,7 @@ class _Episode:
         self.client: Any = None
         self.state: dict[str, dict[str, list[dict[str, Any]]]] = {}
         self.journal: list[dict[str, Any]] = []
-        self.after: dict[str, int] = {}
+        self.seen: set[tuple[Any, ...]] = set()
         self.steps = 0
         self.rewards: list[float] = []
         self.potential = 0.0
@@ -428,7 +429,6 @@ class ClawGymEnv:
             ep.client = await stack.enter_async_context(ep.episode.connect())
             listed = (await ep.client.list_tools()).tools
             ep.state = {app: dict(rows) for app, rows in ep.episode.seeded.items()}
-            ep.after = {app: 0 for app in ep.episode.endpoints}
             baseline = self._evaluate(ep)
         except BaseException:
             with anyio.CancelScope(shield=True):
@@ -452,8 +452,8 @@ class ClawGymEnv:
                 f"When you are done, call `{SUBMIT}` with a short summary of what you did.",
             ),
             tools=everything,
-            openai_tools=openai_tools(everything),
-            anthropic_tools=anthropic_tools(everything),
+            openai_tools=_formats(everything)[0],
+            anthropic_tools=_formats(everything)[1],
             info={
                 "episode_id": episode_id, "seed": seed, "apps": sorted(scenario.apps), "step_rewards": step_rewards,
                 "max_tool_calls": scenario.limits.max_tool_calls, "max_steps": self.max_steps, "pass_mark": scenario.pass_mark,
@@ -495,14 +495,15 @@ class ClawGymEnv:
         )
         info = out.info
         entries = await self._read_journal(ep)
-        changed = any(e["changes"] for e in entries)
-        info["changed"] = [
-            {"app": e["app"], "table": c["table"], "key": c["key"], "op": c["op"]} for e in entries for c in e["changes"]
-        ]
-        faults = [e["fault"] for e in entries if e.get("fault") and e["tool"] == call.name]
+        changed = any(e.get("changes") for e in entries)
+        world = [e for e in entries if _is_world(e)]
+        info["changed"] = [_change(e, c) for e in entries if not _is_world(e) for c in e.get("changes") or []]
+        info["world_changed"] = [_change(e, c) for e in world for c in e.get("changes") or []]
+        faults = [e["fault"] for e in entries if e.get("fault") and e.get("tool") == call.name]
         info["fault"] = (faults[-1].get("kind", "error") if isinstance(faults[-1], Mapping) else "error") if faults else None
         self._process(ep, call, entries, info)
-        if ep.step_rewards and (changed or (ep.reads_matter and entries and not all(e["is_error"] for e in entries))):
+        succeeded = any(not e.get("is_error") for e in entries)
+        if ep.step_rewards and (changed or world or (ep.reads_matter and succeeded)):
             current = self._evaluate(ep)
             out.reward = current.score - ep.potential
             passing = _passing(current)
@@ -566,21 +567,18 @@ class ClawGymEnv:
         return out
 
     async def _read_journal(self, ep: _Episode) -> list[dict[str, Any]]:
-        """The journal entries the apps wrote since the last step, merged as `Episode.journal` merges them."""
+        """The journal entries written since the last step (the agent's call, world events, the gateway's own
+        tools), from the journal `Episode.journal` gives the verdict; the state of apps that changed is re-read."""
         assert ep.episode is not None
-        fresh: list[dict[str, Any]] = []
-        for app, endpoint in ep.episode.endpoints.items():
-            entries = await endpoint.journal(ep.episode.sandbox_id, ep.after.get(app, 0))
-            if not entries:
-                continue
-            ep.after[app] = max(e["seq"] for e in entries)
-            fresh += [
-                e | {"app": app, "tool": gateway_name(app, e["tool"]) if e["tool"] else e["tool"]} for e in entries
-            ]
-            if any(e["changes"] for e in entries) and ep.step_rewards:
-                ep.state[app] = await endpoint.snapshot(ep.episode.sandbox_id)
-        fresh.sort(key=lambda e: (e["wall"], e["app"], e["seq"]))
-        ep.journal = sorted([*ep.journal, *fresh], key=lambda e: (e["wall"], e["app"], e["seq"]))
+        journal = await ep.episode.journal()
+        fresh = [e for e in journal if _entry_key(e) not in ep.seen]
+        ep.seen.update(_entry_key(e) for e in fresh)
+        ep.journal = journal
+        if ep.step_rewards:
+            for app in sorted({e.get("app") for e in fresh if e.get("changes")}):
+                endpoint = ep.episode.endpoints.get(app)  # type: ignore[arg-type]
+                if endpoint is not None:
+                    ep.state[app] = await endpoint.snapshot(ep.episode.sandbox_id)
         return fresh
 
     def _evaluate(self, ep: _Episode) -> Result:
@@ -592,8 +590,8 @@ class ClawGymEnv:
     def _process(self, ep: _Episode, call: ToolCall, entries: list[dict[str, Any]], info: dict[str, Any]) -> None:
         """Process components, reported beside the reward: failed calls, injected faults, recovery after a fault."""
         key = json.dumps([call.name, call.arguments], sort_keys=True, default=str)
-        calls = [e for e in entries if e["tool"] == call.name]  # the others are the world's (events), not the call
-        failed = not calls or all(e["is_error"] for e in calls)
+        calls = [e for e in entries if e.get("tool") == call.name]  # the others are the world's (events), not the call
+        failed = not calls or all(e.get("is_error") for e in calls)
         if not calls:  # refused by the gateway (an unknown tool): no app saw it
             ep.process["invalid_actions"] += 1
         for entry in calls:
@@ -601,7 +599,7 @@ class ClawGymEnv:
                 ep.process["faults"] += 1
                 ep.process["unrecovered_faults"] += 1
                 ep.pending_faults[key] = ep.pending_faults.get(key, 0) + 1
-            elif entry["is_error"]:
+            elif entry.get("is_error"):
                 ep.process["failed_calls"] += 1
         recovered = 0
         if not failed and ep.pending_faults.get(key):
@@ -630,6 +628,33 @@ class ClawGymEnv:
 def _passing(result: Result) -> set[str]:
     """Checks that count toward the score and hold (ids like stages[1].checks[0])."""
     return {c.id for c in result.checks if c.kind == "outcome" and c.passed}
+
+
+_FORMATS: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+
+
+def _formats(tools: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The tools in OpenAI and Anthropic formats, converted once per distinct tool list (copies handed out)."""
+    key = json.dumps(tools, sort_keys=True)
+    if key not in _FORMATS:
+        if len(_FORMATS) >= 64:
+            _FORMATS.pop(next(iter(_FORMATS)))
+        _FORMATS[key] = (openai_tools(tools), anthropic_tools(tools))
+    cached = _FORMATS[key]
+    return copy.deepcopy(cached[0]), copy.deepcopy(cached[1])
+
+
+def _entry_key(entry: Mapping[str, Any]) -> tuple[Any, ...]:
+    return (entry.get("app"), bool(entry.get("gateway")), entry.get("seq"), entry.get("wall"))
+
+
+def _is_world(entry: Mapping[str, Any]) -> bool:
+    """A world event's entry (rows an event wrote) or one of the gateway's own tools (`world__…`)."""
+    return bool(entry.get("gateway") or (entry.get("world") and not entry.get("tool")))
+
+
+def _change(entry: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+    return {"app": entry.get("app"), "table": change["table"], "key": change["key"], "op": change["op"]}
 
 
 def _violation_key(violation: Any) -> str:

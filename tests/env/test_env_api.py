@@ -131,6 +131,7 @@ async def test_step_rewards_sum_to_the_final_score_for_every_scenario() -> None:
             assert env.result is not None and env.result.passed and env.result.score == 1.0, path.name
             assert sum(r.reward for r in results) == pytest.approx(env.result.score, abs=1e-9), path.name
             assert all(r.reward >= 0 for r in results), path.name  # the reference solution never undoes its own work
+            assert results[-1].reward == pytest.approx(0.0, abs=1e-9), path.name  # all paid where the work was done
 
 
 @pytest.mark.parametrize("name", ["travel.yaml", "inbox-triage.yaml", "oncall-handover.yaml"])
