@@ -30,7 +30,7 @@ Interface (names are stable; docs/rewards.md is the reward contract):
   anthropic_tools (each list ends with the `submit` tool), info (episode_id, seed, apps, step_rewards,
   max_tool_calls, max_steps, pass_mark, stages, baseline_score, end_action).
 - `StepResult`: text, content, structured_content, is_error, reward, terminated, truncated, info (and `.done`).
-  info holds step, tool, call_id, changed, fault, failed, recovered, process; with step rewards credited,
+  info holds step, tool, call_id, changed, world_changed, fault, failed, recovered, process; with step rewards credited,
   withdrawn, harm, harm_cleared, score_so_far; at the end score, passed, process_score, violations, result.
 - `SyncClawGymEnv(backend="inprocess", **options)`: the same methods, blocking (an event loop in its own thread).
 - `EnvError`: the env used out of order or given a scenario it cannot run.
