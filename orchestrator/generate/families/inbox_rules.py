@@ -1,0 +1,192 @@
+"""inbox-rules: triage today's inbox by the persona's rules.
+
+One to three rules (label a customer's mail, archive newsletters, star the
+manager's mail, label ticket notifications), given in the instruction or in a
+"Mail rules" doc. The family adds this morning's mail for each rule and, as
+distractors, near misses: the same senders' older mail (out of scope), a mail
+that only mentions the customer, a colleague who shares the manager's first
+name. Which messages a rule selects is computed from the rule over the whole
+mailbox, the world's own mail included.
+Judged: exactly the selected messages carry the rule's label, star or
+folder; a change to any other message is collateral damage (world rules).
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from typing import Any
+
+from orchestrator.generate.family import Draft, Family, fake, join, phrase, register
+from orchestrator.generate.world import World, ascii_slug, iso
+
+KINDS = ("customer", "newsletters", "manager", "notifications")
+
+INSTRUCTIONS = [
+    "Please go through the mail that came in today and apply my rules: {rules}. Leave everything else as it is.",
+    "Triage today's inbox for me: {rules}. Don't touch any other mail.",
+    "Can you tidy up what arrived in my inbox today? The rules are: {rules}. Nothing else should change.",
+]
+IN_DOC = [
+    "Please triage the mail that came in today using the rules in my 'Mail rules' doc. Leave everything else as it is.",
+    "Apply my mail rules (the 'Mail rules' doc in Docs) to today's inbox, and don't touch any other mail.",
+]
+
+
+@register
+class InboxRules(Family):
+    name = "inbox-rules"
+    title = "Triage an inbox by rules"
+    apps = ("mail", "docs")
+    knobs = {"steps": (1, 2, 3), "distractors": (0, 1, 2)}
+    split_params = ("kinds", "in_doc", "phrasing", "distractors")
+
+    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+        kinds = sorted(rng.sample(KINDS, knobs.get("steps", 1)), key=KINDS.index)
+        if "manager" in kinds and not world.persona.manager:
+            return None
+        text = fake(rng)
+        customer = rng.choice(world.outsiders)
+        in_doc = rng.random() < 0.4
+        return {
+            "kinds": kinds, "customer": customer.email, "colleague": {"first": text.first_name(), "last": text.last_name()},
+            "new_counts": {k: rng.randint(1, 2) for k in kinds}, "distractors": knobs.get("distractors", 0),
+            "subjects": [text.catch_phrase() for _ in range(12)], "minutes": sorted(rng.sample(range(5, 500), 12)),
+            "in_doc": in_doc, "phrasing": rng.randrange(len(IN_DOC if in_doc else INSTRUCTIONS)),
+        }  # fmt: skip
+
+    def build(self, world: World, params: dict[str, Any]) -> Draft:
+        me = world.persona
+        customer = world.person(params["customer"])
+        domain = customer.email.split("@")[1]
+        label = customer.company.split()[0].strip(".,-") or "Customer"
+        manager = world.person(me.manager) if me.manager else None
+        midnight = world.at(world.start.date(), "00:00")
+        subjects, minutes = iter(params["subjects"]), iter(params["minutes"])
+        added: list[dict[str, Any]] = []
+
+        def mail(sender: str, *, today: bool = True, body: str = "", **extra: Any) -> None:
+            at = world.start - timedelta(minutes=next(minutes) if today else 60 * 24 + next(minutes))
+            if today and at < midnight:
+                at = midnight + timedelta(minutes=5 * (len(added) + 1))
+            n = len(added) + 1
+            row = {"id": f"today-{n:02d}", "from": sender, "to": [me.email], "subject": next(subjects), "sent_at": iso(at),
+                   "body": body or "Hello,\n\nplease see below.\n\nThanks", **extra}  # fmt: skip
+            if not today:
+                row["id"], row["is_read"] = f"older-{n:02d}", True
+            added.append(row)
+
+        newsletter = next((m["from"] for m in world.apps["mail"]["messages"] if "-news.test" in str(m.get("from"))), None)
+        counts, dist = params["new_counts"], params["distractors"]
+        colleague = f"{params['colleague']['first']} {params['colleague']['last']}"
+        for kind in params["kinds"]:
+            for _ in range(counts[kind]):
+                if kind == "customer":
+                    mail(customer.address_line, body=f"Hi {me.first_name},\n\na question about our account.\n\n{customer.name}")
+                elif kind == "newsletters":
+                    mail(newsletter or f"Industry Weekly <newsletter@weekly-news.test>",
+                         body="This week's stories.\n\nYou are receiving this because you subscribed. Unsubscribe any time.")
+                elif kind == "manager" and manager is not None:
+                    mail(manager.address_line, body=f"Hi {me.first_name},\n\ncan we talk about this later today?\n\n{manager.first_name}")
+                elif kind == "notifications":
+                    mail(f"Tickets <notifications@{world.domain}>", body="A ticket you follow changed status.")
+            for d in range(dist):
+                if kind == "customer":
+                    if d == 0:
+                        mail(customer.address_line, today=False, body="An older note from us.")
+                    else:
+                        mail(f"{colleague} <{ascii_slug(colleague)}@{world.domain}>",
+                             body=f"FYI, {customer.company} asked about their contract again.")
+                elif kind == "newsletters":
+                    mail(newsletter or "Industry Weekly <newsletter@weekly-news.test>", today=False,
+                         body="Last week's stories.\n\nUnsubscribe any time.")
+                elif kind == "manager" and manager is not None:
+                    if d == 0:
+                        mail(manager.address_line, today=False, body="Yesterday's note.")
+                    else:
+                        mail(f"{manager.first_name} {params['colleague']['last']} <{ascii_slug(manager.first_name + ' ' + params['colleague']['last'])}@{domain_of_outsider(world)}>",
+                             body="Hello, following up on my earlier message.")
+                elif kind == "notifications":
+                    mail(f"Tickets <notifications@{world.domain}>", today=False, body="A ticket you follow changed status.")
+        world.apps["mail"]["messages"] += added
+        world.apps["mail"]["messages"].sort(key=lambda m: datetime.fromisoformat(m["sent_at"]))
+        if label not in world.apps["mail"]["labels"]:
+            world.apps["mail"]["labels"].append(label)
+        if "notifications" in params["kinds"] and "Tickets" not in world.apps["mail"]["labels"]:
+            world.apps["mail"]["labels"].append("Tickets")
+
+        def today(m: dict[str, Any]) -> bool:
+            return m.get("folder", "inbox") == "inbox" and datetime.fromisoformat(m["sent_at"]) >= midnight and \
+                not str(m.get("from", "")).endswith(f"<{me.email}>")  # fmt: skip
+
+        def sender(m: dict[str, Any]) -> str:
+            raw = str(m.get("from", ""))
+            return raw.split("<")[-1].rstrip(">").strip().lower()
+
+        selectors = {
+            "customer": lambda m: sender(m).endswith(f"@{domain}"),
+            "newsletters": lambda m: sender(m).startswith("newsletter@"),
+            "manager": lambda m: manager is not None and sender(m) == manager.email,
+            "notifications": lambda m: sender(m) == f"notifications@{world.domain}",
+        }
+        targets = {k: [m["id"] for m in world.apps["mail"]["messages"] if today(m) and selectors[k](m)] for k in params["kinds"]}
+        rules_text = {
+            "customer": f"label everything from {customer.company} (anyone at {domain}) as '{label}'",
+            "newsletters": "archive the newsletters",
+            "manager": f"star mail from my manager, {manager.name if manager else ''}",
+            "notifications": "label the ticket notifications as 'Tickets'",
+        }
+        rules = [rules_text[k] for k in params["kinds"]]
+        if params["in_doc"]:
+            instruction = phrase(IN_DOC, params["phrasing"])
+            world.apps["docs"]["documents"].append({
+                "id": "mail-rules", "title": "Mail rules", "content": "# Mail rules\n\nFor the mail that comes in each day:\n\n"
+                + "".join(f"- {r[:1].upper() + r[1:]}\n" for r in rules) + "\nEverything else stays as it is.\n",
+                "updated_at": iso(world.start - timedelta(days=30))})  # fmt: skip
+        else:
+            instruction = phrase(INSTRUCTIONS, params["phrasing"], rules=join(rules))
+        draft = Draft(world, title=f"Triage today's inbox by {len(rules)} rule{'s' if len(rules) > 1 else ''}",
+                      instruction=instruction, description="Apply the rules to exactly the mail that came in today and "
+                      "matches them: " + "; ".join(rules) + ".",
+                      tags=["generated", "inbox-rules", "triage", "mail"] + (["docs"] if params["in_doc"] else []))  # fmt: skip
+        checks, allow, oracle = [], [], []
+        if params["in_doc"]:
+            oracle += [{"tool": "docs__search_documents", "args": {"query": "mail rules"}, "save": "rules"},
+                       {"tool": "docs__get_document", "args": {"document_id": "${rules.documents.0.id}"}}]  # fmt: skip
+        oracle.append({"tool": "mail__search_messages", "args": {"query": f"in:inbox after:{world.start.date().isoformat()}"}})
+        for kind in params["kinds"]:
+            ids = targets[kind]
+            n = len(ids)
+            if kind == "customer":
+                checks.append({"name": f"the {n} mail(s) from {domain} today are labelled '{label}'", "app": "mail",
+                               "table": "messages", "where": {"id": {"one_of": ids}, "labels": {"contains": label}},
+                               "expect": {"count": n}})
+                allow.append({"changed": ["labels", "is_read"], "where": {"id": {"one_of": ids}}})
+                oracle.append({"tool": "mail__add_label", "args": {"message_ids": ids, "label": label}})
+            elif kind == "newsletters":
+                checks.append({"name": f"the {n} newsletter(s) of today are archived", "app": "mail", "table": "messages",
+                               "where": {"id": {"one_of": ids}, "folder": "archive"}, "expect": {"count": n}})
+                allow.append({"changed": ["folder", "is_read"], "where": {"id": {"one_of": ids}}})
+                oracle.append({"tool": "mail__move_to_folder", "args": {"message_ids": ids, "folder": "archive"}})
+            elif kind == "manager":
+                checks.append({"name": f"the {n} mail(s) from {manager.name if manager else ''} today are starred",
+                               "app": "mail", "table": "messages", "where": {"id": {"one_of": ids}, "is_starred": True},
+                               "expect": {"count": n}})
+                allow.append({"changed": ["is_starred", "is_read"], "where": {"id": {"one_of": ids}}})
+                oracle.append({"tool": "mail__star", "args": {"message_ids": ids}})
+            else:
+                checks.append({"name": f"the {n} ticket notification(s) of today are labelled 'Tickets'", "app": "mail",
+                               "table": "messages", "where": {"id": {"one_of": ids}, "labels": {"contains": "Tickets"}},
+                               "expect": {"count": n}})
+                allow.append({"changed": ["labels", "is_read"], "where": {"id": {"one_of": ids}}})
+                oracle.append({"tool": "mail__add_label", "args": {"message_ids": ids, "label": "Tickets"}})
+        draft.stage("the rules are applied to today's mail", checks, weight=2)
+        draft.allow = {"mail": {"messages": allow}}
+        draft.oracle = oracle
+        draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
+        return draft
+
+
+def domain_of_outsider(world: World) -> str:
+    """An outside domain for a near-miss sender who shares a colleague's first name."""
+    return world.outsiders[-1].email.split("@")[1] if world.outsiders else "example-partner.test"
