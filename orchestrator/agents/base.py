@@ -166,7 +166,7 @@ class FaultRecovery:
     ) -> Any:
         """The result of the call just made to `tool`, once recovered from any fault it met."""
         policy = retry or self.DEFAULT
-        for _ in range(policy.max + 1):
+        for attempt in range(policy.max + 1):
             entry = await self.last_call(tool)
             fault = (entry or {}).get("fault") or {}
             kind = fault.get("kind", "error") if fault else None
@@ -174,7 +174,7 @@ class FaultRecovery:
                 return _Answer(entry.get("result") if entry else None)
             if kind is None or kind not in policy.kinds or kind == "latency":
                 return result
-            if kind == "stale_read" and not fault.get("hidden_changes"):
+            if (kind == "stale_read" and not fault.get("hidden_changes")) or attempt == policy.max:
                 return result
             wait = fault.get("delay_s") if kind == "stale_read" else fault.get("retry_after_s") if kind in ("rate_limit", "unavailable") else 0.05
             await anyio.sleep(float(wait or 0.05) + 0.02)

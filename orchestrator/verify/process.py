@@ -166,7 +166,7 @@ def duplicate_after_lost_reply(spec: str, journal: list[dict[str, Any]], *, vacu
             continue
         added = [(c["table"], c["after"]) for c in entry.get("changes") or [] if c.get("op") == "insert" and c.get("after")]
         for later in journal[index + 1 :]:
-            if (later["is_error"] and _fault_kind(later) != "lost_reply") or later.get("app") != entry.get("app"):
+            if later["is_error"] or later.get("app") != entry.get("app"):
                 continue
             for change in later.get("changes") or []:
                 if change.get("op") != "insert" or not change.get("after"):
@@ -234,9 +234,8 @@ def _read_first(check: JournalCheck, journal: list[dict[str, Any]], facts: Facts
 
 
 def _retried(tool: str, journal: list[dict[str, Any]]) -> str | None:
-    # Failures only: a lost reply was committed (redoing it duplicates), latency and stale reads answered.
-    faulted = [i for i, j in enumerate(journal) if is_tool(j["tool"], tool) and j.get("fault") and j["is_error"]
-               and _fault_kind(j) != "lost_reply"]  # fmt: skip
+    # Failures only: a lost reply was committed (journaled as a success), latency and stale reads answered.
+    faulted = [i for i, j in enumerate(journal) if is_tool(j["tool"], tool) and j.get("fault") and j["is_error"]]
     if not faulted:
         return f"no call of {tool} met an injected failure, so nothing was retried"
     for index in faulted:

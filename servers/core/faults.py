@@ -31,6 +31,7 @@ lives in the sandbox (`FaultState`).
 from __future__ import annotations
 
 import hashlib
+import math
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
@@ -143,7 +144,8 @@ def message_for(rule: FaultRule, window: Window | None, clock: datetime, wall: f
         return rule.message
     left = window.left(clock, wall)
     try:
-        return rule.message.format(retry_after=f"{max(left, 0.001):.3g}", until=window.until().isoformat(timespec="seconds"))
+        # Rounded up to a tenth: waiting as long as the message says is always enough.
+        return rule.message.format(retry_after=f"{max(math.ceil(left * 10 - 1e-6) / 10, 0.1):g}", until=window.until().isoformat(timespec="seconds"))
     except (KeyError, IndexError, ValueError):
         return rule.message
 

@@ -256,14 +256,16 @@ class SandboxMiddleware:
                             committed, shown = True, result
                             result = _error_result(rule.message)
             latency_ms = (time.perf_counter() - started) * 1000
-            is_error = bool(_get(result, "isError", "is_error"))
+            # A lost reply did not fail in the app (its change is committed): journaled as a success whose `error`
+            # holds what the agent was told instead, so every rule on what calls did sees its change.
+            is_error = bool(_get(result, "isError", "is_error")) and not committed
             kept = shown if committed else result
             structured = _get(kept, "structuredContent", "structured_content")
             sandbox.record(
                 tool=name,
                 arguments=bounded_arguments(arguments),
-                result=bounded(structured if structured is not None else _text(kept) if not is_error or committed else None),
-                error=bounded_text(_text(result)) if is_error else None,
+                result=bounded(structured if structured is not None else _text(kept) if not is_error else None),
+                error=bounded_text(_text(result)) if is_error or committed else None,
                 is_error=is_error,
                 latency_ms=latency_ms,
                 wall=wall,
