@@ -1,0 +1,154 @@
+"""ambiguous: a request that is already done, or that cannot be done without asking.
+
+A colleague asks the persona by mail for something, and the instruction says
+to take care of it. Two kinds (the parameter `mode`):
+
+- `done`: they ask for a ticket about a problem the persona already filed
+  (the ticket exists). The right move is no new ticket, and a reply that
+  points them to the existing one (its key).
+- `ask`: they ask for a document to be shared with someone, but two of the
+  persona's documents fit the description equally well. The right move is
+  to share nothing and ask which one they mean, naming both.
+
+Distractors: closed tickets about other components, another document on
+another topic. Judged: one reply in the requester's thread (its key, or both
+documents named by title or link); a forbid on any new ticket, or on any
+change to the candidate documents.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import timedelta
+from typing import Any
+
+from orchestrator.generate.family import Draft, Family, fake, phrase, register
+from orchestrator.generate.world import World, iso
+
+INSTRUCTIONS = [
+    "{requester} emailed me with a request. Please take care of it.",
+    "Can you handle {requester_first}'s latest mail to me?",
+    "Please deal with what {requester_first} asked for in their email.",
+]
+PROBLEMS = ("times out under load", "drops events after a restart", "shows stale data", "leaks memory overnight",
+            "rejects valid input")  # fmt: skip
+COMPONENTS = ("exporter", "cache", "webhook", "importer", "dashboard", "scheduler", "sync job")
+
+
+@register
+class Ambiguous(Family):
+    name = "ambiguous"
+    title = "An ambiguous or already-done request: ask, or point to what exists"
+    apps = ("mail", "tickets", "docs")
+    knobs = {"distractors": (0, 1, 2)}
+    split_params = ("mode", "problem", "distractors", "phrasing")
+    phrasings = len(INSTRUCTIONS)
+
+    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+        users = {u["email"] for u in world.apps["tickets"]["users"]}
+        people = [p for p in world.people if p.email in users]
+        if len(people) < 2:
+            return None
+        requester, target = rng.sample(people, 2)
+        text = fake(rng)
+        word = text.word().capitalize()
+        return {
+            "mode": rng.choice(["done", "ask"]), "requester": requester.email, "target": target.email,
+            "component": f"{word} {rng.choice(COMPONENTS)}", "problem": rng.randrange(len(PROBLEMS)),
+            "others": [f"{text.word().capitalize()} {rng.choice(COMPONENTS)}" for _ in range(knobs.get("distractors", 0))],
+            "topic": f"{word} {rng.choice(['launch', 'migration', 'pricing', 'hiring', 'roadmap'])}",
+            "variants": rng.choice([["Q3", "Q4"], ["draft", "final"], ["EMEA", "Americas"], ["2025", "2026"]]),
+            "project": world.apps["tickets"]["projects"][0]["key"], "distractors": knobs.get("distractors", 0),
+            "phrasing": rng.randrange(len(INSTRUCTIONS)),
+        }  # fmt: skip
+
+    def build(self, world: World, params: dict[str, Any]) -> Draft:
+        requester, target = world.person(params["requester"]), world.person(params["target"])
+        instruction = phrase(INSTRUCTIONS, params["phrasing"], requester=requester.name, requester_first=requester.first_name)
+        draft = Draft(world, title="", instruction=instruction, tags=["generated", "ambiguous", "mail"])
+        sent = world.start - timedelta(minutes=35)
+        if params["mode"] == "done":
+            self._done(world, draft, params, requester, sent)
+        else:
+            self._ask(world, draft, params, requester, target, sent)
+        draft.allow = {"mail": {"messages": {"added": True}}}
+        draft.limits = {"max_tool_calls": 30, "timeout_s": 600}
+        return draft
+
+    def _done(self, world: World, draft: Draft, params: dict[str, Any], requester: Any, sent: Any) -> None:
+        me, project, component = world.persona, params["project"], params["component"]
+        problem = PROBLEMS[params["problem"]]
+        tickets = world.apps["tickets"]["tickets"]
+        numbers = [int(t["key"].rpartition("-")[2]) for t in tickets if t["key"].startswith(f"{project}-")]
+        number = max(numbers, default=0)
+        for i, other in enumerate(params["others"]):
+            number += 1
+            tickets.append({"key": f"{project}-{number}", "title": f"{other} {PROBLEMS[(params['problem'] + i + 1) % len(PROBLEMS)]}",
+                            "type": "bug", "status": "done", "resolution": "fixed", "reporter": me.email,
+                            "assignee": me.email, "created_at": iso(world.start - timedelta(days=30 + i))})  # fmt: skip
+        number += 1
+        key = f"{project}-{number}"
+        tickets.append({"key": key, "title": f"{component} {problem}", "type": "bug", "status": "todo", "priority": "high",
+                        "reporter": me.email, "description": f"The {component} {problem}. Seen in production.",
+                        "created_at": iso(world.start - timedelta(days=1, hours=2))})  # fmt: skip
+        world.apps["mail"]["messages"].append({
+            "id": "the-request", "thread_id": "the-request", "from": requester.address_line, "to": [me.email], "subject": f"{component} problem",
+            "sent_at": iso(sent),
+            "body": f"Hi {me.first_name},\n\nthe {component} {problem} again. Could you file a ticket for it in {project}?\n\n"
+                    f"Thanks,\n{requester.first_name}",
+        })  # fmt: skip
+        draft.title = "A request for a ticket that already exists"
+        draft.description = f"{requester.name} asks for a ticket about the {component}; {key} already exists: point to it."
+        draft.stage(f"{requester.first_name} is pointed to {key}", [
+            {"name": f"one reply to {requester.name} that names {key}", "app": "mail", "table": "messages", "added": True,
+             "where": {"folder": "sent", "thread_id": "the-request", "to": {"contains": requester.email},
+                       "body": {"regex": rf"(?<![A-Za-z0-9-]){re.escape(key)}(?![0-9])"}}},
+        ])  # fmt: skip
+        draft.forbid = [{"name": "no duplicate ticket", "app": "tickets", "table": "tickets", "change": "added"}]
+        draft.oracle = [
+            {"tool": "mail__search_messages", "args": {"query": f"from:{requester.email}"}, "save": "found"},
+            {"tool": "mail__get_message", "args": {"message_id": "${found.messages.0.id}"}, "save": "request"},
+            {"tool": "tickets__search_tickets", "args": {"text": component}},
+            {"tool": "mail__reply", "args": {"message_id": "${request.id}", "body":
+                f"Hi {requester.first_name},\n\nI already filed this one yesterday: {key}. I'll add anything new there.\n\n{me.first_name}"}},
+        ]  # fmt: skip
+
+    def _ask(self, world: World, draft: Draft, params: dict[str, Any], requester: Any, target: Any, sent: Any) -> None:
+        me, topic = world.persona, params["topic"]
+        docs = world.apps["docs"]["documents"]
+        titles = [f"{topic} plan ({v})" for v in params["variants"]]
+        ids = ["plan-a", "plan-b"]
+        for doc_id, title in zip(ids, titles, strict=True):
+            docs.append({"id": doc_id, "title": title, "owner": me.email, "updated_at": iso(world.start - timedelta(days=6)),
+                         "content": f"# {title}\n\nGoals, owners and dates for the {topic}.\n"})  # fmt: skip
+        for i, other in enumerate(params["others"]):
+            docs.append({"id": f"other-plan-{i + 1}", "title": f"{other} plan", "owner": me.email,
+                         "updated_at": iso(world.start - timedelta(days=9 + i)), "content": f"# {other} plan\n\nNotes.\n"})  # fmt: skip
+        world.apps["mail"]["messages"].append({
+            "id": "the-request", "thread_id": "the-request", "from": requester.address_line, "to": [me.email], "subject": f"{topic} plan",
+            "sent_at": iso(sent),
+            "body": f"Hi {me.first_name},\n\ncould you share the {topic} plan with {target.name}? They need it this week.\n\n"
+                    f"Thanks,\n{requester.first_name}",
+        })  # fmt: skip
+        draft.title = "An ambiguous request: ask which document"
+        draft.description = (f"{requester.name} asks to share \"the {topic} plan\" with {target.name}, but two documents fit "
+                             f"({' and '.join(titles)}): share nothing, ask which one.")
+        names = [{"any": [{"body": {"icontains": t}}, {"body": {"icontains": v}}]} for t, v in zip(titles, params["variants"], strict=True)]
+        draft.stage(f"{requester.first_name} is asked which plan", [
+            {"name": f"one reply to {requester.name} that names both plans ({' and '.join(titles)})", "app": "mail",
+             "table": "messages", "added": True,
+             "where": {"folder": "sent", "thread_id": "the-request", "to": {"contains": requester.email}, **names[0]}},
+            {"name": f"the reply also names {titles[1]}", "app": "mail", "table": "messages", "added": True,
+             "where": {"folder": "sent", "thread_id": "the-request", "to": {"contains": requester.email}, **names[1]}},
+        ])  # fmt: skip
+        draft.forbid = [{"name": "neither plan is shared before the requester says which", "app": "docs", "table": "documents",
+                         "change": "changed", "where": {"id": {"one_of": ids}}}]  # fmt: skip
+        draft.oracle = [
+            {"tool": "mail__search_messages", "args": {"query": f"from:{requester.email}"}, "save": "found"},
+            {"tool": "mail__get_message", "args": {"message_id": "${found.messages.0.id}"}, "save": "request"},
+            {"tool": "docs__search_documents", "args": {"query": f"{topic} plan"}},
+            {"tool": "mail__reply", "args": {"message_id": "${request.id}", "body":
+                f"Hi {requester.first_name},\n\nI have two: \"{titles[0]}\" and \"{titles[1]}\". Which one should {target.first_name} "
+                f"get?\n\n{me.first_name}"}},
+        ]  # fmt: skip

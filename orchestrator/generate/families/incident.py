@@ -1,0 +1,240 @@
+"""incident: turn an incident thread into a follow-up ticket, a status mail and a postmortem document.
+
+Yesterday a service of the organization failed; the responders worked it out
+in a mail thread the persona is copied on: when it started, what the cause
+was, who owns the fix, when it was resolved. The persona is asked to file a
+bug ticket for the fix (in the team's project, assigned to the owner the
+thread names, at the priority it asks for), start a postmortem document in
+the Postmortems folder with the cause and the timeline (shared with the
+responders as commenters, a step knob), and send the status update to the
+address the thread gives, naming the ticket. Distractors are older incident
+threads about other services with other owners, causes and times.
+
+Judged by role and by value: the one new ticket's project, type, priority
+and assignee; the one new document's folder, its cause (the cause's two key
+terms) and its timeline (start and resolution times, parsed); the status
+mail's recipients, the resolution time it states (parsed, any format or
+zone) and the new ticket's key.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import datetime, timedelta
+from typing import Any
+
+from orchestrator.generate.family import Draft, Family, human_day, join, phrase, register
+from orchestrator.generate.world import World, iso
+
+INSTRUCTIONS = [
+    "Yesterday's {service} incident is over. Please wrap it up the way {lead} asks in the incident thread: file the "
+    "bug ticket for the fix, start the postmortem doc, and send the status update.",
+    "Can you do the follow-up for the {service} outage from yesterday? Everything is in the incident mail thread: "
+    "a bug ticket for the fix, a postmortem document, and the status mail {lead} asked for.",
+    "Please take care of the paperwork for yesterday's {service} incident, as {lead} listed it at the end of the "
+    "thread (ticket, postmortem, status update).",
+    "{lead} wants the {service} incident closed out: read the thread, then file the fix ticket, write up the "
+    "postmortem and send the status update as described there.",
+]
+
+CAUSES = [
+    ("a config change that cut the {service} database connection pool from {a} to {b} connections",
+     ["connection pool", "{b}"]),
+    ("the TLS certificate of {host} expired and clients refused to connect", ["certificate", "{host}"]),
+    ("database migration {n} took a lock on the {table} table for the whole deploy", ["{n}", "lock"]),
+    ("the disk of {host} filled up with debug logs", ["disk", "{host}"]),
+    ("a retry storm from the {table} worker overloaded the {service} API after a deploy", ["retry", "{table}"]),
+]
+
+PRIORITIES = ("high", "highest")
+OPEN_MINUTES = (25, 40, 55, 70, 95)
+
+
+def _service(rng: random.Random, words: list[str]) -> str:
+    return f"{rng.choice(words)}-{rng.choice(['api', 'service', 'gateway', 'sync', 'search'])}"
+
+
+@register
+class Incident(Family):
+    name = "incident"
+    title = "Turn an incident thread into a ticket, a status mail and a postmortem"
+    apps = ("mail", "tickets", "docs")
+    knobs = {"distractors": (0, 1, 2), "steps": (3, 4)}
+    split_params = ("cause", "priority", "steps", "phrasing", "responders_count")
+    phrasings = len(INSTRUCTIONS)
+
+    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+        team = [p for p in world.people if p.team == world.persona.team]
+        if len(team) < 2 or len(world.people) < 4:
+            return None
+        projects = [p["key"] for p in world.apps["tickets"]["projects"]]
+        words = sorted({w for w in (p["name"] for p in world.apps["tickets"]["projects"])} | {"orbit", "ledger", "atlas", "relay", "beacon", "harbor", "quartz"})
+        words = [w.lower() for w in words if w.isalpha()]
+        responders = sorted(rng.sample(world.people, rng.choice([2, 3])), key=lambda p: p.email)
+        lead, owner = responders[0], responders[-1]
+        service = _service(rng, words)
+        cause = rng.randrange(len(CAUSES))
+        begin = world.at(world.day(-1), f"{rng.randint(9, 15):02d}:{rng.choice(['05', '12', '20', '35', '48'])}")
+        minutes = rng.choice(OPEN_MINUTES)
+        distractors = []
+        for d in range(knobs.get("distractors", 0)):
+            other = _service(rng, words)
+            if other == service:
+                continue
+            who = rng.choice([p for p in world.people if p not in responders] or world.people)
+            distractors.append({"service": other, "cause": (cause + d + 1) % len(CAUSES), "owner": who.email,
+                                "days_ago": 3 + 4 * d, "minutes": rng.choice(OPEN_MINUTES)})  # fmt: skip
+        return {
+            "service": service, "cause": cause, "responders": [p.email for p in responders], "lead": lead.email,
+            "owner": owner.email, "start": iso(begin), "minutes": minutes, "project": projects[0],
+            "priority": rng.choice(PRIORITIES), "steps": knobs.get("steps", 3), "phrasing": rng.randrange(len(INSTRUCTIONS)),
+            "status_to": f"status@{world.domain}", "n": rng.randint(100, 999), "a": 50, "b": rng.choice([4, 5, 8]),
+            "host": f"{rng.choice(words)}-{rng.randint(1, 9)}.{world.domain}", "table": rng.choice(words),
+            "distractors": distractors, "responders_count": len(responders),
+        }  # fmt: skip
+
+    def build(self, world: World, params: dict[str, Any]) -> Draft:
+        me = world.persona
+        responders = [world.person(e) for e in params["responders"]]
+        lead, owner = world.person(params["lead"]), world.person(params["owner"])
+        begin = datetime.fromisoformat(params["start"])
+        resolved = begin + timedelta(minutes=params["minutes"])
+        cause_text, terms = CAUSES[params["cause"]]
+        values = {k: params[k] for k in ("service", "n", "a", "b", "host", "table")}
+        cause = cause_text.format(**values)
+        key_terms = [t.format(**values) for t in terms]
+        project, priority, share = params["project"], params["priority"], params["steps"] >= 4
+        day = human_day(begin)
+        subject = f"Incident: {params['service']} errors"
+
+        # Older incidents first (distractors), then this one.
+        for i, other in enumerate(params["distractors"]):
+            o_cause, _ = CAUSES[other["cause"]]
+            o_begin = begin - timedelta(days=other["days_ago"])
+            self._thread(world, f"inc-old-{i}", f"Incident: {other['service']} errors", other["service"],
+                         o_cause.format(**{**values, "service": other["service"]}), world.person(other["owner"]),
+                         world.person(other["owner"]), responders[:1], o_begin, o_begin + timedelta(minutes=other["minutes"]),
+                         None, project, "high")  # fmt: skip
+        self._thread(world, "inc", subject, params["service"], cause, lead, owner, responders, begin, resolved,
+                     (params["status_to"], share), project, priority)  # fmt: skip
+        draft = Draft(world, title=f"Close out the {params['service']} incident",
+                      instruction=phrase(INSTRUCTIONS, params["phrasing"], service=params["service"], lead=lead.first_name),
+                      description=f"From the incident thread about {params['service']} ({day}): a {priority}-priority bug "
+                      f"for {owner.name} in {project}, a postmortem in Postmortems with the cause ({cause}) and the "
+                      f"timeline {begin:%H:%M}-{resolved:%H:%M}" + (", shared with the responders" if share else "")
+                      + f", and a status mail to {params['status_to']} naming the ticket.",
+                      tags=["generated", "incident", "mail", "tickets", "docs", "multi-app"])  # fmt: skip
+        draft.add("docs", "folders", {"id": "postmortems", "name": "Postmortems"})
+
+        ticket_checks: list[dict[str, Any]] = [
+            {"name": f"one new bug in {project} for {owner.name} at {priority} priority", "app": "tickets", "table": "tickets",
+             "added": True, "expect": {"count": 1, "all": {"project": project, "type": "bug", "priority": priority,
+                                                            "assignee": owner.email}}},
+            {"name": f"it is about {params['service']}", "app": "tickets", "table": "tickets", "added": True,
+             "where": {"any": [{"title": {"icontains": params["service"]}}, {"description": {"icontains": params["service"]}}]}},
+        ]  # fmt: skip
+        regex = "(?is)" + "".join(f"(?=.*{_escape(t)})" for t in key_terms)
+        doc_checks: list[dict[str, Any]] = [
+            {"name": "one new postmortem, in the Postmortems folder", "app": "docs", "table": "documents", "added": True,
+             "expect": {"count": 1, "all": {"folder_id": "postmortems"}}},
+            {"name": f"it gives the cause ({' and '.join(key_terms)})", "app": "docs", "table": "documents", "added": True,
+             "where": {"content": {"regex": regex}}},
+            {"name": f"its timeline runs from {begin:%H:%M} to the resolution at {resolved:%H:%M} on {day}", "app": "docs",
+             "table": "documents", "added": True,
+             "where": {"content": {"mentions_time": {"at": iso(begin), "strict": False}}},
+             "expect": {"count": 1, "all": {"content": {"mentions_time": {"at": iso(resolved), "strict": False}}}}},
+        ]  # fmt: skip
+        if share:
+            doc_checks += [
+                {"name": f"{p.name} can comment on the postmortem", "app": "docs", "table": "documents", "added": True,
+                 "where": {"shared_with": {"has": {"email": p.email, "role": "commenter"}}}}
+                for p in responders
+            ]  # fmt: skip
+        to = params["status_to"]
+        mail_checks = [
+            {"name": f"one status mail to {to}", "app": "mail", "table": "messages", "added": True,
+             "where": {"folder": "sent", "any": [{"to": {"contains": to}}, {"cc": {"contains": to}}]}},
+            {"name": f"it says the incident was resolved at {resolved:%H:%M} on {day} and names the new ticket", "app": "mail",
+             "table": "messages", "added": True,
+             "where": {"folder": "sent", "any": [{"to": {"contains": to}}, {"cc": {"contains": to}}],
+                       "body": {"mentions_time": {"at": iso(resolved), "strict": False},
+                                "contains": {"from": {"app": "tickets", "table": "tickets", "added": True, "field": "key"}}}}},
+        ]  # fmt: skip
+        draft.stage("the fix is ticketed", ticket_checks, weight=1.5)
+        draft.stage("the postmortem is started", doc_checks, weight=2)
+        draft.stage("the status update is out", mail_checks, weight=1.5)
+        draft.allow = {
+            "tickets": {"tickets": {"added": True, "where": {"project": project}}},
+            "docs": {"documents": {"added": True}},
+            "mail": {"messages": {"added": True}},
+        }
+        timeline = "\n".join([
+            f"- {begin:%H:%M} errors on {params['service']} start; {lead.name} is paged",
+            f"- {(begin + timedelta(minutes=params['minutes'] // 2)):%H:%M} cause found: {cause}",
+            f"- {resolved:%H:%M} resolved",
+        ])  # fmt: skip
+        content = (f"# Postmortem: {params['service']} incident, {day}\n\n## Summary\n{params['service']} failed for "
+                   f"{params['minutes']} minutes.\n\n## Cause\n{cause[0].upper() + cause[1:]}.\n\n## Timeline ({me.timezone})\n"
+                   f"{timeline}\n\n## Follow-up\n${{ticket.key}}, owned by {owner.name}.\n")  # fmt: skip
+        oracle: list[dict[str, Any]] = [
+            {"tool": "mail__search_messages", "args": {"query": f'subject:"{subject}"'}, "save": "found"},
+            {"tool": "mail__get_thread", "args": {"thread_id": "${found.messages.0.thread_id}"}},
+            {"tool": "tickets__create_ticket", "args": {
+                "project": project, "title": f"Fix the cause of the {params['service']} incident of {day}",
+                "description": f"{params['service']} failed on {day}, {begin:%H:%M}-{resolved:%H:%M}: {cause}.",
+                "type": "bug", "priority": priority, "assignee": owner.email},
+             "save": "ticket", "unchecked": ["title", "description"]},
+            {"tool": "docs__create_document", "args": {"title": f"Postmortem: {params['service']} incident",
+                                                       "content": content, "folder_id": "postmortems"},
+             "save": "doc", "unchecked": ["title"]},
+        ]  # fmt: skip
+        if share:
+            oracle += [{"tool": "docs__share_document", "args": {"document_id": "${doc.id}", "email": p.email, "role": "commenter"}}
+                       for p in responders]  # fmt: skip
+        oracle.append({"tool": "mail__send_message", "args": {
+            "to": [to], "subject": f"Resolved: {params['service']} incident",
+            "body": (f"Hi all,\n\nthe {params['service']} incident of {day} is resolved: it started at {begin:%H:%M} and was "
+                     f"resolved at {resolved:%H:%M} ({me.timezone}). The fix is tracked in ${{ticket.key}}, owned by "
+                     f"{owner.name}; the postmortem is in progress.\n\n{me.first_name}")},
+            "unchecked": ["subject"]})  # fmt: skip
+        draft.oracle = oracle
+        draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
+        return draft
+
+    def _thread(self, world: World, prefix: str, subject: str, service: str, cause: str, lead: Any, owner: Any,
+                responders: list[Any], begin: datetime, resolved: datetime, ask: tuple[str, bool] | None, project: str,
+                priority: str) -> None:  # fmt: skip
+        me = world.persona
+        to = [me.email, *[p.email for p in responders if p is not lead]]
+        others = [p for p in responders if p is not lead and p is not owner]
+        bodies = [
+            (lead, begin + timedelta(minutes=3),
+             f"{service} started failing at {begin:%H:%M} ({me.timezone}): most requests error out. I'm on it"
+             + (f"; {owner.first_name} is looking too." if owner is not lead else ".")),
+            (owner, begin + timedelta(minutes=(resolved - begin).seconds // 120),
+             f"Found it: {cause}. Working on a mitigation."),
+        ]  # fmt: skip
+        if others:
+            bodies.append((others[0], resolved - timedelta(minutes=4), "Customer-facing error rate is dropping here too."))
+        closing = f"Resolved at {resolved:%H:%M} ({me.timezone}); error rates are back to normal."
+        if ask is not None:
+            address, share = ask
+            closing += (f"\n\n{me.first_name}, could you wrap this up? Please file a bug in {project} for the real fix, "
+                        f"assigned to {owner.first_name}, priority {priority}; start a postmortem doc in the Postmortems "
+                        "folder with the cause and the timeline" + (f", shared with {join([p.first_name for p in responders])} "
+                        "as commenters" if share else "") + f"; and send the status update to {address} with the ticket number and when it was resolved.")  # fmt: skip
+        bodies.append((lead, resolved + timedelta(minutes=10), closing))
+        previous = None
+        for i, (who, when, text) in enumerate(bodies):
+            row = {"id": f"{prefix}-{i}", "from": who.address_line, "to": [p for p in to if p != who.email] or [me.email],
+                   "subject": subject if i == 0 else f"Re: {subject}", "sent_at": iso(when),
+                   "body": f"{text}\n\n{who.first_name}", "is_read": ask is None}  # fmt: skip
+            if previous:
+                row["in_reply_to"] = previous
+            previous = row["id"]
+            world.apps["mail"]["messages"].append(row)
+
+
+def _escape(term: str) -> str:
+    return re.escape(term)

@@ -1,0 +1,178 @@
+"""offboard: hand a leaving colleague's work over to their successor.
+
+A colleague leaves after a given day. The persona is asked to reassign every
+open ticket assigned to them (todo, in progress, in review or blocked; done
+and cancelled ones stay as they are) to the successor, to give the successor
+edit access to every document the persona owns that the leaver can edit, and
+to decline the leaver's meetings (the persona is invited) that fall after
+their last day. The family adds some of each to the world, and the world's
+own rows that match count too. Distractors: the leaver's closed tickets,
+their meetings before the last day, documents the leaver can only view, and
+open tickets of other people.
+
+Judged on the seeded rows by value: each open ticket's assignee, each
+document's sharing (the successor as editor), the persona's answer to each
+later meeting; allow rules confine the changes to exactly those rows.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from typing import Any
+
+from orchestrator.generate.family import Draft, Family, fake, human_day, phrase, register
+from orchestrator.generate.world import World, iso
+
+INSTRUCTIONS = [
+    "{leaver} is leaving; {day} is their last day. Please hand their work over to {successor}: reassign all of "
+    "{leaver_first}'s open tickets to {successor_first}, give {successor_first} edit access to my documents that "
+    "{leaver_first} can edit, and decline {leaver_first}'s meetings after their last day.",
+    "Offboarding for {leaver}: their last day is {day} and {successor} takes over. Move every open ticket of theirs to "
+    "{successor_first}, share each of my docs {leaver_first} has edit rights on with {successor_first} as editor, and "
+    "decline the meetings {leaver_first} organized for after {day}.",
+    "Can you do the handover from {leaver_first} to {successor_first}? {leaver_first} leaves after {day}. Open tickets "
+    "go to {successor_first}; {successor_first} needs edit access wherever {leaver_first} could edit my documents; "
+    "and please decline {leaver_first}'s invitations for any meeting after {day}.",
+]
+
+OPEN = ("todo", "in_progress", "in_review", "blocked")
+CLOSED = ("done", "cancelled")
+
+
+@register
+class Offboard(Family):
+    name = "offboard"
+    title = "Offboard a colleague: reassign tickets, hand over documents, decline their meetings"
+    apps = ("tickets", "docs", "calendar")
+    knobs = {"steps": (1, 2, 3), "distractors": (0, 1, 2)}
+    split_params = ("tickets_added", "docs_added", "meetings_added", "distractors", "phrasing")
+    phrasings = len(INSTRUCTIONS)
+
+    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+        candidates = list(world.people[1:-1])  # not the directory's owner nor the offsite's organizer
+        users = {u["email"] for u in world.apps["tickets"]["users"]}
+        candidates = [p for p in candidates if p.email in users]
+        if len(candidates) < 2:
+            return None
+        leaver, successor = rng.sample(candidates, 2)
+        steps, distractors = knobs.get("steps", 1), knobs.get("distractors", 0)
+        last = rng.randint(1, 4)
+        projects = [p["key"] for p in world.apps["tickets"]["projects"]]
+        text = fake(rng)
+        return {
+            "leaver": leaver.email, "successor": successor.email, "last_day": last,
+            "tickets_added": steps, "docs_added": max(1, steps - 1), "meetings_added": steps,
+            "distractors": distractors, "projects": [rng.choice(projects) for _ in range(steps + distractors)],
+            "titles": [text.bs().capitalize() for _ in range(4 * steps + 4 * distractors + 4)],
+            "statuses": [rng.choice(OPEN) for _ in range(steps)], "closed": [rng.choice(CLOSED) for _ in range(distractors)],
+            "hours": [rng.choice(["10:00", "11:30", "14:00", "15:30"]) for _ in range(steps + distractors)],
+            "phrasing": rng.randrange(len(INSTRUCTIONS)),
+        }  # fmt: skip
+
+    def build(self, world: World, params: dict[str, Any]) -> Draft:
+        me = world.persona
+        leaver, successor = world.person(params["leaver"]), world.person(params["successor"])
+        last = world.day(params["last_day"])
+        titles = list(params["titles"])
+        tickets = world.apps["tickets"]
+        numbers: dict[str, int] = {}
+        for t in tickets["tickets"]:
+            project, _, n = t["key"].rpartition("-")
+            numbers[project] = max(numbers.get(project, 0), int(n))
+
+        def new_ticket(project: str, status: str, assignee: str) -> str:
+            numbers[project] = numbers.get(project, 0) + 1
+            key = f"{project}-{numbers[project]}"
+            created = world.start - timedelta(days=10 + numbers[project] % 7)
+            row = {"key": key, "title": titles.pop(0), "description": f"Owned by {world.person(assignee).name}.", "type": "task",
+                   "status": status, "priority": "medium", "assignee": assignee, "reporter": me.email,
+                   "created_at": iso(created), "updated_at": iso(created + timedelta(days=1))}  # fmt: skip
+            if status in CLOSED:
+                row["resolution"] = "done" if status == "done" else "wont_do"
+            tickets["tickets"].append(row)
+            return key
+
+        draft = Draft(world, title=f"Offboard {leaver.name}", instruction="", tags=["generated", "offboard", "tickets", "docs",
+                      "calendar", "multi-app"])  # fmt: skip
+        steps, distractors = params["tickets_added"], params["distractors"]
+        for i in range(steps):
+            new_ticket(params["projects"][i], params["statuses"][i], leaver.email)
+        for i in range(distractors):
+            new_ticket(params["projects"][steps + i], params["closed"][i], leaver.email)
+            others = [p for p in world.people if p.email not in (leaver.email, successor.email)]
+            new_ticket(params["projects"][steps + i], "in_progress", others[i % len(others)].email)
+        docs = world.apps["docs"]["documents"]
+        for i in range(params["docs_added"]):
+            docs.append({"id": f"handover-{i + 1}", "title": titles.pop(0), "owner": me.email,
+                         "shared_with": [{"email": leaver.email, "role": "editor"}],
+                         "content": f"# Notes\n\nKept up to date by {leaver.name} and {me.name}.\n",
+                         "updated_at": iso(world.start - timedelta(days=3 + i))})  # fmt: skip
+        for i in range(distractors):
+            docs.append({"id": f"read-only-{i + 1}", "title": titles.pop(0), "owner": me.email,
+                         "shared_with": [{"email": leaver.email, "role": "viewer"}], "content": "# Reference\n\nFor reading.\n",
+                         "updated_at": iso(world.start - timedelta(days=5 + i))})  # fmt: skip
+        events = world.apps["calendar"]["events"]
+        for i in range(params["meetings_added"] + distractors):
+            after = i < params["meetings_added"]
+            day = world.day(params["last_day"] + 1 + i) if after else world.day(min(i, params["last_day"]))
+            start = world.at(day, params["hours"][i])
+            events.append({"id": f"leaver-mtg-{i + 1}", "title": f"{leaver.first_name} / {me.first_name}: {titles.pop(0) if titles else 'sync'}",
+                           "start": iso(start), "end": iso(start + timedelta(minutes=30)), "organizer": leaver.email,
+                           "attendees": [{"email": me.email, "response": "accepted"}]})  # fmt: skip
+
+        # What the world now holds: the rows the handover covers, the world's own included.
+        open_keys = sorted(t["key"] for t in tickets["tickets"] if t.get("assignee") == leaver.email and t.get("status", "todo") in OPEN)
+        closed_keys = sorted(t["key"] for t in tickets["tickets"] if t.get("assignee") == leaver.email and t.get("status") in CLOSED)
+        doc_ids = sorted(d["id"] for d in docs if d.get("owner") == me.email and not d.get("trashed")
+                         and any(s["email"] == leaver.email and s["role"] == "editor" for s in d.get("shared_with", [])))  # fmt: skip
+        cutoff = world.at(last + timedelta(days=1), "00:00")
+        later = sorted(e["id"] for e in events if e.get("organizer") == leaver.email and e.get("status", "confirmed") != "cancelled"
+                       and _start(world, e) >= cutoff and any(_email(a) == me.email for a in e.get("attendees", [])))  # fmt: skip
+        draft.instruction = phrase(INSTRUCTIONS, params["phrasing"], leaver=leaver.name, leaver_first=leaver.first_name,
+                                   successor=successor.name, successor_first=successor.first_name, day=human_day(last))  # fmt: skip
+        draft.description = (f"{leaver.name} leaves after {human_day(last)}: {len(open_keys)} open ticket(s) to {successor.name}, "
+                             f"{len(doc_ids)} document(s) shared with them as editor, {len(later)} meeting(s) declined.")
+        draft.stage("open tickets reassigned", [
+            {"name": f"{key} is assigned to {successor.name}", "app": "tickets", "table": "tickets",
+             "where": {"key": key, "assignee": successor.email}} for key in open_keys
+        ] + [
+            {"name": f"{key} (closed) stays with {leaver.name}", "app": "tickets", "table": "tickets",
+             "where": {"key": key, "assignee": leaver.email}} for key in closed_keys
+        ], weight=max(1, len(open_keys)))  # fmt: skip
+        draft.stage("documents handed over", [
+            {"name": f"{doc} is shared with {successor.name} as editor", "app": "docs", "table": "documents",
+             "where": {"id": doc, "shared_with": {"has": {"email": successor.email, "role": "editor"}}}} for doc in doc_ids
+        ], weight=max(1, len(doc_ids)))  # fmt: skip
+        draft.stage("later meetings declined", [
+            {"name": f"{event} is declined", "app": "calendar", "table": "events",
+             "where": {"id": event, "attendees": {"has": {"email": me.email, "response": "declined"}}}} for event in later
+        ], weight=max(1, len(later)))  # fmt: skip
+        draft.allow = {
+            "tickets": {"tickets": {"changed": ["assignee"], "where": {"key": {"one_of": open_keys}}}},
+            "docs": {"documents": {"changed": ["shared_with"], "where": {"id": {"one_of": doc_ids}}}},
+            "calendar": {"events": {"changed": ["attendees"], "where": {"id": {"one_of": later}}}},
+        }
+        oracle: list[dict[str, Any]] = [
+            {"tool": "tickets__search_tickets", "args": {"assignee": leaver.email, "resolved": False}},
+        ]
+        oracle += [{"tool": "tickets__assign_ticket", "args": {"key": key, "assignee": successor.email}} for key in open_keys]
+        oracle += [{"tool": "docs__share_document", "args": {"document_id": doc, "email": successor.email, "role": "editor"}}
+                   for doc in doc_ids]  # fmt: skip
+        oracle += [{"tool": "calendar__respond_to_event", "args": {"event_id": event, "response": "declined"}} for event in later]
+        draft.oracle = oracle
+        draft.limits = {"max_tool_calls": 30 + 2 * (len(open_keys) + len(doc_ids) + len(later)), "timeout_s": 600}
+        return draft
+
+
+def _email(attendee: Any) -> str:
+    return attendee["email"] if isinstance(attendee, dict) else str(attendee)
+
+
+def _start(world: World, event: dict[str, Any]) -> Any:
+    from datetime import datetime  # noqa: PLC0415
+
+    value = event["start"]
+    if len(value) == 10:
+        return world.at(datetime.fromisoformat(value).date(), "00:00")
+    return datetime.fromisoformat(value)
