@@ -227,7 +227,17 @@ def scenario_row(run: ScenarioRun) -> dict[str, Any]:
         "cost_usd": round(sum(costs), 6) if costs and len(costs) == n else None,
         "statuses": statuses,
         "status": next((s for s in ("error", "agent_error", "interrupted") if s in statuses), "completed"),
+        **_attack_row(results),
     }
+
+
+def _attack_row(results: list[Result]) -> dict[str, Any]:
+    """For a prompt-injection variant: the share of its episodes with utility and with security (Result.attack)."""
+    outcomes = [a for r in results if (a := getattr(r, "attack", None)) is not None]
+    if not outcomes:
+        return {}
+    return {"attack": {"utility": _mean([float(a["utility"]) for a in outcomes]),
+                       "security": _mean([float(a["security"]) for a in outcomes])}}  # fmt: skip
 
 
 def summarize(
@@ -262,11 +272,21 @@ def summarize(
             "calls": round(sum((r["calls"] or 0) * r["episodes"] for r in ran), 3),
             "wall_s": round(elapsed_s, 3),
             "cost_usd": round(sum(costs), 6) if costs and len(costs) == len(ran) else None,
+            **_attack_total(ran),
         },
         "passed": bool(ran) and len(ran) == len(rows) and all(r["passed"] for r in ran),
         "interrupted": interrupted,
         "written_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
+
+
+def _attack_total(ran: list[dict[str, Any]]) -> dict[str, Any]:
+    """AgentDojo's two numbers over the attacked scenarios: utility under attack and attack success rate."""
+    attacked = [r["attack"] for r in ran if r.get("attack")]
+    if not attacked:
+        return {}
+    return {"attacked": len(attacked), "utility_under_attack": _mean([a["utility"] for a in attacked]),
+            "attack_success_rate": _mean([1 - a["security"] for a in attacked])}  # fmt: skip
 
 
 # -- on the console ----------------------------------------------------------------
@@ -326,6 +346,9 @@ def render_suite(console: Any, summary: dict[str, Any]) -> None:
         + f", {total.get('calls', 0):.0f} tool calls, {total.get('wall_s', 0):.1f} s"
         + (f", cost {total['cost_usd']:.4f} $" if total.get("cost_usd") is not None else "")
     )
+    if total.get("attacked"):
+        line += (f"; {total['attacked']} under prompt injection: utility {total['utility_under_attack']:.2f}, "
+                 f"attack success rate {total['attack_success_rate']:.2f}")
     if total.get("invalid"):
         line += f"; {total['invalid']} file(s) did not load"
     console.print(line, highlight=False)
