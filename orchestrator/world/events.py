@@ -143,7 +143,8 @@ class WorldEngine:
         self.watched = {w.app for w in self.watchers} | {
             e.when.app for e in self.world.events if isinstance(e.when, StateTrigger)
         }
-        self.state: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        self.seen: dict[str, int] = {}
+        """Per watched app, the last journal entry the engine has looked at."""
         self.initial_keys: dict[tuple[str, str], set[Any]] = {}
         self.keys: dict[tuple[str, str], str] = {
             (app, t.name): t.key for app in scenario.apps for t in registry.load(app).tables.values()
@@ -165,10 +166,21 @@ class WorldEngine:
                 self._schedule(event.name, event.app, self.timeline.now, self._change(event))
                 self._fired.add(index)
         for app in sorted(self.watched):
-            self.state[app] = await self.endpoints[app].snapshot(self.sandbox_id)
-            for table, rows in self.state[app].items():
+            state = await self.endpoints[app].snapshot(self.sandbox_id)
+            for table, rows in state.items():
                 key = self.keys.get((app, table), "id")
                 self.initial_keys[(app, table)] = {r.get(key) for r in rows}
+            self.seen[app] = 0
+            ctx = self._context(app)
+            for index, event in enumerate(self.world.events):  # a condition that holds from the start holds first now
+                trigger = event.when
+                if isinstance(trigger, StateTrigger) and trigger.app == app and trigger.added is not True and any(
+                    row_matches(r, trigger.where, ctx, trigger.table) for r in state.get(trigger.table, [])
+                ):
+                    self._fire(index, event, self.timeline.now)
+
+    def _context(self, app: str) -> Context:
+        return Context({}, self.keys, app, seeded=self.initial_keys)
 
     def _change(self, event: Event) -> dict[str, Any]:
         return {
@@ -219,31 +231,36 @@ class WorldEngine:
         return self._read_only[tool]
 
     async def _watch(self, app: str, now: datetime) -> None:
-        """Compare the app's state with the last one seen; feed state triggers and people's rules."""
-        old = self.state.get(app, {})
-        new = await self.endpoints[app].snapshot(self.sandbox_id)
-        self.state[app] = new
-        seeded = {k: v for k, v in self.initial_keys.items()}
-        ctx = Context(self.state, self.keys, app, seeded=seeded)
+        """Read the rows the agent's calls changed since last time (the app's journal); feed state triggers
+        and people's rules. World changes are not the agent's and are skipped."""
+        entries = await self.endpoints[app].journal(self.sandbox_id, self.seen.get(app, 0))
+        if not entries:
+            return
+        self.seen[app] = max(int(e["seq"]) for e in entries)
+        changes = [c for e in entries if e.get("tool") and not e.get("is_error") for c in e.get("changes") or []]
+        if not changes:
+            return
+        ctx = self._context(app)
         for index, event in enumerate(self.world.events):
-            if index in self._fired or not isinstance(event.when, StateTrigger) or event.when.app != app:
-                continue
             trigger = event.when
-            rows = ctx.select(app, trigger.table, trigger.added) if trigger.added is not None else ctx.rows(app, trigger.table)
+            if index in self._fired or not isinstance(trigger, StateTrigger) or trigger.app != app:
+                continue
+            rows = [c["after"] for c in changes if c["table"] == trigger.table and c.get("after") is not None]
+            if trigger.added is not None:
+                rows = [r for r in rows if ctx.is_added(app, trigger.table, r) == trigger.added]
             if any(row_matches(r, trigger.where, ctx, trigger.table) for r in rows):
                 self._fire(index, event, now)
+        state: dict[str, Any] = {}
+        if app == "calendar" and any(w.app == "calendar" and w.person.invitations == "busy" for w in self.watchers):
+            state = {app: await self.endpoints[app].snapshot(self.sandbox_id)}  # their own calendar decides
         for watcher in self.watchers:
             if watcher.app != app:
                 continue
-            key = self.keys.get((app, watcher.table), "id")
-            before = {r.get(key): r for r in old.get(watcher.table, [])}
-            for row in new.get(watcher.table, []):
-                previous = before.get(row.get(key))
-                if previous == row:
-                    continue
-                reaction = watcher.react(self.scenario, previous, row, ctx, self.state)
-                if reaction is not None:
-                    self._react(reaction, now)
+            for change in changes:
+                if change["table"] == watcher.table and change.get("after") is not None and change.get("before") != change["after"]:
+                    reaction = watcher.react(self.scenario, change.get("before"), change["after"], ctx, state)
+                    if reaction is not None:
+                        self._react(reaction, now)
 
     def _react(self, reaction: Reaction, now: datetime) -> None:
         self._schedule(reaction.name, reaction.app, now + timedelta(seconds=reaction.delay), reaction.change)
@@ -270,8 +287,6 @@ class WorldEngine:
                 params={"event": item.name, "app": item.app, "at": record["at"]}, result=done, error=error,
                 is_error=error is not None, latency_ms=round((time.perf_counter() - started) * 1000, 3),
             )  # fmt: skip
-        if item.app in self.state:  # the world's change is not the agent's: watched state moves past it
-            self.state[item.app] = await self.endpoints[item.app].snapshot(self.sandbox_id)
 
     # -- the gateway's own tools -------------------------------------------------------
 
