@@ -1,0 +1,92 @@
+"""ClawGym as a verifiers environment: rollouts run by verifiers itself (its env, interception server, chat-loop
+program in a subprocess runtime, MCP client) against a scripted OpenAI-compatible model on 127.0.0.1 that replays
+the scenario's reference solution, or does nothing. Skipped without the verifiers extra unless CLAWGYM_REQUIRE_RL=1."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+try:
+    import verifiers.v1 as vf
+    from verifiers.v1.clients import EvalClientConfig, ModelContext
+
+    from orchestrator.env.verifiers_env import ClawGymTask, load_environment
+except ImportError as exc:
+    if os.environ.get("CLAWGYM_REQUIRE_RL") == "1":
+        raise
+    pytest.skip(f"the verifiers extra is not installed ({exc}); pip install -e '.[verifiers]'", allow_module_level=True)
+
+from orchestrator.env.core import EnvError
+from orchestrator.scenario.model import load
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "agents"))
+from fake_model import FakeModel, Served  # noqa: E402
+
+SCENARIO = ROOT / "scenarios" / "reschedule-conflict.yaml"
+KEY_VAR = "CLAWGYM_TEST_MODEL_KEY"
+
+
+async def rollouts(models: list[FakeModel]) -> list[vf.Episode]:
+    """One rollout per model, at once (each one its own scripted model server and ClawGym episode)."""
+    os.environ.setdefault(KEY_VAR, "not-a-real-key")
+    env = load_environment([SCENARIO], seeds=[7])
+    [task] = list(env.taskset)
+    with contextlib.ExitStack() as stack:
+        urls = [stack.enter_context(Served(model)).url for model in models]
+        async with env.serving():
+            return await asyncio.gather(*(
+                env.run_slot(env.slots(task)[0], ModelContext(model="oracle", client=EvalClientConfig(base_url=url, api_key_var=KEY_VAR)))
+                for url in urls
+            ))  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def played() -> dict[str, tuple[FakeModel, vf.Episode]]:
+    models = {"oracle": FakeModel(load(SCENARIO).oracle), "idle": FakeModel([])}  # idle: answers in text at once
+    episodes = asyncio.run(rollouts(list(models.values())))
+    return {name: (model, episode) for (name, model), episode in zip(models.items(), episodes, strict=True)}
+
+
+def test_a_rollout_of_the_reference_solution_earns_the_verifiers_score(played: dict) -> None:
+    model, episode = played["oracle"]
+    oracle = load(SCENARIO).oracle
+    assert episode.ok, episode.errors
+    [trace] = episode.traces
+    assert trace.ok, trace.errors
+    assert trace.rewards["clawgym_score"].score == 1.0 and trace.reward == 1.0
+    assert trace.metrics["passed"] == 1.0 and trace.metrics["tool_calls"] == len(oracle)
+    # The model worked through verifiers' client: one request per tool call, then its answer; it saw ClawGym's
+    # tools by their own names (no server prefix), `submit` among them, and the scenario's task as the prompt.
+    assert len(model.requests) == len(oracle) + 1
+    first = model.requests[0]["body"]
+    names = {t["function"]["name"] for t in first["tools"]}
+    assert {"calendar__list_events", "mail__send_message", "submit"} <= names
+    assert any("all-hands" in str(m.get("content")) for m in first["messages"] if m["role"] == "user")
+    assert trace.task.data.scenario_id == "reschedule-conflict" and trace.task.data.seed == 7
+
+
+def test_a_model_that_does_nothing_gets_zero(played: dict) -> None:
+    model, episode = played["idle"]
+    assert episode.ok, episode.errors
+    [trace] = episode.traces
+    assert trace.rewards["clawgym_score"].score == 0.0 and trace.reward == 0.0
+    assert trace.metrics["passed"] == 0.0 and trace.metrics["tool_calls"] == 0.0
+    assert len(model.requests) == 1
+
+
+def test_one_task_per_scenario_and_seed_and_clear_errors(tmp_path: Path) -> None:
+    env = load_environment([SCENARIO, ROOT / "scenarios" / "flaky-ticketing.yaml"], seeds=[0, 1])
+    tasks = list(env.taskset)
+    assert [t.key for t in tasks] == ["reschedule-conflict@0", "reschedule-conflict@1", "flaky-ticketing@0", "flaky-ticketing@1"]
+    assert all(isinstance(t, ClawGymTask) and t.data.prompt for t in tasks)
+    with pytest.raises(EnvError, match="nope.yaml: no such scenario file or folder"):
+        load_environment([tmp_path / "nope.yaml"])
+    with pytest.raises(EnvError, match="no scenario"):
+        load_environment([tmp_path])
