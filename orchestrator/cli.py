@@ -665,6 +665,7 @@ def serve_command(
         Path, typer.Option("--out", help="Parent folder: each served episode gets its own ID-TIME folder in it, and DIR/latest points at the newest.")
     ] = Path("runs"),
     seed: Annotated[int, typer.Option("--seed", help="Episode seed.")] = 0,
+    noise: NoiseOption = "none",
     backend: BackendOption = "local",
     judge: JudgeOption = None,
 ) -> None:
@@ -679,7 +680,9 @@ def serve_command(
     if transport not in ("stdio", "http"):
         raise fail_usage(f"--transport must be stdio or http, not {transport!r}")
     _use_judge(judge)
-    loaded = load_or_exit(scenario)
+    from orchestrator.world.noise import noisy
+
+    loaded = noisy(load_or_exit(scenario), noise, seed)
     if transport == "http":
         try:
             listen(host, port).close()  # fail before starting any app server
@@ -733,6 +736,14 @@ def serve_command(
                 result.episode.update(
                     {"agent": {"agent": f"served over {transport}"}, "backend": backend_impl.name, "stopped_by": stopped_by}
                 )
+                from orchestrator.verify.process import injected_faults, judge_recovery
+                from orchestrator.world.noise import noise_profile
+
+                if (profile := noise_profile(loaded)) is not None:
+                    judge_recovery(result, journal)
+                    result.episode["noise"] = profile
+                if faults := injected_faults(journal):
+                    result.episode["faults"] = faults
                 write_episode(folder, result, await episode.merged_trace(journal))
                 return result
 
