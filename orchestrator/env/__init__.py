@@ -13,8 +13,9 @@ Interface (names are stable; docs/rewards.md is the reward contract):
 
 - `ClawGymEnv(backend="inprocess", *, step_rewards=False, max_result_chars=20_000, max_steps=None)`;
   `async with` it, or call `close()` yourself. `backend` is a `Backend` (the caller closes it) or a name.
-- `await env.reset(scenario, seed=0, *, step_rewards=None, episode_id=None) -> Observation`: `scenario` is a
-  path, a loaded `Scenario` or YAML text. Ends the previous episode.
+- `await env.reset(scenario, seed=0, *, step_rewards=None, episode_id=None, noise="none") -> Observation`:
+  `scenario` is a path, a loaded `Scenario` or YAML text; `noise` a profile of `orchestrator run --noise`.
+  Ends the previous episode.
 - `await env.step(action) -> StepResult`: `action` is a `ToolCall(name, arguments, id=None)`, a dict
   `{"name": "app__tool", "arguments": {...}}`, an OpenAI tool call or an Anthropic `tool_use` block (dicts or
   SDK objects; see `parse_action`). The action named `SUBMIT` (`"submit"`) ends the episode (`terminated`).
@@ -28,7 +29,7 @@ Interface (names are stable; docs/rewards.md is the reward contract):
   `env.observation -> Observation | None` (what the last reset returned).
 - `Observation`: scenario, title, task, persona, now, system_prompt, tools (MCP tools/list entries), openai_tools,
   anthropic_tools (each list ends with the `submit` tool), info (episode_id, seed, apps, step_rewards,
-  max_tool_calls, max_steps, pass_mark, stages, baseline_score, end_action).
+  max_tool_calls, max_steps, pass_mark, stages, baseline_score, end_action, noise).
 - `StepResult`: text, content, structured_content, is_error, reward, terminated, truncated, info (and `.done`).
   info holds step, tool, call_id, changed, world_changed, fault, failed, recovered, process; with step rewards credited,
   withdrawn, harm, harm_cleared, score_so_far; at the end score, passed, process_score, violations, result.

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import itertools
 import json
 import tempfile
@@ -34,6 +33,7 @@ from orchestrator.episode.gateway import gateway_name, task_text
 from orchestrator.scenario.model import JournalCheck, Scenario, ScenarioError, load
 from orchestrator.verify.results import Result
 from orchestrator.verify.verdict import verify
+from orchestrator.world.noise import noise_profile, noisy
 
 T = TypeVar("T")
 
@@ -352,10 +352,17 @@ class ClawGymEnv:
         *,
         step_rewards: bool | None = None,
         episode_id: str | None = None,
+        noise: str = "none",
     ) -> Observation:
         """Start an episode of `scenario` (a path, a `Scenario` or YAML text) with RNG seed `seed`; the previous
-        episode, if any, ends (its sandboxes are deleted). `step_rewards` declares per-step rewards (docs/rewards.md)."""
+        episode, if any, ends (its sandboxes are deleted). `step_rewards` declares per-step rewards (docs/rewards.md);
+        `noise` runs the scenario under a noise profile (`none`, `mild`, `harsh`: faults and noisy people data drawn
+        from the seed, as `orchestrator run --noise`)."""
         loaded = load_scenario(scenario)
+        try:
+            loaded = noisy(loaded, noise, int(seed))
+        except ValueError as exc:
+            raise EnvError(f"noise: {exc}") from None
         rewards = self.step_rewards if step_rewards is None else step_rewards
         return await self._run(partial(self._reset, loaded, int(seed), rewards, episode_id))
 
@@ -439,7 +446,8 @@ class ClawGymEnv:
         ep.violations = {_violation_key(v) for v in baseline.violations}
         self._ep = ep
         tools = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in listed]
-        everything = [*tools, SUBMIT_TOOL]
+        everything = [*tools, json.loads(json.dumps(SUBMIT_TOOL))]
+        formats = _formats(everything)
         zone_now = scenario.clock.start
         ep.observation = Observation(
             scenario=scenario.id,
@@ -452,13 +460,13 @@ class ClawGymEnv:
                 f"When you are done, call `{SUBMIT}` with a short summary of what you did.",
             ),
             tools=everything,
-            openai_tools=_formats(everything)[0],
-            anthropic_tools=_formats(everything)[1],
+            openai_tools=formats[0],
+            anthropic_tools=formats[1],
             info={
                 "episode_id": episode_id, "seed": seed, "apps": sorted(scenario.apps), "step_rewards": step_rewards,
                 "max_tool_calls": scenario.limits.max_tool_calls, "max_steps": self.max_steps, "pass_mark": scenario.pass_mark,
                 "stages": [{"name": s.name, "weight": s.weight} for s in scenario.stages], "baseline_score": baseline.score,
-                "end_action": SUBMIT,
+                "end_action": SUBMIT, "noise": noise_profile(scenario),
             },  # fmt: skip
         )
         return ep.observation
@@ -501,7 +509,7 @@ class ClawGymEnv:
         info["world_changed"] = [_change(e, c) for e in world for c in e.get("changes") or []]
         faults = [e["fault"] for e in entries if e.get("fault") and e.get("tool") == call.name]
         info["fault"] = (faults[-1].get("kind", "error") if isinstance(faults[-1], Mapping) else "error") if faults else None
-        self._process(ep, call, entries, info)
+        self._process(ep, call, entries, out.is_error, info)
         succeeded = any(not e.get("is_error") for e in entries)
         if ep.step_rewards and (changed or world or (ep.reads_matter and succeeded)):
             current = self._evaluate(ep)
@@ -587,11 +595,11 @@ class ClawGymEnv:
         attempted = ep.episode.gateway.calls if ep.episode.gateway else None
         return verify(ep.scenario, ep.episode.seeded, ep.state, ep.journal, attempted_calls=attempted)
 
-    def _process(self, ep: _Episode, call: ToolCall, entries: list[dict[str, Any]], info: dict[str, Any]) -> None:
+    def _process(self, ep: _Episode, call: ToolCall, entries: list[dict[str, Any]], is_error: bool, info: dict[str, Any]) -> None:
         """Process components, reported beside the reward: failed calls, injected faults, recovery after a fault."""
         key = json.dumps([call.name, call.arguments], sort_keys=True, default=str)
         calls = [e for e in entries if e.get("tool") == call.name]  # the others are the world's (events), not the call
-        failed = not calls or all(e.get("is_error") for e in calls)
+        failed = is_error or not calls  # what the agent saw (a lost reply is an error to it, though it committed)
         if not calls:  # refused by the gateway (an unknown tool): no app saw it
             ep.process["invalid_actions"] += 1
         for entry in calls:
@@ -630,18 +638,18 @@ def _passing(result: Result) -> set[str]:
     return {c.id for c in result.checks if c.kind == "outcome" and c.passed}
 
 
-_FORMATS: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+_FORMATS: dict[str, tuple[str, str]] = {}
 
 
 def _formats(tools: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The tools in OpenAI and Anthropic formats, converted once per distinct tool list (copies handed out)."""
+    """The tools in OpenAI and Anthropic formats, converted once per distinct tool list (fresh copies handed out)."""
     key = json.dumps(tools, sort_keys=True)
     if key not in _FORMATS:
         if len(_FORMATS) >= 64:
             _FORMATS.pop(next(iter(_FORMATS)))
-        _FORMATS[key] = (openai_tools(tools), anthropic_tools(tools))
+        _FORMATS[key] = (json.dumps(openai_tools(tools)), json.dumps(anthropic_tools(tools)))
     cached = _FORMATS[key]
-    return copy.deepcopy(cached[0]), copy.deepcopy(cached[1])
+    return json.loads(cached[0]), json.loads(cached[1])
 
 
 def _entry_key(entry: Mapping[str, Any]) -> tuple[Any, ...]:

@@ -242,6 +242,25 @@ async def test_faults_and_recovery_are_reported_beside_the_reward() -> None:
         assert sum(r.reward for r in [*results, end]) == pytest.approx(1.0)
 
 
+async def test_noise_is_drawn_from_the_seed(travel: Scenario) -> None:
+    """`reset(noise=...)` runs the scenario under a noise profile: the same seed meets the same faults."""
+    reads = [{"name": "mail__search_messages", "arguments": {"query": q}} for q in ("Berlin", "offsite", "travel", "Priya", "hotel", "standup")]
+    reads += [{"name": "docs__search_documents", "arguments": {"query": q}} for q in ("travel", "policy")]
+
+    async def once() -> list[tuple[Any, ...]]:
+        async with ClawGymEnv(step_rewards=True) as env:
+            obs = await env.reset(travel, seed=0, noise="harsh")
+            assert obs.info["noise"]["profile"] == "harsh"
+            return [(r.text, r.is_error, r.info["fault"], r.reward) for r in [await env.step(a) for a in reads]]
+
+    first = await once()
+    assert first == await once()
+    assert [f for _, _, f, _ in first if f] == ["rate_limit", "error"] and all(r == 0.0 for *_, r in first)
+    with pytest.raises(EnvError, match="unknown noise profile 'loud'"):
+        async with ClawGymEnv() as env:
+            await env.reset(travel, noise="loud")
+
+
 # -- determinism, tasks, the sync wrapper ------------------------------------------------------------------------
 
 
