@@ -15,17 +15,20 @@ removes the sandboxes a crashed run of this machine left behind.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import socket
 import time
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import anyio
 import httpx2
+import mcp.types as types
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
@@ -102,6 +105,84 @@ def first_error(exc: BaseException) -> BaseException:
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
     return exc
+
+
+@dataclass
+class UpstreamClient(Client):
+    """The gateway's connection to one app's sandbox.
+
+    Two costs of a plain client are dropped, neither a check of anything the
+    verdict depends on:
+
+    - the tool listing is the app server's, the same for all its sandboxes, so
+      it is fetched once per app server (`listings`, shared by the endpoint)
+      instead of once per episode;
+    - results are not validated against their output schemas a second time:
+      the app server validates every result against the tool's output model
+      before it sends it (the SDK's `MCPServer`), the published schema is
+      generated from that same model, and the agent's own client validates
+      what the gateway passes on (tests/core/test_output_schemas.py shows the
+      server refuses a result that does not fit and never sends one).
+    """
+
+    listings: dict[str, types.ListToolsResult] | None = None
+
+    async def __aenter__(self) -> UpstreamClient:
+        await super().__aenter__()
+        self.session.validate_tool_result = _trusted  # type: ignore[method-assign]
+        return self
+
+    async def list_tools(self, *, cursor: str | None = None, **kwargs: Any) -> types.ListToolsResult:
+        if self.listings is None or cursor is not None or kwargs:
+            return await super().list_tools(cursor=cursor, **kwargs)
+        listed = self.listings.get("tools")
+        if listed is None or listed.next_cursor is not None:
+            listed = await super().list_tools()
+            self.listings["tools"] = listed
+        return listed
+
+
+async def _trusted(name: str, result: types.CallToolResult) -> None:
+    """The app server already validated the result (see `UpstreamClient`)."""
+
+
+MAX_REMEMBERED_VALIDATORS = 4096
+_validators: dict[str, Any] = {}
+"""Compiled output-schema validators by canonical schema text, shared by every client session of this process."""
+
+
+def remember_output_validators(client: Any) -> None:
+    """Let `client`'s session reuse output-schema validators compiled by earlier sessions of this process.
+
+    A session compiles a tool's validator the first time the tool answers,
+    after checking the schema against the meta-schema; that compile costs about
+    60 validations and depends on the schema alone. Results are still
+    validated on every call; a schema that fails the check is never
+    remembered, so it fails again in every session. A client whose SDK has no
+    such per-session cache is left as it is.
+    """
+    session = client.session
+    own = getattr(session, "_output_schema_validator", None)
+    per_session = getattr(session, "_tool_output_validators", None)
+    if own is None or not isinstance(per_session, dict):
+        return
+
+    def validator(name: str, schema: dict[str, Any]) -> Any:
+        known = per_session.get(name)
+        if known is not None:
+            return known
+        key = json.dumps(schema, sort_keys=True, default=str)
+        shared = _validators.get(key)
+        if shared is None:
+            shared = own(name, schema)  # checks the schema (raising when it is invalid) and compiles it
+            if len(_validators) >= MAX_REMEMBERED_VALIDATORS:
+                _validators.clear()
+            _validators[key] = shared
+        else:
+            per_session[name] = shared
+        return shared
+
+    session._output_schema_validator = validator
 
 
 class AppEndpoint(ABC):

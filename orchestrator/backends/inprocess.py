@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
-from mcp import Client
+import mcp.types as types
 from pydantic import ValidationError
 
-from orchestrator.backends.base import AppEndpoint, Backend, BackendError
+from orchestrator.backends.base import AppEndpoint, Backend, BackendError, UpstreamClient
 from servers import registry
 from servers.core import FaultPlan, SandboxSpec, SandboxStore, SeedError, UnknownSandbox, build_mcp_server
 from servers.core.mcp import bind_sandbox
@@ -23,6 +23,7 @@ class InProcessEndpoint(AppEndpoint):
         self.app = app
         self.store = SandboxStore(registry.load(app))
         self.server = build_mcp_server(self.store.app, self.store)
+        self.listings: dict[str, types.ListToolsResult] = {}
 
     def _sandbox(self, sandbox_id: str):  # noqa: ANN202
         try:
@@ -73,18 +74,19 @@ class InProcessEndpoint(AppEndpoint):
         self.store.delete(sandbox_id)
 
     @contextlib.asynccontextmanager
-    async def connect(self, sandbox_id: str, secret: str | None = None) -> AsyncIterator[Client]:
+    async def connect(self, sandbox_id: str, secret: str | None = None) -> AsyncIterator[UpstreamClient]:
         self._sandbox(sandbox_id)
-        async with SandboxClient(self.server, sandbox_id=sandbox_id, mode="legacy") as client:
+        # The SDK's direct in-process path: no streams, no JSON-RPC framing, no handshake.
+        async with SandboxClient(self.server, sandbox_id=sandbox_id, listings=self.listings) as client:
             yield client
 
 
 @dataclass
-class SandboxClient(Client):
+class SandboxClient(UpstreamClient):
     """An in-process client whose tool calls address one sandbox.
 
     The SDK runs an in-process handler in the context of the task that sent
-    the message, so binding the sandbox around each call is enough.
+    the request, so binding the sandbox around each call is enough.
     """
 
     sandbox_id: str = "default"

@@ -208,7 +208,10 @@ class Gateway:
             raise
         finally:
             params = {k: v for k, v in (ctx.params or {}).items() if k != "_meta"}
-            if isinstance(result, Mapping):
+            if ctx.method == "tools/list" and isinstance(result, Mapping):
+                # The same listing in every episode of the scenario, and its largest answer: its names are enough here.
+                result = {"tools": [tool.get("name") for tool in result.get("tools") or [] if isinstance(tool, Mapping)]}
+            elif isinstance(result, Mapping):
                 result = dict(result)
             elif result is not None and hasattr(result, "model_dump"):
                 result = result.model_dump(mode="json", by_alias=True, exclude_none=True)

@@ -6,7 +6,9 @@ result. The check depends on the schema alone, yet costs about 60 times the
 validation itself, and with a session per episode it dominated validation
 time (two thirds of each episode). `schema_checks_remembered` remembers which
 schemas already passed the check, for as long as it is entered; results are
-still validated on every call.
+still validated on every call. (Sessions an `Episode` opens need no such
+patch: they share compiled validators through
+`orchestrator.backends.base.remember_output_validators`.)
 """
 
 from __future__ import annotations
@@ -44,3 +46,4 @@ def schema_checks_remembered() -> Iterator[None]:
         for cls, original in originals.items():
             if original is not None:
                 cls.check_schema = original
+
