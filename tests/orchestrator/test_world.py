@@ -371,3 +371,39 @@ def test_world_fields_are_validated_with_errors_naming_the_field(tmp_path) -> No
     for expected in ("world.clock.tools.mail__fly", "no tool 'fly'", "world.events[0].app", "docs", "world.events[1].add.messages[0]",
                      "in_reply_to", "world.events[2].when.call", "colour"):  # fmt: skip
         assert expected in message, (expected, message)
+
+
+async def test_a_condition_that_holds_from_the_start_fires_at_once(backend, tmp_path) -> None:
+    s = make(tmp_path, {"events": [{"name": "already", "when": {"app": "tickets", "table": "tickets", "where": {"key": "OPS-1"}},
+                                    "app": "mail", "add": {"messages": [mail_from("priya@acme.test", "From the start")]}}]})  # fmt: skip
+    async with Episode(s, await backend.start(s.apps)) as ep:
+        async with ep.connect() as client:
+            assert "From the start" in await subjects(client)
+
+
+async def test_over_http_the_world_goes_through_the_admin_plane_and_the_time_through_meta(tmp_path) -> None:
+    from orchestrator.backends.base import BackendError, HttpEndpoint
+    from orchestrator.backends.local import LocalBackend
+
+    import httpx2
+
+    s = scenarios.load(ROOT / "scenarios" / "changed-request.yaml")
+    async with LocalBackend() as local:
+        run = await run_episode(s, local, OracleAgent())
+        endpoint = local.endpoints["mail"]
+        assert isinstance(endpoint, HttpEndpoint)
+        await endpoint.create_sandbox("probe", s.sandbox_spec("mail"))
+        async with httpx2.AsyncClient() as http:  # no admin token: refused
+            refused = await http.post(f"{endpoint.base_url}/admin/sandboxes/probe/world", json={"event": "x", "update": []})
+        with pytest.raises(BackendError) as bad:
+            await endpoint.apply_world("probe", {"event": "x", "update": [{"table": "nope", "key": 1, "set": {"a": 1}}]})
+        with pytest.raises(BackendError) as bad_row:
+            await endpoint.apply_world("probe", {"event": "y", "add": {"messages": [{"from": "x@acme.test", "in_reply_to": "ghost"}]}})
+        await endpoint.delete("probe")
+    assert run.result.passed and run.result.score == 1.0
+    assert refused.status_code == 401
+    assert "update[0].table" in str(bad.value) and "no table 'nope'" in str(bad.value)
+    assert "add.messages.0" in str(bad_row.value) and "ghost" in str(bad_row.value)
+    sent = next(e for e in run.journal if e.get("tool") == "mail__send_message")
+    assert sent["clock"] == "2026-03-02T09:32:00+01:00"  # a call (1 min), a 30-minute wait, a call: the app follows the gateway
+    assert [e["world"] for e in run.journal if e.get("world")] == ["priya-final-headcount"]
