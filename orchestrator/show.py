@@ -136,6 +136,12 @@ def render_scenario(console: Console, scenario: Scenario) -> None:
         console.print(f"[yellow]wording:[/] {warning}")
     for rule in summary["forbid"]:
         console.print(f"[bold]forbidden:[/] {rule}")
+    if scenario.world is not None:
+        w = scenario.world
+        parts = [f"{len(w.events)} event(s)", f"{len(w.people)} person(s) who answer"]
+        if w.clock and (w.clock.per_call or w.clock.tools):
+            parts.append(f"each call takes {w.clock.per_call / 60:g} min" + (" (some tools more)" if w.clock.tools else ""))
+        console.print(f"[bold]living world:[/] {', '.join(parts)}; gateway tools: {', '.join(w.gateway_tools()) or 'none'}")
     limit = scenario.limits.max_tool_calls
     console.print(
         f"[bold]reference solution:[/] {len(scenario.oracle)} tool calls"
