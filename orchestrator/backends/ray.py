@@ -21,7 +21,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-from collections.abc import Iterable
+import socket
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from orchestrator.backends.base import AppEndpoint, Backend, BackendError
@@ -50,6 +51,40 @@ def _cpus_per_episode(value: float | None) -> float:
     if not 0 < value <= 64:
         raise BackendError(f"{CPUS_PER_EPISODE_ENV}: expected a number of CPUs above 0 (at most 64), not {value:g}")
     return value
+
+
+def _is_loopback(address: str) -> bool:
+    host = address.rpartition(":")[0] if ":" in address else address
+    return host.strip("[]") in ("127.0.0.1", "localhost", "::1")
+
+
+def _reachable_or_fail(address: str, timeout_s: float = 5.0) -> None:
+    """Fail at once when nothing answers at `address` (Ray itself retries for a minute and a half)."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        raise BackendError(f"--address {address!r}: expected HOST:PORT of the Ray cluster's head (e.g. 10.0.0.5:6379), or auto")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s).close()
+    except OSError as exc:
+        raise BackendError(f"--address {address}: no Ray cluster answers there ({exc.strerror or exc}); "
+                           "start one with `ray start --head`, or leave --address out for a local Ray") from None
+
+
+@contextlib.contextmanager
+def _loopback(ray: Any, wanted: bool) -> Iterator[None]:
+    """Keep 127.0.0.1 as it is while Ray starts or connects.
+
+    Ray replaces a loopback address with the machine's network address unless it is told that the
+    cluster is this one machine (its `RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0` switch, read here at call time):
+    a local Ray would then listen on the network and a cluster bound to 127.0.0.1 could not be reached."""
+    constants = ray._private.ray_constants
+    before = constants.ENABLE_RAY_CLUSTER
+    if wanted:
+        constants.ENABLE_RAY_CLUSTER = False
+    try:
+        yield
+    finally:
+        constants.ENABLE_RAY_CLUSTER = before
 
 
 class RayBackend(Backend):
@@ -91,19 +126,28 @@ class RayBackend(Backend):
         self.owns_connection = True
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         common: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING, "include_dashboard": False}
+        where = f"the Ray cluster at {self.address}" if self.address else "a local Ray on 127.0.0.1"
+        if self.address and self.address != "auto":
+            _reachable_or_fail(self.address)
+        # A local Ray turns token authentication on by itself and says so on every start: keep that line off the console.
+        logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
         try:
-            if self.address:
-                ray.init(address=self.address, **common)
-            else:
-                ray.init(
-                    address="local", _node_ip_address="127.0.0.1", num_cpus=self.num_cpus or os.cpu_count() or 1,
-                    object_store_memory=self.object_store_mb * 1024 * 1024, **common,
-                )  # fmt: skip
-                self.started_here = True
+            with _loopback(ray, not self.address or _is_loopback(self.address)):
+                if self.address:
+                    ray.init(address=self.address, **common)
+                else:
+                    ray.init(
+                        address="local", _node_ip_address="127.0.0.1", num_cpus=self.num_cpus or os.cpu_count() or 1,
+                        object_store_memory=self.object_store_mb * 1024 * 1024, **common,
+                    )  # fmt: skip
+                    self.started_here = True
         except Exception as exc:  # ConnectionError, RuntimeError, ValueError … from ray.init
-            where = f"the Ray cluster at {self.address}" if self.address else "a local Ray on 127.0.0.1"
             raise BackendError(f"--backend ray: cannot connect to {where}: {type(exc).__name__}: {str(exc).strip()}") from None
         self.connected = True
+        if self.started_here and (ip := ray.util.get_node_ip_address()) != "127.0.0.1":
+            self.ray.shutdown()
+            self.connected = self.owns_connection = self.started_here = False
+            raise BackendError(f"--backend ray: the local Ray came up on {ip}, not 127.0.0.1 only; refusing to run episodes on it")
 
     async def start(self, apps: Iterable[str]) -> dict[str, AppEndpoint]:
         """Connects; the apps start on the workers, inside each episode's task."""
