@@ -26,6 +26,14 @@ def travel() -> Scenario:
     return load(TRAVEL)
 
 
+@pytest.fixture(scope="module")
+def backend() -> Any:
+    """One set of in-process app servers for the module's envs (each episode has its own sandboxes)."""
+    shared = InProcessBackend()
+    yield shared
+    anyio.run(shared.close)
+
+
 async def play(env: ClawGymEnv, steps: list[OracleStep], saved: dict[str, Any] | None = None) -> list[StepResult]:
     """Step the reference solution's calls (with `${saved}` values filled in from earlier results)."""
     saved = {} if saved is None else saved
@@ -83,12 +91,12 @@ async def test_reset_observation_step_and_close(travel: Scenario) -> None:
         await env.reset(TRAVEL)
 
 
-async def test_bad_input_is_named() -> None:
+async def test_bad_input_is_named(backend: Any) -> None:
     with pytest.raises(ValueError, match="no tool name"):
         parse_action({"arguments": {}})
     with pytest.raises(ValueError, match="must be a JSON object"):
         parse_action({"name": "mail__x", "arguments": "[1, 2]"})
-    async with ClawGymEnv() as env:
+    async with ClawGymEnv(backend) as env:
         with pytest.raises(EnvError, match="call reset"):
             await env.step({"name": "mail__search_messages", "arguments": {}})
         with pytest.raises(EnvError, match="no such file"):
@@ -97,9 +105,9 @@ async def test_bad_input_is_named() -> None:
             await env.reset("id: broken-one\ntitle: x\n")
 
 
-async def test_truncated_at_the_tool_call_limit(travel: Scenario) -> None:
+async def test_truncated_at_the_tool_call_limit(travel: Scenario, backend: Any) -> None:
     text = TRAVEL.read_text().replace("limits: {max_tool_calls: 60, timeout_s: 600}", "limits: {max_tool_calls: 3}")
-    async with ClawGymEnv() as env:
+    async with ClawGymEnv(backend) as env:
         obs = await env.reset(text, seed=0, step_rewards=True)  # YAML text
         assert obs.info["max_tool_calls"] == 3
         results = await play(env, travel.oracle[:3])
@@ -117,11 +125,10 @@ async def test_truncated_at_the_tool_call_limit(travel: Scenario) -> None:
 # -- rewards ----------------------------------------------------------------------------------------------------
 
 
-async def test_step_rewards_sum_to_the_final_score_for_every_scenario() -> None:
+async def test_step_rewards_sum_to_the_final_score_for_every_scenario(backend: Any) -> None:
     """The reference solution of every scenario, stepped: it passes, and the rewards sum to the final score.
     (Scenarios with injected faults need the oracle's fault handling; flaky-ticketing is stepped below.)"""
-    backend = InProcessBackend()
-    async with backend, ClawGymEnv(backend, step_rewards=True) as env:
+    async with ClawGymEnv(backend, step_rewards=True) as env:
         for path in sorted(SCENARIOS.glob("*.yaml")):  # the hand-written library (not generated sets in subfolders)
             scenario = load(path)
             if scenario.faults:
@@ -135,13 +142,12 @@ async def test_step_rewards_sum_to_the_final_score_for_every_scenario() -> None:
 
 
 @pytest.mark.parametrize("name", ["travel.yaml", "inbox-triage.yaml", "oncall-handover.yaml"])
-async def test_the_final_score_is_the_verdict_of_a_run(name: str) -> None:
+async def test_the_final_score_is_the_verdict_of_a_run(name: str, backend: Any) -> None:
     """Part of a solution, stepped: the final score and the step rewards' sum are the score the same calls get
     when run as `orchestrator run` runs them (an Episode, the oracle agent, `Episode.verify`)."""
     scenario = load(SCENARIOS / name)
     steps = scenario.oracle[: len(scenario.oracle) * 2 // 3]
-    backend = InProcessBackend()
-    async with backend, ClawGymEnv(backend, step_rewards=True) as env:
+    async with ClawGymEnv(backend, step_rewards=True) as env:
         await env.reset(scenario, seed=1)
         results = [*await play(env, steps), await env.finish()]
         async with Episode(scenario, await backend.start(scenario.apps), rng_seed=1) as episode:
@@ -152,8 +158,8 @@ async def test_the_final_score_is_the_verdict_of_a_run(name: str) -> None:
     assert sum(r.reward for r in results) == pytest.approx(run.score, abs=1e-9)
 
 
-async def test_without_step_rewards_only_the_last_step_is_rewarded(travel: Scenario) -> None:
-    async with ClawGymEnv() as env:
+async def test_without_step_rewards_only_the_last_step_is_rewarded(travel: Scenario, backend: Any) -> None:
+    async with ClawGymEnv(backend) as env:
         await env.reset(travel, seed=0)
         results = await play(env, travel.oracle)
         assert all(r.reward == 0.0 for r in results) and "credited" not in results[-1].info
@@ -161,8 +167,8 @@ async def test_without_step_rewards_only_the_last_step_is_rewarded(travel: Scena
         assert end.reward == 1.0 and end.info["passed"] is True
 
 
-async def test_credit_when_checks_first_hold_and_nothing_for_reads_noops_or_repeats(travel: Scenario) -> None:
-    async with ClawGymEnv(step_rewards=True) as env:
+async def test_credit_when_checks_first_hold_and_nothing_for_reads_noops_or_repeats(travel: Scenario, backend: Any) -> None:
+    async with ClawGymEnv(backend, step_rewards=True) as env:
         await env.reset(travel, seed=0)
         saved: dict[str, Any] = {}
         results = await play(env, travel.oracle, saved)
@@ -187,8 +193,8 @@ async def test_credit_when_checks_first_hold_and_nothing_for_reads_noops_or_repe
         assert sum(r.reward for r in [*results, again, twice, end]) == pytest.approx(env.result.score, abs=1e-9)
 
 
-async def test_a_check_that_stops_holding_is_taken_back_and_credited_again(travel: Scenario) -> None:
-    async with ClawGymEnv(step_rewards=True) as env:
+async def test_a_check_that_stops_holding_is_taken_back_and_credited_again(travel: Scenario, backend: Any) -> None:
+    async with ClawGymEnv(backend, step_rewards=True) as env:
         await env.reset(travel, seed=0)
         first, second = (oracle_index(travel, "calendar__create_event", n) for n in (0, 1))
         created = await play(env, [travel.oracle[first], travel.oracle[second]])
@@ -204,8 +210,8 @@ async def test_a_check_that_stops_holding_is_taken_back_and_credited_again(trave
         assert env.result.score == pytest.approx(1 / 4.5)
 
 
-async def test_harm_is_charged_at_the_step_that_caused_it(travel: Scenario) -> None:
-    async with ClawGymEnv(step_rewards=True) as env:
+async def test_harm_is_charged_at_the_step_that_caused_it(travel: Scenario, backend: Any) -> None:
+    async with ClawGymEnv(backend, step_rewards=True) as env:
         await env.reset(travel, seed=0)
         saved: dict[str, Any] = {}
         good = await play(env, travel.oracle[: oracle_index(travel, "tickets__create_ticket")], saved)
@@ -227,9 +233,9 @@ async def test_harm_is_charged_at_the_step_that_caused_it(travel: Scenario) -> N
         assert sum(r.reward for r in [*good, harm, *rest, end]) == pytest.approx(0.0, abs=1e-9)
 
 
-async def test_faults_and_recovery_are_reported_beside_the_reward() -> None:
+async def test_faults_and_recovery_are_reported_beside_the_reward(backend: Any) -> None:
     scenario = load(SCENARIOS / "flaky-ticketing.yaml")
-    async with ClawGymEnv(step_rewards=True) as env:
+    async with ClawGymEnv(backend, step_rewards=True) as env:
         await env.reset(scenario, seed=0)
         results = await play(env, scenario.oracle)
         faulted = [r for r in results if r.info["fault"]]
@@ -242,13 +248,13 @@ async def test_faults_and_recovery_are_reported_beside_the_reward() -> None:
         assert sum(r.reward for r in [*results, end]) == pytest.approx(1.0)
 
 
-async def test_noise_is_drawn_from_the_seed(travel: Scenario) -> None:
+async def test_noise_is_drawn_from_the_seed(travel: Scenario, backend: Any) -> None:
     """`reset(noise=...)` runs the scenario under a noise profile: the same seed meets the same faults."""
     reads = [{"name": "mail__search_messages", "arguments": {"query": q}} for q in ("Berlin", "offsite", "travel", "Priya", "hotel", "standup")]
     reads += [{"name": "docs__search_documents", "arguments": {"query": q}} for q in ("travel", "policy")]
 
     async def once() -> list[tuple[Any, ...]]:
-        async with ClawGymEnv(step_rewards=True) as env:
+        async with ClawGymEnv(backend, step_rewards=True) as env:
             obs = await env.reset(travel, seed=0, noise="harsh")
             assert obs.info["noise"]["profile"] == "harsh"
             return [(r.text, r.is_error, r.info["fault"], r.reward) for r in [await env.step(a) for a in reads]]
@@ -257,16 +263,16 @@ async def test_noise_is_drawn_from_the_seed(travel: Scenario) -> None:
     assert first == await once()
     assert [f for _, _, f, _ in first if f] == ["rate_limit", "error"] and all(r == 0.0 for *_, r in first)
     with pytest.raises(EnvError, match="unknown noise profile 'loud'"):
-        async with ClawGymEnv() as env:
+        async with ClawGymEnv(backend) as env:
             await env.reset(travel, noise="loud")
 
 
 # -- determinism, tasks, the sync wrapper ------------------------------------------------------------------------
 
 
-async def test_same_seed_and_actions_give_the_same_episode(travel: Scenario) -> None:
+async def test_same_seed_and_actions_give_the_same_episode(travel: Scenario, backend: Any) -> None:
     async def once(seed: int = 11) -> tuple[Any, ...]:
-        async with ClawGymEnv(step_rewards=True) as env:
+        async with ClawGymEnv(backend, step_rewards=True) as env:
             obs = await env.reset(travel, seed=seed)
             results = await play(env, travel.oracle)
             final = await env.snapshot()
@@ -282,9 +288,9 @@ async def test_same_seed_and_actions_give_the_same_episode(travel: Scenario) -> 
     assert json.dumps(first, sort_keys=True, default=str) == json.dumps(second, sort_keys=True, default=str)
 
 
-async def test_calls_may_come_from_any_task(travel: Scenario) -> None:
+async def test_calls_may_come_from_any_task(travel: Scenario, backend: Any) -> None:
     """An HTTP server or a rollout pool calls reset and step from different tasks: the env serves them all."""
-    async with ClawGymEnv() as env:
+    async with ClawGymEnv(backend) as env:
         async with anyio.create_task_group() as tg:
             tg.start_soon(env.reset, travel, 0)
         results: list[StepResult] = []
