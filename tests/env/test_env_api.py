@@ -233,6 +233,20 @@ async def test_harm_is_charged_at_the_step_that_caused_it(travel: Scenario, back
         assert sum(r.reward for r in [*good, harm, *rest, end]) == pytest.approx(0.0, abs=1e-9)
 
 
+async def test_what_the_world_changes_earns_nothing(backend: Any) -> None:
+    """A living world: the manager's approval arrives during `world__wait`; that change is the world's, not the agent's."""
+    scenario = load(SCENARIOS / "approval-wait.yaml")
+    async with ClawGymEnv(backend, step_rewards=True) as env:
+        obs = await env.reset(scenario, seed=0)
+        assert "world__wait" in [t["name"] for t in obs.tools]
+        results = await play(env, scenario.oracle)
+        waited = results[[s.tool for s in scenario.oracle].index("world__wait")]
+        assert waited.info["world_changed"] and waited.info["changed"] == [] and waited.reward == 0.0
+        assert all(r.reward > 0 for r in results if r.info["changed"] and not r.is_error)
+        end = await env.finish()
+        assert end.reward == pytest.approx(0.0, abs=1e-9) and env.result.passed
+
+
 async def test_faults_and_recovery_are_reported_beside_the_reward(backend: Any) -> None:
     scenario = load(SCENARIOS / "flaky-ticketing.yaml")
     async with ClawGymEnv(backend, step_rewards=True) as env:
