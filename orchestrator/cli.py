@@ -43,7 +43,9 @@ USAGE_ERROR = 2
 
 
 def fail_usage(message: str) -> typer.Exit:
-    err.print(f"[red]error:[/] {message}")
+    from rich.markup import escape
+
+    err.print(f"[red]error:[/] {escape(message)}")  # a message's own brackets ('clawgym[ray]', '[--x]') are text
     return typer.Exit(USAGE_ERROR)
 
 
