@@ -26,7 +26,8 @@ Interface (names are stable; docs/rewards.md is the reward contract):
 - `await env.snapshot()`: the apps' current state (app → table → rows); `await env.trace()`: gateway trace and
   journals; `env.state -> EnvState` (scenario, seed, episode_id, steps, tool_calls, max_tool_calls, step_rewards,
   total_reward, done, terminated, truncated, score, passed); `env.result -> Result | None` (the verdict);
-  `env.observation -> Observation | None` (what the last reset returned).
+  `env.observation -> Observation | None` (what the last reset returned); `env.scenario -> Scenario | None`
+  (the episode's scenario as run, noise applied).
 - `Observation`: scenario, title, task, persona, now, system_prompt, tools (MCP tools/list entries), openai_tools,
   anthropic_tools (each list ends with the `submit` tool), info (episode_id, seed, apps, step_rewards,
   max_tool_calls, max_steps, pass_mark, stages, baseline_score, end_action, noise).
@@ -37,8 +38,9 @@ Interface (names are stable; docs/rewards.md is the reward contract):
 - `EnvError`: the env used out of order or given a scenario it cannot run.
 
 Episodes run through `orchestrator.episode.Episode` and its gateway, the path every agent takes (trace, tool-call
-limit, faults). May import `episode`, `backends`, `scenario`, `verify` and `agents.models` (tool formats, system
-prompt); nothing imports it but adapters (`openenv.py`, `verifiers_env.py`) and the CLI.
+limit, faults, the living world). May import `episode`, `backends`, `scenario`, `verify`, `world` (noise profiles)
+and `agents.models` (tool formats, system prompt); nothing imports it but adapters (`openenv.py`,
+`verifiers_env.py`) and the CLI.
 """
 
 from orchestrator.env.core import (

@@ -396,6 +396,11 @@ class ClawGymEnv:
         return self._ep.result if self._ep else None
 
     @property
+    def scenario(self) -> Scenario | None:
+        """The scenario of the current (or last) episode, as run (with its noise profile applied); None before reset."""
+        return self._ep.scenario if self._ep else None
+
+    @property
     def observation(self) -> Observation | None:
         """What the last `reset` returned (None before the first)."""
         return self._ep.observation if self._ep else None
