@@ -347,6 +347,19 @@ class WorldEngine:
                 return answer.answer
         return user.otherwise
 
+    def final_message(self, text: str) -> None:
+        """A model agent's final answer, taken as its report when the scenario asks for one and none was given:
+        status `partly_done` when it says something could not be done (`CANNOT`), else `done`."""
+        if not self.world.report or not text.strip() or any(e["tool"] == REPORT_TOOL and not e["is_error"] for e in self.entries):
+            return
+        status = "partly_done" if CANNOT.search(text) else "done"
+        self.entries.append({
+            "seq": len(self.entries) + 1, "app": "world", "tool": REPORT_TOOL, "arguments": {"status": status, "summary": text[:MAX_SUMMARY]},
+            "result": "Report received.", "error": None, "is_error": False, "fault": None, "changes": [], "gateway": True,
+            "final_message": True, "wall": datetime.now(UTC).isoformat(timespec="milliseconds"), "clock": self.timeline.iso(),
+            "latency_ms": 0.0,
+        })  # fmt: skip
+
     def _report(self, arguments: Mapping[str, Any]) -> str:
         status, summary = arguments.get("status"), arguments.get("summary")
         if status not in REPORT_STATUSES or not isinstance(summary, str) or not summary.strip():
@@ -354,6 +367,13 @@ class WorldEngine:
         if any(e["tool"] == REPORT_TOOL and not e["is_error"] for e in self.entries):
             raise ValueError("The report was already given; it is given once, at the end.")
         return "Report received."
+
+
+CANNOT = re.compile(
+    r"(?i)\b(could ?n[o']?t|can ?n[o']?t|cannot|unable|was ?n[o']?t able|were ?n[o']?t able|not possible|impossible|failed to|"
+    r"did ?n[o']?t manage|no way to|not able to)\b"
+)
+"""Words of a final answer that says some part could not be done."""
 
 
 def _text(text: str, error: bool = False) -> types.CallToolResult:

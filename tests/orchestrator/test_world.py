@@ -407,3 +407,25 @@ async def test_over_http_the_world_goes_through_the_admin_plane_and_the_time_thr
     sent = next(e for e in run.journal if e.get("tool") == "mail__send_message")
     assert sent["clock"] == "2026-03-02T09:32:00+01:00"  # a call (1 min), a 30-minute wait, a call: the app follows the gateway
     assert [e["world"] for e in run.journal if e.get("world")] == ["priya-final-headcount"]
+
+
+async def test_a_model_agents_final_answer_is_its_report_when_it_gave_none(backend) -> None:
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests" / "agents"))
+    from fake_model import FakeModel, Served
+
+    from orchestrator.agents.models import ModelOptions, make_model_agent
+
+    ask = scenarios.load(ROOT / "scenarios" / "ask-the-user.yaml")
+    with Served(FakeModel(ask.oracle[:-1])) as served:  # the reference calls, then the answer "Done: the trip is planned."
+        agent = make_model_agent("openai:oracle", ModelOptions(base_url=served.url, api_key="test", max_retries=0))
+        run = await run_episode(ask, backend, agent)
+    reports = [e for e in run.journal if e.get("tool") == "world__report"]
+    assert [(e["arguments"]["status"], e["final_message"]) for e in reports] == [("done", True)]
+    assert reports[0]["arguments"]["summary"] == "Done: the trip is planned."
+    assert not run.result.passed  # a claim of success where part could not be done fails the report check
+    async with Episode(ask, await backend.start(ask.apps)) as ep:
+        ep.gateway.world.final_message("I booked it, but I couldn't find the budget sheet, so there is no link.")
+        ep.gateway.world.final_message("Ignored: the report is taken once.")
+        assert [e["arguments"]["status"] for e in ep.gateway.world.entries] == ["partly_done"]

@@ -168,6 +168,9 @@ class ModelAgent(Agent, ABC):
                 except ModelAPIError as exc:
                     report.api_error = str(exc)
                     report.errors.append(str(exc))
+                world = episode.gateway.world if episode.gateway is not None else None
+                if world is not None:  # the final answer is the model's report to the user, when it gave none
+                    world.final_message(self.final_text())
         finally:
             with anyio.CancelScope(shield=True):  # the SDK's HTTP connections close in this event loop, not at exit
                 await self.client.close()
@@ -189,6 +192,19 @@ class ModelAgent(Agent, ABC):
                 results.append((call, outcome))
             self.add_results(results)
         report.errors.append(f"stopped after {self.options.max_turns} turns (--max-turns) without a final answer")
+
+    def final_text(self) -> str:
+        """The text of the model's last answer (Chat Completions or Messages format), or ''."""
+        for message in reversed(self.messages):
+            if message.get("role") != "assistant":
+                continue
+            content = message.get("content")
+            if isinstance(content, str):
+                return content
+            if isinstance(content, list):
+                return "\n".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text")
+            return ""
+        return ""
 
     def fill_report(self, report: AgentReport) -> None:
         """Put the turns and usage so far on `report` (the runner's, when a timeout or a signal stopped the loop)."""
