@@ -31,7 +31,6 @@ import httpx2
 import mcp.types as types
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
 
 from servers.core import FaultPlan, SandboxSpec
 
@@ -260,12 +259,22 @@ class Backend(ABC):
 class HttpEndpoint(AppEndpoint):
     """An app server reached over HTTP: the admin API with a bearer token, MCP at /s/{sandbox}/mcp with its secret."""
 
-    def __init__(self, app: str, base_url: str, token: str) -> None:
+    def __init__(self, app: str, base_url: str, token: str, *, protocol: str = "legacy") -> None:
         self.app = app
         self.base_url = base_url.rstrip("/")
+        # A request waits for a free connection as long as it takes (the server is the bottleneck, not the
+        # pool); each request itself still times out.
         self.http = httpx2.AsyncClient(
-            base_url=f"{self.base_url}/admin", headers={"Authorization": f"Bearer {token}"}, timeout=60
-        )
+            base_url=f"{self.base_url}/admin", headers={"Authorization": f"Bearer {token}"},
+            timeout=httpx2.Timeout(60, pool=None), limits=POOL_LIMITS,
+        )  # fmt: skip
+        self.pool = httpx2.AsyncHTTPTransport(limits=POOL_LIMITS)
+        """The connections every MCP session of this endpoint shares, instead of a new client and new
+        connections per episode."""
+        self.protocol = protocol
+        """How MCP sessions start: `legacy` (the initialize handshake) or a modern protocol version the
+        server is known to speak (no handshake, no session, one request per call)."""
+        self.listings: dict[str, types.ListToolsResult] = {}
         self.secrets: dict[str, str] = {}
 
     async def _call(self, method: str, path: str, **kwargs: Any) -> Any:
@@ -329,9 +338,32 @@ class HttpEndpoint(AppEndpoint):
     async def connect(self, sandbox_id: str, secret: str | None = None) -> AsyncIterator[Client]:
         secret = secret or self.secrets.get(sandbox_id)
         headers = {"Authorization": f"Bearer {secret}"} if secret else None
-        async with create_mcp_http_client(headers=headers) as http:
-            async with Client(streamable_http_client(self.mcp_url(sandbox_id), http_client=http), mode="legacy") as client:
+        transport = _Lent(self.pool)
+        async with httpx2.AsyncClient(transport=transport, headers=headers, timeout=MCP_TIMEOUT) as http:
+            transport_streams = streamable_http_client(self.mcp_url(sandbox_id), http_client=http)
+            async with UpstreamClient(transport_streams, mode=self.protocol, listings=self.listings) as client:
                 yield client
 
     async def aclose(self) -> None:
         await self.http.aclose()
+        await self.pool.aclose()
+
+
+POOL_LIMITS = httpx2.Limits(max_connections=256, max_keepalive_connections=64)
+"""Connections from this process to one app server, per plane (admin, MCP): bounded, so a thousand episodes at
+once wait for a connection instead of opening thousands of sockets; idle ones are kept for reuse."""
+MCP_TIMEOUT = httpx2.Timeout(30.0, read=300.0, pool=None)
+"""The SDK's own timeouts for MCP over HTTP, except that waiting for a pooled connection has no limit."""
+
+
+class _Lent(httpx2.AsyncBaseTransport):
+    """An endpoint's shared connection pool, lent to one session's client: closing the client leaves it open."""
+
+    def __init__(self, pool: httpx2.AsyncBaseTransport) -> None:
+        self.pool = pool
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        return await self.pool.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        pass

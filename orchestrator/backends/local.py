@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO
 
 import anyio
+from mcp.types import LATEST_PROTOCOL_VERSION
 
 from orchestrator.backends.base import AppEndpoint, Backend, BackendError, HttpEndpoint, first_error, wait_healthy
 from servers import registry
@@ -46,7 +47,8 @@ class LocalApp:
         self.log_path = log_dir / f"{app}.log" if log_dir else None
         self.log: IO[bytes] | None = None
         self.process: subprocess.Popen[bytes] | None = None
-        self.endpoint = HttpEndpoint(app, f"http://127.0.0.1:{self.port}", self.token)
+        # The server runs this very code, so the SDK's newest protocol needs no handshake and no session.
+        self.endpoint = HttpEndpoint(app, f"http://127.0.0.1:{self.port}", self.token, protocol=LATEST_PROTOCOL_VERSION)
 
     def spawn(self) -> None:
         if self.log_path:

@@ -32,7 +32,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from orchestrator.episode.gateway import Gateway
-from servers.core.http import transport_security
+from servers.core.http import KEEP_ALIVE_S, transport_security
 
 
 class _Server(uvicorn.Server):
@@ -103,7 +103,7 @@ async def serve_http(
     sock = listen(host, port)
     config = uvicorn.Config(
         gateway_app(gateway, host, allowed_hosts, secret), host=host, port=port, log_level="warning", access_log=False,
-        lifespan="on", timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
+        lifespan="on", timeout_graceful_shutdown=SHUTDOWN_GRACE_S, timeout_keep_alive=KEEP_ALIVE_S,
     )  # fmt: skip
     server = _Server(config)
     stopped = anyio.Event()

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from servers.core.app import App, SandboxSpec, SeedError, problems_from
 from servers.core.limits import DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_SANDBOX_MB
-from servers.core.http import build_http_app, is_loopback, transport_security
+from servers.core.http import build_http_app, is_loopback, transport_security, uvicorn_settings
 from servers.core.mcp import build_mcp_server
 from servers.core.sandbox import SandboxStore
 
@@ -248,4 +248,4 @@ def serve_http(app: App, store: SandboxStore, server: MCPServer, args: argparse.
         file=sys.stderr,
         flush=True,
     )
-    uvicorn.run(http_app, host=args.host, port=args.port, log_level=args.log_level, access_log=False)
+    uvicorn.run(http_app, host=args.host, port=args.port, log_level=args.log_level, access_log=False, **uvicorn_settings())

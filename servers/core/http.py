@@ -58,6 +58,18 @@ CLOCK_LIMIT_S = 1e10
 """How far one clock change may move a clock (about 300 years)."""
 MAX_SEQ = 2**63 - 1
 
+KEEP_ALIVE_S = 75.0
+"""How long the server keeps an idle HTTP connection open. Clients drop idle pooled connections sooner
+(httpx after 5 s), so the server never closes one just as a client sends a request on it: with equal
+timeouts that race lost calls ("server disconnected without sending a response") under load."""
+BACKLOG = 4096
+"""Connections the kernel queues before the server accepts them: room for a thousand episodes starting at once."""
+
+
+def uvicorn_settings() -> dict[str, Any]:
+    """Settings for uvicorn serving an app server: keep-alive and backlog for many concurrent episodes."""
+    return {"timeout_keep_alive": KEEP_ALIVE_S, "backlog": BACKLOG}
+
 
 def is_loopback(host: str) -> bool:
     return host in LOOPBACK_HOSTS or host.startswith("127.")
