@@ -136,6 +136,9 @@ def generate_command(
                           "attacks and equivalent rewrites).")
     ] = "basic",
     split: Annotated[str | None, typer.Option("--split", help="Write only tasks of this split: train, test or core.")] = None,
+    knob: Annotated[
+        list[str] | None, typer.Option("--knob", help="Fix a difficulty knob for every task, e.g. steps=2 (repeatable).")
+    ] = None,
     list_families: Annotated[bool, typer.Option("--list", help="List the task families and their knobs.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the per-family report as JSON.")] = False,
 ) -> None:
@@ -155,7 +158,13 @@ def generate_command(
     if out is None:
         raise fail_usage("--out DIR is required")
     names = list(known) if family == "all" else [family]
-    options = pipeline.Options(names, count, seed=seed, size=size, prove=prove, split=split)
+    fixed: dict[str, Any] = {}
+    for item in knob or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name or not value:
+            raise fail_usage(f"--knob {item!r}: expected NAME=VALUE, e.g. steps=2")
+        fixed[name] = int(value) if value.lstrip("-").isdigit() else value
+    options = pipeline.Options(names, count, seed=seed, size=size, prove=prove, split=split, knobs=fixed)
     try:
         options.check()
     except pipeline.GenerateError as exc:

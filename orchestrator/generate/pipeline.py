@@ -52,6 +52,9 @@ class Options:
     split: str | None = None
     transform: Transform | None = None
     """Applied to every drawn task before it is deduplicated and proven (e.g. a prompt-injection variant)."""
+    knobs: dict[str, Any] = field(default_factory=dict)
+    """Knobs fixed for every task (e.g. {"steps": 2}) instead of drawn; a family without the knob, or without
+    that value of it, draws it as usual."""
 
     def check(self) -> None:
         known = families()
@@ -68,6 +71,13 @@ class Options:
             raise GenerateError(f"--prove must be one of {', '.join(PROOFS)}, got {self.prove!r}")
         if self.split is not None and self.split not in SPLITS:
             raise GenerateError(f"--split must be one of {', '.join(SPLITS)}, got {self.split!r}")
+        for name, value in self.knobs.items():
+            having = {f: known[f].knobs[name] for f in self.families if name in known[f].knobs}
+            if not having:
+                raise GenerateError(f"--knob {name}: no family of {', '.join(self.families)} has this knob")
+            if not any(value in values for values in having.values()):
+                takes = "; ".join(f"{f} takes {'/'.join(map(str, v))}" for f, v in having.items())
+                raise GenerateError(f"--knob {name}={value}: {takes}")
 
 
 @dataclass
@@ -100,12 +110,14 @@ def in_split(wanted: str | None, split: str, core: bool) -> bool:
     return wanted is None or wanted == split or (wanted == "core" and core)
 
 
-def draw(family: Family, seed: int, size: str, index: int) -> Task | None:
-    """Candidate `index` of `family` in the run with this seed and size; None when its world cannot host it."""
+def draw(family: Family, seed: int, size: str, index: int, fixed: dict[str, Any] | None = None) -> Task | None:
+    """Candidate `index` of `family` in the run with this seed and size (and these knobs fixed); None when its
+    world cannot host it."""
     rng = random.Random(f"{seed}:{family.name}:{index}")
     world_seed = seed * 1000 + rng.randrange(WORLD_POOL)
     world = build_world(world_seed, size)
     knobs: dict[str, Any] = {name: rng.choice(values) for name, values in sorted(family.knobs.items()) if name != "size"}
+    knobs.update({k: v for k, v in (fixed or {}).items() if v in family.knobs.get(k, ())})
     knobs["size"] = size
     params = family.sample(world, rng, knobs)
     if params is None:
@@ -125,7 +137,7 @@ def candidates(family: Family, options: Options, report: FamilyReport) -> Iterat
     limit = options.count * ATTEMPTS_PER_TASK[options.split] + 20
     for index in range(limit):
         report.drawn += 1
-        task = draw(family, options.seed, options.size, index)
+        task = draw(family, options.seed, options.size, index, options.knobs)
         if task is None:
             report.unfit += 1
             continue

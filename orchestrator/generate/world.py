@@ -228,10 +228,13 @@ class World:
     def dump(self) -> str:
         """The whole world as YAML (deterministic)."""
         data = {"seed": self.seed, "size": self.size, "org": self.org, **self.scenario_head(), "apps": self.apps}
-        return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120)
+        return yaml.dump(data, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False, allow_unicode=True,
+                         width=120)  # fmt: skip
 
     def digest(self) -> str:
-        return hashlib.sha256(self.dump().encode()).hexdigest()
+        """A hash of the world's content as it is now."""
+        data = {"seed": self.seed, "size": self.size, "org": self.org, **self.scenario_head(), "apps": self.apps}
+        return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
     def rows(self) -> dict[str, int]:
         return {f"{app}.{table}": len(rows) for app, tables in self.apps.items() for table, rows in tables.items()}
