@@ -441,6 +441,7 @@ class ClawGymEnv:
             ep.client = await stack.enter_async_context(ep.episode.connect())
             listed = (await ep.client.list_tools()).tools
             ep.state = {app: dict(rows) for app, rows in ep.episode.seeded.items()}
+            await self._read_journal(ep)  # what the world did at the start (events due at once) is in the baseline
             baseline = self._evaluate(ep)
         except BaseException:
             with anyio.CancelScope(shield=True):
