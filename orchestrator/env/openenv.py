@@ -26,8 +26,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import re
 import sys
 import threading
+import warnings
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -55,6 +57,7 @@ from orchestrator.env.core import SUBMIT, ClawGymEnv, EnvError, StepResult, load
 from orchestrator.scenario.model import Scenario
 
 DEFAULT_PORT = 8000
+_EPISODE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
 # -- what goes over the wire ---------------------------------------------------------------------------------------
@@ -211,6 +214,11 @@ class ClawGymOpenEnv(Environment):
         if step_rewards is not None and not isinstance(step_rewards, bool):
             raise EnvError(f"reset: step_rewards must be true or false, not {step_rewards!r}")
         chosen = self.scenarios.get(scenario)
+        if episode_id is not None and not _EPISODE_ID.fullmatch(f"{chosen.id}-{episode_id}"):
+            raise EnvError(
+                f"reset: episode_id {episode_id!r} must be letters, digits, '_', '.' or '-', at most "
+                f"{63 - len(chosen.id)} characters for this scenario (it names the episode's sandboxes)"
+            )
         obs = await self._env.reset(chosen, seed=seed or 0, step_rewards=step_rewards, episode_id=episode_id)
         self._tools = obs.tools
         return ClawGymResetObservation(**obs.model_dump(), done=False, reward=None)
@@ -369,7 +377,10 @@ def serve(
     import uvicorn
 
     app = make_app(scenarios, backend=backend, step_rewards=step_rewards, max_sessions=max_sessions)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws="websockets")
+    # uvicorn's `websockets` protocol: its sans-I/O one logs a traceback whenever an OpenEnv client closes a session.
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
+        uvicorn.run(app, host=host, port=port, log_level="warning", ws="websockets")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -154,6 +154,8 @@ async def test_only_served_scenarios_can_be_reset_to(url: str) -> None:
         for name in ["travel-berlin-offsite", "../../scenarios/travel.yaml", "/etc/passwd"]:
             with pytest.raises(RuntimeError, match="not served here; served: flaky-ticketing, reschedule-conflict"):
                 await env.reset(scenario=name)
+        with pytest.raises(RuntimeError, match="episode_id 'a/b' must be letters, digits"):
+            await env.reset(scenario="flaky-ticketing", episode_id="a/b")
         # The session survives a refused reset; a step before any reset says what to do.
         early = await env.step({"type": "call_tool", "tool_name": "mail__search_messages", "arguments": {"query": ""}})
         assert "reset" in early.observation["error"]["message"]
