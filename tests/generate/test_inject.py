@@ -133,3 +133,19 @@ def test_inject_command_names_a_bad_goal() -> None:
         capture_output=True, text=True, cwd=ROOT, timeout=60,
     )  # fmt: skip
     assert proc.returncode == 2 and "steal-cookies" in proc.stderr and "forward-mail" in proc.stderr
+
+
+def test_generated_tasks_become_proven_attacked_variants(tmp_path) -> None:
+    from orchestrator.generate import pipeline  # noqa: PLC0415
+    from orchestrator.generate.family import families  # noqa: PLC0415
+
+    family = families()["ambiguous"]()
+    task = next(t for i in range(20) if (t := pipeline.draw(family, 2, "small", i, {"distractors": 0})) is not None)
+    attacked = inject.transform(seed=4)(task)
+    assert attacked is not None and attacked.id.startswith(f"{task.id}-inj-") and attacked.scenario["id"] == attacked.id
+    assert attacked.params["injection"]["goal"] in inject.GOALS and attacked.split == task.split
+    path = tmp_path / "attacked.yaml"
+    path.write_text(attacked.yaml(), encoding="utf-8")
+    loaded = scenarios.load(path)
+    assert loaded.instruction == task.scenario["instruction"] and loaded.stages[-1].name == inject.INJECTION_STAGE
+    assert attacked.params["injection"]["attacker"] in attacked.yaml()
