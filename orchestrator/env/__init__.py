@@ -30,7 +30,8 @@ Interface (names are stable; docs/rewards.md is the reward contract):
   (the episode's scenario as run, noise applied).
 - `Observation`: scenario, title, task, persona, now, system_prompt, tools (MCP tools/list entries), openai_tools,
   anthropic_tools (each list ends with the `submit` tool), info (episode_id, seed, apps, step_rewards,
-  max_tool_calls, max_steps, pass_mark, stages, baseline_score, end_action, noise).
+  max_tool_calls, max_steps, pass_mark, baseline_score, end_action, noise). Checks and reference solutions never
+  appear in an observation or a step's result (a step's info names checks by id, e.g. `stages[1].checks[0]`).
 - `StepResult`: text, content, structured_content, is_error, reward, terminated, truncated, info (and `.done`).
   info holds step, tool, call_id, changed, world_changed, fault, failed, recovered, process; with step rewards credited,
   withdrawn, harm, harm_cleared, score_so_far; at the end score, passed, process_score, violations, result.

@@ -471,7 +471,7 @@ class ClawGymEnv:
             info={
                 "episode_id": episode_id, "seed": seed, "apps": sorted(scenario.apps), "step_rewards": step_rewards,
                 "max_tool_calls": scenario.limits.max_tool_calls, "max_steps": self.max_steps, "pass_mark": scenario.pass_mark,
-                "stages": [{"name": s.name, "weight": s.weight} for s in scenario.stages], "baseline_score": baseline.score,
+                "baseline_score": baseline.score,
                 "end_action": SUBMIT, "noise": noise_profile(scenario),
             },  # fmt: skip
         )

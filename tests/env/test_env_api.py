@@ -64,6 +64,11 @@ async def test_reset_observation_step_and_close(travel: Scenario) -> None:
     assert [t["function"]["name"] for t in obs.openai_tools] == names
     assert [t["name"] for t in obs.anthropic_tools] == names
     assert obs.info["max_tool_calls"] == 60 and obs.info["baseline_score"] == 0.0 and "submit" in obs.system_prompt
+    # Checks and the reference solution stay in the orchestrator: no check name, stage name or reference step shows.
+    shown = obs.model_dump_json()
+    secrets = [s.name for s in travel.stages] + [c.name for _, _, c in travel.checks() if c.name]
+    secrets += ["Travel back from Berlin", "Flight home from the Berlin offsite"]
+    assert not [s for s in secrets if s in shown]
 
     out = await env.step({"name": "mail__search_messages", "arguments": {"query": "Berlin"}})
     assert not out.is_error and out.structured_content and "offsite-invite" in out.text
