@@ -29,7 +29,7 @@ from orchestrator.agents.models.convert import anthropic_tools, openai_tools, re
 from orchestrator.agents.models.loop import system_prompt
 from orchestrator.backends import Backend, make_backend
 from orchestrator.episode.episode import Episode
-from orchestrator.episode.gateway import gateway_name, task_text
+from orchestrator.episode.gateway import task_text
 from orchestrator.scenario.model import JournalCheck, Scenario, ScenarioError, load
 from orchestrator.verify.results import Result
 from orchestrator.verify.verdict import verify
