@@ -24,6 +24,7 @@ scenario, seed and calls give the same events at the same times.
 from __future__ import annotations
 
 import heapq
+import os
 import re
 import time
 from collections.abc import Callable, Mapping
@@ -138,6 +139,7 @@ class WorldEngine:
         self.entries: list[dict[str, Any]] = []
         """Journal entries of the gateway's own tools (`world__*`), for the verifier."""
         self.questions = 0
+        self._answers: dict[str, str] = {}
         self._fired: set[int] = set()
         self.watchers: list[Watcher] = compile_people(scenario)
         self.watched = {w.app for w in self.watchers} | {
@@ -297,6 +299,8 @@ class WorldEngine:
                 text = await self._wait(arguments)
             elif name == ASK_TOOL:
                 text = self._ask(arguments)
+                if text is None:
+                    text = await self._ask_model(str(arguments["question"])[:MAX_QUESTION])
             else:
                 text = self._report(arguments)
             result, is_error = _text(text), False
@@ -333,7 +337,8 @@ class WorldEngine:
         await self.apply_due()
         return f"Waited {seconds / 60:g} minutes. It is now {self.timeline.now.strftime('%A %d %B %Y, %H:%M')} ({self.scenario.persona.timezone})."
 
-    def _ask(self, arguments: Mapping[str, Any]) -> str:
+    def _ask(self, arguments: Mapping[str, Any]) -> str | None:
+        """The scripted answer; None when the user is played by a model and no rule matched."""
         user = self.world.user
         assert user is not None
         question = arguments.get("question")
@@ -345,7 +350,50 @@ class WorldEngine:
         for answer in user.answers:
             if re.search(answer.match, question[:MAX_QUESTION], re.IGNORECASE):
                 return answer.answer
-        return user.otherwise
+        return None if user.played_by is not None else user.otherwise
+
+    async def _ask_model(self, question: str) -> str:
+        """The user's answer from a model playing them (persona and private facts), temperature 0, once per question."""
+        assert self.world.user is not None and self.world.user.played_by is not None
+        spec = self.world.user.played_by
+        if question in self._answers:
+            return self._answers[question]
+        provider, _, model = spec.model.partition(":")
+        persona = self.scenario.persona
+        system = (
+            f"You are {persona.name or persona.email}, the user an assistant works for. {spec.persona}\n"
+            f"What you know (private; share only what the question asks for):\n{spec.facts}\n"
+            "Answer the assistant's question in one or two sentences, in your own voice. If what you know does not "
+            "cover it, say you don't know. Never do the assistant's task for it."
+        )
+        env = "OPENAI" if provider == "openai" else "ANTHROPIC"
+        base_url = spec.base_url or os.environ.get(f"{env}_BASE_URL") or None
+        key = os.environ.get(f"{env}_API_KEY") or ("none" if base_url else None)
+        if key is None:
+            raise ValueError(f"The user cannot answer right now ({env}_API_KEY is not set for the model playing them).")
+        try:
+            if provider == "openai":
+                import openai
+
+                client = openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=2, timeout=60)
+                response = await client.chat.completions.create(
+                    model=model, max_tokens=spec.max_tokens, temperature=0,
+                    messages=[{"role": "system", "content": system}, {"role": "user", "content": question}],
+                )  # fmt: skip
+                text = response.choices[0].message.content or ""
+            else:
+                import anthropic
+
+                client = anthropic.AsyncAnthropic(api_key=key, base_url=base_url, max_retries=2, timeout=60)
+                message = await client.messages.create(
+                    model=model, max_tokens=spec.max_tokens, temperature=0, system=system,
+                    messages=[{"role": "user", "content": question}],
+                )  # fmt: skip
+                text = "".join(getattr(b, "text", "") for b in message.content)
+        except Exception as exc:  # noqa: BLE001 - the provider's words; the agent sees a plain error
+            raise ValueError(f"The user cannot answer right now: {type(exc).__name__}") from None
+        self._answers[question] = text.strip() or self.world.user.otherwise
+        return self._answers[question]
 
     def final_message(self, text: str) -> None:
         """A model agent's final answer, taken as its report when the scenario asks for one and none was given:

@@ -172,12 +172,24 @@ class UserAnswer(_Model):
         return self
 
 
+class UserModel(_Model):
+    """The user played by a model (`openai:MODEL` or `anthropic:MODEL`) with a persona and private facts,
+    asked only when no scripted answer matches. The key comes from OPENAI_API_KEY / ANTHROPIC_API_KEY."""
+
+    model: str = Field(pattern=r"^(openai|anthropic):.+$")
+    persona: str = Field("", description="Who the user is and how they talk.")
+    facts: str = Field(min_length=1, description="What only the user knows; the model answers from these.")
+    base_url: str | None = Field(None, description="Default: OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the provider's.")
+    max_tokens: int = Field(300, ge=16, le=4000)
+
+
 class UserSpec(_Model):
     """The person the agent works for, answering `world__ask_user` by scripted rules (first match wins)."""
 
     answers: list[UserAnswer] = Field(default_factory=list)
     otherwise: str = "I don't know — use your judgement."
     max_questions: int = Field(10, ge=1, description="More questions than this get no answer.")
+    played_by: UserModel | None = Field(None, description="A model answers what no scripted rule matches (instead of `otherwise`).")
 
 
 class World(_Model):

@@ -429,3 +429,26 @@ async def test_a_model_agents_final_answer_is_its_report_when_it_gave_none(backe
         ep.gateway.world.final_message("I booked it, but I couldn't find the budget sheet, so there is no link.")
         ep.gateway.world.final_message("Ignored: the report is taken once.")
         assert [e["arguments"]["status"] for e in ep.gateway.world.entries] == ["partly_done"]
+
+
+async def test_the_user_can_be_played_by_a_model_with_private_facts(backend, tmp_path) -> None:
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests" / "agents"))
+    from fake_model import FakeModel, Served
+
+    with Served(FakeModel([])) as served:  # answers any question with its closing line
+        user = {"answers": [{"match": "colour", "answer": "Blue."}],
+                "played_by": {"model": "openai:oracle", "base_url": served.url, "facts": "The budget is 2,000 EUR."}}  # fmt: skip
+        s = make(tmp_path, {"user": user})
+        async with Episode(s, await backend.start(s.apps)) as ep:
+            async with ep.connect() as client:
+                scripted = text(await client.call_tool("world__ask_user", {"question": "Favourite colour?"}))
+                asked = text(await client.call_tool("world__ask_user", {"question": "What is the budget?"}))
+                again = text(await client.call_tool("world__ask_user", {"question": "What is the budget?"}))
+        requests = [r["body"] for r in served.model.requests]
+    assert scripted == "Blue." and asked == again == "Done: the trip is planned."
+    assert len(requests) == 1  # the scripted answer asked no model; the same question is answered once
+    system, question = requests[0]["messages"]
+    assert "The budget is 2,000 EUR." in system["content"] and "Dana Lee" in system["content"]
+    assert question == {"role": "user", "content": "What is the budget?"} and requests[0]["temperature"] == 0
