@@ -170,7 +170,8 @@ class FaultRecovery:
             entry = await self.last_call(tool)
             fault = (entry or {}).get("fault") or {}
             kind = fault.get("kind", "error") if fault else None
-            if kind == "lost_reply":  # committed: take what it returned, never redo it
+            if kind == "lost_reply" or (kind is None and result.is_error and entry is not None and not entry["is_error"]):
+                # Committed (a lost reply, or a call the gateway gave up on that the app finished): never redo it.
                 return _Answer(entry.get("result") if entry else None)
             if kind is None or kind not in policy.kinds or kind == "latency":
                 return result

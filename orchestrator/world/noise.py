@@ -61,14 +61,14 @@ PROFILES: dict[str, Profile] = {
         "a few percent of calls meet a fault of each kind; one near-duplicate person per people table; some name typos",
         faults={"error": 0.03, "latency": 0.04, "timeout": 0.01, "rate_limit": 0.03, "unavailable": 0.01,
                 "lost_reply": 0.03, "stale_read": 0.03},  # fmt: skip
-        retry_after_s=0.5, duration_s=0.5, delay_s=1.0, latency_ms=50, call_deadline_s=1.0, near_duplicates=1, typos=0.3,
+        retry_after_s=0.5, duration_s=0.5, delay_s=1.0, latency_ms=50, call_deadline_s=2.0, near_duplicates=1, typos=0.3,
     ),  # fmt: skip
     "harsh": Profile(
         "harsh",
         "about one call in three meets a fault; two near-duplicates per people table; many name typos",
         faults={"error": 0.06, "latency": 0.06, "timeout": 0.03, "rate_limit": 0.06, "unavailable": 0.03,
                 "lost_reply": 0.06, "stale_read": 0.06},  # fmt: skip
-        retry_after_s=1.0, duration_s=1.0, delay_s=2.0, latency_ms=200, call_deadline_s=1.0, near_duplicates=2, typos=0.6,
+        retry_after_s=1.0, duration_s=1.0, delay_s=2.0, latency_ms=200, call_deadline_s=2.0, near_duplicates=2, typos=0.6,
     ),  # fmt: skip
 }
 

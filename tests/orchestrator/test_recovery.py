@@ -115,8 +115,8 @@ def test_noise_profiles_are_defined_once_and_reproducible() -> None:
     # The scenario's own rule still hits call 1; the profile's rules follow, one per kind, and the deadline is short.
     rules = a.faults["tickets"].rules
     assert rules[0] == FLAKY.faults["tickets"].rules[0] and {r.kind for r in rules[1:]} == set(PROFILES["mild"].faults)
-    assert set(a.faults) == set(FLAKY.apps) and a.limits.call_deadline_s == 1.0
-    assert next(r for r in rules if r.kind == "timeout").latency_ms == 1500
+    assert set(a.faults) == set(FLAKY.apps) and a.limits.call_deadline_s == 2.0
+    assert next(r for r in rules if r.kind == "timeout").latency_ms == 2500
     # Noisy data: near-duplicate people are added; nobody the scenario names (Ana, Marta, Sam) gets a typo.
     contacts = {r["email"]: r["name"] for r in a.apps["mail"]["contacts"]}
     seeded = {r["email"]: r["name"] for r in FLAKY.apps["mail"]["contacts"]}
