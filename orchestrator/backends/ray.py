@@ -150,9 +150,11 @@ class RayBackend(Backend):
             raise BackendError(f"--backend ray: the local Ray came up on {ip}, not 127.0.0.1 only; refusing to run episodes on it")
 
     async def start(self, apps: Iterable[str]) -> dict[str, AppEndpoint]:
-        """Connects; the apps start on the workers, inside each episode's task."""
-        self.connect()
-        return {}
+        """No endpoints here: the apps run on the workers, inside each episode's task."""
+        raise BackendError(
+            "the ray backend runs whole episodes on its workers and has no app endpoints here: use it with "
+            "`orchestrator run --backend ray`, or orchestrator.run.ray.RayEnv for the environment API"
+        )
 
     def cluster_cpus(self) -> float:
         self.connect()

@@ -356,7 +356,8 @@ async def run_many(
         if own:
             outer.start_soon(watch_signals, interrupt, outer.cancel_scope, notify)
         try:
-            await backend.start(scenario.apps)  # once, before episodes race to start the same servers
+            if not getattr(backend, "runs_episodes", False):  # (ray: the apps start on its workers)
+                await backend.start(scenario.apps)  # once, before episodes race to start the same servers
         except Exception as exc:
             message = describe_error(exc)
             for index in range(options.repeat):
