@@ -8,7 +8,8 @@ episode seed (`noisy`), it
   so a rule on call 1 still hits call 1); draws follow the episode seed and
   the scenario's id (two scenarios with the same seed meet different faults);
 - shortens the gateway's per-call deadline to the profile's (a `timeout`
-  then hangs just past it), so a noisy library run stays quick;
+  then hangs just past it), so a noisy library run stays quick, and raises a
+  call limit by twice the share of calls that meet a fault (room for retries);
 - adds noisy data to the seed: a near-duplicate of some people (another
   address at the same domain, a typo in the name) in mail contacts and the
   tracker's users, and typos in the display names of people the scenario
@@ -23,6 +24,7 @@ limit is reported) lives in `orchestrator.verify.process.judge_recovery`.
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 from dataclasses import dataclass, field
@@ -108,6 +110,9 @@ def noisy(scenario: Scenario, name: str, rng_seed: int) -> Scenario:
     data["faults"] = {app: {"rules": [*data.get("faults", {}).get(app, {}).get("rules", []), *rules]} for app in data["apps"]}
     if chosen.call_deadline_s is not None:
         data["limits"]["call_deadline_s"] = min(data["limits"]["call_deadline_s"], chosen.call_deadline_s)
+    if data["limits"].get("max_tool_calls"):  # room for the retries the faults call for
+        limit = data["limits"]["max_tool_calls"]
+        data["limits"]["max_tool_calls"] = limit + math.ceil(limit * 2 * sum(chosen.faults.values())) + 2
     for plan in data["faults"].values():  # hangs follow the (new) deadline unless the scenario set them
         for rule in plan["rules"]:
             if rule["kind"] == "timeout" and rule.get("probability") and not rule.get("calls"):

@@ -117,6 +117,7 @@ def test_noise_profiles_are_defined_once_and_reproducible() -> None:
     assert rules[0] == FLAKY.faults["tickets"].rules[0] and {r.kind for r in rules[1:]} == set(PROFILES["mild"].faults)
     assert set(a.faults) == set(FLAKY.apps) and a.limits.call_deadline_s == 2.0
     assert next(r for r in rules if r.kind == "timeout").latency_ms == 2500
+    assert a.limits.max_tool_calls == 30 + 11 + 2  # room for retries: twice the 18 % of calls that meet a fault
     # Noisy data: near-duplicate people are added; nobody the scenario names (Ana, Marta, Sam) gets a typo.
     contacts = {r["email"]: r["name"] for r in a.apps["mail"]["contacts"]}
     seeded = {r["email"]: r["name"] for r in FLAKY.apps["mail"]["contacts"]}
