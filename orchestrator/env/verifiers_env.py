@@ -109,6 +109,11 @@ class ClawGymTask(vf.Task[ClawGymData, vf.State, ClawGymTaskConfig]):
                 await env.finish(_last_reply(trace))
         return env
 
+    @vf.stop
+    async def episode_over(self, trace: vf.Trace) -> bool:
+        """No further model call once the episode has ended (`submit`, or the scenario's tool-call limit)."""
+        return self.env is not None and self.env.state.done
+
     @vf.reward
     async def clawgym_score(self, trace: vf.Trace) -> float:
         """The verifier's score of the episode (0..1): what `orchestrator run` reports."""

@@ -33,24 +33,26 @@ SCENARIO = ROOT / "scenarios" / "reschedule-conflict.yaml"
 KEY_VAR = "CLAWGYM_TEST_MODEL_KEY"
 
 
-async def rollouts(models: list[FakeModel]) -> list[vf.Episode]:
+async def rollouts(models: dict[str, FakeModel]) -> list[vf.Episode]:
     """One rollout per model, at once (each one its own scripted model server and ClawGym episode)."""
     os.environ.setdefault(KEY_VAR, "not-a-real-key")
     env = load_environment([SCENARIO], seeds=[7])
     [task] = list(env.taskset)
     with contextlib.ExitStack() as stack:
-        urls = [stack.enter_context(Served(model)).url for model in models]
+        urls = {name: stack.enter_context(Served(model)).url for name, model in models.items()}
         async with env.serving():
             return await asyncio.gather(*(
-                env.run_slot(env.slots(task)[0], ModelContext(model="oracle", client=EvalClientConfig(base_url=url, api_key_var=KEY_VAR)))
-                for url in urls
+                env.run_slot(env.slots(task)[0], ModelContext(model=name, client=EvalClientConfig(base_url=url, api_key_var=KEY_VAR)))
+                for name, url in urls.items()
             ))  # fmt: skip
 
 
 @pytest.fixture(scope="module")
 def played() -> dict[str, tuple[FakeModel, vf.Episode]]:
-    models = {"oracle": FakeModel(load(SCENARIO).oracle), "idle": FakeModel([])}  # idle: answers in text at once
-    episodes = asyncio.run(rollouts(list(models.values())))
+    # The fake model's name picks its behaviour: `oracle` replays the reference solution, `idle` (no solution to
+    # replay) answers in text at once, `loop` searches the mail turn after turn and never stops.
+    models = {"oracle": FakeModel(load(SCENARIO).oracle), "idle": FakeModel([]), "loop": FakeModel([])}
+    episodes = asyncio.run(rollouts(models))
     return {name: (model, episode) for (name, model), episode in zip(models.items(), episodes, strict=True)}
 
 
@@ -79,6 +81,18 @@ def test_a_model_that_does_nothing_gets_zero(played: dict) -> None:
     assert trace.rewards["clawgym_score"].score == 0.0 and trace.reward == 0.0
     assert trace.metrics["passed"] == 0.0 and trace.metrics["tool_calls"] == 0.0
     assert len(model.requests) == 1
+
+
+def test_a_model_that_never_stops_is_cut_at_the_scenarios_call_limit(played: dict) -> None:
+    model, episode = played["loop"]
+    limit = load(SCENARIO).limits.max_tool_calls
+    assert episode.ok, episode.errors
+    [trace] = episode.traces
+    # The call that reaches the limit ends the episode (truncated); verifiers makes no further model call.
+    assert trace.stop_condition == "episode_over"
+    assert trace.metrics["truncated"] == 1.0 and trace.metrics["tool_calls"] == limit
+    assert trace.rewards["clawgym_score"].score == 0.0
+    assert len(model.requests) == limit
 
 
 def test_one_task_per_scenario_and_seed_and_clear_errors(tmp_path: Path) -> None:
