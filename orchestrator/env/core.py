@@ -32,6 +32,7 @@ from orchestrator.episode.episode import Episode
 from orchestrator.episode.gateway import task_text
 from orchestrator.scenario.model import JournalCheck, Scenario, ScenarioError, load
 from orchestrator.verify.results import Result
+from orchestrator.verify.process import injected_faults, judge_recovery
 from orchestrator.verify.verdict import verify
 from orchestrator.world.noise import noise_profile, noisy
 
@@ -221,8 +222,9 @@ class _Episode:
         self.result: Result | None = None
         self.observation: Observation | None = None
         self.message: str | None = None
+        self.noisy = noise_profile(scenario) is not None
         # Journal-dependent parts of the score (required journal checks, forbidden calls) can change on a read.
-        self.reads_matter = any(isinstance(c, JournalCheck) and c.required for _, _, c in scenario.checks()) or any(
+        self.reads_matter = self.noisy or any(isinstance(c, JournalCheck) and c.required for _, _, c in scenario.checks()) or any(
             rule.call is not None for rule in scenario.forbid
         )
 
@@ -566,6 +568,11 @@ class ClawGymEnv:
         journal = await ep.episode.journal()
         ep.result = await ep.episode.verify(journal)
         ep.result.episode.update({"backend": self.backend.name, "agent": "env", "steps": ep.steps, "message": ep.message})
+        if (profile := noise_profile(ep.scenario)) is not None:  # as `orchestrator run --noise` judges recovery
+            judge_recovery(ep.result, journal)
+            ep.result.episode["noise"] = profile
+        if faults := injected_faults(journal):
+            ep.result.episode["faults"] = faults
         ep.done = True
         before = sum(ep.rewards)
         out.reward = ep.result.score - before
@@ -599,7 +606,10 @@ class ClawGymEnv:
         """The verdict on the state so far (no LLM judge: judge checks count once, in the final verdict)."""
         assert ep.episode is not None
         attempted = ep.episode.gateway.calls if ep.episode.gateway else None
-        return verify(ep.scenario, ep.episode.seeded, ep.state, ep.journal, attempted_calls=attempted)
+        result = verify(ep.scenario, ep.episode.seeded, ep.state, ep.journal, attempted_calls=attempted)
+        if ep.noisy:  # a redone lost reply is harm under noise, charged at the step that redid it
+            judge_recovery(result, ep.journal)
+        return result
 
     def _process(self, ep: _Episode, call: ToolCall, entries: list[dict[str, Any]], is_error: bool, info: dict[str, Any]) -> None:
         """Process components, reported beside the reward: failed calls, injected faults, recovery after a fault."""

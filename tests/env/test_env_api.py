@@ -286,6 +286,31 @@ async def test_noise_is_drawn_from_the_seed(travel: Scenario, backend: Any) -> N
             await env.reset(travel, noise="loud")
 
 
+@pytest.mark.parametrize("noise", ["none", "mild"])
+async def test_a_lost_reply_is_credited_where_it_committed_and_redoing_it_costs(noise: str, backend: Any) -> None:
+    """The reply is delivered but the agent sees an error: the credit is paid at that step. Sending it again is a
+    duplicate the recipient sees: the credit is taken back, and under noise it is harm (as `orchestrator run
+    --noise` judges it), charged at the step that redid it."""
+    scenario = load(SCENARIOS / "lost-reply-mail.yaml")
+    body = "Hi Priya, the venue is the Alte Brauerei, Kastanienallee 12, 10435 Berlin."
+    reply = {"name": "mail__reply", "arguments": {"message_id": "ask-venue", "body": body}}
+    reads = [{"name": "mail__get_message", "arguments": {"message_id": "ask-venue"}},
+             {"name": "docs__get_document", "arguments": {"document_id": "logistics"}}]  # fmt: skip
+    async with ClawGymEnv(backend, step_rewards=True) as env:
+        await env.reset(scenario, seed=2, noise=noise)
+        results = [await env.step(a) for a in reads]
+        lost = await env.step(reply)
+        assert lost.is_error and lost.info["fault"] == "lost_reply" and lost.reward == pytest.approx(1.0)
+        again = await env.step(reply)
+        assert not again.is_error and again.reward == pytest.approx(-1.0) and again.info["withdrawn"]
+        assert [v["kind"] for v in again.info["harm"]] == ([] if noise == "none" else ["forbidden"])
+        end = await env.finish()
+        assert env.result is not None and env.result.score == 0.0
+        assert sum(r.reward for r in [*results, lost, again, end]) == pytest.approx(0.0, abs=1e-9)
+        if noise == "mild":
+            assert env.result.episode["noise"]["profile"] == "mild" and env.result.episode["faults"]
+
+
 # -- determinism, tasks, the sync wrapper ------------------------------------------------------------------------
 
 
