@@ -228,8 +228,12 @@ def problems(
     if world.clock:
         for tool in world.clock.tools:
             tool_problem((*at, "clock", "tools", tool), tool)
+    names: set[str] = set()
     for index, event in enumerate(world.events):
         here = (*at, "events", index)
+        if event.name in names:
+            out.append(((*here, "name"), f"another event is already named {event.name!r}"))
+        names.add(event.name)
         if event.app not in apps:
             out.append(((*here, "app"), f"app {event.app!r} is not in this scenario's apps ({', '.join(apps)})"))
             continue
@@ -257,8 +261,12 @@ def problems(
                     out.append((u_at, f"{update.table}.{column} is not a JSON list column"))
         if event.add:
             out += _add_problems(here, event, app, seeds.get(event.app) or {}, persona, clock)
+    emails: set[str] = set()
     for index, person in enumerate(world.people):
         here = (*at, "people", index)
+        if person.email.lower() in emails:
+            out.append(((*here, "email"), f"{person.email} is already described; give each person one entry"))
+        emails.add(person.email.lower())
         for kind, app in (("mail", "mail"), ("invitations", "calendar"), ("tickets", "tickets")):
             if getattr(person, kind) and app not in apps:
                 out.append(((*here, kind), f"{kind} rules need the {app} app in this scenario's apps"))

@@ -366,10 +366,12 @@ def test_world_fields_are_validated_with_errors_naming_the_field(tmp_path) -> No
     ):
         assert expected in message, (expected, message)
     with pytest.raises(ScenarioError) as raised:
-        make(tmp_path, {"clock": {"tools": {"mail__fly": "1m"}}, "events": bad["events"][1:]})
+        twice = [{"email": "sam@acme.test"}, {"email": "SAM@acme.test"}]
+        make(tmp_path, {"clock": {"tools": {"mail__fly": "1m"}}, "events": [*bad["events"][1:], bad["events"][3]], "people": twice})
     message = str(raised.value)
     for expected in ("world.clock.tools.mail__fly", "no tool 'fly'", "world.events[0].app", "docs", "world.events[1].add.messages[0]",
-                     "in_reply_to", "world.events[2].when.call", "colour"):  # fmt: skip
+                     "in_reply_to", "world.events[2].when.call", "colour", "world.events[3].name", "already named 'd'",
+                     "world.people[1].email"):  # fmt: skip
         assert expected in message, (expected, message)
 
 
