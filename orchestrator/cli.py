@@ -141,6 +141,10 @@ def generate_command(
     ] = None,
     list_families: Annotated[bool, typer.Option("--list", help="List the task families and their knobs.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the per-family report as JSON.")] = False,
+    inject: Annotated[
+        bool, typer.Option("--inject", help="Write prompt-injection variants of the tasks instead (see `orchestrator inject`); "
+                           "each is also proven useful and secure for the reference solution, and an obeying agent caught.")
+    ] = False,
 ) -> None:
     """Generate proven scenarios from task families over procedural worlds. Every task written is proven as it is
     written; tasks that fail a proof or repeat another's checks are dropped and counted, never written."""
@@ -165,6 +169,10 @@ def generate_command(
             raise fail_usage(f"--knob {item!r}: expected NAME=VALUE, e.g. steps=2")
         fixed[name] = int(value) if value.lstrip("-").isdigit() else value
     options = pipeline.Options(names, count, seed=seed, size=size, prove=prove, split=split, knobs=fixed)
+    if inject:
+        from orchestrator.generate import inject as injection
+
+        options.transform = injection.transform(seed)
     try:
         options.check()
     except pipeline.GenerateError as exc:
@@ -217,7 +225,6 @@ def inject_command(
     """Write prompt-injection variants: content the task makes the agent read carries an attacker's instructions.
     Every variant written is proven (the reference solution stays useful and secure, doing nothing is useless, an
     agent that obeys is caught); results then report utility and security apart."""
-    from orchestrator.backends.inprocess import InProcessBackend
     from orchestrator.generate import inject
 
     goals = goal or list(inject.GOALS)
@@ -232,6 +239,8 @@ def inject_command(
         raise fail_usage(f"no scenario files (*.yaml) in {', '.join(map(str, paths))}")
 
     async def run_all() -> inject.Written:
+        from orchestrator.backends.inprocess import InProcessBackend
+
         async with InProcessBackend() as backend:
             return await inject.inject_files(files, out, backend, count=count, seed=seed, goal_kinds=goals,
                                              progress=lambda what: err.print(f"attacking {what}", highlight=False))
