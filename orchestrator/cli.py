@@ -899,6 +899,7 @@ def serve_env_command(
     backend: Annotated[str, typer.Option("--backend", help="inprocess, local, docker or remote.")] = "inprocess",
     step_rewards: Annotated[bool, typer.Option("--step-rewards", help="Declared per-step rewards (docs/rewards.md).")] = False,
     max_sessions: Annotated[int, typer.Option("--max-sessions", min=1, help="Concurrent sessions, each its own episode.")] = 16,
+    idle_timeout: Annotated[float, typer.Option("--idle-timeout", min=0.001, help="Seconds before an idle session (and its episode) is closed.")] = 600.0,
 ) -> None:
     """Serve scenarios as an OpenEnv environment (HTTP/WebSocket reset, step, state; tools over MCP). Needs the openenv extra."""
     from orchestrator.env.core import EnvError
@@ -909,7 +910,8 @@ def serve_env_command(
         raise fail_usage(str(exc)) from None
     err.print(f"OpenEnv environment on http://{host}:{port} (ws://{host}:{port}/ws, MCP at /mcp)", highlight=False)
     try:
-        serve(scenario_paths, host=host, port=port, backend=backend, step_rewards=step_rewards, max_sessions=max_sessions)
+        serve(scenario_paths, host=host, port=port, backend=backend, step_rewards=step_rewards, max_sessions=max_sessions,
+              idle_timeout_s=idle_timeout)  # fmt: skip
     except EnvError as exc:
         raise fail_usage(str(exc)) from None
 

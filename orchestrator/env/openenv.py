@@ -46,7 +46,7 @@ try:
         ToolError,
         ToolErrorType,
     )
-    from openenv.core.env_server.types import EnvironmentMetadata, Observation, State
+    from openenv.core.env_server.types import ConcurrencyConfig, EnvironmentMetadata, Observation, State
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
         "the OpenEnv server needs the `openenv` extra: pip install 'clawgym[openenv]' (openenv-core)"
@@ -255,7 +255,7 @@ class ClawGymOpenEnv(Environment):
 
     async def _ensure_episode(self) -> None:
         """Tools asked for before any reset: start the default scenario (seed 0), as an MCP-only client expects."""
-        if self._env._ep is None:
+        if self._env.state.episode_id is None:
             await self.reset_async()
 
     @contextlib.asynccontextmanager
@@ -351,17 +351,22 @@ def make_app(
     backend: str = "inprocess",
     step_rewards: bool = False,
     max_sessions: int = 16,
+    idle_timeout_s: float | None = 600.0,
 ) -> Any:
-    """OpenEnv's FastAPI app serving `scenarios` (files or folders), one `ClawGymEnv` per session."""
+    """OpenEnv's FastAPI app serving `scenarios` (files or folders), one `ClawGymEnv` per session; a session idle
+    for `idle_timeout_s` (None: never) is closed with its episode, as a client that vanished would leave it."""
     served = ScenarioSet(scenarios)
     if max_sessions < 1:
         raise EnvError(f"max_sessions must be at least 1, not {max_sessions}")
+    if idle_timeout_s is not None and idle_timeout_s <= 0:
+        raise EnvError(f"idle_timeout_s must be positive, not {idle_timeout_s}")
 
     def factory() -> ClawGymOpenEnv:
         return ClawGymOpenEnv(served, backend=backend, step_rewards=step_rewards)
 
     factory.__name__ = "ClawGymOpenEnv"
-    return create_fastapi_app(factory, CallToolAction, ClawGymToolObservation, max_concurrent_envs=max_sessions)
+    limits = ConcurrencyConfig(max_concurrent_envs=max_sessions, session_timeout=idle_timeout_s)
+    return create_fastapi_app(factory, CallToolAction, ClawGymToolObservation, concurrency_config=limits)
 
 
 def serve(
@@ -372,11 +377,12 @@ def serve(
     backend: str = "inprocess",
     step_rewards: bool = False,
     max_sessions: int = 16,
+    idle_timeout_s: float | None = 600.0,
 ) -> None:
     """Serve until interrupted (uvicorn on `host:port`, loopback by default)."""
     import uvicorn
 
-    app = make_app(scenarios, backend=backend, step_rewards=step_rewards, max_sessions=max_sessions)
+    app = make_app(scenarios, backend=backend, step_rewards=step_rewards, max_sessions=max_sessions, idle_timeout_s=idle_timeout_s)
     # uvicorn's `websockets` protocol: its sans-I/O one logs a traceback whenever an OpenEnv client closes a session.
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
@@ -391,9 +397,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--backend", default="inprocess", help="inprocess (default), local, docker or remote")
     parser.add_argument("--step-rewards", action="store_true", help="declared per-step rewards (docs/rewards.md)")
     parser.add_argument("--max-sessions", type=int, default=16, help="concurrent sessions (each one its own episode)")
+    parser.add_argument("--idle-timeout", type=float, default=600.0, help="seconds before an idle session is closed")
     args = parser.parse_args(argv)
     try:
-        serve(args.scenarios, host=args.host, port=args.port, backend=args.backend, step_rewards=args.step_rewards, max_sessions=args.max_sessions)
+        serve(args.scenarios, host=args.host, port=args.port, backend=args.backend, step_rewards=args.step_rewards,
+              max_sessions=args.max_sessions, idle_timeout_s=args.idle_timeout)  # fmt: skip
     except EnvError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

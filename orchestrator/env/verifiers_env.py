@@ -31,6 +31,7 @@ import sys
 import uuid
 from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 try:
@@ -231,10 +232,8 @@ class _Front:
     """What `serve_http` serves (duck-typed like the gateway): an MCP server whose calls are `ClawGymEnv.step`s."""
 
     def __init__(self, env: ClawGymEnv, obs: Observation) -> None:
-        ep = env._ep
-        assert ep is not None
         self.env = env
-        self.scenario = ep.scenario
+        self.scenario = SimpleNamespace(id=obs.scenario)  # what the served app's /healthz reports
         self.tools = [types.Tool.model_validate(t) for t in obs.tools]
         self.server: Server[Any] = Server(f"clawgym-{obs.scenario}", on_list_tools=self._list, on_call_tool=self._call)
 
