@@ -185,8 +185,8 @@ class Reschedule(Family):
                                                          "find": f"{day}, {old:%H:%M}–{old_end:%H:%M}",
                                                          "replace": f"{new_day}, {new:%H:%M}–{new_end:%H:%M}"}},
             ]  # fmt: skip
-        places = "; ".join(f"{new.astimezone(world_zone(g.timezone)):%H:%M} for {g.first_name} in {g.city}" for g in guests
-                           if g.timezone != me.timezone)  # fmt: skip
+        cities = dict.fromkeys((g.city, g.timezone) for g in guests if g.timezone != me.timezone)
+        places = ", ".join(f"{new.astimezone(world_zone(tz)):%H:%M} in {city}" for city, tz in cities)
         oracle.append({"tool": "mail__send_message", "unchecked": ["subject"], "args": {
             "to": params["guests"], "subject": f"{title} moves to {new_day}",
             "body": f"Hi {join([g.first_name for g in guests])},\n\nthe {params['clash']} now takes our slot, so I've moved "
