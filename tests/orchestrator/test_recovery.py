@@ -152,3 +152,21 @@ async def test_the_new_scenarios_pass_with_the_oracle_and_fail_doing_nothing(bac
         assert result.journal.faults == 1
         nothing, _ = await run_once(scenario, backend, NoopAgent())
         assert not nothing.passed and nothing.score == 0.0
+
+
+async def test_a_resend_by_another_tool_is_a_duplicate_and_other_mail_is_not(backend) -> None:
+    only_reply = {"mail": LOST.faults["mail"].model_copy(update={"rules": LOST.faults["mail"].rules[:1]})}
+    plain = LOST.model_copy(update={"stages": [LOST.stages[1]], "faults": only_reply})
+    for follow_up, duplicate in (
+        ({"to": ["priya@acme.test"], "subject": "Offsite venue", "body": "The venue is the Alte Brauerei, Kastanienallee 12 in Berlin."}, True),
+        ({"to": ["tom@acme.test"], "subject": "Lunch on Thursday", "body": "Yes, Thursday lunch works for me."}, False),
+    ):
+        async with Episode(plain, await backend.start(plain.apps)) as episode, episode.connect() as client:
+            assert (await client.call_tool("mail__reply", {"message_id": "ask-venue", "body": VENUE})).is_error
+            assert not (await client.call_tool("mail__send_message", follow_up)).is_error
+            journal = await episode.journal()
+            result = await episode.verify(journal)
+        judge_recovery(result, journal)
+        reasons = failed(result)
+        assert any("duplicate" in (r or "") for r in reasons.values()) is duplicate, reasons
+        assert any("duplicate" in v.detail for v in result.violations) is duplicate  # (mail to Tom breaks a forbid rule of its own)
