@@ -150,15 +150,16 @@ class Offboard(Family):
         ], weight=max(1, len(later)))  # fmt: skip
         draft.allow = {
             "tickets": {"tickets": {"changed": ["assignee"], "where": {"key": {"one_of": open_keys}}}},
-            "docs": {"documents": {"changed": ["shared_with"], "where": {"id": {"one_of": doc_ids}}}},
+            "docs": {"documents": {"changed": ["shared_with"], "where": {"id": {"one_of": doc_ids or ["-"]}}}},
             "calendar": {"events": {"changed": ["attendees"], "where": {"id": {"one_of": later}}}},
         }
         oracle: list[dict[str, Any]] = [
             {"tool": "tickets__search_tickets", "args": {"assignee": leaver.email, "resolved": False}},
         ]
         oracle += [{"tool": "tickets__assign_ticket", "args": {"key": key, "assignee": successor.email}} for key in open_keys]
+        already = {d["id"] for d in docs if any(s["email"] == successor.email and s["role"] == "editor" for s in d.get("shared_with", []))}
         oracle += [{"tool": "docs__share_document", "args": {"document_id": doc, "email": successor.email, "role": "editor"}}
-                   for doc in doc_ids]  # fmt: skip
+                   for doc in doc_ids if doc not in already]  # fmt: skip
         oracle += [{"tool": "calendar__respond_to_event", "args": {"event_id": event, "response": "declined"}} for event in later]
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 30 + 2 * (len(open_keys) + len(doc_ids) + len(later)), "timeout_s": 600}
