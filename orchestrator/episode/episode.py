@@ -20,9 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx2
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 
-from orchestrator.backends.base import AppEndpoint, remember_output_validators
+from orchestrator.backends.base import MCP_TIMEOUT, AppEndpoint, remember_output_validators, ssl_context
 from orchestrator.episode.gateway import Gateway, Trace, gateway_name, task_text
 from orchestrator.verify.results import Result
 from orchestrator.scenario.model import Scenario
@@ -123,10 +125,15 @@ class Episode:
     async def connect(self) -> AsyncIterator[Client]:
         """A client session on the gateway: over HTTP when it is served, in process otherwise."""
         assert self.gateway is not None, "the episode is not open"
-        target: Any = self.gateway_url or self.gateway.server
-        async with Client(target) as client:
-            remember_output_validators(client)
-            yield client
+        if self.gateway_url is None:
+            async with Client(self.gateway.server) as client:
+                remember_output_validators(client)
+                yield client
+            return
+        async with httpx2.AsyncClient(verify=ssl_context(), timeout=MCP_TIMEOUT) as http:
+            async with Client(streamable_http_client(self.gateway_url, http_client=http)) as client:
+                remember_output_validators(client)
+                yield client
 
     async def journal(self) -> list[dict[str, Any]]:
         """Every app's journal, tools named as the agent saw them, in the order the calls happened."""
