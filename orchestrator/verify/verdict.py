@@ -103,7 +103,7 @@ def verify(
                 if _row_check(check, check_id, stage.name, seeded_ctx.for_app(check.app), keys).passed:
                     result.kind = "guard"
             else:
-                named = any(t.startswith(f"{GATEWAY_APP}__") for t in check.journal.tools())
+                named = any(part.startswith(f"{GATEWAY_APP}__") for t in check.journal.tools() for part in t.split("|"))
                 reason = journal_check(check, living.with_gateway(journal, own) if named else journal, facts, seeded_ctx)
                 result = CheckResult(
                     id=check_id, stage=stage.name, description=describe_check(check), weight=check.weight,
