@@ -213,7 +213,8 @@ class _Episode:
         self.potential = 0.0
         self.passing: set[str] = set()
         self.violations: set[str] = set()
-        self.process = {"failed_calls": 0, "faults": 0, "recovered_faults": 0, "unrecovered_faults": 0, "invalid_actions": 0}
+        self.process = {"failed_calls": 0, "faults": 0, "recovered_faults": 0, "unrecovered_faults": 0, "lost_replies": 0,
+                        "invalid_actions": 0}  # fmt: skip
         self.pending_faults: dict[str, int] = {}
         self.closed = False
         self.done = False
@@ -612,17 +613,26 @@ class ClawGymEnv:
         return result
 
     def _process(self, ep: _Episode, call: ToolCall, entries: list[dict[str, Any]], is_error: bool, info: dict[str, Any]) -> None:
-        """Process components, reported beside the reward: failed calls, injected faults, recovery after a fault."""
+        """Process components, reported beside the reward: failed calls, injected faults, recovery after a fault.
+
+        A fault the agent saw as a failure (an error, a timeout, a rate limit, an outage) waits for a success of the
+        same call (same tool, same arguments): that is a recovery. A lost reply is counted apart: the call was
+        delivered, so recovering means finding out what it did, not redoing it (the verdict judges a redo)."""
         key = json.dumps([call.name, call.arguments], sort_keys=True, default=str)
         calls = [e for e in entries if e.get("tool") == call.name]  # the others are the world's (events), not the call
         failed = is_error or not calls  # what the agent saw (a lost reply is an error to it, though it committed)
-        if not calls:  # refused by the gateway (an unknown tool): no app saw it
+        if not _known(ep, call.name):  # refused by the gateway (an unknown tool): no app saw it
             ep.process["invalid_actions"] += 1
         for entry in calls:
-            if entry.get("fault"):
+            fault = entry.get("fault")
+            if fault:
+                kind = fault.get("kind", "error") if isinstance(fault, Mapping) else "error"
                 ep.process["faults"] += 1
-                ep.process["unrecovered_faults"] += 1
-                ep.pending_faults[key] = ep.pending_faults.get(key, 0) + 1
+                if kind == "lost_reply":
+                    ep.process["lost_replies"] += 1
+                elif is_error or entry.get("is_error"):
+                    ep.process["unrecovered_faults"] += 1
+                    ep.pending_faults[key] = ep.pending_faults.get(key, 0) + 1
             elif entry.get("is_error"):
                 ep.process["failed_calls"] += 1
         recovered = 0
@@ -647,6 +657,15 @@ class ClawGymEnv:
         if ep is None or ep.episode is None or ep.client is None:
             raise EnvError("no open episode: call reset(scenario) first")
         return await ep.episode.merged_trace()
+
+
+def _known(ep: _Episode, name: str) -> bool:
+    """Whether the gateway offers a tool of that name (an app's, or one of its own `world__` tools)."""
+    gateway = ep.episode.gateway if ep.episode else None
+    if gateway is None:
+        return False
+    world = getattr(gateway, "world", None)
+    return name in gateway.tools or (world is not None and name in world.tools)
 
 
 def _passing(result: Result) -> set[str]:

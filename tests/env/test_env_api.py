@@ -301,7 +301,9 @@ async def test_a_lost_reply_is_credited_where_it_committed_and_redoing_it_costs(
         results = [await env.step(a) for a in reads]
         lost = await env.step(reply)
         assert lost.is_error and lost.info["fault"] == "lost_reply" and lost.reward == pytest.approx(1.0)
+        assert lost.info["process"]["lost_replies"] == 1 and lost.info["failed"]
         again = await env.step(reply)
+        assert again.info["recovered"] == 0  # redoing a delivered call is no recovery
         assert not again.is_error and again.reward == pytest.approx(-1.0) and again.info["withdrawn"]
         assert [v["kind"] for v in again.info["harm"]] == ([] if noise == "none" else ["forbidden"])
         end = await env.finish()
