@@ -175,7 +175,8 @@ def _scenario_ref(backend: RayBackend, scenario: Scenario) -> Any:
 
 def describe_loss(exc: BaseException) -> str:
     """Words for an episode Ray could not finish (first line of Ray's own message, without its traceback)."""
-    ray_exceptions = __import__("ray.exceptions", fromlist=["RayError"])
+    import ray.exceptions as ray_exceptions
+
     first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
     if isinstance(exc, ray_exceptions.WorkerCrashedError | ray_exceptions.NodeDiedError | ray_exceptions.LocalRayletDiedError):
         return (f"the Ray worker running this episode died (or its node did), on the first try and on the retry; "
