@@ -18,7 +18,7 @@ OpenEnv's own server (`openenv.core.env_server.create_fastapi_app`) carries the 
 - `/state`, `/schema`, `/metadata`, `/health` as OpenEnv defines them.
 
 Only the served scenarios can be reset to (by id or file name): a client cannot make the server read a path.
-May import `orchestrator.env.core` and `openenv`; nothing imports it but the CLI.
+May import `orchestrator.env.core`, `orchestrator.scenario` and `openenv`; nothing imports it but the CLI.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 from pydantic import Field
 
-from orchestrator.env.core import SUBMIT, ClawGymEnv, EnvError, StepResult, load_scenario
+from orchestrator.env.core import ClawGymEnv, EnvError, StepResult, load_scenario
 from orchestrator.scenario.model import Scenario
 
 DEFAULT_PORT = 8000

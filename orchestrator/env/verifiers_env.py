@@ -3,21 +3,23 @@
     import verifiers.v1 as vf
     from orchestrator.env.verifiers_env import load_environment
 
-    env = load_environment(scenarios=["scenarios/"], seeds=[0, 1])      # a vf.Env; its taskset id is this module
-    # in a config, once this module is imported: the taskset id `clawgym_verifiers`
+    env = load_environment(scenarios=["scenarios/"], seeds=[0, 1])      # a vf.Env (ClawGymVerifiersEnv)
+    # in a verifiers config, once this module is imported: the taskset id `clawgym_verifiers`
 
 One task per (scenario, seed). A rollout (`ClawGymVerifiersEnv.run`) starts a ClawGym episode (`ClawGymEnv`,
 in process by default), serves its tools as a Streamable HTTP MCP server on 127.0.0.1 (the scenario's tools and
 `submit`, every call going through `ClawGymEnv.step`), and lets the agent's harness play the task with those tools
 (`TOOL_PREFIX = None`: the model sees ClawGym's names, `mail__search_messages`). When the harness stops, the episode
 ends (`submit` if the model did not call it, with its last reply as the message) and the task's reward
-`clawgym_score` is the verifier's score; metrics: `passed`, `tool_calls`, `violations`, `failed_calls`.
+`clawgym_score` is the verifier's score; metrics: `passed`, `tool_calls`, `violations`, `truncated`, and
+`process` where the scenario has process checks.
 
 The default seat plays with `ClawGymHarness`: verifiers' own chat loop (the `null` harness's program), run by this
 Python rather than in a uv environment built at run time, in a subprocess runtime. Any MCP-capable harness can be
-pinned instead (`--env.agent.harness.id null`).
+pinned instead (`load_environment(..., agent={"harness": {"id": "null"}})`).
 
-May import `orchestrator.env.core`, `orchestrator.episode.serving` and `verifiers`; nothing imports it but the CLI.
+May import `orchestrator.env.core`, `orchestrator.episode.serving`, `orchestrator.backends`, `orchestrator.scenario`
+and `verifiers`; nothing in ClawGym imports it.
 """
 
 from __future__ import annotations
@@ -41,14 +43,17 @@ try:
     from verifiers.v1.harnesses.utils.launch import CHAT_PROGRAM_SOURCE
     from verifiers.v1.runtimes import ProgramResult, Runtime, SubprocessConfig
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise ImportError("the verifiers environment needs the `verifiers` extra: pip install 'clawgym[verifiers]'") from exc
+    raise ImportError(
+        "the verifiers environment needs the `verifiers` extra: pip install 'clawgym[verifiers]' && "
+        "pip install --no-deps 'verifiers==0.4.*'"
+    ) from exc
 
 import mcp.types as types
 from mcp.server.lowlevel import Server
 from pydantic import Field
 
 from orchestrator.backends import Backend, make_backend
-from orchestrator.env.core import SUBMIT, ClawGymEnv, EnvError, Observation, load_scenario
+from orchestrator.env.core import ClawGymEnv, EnvError, Observation, load_scenario
 from orchestrator.episode.serving import serve_http
 from orchestrator.scenario.model import Scenario
 
@@ -128,12 +133,15 @@ class ClawGymTask(vf.Task[ClawGymData, vf.State, ClawGymTaskConfig]):
         result = env.result
         assert result is not None
         state = env.state
-        return {
+        metrics = {
             "passed": float(result.passed),
             "tool_calls": float(state.tool_calls),
             "violations": float(len(result.violations)),
             "truncated": float(state.truncated),
         }
+        if result.process is not None:  # the scenario's process checks (failed calls, recovery after faults)
+            metrics["process"] = result.process
+        return metrics
 
 
 def _last_reply(trace: vf.Trace) -> str:

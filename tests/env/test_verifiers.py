@@ -33,27 +33,44 @@ SCENARIO = ROOT / "scenarios" / "reschedule-conflict.yaml"
 KEY_VAR = "CLAWGYM_TEST_MODEL_KEY"
 
 
-async def rollouts(models: dict[str, FakeModel]) -> list[vf.Episode]:
-    """One rollout per model, at once (each one its own scripted model server and ClawGym episode)."""
+async def rollouts(models: dict[str, tuple[FakeModel, Path]]) -> list[vf.Episode]:
+    """One rollout per model, at once, each on its scenario with its own scripted model server and ClawGym episode."""
     os.environ.setdefault(KEY_VAR, "not-a-real-key")
-    env = load_environment([SCENARIO], seeds=[7])
-    [task] = list(env.taskset)
+    env = load_environment(sorted({path for _, path in models.values()}), seeds=[7])
+    tasks = {task.data.scenario: task for task in env.taskset}
     with contextlib.ExitStack() as stack:
-        urls = {name: stack.enter_context(Served(model)).url for name, model in models.items()}
+        urls = {name: stack.enter_context(Served(model)).url for name, (model, _) in models.items()}
         async with env.serving():
             return await asyncio.gather(*(
-                env.run_slot(env.slots(task)[0], ModelContext(model=name, client=EvalClientConfig(base_url=url, api_key_var=KEY_VAR)))
-                for name, url in urls.items()
+                env.run_slot(
+                    env.slots(tasks[str(path.resolve())])[0],
+                    ModelContext(model=name, client=EvalClientConfig(base_url=urls[name], api_key_var=KEY_VAR)),
+                )
+                for name, (_, path) in models.items()
             ))  # fmt: skip
 
 
 @pytest.fixture(scope="module")
-def played() -> dict[str, tuple[FakeModel, vf.Episode]]:
+def short(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The scenario with a tool-call limit of 6 (and its own id)."""
+    text = SCENARIO.read_text().replace("id: reschedule-conflict\n", "id: reschedule-conflict-short\n", 1)
+    path = tmp_path_factory.mktemp("scenarios") / "short.yaml"
+    path.write_text(text.replace("limits: {max_tool_calls: 40,", "limits: {max_tool_calls: 6,", 1))
+    assert load(path).limits.max_tool_calls == 6
+    return path
+
+
+@pytest.fixture(scope="module")
+def played(short: Path) -> dict[str, tuple[FakeModel, vf.Episode]]:
     # The fake model's name picks its behaviour: `oracle` replays the reference solution, `idle` (no solution to
     # replay) answers in text at once, `loop` searches the mail turn after turn and never stops.
-    models = {"oracle": FakeModel(load(SCENARIO).oracle), "idle": FakeModel([]), "loop": FakeModel([])}
+    models = {
+        "oracle": (FakeModel(load(SCENARIO).oracle), SCENARIO),
+        "idle": (FakeModel([]), SCENARIO),
+        "loop": (FakeModel([]), short),
+    }
     episodes = asyncio.run(rollouts(models))
-    return {name: (model, episode) for (name, model), episode in zip(models.items(), episodes, strict=True)}
+    return {name: (model, episode) for (name, (model, _)), episode in zip(models.items(), episodes, strict=True)}
 
 
 def test_a_rollout_of_the_reference_solution_earns_the_verifiers_score(played: dict) -> None:
@@ -85,7 +102,7 @@ def test_a_model_that_does_nothing_gets_zero(played: dict) -> None:
 
 def test_a_model_that_never_stops_is_cut_at_the_scenarios_call_limit(played: dict) -> None:
     model, episode = played["loop"]
-    limit = load(SCENARIO).limits.max_tool_calls
+    limit = 6
     assert episode.ok, episode.errors
     [trace] = episode.traces
     # The call that reaches the limit ends the episode (truncated); verifiers makes no further model call.
