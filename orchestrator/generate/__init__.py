@@ -1,18 +1,28 @@
 """Generated tasks: procedural worlds, task families, and the pipeline that proves and writes them.
 
 - `world`: `build_world(seed, size) -> World`, an organization across calendar, mail, docs and tickets
-  (Faker-seeded; same seed and size, same world byte for byte). `World` holds the persona, `people`
-  (inside the organization), `outsiders`, `domains`, `start` (the clock, a Monday 09:00 in the persona's
-  zone) and `apps` (seed data in the scenario format). Helpers: `person(email)`, `day(offset)`,
-  `at(day, "14:30", tz)`, `busy(email)`, `free(email, window)`, `copy()`, `scenario_head()`, `dump()`.
-- `family`: the `Family` base class (`name`, `title`, `apps`, `knobs`, `split_params`, `phrasings`,
-  `sample(world, rng, knobs) -> params | None`, `build(world, params) -> Draft`, `difficulty`), `Draft`
-  (the scenario being written: `add(app, table, row)`, `stage(name, checks)`, `allow`, `relax`, `forbid`,
-  `oracle`, `oracles`, `limits`), `Task` (a generated task and its manifest row), `@register`,
-  `families()`, and helpers (`phrase`, `human_day`, `human_time`, `digest`, `dump_yaml`).
-- `families/`: the built-in families, one module each, found by `families.load_all()`.
-- `pipeline`: drawing, deduplicating, proving and writing tasks (`orchestrator generate`).
+  (Faker-seeded; same seed and size, same world byte for byte; sizes in `SIZES`: small, medium, large).
+  `World` holds the persona, `people` (inside the organization), `outsiders`, `domains`, `offices`,
+  `start` (the clock, a Monday 09:00 in the persona's zone) and `apps` (seed data in the scenario format).
+  Methods: `person(email)`, `colleagues(team)`, `day(offset)`, `at(day, "14:30", tz)`, `busy(email)`,
+  `free(email, window)`, `free_windows(emails, window)` (as the calendar's find_free_slots computes it),
+  `copy()`, `scenario_head()`, `dump()`, `digest()`, `rows()`. Scheduling helpers: `day_window`,
+  `aligned_starts`, `fill` (busy blocks leaving one slot free), `pick_guests` (colleagues over N zones).
+- `family`: the `Family` base class (class attributes `name`, `title`, `apps`, `knobs` (from `KNOBS`:
+  size, distractors, steps, tz_spread), `split_params`; methods `sample(world, rng, knobs) -> params | None`,
+  `build(world, params) -> Draft`, `difficulty(knobs, params)`, `split_key(params)`), `Draft` (the scenario
+  being written: `add(app, table, row)`, `stage(name, checks, weight)`, `allow`, `relax`, `forbid`,
+  `oracle`, `oracles`, `limits`, `extra`; `scenario(id, difficulty)`), `Task` (a drawn task: id, family,
+  index, params, knobs, difficulty, split, core, world, scenario; `yaml()`, `content_hash()`,
+  `checks_key()`, `manifest_row()`), `@register`, `families()`, and helpers (`phrase`, `join`,
+  `human_day`, `human_time`, `fake(rng, locale)`, `digest`, `canonical`, `dump_yaml`).
+- `families/`: the built-in families, one module each, imported by `families.load_all()`.
+- `pipeline`: `Options` (families, count, seed, size, prove, split, knobs, transform) and
+  `generate(options, out)`: draw (`draw`), split, transform (e.g. a prompt-injection variant), dedupe by
+  `Task.checks_key`, prove in process with `prove.validate`, write `OUT/<family>/<id>.yaml` and
+  `OUT/tasks.jsonl`; returns a `FamilyReport` per family (written, dropped by proof kind, duplicates, ...).
+- `inject`: prompt-injection variants of scenarios (`orchestrator inject`, `generate --inject`).
 
-Imports `orchestrator.scenario`, `orchestrator.prove`, `orchestrator.backends` and `servers`; nothing
-imports it but the command line.
+Imports `orchestrator.scenario`, `orchestrator.prove`, `orchestrator.backends`, `orchestrator.agents` and
+`servers`; nothing imports it but the command line.
 """
