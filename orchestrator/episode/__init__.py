@@ -4,7 +4,7 @@
 - `gateway`: the one MCP server an agent sees, with every app's tools named `app__tool`.
 - `serving`: the gateway over Streamable HTTP or stdio.
 
-May import `scenario`, `verify` and `backends`; never agents or the CLI.
+May import `scenario`, `verify`, `backends` and `world`; never agents or the CLI.
 """
 
 from orchestrator.episode.episode import Episode
