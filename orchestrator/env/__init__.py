@@ -25,7 +25,7 @@ Interface (names are stable; docs/rewards.md is the reward contract):
 - `await env.close()`: deletes the episode's sandboxes, closes a backend the env started. Idempotent.
 - `await env.snapshot()`: the apps' current state (app → table → rows); `await env.trace()`: gateway trace and
   journals; `env.state -> EnvState` (scenario, seed, episode_id, steps, tool_calls, max_tool_calls, step_rewards,
-  total_reward, done, terminated, truncated, score, passed); `env.result -> Result | None` (the verdict);
+  total_reward, done, terminated, truncated, score, passed, process); `env.result -> Result | None` (the verdict);
   `env.observation -> Observation | None` (what the last reset returned); `env.scenario -> Scenario | None`
   (the episode's scenario as run, noise applied).
 - `Observation`: scenario, title, task, persona, now, system_prompt, tools (MCP tools/list entries), openai_tools,

@@ -124,6 +124,7 @@ class EnvState(BaseModel):
     truncated: bool = False
     score: float | None = Field(None, description="The verifier's score, once the episode has ended.")
     passed: bool | None = None
+    process: dict[str, int] = Field(default_factory=dict, description="The running process counts of docs/rewards.md.")
 
 
 ActionLike = ToolCall | Mapping[str, Any] | Any
@@ -419,7 +420,7 @@ class ClawGymEnv:
             tool_calls=gateway.calls if gateway else 0, max_tool_calls=ep.scenario.limits.max_tool_calls,
             step_rewards=ep.step_rewards, total_reward=sum(ep.rewards), done=ep.done, terminated=ep.terminated,
             truncated=ep.truncated, score=ep.result.score if ep.result else None,
-            passed=ep.result.passed if ep.result else None,
+            passed=ep.result.passed if ep.result else None, process=dict(ep.process),
         )  # fmt: skip
 
     # -- the worker's side ---------------------------------------------------------------------------------------

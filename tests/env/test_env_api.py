@@ -84,6 +84,7 @@ async def test_reset_observation_step_and_close(travel: Scenario) -> None:
     broken = await env.step({"name": "mail__get_message", "arguments": "{not json"})
     assert broken.is_error and "not valid JSON" in broken.info["invalid_action"]
     assert env.state.steps == 5 and env.state.tool_calls == 3  # unknown tools and unreadable actions are not calls
+    assert env.state.process["invalid_actions"] == 2 and env.state.process["failed_calls"] == 0
 
     end = await env.step({"name": SUBMIT, "arguments": {"message": "nothing done"}})
     assert end.terminated and not end.truncated and end.reward == 0.0 and end.info["score"] == 0.0
