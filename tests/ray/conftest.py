@@ -43,6 +43,11 @@ class LocalCluster:
 
 
 @pytest.fixture(scope="session")
+def ray_installed() -> Any:
+    return ray_or_skip()
+
+
+@pytest.fixture(scope="session")
 def ray_cluster() -> Any:
     ray_or_skip()
     from ray.cluster_utils import Cluster

@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ray_or_skip
 from helpers import ROOT
 
 sys.path.insert(0, str(ROOT / "tests" / "agents"))  # the scripted model server of the model-agent tests
@@ -78,7 +77,7 @@ def test_the_library_runs_on_two_nodes_with_real_verdicts_and_folders(ray_cluste
 
 
 
-EPISODES = 4
+EPISODES = 3
 
 
 def test_a_killed_worker_loses_only_its_episode(ray_cluster, tmp_path: Path) -> None:
@@ -183,8 +182,7 @@ LOOPBACK = {"0100007F", "0000000000000000FFFF00000100007F", "0000000000000000000
 """127.0.0.1, ::ffff:127.0.0.1 and ::1 as /proc/net/tcp{,6} spell them."""
 
 
-def test_without_an_address_a_local_ray_runs_on_loopback_only_and_stops(tmp_path: Path) -> None:
-    ray_or_skip()
+def test_without_an_address_a_local_ray_runs_on_loopback_only_and_stops(ray_installed, tmp_path: Path) -> None:
     run = start("run", "scenarios/travel.yaml", "--backend", "ray", "--agent", "noop", "--out", str(tmp_path / "local"), "--json")
     seen: set[int] = set()
     addresses: set[str] = set()
