@@ -97,6 +97,18 @@ async def test_reset_observation_step_and_close(travel: Scenario) -> None:
         await env.reset(TRAVEL)
 
 
+def test_actions_from_the_vendor_sdks() -> None:
+    from anthropic.types import ToolUseBlock
+    from openai.types.chat import ChatCompletionMessageToolCall
+
+    openai_call = ChatCompletionMessageToolCall(
+        id="call_9", type="function", function={"name": "mail__get_message", "arguments": '{"message_id": "x"}'}
+    )
+    anthropic_call = ToolUseBlock(id="toolu_9", type="tool_use", name="mail__get_message", input={"message_id": "x"})
+    assert parse_action(openai_call) == ToolCall(name="mail__get_message", arguments={"message_id": "x"}, id="call_9")
+    assert parse_action(anthropic_call) == ToolCall(name="mail__get_message", arguments={"message_id": "x"}, id="toolu_9")
+
+
 async def test_bad_input_is_named(backend: Any) -> None:
     with pytest.raises(ValueError, match="no tool name"):
         parse_action({"arguments": {}})
