@@ -17,6 +17,8 @@ OpenEnv's own server (`openenv.core.env_server.create_fastapi_app`) carries the 
   calls). A session whose first use is a tool listing or call starts the first served scenario with seed 0.
 - `/state`, `/schema`, `/metadata`, `/health` as OpenEnv defines them.
 
+`ClawGymClient` is OpenEnv's `EnvClient` with these types; `GenericEnvClient` and `MCPToolClient` work as they are.
+
 Only the served scenarios can be reset to (by id or file name): a client cannot make the server read a path.
 May import `orchestrator.env.core`, `orchestrator.scenario` and `openenv`; nothing imports it but the CLI.
 """
@@ -35,6 +37,8 @@ from pathlib import Path
 from typing import Any
 
 try:
+    from openenv.core.client_types import StepResult as OpenEnvStepResult
+    from openenv.core.env_client import EnvClient
     from openenv.core.env_server.http_server import create_fastapi_app
     from openenv.core.env_server.interfaces import Environment
     from openenv.core.env_server.mcp_types import (
@@ -340,6 +344,50 @@ def _version() -> str:
         return version("clawgym")
     except PackageNotFoundError:
         return "0"
+
+
+# -- a typed client -------------------------------------------------------------------------------------------------
+
+
+class ClawGymClient(EnvClient[CallToolAction, Observation, ClawGymState]):
+    """OpenEnv's `EnvClient` with ClawGym's types: `reset` gives a `ClawGymResetObservation`, a `call_tool` step a
+    `ClawGymToolObservation`, a `list_tools` step a `ListToolsObservation`, `state` a `ClawGymState`.
+
+        async with ClawGymClient(base_url="http://127.0.0.1:8000") as env:
+            first = await env.reset(scenario="travel", seed=0)
+            out = await env.call_tool("mail__search_messages", query="Berlin")
+    """
+
+    def _step_payload(self, action: Any) -> dict[str, Any]:
+        if isinstance(action, ListToolsAction):
+            return {"type": "list_tools"}
+        if isinstance(action, CallToolAction):
+            return {"type": "call_tool", "tool_name": action.tool_name, "arguments": action.arguments}
+        raise TypeError(f"an action is a CallToolAction or a ListToolsAction, not {type(action).__name__}")
+
+    def _parse_result(self, payload: dict[str, Any]) -> OpenEnvStepResult[Observation]:
+        fields = dict(payload.get("observation") or {})
+        done, reward = bool(payload.get("done", False)), payload.get("reward")
+        observation: Observation
+        if "task" in fields:
+            observation = ClawGymResetObservation.model_validate(fields | {"done": done, "reward": reward})
+        elif "tool_name" in fields:
+            observation = ClawGymToolObservation.model_validate(fields | {"done": done, "reward": reward})
+        else:
+            observation = ListToolsObservation.model_validate(fields | {"done": done, "reward": reward})
+        return OpenEnvStepResult(observation=observation, reward=reward, done=done)
+
+    def _parse_state(self, payload: dict[str, Any]) -> ClawGymState:
+        return ClawGymState.model_validate(payload)
+
+    async def call_tool(self, name: str, **arguments: Any) -> OpenEnvStepResult[Observation]:
+        """Step one tool call (or `submit`)."""
+        return await self.step(CallToolAction(tool_name=name, arguments=arguments))
+
+    async def list_tools(self) -> list[Tool]:
+        result = await self.step(ListToolsAction())
+        assert isinstance(result.observation, ListToolsObservation)
+        return result.observation.tools
 
 
 # -- the app and the command ---------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ try:
     from openenv import GenericEnvClient
     from openenv.core.mcp_client import MCPToolClient
 
-    from orchestrator.env.openenv import make_app
+    from orchestrator.env.openenv import ClawGymClient, ClawGymResetObservation, ClawGymToolObservation, make_app
 except ImportError as exc:
     if os.environ.get("CLAWGYM_REQUIRE_RL") == "1":
         raise
@@ -147,6 +147,21 @@ async def test_tools_over_mcp_with_openenvs_mcp_client(url: str) -> None:
         assert isinstance(bad, str) and "calendar__no_such_tool" in bad, bad
     finally:
         await mcp.close()
+
+
+async def test_the_typed_client_gives_clawgyms_observations(url: str) -> None:
+    async with ClawGymClient(base_url=url) as env:
+        first = await env.reset(scenario="reschedule-conflict", seed=2)
+        assert isinstance(first.observation, ClawGymResetObservation) and first.observation.info["seed"] == 2
+        assert [t.name for t in await env.list_tools()][-1] == "submit"
+        out = await env.call_tool("calendar__no_such_tool")
+        assert isinstance(out.observation, ClawGymToolObservation)
+        assert out.observation.result["is_error"] is True and "calendar__no_such_tool" in out.observation.text
+        assert out.observation.info["failed"] is True and out.done is False
+        end = await env.call_tool("submit", message="gave up")
+        assert end.done and end.observation.terminated and end.observation.info["passed"] is False
+        state = await env.state()
+        assert state.scenario == "reschedule-conflict" and state.step_count == 2 and state.score == 0.0
 
 
 async def test_only_served_scenarios_can_be_reset_to(url: str) -> None:
