@@ -382,6 +382,27 @@ def not_run(scenario: Scenario, folder: Path, message: str, status: str, backend
     return result
 
 
+def call_latency(folders: list[Path]) -> dict[str, Any]:
+    """The agents' tool calls of these episodes as the gateway traced them: how many, how many were answered with
+    an error (errors a task expects included), and the median, 99th percentile and largest latency in ms."""
+    latencies: list[float] = []
+    errors = 0
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            for line in (folder / "trace.jsonl").read_text().splitlines():
+                with contextlib.suppress(ValueError):
+                    entry = json.loads(line)
+                    if entry.get("source") == "gateway" and entry.get("method") == "tools/call":
+                        latencies.append(float(entry.get("latency_ms") or 0.0))
+                        errors += bool(entry.get("error") or entry.get("is_error"))
+    latencies.sort()
+
+    def at(q: float) -> float | None:
+        return round(latencies[min(len(latencies) - 1, int(q * len(latencies)))], 3) if latencies else None
+
+    return {"count": len(latencies), "errors": errors, "p50_ms": at(0.5), "p99_ms": at(0.99), "max_ms": at(1.0)}
+
+
 def summary(scenario: Scenario, record: RunRecord, options: RunOptions) -> dict[str, Any]:
     """Several episodes of one scenario: pass@k, pass^k, mean scores per stage and pass rates per check.
 
@@ -424,6 +445,7 @@ def summary(scenario: Scenario, record: RunRecord, options: RunOptions) -> dict[
              "status": r.status, "error": r.error}
             for d, r in zip(record.dirs, record.results, strict=True)
         ],  # fmt: skip
+        "calls": call_latency(record.dirs),
         "seed": options.seed,
         "written_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
