@@ -184,7 +184,11 @@ def scenario_files(sources: Sequence[str | Path]) -> list[tuple[Path, Scenario]]
             files = [path]
         else:
             raise EnvError(f"{path}: no such scenario file or folder")
-        found += [(file.resolve(), load_scenario(file)) for file in files]
+        for file in files:
+            scenario = load_scenario(file)
+            if any(scenario.id == seen.id for _, seen in found):
+                raise EnvError(f"{file}: scenario id {scenario.id!r} is given twice")
+            found.append((file.resolve(), scenario))
     if not found:
         raise EnvError("scenarios: give at least one scenario file or folder")
     return found

@@ -121,3 +121,5 @@ def test_one_task_per_scenario_and_seed_and_clear_errors(tmp_path: Path) -> None
         load_environment([tmp_path / "nope.yaml"])
     with pytest.raises(EnvError, match="no scenario"):
         load_environment([tmp_path])
+    with pytest.raises(EnvError, match="scenario id 'reschedule-conflict' is given twice"):
+        load_environment([SCENARIO, SCENARIO])
