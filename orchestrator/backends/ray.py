@@ -77,7 +77,10 @@ def _loopback(ray: Any, wanted: bool) -> Iterator[None]:
     Ray replaces a loopback address with the machine's network address unless it is told that the
     cluster is this one machine (its `RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0` switch, read here at call time):
     a local Ray would then listen on the network and a cluster bound to 127.0.0.1 could not be reached."""
-    constants = ray._private.ray_constants
+    constants = getattr(getattr(ray, "_private", None), "ray_constants", None)
+    if constants is None or not hasattr(constants, "ENABLE_RAY_CLUSTER"):  # another Ray: the address check after start still holds
+        yield
+        return
     before = constants.ENABLE_RAY_CLUSTER
     if wanted:
         constants.ENABLE_RAY_CLUSTER = False
