@@ -1,7 +1,7 @@
 """Drawing, deduplicating, proving and writing generated tasks (`orchestrator generate`).
 
 For each family, task `i` of a run draws from `random.Random("{seed}:{family}:{i}")`: a world out of a
-small pool of the run's worlds (`WORLD_POOL` seeds per run seed and size), the family's knobs, then the
+small pool of the run's worlds (`WORLD_POOL[size]` seeds per run seed: seed * 1000 + 0, 1, ...), the family's knobs, then the
 family's parameters. The split comes from the family's split key (`Family.split_params`) hashed into
 100 buckets: 0-79 train, 80-99 test, and the test buckets 80-83 are also the small "core" split; so train
 and test never share a parameter combination. A task whose checks (names and weights aside) equal an
@@ -27,8 +27,9 @@ from typing import Any
 from orchestrator.generate.family import Family, Task, canonical, digest, families
 from orchestrator.generate.world import SIZES, build_world
 
-WORLD_POOL = 8
-"""Worlds per run seed and size that a run's tasks are built on (building a world is the slow part)."""
+WORLD_POOL = {"small": 16, "medium": 8, "large": 4}
+"""Worlds per run seed and size that a run's tasks are built on (building a large world is slow, and it is
+kept in memory)."""
 SPLITS = ("train", "test", "core")
 PROOFS = ("basic", "full")
 MANIFEST = "tasks.jsonl"
@@ -114,7 +115,7 @@ def draw(family: Family, seed: int, size: str, index: int, fixed: dict[str, Any]
     """Candidate `index` of `family` in the run with this seed and size (and these knobs fixed); None when its
     world cannot host it."""
     rng = random.Random(f"{seed}:{family.name}:{index}")
-    world_seed = seed * 1000 + rng.randrange(WORLD_POOL)
+    world_seed = seed * 1000 + rng.randrange(WORLD_POOL[size])
     world = build_world(world_seed, size)
     knobs: dict[str, Any] = {name: rng.choice(values) for name, values in sorted(family.knobs.items()) if name != "size"}
     knobs.update({k: v for k, v in (fixed or {}).items() if v in family.knobs.get(k, ())})
