@@ -116,7 +116,7 @@ class UpstreamClient(Client):
     verdict depends on:
 
     - the tool listing is the app server's, the same for all its sandboxes, so
-      it is fetched once per app server (`listings`, shared by the endpoint)
+      it is fetched once per app server (`listings`, shared by the endpoint's connections)
       instead of once per episode;
     - results are not validated against their output schemas a second time:
       the app server validates every result against the tool's output model
@@ -126,7 +126,7 @@ class UpstreamClient(Client):
       server refuses a result that does not fit and never sends one).
     """
 
-    listings: dict[str, types.ListToolsResult] | None = None
+    listings: ToolListing | None = None
 
     async def __aenter__(self) -> UpstreamClient:
         await super().__aenter__()
@@ -136,11 +136,18 @@ class UpstreamClient(Client):
     async def list_tools(self, *, cursor: str | None = None, **kwargs: Any) -> types.ListToolsResult:
         if self.listings is None or cursor is not None or kwargs:
             return await super().list_tools(cursor=cursor, **kwargs)
-        listed = self.listings.get("tools")
-        if listed is None or listed.next_cursor is not None:
-            listed = await super().list_tools()
-            self.listings["tools"] = listed
-        return listed
+        async with self.listings.lock:  # episodes starting together wait for one fetch instead of each making one
+            if self.listings.result is None:
+                self.listings.result = await super().list_tools()
+            return self.listings.result
+
+
+class ToolListing:
+    """An app server's tool listing, fetched by the first connection that asks and shared by all the others."""
+
+    def __init__(self) -> None:
+        self.result: types.ListToolsResult | None = None
+        self.lock = anyio.Lock()
 
 
 async def _trusted(name: str, result: types.CallToolResult) -> None:
@@ -276,7 +283,7 @@ class HttpEndpoint(AppEndpoint):
         self.protocol = protocol
         """How MCP sessions start: `legacy` (the initialize handshake) or a modern protocol version the
         server is known to speak (no handshake, no session, one request per call)."""
-        self.listings: dict[str, types.ListToolsResult] = {}
+        self.listings = ToolListing()
         self.secrets: dict[str, str] = {}
 
     async def _call(self, method: str, path: str, **kwargs: Any) -> Any:

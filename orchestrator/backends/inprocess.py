@@ -7,10 +7,9 @@ from dataclasses import dataclass
 from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
-import mcp.types as types
 from pydantic import ValidationError
 
-from orchestrator.backends.base import AppEndpoint, Backend, BackendError, UpstreamClient
+from orchestrator.backends.base import AppEndpoint, Backend, BackendError, ToolListing, UpstreamClient
 from servers import registry
 from servers.core import FaultPlan, SandboxSpec, SandboxStore, SeedError, UnknownSandbox, build_mcp_server
 from servers.core.mcp import bind_sandbox
@@ -23,7 +22,7 @@ class InProcessEndpoint(AppEndpoint):
         self.app = app
         self.store = SandboxStore(registry.load(app))
         self.server = build_mcp_server(self.store.app, self.store)
-        self.listings: dict[str, types.ListToolsResult] = {}
+        self.listings = ToolListing()
 
     def _sandbox(self, sandbox_id: str):  # noqa: ANN202
         try:
