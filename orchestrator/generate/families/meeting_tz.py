@@ -23,7 +23,7 @@ DIRECT = [
     "Please set up a {minutes}-minute meeting about {topic} with {names} on {day}. Find a time when all of us are free "
     "within everyone's working hours and send them the invite.",
     "Can you find a slot on {day} for a {minutes}-minute {topic} meeting with {names}? It has to fit everyone's "
-    "calendar and working hours (we're spread over {places}). Book it and invite them.",
+    "calendar and working hours ({places}). Book it and invite them.",
     "Book a {minutes}-minute slot for me with {names} on {day} to talk about {topic}. Pick the time that works for "
     "everybody's calendars, inside each person's working day, and invite them.",
     "I need a {minutes} min call with {names} on {day} ({topic}). Put it in my calendar at a time when everyone is "
@@ -44,7 +44,8 @@ def _names(people: list[Person]) -> str:
 
 
 def _places(world: World, people: list[Person]) -> str:
-    return join(list(dict.fromkeys([world.persona.city, *(p.city for p in people)])))
+    cities = list(dict.fromkeys([world.persona.city, *(p.city for p in people)]))
+    return f"we're all in {cities[0]}" if len(cities) == 1 else f"we're spread over {join(cities)}"
 
 
 @register
@@ -168,7 +169,7 @@ class MeetingAcrossZones(Family):
             theirs = slot.astimezone(requester_tz(requester))
             oracle.append({"tool": "mail__reply", "args": {"message_id": "${request.id}", "body":
                            f"Hi {requester.first_name},\n\ndone: the meeting is on {day}, {slot:%H:%M}-{end:%H:%M} {me.city} time "
-                           f"({theirs:%H:%M} for you in {requester.city}). The invite is out.\n\n{me.first_name}"}})  # fmt: skip
+                           f"({theirs:%H:%M} in {requester.city}). The invite is out.\n\n{me.first_name}"}})  # fmt: skip
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
         return draft

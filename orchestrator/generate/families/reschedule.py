@@ -30,8 +30,8 @@ INSTRUCTIONS = [
     "The {clash} that {organizer} scheduled clashes with a meeting of mine. Please find the slot {when} that works "
     "for everyone on that meeting (working hours only, same length), move it there and let the guests know by "
     "mail.{doc}",
-    "Can you sort out my calendar? {organizer}'s {clash} now overlaps one of my meetings. Reschedule mine {when}, to "
-    "a time when every guest and I are free during working hours, same duration, and mail the guests about the "
+    "Can you sort out my calendar? {organizer}'s {clash} now overlaps one of my meetings. Reschedule mine to a time "
+    "{when} when every guest and I are free during working hours, same duration, and mail the guests about the "
     "change.{doc}",
 ]
 DOC = [
