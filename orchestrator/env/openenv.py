@@ -31,7 +31,6 @@ import contextlib
 import re
 import sys
 import threading
-import warnings
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -414,7 +413,28 @@ def make_app(
 
     factory.__name__ = "ClawGymOpenEnv"
     limits = ConcurrencyConfig(max_concurrent_envs=max_sessions, session_timeout=idle_timeout_s)
-    return create_fastapi_app(factory, CallToolAction, ClawGymToolObservation, concurrency_config=limits)
+    return _closing_quietly(create_fastapi_app(factory, CallToolAction, ClawGymToolObservation, concurrency_config=limits))
+
+
+def _closing_quietly(app: Any) -> Any:
+    """OpenEnv's session endpoints close the WebSocket after the client has gone (its `close` message ends the
+    session, then the client hangs up): that close is dropped instead of failing with a logged traceback."""
+
+    async def wrapped(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "websocket":
+            return await app(scope, receive, send)
+
+        async def guarded(message: Any) -> None:
+            try:
+                await send(message)
+            except Exception:
+                if message.get("type") != "websocket.close":
+                    raise
+
+        await app(scope, receive, guarded)
+
+    wrapped.app = app  # type: ignore[attr-defined]
+    return wrapped
 
 
 def serve(
@@ -431,10 +451,7 @@ def serve(
     import uvicorn
 
     app = make_app(scenarios, backend=backend, step_rewards=step_rewards, max_sessions=max_sessions, idle_timeout_s=idle_timeout_s)
-    # uvicorn's `websockets` protocol: its sans-I/O one logs a traceback whenever an OpenEnv client closes a session.
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
-        uvicorn.run(app, host=host, port=port, log_level="warning", ws="websockets")
+    uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

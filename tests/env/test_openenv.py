@@ -43,7 +43,7 @@ def url() -> Iterator[str]:
     port = sock.getsockname()[1]
     sock.close()
     app = make_app([SCENARIO, ROOT / "scenarios" / "flaky-ticketing.yaml"], max_sessions=4)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
