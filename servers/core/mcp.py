@@ -270,7 +270,6 @@ class SandboxMiddleware:
                 latency_ms=latency_ms,
                 wall=wall,
                 fault=fault,
-                committed=committed,
             )
         return result
 

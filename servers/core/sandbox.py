@@ -305,9 +305,9 @@ class Sandbox:
         latency_ms: float,
         wall: datetime,
         fault: Mapping[str, Any] | None = None,
-        committed: bool = False,
     ) -> int:
-        """Journal a call; `committed`: an error result whose change was kept (a `lost_reply` fault)."""
+        """Journal a call. A call whose reply was lost (a `lost_reply` fault) is journaled as the success it was,
+        with what the agent was told in `error`."""
         cursor = self.db.execute(
             "INSERT INTO _journal (clock, wall, tool, arguments, result, error, is_error, latency_ms, fault)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -326,7 +326,7 @@ class Sandbox:
         seq = int(cursor.lastrowid or 0)
         # The triggers logged this call's row changes without a call; they are this call's.
         # A call whose result is an error was rolled back and changed nothing.
-        if is_error and not committed:
+        if is_error:
             self.db.execute("DELETE FROM _changes WHERE call IS NULL")
         else:
             self.db.execute("UPDATE _changes SET call = ? WHERE call IS NULL", (seq,))
