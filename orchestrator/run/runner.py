@@ -29,7 +29,7 @@ import json
 import secrets
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from math import comb
 from pathlib import Path
@@ -240,10 +240,9 @@ async def run_episode(
         on_stage("seeding sandboxes")
         async with Episode(scenario, endpoints, rng_seed=rng_seed, workdir=folder) as episode:
             assert episode.gateway is not None
-            # The URL carries a secret: other local processes (other episodes' agents) that find the port get a 404.
-            async with serve_http(episode.gateway, secret=secrets.token_urlsafe(18)) as url:
+            async with served_gateway(agent, episode) as url:
                 episode.gateway_url = url
-                info["gateway"] = url
+                info["gateway"] = url or "in memory"
                 on_stage(f"running {agent.name}")
                 with interrupt.guard() as stopped:
                     with anyio.move_on_after(timeout) as clock:
@@ -303,6 +302,19 @@ def episode_runner(backend: Backend) -> Callable[..., Any]:
 
         return run_episode_on_ray
     return run_episode
+
+
+@contextlib.asynccontextmanager
+async def served_gateway(agent: Agent, episode: Episode) -> AsyncIterator[str | None]:
+    """The gateway's URL for an agent in another process (a command agent); None for one in this process (oracle,
+    noop, model agents), which reaches it in memory: no HTTP server per episode, so a thousand run at once."""
+    if not isinstance(agent, CommandAgent):
+        yield None
+        return
+    assert episode.gateway is not None
+    # The URL carries a secret: other local processes (other episodes' agents) that find the port get a 404.
+    async with serve_http(episode.gateway, secret=secrets.token_urlsafe(18)) as url:
+        yield url
 
 
 def _agent_label(agent: Agent) -> str:
