@@ -17,9 +17,11 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
 from orchestrator.generate.world import World, aligned_starts, day_window, fill, iso, pick_guests
+from servers.calendar.model import subtract
 
 CLASHES = ["All-hands", "Quarterly business review", "Security incident review", "Board prep", "Customer visit"]
 
@@ -198,13 +200,9 @@ class Reschedule(Family):
         return draft
 
 
-def world_zone(name: str) -> Any:
-    from zoneinfo import ZoneInfo  # noqa: PLC0415
-
+def world_zone(name: str) -> ZoneInfo:
     return ZoneInfo(name)
 
 
 def _minus(free: list[tuple[datetime, datetime]], taken: list[tuple[datetime, datetime]]) -> list[tuple[datetime, datetime]]:
-    from servers.calendar.model import subtract  # noqa: PLC0415
-
     return subtract(free, taken)

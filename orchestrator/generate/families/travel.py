@@ -15,6 +15,7 @@ each teammate an editor), the ticket it added, the reply it sent.
 from __future__ import annotations
 
 import random
+import re
 from datetime import date, timedelta
 from typing import Any
 
@@ -204,6 +205,4 @@ def street_line(params: dict[str, Any]) -> str:
 
 
 def escape(text: str) -> str:
-    import re  # noqa: PLC0415
-
     return re.escape(text)
