@@ -63,7 +63,21 @@ def baseline(
 
 
 def with_gateway(journal: list[dict[str, Any]], own: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The agent's calls and the gateway's own tool calls, in the order they happened."""
+    """The agent's calls and the gateway's own tool calls, in the order they happened. A gateway entry's
+    `position` (per app, the calls forwarded to it before) places it exactly: before a call of app A when it
+    had seen no more of A's calls than came before that call; without one, wall time places it."""
     if not own:
         return journal
-    return sorted([*journal, *own], key=lambda e: str(e.get("wall") or ""))
+    own = sorted(own, key=lambda e: int(e.get("seq") or 0))
+    if not all(isinstance(e.get("position"), Mapping) for e in own):
+        return sorted([*journal, *own], key=lambda e: str(e.get("wall") or ""))
+    out: list[dict[str, Any]] = []
+    seen: dict[str, int] = {}
+    waiting = list(own)
+    for entry in journal:
+        app = str(entry.get("app") or "")
+        while waiting and int(waiting[0]["position"].get(app, 0)) <= seen.get(app, 0):
+            out.append(waiting.pop(0))
+        out.append(entry)
+        seen[app] = seen.get(app, 0) + 1
+    return out + waiting

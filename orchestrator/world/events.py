@@ -134,6 +134,9 @@ class WorldEngine:
         self.order = 0
         self.calls = 0
         """Tool calls the agent made to apps."""
+        self.per_app: dict[str, int] = {}
+        """Per app, the calls forwarded to it so far: where each of the gateway's own calls falls among the apps'
+        journals (`position`), exactly, where wall times of a millisecond cannot tell the order."""
         self.applied: list[dict[str, Any]] = []
         """Every event applied: name, app, time, and what the app did."""
         self.entries: list[dict[str, Any]] = []
@@ -198,6 +201,8 @@ class WorldEngine:
 
     async def before_call(self, tool: str) -> dict[str, Any]:
         """Apply what is due; the `_meta` the call carries (the episode's time)."""
+        app = tool.partition("__")[0]
+        self.per_app[app] = self.per_app.get(app, 0) + 1
         await self.apply_due()
         return {CLOCK_META: self.timeline.iso()}
 
@@ -309,7 +314,7 @@ class WorldEngine:
         self.entries.append({
             "seq": len(self.entries) + 1, "app": "world", "tool": name, "arguments": dict(arguments),
             "result": None if is_error else _plain(result), "error": _plain(result) if is_error else None,
-            "is_error": is_error, "fault": None, "changes": [], "gateway": True,
+            "is_error": is_error, "fault": None, "changes": [], "gateway": True, "position": dict(self.per_app),
             "wall": wall.isoformat(timespec="milliseconds"), "clock": self.timeline.iso(), "latency_ms": 0.0,
         })  # fmt: skip
         return result
@@ -404,6 +409,7 @@ class WorldEngine:
         self.entries.append({
             "seq": len(self.entries) + 1, "app": "world", "tool": REPORT_TOOL, "arguments": {"status": status, "summary": text[:MAX_SUMMARY]},
             "result": "Report received.", "error": None, "is_error": False, "fault": None, "changes": [], "gateway": True,
+            "position": dict(self.per_app),
             "final_message": True, "wall": datetime.now(UTC).isoformat(timespec="milliseconds"), "clock": self.timeline.iso(),
             "latency_ms": 0.0,
         })  # fmt: skip
