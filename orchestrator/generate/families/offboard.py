@@ -46,7 +46,7 @@ class Offboard(Family):
     title = "Offboard a colleague: reassign tickets, hand over documents, decline their meetings"
     apps = ("tickets", "docs", "calendar")
     knobs = {"steps": (1, 2, 3), "distractors": (0, 1, 2)}
-    split_params = ("tickets_added", "docs_added", "meetings_added", "distractors", "phrasing")
+    split_params = ("tickets_added", "distractors", "last_day", "statuses", "phrasing")
     phrasings = len(INSTRUCTIONS)
 
     def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
