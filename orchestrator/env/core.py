@@ -54,6 +54,13 @@ SUBMIT_TOOL: dict[str, Any] = {
 }
 """The `submit` action as an MCP tool entry; observations list it after the scenario's tools."""
 
+STEPS_PER_CALL = 2
+"""Without `max_steps`, an episode is truncated after this many steps per tool call of the scenario's limit: steps
+that make no call (unreadable actions, unknown tools) never reach that limit, so they are bounded here."""
+
+MAX_STEPS_UNLIMITED = 1_000
+"""Without `max_steps`, the step bound of a scenario without a tool-call limit."""
+
 RESULT_CHARS = 20_000
 """How much of a tool result `StepResult.text` holds by default (the rest is cut with a marker)."""
 
@@ -138,7 +145,7 @@ def parse_action(action: ActionLike) -> ToolCall:
     `tool_use` block (`{"type": "tool_use", "id", "name", "input"}`, or the SDK's object). Raises `ValueError`
     saying what was expected; arguments that are not a JSON object raise `ValueError` too."""
     if isinstance(action, ToolCall):
-        return action
+        action = {"name": action.name, "arguments": action.arguments, "id": action.id}
     if not isinstance(action, Mapping):
         if hasattr(action, "model_dump"):
             action = action.model_dump()
@@ -166,7 +173,11 @@ def parse_action(action: ActionLike) -> ToolCall:
             raise ValueError(f"the arguments of {name!r} are not valid JSON: {exc}") from None
     if not isinstance(arguments, Mapping):
         raise ValueError(f"the arguments of {name!r} must be a JSON object, got {type(arguments).__name__}")
-    return ToolCall(name=name, arguments=dict(arguments), id=call_id if isinstance(call_id, str) else None)
+    try:  # what reaches the gateway is plain JSON, as over the wire: no NaN, no Python objects, bounded nesting
+        arguments = json.loads(json.dumps(arguments, allow_nan=False))
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise ValueError(f"the arguments of {name!r} are not plain JSON: {exc}") from None
+    return ToolCall(name=name, arguments=arguments, id=call_id if isinstance(call_id, str) else None)
 
 
 def load_scenario(scenario: Scenario | str | Path) -> Scenario:
@@ -368,6 +379,8 @@ class ClawGymEnv:
         except ValueError as exc:
             raise EnvError(f"noise: {exc}") from None
         rewards = self.step_rewards if step_rewards is None else step_rewards
+        if episode_id is not None and (not isinstance(episode_id, str) or not 0 < len(episode_id) <= 256):
+            raise EnvError(f"episode_id: expected a string of 1 to 256 characters, got {str(episode_id)[:40]!r}")
         return await self._run(partial(self._reset, loaded, int(seed), rewards, episode_id))
 
     async def step(self, action: ActionLike) -> StepResult:
@@ -436,12 +449,15 @@ class ClawGymEnv:
 
     async def _reset(self, scenario: Scenario, seed: int, step_rewards: bool, episode_id: str | None) -> Observation:
         await self._end_episode()
-        episode_id = episode_id or f"env{next(self._counter)}-{uuid.uuid4().hex[:10]}"
+        # The sandboxes are named by a fresh id, never by the caller's episode_id: two envs (or two OpenEnv sessions)
+        # given the same episode_id on one backend would otherwise share, and replace, each other's sandboxes.
+        sandbox = f"env{next(self._counter)}-{uuid.uuid4().hex[:12]}"
+        episode_id = episode_id or sandbox
         stack = contextlib.AsyncExitStack()
         ep = _Episode(scenario, seed, episode_id, step_rewards, stack)
         try:
             endpoints = await self.backend.start(scenario.apps)
-            ep.episode = await stack.enter_async_context(Episode(scenario, endpoints, rng_seed=seed, episode_id=episode_id))
+            ep.episode = await stack.enter_async_context(Episode(scenario, endpoints, rng_seed=seed, episode_id=sandbox))
             ep.client = await stack.enter_async_context(ep.episode.connect())
             listed = (await ep.client.list_tools()).tools
             ep.state = {app: dict(rows) for app, rows in ep.episode.seeded.items()}
@@ -540,14 +556,25 @@ class ClawGymEnv:
         if limit is not None and ep.episode.gateway.calls >= limit:
             ep.truncated = True
             info["truncated_by"] = f"the scenario's limit of {limit} tool calls"
-        elif self.max_steps is not None and ep.steps >= self.max_steps:
+        elif (cut := self._step_bound(ep)) is not None:
             ep.truncated = True
-            info["truncated_by"] = f"max_steps={self.max_steps}"
+            info["truncated_by"] = cut
         if ep.truncated:
             out.truncated = True
             return await self._finish(ep, out)
         ep.rewards.append(out.reward)
         return out
+
+    def _step_bound(self, ep: _Episode) -> str | None:
+        """Why the episode is cut by its number of steps, if it is: `max_steps`, or without it a bound of
+        `STEPS_PER_CALL` steps per call of the scenario's limit (steps that make no call never reach that limit)."""
+        if self.max_steps is not None:
+            return f"max_steps={self.max_steps}" if ep.steps >= self.max_steps else None
+        limit = ep.scenario.limits.max_tool_calls
+        bound = STEPS_PER_CALL * limit if limit is not None else MAX_STEPS_UNLIMITED
+        if ep.steps >= bound:
+            return f"the step bound of {bound} steps ({STEPS_PER_CALL} per call of the limit; set max_steps to change it)"
+        return None
 
     async def _invalid(self, reason: str) -> StepResult:
         ep = self._open()
@@ -557,9 +584,9 @@ class ClawGymEnv:
                          info={"step": ep.steps, "invalid_action": reason, "process": dict(ep.process)})  # fmt: skip
         if ep.step_rewards:
             out.info |= {"credited": [], "withdrawn": [], "harm": [], "harm_cleared": [], "score_so_far": ep.potential}
-        if self.max_steps is not None and ep.steps >= self.max_steps:
+        if (cut := self._step_bound(ep)) is not None:
             ep.truncated = out.truncated = True
-            out.info["truncated_by"] = f"max_steps={self.max_steps}"
+            out.info["truncated_by"] = cut
             return await self._finish(ep, out)
         ep.rewards.append(0.0)
         return out
@@ -569,7 +596,8 @@ class ClawGymEnv:
         assert ep.episode is not None
         journal = await ep.episode.journal()
         ep.result = await ep.episode.verify(journal)
-        ep.result.episode.update({"backend": self.backend.name, "agent": "env", "steps": ep.steps, "message": ep.message})
+        ep.result.episode.update({"backend": self.backend.name, "agent": "env", "steps": ep.steps, "message": ep.message,
+                                  "episode_id": ep.episode_id})
         if (profile := noise_profile(ep.scenario)) is not None:  # as `orchestrator run --noise` judges recovery
             judge_recovery(ep.result, journal)
             ep.result.episode["noise"] = profile
