@@ -187,6 +187,8 @@ def generate_command(
             if name not in bars:
                 bars[name] = bar.add_task(f"generating {name}", total=total)
             bar.update(bars[name], completed=written)
+            if not err.is_terminal and written and (written == total or written % max(1, total // 10) == 0):
+                err.print(f"{name}: {written}/{total} written ({time.perf_counter() - started:.0f} s)", highlight=False)
 
         try:
             reports = anyio.run(pipeline.generate, options, out, progress)
