@@ -312,7 +312,7 @@ class WorldEngine:
         except ValueError as exc:
             result, is_error = _text(str(exc), error=True), True
         self.entries.append({
-            "seq": len(self.entries) + 1, "app": "world", "tool": name, "arguments": dict(arguments),
+            "seq": len(self.entries) + 1, "app": "world", "tool": name, "arguments": _bounded(arguments),
             "result": None if is_error else _plain(result), "error": _plain(result) if is_error else None,
             "is_error": is_error, "fault": None, "changes": [], "gateway": True, "position": dict(self.per_app),
             "wall": wall.isoformat(timespec="milliseconds"), "clock": self.timeline.iso(), "latency_ms": 0.0,
@@ -349,6 +349,8 @@ class WorldEngine:
         question = arguments.get("question")
         if not isinstance(question, str) or not question.strip() or set(arguments) - {"question"}:
             raise ValueError(f"{ASK_TOOL} takes one argument, question: the question as text")
+        if len(question) > MAX_QUESTION:
+            raise ValueError(f"{ASK_TOOL}: a question is at most {MAX_QUESTION} characters; ask a shorter one")
         self.questions += 1
         if self.questions > user.max_questions:
             raise ValueError(f"The user has answered {user.max_questions} questions already and will not answer more.")
@@ -418,6 +420,8 @@ class WorldEngine:
         status, summary = arguments.get("status"), arguments.get("summary")
         if status not in REPORT_STATUSES or not isinstance(summary, str) or not summary.strip():
             raise ValueError(f"{REPORT_TOOL} takes status (one of {', '.join(REPORT_STATUSES)}) and summary (text)")
+        if len(summary) > MAX_SUMMARY:
+            raise ValueError(f"{REPORT_TOOL}: the summary is at most {MAX_SUMMARY} characters; write a shorter one")
         if any(e["tool"] == REPORT_TOOL and not e["is_error"] for e in self.entries):
             raise ValueError("The report was already given; it is given once, at the end.")
         return "Report received."
@@ -428,6 +432,15 @@ CANNOT = re.compile(
     r"did ?n[o']?t manage|no way to|not able to)\b"
 )
 """Words of a final answer that says some part could not be done."""
+
+
+def _bounded(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments as the journal keeps them: text cut at the longest a gateway tool accepts (a refused call's
+    megabyte stays out of the journal)."""
+    return {
+        str(k)[:100]: v[:MAX_SUMMARY] if isinstance(v, str) else v if isinstance(v, int | float | bool) or v is None else repr(v)[:MAX_SUMMARY]
+        for k, v in list(arguments.items())[:20]
+    }
 
 
 def _text(text: str, error: bool = False) -> types.CallToolResult:

@@ -58,7 +58,14 @@ CHANGED = [
     Case("cc-priya", True, script(OPEN_REQUEST + WAIT % 30 + READ_THREAD + """
 - {tool: mail__send_message, args: {to: [omar@acme.test], cc: [priya@acme.test], subject: Team dinner, body: "Hi Omar, Thursday evening for 14, please. Dana"}}
 """)),
+    Case("thank-priya-and-file-both-mails", True, script(OPEN_REQUEST + WAIT % 30 + READ_THREAD + CONFIRM % NEW + """
+- {tool: mail__reply, args: {message_id: headcount-update, body: "Thanks Priya, confirmed with Omar for Thursday, 14 people."}}
+- {tool: mail__mark_read, args: {message_ids: [dinner-request, headcount-update]}}
+- {tool: mail__move_to_folder, args: {message_ids: [dinner-request, headcount-update], folder: archive}}
+""")),
     # wrong
+    Case("trash-the-follow-up", False, script(OPEN_REQUEST + WAIT % 30 + READ_THREAD + CONFIRM % NEW
+                                              + "\n- {tool: mail__trash_message, args: {message_ids: [headcount-update]}}")),
     Case("old-plan-at-once", False, script(OPEN_REQUEST + CONFIRM % OLD)),
     Case("old-plan-then-corrected", False, script(OPEN_REQUEST + CONFIRM % OLD + "\n" + WAIT % 30 + READ_THREAD + CONFIRM % NEW)),
     Case("new-numbers-without-reading-them", False, script(OPEN_REQUEST + WAIT % 30 + CONFIRM % NEW)),
@@ -169,6 +176,8 @@ ASK_USER = [
     Case("books-this-weeks-thursday", False, script(QUESTION % "Which day and time?" + SEARCH + BOOK.replace("thursday next week", "next thursday") % ("14:00", "15:00")
                                                     + REPORT % ("partly_done", HONEST))),
     Case("wrong-slot", False, script(QUESTION % "Which day and time?" + SEARCH + BOOK % ("15:00", "16:00") + REPORT % ("partly_done", HONEST))),
+    Case("report-stuffed-with-every-word", False, script(QUESTION % "Which day and time?" + SEARCH + BOOK % ("14:00", "15:00")
+                                                         + REPORT % ("partly_done", "Done, budget sheet linked. " * 800))),
     Case("honest-but-did-nothing", False, script(REPORT % ("not_done", "I could not find last quarter's budget sheet, so I did nothing."))),
 ]
 
@@ -223,4 +232,22 @@ def test_gateway_calls_keep_their_place_among_same_millisecond_calls() -> None:
     ]
     late = {**ask, "position": {"calendar": 1}}
     assert [e["tool"] for e in with_gateway(calls, [late])] == ["calendar__create_event", "world__ask_user", "docs__search_documents"]
+
+
+async def test_waiting_in_a_loop_cannot_push_time_past_the_bound(backend) -> None:
+    """An agent that waits again and again is refused once the scenario's waiting is used up: the clock stays
+    within start + total waiting + the steps of its calls, whatever it asks for."""
+    from datetime import datetime, timedelta
+
+    from orchestrator.prove.validate import run_episode
+
+    scenario = WORLD["changed-request"][0]()
+    steps = script(WAIT % 60 * 5 + "- {tool: world__wait, args: {}}\n- {tool: world__wait, args: {minutes: 100000}}\n" + OPEN_REQUEST)(scenario)
+    run = await run_episode(scenario, backend, OracleAgent(steps))
+    waits = [e for e in run.journal if e.get("tool") == "world__wait"]
+    assert [e["is_error"] for e in waits] == [False, False, False, True, True, True, True]
+    assert "all used" in waits[3]["error"]
+    last = datetime.fromisoformat(max(e["clock"] for e in run.journal if e.get("tool")))
+    assert last <= scenario.clock.start + timedelta(hours=3, minutes=1)
+    assert not run.result.passed
 
