@@ -290,6 +290,8 @@ class ClawGymOpenEnv(Environment):
     # -- the sync side ---------------------------------------------------------------------------------------------
 
     def _call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        if self._closed:
+            raise EnvError("the environment is closed")
         if self._portal is None:
             import anyio.from_thread
 

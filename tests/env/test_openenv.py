@@ -19,7 +19,16 @@ try:
     from openenv import GenericEnvClient
     from openenv.core.mcp_client import MCPToolClient
 
-    from orchestrator.env.openenv import ClawGymClient, ClawGymResetObservation, ClawGymToolObservation, make_app
+    from openenv.core.env_server.mcp_types import CallToolAction, ListToolsAction
+
+    from orchestrator.env.openenv import (
+        ClawGymClient,
+        ClawGymOpenEnv,
+        ClawGymResetObservation,
+        ClawGymToolObservation,
+        ScenarioSet,
+        make_app,
+    )
 except ImportError as exc:
     if os.environ.get("CLAWGYM_REQUIRE_RL") == "1":
         raise
@@ -30,6 +39,7 @@ from typer.testing import CliRunner
 
 from orchestrator.agents.base import substitute
 from orchestrator.cli import app as cli
+from orchestrator.env.core import EnvError
 from orchestrator.scenario.model import load
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -176,6 +186,22 @@ async def test_only_served_scenarios_can_be_reset_to(url: str) -> None:
         assert "reset" in early.observation["error"]["message"]
         ok = await env.reset(scenario="flaky-ticketing")  # by file name as well as by id
         assert ok.observation["scenario"] == "flaky-ticketing"
+
+
+def test_the_environment_class_works_synchronously_too() -> None:
+    """OpenEnv may drive an Environment through its sync methods (a thread per session): same episode, same reward."""
+    env = ClawGymOpenEnv(ScenarioSet([SCENARIO]))
+    try:
+        first = env.reset(seed=1)
+        assert first.scenario == "reschedule-conflict" and first.info["seed"] == 1
+        assert env.step(ListToolsAction()).tools[-1].name == "submit"
+        end = env.step(CallToolAction(tool_name="submit", arguments={"message": "nothing"}))
+        assert end.done is True and end.reward == 0.0 and end.info["passed"] is False
+        assert env.state.done is True and env.state.step_count == 1
+    finally:
+        env.close()
+    with pytest.raises(EnvError, match="the environment is closed"):
+        env.step(CallToolAction(tool_name="submit", arguments={}))
 
 
 def test_serve_env_refuses_a_missing_scenario_with_a_usage_error(tmp_path: Path) -> None:
