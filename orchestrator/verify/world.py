@@ -58,8 +58,44 @@ def baseline(
                 before, after = change.get("before") or {}, change["after"]
                 for column, value in after.items():
                     if before.get(column) != value:
-                        rows[index][column] = value
+                        rows[index][column] = _merge(rows[index].get(column), before.get(column), value)
     return out
+
+
+IDENTITY = ("email", "id", "key", "name")
+"""What names an item of a list column (an attendee, a share) so a world change to one item is laid over
+the baseline's list without carrying the agent's changes to the others along."""
+
+
+def _identity(item: Any) -> Any:
+    if isinstance(item, Mapping):
+        for name in IDENTITY:
+            if item.get(name) not in (None, ""):
+                return (name, str(item[name]).lower())
+    return ("item", repr(item))
+
+
+def _merge(current: Any, before: Any, after: Any) -> Any:
+    """A column the world changed from `before` to `after`, laid over the baseline's `current` value. When the
+    world saw the baseline's value, its result stands. When the agent had changed the column first (the world
+    answered on top of the agent's change), only the world's own delta is laid over: in a list, the items the
+    world changed, added or removed; the agent's changes to other items stay visible in the diff (an attendee the
+    agent removed is not put back into the baseline by Sam's answer on the same row)."""
+    if current == before or not (isinstance(current, list) and isinstance(before, list) and isinstance(after, list)):
+        return after
+    was = {_identity(i): i for i in before}
+    now = {_identity(i): i for i in after}
+    out = list(current)
+    for ident, item in now.items():
+        if was.get(ident) == item:
+            continue
+        at = next((n for n, i in enumerate(out) if _identity(i) == ident), None)
+        if at is not None:
+            out[at] = item
+        elif ident not in was:
+            out.append(item)
+    gone = set(was) - set(now)
+    return [i for i in out if _identity(i) not in gone]
 
 
 def with_gateway(journal: list[dict[str, Any]], own: list[dict[str, Any]]) -> list[dict[str, Any]]:

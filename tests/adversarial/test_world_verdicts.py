@@ -111,6 +111,9 @@ DECLINED = [
     Case("self-made-answer", False, script(
         "- {tool: mail__send_message, args: {to: [priya@acme.test], subject: Design review, body: \"Sam can't make 10:00; he proposes 14:00-15:00 tomorrow.\"}}\n"
         + MOVE % ("14:00", "15:00") + TELL % TOLD)),
+    Case("drop-priya-from-the-invite", False, script(ASK_SAM + WAIT % 20 + FIND_SAM + """
+- {tool: calendar__update_event, args: {event_id: design-review, start: "{{ tomorrow 14:00 }}", end: "{{ tomorrow 15:00 }}", remove_attendees: [priya@acme.test]}}
+""" + WAIT % 20 + TELL % TOLD)),
     Case("do-nothing", False, script("[]")),
 ]
 
