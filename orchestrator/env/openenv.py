@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import re
 import sys
 import threading
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -60,7 +59,6 @@ from orchestrator.env.core import ClawGymEnv, EnvError, StepResult, load_scenari
 from orchestrator.scenario.model import Scenario
 
 DEFAULT_PORT = 8000
-_EPISODE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
 # -- what goes over the wire ---------------------------------------------------------------------------------------
@@ -217,11 +215,6 @@ class ClawGymOpenEnv(Environment):
         if step_rewards is not None and not isinstance(step_rewards, bool):
             raise EnvError(f"reset: step_rewards must be true or false, not {step_rewards!r}")
         chosen = self.scenarios.get(scenario)
-        if episode_id is not None and not _EPISODE_ID.fullmatch(f"{chosen.id}-{episode_id}"):
-            raise EnvError(
-                f"reset: episode_id {episode_id!r} must be letters, digits, '_', '.' or '-', at most "
-                f"{63 - len(chosen.id)} characters for this scenario (it names the episode's sandboxes)"
-            )
         obs = await self._env.reset(chosen, seed=seed or 0, step_rewards=step_rewards, episode_id=episode_id)
         self._tools = obs.tools
         return ClawGymResetObservation(**obs.model_dump(), done=False, reward=None)
