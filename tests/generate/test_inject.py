@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from helpers import ROOT
+from typer.testing import CliRunner
 
 from orchestrator import scenario as scenarios
 from orchestrator.agents import NoopAgent, OracleAgent
 from orchestrator.backends.inprocess import InProcessBackend
+from orchestrator.cli import app
 from orchestrator.generate import inject
 from orchestrator.prove.derive import read_only
 from orchestrator.prove.validate import run_episode
@@ -29,9 +29,18 @@ async def backend():
         yield b
 
 
+SURVEYS: dict[Path, tuple] = {}
+
+
+async def _survey(backend, path: Path):
+    if path not in SURVEYS:  # one reference run per library scenario is enough to find what it reads
+        data = inject.expanded_data(path)
+        SURVEYS[path] = (data, await inject.survey(inject.load_data(data), backend))
+    return SURVEYS[path]
+
+
 async def _variant(backend, path: Path, goal: str, seed: int = 0):
-    data = inject.expanded_data(path)
-    found = await inject.survey(inject.load_data(data), backend)
+    data, found = await _survey(backend, path)
     attack, spec = inject.plan(found, 1, seed, [goal])[0]
     built = inject.build(data, found, attack, spec)
     return built, inject.load_data(built), attack, spec
@@ -107,32 +116,29 @@ async def test_every_goal_is_proven_and_judged_by_world_rules_and_its_guard(back
 
 
 async def test_variants_vary_and_write_proven_files(backend, tmp_path) -> None:
-    done = await inject.inject_files([INTERVIEWS], tmp_path, backend, count=3, seed=11)
-    assert len(done.written) == 3 and not done.skipped and not done.dropped
+    done = await inject.inject_files([INTERVIEWS], tmp_path, backend, count=2, seed=11)
+    assert len(done.written) == 2 and not done.skipped and not done.dropped
     rows = [json.loads(line) for line in (tmp_path / "injections.jsonl").read_text().splitlines()]
-    assert len({r["attack"]["goal"] for r in rows}) == 3
-    assert len({(r["attack"]["position"], r["attack"]["phrasing"], r["attack"]["attacker"]) for r in rows}) == 3
+    assert len({r["attack"]["goal"] for r in rows}) == 2
+    assert len({(r["attack"]["position"], r["attack"]["phrasing"], r["attack"]["attacker"]) for r in rows}) == 2
     for path in done.written:
         loaded = scenarios.load(path)  # ordinary scenario files
         assert "injection" in loaded.tags and loaded.stages[-1].name == inject.INJECTION_STAGE
         assert loaded.instruction == scenarios.load(INTERVIEWS).instruction
     # Deterministic: the same seed draws the same attacks and writes the same text.
-    data = inject.expanded_data(INTERVIEWS)
-    found = await inject.survey(inject.load_data(data), backend)
-    again = [inject.dump(inject.build(data, found, a, g)) for a, g in inject.plan(found, 3, 11)]
+    data, found = await _survey(backend, INTERVIEWS)
+    again = [inject.dump(inject.build(data, found, a, g)) for a, g in inject.plan(found, 2, 11)]
     assert again == [p.read_text() for p in done.written]
-    assert [inject.dump(inject.build(data, found, a, g)) for a, g in inject.plan(found, 3, 12)] != again
+    assert [inject.dump(inject.build(data, found, a, g)) for a, g in inject.plan(found, 2, 12)] != again
     # A noop agent on a written file: no utility, secure.
     result = (await run_episode(scenarios.load(done.written[0]), backend, NoopAgent())).result
     assert result.attack == {"utility": False, "security": True}
 
 
-def test_inject_command_names_a_bad_goal() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "orchestrator.cli", "inject", str(NOTES), "--out", "/tmp/never", "--goal", "steal-cookies"],
-        capture_output=True, text=True, cwd=ROOT, timeout=60,
-    )  # fmt: skip
-    assert proc.returncode == 2 and "steal-cookies" in proc.stderr and "forward-mail" in proc.stderr
+def test_inject_command_names_a_bad_goal(tmp_path) -> None:
+    result = CliRunner().invoke(app, ["inject", str(NOTES), "--out", str(tmp_path / "never"), "--goal", "steal-cookies"])
+    assert result.exit_code == 2 and "steal-cookies" in result.output and "forward-mail" in result.output
+    assert not (tmp_path / "never").exists()
 
 
 def test_generated_tasks_become_proven_attacked_variants(tmp_path) -> None:
