@@ -7,7 +7,8 @@ OpenEnv's own server (`openenv.core.env_server.create_fastapi_app`) carries the 
 
 - `/ws` (what `GenericEnvClient`, `MCPToolClient` and every `EnvClient` speak): `reset` takes
   `{"scenario": ID, "seed": N, "episode_id": ..., "step_rewards": bool}` and returns the task, the persona, the
-  system prompt and the tools (MCP, OpenAI and Anthropic formats); `step` takes OpenEnv's MCP actions
+  system prompt and the tools (MCP, OpenAI and Anthropic formats) (`"noise": "mild"` runs the scenario under a
+  noise profile drawn from the seed); `step` takes OpenEnv's MCP actions
   (RFC 003): `{"type": "list_tools"}` and `{"type": "call_tool", "tool_name": "app__tool", "arguments": {...}}`.
   The tool `submit` ends the episode; its reward makes the episode's rewards sum to the verifier's score.
   Each step's observation has `result` (content, structured_content, data, is_error), `text`, `terminated`,
@@ -207,15 +208,16 @@ class ClawGymOpenEnv(Environment):
         episode_id: str | None = None,
         scenario: str | None = None,
         step_rewards: bool | None = None,
+        noise: str | None = None,
         **kwargs: Any,
     ) -> ClawGymResetObservation:
         self._bind()
         if kwargs:
-            raise EnvError(f"reset: unknown argument(s) {sorted(kwargs)}; expected scenario, seed, episode_id, step_rewards")
+            raise EnvError(f"reset: unknown argument(s) {sorted(kwargs)}; expected scenario, seed, episode_id, step_rewards, noise")
         if step_rewards is not None and not isinstance(step_rewards, bool):
             raise EnvError(f"reset: step_rewards must be true or false, not {step_rewards!r}")
         chosen = self.scenarios.get(scenario)
-        obs = await self._env.reset(chosen, seed=seed or 0, step_rewards=step_rewards, episode_id=episode_id)
+        obs = await self._env.reset(chosen, seed=seed or 0, step_rewards=step_rewards, episode_id=episode_id, noise=noise or "none")
         self._tools = obs.tools
         return ClawGymResetObservation(**obs.model_dump(), done=False, reward=None)
 

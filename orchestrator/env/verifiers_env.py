@@ -209,6 +209,8 @@ class ClawGymEnvConfig(vf.EnvConfig):
     backend: str = "inprocess"
     """Where the apps run: inprocess (default), local, docker or remote."""
     step_rewards: bool = False
+    noise: str = "none"
+    """A noise profile (none, mild, harsh): injected faults drawn from each task's seed."""
 
 
 class ClawGymVerifiersEnv(vf.Env[ClawGymEnvConfig]):
@@ -229,7 +231,7 @@ class ClawGymVerifiersEnv(vf.Env[ClawGymEnvConfig]):
         backend = self._backend if self._backend is not None else self.config.backend
         env = ClawGymEnv(backend, step_rewards=self.config.step_rewards)
         try:
-            obs = await env.reset(task.data.scenario, seed=task.data.seed, episode_id=f"vf-{uuid.uuid4().hex[:16]}")
+            obs = await env.reset(task.data.scenario, seed=task.data.seed, episode_id=f"vf-{task.key}-{uuid.uuid4().hex[:8]}", noise=self.config.noise)
             async with serve_tools(env, obs) as url:
                 rollout = task.with_data(prompt=obs.task, system_prompt=obs.system_prompt)
                 rollout.config = task.config.model_copy(update={"tools_url": url})

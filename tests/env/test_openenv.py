@@ -186,6 +186,10 @@ async def test_only_served_scenarios_can_be_reset_to(url: str) -> None:
         assert ok.observation["scenario"] == "flaky-ticketing"
         named = await env.reset(scenario="flaky-ticketing", episode_id="run 7/a@b")  # any id: sandboxes are named apart
         assert named.observation["info"]["episode_id"] == "run 7/a@b"
+        with pytest.raises(RuntimeError, match="unknown noise profile 'loud'; profiles are: none, mild, harsh"):
+            await env.reset(scenario="flaky-ticketing", noise="loud")
+        noisy = await env.reset(scenario="flaky-ticketing", seed=4, noise="mild")
+        assert noisy.observation["info"]["noise"]["profile"] == "mild"
 
 
 def test_the_environment_class_works_synchronously_too() -> None:
