@@ -1,6 +1,8 @@
 """Running episodes for `orchestrator run`: serve the gateway, run the agent, verify, write the record.
 
 - `runner`: one episode or K of them in parallel, each in its own folder, with pass@k and pass^k.
+- `suite`: every scenario of a folder, a glob or a list in one run, with one summary.
+- `ray`: episodes as Ray tasks on workers that host the apps in process (`--backend ray`), and `RayEnv`.
 
-May import `scenario`, `verify`, `backends`, `episode` and `agents`.
+May import `scenario`, `verify`, `backends`, `episode` and `agents` (`ray` also `env`).
 """
