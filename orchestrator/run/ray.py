@@ -214,6 +214,8 @@ async def run_episode_on_ray(
         ).remote(_scenario_ref(backend, scenario), recipe, rng_seed, timeout_s)  # fmt: skip
     except BackendError as exc:
         return _record_failure(folder, failed_result(scenario, "error", str(exc), info))
+    except Exception as exc:  # the cluster went away, the object store is full …
+        return _record_failure(folder, failed_result(scenario, "error", f"Ray did not take the episode: {describe_loss(exc)}", info))
     on_stage("running on ray")
     payload: dict[str, Any] | None = None
     error: str | None = None
