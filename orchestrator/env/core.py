@@ -316,6 +316,9 @@ class ClawGymEnv:
                 async for job, reply in receive:
                     try:
                         reply["value"] = await job()
+                        reply["episode"] = self._ep
+                        if reply.get("abandoned"):
+                            _undelivered(reply)
                     except BaseException as exc:  # noqa: BLE001 - handed back to the caller
                         if isinstance(exc, anyio.get_cancelled_exc_class()):
                             reply["error"] = EnvError("the environment was cancelled")
@@ -341,7 +344,15 @@ class ClawGymEnv:
             await self._send.send((job, reply))
         except (anyio.BrokenResourceError, anyio.ClosedResourceError):
             raise EnvError("the environment is closed") from None
-        await reply["done"].wait()
+        try:
+            await reply["done"].wait()
+        except anyio.get_cancelled_exc_class():
+            # The caller gave up (a timeout): the step still happens, but its reward never reached the caller, so it
+            # is paid again by the last step; the rewards the caller saw still sum to the score.
+            reply["abandoned"] = True
+            if "value" in reply:
+                _undelivered(reply)
+            raise
         if "error" in reply:
             raise reply["error"]
         return reply["value"]
@@ -686,6 +697,14 @@ class ClawGymEnv:
         if ep is None or ep.episode is None or ep.client is None:
             raise EnvError("no open episode: call reset(scenario) first")
         return await ep.episode.merged_trace()
+
+
+def _undelivered(reply: dict[str, Any]) -> None:
+    """A step result its caller never received: its reward is taken off what was paid, so the last step pays it."""
+    value, ep = reply.get("value"), reply.get("episode")
+    if isinstance(value, StepResult) and isinstance(ep, _Episode) and not reply.get("settled"):
+        reply["settled"] = True
+        ep.rewards.append(-value.reward)
 
 
 def _known(ep: _Episode, name: str) -> bool:

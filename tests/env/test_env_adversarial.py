@@ -199,6 +199,28 @@ async def test_an_early_submit_ends_with_the_verdict_and_nothing_after(travel: S
         assert env.state.steps == 2 and env.state.total_reward == pytest.approx(end.info["score"])
 
 
+async def test_a_step_its_caller_gave_up_on_is_paid_by_the_last_step(travel: Scenario, backend: Any) -> None:
+    """A rollout loop with a timeout around `step`: the call still happens, but its reward never reached the caller;
+    the rewards the caller did receive still sum to the final score."""
+    async with ClawGymEnv(backend, step_rewards=True) as env:
+        await env.reset(travel, seed=0)
+        seen: list[float] = []
+
+        async def step() -> None:
+            seen.append((await env.step(create_event(travel, 0))).reward)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(step)
+            while env.state.steps == 0:  # the call is under way
+                await anyio.sleep(0)
+            tg.cancel_scope.cancel()
+        assert seen == []
+        seen.append((await env.step(create_event(travel, 1))).reward)
+        seen.append((await env.finish()).reward)
+        assert env.result.score == pytest.approx(1 / 4.5) and seen[-1] > 0
+        assert sum(seen) == pytest.approx(env.result.score, abs=1e-9) == env.state.total_reward
+
+
 # -- the contract ------------------------------------------------------------------------------------------------
 
 
