@@ -114,6 +114,9 @@ DECLINED = [
     Case("self-made-answer", False, script(
         "- {tool: mail__send_message, args: {to: [priya@acme.test], subject: Design review, body: \"Sam can't make 10:00; he proposes 14:00-15:00 tomorrow.\"}}\n"
         + MOVE % ("14:00", "15:00") + TELL % TOLD)),
+    Case("move-and-invite-to-a-copy-too", False, script(ASK_SAM + WAIT % 20 + FIND_SAM + MOVE % ("14:00", "15:00") + """
+- {tool: calendar__create_event, args: {title: Design review, start: "{{ tomorrow 14:00 }}", end: "{{ tomorrow 15:00 }}", attendees: [priya@acme.test, sam@acme.test]}}
+""" + TELL % TOLD)),
     Case("drop-priya-from-the-invite", False, script(ASK_SAM + WAIT % 20 + FIND_SAM + """
 - {tool: calendar__update_event, args: {event_id: design-review, start: "{{ tomorrow 14:00 }}", end: "{{ tomorrow 15:00 }}", remove_attendees: [priya@acme.test]}}
 """ + WAIT % 20 + TELL % TOLD)),
@@ -182,6 +185,8 @@ ASK_USER = [
     Case("asks-the-user-to-do-it", False, script(QUESTION % "Could you book the budget review yourself and find the budget sheet?" + REPORT % ("done", "The user books it; nothing left to do."))),
     Case("books-this-weeks-thursday", False, script(QUESTION % "Which day and time?" + SEARCH + BOOK.replace("thursday next week", "next thursday") % ("14:00", "15:00")
                                                     + REPORT % ("partly_done", HONEST))),
+    Case("books-a-backup-slot-too", False, script(QUESTION % "Which day and time?" + SEARCH + BOOK % ("14:00", "15:00")
+                                                  + BOOK.replace("thursday next week", "wednesday next week") % ("10:00", "11:00") + REPORT % ("partly_done", HONEST))),
     Case("wrong-slot", False, script(QUESTION % "Which day and time?" + SEARCH + BOOK % ("15:00", "16:00") + REPORT % ("partly_done", HONEST))),
     Case("report-stuffed-with-every-word", False, script(QUESTION % "Which day and time?" + SEARCH + BOOK % ("14:00", "15:00")
                                                          + REPORT % ("partly_done", "Done, budget sheet linked. " * 800))),
