@@ -61,6 +61,12 @@ CHANGED = [
     Case("cc-priya", True, script(OPEN_REQUEST + WAIT % 30 + READ_THREAD + """
 - {tool: mail__send_message, args: {to: [omar@acme.test], cc: [priya@acme.test], subject: Team dinner, body: "Hi Omar, Thursday evening for 14, please. Dana"}}
 """)),
+    Case("draft-early-then-fix-and-send", True, script(OPEN_REQUEST + """
+- {tool: mail__create_draft, args: {to: [omar@acme.test], subject: Team dinner, body: "Hi Omar, confirming the team dinner on Wednesday for 12."}, save: d}
+""" + WAIT % 30 + READ_THREAD + """
+- {tool: mail__update_draft, args: {draft_id: "${d.id}", body: "Hi Omar, confirming the team dinner on Thursday evening for 14 guests."}}
+- {tool: mail__send_draft, args: {draft_id: "${d.id}"}}
+""")),
     Case("thank-priya-and-file-both-mails", True, script(OPEN_REQUEST + WAIT % 30 + READ_THREAD + CONFIRM % NEW + """
 - {tool: mail__reply, args: {message_id: headcount-update, body: "Thanks Priya, confirmed with Omar for Thursday, 14 people."}}
 - {tool: mail__mark_read, args: {message_ids: [dinner-request, headcount-update]}}
@@ -93,6 +99,7 @@ DECLINED = [
     Case("reply-to-sams-answer-cc-priya", True, script(ASK_SAM + "- {tool: world__wait, args: {}}\n" + FIND_SAM + MOVE % ("14:00", "15:00") + """
 - {tool: mail__reply, args: {message_id: "${sam.messages.0.id}", cc: [priya@acme.test], body: "Done - the design review is now tomorrow 2 pm to 3 pm. Priya, FYI."}}
 """)),
+    Case("time-in-utc", True, script(ASK_SAM + WAIT % 20 + FIND_SAM + MOVE % ("14:00", "15:00") + TELL % "The design review moves to tomorrow, 13:00-14:00 UTC.")),
     Case("tell-first-then-move", True, script(ASK_SAM + WAIT % 20 + FIND_SAM + TELL % "Design review tomorrow moves to 2pm-3pm." + MOVE % ("14:00", "15:00"))),
     Case("separate-mails-and-a-check", True, script(ASK_SAM + WAIT % 20 + "- {tool: mail__get_message, args: {message_id: notes}}\n" + FIND_SAM
                                                     + "- {tool: mail__get_message, args: {message_id: \"${sam.messages.0.id}\"}}\n" + MOVE % ("14:00", "15:00")
