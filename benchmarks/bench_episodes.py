@@ -179,7 +179,8 @@ async def many_at_once(backend_name: str, scenario_path: Path, episodes: int, pa
             await backend.start(scenario.apps)
             before = server_usage(backend)
             fds_before = own_fds()
-            options = RunOptions(out=Path(tmp), repeat=episodes, parallel=parallel)
+            # No agent timeout: when more run at once than the CPU keeps up with, episodes take longer, not fail.
+            options = RunOptions(out=Path(tmp), repeat=episodes, parallel=parallel, timeout_s=24 * 3600)
             started = time.perf_counter()
             record = await run_many(scenario, backend, OracleAgent, options)
             took = time.perf_counter() - started
@@ -199,6 +200,7 @@ async def many_at_once(backend_name: str, scenario_path: Path, episodes: int, pa
         "passed": sum(r.passed for r in record.results),
         "errors": [r.error for r in record.errors][:3],
         "error_count": len(record.errors),
+        "statuses": {status: sum(r.status == status for r in record.results) for status in {r.status for r in record.results}},
         "calls": len(latencies),
         "failed_calls": failed_calls,
         "p50": latencies[len(latencies) // 2] if latencies else 0.0,
@@ -271,9 +273,9 @@ def scale_section(args: argparse.Namespace) -> None:
         scale = anyio.run(many_at_once, backend_name, ROOT / "scenarios" / "travel.yaml", episodes, args.parallel)
         print(
             f"{backend_name}: {scale['episodes']} episodes, {args.parallel} at once (orchestrator run): "
-            f"{scale['passed']} passed, {scale['error_count']} errors, {scale['failed_calls']} failed of {scale['calls']} calls, "
+            f"{scale['passed']} passed, statuses {scale['statuses']}, {scale['failed_calls']} failed or dropped of {scale['calls']} calls, "
             f"{scale['per_s']:.1f} episodes/s; call latency p50 {scale['p50']:.1f} ms, p99 {scale['p99']:.1f} ms"
-            f"   zero failed   {verdict(scale['error_count'] == 0 and scale['failed_calls'] == 0)}"
+            f"   zero failed   {verdict(scale['passed'] == scale['episodes'] and scale['failed_calls'] == 0)}"
         )
         if scale["errors"]:
             print(f"  first errors: {scale['errors']}")
