@@ -208,7 +208,6 @@ class ClawGymEnvConfig(vf.EnvConfig):
     """The one seat: the policy. Its harness defaults to `ClawGymHarness` in a subprocess runtime."""
     backend: str = "inprocess"
     """Where the apps run: inprocess (default), local, docker or remote."""
-    step_rewards: bool = False
     noise: str = "none"
     """A noise profile (none, mild, harsh): injected faults drawn from each task's seed."""
 
@@ -229,7 +228,7 @@ class ClawGymVerifiersEnv(vf.Env[ClawGymEnvConfig]):
     async def run(self, task: vf.Task, agents: vf.Agents) -> None:
         assert isinstance(task, ClawGymTask)
         backend = self._backend if self._backend is not None else self.config.backend
-        env = ClawGymEnv(backend, step_rewards=self.config.step_rewards)
+        env = ClawGymEnv(backend)  # verifiers scores the whole trace: the final score, no per-step rewards
         try:
             obs = await env.reset(task.data.scenario, seed=task.data.seed, episode_id=f"vf-{task.key}-{uuid.uuid4().hex[:8]}", noise=self.config.noise)
             async with serve_tools(env, obs) as url:
@@ -315,16 +314,17 @@ def load_environment(
     seeds: Sequence[int] = (0,),
     *,
     backend: str = "inprocess",
-    step_rewards: bool = False,
+    noise: str = "none",
     **env_options: Any,
 ) -> ClawGymVerifiersEnv:
     """A verifiers environment over `scenarios` (files or folders; default: the bundled library), one task per
-    scenario and seed. `env_options` go to the env's config (`agent={...}`, `timeout={...}`, …)."""
+    scenario and seed; the apps run on `backend`, under the noise profile `noise`. `env_options` go to the env's
+    config (`agent={...}`, `timeout={...}`, …)."""
     taskset: dict[str, Any] = {"id": TASKSET_ID, "seeds": list(seeds)}
     if scenarios is not None:
         taskset["scenarios"] = [str(s) for s in scenarios]
     scenario_files(taskset.get("scenarios") or ClawGymTasksetConfig().scenarios)  # clear errors before verifiers' own
-    config = vf.resolve_env_config({"taskset": taskset, "backend": backend, "step_rewards": step_rewards, **env_options})
+    config = vf.resolve_env_config({"taskset": taskset, "backend": backend, "noise": noise, **env_options})
     env = vf.load_environment(config)
     assert isinstance(env, ClawGymVerifiersEnv)
     return env

@@ -113,7 +113,8 @@ def test_a_model_that_never_stops_is_cut_at_the_scenarios_call_limit(played: dic
 
 
 def test_one_task_per_scenario_and_seed_and_clear_errors(tmp_path: Path) -> None:
-    env = load_environment([SCENARIO, ROOT / "scenarios" / "flaky-ticketing.yaml"], seeds=[0, 1])
+    env = load_environment([SCENARIO, ROOT / "scenarios" / "flaky-ticketing.yaml"], seeds=[0, 1], noise="mild")
+    assert env.config.noise == "mild" and env.config.agent.runtime.type == "subprocess"
     tasks = list(env.taskset)
     assert [t.key for t in tasks] == ["reschedule-conflict@0", "reschedule-conflict@1", "flaky-ticketing@0", "flaky-ticketing@1"]
     assert all(isinstance(t, ClawGymTask) and t.data.prompt for t in tasks)
