@@ -234,7 +234,7 @@ async def test_world_verdict(backend, name: str, load, case: Case) -> None:
     assert result.passed == case.want, f"{name}:{case.id} {verdict} with score {result.score:.2f}: {_why(result)}"
 
 
-def test_gateway_calls_keep_their_place_among_same_millisecond_calls() -> None:
+async def test_gateway_calls_keep_their_place_among_same_millisecond_calls() -> None:
     """Wall times of a millisecond cannot order a question and the booking made right after it; the gateway's
     record of how many calls each app had seen can."""
     from orchestrator.verify.world import with_gateway
