@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import operator
 import tempfile
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
@@ -267,6 +268,10 @@ class ClawGymEnv:
             self._own_backend = False
         else:
             raise EnvError(f"backend: expected a Backend or a backend name, not {type(backend).__name__}")
+        if isinstance(max_steps, bool) or not (max_steps is None or (isinstance(max_steps, int) and max_steps >= 1)):
+            raise EnvError(f"max_steps: expected a whole number of at least 1 (or None), got {max_steps!r}")
+        if isinstance(max_result_chars, bool) or not (isinstance(max_result_chars, int) and max_result_chars >= 0):
+            raise EnvError(f"max_result_chars: expected a whole number of at least 0, got {max_result_chars!r}")
         self.step_rewards = step_rewards
         self.max_result_chars = max_result_chars
         self.max_steps = max_steps
@@ -374,7 +379,7 @@ class ClawGymEnv:
     async def reset(
         self,
         scenario: Scenario | str | Path,
-        seed: int = 0,
+        seed: int | None = 0,
         *,
         step_rewards: bool | None = None,
         episode_id: str | None = None,
@@ -384,6 +389,10 @@ class ClawGymEnv:
         episode, if any, ends (its sandboxes are deleted). `step_rewards` declares per-step rewards (docs/rewards.md);
         `noise` runs the scenario under a noise profile (`none`, `mild`, `harsh`: faults and noisy people data drawn
         from the seed, as `orchestrator run --noise`)."""
+        try:  # an int or an integer type (numpy's); None is 0
+            seed = 0 if seed is None else operator.index(seed)
+        except TypeError:
+            raise EnvError(f"seed: expected an integer, got {type(seed).__name__} {str(seed)[:40]!r}") from None
         loaded = load_scenario(scenario)
         try:
             loaded = noisy(loaded, noise, int(seed))

@@ -186,6 +186,18 @@ async def test_arguments_that_are_not_plain_json_are_invalid_actions(travel: Sce
         assert not (await env.step(READ)).is_error
 
 
+async def test_bad_seeds_and_settings_are_named(travel: Scenario, backend: Any) -> None:
+    for options, message in [({"max_steps": 0}, "max_steps: expected a whole number of at least 1"),
+                             ({"max_result_chars": -1}, "max_result_chars: expected a whole number of at least 0")]:  # fmt: skip
+        with pytest.raises(EnvError, match=message):
+            ClawGymEnv(backend, **options)
+    async with ClawGymEnv(backend) as env:
+        for seed in ("abc", 1.5, "7"):
+            with pytest.raises(EnvError, match="seed: expected an integer"):
+                await env.reset(travel, seed=seed)  # type: ignore[arg-type]
+        assert (await env.reset(travel, seed=None)).info["seed"] == 0  # as Gymnasium callers pass it
+
+
 async def test_an_early_submit_ends_with_the_verdict_and_nothing_after(travel: Scenario, backend: Any) -> None:
     async with ClawGymEnv(backend, step_rewards=True) as env:
         await env.reset(travel, seed=0)
