@@ -132,6 +132,23 @@ async def test_the_right_object_made_the_wrong_way_is_taken_back(travel: Scenari
         assert sum(r.reward for r in [*results, destroy, after, end]) == pytest.approx(0.0, abs=1e-9)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="potential differences are exact only undiscounted: with γ < 1, credit paid early and taken back by later "
+    "harm leaves a positive return for an episode that scores 0 (never more than the same work without the harm). "
+    "Exactness under γ needs γ-aware shaping (γΦ' − Φ), which would break 'the rewards sum to the score'; "
+    "docs/rewards.md says to train with γ = 1 when the return must equal the score",
+)
+async def test_a_discounted_return_of_work_then_harm_is_not_above_its_score(travel: Scenario, backend: Any) -> None:
+    async with ClawGymEnv(backend, step_rewards=True) as env:
+        await env.reset(travel, seed=0)
+        rewards = [(await env.step(create_event(travel, 0))).reward]
+        rewards.append((await env.step({"name": "calendar__delete_event", "arguments": {"event_id": "one-on-one"}})).reward)
+        rewards.append((await env.finish()).reward)
+        assert env.result.score == 0.0 and sum(rewards) == pytest.approx(0.0, abs=1e-9)
+    assert discounted(rewards, 0.9) <= 1e-12
+
+
 async def test_steps_that_make_no_call_are_bounded(travel: Scenario, backend: Any) -> None:
     """Unknown tools (the gateway's world tools in a scenario without a world, other apps), `SUBMIT` spelled wrong
     and unreadable actions never reach the scenario's tool-call limit: without `max_steps` they are still bounded."""
