@@ -82,6 +82,8 @@ def verify(
         entry.setdefault("changes", [])
         entry.setdefault("arguments", {})
     journal, world, own = living.split(journal)  # world events and the gateway's own tools are not the agent's app calls
+    if living.clock_orders(scenario):
+        journal = living.in_call_order(journal)
     if world:
         seeded = living.baseline(seeded, world, keys)
     facts = derive(seeded, journal, keys)

@@ -16,6 +16,7 @@ An app journals a world event's row changes under an entry with `world: <event>`
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 Snapshot = Mapping[str, list[dict[str, Any]]]
@@ -96,6 +97,30 @@ def _merge(current: Any, before: Any, after: Any) -> Any:
             out.append(item)
     gone = set(was) - set(now)
     return [i for i in out if _identity(i) not in gone]
+
+
+def clock_orders(scenario: Any) -> bool:
+    """Whether the calls' sandbox times alone order them: a frozen clock that every call moves on (a living world
+    whose clock steps are all positive), so each call is journaled at a later time than the one before."""
+    world = getattr(scenario, "world", None)
+    steps = getattr(world, "clock", None)
+    return bool(
+        steps is not None and getattr(scenario.clock, "mode", None) == "frozen" and steps.per_call > 0
+        and all(v > 0 for v in steps.tools.values())
+    )
+
+
+def in_call_order(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The agent's calls in the order they were made, by the sandbox time each carries (wall times of a
+    millisecond put a mail read and the calendar change right after it in either order); as given when some
+    entry has no readable time."""
+    try:
+        times = [datetime.fromisoformat(str(e["clock"])) for e in calls]
+    except (KeyError, ValueError):
+        return calls
+    if any(t.tzinfo is None for t in times):
+        return calls
+    return [e for _, _, e in sorted(zip(times, range(len(calls)), calls), key=lambda x: (x[0], x[1]))]
 
 
 def with_gateway(journal: list[dict[str, Any]], own: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -270,3 +270,19 @@ async def test_waiting_in_a_loop_cannot_push_time_past_the_bound(backend) -> Non
     assert last <= scenario.clock.start + timedelta(hours=3, minutes=1)
     assert not run.result.passed
 
+
+
+async def test_calls_in_a_stepped_world_are_ordered_by_their_sandbox_time() -> None:
+    """Each call in a world whose clock steps with every call carries a later sandbox time than the one before, so
+    a mail read and the calendar change a millisecond later keep their order whatever their wall times say."""
+    from orchestrator.verify.world import clock_orders, in_call_order
+
+    assert clock_orders(WORLD["declined-meeting"][0]()) and not clock_orders(WORLD["ask-the-user"][0]())
+    wall = "2026-03-02T08:00:00.001+00:00"
+    calls = [
+        {"app": "calendar", "tool": "calendar__update_event", "wall": wall, "clock": "2026-03-02T09:21:00+01:00"},
+        {"app": "mail", "tool": "mail__search_messages", "wall": wall, "clock": "2026-03-02T09:20:00+01:00"},
+        {"app": "mail", "tool": "mail__send_message", "wall": wall, "clock": "2026-03-02T09:22:00+01:00"},
+    ]
+    assert [e["tool"] for e in in_call_order(calls)] == ["mail__search_messages", "calendar__update_event", "mail__send_message"]
+    assert in_call_order([{**calls[0], "clock": None}, calls[1]])[0]["tool"] == "calendar__update_event"
