@@ -3,9 +3,11 @@ sample, deterministic, and a plausible wrong answer fails each."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 
 from orchestrator import scenario as scenarios
 from orchestrator.agents import OracleAgent
@@ -49,6 +51,11 @@ def test_families_are_registered_with_knobs_and_are_deterministic() -> None:
         one = pipeline.draw(family(), 7, "small", 1)
         two = pipeline.draw(family(), 7, "small", 1)
         assert one is not None and two is not None and one.yaml() == two.yaml()
+        # Train and test never share a combination of the split parameters.
+        family_ = family()
+        tasks = [t for i in range(6) if (t := pipeline.draw(family_, 7, "small", i)) is not None]
+        keys = {split: {family_.split_key(t.params) for t in tasks if t.split == split} for split in ("train", "test")}
+        assert not keys["train"] & keys["test"]
     # Phrasings vary between draws of one family.
     instructions = {pipeline.draw(known["offboard"](), 7, "small", i).scenario["instruction"].split()[0] for i in range(2, 6)}
     assert len(instructions) > 1
@@ -135,3 +142,28 @@ async def test_ambiguous_acting_instead_of_asking_fails(backend, tmp_path, mode)
            if mode == "done" else
            {"tool": "docs__share_document", "args": {"document_id": "plan-a", "email": task.params["target"], "role": "viewer"}})  # fmt: skip
     await _fails(backend, scenario, _steps(scenario, [act]))
+
+
+def _release_module():
+    import importlib.util  # noqa: PLC0415
+
+    spec = importlib.util.spec_from_file_location("release", ROOT / "releases" / "release.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_release_digest_matches_a_regenerated_sample() -> None:
+    release = _release_module()
+    recorded = json.loads((ROOT / "releases" / "v1.json").read_text())
+    assert recorded["total"]["tasks"] >= 10_000 and len(recorded["families"]) >= 10
+    for name, counts in recorded["families"].items():
+        assert counts["tasks"] >= 1000 and counts["train"] + counts["test"] == counts["tasks"] and counts["core"] > 0
+    # The first task of each family, drawn again, is byte for byte the one the release records.
+    found = release.summarize(release.draw_rows(recorded["options"], count=1))
+    assert release.compare(recorded, found, sample=1) == []
+    # A changed task would show: the comparison is not vacuous.
+    tampered = json.loads(json.dumps(found))
+    tampered["families"]["ambiguous"]["first"][0]["content_hash"] = "0" * 64
+    assert release.compare(recorded, tampered, sample=1)
