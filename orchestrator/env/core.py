@@ -15,6 +15,7 @@ import itertools
 import json
 import operator
 import tempfile
+import threading
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
@@ -24,6 +25,7 @@ from typing import Any, TypeVar
 import anyio
 import mcp.types as types
 from anyio.abc import TaskGroup
+from anyio.from_thread import BlockingPortal
 from pydantic import BaseModel, ConfigDict, Field
 
 from orchestrator.agents.models.convert import anthropic_tools, openai_tools, result_text
@@ -771,7 +773,8 @@ def _local_iso(moment: Any, timezone: str) -> str:
 
 
 class SyncClawGymEnv:
-    """`ClawGymEnv` for synchronous code: the same methods, blocking, on an event loop in a thread of its own.
+    """`ClawGymEnv` for synchronous code: the same methods, blocking, on an event loop in a thread of its own (one
+    thread for all sync envs given the same `Backend`, which belongs to one loop). Any thread may call it.
 
         with SyncClawGymEnv() as env:
             obs = env.reset("scenarios/travel.yaml", seed=0)
@@ -779,14 +782,17 @@ class SyncClawGymEnv:
     """
 
     def __init__(self, backend: Backend | str = "inprocess", **options: Any) -> None:
-        self._portal_cm = anyio.from_thread.start_blocking_portal()
-        self._portal = self._portal_cm.__enter__()
+        # A Backend's servers and connections belong to the event loop they were started on: sync envs given the same
+        # Backend share one loop thread (a loop each would deadlock on the other's servers); a backend named here is
+        # the env's own, on a loop of its own.
+        self._key = id(backend) if isinstance(backend, Backend) else None
+        self._portal = _portal_acquire(self._key)
         try:
             self.env = self._portal.call(partial(_make_env, backend, options))
             self._env_cm = self._portal.wrap_async_context_manager(self.env)
             self._env_cm.__enter__()
         except BaseException:
-            self._portal_cm.__exit__(None, None, None)
+            _portal_release(self._key, self._portal)
             raise
         self._closed = False
 
@@ -820,13 +826,40 @@ class SyncClawGymEnv:
         try:
             self._env_cm.__exit__(None, None, None)
         finally:
-            self._portal_cm.__exit__(None, None, None)
+            _portal_release(self._key, self._portal)
 
     def __enter__(self) -> SyncClawGymEnv:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+_PORTALS: dict[int, list[Any]] = {}
+"""Event-loop threads of sync envs sharing a Backend: id(backend) → [portal context manager, portal, users]."""
+_PORTALS_LOCK = threading.Lock()
+
+
+def _portal_acquire(key: int | None) -> BlockingPortal:
+    with _PORTALS_LOCK:
+        if key is not None and key in _PORTALS:
+            _PORTALS[key][2] += 1
+            return _PORTALS[key][1]
+        manager = anyio.from_thread.start_blocking_portal()
+        portal = manager.__enter__()
+        _PORTALS[key if key is not None else id(portal)] = [manager, portal, 1]
+        return portal
+
+
+def _portal_release(key: int | None, portal: BlockingPortal) -> None:
+    with _PORTALS_LOCK:
+        key = key if key is not None else id(portal)
+        entry = _PORTALS[key]
+        entry[2] -= 1
+        if entry[2] > 0:
+            return
+        del _PORTALS[key]
+    entry[0].__exit__(None, None, None)
 
 
 async def _make_env(backend: Backend | str, options: dict[str, Any]) -> ClawGymEnv:

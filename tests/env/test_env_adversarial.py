@@ -323,21 +323,26 @@ def test_the_sync_wrapper_from_several_threads(travel: Scenario) -> None:
             thread.join()
         assert not errors and sorted(ids) == list(range(1, 21)) and env.state.tool_calls == 20
 
+    # Rollout threads with an env each on one shared backend (its servers belong to one event loop): no deadlock.
     totals: dict[int, tuple[float, float]] = {}
+    shared = InProcessBackend()
 
     def rollout(index: int) -> None:
-        with SyncClawGymEnv(step_rewards=True) as own:
+        with SyncClawGymEnv(shared, step_rewards=True) as own:
             own.reset(travel, seed=index)
-            rewards = [own.step(create_event(travel, n)).reward for n in range(index + 1)] + [own.finish().reward]
+            rewards = [own.step(create_event(travel, n)).reward for n in range(index % 2 + 1)] + [own.finish().reward]
             totals[index] = (sum(rewards), own.result.score)
 
-    threads = [threading.Thread(target=rollout, args=(i,)) for i in range(2)]
+    threads = [threading.Thread(target=rollout, args=(i,), daemon=True) for i in range(3)]
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join()
-    assert totals[0][0] == pytest.approx(totals[0][1]) and totals[1][0] == pytest.approx(totals[1][1])
+        thread.join(timeout=60)
+    assert not any(thread.is_alive() for thread in threads), "sync envs sharing a backend deadlocked"
+    assert all(total == pytest.approx(score) for total, score in totals.values()) and len(totals) == 3
     assert totals[0][1] < totals[1][1] == pytest.approx(1 / 4.5)
+    assert sum(len(endpoint.store) for endpoint in shared.endpoints.values()) == 0
+    anyio.run(shared.close)
 
 
 async def test_same_seed_and_actions_give_byte_identical_episodes(travel: Scenario, backend: Any) -> None:
