@@ -738,11 +738,13 @@ _FORMATS: dict[str, tuple[str, str]] = {}
 def _formats(tools: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The tools in OpenAI and Anthropic formats, converted once per distinct tool list (fresh copies handed out)."""
     key = json.dumps(tools, sort_keys=True)
-    if key not in _FORMATS:
-        if len(_FORMATS) >= 64:
-            _FORMATS.pop(next(iter(_FORMATS)))
-        _FORMATS[key] = (json.dumps(openai_tools(tools)), json.dumps(anthropic_tools(tools)))
-    cached = _FORMATS[key]
+    cached = _FORMATS.get(key)
+    if cached is None:  # envs on several loop threads share the cache: no step here may assume another's
+        cached = (json.dumps(openai_tools(tools)), json.dumps(anthropic_tools(tools)))
+        with _PORTALS_LOCK:
+            while len(_FORMATS) >= 64:
+                _FORMATS.pop(next(iter(_FORMATS)))
+            _FORMATS[key] = cached
     return json.loads(cached[0]), json.loads(cached[1])
 
 
