@@ -71,7 +71,7 @@ class ApproveRequest(Family):
             "requester": requester.email, "other": other.email, "category": category, "limits": limits, "amount": amount,
             "decision": decision, "margin": margin, "old_limit": old_limit, "item": text.catch_phrase().lower(),
             "other_item": text.catch_phrase().lower(), "steps": knobs.get("steps", 1), "distractors": knobs.get("distractors", 0),
-            "phrasing": rng.randrange(len(INSTRUCTIONS)),
+            "phrasing": rng.randrange(len(INSTRUCTIONS)), "number": rng.randint(12, 480),
         }  # fmt: skip
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
@@ -83,7 +83,7 @@ class ApproveRequest(Family):
         distractors, reply = params["distractors"], params["steps"] >= 2
         world.apps["tickets"]["projects"].append({"key": "REQ", "name": "Requests", "lead": me.email,
                                                  "description": "Expense pre-approval requests."})  # fmt: skip
-        key = "REQ-1"
+        key, other_key = f"REQ-{params['number']}", f"REQ-{params['number'] + 1}"
         created = world.start - timedelta(hours=20)
         world.apps["tickets"]["tickets"].append({
             "key": key, "title": f"Pre-approval: {label.lower()}, {params['item']}", "type": "task", "status": "todo",
@@ -109,7 +109,7 @@ class ApproveRequest(Family):
             })  # fmt: skip
         if distractors >= 2:
             world.apps["tickets"]["tickets"].append({
-                "key": "REQ-2", "title": f"Pre-approval: {label.lower()}, {params['other_item']}", "type": "task",
+                "key": other_key, "title": f"Pre-approval: {label.lower()}, {params['other_item']}", "type": "task",
                 "status": "todo", "priority": "medium", "assignee": me.email, "reporter": other.email,
                 "created_at": iso(created + timedelta(hours=2)),
                 "description": f"Category: {label}\nWhat: {params['other_item']}\nAmount: {money(limit)} {unit}\n",
@@ -133,8 +133,8 @@ class ApproveRequest(Family):
              "table": "tickets", "where": {"key": key, "status": "done" if approved else "cancelled"}},
         ]  # fmt: skip
         if distractors >= 2:
-            checks.append({"name": "the other request, REQ-2, is left alone", "app": "tickets", "table": "tickets",
-                           "where": {"key": "REQ-2", "status": "todo"}})  # fmt: skip
+            checks.append({"name": f"the other request, {other_key}, is left alone", "app": "tickets", "table": "tickets",
+                           "where": {"key": other_key, "status": "todo"}})  # fmt: skip
         draft.stage("the request is decided by the policy", checks, weight=2)
         draft.allow = {"tickets": {"tickets": {"changed": ["status", "resolution", "resolved_at"], "where": {"key": key}},
                                    "comments": {"added": True, "where": {"ticket_key": key}}}}  # fmt: skip
