@@ -32,6 +32,8 @@ from servers.core.limits import bounded
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 TASK_PROMPT = "task"
 TASK_URI = "clawgym://task"
+AGENT_TITLE = "Your task"
+"""How the gateway names the task to the agent (never the scenario's own id or title)."""
 
 
 def gateway_name(app: str, tool: str) -> str:
@@ -97,12 +99,13 @@ class Gateway:
         before each call is forwarded, its time goes with each call, and it answers the `world__*` tools."""
         self._refused: set[Any] = set()
         """Ids of the requests refused over the call limit, until they are traced."""
+        # The agent sees the instruction and nothing else of the scenario: an id or a title written for the
+        # scenario's readers ("... while the tracker rate-limits") could tell it what the world has in store.
         self.server: Server[Any] = Server(
-            f"clawgym-{scenario.id}",
+            "clawgym",
             version=__version__,
-            title=scenario.title,
-            instructions=f"ClawGym scenario {scenario.id!r}: {scenario.title}. The task is the prompt "
-            f"'{TASK_PROMPT}' and the resource {TASK_URI}.",
+            title=AGENT_TITLE,
+            instructions=f"A ClawGym task. The task is the prompt '{TASK_PROMPT}' and the resource {TASK_URI}.",
             get_tool_input_schema=self._input_schema,
             on_list_tools=self._list_tools,
             on_call_tool=self._call_tool,
@@ -165,20 +168,20 @@ class Gateway:
 
     async def _list_prompts(self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None) -> types.ListPromptsResult:
         return types.ListPromptsResult(
-            prompts=[types.Prompt(name=TASK_PROMPT, title=self.scenario.title, description="The task to carry out, with the apps of this session.")]
+            prompts=[types.Prompt(name=TASK_PROMPT, title=AGENT_TITLE, description="The task to carry out, with the apps of this session.")]
         )
 
     async def _get_prompt(self, ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams) -> types.GetPromptResult:
         if params.name != TASK_PROMPT:
             raise MCPError(code=types.INVALID_PARAMS, message=f"unknown prompt {params.name!r}; the prompt is {TASK_PROMPT!r}")
         return types.GetPromptResult(
-            description=self.scenario.title,
+            description=AGENT_TITLE,
             messages=[types.PromptMessage(role="user", content=types.TextContent(type="text", text=task_text(self.scenario)))],
         )
 
     async def _list_resources(self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
         return types.ListResourcesResult(
-            resources=[types.Resource(uri=TASK_URI, name="task", title=self.scenario.title, mime_type="text/markdown")]
+            resources=[types.Resource(uri=TASK_URI, name="task", title=AGENT_TITLE, mime_type="text/markdown")]
         )
 
     async def _list_resource_templates(
