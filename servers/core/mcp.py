@@ -120,6 +120,8 @@ def build_mcp_server(
 def _run(tool: ToolDef, sandbox: Sandbox, kwargs: dict[str, Any]) -> Any:
     """The tool's body, in a worker thread: stopped at its deadline, unexpected exceptions turned into a plain error."""
     db = sandbox.db
+    if sandbox.deadline is not None:  # the budget runs from the start of the work, not from the wait for a thread
+        sandbox.deadline = time.monotonic() + sandbox.budget
     if sandbox.stale_s is not None:  # a stale_read fault: this read sees the state as it was (rolled back after)
         sandbox.stale_hidden = sandbox.hide_recent_changes(sandbox.stale_s)
     if sandbox.deadline is not None:
