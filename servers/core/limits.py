@@ -55,12 +55,41 @@ def _cut_string(text: str, limit: int) -> str:
     return f"{text[:limit]}…{TRUNCATED} {len(text)} characters in all, sha256 {digest(text)}"
 
 
+def _fits(value: Any, string_limit: int, list_limit: int) -> bool:
+    """Whether `bounded` would cut nothing in `value`: plain JSON containers, string keys, nothing too long."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is str:
+            if len(node) > string_limit:
+                return False
+        elif kind is dict:
+            if len(node) > list_limit or not all(type(k) is str for k in node):
+                return False
+            stack.extend(node.values())
+        elif kind is list:
+            if len(node) > list_limit:
+                return False
+            stack.extend(node)
+        elif isinstance(node, str | dict | list | tuple):
+            return False  # tuples become lists, subclasses plain containers: `cut` copies them
+    return True
+
+
 def bounded(value: Any, *, string_limit: int = STRING_LIMIT, list_limit: int = LIST_LIMIT, limit: int = ENTRY_LIMIT) -> Any:
     """`value` (JSON-like) with long strings and lists cut, each cut marked with the full size and a digest.
 
     If the result is still over `limit` characters of JSON, it is replaced by
     `{"truncated": true, "chars": N, "sha256": ..., "preview": "..."}`.
     """
+
+    if _fits(value, string_limit, list_limit):
+        # The common case: nothing to cut, so the value is kept as it is (no copy) if its JSON fits.
+        text = json.dumps(value, default=str)
+        if len(text) <= limit:
+            return value
+        return {"truncated": True, "chars": len(text), "sha256": digest(text), "preview": text[: limit // 2]}
 
     def cut(node: Any) -> Any:
         if isinstance(node, str):

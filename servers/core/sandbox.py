@@ -7,7 +7,9 @@ deleted, written by triggers on the app's tables, which are installed after
 seeding so the seed itself logs nothing). Snapshots show only the app's tables.
 
 In memory, the seeded image is kept as serialized bytes and a reset is one
-`deserialize`. On disk (`DATA_DIR/<id>/state.db` beside `seed.db`), a reset
+`deserialize`; a new sandbox starts from its app's empty image (tables and
+triggers built once) and, for a spec seeded before in this process, from
+that spec's seeded image (`SeedImages`). On disk (`DATA_DIR/<id>/state.db` beside `seed.db`), a reset
 copies the seed database over the state with SQLite's backup API, and both
 files survive a restart of the process.
 """
@@ -24,7 +26,10 @@ import secrets
 import shutil
 import sqlite3
 import tempfile
+import threading
 import time
+import weakref
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -103,6 +108,74 @@ def _connect(target: str | Path) -> sqlite3.Connection:
     return conn
 
 
+class SeedImages:
+    """Seeded images of in-memory sandboxes, by app and spec, the most recently used kept.
+
+    A sandbox's seeded state depends only on its app and its spec (seed rows, persona, clock, episode
+    seed; the clock only when frozen, as a seed may stamp rows with the time), so an image taken right
+    after seeding (before any call, fault plan or access secret) serves every later sandbox of an equal
+    spec. Bounded by count and by bytes.
+    """
+
+    def __init__(self, max_items: int = 256, max_bytes: int = 64 * 2**20) -> None:
+        self.max_items = max_items
+        self.max_bytes = max_bytes
+        self._empty: weakref.WeakKeyDictionary[App, bytes] = weakref.WeakKeyDictionary()
+        self._images: OrderedDict[tuple[int, str], tuple[weakref.ref[App], bytes]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(spec_json: Any, *, any_rng_seed: bool = False) -> str:
+        """The spec's digest; `any_rng_seed`: without its episode seed, for a seed that drew no ids (`Sandbox.new_id`)."""
+        if any_rng_seed:
+            spec_json = {k: v for k, v in spec_json.items() if k != "rng_seed"}
+        return hashlib.sha256(json.dumps(spec_json, separators=(",", ":")).encode()).hexdigest()
+
+    def get(self, app: App, key: str) -> bytes | None:
+        with self._lock:
+            entry = self._images.get((id(app), key))
+            if entry is None or entry[0]() is not app:
+                return None
+            self._images.move_to_end((id(app), key))
+            return entry[1]
+
+    def put(self, app: App, key: str, image: bytes) -> None:
+        if len(image) > self.max_bytes:
+            return
+        with self._lock:
+            old = self._images.pop((id(app), key), None)
+            if old is not None:
+                self._bytes -= len(old[1])
+            self._images[(id(app), key)] = (weakref.ref(app), image)
+            self._bytes += len(image)
+            while len(self._images) > self.max_items or self._bytes > self.max_bytes:
+                _, (_, dropped) = self._images.popitem(last=False)
+                self._bytes -= len(dropped)
+
+    def empty(self, app: App) -> bytes:
+        """The app's empty database: its tables, the core's, and the change log with its triggers."""
+        image = self._empty.get(app)
+        if image is None:
+            conn = sqlite3.connect(":memory:")
+            conn.executescript(app.schema + CORE_SCHEMA + CHANGES_SCHEMA + app.change_triggers)
+            image = self._empty[app] = conn.serialize()
+            conn.close()
+        return image
+
+    def clear(self) -> None:
+        with self._lock:
+            self._images.clear()
+            self._bytes = 0
+
+    def __len__(self) -> int:
+        return len(self._images)
+
+
+SEED_IMAGES = SeedImages()
+"""The process's seeded images (see `Sandbox.create`)."""
+
+
 class Sandbox:
     """One isolated copy of an app's state, with its own clock, journal and fault plan.
 
@@ -145,6 +218,8 @@ class Sandbox:
         """During a read hit by a `stale_read` fault: how old the state it sees is (see `hide_recent_changes`)."""
         self.stale_hidden = 0
         """How many row changes that read did not see."""
+        self._ids_drawn = False
+        """Whether `new_id` was called (while seeding: whether the seeded image depends on the episode seed)."""
         self.follows_clock = False
         """Whether tool calls' `_meta` time moves the clock (set by the orchestrator for a world whose time moves with the work)."""
 
@@ -152,27 +227,67 @@ class Sandbox:
 
     @classmethod
     def create(cls, app: App, sandbox_id: str, spec: SandboxSpec, directory: Path | None = None) -> Sandbox:
-        """Build and seed a sandbox; raises `SeedError` for seed data the app refuses."""
+        """Build and seed a sandbox; raises `SeedError` for seed data the app refuses.
+
+        In memory, a sandbox built from the same app and an equal spec as an earlier one (frozen clock)
+        starts from that one's seeded image (see `SeedImages`) instead of validating and loading the seed again.
+        """
+        spec_json = spec.model_dump(mode="json")
+        key = SEED_IMAGES.key(spec_json) if directory is None and spec.clock.mode == "frozen" else None
+        if key is not None:
+            image = SEED_IMAGES.get(app, key) or SEED_IMAGES.get(app, SEED_IMAGES.key(spec_json, any_rng_seed=True))
+            if image is not None:
+                return cls._from_image(app, sandbox_id, spec, spec_json, image)
         seed = app.validate_seed(spec.seed)
         conn = _connect(directory / "state.db" if directory else ":memory:")
         try:
-            conn.executescript(app.schema + CORE_SCHEMA)
+            if directory is None:
+                # The empty tables with the change log's triggers, built once per app; the seed's own
+                # row changes are logged and then dropped, so the seed itself logs nothing.
+                conn.deserialize(SEED_IMAGES.empty(app))
+            else:
+                conn.executescript(app.schema + CORE_SCHEMA)
             sandbox = cls(app, sandbox_id, conn, spec, Clock(spec.clock), FaultPlan(), directory, None)
             with sandbox.transaction():
-                sandbox._write_meta("spec", spec.model_dump(mode="json"))
+                sandbox._write_meta("spec", spec_json)
                 sandbox._write_meta("clock", sandbox.clock.state())
                 sandbox._write_meta("faults", sandbox.faults.model_dump(mode="json"))
                 try:
                     app.load_seed(sandbox, seed)
                 except SeedError as exc:
                     raise exc.naming_rows_of(spec.seed) from None
-            conn.executescript(CHANGES_SCHEMA + app.change_triggers)
+                if directory is None:
+                    conn.execute("DELETE FROM _changes")
+            if directory is not None:
+                conn.executescript(CHANGES_SCHEMA + app.change_triggers)
             if directory is None:
                 sandbox._image = conn.serialize()
+                if key is not None:
+                    # A seed that drew no ids does not depend on the episode seed: its image serves any.
+                    SEED_IMAGES.put(app, key if sandbox._ids_drawn else SEED_IMAGES.key(spec_json, any_rng_seed=True), sandbox._image)
             else:
                 image = _connect(directory / "seed.db")
                 conn.backup(image)
                 image.close()
+        except BaseException:
+            conn.close()
+            raise
+        return sandbox
+
+    @classmethod
+    def _from_image(cls, app: App, sandbox_id: str, spec: SandboxSpec, spec_json: Any, image: bytes) -> Sandbox:
+        """A sandbox in memory from the seeded image of an equal spec: the same tables, counters and change-log
+        triggers, an empty journal and change log, the default fault plan, and a clock started now."""
+        conn = _connect(":memory:")
+        try:
+            conn.deserialize(image)
+            sandbox = cls(app, sandbox_id, conn, spec, Clock(spec.clock), FaultPlan(), None, image)
+            same_spec = conn.execute("SELECT value FROM _meta WHERE key = 'spec'").fetchone()[0] == json.dumps(spec_json)
+            with sandbox.transaction():
+                sandbox._write_meta("spec", spec_json)
+                sandbox._write_meta("clock", sandbox.clock.state())
+            if not same_spec:  # an image shared across episode seeds: this sandbox's reset image names its own
+                sandbox._image = conn.serialize()
         except BaseException:
             conn.close()
             raise
@@ -446,6 +561,7 @@ class Sandbox:
 
     def new_id(self, prefix: str) -> str:
         """A fresh id such as `evt_3f9a0c21b7`: the same for the same episode seed and call order."""
+        self._ids_drawn = True
         n = self.db.execute(
             "INSERT INTO _counters (prefix, n) VALUES (?, 1) ON CONFLICT (prefix) DO UPDATE SET n = n + 1 RETURNING n",
             (prefix,),
