@@ -16,7 +16,8 @@ def try_mcp(url: str) -> str:
     try:
         with urllib.request.urlopen(request, timeout=3) as response:
             body = response.read(4000).decode(errors="replace")
-            return f"{response.status} {'clawgym-' in body}"
+            named = '"clawgym"' in body  # the gateway's server name in its initialize answer
+            return f"{response.status} {named}"
     except urllib.error.HTTPError as exc:
         return str(exc.code)
     except OSError as exc:
