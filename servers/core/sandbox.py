@@ -428,7 +428,7 @@ class Sandbox:
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 self.now_iso(),
-                wall.isoformat(timespec="milliseconds"),
+                wall.isoformat(timespec="microseconds"),  # microseconds: calls to two apps in one millisecond keep their order
                 tool,
                 json.dumps(arguments, default=str),
                 None if result is None else json.dumps(result, default=str),
