@@ -17,7 +17,7 @@ import operator
 import tempfile
 import threading
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
@@ -181,6 +181,30 @@ def parse_action(action: ActionLike) -> ToolCall:
     except (TypeError, ValueError, RecursionError) as exc:
         raise ValueError(f"the arguments of {name!r} are not plain JSON: {exc}") from None
     return ToolCall(name=name, arguments=arguments, id=call_id if isinstance(call_id, str) else None)
+
+
+def scenario_files(sources: Sequence[str | Path]) -> list[tuple[Path, Scenario]]:
+    """Every scenario named by `sources` (files, or folders of `*.yaml`/`*.yml`), loaded, with its resolved path;
+    an id given twice, an empty folder or a missing path is an `EnvError` naming it."""
+    found: list[tuple[Path, Scenario]] = []
+    for source in sources:
+        path = Path(source)
+        if path.is_dir():
+            files = sorted(path.glob("*.yaml")) + sorted(path.glob("*.yml"))
+            if not files:
+                raise EnvError(f"{path}: no scenario (*.yaml) in this folder")
+        elif path.is_file():
+            files = [path]
+        else:
+            raise EnvError(f"{path}: no such scenario file or folder")
+        for file in files:
+            scenario = load_scenario(file)
+            if any(scenario.id == seen.id for _, seen in found):
+                raise EnvError(f"{file}: scenario id {scenario.id!r} is given twice")
+            found.append((file.resolve(), scenario))
+    if not found:
+        raise EnvError("give at least one scenario file or folder")
+    return found
 
 
 def load_scenario(scenario: Scenario | str | Path) -> Scenario:

@@ -56,7 +56,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 from pydantic import Field
 
-from orchestrator.env.core import ClawGymEnv, EnvError, StepResult, load_scenario
+from orchestrator.env.core import ClawGymEnv, EnvError, StepResult, scenario_files
 from orchestrator.scenario.model import Scenario
 
 DEFAULT_PORT = 8000
@@ -127,22 +127,9 @@ class ScenarioSet:
             raise EnvError("no scenario to serve: give a scenario file or a folder of them")
         self.scenarios: dict[str, Scenario] = {}
         self.aliases: dict[str, str] = {}
-        for source in sources:
-            path = Path(source)
-            if path.is_dir():
-                files = sorted(path.glob("*.yaml")) + sorted(path.glob("*.yml"))
-                if not files:
-                    raise EnvError(f"{path}: no scenario (*.yaml) in this folder")
-            elif path.is_file():
-                files = [path]
-            else:
-                raise EnvError(f"{path}: no such scenario file or folder")
-            for file in files:
-                scenario = load_scenario(file)
-                if scenario.id in self.scenarios:
-                    raise EnvError(f"{file}: scenario id {scenario.id!r} is served twice")
-                self.scenarios[scenario.id] = scenario
-                self.aliases.setdefault(file.stem, scenario.id)
+        for file, scenario in scenario_files(sources):
+            self.scenarios[scenario.id] = scenario
+            self.aliases.setdefault(file.stem, scenario.id)
         self.default = next(iter(self.scenarios))
 
     def get(self, name: str | None) -> Scenario:

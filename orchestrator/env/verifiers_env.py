@@ -53,7 +53,7 @@ from mcp.server.lowlevel import Server
 from pydantic import Field
 
 from orchestrator.backends import Backend, make_backend
-from orchestrator.env.core import ClawGymEnv, EnvError, Observation, load_scenario
+from orchestrator.env.core import ClawGymEnv, EnvError, Observation, scenario_files
 from orchestrator.episode.serving import serve_http
 from orchestrator.scenario.model import Scenario
 
@@ -170,28 +170,6 @@ class ClawGymTaskset(vf.Taskset[ClawGymTask, ClawGymTasksetConfig]):
                     ),
                     self.config.task,
                 )  # fmt: skip
-
-
-def scenario_files(sources: Sequence[str | Path]) -> list[tuple[Path, Scenario]]:
-    found: list[tuple[Path, Scenario]] = []
-    for source in sources:
-        path = Path(source)
-        if path.is_dir():
-            files = sorted(path.glob("*.yaml"))
-            if not files:
-                raise EnvError(f"{path}: no scenario (*.yaml) in this folder")
-        elif path.is_file():
-            files = [path]
-        else:
-            raise EnvError(f"{path}: no such scenario file or folder")
-        for file in files:
-            scenario = load_scenario(file)
-            if any(scenario.id == seen.id for _, seen in found):
-                raise EnvError(f"{file}: scenario id {scenario.id!r} is given twice")
-            found.append((file.resolve(), scenario))
-    if not found:
-        raise EnvError("scenarios: give at least one scenario file or folder")
-    return found
 
 
 def _prompt(scenario: Scenario) -> str:
