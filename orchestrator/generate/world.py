@@ -172,6 +172,11 @@ class World:
     def colleagues(self, team: str | None = None) -> list[Person]:
         return [p for p in self.people if team is None or p.team == team]
 
+    def tracker_users(self) -> list[Person]:
+        """The colleagues who are users of the ticket tracker, in the world's order."""
+        users = {u["email"] for u in self.apps["tickets"]["users"]}
+        return [p for p in self.people if p.email in users]
+
     def day(self, offset: int) -> date:
         """The date `offset` days after the clock's start, in the persona's zone."""
         return self.start.date() + timedelta(days=offset)

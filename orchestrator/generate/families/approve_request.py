@@ -53,8 +53,7 @@ class ApproveRequest(Family):
     phrasings = len(INSTRUCTIONS)
 
     def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        users = {u["email"] for u in world.apps["tickets"]["users"]}
-        people = [p for p in world.people if p.email in users]
+        people = world.tracker_users()
         if len(people) < 2:
             return None
         requester, other = rng.sample(people, 2)

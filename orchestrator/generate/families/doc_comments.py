@@ -52,8 +52,7 @@ class DocComments(Family):
     phrasings = len(INSTRUCTIONS)
 
     def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        users = {u["email"] for u in world.apps["tickets"]["users"]}
-        people = [p for p in world.people if p.email in users]
+        people = world.tracker_users()
         if len(people) < 3:
             return None
         open_count = rng.choice([1, 2, 3])
