@@ -66,10 +66,16 @@ class AppProcess:
         self, app: str, *extra: str, data_dir: Path | None = None, token: str | None = None, open_default: bool = True
     ) -> None:
         self.app = app
-        self.port = free_port()
+        # Bound here and handed to the server (as the local backend does), so no other process can take the port.
+        self.socket = socket.socket()
+        host = extra[extra.index("--host") + 1] if "--host" in extra else "127.0.0.1"
+        self.socket.bind((host, 0))
+        self.socket.listen(128)
+        self.port = self.socket.getsockname()[1]
         self.token = token or secrets.token_hex(8)
         self.url = f"http://127.0.0.1:{self.port}"
-        args = [sys.executable, "-m", f"servers.{app}", "--transport", "http", "--port", str(self.port), "--admin-token-stdin"]
+        args = [sys.executable, "-m", f"servers.{app}", "--transport", "http", "--listen-fd", str(self.socket.fileno())]
+        args.append("--admin-token-stdin")
         if data_dir is not None:
             args += ["--data-dir", str(data_dir)]
         if open_default:
@@ -80,7 +86,10 @@ class AppProcess:
 
     def start(self) -> AppProcess:
         env = {k: v for k, v in os.environ.items() if not k.startswith("CLAWGYM_ADMIN_TOKEN")}
-        self.proc = subprocess.Popen(self.args, cwd=ROOT, env=env, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(
+            self.args, cwd=ROOT, env=env, stdin=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(self.socket.fileno(),)
+        )
+        self.socket.close()
         assert self.proc.stdin is not None
         self.proc.stdin.write(f"{self.token}\n".encode())
         self.proc.stdin.close()

@@ -25,6 +25,7 @@ from mcp.types import LATEST_PROTOCOL_VERSION
 
 from orchestrator.backends.base import AppEndpoint, Backend, BackendError, HttpEndpoint, first_error, wait_healthy
 from servers import registry
+from servers.core.http import BACKLOG
 
 STARTUP_TIMEOUT_S = 30.0
 SERVER_ENV_DROPPED = (
@@ -33,16 +34,28 @@ SERVER_ENV_DROPPED = (
 """Settings of the orchestrator's environment that must not configure (or leak into) the servers it starts."""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def listening_socket() -> socket.socket:
+    """A socket bound to a free loopback port and listening, to hand to a server.
+
+    Binding here and passing the socket on (rather than choosing a free port and
+    letting the server bind it later) leaves no moment in which another process,
+    or another app of the same run, can take the port.
+    """
+    sock = socket.socket()
+    try:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(BACKLOG)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 class LocalApp:
     def __init__(self, app: str, log_dir: Path | None) -> None:
         self.app = app
-        self.port = free_port()
+        self.socket: socket.socket | None = listening_socket()
+        self.port = self.socket.getsockname()[1]
         self.token = secrets.token_urlsafe(24)
         self.log_path = log_dir / f"{app}.log" if log_dir else None
         self.log: IO[bytes] | None = None
@@ -54,9 +67,10 @@ class LocalApp:
         if self.log_path:
             self.log_path.parent.mkdir(parents=True, exist_ok=True)
             self.log = self.log_path.open("ab")
+        assert self.socket is not None, "spawned twice"
         command = [
             sys.executable, "-m", registry.server_module(self.app),
-            "--transport", "http", "--host", "127.0.0.1", "--port", str(self.port),
+            "--transport", "http", "--host", "127.0.0.1", "--listen-fd", str(self.socket.fileno()),
             "--parent-pid", str(os.getpid()), "--log-level", "warning", "--admin-token-stdin",
         ]  # fmt: skip
         env = {k: v for k, v in os.environ.items() if k not in SERVER_ENV_DROPPED} | {"PYTHONUNBUFFERED": "1"}
@@ -66,8 +80,10 @@ class LocalApp:
         # --parent-pid ends it when the orchestrator is gone.
         self.process = subprocess.Popen(
             command, env=env, stdin=subprocess.PIPE, stdout=self.log or subprocess.DEVNULL,
-            stderr=self.log or subprocess.DEVNULL, start_new_session=True,
+            stderr=self.log or subprocess.DEVNULL, start_new_session=True, pass_fds=(self.socket.fileno(),),
         )  # fmt: skip
+        self.socket.close()  # the server holds it now
+        self.socket = None
         assert self.process.stdin is not None
         with contextlib.suppress(BrokenPipeError):  # it died at once: wait_ready reports why
             self.process.stdin.write(f"{self.token}\n".encode())
@@ -96,6 +112,9 @@ class LocalApp:
         return f"; log {self.log_path}:\n  " + "\n  ".join(lines) if lines else ""
 
     def stop(self) -> None:
+        if self.socket is not None:  # never spawned
+            self.socket.close()
+            self.socket = None
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:

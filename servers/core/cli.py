@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import secrets
 import signal
+import socket
 import sys
 import threading
 import time
@@ -48,6 +50,13 @@ def parser(app: App) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--port", type=int, default=int(os.environ.get("CLAWGYM_PORT", "8000")), help="HTTP port; env CLAWGYM_PORT (default 8000)"
+    )
+    p.add_argument(
+        "--listen-fd",
+        type=int,
+        metavar="FD",
+        help="serve on the listening socket inherited as file descriptor FD instead of binding --host/--port "
+        "(the orchestrator binds the port itself, so no other process can take it in between)",
     )
     p.add_argument(
         "--data-dir",
@@ -227,6 +236,13 @@ def main(app: App, argv: list[str] | None = None) -> None:
 def serve_http(app: App, store: SandboxStore, server: MCPServer, args: argparse.Namespace) -> None:
     import uvicorn
 
+    sockets = None
+    if args.listen_fd is not None:
+        try:
+            sockets = [socket.socket(fileno=args.listen_fd)]
+        except OSError as exc:
+            raise SystemExit(f"error: --listen-fd {args.listen_fd}: not a listening socket ({exc})") from None
+        args.host, args.port = sockets[0].getsockname()[:2]
     token = args.configured_token
     if not token and is_loopback(args.host):
         token = secrets.token_urlsafe(24)
@@ -248,4 +264,11 @@ def serve_http(app: App, store: SandboxStore, server: MCPServer, args: argparse.
         file=sys.stderr,
         flush=True,
     )
-    uvicorn.run(http_app, host=args.host, port=args.port, log_level=args.log_level, access_log=False, **uvicorn_settings())
+    config = uvicorn.Config(
+        http_app, host=args.host, port=args.port, log_level=args.log_level, access_log=False, **uvicorn_settings()
+    )
+    web = uvicorn.Server(config)
+    with contextlib.suppress(KeyboardInterrupt):
+        web.run(sockets=sockets)
+    if not web.started:
+        raise SystemExit(3)  # uvicorn's own code for a server that could not start (a port in use, say)
