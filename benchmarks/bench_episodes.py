@@ -36,16 +36,19 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from mcp import Client
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from orchestrator.agents.base import OracleAgent  # noqa: E402
 from orchestrator.backends import make_backend  # noqa: E402
-from orchestrator.backends.base import Backend  # noqa: E402
+from orchestrator.backends.base import Backend, remember_output_validators  # noqa: E402
+from orchestrator.backends.inprocess import InProcessEndpoint  # noqa: E402
 from orchestrator.episode.episode import Episode  # noqa: E402
 from orchestrator.scenario import load  # noqa: E402
 from orchestrator.scenario.model import Scenario, ScenarioError  # noqa: E402
+from servers.core.mcp import bind_sandbox  # noqa: E402
 
 PHASES = ("seed", "connect", "tools", "calls", "snapshot", "verify", "teardown")
 
@@ -136,16 +139,22 @@ async def gateway_cost(n: int) -> tuple[float, float]:
     gated: list[float] = []
     async with make_backend("inprocess") as backend:
         endpoints = await backend.start(scenario.apps)
+        endpoint = endpoints[app]
+        assert isinstance(endpoint, InProcessEndpoint)
         async with Episode(scenario, endpoints) as episode:
-            async with endpoints[app].connect(episode.sandbox_id, episode.secrets.get(app)) as raw, episode.connect() as agent:
+            # The agent's own MCP client straight on the app's server, against the same client on the gateway.
+            async with Client(endpoint.server) as raw, episode.connect() as agent:
+                remember_output_validators(raw)
                 await raw.list_tools()
                 await agent.list_tools()
                 for _ in range(20):
-                    await raw.call_tool(tool, step.args)
+                    with bind_sandbox(episode.sandbox_id):
+                        await raw.call_tool(tool, step.args)
                     await agent.call_tool(step.tool, step.args)
                 for _ in range(n):
                     t = time.perf_counter()
-                    assert not (await raw.call_tool(tool, step.args)).is_error
+                    with bind_sandbox(episode.sandbox_id):
+                        assert not (await raw.call_tool(tool, step.args)).is_error
                     direct.append(time.perf_counter() - t)
                     t = time.perf_counter()
                     assert not (await agent.call_tool(step.tool, step.args)).is_error

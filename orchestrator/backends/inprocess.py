@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
 from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
+import mcp.types as types
 from pydantic import ValidationError
 
-from orchestrator.backends.base import AppEndpoint, Backend, BackendError, ToolListing, UpstreamClient
+from orchestrator.backends.base import AppEndpoint, Backend, BackendError, ToolListing
 from servers import registry
 from servers.core import FaultPlan, SandboxSpec, SandboxStore, SeedError, UnknownSandbox, build_mcp_server
-from servers.core.mcp import bind_sandbox
+from servers.core.mcp import call_in_process
 from servers.core.world import WorldChange, WorldError
 from servers.core.world import apply as apply_world
 
@@ -73,26 +73,36 @@ class InProcessEndpoint(AppEndpoint):
         self.store.delete(sandbox_id)
 
     @contextlib.asynccontextmanager
-    async def connect(self, sandbox_id: str, secret: str | None = None) -> AsyncIterator[UpstreamClient]:
+    async def connect(self, sandbox_id: str, secret: str | None = None) -> AsyncIterator[DirectClient]:
         self._sandbox(sandbox_id)
-        # The SDK's direct in-process path: no streams, no JSON-RPC framing, no handshake.
-        async with SandboxClient(self.server, sandbox_id=sandbox_id, listings=self.listings) as client:
-            yield client
+        yield DirectClient(self, sandbox_id)
 
 
-@dataclass
-class SandboxClient(UpstreamClient):
-    """An in-process client whose tool calls address one sandbox.
+class DirectClient:
+    """The gateway's connection to one sandbox of an app server in this process.
 
-    The SDK runs an in-process handler in the context of the task that sent
-    the request, so binding the sandbox around each call is enough.
+    A call takes the server's own way (`servers.core.mcp.call_in_process`:
+    sandbox middleware, then the SDK's tool handling) without encoding a
+    JSON-RPC request and decoding its result in the same process; the tool
+    listing is the server's, made once per endpoint. What the agent gets
+    still reaches it over MCP, through the gateway's server and the agent's
+    own client, which validate it as for any other backend.
     """
 
-    sandbox_id: str = "default"
+    def __init__(self, endpoint: InProcessEndpoint, sandbox_id: str) -> None:
+        self.endpoint = endpoint
+        self.sandbox_id = sandbox_id
 
-    async def call_tool(self, *args: Any, **kwargs: Any) -> Any:
-        with bind_sandbox(self.sandbox_id):
-            return await super().call_tool(*args, **kwargs)
+    async def list_tools(self) -> types.ListToolsResult:
+        listings = self.endpoint.listings
+        if listings.result is None:
+            listings.result = types.ListToolsResult(tools=await self.endpoint.server.list_tools())
+        return listings.result
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any] | None = None, *, meta: dict[str, Any] | None = None
+    ) -> types.CallToolResult:
+        return await call_in_process(self.endpoint.server, self.sandbox_id, name, arguments or {}, meta)
 
 
 class InProcessBackend(Backend):

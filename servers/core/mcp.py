@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, get_type_hints
 
@@ -37,6 +38,7 @@ from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
+from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult, TextContent
 
 from servers.core import faults
@@ -103,7 +105,9 @@ def build_mcp_server(
             _bind(tool), name=tool.name, title=tool.title, description=tool.description, annotations=tool.annotations
         )
         # A tool takes exactly the arguments it lists (the middleware refuses any other), so its schema says so.
-        registered.parameters = {**registered.parameters, "additionalProperties": False}
+        registered.parameters = without_generated_titles({**registered.parameters, "additionalProperties": False})
+        if registered.output_schema is not None:
+            registered.output_schema = without_generated_titles(registered.output_schema)
         tools.append(registered)
     server: MCPServer = MCPServer(
         name=f"clawgym-{app.name}",
@@ -115,6 +119,40 @@ def build_mcp_server(
     )
     server.middleware.append(SandboxMiddleware(store, sandbox_id, call_timeout=call_timeout, max_sandbox_mb=max_sandbox_mb))
     return server
+
+
+def without_generated_titles(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` without the titles pydantic makes up: the root's ('send_messageArguments', a model's class name),
+    each property's (its name capitalized: 'Old Value') and each definition's (its key).
+
+    They say nothing the names do not, and they are about a fifth of every tool listing: every agent reads
+    them, every client validates them. A title written on purpose (differing from the name) stays.
+    """
+    out = _untitled(schema, None)
+    out.pop("title", None)
+    return out
+
+
+def _untitled(node: Any, name: str | None) -> Any:
+    if isinstance(node, list):
+        return [_untitled(item, None) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "title" and isinstance(value, str) and name is not None and value in _generated_titles(name):
+            continue
+        if key in ("properties", "$defs", "definitions") and isinstance(value, dict):
+            out[key] = {child: _untitled(sub, child) for child, sub in value.items()}
+        elif key in ("items", "additionalProperties", "anyOf", "oneOf", "allOf", "prefixItems", "not"):
+            out[key] = _untitled(value, None)
+        else:
+            out[key] = value  # keywords whose values are not schemas (enum, default, examples…) are kept as they are
+    return out
+
+
+def _generated_titles(name: str) -> tuple[str, str]:
+    return name, name.replace("_", " ").title()
 
 
 def _run(tool: ToolDef, sandbox: Sandbox, kwargs: dict[str, Any]) -> Any:
@@ -170,6 +208,48 @@ def _bind(tool: ToolDef) -> Callable[..., Any]:
     call.__signature__ = signature.replace(parameters=params, return_annotation=hints["return"])  # type: ignore[attr-defined]
     call.__annotations__ = {p.name: p.annotation for p in params} | {"return": hints["return"]}
     return call
+
+
+@dataclass
+class _DirectRequest:
+    """What `SandboxMiddleware` reads of a request, for a call made without the JSON-RPC layer."""
+
+    params: dict[str, Any]
+    method: str = "tools/call"
+    request: None = None
+
+
+async def call_in_process(
+    server: MCPServer, sandbox_id: str, name: str, arguments: dict[str, Any], meta: dict[str, Any] | None = None
+) -> CallToolResult:
+    """Call tool `name` on sandbox `sandbox_id` of an app server in this process, without the JSON-RPC layer.
+
+    The call takes the same way through the server as one over MCP, less the
+    request and result (de)serialization: the sandbox middleware (lock,
+    transaction, faults, time budget, storage cap, journal) and then the SDK's
+    tool handling (arguments validated against the tool's signature, the
+    result against its output model, a failing tool answered with `isError`).
+    For the gateway's connections to apps in the same process, whose results
+    the agent's own client then receives (and validates) over MCP.
+    """
+    middleware = next(m for m in server.middleware if isinstance(m, SandboxMiddleware))
+    params: dict[str, Any] = {"name": name, "arguments": arguments}
+    if meta is not None:
+        params["_meta"] = meta
+
+    async def run_tool(_: Any) -> CallToolResult:
+        try:
+            result = await server.call_tool(name, arguments)
+        except MCPError:
+            raise
+        except Exception as exc:  # as the SDK's own tools/call handler answers it
+            return CallToolResult(content=[TextContent(type="text", text=str(exc))], is_error=True)
+        assert isinstance(result, CallToolResult), f"{name} asked for input, which no ClawGym tool does"
+        return result
+
+    with bind_sandbox(sandbox_id):
+        result = await middleware(_DirectRequest(params), run_tool)  # type: ignore[arg-type]
+    return result if isinstance(result, CallToolResult) else CallToolResult.model_validate(result)
 
 
 class SandboxMiddleware:
@@ -366,13 +446,20 @@ def _text(result: Any) -> str:
 def _tidy_error(result: Any) -> Any:
     """Error text as the model should read it: the SDK's 'Error executing tool X:' prefix and
     pydantic's documentation links are noise."""
-    if not isinstance(result, dict):
-        return result
-    for block in result.get("content") or []:
-        if isinstance(block, dict) and isinstance(block.get("text"), str):
-            text = _SDK_PREFIX.sub("", block["text"], count=1)
-            block["text"] = "\n".join(line for line in text.splitlines() if "errors.pydantic.dev" not in line)
+    if isinstance(result, CallToolResult):
+        for block in result.content:
+            if isinstance(block, TextContent):
+                block.text = _tidy_text(block.text)
+    elif isinstance(result, dict):
+        for block in result.get("content") or []:
+            if isinstance(block, dict) and isinstance(block.get("text"), str):
+                block["text"] = _tidy_text(block["text"])
     return result
+
+
+def _tidy_text(text: str) -> str:
+    text = _SDK_PREFIX.sub("", text, count=1)
+    return "\n".join(line for line in text.splitlines() if "errors.pydantic.dev" not in line)
 
 
 _SDK_PREFIX = re.compile(r"^Error executing tool [A-Za-z0-9_.-]+: ")
