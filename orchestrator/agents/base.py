@@ -109,7 +109,7 @@ class OracleAgent(Agent):
         steps = self.steps if self.steps is not None else episode.scenario.oracle
         saved: dict[str, Any] = {}
         faults = FaultRecovery.of(episode)
-        async with episode.connect() as client:
+        async with episode.connect(trusted=True) as client:
             for index, step in enumerate(steps):
                 try:
                     args = substitute(step.args, saved)

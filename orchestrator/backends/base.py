@@ -130,7 +130,7 @@ class UpstreamClient(Client):
 
     async def __aenter__(self) -> UpstreamClient:
         await super().__aenter__()
-        self.session.validate_tool_result = _trusted  # type: ignore[method-assign]
+        trust_results(self)
         return self
 
     async def list_tools(self, *, cursor: str | None = None, **kwargs: Any) -> types.ListToolsResult:
@@ -148,6 +148,11 @@ class ToolListing:
     def __init__(self) -> None:
         self.result: types.ListToolsResult | None = None
         self.lock = anyio.Lock()
+
+
+def trust_results(client: Client) -> None:
+    """`client` takes tool results as the app server validated them (see `UpstreamClient`), without a second check."""
+    client.session.validate_tool_result = _trusted  # type: ignore[method-assign]
 
 
 async def _trusted(name: str, result: types.CallToolResult) -> None:

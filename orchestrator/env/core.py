@@ -504,7 +504,7 @@ class ClawGymEnv:
         try:
             endpoints = await self.backend.start(scenario.apps)
             ep.episode = await stack.enter_async_context(Episode(scenario, endpoints, rng_seed=seed, episode_id=sandbox))
-            ep.client = await stack.enter_async_context(ep.episode.connect())
+            ep.client = await stack.enter_async_context(ep.episode.connect(trusted=True))
             listed = (await ep.client.list_tools()).tools
             ep.state = {app: dict(rows) for app, rows in ep.episode.seeded.items()}
             await self._read_journal(ep)  # what the world did at the start (events due at once) is in the baseline

@@ -24,7 +24,7 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from orchestrator.backends.base import MCP_TIMEOUT, AppEndpoint, remember_output_validators, ssl_context
+from orchestrator.backends.base import MCP_TIMEOUT, AppEndpoint, remember_output_validators, ssl_context, trust_results
 from orchestrator.episode.gateway import Gateway, Trace, gateway_name, task_text
 from orchestrator.verify.results import Result
 from orchestrator.scenario.model import Scenario
@@ -122,18 +122,27 @@ class Episode:
                             await self.endpoints[app].delete(self.sandbox_id)
 
     @contextlib.asynccontextmanager
-    async def connect(self) -> AsyncIterator[Client]:
-        """A client session on the gateway: over HTTP when it is served, in process otherwise."""
+    async def connect(self, *, trusted: bool = False) -> AsyncIterator[Client]:
+        """A client session on the gateway: over HTTP when it is served, in process otherwise.
+
+        `trusted` is for the orchestrator's own agents that read results without showing the tool listing to
+        anyone (the oracle, the environment API): their client does not validate each result against its output
+        schema a second time, nor list the tools to learn the schemas. The app server validated the result against
+        the model the schema is made from before it sent it, and the gateway passes it on unchanged (see
+        `orchestrator.backends.base.UpstreamClient` and tests/core/test_output_schemas.py).
+        """
         assert self.gateway is not None, "the episode is not open"
-        if self.gateway_url is None:
-            async with Client(self.gateway.server) as client:
+        async with contextlib.AsyncExitStack() as stack:
+            if self.gateway_url is None:
+                client = await stack.enter_async_context(Client(self.gateway.server))
+            else:
+                http = await stack.enter_async_context(httpx2.AsyncClient(verify=ssl_context(), timeout=MCP_TIMEOUT))
+                client = await stack.enter_async_context(Client(streamable_http_client(self.gateway_url, http_client=http)))
+            if trusted:
+                trust_results(client)
+            else:
                 remember_output_validators(client)
-                yield client
-            return
-        async with httpx2.AsyncClient(verify=ssl_context(), timeout=MCP_TIMEOUT) as http:
-            async with Client(streamable_http_client(self.gateway_url, http_client=http)) as client:
-                remember_output_validators(client)
-                yield client
+            yield client
 
     async def journal(self) -> list[dict[str, Any]]:
         """Every app's journal, tools named as the agent saw them, in the order the calls happened."""

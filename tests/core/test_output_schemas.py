@@ -159,3 +159,32 @@ def test_shared_validators_still_reject_a_misfit_in_a_later_session() -> None:
 
     first, second = anyio.run(main)
     assert "Invalid structured content" in first and "Invalid structured content" in second
+
+
+def test_a_trusted_client_takes_the_results_a_validating_one_does() -> None:
+    """`Episode.connect(trusted=True)` (the oracle, the environment API) skips the second check and the listing
+    it needs; what it receives is what a validating client receives, and every such result fits its schema."""
+    scenario = load(ROOT / "scenarios" / "travel.yaml")
+
+    async def run(trusted: bool) -> tuple[list[Any], list[str], dict[str, Any]]:
+        async with InProcessBackend() as backend:
+            async with Episode(scenario, await backend.start(scenario.apps), rng_seed=3) as episode:
+                async with episode.connect(trusted=trusted) as client:
+                    results = []
+                    for step in scenario.oracle:
+                        if "${" not in str(step.args):
+                            result = await client.call_tool(step.tool, step.args)
+                            results.append(result.model_dump(mode="json", exclude={"meta"}))
+                    listed = {t.name: t.output_schema for t in (await client.list_tools()).tools}
+                methods = [e["method"] for e in episode.trace.entries]
+        return results, methods, listed
+
+    trusted, trusted_methods, listed = anyio.run(run, True)
+    validated, validated_methods, _ = anyio.run(run, False)
+    assert trusted == validated and len(trusted) >= 5
+    assert trusted_methods.count("tools/list") == 1  # only the one asked for above
+    assert validated_methods.count("tools/list") == 2  # the validating client listed the tools to learn the schemas
+    names = [step.tool for step in scenario.oracle if "${" not in str(step.args)]
+    for name, result in zip(names, trusted, strict=True):
+        if not result["is_error"]:
+            jsonschema.validate(result["structured_content"], listed[name])
