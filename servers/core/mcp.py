@@ -421,8 +421,11 @@ class SandboxMiddleware:
 
 def _stored_bytes(db: sqlite3.Connection) -> int:
     """Bytes of the database's pages in use (free pages left by deletions not counted)."""
-    pages = db.execute("PRAGMA page_count").fetchone()[0] - db.execute("PRAGMA freelist_count").fetchone()[0]
-    return int(pages * db.execute("PRAGMA page_size").fetchone()[0])
+    used = db.execute(
+        "SELECT (c.page_count - f.freelist_count) * s.page_size FROM pragma_page_count() AS c, "
+        "pragma_freelist_count() AS f, pragma_page_size() AS s"
+    ).fetchone()[0]
+    return int(used)
 
 
 def _error_result(message: str) -> dict[str, Any]:

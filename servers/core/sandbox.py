@@ -108,6 +108,11 @@ def _connect(target: str | Path) -> sqlite3.Connection:
     return conn
 
 
+def spec_text(spec_json: Any) -> str:
+    """A sandbox spec as JSON text, the one form it is stored and compared in."""
+    return json.dumps(spec_json, separators=(",", ":"))
+
+
 class SeedImages:
     """Seeded images of in-memory sandboxes, by app and spec, the most recently used kept.
 
@@ -126,11 +131,13 @@ class SeedImages:
         self._lock = threading.Lock()
 
     @staticmethod
-    def key(spec_json: Any, *, any_rng_seed: bool = False) -> str:
-        """The spec's digest; `any_rng_seed`: without its episode seed, for a seed that drew no ids (`Sandbox.new_id`)."""
+    def key(spec_json: Any, *, any_rng_seed: bool = False, text: str | None = None) -> str:
+        """The spec's digest; `any_rng_seed`: without its episode seed, for a seed that drew no ids (`Sandbox.new_id`).
+        `text`: the spec as `spec_text` already wrote it."""
         if any_rng_seed:
             spec_json = {k: v for k, v in spec_json.items() if k != "rng_seed"}
-        return hashlib.sha256(json.dumps(spec_json, separators=(",", ":")).encode()).hexdigest()
+            text = None
+        return hashlib.sha256((text or spec_text(spec_json)).encode()).hexdigest()
 
     def get(self, app: App, key: str) -> bytes | None:
         with self._lock:
@@ -233,11 +240,12 @@ class Sandbox:
         starts from that one's seeded image (see `SeedImages`) instead of validating and loading the seed again.
         """
         spec_json = spec.model_dump(mode="json")
-        key = SEED_IMAGES.key(spec_json) if directory is None and spec.clock.mode == "frozen" else None
+        text = spec_text(spec_json)  # written once: the image key, the stored spec and the comparison with an image's
+        key = SEED_IMAGES.key(spec_json, text=text) if directory is None and spec.clock.mode == "frozen" else None
         if key is not None:
             image = SEED_IMAGES.get(app, key) or SEED_IMAGES.get(app, SEED_IMAGES.key(spec_json, any_rng_seed=True))
             if image is not None:
-                return cls._from_image(app, sandbox_id, spec, spec_json, image)
+                return cls._from_image(app, sandbox_id, spec, text, image)
         seed = app.validate_seed(spec.seed)
         conn = _connect(directory / "state.db" if directory else ":memory:")
         try:
@@ -249,7 +257,7 @@ class Sandbox:
                 conn.executescript(app.schema + CORE_SCHEMA)
             sandbox = cls(app, sandbox_id, conn, spec, Clock(spec.clock), FaultPlan(), directory, None)
             with sandbox.transaction():
-                sandbox._write_meta("spec", spec_json)
+                sandbox._write_meta("spec", text=text)
                 sandbox._write_meta("clock", sandbox.clock.state())
                 sandbox._write_meta("faults", sandbox.faults.model_dump(mode="json"))
                 try:
@@ -275,16 +283,18 @@ class Sandbox:
         return sandbox
 
     @classmethod
-    def _from_image(cls, app: App, sandbox_id: str, spec: SandboxSpec, spec_json: Any, image: bytes) -> Sandbox:
+    def _from_image(cls, app: App, sandbox_id: str, spec: SandboxSpec, text: str, image: bytes) -> Sandbox:
         """A sandbox in memory from the seeded image of an equal spec: the same tables, counters and change-log
-        triggers, an empty journal and change log, the default fault plan, and a clock started now."""
+        triggers, an empty journal and change log, the default fault plan, and a clock started now.
+        `text`: the spec as `spec_text` wrote it."""
         conn = _connect(":memory:")
         try:
             conn.deserialize(image)
             sandbox = cls(app, sandbox_id, conn, spec, Clock(spec.clock), FaultPlan(), None, image)
-            same_spec = conn.execute("SELECT value FROM _meta WHERE key = 'spec'").fetchone()[0] == json.dumps(spec_json)
+            same_spec = conn.execute("SELECT value FROM _meta WHERE key = 'spec'").fetchone()[0] == text
             with sandbox.transaction():
-                sandbox._write_meta("spec", spec_json)
+                if not same_spec:
+                    sandbox._write_meta("spec", text=text)
                 sandbox._write_meta("clock", sandbox.clock.state())
             if not same_spec:  # an image shared across episode seeds: this sandbox's reset image names its own
                 sandbox._image = conn.serialize()
@@ -317,10 +327,11 @@ class Sandbox:
         sandbox.follows_clock = bool(meta.get("follows_clock", False))
         return sandbox
 
-    def _write_meta(self, key: str, value: Any) -> None:
+    def _write_meta(self, key: str, value: Any = None, *, text: str | None = None) -> None:
+        """Store `value` (or `text`, a value already written as JSON) under `key` in the sandbox's own table."""
         self.db.execute(
             "INSERT INTO _meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            (key, json.dumps(value)),
+            (key, text if text is not None else json.dumps(value)),
         )
 
     # -- lifecycle --------------------------------------------------------------
