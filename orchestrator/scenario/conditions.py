@@ -267,7 +267,17 @@ class Context:
 
 
 def row_matches(row: Mapping[str, Any], where: Mapping[str, Any], ctx: Context, table: str = "") -> bool:
-    return not failures(row, where, ctx, table)
+    """Whether `row` meets every condition of `where`: `failures` is empty, found without wording any failure."""
+    for column, condition in where.items():
+        if column == ANY and ANY not in row:
+            if not any(row_matches(row, alternative, ctx, table) for alternative in condition):
+                return False
+        elif column == RELATED:
+            if not _related(row, condition, ctx, table):
+                return False
+        elif not holds(row.get(column), condition, ctx):
+            return False
+    return True
 
 
 def failures(row: Mapping[str, Any], where: Mapping[str, Any], ctx: Context, table: str = "") -> list[str]:
