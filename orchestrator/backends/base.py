@@ -26,7 +26,7 @@ from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 import httpx2
@@ -198,6 +198,17 @@ def remember_output_validators(client: Any) -> None:
     session._output_schema_validator = validator
 
 
+class Upstream(Protocol):
+    """What the gateway needs of its connection to one app's sandbox: an `UpstreamClient` over HTTP, a
+    `DirectClient` in process."""
+
+    async def list_tools(self) -> types.ListToolsResult: ...
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any] | None = None, *, meta: dict[str, Any] | None = None
+    ) -> types.CallToolResult: ...
+
+
 class AppEndpoint(ABC):
     """One running app server: its admin plane and its MCP plane."""
 
@@ -226,8 +237,8 @@ class AppEndpoint(ABC):
     async def delete(self, sandbox_id: str) -> None: ...
 
     @abstractmethod
-    def connect(self, sandbox_id: str, secret: str | None = None) -> contextlib.AbstractAsyncContextManager[Client]:
-        """An MCP client session on the sandbox; `secret` defaults to the one its creation here returned."""
+    def connect(self, sandbox_id: str, secret: str | None = None) -> contextlib.AbstractAsyncContextManager[Upstream]:
+        """A connection to the sandbox's tools; `secret` defaults to the one its creation here returned."""
 
     async def apply_world(self, sandbox_id: str, change: dict[str, Any]) -> dict[str, Any]:
         """Apply a world event's changes (`servers.core.world.WorldChange` as JSON); returns its journal seq and counts."""

@@ -85,8 +85,8 @@ class DirectClient:
     sandbox middleware, then the SDK's tool handling) without encoding a
     JSON-RPC request and decoding its result in the same process; the tool
     listing is the server's, made once per endpoint. What the agent gets
-    still reaches it over MCP, through the gateway's server and the agent's
-    own client, which validate it as for any other backend.
+    still reaches it over MCP, through the gateway's MCP server, as on any
+    other backend.
     """
 
     def __init__(self, endpoint: InProcessEndpoint, sandbox_id: str) -> None:

@@ -24,7 +24,9 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from orchestrator.backends.base import MCP_TIMEOUT, AppEndpoint, remember_output_validators, ssl_context, trust_results
+from orchestrator.backends.base import (
+    MCP_TIMEOUT, AppEndpoint, Upstream, remember_output_validators, ssl_context, trust_results,
+)  # fmt: skip
 from orchestrator.episode.gateway import Gateway, Trace, gateway_name, task_text
 from orchestrator.verify.results import Result
 from orchestrator.scenario.model import Scenario
@@ -79,7 +81,7 @@ class Episode:
             with self._phase("seed"):
                 await each(self.endpoints, self._seed)
             with self._phase("connect"):
-                upstreams: dict[str, Client] = {}
+                upstreams: dict[str, Upstream] = {}
                 for app, endpoint in self.endpoints.items():
                     upstreams[app] = await self._stack.enter_async_context(
                         endpoint.connect(self.sandbox_id, self.secrets.get(app))

@@ -21,11 +21,11 @@ from typing import Any
 
 import anyio
 import mcp.types as types
-from mcp import Client
 from mcp.server import Server
 from mcp.server.context import CallNext, ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
+from orchestrator.backends.base import Upstream
 from orchestrator.scenario.model import GATEWAY_SEPARATOR, Scenario
 from servers import __version__
 from servers.core.limits import bounded
@@ -88,7 +88,7 @@ class Trace:
 
 
 class Gateway:
-    def __init__(self, scenario: Scenario, upstreams: Mapping[str, Client], trace: Trace | None = None) -> None:
+    def __init__(self, scenario: Scenario, upstreams: Mapping[str, Upstream], trace: Trace | None = None) -> None:
         self.scenario = scenario
         self.upstreams = dict(upstreams)
         self.trace = trace or Trace()
