@@ -160,7 +160,7 @@ class Gateway:
         deadline = self.scenario.limits.call_deadline_s
         try:
             with anyio.move_on_after(deadline):
-                return await self.upstreams[app].call_tool(original, arguments, meta=meta)
+                return _as_gateways(await self.upstreams[app].call_tool(original, arguments, meta=meta))
         except MCPError as exc:
             return _error(f"{app} could not run {original}: {exc}")
         # Past the deadline (a hung app, or a `timeout` fault): the app may still finish the call; see servers.core.faults.
@@ -273,6 +273,15 @@ def _wire_listing(tools: list[types.Tool]) -> list[dict[str, Any]]:
     if hit is not None and all(a is b for a, b in zip(hit[0], tools, strict=True)):
         return list(hit[1])
     return list(_remember(_wired, key, (tools, [_wire(tool) for tool in tools]))[1])
+
+
+def _as_gateways(result: types.CallToolResult) -> types.CallToolResult:
+    """The result as the gateway answers it: without the app server's own name (`_meta` serverInfo), which an app
+    server over HTTP stamps on it and one in process does not, so the agent sees the same answer on every backend
+    (the gateway's MCP server stamps its own)."""
+    if result.meta and types.SERVER_INFO_META_KEY in result.meta:
+        result.meta = {k: v for k, v in result.meta.items() if k != types.SERVER_INFO_META_KEY} or None
+    return result
 
 
 def _error(message: str) -> types.CallToolResult:

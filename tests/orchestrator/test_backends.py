@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from helpers import structured
 
@@ -32,3 +34,32 @@ async def test_endpoint_lifecycle(name: str) -> None:
         assert (await endpoint.snapshot("life"))["tickets"][0]["status"] == "todo"
         assert await endpoint.journal("life") == []
         await endpoint.delete("life")
+
+
+@pytest.mark.parametrize("scenario", ["travel.yaml", "flaky-ticketing.yaml", "rate-limited-triage.yaml"])
+async def test_the_agent_sees_the_same_episode_in_process_and_on_local(scenario: str) -> None:
+    """Same scenario, seed and calls: the same answers (the gateway's name on them, never an app server's), the
+    same journal and the same verdict, whether the apps run in this process or as servers over HTTP."""
+    from helpers import ROOT
+
+    from orchestrator.agents.base import OracleAgent
+    from orchestrator.episode.episode import Episode
+    from orchestrator.scenario import load
+
+    s = load(ROOT / "scenarios" / scenario)
+
+    async def run(name: str) -> tuple[Any, ...]:
+        async with make_backend(name) as backend:
+            async with Episode(s, await backend.start(s.apps), rng_seed=5) as episode:
+                async with episode.connect() as client:
+                    named = (await client.call_tool(s.oracle[0].tool, s.oracle[0].args)).meta
+                await OracleAgent().run(episode)
+                journal = await episode.journal()
+                result = await episode.verify(journal)
+                answers = [(e["method"], e["result"]) for e in episode.trace.entries]
+        steady = [{k: v for k, v in e.items() if k not in ("wall", "latency_ms")} for e in journal]
+        return named, answers, steady, result.score, [(c.id, c.passed, c.reason) for c in result.checks]
+
+    in_process, local = await run("inprocess"), await run("local")
+    assert in_process == local
+    assert in_process[0]["io.modelcontextprotocol/serverInfo"]["name"] == "clawgym"
