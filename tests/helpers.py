@@ -16,6 +16,7 @@ from typing import Any
 import httpx2
 from mcp import Client
 
+from orchestrator.backends.local import listening_socket
 from servers.core import App, SandboxSpec, SandboxStore, build_mcp_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,10 +68,7 @@ class AppProcess:
     ) -> None:
         self.app = app
         # Bound here and handed to the server (as the local backend does), so no other process can take the port.
-        self.socket = socket.socket()
-        host = extra[extra.index("--host") + 1] if "--host" in extra else "127.0.0.1"
-        self.socket.bind((host, 0))
-        self.socket.listen(128)
+        self.socket = listening_socket(extra[extra.index("--host") + 1] if "--host" in extra else "127.0.0.1")
         self.port = self.socket.getsockname()[1]
         self.token = token or secrets.token_hex(8)
         self.url = f"http://127.0.0.1:{self.port}"

@@ -34,8 +34,8 @@ SERVER_ENV_DROPPED = (
 """Settings of the orchestrator's environment that must not configure (or leak into) the servers it starts."""
 
 
-def listening_socket() -> socket.socket:
-    """A socket bound to a free loopback port and listening, to hand to a server.
+def listening_socket(host: str = "127.0.0.1") -> socket.socket:
+    """A socket bound to a free port of `host` and listening, to hand to a server (`--listen-fd`).
 
     Binding here and passing the socket on (rather than choosing a free port and
     letting the server bind it later) leaves no moment in which another process,
@@ -43,7 +43,7 @@ def listening_socket() -> socket.socket:
     """
     sock = socket.socket()
     try:
-        sock.bind(("127.0.0.1", 0))
+        sock.bind((host, 0))
         sock.listen(BACKLOG)
     except OSError:
         sock.close()
