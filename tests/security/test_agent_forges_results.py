@@ -13,11 +13,16 @@ pytestmark = requires_bwrap
 
 
 def forger(out: Path, mark: str) -> str:
-    """A child in a session of its own that waits for the verifier's results.json, then overwrites it."""
+    """A child in a session of its own that waits for the verifier's results.json, then overwrites it.
+
+    The agent exits only once the child is in its own session (it says so in the agent's TMPDIR, which both see,
+    isolated or not): an agent that exits first can be gone, and its process group killed, before the child has left it."""
+    ready = f"$TMPDIR/ready-{mark}"
     return (
-        f"setsid sh -c 'until grep -qs scenario {out}/results.json; do sleep 0.1; done; sleep 0.5; "
+        f"setsid sh -c 'touch {ready}; until grep -qs scenario {out}/results.json; do sleep 0.1; done; sleep 0.5; "
         f"echo FORGED > {out}/results.json; echo FORGED > {out}/forged.json # {mark}' "
-        "</dev/null >/dev/null 2>&1 & echo child-started; exit 0"
+        f"</dev/null >/dev/null 2>&1 & i=0; until [ -e {ready} ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i+1)); done; "
+        f"[ -e {ready} ] && echo child-started; rm -f {ready}; exit 0"
     )
 
 
@@ -38,6 +43,7 @@ def test_setsid_child_dies_with_the_agent_and_results_are_the_verifiers(tmp_path
 def test_the_same_agent_without_isolation_forges_results(tmp_path: Path) -> None:
     """The control: without isolation the child survives and the record is rewritten."""
     out, mark = tmp_path / "out", f"forger-{marker()}"
-    run_agent(out, forger(out, mark), isolation="none")
+    run = run_agent(out, forger(out, mark), isolation="none")
+    assert "child-started" in run.log
     assert wait_until(lambda: (out / "forged.json").exists(), 30)  # a loaded machine is slow to schedule it
     assert wait_until(lambda: (out / "results.json").read_text() == "FORGED\n", 5)
