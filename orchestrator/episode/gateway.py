@@ -93,6 +93,8 @@ class Gateway:
         self.upstreams = dict(upstreams)
         self.trace = trace or Trace()
         self.tools: dict[str, tuple[str, str, types.Tool]] = {}
+        self._wire: dict[str, list[dict[str, Any]]] = {}
+        """Each app's tools in their wire form, as the gateway lists them."""
         """Gateway name → (app, the app's own tool name, the tool as the agent sees it)."""
         self.calls = 0
         self.world: Any = None
@@ -121,7 +123,8 @@ class Gateway:
     async def load_tools(self) -> None:
         """Learn every app's tools from the app servers themselves."""
         for app, client in self.upstreams.items():
-            for name, original, tool in _as_gateway_tools(app, await client.list_tools()):
+            tools, self._wire[app] = _as_gateway_tools(app, await client.list_tools())
+            for name, original, tool in tools:
                 self.tools[name] = (app, original, tool)
 
     # -- handlers ---------------------------------------------------------------
@@ -134,7 +137,7 @@ class Gateway:
 
     async def _list_tools(self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None) -> dict[str, Any]:
         own = [_wire(tool) for tool in self.world.tools.values()] if self.world is not None else []
-        return {**_EMPTY_LISTING, "tools": _wire_listing([tool for _, _, tool in self.tools.values()]) + own}
+        return {**_EMPTY_LISTING, "tools": [tool for wire in self._wire.values() for tool in wire] + own}
 
     async def _call_tool(self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
         entry = self.tools.get(params.name)
@@ -233,46 +236,34 @@ class Gateway:
 
 
 MAX_CACHED_LISTINGS = 256
-_renamed: OrderedDict[tuple[str, int], tuple[types.ListToolsResult, list[tuple[str, str, types.Tool]]]] = OrderedDict()
-_wired: OrderedDict[tuple[int, ...], tuple[list[types.Tool], list[dict[str, Any]]]] = OrderedDict()
+GatewayTools = list[tuple[str, str, types.Tool]]
+_listings: OrderedDict[tuple[str, int], tuple[types.ListToolsResult, GatewayTools, list[dict[str, Any]]]] = OrderedDict()
 """An app server's listing is the same for every episode (`backends.base.ToolListing`), and so are its tools as the
-gateway names them and their wire form: made once per listing, not once per episode. Each entry keeps the objects its
-key is made of, so a key can never be reused by other objects while it is cached."""
-
-
-def _remember(cache: OrderedDict[Any, Any], key: Any, value: Any) -> Any:
-    cache[key] = value
-    if len(cache) > MAX_CACHED_LISTINGS:
-        cache.popitem(last=False)
-    return value
-
-
-def _as_gateway_tools(app: str, listing: types.ListToolsResult) -> list[tuple[str, str, types.Tool]]:
-    """(gateway name, the app's own name, the tool as the agent sees it) for each tool of an app's listing."""
-    hit = _renamed.get((app, id(listing)))
-    if hit is not None and hit[0] is listing:
-        return hit[1]
-    tools = []
-    for tool in listing.tools:
-        name = gateway_name(app, tool.name)
-        tools.append((name, tool.name, tool.model_copy(update={"name": name})))
-    return _remember(_renamed, (app, id(listing)), (listing, tools))[1]
-
+gateway names them and their wire form: made once per listing, not once per episode. Each entry keeps the listing its
+key is made of, so the key can never be reused by another object while it is cached."""
 
 _EMPTY_LISTING = types.ListToolsResult(tools=[]).model_dump(by_alias=True, mode="json", exclude_none=True)
 
 
+def _as_gateway_tools(app: str, listing: types.ListToolsResult) -> tuple[GatewayTools, list[dict[str, Any]]]:
+    """(gateway name, the app's own name, the tool as the agent sees it) for each tool of an app's listing, and
+    those tools' wire form (the SDK validates and shapes an answer again before it is sent, as for any result)."""
+    hit = _listings.get((app, id(listing)))
+    if hit is not None and hit[0] is listing:
+        return hit[1], hit[2]
+    tools = []
+    for tool in listing.tools:
+        name = gateway_name(app, tool.name)
+        tools.append((name, tool.name, tool.model_copy(update={"name": name})))
+    wire = [_wire(tool) for _, _, tool in tools]
+    _listings[(app, id(listing))] = (listing, tools, wire)
+    if len(_listings) > MAX_CACHED_LISTINGS:
+        _listings.popitem(last=False)
+    return tools, wire
+
+
 def _wire(tool: types.Tool) -> dict[str, Any]:
     return tool.model_dump(by_alias=True, mode="json", exclude_none=True)
-
-
-def _wire_listing(tools: list[types.Tool]) -> list[dict[str, Any]]:
-    """The tools' wire form (the SDK validates and shapes the answer again before it is sent, as for any result)."""
-    key = tuple(id(tool) for tool in tools)
-    hit = _wired.get(key)
-    if hit is not None and all(a is b for a, b in zip(hit[0], tools, strict=True)):
-        return list(hit[1])
-    return list(_remember(_wired, key, (tools, [_wire(tool) for tool in tools]))[1])
 
 
 def _as_gateways(result: types.CallToolResult) -> types.CallToolResult:

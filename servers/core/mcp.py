@@ -122,11 +122,12 @@ def build_mcp_server(
 
 
 def without_generated_titles(schema: dict[str, Any]) -> dict[str, Any]:
-    """`schema` without the titles pydantic makes up: the root's ('send_messageArguments', a model's class name),
-    each property's (its name capitalized: 'Old Value') and each definition's (its key).
+    """`schema` without the titles pydantic makes up: the root's (`send_messageArguments`, a model's class name;
+    the tool has its own title), each property's (its name capitalized: 'Old Value') and each definition's (its key).
 
     They say nothing the names do not, and they are about a fifth of every tool listing: every agent reads
-    them, every client validates them. A title written on purpose (differing from the name) stays.
+    them, every client validates them. A property's or definition's title written on purpose (differing from
+    its name) stays.
     """
     out = _untitled(schema, None)
     out.pop("title", None)
@@ -230,7 +231,7 @@ async def call_in_process(
     tool handling (arguments validated against the tool's signature, the
     result against its output model, a failing tool answered with `isError`).
     For the gateway's connections to apps in the same process, whose results
-    the agent's own client then receives (and validates) over MCP.
+    then reach the agent over MCP, through the gateway's server.
     """
     middleware = next(m for m in server.middleware if isinstance(m, SandboxMiddleware))
     params: dict[str, Any] = {"name": name, "arguments": arguments}
