@@ -3,78 +3,77 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 
 import mcp.types as types
-from pydantic import ValidationError
 
 from orchestrator.backends.base import AppEndpoint, Backend, BackendError, ToolListing
 from servers import registry
-from servers.core import FaultPlan, SandboxSpec, SandboxStore, SeedError, UnknownSandbox, build_mcp_server
-from servers.core.mcp import call_in_process
-from servers.core.world import WorldChange, WorldError
-from servers.core.world import apply as apply_world
+from servers.core.admin import BadRequest, ClockChange, SandboxAdmin, SandboxExists, parse
+from servers.core.app import SandboxSpec
+from servers.core.faults import FaultPlan
+from servers.core.mcp import build_mcp_server, call_in_process
+from servers.core.sandbox import SandboxStore, UnknownSandbox
+from servers.core.world import WorldChange
 
 
 class InProcessEndpoint(AppEndpoint):
+    """An app server as an object in this process: its admin plane is `servers.core.admin.SandboxAdmin`, as over HTTP."""
+
     def __init__(self, app: str) -> None:
         self.app = app
         self.store = SandboxStore(registry.load(app))
+        self.admin = SandboxAdmin(self.store)
         self.server = build_mcp_server(self.store.app, self.store)
         self.listings = ToolListing()
 
-    def _sandbox(self, sandbox_id: str):  # noqa: ANN202
+    @contextlib.contextmanager
+    def _refusals(self) -> Iterator[None]:
+        """The admin plane's refusals as `BackendError`s naming the app, as the HTTP endpoint words them."""
         try:
-            return self.store.get(sandbox_id)
-        except UnknownSandbox as exc:
+            yield
+        except (UnknownSandbox, BadRequest, SandboxExists) as exc:
             raise BackendError(f"{self.app}: {exc}") from None
 
     async def create_sandbox(self, sandbox_id: str, spec: SandboxSpec, *, replace: bool = False) -> str | None:
         """In process there is no endpoint to protect: no secret."""
-        try:
-            self.store.create(sandbox_id, spec, replace=replace)
-        except (SeedError, FileExistsError, ValueError) as exc:
-            raise BackendError(f"{self.app}: {exc}") from exc
+        with self._refusals():
+            await self.admin.create(sandbox_id, spec, replace=replace)
         return None
 
     async def reset(self, sandbox_id: str) -> None:
-        sandbox = self._sandbox(sandbox_id)
-        async with sandbox.lock:
-            sandbox.reset()
+        with self._refusals():
+            await self.admin.reset(sandbox_id)
 
     async def snapshot(self, sandbox_id: str) -> dict[str, list[dict[str, Any]]]:
-        return self._sandbox(sandbox_id).snapshot()
+        with self._refusals():
+            return await self.admin.snapshot(sandbox_id)
 
     async def journal(self, sandbox_id: str, after: int = 0) -> list[dict[str, Any]]:
-        return self._sandbox(sandbox_id).journal(after)
+        with self._refusals():
+            return await self.admin.journal(sandbox_id, after)
 
     async def set_faults(self, sandbox_id: str, plan: FaultPlan) -> None:
-        self._sandbox(sandbox_id).set_faults(plan)
+        with self._refusals():
+            await self.admin.set_faults(sandbox_id, plan)
 
     async def advance_clock(self, sandbox_id: str, seconds: float) -> str:
-        sandbox = self._sandbox(sandbox_id)
-        sandbox.set_clock(advance=seconds)
-        return sandbox.now_iso()
+        with self._refusals():
+            return (await self.admin.set_clock(sandbox_id, parse(ClockChange, {"advance_seconds": seconds})))["now"]
 
     async def apply_world(self, sandbox_id: str, change: dict[str, Any]) -> dict[str, Any]:
-        sandbox = self._sandbox(sandbox_id)
-        try:
-            parsed = WorldChange.model_validate(change)
-        except ValidationError as exc:
-            raise BackendError(f"{self.app}: invalid world change: {exc}") from None
-        async with sandbox.lock:
-            try:
-                return apply_world(sandbox, parsed)
-            except WorldError as exc:
-                raise BackendError(f"{self.app}: world event {parsed.event!r} cannot be applied: {exc}") from None
+        with self._refusals():
+            return await self.admin.apply_world(sandbox_id, parse(WorldChange, change))
 
     async def delete(self, sandbox_id: str) -> None:
-        self.store.delete(sandbox_id)
+        with self._refusals():
+            await self.admin.delete(sandbox_id)
 
     @contextlib.asynccontextmanager
     async def connect(self, sandbox_id: str, secret: str | None = None) -> AsyncIterator[DirectClient]:
-        self._sandbox(sandbox_id)
+        with self._refusals():
+            self.store.get(sandbox_id)
         yield DirectClient(self, sandbox_id)
 
 

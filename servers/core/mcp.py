@@ -27,7 +27,7 @@ import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AsyncExitStack, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -291,11 +291,11 @@ class SandboxMiddleware:
         params = ctx.params or {}
         name = str(params.get("name", ""))
         arguments = params.get("arguments") or {}
-        try:
-            sandbox = self.store.get(self.sandbox_id(ctx))
-        except UnknownSandbox as error:
-            return _error_result(f"{error}: it was deleted or never created.")
-        async with sandbox.lock:
+        async with AsyncExitStack() as held:
+            try:
+                sandbox = await held.enter_async_context(self.store.locked(self.sandbox_id(ctx)))
+            except UnknownSandbox as error:
+                return _error_result(f"{error}: it was deleted or never created.")
             if sandbox.follows_clock:  # the episode's time, sent by the gateway (an agent never reaches this field)
                 meta = params.get("_meta")
                 sandbox.follow_clock(meta.get(CLOCK_META) if isinstance(meta, dict) else None)

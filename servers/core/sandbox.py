@@ -30,8 +30,8 @@ import threading
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -668,6 +668,20 @@ class SandboxStore:
             return self.sandboxes[sandbox_id]
         except KeyError:
             raise UnknownSandbox(sandbox_id) from None
+
+    @asynccontextmanager
+    async def locked(self, sandbox_id: str) -> AsyncIterator[Sandbox]:
+        """The sandbox, its lock held: no tool call or other admin operation uses it meanwhile.
+
+        Raises `UnknownSandbox` when there is none, also when it was deleted while this waited for its lock
+        (its database is closed by then); one replaced meanwhile is waited for again under its new build.
+        """
+        while True:
+            sandbox = self.get(sandbox_id)
+            async with sandbox.lock:
+                if self.sandboxes.get(sandbox_id) is sandbox:
+                    yield sandbox
+                    return
 
     def create(
         self,

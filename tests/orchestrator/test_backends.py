@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import anyio
 import pytest
 from helpers import structured
 
 from orchestrator.backends import make_backend
+from orchestrator.backends.base import BackendError
 from servers.core import FaultPlan, FaultRule, SandboxSpec
 
 SPEC = SandboxSpec(
@@ -63,3 +65,56 @@ async def test_the_agent_sees_the_same_episode_in_process_and_on_local(scenario:
     in_process, local = await run("inprocess"), await run("local")
     assert in_process == local
     assert in_process[0]["io.modelcontextprotocol/serverInfo"]["name"] == "clawgym"
+
+
+@pytest.mark.parametrize("name", ["inprocess", "local"])
+async def test_a_clock_change_out_of_the_years_1_to_9999_is_refused_on_every_backend(name: str) -> None:
+    late = SandboxSpec(seed=SPEC.seed, clock={"start": "9990-01-01T00:00:00+00:00"})
+    async with make_backend(name) as backend:
+        endpoint = (await backend.start(["tickets"]))["tickets"]
+        await endpoint.create_sandbox("late", late)
+        with pytest.raises(BackendError, match="outside the years 1 to 9999"):
+            await endpoint.advance_clock("late", 20 * 365 * 86400)
+        with pytest.raises(BackendError, match="invalid ClockChange request: advance_seconds"):
+            await endpoint.advance_clock("late", 1e11)
+        assert await endpoint.advance_clock("late", 3600) == "9990-01-01T01:00:00+00:00"
+        await endpoint.delete("late")
+
+
+@pytest.mark.parametrize("name", ["inprocess", "local"])
+async def test_admin_operations_wait_for_a_call_in_flight_on_every_backend(name: str) -> None:
+    """A snapshot, journal or delete asked while a tool call runs waits for it, in process as over HTTP: the snapshot
+    shows the call's change, the call is not cut off by the delete, and a snapshot queued behind the delete is told
+    the sandbox is gone (not an error from its closed database)."""
+    slow = FaultPlan(rules=[FaultRule(tool="transition_ticket", kind="latency", latency_ms=800, calls=[1, 2])])
+    async with make_backend(name) as backend:
+        endpoint = (await backend.start(["tickets"]))["tickets"]
+        await endpoint.create_sandbox("busy", SPEC)
+        await endpoint.set_faults("busy", slow)
+        answers: list[Any] = []
+        failures: list[BaseException] = []
+
+        async def transition(status: str) -> None:
+            async with endpoint.connect("busy") as client:
+                answers.append(await client.call_tool("transition_ticket", {"key": "OPS-1", "status": status}))
+
+        async def snapshot_after_delete() -> None:
+            try:
+                await endpoint.snapshot("busy")
+            except BackendError as exc:
+                failures.append(exc)
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(transition, "in_progress")
+            await anyio.sleep(0.3)  # the call now waits out its latency, holding the sandbox's lock
+            assert (await endpoint.snapshot("busy"))["tickets"][0]["status"] == "in_progress"
+            assert [e["tool"] for e in await endpoint.journal("busy")] == ["transition_ticket"]
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(transition, "done")
+            await anyio.sleep(0.3)
+            tasks.start_soon(endpoint.delete, "busy")
+            await anyio.sleep(0.1)
+            tasks.start_soon(snapshot_after_delete)
+        assert [a.is_error for a in answers] == [False, False], answers
+        assert structured(answers[1])["status"] == "done"
+        assert len(failures) == 1 and "no sandbox with id 'busy'" in str(failures[0]), failures
