@@ -7,7 +7,10 @@
 
 The admin API seeds, resets, snapshots and deletes sandboxes, reads journals,
 sets clocks and fault plans, and applies world events (`POST .../world`, see
-`servers.core.world`). It is never proxied to an agent.
+`servers.core.world`). It is never proxied to an agent. Its routes only
+read requests and write answers: the operations are `servers.core.admin.SandboxAdmin`
+(`app.state.admin`), whose refusals the exception handlers (`EXCEPTION_HANDLERS`)
+turn into JSON errors: 404 unknown sandbox, 422 bad request, 409 existing sandbox.
 
 A sandbox is a capability: creating one returns its secret, and its MCP
 endpoint answers only requests that carry it. An unknown sandbox and a wrong
@@ -21,13 +24,13 @@ needs no secret.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import secrets
 import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
@@ -35,28 +38,25 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.mcpserver import MCPServer
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from servers.core.app import App, SandboxSpec, SeedError, problems_from
+from servers.core.admin import BadRequest, ClockChange, Model, SandboxAdmin, SandboxExists, parse, summary
+from servers.core.app import App, SandboxSpec
 from servers.core.faults import FaultPlan
 from servers.core.mcp import SANDBOX_SCOPE_KEY
-from servers.core.sandbox import Sandbox, SandboxStore, UnknownSandbox, check_sandbox_id
-from servers.core.world import WorldChange, WorldError
-from servers.core.world import apply as apply_world
+from servers.core.sandbox import Sandbox, SandboxStore, UnknownSandbox
+from servers.core.world import WorldChange
 
 log = logging.getLogger("clawgym.http")
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 NOT_FOUND = {"error": "not found"}
 """The whole answer for an unknown sandbox, a wrong secret or a session of another sandbox."""
-CLOCK_LIMIT_S = 1e10
-"""How far one clock change may move a clock (about 300 years)."""
-MAX_SEQ = 2**63 - 1
 
 KEEP_ALIVE_S = 75.0
 """How long the server keeps an idle HTTP connection open. Clients drop idle pooled connections sooner
@@ -96,40 +96,18 @@ def transport_security(bind_host: str, allowed_hosts: list[str]) -> TransportSec
 
 
 def error(status: int, message: str, **extra: Any) -> JSONResponse:
+    """The admin API's error answer: `{"error": message, ...extra}`."""
     return JSONResponse({"error": message, **extra}, status_code=status)
 
 
 class CreateSandbox(SandboxSpec):
+    """The body of `POST /admin/sandboxes`: a sandbox spec, its id, whether to replace one, and who makes it."""
+
     model_config = ConfigDict(extra="forbid")
 
     id: str
     replace: bool = False
     owner: str | None = Field(None, max_length=200, description="Who made it, so its maker can find leftovers.")
-
-
-class ClockChange(BaseModel):
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
-
-    advance_seconds: float | None = Field(
-        None, ge=-CLOCK_LIMIT_S, le=CLOCK_LIMIT_S, description="Move the clock forward (or back, if negative)."
-    )
-    set: AwareDatetime | None = Field(None, description="Move the clock to this instant.")
-
-
-def summary(sandbox: Sandbox) -> dict[str, Any]:
-    access = sandbox.access
-    return {
-        "id": sandbox.id,
-        "owner": access.get("owner"),
-        "created": access.get("created"),
-        "secret": access.get("secret_sha256") is not None,
-        "rows": sandbox.size(),
-        "now": sandbox.now_iso(),
-        "clock": sandbox.clock.spec.model_dump(mode="json"),
-        "persona": sandbox.persona.model_dump(mode="json"),
-        "rng_seed": sandbox.spec.rng_seed,
-        "durable": sandbox.directory is not None,
-    }
 
 
 def bearer(request_headers: Any) -> str | None:
@@ -175,23 +153,181 @@ class McpEndpoint:
         await self.manager.handle_request(scope, receive, send)
 
 
+class AdminDisabled(Exception):
+    """The server was started without an admin token: the admin API answers nothing."""
+
+
+class WrongAdminToken(Exception):
+    """A request to the admin API without the admin token."""
+
+
+class BodyNotJson(ValueError):
+    """A request body that is not JSON at all."""
+
+
+def admin_plane(request: Request) -> SandboxAdmin:
+    """The admin service of the server that got `request` (see `build_http_app`)."""
+    return request.app.state.admin  # type: ignore[no-any-return]
+
+
+def known(request: Request) -> str:
+    """The id of the sandbox the request's path names; an `UnknownSandbox` before its body is even read."""
+    sandbox_id: str = request.path_params["sandbox"]
+    admin_plane(request).store.get(sandbox_id)
+    return sandbox_id
+
+
+async def read_body(request: Request, model: type[Model]) -> Model:
+    """The request's JSON body as `model` (an empty body is `{}`)."""
+    raw = await request.body()
+    try:
+        data = json.loads(raw or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise BodyNotJson(f"request body is not JSON: {exc}") from None
+    return parse(model, data)
+
+
+def whole_number(request: Request, name: str, default: int | None) -> int | None:
+    """Query parameter `name` as an integer, `default` when absent."""
+    if name not in request.query_params:
+        return default
+    try:
+        return int(request.query_params[name])
+    except ValueError:
+        raise BadRequest("query parameters 'after' and 'limit' must be whole numbers, such as after=12") from None
+
+
+async def healthz(request: Request) -> Response:
+    """Liveness: the app's name and how many sandboxes it holds."""
+    store = admin_plane(request).store
+    return JSONResponse({"status": "ok", "app": store.app.name, "sandboxes": len(store)})
+
+
+async def info(request: Request) -> Response:
+    """The app: its name, title, tables (key and columns) and tools."""
+    app = admin_plane(request).store.app
+    tables = {t.name: {"key": t.key, "columns": list(t.columns)} for t in app.tables.values()}
+    return JSONResponse({"app": app.name, "title": app.title, "tables": tables, "tools": sorted(app.tools.tools)})
+
+
+async def list_sandboxes(request: Request) -> Response:
+    return JSONResponse({"sandboxes": admin_plane(request).summaries()})
+
+
+async def create_sandbox(request: Request) -> Response:
+    """Build (or replace) a sandbox; the answer carries its secret, the only time it is told."""
+    body = await read_body(request, CreateSandbox)
+    spec = SandboxSpec.model_validate(body.model_dump(exclude={"id", "replace", "owner"}))
+    secret = secrets.token_urlsafe(32)
+    started = time.perf_counter()
+    sandbox = await admin_plane(request).create(body.id, spec, replace=body.replace, secret=secret, owner=body.owner)
+    took = round((time.perf_counter() - started) * 1000, 3)
+    return JSONResponse(summary(sandbox) | {"seed_ms": took, "secret": secret}, status_code=201)
+
+
+async def get_sandbox(request: Request) -> Response:
+    return JSONResponse(await admin_plane(request).summary(request.path_params["sandbox"]))
+
+
+async def delete_sandbox(request: Request) -> Response:
+    sandbox_id = request.path_params["sandbox"]
+    await admin_plane(request).delete(sandbox_id)
+    return JSONResponse({"deleted": sandbox_id})
+
+
+async def reset(request: Request) -> Response:
+    sandbox, took = await admin_plane(request).reset(request.path_params["sandbox"])
+    return JSONResponse(summary(sandbox) | {"reset_ms": round(took, 3)})
+
+
+async def snapshot(request: Request) -> Response:
+    return JSONResponse(await admin_plane(request).snapshot(request.path_params["sandbox"]))
+
+
+async def journal(request: Request) -> Response:
+    sandbox_id = known(request)
+    after = whole_number(request, "after", 0)
+    assert after is not None
+    entries = await admin_plane(request).journal(sandbox_id, after, whole_number(request, "limit", None))
+    return JSONResponse({"sandbox": sandbox_id, "entries": entries})
+
+
+async def get_clock(request: Request) -> Response:
+    return JSONResponse(admin_plane(request).clock(request.path_params["sandbox"]))
+
+
+async def set_clock(request: Request) -> Response:
+    sandbox_id = known(request)
+    change = await read_body(request, ClockChange)
+    return JSONResponse(await admin_plane(request).set_clock(sandbox_id, change))
+
+
+async def get_faults(request: Request) -> Response:
+    return JSONResponse(admin_plane(request).faults(request.path_params["sandbox"]).model_dump(mode="json"))
+
+
+async def set_faults(request: Request) -> Response:
+    sandbox_id = known(request)
+    plan = await read_body(request, FaultPlan)
+    return JSONResponse((await admin_plane(request).set_faults(sandbox_id, plan)).model_dump(mode="json"))
+
+
+async def world(request: Request) -> Response:
+    sandbox_id = known(request)
+    change = await read_body(request, WorldChange)
+    return JSONResponse(await admin_plane(request).apply_world(sandbox_id, change))
+
+
+def _bad_request(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, BadRequest)
+    return error(422, str(exc)) if exc.problems is None else error(422, str(exc), problems=exc.problems)
+
+
+EXCEPTION_HANDLERS: dict[Any, Callable[[Request, Exception], Response]] = {
+    AdminDisabled: lambda request, exc: error(403, str(exc)),
+    WrongAdminToken: lambda request, exc: error(401, str(exc)),
+    BodyNotJson: lambda request, exc: error(400, str(exc)),
+    BadRequest: _bad_request,
+    SandboxExists: lambda request, exc: error(409, f'{exc}; send "replace": true to rebuild it'),
+    UnknownSandbox: lambda request, exc: error(404, str(exc)),
+}
+"""How the admin API answers each refusal of the admin plane (and of its own checks)."""
+
 Handler = Callable[[Request], Awaitable[Response]]
 
-EARLIEST = datetime(1, 1, 2, tzinfo=UTC)
-LATEST = datetime(9999, 12, 30, tzinfo=UTC)
+
+def check_admin_token(request: Request) -> None:
+    """Let the request through only with the server's admin token."""
+    admin_token: str | None = request.app.state.admin_token
+    if not admin_token:
+        raise AdminDisabled("the admin API is disabled: start the server with --admin-token-file or --admin-token-stdin")
+    given = bearer(request.headers)
+    if given is None or not secrets.compare_digest(given.encode(), admin_token.encode()):
+        raise WrongAdminToken("missing or wrong admin token: send 'Authorization: Bearer <token>'")
 
 
-def clock_problem(sandbox: Sandbox, change: ClockChange) -> str | None:
-    """Why `change` cannot be applied (it would leave the range of dates), or None."""
-    try:
-        when = change.set if change.set is not None else sandbox.now()
-        if change.advance_seconds is not None:
-            when = when + timedelta(seconds=change.advance_seconds)
-    except OverflowError:
-        when = None
-    if when is None or not EARLIEST <= when <= LATEST:
-        return "the clock change would move the clock outside the years 1 to 9999"
-    return None
+def admin(handler: Handler) -> Handler:
+    """`handler` behind the admin token; an exception that is no refusal is a bug, answered 500 and logged."""
+
+    @functools.wraps(handler)
+    async def guarded(request: Request) -> Response:
+        check_admin_token(request)
+        try:
+            return await handler(request)
+        except tuple(EXCEPTION_HANDLERS):
+            raise
+        except Exception:  # a bug, not bad input: say so without a traceback, keep serving
+            log.exception("admin %s %s failed", request.method, request.url.path)
+            return error(500, f"internal error in {request.method} {request.url.path}; see the server log")
+
+    return guarded
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    """Run the MCP session manager while the server runs."""
+    async with app.state.manager.run():
+        yield
 
 
 def build_http_app(
@@ -204,160 +340,10 @@ def build_http_app(
     open_default: bool = False,
 ) -> Starlette:
     """The server's ASGI app; `open_default` serves sandbox `default` without a secret."""
+    assert store.app is app
     manager = StreamableHTTPSessionManager(server._lowlevel_server, security_settings=security)
-
-    def admin(handler: Handler) -> Handler:
-        async def guarded(request: Request) -> Response:
-            if not admin_token:
-                return error(403, "the admin API is disabled: start the server with --admin-token-file or --admin-token-stdin")
-            given = bearer(request.headers)
-            if given is None or not secrets.compare_digest(given.encode(), admin_token.encode()):
-                return error(401, "missing or wrong admin token: send 'Authorization: Bearer <token>'")
-            try:
-                return await handler(request)
-            except UnknownSandbox as exc:
-                return error(404, str(exc))
-            except Exception:  # a bug, not bad input: say so without a traceback, keep serving
-                log.exception("admin %s %s failed", request.method, request.url.path)
-                return error(500, f"internal error in {request.method} {request.url.path}; see the server log")
-
-        return guarded
-
-    async def body(request: Request, model: type[BaseModel]) -> BaseModel | Response:
-        raw = await request.body()
-        try:
-            data = json.loads(raw or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
-            return error(400, f"request body is not JSON: {exc}")
-        try:
-            return model.model_validate(data)
-        except ValidationError as exc:
-            problems = problems_from(exc, data)
-            lines = "; ".join(f"{p.loc}: {p.message}" for p in problems)
-            return error(422, f"invalid {model.__name__} request: {lines}", problems=[p.model_dump() for p in problems])
-
-    async def healthz(request: Request) -> Response:
-        return JSONResponse({"status": "ok", "app": app.name, "sandboxes": len(store)})
-
-    async def info(request: Request) -> Response:
-        return JSONResponse(
-            {
-                "app": app.name,
-                "title": app.title,
-                "tables": {
-                    t.name: {"key": t.key, "columns": list(t.columns)} for t in app.tables.values()
-                },
-                "tools": sorted(app.tools.tools),
-            }
-        )
-
-    async def list_sandboxes(request: Request) -> Response:
-        return JSONResponse({"sandboxes": [summary(s) for s in store.sandboxes.values()]})
-
-    async def create_sandbox(request: Request) -> Response:
-        spec = await body(request, CreateSandbox)
-        if isinstance(spec, Response):
-            return spec
-        assert isinstance(spec, CreateSandbox)
-        try:
-            check_sandbox_id(spec.id)
-        except ValueError as exc:
-            return error(422, str(exc), problems=[{"loc": "id", "message": str(exc)}])
-        existing = store.sandboxes.get(spec.id)
-        sandbox_spec = SandboxSpec.model_validate(spec.model_dump(exclude={"id", "replace", "owner"}))
-        secret = secrets.token_urlsafe(32)
-        started = time.perf_counter()
-        try:
-            if existing is not None:
-                async with existing.lock:  # not while a tool call is using it
-                    sandbox = store.create(spec.id, sandbox_spec, replace=spec.replace, secret=secret, owner=spec.owner)
-            else:
-                sandbox = store.create(spec.id, sandbox_spec, replace=spec.replace, secret=secret, owner=spec.owner)
-        except SeedError as exc:
-            return error(422, str(exc), problems=[p.model_dump() for p in exc.problems])
-        except FileExistsError as exc:
-            return error(409, f"{exc}; send \"replace\": true to rebuild it")
-        took = round((time.perf_counter() - started) * 1000, 3)
-        return JSONResponse(summary(sandbox) | {"seed_ms": took, "secret": secret}, status_code=201)
-
-    async def get_sandbox(request: Request) -> Response:
-        return JSONResponse(summary(store.get(request.path_params["sandbox"])))
-
-    async def delete_sandbox(request: Request) -> Response:
-        sandbox = store.get(request.path_params["sandbox"])
-        async with sandbox.lock:
-            store.delete(sandbox.id)
-        return JSONResponse({"deleted": sandbox.id})
-
-    async def reset(request: Request) -> Response:
-        sandbox = store.get(request.path_params["sandbox"])
-        async with sandbox.lock:
-            started = time.perf_counter()
-            sandbox.reset()
-            took = (time.perf_counter() - started) * 1000
-        return JSONResponse(summary(sandbox) | {"reset_ms": round(took, 3)})
-
-    async def snapshot(request: Request) -> Response:
-        sandbox = store.get(request.path_params["sandbox"])
-        async with sandbox.lock:
-            return JSONResponse(sandbox.snapshot())
-
-    async def journal(request: Request) -> Response:
-        sandbox = store.get(request.path_params["sandbox"])
-        try:
-            after = int(request.query_params.get("after", "0"))
-            limit = int(request.query_params["limit"]) if "limit" in request.query_params else None
-        except ValueError:
-            return error(422, "query parameters 'after' and 'limit' must be whole numbers, such as after=12")
-        if not 0 <= after <= MAX_SEQ or (limit is not None and not 0 <= limit <= MAX_SEQ):
-            return error(422, f"query parameters 'after' and 'limit' must be between 0 and {MAX_SEQ}")
-        async with sandbox.lock:
-            return JSONResponse({"sandbox": sandbox.id, "entries": sandbox.journal(after, limit)})
-
-    async def clock(request: Request) -> Response:
-        sandbox = store.get(request.path_params["sandbox"])
-        if request.method == "POST":
-            change = await body(request, ClockChange)
-            if isinstance(change, Response):
-                return change
-            assert isinstance(change, ClockChange)
-            async with sandbox.lock:
-                problem = clock_problem(sandbox, change)
-                if problem:
-                    return error(422, problem, problems=[{"loc": "advance_seconds" if change.advance_seconds else "set", "message": problem}])
-                sandbox.set_clock(advance=change.advance_seconds, to=change.set)
-        return JSONResponse({"now": sandbox.now_iso(), "clock": sandbox.clock.spec.model_dump(mode="json")})
-
-    async def faults(request: Request) -> Response:
-        sandbox = store.get(request.path_params["sandbox"])
-        if request.method == "PUT":
-            plan = await body(request, FaultPlan)
-            if isinstance(plan, Response):
-                return plan
-            assert isinstance(plan, FaultPlan)
-            async with sandbox.lock:
-                sandbox.set_faults(plan)
-        return JSONResponse(sandbox.faults.model_dump(mode="json"))
-
-    async def world(request: Request) -> Response:
-        sandbox = store.get(request.path_params["sandbox"])
-        change = await body(request, WorldChange)
-        if isinstance(change, Response):
-            return change
-        assert isinstance(change, WorldChange)
-        async with sandbox.lock:
-            try:
-                done = apply_world(sandbox, change)
-            except WorldError as exc:
-                return error(422, f"world event {change.event!r} cannot be applied: {exc}", problems=[p.model_dump() for p in exc.problems])
-        return JSONResponse(done)
-
-    @contextlib.asynccontextmanager
-    async def lifespan(_: Starlette) -> AsyncIterator[None]:
-        async with manager.run():
-            yield
-
     mcp_methods = ["GET", "POST", "DELETE"]
+    sandbox = "/admin/sandboxes/{sandbox}"
     routes = [
         Route("/healthz", healthz),
         Route("/mcp", McpEndpoint(manager, store, "default", open_default=open_default), methods=mcp_methods),
@@ -365,13 +351,19 @@ def build_http_app(
         Route("/admin/info", admin(info)),
         Route("/admin/sandboxes", admin(list_sandboxes), methods=["GET"]),
         Route("/admin/sandboxes", admin(create_sandbox), methods=["POST"]),
-        Route("/admin/sandboxes/{sandbox}", admin(get_sandbox), methods=["GET"]),
-        Route("/admin/sandboxes/{sandbox}", admin(delete_sandbox), methods=["DELETE"]),
-        Route("/admin/sandboxes/{sandbox}/reset", admin(reset), methods=["POST"]),
-        Route("/admin/sandboxes/{sandbox}/snapshot", admin(snapshot)),
-        Route("/admin/sandboxes/{sandbox}/journal", admin(journal)),
-        Route("/admin/sandboxes/{sandbox}/clock", admin(clock), methods=["GET", "POST"]),
-        Route("/admin/sandboxes/{sandbox}/faults", admin(faults), methods=["GET", "PUT"]),
-        Route("/admin/sandboxes/{sandbox}/world", admin(world), methods=["POST"]),
+        Route(sandbox, admin(get_sandbox), methods=["GET"]),
+        Route(sandbox, admin(delete_sandbox), methods=["DELETE"]),
+        Route(f"{sandbox}/reset", admin(reset), methods=["POST"]),
+        Route(f"{sandbox}/snapshot", admin(snapshot)),
+        Route(f"{sandbox}/journal", admin(journal)),
+        Route(f"{sandbox}/clock", admin(get_clock), methods=["GET"]),
+        Route(f"{sandbox}/clock", admin(set_clock), methods=["POST"]),
+        Route(f"{sandbox}/faults", admin(get_faults), methods=["GET"]),
+        Route(f"{sandbox}/faults", admin(set_faults), methods=["PUT"]),
+        Route(f"{sandbox}/world", admin(world), methods=["POST"]),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    http_app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
+    http_app.state.admin = SandboxAdmin(store)
+    http_app.state.admin_token = admin_token
+    http_app.state.manager = manager
+    return http_app
