@@ -5,9 +5,10 @@ scenario id, seed, status, score, pass and stage scores (for SFT; prompt + rewar
 model agent brings its own `messages.json`; any other episode (`cmd:`, oracle) is turned into a conversation
 from its trace (`orchestrator.agents.models.convert.trace_messages`), with the tools of the apps it used.
 Episodes that ended in `error` or `agent_error` are left out (the conversation is cut short by something that
-is not the model's doing).
+is not the model's doing). Run folders are found and read through `orchestrator.record`, as the viewer reads them:
+the same folders are episodes, and a trace line that does not parse costs that line only (counted in `bad_lines`).
 
-May import `agents.models.convert`, `episode.gateway` and `servers`; never `run` or the CLI.
+May import: `record`, `agents.models.convert`, `episode.gateway` and `servers`; never `run` or the CLI.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from orchestrator.agents.models.convert import (
     openai_tools_to_anthropic,
     trace_messages,
 )
+from orchestrator.record import EPISODE, MESSAGES, RESULTS, find_records, read_json, read_trace
 
 FORMATS = ("openai", "anthropic", "sharegpt")
 SKIPPED_STATUSES = ("error", "agent_error")
@@ -37,34 +39,17 @@ class ExportError(ValueError):
 
 
 def find_episodes(paths: Iterable[Path]) -> list[Path]:
-    """Every episode folder under `paths` (a folder whose results.json is one episode's verdict), sorted by path."""
+    """Every episode folder under `paths` (a folder whose results.json is one episode's verdict, `record.kind_of`),
+    sorted by path."""
     found: set[Path] = set()
     for path in paths:
         if not path.exists():
             raise ExportError(f"{path}: no such file or folder")
-        candidates = [path] if path.name == "results.json" else sorted(path.rglob("results.json"))
-        before = len(found)
-        for results in candidates:
-            try:
-                data = json.loads(results.read_text())
-            except (OSError, ValueError):
-                continue
-            if isinstance(data, dict) and "checks" in data and "scenario" in data and "episodes" not in data:
-                found.add(results.parent.resolve())
-        if len(found) == before:
-            raise ExportError(f"{path}: holds no runs (no results.json of an episode in it; run `orchestrator run ... --out {path}` first)")
+        episodes = {f.folder.resolve() for f in find_records(path) if f.kind == EPISODE}
+        if not episodes:
+            raise ExportError(f"{path}: holds no runs (no {RESULTS} of an episode in it; run `orchestrator run ... --out {path}` first)")
+        found |= episodes
     return sorted(found, key=str)
-
-
-def _read_trace(folder: Path) -> list[dict[str, Any]]:
-    entries = []
-    try:
-        for line in (folder / "trace.jsonl").read_text().splitlines():
-            if line.strip():
-                entries.append(json.loads(line))
-    except (OSError, ValueError):
-        pass
-    return entries
 
 
 _TOOLS: dict[str, list[dict[str, Any]]] = {}
@@ -102,17 +87,17 @@ def app_tools(apps: Iterable[str]) -> list[dict[str, Any]]:
 
 def conversation(folder: Path, results: dict[str, Any]) -> tuple[str, list[dict[str, Any]], list[dict[str, Any]], str | None]:
     """(source, OpenAI-format messages, OpenAI-format tools, model) of one episode."""
-    path = folder / "messages.json"
+    path = folder / MESSAGES
     if path.exists():
         try:
             data = json.loads(path.read_text())
         except ValueError as exc:
             raise ExportError(f"{path}: not valid JSON ({exc})") from None
         if isinstance(data, dict) and data.get("api") == "anthropic":
-            return "messages.json", anthropic_to_openai(data.get("system"), data["messages"]), anthropic_tools_to_openai(data.get("tools") or []), data.get("model")
+            return MESSAGES, anthropic_to_openai(data.get("system"), data["messages"]), anthropic_tools_to_openai(data.get("tools") or []), data.get("model")
         if isinstance(data, dict) and data.get("api") == "openai":
-            return "messages.json", data["messages"], data.get("tools") or [], data.get("model")
-    trace = _read_trace(folder)
+            return MESSAGES, data["messages"], data.get("tools") or [], data.get("model")
+    trace = read_trace(folder).entries
     apps = {str(e["source"])[4:] for e in trace if str(e.get("source", "")).startswith("app:")}
     apps |= {str((e.get("params") or {}).get("name", "")).split("__")[0] for e in trace if e.get("method") == "tools/call"}
     apps.discard("")
@@ -122,6 +107,7 @@ def conversation(folder: Path, results: dict[str, Any]) -> tuple[str, list[dict[
 
 
 def record(folder: Path, results: dict[str, Any], fmt: str, root: Path | None = None) -> dict[str, Any]:
+    """One episode's line of the export in format `fmt`: its verdict's numbers and its conversation."""
     source, messages, tools, model = conversation(folder, results)
     episode = results.get("episode") or {}
     agent = episode.get("agent") or {}
@@ -151,23 +137,27 @@ def record(folder: Path, results: dict[str, Any], fmt: str, root: Path | None = 
 
 
 def export(paths: list[Path], fmt: str, out: Path, *, passed_only: bool = False, min_score: float | None = None) -> dict[str, int]:
-    """Write one line per episode under `paths` to `out`; returns counts (written, skipped by filter, skipped by status)."""
+    """Write one line per episode under `paths` to `out`; returns counts: episodes found, written, left out by the
+    filters, left out for their status (`errors`), and trace lines skipped because they did not parse (`bad_lines`)."""
     if fmt not in FORMATS:
         raise ExportError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
     folders = find_episodes(paths)
     root = Path.cwd().resolve()
-    counts = {"episodes": len(folders), "written": 0, "filtered": 0, "errors": 0}
+    counts = {"episodes": len(folders), "written": 0, "filtered": 0, "errors": 0, "bad_lines": 0}
     lines = []
     for folder in folders:
-        results = json.loads((folder / "results.json").read_text())
+        results = read_json(folder / RESULTS)
         if results.get("status") in SKIPPED_STATUSES:
             counts["errors"] += 1
             continue
         if (passed_only and not results.get("passed")) or (min_score is not None and float(results.get("score") or 0) < min_score):
             counts["filtered"] += 1
             continue
-        lines.append(json.dumps(record(folder, results, fmt, root), ensure_ascii=False))
+        line = record(folder, results, fmt, root)
+        lines.append(json.dumps(line, ensure_ascii=False))
         counts["written"] += 1
+        if line["source"] == "trace":
+            counts["bad_lines"] += read_trace(folder).skipped
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("".join(line + "\n" for line in lines))
     return counts

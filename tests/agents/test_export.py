@@ -5,6 +5,7 @@ from __future__ import annotations
 import collections.abc
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -130,3 +131,18 @@ def test_a_folder_without_runs_is_a_clear_error(tmp_path: Path) -> None:
     assert done.exit_code == 2 and "no such file or folder" in done.output
     done = cli("export", str(tmp_path), "--format", "alpaca", "--out", str(tmp_path / "x.jsonl"))
     assert done.exit_code == 2 and "--format 'alpaca'" in done.output
+
+
+def test_a_bad_trace_line_costs_only_that_line(runs: Path, tmp_path: Path) -> None:
+    """A trace with a line cut short (a crash mid-write) or not UTF-8 still exports its good lines, as the viewer shows them."""
+    from orchestrator.export import export as export_runs
+
+    copy = tmp_path / "runs" / "c-oracle"
+    shutil.copytree(runs / "c-oracle", copy)
+    whole = export(copy, tmp_path / "whole.jsonl")[0]
+    trace = copy / "trace.jsonl"
+    lines = trace.read_bytes().splitlines(keepends=True)
+    trace.write_bytes(lines[0] + b'{"source": "gateway", "meth\n' + b"\xff\xfe not json\n" + b"".join(lines[1:]))
+    damaged = export(copy, tmp_path / "damaged.jsonl")[0]
+    assert len(whole["messages"]) > 2 and damaged["messages"] == whole["messages"] and damaged["tools"] == whole["tools"]
+    assert export_runs([copy], "openai", tmp_path / "counted.jsonl")["bad_lines"] == 2
