@@ -14,7 +14,7 @@ from servers.core.admin import BadRequest, ClockChange, SandboxAdmin, SandboxExi
 from servers.core.app import SandboxSpec
 from servers.core.faults import FaultPlan
 from servers.core.mcp import build_mcp_server, call_in_process
-from servers.core.sandbox import SandboxStore, UnknownSandbox
+from servers.core.store import SandboxStore, UnknownSandbox
 from servers.core.world import WorldChange
 
 

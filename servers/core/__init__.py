@@ -9,7 +9,8 @@ from servers.core.app import App, Persona, Problem, SandboxSpec, SeedError, Seed
 from servers.core.clock import Clock, ClockSpec, isoformat
 from servers.core.faults import FaultPlan, FaultRule
 from servers.core.mcp import build_mcp_server
-from servers.core.sandbox import Sandbox, SandboxStore, UnknownSandbox
+from servers.core.sandbox import Sandbox
+from servers.core.store import SandboxStore, UnknownSandbox
 
 __all__ = [
     "App",

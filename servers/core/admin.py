@@ -23,7 +23,8 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationErro
 
 from servers.core.app import SandboxSpec, SeedError, problems_from
 from servers.core.faults import FaultPlan
-from servers.core.sandbox import Sandbox, SandboxStore, check_sandbox_id
+from servers.core.sandbox import Sandbox
+from servers.core.store import SandboxStore, check_sandbox_id
 from servers.core.world import WorldChange, WorldError
 from servers.core.world import apply as apply_world
 

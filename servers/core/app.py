@@ -10,7 +10,7 @@ import inspect
 import sqlite3
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from mcp.types import ToolAnnotations
@@ -19,9 +19,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from servers.core.clock import ClockSpec
 from servers.core.harm import HarmModel, check_domain
 from servers.core.schema import Table, read_schema
-
-if TYPE_CHECKING:
-    from servers.core.sandbox import Sandbox
 
 
 class Persona(BaseModel):
@@ -228,7 +225,11 @@ class Toolset:
 
 
 class App:
-    """One simulated application."""
+    """One simulated application.
+
+    `load_seed(sandbox, seed)` writes a validated seed into a new `servers.core.sandbox.Sandbox` (typed loosely
+    here: the sandbox module builds on this one, not the other way round).
+    """
 
     def __init__(
         self,
@@ -238,7 +239,7 @@ class App:
         instructions: str,
         schema: str,
         seed_model: type[BaseModel],
-        load_seed: Callable[[Sandbox, Any], None],
+        load_seed: Callable[[Any, Any], None],
         tools: Toolset,
         harm: HarmModel | None = None,
     ) -> None:
@@ -260,27 +261,16 @@ class App:
         self.harm.check({name: table.columns for name, table in self.tables.items()})
         self.harm.keys = {name: table.key for name, table in self.tables.items()}
 
-    def validate_seed(self, data: Any, persona: Persona | None = None, clock: ClockSpec | None = None) -> BaseModel:
+    def validate_seed(self, data: Any) -> BaseModel:
         """The seed as the app's seed model, or a `SeedError` naming each offending field.
 
-        Given the `persona` (and the `clock`) the seed would be loaded with, the seed is also loaded into a
-        throwaway sandbox, so whatever a sandbox would refuse (a reference to a row that is not in the seed,
-        a duplicate id, dates out of order) is found now, with the same messages, rather than when an episode
-        starts.
+        The seed model alone cannot see what only loading shows (a reference to a row that is not in the seed,
+        a duplicate id): `servers.core.sandbox.check_seed` loads it into a throwaway sandbox too.
         """
         try:
-            seed = self.seed_model.model_validate(data or {})
+            return self.seed_model.model_validate(data or {})
         except ValidationError as error:
             raise SeedError.from_validation(self.name, error, data) from None
-        if persona is not None:
-            from servers.core.sandbox import Sandbox
-
-            spec = SandboxSpec(seed=data or {}, persona=persona, clock=clock or ClockSpec())
-            try:
-                Sandbox.create(self, "seed-check", spec).close()
-            except sqlite3.Error as error:  # a constraint the seed's checks did not foresee
-                raise SeedError(self.name, [Problem(loc="(root)", message=f"the seed cannot be stored: {error}")]) from None
-        return seed
 
     def __repr__(self) -> str:
         return f"App({self.name!r}, tables={list(self.tables)}, tools={len(self.tools.tools)})"

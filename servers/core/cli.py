@@ -23,7 +23,7 @@ from servers.core.app import App, SandboxSpec, SeedError, problems_from
 from servers.core.limits import DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_SANDBOX_MB
 from servers.core.http import build_http_app, is_loopback, transport_security, uvicorn_settings
 from servers.core.mcp import build_mcp_server
-from servers.core.sandbox import SandboxStore
+from servers.core.store import SandboxStore
 
 log = logging.getLogger("clawgym.server")
 

@@ -49,7 +49,8 @@ from servers.core.admin import BadRequest, ClockChange, Model, SandboxAdmin, San
 from servers.core.app import App, SandboxSpec
 from servers.core.faults import FaultPlan
 from servers.core.mcp import SANDBOX_SCOPE_KEY
-from servers.core.sandbox import Sandbox, SandboxStore, UnknownSandbox
+from servers.core.sandbox import Sandbox
+from servers.core.store import SandboxStore, UnknownSandbox
 from servers.core.world import WorldChange
 
 log = logging.getLogger("clawgym.http")

@@ -51,7 +51,8 @@ from servers.core.limits import (
     bounded_arguments,
     bounded_text,
 )
-from servers.core.sandbox import Sandbox, SandboxStore, UnknownSandbox
+from servers.core.sandbox import Sandbox
+from servers.core.store import SandboxStore, UnknownSandbox
 from servers.core.world import CLOCK_META
 
 log = logging.getLogger("clawgym.server")

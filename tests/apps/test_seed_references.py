@@ -1,5 +1,5 @@
 """Seeds that reference rows they do not have: a clean error naming the field and the missing value,
-when the scenario is loaded, from `App.validate_seed`, from `scenarios.load` and from `orchestrator validate`."""
+when the scenario is loaded, from `check_seed`, from `scenarios.load` and from `orchestrator validate`."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from helpers import ROOT
 from orchestrator import scenario as scenarios
 from servers import registry
 from servers.core import Persona, SeedError
+from servers.core.sandbox import check_seed
 
 PERSONA = Persona(name="Dana Lee", email="dana@acme.test", timezone="Europe/Berlin")
 PROJECT = {"projects": [{"key": "OPS", "name": "Ops"}]}
@@ -52,16 +53,16 @@ CASES: list[tuple[str, dict[str, Any], str, str]] = [
 def test_validate_seed_with_a_persona_names_the_field_and_the_missing_value(app: str, seed: dict, loc: str, message: str) -> None:
     registry.load(app).validate_seed(seed)  # the seed model alone cannot see references
     with pytest.raises(SeedError) as caught:
-        registry.load(app).validate_seed(seed, PERSONA)
+        check_seed(registry.load(app), seed, PERSONA)
     (problem,) = caught.value.problems
     assert problem.loc == loc and message in problem.message
 
 
 def test_the_persona_counts_as_a_user_without_being_listed() -> None:
     seed = {**PROJECT, "tickets": [{"key": "OPS-1", "title": "x", "assignee": "dana@acme.test"}]}
-    registry.load("tickets").validate_seed(seed, PERSONA)
+    check_seed(registry.load("tickets"), seed, PERSONA)
     with pytest.raises(SeedError, match="no user with email 'dana@acme.test'"):
-        registry.load("tickets").validate_seed(seed, Persona(email="lee@acme.test"))
+        check_seed(registry.load("tickets"), seed, Persona(email="lee@acme.test"))
 
 
 SCENARIO = """

@@ -14,7 +14,7 @@ from mcp import Client
 from servers.calendar import APP
 from servers.core import FaultPlan, FaultRule, SandboxSpec, SandboxStore, build_mcp_server
 from servers.core.mcp import bind_sandbox
-from servers.core.sandbox import UnknownSandbox
+from servers.core.store import UnknownSandbox
 
 SEED = {
     "events": [

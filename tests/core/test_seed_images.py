@@ -10,7 +10,7 @@ from mcp import Client
 
 from servers.calendar import APP
 from servers.core import FaultPlan, FaultRule, SandboxSpec, SandboxStore, build_mcp_server
-from servers.core.sandbox import SEED_IMAGES, SeedImages
+from servers.core.images import SEED_IMAGES, SeedImages
 
 SEED = {
     "events": [

@@ -1,0 +1,143 @@
+"""A sandbox's database file as bytes or on disk: the core's own tables, and the seeded images sandboxes start from.
+
+Every sandbox database holds the app's tables plus four of the core's own: `_meta` (spec, clock, fault plan),
+`_counters` (id generation), `_journal` (every tool call) and `_changes` (every row a call inserted, updated or
+deleted, written by triggers on the app's tables). `SeedImages` keeps, per app, the empty database (tables and
+triggers built once) and the seeded image of each recent spec, so a new in-memory sandbox of an equal spec is
+one `deserialize` instead of a validated, loaded seed.
+
+May import `servers.core.app`, nothing else of the core.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import weakref
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from servers.core.app import App
+
+CORE_SCHEMA = """
+CREATE TABLE _meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE _counters (prefix TEXT PRIMARY KEY, n INTEGER NOT NULL);
+CREATE TABLE _journal (
+    seq INTEGER PRIMARY KEY,
+    clock TEXT NOT NULL,
+    wall TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    arguments TEXT NOT NULL,
+    result TEXT,
+    error TEXT,
+    is_error INTEGER NOT NULL,
+    latency_ms REAL NOT NULL,
+    fault TEXT
+);
+"""
+"""The core's tables in every sandbox database: metadata, id counters and the journal."""
+
+CHANGES_SCHEMA = """
+CREATE TABLE IF NOT EXISTS _changes (
+    id INTEGER PRIMARY KEY,
+    call INTEGER,
+    tbl TEXT NOT NULL,
+    key,
+    op TEXT NOT NULL,
+    before TEXT,
+    after TEXT
+);
+CREATE INDEX IF NOT EXISTS _changes_call ON _changes (call);
+"""
+"""Row changes of the app's tables; `call` is the journal seq of the tool call that made them (NULL until recorded)."""
+
+
+def connect(target: str | Path) -> sqlite3.Connection:
+    """A connection to a sandbox database (`:memory:` or a file, the latter in WAL mode), rows as `sqlite3.Row`."""
+    conn = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    if target != ":memory:":
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+    return conn
+
+
+def spec_text(spec_json: Any) -> str:
+    """A sandbox spec as JSON text, the one form it is stored and compared in."""
+    return json.dumps(spec_json, separators=(",", ":"))
+
+
+class SeedImages:
+    """Seeded images of in-memory sandboxes, by app and spec, the most recently used kept.
+
+    A sandbox's seeded state depends only on its app and its spec (seed rows, persona, clock, episode
+    seed; the clock only when frozen, as a seed may stamp rows with the time), so an image taken right
+    after seeding (before any call, fault plan or access secret) serves every later sandbox of an equal
+    spec. Bounded by count and by bytes.
+    """
+
+    def __init__(self, max_items: int = 256, max_bytes: int = 64 * 2**20) -> None:
+        self.max_items = max_items
+        self.max_bytes = max_bytes
+        self._empty: weakref.WeakKeyDictionary[App, bytes] = weakref.WeakKeyDictionary()
+        self._images: OrderedDict[tuple[int, str], tuple[weakref.ref[App], bytes]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(spec_json: Any, *, any_rng_seed: bool = False, text: str | None = None) -> str:
+        """The spec's digest; `any_rng_seed`: without its episode seed, for a seed that drew no ids (`Sandbox.new_id`).
+        `text`: the spec as `spec_text` already wrote it."""
+        if any_rng_seed:
+            spec_json = {k: v for k, v in spec_json.items() if k != "rng_seed"}
+            text = None
+        return hashlib.sha256((text or spec_text(spec_json)).encode()).hexdigest()
+
+    def get(self, app: App, key: str) -> bytes | None:
+        """The seeded image of `app` under spec digest `key`, if kept."""
+        with self._lock:
+            entry = self._images.get((id(app), key))
+            if entry is None or entry[0]() is not app:
+                return None
+            self._images.move_to_end((id(app), key))
+            return entry[1]
+
+    def put(self, app: App, key: str, image: bytes) -> None:
+        """Keep `image` as `app`'s seeded image under `key`, dropping the least recently used past the bounds."""
+        if len(image) > self.max_bytes:
+            return
+        with self._lock:
+            old = self._images.pop((id(app), key), None)
+            if old is not None:
+                self._bytes -= len(old[1])
+            self._images[(id(app), key)] = (weakref.ref(app), image)
+            self._bytes += len(image)
+            while len(self._images) > self.max_items or self._bytes > self.max_bytes:
+                _, (_, dropped) = self._images.popitem(last=False)
+                self._bytes -= len(dropped)
+
+    def empty(self, app: App) -> bytes:
+        """The app's empty database: its tables, the core's, and the change log with its triggers."""
+        image = self._empty.get(app)
+        if image is None:
+            conn = sqlite3.connect(":memory:")
+            conn.executescript(app.schema + CORE_SCHEMA + CHANGES_SCHEMA + app.change_triggers)
+            image = self._empty[app] = conn.serialize()
+            conn.close()
+        return image
+
+    def clear(self) -> None:
+        """Forget every seeded image (the empty ones stay)."""
+        with self._lock:
+            self._images.clear()
+            self._bytes = 0
+
+    def __len__(self) -> int:
+        return len(self._images)
+
+
+SEED_IMAGES = SeedImages()
+"""The process's seeded images (see `Sandbox.create`)."""
