@@ -31,11 +31,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from orchestrator.agents.models.convert import anthropic_tools, openai_tools, result_text
 from orchestrator.agents.models.loop import system_prompt
 from orchestrator.backends import Backend, make_backend
-from orchestrator.episode.episode import Episode
+from orchestrator.episode.episode import Episode, judge_noise
 from orchestrator.episode.gateway import task_text
 from orchestrator.scenario.model import JournalCheck, Scenario, ScenarioError, load
 from orchestrator.verify.results import Result
-from orchestrator.verify.process import injected_faults, judge_recovery
 from orchestrator.verify.verdict import verify
 from orchestrator.world.noise import noise_profile, noisy
 
@@ -640,15 +639,9 @@ class ClawGymEnv:
     async def _finish(self, ep: _Episode, out: StepResult) -> StepResult:
         """The last step: the verdict, and a reward that makes the episode's rewards sum to its score."""
         assert ep.episode is not None
-        journal = await ep.episode.journal()
-        ep.result = await ep.episode.verify(journal)
+        ep.result, _ = await ep.episode.finish()
         ep.result.episode.update({"backend": self.backend.name, "agent": "env", "steps": ep.steps, "message": ep.message,
                                   "episode_id": ep.episode_id})
-        if (profile := noise_profile(ep.scenario)) is not None:  # as `orchestrator run --noise` judges recovery
-            judge_recovery(ep.result, journal)
-            ep.result.episode["noise"] = profile
-        if faults := injected_faults(journal):
-            ep.result.episode["faults"] = faults
         ep.done = True
         before = sum(ep.rewards)
         out.reward = ep.result.score - before
@@ -683,8 +676,7 @@ class ClawGymEnv:
         assert ep.episode is not None
         attempted = ep.episode.gateway.calls if ep.episode.gateway else None
         result = verify(ep.scenario, ep.episode.seeded, ep.state, ep.journal, attempted_calls=attempted)
-        if ep.noisy:  # a redone lost reply is harm under noise, charged at the step that redid it
-            judge_recovery(result, ep.journal)
+        judge_noise(result, ep.scenario, ep.journal)  # a redone lost reply is harm under noise, charged at the step that redid it
         return result
 
     def _process(self, ep: _Episode, call: ToolCall, entries: list[dict[str, Any]], is_error: bool, info: dict[str, Any]) -> None:

@@ -3,11 +3,14 @@
     async with Episode(scenario, endpoints, rng_seed=7) as episode:
         async with episode.connect() as client:      # what an agent sees
             await client.call_tool("mail__search_messages", {"query": "Berlin"})
-        result = await episode.verify()
+        result, journal = await episode.finish()    # the verdict, as every entry point closes an episode
 
 Entering seeds one sandbox per app (clock, persona, fault plan), records the
 seeded state and opens the gateway; verifying reads the final state and the
-journals; leaving closes every connection and deletes the sandboxes.
+journals;
+`finish` is the one way an episode is closed and judged, whatever runs it (the
+runner, the environment API, Ray workers, `orchestrator serve`); leaving closes
+every connection and deletes the sandboxes.
 """
 
 from __future__ import annotations
@@ -28,11 +31,13 @@ from orchestrator.backends.base import (
     MCP_TIMEOUT, AppEndpoint, Upstream, remember_output_validators, ssl_context, trust_results,
 )  # fmt: skip
 from orchestrator.episode.gateway import Gateway, Trace, gateway_name, task_text
-from orchestrator.verify.results import Result
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify import judge as judging
+from orchestrator.verify.process import injected_faults, judge_recovery
+from orchestrator.verify.results import Result
 from orchestrator.verify.verdict import verify
 from orchestrator.world.events import make_engine
+from orchestrator.world.noise import noise_profile
 
 
 async def each(items: Mapping[str, Any], fn: Callable[[str, Any], Awaitable[Any]]) -> dict[str, Any]:
@@ -48,7 +53,18 @@ async def each(items: Mapping[str, Any], fn: Callable[[str, Any], Awaitable[Any]
     return results
 
 
+def judge_noise(result: Result, scenario: Scenario, journal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Under a noise profile, judge in place how the run recovered from the injected faults (`judge_recovery`);
+    the profile as results record it, or None for a scenario run as written (nothing is judged then)."""
+    profile = noise_profile(scenario)
+    if profile is not None:
+        judge_recovery(result, journal)
+    return profile
+
+
 class Episode:
+    """One run of `scenario` in its own sandboxes behind its own gateway."""
+
     def __init__(
         self,
         scenario: Scenario,
@@ -177,6 +193,20 @@ class Episode:
              "instruction": task_text(self.scenario)}  # what the agent was asked, for readers of the record
         )
         return result
+
+    async def finish(self) -> tuple[Result, list[dict[str, Any]]]:
+        """Close the books of the episode: the verdict and the journal it was computed from.
+
+        Reads the journal once, verifies (asking the episode's judge), judges recovery under a noise profile
+        (`episode["noise"]` records the profile) and lists the injected faults (`episode["faults"]`). Every entry
+        point ends an episode here; the journal is for `merged_trace` and the record."""
+        journal = await self.journal()
+        result = await self.verify(journal)
+        if (profile := judge_noise(result, self.scenario, journal)) is not None:
+            result.episode["noise"] = profile
+        if faults := injected_faults(journal):
+            result.episode["faults"] = faults
+        return result, journal
 
     async def merged_trace(self, journal: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
         """The gateway's trace and the apps' journals, one timeline."""

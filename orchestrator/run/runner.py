@@ -43,9 +43,8 @@ from orchestrator.backends.base import Backend, first_error
 from orchestrator.episode.episode import Episode
 from orchestrator.episode.serving import serve_http
 from orchestrator.scenario.model import Scenario
-from orchestrator.verify.process import injected_faults, judge_recovery
 from orchestrator.verify.results import JournalSummary, Result
-from orchestrator.world.noise import noise_profile, noisy
+from orchestrator.world.noise import noisy
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -261,13 +260,7 @@ async def run_episode(
             # The agent's process tree is gone here (agents stop it before returning, even when cancelled).
             on_stage("verifying")
             try:
-                journal = await episode.journal()
-                result = await episode.verify(journal)
-                if (profile := noise_profile(scenario)) is not None:  # faults injected by a noise profile: how it recovered
-                    judge_recovery(result, journal)
-                    info["noise"] = profile
-                if faults := injected_faults(journal):
-                    info["faults"] = faults
+                result, journal = await episode.finish()
                 trace = await episode.merged_trace(journal)
             except Exception as exc:
                 error = f"verification failed: {describe_error(exc)}"
