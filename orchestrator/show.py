@@ -1,4 +1,7 @@
-"""Scenarios and results in words, for people reading a terminal."""
+"""Scenarios and results in words, for people reading a terminal.
+
+May import: `scenario`, `verify`.
+"""
 
 from __future__ import annotations
 

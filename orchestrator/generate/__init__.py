@@ -23,6 +23,6 @@
   `OUT/tasks.jsonl`; returns a `FamilyReport` per family (written, dropped by proof kind, duplicates, ...).
 - `inject`: prompt-injection variants of scenarios (`orchestrator inject`, `generate --inject`).
 
-Imports `orchestrator.scenario`, `orchestrator.prove`, `orchestrator.backends`, `orchestrator.agents` and
-`servers`; nothing imports it but the command line.
+May import: `scenario`, `prove`, `verify`, `backends`, `agents`, `servers.registry` and `servers.calendar.model`
+(free-time arithmetic); nothing imports it but the command line.
 """

@@ -8,5 +8,6 @@ weakened solutions and generic attacks fail, and equivalent rewrites pass.
 - `report`: the table and JSON `validate` prints;
 - `speed`: keeps many short episodes fast.
 
-May import everything below the CLI: `scenario`, `verify`, `backends`, `episode`, `agents`.
+May import: `scenario`, `verify`, `backends`, `episode`, `agents`, `servers.registry` and `servers.core.probes`
+(everything below the CLI).
 """

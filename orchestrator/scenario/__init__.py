@@ -1,11 +1,14 @@
 """Scenarios: the file format, its loader, and the language of conditions checks are written in.
 
 - `model`: the pydantic models of a scenario and `load`, which reports every problem with file, line and path.
+- `worldspec`: the `world:` section as models (events, clock steps, waits, people, the user) and its load checks;
+  `orchestrator.world` runs it.
 - `templates`: relative dates such as `{{ next tuesday 10:00 }}`.
 - `yamlpaths`: YAML with the line of every value, for error messages.
 - `conditions`: the operators of `where` mappings, checked at load time and evaluated on rows.
+- `text`: the text operators (`mentions_time`, `leaks` …) that read what a text says.
 
-Imports nothing else of the orchestrator; everything else imports it.
+May import: `servers.core`, `servers.registry`; nothing else of the orchestrator, which all imports it.
 """
 
 from orchestrator.scenario.model import (

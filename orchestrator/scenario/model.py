@@ -31,11 +31,12 @@ from pydantic import (
 
 from orchestrator.scenario import conditions, templates, yamlpaths
 from orchestrator.scenario.yamlpaths import Path_, YamlFileError
-from orchestrator.world.spec import GATEWAY_APP, World
-from orchestrator.world.spec import problems as world_problems
+from orchestrator.scenario.worldspec import GATEWAY_APP, WorldSpec
+from orchestrator.scenario.worldspec import problems as world_problems
 from servers import registry
 from servers.core import App, ClockSpec, FaultPlan, Persona, SandboxSpec, SeedError
 from servers.core.app import KEY_ERRORS, data_path
+from servers.core.sandbox import check_seed
 from servers.core.faults import FaultKind
 
 GATEWAY_SEPARATOR = "__"
@@ -332,7 +333,9 @@ class Scenario(_Model):
     )
     limits: Limits = Field(default_factory=Limits)
     faults: dict[str, FaultPlan] = Field(default_factory=dict)
-    world: World | None = Field(None, description="Events, moving time, people who answer, the user (orchestrator.world.spec).")
+    world: WorldSpec | None = Field(
+        None, description="Events, moving time, people who answer, the user (orchestrator.scenario.worldspec)."
+    )
 
     _path: Path | None = PrivateAttr(None)
 
@@ -547,7 +550,7 @@ def _semantic_problems(s: Scenario) -> list[tuple[Path_, str]]:
             continue
         apps[name] = registry.load(name)
         try:
-            apps[name].validate_seed(s.apps[name], persona=s.persona, clock=s.clock)
+            check_seed(apps[name], s.apps[name], persona=s.persona, clock=s.clock)
         except SeedError as exc:
             for p in exc.problems:
                 out.append((("apps", name, *(p.parts or [])), f"{name} seed: {p.message}"))

@@ -35,7 +35,7 @@ from orchestrator.verify.facts import Facts, call_ref, derive, harm_model
 from orchestrator.verify.harm import allowed_words, judge_changes, label, world_violations
 from orchestrator.verify import judge as judging
 from orchestrator.verify import world as living
-from orchestrator.world.spec import GATEWAY_APP
+from orchestrator.scenario.worldspec import GATEWAY_APP
 from orchestrator.verify.process import describe_rule, is_tool, journal_check, summarize
 from orchestrator.verify.results import Change, CheckResult, Result, StageResult, Violation
 from servers import registry

@@ -39,7 +39,7 @@ from orchestrator.backends.base import AppEndpoint, BackendError
 from orchestrator.scenario.conditions import Context, holds, row_matches
 from orchestrator.scenario.model import Scenario
 from orchestrator.world.people import Reaction, Watcher, compile_people
-from orchestrator.world.spec import ASK_TOOL, REPORT_STATUSES, REPORT_TOOL, WAIT_TOOL, CallTrigger, Event, StateTrigger
+from orchestrator.scenario.worldspec import ASK_TOOL, REPORT_STATUSES, REPORT_TOOL, WAIT_TOOL, CallTrigger, Event, StateTrigger
 from orchestrator.world.timeline import Timeline, WaitRefused
 from servers import registry
 from servers.core.world import CLOCK_META

@@ -27,7 +27,7 @@ from typing import Any
 
 from orchestrator.scenario.conditions import Context, row_matches
 from orchestrator.scenario.model import Scenario
-from orchestrator.world.spec import MailRule, Person, TicketRule
+from orchestrator.scenario.worldspec import MailRule, PersonSpec, TicketRule
 
 Row = dict[str, Any]
 Snapshot = Mapping[str, list[Row]]
@@ -50,7 +50,7 @@ class Watcher:
     name: str
     app: str
     table: str
-    person: Person
+    person: PersonSpec
     rule: MailRule | TicketRule | None
     fired: bool = False
 
@@ -79,7 +79,7 @@ def compile_people(scenario: Scenario) -> list[Watcher]:
     return out
 
 
-def _words(scenario: Scenario, person: Person, subject: str = "") -> dict[str, str]:
+def _words(scenario: Scenario, person: PersonSpec, subject: str = "") -> dict[str, str]:
     persona = scenario.persona.name or scenario.persona.email
     return {
         "first_name": person.first_name,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from orchestrator.world.spec import ClockSteps, WaitSpec
+from orchestrator.scenario.worldspec import ClockSteps, WaitSpec
 
 
 class WaitRefused(ValueError):

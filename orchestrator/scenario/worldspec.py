@@ -1,4 +1,4 @@
-"""The scenario's `world:` section: what happens around the agent while it works.
+"""The scenario's `world:` section as models: what happens around the agent while it works.
 
     world:
       clock: {per_call: 2m, tools: {mail__send_message: 5m}}   # time moves with the work
@@ -18,7 +18,7 @@
       report: true
 
 Durations are seconds or text such as `90s`, `20m`, `1h30m`, `2d`.
-This module imports only pydantic and `servers`.
+This module imports only pydantic and `servers`; the engine that runs it is `orchestrator.world`.
 """
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ class TicketRule(_Model):
 InvitationAnswer = Literal["accept", "decline", "tentative", "busy"]
 
 
-class Person(_Model):
+class PersonSpec(_Model):
     """How one colleague behaves; each rule answers once, the first time it matches."""
 
     email: str = Field(pattern=r"^[^@\s]+@[^@\s]+$")
@@ -192,11 +192,13 @@ class UserSpec(_Model):
     played_by: UserModel | None = Field(None, description="A model answers what no scripted rule matches (instead of `otherwise`).")
 
 
-class World(_Model):
+class WorldSpec(_Model):
+    """The `world:` section: moving time, wait bounds, events, people who answer, the user and the report tool."""
+
     clock: ClockSteps | None = None
     wait: WaitSpec = Field(default_factory=WaitSpec)
     events: list[Event] = Field(default_factory=list)
-    people: list[Person] = Field(default_factory=list)
+    people: list[PersonSpec] = Field(default_factory=list)
     user: UserSpec | None = None
     report: bool = Field(False, description=f"Offer {REPORT_TOOL}: the agent's final report (status and summary).")
 
@@ -212,7 +214,7 @@ Problems = list[tuple[tuple[str | int, ...], str]]
 
 
 def problems(
-    world: World,
+    world: WorldSpec,
     apps: dict[str, Any],
     tool_problem: Callable[[tuple[str | int, ...], str], None],
     table_problem: Callable[[tuple[str | int, ...], str, str], bool],
@@ -282,6 +284,7 @@ def problems(
 def _add_problems(here: tuple[str | int, ...], event: Event, app: Any, seed: dict[str, Any], persona: Any, clock: Any) -> Problems:
     """An event's rows, checked as the app will load them: after the scenario's own seed rows."""
     from servers.core import SeedError
+    from servers.core.sandbox import check_seed
     from servers.core.world import NOW_FIELDS, row_model
 
     out: Problems = []
@@ -297,7 +300,7 @@ def _add_problems(here: tuple[str | int, ...], event: Event, app: Any, seed: dic
     if out:
         return out
     try:
-        app.validate_seed(combined, persona=persona, clock=clock)
+        check_seed(app, combined, persona=persona, clock=clock)
     except SeedError as exc:
         for problem in exc.problems:
             parts = list(problem.parts or [])
