@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from mcp.types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from servers.core.clock import ClockSpec
@@ -178,11 +177,25 @@ def format_loc(path: Iterable[str | int], data: Any = None) -> str:
 
 
 @dataclass(frozen=True)
+class ToolHints:
+    """What a tool tells clients about itself: MCP's tool annotations, field for field (`servers.core.mcp`
+    publishes them as such), kept here as plain data so that describing an app needs no MCP import."""
+
+    title: str | None
+    read_only_hint: bool
+    destructive_hint: bool | None
+    idempotent_hint: bool | None
+    open_world_hint: bool
+
+
+@dataclass(frozen=True)
 class ToolDef:
+    """One registered tool: its function, name, title and hints."""
+
     fn: Callable[..., Any]
     name: str
     title: str | None
-    annotations: ToolAnnotations
+    annotations: ToolHints
 
     @property
     def description(self) -> str:
@@ -211,7 +224,7 @@ class Toolset:
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             if not fn.__doc__:
                 raise TypeError(f"tool {fn.__name__} needs a docstring: it is the description the model reads")
-            annotations = ToolAnnotations(
+            annotations = ToolHints(
                 title=title,
                 read_only_hint=read_only,
                 destructive_hint=None if read_only else destructive,

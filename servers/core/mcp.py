@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import AsyncExitStack, contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any, get_type_hints
 
@@ -39,7 +39,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.shared.exceptions import MCPError
-from mcp.types import CallToolResult, TextContent
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
 from servers.core import faults
 from servers.core.app import App, ToolDef
@@ -102,8 +102,9 @@ def build_mcp_server(
         raise ValueError(f"max_sandbox_mb must be a positive number of megabytes, got {max_sandbox_mb!r}")
     tools = []
     for tool in app.tools.tools.values():
+        hints = ToolAnnotations(**asdict(tool.annotations))
         registered = Tool.from_function(
-            _bind(tool), name=tool.name, title=tool.title, description=tool.description, annotations=tool.annotations
+            _bind(tool), name=tool.name, title=tool.title, description=tool.description, annotations=hints
         )
         # A tool takes exactly the arguments it lists (the middleware refuses any other), so its schema says so.
         registered.parameters = without_generated_titles({**registered.parameters, "additionalProperties": False})
