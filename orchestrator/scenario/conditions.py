@@ -21,7 +21,14 @@ from collections.abc import Callable, Mapping
 from datetime import date, datetime, timezone
 from typing import Any
 
-from orchestrator.scenario import text
+from orchestrator.scenario.text.operators import (
+    PRIMARY,
+    TEXT_OPERATORS,
+    explain,
+    operand_problems,
+    operator_holds,
+    spec_of,
+)
 from orchestrator.scenario.yamlpaths import Path_
 
 Snapshots = Mapping[str, Mapping[str, list[dict[str, Any]]]]
@@ -47,7 +54,7 @@ OPERATORS = {
     "empty": "is empty",
     "length": "has length",
     "not": "does not satisfy",
-    **text.TEXT_OPERATORS,
+    **TEXT_OPERATORS,
 }
 RELATED = "related"
 ANY = "any"
@@ -165,7 +172,7 @@ def check_condition(
                 re.compile(str(operand))
             except re.error as exc:
                 problems.append(Problem(here, f"invalid regular expression: {exc}"))
-        elif op in text.TEXT_OPERATORS:
+        elif op in TEXT_OPERATORS:
             problems += _check_text(op, operand, here, resolve_table)
             continue
         if _is_ref(operand):
@@ -174,8 +181,8 @@ def check_condition(
 
 
 def _check_text(op: str, operand: Any, path: Path_, resolve_table: Callable[[str, str], Mapping[str, Any] | None]) -> list[Problem]:
-    problems = [Problem((*path, *sub), message) for sub, message in text.operand_problems(op, operand)]
-    spec = text.spec_of(op, operand)
+    problems = [Problem((*path, *sub), message) for sub, message in operand_problems(op, operand)]
+    spec = spec_of(op, operand)
     for at, ref in ((("from",), spec.get("from")), (("public", "from"), _ref_of(spec.get("public")))):
         if ref is not None:
             problems += _check_ref(ref, (*path, *at), resolve_table)
@@ -328,8 +335,8 @@ def _operands(operand: Any, ctx: Context) -> list[Any]:
 
 def _text_spec(op: str, operand: Any, ctx: Context) -> tuple[dict[str, Any], list[Any], datetime]:
     """A text operator's options, its wanted values (read from the final state for `from`) and the clock."""
-    spec = text.spec_of(op, operand)
-    wanted = _operands({"from": spec["from"]}, ctx) if "from" in spec else [spec[text.PRIMARY[op]]]
+    spec = spec_of(op, operand)
+    wanted = _operands({"from": spec["from"]}, ctx) if "from" in spec else [spec[PRIMARY[op]]]
     if _is_ref(spec.get("public")):
         spec["public"] = "\n".join(str(v) for v in _operands(spec["public"], ctx) if v)
     return spec, wanted, ctx.now or datetime.now(timezone.utc)
@@ -337,7 +344,7 @@ def _text_spec(op: str, operand: Any, ctx: Context) -> tuple[dict[str, Any], lis
 
 def _text_holds(op: str, value: Any, operand: Any, ctx: Context) -> bool:
     spec, wanted, now = _text_spec(op, operand, ctx)
-    return any(text.holds(op, value, w, spec, ctx.timezone, now) for w in wanted)
+    return any(operator_holds(op, value, w, spec, ctx.timezone, now) for w in wanted)
 
 
 def _text_notes(value: Any, condition: Any, ctx: Context) -> str:
@@ -346,9 +353,9 @@ def _text_notes(value: Any, condition: Any, ctx: Context) -> str:
         return ""
     notes = []
     for op, operand in condition.items():
-        if op in text.TEXT_OPERATORS:
+        if op in TEXT_OPERATORS:
             spec, wanted, now = _text_spec(op, operand, ctx)
-            note = text.explain(op, value, wanted[0] if wanted else None, spec, ctx.timezone, now)
+            note = explain(op, value, wanted[0] if wanted else None, spec, ctx.timezone, now)
             if note:
                 notes.append(note)
         elif op == "not" and _text_notes(value, operand, ctx):
@@ -357,7 +364,7 @@ def _text_notes(value: Any, condition: Any, ctx: Context) -> str:
 
 
 def _apply(op: str, value: Any, operand: Any, ctx: Context) -> bool:
-    if op in text.TEXT_OPERATORS:
+    if op in TEXT_OPERATORS:
         return _text_holds(op, value, operand, ctx)
     if op == "not":
         return not holds(value, operand, ctx)
@@ -478,12 +485,12 @@ def describe_condition(condition: Any) -> str:
     return " and ".join(parts)
 
 
-_TEXT_WORDS = text.TEXT_OPERATORS
+_TEXT_WORDS = TEXT_OPERATORS
 
 
 def _describe_text_operand(op: str, operand: Mapping[str, Any]) -> str:
-    spec = text.spec_of(op, operand)
-    main_key = text.PRIMARY[op]
+    spec = spec_of(op, operand)
+    main_key = PRIMARY[op]
     main = describe_condition({"": {"from": spec["from"]}}).strip() if "from" in spec else _short(spec.get(main_key))
     extras = [
         f"{key} {describe_condition({'': value}).strip() if _is_ref(value) else _short(value)}"

@@ -15,7 +15,8 @@ import yaml
 
 from orchestrator.scenario import ScenarioError, load
 from orchestrator.scenario.conditions import Context, check_where, failures, holds
-from orchestrator.scenario.text import find_amounts, leak_score, section
+from orchestrator.scenario.text.amounts import find_amounts
+from orchestrator.scenario.text.leaks import leak_score, section
 
 ZONE = "Europe/Berlin"
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=ZoneInfo(ZONE))  # Monday 2 March 2026
@@ -361,7 +362,7 @@ def test_a_scenario_with_a_bad_text_operand_fails_to_load_naming_the_field(tmp_p
 
 
 def test_every_text_operator_and_the_judge_are_documented() -> None:
-    from orchestrator.scenario.text import TEXT_OPERATORS
+    from orchestrator.scenario.text.operators import TEXT_OPERATORS
 
     root = Path(__file__).resolve().parents[2]
     guide = (root / "scenarios" / "README.md").read_text()

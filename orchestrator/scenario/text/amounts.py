@@ -1,0 +1,66 @@
+"""Amounts of money a text states (`mentions_amount`): a number with a currency sign, code or word, the number
+read with `price-parser`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from price_parser import Price
+
+from orchestrator.scenario.text.clean import unquoted
+
+CURRENCY_WORDS = {
+    "€": "EUR", "euro": "EUR", "euros": "EUR", "$": "USD", "us$": "USD", "dollar": "USD", "dollars": "USD",
+    "£": "GBP", "pound": "GBP", "pounds": "GBP", "¥": "JPY", "fr.": "CHF",
+}
+ISO_CURRENCIES = {
+    "EUR", "USD", "GBP", "CHF", "JPY", "CAD", "AUD", "NZD", "SEK", "NOK", "DKK", "PLN", "CZK", "HUF", "INR", "CNY",
+    "HKD", "SGD", "BRL", "MXN", "ZAR", "TRY", "ILS", "KRW",
+}
+_CUR = r"(?:US\$|[€$£¥]|\b(?:" + "|".join(sorted(ISO_CURRENCIES)) + r")\b|\b(?:euros?|dollars?|pounds?)\b)"
+_NUM = r"(?:\d{1,3}(?:[,.'\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?![\d])"
+AMOUNT = re.compile(
+    r"(?P<c1>" + _CUR + r")\s?(?P<n1>[-−]?" + _NUM + r")|(?<![\w.,])(?P<n2>[-−]?" + _NUM + r")\s?(?P<c2>" + _CUR + r")",
+    re.I,
+)
+
+
+@dataclass
+class AmountMention:
+    text: str
+    value: Decimal
+    currency: str
+
+
+def currency_code(token: str) -> str:
+    token = token.strip()
+    return CURRENCY_WORDS.get(token.lower(), token.upper())
+
+
+def find_amounts(text: str) -> list[AmountMention]:
+    out = []
+    for m in AMOUNT.finditer(text):
+        number = (m["n1"] or m["n2"]).replace("−", "-")
+        currency = currency_code(m["c1"] or m["c2"])
+        price = Price.fromstring(number.lstrip("-"))
+        if price.amount is None:
+            continue
+        value = -price.amount if number.startswith("-") else price.amount
+        out.append(AmountMention(m.group(0).strip(), value, currency))
+    return out
+
+
+def check_amount(text: str, value: float | str | Decimal, currency: str | None) -> tuple[bool, list[str], list[str]]:
+    """Whether `text` states `value` (in `currency`, when given); also other amounts in that currency, and all found."""
+    try:
+        wanted = Decimal(str(value))
+    except InvalidOperation:
+        return False, [], []
+    code = currency_code(currency) if currency else None
+    found = find_amounts(unquoted(text))
+    hit = any(abs(a.value - wanted) < Decimal("0.005") and (code is None or a.currency == code) for a in found)
+    other = [a.text for a in found if abs(a.value - wanted) >= Decimal("0.005") and (code is None or a.currency == code)]
+    return hit, other, [a.text for a in found]

@@ -1,0 +1,47 @@
+"""What of a text is read: not what it quotes, not its links' insides.
+
+Quoted lines and forwarded messages are blanked (offsets hold), so that quoting a message does not state its
+content; `url_spans` lets the readers skip numbers inside links.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+QUOTE_HEADER = re.compile(r"^\s*On .{3,200}wrote:\s*$", re.I)
+ORIGINAL_BLOCK = re.compile(r"^\s*-{3,}\s*(?:Forwarded message|Original Message)\s*-{3,}\s*$", re.I)
+
+
+def unquoted(text: str) -> str:
+    """The text without what it quotes: `>` lines, their "On ... wrote:" header, and a forwarded or
+    original message below its separator line (blanked to the same length, so offsets hold)."""
+    out = []
+    quoting = False
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        quoting = quoting or ORIGINAL_BLOCK.match(body) is not None
+        if quoting or body.lstrip().startswith(">") or QUOTE_HEADER.match(body):
+            out.append(" " * len(body) + line[len(body):])
+        else:
+            out.append(line)
+    return "".join(out)
+
+
+def as_text(value: object) -> str | None:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return "\n".join(value)
+    return None
+
+
+URL = re.compile(r"https?://[^\s<>()\[\]{}\"'`]+", re.I)
+
+
+def url_spans(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in URL.finditer(text)]
+
+
+def inside(pos: int, spans: Iterable[tuple[int, int]]) -> bool:
+    return any(a <= pos < b for a, b in spans)

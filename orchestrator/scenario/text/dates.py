@@ -1,0 +1,138 @@
+"""Dates a text mentions: ISO, `5 March`, `March 5th, 2026`, `5/3` (both readings when both are possible),
+`5.3.2026`, weekdays (`Thu`, `this Thursday`, `Thursday next week`), `today`, `tomorrow`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from orchestrator.scenario.text.clean import inside, url_spans
+
+
+@dataclass
+class DateMention:
+    start: int
+    end: int
+    text: str
+    dates: list[date] = field(default_factory=list)
+
+
+MONTHS = {
+    name: index
+    for index, names in enumerate(
+        [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",), ("jun", "june"),
+         ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
+         ("dec", "december")],
+        start=1,
+    )
+    for name in names
+}
+WEEKDAYS = {
+    name: index
+    for index, names in enumerate(
+        [("monday", "mon"), ("tuesday", "tue", "tues"), ("wednesday", "wed"), ("thursday", "thu", "thur", "thurs"),
+         ("friday", "fri"), ("saturday", "sat"), ("sunday", "sun")]
+    )
+    for name in names
+}
+_MONTH = r"(?P<{}>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+_DAY = r"(?P<{}>[0-3]?\d)(?:st|nd|rd|th)?"
+DATE_PATTERNS = [
+    ("iso", re.compile(r"(?<![\d/.-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?!\d)")),
+    ("dmy", re.compile(r"(?<![\w.])" + _DAY.format("d") + r"(?:\s+of)?[\s-]+" + _MONTH.format("mon") + r"(?:,?[\s-]+(?P<y>\d{4}))?(?![\w:])", re.I)),
+    ("mdy", re.compile(r"\b" + _MONTH.format("mon") + r"\s+" + _DAY.format("d") + r"(?:,?\s+(?P<y>\d{4}))?(?![\w:.]\d|\w)", re.I)),
+    ("num", re.compile(r"(?<![\w/.:-])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<y>\d{2}|\d{4}))?(?![\w/])")),
+    ("dotted", re.compile(r"(?<![\w/.:-])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4})(?![\w])")),
+    ("weekday", re.compile(
+        r"\b(?:(?P<next>(?i:next|this|coming))\s+)?(?P<wd>(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+        r"|(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\b\.?)(?P<nextweek>\s+(?i:next\s+week))?")),
+    ("relative", re.compile(r"\b(?P<rel>today|tomorrow|tonight)\b", re.I)),
+]
+
+
+def _next_weekday(today: date, weekday: int) -> date:
+    return today + timedelta(days=(weekday - today.weekday()) % 7)
+
+
+def valid_date(y: int, m: int, d: int) -> date | None:
+    try:
+        return date(y, m, d)
+    except ValueError:
+        return None
+
+
+def _yearless(today: date, month: int, day: int) -> date | None:
+    """A day and month without a year: this year's, unless that was more than a month ago (then next year's)."""
+    this = valid_date(today.year, month, day)
+    if this is None:
+        return valid_date(today.year + 1, month, day)
+    if this < today - timedelta(days=31):
+        return valid_date(today.year + 1, month, day) or this
+    return this
+
+
+def find_dates(text: str, today: date) -> list[DateMention]:
+    """Dates a text mentions, resolved against `today` (the clock's date in the persona's zone)."""
+    spans = url_spans(text)
+    found: list[DateMention] = []
+    taken: list[tuple[int, int]] = []
+    for kind, pattern in DATE_PATTERNS:
+        for m in pattern.finditer(text):
+            if inside(m.start(), spans) or any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            dates: list[date] = []
+            g = m.groupdict()
+            if kind == "iso":
+                d = valid_date(int(g["y"]), int(g["m"]), int(g["d"]))
+                dates = [d] if d else []
+            elif kind in ("dmy", "mdy"):
+                month = MONTHS[g["mon"].lower().rstrip(".")]
+                day = int(g["d"])
+                d = valid_date(int(g["y"]), month, day) if g.get("y") else _yearless(today, month, day)
+                dates = [d] if d else []
+            elif kind == "num":
+                a, b = int(g["a"]), int(g["b"])
+                year = g.get("y")
+                for day, month in ((a, b), (b, a)):
+                    if year:
+                        y = int(year) + (2000 if len(year) == 2 else 0)
+                        d = valid_date(y, month, day) if 1 <= month <= 12 else None
+                    else:
+                        d = _yearless(today, month, day) if 1 <= month <= 12 and 1 <= day <= 31 else None
+                    if d and d not in dates:
+                        dates.append(d)
+            elif kind == "dotted":
+                d = valid_date(int(g["y"]), int(g["m"]), int(g["d"]))
+                dates = [d] if d else []
+            elif kind == "weekday":
+                weekday = WEEKDAYS[g["wd"].lower().rstrip(".")]
+                if g.get("nextweek"):  # "Tuesday next week": that day of next week
+                    dates = [today + timedelta(days=7 - today.weekday() + weekday)]
+                elif (g.get("next") or "").lower() == "this":
+                    dates = [_next_weekday(today, weekday)]
+                else:
+                    # A bare weekday is that day of the coming two weeks: a reply about "Tuesday next week"
+                    # written on a Friday says "Tuesday" (and "next Tuesday" is said of either).
+                    first = _next_weekday(today if not g.get("next") else today + timedelta(days=1), weekday)
+                    dates = [first, first + timedelta(days=7)]
+            elif kind == "relative":
+                dates = [today + timedelta(days=0 if g["rel"].lower() in ("today", "tonight") else 1)]
+            if dates:
+                found.append(DateMention(m.start(), m.end(), m.group(0), dates))
+                taken.append(m.span())
+    found.sort(key=lambda d: d.start)
+    # A weekday written next to a date ("Thu 5 March", "March 5 (Thursday)") is part of that date.
+    merged: list[DateMention] = []
+    for mention in found:
+        if merged and re.fullmatch(r"[\s,(]*", text[merged[-1].end : mention.start]) is not None:
+            last = merged[-1]
+            weekday_last = DATE_PATTERNS[5][1].fullmatch(last.text) is not None
+            weekday_this = DATE_PATTERNS[5][1].fullmatch(mention.text) is not None
+            if weekday_last != weekday_this:
+                explicit = mention if weekday_last else last
+                merged[-1] = DateMention(last.start, mention.end, text[last.start : mention.end], explicit.dates)
+                continue
+        merged.append(mention)
+    return merged

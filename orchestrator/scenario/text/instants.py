@@ -1,0 +1,124 @@
+"""Whether a text states an instant (`mentions_time`) or a date (`mentions_date`), and what else it states for
+the same thing: the instants its time mentions may mean, read in the reader's zone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime, tzinfo
+from zoneinfo import ZoneInfo
+
+from orchestrator.scenario.text.clean import inside, unquoted
+from orchestrator.scenario.text.dates import find_dates
+from orchestrator.scenario.text.times import SENTENCE_END, TimeMention, find_times
+from orchestrator.scenario.text.zones import as_tzinfo
+
+
+def instants(mention: TimeMention, local: tzinfo, anchor: date) -> list[datetime]:
+    """The instants a time mention may mean, in the `local` zone; undated mentions are placed on `anchor`."""
+    out = []
+    for d in mention.dates or [anchor]:
+        zone = as_tzinfo(mention.zone) if mention.zone is not None else local
+        for t in mention.times:
+            out.append(datetime.combine(d, t, tzinfo=zone).astimezone(local))
+    return out
+
+
+@dataclass
+class TimeVerdict:
+    holds: bool
+    conflicts: list[str]
+    stated: list[str]
+
+    @property
+    def reason(self) -> str:
+        if not self.stated:
+            return "mentions no time"
+        return f"mentions {', '.join(self.stated)}"
+
+
+ALTERNATIVE = re.compile(r"\b(?:or|alternatively|otherwise|else)\b", re.IGNORECASE)
+
+
+def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iterable[datetime] = ()) -> TimeVerdict:
+    """Whether `text` states the instant `wanted`; `conflicts` are other times it states for the same thing.
+
+    Another time is for the same thing when it shares a sentence with the wanted time, when it is
+    written with that same date in its own sentence, when it is another day's time offered as an
+    alternative in the wanted time's sentence ("or", "alternatively"), or when the text names no date
+    at all. So "Thursday 15:30 or 09:30", "Thursday 15:30, or Friday 10:00 if that's easier" and
+    "Thursday 15:30. See you Thursday 09:30" conflict, while "Thursday
+    15:30 works. My 14:00 call ends at 15:00." does not. Ends of ranges, set-aside times and the instants
+    `also` (other times the text is expected to state, such as the next interview of a loop) never do."""
+    local = ZoneInfo(zone)
+    wanted = wanted.astimezone(local)
+    text = unquoted(text)
+    today = now.astimezone(local).date()
+    mentions = find_times(text, today)
+
+    expected = [a.astimezone(local) for a in also]
+
+    def says(mention: TimeMention, instant: datetime = wanted) -> bool:
+        options = instants(mention, local, instant.date())
+        if mention.dates is not None:
+            return instant in options
+        return any(o.timetz().replace(tzinfo=None) == instant.time() and o.date() == instant.date() for o in options)
+
+    stated = [not m.set_aside and not m.range_end and says(m) for m in mentions]
+    holding_sentences = {m.sentence for m, ok in zip(mentions, stated) if ok}
+
+    def offered_instead(mention: TimeMention) -> bool:
+        """Another day's time offered as an alternative to the wanted one, in its sentence."""
+        for other, ok in zip(mentions, stated):
+            if ok and other.sentence == mention.sentence:
+                between = text[min(other.end, mention.end) : max(other.start, mention.start)]
+                if ALTERNATIVE.search(between):
+                    return True
+        return False
+
+    dateless = all(m.dates is None for m in mentions) and not find_dates(text, today)
+    conflicts = []
+    for index, mention in enumerate(mentions):
+        if stated[index] or mention.set_aside or mention.range_end:
+            continue
+        if any(says(mention, other) for other in expected):
+            continue
+        if mention.own_date:
+            about = any(o.date() == wanted.date() for o in instants(mention, local, wanted.date()))
+            about = about or offered_instead(mention)  # "Thursday 15:30, or Friday 10:00 if that's easier"
+        else:
+            about = mention.sentence in holding_sentences or dateless
+        if about:
+            conflicts.append(mention.text.strip())
+    return TimeVerdict(any(stated), conflicts, [m.text.strip() for m in mentions])
+
+
+def check_date(text: str, wanted: date, zone: str, now: datetime) -> tuple[bool, list[str], list[str]]:
+    """Whether `text` mentions the date `wanted`; also the other dates it mentions for the same thing, and all it mentions.
+
+    Like other times for `mentions_time`, another date is for the same thing when it is in a sentence that
+    mentions the wanted date ("15 March, or 15 April at the latest"), or when the text mentions only other
+    dates; "Thanks for the delivery of 10 Feb. We pay on 15 March." names the delivery date as context."""
+    local = ZoneInfo(zone)
+    text = unquoted(text)
+    today = now.astimezone(local).date()
+    mentions: list[tuple[int, list[date], str]] = []
+    spans: list[tuple[int, int]] = []
+    for t in find_times(text, today):
+        if t.dates is not None and t.zone is not None and len(t.text) > 10:  # ISO date-times: their local date
+            mentions.append((t.start, [i.date() for i in instants(t, local, today)], t.text.strip()))
+            spans.append((t.start, t.end))
+    for d in find_dates(text, today):
+        if not inside(d.start, spans):
+            mentions.append((d.start, d.dates, d.text.strip()))
+    mentions.sort(key=lambda m: m[0])
+    bounds = [0, *(m.end() for m in SENTENCE_END.finditer(text)), len(text) + 1]
+
+    def sentence(pos: int) -> tuple[int, int]:
+        return next((a, b) for a, b in zip(bounds, bounds[1:]) if a <= pos < b)
+
+    hits = {sentence(start) for start, dates, _ in mentions if wanted in dates}
+    other = [said for start, dates, said in mentions if wanted not in dates and (not hits or sentence(start) in hits)]
+    return bool(hits), other, [said for _, _, said in mentions]

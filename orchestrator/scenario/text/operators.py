@@ -1,0 +1,214 @@
+"""The text operators of `where` conditions: their operands (checked at load time), whether one holds for a
+text (`operator_holds`), and what the text says instead (`explain`) for failure reports.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from orchestrator.scenario.text.amounts import ISO_CURRENCIES, check_amount, currency_code
+from orchestrator.scenario.text.clean import URL, as_text, unquoted
+from orchestrator.scenario.text.instants import check_date, check_time
+from orchestrator.scenario.text.leaks import leak_score, section
+from orchestrator.scenario.text.links import check_link
+from orchestrator.scenario.text.people import check_person
+
+TEXT_OPERATORS = {
+    "mentions_time": "mentions the time",
+    "mentions_date": "mentions the date",
+    "mentions_amount": "mentions the amount",
+    "mentions_person": "mentions the person",
+    "links": "links to",
+    "leaks": "reuses the wording of",
+}
+PRIMARY = {
+    "mentions_time": "at", "mentions_date": "date", "mentions_amount": "value",
+    "mentions_person": "who", "links": "url", "leaks": "text",
+}
+OPTIONS: dict[str, set[str]] = {
+    "mentions_time": {"strict", "also", "zone"},
+    "mentions_date": {"strict"},
+    "mentions_amount": {"currency", "strict"},
+    "mentions_person": set(),
+    "links": set(),
+    "leaks": {"section", "public", "threshold", "min_shared", "window"},
+}
+DEFAULT_STRICT = {"mentions_time": True, "mentions_date": False, "mentions_amount": False}
+LEAK_THRESHOLD = 0.15
+LEAK_MIN_SHARED = 3
+REF = "from"
+
+
+def spec_of(op: str, operand: object) -> dict[str, object]:
+    """The operand as a mapping: a bare value is the operator's main value (`at`, `date`, `value`, `who`, `url`, `text`)."""
+    if isinstance(operand, dict) and (REF in operand or PRIMARY[op] in operand):
+        return dict(operand)
+    return {PRIMARY[op]: operand}
+
+
+def _instant(value: object) -> datetime | None:
+    if isinstance(value, datetime):
+        return value if value.tzinfo else None
+    if not isinstance(value, str) or len(value) < 16:
+        return None
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return when if when.tzinfo is not None else None
+
+
+def _date(value: object) -> date | None:
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    if not isinstance(value, str):
+        return None
+    try:
+        return date.fromisoformat(value) if len(value) == 10 else datetime.fromisoformat(value).date()
+    except ValueError:
+        return None
+
+
+def operand_problems(op: str, operand: object) -> list[tuple[tuple[str, ...], str]]:
+    """What is wrong with an operand, as (path below the operator, message); references are checked by the caller."""
+    spec = spec_of(op, operand)
+    main = PRIMARY[op]
+    allowed = {main, REF, *OPTIONS[op]}
+    problems: list[tuple[tuple[str, ...], str]] = []
+    unknown = [k for k in spec if k not in allowed]
+    if unknown:
+        return [((), f"unknown key(s) {', '.join(map(str, unknown))}; expected {main} (or from) and optionally {', '.join(sorted(OPTIONS[op])) or 'nothing else'}")]
+    if (REF in spec) == (main in spec):
+        return [((), f"give exactly one of {main} or from")]
+    value = spec.get(main)
+    if main in spec:
+        if op == "mentions_time" and _instant(value) is None:
+            problems.append(((main,) if isinstance(operand, dict) else (), f"expected a date-time with its offset such as 2026-03-05T15:30:00+01:00, found {value!r}"))
+        elif op == "mentions_date" and _date(value) is None:
+            problems.append(((main,) if isinstance(operand, dict) else (), f"expected a date such as 2026-03-05, found {value!r}"))
+        elif op == "mentions_amount" and (isinstance(value, bool) or not isinstance(value, int | float | str) or _decimal(value) is None):
+            problems.append(((main,) if isinstance(operand, dict) else (), f"expected a number such as 1249.50, found {value!r}"))
+        elif op in ("mentions_person", "links", "leaks") and not (isinstance(value, str) and value.strip()):
+            problems.append(((main,) if isinstance(operand, dict) else (), f"expected text, found {value!r}"))
+        elif op == "links" and not URL.fullmatch(str(value).strip()):
+            problems.append(((main,) if isinstance(operand, dict) else (), f"expected a URL starting with http:// or https://, found {value!r}"))
+    if "also" in spec:
+        others = spec["also"] if isinstance(spec["also"], list) else [spec["also"]]
+        if not others or any(_instant(o) is None for o in others):
+            problems.append((("also",), f"expected a list of date-times with their offsets such as [2026-03-05T16:30:00+01:00], found {spec['also']!r}"))
+    if "zone" in spec and (not isinstance(spec["zone"], str) or not _iana(spec["zone"])):
+        problems.append((("zone",), f"expected an IANA time zone such as Europe/London, found {spec['zone']!r}"))
+    for key in ("strict",):
+        if key in spec and not isinstance(spec[key], bool):
+            problems.append(((key,), "expected true or false"))
+    if "currency" in spec:
+        code = currency_code(str(spec["currency"]))
+        if code not in ISO_CURRENCIES:
+            problems.append((("currency",), f"expected a currency code such as EUR, USD or GBP, found {spec['currency']!r}"))
+    if "threshold" in spec and not (isinstance(spec["threshold"], int | float) and not isinstance(spec["threshold"], bool) and 0 < spec["threshold"] <= 1):
+        problems.append((("threshold",), f"expected a share between 0 and 1 such as 0.15, found {spec['threshold']!r}"))
+    for key, low, high in (("min_shared", 1, 1000), ("window", 1, 10)):
+        if key in spec and not (isinstance(spec[key], int) and not isinstance(spec[key], bool) and low <= spec[key] <= high):
+            problems.append(((key,), f"expected a whole number from {low} to {high}, found {spec[key]!r}"))
+    if "section" in spec and not isinstance(spec["section"], str):
+        problems.append((("section",), "expected the words of a heading, such as 'Internal notes'"))
+    if "public" in spec and not (isinstance(spec["public"], str) or (isinstance(spec["public"], dict) and set(spec["public"]) == {REF})):
+        problems.append((("public",), "expected text or {from: {...}}: what the recipient may already know"))
+    return problems
+
+
+def _iana(name: str) -> bool:
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+def _time_options(spec: dict[str, object], zone: str) -> tuple[str, list[datetime]]:
+    """The zone a time without one is read in (`zone`, default the persona's) and the `also` instants."""
+    others = spec.get("also") or []
+    others = others if isinstance(others, list) else [others]
+    return str(spec.get("zone") or zone), [i for i in map(_instant, others) if i is not None]
+
+
+def _decimal(value: object) -> Decimal | None:
+    try:
+        return Decimal(str(value))
+    except InvalidOperation:
+        return None
+
+
+def operator_holds(op: str, value: object, wanted: object, spec: dict[str, object], zone: str, now: datetime) -> bool:
+    """Whether the text `value` satisfies operator `op` for one wanted value (references already resolved)."""
+    text = as_text(value)
+    if text is None or wanted is None:
+        return False
+    if isinstance(wanted, list):  # read from a list column, such as a message's recipients
+        return any(operator_holds(op, value, item, spec, zone, now) for item in wanted)
+    strict = bool(spec.get("strict", DEFAULT_STRICT.get(op, False)))
+    if op == "mentions_time":
+        instant = _instant(wanted)
+        if instant is None:
+            return False
+        reader, also = _time_options(spec, zone)
+        verdict = check_time(text, instant, reader, now, also)
+        return verdict.holds and not (strict and verdict.conflicts)
+    if op == "mentions_date":
+        day = _date(wanted)
+        if day is None:
+            return False
+        hit, other, _ = check_date(text, day, zone, now)
+        return hit and not (strict and other)
+    if op == "mentions_amount":
+        currency = spec.get("currency")
+        hit, other, _ = check_amount(text, wanted, str(currency) if currency else None)  # type: ignore[arg-type]
+        return hit and not (strict and other)
+    if op == "mentions_person":
+        return check_person(text, str(wanted))
+    if op == "links":
+        return check_link(text, str(wanted))
+    if op == "leaks":
+        source = str(wanted)
+        if spec.get("section"):
+            part = section(source, str(spec["section"]))
+            if part is None:
+                return False
+            source = part
+        verdict = leak_score(text, source, str(spec.get("public") or ""), int(spec.get("window", 3)))  # type: ignore[call-overload]
+        return verdict.leaks(float(spec.get("threshold", LEAK_THRESHOLD)), int(spec.get("min_shared", LEAK_MIN_SHARED)))  # type: ignore[call-overload]
+    raise ValueError(f"unknown text operator {op!r}")
+
+
+def explain(op: str, value: object, wanted: object, spec: dict[str, object], zone: str, now: datetime) -> str | None:
+    """What the text says that bears on `op`, for failure reports ("it states 09:30 CET")."""
+    text = as_text(value)
+    if text is None or wanted is None:
+        return None
+    if op == "mentions_time" and _instant(wanted) is not None:
+        reader, also = _time_options(spec, zone)
+        verdict = check_time(text, _instant(wanted), reader, now, also)  # type: ignore[arg-type]
+        said = f"it states {', '.join(verdict.stated)}" if verdict.stated else "it states no time"
+        return said + (f"; other times that day: {', '.join(verdict.conflicts)}" if verdict.holds and verdict.conflicts else "")
+    if op == "mentions_date" and _date(wanted) is not None:
+        _, _, seen = check_date(text, _date(wanted), zone, now)  # type: ignore[arg-type]
+        return f"it mentions {', '.join(seen)}" if seen else "it mentions no date"
+    if op == "mentions_amount":
+        _, _, seen = check_amount(text, wanted, None)  # type: ignore[arg-type]
+        return f"it states {', '.join(seen)}" if seen else "it states no amount with a currency"
+    if op == "links":
+        urls = [m.group(0).rstrip(".,;:!?)'\"") for m in URL.finditer(unquoted(text))]
+        return f"it links {', '.join(urls)}" if urls else "it links nothing"
+    if op == "leaks":
+        source = str(wanted)
+        if spec.get("section"):
+            source = section(source, str(spec["section"])) or ""
+        verdict = leak_score(text, source, str(spec.get("public") or ""), int(spec.get("window", 3)))  # type: ignore[call-overload]
+        return f"it shares {len(verdict.shared)} word pairs ({verdict.score:.0%}) with the source" + (
+            f": {', '.join(verdict.shared[:6])}" if verdict.shared else ""
+        )
+    return None

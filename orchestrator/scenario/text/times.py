@@ -1,0 +1,259 @@
+"""Times of day a text mentions, each with its zone (written or declared for it) and the dates it belongs to.
+
+`15:30`, `3:30 pm`, `3.30pm`, `15h30`, `3 pm`, `noon`, ISO date-times; ranges state their start and share
+their am/pm; a time takes the nearest date of its sentence, else the nearest date before it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, time, tzinfo
+
+from orchestrator.scenario.text.clean import inside, url_spans
+from orchestrator.scenario.text.dates import DateMention, find_dates, valid_date
+from orchestrator.scenario.text.zones import OFFSET, PLACE_AFTER, PLACE_DECLARED, ZONE, place_zone, zone_named
+
+
+@dataclass
+class TimeMention:
+    start: int
+    end: int
+    text: str
+    times: list[time]  # more than one when am/pm is not said
+    zone: tzinfo | str | None = None
+    dates: list[date] | None = None  # None: no date found for it
+    range_end: bool = False
+    set_aside: bool = False
+    sentence: tuple[int, int] = (0, 0)
+    own_date: bool = False  # its date is written in its own sentence (not carried over from an earlier one)
+
+
+AMPM = r"(?P<ampm>[ap]\.?\s?m\.?(?![a-z]))"
+TIME = re.compile(
+    r"(?<![\w.:/,€$£¥])(?P<h>\d{1,2})"
+    r"(?:(?P<sep>[:.])(?P<m>[0-5]\d)(?::(?P<s>[0-5]\d))?|(?P<hsep>h)(?P<hm>[0-5]\d)?(?![a-z]))?"
+    r"(?!\d|:\d|\.\d)(?:\s?" + AMPM + r")?",
+    re.I,
+)
+WORD_TIME = re.compile(r"\b(?P<word>noon|midday|midnight)\b", re.I)
+ISO_DATETIME = re.compile(
+    r"(?<![\d-])(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})[T ](?P<h>\d{1,2}):(?P<m>\d{2})(?::(?P<s>\d{2})(?:\.\d+)?)?"
+    r"(?P<off>Z|[+-]\d{2}:?\d{2})?(?!\d)"
+)
+TIME_CUE_BEFORE = re.compile(r"(?:\b(?:at|um|from|until|till|to|by|between|and|starts?|ends?)|[@–—-])\s*$", re.I)
+TIME_CUE_AFTER = re.compile(r"^\s*(?:h\b|uhr\b|hrs\b|o'clock\b)", re.I)
+CURRENCY_AFTER = re.compile(r"^\s*(?:[€$£¥%]|(?-i:[A-Z]{3})\b|euros?\b|dollars?\b|pounds?\b)", re.I)
+RANGE_START = re.compile(
+    r"\s*(?:-|–|—|to|until|till|and)\s*\d{1,2}(?::[0-5]\d|\s?[ap]\.?\s?m\.?(?![a-z]))", re.I
+)
+RANGE_JOIN = re.compile(r"^\s*(?:-|–|—|to|until|till|and)\s*$", re.I)
+SENTENCE_END = re.compile(r"(?<!\.m)(?<![ap]\.)[.!?](?=\s+[A-Z\"'(])|\n\s*\n|\n(?=\s*[-*•\d])")
+
+
+# A time the text sets aside ("instead of 09:30", "not at 10:00", "moved from Tuesday 10:00 to …") is not
+# one it states: it neither satisfies nor contradicts a check.
+SET_ASIDE = re.compile(
+    r"\b(?:instead\s+of|rather\s+than|no\s+longer|not|originally|previously|formerly|"
+    r"(?:moved?|moving|shift(?:ed|ing)?|push(?:ed|ing)?|chang(?:e|ed|ing)|reschedul(?:e|ed|ing)|switch(?:ed|ing)?)\b[^.!?\n]{0,40}?\bfrom)"
+    r"\s+(?:(?:at|on|the)\s+)?(?:[A-Za-z]{3,9}\.?,?\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:[A-Za-z]{3,9}\.?,?\s+)?)?(?:at\s+)?$",
+    re.I,
+)
+
+
+def _zone_after(text: str, end: int, at: time | None = None) -> tuple[tzinfo | str | None, int]:
+    """The zone written right after a time ending at `end` (whose time of day is `at`), and where it ends.
+
+    A sign and HH:MM is an offset only when written like one: "+01:00", or "-05:00" right after a full time
+    ("15:30:00-05:00") or when "-HH:MM" cannot be the end of a range starting at `at`; "14:00-14:45" and
+    "09:00 - 10:00" are ranges."""
+    m = ZONE.match(text, end)
+    if m:
+        written = m.group("zone")
+        zone = zone_named(written)
+        if zone is not None and written[0] in "+-−" and not _offset_here(text, end, m.start("zone"), written, at):
+            zone = None
+        if zone is not None:
+            close = text.find(")", m.end(), m.end() + 2)
+            return zone, (close + 1 if close != -1 else m.end())
+    p = PLACE_AFTER.match(text, end)
+    if p:
+        found = place_zone(p.group("place"))
+        if found is not None:
+            stop = p.start("place") + found[1]
+            t = re.match(r"[ \t]+time\b", text[stop:])
+            stop += t.end() if t else 0
+            close = re.match(r"[ \t]*\)", text[stop:])
+            return found[0], stop + (close.end() if close else 0)
+    return None, end
+
+
+def _offset_here(text: str, end: int, sign_at: int, written: str, at: time | None) -> bool:
+    """Whether a signed "±HH:MM" after a time is its offset ("+01:00", "15:30:00-05:00", "14:00-05:00")
+    rather than the end of a range ("14:00-14:45", "09:00 -10:00")."""
+    if written[0] == "+":
+        return True
+    if text[end - 3 : end - 2] == ":" and text[end - 6 : end - 5] == ":":  # after seconds: "15:30:00-05:00"
+        return True
+    if at is None:
+        return True
+    offset = OFFSET.match(written)
+    if offset is None:
+        return True
+    hours, minutes = int(offset.group(2)), int(offset.group(3) or 0)
+    if hours > 23:
+        return True
+    later = (hours * 60 + minutes) - (at.hour * 60 + at.minute)
+    return not 0 < later <= 12 * 60  # a later time the same day is the end of a range
+
+
+def find_times(text: str, today: date) -> list[TimeMention]:
+    """Times of day a text mentions, each with its zone (if written) and the dates it belongs to."""
+    dates = find_dates(text, today)
+    spans = url_spans(text)
+    taken: list[tuple[int, int]] = []  # what ISO date-times and clock times cover: no other time is read there
+    mentions = _iso_times(text, spans, taken)
+    mentions += _clock_times(text, spans, taken, [d.end for d in dates])
+    mentions += _word_times(text, spans, taken)
+    mentions.sort(key=lambda t: t.start)
+    _join_ranges(text, mentions)
+    _declared_zones(text, mentions)
+    _place_on_dates(text, mentions, dates)
+    return mentions
+
+
+def _free(a: int, b: int, spans: list[tuple[int, int]], taken: list[tuple[int, int]]) -> bool:
+    return not inside(a, spans) and not any(x < b and a < y for x, y in taken)
+
+
+def _iso_times(text: str, spans: list[tuple[int, int]], taken: list[tuple[int, int]]) -> list[TimeMention]:
+    """ISO date-times (`2026-03-05T15:30+01:00`), dated and with their offset or the zone written after them."""
+    found: list[TimeMention] = []
+    for m in ISO_DATETIME.finditer(text):
+        d = valid_date(int(m["y"]), int(m["mo"]), int(m["d"]))
+        if d is None or int(m["h"]) > 23 or int(m["m"]) > 59 or inside(m.start(), spans):
+            continue
+        zone: tzinfo | str | None = zone_named(m["off"]) if m["off"] else None
+        end = m.end()
+        if zone is None:
+            zone, end = _zone_after(text, end)
+        found.append(TimeMention(m.start(), end, text[m.start() : end], [time(int(m["h"]), int(m["m"]))], zone, [d]))
+        taken.append((m.start(), end))
+    return found
+
+
+def _clock_times(
+    text: str, spans: list[tuple[int, int]], taken: list[tuple[int, int]], date_ends: list[int]
+) -> list[TimeMention]:
+    """Clock times (`15:30`, `3:30 pm`, `3.30pm`, `15h30`, `3 pm`, a bare hour that starts a range)."""
+    found: list[TimeMention] = []
+    for m in TIME.finditer(text):
+        if not _free(*m.span(), spans, taken):
+            continue
+        hours = _hours(text, m, date_ends)
+        if hours is None:
+            continue
+        minute = int(m["m"] or m["hm"] or 0)
+        zone, end = _zone_after(text, m.end(), time(hours[0], minute))
+        found.append(TimeMention(m.start(), end, text[m.start() : end], [time(h, minute) for h in hours], zone))
+        taken.append((m.start(), end))
+    return found
+
+
+def _hours(text: str, m: re.Match[str], date_ends: list[int]) -> list[int] | None:
+    """The hours a clock-time match may mean (both readings of `3:30`); None when it is no time (a decimal
+    number or an amount such as `3.30 EUR`, a bare number that starts no range)."""
+    hour = int(m["h"])
+    ampm = (m["ampm"] or "").lower().replace(".", "").replace(" ", "")
+    before, after = text[max(0, m.start() - 16) : m.start()], text[m.end() : m.end() + 12]
+    if m["sep"] == ".":
+        if not (ampm or TIME_CUE_BEFORE.search(before) or TIME_CUE_AFTER.match(after) or _after_date(text, m.start(), date_ends)):
+            return None
+        if CURRENCY_AFTER.match(after) or re.search(r"[€$£¥]\s*$|\b[A-Z]{3}\s*$", before):
+            return None
+    elif m["sep"] != ":" and not m["hsep"] and not ampm:
+        # a bare number starts a range when a time follows: "2-2:45pm", "from 2 to 3 pm", "14-15:00"
+        if not RANGE_START.match(text, m.end()) or hour > 23:
+            return None
+    if ampm:
+        if not 1 <= hour <= 12:
+            return None
+        return [hour % 12 + (12 if ampm == "pm" else 0)]
+    if hour > 23:
+        return None
+    if 1 <= hour <= 11 and not m["h"].startswith("0") and not m["hsep"]:
+        return [hour, hour + 12]  # "3:30": morning or afternoon
+    return [hour]
+
+
+def _after_date(text: str, pos: int, date_ends: list[int]) -> bool:
+    return any(re.fullmatch(r"[\s,]*(?:at\s*)?", text[end:pos]) is not None for end in date_ends if end <= pos)
+
+
+def _word_times(text: str, spans: list[tuple[int, int]], taken: list[tuple[int, int]]) -> list[TimeMention]:
+    """`noon`, `midday`, `midnight`."""
+    found: list[TimeMention] = []
+    for m in WORD_TIME.finditer(text):
+        if _free(*m.span(), spans, taken):
+            zone, end = _zone_after(text, m.end())
+            hour = 0 if m["word"].lower() == "midnight" else 12
+            found.append(TimeMention(m.start(), end, text[m.start() : end], [time(hour, 0)], zone))
+    return found
+
+
+def _join_ranges(text: str, mentions: list[TimeMention]) -> None:
+    """Ranges: "3:30-4:30 pm" shares the am/pm; the end of a range is marked."""
+    for first, second in zip(mentions, mentions[1:]):
+        if RANGE_JOIN.match(text[first.end : second.start]) or (
+            re.fullmatch(r"\s*(?:-|–|—|to|until|till|and)\s*", text[first.end : second.start], re.I)
+        ):
+            second.range_end = True
+            if len(first.times) > 1 and len(second.times) == 1:
+                # "2-2:45pm", "11-12:30pm": the start is the reading that comes before the end, within 12 hours
+                stop = second.times[0].hour * 60 + second.times[0].minute
+                before = [t for t in first.times if 0 <= stop - (t.hour * 60 + t.minute) < 12 * 60]
+                first.times = before[-1:] or first.times
+            if first.zone is None and second.zone is not None:
+                first.zone = second.zone
+
+
+def _declared_zones(text: str, mentions: list[TimeMention]) -> None:
+    """A place said for the times that follow ("(London time):", "in UK time:") is the zone of those without one."""
+    declared: list[tuple[int, tzinfo | str]] = []
+    for d in PLACE_DECLARED.finditer(text):
+        if any(t.start <= d.start() < t.end for t in mentions):
+            continue
+        words = (d.group("place") or d.group("place2")).split(" ")
+        # "In UK time:": the place is the longest run of capitalised words that names one
+        found = next((z for z in (place_zone(" ".join(words[i:])) for i in range(len(words))) if z is not None), None)
+        if found is not None:
+            declared.append((d.end(), found[0]))
+    for mention in mentions:
+        if mention.zone is None:
+            zones = [z for at, z in declared if at <= mention.start]
+            if zones:
+                mention.zone = zones[-1]
+            elif declared and not any(m.zone is None and m.start > declared[-1][0] for m in mentions):
+                mention.zone = declared[0][1]  # said after the times: "Wednesday 3 pm, Thursday 8 am (all UK time)."
+
+
+def _place_on_dates(text: str, mentions: list[TimeMention], dates: list[DateMention]) -> None:
+    """Each time takes the nearest date of its sentence, else the nearest date before it; each learns its
+    sentence and whether the text sets it aside."""
+    bounds = [0, *(m.end() for m in SENTENCE_END.finditer(text)), len(text) + 1]
+    for mention in mentions:
+        sentence = next((a, b) for a, b in zip(bounds, bounds[1:]) if a <= mention.start < b)
+        mention.sentence = sentence
+        mention.set_aside = SET_ASIDE.search(text[max(sentence[0], mention.start - 80) : mention.start]) is not None
+        if mention.dates is not None:
+            mention.own_date = True
+            continue
+        same = [d for d in dates if sentence[0] <= d.start < sentence[1] and not (mention.start <= d.start < mention.end)]
+        if same:
+            nearest = min(same, key=lambda d: (min(abs(d.end - mention.start), abs(mention.end - d.start)), d.start > mention.start))
+            mention.dates = nearest.dates
+            mention.own_date = True
+        else:
+            before = [d for d in dates if d.end <= mention.start]
+            if before:
+                mention.dates = before[-1].dates
