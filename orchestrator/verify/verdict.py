@@ -30,7 +30,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from orchestrator.scenario.conditions import Context, describe_where, failures, holds, row_matches
-from orchestrator.scenario.model import Expect, Forbid, JournalCheck, JudgeCheck, RowCheck, Scenario
+from orchestrator.scenario.checks import Expect, Forbid, JournalCheck, JudgeCheck, RowCheck
+from orchestrator.scenario.model import Scenario
 from orchestrator.verify.facts import Facts, call_ref, derive, harm_model
 from orchestrator.verify.harm import allowed_words, judge_changes, label, world_violations
 from orchestrator.verify import judge as judging
