@@ -11,8 +11,9 @@
 
 Interface (names are stable; docs/rewards.md is the reward contract):
 
-- `ClawGymEnv(backend="inprocess", *, step_rewards=False, max_result_chars=20_000, max_steps=None)`;
-  `async with` it, or call `close()` yourself. `backend` is a `Backend` (the caller closes it) or a name.
+- `ClawGymEnv(backend="inprocess", *, step_rewards=False, max_result_chars=20_000, max_steps=None, judge=None)`;
+  `async with` it, or call `close()` yourself. `backend` is a `Backend` (the caller closes it) or a name; `judge`
+  an `orchestrator.verify.judge.Judge` for the scenario's `judge` checks (None: they are unjudged).
 - `await env.reset(scenario, seed=0, *, step_rewards=None, episode_id=None, noise="none") -> Observation`:
   `scenario` is a path, a loaded `Scenario` or YAML text; `noise` a profile of `orchestrator run --noise`.
   Ends the previous episode.

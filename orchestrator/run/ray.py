@@ -44,6 +44,7 @@ from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.backends.ray import RayBackend
 from orchestrator.run.runner import Interrupt, failed_result, run_episode, write_episode, write_json
 from orchestrator.scenario.model import Scenario
+from orchestrator.verify.judge import Judge, JudgeConfig
 from orchestrator.verify.results import Result
 
 MAX_RETRIES = 1
@@ -134,24 +135,28 @@ def _run_in_worker_loop(coro: Coroutine[Any, Any, Any]) -> Any:
         raise
 
 
-async def _episode_files(scenario: Scenario, recipe: AgentRecipe, rng_seed: int, timeout_s: float | None, where: dict[str, Any]) -> dict[str, bytes]:
+async def _episode_files(scenario: Scenario, recipe: AgentRecipe, rng_seed: int, timeout_s: float | None, where: dict[str, Any],
+                         judge: JudgeConfig | None = None) -> dict[str, bytes]:  # fmt: skip
     backend = _worker.get("backend")
     if backend is None:
         backend = _worker["backend"] = WorkerBackend()
     with tempfile.TemporaryDirectory(prefix="clawgym-ray-") as scratch:
         folder = Path(scratch)
-        result = await run_episode(scenario, backend, recipe.make(), folder=folder, rng_seed=rng_seed, timeout_s=timeout_s)
+        result = await run_episode(scenario, backend, recipe.make(), folder=folder, rng_seed=rng_seed, timeout_s=timeout_s,
+                                   judge=Judge(judge) if judge is not None else None)  # fmt: skip
         result.episode["ray"] = where
         write_json(folder / "results.json", result.model_dump(mode="json"))
         return {path.name: path.read_bytes() for path in sorted(folder.iterdir()) if path.is_file()}
 
 
-def episode_task(scenario: Scenario, recipe: AgentRecipe, rng_seed: int, timeout_s: float | None) -> dict[str, Any]:
-    """A Ray task: one whole episode on this worker; returns its folder's files."""
+def episode_task(scenario: Scenario, recipe: AgentRecipe, rng_seed: int, timeout_s: float | None,
+                 judge: JudgeConfig | None = None) -> dict[str, Any]:
+    """A Ray task: one whole episode on this worker, judged by a `Judge` made here from `judge`; returns its
+    folder's files."""
     import ray
 
     where = {"node": ray.get_runtime_context().get_node_id(), "host": socket.gethostname(), "pid": os.getpid()}
-    files = _run_in_worker_loop(_episode_files(scenario, recipe, rng_seed, timeout_s, where))
+    files = _run_in_worker_loop(_episode_files(scenario, recipe, rng_seed, timeout_s, where, judge))
     return {"files": files, "where": where}
 
 
@@ -200,8 +205,11 @@ async def run_episode_on_ray(
     timeout_s: float | None = None,
     on_stage: Callable[[str], None] = lambda _: None,
     interrupt: Interrupt | None = None,
+    judge: Judge | None = None,
 ) -> Result:
-    """`run_episode` with the episode running on a Ray worker; writes the same folder and always returns a result."""
+    """`run_episode` with the episode running on a Ray worker; writes the same folder and always returns a result.
+
+    The judge's `JudgeConfig` (plain data) goes with the task; the worker asks a `Judge` of its own made from it."""
     interrupt = interrupt or Interrupt()
     ray = backend.ray
     folder.mkdir(parents=True, exist_ok=True)
@@ -211,7 +219,7 @@ async def run_episode_on_ray(
         backend.connect()
         ref = _remote(backend).options(
             num_cpus=backend.cpus_per_episode, max_retries=MAX_RETRIES, retry_exceptions=False, name=f"episode {scenario.id} seed {rng_seed}",
-        ).remote(_scenario_ref(backend, scenario), recipe, rng_seed, timeout_s)  # fmt: skip
+        ).remote(_scenario_ref(backend, scenario), recipe, rng_seed, timeout_s, judge.config if judge else None)  # fmt: skip
     except BackendError as exc:
         return _record_failure(folder, failed_result(scenario, "error", str(exc), info))
     except Exception as exc:  # the cluster went away, the object store is full …

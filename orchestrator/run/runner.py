@@ -43,6 +43,7 @@ from orchestrator.backends.base import Backend, first_error
 from orchestrator.episode.episode import Episode
 from orchestrator.episode.serving import serve_http
 from orchestrator.scenario.model import Scenario
+from orchestrator.verify.judge import Judge
 from orchestrator.verify.results import JournalSummary, Result
 from orchestrator.world.noise import noisy
 
@@ -218,8 +219,11 @@ async def run_episode(
     timeout_s: float | None = None,
     on_stage: Callable[[str], None] = lambda _: None,
     interrupt: Interrupt | None = None,
+    judge: Judge | None = None,
 ) -> Result:
-    """Run one episode and write its folder; always returns (and writes) a result, see the module docstring."""
+    """Run one episode and write its folder; always returns (and writes) a result, see the module docstring.
+
+    `judge` answers the scenario's `judge` checks (None: they are unjudged)."""
     interrupt = interrupt or Interrupt()
     timeout = timeout_s or scenario.limits.timeout_s
     info: dict[str, Any] = {"backend": backend.name, "isolation": agent.isolation, "rng_seed": rng_seed}
@@ -237,7 +241,7 @@ async def run_episode(
         on_stage("starting apps")
         endpoints = await backend.start(scenario.apps)
         on_stage("seeding sandboxes")
-        async with Episode(scenario, endpoints, rng_seed=rng_seed, workdir=folder) as episode:
+        async with Episode(scenario, endpoints, rng_seed=rng_seed, workdir=folder, judge=judge) as episode:
             assert episode.gateway is not None
             async with served_gateway(agent, episode) as url:
                 episode.gateway_url = url
@@ -327,8 +331,10 @@ async def run_many(
     *,
     interrupt: Interrupt | None = None,
     notify: Callable[[str], None] = lambda _: None,
+    judge: Judge | None = None,
 ) -> RunRecord:
-    """K episodes, `parallel` at once; each writes its folder whatever happens to the others.
+    """K episodes, `parallel` at once; each writes its folder whatever happens to the others; `judge` answers
+    the scenario's `judge` checks in every episode (None: they are unjudged).
 
     Without an `interrupt` of the caller's, SIGINT and SIGTERM are handled here (see `watch_signals`);
     `notify` receives the messages to show."""
@@ -353,7 +359,7 @@ async def run_many(
             else:
                 results[index] = await episode_runner(backend)(
                     noisy(scenario, options.noise, options.seed + index), backend, prepare(), folder=folder, rng_seed=options.seed + index,
-                    timeout_s=options.timeout_s, on_stage=lambda stage: on_stage(index, stage), interrupt=interrupt,
+                    timeout_s=options.timeout_s, on_stage=lambda stage: on_stage(index, stage), interrupt=interrupt, judge=judge,
                 )  # fmt: skip
         on_stage(index, "done")
 

@@ -27,6 +27,7 @@ from orchestrator.agents.base import Agent
 from orchestrator.backends.base import Backend
 from orchestrator.run.runner import Interrupt, RunOptions, RunRecord, pass_at_k, pass_hat_k, run_many, watch_signals, write_json
 from orchestrator.scenario.model import Scenario
+from orchestrator.verify.judge import Judge
 from orchestrator.verify.results import Result
 
 GLOB_CHARS = set("*?[")
@@ -137,8 +138,10 @@ async def run_suite(
     options: SuiteOptions,
     on_event: Callable[[str, ScenarioRun, int, str], None] = lambda _kind, _run, _i, _s: None,
     notify: Callable[[str], None] = lambda _: None,
+    judge: Judge | None = None,
 ) -> SuiteRecord:
     """Run every loaded scenario; at most `parallel` episodes at once in total. Writes OUT/results.json.
+    `judge` answers the `judge` checks of every episode (None: they are unjudged).
 
     `on_event(kind, run, episode_index, text)`: kind is "stage" (an episode's stage changed), "start"
     or "done" (a scenario)."""
@@ -158,7 +161,7 @@ async def run_suite(
                                      timeout_s=options.timeout_s, noise=options.noise)  # fmt: skip
             run.record = await run_many(
                 run.scenario, backend, make_agent, run_options,
-                lambda index, stage: on_event("stage", run, index, stage), interrupt=interrupt, notify=notify,
+                lambda index, stage: on_event("stage", run, index, stage), interrupt=interrupt, notify=notify, judge=judge,
             )  # fmt: skip
             run.wall_s = time.perf_counter() - started
             on_event("done", run, 0, "")

@@ -16,6 +16,11 @@ command line as `--judge MODEL@BASE_URL` (key from `CLAWGYM_JUDGE_API_KEY`, else
 judge about every selected text and returns `Judgement`s, which `verify()` reads
 like any other input, so the verifier stays a pure function.
 
+Each episode is given its `Judge` (`orchestrator.episode.Episode(..., judge=)`,
+`run_episode(..., judge=)` …), so episodes in one process may ask different
+judges. A `JudgeConfig` is plain data: it crosses process boundaries (a Ray
+task carries it and the worker makes its `Judge` from it).
+
 - Each answer is cached on disk by the hash of (model, rubric, text, prompt
   version): a rerun asks nothing and gets the same verdict.
 - Without a judge, or when the judge cannot be reached or answers nonsense, the
@@ -42,7 +47,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from orchestrator.scenario.conditions import Context, describe_where, row_matches
-from orchestrator.scenario.model import JudgeCheck, Scenario
+from orchestrator.scenario.checks import JudgeCheck
+from orchestrator.scenario.model import Scenario
 from orchestrator.verify.results import CheckResult
 
 PROMPT_VERSION = "1"
@@ -74,6 +80,8 @@ class Judgement(BaseModel):
 
 @dataclass(frozen=True)
 class JudgeConfig:
+    """Which endpoint judges, with what key and cache: picklable, so it travels to other processes with an episode."""
+
     model: str
     base_url: str
     api_key: str | None = None
@@ -276,7 +284,7 @@ _current: Judge | None = None
 
 
 def use(judge: Judge | None) -> None:
-    """Set the judge episodes ask (the CLI's `--judge`); None: no judge, judge checks are unjudged."""
+    """Set the judge that episodes given none of their own ask (the CLI's `--judge`, until it passes its judge)."""
     global _current
     _current = judge
 
