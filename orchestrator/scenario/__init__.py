@@ -4,7 +4,7 @@
 - `checks`: what a scenario judges and allows (stages of row, journal and judge checks; forbid, allow, relax).
 - `worldspec`: the `world:` section as models (events, clock steps, waits, people, the user) and its load checks;
   `orchestrator.world` runs it.
-- `templates`: relative dates such as `{{ next tuesday 10:00 }}`.
+- `relative_dates`: relative dates such as `{{ next tuesday 10:00 }}`, expanded when a file is loaded.
 - `yamlpaths`: YAML with the line of every value, for error messages.
 - `conditions`: the operators of `where` mappings, checked at load time and evaluated on rows.
 - `text`: the text operators (`mentions_time`, `leaks` …) that read what a text says.

@@ -27,7 +27,7 @@ from pydantic import (
     model_validator,
 )
 
-from orchestrator.scenario import conditions, templates, yamlpaths
+from orchestrator.scenario import conditions, relative_dates, yamlpaths
 from orchestrator.scenario.checks import (
     AllowRule,
     Expect,
@@ -294,8 +294,8 @@ def expand_templates(data: dict[str, Any], problem: Any) -> dict[str, Any]:
     def walk(value: Any, at: Path_) -> Any:
         if isinstance(value, str) and "{{" in value:
             try:
-                return templates.expand(value, start)
-            except templates.TemplateError as exc:
+                return relative_dates.expand(value, start)
+            except relative_dates.TemplateError as exc:
                 problem(at, str(exc))
                 return value
         if isinstance(value, dict):

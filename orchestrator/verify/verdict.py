@@ -35,7 +35,7 @@ from orchestrator.scenario.model import Scenario
 from orchestrator.verify.facts import Facts, call_ref, derive, harm_model
 from orchestrator.verify.harm import allowed_words, judge_changes, label, world_violations
 from orchestrator.verify import judge as judging
-from orchestrator.verify import world as living
+from orchestrator.verify import world_changes
 from orchestrator.scenario.worldspec import GATEWAY_APP
 from orchestrator.verify.process import describe_rule, is_tool, journal_check, summarize
 from orchestrator.verify.results import Change, CheckResult, Result, StageResult, Violation
@@ -82,11 +82,11 @@ def verify(
         entry.setdefault("app", (entry.get("tool") or "").partition("__")[0])
         entry.setdefault("changes", [])
         entry.setdefault("arguments", {})
-    journal, world, own = living.split(journal)  # world events and the gateway's own tools are not the agent's app calls
-    if living.clock_orders(scenario):
-        journal = living.in_call_order(journal)
+    journal, world, own = world_changes.split(journal)  # world events and the gateway's own tools are not the agent's app calls
+    if world_changes.clock_orders(scenario):
+        journal = world_changes.in_call_order(journal)
     if world:
-        seeded = living.baseline(seeded, world, keys)
+        seeded = world_changes.baseline(seeded, world, keys)
     facts = derive(seeded, journal, keys)
     seeded_keys = facts.seeded_keys()
     clock = {"timezone": scenario.persona.timezone, "now": scenario.clock.start}  # for text operators
@@ -107,7 +107,7 @@ def verify(
                     result.kind = "guard"
             else:
                 named = any(part.startswith(f"{GATEWAY_APP}__") for t in check.journal.tools() for part in t.split("|"))
-                reason = journal_check(check, living.with_gateway(journal, own) if named else journal, facts, seeded_ctx)
+                reason = journal_check(check, world_changes.with_gateway(journal, own) if named else journal, facts, seeded_ctx)
                 result = CheckResult(
                     id=check_id, stage=stage.name, description=describe_check(check), weight=check.weight,
                     passed=reason is None, reason=reason, kind="outcome" if check.required else "process",
