@@ -39,10 +39,15 @@ Interface (names are stable; docs/rewards.md is the reward contract):
 - `SyncClawGymEnv(backend="inprocess", **options)`: the same methods, blocking (an event loop in its own thread).
 - `EnvError`: the env used out of order or given a scenario it cannot run.
 
+- `orchestrator.env.ray.RayEnv(cluster, **options)`: the same methods, each one call to a Ray actor hosting a
+  `ClawGymEnv` on a worker of the cluster (`orchestrator.backends.ray.RayBackend`).
+
 Episodes run through `orchestrator.episode.Episode` and its gateway, the path every agent takes (trace, tool-call
-limit, faults, the living world). May import `episode`, `backends`, `scenario`, `verify`, `world` (noise profiles)
-and `agents.models` (tool formats, system prompt); nothing imports it but adapters (`openenv.py`,
-`verifiers_env.py`) and the CLI.
+limit, faults, the living world), and end in `Episode.finish`, as `orchestrator run` ends them. Nothing imports
+this package but its adapters (`openenv.py`, `verifiers_env.py`, `ray.py`) and the CLI.
+
+May import: `episode`, `backends`, `scenario`, `verify`, `world` (noise profiles) and `agents.models` (tool formats,
+the model loop's prompt preamble).
 """
 
 from orchestrator.env.core import (

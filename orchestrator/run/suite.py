@@ -25,7 +25,7 @@ import anyio
 from orchestrator import scenario as scenarios
 from orchestrator.agents.base import Agent
 from orchestrator.backends.base import Backend
-from orchestrator.run.runner import Interrupt, RunOptions, RunRecord, pass_at_k, pass_hat_k, run_many, watch_signals, write_json
+from orchestrator.run.runner import EpisodeRunner, Interrupt, RunOptions, RunRecord, pass_at_k, pass_hat_k, run_many, watch_signals, write_json
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge
 from orchestrator.verify.results import Result
@@ -139,9 +139,11 @@ async def run_suite(
     on_event: Callable[[str, ScenarioRun, int, str], None] = lambda _kind, _run, _i, _s: None,
     notify: Callable[[str], None] = lambda _: None,
     judge: Judge | None = None,
+    run_one: EpisodeRunner | None = None,
 ) -> SuiteRecord:
     """Run every loaded scenario; at most `parallel` episodes at once in total. Writes OUT/results.json.
-    `judge` answers the `judge` checks of every episode (None: they are unjudged).
+    `judge` answers the `judge` checks of every episode (None: they are unjudged); `run_one` runs each episode
+    (see `run_many`: `orchestrator.run.ray.run_episode_on_ray` for the ray backend).
 
     `on_event(kind, run, episode_index, text)`: kind is "stage" (an episode's stage changed), "start"
     or "done" (a scenario)."""
@@ -162,6 +164,7 @@ async def run_suite(
             run.record = await run_many(
                 run.scenario, backend, make_agent, run_options,
                 lambda index, stage: on_event("stage", run, index, stage), interrupt=interrupt, notify=notify, judge=judge,
+                run_one=run_one,
             )  # fmt: skip
             run.wall_s = time.perf_counter() - started
             on_event("done", run, 0, "")

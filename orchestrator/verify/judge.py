@@ -29,7 +29,8 @@ task carries it and the worker makes its `Judge` from it).
 - The judged text is data: the prompt fences it and tells the judge to ignore
   instructions inside it.
 
-May import `orchestrator.scenario`; never backends, episodes or agents.
+May import `orchestrator.scenario`, `orchestrator.verify.results` and `orchestrator.verify.tables` (never the verdict,
+which imports this module); never backends, episodes or agents.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from orchestrator.scenario.conditions import Context, describe_where, row_matche
 from orchestrator.scenario.checks import JudgeCheck
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.results import CheckResult
+from orchestrator.verify.tables import discarded, table_keys
 
 PROMPT_VERSION = "1"
 SYSTEM_PROMPT = """You grade the work of an assistant. You are given a CLAIM and a TEXT the assistant wrote.
@@ -197,19 +199,14 @@ def judged_rows(check: JudgeCheck, seeded: Mapping[str, Any], final: Mapping[str
                 ctx: Context) -> list[tuple[Any, str]]:
     """(row key, text) for every row of the final state the check selects (discarded rows, such as trashed
     mail, excepted); a text that is not a string is shown as JSON."""
-    from orchestrator.verify import verdict
-
     spec = check.judge
     key = keys.get((spec.app, spec.table), "id")
     seeded_keys = {r.get(key) for r in seeded.get(spec.app, {}).get(spec.table, [])}
-    thrown_away = getattr(verdict, "discarded", None) or (
-        lambda app, table, row: row.get("trashed") is True or row.get("folder") in ("trash", "spam")
-    )
     out = []
     for row in final.get(spec.app, {}).get(spec.table, []):
         if spec.added is not None and (row.get(key) not in seeded_keys) != spec.added:
             continue
-        if thrown_away(spec.app, spec.table, row):  # a trashed reply says nothing to anyone
+        if discarded(spec.app, spec.table, row):  # a trashed reply says nothing to anyone
             continue
         if not row_matches(row, spec.where, ctx.for_app(spec.app), spec.table):
             continue
@@ -226,8 +223,6 @@ async def resolve(
     checks = [(check_id, check) for check_id, _, check in scenario.checks() if isinstance(check, JudgeCheck)]
     if not checks or judge is None:
         return {}
-    from orchestrator.verify.verdict import table_keys
-
     keys = table_keys(scenario)
     ctx = Context(final, keys, timezone=scenario.persona.timezone, now=scenario.clock.start)
     out: dict[str, list[Judgement]] = {}

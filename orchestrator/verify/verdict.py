@@ -26,42 +26,25 @@ How a verdict is decided (scenarios/README.md says the same for authors):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from orchestrator.scenario.conditions import Context, describe_where, failures, holds, row_matches
 from orchestrator.scenario.checks import Expect, Forbid, JournalCheck, JudgeCheck, RowCheck
 from orchestrator.scenario.model import Scenario
-from orchestrator.verify.facts import Facts, call_ref, derive, harm_model
+from orchestrator.verify.facts import Facts, call_ref, derive
 from orchestrator.verify.harm import allowed_words, judge_changes, label, world_violations
 from orchestrator.verify import judge as judging
 from orchestrator.verify import world_changes
 from orchestrator.scenario.worldspec import GATEWAY_APP
 from orchestrator.verify.process import describe_rule, is_tool, journal_check, summarize
 from orchestrator.verify.results import Change, CheckResult, Result, StageResult, Violation
-from servers import registry
+from orchestrator.verify.tables import discarded, table_keys
 
 __all__ = ["allowed_words", "describe_check", "describe_rule", "diff", "is_tool", "summarize", "verify"]
 
 Snapshot = Mapping[str, list[dict[str, Any]]]
 TITLE_COLUMNS = ("title", "subject", "name", "email", "body", "text")
-
-
-def table_keys(scenario: Scenario) -> dict[tuple[str, str], str]:
-    return {
-        (app, table.name): table.key
-        for app in scenario.apps
-        for table in registry.load(app).tables.values()
-    }
-
-
-def discarded(app: str, table: str, row: Mapping[str, Any]) -> bool:
-    """Whether a row is thrown away (trashed, in the bin): the app's harm model decides."""
-    model = harm_model(app)
-    decide: Callable[[str, Mapping[str, Any]], bool] | None = getattr(model, "discarded", None)
-    if decide is not None:
-        return bool(decide(table, row))
-    return row.get("trashed") is True or row.get("folder") in ("trash", "spam")
 
 
 def verify(

@@ -13,6 +13,7 @@ async def test_a_judge_check_is_judged_on_a_ray_worker(ray_cluster, tmp_path: Pa
     from orchestrator.agents.base import OracleAgent
     from orchestrator.backends.ray import RayBackend
     from orchestrator.record import verify_digest
+    from orchestrator.run.ray import run_episode_on_ray
     from orchestrator.run.runner import RunOptions, run_many
     from orchestrator.scenario import load
     from orchestrator.verify.judge import Judge, JudgeConfig
@@ -24,7 +25,7 @@ async def test_a_judge_check_is_judged_on_a_ray_worker(ray_cluster, tmp_path: Pa
     with FakeJudge() as fake:
         judge = Judge(JudgeConfig("judge-model", fake.url, cache_dir=tmp_path / "cache"))
         async with RayBackend(ray_cluster.address) as cluster:
-            record = await run_many(loaded, cluster, OracleAgent, RunOptions(out=out), judge=judge)
+            record = await run_many(loaded, cluster, OracleAgent, RunOptions(out=out), judge=judge, run_one=run_episode_on_ray)
         assert [r["model"] for r in fake.requests] == ["judge-model"], "the worker did not ask the judge"
     [result] = record.results
     assert result.status == "completed" and result.episode["backend"] == "ray", result.error
