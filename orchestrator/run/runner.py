@@ -24,14 +24,12 @@ the agent's whole process tree is gone, and `digest` holds the sha256 of the
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import secrets
 import signal
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
-from math import comb
 from pathlib import Path
 from typing import Any
 
@@ -39,18 +37,16 @@ import anyio
 
 from orchestrator.agents.base import Agent, AgentReport
 from orchestrator.agents.command import CommandAgent
-from orchestrator.backends.base import Backend, BackendError, first_error
+from orchestrator.backends.base import Backend, first_error
 from orchestrator.episode.episode import Episode
 from orchestrator.episode.serving import serve_http
+from orchestrator.record import journal_of, pass_at_k, pass_hat_k, write_episode, write_json
+from orchestrator.record import verify_digest  # noqa: F401  (for the CLI, until it imports orchestrator.record)
 from orchestrator.scenario.model import Scenario
-from orchestrator.verify.judge import Judge
 from orchestrator.verify.results import JournalSummary, Result
 from orchestrator.world.noise import noisy
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-EpisodeRunner = Callable[..., Awaitable[Result]]
-"""What runs one episode and writes its folder: `run_episode`'s signature (`orchestrator.run.ray.run_episode_on_ray`)."""
 
 
 @dataclass
@@ -130,73 +126,6 @@ async def watch_signals(interrupt: Interrupt, hard_stop: anyio.CancelScope, noti
                 return
 
 
-def pass_at_k(n: int, c: int, k: int) -> float:
-    """Chance that at least one of k episodes passes, estimated from c passes in n."""
-    return 1.0 - comb(n - c, k) / comb(n, k)
-
-
-def pass_hat_k(n: int, c: int, k: int) -> float:
-    """Chance that all of k episodes pass, estimated from c passes in n."""
-    return comb(c, k) / comb(n, k)
-
-
-def write_json(path: Path, data: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    scratch = path.with_suffix(path.suffix + ".tmp")
-    scratch.write_text(json.dumps(data, indent=2, default=str) + "\n")
-    scratch.replace(path)
-
-
-def journal_digest(journal: list[dict[str, Any]]) -> str:
-    """sha256 of the journal as canonical JSON (sorted keys, no spaces)."""
-    canonical = json.dumps(journal, sort_keys=True, separators=(",", ":"), default=str, ensure_ascii=False)
-    return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-def write_episode(folder: Path, result: Result, trace: list[dict[str, Any]], journal: list[dict[str, Any]] | None = None) -> None:
-    """Write trace.jsonl, then results.json with the sha256 of both the trace and the journal it was computed from.
-
-    `journal` defaults to the app entries of `trace` (what `merged_trace` puts there)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    text = "".join(json.dumps(entry, default=str) + "\n" for entry in trace)
-    (folder / "trace.jsonl").write_text(text)
-    if journal is None:
-        journal = journal_of(trace)
-    result.digest = {
-        "algorithm": "sha256",
-        "trace": hashlib.sha256(text.encode()).hexdigest(),
-        "journal": journal_digest(journal),
-    }
-    write_json(folder / "results.json", result.model_dump(mode="json"))
-
-
-def journal_of(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The app journals inside a merged trace, in order, as the verifier read them."""
-    return [{k: v for k, v in entry.items() if k != "source"} for entry in trace if str(entry.get("source", "")).startswith("app:")]
-
-
-def verify_digest(folder: Path) -> list[str]:
-    """Problems found checking `folder/results.json`'s digest against its `trace.jsonl` (empty: they match)."""
-    try:
-        result = json.loads((folder / "results.json").read_text())
-        text = (folder / "trace.jsonl").read_text()
-    except (OSError, ValueError) as exc:
-        return [f"cannot read the episode in {folder}: {exc}"]
-    digest = result.get("digest") if isinstance(result, dict) else None
-    if not isinstance(digest, dict):
-        return [f"{folder / 'results.json'} has no digest"]
-    problems = []
-    if hashlib.sha256(text.encode()).hexdigest() != digest.get("trace"):
-        problems.append("trace.jsonl does not match the digest in results.json")
-    try:
-        trace = [json.loads(line) for line in text.splitlines() if line.strip()]
-    except ValueError as exc:
-        return [*problems, f"trace.jsonl is not JSON lines: {exc}"]
-    if journal_digest(journal_of(trace)) != digest.get("journal"):
-        problems.append("the journal in trace.jsonl does not match the digest in results.json")
-    return problems
-
-
 def failed_result(scenario: Scenario, status: str, error: str, episode: dict[str, Any]) -> Result:
     """The record of an episode that could not be verified: failed, score 0, with what went wrong."""
     return Result(
@@ -222,11 +151,8 @@ async def run_episode(
     timeout_s: float | None = None,
     on_stage: Callable[[str], None] = lambda _: None,
     interrupt: Interrupt | None = None,
-    judge: Judge | None = None,
 ) -> Result:
-    """Run one episode and write its folder; always returns (and writes) a result, see the module docstring.
-
-    `judge` answers the scenario's `judge` checks (None: they are unjudged)."""
+    """Run one episode and write its folder; always returns (and writes) a result, see the module docstring."""
     interrupt = interrupt or Interrupt()
     timeout = timeout_s or scenario.limits.timeout_s
     info: dict[str, Any] = {"backend": backend.name, "isolation": agent.isolation, "rng_seed": rng_seed}
@@ -244,7 +170,7 @@ async def run_episode(
         on_stage("starting apps")
         endpoints = await backend.start(scenario.apps)
         on_stage("seeding sandboxes")
-        async with Episode(scenario, endpoints, rng_seed=rng_seed, workdir=folder, judge=judge) as episode:
+        async with Episode(scenario, endpoints, rng_seed=rng_seed, workdir=folder) as episode:
             assert episode.gateway is not None
             async with served_gateway(agent, episode) as url:
                 episode.gateway_url = url
@@ -295,6 +221,15 @@ async def run_episode(
     return result
 
 
+def episode_runner(backend: Backend) -> Callable[..., Any]:
+    """`run_episode`, or for a backend that runs whole episodes on other machines (`ray`) its own, same signature."""
+    if getattr(backend, "runs_episodes", False):
+        from orchestrator.run.ray import run_episode_on_ray
+
+        return run_episode_on_ray
+    return run_episode
+
+
 @contextlib.asynccontextmanager
 async def served_gateway(agent: Agent, episode: Episode) -> AsyncIterator[str | None]:
     """The gateway's URL for an agent in another process (a command agent); None for one in this process (oracle,
@@ -325,21 +260,11 @@ async def run_many(
     *,
     interrupt: Interrupt | None = None,
     notify: Callable[[str], None] = lambda _: None,
-    judge: Judge | None = None,
-    run_one: EpisodeRunner | None = None,
 ) -> RunRecord:
-    """K episodes, `parallel` at once; each writes its folder whatever happens to the others; `judge` answers
-    the scenario's `judge` checks in every episode (None: they are unjudged).
+    """K episodes, `parallel` at once; each writes its folder whatever happens to the others.
 
-    `run_one` runs each episode: `run_episode` by default; a backend that runs whole episodes on its own workers
-    (`backend.runs_episodes`: ray) needs the caller to give its function (`orchestrator.run.ray.run_episode_on_ray`),
-    which this module does not import (it is the one that imports this module).
     Without an `interrupt` of the caller's, SIGINT and SIGTERM are handled here (see `watch_signals`);
     `notify` receives the messages to show."""
-    if run_one is None and getattr(backend, "runs_episodes", False):
-        raise BackendError(f"the {backend.name} backend runs whole episodes on its workers: run them with its episode "
-                           "function (run_many(..., run_one=orchestrator.run.ray.run_episode_on_ray))")  # fmt: skip
-    run_one = run_one or run_episode
     record = RunRecord()
     slots = anyio.Semaphore(max(1, options.parallel))
     results: dict[int, Result] = {}
@@ -359,9 +284,9 @@ async def run_many(
                 results[index] = not_run(scenario, folder, f"not started: the run was interrupted by {interrupt.reason}",
                                          "interrupted", backend, options.seed + index)  # fmt: skip
             else:
-                results[index] = await run_one(
+                results[index] = await episode_runner(backend)(
                     noisy(scenario, options.noise, options.seed + index), backend, prepare(), folder=folder, rng_seed=options.seed + index,
-                    timeout_s=options.timeout_s, on_stage=lambda stage: on_stage(index, stage), interrupt=interrupt, judge=judge,
+                    timeout_s=options.timeout_s, on_stage=lambda stage: on_stage(index, stage), interrupt=interrupt,
                 )  # fmt: skip
         on_stage(index, "done")
 

@@ -7,7 +7,10 @@ and one summary is written at the top:
                             stage scores, tool calls, time and cost when known; totals; files that did not load
     OUT/<scenario-id>/      that scenario's run: results.json and trace.jsonl, or episode-NNN/ and a summary
 
-May import `orchestrator.run.runner`, `orchestrator.scenario`, `orchestrator.backends` and `orchestrator.agents`.
+The summary is written through `orchestrator.record` (`write_summary`, kind "suite"), with its pass@k tables.
+
+May import `orchestrator.run.runner`, `orchestrator.record`, `orchestrator.scenario`, `orchestrator.backends`,
+`orchestrator.agents` and `orchestrator.verify`.
 """
 
 from __future__ import annotations
@@ -25,9 +28,9 @@ import anyio
 from orchestrator import scenario as scenarios
 from orchestrator.agents.base import Agent
 from orchestrator.backends.base import Backend
-from orchestrator.run.runner import EpisodeRunner, Interrupt, RunOptions, RunRecord, pass_at_k, pass_hat_k, run_many, watch_signals, write_json
+from orchestrator.record import SUITE, pass_k_tables, write_summary
+from orchestrator.run.runner import Interrupt, RunOptions, RunRecord, run_many, watch_signals
 from orchestrator.scenario.model import Scenario
-from orchestrator.verify.judge import Judge
 from orchestrator.verify.results import Result
 
 GLOB_CHARS = set("*?[")
@@ -138,12 +141,8 @@ async def run_suite(
     options: SuiteOptions,
     on_event: Callable[[str, ScenarioRun, int, str], None] = lambda _kind, _run, _i, _s: None,
     notify: Callable[[str], None] = lambda _: None,
-    judge: Judge | None = None,
-    run_one: EpisodeRunner | None = None,
 ) -> SuiteRecord:
     """Run every loaded scenario; at most `parallel` episodes at once in total. Writes OUT/results.json.
-    `judge` answers the `judge` checks of every episode (None: they are unjudged); `run_one` runs each episode
-    (see `run_many`: `orchestrator.run.ray.run_episode_on_ray` for the ray backend).
 
     `on_event(kind, run, episode_index, text)`: kind is "stage" (an episode's stage changed), "start"
     or "done" (a scenario)."""
@@ -163,8 +162,7 @@ async def run_suite(
                                      timeout_s=options.timeout_s, noise=options.noise)  # fmt: skip
             run.record = await run_many(
                 run.scenario, backend, make_agent, run_options,
-                lambda index, stage: on_event("stage", run, index, stage), interrupt=interrupt, notify=notify, judge=judge,
-                run_one=run_one,
+                lambda index, stage: on_event("stage", run, index, stage), interrupt=interrupt, notify=notify,
             )  # fmt: skip
             run.wall_s = time.perf_counter() - started
             on_event("done", run, 0, "")
@@ -177,7 +175,7 @@ async def run_suite(
         outer.cancel_scope.cancel()
     record = SuiteRecord(runs, {}, interrupted=interrupt.reason)
     record.summary = summarize(runs, options, interrupted=interrupt.reason, elapsed_s=time.perf_counter() - started)
-    write_json(options.out / "results.json", record.summary)
+    write_summary(options.out, record.summary, SUITE)
     return record
 
 
@@ -200,6 +198,7 @@ def _mean(values: list[float]) -> float | None:
 
 
 def scenario_row(run: ScenarioRun) -> dict[str, Any]:
+    """One scenario's row of the suite summary: episodes, passes, pass@k and pass^k, scores, calls, time, cost."""
     row: dict[str, Any] = {"file": str(run.file)}
     if run.scenario is None:
         return row | {"id": None, "status": "invalid", "problems": run.problems, "passed": False}
@@ -224,8 +223,7 @@ def scenario_row(run: ScenarioRun) -> dict[str, Any]:
         "passes": c,
         "passed": n > 0 and c == n,
         "score": _mean([r.score for r in results]) or 0.0,
-        "pass_at_k": {str(k): round(pass_at_k(n, c, k), 6) for k in range(1, n + 1)},
-        "pass_hat_k": {str(k): round(pass_hat_k(n, c, k), 6) for k in range(1, n + 1)},
+        **pass_k_tables(n, c),
         "stages": [{"name": name, "mean_score": stage_mean(i)} for i, name in enumerate(stage_names)],
         "calls": _mean([float(r.journal.calls) for r in results]),
         "duration_s": _mean(durations),
@@ -249,6 +247,7 @@ def _attack_row(results: list[Result]) -> dict[str, Any]:
 def summarize(
     runs: list[ScenarioRun], options: SuiteOptions, *, interrupted: str | None = None, elapsed_s: float = 0.0
 ) -> dict[str, Any]:
+    """The suite's results.json (kind "suite"): a row per scenario file and the totals over the scenarios that ran."""
     rows = [scenario_row(r) for r in runs]
     ran = [r for r in rows if r.get("id") and r["episodes"]]
     ks = range(1, options.repeat + 1)
@@ -259,7 +258,7 @@ def summarize(
 
     costs = [r["cost_usd"] for r in ran if r["cost_usd"] is not None]
     return {
-        "kind": "suite",
+        "kind": SUITE,
         "agent": options.agent,
         "repeat": options.repeat,
         "seed": options.seed,

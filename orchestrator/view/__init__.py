@@ -8,6 +8,9 @@ Both read only what a run writes into its folder (`results.json`, `trace.jsonl`,
     app.py        the Starlette app on 127.0.0.1
     report.py     the same pages as one self-contained HTML file, and a Markdown summary table
 
-May import the standard library, Starlette, uvicorn and Jinja2; nothing else of the orchestrator, so it never
-depends on how runs are made, only on what they write.
+Folders are found, told apart (episode, repeat, suite) and read through `orchestrator.record`, the one module
+that says what a run writes; export reads them the same way.
+
+May import: `record` (which imports nothing of the orchestrator), besides the standard library, Starlette, uvicorn
+and Jinja2; nothing of how runs are made (`run`, `episode`, the CLI), only what they write.
 """

@@ -5,19 +5,21 @@ A folder holding `results.json` is one of:
 - an episode: the verdict of one run (`checks`, `stages` …), with `trace.jsonl` next to it;
 - a repeat: one scenario run K times (`episodes`, `results`, `pass_at_k`), episodes in `episode-NNN/`;
 - a suite: many scenarios (`kind: suite`, `scenarios`), one folder per scenario.
+
+Which one is `orchestrator.record.kind_of`'s to say (the `kind` a record states, or for an older record its
+fields), and folders are found and files read through `orchestrator.record`, so export sees the same episodes and
+a trace line that does not parse costs that line only.
 """
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-SKIP_DIRS = {"logs", "home", ".git", "__pycache__"}
+from orchestrator.record import AGENT_LOG, EPISODE, MESSAGES, REPEAT, SUITE, find_records, read_json, read_trace
 
 
 @dataclass
@@ -28,7 +30,8 @@ class Record:
     """Stable within one scan: the folder relative to the root it was found under (prefixed when there are several roots)."""
     folder: Path
     data: dict[str, Any]
-    kind: str  # episode | repeat | suite
+    kind: str
+    """`orchestrator.record.EPISODE`, `REPEAT` or `SUITE`."""
     modified: datetime
     parent: str | None = None
     children: list[str] = field(default_factory=list)
@@ -63,7 +66,7 @@ class Record:
 
     @property
     def agent(self) -> str:
-        if self.kind == "suite":
+        if self.kind == SUITE:
             return str(self.data.get("agent") or "")
         agent = self.episode.get("agent")
         if isinstance(agent, dict):
@@ -90,27 +93,12 @@ class Record:
     # -- episode files ---------------------------------------------------------
 
     def trace(self) -> list[dict[str, Any]]:
-        path = self.folder / "trace.jsonl"
-        entries: list[dict[str, Any]] = []
-        try:
-            with path.open(encoding="utf-8", errors="replace") as lines:
-                for line in lines:
-                    line = line.strip()
-                    if not line:
-                        continue
-                    try:
-                        entry = json.loads(line)
-                    except json.JSONDecodeError:
-                        continue
-                    if isinstance(entry, dict):
-                        entries.append(entry)
-        except OSError:
-            pass
-        return entries
+        """The entries of trace.jsonl that read as JSON objects (`orchestrator.record.read_trace`)."""
+        return read_trace(self.folder).entries
 
     def messages(self) -> list[dict[str, Any]] | None:
         """The model's conversation, when the agent wrote `messages.json` (a list, or `{messages: [...]}`)."""
-        data = read_json(self.folder / "messages.json")
+        data = read_json(self.folder / MESSAGES)
         if isinstance(data, dict):
             data = data.get("messages")
         if not isinstance(data, list):
@@ -118,28 +106,12 @@ class Record:
         return [m if isinstance(m, dict) else {"role": "?", "content": m} for m in data]
 
     def agent_log(self, limit: int = 20_000) -> str | None:
+        """The end of what a command agent printed (`limit` characters), None without an agent.log."""
         try:
-            text = (self.folder / "agent.log").read_text(encoding="utf-8", errors="replace")
+            text = (self.folder / AGENT_LOG).read_text(encoding="utf-8", errors="replace")
         except OSError:
             return None
         return text if len(text) <= limit else "…\n" + text[-limit:]
-
-
-def read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8", errors="replace"))
-    except (OSError, ValueError):
-        return None
-
-
-def kind_of(data: dict[str, Any]) -> str | None:
-    if data.get("kind") == "suite" or (isinstance(data.get("scenarios"), list) and "total" in data):
-        return "suite"
-    if isinstance(data.get("results"), list) and "episodes" in data:
-        return "repeat"
-    if "scenario" in data and ("checks" in data or "stages" in data or "passed" in data):
-        return "episode"
-    return None
 
 
 @dataclass
@@ -152,6 +124,7 @@ class Library:
 
     @classmethod
     def scan(cls, roots: Iterable[Path]) -> Library:
+        """Every record under `roots`, each folder once; results.json files that are not run records become problems."""
         library = cls([Path(r) for r in roots])
         found: list[Record] = []
         seen: set[Path] = set()
@@ -160,49 +133,40 @@ class Library:
             if not root.exists():
                 library.problems.append(f"{root}: no such folder")
                 continue
-            for folder in _folders(root):
-                real = folder.resolve()
+            base = root if root.is_dir() else root.parent
+            for results in find_records(root):
+                if results.kind is None:
+                    library.problems.append(f"{results.path}: not a ClawGym results.json")
+                    continue
+                real = results.folder.resolve()
                 if real in seen:
                     continue
-                results = folder / "results.json"
-                if not results.is_file():
-                    continue
-                data = read_json(results)
-                kind = kind_of(data) if isinstance(data, dict) else None
-                if kind is None:
-                    library.problems.append(f"{results}: not a ClawGym results.json")
-                    continue
                 seen.add(real)
-                rel = folder.relative_to(root).as_posix() if folder != root else ""
-                rid = (prefix + rel).strip("/") or (root.resolve().name or "run")
-                found.append(Record(rid, folder, data, kind, datetime.fromtimestamp(results.stat().st_mtime)))
+                rel = results.folder.relative_to(base).as_posix() if results.folder != base else ""
+                rid = (prefix + rel).strip("/") or (base.resolve().name or "run")
+                modified = datetime.fromtimestamp(results.path.stat().st_mtime)
+                found.append(Record(rid, results.folder, results.data, results.kind, modified))
         found.sort(key=lambda r: r.modified, reverse=True)
         library.records = {r.id: r for r in found}
         by_folder = {r.folder.resolve(): r for r in found}
         for record in found:
             parent = by_folder.get(record.folder.resolve().parent)
-            if parent is not None and parent.kind in ("repeat", "suite"):
+            if parent is not None and parent.kind in (REPEAT, SUITE):
                 record.parent = parent.id
                 parent.children.append(record.id)
         return library
 
     def episodes(self) -> list[Record]:
-        return [r for r in self.records.values() if r.kind == "episode"]
+        """The episodes, newest first."""
+        return [r for r in self.records.values() if r.kind == EPISODE]
 
     def groups(self) -> list[Record]:
-        return [r for r in self.records.values() if r.kind != "episode"]
+        """The repeats and suites, newest first."""
+        return [r for r in self.records.values() if r.kind != EPISODE]
 
     def get(self, rid: str) -> Record | None:
+        """The record with id `rid`, if there is one."""
         return self.records.get(rid)
-
-
-def _folders(root: Path) -> Iterable[Path]:
-    """root and every folder below it; symlinks (like `latest`) are not followed, so nothing shows twice."""
-    yield root
-    for dirpath, dirnames, _ in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
-        for name in dirnames:
-            yield Path(dirpath) / name
 
 
 # -- what the pages need ------------------------------------------------------------
@@ -211,6 +175,7 @@ def _folders(root: Path) -> Iterable[Path]:
 def filter_episodes(
     episodes: list[Record], *, scenario: str = "", agent: str = "", passed: str = "", since: str = "", until: str = ""
 ) -> list[Record]:
+    """The episodes that match every filter given: scenario id, agent, passed ("yes"/"no"), days since/until."""
     out = []
     for r in episodes:
         if scenario and r.scenario != scenario:
@@ -301,6 +266,7 @@ def _attach(row: dict[str, Any], entry: dict[str, Any]) -> None:
 
 
 def call_anchor(app: str | None, seq: Any) -> str | None:
+    """The HTML anchor of an app's call number `seq` on the run page (None without both)."""
     return f"call-{app}-{seq}" if app and seq is not None else None
 
 

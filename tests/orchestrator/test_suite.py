@@ -91,7 +91,7 @@ def test_one_file_is_still_a_single_run(tmp_path: Path) -> None:
     done = orchestrator("run", str(SCENARIOS / TWO[1]), "--backend", "inprocess", "--out", str(tmp_path / "one"))
     assert done.returncode == 0, done.stderr
     result = json.loads((tmp_path / "one" / "results.json").read_text())
-    assert result["scenario"] == "reschedule-conflict" and "kind" not in result
+    assert result["scenario"] == "reschedule-conflict" and result["kind"] == "episode"
     assert re.search(r"^reschedule-conflict #1: verifying$", done.stderr, re.M)  # plain progress when piped
 
 

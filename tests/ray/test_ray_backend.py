@@ -21,7 +21,7 @@ from helpers import ROOT
 
 sys.path.insert(0, str(ROOT / "tests" / "agents"))  # the scripted model server of the model-agent tests
 
-from orchestrator.run.runner import verify_digest
+from orchestrator.record import verify_digest
 
 BATCH = ["customer-escalation", "inbox-triage", "meeting-notes-followup", "travel"]
 """A small batch of the library."""

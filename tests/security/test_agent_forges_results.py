@@ -35,7 +35,7 @@ def test_setsid_child_dies_with_the_agent_and_results_are_the_verifiers(tmp_path
     result = json.loads((out / "results.json").read_text())
     assert result == run.result and result["passed"] is False and result["checks"]
     assert not (out / "forged.json").exists()
-    from orchestrator.run.runner import verify_digest
+    from orchestrator.record import verify_digest
 
     assert verify_digest(out) == []
 
