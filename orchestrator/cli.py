@@ -278,7 +278,7 @@ def validate_command(
     optionally every mutation and attack fails and every equivalent rewrite passes. Exits 1 on any problem."""
     from orchestrator.backends.inprocess import InProcessBackend
     from orchestrator.prove import report as reporting
-    from orchestrator.prove.speed import schema_checks_remembered
+    from orchestrator.prove.schema_cache import schema_checks_remembered
     from orchestrator.prove.validate import validate
 
     _use_judge(judge)

@@ -16,7 +16,8 @@ from rich.text import Text
 
 from orchestrator.scenario.conditions import describe_where
 from orchestrator.verify.results import Result
-from orchestrator.scenario.model import Expect, Forbid, RowCheck, Scenario
+from orchestrator.scenario.checks import Expect, Forbid, RowCheck
+from orchestrator.scenario.model import Scenario
 from orchestrator.verify.harm import allowed_words, org_domains
 from orchestrator.verify.verdict import describe_check
 

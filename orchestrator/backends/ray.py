@@ -2,8 +2,8 @@
 
 Unlike the other backends, the app servers do not run beside the orchestrator: every Ray worker
 process hosts them (the in-process backend) and runs whole episodes there, and
-`orchestrator.run.ray` ships episodes to the workers and brings their records back. This module only
-owns the connection to the cluster:
+`orchestrator.run.ray` ships episodes to the workers and brings their records back
+(`orchestrator.env.ray.RayEnv` hosts environments there). This module only owns the connection to the cluster:
 
 - `address` (`--address ADDR`): join a running cluster (`ray start --head` on one machine,
   `ray start --address=HEAD:PORT` on the others; every node needs `clawgym[ray]` installed);
@@ -100,7 +100,8 @@ class RayBackend(Backend):
 
     name = "ray"
     runs_episodes = True
-    """Episodes run on the cluster's workers, not beside this process (see `orchestrator.run.runner.episode_runner`)."""
+    """Episodes run on the cluster's workers, not beside this process: `run_many` runs them with the episode function
+    its caller gives (`orchestrator.run.ray.run_episode_on_ray`), and starts no apps here."""
 
     def __init__(self, address: str | None = None, *, cpus_per_episode: float | None = None,
                  num_cpus: int | None = None, object_store_mb: int = LOCAL_OBJECT_STORE_MB) -> None:  # fmt: skip
@@ -156,7 +157,7 @@ class RayBackend(Backend):
         """No endpoints here: the apps run on the workers, inside each episode's task."""
         raise BackendError(
             "the ray backend runs whole episodes on its workers and has no app endpoints here: use it with "
-            "`orchestrator run --backend ray`, or orchestrator.run.ray.RayEnv for the environment API"
+            "`orchestrator run --backend ray`, or orchestrator.env.ray.RayEnv for the environment API"
         )
 
     def cluster_cpus(self) -> float:

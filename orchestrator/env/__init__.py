@@ -11,8 +11,9 @@
 
 Interface (names are stable; docs/rewards.md is the reward contract):
 
-- `ClawGymEnv(backend="inprocess", *, step_rewards=False, max_result_chars=20_000, max_steps=None)`;
-  `async with` it, or call `close()` yourself. `backend` is a `Backend` (the caller closes it) or a name.
+- `ClawGymEnv(backend="inprocess", *, step_rewards=False, max_result_chars=20_000, max_steps=None, judge=None)`;
+  `async with` it, or call `close()` yourself. `backend` is a `Backend` (the caller closes it) or a name; `judge`
+  an `orchestrator.verify.judge.Judge` for the scenario's `judge` checks (None: they are unjudged).
 - `await env.reset(scenario, seed=0, *, step_rewards=None, episode_id=None, noise="none") -> Observation`:
   `scenario` is a path, a loaded `Scenario` or YAML text; `noise` a profile of `orchestrator run --noise`.
   Ends the previous episode.
@@ -38,10 +39,15 @@ Interface (names are stable; docs/rewards.md is the reward contract):
 - `SyncClawGymEnv(backend="inprocess", **options)`: the same methods, blocking (an event loop in its own thread).
 - `EnvError`: the env used out of order or given a scenario it cannot run.
 
+- `orchestrator.env.ray.RayEnv(cluster, **options)`: the same methods, each one call to a Ray actor hosting a
+  `ClawGymEnv` on a worker of the cluster (`orchestrator.backends.ray.RayBackend`).
+
 Episodes run through `orchestrator.episode.Episode` and its gateway, the path every agent takes (trace, tool-call
-limit, faults, the living world). May import `episode`, `backends`, `scenario`, `verify`, `world` (noise profiles)
-and `agents.models` (tool formats, system prompt); nothing imports it but adapters (`openenv.py`,
-`verifiers_env.py`) and the CLI.
+limit, faults, the living world), and end in `Episode.finish`, as `orchestrator run` ends them. Nothing imports
+this package but its adapters (`openenv.py`, `verifiers_env.py`, `ray.py`) and the CLI.
+
+May import: `episode`, `backends`, `scenario`, `verify`, `world` (noise profiles) and `agents.models` (tool formats,
+the model loop's prompt preamble).
 """
 
 from orchestrator.env.core import (

@@ -33,7 +33,9 @@ from orchestrator.agents.models.loop import system_prompt
 from orchestrator.backends import Backend, make_backend
 from orchestrator.episode.episode import Episode, judge_noise
 from orchestrator.episode.gateway import task_text
-from orchestrator.scenario.model import JournalCheck, Scenario, ScenarioError, load
+from orchestrator.scenario.checks import JournalCheck
+from orchestrator.scenario.model import Scenario, ScenarioError, load
+from orchestrator.verify.judge import Judge
 from orchestrator.verify.results import Result
 from orchestrator.verify.verdict import verify
 from orchestrator.world.noise import noise_profile, noisy
@@ -274,7 +276,9 @@ class ClawGymEnv:
     `backend`: a `Backend` (left open on close: its owner closes it) or a backend name (`inprocess`, the default,
     or `local`, `docker`, `remote`; started by the env and closed on close). `step_rewards`: the default for
     `reset(step_rewards=...)`. `max_result_chars`: how much of a result `StepResult.text` holds. `max_steps`: end
-    (truncate) an episode after this many steps of any kind, on top of the scenario's tool-call limit.
+    (truncate) an episode after this many steps of any kind, on top of the scenario's tool-call limit. `judge`: the LLM
+    judge the final verdicts ask about the scenario's `judge` checks (None: they are unjudged; never asked for the
+    score so far of step rewards).
     """
 
     def __init__(
@@ -284,7 +288,9 @@ class ClawGymEnv:
         step_rewards: bool = False,
         max_result_chars: int = RESULT_CHARS,
         max_steps: int | None = None,
+        judge: Judge | None = None,
     ) -> None:
+        self.judge = judge
         if isinstance(backend, str):
             self.backend: Backend = make_backend(backend)
             self._own_backend = True
@@ -502,7 +508,8 @@ class ClawGymEnv:
         ep = _Episode(scenario, seed, episode_id, step_rewards, stack)
         try:
             endpoints = await self.backend.start(scenario.apps)
-            ep.episode = await stack.enter_async_context(Episode(scenario, endpoints, rng_seed=seed, episode_id=sandbox))
+            episode = Episode(scenario, endpoints, rng_seed=seed, episode_id=sandbox, judge=self.judge)
+            ep.episode = await stack.enter_async_context(episode)
             ep.client = await stack.enter_async_context(ep.episode.connect(trusted=True))
             listed = (await ep.client.list_tools()).tools
             ep.state = {app: dict(rows) for app, rows in ep.episode.seeded.items()}

@@ -7,7 +7,7 @@
 
 Entering seeds one sandbox per app (clock, persona, fault plan), records the
 seeded state and opens the gateway; verifying reads the final state and the
-journals;
+journals (asking the episode's LLM judge, if it has one, about `judge` checks);
 `finish` is the one way an episode is closed and judged, whatever runs it (the
 runner, the environment API, Ray workers, `orchestrator serve`); leaving closes
 every connection and deletes the sandboxes.
@@ -32,7 +32,7 @@ from orchestrator.backends.base import (
 )  # fmt: skip
 from orchestrator.episode.gateway import Gateway, Trace, gateway_name, task_text
 from orchestrator.scenario.model import Scenario
-from orchestrator.verify import judge as judging
+from orchestrator.verify.judge import Judge, resolve
 from orchestrator.verify.process import injected_faults, judge_recovery
 from orchestrator.verify.results import Result
 from orchestrator.verify.verdict import verify
@@ -53,6 +53,12 @@ async def each(items: Mapping[str, Any], fn: Callable[[str, Any], Awaitable[Any]
     return results
 
 
+def _process_judge() -> Judge | None:
+    from orchestrator.verify import judge as judging
+
+    return judging.current()
+
+
 def judge_noise(result: Result, scenario: Scenario, journal: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Under a noise profile, judge in place how the run recovered from the injected faults (`judge_recovery`);
     the profile as results record it, or None for a scenario run as written (nothing is judged then)."""
@@ -63,7 +69,9 @@ def judge_noise(result: Result, scenario: Scenario, journal: list[dict[str, Any]
 
 
 class Episode:
-    """One run of `scenario` in its own sandboxes behind its own gateway."""
+    """One run of `scenario` in its own sandboxes behind its own gateway; `judge` is the LLM judge its `judge` checks
+    are asked of (None: they are reported unjudged and do not count). Each episode has its own: two episodes in one
+    process may ask different judges, and a worker process is given the judge with the episode."""
 
     def __init__(
         self,
@@ -74,8 +82,10 @@ class Episode:
         episode_id: str | None = None,
         keep: bool = False,
         workdir: Path | None = None,
+        judge: Judge | None = None,
     ) -> None:
         self.scenario = scenario
+        self.judge = judge
         self.endpoints = {app: endpoints[app] for app in scenario.apps}
         self.rng_seed = rng_seed
         self.sandbox_id = f"{scenario.id[:40]}-{episode_id or uuid.uuid4().hex[:10]}"
@@ -185,8 +195,9 @@ class Episode:
         journal = journal if journal is not None else await self.journal()
         attempted = self.gateway.calls if self.gateway else None
         with self._phase("verify"):
-            judge = judging.current()  # claims for an LLM judge are asked before the (pure) verdict
-            judgements = await judging.resolve(self.scenario, self.seeded, final, judge) if judge else None
+            # claims for an LLM judge are asked before the (pure) verdict
+            judge = self.judge or _process_judge()  # (the process's judge: until every caller passes its own)
+            judgements = await resolve(self.scenario, self.seeded, final, judge) if judge else None
             result = verify(self.scenario, self.seeded, final, journal, attempted_calls=attempted, judgements=judgements)
         result.episode.update(
             {"sandbox": self.sandbox_id, "rng_seed": self.rng_seed, "duration_s": round(time.perf_counter() - self.started, 3),

@@ -168,7 +168,7 @@ async def generate(options: Options, out: Path, progress: Progress | None = None
     """Generate, prove and write the tasks; returns what happened per family."""
     from orchestrator import scenario as scenarios  # noqa: PLC0415
     from orchestrator.backends.inprocess import InProcessBackend  # noqa: PLC0415
-    from orchestrator.prove.speed import schema_checks_remembered  # noqa: PLC0415
+    from orchestrator.prove.schema_cache import schema_checks_remembered  # noqa: PLC0415
     from orchestrator.prove.validate import validate  # noqa: PLC0415
 
     options.check()

@@ -6,7 +6,7 @@ weakened solutions and generic attacks fail, and equivalent rewrites pass.
   (`servers/<app>/probes.py`, found through `servers.registry.probes`);
 - `script`: the agent that plays a derived trajectory and notes which of its calls failed;
 - `report`: the table and JSON `validate` prints;
-- `speed`: keeps many short episodes fast.
+- `schema_cache`: remembers which tool output schemas passed the meta-schema check, so many short episodes stay fast.
 
 May import: `scenario`, `verify`, `backends`, `episode`, `agents`, `servers.registry` and `servers.core.probes`
 (everything below the CLI).

@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 
 from orchestrator.scenario.model import SAVED_REF, OracleStep, Scenario, app_of
 from orchestrator.verify.facts import derive as derive_facts
-from orchestrator.verify.verdict import table_keys
+from orchestrator.verify.tables import table_keys
 from orchestrator.scenario.worldspec import ASK_TOOL, GATEWAY_APP
 from servers import registry
 from servers.core.probes import ATTACK_KINDS, EQUIVALENT_KINDS, Computed, Probe, ProbeContext, Skip, Step

@@ -17,11 +17,12 @@ Agents: `oracle`, `noop` and model agents (`openai:`, `anthropic:`: rebuilt on t
 model and options; the driver's API key travels with the task) run on Ray. `cmd:` agents do not: the
 command would run on another machine, outside this machine's isolation, so they are refused.
 
-`RayEnv` is the environment API (`orchestrator.env.ClawGymEnv`) on Ray: each env lives in a Ray actor that
-hosts it and its app servers in process; every method is one actor call.
+`run_many` does not import this module (this module imports the runner): callers that run episodes on the
+ray backend give it `run_episode_on_ray` (`run_many(..., run_one=run_episode_on_ray)`). The environment API on Ray
+is `orchestrator.env.ray.RayEnv`.
 
-May import `orchestrator.run.runner`, `orchestrator.backends`, `orchestrator.agents`, `orchestrator.scenario`,
-`orchestrator.verify` and `orchestrator.env`.
+May import `orchestrator.run.runner`, `orchestrator.backends`, `orchestrator.agents`, `orchestrator.scenario`
+and `orchestrator.verify`.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from orchestrator.backends.ray import RayBackend
 from orchestrator.record import write_episode, write_json
 from orchestrator.run.runner import Interrupt, failed_result, run_episode
 from orchestrator.scenario.model import Scenario
+from orchestrator.verify.judge import Judge, JudgeConfig
 from orchestrator.verify.results import Result
 
 MAX_RETRIES = 1
@@ -135,24 +137,28 @@ def _run_in_worker_loop(coro: Coroutine[Any, Any, Any]) -> Any:
         raise
 
 
-async def _episode_files(scenario: Scenario, recipe: AgentRecipe, rng_seed: int, timeout_s: float | None, where: dict[str, Any]) -> dict[str, bytes]:
+async def _episode_files(scenario: Scenario, recipe: AgentRecipe, rng_seed: int, timeout_s: float | None, where: dict[str, Any],
+                         judge: JudgeConfig | None = None) -> dict[str, bytes]:  # fmt: skip
     backend = _worker.get("backend")
     if backend is None:
         backend = _worker["backend"] = WorkerBackend()
     with tempfile.TemporaryDirectory(prefix="clawgym-ray-") as scratch:
         folder = Path(scratch)
-        result = await run_episode(scenario, backend, recipe.make(), folder=folder, rng_seed=rng_seed, timeout_s=timeout_s)
+        result = await run_episode(scenario, backend, recipe.make(), folder=folder, rng_seed=rng_seed, timeout_s=timeout_s,
+                                   judge=Judge(judge) if judge is not None else None)  # fmt: skip
         result.episode["ray"] = where
         write_json(folder / "results.json", result.model_dump(mode="json"))
         return {path.name: path.read_bytes() for path in sorted(folder.iterdir()) if path.is_file()}
 
 
-def episode_task(scenario: Scenario, recipe: AgentRecipe, rng_seed: int, timeout_s: float | None) -> dict[str, Any]:
-    """A Ray task: one whole episode on this worker; returns its folder's files."""
+def episode_task(scenario: Scenario, recipe: AgentRecipe, rng_seed: int, timeout_s: float | None,
+                 judge: JudgeConfig | None = None) -> dict[str, Any]:
+    """A Ray task: one whole episode on this worker, judged by a `Judge` made here from `judge`; returns its
+    folder's files."""
     import ray
 
     where = {"node": ray.get_runtime_context().get_node_id(), "host": socket.gethostname(), "pid": os.getpid()}
-    files = _run_in_worker_loop(_episode_files(scenario, recipe, rng_seed, timeout_s, where))
+    files = _run_in_worker_loop(_episode_files(scenario, recipe, rng_seed, timeout_s, where, judge))
     return {"files": files, "where": where}
 
 
@@ -201,8 +207,11 @@ async def run_episode_on_ray(
     timeout_s: float | None = None,
     on_stage: Callable[[str], None] = lambda _: None,
     interrupt: Interrupt | None = None,
+    judge: Judge | None = None,
 ) -> Result:
-    """`run_episode` with the episode running on a Ray worker; writes the same folder and always returns a result."""
+    """`run_episode` with the episode running on a Ray worker; writes the same folder and always returns a result.
+
+    The judge's `JudgeConfig` (plain data) goes with the task; the worker asks a `Judge` of its own made from it."""
     interrupt = interrupt or Interrupt()
     ray = backend.ray
     folder.mkdir(parents=True, exist_ok=True)
@@ -212,7 +221,7 @@ async def run_episode_on_ray(
         backend.connect()
         ref = _remote(backend).options(
             num_cpus=backend.cpus_per_episode, max_retries=MAX_RETRIES, retry_exceptions=False, name=f"episode {scenario.id} seed {rng_seed}",
-        ).remote(_scenario_ref(backend, scenario), recipe, rng_seed, timeout_s)  # fmt: skip
+        ).remote(_scenario_ref(backend, scenario), recipe, rng_seed, timeout_s, judge.config if judge else None)  # fmt: skip
     except BackendError as exc:
         return _record_failure(folder, failed_result(scenario, "error", str(exc), info))
     except Exception as exc:  # the cluster went away, the object store is full …
@@ -242,133 +251,3 @@ def _record_failure(folder: Path, result: Result) -> Result:
     write_episode(folder, result, [])
     return result
 
-
-# -- the environment API on Ray ------------------------------------------------------
-
-
-class EnvHost:
-    """A Ray actor: one `orchestrator.env.ClawGymEnv` with the app servers in process on its worker."""
-
-    def __init__(self, options: dict[str, Any]) -> None:
-        from orchestrator.env import ClawGymEnv
-
-        self.env = ClawGymEnv("inprocess", **options)
-
-    def where(self) -> dict[str, Any]:
-        import ray
-
-        return {"node": ray.get_runtime_context().get_node_id(), "host": socket.gethostname(), "pid": os.getpid()}
-
-    async def reset(self, scenario: Scenario, seed: int, options: dict[str, Any]) -> Any:
-        return await self.env.reset(scenario, seed, **options)
-
-    async def step(self, action: Any) -> Any:
-        return await self.env.step(action)
-
-    async def finish(self, message: str) -> Any:
-        return await self.env.finish(message)
-
-    async def snapshot(self) -> Any:
-        return await self.env.snapshot()
-
-    async def trace(self) -> Any:
-        return await self.env.trace()
-
-    async def status(self) -> tuple[Any, Any]:
-        return self.env.state, self.env.result
-
-    async def close(self) -> None:
-        await self.env.close()
-
-
-class RayEnv:
-    """`ClawGymEnv` on a Ray worker: the same async methods, each one call to an actor that hosts the env
-    (and its app servers) in process. Many `RayEnv`s spread over the cluster as its CPUs allow.
-
-        async with RayBackend(address) as cluster:            # or RayBackend() for a local Ray on 127.0.0.1
-            envs = [RayEnv(cluster, step_rewards=True) for _ in range(64)]
-            obs = await envs[0].reset("scenarios/travel.yaml", seed=0)
-            out = await envs[0].step({"name": "mail__search_messages", "arguments": {"query": "Berlin"}})
-
-    A scenario given as a path is loaded here and sent as data (worker nodes need no scenario files); an
-    action is parsed here (`orchestrator.env.parse_action`). When the worker hosting the env dies, calls
-    raise `EnvError` saying so: that env's episode is lost, other envs go on; make a new `RayEnv`.
-    Options are `ClawGymEnv`'s (`step_rewards`, `max_result_chars`, `max_steps`)."""
-
-    def __init__(self, backend: RayBackend, **options: Any) -> None:
-        backend.connect()
-        self.backend = backend
-        actor = backend.cache.get("env-actor")
-        if actor is None:
-            actor = backend.cache["env-actor"] = backend.ray.remote(EnvHost)
-        self.actor = actor.options(num_cpus=backend.cpus_per_episode, max_restarts=0).remote(options)
-        self._state: Any = None
-        self._result: Any = None
-
-    async def _call(self, method: str, *args: Any) -> Any:
-        from orchestrator.env import EnvError
-
-        try:
-            return await getattr(self.actor, method).remote(*args)
-        except self.backend.ray.exceptions.RayActorError as exc:
-            raise EnvError(f"the Ray worker hosting this environment died; its episode is lost ({type(exc).__name__}); "
-                           "make a new RayEnv and reset it") from None  # fmt: skip
-        except self.backend.ray.exceptions.RayTaskError as exc:
-            cause = getattr(exc, "cause", None)
-            if isinstance(cause, Exception):
-                raise cause from None  # EnvError and the like, as the env raised them
-            raise
-
-    async def _refresh(self) -> None:
-        self._state, self._result = await self._call("status")
-
-    async def reset(self, scenario: Any, seed: int = 0, **options: Any) -> Any:
-        from orchestrator.env.core import load_scenario
-
-        observation = await self._call("reset", load_scenario(scenario), seed, options)
-        await self._refresh()
-        return observation
-
-    async def step(self, action: Any) -> Any:
-        from orchestrator.env import parse_action
-
-        out = await self._call("step", parse_action(action))
-        await self._refresh()
-        return out
-
-    async def finish(self, message: str = "") -> Any:
-        out = await self._call("finish", message)
-        await self._refresh()
-        return out
-
-    async def snapshot(self) -> Any:
-        return await self._call("snapshot")
-
-    async def trace(self) -> Any:
-        return await self._call("trace")
-
-    async def where(self) -> dict[str, Any]:
-        """The node, host and process hosting this env."""
-        return await self._call("where")
-
-    @property
-    def state(self) -> Any:
-        """`EnvState` as of the last call."""
-        return self._state
-
-    @property
-    def result(self) -> Any:
-        """The verdict, once the episode has ended."""
-        return self._result
-
-    async def close(self) -> None:
-        with contextlib.suppress(Exception):
-            await self._call("close")
-        with contextlib.suppress(Exception):
-            self.backend.ray.kill(self.actor)
-
-    async def __aenter__(self) -> RayEnv:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()

@@ -28,7 +28,7 @@ import json
 import secrets
 import signal
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,16 +37,20 @@ import anyio
 
 from orchestrator.agents.base import Agent, AgentReport
 from orchestrator.agents.command import CommandAgent
-from orchestrator.backends.base import Backend, first_error
+from orchestrator.backends.base import Backend, BackendError, first_error
 from orchestrator.episode.episode import Episode
 from orchestrator.episode.serving import serve_http
 from orchestrator.record import journal_of, pass_at_k, pass_hat_k, write_episode, write_json
 from orchestrator.record import verify_digest  # noqa: F401  (for the CLI, until it imports orchestrator.record)
 from orchestrator.scenario.model import Scenario
+from orchestrator.verify.judge import Judge
 from orchestrator.verify.results import JournalSummary, Result
 from orchestrator.world.noise import noisy
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+EpisodeRunner = Callable[..., Awaitable[Result]]
+"""What runs one episode and writes its folder: `run_episode`'s signature (`orchestrator.run.ray.run_episode_on_ray`)."""
 
 
 @dataclass
@@ -151,8 +155,11 @@ async def run_episode(
     timeout_s: float | None = None,
     on_stage: Callable[[str], None] = lambda _: None,
     interrupt: Interrupt | None = None,
+    judge: Judge | None = None,
 ) -> Result:
-    """Run one episode and write its folder; always returns (and writes) a result, see the module docstring."""
+    """Run one episode and write its folder; always returns (and writes) a result, see the module docstring.
+
+    `judge` answers the scenario's `judge` checks (None: they are unjudged)."""
     interrupt = interrupt or Interrupt()
     timeout = timeout_s or scenario.limits.timeout_s
     info: dict[str, Any] = {"backend": backend.name, "isolation": agent.isolation, "rng_seed": rng_seed}
@@ -170,7 +177,7 @@ async def run_episode(
         on_stage("starting apps")
         endpoints = await backend.start(scenario.apps)
         on_stage("seeding sandboxes")
-        async with Episode(scenario, endpoints, rng_seed=rng_seed, workdir=folder) as episode:
+        async with Episode(scenario, endpoints, rng_seed=rng_seed, workdir=folder, judge=judge) as episode:
             assert episode.gateway is not None
             async with served_gateway(agent, episode) as url:
                 episode.gateway_url = url
@@ -221,15 +228,6 @@ async def run_episode(
     return result
 
 
-def episode_runner(backend: Backend) -> Callable[..., Any]:
-    """`run_episode`, or for a backend that runs whole episodes on other machines (`ray`) its own, same signature."""
-    if getattr(backend, "runs_episodes", False):
-        from orchestrator.run.ray import run_episode_on_ray
-
-        return run_episode_on_ray
-    return run_episode
-
-
 @contextlib.asynccontextmanager
 async def served_gateway(agent: Agent, episode: Episode) -> AsyncIterator[str | None]:
     """The gateway's URL for an agent in another process (a command agent); None for one in this process (oracle,
@@ -260,11 +258,21 @@ async def run_many(
     *,
     interrupt: Interrupt | None = None,
     notify: Callable[[str], None] = lambda _: None,
+    judge: Judge | None = None,
+    run_one: EpisodeRunner | None = None,
 ) -> RunRecord:
-    """K episodes, `parallel` at once; each writes its folder whatever happens to the others.
+    """K episodes, `parallel` at once; each writes its folder whatever happens to the others; `judge` answers
+    the scenario's `judge` checks in every episode (None: they are unjudged).
 
+    `run_one` runs each episode: `run_episode` by default; a backend that runs whole episodes on its own workers
+    (`backend.runs_episodes`: ray) needs the caller to give its function (`orchestrator.run.ray.run_episode_on_ray`),
+    which this module does not import (it is the one that imports this module).
     Without an `interrupt` of the caller's, SIGINT and SIGTERM are handled here (see `watch_signals`);
     `notify` receives the messages to show."""
+    if run_one is None and getattr(backend, "runs_episodes", False):
+        raise BackendError(f"the {backend.name} backend runs whole episodes on its workers: run them with its episode "
+                           "function (run_many(..., run_one=orchestrator.run.ray.run_episode_on_ray))")  # fmt: skip
+    run_one = run_one or run_episode
     record = RunRecord()
     slots = anyio.Semaphore(max(1, options.parallel))
     results: dict[int, Result] = {}
@@ -284,9 +292,9 @@ async def run_many(
                 results[index] = not_run(scenario, folder, f"not started: the run was interrupted by {interrupt.reason}",
                                          "interrupted", backend, options.seed + index)  # fmt: skip
             else:
-                results[index] = await episode_runner(backend)(
+                results[index] = await run_one(
                     noisy(scenario, options.noise, options.seed + index), backend, prepare(), folder=folder, rng_seed=options.seed + index,
-                    timeout_s=options.timeout_s, on_stage=lambda stage: on_stage(index, stage), interrupt=interrupt,
+                    timeout_s=options.timeout_s, on_stage=lambda stage: on_stage(index, stage), interrupt=interrupt, judge=judge,
                 )  # fmt: skip
         on_stage(index, "done")
 

@@ -29,8 +29,9 @@ from orchestrator import scenario as scenarios
 from orchestrator.agents.base import Agent
 from orchestrator.backends.base import Backend
 from orchestrator.record import SUITE, pass_k_tables, write_summary
-from orchestrator.run.runner import Interrupt, RunOptions, RunRecord, run_many, watch_signals
+from orchestrator.run.runner import EpisodeRunner, Interrupt, RunOptions, RunRecord, run_many, watch_signals
 from orchestrator.scenario.model import Scenario
+from orchestrator.verify.judge import Judge
 from orchestrator.verify.results import Result
 
 GLOB_CHARS = set("*?[")
@@ -141,8 +142,12 @@ async def run_suite(
     options: SuiteOptions,
     on_event: Callable[[str, ScenarioRun, int, str], None] = lambda _kind, _run, _i, _s: None,
     notify: Callable[[str], None] = lambda _: None,
+    judge: Judge | None = None,
+    run_one: EpisodeRunner | None = None,
 ) -> SuiteRecord:
     """Run every loaded scenario; at most `parallel` episodes at once in total. Writes OUT/results.json.
+    `judge` answers the `judge` checks of every episode (None: they are unjudged); `run_one` runs each episode
+    (see `run_many`: `orchestrator.run.ray.run_episode_on_ray` for the ray backend).
 
     `on_event(kind, run, episode_index, text)`: kind is "stage" (an episode's stage changed), "start"
     or "done" (a scenario)."""
@@ -162,7 +167,8 @@ async def run_suite(
                                      timeout_s=options.timeout_s, noise=options.noise)  # fmt: skip
             run.record = await run_many(
                 run.scenario, backend, make_agent, run_options,
-                lambda index, stage: on_event("stage", run, index, stage), interrupt=interrupt, notify=notify,
+                lambda index, stage: on_event("stage", run, index, stage), interrupt=interrupt, notify=notify, judge=judge,
+                run_one=run_one,
             )  # fmt: skip
             run.wall_s = time.perf_counter() - started
             on_event("done", run, 0, "")

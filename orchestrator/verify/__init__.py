@@ -2,7 +2,7 @@
 
 - `verdict`: stages of checks, collateral damage, forbidden changes, limits, the score.
 - `results`: the `Result` model written to `results.json`.
-- `world`: the world's changes and the gateway's own tools in a verdict (a baseline of seeded state plus world changes).
+- `world_changes`: the world's changes and the gateway's own tools in a verdict (a baseline of seeded state plus world changes).
 
 May import `orchestrator.scenario`, `orchestrator.scenario.worldspec` and `servers.registry`; never backends, episodes or agents.
 """

@@ -152,7 +152,7 @@ def derive(
         for table, table_rows in tables.items():
             key = keys.get((app, table), "id")
             rows[(app, table)] = {r[key]: r for r in table_rows}
-    # World events and the gateway's own tools are not the agent's calls to apps (see verify.world).
+    # World events and the gateway's own tools are not the agent's calls to apps (see verify.world_changes).
     journal = [e for e in journal if not e.get("gateway") and not (e.get("world") and not e.get("tool"))]
     facts = Facts(seeded=rows, keys=keys, journal=journal)
     for index, entry in enumerate(journal):

@@ -34,7 +34,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from orchestrator.scenario.conditions import Context, row_matches
-from orchestrator.scenario.model import AllowRule, Scenario
+from orchestrator.scenario.checks import AllowRule
+from orchestrator.scenario.model import Scenario
 from orchestrator.verify.facts import Facts, call_ref, harm_model
 from orchestrator.verify.results import Change, Housekeeping, Violation
 from servers import registry

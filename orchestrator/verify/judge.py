@@ -16,6 +16,11 @@ command line as `--judge MODEL@BASE_URL` (key from `CLAWGYM_JUDGE_API_KEY`, else
 judge about every selected text and returns `Judgement`s, which `verify()` reads
 like any other input, so the verifier stays a pure function.
 
+Each episode is given its `Judge` (`orchestrator.episode.Episode(..., judge=)`,
+`run_episode(..., judge=)` …), so episodes in one process may ask different
+judges. A `JudgeConfig` is plain data: it crosses process boundaries (a Ray
+task carries it and the worker makes its `Judge` from it).
+
 - Each answer is cached on disk by the hash of (model, rubric, text, prompt
   version): a rerun asks nothing and gets the same verdict.
 - Without a judge, or when the judge cannot be reached or answers nonsense, the
@@ -24,7 +29,8 @@ like any other input, so the verifier stays a pure function.
 - The judged text is data: the prompt fences it and tells the judge to ignore
   instructions inside it.
 
-May import `orchestrator.scenario`; never backends, episodes or agents.
+May import `orchestrator.scenario`, `orchestrator.verify.results` and `orchestrator.verify.tables` (never the verdict,
+which imports this module); never backends, episodes or agents.
 """
 
 from __future__ import annotations
@@ -42,8 +48,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from orchestrator.scenario.conditions import Context, describe_where, row_matches
-from orchestrator.scenario.model import JudgeCheck, Scenario
+from orchestrator.scenario.checks import JudgeCheck
+from orchestrator.scenario.model import Scenario
 from orchestrator.verify.results import CheckResult
+from orchestrator.verify.tables import discarded, table_keys
 
 PROMPT_VERSION = "1"
 SYSTEM_PROMPT = """You grade the work of an assistant. You are given a CLAIM and a TEXT the assistant wrote.
@@ -74,6 +82,8 @@ class Judgement(BaseModel):
 
 @dataclass(frozen=True)
 class JudgeConfig:
+    """Which endpoint judges, with what key and cache: picklable, so it travels to other processes with an episode."""
+
     model: str
     base_url: str
     api_key: str | None = None
@@ -189,19 +199,14 @@ def judged_rows(check: JudgeCheck, seeded: Mapping[str, Any], final: Mapping[str
                 ctx: Context) -> list[tuple[Any, str]]:
     """(row key, text) for every row of the final state the check selects (discarded rows, such as trashed
     mail, excepted); a text that is not a string is shown as JSON."""
-    from orchestrator.verify import verdict
-
     spec = check.judge
     key = keys.get((spec.app, spec.table), "id")
     seeded_keys = {r.get(key) for r in seeded.get(spec.app, {}).get(spec.table, [])}
-    thrown_away = getattr(verdict, "discarded", None) or (
-        lambda app, table, row: row.get("trashed") is True or row.get("folder") in ("trash", "spam")
-    )
     out = []
     for row in final.get(spec.app, {}).get(spec.table, []):
         if spec.added is not None and (row.get(key) not in seeded_keys) != spec.added:
             continue
-        if thrown_away(spec.app, spec.table, row):  # a trashed reply says nothing to anyone
+        if discarded(spec.app, spec.table, row):  # a trashed reply says nothing to anyone
             continue
         if not row_matches(row, spec.where, ctx.for_app(spec.app), spec.table):
             continue
@@ -218,8 +223,6 @@ async def resolve(
     checks = [(check_id, check) for check_id, _, check in scenario.checks() if isinstance(check, JudgeCheck)]
     if not checks or judge is None:
         return {}
-    from orchestrator.verify.verdict import table_keys
-
     keys = table_keys(scenario)
     ctx = Context(final, keys, timezone=scenario.persona.timezone, now=scenario.clock.start)
     out: dict[str, list[Judgement]] = {}
@@ -276,7 +279,7 @@ _current: Judge | None = None
 
 
 def use(judge: Judge | None) -> None:
-    """Set the judge episodes ask (the CLI's `--judge`); None: no judge, judge checks are unjudged."""
+    """Set the judge that episodes given none of their own ask (the CLI's `--judge`, until it passes its judge)."""
     global _current
     _current = judge
 

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from orchestrator.scenario.conditions import Context, describe_where, holds, row_matches
-from orchestrator.scenario.model import JournalCheck
+from orchestrator.scenario.checks import JournalCheck
 from orchestrator.verify.facts import Facts, is_read
 from orchestrator.verify.results import JournalSummary
 

@@ -26,41 +26,25 @@ How a verdict is decided (scenarios/README.md says the same for authors):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from orchestrator.scenario.conditions import Context, describe_where, failures, holds, row_matches
-from orchestrator.scenario.model import Expect, Forbid, JournalCheck, JudgeCheck, RowCheck, Scenario
-from orchestrator.verify.facts import Facts, call_ref, derive, harm_model
+from orchestrator.scenario.checks import Expect, Forbid, JournalCheck, JudgeCheck, RowCheck
+from orchestrator.scenario.model import Scenario
+from orchestrator.verify.facts import Facts, call_ref, derive
 from orchestrator.verify.harm import allowed_words, judge_changes, label, world_violations
 from orchestrator.verify import judge as judging
-from orchestrator.verify import world as living
+from orchestrator.verify import world_changes
 from orchestrator.scenario.worldspec import GATEWAY_APP
 from orchestrator.verify.process import describe_rule, is_tool, journal_check, summarize
 from orchestrator.verify.results import Change, CheckResult, Result, StageResult, Violation
-from servers import registry
+from orchestrator.verify.tables import discarded, table_keys
 
 __all__ = ["allowed_words", "describe_check", "describe_rule", "diff", "is_tool", "summarize", "verify"]
 
 Snapshot = Mapping[str, list[dict[str, Any]]]
 TITLE_COLUMNS = ("title", "subject", "name", "email", "body", "text")
-
-
-def table_keys(scenario: Scenario) -> dict[tuple[str, str], str]:
-    return {
-        (app, table.name): table.key
-        for app in scenario.apps
-        for table in registry.load(app).tables.values()
-    }
-
-
-def discarded(app: str, table: str, row: Mapping[str, Any]) -> bool:
-    """Whether a row is thrown away (trashed, in the bin): the app's harm model decides."""
-    model = harm_model(app)
-    decide: Callable[[str, Mapping[str, Any]], bool] | None = getattr(model, "discarded", None)
-    if decide is not None:
-        return bool(decide(table, row))
-    return row.get("trashed") is True or row.get("folder") in ("trash", "spam")
 
 
 def verify(
@@ -81,11 +65,11 @@ def verify(
         entry.setdefault("app", (entry.get("tool") or "").partition("__")[0])
         entry.setdefault("changes", [])
         entry.setdefault("arguments", {})
-    journal, world, own = living.split(journal)  # world events and the gateway's own tools are not the agent's app calls
-    if living.clock_orders(scenario):
-        journal = living.in_call_order(journal)
+    journal, world, own = world_changes.split(journal)  # world events and the gateway's own tools are not the agent's app calls
+    if world_changes.clock_orders(scenario):
+        journal = world_changes.in_call_order(journal)
     if world:
-        seeded = living.baseline(seeded, world, keys)
+        seeded = world_changes.baseline(seeded, world, keys)
     facts = derive(seeded, journal, keys)
     seeded_keys = facts.seeded_keys()
     clock = {"timezone": scenario.persona.timezone, "now": scenario.clock.start}  # for text operators
@@ -106,7 +90,7 @@ def verify(
                     result.kind = "guard"
             else:
                 named = any(part.startswith(f"{GATEWAY_APP}__") for t in check.journal.tools() for part in t.split("|"))
-                reason = journal_check(check, living.with_gateway(journal, own) if named else journal, facts, seeded_ctx)
+                reason = journal_check(check, world_changes.with_gateway(journal, own) if named else journal, facts, seeded_ctx)
                 result = CheckResult(
                     id=check_id, stage=stage.name, description=describe_check(check), weight=check.weight,
                     passed=reason is None, reason=reason, kind="outcome" if check.required else "process",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime, time
+from typing import Any
 
 from pydantic import Field, field_validator
 
@@ -78,8 +79,18 @@ class Seed(SeedRow):
 
 
 def load(sb: Sandbox, seed: Seed) -> None:
-    me = sb.persona
+    """Write a validated seed into a new sandbox: calendars (a primary one at least), people, events, busy times."""
     now = sb.now_iso()
+    zones, primary = _load_calendars(sb, seed)
+    _load_people(sb, seed)
+    _load_events(sb, seed, zones, primary, now)
+    _load_busy(sb, seed)
+
+
+def _load_calendars(sb: Sandbox, seed: Seed) -> tuple[dict[str, str], str]:
+    """The seed's calendars (or the persona's own), the first primary unless one is; returns each one's time zone
+    by id and the primary's id."""
+    me = sb.persona
     calendars = seed.calendars or [CalendarSeed(id="primary", name=me.name, primary=True)]
     if not any(c.primary for c in calendars):
         calendars[0] = calendars[0].model_copy(update={"primary": True})
@@ -100,50 +111,65 @@ def load(sb: Sandbox, seed: Seed) -> None:
                 "access": c.access,
             },
         )
-    primary = next(c.id for c in calendars if c.primary)
+    return zones, next(c.id for c in calendars if c.primary)
 
+
+def _load_people(sb: Sandbox, seed: Seed) -> None:
+    """The people whose working hours and time zones the calendar knows."""
     for p in seed.people:
         sb.insert(
             "people",
             {
                 "email": p.email.lower(),
                 "name": p.name,
-                "timezone": p.timezone or me.timezone,
+                "timezone": p.timezone or sb.persona.timezone,
                 "work_start": p.work_start.strftime("%H:%M"),
                 "work_end": p.work_end.strftime("%H:%M"),
                 "work_days": p.work_days,
             },
         )
 
+
+def _event_times(i: int, e: EventSeed, tz: str) -> tuple[str, str]:
+    """Event `i`'s start and end as stored: dates for an all-day event, date-times in `tz` for a timed one."""
+    if e.all_day:
+        first = e.start.date() if isinstance(e.start, datetime) else e.start
+        last = e.end.date() if isinstance(e.end, datetime) else (e.end or first)
+        if last < first:
+            raise SeedError.at("calendar", ("events", i, "end"), "an all-day event cannot end before it starts")
+        return first.isoformat(), last.isoformat()
+    if not isinstance(e.start, datetime) or (e.end is not None and not isinstance(e.end, datetime)):
+        raise SeedError.at("calendar", ("events", i, "start"), "a timed event needs date-times (or set all_day: true)")
+    start_at = localize(e.start, tz)
+    end_at = localize(e.end, tz) if isinstance(e.end, datetime) else None
+    if end_at is None:
+        raise SeedError.at("calendar", ("events", i, "end"), "a timed event needs an end")
+    if end_at <= start_at:
+        raise SeedError.at("calendar", ("events", i, "end"), "end must be after start")
+    return isoformat(start_at), isoformat(end_at)
+
+
+def _attendees(sb: Sandbox, e: EventSeed) -> list[dict[str, Any]]:
+    """An event's attendees as stored: emails in lower case, names filled in from the people the calendar knows."""
+    attendees = [(AttendeeSeed(email=a) if isinstance(a, str) else a).model_dump() for a in e.attendees]
+    for a in attendees:
+        a["email"] = a["email"].lower()
+        person = sb.get("people", a["email"])
+        if not a["name"] and person:
+            a["name"] = person["name"]
+    return attendees
+
+
+def _load_events(sb: Sandbox, seed: Seed, zones: dict[str, str], primary: str, now: str) -> None:
+    """The seed's events, each on its calendar (the primary by default) and in its time zone (its calendar's),
+    created and updated at `now`."""
     for i, e in enumerate(seed.events):
         calendar_id = e.calendar_id or primary
         if calendar_id not in zones:
             raise SeedError.at("calendar", ("events", i, "calendar_id"), f"no calendar with id {calendar_id!r}")
         tz = e.timezone or zones[calendar_id]
-        if e.all_day:
-            first = e.start.date() if isinstance(e.start, datetime) else e.start
-            last = e.end.date() if isinstance(e.end, datetime) else (e.end or first)
-            if last < first:
-                raise SeedError.at("calendar", ("events", i, "end"), "an all-day event cannot end before it starts")
-            start, end = first.isoformat(), last.isoformat()
-        else:
-            if not isinstance(e.start, datetime) or (e.end is not None and not isinstance(e.end, datetime)):
-                raise SeedError.at("calendar", ("events", i, "start"), "a timed event needs date-times (or set all_day: true)")
-            start_at = localize(e.start, tz)
-            end_at = localize(e.end, tz) if isinstance(e.end, datetime) else None
-            if end_at is None:
-                raise SeedError.at("calendar", ("events", i, "end"), "a timed event needs an end")
-            if end_at <= start_at:
-                raise SeedError.at("calendar", ("events", i, "end"), "end must be after start")
-            start, end = isoformat(start_at), isoformat(end_at)
-        attendees = [
-            (AttendeeSeed(email=a) if isinstance(a, str) else a).model_dump() for a in e.attendees
-        ]
-        for a in attendees:
-            a["email"] = a["email"].lower()
-            person = sb.get("people", a["email"])
-            if not a["name"] and person:
-                a["name"] = person["name"]
+        start, end = _event_times(i, e, tz)
+        attendees = _attendees(sb, e)
         sb.insert(
             "events",
             {
@@ -156,7 +182,7 @@ def load(sb: Sandbox, seed: Seed) -> None:
                 "end": end,
                 "timezone": tz,
                 "all_day": e.all_day,
-                "organizer": (e.organizer or me.email).lower(),
+                "organizer": (e.organizer or sb.persona.email).lower(),
                 "attendees": attendees,
                 "status": e.status,
                 "created_at": now,
@@ -164,6 +190,10 @@ def load(sb: Sandbox, seed: Seed) -> None:
             },
         )
 
+
+def _load_busy(sb: Sandbox, seed: Seed) -> None:
+    """Times other people are busy (a time without an offset is in the persona's time zone)."""
+    me = sb.persona
     for i, b in enumerate(seed.busy):
         start_at, end_at = localize(b.start, me.timezone), localize(b.end, me.timezone)
         if end_at <= start_at:

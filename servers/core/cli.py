@@ -29,6 +29,7 @@ log = logging.getLogger("clawgym.server")
 
 
 def parser(app: App) -> argparse.ArgumentParser:
+    """The command line of `python -m servers.<app>`; each option's default may come from a CLAWGYM_* variable."""
     p = argparse.ArgumentParser(
         prog=f"python -m servers.{app.name}",
         description=f"ClawGym {app.title}: an MCP server whose state lives in resettable sandboxes.",
@@ -39,6 +40,14 @@ def parser(app: App) -> argparse.ArgumentParser:
             "where other local users can see them."
         ),
     )
+    _serving_options(p)
+    _access_options(p)
+    _limit_options(p)
+    return p
+
+
+def _serving_options(p: argparse.ArgumentParser) -> None:
+    """Where and how the server listens, and where its sandboxes live."""
     p.add_argument(
         "--transport",
         choices=["stdio", "http"],
@@ -70,6 +79,10 @@ def parser(app: App) -> argparse.ArgumentParser:
         metavar="FILE",
         help="YAML or JSON sandbox spec for sandbox 'default': {seed: {...}, persona: {...}, clock: {...}, rng_seed: N}",
     )
+
+
+def _access_options(p: argparse.ArgumentParser) -> None:
+    """Who may reach the admin API and sandbox `default`, and which Host names MCP requests may carry."""
     token = p.add_mutually_exclusive_group()
     token.add_argument(
         "--admin-token-file",
@@ -100,6 +113,10 @@ def parser(app: App) -> argparse.ArgumentParser:
         help="extra Host name accepted on MCP requests, e.g. a compose service name; '*' disables the check "
         "(repeatable; env CLAWGYM_ALLOWED_HOSTS, comma-separated)",
     )
+
+
+def _limit_options(p: argparse.ArgumentParser) -> None:
+    """Logging, each call's time budget, a sandbox's size cap, and the process the server lives no longer than."""
     p.add_argument("--log-level", default=os.environ.get("CLAWGYM_LOG_LEVEL", "warning"), help="server log level")
     p.add_argument(
         "--call-timeout",
@@ -123,7 +140,6 @@ def parser(app: App) -> argparse.ArgumentParser:
         metavar="PID",
         help="shut down when process PID ends (used by the orchestrator so no server outlives it)",
     )
-    return p
 
 
 def _positive(text: str) -> float:

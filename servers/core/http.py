@@ -73,6 +73,7 @@ def uvicorn_settings() -> dict[str, Any]:
 
 
 def is_loopback(host: str) -> bool:
+    """Whether `host` names this machine's loopback interface."""
     return host in LOOPBACK_HOSTS or host.startswith("127.")
 
 
@@ -112,6 +113,7 @@ class CreateSandbox(SandboxSpec):
 
 
 def bearer(request_headers: Any) -> str | None:
+    """The token of an `Authorization: Bearer` header, or None."""
     given = request_headers.get("authorization", "")
     return given[7:].strip() if given[:7].lower() == "bearer " else None
 
@@ -133,6 +135,7 @@ class McpEndpoint:
         self.open_default = open_default
 
     def admitted(self, scope: Scope) -> Sandbox | None:
+        """The sandbox the request addresses, if it exists and the request may reach it."""
         sandbox_id = self.sandbox_id or scope["path_params"]["sandbox"]
         sandbox = self.store.sandboxes.get(sandbox_id)
         if sandbox is None:
@@ -212,6 +215,7 @@ async def info(request: Request) -> Response:
 
 
 async def list_sandboxes(request: Request) -> Response:
+    """Every sandbox's summary."""
     return JSONResponse({"sandboxes": admin_plane(request).summaries()})
 
 
@@ -227,25 +231,30 @@ async def create_sandbox(request: Request) -> Response:
 
 
 async def get_sandbox(request: Request) -> Response:
+    """One sandbox's summary."""
     return JSONResponse(await admin_plane(request).summary(request.path_params["sandbox"]))
 
 
 async def delete_sandbox(request: Request) -> Response:
+    """Delete a sandbox once no call uses it."""
     sandbox_id = request.path_params["sandbox"]
     await admin_plane(request).delete(sandbox_id)
     return JSONResponse({"deleted": sandbox_id})
 
 
 async def reset(request: Request) -> Response:
+    """Back to the seeded state; the answer says how long it took."""
     sandbox, took = await admin_plane(request).reset(request.path_params["sandbox"])
     return JSONResponse(summary(sandbox) | {"reset_ms": round(took, 3)})
 
 
 async def snapshot(request: Request) -> Response:
+    """Every app table's rows."""
     return JSONResponse(await admin_plane(request).snapshot(request.path_params["sandbox"]))
 
 
 async def journal(request: Request) -> Response:
+    """Journal entries after `?after=N` (default 0), at most `?limit=N`."""
     sandbox_id = known(request)
     after = whole_number(request, "after", 0)
     assert after is not None
@@ -254,26 +263,31 @@ async def journal(request: Request) -> Response:
 
 
 async def get_clock(request: Request) -> Response:
+    """The sandbox's time and clock spec."""
     return JSONResponse(admin_plane(request).clock(request.path_params["sandbox"]))
 
 
 async def set_clock(request: Request) -> Response:
+    """Move the clock (`ClockChange`)."""
     sandbox_id = known(request)
     change = await read_body(request, ClockChange)
     return JSONResponse(await admin_plane(request).set_clock(sandbox_id, change))
 
 
 async def get_faults(request: Request) -> Response:
+    """The sandbox's fault plan."""
     return JSONResponse(admin_plane(request).faults(request.path_params["sandbox"]).model_dump(mode="json"))
 
 
 async def set_faults(request: Request) -> Response:
+    """Replace the fault plan."""
     sandbox_id = known(request)
     plan = await read_body(request, FaultPlan)
     return JSONResponse((await admin_plane(request).set_faults(sandbox_id, plan)).model_dump(mode="json"))
 
 
 async def world(request: Request) -> Response:
+    """Apply a world event (`WorldChange`)."""
     sandbox_id = known(request)
     change = await read_body(request, WorldChange)
     return JSONResponse(await admin_plane(request).apply_world(sandbox_id, change))

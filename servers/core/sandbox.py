@@ -232,6 +232,7 @@ class Sandbox:
         return hmac.compare_digest(hashlib.sha256(secret.encode()).hexdigest(), digest)
 
     def set_clock(self, *, advance: float | None = None, to: datetime | None = None) -> None:
+        """Move the clock to `to`, then by `advance` seconds, and store it."""
         if to is not None:
             self.clock.set(to)
         if advance is not None:
@@ -239,6 +240,7 @@ class Sandbox:
         self._write_meta("clock", self.clock.state())
 
     def set_follow_clock(self, follow: bool) -> None:
+        """Whether tool calls' `_meta` time moves the clock from now on."""
         self.follows_clock = follow
         self._write_meta("follows_clock", follow)
 
@@ -254,11 +256,13 @@ class Sandbox:
             self.set_clock(to=target)
 
     def set_faults(self, plan: FaultPlan) -> None:
+        """Replace the fault plan; its open windows close."""
         self.faults = plan
         self.fault_state = FaultState()
         self._write_meta("faults", plan.model_dump(mode="json"))
 
     def close(self) -> None:
+        """Close the database connection."""
         self.db.close()
 
     def snapshot(self) -> dict[str, list[dict[str, Any]]]:
@@ -269,6 +273,7 @@ class Sandbox:
         }
 
     def size(self) -> int:
+        """How many rows the app's tables hold."""
         return sum(
             self.db.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0] for name in self.app.tables
         )
@@ -312,15 +317,19 @@ class Sandbox:
 
     @property
     def persona(self) -> Persona:
+        """The person the agent works for."""
         return self.spec.persona
 
     def now(self) -> datetime:
+        """The sandbox's time."""
         return self.clock.now()
 
     def now_iso(self) -> str:
+        """The sandbox's time as ISO 8601 text."""
         return isoformat(self.clock.now())
 
     def over_budget(self) -> bool:
+        """Whether the running call is past its time budget."""
         return self.deadline is not None and time.monotonic() > self.deadline
 
     def checkpoint(self) -> None:
@@ -331,6 +340,7 @@ class Sandbox:
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
+        """Run the block in one transaction, rolled back when it raises."""
         self.db.execute("BEGIN")
         try:
             yield
@@ -340,6 +350,7 @@ class Sandbox:
         self.db.execute("COMMIT")
 
     def rollback(self) -> None:
+        """Roll back the open transaction, if any."""
         if self.db.in_transaction:
             self.db.execute("ROLLBACK")
 
@@ -370,6 +381,7 @@ class Sandbox:
         )
 
     def get(self, table: str, key: Any) -> dict[str, Any] | None:
+        """The row of `table` with key `key`, decoded, or None."""
         self.checkpoint()
         t = self.app.tables[table]
         row = self.db.execute(f'SELECT * FROM "{table}" WHERE "{t.key}" = ?', (key,)).fetchone()
@@ -385,12 +397,14 @@ class Sandbox:
     def select(
         self, table: str, where: str = "", params: tuple[Any, ...] | list[Any] = (), order: str = "rowid"
     ) -> list[dict[str, Any]]:
+        """The rows of `table` matching the SQL condition `where` (with `params`), in `order`, decoded."""
         self.checkpoint()
         t = self.app.tables[table]
         sql = f'SELECT * FROM "{table}"' + (f" WHERE {where}" if where else "") + f" ORDER BY {order}"
         return [t.decode(r) for r in self.db.execute(sql, tuple(params))]
 
     def insert(self, table: str, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Insert a row; returns it as stored."""
         self.checkpoint()
         t = self.app.tables[table]
         encoded = t.encode(values)
@@ -400,6 +414,7 @@ class Sandbox:
         return self.require(table, values[t.key]) if t.key in values else dict(values)
 
     def update(self, table: str, key: Any, changes: Mapping[str, Any]) -> dict[str, Any]:
+        """Change some columns of a row; returns it as stored (a `ToolError` when there is none)."""
         self.checkpoint()
         t = self.app.tables[table]
         if changes:
@@ -409,6 +424,7 @@ class Sandbox:
         return self.require(table, key)
 
     def delete(self, table: str, key: Any) -> None:
+        """Delete a row, if it is there."""
         self.checkpoint()
         t = self.app.tables[table]
         self.db.execute(f'DELETE FROM "{table}" WHERE "{t.key}" = ?', (key,))

@@ -69,6 +69,7 @@ class SandboxStore:
         return len(self.sandboxes)
 
     def get(self, sandbox_id: str) -> Sandbox:
+        """The sandbox, or `UnknownSandbox`."""
         try:
             return self.sandboxes[sandbox_id]
         except KeyError:
@@ -129,6 +130,7 @@ class SandboxStore:
         return sandbox
 
     def delete(self, sandbox_id: str) -> None:
+        """Close and forget the sandbox and remove its files (hold its lock while a tool call may use it: `locked`)."""
         sandbox = self.get(sandbox_id)
         del self.sandboxes[sandbox_id]
         sandbox.close()
@@ -136,6 +138,7 @@ class SandboxStore:
             shutil.rmtree(sandbox.directory, ignore_errors=True)
 
     def close(self) -> None:
+        """Close every sandbox."""
         for sandbox in self.sandboxes.values():
             sandbox.close()
         self.sandboxes.clear()

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import yaml
 
 from orchestrator.scenario import OracleStep, Scenario
-from orchestrator.scenario import templates
+from orchestrator.scenario import relative_dates
 
 
 @dataclass
@@ -25,7 +25,7 @@ class Case:
 
 def parse(scenario: Scenario, text: str) -> list[OracleStep]:
     start = scenario.clock.start.astimezone(ZoneInfo(scenario.persona.timezone))
-    data = yaml.safe_load(templates.expand(text, start))
+    data = yaml.safe_load(relative_dates.expand(text, start))
     return [OracleStep.model_validate(d) for d in data]
 
 
@@ -73,7 +73,7 @@ def setarg(pred: Callable[[OracleStep], bool], **args: Any):
         for x in steps:
             if pred(x):
                 for k, v in args.items():
-                    x.args[k] = templates.expand(v, s.clock.start.astimezone(ZoneInfo(s.persona.timezone))) if isinstance(v, str) else v
+                    x.args[k] = relative_dates.expand(v, s.clock.start.astimezone(ZoneInfo(s.persona.timezone))) if isinstance(v, str) else v
         return steps
 
     return edit

@@ -239,7 +239,7 @@ async def test_world_verdict(backend, name: str, load, case: Case) -> None:
 async def test_gateway_calls_keep_their_place_among_same_millisecond_calls() -> None:
     """Wall times of a millisecond cannot order a question and the booking made right after it; the gateway's
     record of how many calls each app had seen can."""
-    from orchestrator.verify.world import with_gateway
+    from orchestrator.verify.world_changes import with_gateway
 
     wall = "2026-03-02T08:00:00.001+00:00"
     calls = [
@@ -277,7 +277,7 @@ async def test_waiting_in_a_loop_cannot_push_time_past_the_bound(backend) -> Non
 async def test_calls_in_a_stepped_world_are_ordered_by_their_sandbox_time() -> None:
     """Each call in a world whose clock steps with every call carries a later sandbox time than the one before, so
     a mail read and the calendar change a millisecond later keep their order whatever their wall times say."""
-    from orchestrator.verify.world import clock_orders, in_call_order
+    from orchestrator.verify.world_changes import clock_orders, in_call_order
 
     assert clock_orders(WORLD["declined-meeting"][0]()) and not clock_orders(WORLD["ask-the-user"][0]())
     wall = "2026-03-02T08:00:00.001+00:00"

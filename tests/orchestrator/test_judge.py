@@ -9,103 +9,18 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
+from fake_judge import SCENARIO, FakeJudge
 from helpers import ROOT, free_port
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import JSONResponse
-from starlette.routing import Route
 
 from orchestrator.verify.judge import Judge, JudgeConfig, JudgeError, parse_answer
 
 ORCHESTRATOR = [sys.executable, "-m", "orchestrator.cli"]
-
-SCENARIO = """\
-id: judge-approval
-title: Tell Priya her trip is approved
-persona: {name: Dana Lee, email: dana@acme.test, timezone: Europe/Berlin}
-clock: {start: "2026-03-02T09:00:00+01:00", mode: frozen}
-instruction: Priya asked whether her Berlin trip is approved. It is; tell her.
-apps:
-  mail:
-    contacts: [{email: priya@acme.test, name: Priya Shah}]
-    messages:
-      - id: ask
-        from: Priya Shah <priya@acme.test>
-        to: [dana@acme.test]
-        subject: Berlin trip
-        sent_at: "{{ today 08:12 }}"
-        body: Hi Dana, is my Berlin trip approved? Priya
-stages:
-  - name: reply
-    checks:
-      - app: mail
-        table: messages
-        where: {folder: sent, to: {contains: priya@acme.test}}
-      - judge:
-          rubric: the reply tells Priya that her trip is approved
-          app: mail
-          table: messages
-          added: true
-          where: {folder: sent}
-          field: body
-allow: {mail: {messages: [added]}}
-oracle:
-  - {tool: mail__reply, args: {message_id: ask, body: "BODY"}, unchecked: [body]}
-"""
-
-
-class FakeJudge:
-    """Says yes when the fenced text contains "approved" and not "not approved"; `mode` can make it fail."""
-
-    def __init__(self) -> None:
-        self.requests: list[dict[str, Any]] = []
-        self.mode = "normal"  # or "error" (HTTP 500) or "nonsense"
-        self.port = free_port()
-        app = Starlette(routes=[Route("/v1/chat/completions", self.completions, methods=["POST"])])
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
-
-    async def completions(self, request: Request) -> JSONResponse:
-        body = await request.json()
-        self.requests.append(body)
-        if self.mode == "error":
-            return JSONResponse({"error": {"message": "the judge is overloaded", "type": "server_error"}}, status_code=500)
-        user = body["messages"][-1]["content"]
-        text = user.split("<<<TEXT", 1)[1].rsplit("TEXT>>>", 1)[0].lower()
-        yes = "approved" in text and "not approved" not in text
-        content = (
-            "I cannot tell." if self.mode == "nonsense"
-            else json.dumps({"verdict": "yes" if yes else "no", "rationale": "it says approved" if yes else "it never says the trip is approved"})
-        )
-        return JSONResponse({
-            "id": f"chatcmpl-{len(self.requests)}", "object": "chat.completion", "created": int(time.time()), "model": body["model"],
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
-        })  # fmt: skip
-
-    def __enter__(self) -> FakeJudge:
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the fake judge did not start"
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
 
 
 @pytest.fixture(scope="module")
@@ -241,6 +156,41 @@ def test_usage_and_load_errors_name_the_problem(tmp_path: Path) -> None:
     broken.write_text(SCENARIO.replace("field: body", "field: text"))
     done = subprocess.run([*ORCHESTRATOR, "show", str(broken)], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "stages[0].checks[1].judge.field: unknown column 'text' in mail.messages" in done.stderr
+
+
+async def test_two_episodes_in_one_process_ask_their_own_judges(tmp_path: Path, fake: FakeJudge) -> None:
+    """The judge is the episode's, not the process's: episodes running at once in one process, one per judge (and one
+    without), each ask only theirs."""
+    import anyio
+
+    from orchestrator.agents.base import OracleAgent
+    from orchestrator.backends.inprocess import InProcessBackend
+    from orchestrator.run.runner import run_episode
+    from orchestrator.scenario import load
+
+    loaded = load(scenario(tmp_path, "Hi Priya, good news: your Berlin trip is approved. Dana"))
+    judges = {"a": Judge(JudgeConfig("judge-a", fake.url, cache_dir=tmp_path / "cache-a")), "none": None}
+    results: dict[str, Any] = {}
+    with FakeJudge() as other:
+        judges["b"] = Judge(JudgeConfig("judge-b", other.url, cache_dir=tmp_path / "cache-b"))
+        before = len(fake.requests)
+        async with InProcessBackend() as backend:
+
+            async def one(name: str) -> None:
+                results[name] = await run_episode(loaded, backend, OracleAgent(), folder=tmp_path / name, rng_seed=0,
+                                                  judge=judges[name])  # fmt: skip
+
+            async with anyio.create_task_group() as tg:
+                for name in judges:
+                    tg.start_soon(one, name)
+        assert [r["model"] for r in other.requests] == ["judge-b"]
+    assert [r["model"] for r in fake.requests[before:]] == ["judge-a"]
+    for name in ("a", "b"):
+        check = judge_check(results[name].model_dump(mode="json"))
+        assert check["kind"] == "outcome" and check["passed"] and check["found"][0]["model"] == f"judge-{name}", check
+        assert judges[name].requests == 1
+    unjudged = judge_check(results["none"].model_dump(mode="json"))
+    assert unjudged["kind"] == "unjudged" and unjudged["reason"].startswith("unjudged: no judge configured")
 
 
 async def test_serve_judges_what_a_client_wrote(tmp_path: Path, fake: FakeJudge) -> None:

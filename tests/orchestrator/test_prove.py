@@ -17,7 +17,7 @@ from orchestrator import scenario as scenarios
 from orchestrator.agents import OracleAgent
 from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.prove import derive
-from orchestrator.prove.speed import schema_checks_remembered
+from orchestrator.prove.schema_cache import schema_checks_remembered
 from orchestrator.prove.validate import mutations, run_episode
 from servers import registry
 from servers.core.probes import ATTACK_KINDS, OUTSIDER, Computed

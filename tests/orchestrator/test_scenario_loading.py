@@ -9,7 +9,7 @@ from textwrap import dedent
 import pytest
 
 from orchestrator import scenario as scenarios
-from orchestrator.scenario.templates import TemplateError, evaluate
+from orchestrator.scenario.relative_dates import TemplateError, evaluate
 
 START = datetime.fromisoformat("2026-03-04T15:20:00+01:00")  # a Wednesday afternoon
 

@@ -333,7 +333,7 @@ async def test_allow_rules_are_row_and_column_level(backend) -> None:
 
 async def test_a_relaxed_destruction_is_allowed_and_nothing_more(backend) -> None:
     relaxed = TRAVEL.model_copy(
-        update={"relax": scenarios.model.Relax(destruction=[{"app": "mail", "table": "messages", "where": {"id": "hotel-upsell"}}])}
+        update={"relax": scenarios.checks.Relax(destruction=[{"app": "mail", "table": "messages", "where": {"id": "hotel-upsell"}}])}
     )
     spam = step("mail__move_to_folder", message_ids=["hotel-upsell"], folder="spam")
     result, _ = await run_once(relaxed, backend, OracleAgent([*ORACLE, spam]))

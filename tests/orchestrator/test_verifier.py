@@ -164,7 +164,7 @@ def test_validate_reports_a_weak_scenario(tmp_path) -> None:
 
 
 def test_every_journal_rule_is_described_in_words() -> None:
-    from orchestrator.scenario.model import JournalCheck
+    from orchestrator.scenario.checks import JournalCheck
     from orchestrator.verify.verdict import describe_check
 
     rules = {

@@ -16,7 +16,7 @@ ACTIONS = [
 async def test_envs_spread_over_the_nodes_and_match_the_in_process_env(ray_cluster) -> None:
     from orchestrator.backends.ray import RayBackend
     from orchestrator.env import ClawGymEnv, EnvError
-    from orchestrator.run.ray import RayEnv
+    from orchestrator.env.ray import RayEnv
 
     async with ClawGymEnv(step_rewards=True) as local:
         expected = [await local.reset(SCENARIO, seed=3)]

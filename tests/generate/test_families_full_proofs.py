@@ -14,7 +14,7 @@ from orchestrator.agents import OracleAgent
 from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.generate import pipeline
 from orchestrator.generate.family import families
-from orchestrator.prove.speed import schema_checks_remembered
+from orchestrator.prove.schema_cache import schema_checks_remembered
 from orchestrator.prove.validate import run_episode, validate
 from orchestrator.scenario.model import OracleStep
 
