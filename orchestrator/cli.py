@@ -425,7 +425,7 @@ def restore_stop_signals() -> None:
 def agent_factory(spec: str, isolation: str, env_names: list[str], model: ModelSettings | None = None) -> Callable[[], Agent]:
     """A maker of fresh agents for `spec`; for cmd: agents, resolves the isolation and warns loudly without one;
     model agents share one client-side concurrency limit for their endpoint."""
-    from orchestrator.agents.base import parse_agent
+    from orchestrator.agents.spec import parse_agent
     from orchestrator.agents.command import IsolationError, resolve_isolation
 
     if spec.startswith(("openai:", "anthropic:")):

@@ -1,9 +1,14 @@
-"""Agents the orchestrator can run against an episode.
+"""The agent contract and the orchestrator's own agents.
 
-- `oracle`: replays the scenario's reference solution through the gateway, as any MCP client would.
-- `noop`: does nothing (every valid scenario must fail it).
-- `cmd:COMMAND`: any external agent process (see `orchestrator.agents.command`).
-- `openai:MODEL`, `anthropic:MODEL`: a model behind a vendor API (see `orchestrator.agents.models`).
+- `Agent`, `AgentReport`: what every agent implements and what it reports.
+- `oracle` (`OracleAgent`): replays the scenario's reference solution through the gateway, as any MCP client would,
+  recovering from injected faults as `FaultRecovery` says.
+- `noop` (`NoopAgent`): does nothing (every valid scenario must fail it).
+
+The other kinds (`cmd:` in `orchestrator.agents.command`, `openai:`/`anthropic:` in `orchestrator.agents.models`)
+build on this module; `orchestrator.agents.spec` turns a spec into any of them. So this module imports none of them.
+
+May import `orchestrator.scenario` and `orchestrator.episode`.
 """
 
 from __future__ import annotations
@@ -11,7 +16,6 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -22,6 +26,9 @@ from orchestrator.scenario.model import SAVED_REF, OracleStep, Retry, app_of
 
 @dataclass
 class AgentReport:
+    """What an agent reports of its episode (results.json's `agent`): its calls, errors, exit and timing, and a model
+    agent's usage and turns."""
+
     agent: str
     tool_calls: int = 0
     errors: list[str] = field(default_factory=list)
@@ -36,6 +43,7 @@ class AgentReport:
     """A model agent's turns: latency, input/output/cached tokens, stop reason, tool calls, retries."""
 
     def as_dict(self) -> dict[str, Any]:
+        """The report as results.json records it (a model agent's API error, usage and turns only for model agents)."""
         data: dict[str, Any] = {
             "agent": self.agent,
             "tool_calls": self.tool_calls,
@@ -50,26 +58,34 @@ class AgentReport:
 
 
 class Agent(ABC):
+    """Something that works on an episode through its gateway; the verdict comes from the state it leaves."""
+
     name: str
     isolation: str = "none"
     """How the agent is kept apart from the orchestrator: `bwrap` or `none` (recorded in results.json)."""
 
     @abstractmethod
-    async def run(self, episode: Episode) -> AgentReport: ...
+    async def run(self, episode: Episode) -> AgentReport:
+        """Work on the episode (its gateway, task and clock) until done or cancelled at its timeout, and report
+        what happened; the episode's caller verifies the state afterwards."""
 
 
 class NoopAgent(Agent):
+    """`noop`: calls nothing; a valid scenario must fail it."""
+
     name = "noop"
 
     async def run(self, episode: Episode) -> AgentReport:
+        """Report no calls, at once."""
         return AgentReport(agent=self.name)
 
 
 class MissingValue(LookupError):
-    pass
+    """A `${name.path}` reference to a result that was not saved, or a path that result does not have."""
 
 
 def lookup(saved: dict[str, Any], name: str, path: str) -> Any:
+    """The value at `path` (dotted keys and list indexes) in the result saved as `name`; MissingValue if absent."""
     if name not in saved:
         raise MissingValue(f"${{{name}{path}}}: nothing was saved as {name!r}")
     value = saved[name]
@@ -104,6 +120,8 @@ class OracleAgent(Agent):
         self.steps = steps
 
     async def run(self, episode: Episode) -> AgentReport:
+        """Call each step's tool in turn over a trusted connection, substituting saved results; an unexpected error
+        (or an expected one that did not happen) is reported, and the steps go on."""
         report = AgentReport(agent=self.name)
         started = time.perf_counter()
         steps = self.steps if self.steps is not None else episode.scenario.oracle
@@ -147,6 +165,7 @@ class FaultRecovery:
         self.seen: dict[str, int] = {}
 
     async def last_call(self, tool: str) -> dict[str, Any] | None:
+        """The app journal's newest entry for `tool` since the last look, or None (also for an app without one)."""
         app, name = app_of(tool)
         endpoint = self.episode.endpoints.get(app)
         if endpoint is None:
@@ -195,26 +214,3 @@ class _Answer:
     def content(self) -> list[Any]:
         return []
 
-
-def parse_agent(
-    spec: str, *, isolation: str | None = None, env_names: tuple[str, ...] | list[str] = (), cwd: Path | None = None,
-    model_options: Any = None, gate: Any = None,
-) -> Agent:
-    """`oracle`, `noop`, `cmd:COMMAND`, `openai:MODEL` or `anthropic:MODEL`; the keywords configure `cmd:` agents
-    (see `orchestrator.agents.command`) and model agents (`ModelOptions`, `EndpointGate` of `orchestrator.agents.models`)."""
-    if spec.startswith(("openai:", "anthropic:")):
-        from orchestrator.agents.models import make_model_agent
-
-        return make_model_agent(spec, model_options, gate)
-    if spec == "oracle":
-        return OracleAgent()
-    if spec == "noop":
-        return NoopAgent()
-    if spec.startswith("cmd:"):
-        from orchestrator.agents.command import CommandAgent
-
-        command = spec[4:].strip()
-        if not command:
-            raise ValueError("--agent cmd: needs a command, e.g. --agent 'cmd:python examples/agent.py'")
-        return CommandAgent(command, isolation=isolation, env_names=env_names, cwd=cwd)  # type: ignore[arg-type]
-    raise ValueError(f"unknown agent {spec!r}: use oracle, noop, cmd:COMMAND, openai:MODEL or anthropic:MODEL")

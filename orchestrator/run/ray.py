@@ -66,7 +66,7 @@ class AgentRecipe:
     gate_limit: int = 4
 
     def make(self) -> Agent:
-        from orchestrator.agents.base import parse_agent
+        from orchestrator.agents.spec import parse_agent
 
         if self.model_options is None:
             return parse_agent(self.spec)

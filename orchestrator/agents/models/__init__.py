@@ -8,7 +8,8 @@
 - `openai`: Chat Completions through the `openai` SDK (any OpenAI-compatible server).
 - `anthropic`: the Messages API through the `anthropic` SDK.
 
-May import `scenario`, `episode` and `agents.base`; never `run` or the CLI.
+May import `orchestrator.scenario`, `orchestrator.episode` and `orchestrator.agents.base` (never `agents.spec`,
+which makes model agents); the `openai` and `anthropic` SDKs on use; never `run` or the CLI.
 """
 
 from orchestrator.agents.models.loop import ModelAgent, ModelAPIError
