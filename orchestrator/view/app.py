@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from orchestrator.record import EPISODE
 from orchestrator.view import pages
 from orchestrator.view.records import Library
 
@@ -22,6 +23,7 @@ HOST = "127.0.0.1"
 
 
 def web_link(kind: str, rid: str | None = None, **query: str) -> str:
+    """The URL of a page of the web app: the list (with filters), a run, a suite or repeat, the comparison."""
     if kind == "list":
         return "/" + (f"?{urlencode(query)}" if query else "")
     if kind == "compare":
@@ -30,6 +32,7 @@ def web_link(kind: str, rid: str | None = None, **query: str) -> str:
 
 
 def create_app(roots: list[Path]) -> Starlette:
+    """The viewer's Starlette app over the run folders under `roots` (answers loopback host names only)."""
     def library() -> Library:
         return Library.scan(roots)
 
@@ -39,14 +42,14 @@ def create_app(roots: list[Path]) -> Starlette:
     async def run(request: Request) -> Response:
         lib = library()
         record = lib.get(request.path_params["rid"])
-        if record is None or record.kind != "episode":
+        if record is None or record.kind != EPISODE:
             return PlainTextResponse(f"no run {request.path_params['rid']!r} under {', '.join(map(str, roots))}", status_code=404)
         return HTMLResponse(pages.run_page(lib, record, web_link))
 
     async def group(request: Request) -> Response:
         lib = library()
         record = lib.get(request.path_params["rid"])
-        if record is None or record.kind == "episode":
+        if record is None or record.kind == EPISODE:
             return PlainTextResponse(f"no suite or repeat {request.path_params['rid']!r}", status_code=404)
         return HTMLResponse(pages.group_page(lib, record, web_link))
 
@@ -70,10 +73,11 @@ def create_app(roots: list[Path]) -> Starlette:
 
 
 class ViewError(RuntimeError):
-    pass
+    """The viewer cannot start (its port is taken …); the message says why and what to do."""
 
 
 def bind(port: int) -> socket.socket:
+    """A socket listening on 127.0.0.1:`port` (0: a free port), or ViewError."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -12,6 +12,7 @@ from typing import Any
 
 from jinja2 import DictLoader, Environment, select_autoescape
 
+from orchestrator.record import EPISODE
 from orchestrator.view import records as rec
 from orchestrator.view.templates import CSS, TEMPLATES
 
@@ -66,10 +67,12 @@ def _message_text(message: dict[str, Any]) -> str:
 
 
 def anchor(rid: str) -> str:
+    """An HTML id made of a record's id (letters, digits, - and _)."""
     return re.sub(r"[^A-Za-z0-9_-]+", "-", rid).strip("-") or "run"
 
 
 def environment() -> Environment:
+    """The Jinja2 environment of the pages: the templates, autoescaping, and the filters they use."""
     env = Environment(loader=DictLoader(TEMPLATES), autoescape=select_autoescape(default=True, default_for_string=True))
     env.filters["tojson_short"] = _short
     env.filters["tojson_pretty"] = _pretty
@@ -88,6 +91,7 @@ def _common(library: rec.Library, link: Link, embedded: bool) -> dict[str, Any]:
 
 
 def list_page(library: rec.Library, link: Link, filters: dict[str, str] | None = None, *, embedded: bool = False) -> str:
+    """The list of runs: problems found, filters, pass rates, suites and repeats, and the episodes that match."""
     f = {k: (filters or {}).get(k, "") for k in ("scenario", "agent", "passed", "since", "until")}
     everything = library.episodes()
     episodes = rec.filter_episodes(everything, **f)
@@ -106,6 +110,7 @@ def list_page(library: rec.Library, link: Link, filters: dict[str, str] | None =
 
 
 def run_context(record: rec.Record) -> dict[str, Any]:
+    """What a run's page shows: stages with checks, violations with their calls, changes, timeline, messages, log."""
     violations = []
     for v in record.data.get("violations") or []:
         if isinstance(v, dict):
@@ -123,11 +128,13 @@ def run_context(record: rec.Record) -> dict[str, Any]:
 
 
 def run_page(library: rec.Library, record: rec.Record, link: Link, *, embedded: bool = False) -> str:
+    """One episode's page (its body only when `embedded` in a report)."""
     template = "run_body.html" if embedded else "run.html"
     return ENV.get_template(template).render(**_common(library, link, embedded), **run_context(record))
 
 
 def group_page(library: rec.Library, group: rec.Record, link: Link, *, embedded: bool = False) -> str:
+    """A suite's or a repeat's page, with its scenarios or episodes."""
     child_records = [library.records[c] for c in group.children if c in library.records]
     children = {c.scenario: c for c in child_records}
     for c in child_records:  # a suite's scenario folder is named by its id even when it holds a repeat
@@ -139,7 +146,8 @@ def group_page(library: rec.Library, group: rec.Record, link: Link, *, embedded:
 
 
 def compare_page(library: rec.Library, ids: list[str], link: Link) -> str:
-    runs = [library.records[i] for i in ids if i in library.records and library.records[i].kind == "episode"]
+    """Episodes side by side: their checks row by row and their tool calls (an error unless two are picked)."""
+    runs = [library.records[i] for i in ids if i in library.records and library.records[i].kind == EPISODE]
     error = None
     if len(runs) < 2:
         error = "Pick two runs (episodes) to compare: check two boxes on the list of runs."

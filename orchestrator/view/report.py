@@ -10,6 +10,7 @@ from orchestrator.view.records import Library
 
 
 def report_link(kind: str, rid: str | None = None, **_: str) -> str:
+    """Where a link points inside the one-file report: an anchor of the list, a group or a run."""
     if kind == "list":
         return "#top"
     return f"#{'group' if kind == 'group' else 'run'}-{pages.anchor(rid or '')}"
