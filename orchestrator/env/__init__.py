@@ -50,19 +50,12 @@ May import: `episode`, `backends`, `scenario`, `verify`, `world` (noise profiles
 the model loop's prompt preamble).
 """
 
-from orchestrator.env.core import (
-    SUBMIT,
-    SUBMIT_TOOL,
-    ClawGymEnv,
-    EnvError,
-    EnvState,
-    Observation,
-    StepResult,
-    SyncClawGymEnv,
-    ToolCall,
-    load_scenario,
-    parse_action,
-)
+from orchestrator.env.actions import SUBMIT, SUBMIT_TOOL, ToolCall, parse_action
+from orchestrator.env.core import ClawGymEnv
+from orchestrator.env.errors import EnvError
+from orchestrator.env.scenarios import load_scenario
+from orchestrator.env.schema import EnvState, Observation, StepResult
+from orchestrator.env.sync import SyncClawGymEnv
 
 __all__ = [
     "SUBMIT",

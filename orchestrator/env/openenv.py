@@ -21,7 +21,7 @@ OpenEnv's own server (`openenv.core.env_server.create_fastapi_app`) carries the 
 `ClawGymClient` is OpenEnv's `EnvClient` with these types; `GenericEnvClient` and `MCPToolClient` work as they are.
 
 Only the served scenarios can be reset to (by id or file name): a client cannot make the server read a path.
-May import `orchestrator.env.core`, `orchestrator.scenario` and `openenv`; nothing imports it but the CLI.
+May import the env's own modules, `orchestrator.scenario` and `openenv`; nothing imports it but the CLI.
 """
 
 from __future__ import annotations
@@ -56,7 +56,10 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 from pydantic import Field
 
-from orchestrator.env.core import ClawGymEnv, EnvError, StepResult, scenario_files
+from orchestrator.env.core import ClawGymEnv
+from orchestrator.env.errors import EnvError
+from orchestrator.env.scenarios import scenario_files
+from orchestrator.env.schema import StepResult
 from orchestrator.scenario.model import Scenario
 
 DEFAULT_PORT = 8000

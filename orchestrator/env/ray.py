@@ -16,7 +16,10 @@ import socket
 from typing import Any
 
 from orchestrator.backends.ray import RayBackend
-from orchestrator.env.core import ClawGymEnv, EnvError, load_scenario, parse_action
+from orchestrator.env.actions import parse_action
+from orchestrator.env.core import ClawGymEnv
+from orchestrator.env.errors import EnvError
+from orchestrator.env.scenarios import load_scenario
 from orchestrator.scenario.model import Scenario
 
 

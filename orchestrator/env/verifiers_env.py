@@ -18,7 +18,7 @@ The default seat plays with `ClawGymHarness`: verifiers' own chat loop (the `nul
 Python rather than in a uv environment built at run time, in a subprocess runtime. Any MCP-capable harness can be
 pinned instead (`load_environment(..., agent={"harness": {"id": "null"}})`).
 
-May import `orchestrator.env.core`, `orchestrator.episode.serving`, `orchestrator.backends`, `orchestrator.scenario`
+May import the env's own modules, `orchestrator.episode.serving`, `orchestrator.backends`, `orchestrator.scenario`
 and `verifiers`; nothing in ClawGym imports it.
 """
 
@@ -53,7 +53,10 @@ from mcp.server.lowlevel import Server
 from pydantic import Field
 
 from orchestrator.backends import Backend, make_backend
-from orchestrator.env.core import ClawGymEnv, EnvError, Observation, scenario_files
+from orchestrator.env.core import ClawGymEnv
+from orchestrator.env.errors import EnvError
+from orchestrator.env.scenarios import scenario_files
+from orchestrator.env.schema import Observation
 from orchestrator.episode.serving import serve_http
 from orchestrator.scenario.model import Scenario
 

@@ -158,15 +158,13 @@ async def run_episode(
     judge: Judge | None = None,
 ) -> Result:
     """Run one episode and write its folder; always returns (and writes) a result, see the module docstring.
-
     `judge` answers the scenario's `judge` checks (None: they are unjudged)."""
     interrupt = interrupt or Interrupt()
     timeout = timeout_s or scenario.limits.timeout_s
     info: dict[str, Any] = {"backend": backend.name, "isolation": agent.isolation, "rng_seed": rng_seed}
     if (uid := getattr(agent, "host_uid", None)) is not None:
         info["agent_uid"] = uid
-    report = AgentReport(agent=_agent_label(agent))
-    status = "completed"
+    report, status = AgentReport(agent=_agent_label(agent)), "completed"
     result: Result | None = None
     trace: list[dict[str, Any]] = []
     journal: list[dict[str, Any]] | None = None

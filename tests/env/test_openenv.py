@@ -39,7 +39,7 @@ from typer.testing import CliRunner
 
 from orchestrator.agents.base import substitute
 from orchestrator.cli import app as cli
-from orchestrator.env.core import EnvError
+from orchestrator.env import EnvError
 from orchestrator.scenario.model import load
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -22,7 +22,7 @@ except ImportError as exc:
         raise
     pytest.skip(f"the verifiers extra is not installed ({exc}); pip install -e '.[verifiers]'", allow_module_level=True)
 
-from orchestrator.env.core import EnvError
+from orchestrator.env import EnvError
 from orchestrator.scenario.model import load
 
 ROOT = Path(__file__).resolve().parents[2]

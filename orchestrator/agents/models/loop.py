@@ -74,8 +74,9 @@ class Usage:
         return total
 
 
-def system_prompt(scenario: Scenario) -> str:
-    """Who the model works for and what "now" is: the persona, its time zone and the sandbox clock's date-time."""
+def prompt_preamble(scenario: Scenario) -> str:
+    """Who the model works for and what "now" is (the persona, its time zone and the sandbox clock's date-time), and
+    to do the task with the tools; a system prompt adds how to end (here: a summary; the environment API: `submit`)."""
     persona = scenario.persona
     zone = ZoneInfo(persona.timezone)
     now = scenario.clock.start.astimezone(zone)
@@ -84,9 +85,13 @@ def system_prompt(scenario: Scenario) -> str:
         f"You are an assistant acting on behalf of {persona.name} <{persona.email}>, with access to their {apps} "
         f"through the tools you are given.\n"
         f"Their time zone is {persona.timezone}. The current date and time is {now:%A %d %B %Y, %H:%M} ({now.isoformat()}).\n"
-        "Do the task you are given by calling the tools; do only what it asks. When you are done, answer with a short "
-        "summary of what you did, without calling a tool."
+        "Do the task you are given by calling the tools; do only what it asks."
     )
+
+
+def system_prompt(scenario: Scenario) -> str:
+    """The model loop's system prompt: the preamble, then to end with a summary and no tool call."""
+    return prompt_preamble(scenario) + " When you are done, answer with a short summary of what you did, without calling a tool."
 
 
 def retry_after(exc: BaseException) -> float | None:
