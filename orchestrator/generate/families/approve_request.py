@@ -14,11 +14,11 @@ decision, and another colleague's pending request that must stay untouched.
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from orchestrator.generate.family import Draft, Family, fake, phrase, register
-from orchestrator.generate.world import World, iso
+from orchestrator.generate.world import Person, World, iso
 
 INSTRUCTIONS = [
     "{requester} sent me a request to pre-approve an expense ({key}). Please decide it by our expense policy in Docs "
@@ -74,51 +74,14 @@ class ApproveRequest(Family):
         }  # fmt: skip
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
-        me = world.persona
         requester, other = world.person(params["requester"]), world.person(params["other"])
         category, amount, decision = params["category"], params["amount"], params["decision"]
         label, unit, _ = CATEGORIES[category]
         limit = params["limits"][category]
         distractors, reply = params["distractors"], params["steps"] >= 2
-        world.apps["tickets"]["projects"].append({"key": "REQ", "name": "Requests", "lead": me.email,
-                                                 "description": "Expense pre-approval requests."})  # fmt: skip
         key, other_key = f"REQ-{params['number']}", f"REQ-{params['number'] + 1}"
         created = world.start - timedelta(hours=20)
-        world.apps["tickets"]["tickets"].append({
-            "key": key, "title": f"Pre-approval: {label.lower()}, {params['item']}", "type": "task", "status": "todo",
-            "priority": "medium", "assignee": me.email, "reporter": requester.email, "created_at": iso(created),
-            "description": f"Category: {label}\nWhat: {params['item']}\nAmount: {money(amount)} {unit}\n",
-        })  # fmt: skip
-        rows = [f"| {CATEGORIES[c][0]} | {money(v)} {CATEGORIES[c][1]} |" for c, v in sorted(params["limits"].items())]
-        world.apps["docs"]["documents"].append({
-            "id": "expense-policy", "title": "Expense policy", "owner": world.people[-1].email,
-            "shared_with": [{"email": me.email, "role": "viewer"}], "updated_at": iso(world.start - timedelta(days=20)),
-            "content": ("# Expense policy\n\nExpenses in these categories need pre-approval. A request within the limit of "
-                        "its category is approved; a request above the limit is rejected, and the requester is told the "
-                        "limit.\n\n| Category | Limit |\n|---|---|\n" + "\n".join(rows) + "\n"),
-        })  # fmt: skip
-        if distractors >= 1:
-            old = dict(params["limits"]) | {category: params["old_limit"]}
-            rows = [f"| {CATEGORIES[c][0]} | {money(v)} {CATEGORIES[c][1]} |" for c, v in sorted(old.items())]
-            world.apps["docs"]["documents"].append({
-                "id": "expense-policy-old", "title": "Expense policy (superseded)", "owner": world.people[-1].email,
-                "shared_with": [{"email": me.email, "role": "viewer"}], "updated_at": iso(world.start - timedelta(days=400)),
-                "content": ("# Expense policy (superseded)\n\nReplaced by the current expense policy; kept for reference.\n\n"
-                            "| Category | Limit |\n|---|---|\n" + "\n".join(rows) + "\n"),
-            })  # fmt: skip
-        if distractors >= 2:
-            world.apps["tickets"]["tickets"].append({
-                "key": other_key, "title": f"Pre-approval: {label.lower()}, {params['other_item']}", "type": "task",
-                "status": "todo", "priority": "medium", "assignee": me.email, "reporter": other.email,
-                "created_at": iso(created + timedelta(hours=2)),
-                "description": f"Category: {label}\nWhat: {params['other_item']}\nAmount: {money(limit)} {unit}\n",
-            })  # fmt: skip
-        world.apps["mail"]["messages"].append({
-            "id": "request-mail", "from": requester.address_line, "to": [me.email], "subject": f"Approval for {key}?",
-            "sent_at": iso(created + timedelta(minutes=5)),
-            "body": f"Hi {me.first_name},\n\ncould you approve {key}? It's {params['item']}, {money(amount)} {unit}.\n\nThanks,\n"
-                    f"{requester.first_name}",
-        })  # fmt: skip
+        _seed(world, params, requester, other, key, other_key, created)
         instruction = phrase(INSTRUCTIONS, params["phrasing"], requester=requester.name, requester_first=requester.first_name, key=key)
         if reply:
             instruction += phrase([REPLY], 0, requester_first=requester.first_name)
@@ -150,19 +113,77 @@ class ApproveRequest(Family):
              "unchecked": ["comment"]},
         ]  # fmt: skip
         if reply:
-            draft.stage(f"{requester.first_name} is told", [
-                {"name": f"one reply to {requester.name} stating {money(stated)}", "app": "mail", "table": "messages",
-                 "added": True, "where": {"folder": "sent", "to": {"contains": requester.email},
-                                          "body": {"mentions_amount": {"value": stated, "currency": CURRENCY}}}},
-            ])  # fmt: skip
-            draft.allow["mail"] = {"messages": {"added": True}}
-            oracle += [
-                {"tool": "mail__search_messages", "args": {"query": f"from:{requester.email} {key}"}, "save": "found"},
-                {"tool": "mail__reply", "args": {"message_id": "${found.messages.0.id}", "body": (
-                    f"Hi {requester.first_name},\n\n{key} is approved: {money(amount)} {unit}.\n\n{me.first_name}" if approved else
-                    f"Hi {requester.first_name},\n\nsorry, I had to reject {key}: the policy's limit for {label.lower()} is "
-                    f"{money(limit)} {unit}.\n\n{me.first_name}")}},
-            ]  # fmt: skip
+            oracle += _reply(draft, params, requester, key, stated)
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 30, "timeout_s": 600}
         return draft
+
+
+def _seed(
+    world: World, params: dict[str, Any], requester: Person, other: Person, key: str, other_key: str, created: datetime
+) -> None:
+    """The REQ project and the request's ticket, the expense policy, distractors (a superseded policy, another
+    request at the limit), and the requester's mail."""
+    me = world.persona
+    category, amount = params["category"], params["amount"]
+    label, unit, _ = CATEGORIES[category]
+    limit = params["limits"][category]
+    distractors = params["distractors"]
+    world.apps["tickets"]["projects"].append({"key": "REQ", "name": "Requests", "lead": me.email,
+                                             "description": "Expense pre-approval requests."})  # fmt: skip
+    world.apps["tickets"]["tickets"].append({
+        "key": key, "title": f"Pre-approval: {label.lower()}, {params['item']}", "type": "task", "status": "todo",
+        "priority": "medium", "assignee": me.email, "reporter": requester.email, "created_at": iso(created),
+        "description": f"Category: {label}\nWhat: {params['item']}\nAmount: {money(amount)} {unit}\n",
+    })  # fmt: skip
+    rows = [f"| {CATEGORIES[c][0]} | {money(v)} {CATEGORIES[c][1]} |" for c, v in sorted(params["limits"].items())]
+    world.apps["docs"]["documents"].append({
+        "id": "expense-policy", "title": "Expense policy", "owner": world.people[-1].email,
+        "shared_with": [{"email": me.email, "role": "viewer"}], "updated_at": iso(world.start - timedelta(days=20)),
+        "content": ("# Expense policy\n\nExpenses in these categories need pre-approval. A request within the limit of "
+                    "its category is approved; a request above the limit is rejected, and the requester is told the "
+                    "limit.\n\n| Category | Limit |\n|---|---|\n" + "\n".join(rows) + "\n"),
+    })  # fmt: skip
+    if distractors >= 1:
+        old = dict(params["limits"]) | {category: params["old_limit"]}
+        rows = [f"| {CATEGORIES[c][0]} | {money(v)} {CATEGORIES[c][1]} |" for c, v in sorted(old.items())]
+        world.apps["docs"]["documents"].append({
+            "id": "expense-policy-old", "title": "Expense policy (superseded)", "owner": world.people[-1].email,
+            "shared_with": [{"email": me.email, "role": "viewer"}], "updated_at": iso(world.start - timedelta(days=400)),
+            "content": ("# Expense policy (superseded)\n\nReplaced by the current expense policy; kept for reference.\n\n"
+                        "| Category | Limit |\n|---|---|\n" + "\n".join(rows) + "\n"),
+        })  # fmt: skip
+    if distractors >= 2:
+        world.apps["tickets"]["tickets"].append({
+            "key": other_key, "title": f"Pre-approval: {label.lower()}, {params['other_item']}", "type": "task",
+            "status": "todo", "priority": "medium", "assignee": me.email, "reporter": other.email,
+            "created_at": iso(created + timedelta(hours=2)),
+            "description": f"Category: {label}\nWhat: {params['other_item']}\nAmount: {money(limit)} {unit}\n",
+        })  # fmt: skip
+    world.apps["mail"]["messages"].append({
+        "id": "request-mail", "from": requester.address_line, "to": [me.email], "subject": f"Approval for {key}?",
+        "sent_at": iso(created + timedelta(minutes=5)),
+        "body": f"Hi {me.first_name},\n\ncould you approve {key}? It's {params['item']}, {money(amount)} {unit}.\n\nThanks,\n"
+                f"{requester.first_name}",
+    })  # fmt: skip
+
+
+def _reply(draft: Draft, params: dict[str, Any], requester: Person, key: str, stated: Any) -> list[dict[str, Any]]:
+    """The stage of the reply that states the amount (approved) or the limit (rejected); the oracle's reply."""
+    me = draft.world.persona
+    amount, approved = params["amount"], params["decision"] == "approve"
+    label, unit, _ = CATEGORIES[params["category"]]
+    limit = params["limits"][params["category"]]
+    draft.stage(f"{requester.first_name} is told", [
+        {"name": f"one reply to {requester.name} stating {money(stated)}", "app": "mail", "table": "messages",
+         "added": True, "where": {"folder": "sent", "to": {"contains": requester.email},
+                                  "body": {"mentions_amount": {"value": stated, "currency": CURRENCY}}}},
+    ])  # fmt: skip
+    draft.allow["mail"] = {"messages": {"added": True}}
+    return [
+        {"tool": "mail__search_messages", "args": {"query": f"from:{requester.email} {key}"}, "save": "found"},
+        {"tool": "mail__reply", "args": {"message_id": "${found.messages.0.id}", "body": (
+            f"Hi {requester.first_name},\n\n{key} is approved: {money(amount)} {unit}.\n\n{me.first_name}" if approved else
+            f"Hi {requester.first_name},\n\nsorry, I had to reject {key}: the policy's limit for {label.lower()} is "
+            f"{money(limit)} {unit}.\n\n{me.first_name}")}},
+    ]  # fmt: skip

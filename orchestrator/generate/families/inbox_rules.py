@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from orchestrator.generate.family import Draft, Family, fake, join, phrase, register
-from orchestrator.generate.world import World, ascii_slug, iso
+from orchestrator.generate.world import Person, World, ascii_slug, iso
 
 KINDS = ("customer", "newsletters", "manager", "notifications")
 
@@ -62,74 +62,9 @@ class InboxRules(Family):
         label = customer.company.split()[0].strip(".,-") or "Customer"
         manager = world.person(me.manager) if me.manager else None
         midnight = world.at(world.start.date(), "00:00")
-        subjects, minutes = iter(params["subjects"]), iter(params["minutes"])
-        added: list[dict[str, Any]] = []
-
-        def mail(sender: str, *, today: bool = True, body: str = "", **extra: Any) -> None:
-            at = world.start - timedelta(minutes=next(minutes) if today else 60 * 24 + next(minutes))
-            if today and at < midnight:
-                at = midnight + timedelta(minutes=5 * (len(added) + 1))
-            n = len(added) + 1
-            row = {"id": f"today-{n:02d}", "from": sender, "to": [me.email], "subject": next(subjects), "sent_at": iso(at),
-                   "body": body or "Hello,\n\nplease see below.\n\nThanks", **extra}  # fmt: skip
-            if not today:
-                row["id"], row["is_read"] = f"older-{n:02d}", True
-            added.append(row)
-
-        newsletter = next((m["from"] for m in world.apps["mail"]["messages"] if "-news.test" in str(m.get("from"))), None)
-        counts, dist = params["new_counts"], params["distractors"]
-        colleague = f"{params['colleague']['first']} {params['colleague']['last']}"
-        for kind in params["kinds"]:
-            for _ in range(counts[kind]):
-                if kind == "customer":
-                    mail(customer.address_line, body=f"Hi {me.first_name},\n\na question about our account.\n\n{customer.name}")
-                elif kind == "newsletters":
-                    mail(newsletter or f"Industry Weekly <newsletter@weekly-news.test>",
-                         body="This week's stories.\n\nYou are receiving this because you subscribed. Unsubscribe any time.")
-                elif kind == "manager" and manager is not None:
-                    mail(manager.address_line, body=f"Hi {me.first_name},\n\ncan we talk about this later today?\n\n{manager.first_name}")
-                elif kind == "notifications":
-                    mail(f"Tickets <notifications@{world.domain}>", body="A ticket you follow changed status.")
-            for d in range(dist):
-                if kind == "customer":
-                    if d == 0:
-                        mail(customer.address_line, today=False, body="An older note from us.")
-                    else:
-                        mail(f"{colleague} <{ascii_slug(colleague)}@{world.domain}>",
-                             body=f"FYI, {customer.company} asked about their contract again.")
-                elif kind == "newsletters":
-                    mail(newsletter or "Industry Weekly <newsletter@weekly-news.test>", today=False,
-                         body="Last week's stories.\n\nUnsubscribe any time.")
-                elif kind == "manager" and manager is not None:
-                    if d == 0:
-                        mail(manager.address_line, today=False, body="Yesterday's note.")
-                    else:
-                        mail(f"{manager.first_name} {params['colleague']['last']} <{ascii_slug(manager.first_name + ' ' + params['colleague']['last'])}@{domain_of_outsider(world)}>",
-                             body="Hello, following up on my earlier message.")
-                elif kind == "notifications":
-                    mail(f"Tickets <notifications@{world.domain}>", today=False, body="A ticket you follow changed status.")
-        world.apps["mail"]["messages"] += added
-        world.apps["mail"]["messages"].sort(key=lambda m: datetime.fromisoformat(m["sent_at"]))
-        if label not in world.apps["mail"]["labels"]:
-            world.apps["mail"]["labels"].append(label)
-        if "notifications" in params["kinds"] and "Tickets" not in world.apps["mail"]["labels"]:
-            world.apps["mail"]["labels"].append("Tickets")
-
-        def today(m: dict[str, Any]) -> bool:
-            return m.get("folder", "inbox") == "inbox" and datetime.fromisoformat(m["sent_at"]) >= midnight and \
-                not str(m.get("from", "")).endswith(f"<{me.email}>")  # fmt: skip
-
-        def sender(m: dict[str, Any]) -> str:
-            raw = str(m.get("from", ""))
-            return raw.split("<")[-1].rstrip(">").strip().lower()
-
-        selectors = {
-            "customer": lambda m: sender(m).endswith(f"@{domain}"),
-            "newsletters": lambda m: sender(m).startswith("newsletter@"),
-            "manager": lambda m: manager is not None and sender(m) == manager.email,
-            "notifications": lambda m: sender(m) == f"notifications@{world.domain}",
-        }
-        targets = {k: [m["id"] for m in world.apps["mail"]["messages"] if today(m) and selectors[k](m)] for k in params["kinds"]}
+        _seed_mail(world, params, customer, manager, midnight)
+        _seed_labels(world, params, label)
+        targets = _targets(world, params, domain, manager, midnight)
         rules_text = {
             "customer": f"label everything from {customer.company} (anyone at {domain}) as '{label}'",
             "newsletters": "archive the newsletters",
@@ -137,54 +72,152 @@ class InboxRules(Family):
             "notifications": "label the ticket notifications as 'Tickets'",
         }
         rules = [rules_text[k] for k in params["kinds"]]
-        if params["in_doc"]:
-            instruction = phrase(IN_DOC, params["phrasing"])
-            world.apps["docs"]["documents"].append({
-                "id": "mail-rules", "title": "Mail rules", "content": "# Mail rules\n\nFor the mail that comes in each day:\n\n"
-                + "".join(f"- {r[:1].upper() + r[1:]}\n" for r in rules) + "\nEverything else stays as it is.\n",
-                "updated_at": iso(world.start - timedelta(days=30))})  # fmt: skip
-        else:
-            instruction = phrase(INSTRUCTIONS, params["phrasing"], rules=join(rules))
-        draft = Draft(world, title=f"Triage today's inbox by {len(rules)} rule{'s' if len(rules) > 1 else ''}",
-                      instruction=instruction, description="Apply the rules to exactly the mail that came in today and "
-                      "matches them: " + "; ".join(rules) + ".",
-                      tags=["generated", "inbox-rules", "triage", "mail"] + (["docs"] if params["in_doc"] else []))  # fmt: skip
-        checks, allow, oracle = [], [], []
-        if params["in_doc"]:
-            oracle += [{"tool": "docs__search_documents", "args": {"query": "mail rules"}, "save": "rules"},
-                       {"tool": "docs__get_document", "args": {"document_id": "${rules.documents.0.id}"}}]  # fmt: skip
-        oracle.append({"tool": "mail__search_messages", "args": {"query": f"in:inbox after:{world.start.date().isoformat()}"}})
-        for kind in params["kinds"]:
-            ids = targets[kind]
-            n = len(ids)
-            if kind == "customer":
-                checks.append({"name": f"the {n} mail(s) from {domain} today are labelled '{label}'", "app": "mail",
-                               "table": "messages", "where": {"id": {"one_of": ids}, "labels": {"contains": label}},
-                               "expect": {"count": n}})
-                allow.append({"changed": ["labels", "is_read"], "where": {"id": {"one_of": ids}}})
-                oracle.append({"tool": "mail__add_label", "args": {"message_ids": ids, "label": label}})
-            elif kind == "newsletters":
-                checks.append({"name": f"the {n} newsletter(s) of today are archived", "app": "mail", "table": "messages",
-                               "where": {"id": {"one_of": ids}, "folder": "archive"}, "expect": {"count": n}})
-                allow.append({"changed": ["folder", "is_read"], "where": {"id": {"one_of": ids}}})
-                oracle.append({"tool": "mail__move_to_folder", "args": {"message_ids": ids, "folder": "archive"}})
-            elif kind == "manager":
-                checks.append({"name": f"the {n} mail(s) from {manager.name if manager else ''} today are starred",
-                               "app": "mail", "table": "messages", "where": {"id": {"one_of": ids}, "is_starred": True},
-                               "expect": {"count": n}})
-                allow.append({"changed": ["is_starred", "is_read"], "where": {"id": {"one_of": ids}}})
-                oracle.append({"tool": "mail__star", "args": {"message_ids": ids}})
-            else:
-                checks.append({"name": f"the {n} ticket notification(s) of today are labelled 'Tickets'", "app": "mail",
-                               "table": "messages", "where": {"id": {"one_of": ids}, "labels": {"contains": "Tickets"}},
-                               "expect": {"count": n}})
-                allow.append({"changed": ["labels", "is_read"], "where": {"id": {"one_of": ids}}})
-                oracle.append({"tool": "mail__add_label", "args": {"message_ids": ids, "label": "Tickets"}})
+        draft = _draft(world, params, rules)
+        checks, allow, oracle = _apply_rules(world, params, targets, domain, label, manager)
         draft.stage("the rules are applied to today's mail", checks, weight=2)
         draft.allow = {"mail": {"messages": allow}}
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
         return draft
+
+
+def _seed_mail(world: World, params: dict[str, Any], customer: Person, manager: Person | None, midnight: datetime) -> None:
+    """Today's mail of each kind the rules are about, and near misses (older mail, look-alike senders)."""
+    me = world.persona
+    subjects, minutes = iter(params["subjects"]), iter(params["minutes"])
+    added: list[dict[str, Any]] = []
+
+    def mail(sender: str, *, today: bool = True, body: str = "", **extra: Any) -> None:
+        at = world.start - timedelta(minutes=next(minutes) if today else 60 * 24 + next(minutes))
+        if today and at < midnight:
+            at = midnight + timedelta(minutes=5 * (len(added) + 1))
+        n = len(added) + 1
+        row = {"id": f"today-{n:02d}", "from": sender, "to": [me.email], "subject": next(subjects), "sent_at": iso(at),
+               "body": body or "Hello,\n\nplease see below.\n\nThanks", **extra}  # fmt: skip
+        if not today:
+            row["id"], row["is_read"] = f"older-{n:02d}", True
+        added.append(row)
+
+    newsletter = next((m["from"] for m in world.apps["mail"]["messages"] if "-news.test" in str(m.get("from"))), None)
+    counts, dist = params["new_counts"], params["distractors"]
+    colleague = f"{params['colleague']['first']} {params['colleague']['last']}"
+    for kind in params["kinds"]:
+        for _ in range(counts[kind]):
+            if kind == "customer":
+                mail(customer.address_line, body=f"Hi {me.first_name},\n\na question about our account.\n\n{customer.name}")
+            elif kind == "newsletters":
+                mail(newsletter or f"Industry Weekly <newsletter@weekly-news.test>",
+                     body="This week's stories.\n\nYou are receiving this because you subscribed. Unsubscribe any time.")
+            elif kind == "manager" and manager is not None:
+                mail(manager.address_line, body=f"Hi {me.first_name},\n\ncan we talk about this later today?\n\n{manager.first_name}")
+            elif kind == "notifications":
+                mail(f"Tickets <notifications@{world.domain}>", body="A ticket you follow changed status.")
+        for d in range(dist):
+            if kind == "customer":
+                if d == 0:
+                    mail(customer.address_line, today=False, body="An older note from us.")
+                else:
+                    mail(f"{colleague} <{ascii_slug(colleague)}@{world.domain}>",
+                         body=f"FYI, {customer.company} asked about their contract again.")
+            elif kind == "newsletters":
+                mail(newsletter or "Industry Weekly <newsletter@weekly-news.test>", today=False,
+                     body="Last week's stories.\n\nUnsubscribe any time.")
+            elif kind == "manager" and manager is not None:
+                if d == 0:
+                    mail(manager.address_line, today=False, body="Yesterday's note.")
+                else:
+                    mail(f"{manager.first_name} {params['colleague']['last']} <{ascii_slug(manager.first_name + ' ' + params['colleague']['last'])}@{domain_of_outsider(world)}>",
+                         body="Hello, following up on my earlier message.")
+            elif kind == "notifications":
+                mail(f"Tickets <notifications@{world.domain}>", today=False, body="A ticket you follow changed status.")
+    world.apps["mail"]["messages"] += added
+    world.apps["mail"]["messages"].sort(key=lambda m: datetime.fromisoformat(m["sent_at"]))
+
+
+def _seed_labels(world: World, params: dict[str, Any], label: str) -> None:
+    if label not in world.apps["mail"]["labels"]:
+        world.apps["mail"]["labels"].append(label)
+    if "notifications" in params["kinds"] and "Tickets" not in world.apps["mail"]["labels"]:
+        world.apps["mail"]["labels"].append("Tickets")
+
+
+def _targets(
+    world: World, params: dict[str, Any], domain: str, manager: Person | None, midnight: datetime
+) -> dict[str, list[str]]:
+    """Per rule, the ids of today's inbox mail it applies to."""
+    me = world.persona
+
+    def today(m: dict[str, Any]) -> bool:
+        return m.get("folder", "inbox") == "inbox" and datetime.fromisoformat(m["sent_at"]) >= midnight and \
+            not str(m.get("from", "")).endswith(f"<{me.email}>")  # fmt: skip
+
+    def sender(m: dict[str, Any]) -> str:
+        raw = str(m.get("from", ""))
+        return raw.split("<")[-1].rstrip(">").strip().lower()
+
+    selectors = {
+        "customer": lambda m: sender(m).endswith(f"@{domain}"),
+        "newsletters": lambda m: sender(m).startswith("newsletter@"),
+        "manager": lambda m: manager is not None and sender(m) == manager.email,
+        "notifications": lambda m: sender(m) == f"notifications@{world.domain}",
+    }
+    return {k: [m["id"] for m in world.apps["mail"]["messages"] if today(m) and selectors[k](m)] for k in params["kinds"]}
+
+
+def _draft(world: World, params: dict[str, Any], rules: list[str]) -> Draft:
+    """The scenario's words; the rules are in the instruction, or in a doc the instruction points to."""
+    if params["in_doc"]:
+        instruction = phrase(IN_DOC, params["phrasing"])
+        world.apps["docs"]["documents"].append({
+            "id": "mail-rules", "title": "Mail rules", "content": "# Mail rules\n\nFor the mail that comes in each day:\n\n"
+            + "".join(f"- {r[:1].upper() + r[1:]}\n" for r in rules) + "\nEverything else stays as it is.\n",
+            "updated_at": iso(world.start - timedelta(days=30))})  # fmt: skip
+    else:
+        instruction = phrase(INSTRUCTIONS, params["phrasing"], rules=join(rules))
+    return Draft(world, title=f"Triage today's inbox by {len(rules)} rule{'s' if len(rules) > 1 else ''}",
+                 instruction=instruction, description="Apply the rules to exactly the mail that came in today and "
+                 "matches them: " + "; ".join(rules) + ".",
+                 tags=["generated", "inbox-rules", "triage", "mail"] + (["docs"] if params["in_doc"] else []))  # fmt: skip
+
+
+def _apply_rules(
+    world: World, params: dict[str, Any], targets: dict[str, list[str]], domain: str, label: str, manager: Person | None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """Per rule: the check that it was applied to exactly its mail, the changes it allows, the oracle's call."""
+    checks: list[dict[str, Any]] = []
+    allow: list[dict[str, Any]] = []
+    oracle: list[dict[str, Any]] = []
+    if params["in_doc"]:
+        oracle += [{"tool": "docs__search_documents", "args": {"query": "mail rules"}, "save": "rules"},
+                   {"tool": "docs__get_document", "args": {"document_id": "${rules.documents.0.id}"}}]  # fmt: skip
+    oracle.append({"tool": "mail__search_messages", "args": {"query": f"in:inbox after:{world.start.date().isoformat()}"}})
+    for kind in params["kinds"]:
+        ids = targets[kind]
+        n = len(ids)
+        if kind == "customer":
+            checks.append({"name": f"the {n} mail(s) from {domain} today are labelled '{label}'", "app": "mail",
+                           "table": "messages", "where": {"id": {"one_of": ids}, "labels": {"contains": label}},
+                           "expect": {"count": n}})
+            allow.append({"changed": ["labels", "is_read"], "where": {"id": {"one_of": ids}}})
+            oracle.append({"tool": "mail__add_label", "args": {"message_ids": ids, "label": label}})
+        elif kind == "newsletters":
+            checks.append({"name": f"the {n} newsletter(s) of today are archived", "app": "mail", "table": "messages",
+                           "where": {"id": {"one_of": ids}, "folder": "archive"}, "expect": {"count": n}})
+            allow.append({"changed": ["folder", "is_read"], "where": {"id": {"one_of": ids}}})
+            oracle.append({"tool": "mail__move_to_folder", "args": {"message_ids": ids, "folder": "archive"}})
+        elif kind == "manager":
+            checks.append({"name": f"the {n} mail(s) from {manager.name if manager else ''} today are starred",
+                           "app": "mail", "table": "messages", "where": {"id": {"one_of": ids}, "is_starred": True},
+                           "expect": {"count": n}})
+            allow.append({"changed": ["is_starred", "is_read"], "where": {"id": {"one_of": ids}}})
+            oracle.append({"tool": "mail__star", "args": {"message_ids": ids}})
+        else:
+            checks.append({"name": f"the {n} ticket notification(s) of today are labelled 'Tickets'", "app": "mail",
+                           "table": "messages", "where": {"id": {"one_of": ids}, "labels": {"contains": "Tickets"}},
+                           "expect": {"count": n}})
+            allow.append({"changed": ["labels", "is_read"], "where": {"id": {"one_of": ids}}})
+            oracle.append({"tool": "mail__add_label", "args": {"message_ids": ids, "label": "Tickets"}})
+    return checks, allow, oracle
 
 
 def domain_of_outsider(world: World) -> str:

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from orchestrator.generate.family import Draft, Family, human_day, join, phrase, register
-from orchestrator.generate.world import World, iso
+from orchestrator.generate.world import Person, World, iso
 
 INSTRUCTIONS = [
     "Yesterday's {service} incident is over. Please wrap it up the way {lead} asks in the incident thread: file the "
@@ -95,112 +96,34 @@ class Incident(Family):
         }  # fmt: skip
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
-        me = world.persona
-        responders = [world.person(e) for e in params["responders"]]
-        lead, owner = world.person(params["lead"]), world.person(params["owner"])
-        begin = datetime.fromisoformat(params["start"])
-        resolved = begin + timedelta(minutes=params["minutes"])
-        cause_text, terms = CAUSES[params["cause"]]
-        values = {k: params[k] for k in ("service", "n", "a", "b", "host", "table")}
-        cause = cause_text.format(**values)
-        key_terms = [t.format(**values) for t in terms]
-        project, priority, share = params["project"], params["priority"], params["steps"] >= 4
-        day = human_day(begin)
-        subject = f"Incident: {params['service']} errors"
-
-        # Older incidents first (distractors), then this one.
-        for i, other in enumerate(params["distractors"]):
-            o_cause, _ = CAUSES[other["cause"]]
-            o_begin = begin - timedelta(days=other["days_ago"])
-            self._thread(world, f"inc-old-{i}", f"Incident: {other['service']} errors", other["service"],
-                         o_cause.format(**{**values, "service": other["service"]}), world.person(other["owner"]),
-                         world.person(other["owner"]), responders[:1], o_begin, o_begin + timedelta(minutes=other["minutes"]),
-                         None, project, "high")  # fmt: skip
-        self._thread(world, "inc", subject, params["service"], cause, lead, owner, responders, begin, resolved,
-                     (params["status_to"], share), project, priority)  # fmt: skip
-        draft = Draft(world, title=f"Close out the {params['service']} incident",
-                      instruction=phrase(INSTRUCTIONS, params["phrasing"], service=params["service"], lead=lead.first_name),
-                      description=f"From the incident thread about {params['service']} ({day}): a {priority}-priority bug "
-                      f"for {owner.name} in {project}, a postmortem in Postmortems with the cause ({cause}) and the "
-                      f"timeline {begin:%H:%M}-{resolved:%H:%M}" + (", shared with the responders" if share else "")
-                      + f", and a status mail to {params['status_to']} naming the ticket.",
-                      tags=["generated", "incident", "mail", "tickets", "docs", "multi-app"])  # fmt: skip
+        inc = IncidentFacts.of(world, params)
+        self._seed_threads(inc)
+        draft = _draft(inc)
         draft.add("docs", "folders", {"id": "postmortems", "name": "Postmortems"})
-
-        ticket_checks: list[dict[str, Any]] = [
-            {"name": f"one new bug in {project} for {owner.name} at {priority} priority", "app": "tickets", "table": "tickets",
-             "added": True, "expect": {"count": 1, "all": {"project": project, "type": "bug", "priority": priority,
-                                                            "assignee": owner.email}}},
-            {"name": f"it is about {params['service']}", "app": "tickets", "table": "tickets", "added": True,
-             "where": {"any": [{"title": {"icontains": params["service"]}}, {"description": {"icontains": params["service"]}}]}},
-        ]  # fmt: skip
-        regex = "(?is)" + "".join(f"(?=.*{_escape(t)})" for t in key_terms)
-        doc_checks: list[dict[str, Any]] = [
-            {"name": "one new postmortem, in the Postmortems folder", "app": "docs", "table": "documents", "added": True,
-             "expect": {"count": 1, "all": {"folder_id": "postmortems"}}},
-            {"name": f"it gives the cause ({' and '.join(key_terms)})", "app": "docs", "table": "documents", "added": True,
-             "where": {"content": {"regex": regex}}},
-            {"name": f"its timeline runs from {begin:%H:%M} to the resolution at {resolved:%H:%M} on {day}", "app": "docs",
-             "table": "documents", "added": True,
-             "where": {"content": {"mentions_time": {"at": iso(begin), "strict": False}}},
-             "expect": {"count": 1, "all": {"content": {"mentions_time": {"at": iso(resolved), "strict": False}}}}},
-        ]  # fmt: skip
-        if share:
-            doc_checks += [
-                {"name": f"{p.name} can comment on the postmortem", "app": "docs", "table": "documents", "added": True,
-                 "where": {"shared_with": {"has": {"email": p.email, "role": "commenter"}}}}
-                for p in responders
-            ]  # fmt: skip
-        to = params["status_to"]
-        mail_checks = [
-            {"name": f"one status mail to {to}", "app": "mail", "table": "messages", "added": True,
-             "where": {"folder": "sent", "any": [{"to": {"contains": to}}, {"cc": {"contains": to}}]}},
-            {"name": f"it says the incident was resolved at {resolved:%H:%M} on {day} and names the new ticket", "app": "mail",
-             "table": "messages", "added": True,
-             "where": {"folder": "sent", "any": [{"to": {"contains": to}}, {"cc": {"contains": to}}],
-                       "body": {"mentions_time": {"at": iso(resolved), "strict": False},
-                                "contains": {"from": {"app": "tickets", "table": "tickets", "added": True, "field": "key"}}}}},
-        ]  # fmt: skip
-        draft.stage("the fix is ticketed", ticket_checks, weight=1.5)
-        draft.stage("the postmortem is started", doc_checks, weight=2)
-        draft.stage("the status update is out", mail_checks, weight=1.5)
+        draft.stage("the fix is ticketed", _ticket_checks(inc), weight=1.5)
+        draft.stage("the postmortem is started", _doc_checks(inc), weight=2)
+        draft.stage("the status update is out", _mail_checks(inc), weight=1.5)
         draft.allow = {
-            "tickets": {"tickets": {"added": True, "where": {"project": project}}},
+            "tickets": {"tickets": {"added": True, "where": {"project": inc.project}}},
             "docs": {"documents": {"added": True}},
             "mail": {"messages": {"added": True}},
         }
-        timeline = "\n".join([
-            f"- {begin:%H:%M} errors on {params['service']} start; {lead.name} is paged",
-            f"- {(begin + timedelta(minutes=params['minutes'] // 2)):%H:%M} cause found: {cause}",
-            f"- {resolved:%H:%M} resolved",
-        ])  # fmt: skip
-        content = (f"# Postmortem: {params['service']} incident, {day}\n\n## Summary\n{params['service']} failed for "
-                   f"{params['minutes']} minutes.\n\n## Cause\n{cause[0].upper() + cause[1:]}.\n\n## Timeline ({me.timezone})\n"
-                   f"{timeline}\n\n## Follow-up\n${{ticket.key}}, owned by {owner.name}.\n")  # fmt: skip
-        oracle: list[dict[str, Any]] = [
-            {"tool": "mail__search_messages", "args": {"query": f'subject:"{subject}"'}, "save": "found"},
-            {"tool": "mail__get_thread", "args": {"thread_id": "${found.messages.0.thread_id}"}},
-            {"tool": "tickets__create_ticket", "args": {
-                "project": project, "title": f"Fix the cause of the {params['service']} incident of {day}",
-                "description": f"{params['service']} failed on {day}, {begin:%H:%M}-{resolved:%H:%M}: {cause}.",
-                "type": "bug", "priority": priority, "assignee": owner.email},
-             "save": "ticket", "unchecked": ["title", "description"]},
-            {"tool": "docs__create_document", "args": {"title": f"Postmortem: {params['service']} incident",
-                                                       "content": content, "folder_id": "postmortems"},
-             "save": "doc", "unchecked": ["title"]},
-        ]  # fmt: skip
-        if share:
-            oracle += [{"tool": "docs__share_document", "args": {"document_id": "${doc.id}", "email": p.email, "role": "commenter"}}
-                       for p in responders]  # fmt: skip
-        oracle.append({"tool": "mail__send_message", "args": {
-            "to": [to], "subject": f"Resolved: {params['service']} incident",
-            "body": (f"Hi all,\n\nthe {params['service']} incident of {day} is resolved: it started at {begin:%H:%M} and was "
-                     f"resolved at {resolved:%H:%M} ({me.timezone}). The fix is tracked in ${{ticket.key}}, owned by "
-                     f"{owner.name}; the postmortem is in progress.\n\n{me.first_name}")},
-            "unchecked": ["subject"]})  # fmt: skip
-        draft.oracle = oracle
+        draft.oracle = _oracle(inc)
         draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
         return draft
+
+    def _seed_threads(self, inc: IncidentFacts) -> None:
+        """Older incidents' threads first (distractors), then this one's, which asks for the close-out."""
+        world, params = inc.world, inc.params
+        for i, other in enumerate(params["distractors"]):
+            o_cause, _ = CAUSES[other["cause"]]
+            o_begin = inc.begin - timedelta(days=other["days_ago"])
+            self._thread(world, f"inc-old-{i}", f"Incident: {other['service']} errors", other["service"],
+                         o_cause.format(**{**inc.values, "service": other["service"]}), world.person(other["owner"]),
+                         world.person(other["owner"]), inc.responders[:1], o_begin, o_begin + timedelta(minutes=other["minutes"]),
+                         None, inc.project, "high")  # fmt: skip
+        self._thread(world, "inc", inc.subject, params["service"], inc.cause, inc.lead, inc.owner, inc.responders, inc.begin,
+                     inc.resolved, (params["status_to"], inc.share), inc.project, inc.priority)  # fmt: skip
 
     def _thread(self, world: World, prefix: str, subject: str, service: str, cause: str, lead: Any, owner: Any,
                 responders: list[Any], begin: datetime, resolved: datetime, ask: tuple[str, bool] | None, project: str,
@@ -238,3 +161,129 @@ class Incident(Family):
 
 def _escape(term: str) -> str:
     return re.escape(term)
+
+
+@dataclass
+class IncidentFacts:
+    """One drawn incident: who responded, led and owns the fix, when it began and was resolved, and its cause."""
+
+    world: World
+    params: dict[str, Any]
+    responders: list[Person]
+    lead: Person
+    owner: Person
+    begin: datetime
+    resolved: datetime
+    values: dict[str, Any]
+    cause: str
+    key_terms: list[str]
+    project: str
+    priority: str
+    share: bool
+    day: str
+    subject: str
+
+    @classmethod
+    def of(cls, world: World, params: dict[str, Any]) -> IncidentFacts:
+        begin = datetime.fromisoformat(params["start"])
+        cause_text, terms = CAUSES[params["cause"]]
+        values = {k: params[k] for k in ("service", "n", "a", "b", "host", "table")}
+        return cls(
+            world, params, [world.person(e) for e in params["responders"]], world.person(params["lead"]),
+            world.person(params["owner"]), begin, begin + timedelta(minutes=params["minutes"]), values,
+            cause_text.format(**values), [t.format(**values) for t in terms], params["project"], params["priority"],
+            params["steps"] >= 4, human_day(begin), f"Incident: {params['service']} errors",
+        )  # fmt: skip
+
+
+def _draft(inc: IncidentFacts) -> Draft:
+    params, begin, resolved = inc.params, inc.begin, inc.resolved
+    return Draft(inc.world, title=f"Close out the {params['service']} incident",
+                 instruction=phrase(INSTRUCTIONS, params["phrasing"], service=params["service"], lead=inc.lead.first_name),
+                 description=f"From the incident thread about {params['service']} ({inc.day}): a {inc.priority}-priority bug "
+                 f"for {inc.owner.name} in {inc.project}, a postmortem in Postmortems with the cause ({inc.cause}) and the "
+                 f"timeline {begin:%H:%M}-{resolved:%H:%M}" + (", shared with the responders" if inc.share else "")
+                 + f", and a status mail to {params['status_to']} naming the ticket.",
+                 tags=["generated", "incident", "mail", "tickets", "docs", "multi-app"])  # fmt: skip
+
+
+def _ticket_checks(inc: IncidentFacts) -> list[dict[str, Any]]:
+    project, owner, priority, service = inc.project, inc.owner, inc.priority, inc.params["service"]
+    return [
+        {"name": f"one new bug in {project} for {owner.name} at {priority} priority", "app": "tickets", "table": "tickets",
+         "added": True, "expect": {"count": 1, "all": {"project": project, "type": "bug", "priority": priority,
+                                                        "assignee": owner.email}}},
+        {"name": f"it is about {service}", "app": "tickets", "table": "tickets", "added": True,
+         "where": {"any": [{"title": {"icontains": service}}, {"description": {"icontains": service}}]}},
+    ]  # fmt: skip
+
+
+def _doc_checks(inc: IncidentFacts) -> list[dict[str, Any]]:
+    begin, resolved, day, key_terms = inc.begin, inc.resolved, inc.day, inc.key_terms
+    regex = "(?is)" + "".join(f"(?=.*{_escape(t)})" for t in key_terms)
+    doc_checks: list[dict[str, Any]] = [
+        {"name": "one new postmortem, in the Postmortems folder", "app": "docs", "table": "documents", "added": True,
+         "expect": {"count": 1, "all": {"folder_id": "postmortems"}}},
+        {"name": f"it gives the cause ({' and '.join(key_terms)})", "app": "docs", "table": "documents", "added": True,
+         "where": {"content": {"regex": regex}}},
+        {"name": f"its timeline runs from {begin:%H:%M} to the resolution at {resolved:%H:%M} on {day}", "app": "docs",
+         "table": "documents", "added": True,
+         "where": {"content": {"mentions_time": {"at": iso(begin), "strict": False}}},
+         "expect": {"count": 1, "all": {"content": {"mentions_time": {"at": iso(resolved), "strict": False}}}}},
+    ]  # fmt: skip
+    if inc.share:
+        doc_checks += [
+            {"name": f"{p.name} can comment on the postmortem", "app": "docs", "table": "documents", "added": True,
+             "where": {"shared_with": {"has": {"email": p.email, "role": "commenter"}}}}
+            for p in inc.responders
+        ]  # fmt: skip
+    return doc_checks
+
+
+def _mail_checks(inc: IncidentFacts) -> list[dict[str, Any]]:
+    to, resolved, day = inc.params["status_to"], inc.resolved, inc.day
+    return [
+        {"name": f"one status mail to {to}", "app": "mail", "table": "messages", "added": True,
+         "where": {"folder": "sent", "any": [{"to": {"contains": to}}, {"cc": {"contains": to}}]}},
+        {"name": f"it says the incident was resolved at {resolved:%H:%M} on {day} and names the new ticket", "app": "mail",
+         "table": "messages", "added": True,
+         "where": {"folder": "sent", "any": [{"to": {"contains": to}}, {"cc": {"contains": to}}],
+                   "body": {"mentions_time": {"at": iso(resolved), "strict": False},
+                            "contains": {"from": {"app": "tickets", "table": "tickets", "added": True, "field": "key"}}}}},
+    ]  # fmt: skip
+
+
+def _oracle(inc: IncidentFacts) -> list[dict[str, Any]]:
+    """Read the thread, file the bug, write (and share) the postmortem, send the status mail."""
+    me, params, begin, resolved, day, cause = inc.world.persona, inc.params, inc.begin, inc.resolved, inc.day, inc.cause
+    owner, to = inc.owner, params["status_to"]
+    timeline = "\n".join([
+        f"- {begin:%H:%M} errors on {params['service']} start; {inc.lead.name} is paged",
+        f"- {(begin + timedelta(minutes=params['minutes'] // 2)):%H:%M} cause found: {cause}",
+        f"- {resolved:%H:%M} resolved",
+    ])  # fmt: skip
+    content = (f"# Postmortem: {params['service']} incident, {day}\n\n## Summary\n{params['service']} failed for "
+               f"{params['minutes']} minutes.\n\n## Cause\n{cause[0].upper() + cause[1:]}.\n\n## Timeline ({me.timezone})\n"
+               f"{timeline}\n\n## Follow-up\n${{ticket.key}}, owned by {owner.name}.\n")  # fmt: skip
+    oracle: list[dict[str, Any]] = [
+        {"tool": "mail__search_messages", "args": {"query": f'subject:"{inc.subject}"'}, "save": "found"},
+        {"tool": "mail__get_thread", "args": {"thread_id": "${found.messages.0.thread_id}"}},
+        {"tool": "tickets__create_ticket", "args": {
+            "project": inc.project, "title": f"Fix the cause of the {params['service']} incident of {day}",
+            "description": f"{params['service']} failed on {day}, {begin:%H:%M}-{resolved:%H:%M}: {cause}.",
+            "type": "bug", "priority": inc.priority, "assignee": owner.email},
+         "save": "ticket", "unchecked": ["title", "description"]},
+        {"tool": "docs__create_document", "args": {"title": f"Postmortem: {params['service']} incident",
+                                                   "content": content, "folder_id": "postmortems"},
+         "save": "doc", "unchecked": ["title"]},
+    ]  # fmt: skip
+    if inc.share:
+        oracle += [{"tool": "docs__share_document", "args": {"document_id": "${doc.id}", "email": p.email, "role": "commenter"}}
+                   for p in inc.responders]  # fmt: skip
+    oracle.append({"tool": "mail__send_message", "args": {
+        "to": [to], "subject": f"Resolved: {params['service']} incident",
+        "body": (f"Hi all,\n\nthe {params['service']} incident of {day} is resolved: it started at {begin:%H:%M} and was "
+                 f"resolved at {resolved:%H:%M} ({me.timezone}). The fix is tracked in ${{ticket.key}}, owned by "
+                 f"{owner.name}; the postmortem is in progress.\n\n{me.first_name}")},
+        "unchecked": ["subject"]})  # fmt: skip
+    return oracle

@@ -107,54 +107,11 @@ class MeetingAcrossZones(Family):
                       description=f"Book the one {minutes}-minute slot on {day} when {_names(guests)} and the user are all "
                       f"free inside their working hours ({_places(world, guests)}).",
                       tags=["generated", "meeting-tz", "scheduling", "time-zones", "calendar"] + (["mail"] if requester else []))  # fmt: skip
-        everyone = [*params["guests"], me.email]
-        draft.stage("the meeting is booked at the only free slot", [
-            {"name": "exactly one new event", "app": "calendar", "table": "events", "added": True, "expect": {"count": 1}},
-            {"name": f"it runs {slot:%H:%M}-{end:%H:%M} on {day} ({me.timezone}), confirmed", "app": "calendar",
-             "table": "events", "added": True,
-             "where": {"start": {"equals": iso(slot)}, "end": {"equals": iso(end)}, "status": "confirmed"}},
-            {"name": f"{_names(guests)} are invited, and nobody else", "app": "calendar", "table": "events", "added": True,
-             "expect": {"count": 1, "all": {"attendees": {
-                 **{"has": {"email": params["guests"][0]}},
-                 "not": {"has": {"email": {"not_one_of": everyone}}}}}}},
-        ] + [
-            {"name": f"{g.name} is invited", "app": "calendar", "table": "events", "added": True,
-             "where": {"attendees": {"has": {"email": g.email}}}}
-            for g in guests[1:]
-        ], weight=2)  # fmt: skip
+        _booked_stage(draft, params, guests, slot, end, day)
         draft.allow = {"calendar": {"events": {"added": True}}}
         oracle: list[dict[str, Any]] = []
         if requester is not None:
-            message_id = f"req-{params['slot'][:10]}-{requester.email.split('@')[0]}"[:60]
-            others = [g for g in guests if g is not requester]
-            lines = [f"Hi {me.first_name},", "",
-                     f"could you set up a {minutes}-minute meeting about {params['topic']} with {_names(others)}, you and me "
-                     f"on {day}? Please send the invite to all of us."]  # fmt: skip
-            if params["suggestions"]:
-                local = [datetime.fromisoformat(s).astimezone(requester_tz(requester)) for s in params["suggestions"]]
-                times = " or ".join(f"{t:%H:%M}" for t in local)
-                lines += ["", f"I could do {times} my time ({requester.city}), if that works for the others."]
-            lines += ["", "Thanks!", requester.first_name]
-            sent = world.start - timedelta(minutes=47)
-            draft.add("mail", "messages", {"id": message_id, "from": requester.address_line, "to": [me.email],
-                                           "subject": f"Meeting about {params['topic']}", "sent_at": iso(sent),
-                                           "body": "\n".join(lines)})  # fmt: skip
-            draft.allow["mail"] = {"messages": {"added": True}}
-            draft.stage(f"{requester.first_name} is told the time", [
-                {"name": f"one mail to {requester.name} that states {day}, {slot:%H:%M} (any zone or format), and no other time for it",
-                 "app": "mail", "table": "messages", "added": True,
-                 "where": {"folder": "sent", "any": [{"to": {"contains": requester.email}}, {"cc": {"contains": requester.email}}],
-                           "body": {"mentions_time": iso(slot)}}},
-            ])  # fmt: skip
-            draft.forbid.append({"name": "mail goes only to the meeting's guests", "app": "mail", "table": "messages",
-                                 "change": "added", "where": {"folder": "sent", "any": [
-                                     {"to": {"has": {"not_one_of": params["guests"]}}},
-                                     {"cc": {"has": {"not_one_of": params["guests"]}}},
-                                     {"bcc": {"has": {"not_one_of": params["guests"]}}}]}})  # fmt: skip
-            oracle += [
-                {"tool": "mail__search_messages", "args": {"query": f"from:{requester.email}"}, "save": "found"},
-                {"tool": "mail__get_message", "args": {"message_id": "${found.messages.0.id}"}, "save": "request"},
-            ]
+            oracle += _asked_by_mail(draft, params, guests, requester, slot, day)
         oracle += [
             {"tool": "calendar__find_free_slots",
              "args": {"attendees": params["guests"], "duration_minutes": minutes, "time_min": iso(window[0]),
@@ -173,6 +130,66 @@ class MeetingAcrossZones(Family):
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
         return draft
+
+
+def _booked_stage(draft: Draft, params: dict[str, Any], guests: list[Person], slot: datetime, end: datetime, day: str) -> None:
+    """The stage of the one new event at the only free slot, with exactly the guests invited."""
+    me = draft.world.persona
+    everyone = [*params["guests"], me.email]
+    draft.stage("the meeting is booked at the only free slot", [
+        {"name": "exactly one new event", "app": "calendar", "table": "events", "added": True, "expect": {"count": 1}},
+        {"name": f"it runs {slot:%H:%M}-{end:%H:%M} on {day} ({me.timezone}), confirmed", "app": "calendar",
+         "table": "events", "added": True,
+         "where": {"start": {"equals": iso(slot)}, "end": {"equals": iso(end)}, "status": "confirmed"}},
+        {"name": f"{_names(guests)} are invited, and nobody else", "app": "calendar", "table": "events", "added": True,
+         "expect": {"count": 1, "all": {"attendees": {
+             **{"has": {"email": params["guests"][0]}},
+             "not": {"has": {"email": {"not_one_of": everyone}}}}}}},
+    ] + [
+        {"name": f"{g.name} is invited", "app": "calendar", "table": "events", "added": True,
+         "where": {"attendees": {"has": {"email": g.email}}}}
+        for g in guests[1:]
+    ], weight=2)  # fmt: skip
+
+
+def _asked_by_mail(
+    draft: Draft, params: dict[str, Any], guests: list[Person], requester: Person, slot: datetime, day: str
+) -> list[dict[str, Any]]:
+    """The requester's mail asking for the meeting, the stage of telling them the time, whom mail may go to;
+    the oracle's reading of the request."""
+    me, minutes = draft.world.persona, params["minutes"]
+    oracle: list[dict[str, Any]] = []
+    message_id = f"req-{params['slot'][:10]}-{requester.email.split('@')[0]}"[:60]
+    others = [g for g in guests if g is not requester]
+    lines = [f"Hi {me.first_name},", "",
+             f"could you set up a {minutes}-minute meeting about {params['topic']} with {_names(others)}, you and me "
+             f"on {day}? Please send the invite to all of us."]  # fmt: skip
+    if params["suggestions"]:
+        local = [datetime.fromisoformat(s).astimezone(requester_tz(requester)) for s in params["suggestions"]]
+        times = " or ".join(f"{t:%H:%M}" for t in local)
+        lines += ["", f"I could do {times} my time ({requester.city}), if that works for the others."]
+    lines += ["", "Thanks!", requester.first_name]
+    sent = draft.world.start - timedelta(minutes=47)
+    draft.add("mail", "messages", {"id": message_id, "from": requester.address_line, "to": [me.email],
+                                   "subject": f"Meeting about {params['topic']}", "sent_at": iso(sent),
+                                   "body": "\n".join(lines)})  # fmt: skip
+    draft.allow["mail"] = {"messages": {"added": True}}
+    draft.stage(f"{requester.first_name} is told the time", [
+        {"name": f"one mail to {requester.name} that states {day}, {slot:%H:%M} (any zone or format), and no other time for it",
+         "app": "mail", "table": "messages", "added": True,
+         "where": {"folder": "sent", "any": [{"to": {"contains": requester.email}}, {"cc": {"contains": requester.email}}],
+                   "body": {"mentions_time": iso(slot)}}},
+    ])  # fmt: skip
+    draft.forbid.append({"name": "mail goes only to the meeting's guests", "app": "mail", "table": "messages",
+                         "change": "added", "where": {"folder": "sent", "any": [
+                             {"to": {"has": {"not_one_of": params["guests"]}}},
+                             {"cc": {"has": {"not_one_of": params["guests"]}}},
+                             {"bcc": {"has": {"not_one_of": params["guests"]}}}]}})  # fmt: skip
+    oracle += [
+        {"tool": "mail__search_messages", "args": {"query": f"from:{requester.email}"}, "save": "found"},
+        {"tool": "mail__get_message", "args": {"message_id": "${found.messages.0.id}"}, "save": "request"},
+    ]
+    return oracle
 
 
 def requester_tz(person: Person) -> ZoneInfo:

@@ -18,11 +18,11 @@ later meeting; allow rules confine the changes to exactly those rows.
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from orchestrator.generate.family import Draft, Family, fake, human_day, phrase, register
-from orchestrator.generate.world import World, iso
+from orchestrator.generate.world import Person, World, iso
 
 INSTRUCTIONS = [
     "{leaver} is leaving; {day} is their last day. Please hand their work over to {successor}: reassign all of "
@@ -71,92 +71,25 @@ class Offboard(Family):
         }  # fmt: skip
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
-        me = world.persona
         leaver, successor = world.person(params["leaver"]), world.person(params["successor"])
         last = world.day(params["last_day"])
         titles = list(params["titles"])
-        tickets = world.apps["tickets"]
-        numbers: dict[str, int] = {}
-        for t in tickets["tickets"]:
-            project, _, n = t["key"].rpartition("-")
-            numbers[project] = max(numbers.get(project, 0), int(n))
-
-        def new_ticket(project: str, status: str, assignee: str) -> str:
-            numbers[project] = numbers.get(project, 0) + 1
-            key = f"{project}-{numbers[project]}"
-            created = world.start - timedelta(days=10 + numbers[project] % 7)
-            row = {"key": key, "title": titles.pop(0), "description": f"Owned by {world.person(assignee).name}.", "type": "task",
-                   "status": status, "priority": "medium", "assignee": assignee, "reporter": me.email,
-                   "created_at": iso(created), "updated_at": iso(created + timedelta(days=1))}  # fmt: skip
-            if status in CLOSED:
-                row["resolution"] = "done" if status == "done" else "wont_do"
-            tickets["tickets"].append(row)
-            return key
-
+        _seed_tickets(world, params, leaver, successor, titles)
+        _seed_docs(world, params, leaver, titles)
+        _seed_meetings(world, params, leaver, titles)
+        open_keys, closed_keys, doc_ids, later = _handover(world, leaver, last)
         draft = Draft(world, title=f"Offboard {leaver.name}", instruction="", tags=["generated", "offboard", "tickets", "docs",
                       "calendar", "multi-app"])  # fmt: skip
-        steps, distractors = params["tickets_added"], params["distractors"]
-        for i in range(steps):
-            new_ticket(params["projects"][i], params["statuses"][i], leaver.email)
-        for i in range(distractors):
-            new_ticket(params["projects"][steps + i], params["closed"][i], leaver.email)
-            others = [p for p in world.people if p.email not in (leaver.email, successor.email)]
-            new_ticket(params["projects"][steps + i], "in_progress", others[i % len(others)].email)
-        docs = world.apps["docs"]["documents"]
-        for i in range(params["docs_added"]):
-            docs.append({"id": f"handover-{i + 1}", "title": titles.pop(0), "owner": me.email,
-                         "shared_with": [{"email": leaver.email, "role": "editor"}],
-                         "content": f"# Notes\n\nKept up to date by {leaver.name} and {me.name}.\n",
-                         "updated_at": iso(world.start - timedelta(days=3 + i))})  # fmt: skip
-        for i in range(distractors):
-            docs.append({"id": f"read-only-{i + 1}", "title": titles.pop(0), "owner": me.email,
-                         "shared_with": [{"email": leaver.email, "role": "viewer"}], "content": "# Reference\n\nFor reading.\n",
-                         "updated_at": iso(world.start - timedelta(days=5 + i))})  # fmt: skip
-        events = world.apps["calendar"]["events"]
-        for i in range(params["meetings_added"] + distractors):
-            after = i < params["meetings_added"]
-            day = world.day(params["last_day"] + 1 + i) if after else world.day(min(i, params["last_day"]))
-            start = world.at(day, params["hours"][i])
-            events.append({"id": f"leaver-mtg-{i + 1}", "title": f"{leaver.first_name} / {me.first_name}: {titles.pop(0) if titles else 'sync'}",
-                           "start": iso(start), "end": iso(start + timedelta(minutes=30)), "organizer": leaver.email,
-                           "attendees": [{"email": me.email, "response": "accepted"}]})  # fmt: skip
-
-        # What the world now holds: the rows the handover covers, the world's own included.
-        open_keys = sorted(t["key"] for t in tickets["tickets"] if t.get("assignee") == leaver.email and t.get("status", "todo") in OPEN)
-        closed_keys = sorted(t["key"] for t in tickets["tickets"] if t.get("assignee") == leaver.email and t.get("status") in CLOSED)
-        doc_ids = sorted(d["id"] for d in docs if d.get("owner") == me.email and not d.get("trashed")
-                         and any(s["email"] == leaver.email and s["role"] == "editor" for s in d.get("shared_with", [])))  # fmt: skip
-        cutoff = world.at(last + timedelta(days=1), "00:00")
-        later = sorted(e["id"] for e in events if e.get("organizer") == leaver.email and e.get("status", "confirmed") != "cancelled"
-                       and _start(world, e) >= cutoff and any(_email(a) == me.email for a in e.get("attendees", [])))  # fmt: skip
         draft.instruction = phrase(INSTRUCTIONS, params["phrasing"], leaver=leaver.name, leaver_first=leaver.first_name,
                                    successor=successor.name, successor_first=successor.first_name, day=human_day(last))  # fmt: skip
         draft.description = (f"{leaver.name} leaves after {human_day(last)}: {len(open_keys)} open ticket(s) to {successor.name}, "
                              f"{len(doc_ids)} document(s) shared with them as editor, {len(later)} meeting(s) declined.")
-        draft.stage("open tickets reassigned", [
-            {"name": f"{key} is assigned to {successor.name}", "app": "tickets", "table": "tickets",
-             "where": {"key": key, "assignee": successor.email}} for key in open_keys
-        ] + [
-            {"name": f"{key} (closed) stays with {leaver.name}", "app": "tickets", "table": "tickets",
-             "where": {"key": key, "assignee": leaver.email}} for key in closed_keys
-        ], weight=max(1, len(open_keys)))  # fmt: skip
-        draft.stage("documents handed over", [
-            {"name": f"{doc} is shared with {successor.name} as editor", "app": "docs", "table": "documents",
-             "where": {"id": doc, "shared_with": {"has": {"email": successor.email, "role": "editor"}}}} for doc in doc_ids
-        ], weight=max(1, len(doc_ids)))  # fmt: skip
-        draft.stage("later meetings declined", [
-            {"name": f"{event} is declined", "app": "calendar", "table": "events",
-             "where": {"id": event, "attendees": {"has": {"email": me.email, "response": "declined"}}}} for event in later
-        ], weight=max(1, len(later)))  # fmt: skip
-        draft.allow = {
-            "tickets": {"tickets": {"changed": ["assignee"], "where": {"key": {"one_of": open_keys}}}},
-            "docs": {"documents": {"changed": ["shared_with"], "where": {"id": {"one_of": doc_ids or ["-"]}}}},
-            "calendar": {"events": {"changed": ["attendees"], "where": {"id": {"one_of": later}}}},
-        }
+        _stages(draft, leaver, successor, open_keys, closed_keys, doc_ids, later)
         oracle: list[dict[str, Any]] = [
             {"tool": "tickets__search_tickets", "args": {"assignee": leaver.email, "resolved": False}},
         ]
         oracle += [{"tool": "tickets__assign_ticket", "args": {"key": key, "assignee": successor.email}} for key in open_keys]
+        docs = world.apps["docs"]["documents"]
         already = {d["id"] for d in docs if any(s["email"] == successor.email and s["role"] == "editor" for s in d.get("shared_with", []))}
         oracle += [{"tool": "docs__share_document", "args": {"document_id": doc, "email": successor.email, "role": "editor"}}
                    for doc in doc_ids if doc not in already]  # fmt: skip
@@ -164,6 +97,105 @@ class Offboard(Family):
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 30 + 2 * (len(open_keys) + len(doc_ids) + len(later)), "timeout_s": 600}
         return draft
+
+
+def _seed_tickets(world: World, params: dict[str, Any], leaver: Person, successor: Person, titles: list[str]) -> None:
+    """The leaver's open tickets, and distractors: their closed tickets and others' open ones in the same projects."""
+    me = world.persona
+    tickets = world.apps["tickets"]
+    numbers: dict[str, int] = {}
+    for t in tickets["tickets"]:
+        project, _, n = t["key"].rpartition("-")
+        numbers[project] = max(numbers.get(project, 0), int(n))
+
+    def new_ticket(project: str, status: str, assignee: str) -> str:
+        numbers[project] = numbers.get(project, 0) + 1
+        key = f"{project}-{numbers[project]}"
+        created = world.start - timedelta(days=10 + numbers[project] % 7)
+        row = {"key": key, "title": titles.pop(0), "description": f"Owned by {world.person(assignee).name}.", "type": "task",
+               "status": status, "priority": "medium", "assignee": assignee, "reporter": me.email,
+               "created_at": iso(created), "updated_at": iso(created + timedelta(days=1))}  # fmt: skip
+        if status in CLOSED:
+            row["resolution"] = "done" if status == "done" else "wont_do"
+        tickets["tickets"].append(row)
+        return key
+
+    steps, distractors = params["tickets_added"], params["distractors"]
+    for i in range(steps):
+        new_ticket(params["projects"][i], params["statuses"][i], leaver.email)
+    for i in range(distractors):
+        new_ticket(params["projects"][steps + i], params["closed"][i], leaver.email)
+        others = [p for p in world.people if p.email not in (leaver.email, successor.email)]
+        new_ticket(params["projects"][steps + i], "in_progress", others[i % len(others)].email)
+
+
+def _seed_docs(world: World, params: dict[str, Any], leaver: Person, titles: list[str]) -> None:
+    """Docs the leaver edits (to hand over), and distractors they only read."""
+    me, docs = world.persona, world.apps["docs"]["documents"]
+    for i in range(params["docs_added"]):
+        docs.append({"id": f"handover-{i + 1}", "title": titles.pop(0), "owner": me.email,
+                     "shared_with": [{"email": leaver.email, "role": "editor"}],
+                     "content": f"# Notes\n\nKept up to date by {leaver.name} and {me.name}.\n",
+                     "updated_at": iso(world.start - timedelta(days=3 + i))})  # fmt: skip
+    for i in range(params["distractors"]):
+        docs.append({"id": f"read-only-{i + 1}", "title": titles.pop(0), "owner": me.email,
+                     "shared_with": [{"email": leaver.email, "role": "viewer"}], "content": "# Reference\n\nFor reading.\n",
+                     "updated_at": iso(world.start - timedelta(days=5 + i))})  # fmt: skip
+
+
+def _seed_meetings(world: World, params: dict[str, Any], leaver: Person, titles: list[str]) -> None:
+    """The leaver's meetings with the persona after the last day (to decline), and distractors before it."""
+    me, events = world.persona, world.apps["calendar"]["events"]
+    for i in range(params["meetings_added"] + params["distractors"]):
+        after = i < params["meetings_added"]
+        day = world.day(params["last_day"] + 1 + i) if after else world.day(min(i, params["last_day"]))
+        start = world.at(day, params["hours"][i])
+        events.append({"id": f"leaver-mtg-{i + 1}", "title": f"{leaver.first_name} / {me.first_name}: {titles.pop(0) if titles else 'sync'}",
+                       "start": iso(start), "end": iso(start + timedelta(minutes=30)), "organizer": leaver.email,
+                       "attendees": [{"email": me.email, "response": "accepted"}]})  # fmt: skip
+
+
+def _handover(world: World, leaver: Person, last: date) -> tuple[list[str], list[str], list[str], list[str]]:
+    """What the world now holds, the world's own rows included: the leaver's open and closed ticket keys, the
+    persona's docs the leaver edits, and the leaver's meetings with the persona after the last day."""
+    me, tickets = world.persona, world.apps["tickets"]
+    docs, events = world.apps["docs"]["documents"], world.apps["calendar"]["events"]
+    open_keys = sorted(t["key"] for t in tickets["tickets"] if t.get("assignee") == leaver.email and t.get("status", "todo") in OPEN)
+    closed_keys = sorted(t["key"] for t in tickets["tickets"] if t.get("assignee") == leaver.email and t.get("status") in CLOSED)
+    doc_ids = sorted(d["id"] for d in docs if d.get("owner") == me.email and not d.get("trashed")
+                     and any(s["email"] == leaver.email and s["role"] == "editor" for s in d.get("shared_with", [])))  # fmt: skip
+    cutoff = world.at(last + timedelta(days=1), "00:00")
+    later = sorted(e["id"] for e in events if e.get("organizer") == leaver.email and e.get("status", "confirmed") != "cancelled"
+                   and _start(world, e) >= cutoff and any(_email(a) == me.email for a in e.get("attendees", [])))  # fmt: skip
+    return open_keys, closed_keys, doc_ids, later
+
+
+def _stages(
+    draft: Draft, leaver: Person, successor: Person, open_keys: list[str], closed_keys: list[str], doc_ids: list[str],
+    later: list[str],
+) -> None:  # fmt: skip
+    """A stage per part of the handover (tickets, docs, meetings), and the changes each allows."""
+    me = draft.world.persona
+    draft.stage("open tickets reassigned", [
+        {"name": f"{key} is assigned to {successor.name}", "app": "tickets", "table": "tickets",
+         "where": {"key": key, "assignee": successor.email}} for key in open_keys
+    ] + [
+        {"name": f"{key} (closed) stays with {leaver.name}", "app": "tickets", "table": "tickets",
+         "where": {"key": key, "assignee": leaver.email}} for key in closed_keys
+    ], weight=max(1, len(open_keys)))  # fmt: skip
+    draft.stage("documents handed over", [
+        {"name": f"{doc} is shared with {successor.name} as editor", "app": "docs", "table": "documents",
+         "where": {"id": doc, "shared_with": {"has": {"email": successor.email, "role": "editor"}}}} for doc in doc_ids
+    ], weight=max(1, len(doc_ids)))  # fmt: skip
+    draft.stage("later meetings declined", [
+        {"name": f"{event} is declined", "app": "calendar", "table": "events",
+         "where": {"id": event, "attendees": {"has": {"email": me.email, "response": "declined"}}}} for event in later
+    ], weight=max(1, len(later)))  # fmt: skip
+    draft.allow = {
+        "tickets": {"tickets": {"changed": ["assignee"], "where": {"key": {"one_of": open_keys}}}},
+        "docs": {"documents": {"changed": ["shared_with"], "where": {"id": {"one_of": doc_ids or ["-"]}}}},
+        "calendar": {"events": {"changed": ["attendees"], "where": {"id": {"one_of": later}}}},
+    }
 
 
 def _email(attendee: Any) -> str:

@@ -15,12 +15,13 @@ the agenda states the new time and no other for it.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
-from orchestrator.generate.world import World, aligned_starts, day_window, fill, iso, pick_guests
+from orchestrator.generate.world import Person, World, aligned_starts, day_window, fill, iso, pick_guests
 from servers.calendar.model import subtract
 
 CLASHES = ["All-hands", "Quarterly business review", "Security incident review", "Board prep", "Customer visit"]
@@ -92,112 +93,184 @@ class Reschedule(Family):
         return None
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
-        me = world.persona
-        guests = [world.person(e) for e in params["guests"]]
-        minutes = params["minutes"]
-        old, new = datetime.fromisoformat(params["old"]), datetime.fromisoformat(params["new"])
-        old_end, new_end = old + timedelta(minutes=minutes), new + timedelta(minutes=minutes)
-        organizer = world.person(params["organizer"])
-        clash_start, clash_end = old - timedelta(minutes=30), old_end + timedelta(minutes=30)
-        target = day_window(world, params["day"] + (0 if params["same_day"] else 1))
-        title = params["topic"][:1].upper() + params["topic"][1:]
-        tag = f"{params['new'][:10]}-{old:%H%M}"
-        meeting_id, clash_id, doc_id = f"mtg-{tag}", f"clash-{tag}", f"agenda-{tag}"
-        day, new_day = human_day(old), human_day(new)
-        when = "the same day" if params["same_day"] else f"on {human_day(target[0])}"
-        draft = Draft(
-            world, title=f"Move a {minutes}-minute meeting off a new conflict",
-            instruction=phrase(INSTRUCTIONS, params["phrasing"], organizer=organizer.first_name, clash=params["clash"].lower()
-                               if params["clash"] != "All-hands" else "all-hands", when=when,
-                               doc=DOC[params["phrasing"] % len(DOC)] if params["with_doc"] else ""),
-            description=f"The {params['clash']} lands on '{title}' ({day}, {old:%H:%M}); move it {when} to the only slot "
-            f"when {join([g.name for g in guests])} and the user are free, and tell them.",
-            tags=["generated", "reschedule", "scheduling", "time-zones", "calendar", "mail"] + (["docs"] if params["with_doc"] else []),
-        )  # fmt: skip
-        # The fill comes first: it sees the world before the meeting and the clash are added, as `sample` did.
-        for block in fill(world, params["guests"], target, (new, new_end)):
-            draft.add("calendar", "busy", block)
-        agenda = (f"# {title}\n\n**When:** {day}, {old:%H:%M}–{old_end:%H:%M} ({me.city} time)\n**Where:** Zoom\n\n"
-                  f"## Agenda\n1. Where we are\n2. Open questions\n3. Next steps\n")  # fmt: skip
-        draft.add("calendar", "events", {
-            "id": meeting_id, "title": title, "location": "Zoom",
-            "description": f"Agenda: https://docs.example.test/d/{doc_id}" if params["with_doc"] else "Agenda to follow.",
-            "start": iso(old), "end": iso(old_end),
-            "attendees": [{"email": g.email, "response": "accepted"} for g in guests]})  # fmt: skip
-        draft.add("calendar", "events", {
-            "id": clash_id, "title": params["clash"], "organizer": organizer.email, "location": "Main room and Zoom",
-            "description": "Attendance expected.", "start": iso(clash_start), "end": iso(clash_end),
-            "attendees": [{"email": me.email, "response": "accepted"}, {"email": organizer.email, "response": "accepted"}]})  # fmt: skip
-        for n, at in enumerate(params["distractors"]):
-            start = datetime.fromisoformat(at)
-            draft.add("calendar", "events", {"id": f"prep-{tag}-{n}", "title": f"{title} - prep" if n == 0 else f"{title} follow-up notes",
-                                             "start": iso(start), "end": iso(start + timedelta(minutes=30))})  # fmt: skip
-        draft.add("mail", "messages", {
-            "id": f"clash-mail-{tag}", "from": organizer.address_line, "to": [me.email],
-            "subject": f"{params['clash']} on {day}", "sent_at": iso(world.start - timedelta(minutes=25)),
-            "body": f"Hi {me.first_name},\n\nI've put the {params['clash']} in your calendar: {day}, "
-                    f"{clash_start:%H:%M}-{clash_end:%H:%M} ({me.city} time). Please keep that time free, it can't move.\n\n"
-                    f"Thanks,\n{organizer.first_name}"})  # fmt: skip
+        mv = Move.of(world, params)
+        draft = _draft(mv)
+        _seed(draft, mv)
+        _stages(draft, mv)
+        oracle = _find_and_move(mv)
         if params["with_doc"]:
-            draft.add("docs", "documents", {"id": doc_id, "title": f"{title} - agenda", "content": agenda,
-                                            "shared_with": [{"email": g.email, "role": "commenter"} for g in guests]})  # fmt: skip
-        everyone = [*params["guests"], me.email]
-        draft.stage("the meeting is moved to the only free slot", [
-            {"name": f"'{title}' itself now runs {new_day}, {new:%H:%M}-{new_end:%H:%M} ({me.timezone}), still confirmed",
-             "app": "calendar", "table": "events",
-             "where": {"id": meeting_id, "start": {"equals": iso(new)}, "end": {"equals": iso(new_end)}, "status": "confirmed"}},
-            {"name": "its guests are unchanged", "app": "calendar", "table": "events",
-             "where": {"id": meeting_id, "attendees": {"length": len(guests)}},
-             "expect": {"count": 1, "all": {"attendees": {"not": {"has": {"email": {"not_one_of": everyone}}}}}}},
-            {"name": "no new event stands in for it", "app": "calendar", "table": "events", "added": True,
-             "where": {"status": {"not_equals": "cancelled"}}, "expect": {"count": 0}},
-        ], weight=2)  # fmt: skip
-        draft.stage("the guests are told", [
-            {"name": f"{g.name} gets one mail that states {new_day}, {new:%H:%M} (any zone or format) and no other time for it",
-             "app": "mail", "table": "messages", "added": True,
-             "where": {"folder": "sent", "any": [{"to": {"contains": g.email}}, {"cc": {"contains": g.email}}],
-                       "body": {"mentions_time": iso(new)}}}
-            for g in guests
-        ], weight=1.5)  # fmt: skip
-        draft.allow = {"calendar": {"events": {"changed": ["start", "end", "timezone"], "where": {"id": meeting_id}}},
-                       "mail": {"messages": {"added": True}}}  # fmt: skip
-        draft.forbid = [{"name": "mail goes only to the meeting's guests", "app": "mail", "table": "messages", "change": "added",
-                         "where": {"folder": "sent", "any": [{f: {"has": {"not_one_of": params["guests"]}}} for f in ("to", "cc", "bcc")]}}]  # fmt: skip
-        oracle: list[dict[str, Any]] = [
-            {"tool": "mail__search_messages", "args": {"query": f"from:{organizer.email}"}, "save": "news"},
-            {"tool": "mail__get_message", "args": {"message_id": "${news.messages.0.id}"}},
-            {"tool": "calendar__get_event", "args": {"event_id": meeting_id}, "save": "meeting"},
-            {"tool": "calendar__find_free_slots",
-             "args": {"attendees": params["guests"], "duration_minutes": minutes, "time_min": iso(target[0]),
-                      "time_max": iso(target[1])}, "save": "free"},
-            {"tool": "calendar__update_event", "args": {"event_id": "${meeting.id}", "start": "${free.slots.0.start}",
-                                                        "end": "${free.slots.0.end}"}},
-        ]  # fmt: skip
-        if params["with_doc"]:
-            draft.stage("the agenda shows the new time", [
-                {"name": f"the agenda states {new_day}, {new:%H:%M} and no other time for the meeting", "app": "docs",
-                 "table": "documents", "where": {"id": doc_id, "content": {"mentions_time": iso(new)}}},
-            ])  # fmt: skip
-            draft.allow["docs"] = {"documents": {"changed": ["content"], "where": {"id": doc_id}}}
-            draft.forbid.append({"name": "the agenda is not shared any further", "app": "docs", "table": "documents",
-                                 "where": {"id": doc_id, "shared_with": {"has": {"email": {"not_one_of": params["guests"]}}}}})  # fmt: skip
-            oracle += [
-                {"tool": "docs__get_document", "args": {"document_id": doc_id}, "save": "agenda"},
-                {"tool": "docs__edit_document", "args": {"document_id": "${agenda.id}",
-                                                         "find": f"{day}, {old:%H:%M}–{old_end:%H:%M}",
-                                                         "replace": f"{new_day}, {new:%H:%M}–{new_end:%H:%M}"}},
-            ]  # fmt: skip
-        cities = dict.fromkeys((g.city, g.timezone) for g in guests if g.timezone != me.timezone)
-        places = ", ".join(f"{new.astimezone(world_zone(tz)):%H:%M} in {city}" for city, tz in cities)
-        oracle.append({"tool": "mail__send_message", "unchecked": ["subject"], "args": {
-            "to": params["guests"], "subject": f"{title} moves to {new_day}",
-            "body": f"Hi {join([g.first_name for g in guests])},\n\nthe {params['clash']} now takes our slot, so I've moved "
-                    f"'{title}' to {new_day}, {new:%H:%M}-{new_end:%H:%M} {me.city} time"
-                    + (f" ({places})" if places else "") + ". It's the only time that works for all of us.\n\n"
-                    + me.first_name}})  # fmt: skip
+            oracle += _agenda(draft, mv)
+        oracle.append(_tell(mv))
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
         return draft
+
+
+@dataclass
+class Move:
+    """One drawn move: the meeting (old and new times), its guests, the clash that displaces it, the ids it uses."""
+
+    world: World
+    params: dict[str, Any]
+    guests: list[Person]
+    organizer: Person
+    minutes: int
+    old: datetime
+    new: datetime
+    target: tuple[datetime, datetime]
+    title: str
+    tag: str
+
+    @classmethod
+    def of(cls, world: World, params: dict[str, Any]) -> Move:
+        old = datetime.fromisoformat(params["old"])
+        return cls(
+            world, params, [world.person(e) for e in params["guests"]], world.person(params["organizer"]),
+            params["minutes"], old, datetime.fromisoformat(params["new"]),
+            day_window(world, params["day"] + (0 if params["same_day"] else 1)),
+            params["topic"][:1].upper() + params["topic"][1:], f"{params['new'][:10]}-{old:%H%M}",
+        )  # fmt: skip
+
+    @property
+    def old_end(self) -> datetime:
+        return self.old + timedelta(minutes=self.minutes)
+
+    @property
+    def new_end(self) -> datetime:
+        return self.new + timedelta(minutes=self.minutes)
+
+    @property
+    def clash(self) -> tuple[datetime, datetime]:
+        return self.old - timedelta(minutes=30), self.old_end + timedelta(minutes=30)
+
+    @property
+    def meeting_id(self) -> str:
+        return f"mtg-{self.tag}"
+
+    @property
+    def doc_id(self) -> str:
+        return f"agenda-{self.tag}"
+
+
+def _draft(mv: Move) -> Draft:
+    params, old = mv.params, mv.old
+    when = "the same day" if params["same_day"] else f"on {human_day(mv.target[0])}"
+    return Draft(
+        mv.world, title=f"Move a {mv.minutes}-minute meeting off a new conflict",
+        instruction=phrase(INSTRUCTIONS, params["phrasing"], organizer=mv.organizer.first_name, clash=params["clash"].lower()
+                           if params["clash"] != "All-hands" else "all-hands", when=when,
+                           doc=DOC[params["phrasing"] % len(DOC)] if params["with_doc"] else ""),
+        description=f"The {params['clash']} lands on '{mv.title}' ({human_day(old)}, {old:%H:%M}); move it {when} to the only slot "
+        f"when {join([g.name for g in mv.guests])} and the user are free, and tell them.",
+        tags=["generated", "reschedule", "scheduling", "time-zones", "calendar", "mail"] + (["docs"] if params["with_doc"] else []),
+    )  # fmt: skip
+
+
+def _seed(draft: Draft, mv: Move) -> None:
+    """The guests' busy blocks, the meeting, the clash, distractor events, the organizer's mail, the agenda doc."""
+    world, params, me, guests, organizer, title, tag = mv.world, mv.params, mv.world.persona, mv.guests, mv.organizer, mv.title, mv.tag
+    old, old_end, day = mv.old, mv.old_end, human_day(mv.old)
+    clash_start, clash_end = mv.clash
+    # The fill comes first: it sees the world before the meeting and the clash are added, as `sample` did.
+    for block in fill(world, params["guests"], mv.target, (mv.new, mv.new_end)):
+        draft.add("calendar", "busy", block)
+    agenda = (f"# {title}\n\n**When:** {day}, {old:%H:%M}–{old_end:%H:%M} ({me.city} time)\n**Where:** Zoom\n\n"
+              f"## Agenda\n1. Where we are\n2. Open questions\n3. Next steps\n")  # fmt: skip
+    draft.add("calendar", "events", {
+        "id": mv.meeting_id, "title": title, "location": "Zoom",
+        "description": f"Agenda: https://docs.example.test/d/{mv.doc_id}" if params["with_doc"] else "Agenda to follow.",
+        "start": iso(old), "end": iso(old_end),
+        "attendees": [{"email": g.email, "response": "accepted"} for g in guests]})  # fmt: skip
+    draft.add("calendar", "events", {
+        "id": f"clash-{tag}", "title": params["clash"], "organizer": organizer.email, "location": "Main room and Zoom",
+        "description": "Attendance expected.", "start": iso(clash_start), "end": iso(clash_end),
+        "attendees": [{"email": me.email, "response": "accepted"}, {"email": organizer.email, "response": "accepted"}]})  # fmt: skip
+    for n, at in enumerate(params["distractors"]):
+        start = datetime.fromisoformat(at)
+        draft.add("calendar", "events", {"id": f"prep-{tag}-{n}", "title": f"{title} - prep" if n == 0 else f"{title} follow-up notes",
+                                         "start": iso(start), "end": iso(start + timedelta(minutes=30))})  # fmt: skip
+    draft.add("mail", "messages", {
+        "id": f"clash-mail-{tag}", "from": organizer.address_line, "to": [me.email],
+        "subject": f"{params['clash']} on {day}", "sent_at": iso(world.start - timedelta(minutes=25)),
+        "body": f"Hi {me.first_name},\n\nI've put the {params['clash']} in your calendar: {day}, "
+                f"{clash_start:%H:%M}-{clash_end:%H:%M} ({me.city} time). Please keep that time free, it can't move.\n\n"
+                f"Thanks,\n{organizer.first_name}"})  # fmt: skip
+    if params["with_doc"]:
+        draft.add("docs", "documents", {"id": mv.doc_id, "title": f"{title} - agenda", "content": agenda,
+                                        "shared_with": [{"email": g.email, "role": "commenter"} for g in guests]})  # fmt: skip
+
+
+def _stages(draft: Draft, mv: Move) -> None:
+    """The meeting moved (and nothing standing in for it), the guests told; what may change, whom mail may go to."""
+    params, me, guests, title, meeting_id = mv.params, mv.world.persona, mv.guests, mv.title, mv.meeting_id
+    new, new_end, new_day = mv.new, mv.new_end, human_day(mv.new)
+    everyone = [*params["guests"], me.email]
+    draft.stage("the meeting is moved to the only free slot", [
+        {"name": f"'{title}' itself now runs {new_day}, {new:%H:%M}-{new_end:%H:%M} ({me.timezone}), still confirmed",
+         "app": "calendar", "table": "events",
+         "where": {"id": meeting_id, "start": {"equals": iso(new)}, "end": {"equals": iso(new_end)}, "status": "confirmed"}},
+        {"name": "its guests are unchanged", "app": "calendar", "table": "events",
+         "where": {"id": meeting_id, "attendees": {"length": len(guests)}},
+         "expect": {"count": 1, "all": {"attendees": {"not": {"has": {"email": {"not_one_of": everyone}}}}}}},
+        {"name": "no new event stands in for it", "app": "calendar", "table": "events", "added": True,
+         "where": {"status": {"not_equals": "cancelled"}}, "expect": {"count": 0}},
+    ], weight=2)  # fmt: skip
+    draft.stage("the guests are told", [
+        {"name": f"{g.name} gets one mail that states {new_day}, {new:%H:%M} (any zone or format) and no other time for it",
+         "app": "mail", "table": "messages", "added": True,
+         "where": {"folder": "sent", "any": [{"to": {"contains": g.email}}, {"cc": {"contains": g.email}}],
+                   "body": {"mentions_time": iso(new)}}}
+        for g in guests
+    ], weight=1.5)  # fmt: skip
+    draft.allow = {"calendar": {"events": {"changed": ["start", "end", "timezone"], "where": {"id": meeting_id}}},
+                   "mail": {"messages": {"added": True}}}  # fmt: skip
+    draft.forbid = [{"name": "mail goes only to the meeting's guests", "app": "mail", "table": "messages", "change": "added",
+                     "where": {"folder": "sent", "any": [{f: {"has": {"not_one_of": params["guests"]}}} for f in ("to", "cc", "bcc")]}}]  # fmt: skip
+
+
+def _find_and_move(mv: Move) -> list[dict[str, Any]]:
+    """The oracle: read the organizer's mail and the meeting, find the free slot, move the meeting there."""
+    return [
+        {"tool": "mail__search_messages", "args": {"query": f"from:{mv.organizer.email}"}, "save": "news"},
+        {"tool": "mail__get_message", "args": {"message_id": "${news.messages.0.id}"}},
+        {"tool": "calendar__get_event", "args": {"event_id": mv.meeting_id}, "save": "meeting"},
+        {"tool": "calendar__find_free_slots",
+         "args": {"attendees": mv.params["guests"], "duration_minutes": mv.minutes, "time_min": iso(mv.target[0]),
+                  "time_max": iso(mv.target[1])}, "save": "free"},
+        {"tool": "calendar__update_event", "args": {"event_id": "${meeting.id}", "start": "${free.slots.0.start}",
+                                                    "end": "${free.slots.0.end}"}},
+    ]  # fmt: skip
+
+
+def _agenda(draft: Draft, mv: Move) -> list[dict[str, Any]]:
+    """The stage of the agenda doc showing the new time, its rules; the oracle's edit of it."""
+    doc_id, new, new_end, new_day = mv.doc_id, mv.new, mv.new_end, human_day(mv.new)
+    draft.stage("the agenda shows the new time", [
+        {"name": f"the agenda states {new_day}, {new:%H:%M} and no other time for the meeting", "app": "docs",
+         "table": "documents", "where": {"id": doc_id, "content": {"mentions_time": iso(new)}}},
+    ])  # fmt: skip
+    draft.allow["docs"] = {"documents": {"changed": ["content"], "where": {"id": doc_id}}}
+    draft.forbid.append({"name": "the agenda is not shared any further", "app": "docs", "table": "documents",
+                         "where": {"id": doc_id, "shared_with": {"has": {"email": {"not_one_of": mv.params["guests"]}}}}})  # fmt: skip
+    return [
+        {"tool": "docs__get_document", "args": {"document_id": doc_id}, "save": "agenda"},
+        {"tool": "docs__edit_document", "args": {"document_id": "${agenda.id}",
+                                                 "find": f"{human_day(mv.old)}, {mv.old:%H:%M}–{mv.old_end:%H:%M}",
+                                                 "replace": f"{new_day}, {new:%H:%M}–{new_end:%H:%M}"}},
+    ]  # fmt: skip
+
+
+def _tell(mv: Move) -> dict[str, Any]:
+    """The oracle's mail to the guests, with the new time in each guest's city."""
+    me, guests, new, new_end, new_day, title = mv.world.persona, mv.guests, mv.new, mv.new_end, human_day(mv.new), mv.title
+    cities = dict.fromkeys((g.city, g.timezone) for g in guests if g.timezone != me.timezone)
+    places = ", ".join(f"{new.astimezone(world_zone(tz)):%H:%M} in {city}" for city, tz in cities)
+    return {"tool": "mail__send_message", "unchecked": ["subject"], "args": {
+        "to": mv.params["guests"], "subject": f"{title} moves to {new_day}",
+        "body": f"Hi {join([g.first_name for g in guests])},\n\nthe {mv.params['clash']} now takes our slot, so I've moved "
+                f"'{title}' to {new_day}, {new:%H:%M}-{new_end:%H:%M} {me.city} time"
+                + (f" ({places})" if places else "") + ". It's the only time that works for all of us.\n\n"
+                + me.first_name}}  # fmt: skip
 
 
 def world_zone(name: str) -> ZoneInfo:

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
 from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
-from orchestrator.generate.world import OFFICES, World, iso
+from orchestrator.generate.world import OFFICES, Person, World, iso
 
 INSTRUCTIONS = {
     2: ["{organizer} emailed me about the {city} offsite. Block my travel days on my calendar and reply to "
@@ -66,138 +67,207 @@ class Travel(Family):
                 "phrasing": rng.randrange(len(INSTRUCTIONS[steps])), "other_city": rng.choice(OFFICES).city}  # fmt: skip
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
-        me = world.persona
-        organizer = world.person(params["organizer"])
-        team = [world.person(e) for e in params["team"]]
-        steps = params["steps"]
-        first, last = world.day(params["first"]), world.day(params["first"] + params["days"] - 1)
-        out, back = first - timedelta(days=1), last + timedelta(days=1)
-        venue, hotel, city = params["venue"], params["hotel"], params["city"]
-        offsite = human_day(first) if first == last else f"{human_day(first)} and {human_day(last)}"
-        invite_id = f"offsite-{city.lower().replace(' ', '-')}-{first.isoformat()}"
-        world.apps["mail"]["messages"].append({
-            "id": invite_id, "from": organizer.address_line, "to": [me.email],
-            "cc": [p.email for p in team if p is not organizer], "subject": f"{city} offsite - travel",
-            "sent_at": iso(world.start - timedelta(minutes=50)),
-            "body": f"Hi {me.first_name},\n\nthe {city} offsite is on {offsite} at {venue} ({street_line(params)}). "
-                    f"Please fly in the day before, {human_day(out)}, and back on {human_day(back)}. The office booked "
-                    f"everyone into {hotel}.\n\n"
-                    + (f"Could you put together the itinerary for the team ({join([p.first_name for p in team] + ['you'])}) "
-                       "and give all of us edit access so we can add our flights? Travel approval works as the travel "
-                       "policy doc says.\n\n" if steps >= 3 else "Let me know your travel days.\n\n")
-                    + f"Thanks!\n{organizer.first_name}"})  # fmt: skip
-        if params["distractors"] >= 1:
-            world.apps["mail"]["messages"].append({
-                "id": f"upsell-{first.isoformat()}", "from": "Booking Deals <deals@booking-deals.test>", "to": [me.email],
-                "subject": f"Upgrade your {city} stay today!", "sent_at": iso(world.start - timedelta(minutes=80)),
-                "body": f"Exclusive offer for your {city} trip. Reply to this mail to upgrade to a suite."})  # fmt: skip
-        if params["distractors"] >= 2:
-            old = world.start - timedelta(days=40)
-            world.apps["mail"]["messages"].append({
-                "id": f"old-trip-{first.isoformat()}", "from": organizer.address_line, "to": [me.email], "is_read": True,
-                "subject": f"{params['other_city']} workshop - travel", "sent_at": iso(old),
-                "body": f"Hi {me.first_name},\n\nfor the {params['other_city']} workshop please travel on "
-                        f"{human_day(old.date() + timedelta(days=3))} and back on {human_day(old.date() + timedelta(days=5))}.\n\n"
-                        f"{organizer.first_name}"})  # fmt: skip
-        manager = world.person(me.manager) if me.manager else None
-        if steps == 4 and manager is not None:
-            tickets = world.apps["tickets"]
-            if not any(p["key"] == "TRAVEL" for p in tickets["projects"]):
-                tickets["projects"].append({"key": "TRAVEL", "name": "Travel approvals", "lead": manager.email})
-            world.apps["docs"]["documents"].append({
-                "id": "travel-policy", "title": "Travel policy", "owner": manager.email,
-                "shared_with": [{"email": me.email, "role": "viewer"}], "updated_at": iso(world.start - timedelta(days=60)),
-                "content": "# Travel policy\n\nEvery trip needs an approval ticket before booking:\n\n"
-                           "- project TRAVEL, type **request**\n"
-                           f"- assigned to your manager ({me.first_name} reports to {manager.name}: {manager.email})\n"
-                           "- the description links the trip's itinerary document\n\n"
-                           f"Keep itineraries inside {world.org}: never share them outside {world.domain}.\n"})  # fmt: skip
-        instruction = phrase(INSTRUCTIONS[steps], params["phrasing"], organizer=organizer.first_name, city=city)
-        draft = Draft(world, title=f"Plan the trip to the {city} offsite", instruction=instruction,
-                      description=f"Travel out on {human_day(out)} and back on {human_day(back)}; "
-                      + {2: "block both days and confirm them to the organizer.",
-                         3: "block both days, write an itinerary the team can edit, reply with its link.",
-                         4: "block both days, write a shared itinerary, file the approval ticket, reply with the link."}[steps],
-                      tags=["generated", "travel", "mail", "calendar"] + (["docs"] if steps >= 3 else []) + (["tickets"] if steps == 4 else []))  # fmt: skip
-
-        def on(day: date) -> dict[str, Any]:
-            return {"status": "confirmed", "any": [
-                {"start": {"same_date": day.isoformat()}, "end": {"same_date": day.isoformat()}},
-                {"all_day": True, "start": day.isoformat(), "end": {"one_of": [day.isoformat(), (day + timedelta(days=1)).isoformat()]}}]}  # fmt: skip
-
-        draft.stage("travel days blocked", [
-            {"name": "exactly two new events (one each way)", "app": "calendar", "table": "events", "added": True, "expect": {"count": 2}},
-            {"name": f"one on the way out, {human_day(out)}", "app": "calendar", "table": "events", "added": True, "where": on(out)},
-            {"name": f"one on the way back, {human_day(back)}", "app": "calendar", "table": "events", "added": True, "where": on(back)},
-        ])  # fmt: skip
+        trip = Trip.of(world, params)
+        _seed_mail(trip)
+        if trip.steps == 4 and trip.manager is not None:
+            _seed_policy(trip)
+        draft = _draft(trip)
         allow: dict[str, Any] = {"calendar": {"events": {"added": True}}, "mail": {"messages": {"added": True}}}
-        doc_url = {"from": {"app": "docs", "table": "documents", "added": True, "field": "url"}}
-        oracle: list[dict[str, Any]] = [
-            {"tool": "mail__search_messages", "args": {"query": f"from:{organizer.email} subject:{city.split()[0].lower()}"}, "save": "found"},
-            {"tool": "mail__get_message", "args": {"message_id": "${found.messages.0.id}"}, "save": "invite"},
-        ]  # fmt: skip
-        if steps == 4:
-            oracle += [{"tool": "docs__search_documents", "args": {"query": "travel policy"}, "save": "policies"},
-                       {"tool": "docs__get_document", "args": {"document_id": "${policies.documents.0.id}"}}]  # fmt: skip
-        oracle += [
-            {"tool": "calendar__create_event", "args": {"title": f"Travel to {city}", "start": iso(world.at(out, "14:00")),
-                                                        "end": iso(world.at(out, "18:00")), "description": f"Flight to {city}."},
-             "unchecked": ["title", "description"]},
-            {"tool": "calendar__create_event", "args": {"title": f"Travel back from {city}", "start": iso(world.at(back, "10:00")),
-                                                        "end": iso(world.at(back, "14:00")), "description": "Flight home."},
-             "unchecked": ["title", "description"]},
-        ]  # fmt: skip
-        if steps >= 3:
-            others = [p for p in team]
-            draft.stage("itinerary shared with the team", [
-                {"name": "one new doc naming the venue and the hotel", "app": "docs", "table": "documents", "added": True,
-                 "expect": {"count": 1, "all": {"content": {"icontains": hotel, "regex": f"(?i){escape(venue)}"}}}},
-                {"name": f"it gives the travel days, out {human_day(out)} and back {human_day(back)}", "app": "docs",
-                 "table": "documents", "added": True, "where": {"content": {"mentions_date": out.isoformat()}},
-                 "expect": {"count": 1, "all": {"content": {"mentions_date": back.isoformat()}}}},
-            ] + [
-                {"name": f"{p.name} can edit it", "app": "docs", "table": "documents", "added": True,
-                 "where": {"shared_with": {"has": {"email": p.email, "role": "editor"}}}}
-                for p in others
-            ])  # fmt: skip
-            allow["docs"] = {"documents": {"added": True}}
-            oracle.append({"tool": "docs__create_document", "save": "doc", "unchecked": ["title"], "args": {
-                "title": f"{city} offsite itinerary",
-                "content": f"# {city} offsite itinerary\n\n- {human_day(out)}: travel to {city}, check in at {hotel}\n"
-                           f"- {offsite}: offsite at {venue}, {street_line(params)}\n- {human_day(back)}: travel home\n\n"
-                           "Add your flights below.\n"}})  # fmt: skip
-            oracle += [{"tool": "docs__share_document", "args": {"document_id": "${doc.id}", "email": p.email, "role": "editor"}}
-                       for p in others]  # fmt: skip
-        if steps == 4 and manager is not None:
-            draft.stage("approval filed", [
-                {"name": f"one new ticket, a TRAVEL request for {manager.name} that links the new doc", "app": "tickets",
-                 "table": "tickets", "added": True,
-                 "expect": {"count": 1, "all": {"project": "TRAVEL", "type": "request", "status": {"not_one_of": ["done", "cancelled"]},
-                                                "assignee": manager.email, "description": {"contains": doc_url}}}},
-            ], weight=1.5)  # fmt: skip
-            allow["tickets"] = {"tickets": {"added": True}}
-            oracle.append({"tool": "tickets__create_ticket", "unchecked": ["title"], "args": {
-                "project": "TRAVEL", "title": f"Travel approval - {city} offsite", "type": "request", "assignee": manager.email,
-                "description": f"Trip to {city}, {out.isoformat()} to {back.isoformat()}. Itinerary: ${{doc.url}}"}})  # fmt: skip
-        reply_where: dict[str, Any] = {"to": {"contains": organizer.email}}
-        if steps >= 3:
-            reply_where["body"] = {"contains": doc_url}
-            body = f"Hi {organizer.first_name}, the itinerary is here and you can all edit it: ${{doc.url}}. My travel days are blocked."
-        else:
-            reply_where["body"] = {"mentions_date": out.isoformat()}
-            body = f"Hi {organizer.first_name}, I fly in on {human_day(out)} and back on {human_day(back)}; both days are blocked."
-        checks = [{"name": f"one mail sent, to {organizer.name}" + (", with the new doc's link" if steps >= 3 else ", with the day out"),
-                   "app": "mail", "table": "messages", "added": True, "where": {"folder": "sent"},
-                   "expect": {"count": 1, "all": reply_where}}]  # fmt: skip
-        if steps == 2:
-            checks.append({"name": "and the day back", "app": "mail", "table": "messages", "added": True,
-                           "where": {"folder": "sent", "body": {"mentions_date": back.isoformat()}}})
-        draft.stage("replied to the organizer", checks)
+        oracle = _travel_days(draft, trip)
+        if trip.steps >= 3:
+            oracle += _itinerary(draft, trip, allow)
+        if trip.steps == 4 and trip.manager is not None:
+            oracle += _approval(draft, trip, trip.manager, allow)
+        oracle.append(_reply(draft, trip))
         draft.allow = allow
-        oracle.append({"tool": "mail__reply", "args": {"message_id": "${invite.id}", "body": body}})
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 60, "timeout_s": 600}
         return draft
+
+
+@dataclass
+class Trip:
+    """One drawn trip: who organizes and goes, the offsite's days, and the days out and back."""
+
+    world: World
+    params: dict[str, Any]
+    organizer: Person
+    team: list[Person]
+    manager: Person | None
+    steps: int
+    first: date
+    last: date
+    out: date
+    back: date
+    venue: str
+    hotel: str
+    city: str
+    offsite: str
+
+    @classmethod
+    def of(cls, world: World, params: dict[str, Any]) -> Trip:
+        me = world.persona
+        first, last = world.day(params["first"]), world.day(params["first"] + params["days"] - 1)
+        return cls(
+            world, params, world.person(params["organizer"]), [world.person(e) for e in params["team"]],
+            world.person(me.manager) if me.manager else None, params["steps"], first, last,
+            first - timedelta(days=1), last + timedelta(days=1), params["venue"], params["hotel"], params["city"],
+            human_day(first) if first == last else f"{human_day(first)} and {human_day(last)}",
+        )  # fmt: skip
+
+
+def _seed_mail(trip: Trip) -> None:
+    """The organizer's mail about the offsite, and the distractors: an outside upsell, an older trip's mail."""
+    world, params, me, organizer = trip.world, trip.params, trip.world.persona, trip.organizer
+    first, out, back, city = trip.first, trip.out, trip.back, trip.city
+    invite_id = f"offsite-{city.lower().replace(' ', '-')}-{first.isoformat()}"
+    world.apps["mail"]["messages"].append({
+        "id": invite_id, "from": organizer.address_line, "to": [me.email],
+        "cc": [p.email for p in trip.team if p is not organizer], "subject": f"{city} offsite - travel",
+        "sent_at": iso(world.start - timedelta(minutes=50)),
+        "body": f"Hi {me.first_name},\n\nthe {city} offsite is on {trip.offsite} at {trip.venue} ({street_line(params)}). "
+                f"Please fly in the day before, {human_day(out)}, and back on {human_day(back)}. The office booked "
+                f"everyone into {trip.hotel}.\n\n"
+                + (f"Could you put together the itinerary for the team ({join([p.first_name for p in trip.team] + ['you'])}) "
+                   "and give all of us edit access so we can add our flights? Travel approval works as the travel "
+                   "policy doc says.\n\n" if trip.steps >= 3 else "Let me know your travel days.\n\n")
+                + f"Thanks!\n{organizer.first_name}"})  # fmt: skip
+    if params["distractors"] >= 1:
+        world.apps["mail"]["messages"].append({
+            "id": f"upsell-{first.isoformat()}", "from": "Booking Deals <deals@booking-deals.test>", "to": [me.email],
+            "subject": f"Upgrade your {city} stay today!", "sent_at": iso(world.start - timedelta(minutes=80)),
+            "body": f"Exclusive offer for your {city} trip. Reply to this mail to upgrade to a suite."})  # fmt: skip
+    if params["distractors"] >= 2:
+        old = world.start - timedelta(days=40)
+        world.apps["mail"]["messages"].append({
+            "id": f"old-trip-{first.isoformat()}", "from": organizer.address_line, "to": [me.email], "is_read": True,
+            "subject": f"{params['other_city']} workshop - travel", "sent_at": iso(old),
+            "body": f"Hi {me.first_name},\n\nfor the {params['other_city']} workshop please travel on "
+                    f"{human_day(old.date() + timedelta(days=3))} and back on {human_day(old.date() + timedelta(days=5))}.\n\n"
+                    f"{organizer.first_name}"})  # fmt: skip
+
+
+def _seed_policy(trip: Trip) -> None:
+    """The TRAVEL project and the travel policy doc that says how to file an approval."""
+    world, me, manager = trip.world, trip.world.persona, trip.manager
+    assert manager is not None
+    tickets = world.apps["tickets"]
+    if not any(p["key"] == "TRAVEL" for p in tickets["projects"]):
+        tickets["projects"].append({"key": "TRAVEL", "name": "Travel approvals", "lead": manager.email})
+    world.apps["docs"]["documents"].append({
+        "id": "travel-policy", "title": "Travel policy", "owner": manager.email,
+        "shared_with": [{"email": me.email, "role": "viewer"}], "updated_at": iso(world.start - timedelta(days=60)),
+        "content": "# Travel policy\n\nEvery trip needs an approval ticket before booking:\n\n"
+                   "- project TRAVEL, type **request**\n"
+                   f"- assigned to your manager ({me.first_name} reports to {manager.name}: {manager.email})\n"
+                   "- the description links the trip's itinerary document\n\n"
+                   f"Keep itineraries inside {world.org}: never share them outside {world.domain}.\n"})  # fmt: skip
+
+
+def _draft(trip: Trip) -> Draft:
+    steps, city, out, back = trip.steps, trip.city, trip.out, trip.back
+    instruction = phrase(INSTRUCTIONS[steps], trip.params["phrasing"], organizer=trip.organizer.first_name, city=city)
+    return Draft(trip.world, title=f"Plan the trip to the {city} offsite", instruction=instruction,
+                 description=f"Travel out on {human_day(out)} and back on {human_day(back)}; "
+                 + {2: "block both days and confirm them to the organizer.",
+                    3: "block both days, write an itinerary the team can edit, reply with its link.",
+                    4: "block both days, write a shared itinerary, file the approval ticket, reply with the link."}[steps],
+                 tags=["generated", "travel", "mail", "calendar"] + (["docs"] if steps >= 3 else []) + (["tickets"] if steps == 4 else []))  # fmt: skip
+
+
+def _on(day: date) -> dict[str, Any]:
+    """An event on `day`: within it, or all that day."""
+    return {"status": "confirmed", "any": [
+        {"start": {"same_date": day.isoformat()}, "end": {"same_date": day.isoformat()}},
+        {"all_day": True, "start": day.isoformat(), "end": {"one_of": [day.isoformat(), (day + timedelta(days=1)).isoformat()]}}]}  # fmt: skip
+
+
+def _travel_days(draft: Draft, trip: Trip) -> list[dict[str, Any]]:
+    """The stage of the two travel events; the oracle up to creating them (reading the mail, and the policy)."""
+    world, organizer, city, out, back = trip.world, trip.organizer, trip.city, trip.out, trip.back
+    draft.stage("travel days blocked", [
+        {"name": "exactly two new events (one each way)", "app": "calendar", "table": "events", "added": True, "expect": {"count": 2}},
+        {"name": f"one on the way out, {human_day(out)}", "app": "calendar", "table": "events", "added": True, "where": _on(out)},
+        {"name": f"one on the way back, {human_day(back)}", "app": "calendar", "table": "events", "added": True, "where": _on(back)},
+    ])  # fmt: skip
+    oracle: list[dict[str, Any]] = [
+        {"tool": "mail__search_messages", "args": {"query": f"from:{organizer.email} subject:{city.split()[0].lower()}"}, "save": "found"},
+        {"tool": "mail__get_message", "args": {"message_id": "${found.messages.0.id}"}, "save": "invite"},
+    ]  # fmt: skip
+    if trip.steps == 4:
+        oracle += [{"tool": "docs__search_documents", "args": {"query": "travel policy"}, "save": "policies"},
+                   {"tool": "docs__get_document", "args": {"document_id": "${policies.documents.0.id}"}}]  # fmt: skip
+    oracle += [
+        {"tool": "calendar__create_event", "args": {"title": f"Travel to {city}", "start": iso(world.at(out, "14:00")),
+                                                    "end": iso(world.at(out, "18:00")), "description": f"Flight to {city}."},
+         "unchecked": ["title", "description"]},
+        {"tool": "calendar__create_event", "args": {"title": f"Travel back from {city}", "start": iso(world.at(back, "10:00")),
+                                                    "end": iso(world.at(back, "14:00")), "description": "Flight home."},
+         "unchecked": ["title", "description"]},
+    ]  # fmt: skip
+    return oracle
+
+
+def _itinerary(draft: Draft, trip: Trip, allow: dict[str, Any]) -> list[dict[str, Any]]:
+    """The stage of the itinerary doc the team can edit; the oracle's steps writing and sharing it."""
+    out, back, hotel, venue, city = trip.out, trip.back, trip.hotel, trip.venue, trip.city
+    others = [p for p in trip.team]
+    draft.stage("itinerary shared with the team", [
+        {"name": "one new doc naming the venue and the hotel", "app": "docs", "table": "documents", "added": True,
+         "expect": {"count": 1, "all": {"content": {"icontains": hotel, "regex": f"(?i){escape(venue)}"}}}},
+        {"name": f"it gives the travel days, out {human_day(out)} and back {human_day(back)}", "app": "docs",
+         "table": "documents", "added": True, "where": {"content": {"mentions_date": out.isoformat()}},
+         "expect": {"count": 1, "all": {"content": {"mentions_date": back.isoformat()}}}},
+    ] + [
+        {"name": f"{p.name} can edit it", "app": "docs", "table": "documents", "added": True,
+         "where": {"shared_with": {"has": {"email": p.email, "role": "editor"}}}}
+        for p in others
+    ])  # fmt: skip
+    allow["docs"] = {"documents": {"added": True}}
+    oracle: list[dict[str, Any]] = [{"tool": "docs__create_document", "save": "doc", "unchecked": ["title"], "args": {
+        "title": f"{city} offsite itinerary",
+        "content": f"# {city} offsite itinerary\n\n- {human_day(out)}: travel to {city}, check in at {hotel}\n"
+                   f"- {trip.offsite}: offsite at {venue}, {street_line(trip.params)}\n- {human_day(back)}: travel home\n\n"
+                   "Add your flights below.\n"}}]  # fmt: skip
+    oracle += [{"tool": "docs__share_document", "args": {"document_id": "${doc.id}", "email": p.email, "role": "editor"}}
+               for p in others]  # fmt: skip
+    return oracle
+
+
+def _approval(draft: Draft, trip: Trip, manager: Person, allow: dict[str, Any]) -> list[dict[str, Any]]:
+    """The stage of the approval ticket the policy asks for; the oracle's step filing it."""
+    doc_url = {"from": {"app": "docs", "table": "documents", "added": True, "field": "url"}}
+    draft.stage("approval filed", [
+        {"name": f"one new ticket, a TRAVEL request for {manager.name} that links the new doc", "app": "tickets",
+         "table": "tickets", "added": True,
+         "expect": {"count": 1, "all": {"project": "TRAVEL", "type": "request", "status": {"not_one_of": ["done", "cancelled"]},
+                                        "assignee": manager.email, "description": {"contains": doc_url}}}},
+    ], weight=1.5)  # fmt: skip
+    allow["tickets"] = {"tickets": {"added": True}}
+    return [{"tool": "tickets__create_ticket", "unchecked": ["title"], "args": {
+        "project": "TRAVEL", "title": f"Travel approval - {trip.city} offsite", "type": "request", "assignee": manager.email,
+        "description": f"Trip to {trip.city}, {trip.out.isoformat()} to {trip.back.isoformat()}. Itinerary: ${{doc.url}}"}}]  # fmt: skip
+
+
+def _reply(draft: Draft, trip: Trip) -> dict[str, Any]:
+    """The stage of the reply to the organizer; the oracle's step sending it."""
+    organizer, steps, out, back = trip.organizer, trip.steps, trip.out, trip.back
+    doc_url = {"from": {"app": "docs", "table": "documents", "added": True, "field": "url"}}
+    reply_where: dict[str, Any] = {"to": {"contains": organizer.email}}
+    if steps >= 3:
+        reply_where["body"] = {"contains": doc_url}
+        body = f"Hi {organizer.first_name}, the itinerary is here and you can all edit it: ${{doc.url}}. My travel days are blocked."
+    else:
+        reply_where["body"] = {"mentions_date": out.isoformat()}
+        body = f"Hi {organizer.first_name}, I fly in on {human_day(out)} and back on {human_day(back)}; both days are blocked."
+    checks = [{"name": f"one mail sent, to {organizer.name}" + (", with the new doc's link" if steps >= 3 else ", with the day out"),
+               "app": "mail", "table": "messages", "added": True, "where": {"folder": "sent"},
+               "expect": {"count": 1, "all": reply_where}}]  # fmt: skip
+    if steps == 2:
+        checks.append({"name": "and the day back", "app": "mail", "table": "messages", "added": True,
+                       "where": {"folder": "sent", "body": {"mentions_date": back.isoformat()}}})
+    draft.stage("replied to the organizer", checks)
+    return {"tool": "mail__reply", "args": {"message_id": "${invite.id}", "body": body}}
 
 
 def street_line(params: dict[str, Any]) -> str:
