@@ -6,8 +6,9 @@
   `start` (the clock, a Monday 09:00 in the persona's zone) and `apps` (seed data in the scenario format).
   Methods: `person(email)`, `colleagues(team)`, `day(offset)`, `at(day, "14:30", tz)`, `busy(email)`,
   `free(email, window)`, `free_windows(emails, window)` (as the calendar's find_free_slots computes it),
-  `copy()`, `scenario_head()`, `dump()`, `digest()`, `rows()`. Scheduling helpers: `day_window`,
-  `aligned_starts`, `fill` (busy blocks leaving one slot free), `pick_guests` (colleagues over N zones).
+  `copy()`, `scenario_head()`, `dump()`, `digest()`, `rows()`.
+- `scheduling`: helpers the meeting families share: `day_window`, `aligned_starts`, `fill` (busy blocks leaving
+  one slot free), `pick_guests` (colleagues over N zones).
 - `family`: the `Family` base class (class attributes `name`, `title`, `apps`, `knobs` (from `KNOBS`:
   size, distractors, steps, tz_spread), `split_params`; methods `sample(world, rng, knobs) -> params | None`,
   `build(world, params) -> Draft`, `difficulty(knobs, params)`, `split_key(params)`), `Draft` (the scenario
@@ -21,7 +22,8 @@
   `generate(options, out)`: draw (`draw`), split, transform (e.g. a prompt-injection variant), dedupe by
   `Task.checks_key`, prove in process with `prove.validate`, write `OUT/<family>/<id>.yaml` and
   `OUT/tasks.jsonl`; returns a `FamilyReport` per family (written, dropped by proof kind, duplicates, ...).
-- `inject`: prompt-injection variants of scenarios (`orchestrator inject`, `generate --inject`).
+- `inject`: prompt-injection variants of scenarios (`orchestrator inject`, `generate --inject`); `attack_targets`:
+  what a variant can attack (the rows the reference solution reads, the harmful goals a world serves).
 
 May import: `scenario`, `prove`, `verify`, `backends`, `agents`, `servers.registry` and `servers.calendar.model`
 (free-time arithmetic); nothing imports it but the command line.

@@ -13,7 +13,7 @@ from orchestrator import scenario as scenarios
 from orchestrator.agents import NoopAgent, OracleAgent
 from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.cli import app
-from orchestrator.generate import inject
+from orchestrator.generate import attack_targets, inject
 from orchestrator.prove.derive import read_only
 from orchestrator.prove.validate import run_episode
 from orchestrator.run.runner import RunRecord
@@ -35,7 +35,7 @@ SURVEYS: dict[Path, tuple] = {}
 async def _survey(backend, path: Path):
     if path not in SURVEYS:  # one reference run per library scenario is enough to find what it reads
         data = inject.expanded_data(path)
-        SURVEYS[path] = (data, await inject.survey(inject.load_data(data), backend))
+        SURVEYS[path] = (data, await attack_targets.survey(inject.load_data(data), backend))
     return SURVEYS[path]
 
 

@@ -21,7 +21,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
-from orchestrator.generate.world import Person, World, aligned_starts, day_window, fill, iso, pick_guests
+from orchestrator.generate.scheduling import aligned_starts, day_window, fill, pick_guests
+from orchestrator.generate.world import Person, World, iso
 from servers.calendar.model import subtract
 
 CLASHES = ["All-hands", "Quarterly business review", "Security incident review", "Board prep", "Customer visit"]

@@ -1,0 +1,63 @@
+"""Scheduling helpers the meeting families share: a day's window, slot starts on a grid, busy blocks that
+leave exactly one free slot, and guests spread over time zones.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from typing import Any
+
+from orchestrator.generate.world import Person, World, iso
+
+
+def day_window(world: World, offset: int) -> tuple[datetime, datetime]:
+    """The persona's day `offset` days after the start, from midnight (or now, if later) to midnight."""
+    day = world.day(offset)
+    start = world.at(day, "00:00")
+    return max(start, world.start), start + timedelta(days=1)
+
+
+def aligned_starts(free: list[tuple[datetime, datetime]], minutes: int, step: int = 30) -> list[datetime]:
+    """Starts on the `step`-minute grid of every slot of `minutes` inside the free windows."""
+    out = []
+    for s, e in free:
+        first = s + timedelta(minutes=(-s.minute) % step, seconds=-s.second)
+        at = first
+        while at + timedelta(minutes=minutes) <= e:
+            out.append(at)
+            at += timedelta(minutes=step)
+    return out
+
+
+def fill(world: World, guests: list[str], window: tuple[datetime, datetime], keep: tuple[datetime, datetime]) -> list[dict[str, Any]]:
+    """Busy blocks that leave `keep` the only time in `window` when the persona and `guests` are all free."""
+    free = world.free_windows(guests, window)
+    blocks = []
+    for n, (s, e) in enumerate(free):
+        for piece in ((s, min(e, keep[0])), (max(s, keep[1]), e)):
+            if piece[0] < piece[1]:
+                who = guests[(n + len(blocks)) % len(guests)]
+                blocks.append({"email": who, "start": iso(piece[0]), "end": iso(piece[1])})
+    return blocks
+
+
+def pick_guests(world: World, rng: random.Random, count: int, spread: int) -> list[Person] | None:
+    """`count` colleagues whose time zones, with the persona's, are `spread` different zones."""
+    home = world.persona.timezone
+    by_zone: dict[str, list[Person]] = {}
+    for p in world.people:
+        by_zone.setdefault(p.timezone, []).append(p)
+    others = sorted(z for z in by_zone if z != home)
+    if spread - 1 > len(others) or (spread == 1 and len(by_zone.get(home, [])) < count) or count < spread - 1:
+        return None
+    zones = rng.sample(others, spread - 1)
+    chosen = [rng.choice(by_zone[z]) for z in zones]
+    pool = [p for z in ([home] if spread == 1 else zones + [home]) for p in by_zone.get(z, []) if p not in chosen]
+    if spread > 1:
+        pool = [p for p in pool if p.timezone in zones or p.timezone == home]
+    rest = count - len(chosen)
+    if rest > len(pool):
+        return None
+    chosen += rng.sample(pool, rest)
+    return sorted(chosen, key=lambda p: p.email)
