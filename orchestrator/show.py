@@ -23,6 +23,7 @@ from orchestrator.verify.verdict import describe_check
 
 
 def seed_sizes(scenario: Scenario) -> dict[str, dict[str, int]]:
+    """Rows per table of each app's seed."""
     return {
         app: {table: len(rows) for table, rows in seed.items() if isinstance(rows, list)}
         for app, seed in scenario.apps.items()
@@ -55,6 +56,7 @@ def scenario_summary(scenario: Scenario) -> dict[str, Any]:
 
 
 def forbid_words(rule: Forbid) -> str:
+    """A forbid rule in words."""
     if rule.name:
         return rule.name
     if rule.call:
@@ -63,6 +65,7 @@ def forbid_words(rule: Forbid) -> str:
 
 
 def relax_words(scenario: Scenario) -> list[str]:
+    """The scenario's relaxed world rules in words."""
     out = [
         f"{r.app}{'.' + r.table if r.table else ''} may reach {', '.join(r.to)}" + (f" where {describe_where(r.where)}" if r.where else "")
         for r in scenario.relax.exposure
@@ -105,6 +108,7 @@ def wording_warnings(scenario: Scenario) -> list[str]:
 
 
 def render_scenario(console: Console, scenario: Scenario) -> None:
+    """Print a scenario for a reader: who, when, the instruction, the stages of checks and the rules."""
     summary = scenario_summary(scenario)
     head = Text.assemble(
         (scenario.title, "bold"), f"  ({scenario.id}, {scenario.difficulty}", f", {', '.join(scenario.tags)})" if scenario.tags else ")"
@@ -155,6 +159,7 @@ def render_scenario(console: Console, scenario: Scenario) -> None:
 
 
 def render_result(console: Console, result: Result) -> None:
+    """Print a result: the verdict, the score, each check and the violations."""
     verdict = "[bold green]PASSED[/]" if result.passed else "[bold red]FAILED[/]"
     process = f"  process {result.process:.2f}" if result.process is not None else ""
     console.print(

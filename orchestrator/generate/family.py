@@ -152,6 +152,7 @@ FAMILIES: dict[str, type[Family]] = {}
 
 
 def register(cls: type[Family]) -> type[Family]:
+    """Class decorator: adds a task family to the registry `families()` reads."""
     if cls.name in FAMILIES and FAMILIES[cls.name] is not cls:
         raise ValueError(f"two families named {cls.name!r}")
     FAMILIES[cls.name] = cls
@@ -170,10 +171,12 @@ def families() -> dict[str, type[Family]]:
 
 
 def canonical(value: Any) -> str:
+    """A value as canonical JSON (sorted keys, no spaces): what digests and deduplication compare."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
 def digest(value: Any, length: int = 16) -> str:
+    """A short SHA-256 hex digest of a string or of a value's canonical JSON."""
     text = value if isinstance(value, str) else canonical(value)
     return hashlib.sha256(text.encode()).hexdigest()[:length]
 
@@ -194,6 +197,7 @@ def join(items: list[str]) -> str:
 
 
 def human_time(when: Any) -> str:
+    """A time of day as instructions write it: `14:30`."""
     return f"{when:%H:%M}"
 
 

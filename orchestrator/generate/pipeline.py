@@ -45,6 +45,8 @@ class GenerateError(ValueError):
 
 @dataclass
 class Options:
+    """What to generate: families, tasks per family, seed, world size, proofs, split, knobs, transform."""
+
     families: list[str]
     count: int
     seed: int = 0
@@ -83,6 +85,8 @@ class Options:
 
 @dataclass
 class FamilyReport:
+    """What happened to one family's candidates: written, unfit, other split, duplicates, dropped by proof kind."""
+
     family: str
     written: int = 0
     drawn: int = 0
@@ -103,11 +107,13 @@ class FamilyReport:
 
 
 def split_of(family: Family, params: dict[str, Any]) -> tuple[str, bool]:
+    """A task's split from its family's split parameters: (train or test, whether it is in the core part of test)."""
     bucket = int(digest(f"{family.name}|{family.split_key(params)}"), 16) % 100
     return ("train" if bucket < 80 else "test"), 80 <= bucket < 84
 
 
 def in_split(wanted: str | None, split: str, core: bool) -> bool:
+    """Whether a task of `split` (core or not) belongs to the wanted split (None: any)."""
     return wanted is None or wanted == split or (wanted == "core" and core)
 
 
@@ -154,6 +160,7 @@ def candidates(family: Family, options: Options, report: FamilyReport) -> Iterat
 
 
 def problem_kind(problem: str) -> str:
+    """The kind of a proof problem (reference solution, doing nothing, mutation …), for the report's counts."""
     for kind in ("reference solution", "doing nothing", "mutation", "attack", "equivalent", "seed", "load"):
         if problem.startswith(kind):
             return kind
@@ -255,9 +262,11 @@ def prepare(out: Path) -> None:
 
 
 def write_manifest(out: Path, rows: list[dict[str, Any]]) -> None:
+    """Write the manifest (`tasks.jsonl`), rows sorted by family and index."""
     rows = sorted(rows, key=lambda r: (r["family"], r["index"]))
     (out / MANIFEST).write_text("".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
 
 
 def read_manifest(out: Path) -> list[dict[str, Any]]:
+    """The rows of a generated set's manifest."""
     return [json.loads(line) for line in (out / MANIFEST).read_text(encoding="utf-8").splitlines() if line.strip()]

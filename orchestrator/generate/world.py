@@ -38,6 +38,8 @@ START_YEAR = 2026
 
 @dataclass(frozen=True)
 class Size:
+    """How big a generated world is: people, domains, offices, customers, days of history, rows per app."""
+
     name: str
     people: int
     domains: int
@@ -67,6 +69,8 @@ SIZES: dict[str, Size] = {
 
 @dataclass(frozen=True)
 class Office:
+    """An office of the organization: its city, time zone, Faker locale and country."""
+
     city: str
     timezone: str
     locale: str
@@ -104,6 +108,9 @@ WORK_HOURS = [("09:00", "17:00"), ("09:00", "17:30"), ("08:30", "16:30"), ("10:0
 
 @dataclass
 class Person:
+    """Someone in a generated world: name, address, time zone, working hours, team, role, manager (colleagues and
+    outsiders)."""
+
     email: str
     name: str
     first_name: str
@@ -246,10 +253,12 @@ class World:
 
 
 def iso(when: datetime) -> str:
+    """A date-time as scenario files write it (ISO 8601, to the second)."""
     return when.isoformat(timespec="seconds")
 
 
 def ascii_slug(text: str, sep: str = ".") -> str:
+    """Lower-case ASCII words of `text` joined by `sep` (for email addresses and ids)."""
     plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", sep, plain.lower()).strip(sep)
 

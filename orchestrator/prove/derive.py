@@ -43,6 +43,7 @@ class Call:
 
 
 def read_only(tool: str) -> bool:
+    """Whether a tool only reads (its app says so; `world__ask_user` counts as a read)."""
     app, name = app_of(tool)
     if app == GATEWAY_APP:
         return tool == ASK_TOOL  # waiting moves the world on and a report is the agent's word: neither is a mere read
@@ -51,6 +52,7 @@ def read_only(tool: str) -> bool:
 
 
 def idempotent(tool: str) -> bool:
+    """Whether calling a tool twice with the same arguments does what calling it once does (its app says so)."""
     app, name = app_of(tool)
     if app == GATEWAY_APP:
         return False
@@ -317,6 +319,8 @@ MENTION = re.compile(
 
 @dataclass
 class Mention:
+    """A day and a time of day a text states."""
+
     day: date | None
     at: time | None
 

@@ -14,12 +14,15 @@ from orchestrator.prove.validate import Validation
 
 @dataclass(frozen=True)
 class Asked:
+    """Which optional proofs were asked for (mutations, attacks, equivalents): the columns the table shows."""
+
     mutate: bool = False
     attack: bool = False
     equivalents: bool = False
 
 
 def as_dict(file: Path, check: Validation, asked: Asked) -> dict[str, Any]:
+    """One scenario's validation as the JSON report writes it."""
     report: dict[str, Any] = {
         "file": str(file),
         "id": check.scenario.id,
@@ -59,6 +62,7 @@ def as_dict(file: Path, check: Validation, asked: Asked) -> dict[str, Any]:
 
 
 def load_problem(file: Path, problems: list[str]) -> dict[str, Any]:
+    """The report of a file that did not load."""
     return {"file": str(file), "id": None, "valid": False, "problems": problems}
 
 
@@ -75,6 +79,7 @@ def _count(report: dict[str, Any], key: str, good: str) -> str:
 
 
 def render(console: Console, reports: list[dict[str, Any]], asked: Asked) -> None:
+    """The validation table (one row per scenario) and each invalid scenario's problems."""
     table = Table(show_edge=False)
     table.add_column("scenario")
     table.add_column("oracle", justify="right")

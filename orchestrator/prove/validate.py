@@ -34,6 +34,8 @@ Progress = Callable[[str], None]
 
 @dataclass
 class Mutation:
+    """A weakened reference solution (a step left out or an argument changed), and whether a check caught it."""
+
     description: str
     steps: list[OracleStep]
     caught: bool | None = None
@@ -58,6 +60,8 @@ class Trial:
 
 @dataclass
 class Validation:
+    """What validating one scenario found: the reference and noop results, mutations, attacks, equivalents, problems."""
+
     scenario: Scenario
     oracle: Result | None = None
     oracle_report: AgentReport | None = None
@@ -88,6 +92,8 @@ class Validation:
 
 @dataclass
 class Run:
+    """One episode played for a proof: its result, the agent's report, seeded and final state, and journal."""
+
     result: Result
     report: AgentReport
     seeded: dict[str, Snapshot]
@@ -138,6 +144,8 @@ async def validate(
     equivalents: bool = False,
     progress: Progress | None = None,
 ) -> Validation:
+    """Prove a scenario sound on fresh sandboxes: the reference solutions pass, doing nothing fails, and (when
+    asked) mutations and attacks fail and equivalents pass."""
     check = Validation(scenario)
     note = progress or (lambda _: None)
     schemas: dict[str, Any] = {}
@@ -228,6 +236,8 @@ def _judge_equivalent(trial: Trial, run: Run, errors: list[str]) -> None:
 
 
 def mutations(scenario: Scenario, schemas: dict[str, Any] | None = None) -> list[Mutation]:
+    """The weakened variants of the reference solution: each state-changing step left out, each checked argument
+    changed."""
     steps = scenario.oracle
     out: list[Mutation] = []
     for index, step in enumerate(steps):

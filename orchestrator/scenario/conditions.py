@@ -65,6 +65,8 @@ only rows the agent added, `added: false` only seeded ones; discarded (trashed) 
 
 
 class Problem(Exception):
+    """A problem of a condition, found at load time: the YAML path and what is wrong."""
+
     def __init__(self, path: Path_, message: str) -> None:
         super().__init__(message)
         self.path = path
@@ -130,6 +132,8 @@ def _check_related(spec: Any, path: Path_, resolve_table: Callable[[str, str], M
 def check_condition(
     condition: Any, path: Path_, resolve_table: Callable[[str, str], Mapping[str, Any] | None]
 ) -> list[Problem]:
+    """The problems of one column's condition (unknown operators, bad operands, references to tables that do not
+    exist)."""
     if not isinstance(condition, Mapping):
         return []  # a bare value: equals
     problems: list[Problem] = []
@@ -316,6 +320,7 @@ def _related(row: Mapping[str, Any], spec: Mapping[str, Any], ctx: Context, tabl
 
 
 def holds(value: Any, condition: Any, ctx: Context) -> bool:
+    """Whether `value` satisfies `condition` (a bare value means equals; every operator of a mapping must hold)."""
     if not isinstance(condition, Mapping):
         return _equal(value, condition)
     return all(_apply(op, value, operand, ctx) for op, operand in condition.items())
@@ -465,6 +470,7 @@ def _short(value: Any, limit: int = 80) -> str:
 
 
 def describe_condition(condition: Any) -> str:
+    """One column's condition in words, for reports ("contains 'Berlin'")."""
     if not isinstance(condition, Mapping):
         return f"= {_short(condition)}"
     parts = []
@@ -501,6 +507,7 @@ def _describe_text_operand(op: str, operand: Mapping[str, Any]) -> str:
 
 
 def describe_where(where: Mapping[str, Any]) -> str:
+    """A `where` mapping in words, for reports."""
     if not where:
         return "any row"
     parts = []

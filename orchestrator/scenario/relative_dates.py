@@ -33,6 +33,8 @@ FORMATS = ("iso", "date", "time", "human", "human_time")
 
 
 class TemplateError(ValueError):
+    """A relative date that does not parse; the message says what is wrong."""
+
     pass
 
 

@@ -11,6 +11,8 @@ Path_ = tuple[str | int, ...]
 
 
 class YamlFileError(ValueError):
+    """A YAML file that cannot be read or parsed, with the line of the problem when known."""
+
     def __init__(self, path: Path, line: int | None, message: str) -> None:
         self.path, self.line, self.message = path, line, message
         where = f"{path}:{line}" if line else str(path)
@@ -69,6 +71,7 @@ def line_of(lines: dict[Path_, int], path: Path_) -> int | None:
 
 
 def dotted(path: Path_) -> str:
+    """A YAML path as written in messages: `stages[0].checks[1].where`."""
     out = ""
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))

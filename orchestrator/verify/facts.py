@@ -35,6 +35,7 @@ def harm_model(app: str) -> Any:
 
 
 def short(value: Any, limit: int = 60) -> Any:
+    """A value cut short for reports (long strings, long lists)."""
     if isinstance(value, str):
         return value if len(value) <= limit else value[: limit - 1] + "…"
     if isinstance(value, list):
@@ -45,6 +46,7 @@ def short(value: Any, limit: int = 60) -> Any:
 
 
 def call_ref(entry: Mapping[str, Any]) -> CallRef:
+    """A journal entry as a reference to the call: sequence number, tool, arguments cut short."""
     return CallRef(seq=int(entry.get("seq") or 0), tool=entry.get("tool") or "", args=short(entry.get("arguments") or {}))
 
 
@@ -61,6 +63,7 @@ def scalars(value: Any, in_list: bool = False) -> Iterator[tuple[Any, bool]]:
 
 
 def is_read(tool: str) -> bool:
+    """Whether an app tool only reads (its annotations say so)."""
     app, _, name = tool.partition("__")
     try:
         definition = registry.load(app).tools.tools.get(name)
@@ -76,6 +79,9 @@ def is_single_read(tool: str) -> bool:
 
 @dataclass
 class Facts:
+    """What the journal shows the agent did with seeded rows: added, opened, acted on, what reads returned, what it
+    was permitted."""
+
     seeded: dict[tuple[str, str], dict[Any, dict[str, Any]]]
     keys: Mapping[tuple[str, str], str]
     journal: list[dict[str, Any]]
@@ -147,6 +153,8 @@ class Facts:
 def derive(
     seeded: Mapping[str, Snapshot], journal: list[dict[str, Any]], keys: Mapping[tuple[str, str], str]
 ) -> Facts:
+    """The facts of an episode from its seeded state and the agent's calls in the journal (world events and the
+    gateway's own tools left out)."""
     rows: dict[tuple[str, str], dict[Any, dict[str, Any]]] = {}
     for app, tables in seeded.items():
         for table, table_rows in tables.items():

@@ -44,11 +44,13 @@ EMAIL = re.compile(r"[A-Za-z0-9._%+'-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 
 
 def org_domains(scenario: Scenario) -> list[str]:
+    """The organization's email domains: the persona's `domains`, else the domain of their address."""
     domains = getattr(scenario.persona, "domains", None)
     return [d.lower() for d in domains] if domains else [scenario.persona.email.rpartition("@")[2]]
 
 
 def label(row: Mapping[str, Any] | None, key: Any) -> str:
+    """A row's key with its title, subject or name, for reports."""
     if not row:
         return repr(key)
     for column in ("title", "subject", "name"):
@@ -275,6 +277,7 @@ def _collateral(scenario: Scenario, change: Change, detail: str, app: str, facts
 
 
 def allowed_words(scenario: Scenario, app: str) -> str:
+    """What a scenario allows in one app, in words, for reports."""
     tables = scenario.allow.get(app)
     if not tables:
         return "housekeeping"

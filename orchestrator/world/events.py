@@ -50,6 +50,8 @@ MAX_SUMMARY = 8000
 
 @dataclass(order=True)
 class Pending:
+    """A world change due at a sandbox time; changes due at the same time apply in `order`."""
+
     when: datetime
     order: int
     name: str = field(compare=False)

@@ -38,6 +38,8 @@ PEOPLE: dict[str, dict[str, tuple[str, str]]] = {"mail": {"contacts": ("email", 
 
 @dataclass(frozen=True)
 class Profile:
+    """A noise profile (`--noise`): fault chances and timings, and how seed data is made noisy."""
+
     name: str
     description: str
     faults: dict[str, float] = field(default_factory=dict)
@@ -131,6 +133,8 @@ def named_in(scenario: Scenario) -> str:
 
 
 def noisy_seeds(scenario: Scenario, apps: dict[str, Any], chosen: Profile, rng_seed: int) -> dict[str, Any]:
+    """The apps' seeds with noisy people: typos in the display names the scenario never names, and near-duplicates
+    of some people (another address at the same domain), drawn from `rng_seed`."""
     said = named_in(scenario)
     out = dict(apps)
     for app, tables in PEOPLE.items():

@@ -69,6 +69,7 @@ class Watcher:
 
 
 def compile_people(scenario: Scenario) -> list[Watcher]:
+    """The watchers of a scenario's people: one per mail or ticket rule, one for invitations."""
     out: list[Watcher] = []
     for index, person in enumerate(scenario.world.people if scenario.world else []):
         tag = f"person{index}-{person.email.partition('@')[0]}"

@@ -19,6 +19,8 @@ class WaitRefused(ValueError):
 
 
 class Timeline:
+    """The episode's one clock: it starts at the scenario's start and moves with tool calls and waits."""
+
     def __init__(self, start: datetime, steps: ClockSteps | None = None, wait: WaitSpec | None = None) -> None:
         self.start = start
         self.now = start

@@ -11,5 +11,6 @@ import pkgutil
 
 
 def load_all() -> None:
+    """Import every built-in family module, so each registers itself."""
     for module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
         importlib.import_module(f"{__name__}.{module}")

@@ -30,17 +30,21 @@ AMOUNT = re.compile(
 
 @dataclass
 class AmountMention:
+    """An amount of money written in a text: as written, its value and currency code."""
+
     text: str
     value: Decimal
     currency: str
 
 
 def currency_code(token: str) -> str:
+    """The ISO code of a currency sign, word or code (`€`, `euros`, `eur` → EUR)."""
     token = token.strip()
     return CURRENCY_WORDS.get(token.lower(), token.upper())
 
 
 def find_amounts(text: str) -> list[AmountMention]:
+    """The amounts of money a text states, each with its currency."""
     out = []
     for m in AMOUNT.finditer(text):
         number = (m["n1"] or m["n2"]).replace("−", "-")

@@ -29,6 +29,7 @@ def unquoted(text: str) -> str:
 
 
 def as_text(value: object) -> str | None:
+    """The text of a value (a string, or a list of strings joined by lines); None for anything else."""
     if isinstance(value, str):
         return value
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
@@ -40,8 +41,10 @@ URL = re.compile(r"https?://[^\s<>()\[\]{}\"'`]+", re.I)
 
 
 def url_spans(text: str) -> list[tuple[int, int]]:
+    """Where the links of a text are, so numbers inside them are not read as times or dates."""
     return [m.span() for m in URL.finditer(text)]
 
 
 def inside(pos: int, spans: Iterable[tuple[int, int]]) -> bool:
+    """Whether `pos` falls in one of `spans`."""
     return any(a <= pos < b for a, b in spans)

@@ -13,6 +13,8 @@ from orchestrator.scenario.text.clean import inside, url_spans
 
 @dataclass
 class DateMention:
+    """A date written in a text: where, and the dates it may mean."""
+
     start: int
     end: int
     text: str
@@ -57,6 +59,7 @@ def _next_weekday(today: date, weekday: int) -> date:
 
 
 def valid_date(y: int, m: int, d: int) -> date | None:
+    """The date, or None when there is no such day."""
     try:
         return date(y, m, d)
     except ValueError:

@@ -28,6 +28,8 @@ def instants(mention: TimeMention, local: tzinfo, anchor: date) -> list[datetime
 
 @dataclass
 class TimeVerdict:
+    """Whether a text states the wanted instant, the other times it states for the same thing, and all it states."""
+
     holds: bool
     conflicts: list[str]
     stated: list[str]

@@ -79,6 +79,8 @@ def section(text: str, heading: str) -> str | None:
 
 @dataclass
 class LeakVerdict:
+    """How much of a source's wording a text reuses: the share of its word pairs, and the pairs shared."""
+
     score: float
     shared: list[str]
 

@@ -6,6 +6,7 @@ from orchestrator.scenario.text.clean import URL, unquoted
 
 
 def normalize_url(url: str) -> str:
+    """A URL as compared: scheme and host in lower case, no fragment, no trailing slash or punctuation."""
     url = url.strip().strip("<>").rstrip(".,;:!?)'\"")
     scheme, sep, rest = url.partition("://")
     if not sep:

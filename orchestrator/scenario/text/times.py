@@ -17,6 +17,8 @@ from orchestrator.scenario.text.zones import OFFSET, PLACE_AFTER, PLACE_DECLARED
 
 @dataclass
 class TimeMention:
+    """A time of day written in a text: where, the times it may mean, its zone and its dates."""
+
     start: int
     end: int
     text: str

@@ -115,5 +115,6 @@ def zone_named(name: str) -> tzinfo | str | None:
 
 
 def as_tzinfo(zone: tzinfo | str) -> tzinfo:
+    """A zone as a tzinfo (IANA names are looked up)."""
     return ZoneInfo(zone) if isinstance(zone, str) else zone
 
