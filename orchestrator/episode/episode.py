@@ -54,6 +54,8 @@ async def each(items: Mapping[str, Any], fn: Callable[[str, Any], Awaitable[Any]
 
 
 def _process_judge() -> Judge | None:
+    """The judge `orchestrator.verify.judge.use` set, for episodes given none: only `orchestrator validate --judge`
+    sets one, until `orchestrator.prove.validate` passes its judge to its episodes (then this and `use` go)."""
     from orchestrator.verify import judge as judging
 
     return judging.current()
@@ -196,7 +198,7 @@ class Episode:
         attempted = self.gateway.calls if self.gateway else None
         with self._phase("verify"):
             # claims for an LLM judge are asked before the (pure) verdict
-            judge = self.judge or _process_judge()  # (the process's judge: until every caller passes its own)
+            judge = self.judge or _process_judge()  # (only `validate --judge` still sets one: prove takes no judge yet)
             judgements = await resolve(self.scenario, self.seeded, final, judge) if judge else None
             result = verify(self.scenario, self.seeded, final, journal, attempted_calls=attempted, judgements=judgements)
         result.episode.update(

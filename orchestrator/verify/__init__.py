@@ -4,5 +4,5 @@
 - `results`: the `Result` model written to `results.json`.
 - `world_changes`: the world's changes and the gateway's own tools in a verdict (a baseline of seeded state plus world changes).
 
-May import `orchestrator.scenario`, `orchestrator.scenario.worldspec` and `servers.registry`; never backends, episodes or agents.
+May import: `scenario` and `servers.registry`; never backends, episodes or agents.
 """

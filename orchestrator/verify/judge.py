@@ -279,7 +279,8 @@ _current: Judge | None = None
 
 
 def use(judge: Judge | None) -> None:
-    """Set the judge that episodes given none of their own ask (the CLI's `--judge`, until it passes its judge)."""
+    """Set the judge that episodes given none of their own ask: only `orchestrator validate --judge` does, since
+    `orchestrator.prove.validate` takes no judge yet; every other entry point passes its judge to its episodes."""
     global _current
     _current = judge
 
