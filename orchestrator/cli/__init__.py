@@ -1,0 +1,64 @@
+"""`orchestrator`: run, serve, validate and inspect ClawGym scenarios.
+
+The Typer app and `main` (the `orchestrator` script) live here; the commands live by group, each a thin layer over
+the package that does the work:
+
+- `authoring`: show, list, generate, inject, validate.
+- `running`: run (one scenario, K episodes, or a suite); `agent`: `--agent` and its options as an agent maker.
+- `serving`: serve (one episode to an MCP client, the serve loop) and serve-env (an OpenEnv environment).
+- `records`: export, verify-digest, view, report.
+- `ops`: config claude-desktop, down.
+- `options`: option types several commands share; `common`: consoles, usage errors (exit 2), loaders.
+
+At module level these import only typer and rich, so `orchestrator --help` loads no MCP SDK, Ray, vendor SDK,
+Docker client, Faker or web server: each command imports what it needs when it runs.
+
+May import: `scenario`, `show`, `generate`, `prove`, `backends`, `run`, `episode`, `record`, `export`, `view`, `env`, `world`, `verify`, `agents`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from orchestrator.cli import authoring, ops, records, running, serving
+from orchestrator.cli.common import err
+
+app = typer.Typer(
+    name="orchestrator",
+    help="Run agents against ClawGym scenarios, serve scenarios to MCP clients, and validate scenarios.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+config_app = typer.Typer(help="Print MCP client configuration for a scenario.", no_args_is_help=True)
+
+# In the order `orchestrator --help` lists them.
+app.command("show")(authoring.show_command)
+app.command("list")(authoring.list_command)
+app.command("generate")(authoring.generate_command)
+app.command("inject")(authoring.inject_command)
+app.command("validate")(authoring.validate_command)
+app.command("run")(running.run_command)
+app.command("serve")(serving.serve_command)
+app.add_typer(config_app, name="config")
+config_app.command("claude-desktop")(ops.claude_desktop_config)
+app.command("export")(records.export_command)
+app.command("verify-digest")(records.verify_digest_command)
+app.command("view")(records.view_command)
+app.command("report")(records.report_command)
+app.command("serve-env")(serving.serve_env_command)
+app.command("down")(ops.down_command)
+
+
+def main() -> None:
+    """The `orchestrator` script: run the app; Ctrl-C outside a command's own handling exits 130."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)
+
+
+__all__ = ["app", "main"]

@@ -1,0 +1,68 @@
+"""`--agent` and its options as a maker of fresh agents, one per episode; a bad spec, isolation or `--agent-env`
+is a usage error (exit 2) before anything starts."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from orchestrator.cli.common import err, fail_usage
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from orchestrator.agents.base import Agent
+    from orchestrator.agents.models.options import ModelOptions
+
+
+def agent_factory(
+    spec: str, isolation: str, env_names: list[str], model: ModelOptions | None = None, *, price: str | None = None,
+    max_concurrent_requests: int = 4,
+) -> Callable[[], Agent]:
+    """A maker of fresh agents for `spec`; for cmd: agents, resolves the isolation and warns loudly without one;
+    model agents get `model` (with `--price` parsed for their model) and share one client-side concurrency limit
+    (`max_concurrent_requests`) for their endpoint."""
+    from orchestrator.agents.spec import parse_agent
+
+    if spec.startswith(("openai:", "anthropic:")):
+        return _model_agents(spec, model, price, max_concurrent_requests)
+    try:
+        parse_agent(spec)
+    except ValueError as exc:
+        raise fail_usage(str(exc)) from None
+    if not spec.startswith("cmd:"):
+        return lambda: parse_agent(spec)
+    return _command_agents(spec, isolation, env_names)
+
+
+def _model_agents(spec: str, model: ModelOptions | None, price: str | None, limit: int) -> Callable[[], Agent]:
+    from orchestrator.agents.models import EndpointGate, ModelOptions, parse_price
+    from orchestrator.agents.spec import parse_agent
+
+    options = model or ModelOptions()
+    try:
+        if price:
+            options.price = parse_price(price, spec.partition(":")[2].strip())
+        parse_agent(spec, model_options=options)
+    except ValueError as exc:
+        raise fail_usage(str(exc)) from None
+    gate = EndpointGate(limit)
+    return lambda: parse_agent(spec, model_options=options, gate=gate)
+
+
+def _command_agents(spec: str, isolation: str, env_names: list[str]) -> Callable[[], Agent]:
+    from orchestrator.agents.command import IsolationError, resolve_isolation
+    from orchestrator.agents.spec import parse_agent
+
+    try:
+        chosen, warning = resolve_isolation(isolation)
+    except IsolationError as exc:
+        raise fail_usage(str(exc)) from None
+    if warning:
+        err.print(f"[bold red]WARNING:[/] {warning}", highlight=False)
+    missing = [name for name in env_names if name not in os.environ]
+    if missing:
+        raise fail_usage(f"--agent-env {', '.join(missing)}: not set in this environment")
+    cwd = Path.cwd()
+    return lambda: parse_agent(spec, isolation=chosen, env_names=env_names, cwd=cwd)

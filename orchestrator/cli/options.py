@@ -1,0 +1,91 @@
+"""Option types more than one command takes (`--backend`, `--judge`, `--noise`, a `cmd:` agent's isolation and
+environment), and the options of model agents, grouped under their own heading in `orchestrator run --help`.
+
+Each is an `Annotated` type a command's signature uses as is, so the help text is written once. Callbacks import
+what they check when they run.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+BackendOption = Annotated[
+    str,
+    typer.Option(
+        "--backend",
+        help="Where the app servers run: local (processes, default), docker (containers), inprocess, "
+        "remote (already running at CLAWGYM_APP_URL), or ray (whole episodes on a Ray cluster's workers; run only).",
+    ),
+]
+
+JudgeOption = Annotated[
+    str | None,
+    typer.Option(
+        "--judge",
+        metavar="MODEL@BASE_URL",
+        help="An OpenAI-compatible endpoint that judges the scenario's `judge` checks, e.g. gpt-4o-mini@https://api.openai.com/v1 "
+        "(key from CLAWGYM_JUDGE_API_KEY or OPENAI_API_KEY; answers cached in CLAWGYM_JUDGE_CACHE, default ~/.cache/clawgym/judge). "
+        "Without it those checks are unjudged and do not count.",
+    ),
+]
+
+IsolationOption = Annotated[
+    str,
+    typer.Option(
+        "--isolation",
+        help="How a cmd: agent is sandboxed: auto (bwrap when it works here, else none with a warning), bwrap, or none.",
+    ),
+]
+
+AgentEnvOption = Annotated[
+    list[str] | None,
+    typer.Option("--agent-env", help="Pass this environment variable on to a cmd: agent (e.g. an API key); repeatable."),
+]
+
+
+def positive_seconds(value: float | None) -> float | None:
+    """A `--timeout`: a number of seconds above 0 (nan refused), or None for the scenario's own."""
+    if value is not None and not value > 0:  # also refuses nan
+        raise typer.BadParameter(f"must be a number of seconds above 0, not {value:g}")
+    return value
+
+
+def noise_profile(value: str) -> str:
+    """A `--noise` profile's name, checked against the profiles `orchestrator.world.noise` knows."""
+    from orchestrator.world.noise import profile
+
+    try:
+        return profile(value).name
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+NoiseOption = Annotated[
+    str,
+    typer.Option("--noise", callback=noise_profile, help="Noise profile: none, mild or harsh. Faults drawn from the episode seed "
+                 "and noisy data laid over the scenario (see orchestrator/world/noise.py); results record every injected fault."),
+]
+
+# -- model agents (openai:MODEL, anthropic:MODEL): `orchestrator run` builds their ModelOptions from these ----------
+
+MODEL_PANEL = "Model agents (openai:MODEL, anthropic:MODEL)"
+
+BaseUrlOption = Annotated[str | None, typer.Option("--base-url", rich_help_panel=MODEL_PANEL,
+    help="API base URL (an OpenAI-compatible server: vLLM, Ollama …) [default: OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the vendor's].")]
+MaxTurnsOption = Annotated[int, typer.Option("--max-turns", min=1, rich_help_panel=MODEL_PANEL, help="Model requests per episode before it is stopped.")]
+MaxTokensOption = Annotated[int, typer.Option("--max-tokens", min=1, rich_help_panel=MODEL_PANEL, help="Output tokens per model request.")]
+TemperatureOption = Annotated[float | None, typer.Option("--temperature", min=0, rich_help_panel=MODEL_PANEL, help="Sampling temperature [default: the API's].")]
+ModelSeedOption = Annotated[int | None, typer.Option("--model-seed", rich_help_panel=MODEL_PANEL, help="Sampling seed, passed to APIs that take one (Chat Completions).")]
+ParallelToolCallsOption = Annotated[bool, typer.Option("--parallel-tool-calls/--no-parallel-tool-calls", rich_help_panel=MODEL_PANEL,
+    help="Let the model ask for several tool calls in one turn.")]
+RequestTimeoutOption = Annotated[float, typer.Option("--request-timeout", min=0.001, rich_help_panel=MODEL_PANEL, help="Seconds one model request may take (then it is retried).")]
+MaxRetriesOption = Annotated[int, typer.Option("--max-retries", min=0, rich_help_panel=MODEL_PANEL,
+    help="Retries of a model request after 429/529/5xx, timeouts and lost connections (honouring Retry-After); then the episode ends with status agent_error.")]
+MaxConcurrentRequestsOption = Annotated[int, typer.Option("--max-concurrent-requests", min=1, rich_help_panel=MODEL_PANEL,
+    help="Model requests in flight at once to the endpoint, across --parallel episodes.")]
+StreamOption = Annotated[bool, typer.Option("--stream/--no-stream", rich_help_panel=MODEL_PANEL, help="Stream the model's replies.")]
+MaxResultCharsOption = Annotated[int, typer.Option("--max-result-chars", min=100, rich_help_panel=MODEL_PANEL, help="A tool result longer than this is cut, with a marker.")]
+PriceOption = Annotated[str | None, typer.Option("--price", rich_help_panel=MODEL_PANEL,
+    help="INPUT,OUTPUT[,CACHED] dollars per million tokens, or a JSON/YAML file of them by model: adds cost_usd to results.json.")]

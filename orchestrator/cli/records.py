@@ -1,0 +1,97 @@
+"""Commands over run records: `export` (training data), `verify-digest`, `view` (the browser viewer) and `report`
+(one HTML file or a Markdown table).
+
+Reading and checking records is `orchestrator.record`'s, `orchestrator.export`'s and `orchestrator.view`'s; this
+module checks the folders given, calls them and says what was written.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from orchestrator.cli.common import console, err, fail_usage
+
+
+def export_command(
+    runs: Annotated[list[Path], typer.Argument(help="Run folders (an episode, a --repeat run, a suite, or a folder of them).")],
+    out: Annotated[Path, typer.Option("--out", help="The JSON lines file to write.")],
+    fmt: Annotated[str, typer.Option("--format", help="openai (Chat Completions messages + tools), anthropic (Messages API), or sharegpt.")] = "openai",
+    passed_only: Annotated[bool, typer.Option("--passed-only", help="Only episodes that passed.")] = False,
+    min_score: Annotated[float | None, typer.Option("--min-score", min=0, max=1, help="Only episodes scoring at least S.")] = None,
+) -> None:
+    """Export episodes as training data: one JSON line each with the tools, the messages, scenario id, seed, score and stage scores.
+
+    Model-agent episodes use their messages.json; others (cmd:, oracle) a conversation built from the trace.
+    Episodes that ended in error or agent_error are left out. Order: by folder path."""
+    from orchestrator.export import ExportError, export
+
+    try:
+        counts = export(runs, fmt, out, passed_only=passed_only, min_score=min_score)
+    except ExportError as exc:
+        raise fail_usage(str(exc)) from None
+    err.print(f"{counts['written']} of {counts['episodes']} episodes written to {out}"
+              + (f"; {counts['filtered']} left out by --passed-only/--min-score" if counts["filtered"] else "")
+              + (f"; {counts['errors']} ended in error" if counts["errors"] else ""), highlight=False)  # fmt: skip
+
+
+def verify_digest_command(
+    folders: Annotated[list[Path], typer.Argument(help="Episode folders (each with results.json and trace.jsonl).")],
+) -> None:
+    """Check that each episode's trace.jsonl and journal are the ones its results.json was computed from (sha256)."""
+    from orchestrator.record import verify_digest
+
+    bad = 0
+    for folder in folders:
+        problems = verify_digest(folder)
+        bad += bool(problems)
+        console.print(f"{folder}: " + ("[green]digest matches[/]" if not problems else "[red]" + "; ".join(problems) + "[/]"), highlight=False)
+    raise typer.Exit(1 if bad else 0)
+
+
+def view_command(
+    runs: Annotated[list[Path] | None, typer.Argument(help="Run folders (searched recursively) [default: runs].")] = None,
+    port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1 (0 picks a free one).")] = 8780,
+) -> None:
+    """Look at runs in the browser: a list with filters and pass rates, each run's verdict, violations, state diff
+    and timeline, suites, and two runs side by side. Serves on 127.0.0.1 until Ctrl-C."""
+    from orchestrator.view.app import ViewError, serve
+
+    roots = runs or [Path("runs")]
+    missing = [r for r in roots if not r.is_dir()]
+    if missing:
+        raise fail_usage(f"no such folder: {', '.join(map(str, missing))}")
+    try:
+        serve(roots, port, on_ready=lambda url: err.print(f"viewing {', '.join(map(str, roots))} at {url} (Ctrl-C to stop)", highlight=False))
+    except ViewError as exc:
+        raise fail_usage(str(exc)) from None
+
+
+def report_command(
+    runs: Annotated[list[Path], typer.Argument(help="Run folders (searched recursively).")],
+    html: Annotated[Path | None, typer.Option("--html", help="Write everything as one self-contained HTML file.")] = None,
+    md: Annotated[Path | None, typer.Option("--md", help="Write a Markdown summary table ('-' for stdout).")] = None,
+) -> None:
+    """Write runs as one self-contained HTML file (--html) to share, or a Markdown summary table (--md) for a pull request."""
+    from orchestrator.view.report import html_report, markdown_report
+
+    missing = [r for r in runs if not r.is_dir()]
+    if missing:
+        raise fail_usage(f"no such folder: {', '.join(map(str, missing))}")
+    if html is None and md is None:
+        raise fail_usage("say what to write: --html FILE and/or --md FILE (- for stdout)")
+    if html is not None:
+        html.parent.mkdir(parents=True, exist_ok=True)
+        html.write_text(html_report(runs), encoding="utf-8")
+        err.print(f"wrote {html}", highlight=False)
+    if md is not None:
+        text = markdown_report(runs)
+        if str(md) == "-":
+            sys.stdout.write(text)
+        else:
+            md.parent.mkdir(parents=True, exist_ok=True)
+            md.write_text(text, encoding="utf-8")
+            err.print(f"wrote {md}", highlight=False)

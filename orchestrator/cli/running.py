@@ -1,0 +1,264 @@
+"""`orchestrator run`: an agent on one scenario (K episodes with --repeat) or on a suite of them.
+
+The episodes are `orchestrator.run`'s (`run_many`, `run_suite`); this module turns options into an agent maker, a
+backend and a judge, shows progress on stderr, prints results and returns the exit code the records give.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import anyio
+import typer
+
+from orchestrator.cli.agent import agent_factory
+from orchestrator.cli.common import backend_or_exit, console, err, fail_usage, judge_or_exit, load_or_exit, restore_stop_signals
+from orchestrator.cli.options import (
+    AgentEnvOption,
+    BackendOption,
+    BaseUrlOption,
+    IsolationOption,
+    JudgeOption,
+    MaxConcurrentRequestsOption,
+    MaxResultCharsOption,
+    MaxRetriesOption,
+    MaxTokensOption,
+    MaxTurnsOption,
+    ModelSeedOption,
+    NoiseOption,
+    ParallelToolCallsOption,
+    PriceOption,
+    RequestTimeoutOption,
+    StreamOption,
+    TemperatureOption,
+    positive_seconds,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from orchestrator.agents.base import Agent
+    from orchestrator.backends import Backend
+    from orchestrator.run.runner import RunOptions, RunRecord
+    from orchestrator.scenario import Scenario
+    from orchestrator.verify.judge import Judge
+
+
+def run_command(
+    scenario: Annotated[
+        list[Path], typer.Argument(help="Scenario YAML file; or a folder, a glob or several files to run them all as a suite.")
+    ],
+    agent: Annotated[
+        str, typer.Option("--agent", help="oracle (the reference solution), noop, 'cmd:COMMAND' for any MCP agent, "
+                          "or a model: openai:MODEL (Chat Completions, any OpenAI-compatible server), anthropic:MODEL (Messages API).")
+    ] = "oracle",
+    out: Annotated[Path | None, typer.Option("--out", help="Folder for results.json and trace.jsonl [default: runs/ID-TIME].")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Episode seed: ids and fault draws follow it.")] = 0,
+    timeout: Annotated[
+        float | None, typer.Option("--timeout", callback=positive_seconds, help="Seconds the agent gets [default: the scenario's].")
+    ] = None,
+    repeat: Annotated[int, typer.Option("--repeat", min=1, help="Run K episodes (seeds N, N+1 …) and report pass@k and pass^k.")] = 1,
+    parallel: Annotated[int, typer.Option("--parallel", min=1, help="Episodes at once, each in its own sandboxes.")] = 1,
+    noise: NoiseOption = "none",
+    backend: BackendOption = "local",
+    address: Annotated[str | None, typer.Option("--address", help="--backend ray: the Ray cluster to join (HOST:PORT, or auto); "
+        "without it a local Ray is started on 127.0.0.1 and stopped at the end.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON on stdout.")] = False,
+    isolation: IsolationOption = "auto",
+    agent_env: AgentEnvOption = None,
+    judge: JudgeOption = None,
+    base_url: BaseUrlOption = None,
+    max_turns: MaxTurnsOption = 50,
+    max_tokens: MaxTokensOption = 4096,
+    temperature: TemperatureOption = None,
+    model_seed: ModelSeedOption = None,
+    parallel_tool_calls: ParallelToolCallsOption = True,
+    request_timeout: RequestTimeoutOption = 120.0,
+    max_retries: MaxRetriesOption = 5,
+    max_concurrent_requests: MaxConcurrentRequestsOption = 4,
+    stream: StreamOption = False,
+    max_result_chars: MaxResultCharsOption = 20_000,
+    price: PriceOption = None,
+) -> None:
+    """Run an agent on a scenario, verify the final state, and write results.json and trace.jsonl.
+
+    Exit code 0 when the task passed (every episode), 1 when it failed, 2 for usage, scenario or backend errors
+    and for episodes that ended in error (an app server died); 130/143 when SIGINT/SIGTERM stopped the run
+    (results are still written, with status interrupted)."""
+    from orchestrator.agents.models.options import ModelOptions
+    from orchestrator.run.suite import is_suite
+
+    restore_stop_signals()
+    if backend == "ray" and agent.startswith("cmd:"):
+        raise fail_usage("--backend ray does not run cmd: agents: the command would run on a Ray worker, outside this machine's "
+                         "isolation; use --backend local, inprocess or docker for them")
+    the_judge = judge_or_exit(judge)
+    model = ModelOptions(base_url=base_url, max_turns=max_turns, max_tokens=max_tokens, temperature=temperature, seed=model_seed,
+                         parallel_tool_calls=parallel_tool_calls, request_timeout_s=request_timeout, max_retries=max_retries,
+                         stream=stream, max_result_chars=max_result_chars)  # fmt: skip
+
+    def make_agents() -> Callable[[], Agent]:
+        return agent_factory(agent, isolation, agent_env or [], model, price=price, max_concurrent_requests=max_concurrent_requests)
+
+    if is_suite(scenario):
+        raise typer.Exit(run_suite_of(scenario, make_agents(), agent=agent, out=out, seed=seed, timeout=timeout, repeat=repeat,
+                                      parallel=parallel, backend=backend, as_json=as_json, address=address, noise=noise,
+                                      judge=the_judge))  # fmt: skip
+    loaded = load_or_exit(scenario[0])
+    make_agent = make_agents()
+    from orchestrator.run.runner import RunOptions
+
+    options = RunOptions(out=out or default_out(loaded), seed=seed, repeat=repeat, parallel=parallel, timeout_s=timeout, noise=noise)
+    record = run_scenario(loaded, make_agent, options, backend_or_exit(backend, options.out / "logs", address), the_judge)
+    print_run(record, options, as_json)
+    print_episode_problems(record)
+    raise typer.Exit(record.exit_code())
+
+
+def default_out(scenario: Scenario) -> Path:
+    """`runs/ID-TIME`: where a run of `scenario` goes without --out."""
+    return Path("runs") / f"{scenario.id}-{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+def episode_runner(backend: Backend) -> Any:
+    """The function that runs one episode on `backend`: Ray's for a backend that runs whole episodes on its workers,
+    else None (the runner's own `run_episode`)."""
+    if getattr(backend, "runs_episodes", False):
+        from orchestrator.run.ray import run_episode_on_ray
+
+        return run_episode_on_ray
+    return None
+
+
+def run_scenario(loaded: Scenario, make_agent: Callable[[], Agent], options: RunOptions, backend: Backend,
+                 judge: Judge | None) -> RunRecord:
+    """Run the K episodes of one scenario with a spinner (plain progress lines when piped); a backend that cannot
+    start is a usage error."""
+    from orchestrator.backends import BackendError
+    from orchestrator.backends.base import first_error
+    from orchestrator.run.runner import run_many
+
+    async def main() -> RunRecord:
+        async with backend:
+            with err.status(f"{loaded.id}: starting", spinner="dots") as status:
+                states: dict[int, str] = {}
+
+                def on_stage(index: int, stage: str) -> None:
+                    if not err.is_terminal:  # no spinner when piped: plain progress lines
+                        err.print(f"{loaded.id} #{index + 1}: {stage}", highlight=False)
+                    states[index] = stage
+                    done = sum(1 for v in states.values() if v == "done")
+                    active = [f"#{i + 1} {v}" for i, v in sorted(states.items()) if v != "done"]
+                    status.update(f"{loaded.id}: {done}/{options.repeat} episodes done" + (f"; {', '.join(active[:3])}" if active else ""))
+
+                return await run_many(loaded, backend, make_agent, options, on_stage, notify=lambda m: err.print(m, highlight=False),
+                                      judge=judge, run_one=episode_runner(backend))  # fmt: skip
+
+    try:
+        return anyio.run(main)
+    except BackendError as exc:
+        raise fail_usage(str(exc)) from None
+    except BaseExceptionGroup as group:
+        problem = first_error(group)
+        if isinstance(problem, BackendError):
+            raise fail_usage(str(problem)) from None
+        raise
+
+
+def print_run(record: RunRecord, options: RunOptions, as_json: bool) -> None:
+    """The run's results on stdout: JSON, one episode's verdict, or a table of the K episodes."""
+    from orchestrator.show import render_result
+
+    if as_json:
+        path = options.out / "results.json"
+        print(path.read_text() if options.repeat > 1 else json.dumps(record.results[0].model_dump(mode="json"), indent=2))
+    elif options.repeat == 1:
+        render_result(console, record.results[0])
+        console.print(f"results: {options.out / 'results.json'}  trace: {options.out / 'trace.jsonl'}")
+    else:
+        summary = json.loads((options.out / "results.json").read_text())
+        print_repeat(summary)
+        console.print(f"results: {options.out / 'results.json'}")
+
+
+def print_repeat(summary: dict) -> None:
+    """A --repeat run: a row per episode, then passes, mean score, pass@k and pass^k."""
+    from rich.table import Table
+
+    table = Table(show_edge=False, title=f"{summary['title']} ({summary['scenario']})", title_justify="left")
+    table.add_column("episode")
+    table.add_column("seed", justify="right")
+    table.add_column("score", justify="right")
+    table.add_column("verdict")
+    for index, episode in enumerate(summary["results"], 1):
+        table.add_row(str(index), str(episode["rng_seed"]), f"{episode['score']:.2f}", "[green]passed[/]" if episode["passed"] else "[red]failed[/]")
+    console.print(table)
+    n = summary["episodes"]
+    console.print(
+        f"{summary['passes']}/{n} passed, mean score {summary['score']:.2f}; "
+        + ", ".join(f"pass@{k} {summary['pass_at_k'][str(k)]:.2f}" for k in sorted({1, n}))
+        + "; "
+        + ", ".join(f"pass^{k} {summary['pass_hat_k'][str(k)]:.2f}" for k in sorted({1, n}))
+    )
+
+
+def print_episode_problems(record: RunRecord, prefix: str = "") -> None:
+    """What went wrong besides the verdict: the agent's exit, crash or timeout; errors; an interrupted run."""
+    from orchestrator.run.runner import episode_problems
+
+    for line in episode_problems(record):
+        err.print(prefix + line, highlight=False)
+
+
+def run_suite_of(
+    args: list[Path], make_agent: Callable[[], Agent], *, agent: str, out: Path | None, seed: int, timeout: float | None,
+    repeat: int, parallel: int, backend: str, as_json: bool, address: str | None = None, noise: str = "none",
+    judge: Judge | None = None,
+) -> int:
+    """`orchestrator run DIR|GLOB|FILES...`: every scenario, a table per scenario and a total; returns the exit code."""
+    from orchestrator.backends import BackendError
+    from orchestrator.run import suite
+
+    try:
+        files = suite.expand(args)
+    except suite.SuiteError as exc:
+        raise fail_usage(str(exc)) from None
+    runs = suite.load_all(files)
+    for run in runs:
+        for problem in run.problems:
+            err.print(f"[red]invalid:[/] {problem}", highlight=False)
+    folder = out or Path("runs") / f"suite-{time.strftime('%Y%m%d-%H%M%S')}"
+    options = suite.SuiteOptions(out=folder, seed=seed, repeat=repeat, parallel=parallel, timeout_s=timeout, agent=agent, noise=noise)
+    backend_impl = backend_or_exit(backend, folder / "logs", address)
+
+    def hidden_agent() -> Agent:
+        made = make_agent()
+        if isinstance(getattr(made, "hide", None), list):  # a cmd: agent sees no folder of the suite, siblings included
+            made.hide.append(folder.resolve())  # type: ignore[attr-defined]
+        return made
+
+    async def main() -> suite.SuiteRecord:
+        async with backend_impl:
+            with suite.SuiteProgress(err, runs, repeat) as progress:
+                return await suite.run_suite(runs, backend_impl, hidden_agent, options, progress,
+                                             notify=lambda m: err.print(m, highlight=False), judge=judge,
+                                             run_one=episode_runner(backend_impl))  # fmt: skip
+
+    try:
+        record = anyio.run(main)
+    except BackendError as exc:
+        raise fail_usage(str(exc)) from None
+    if as_json:
+        print(json.dumps(record.summary, indent=2))
+    else:
+        suite.render_suite(console, record.summary)
+        console.print(f"results: {folder / 'results.json'}")
+    for run in record.runs:  # the agent's exit codes, crashes and timeouts, errors
+        if run.record is not None and run.scenario is not None:
+            print_episode_problems(run.record, prefix=f"{run.scenario.id}: ")
+    if record.interrupted:
+        err.print(f"interrupted by {record.interrupted}: results written for what ran", highlight=False)
+    return record.exit_code()
