@@ -1,0 +1,79 @@
+"""`--help` of the command line and of each command group exits 0 and lists what is there; listing them loads no
+heavy dependency (the MCP SDK, Ray, the vendor SDKs, Docker, Faker, a web server)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from helpers import ROOT
+from typer.main import get_command
+from typer.testing import CliRunner
+
+from orchestrator.cli import app
+
+COMMANDS = ["show", "list", "generate", "inject", "validate", "run", "serve", "config", "export", "verify-digest", "view",
+            "report", "serve-env", "down"]
+HEAVY = ("mcp", "ray", "openai", "anthropic", "docker", "faker", "uvicorn", "starlette")
+
+
+def help_of(*args: str) -> str:
+    result = CliRunner().invoke(app, [*args, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_the_top_level_help_lists_every_command_in_order() -> None:
+    text = help_of()
+    assert "Run agents against ClawGym scenarios" in text
+    in_order = [c for c in COMMANDS if c != "config"] + ["config"]  # a group comes after the commands
+    listed = [line.split()[1] for line in text.splitlines() if line.startswith("│ ") and line.split()[1] in COMMANDS]
+    assert listed == in_order
+    assert list(get_command(app).commands) == in_order  # type: ignore[attr-defined]
+
+
+def test_no_arguments_shows_the_help() -> None:
+    result = CliRunner().invoke(app, [])
+    assert result.exit_code == 2 and "Usage:" in result.output and "run" in result.output
+
+
+def test_the_config_group_lists_its_command() -> None:
+    text = help_of("config")
+    assert "Print MCP client configuration for a scenario." in text and "claude-desktop" in text
+
+
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c != "config"] + ["config claude-desktop"])
+def test_each_command_has_help(command: str) -> None:
+    text = help_of(*command.split())
+    assert "Usage: " in text and command in text
+
+
+def test_run_help_groups_the_model_agent_options() -> None:
+    text = help_of("run")
+    panel = text[text.index("Model agents (openai:MODEL, anthropic:MODEL)"):]
+    for flag in ("--base-url", "--max-turns", "--max-tokens", "--temperature", "--model-seed", "--parallel-tool-calls",
+                 "--request-timeout", "--max-retries", "--max-concurrent-requests", "--stream", "--max-result-chars", "--price"):
+        assert flag in panel, flag
+
+
+def modules_loaded_by(*args: str) -> list[str]:
+    """The heavy top-level modules a fresh interpreter has loaded after running the CLI with `args`."""
+    code = (
+        "import sys\nfrom orchestrator.cli import main\nsys.argv = ['orchestrator', *sys.argv[1:]]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        f"print('\\n' + __import__('json').dumps(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r}))))"
+    )
+    done = subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_help_loads_no_heavy_dependency() -> None:
+    assert modules_loaded_by("--help") == []
+    assert modules_loaded_by("run", "--help") == []
+
+
+def test_listing_scenarios_loads_no_agent_cluster_or_container_dependency() -> None:
+    assert not set(modules_loaded_by("list", "scenarios/")) & {"ray", "openai", "anthropic", "docker", "faker"}
