@@ -86,6 +86,7 @@ class IsolationError(RuntimeError):
 
 
 def mcp_config(url: str) -> dict:
+    """The `mcpServers` file (Claude Desktop, Claude Code and Cursor read it) naming the gateway at `url` `clawgym`."""
     return {"mcpServers": {"clawgym": {"type": "http", "url": url}}}
 
 
@@ -114,10 +115,12 @@ def host_user_mode() -> bool:
 
 
 def base_bwrap(host_user: bool) -> list[str]:
+    """bwrap's options before the folders: without a user namespace when the agent becomes host uid 65534."""
     return list(SHARED_BWRAP) if host_user else list(BASE_BWRAP)
 
 
 def setpriv_prefix() -> list[str]:
+    """The `setpriv` command that drops the agent to host uid/gid 65534 without groups or capabilities (as root)."""
     return [shutil.which("setpriv") or "setpriv", *SETPRIV]
 
 
@@ -316,6 +319,9 @@ def closed_to_agent(folders: Iterable[Path]) -> list[Path]:
 
 
 class CommandAgent(Agent):
+    """`cmd:COMMAND`: an agent process speaking MCP to the gateway over HTTP, isolated as the module docstring says;
+    `hide` adds folders it must not see (the run's output folders)."""
+
     name = "cmd"
 
     def __init__(
@@ -343,6 +349,7 @@ class CommandAgent(Agent):
         return NOBODY if self.host_user else None
 
     def environment(self, episode: Episode, scratch: Path, config: Path) -> dict[str, str]:
+        """The agent's whole environment: the allow-list of the module docstring, nothing else of the orchestrator's."""
         assert episode.gateway_url
         interpreter = str(Path(sys.executable).parent)  # the venv's bin, not the resolved base interpreter
         env = {"PATH": os.pathsep.join([interpreter, os.environ.get("PATH", os.defpath)])}
@@ -379,6 +386,9 @@ class CommandAgent(Agent):
         return folders, files
 
     async def run(self, episode: Episode) -> AgentReport:
+        """Start the command with its MCP config and scratch folder, copy its output to `agent.log`, and wait for
+        it to exit or the episode's timeout; its whole process tree is stopped either way. The report has its exit
+        code or timeout and the tool calls the gateway saw."""
         assert episode.gateway_url, "a command agent needs the gateway served over HTTP"
         workdir = (episode.workdir or Path(tempfile.mkdtemp(prefix="clawgym-run-"))).resolve()
         workdir.mkdir(parents=True, exist_ok=True)
@@ -453,6 +463,8 @@ class SandboxInfo:
         self._thread: threading.Thread | None = None
 
     def start(self, fd: int) -> None:
+        """Read the report from `fd` in a thread of its own (bwrap writes it once the sandbox is up)."""
+
         def read() -> None:
             with os.fdopen(fd, "rb") as stream:
                 data = stream.read()
@@ -463,6 +475,7 @@ class SandboxInfo:
         self._thread.start()
 
     def wait(self, timeout: float) -> None:
+        """Wait up to `timeout` seconds for the report to be read."""
         if self._thread is not None:
             self._thread.join(timeout)
 

@@ -25,6 +25,8 @@ def _block(block: Any) -> dict[str, Any]:
 
 
 class AnthropicAgent(ModelAgent):
+    """`anthropic:MODEL`: the loop over the Messages API; the key is ANTHROPIC_API_KEY, not needed with a base URL."""
+
     api = "anthropic"
 
     def __init__(self, model: str, options: ModelOptions, gate: EndpointGate | None = None) -> None:

@@ -50,6 +50,8 @@ def _nullable(prop: dict[str, Any]) -> bool:
 
 
 def openai_tools(tools: list[Any], *, strict: bool = True) -> list[dict[str, Any]]:
+    """MCP tools as Chat Completions function tools; `strict` gives each its `strict_schema` and asks the API to
+    keep to it."""
     out = []
     for tool in tools:
         name, description, schema = _tool_fields(tool)
@@ -62,6 +64,7 @@ def openai_tools(tools: list[Any], *, strict: bool = True) -> list[dict[str, Any
 
 
 def anthropic_tools(tools: list[Any]) -> list[dict[str, Any]]:
+    """MCP tools as Messages API tools (name, description, input_schema)."""
     out = []
     for tool in tools:
         name, description, schema = _tool_fields(tool)
@@ -70,11 +73,13 @@ def anthropic_tools(tools: list[Any]) -> list[dict[str, Any]]:
 
 
 def openai_tools_to_anthropic(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Chat Completions function tools as Messages API tools."""
     return [{"name": t["function"]["name"], "description": t["function"].get("description", ""),
              "input_schema": t["function"].get("parameters") or {"type": "object", "properties": {}}} for t in tools]  # fmt: skip
 
 
 def anthropic_tools_to_openai(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Messages API tools as Chat Completions function tools (not strict)."""
     return [{"type": "function", "function": {"name": t["name"], "description": t.get("description", ""),
                                               "parameters": t.get("input_schema") or {}}} for t in tools]  # fmt: skip
 
@@ -105,6 +110,7 @@ def result_text(result: Any, limit: int) -> str:
 
 
 def truncate(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters, with a marker saying how much was shown of how much."""
     if len(text) <= limit:
         return text
     return text[:limit] + TRUNCATED.format(shown=limit, total=len(text))

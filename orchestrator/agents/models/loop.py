@@ -39,6 +39,8 @@ class ModelAPIError(Exception):
 
 @dataclass
 class Call:
+    """A tool call the model asked for: the API's call id, the tool and its parsed arguments."""
+
     id: str
     name: str
     arguments: dict[str, Any] | None
@@ -48,6 +50,8 @@ class Call:
 
 @dataclass
 class Reply:
+    """One model response: the tool calls it asks for (none: its final answer), why it stopped, and its tokens."""
+
     calls: list[Call]
     stop_reason: str | None
     input_tokens: int = 0
@@ -57,15 +61,20 @@ class Reply:
 
 @dataclass
 class Outcome:
+    """A tool call's result as the model is shown it: text, and whether it is an error."""
+
     text: str
     is_error: bool
 
 
 @dataclass
 class Usage:
+    """The turns of one episode's loop, each a record of latency, tokens, stop reason, calls and retries."""
+
     turns: list[dict[str, Any]] = field(default_factory=list)
 
     def totals(self, price: Any) -> dict[str, Any]:
+        """Tokens, turns, retries and model latency summed over the turns, and `cost_usd` with a `Price`."""
         total = {key: sum(t[key] for t in self.turns) for key in ("input_tokens", "output_tokens", "cached_tokens")}
         total |= {"turns": len(self.turns), "retries": sum(t["retries"] for t in self.turns),
                   "model_latency_s": round(sum(t["latency_ms"] for t in self.turns) / 1000, 3)}  # fmt: skip
@@ -154,13 +163,18 @@ class ModelAgent(Agent, ABC):
         """True: retry; False: an API error no retry fixes; None: not an API error at all."""
 
     @abstractmethod
-    def describe(self, exc: BaseException) -> str: ...
+    def describe(self, exc: BaseException) -> str:
+        """A one-line account of an API error for the report (status, type, message)."""
 
     def transcript(self) -> dict[str, Any]:
+        """What `messages.json` holds besides the turns: the API, model, base URL, tools and messages."""
         return {"api": self.api, "model": self.model, "base_url": self.options.base_url, "tools": self.tools, "messages": self.messages}
 
     # ---- the loop ----
     async def run(self, episode: Episode) -> AgentReport:
+        """Ask the model in turns with the gateway's tools until it answers without a call, `max_turns` runs out or
+        the API fails for good (`api_error`); the final answer goes to the world as the report to the user, and
+        `messages.json` is written to the episode's folder whatever happens."""
         report = AgentReport(agent=self.name)
         started = time.perf_counter()
         try:
@@ -217,6 +231,7 @@ class ModelAgent(Agent, ABC):
         report.turns = self.usage.turns
 
     def write_messages(self, path: Any) -> None:
+        """Write the conversation, its turns and usage totals to `path` (an episode's `messages.json`)."""
         data = self.transcript() | {"turns": self.usage.turns, "usage": self.usage.totals(self.options.price)}
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")

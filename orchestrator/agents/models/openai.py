@@ -13,6 +13,9 @@ from orchestrator.agents.models.options import EndpointGate, ModelOptions
 
 
 class OpenAIAgent(ModelAgent):
+    """`openai:MODEL`: the loop over Chat Completions (OpenAI, or any compatible server at --base-url); the key is
+    OPENAI_API_KEY, not needed with a base URL."""
+
     api = "openai"
 
     def __init__(self, model: str, options: ModelOptions, gate: EndpointGate | None = None) -> None:

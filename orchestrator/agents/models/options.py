@@ -19,6 +19,7 @@ class Price:
     cached_input: float | None = None
 
     def cost(self, input_tokens: int, output_tokens: int, cached_tokens: int = 0) -> float:
+        """US dollars for the tokens; cached input tokens (part of `input_tokens`) at the cached rate, if any."""
         cached_rate = self.input if self.cached_input is None else self.cached_input
         return ((input_tokens - cached_tokens) * self.input + cached_tokens * cached_rate + output_tokens * self.output) / 1e6
 
@@ -63,6 +64,9 @@ def parse_price(spec: str, model: str) -> Price:
 
 @dataclass
 class ModelOptions:
+    """How a model agent asks its API: endpoint and key, turn and token limits, sampling, retries and timeouts,
+    streaming, how much of a tool result it is shown, and the price table for `cost_usd`."""
+
     base_url: str | None = None
     api_key: str | None = None
     max_turns: int = 50
