@@ -157,7 +157,7 @@ def serve_env_command(
     idle_timeout: Annotated[float, typer.Option("--idle-timeout", min=0.001, help="Seconds before an idle session (and its episode) is closed.")] = 600.0,
 ) -> None:
     """Serve scenarios as an OpenEnv environment (HTTP/WebSocket reset, step, state; tools over MCP). Needs the openenv extra."""
-    from orchestrator.env.core import EnvError
+    from orchestrator.env.errors import EnvError
 
     try:
         from orchestrator.env.openenv import serve
