@@ -1,4 +1,7 @@
-"""`python -m servers APP [options]`: run any registered app server (the container entry point)."""
+"""`python -m servers APP [options]`: run any registered app server (the container entry point).
+
+May import: `servers.registry` and `servers.core`.
+"""
 
 import sys
 

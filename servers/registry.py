@@ -5,6 +5,8 @@ below; a separately installed package can add one through the
 `clawgym.apps` entry-point group (`name = "package.module:APP"`). An app's
 `probes` module, next to it, tells `orchestrator validate` how to attack and
 rewrite reference solutions that use it.
+
+May import: `servers.core` (the app packages are loaded by name, never imported here).
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""Backends: where the app servers run. `make_backend` picks one by name."""
+"""Backends: where the app servers run. `make_backend` picks one by name.
+
+May import: `servers.core` and `servers.registry` (the apps through the registry only); nothing else of the
+orchestrator.
+"""
 
 from __future__ import annotations
 

@@ -76,43 +76,14 @@ def verify(
     seeded_ctx = Context(seeded, keys, seeded=seeded_keys, discarded=discarded, **clock)
     final_ctx = Context(final, keys, seeded=seeded_keys, discarded=discarded, **clock)
 
-    checks: list[CheckResult] = []
-    stages: list[StageResult] = []
-    for s_index, stage in enumerate(scenario.stages):
-        results = []
-        for c_index, check in enumerate(stage.checks):
-            check_id = f"stages[{s_index}].checks[{c_index}]"
-            if isinstance(check, JudgeCheck):  # judged before the verdict (verify.judge.resolve); None: no judge
-                result = judging.check_result(check, check_id, stage.name, judgements)
-            elif isinstance(check, RowCheck):
-                result = _row_check(check, check_id, stage.name, final_ctx.for_app(check.app), keys)
-                if _row_check(check, check_id, stage.name, seeded_ctx.for_app(check.app), keys).passed:
-                    result.kind = "guard"
-            else:
-                named = any(part.startswith(f"{GATEWAY_APP}__") for t in check.journal.tools() for part in t.split("|"))
-                reason = journal_check(check, world_changes.with_gateway(journal, own) if named else journal, facts, seeded_ctx)
-                result = CheckResult(
-                    id=check_id, stage=stage.name, description=describe_check(check), weight=check.weight,
-                    passed=reason is None, reason=reason, kind="outcome" if check.required else "process",
-                )
-            results.append(result)
-        scored = [r for r in results if r.kind == "outcome" or (r.kind == "guard" and not r.passed)]
-        total = sum(r.weight for r in scored)
-        score = sum(r.weight for r in scored if r.passed) / total if total else 1.0
-        passed = all(r.passed for r in results if r.kind not in ("process", "unjudged"))
-        stages.append(StageResult(name=stage.name, weight=stage.weight, passed=passed, score=score, checks=results))
-        checks += results
+    stages = [
+        _stage_result(scenario, index, stage, journal, own, facts, seeded_ctx, final_ctx, keys, judgements)
+        for index, stage in enumerate(scenario.stages)
+    ]
+    checks = [result for stage in stages for result in stage.checks]
 
-    violations = world_violations(scenario, facts, seeded_ctx, final_ctx)
-    harmed = {(v.app, v.table, v.key) for v in violations}
     changes = diff(scenario, seeded, final, keys)
-    collateral, housekeeping = judge_changes(scenario, facts, changes, seeded_ctx, final_ctx, harmed)
-    violations += collateral
-    for index, rule in enumerate(scenario.forbid):
-        violations += [
-            v if v.call is not None or v.key is None else v.model_copy(update={"call": facts.last_call(v.app, v.table, v.key)})
-            for v in _forbidden(rule, index, changes, final_ctx, keys, journal)
-        ]
+    violations, housekeeping = _violations(scenario, facts, changes, seeded_ctx, final_ctx, keys, journal)
     summary = summarize(journal)
     limit = scenario.limits.max_tool_calls
     attempted = max(summary.calls, attempted_calls or 0)
@@ -148,6 +119,66 @@ def verify(
         process=None if process is None else round(process, 6),
         journal=summary,
     )
+
+
+def _stage_result(
+    scenario: Scenario,
+    s_index: int,
+    stage: Any,
+    journal: list[dict[str, Any]],
+    own: list[dict[str, Any]],
+    facts: Any,
+    seeded_ctx: Context,
+    final_ctx: Context,
+    keys: Any,
+    judgements: Mapping[str, list[judging.Judgement]] | None,
+) -> StageResult:
+    """One stage's checks against the final state (a check that already held at the seed is a guard) and its score."""
+    results = []
+    for c_index, check in enumerate(stage.checks):
+        check_id = f"stages[{s_index}].checks[{c_index}]"
+        if isinstance(check, JudgeCheck):  # judged before the verdict (verify.judge.resolve); None: no judge
+            result = judging.check_result(check, check_id, stage.name, judgements)
+        elif isinstance(check, RowCheck):
+            result = _row_check(check, check_id, stage.name, final_ctx.for_app(check.app), keys)
+            if _row_check(check, check_id, stage.name, seeded_ctx.for_app(check.app), keys).passed:
+                result.kind = "guard"
+        else:
+            named = any(part.startswith(f"{GATEWAY_APP}__") for t in check.journal.tools() for part in t.split("|"))
+            reason = journal_check(check, world_changes.with_gateway(journal, own) if named else journal, facts, seeded_ctx)
+            result = CheckResult(
+                id=check_id, stage=stage.name, description=describe_check(check), weight=check.weight,
+                passed=reason is None, reason=reason, kind="outcome" if check.required else "process",
+            )
+        results.append(result)
+    scored = [r for r in results if r.kind == "outcome" or (r.kind == "guard" and not r.passed)]
+    total = sum(r.weight for r in scored)
+    score = sum(r.weight for r in scored if r.passed) / total if total else 1.0
+    passed = all(r.passed for r in results if r.kind not in ("process", "unjudged"))
+    return StageResult(name=stage.name, weight=stage.weight, passed=passed, score=score, checks=results)
+
+
+def _violations(
+    scenario: Scenario,
+    facts: Any,
+    changes: list[Any],
+    seeded_ctx: Context,
+    final_ctx: Context,
+    keys: Any,
+    journal: list[dict[str, Any]],
+) -> tuple[list[Violation], list[Any]]:
+    """Broken world rules, collateral changes and forbidden changes (each tied to the call that made it), and the
+    changes kept as housekeeping."""
+    violations = world_violations(scenario, facts, seeded_ctx, final_ctx)
+    harmed = {(v.app, v.table, v.key) for v in violations}
+    collateral, housekeeping = judge_changes(scenario, facts, changes, seeded_ctx, final_ctx, harmed)
+    violations += collateral
+    for index, rule in enumerate(scenario.forbid):
+        violations += [
+            v if v.call is not None or v.key is None else v.model_copy(update={"call": facts.last_call(v.app, v.table, v.key)})
+            for v in _forbidden(rule, index, changes, final_ctx, keys, journal)
+        ]
+    return violations, housekeeping
 
 
 def _check_at(scenario: Scenario, check_id: str) -> RowCheck | JournalCheck | None:

@@ -1,4 +1,7 @@
-"""Calendar: calendars, events with guests and time zones, free/busy and free-slot search (like Google Calendar)."""
+"""Calendar: calendars, events with guests and time zones, free/busy and free-slot search (like Google Calendar).
+
+May import: `servers.core` only; no other app, nothing of the orchestrator.
+"""
 
 from servers.calendar.harm import HARM
 from servers.calendar.schema import SCHEMA

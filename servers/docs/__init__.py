@@ -1,4 +1,7 @@
-"""Docs: a Drive of folders and markdown documents with sharing, comments and revision history (like Google Docs)."""
+"""Docs: a Drive of folders and markdown documents with sharing, comments and revision history (like Google Docs).
+
+May import: `servers.core` only; no other app, nothing of the orchestrator.
+"""
 
 from servers.core import App
 from servers.docs.harm import HARM

@@ -1,4 +1,7 @@
-"""Mail: folders, labels, conversations, drafts, replies and forwards, searched with Gmail-style queries."""
+"""Mail: folders, labels, conversations, drafts, replies and forwards, searched with Gmail-style queries.
+
+May import: `servers.core` only; no other app, nothing of the orchestrator.
+"""
 
 from servers.core import App
 from servers.mail.harm import HARM

@@ -1,4 +1,7 @@
-"""Tickets: projects, tickets with a status workflow, assignees, comments and links (like Jira or Linear)."""
+"""Tickets: projects, tickets with a status workflow, assignees, comments and links (like Jira or Linear).
+
+May import: `servers.core` only; no other app, nothing of the orchestrator.
+"""
 
 from servers.core import App
 from servers.tickets.harm import HARM
