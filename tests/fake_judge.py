@@ -1,7 +1,7 @@
 """A fake LLM judge: an OpenAI-compatible Chat Completions server on 127.0.0.1, and a scenario with a `judge` check.
 
 The judge says yes when the fenced text contains "approved" and not "not approved"; it counts its requests (a
-rerun that hits the cache is visible) and can be made to fail. Used by tests/orchestrator/test_judge.py and the
+rerun that hits the cache is visible) and can be made to fail. Used by tests/verify/test_judge.py and the
 Ray tests (a worker process asks it too).
 """
 

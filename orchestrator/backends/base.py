@@ -122,7 +122,7 @@ class UpstreamClient(Client):
       the app server validates every result against the tool's output model
       before it sends it (the SDK's `MCPServer`), the published schema is
       generated from that same model, and the agent's own client validates
-      what the gateway passes on (tests/core/test_output_schemas.py shows the
+      what the gateway passes on (tests/servers/core/test_output_schemas.py shows the
       server refuses a result that does not fit and never sends one).
     """
 

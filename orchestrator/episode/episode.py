@@ -159,7 +159,7 @@ class Episode:
         anyone (the oracle, the environment API): their client does not validate each result against its output
         schema a second time, nor list the tools to learn the schemas. The app server validated the result against
         the model the schema is made from before it sent it, and the gateway passes it on unchanged (see
-        `orchestrator.backends.base.UpstreamClient` and tests/core/test_output_schemas.py).
+        `orchestrator.backends.base.UpstreamClient` and tests/servers/core/test_output_schemas.py).
         """
         assert self.gateway is not None, "the episode is not open"
         async with contextlib.AsyncExitStack() as stack:
