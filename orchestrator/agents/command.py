@@ -54,6 +54,7 @@ import contextlib
 import functools
 import json
 import os
+import select
 import shutil
 import signal
 import stat
@@ -159,8 +160,8 @@ def resolve_isolation(requested: str) -> tuple[Isolation, str | None]:
     return "none", f"the agent runs WITHOUT isolation: {problem}; it can read the scenario and tamper with the run"
 
 
-def scenario_files(episode: Episode) -> list[Path]:
-    """The scenario file and the seed files it includes."""
+def scenario_sources(episode: Episode) -> list[Path]:
+    """The files an episode's scenario was read from (its YAML and the seed files it names), hidden from the agent."""
     path = episode.scenario.path
     if path is None:
         return []
@@ -369,7 +370,7 @@ class CommandAgent(Agent):
     def hidden(self, episode: Episode) -> tuple[list[Path], list[Path]]:
         """(folders, files) the agent must not see: the scenario and its includes, run folders, host sockets."""
         folders, files = [], [*host_sockets()]
-        scenario = scenario_files(episode)
+        scenario = scenario_sources(episode)
         for file in scenario:
             # The scenario's folder holds its siblings (and their solutions) too; hide it whole unless
             # the agent's own directory is inside it, then hide the files one by one.
@@ -481,19 +482,33 @@ class SandboxInfo:
 
 
 class LogCopier:
-    """Copies the agent's output pipe to `agent.log` (up to a size limit) from a thread."""
+    """Copies the agent's output pipe to `agent.log` (up to a size limit) from a thread.
+
+    The thread waits on the pipe with a short timeout instead of a blocking read, so `finish` can stop it even while
+    a process outside the agent's tree (a setsid child when isolation is none) still holds the pipe open: closing a
+    pipe under a blocked reader would wait for that reader."""
 
     def __init__(self, pipe: IO[bytes], path: Path) -> None:
         self.pipe = pipe
         self.path = path
         self.dropped = 0
+        self._stop = threading.Event()
         self._thread = threading.Thread(target=self._copy, daemon=True)
         self._thread.start()
 
     def _copy(self) -> None:
         written = 0
+        fd = self.pipe.fileno()
         with self.path.open("ab") as log:
-            while chunk := self.pipe.read1(65536):  # type: ignore[attr-defined]
+            while True:
+                ready, _, _ = select.select([fd], [], [], 0.05)
+                if not ready:
+                    if self._stop.is_set():  # nothing left to read now, and no more is awaited
+                        break
+                    continue
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
                 keep = max(0, min(len(chunk), LOG_LIMIT_BYTES - written))
                 if keep:
                     log.write(chunk[:keep])
@@ -504,11 +519,13 @@ class LogCopier:
                 log.write(f"\n[agent.log: {self.dropped} more bytes not kept]\n".encode())
 
     def finish(self, timeout: float = 5.0) -> None:
-        """Wait for the copy to end (the pipe closes when the agent's tree is gone)."""
+        """Wait up to `timeout` s for the pipe to close (it does when the agent's tree is gone), then stop copying."""
         self._thread.join(timeout)
         if self._thread.is_alive():  # a child outside the agent's tree holds the pipe (isolation none)
-            with contextlib.suppress(OSError):
-                self.pipe.close()
+            self._stop.set()
+            self._thread.join()
+        with contextlib.suppress(OSError):
+            self.pipe.close()
 
 
 def _alive(pid: int) -> bool:
