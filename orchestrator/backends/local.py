@@ -133,8 +133,15 @@ class LocalBackend(Backend):
         super().__init__()
         self.log_dir = log_dir
         self.apps: dict[str, LocalApp] = {}
+        # One start at a time: episodes of a suite start concurrently, and one that found an app already spawned by
+        # another must not go on before that app is ready and has its endpoint.
+        self._starting = anyio.Lock()
 
     async def start(self, apps: Iterable[str]) -> dict[str, AppEndpoint]:
+        async with self._starting:
+            return await self._start(apps)
+
+    async def _start(self, apps: Iterable[str]) -> dict[str, AppEndpoint]:
         new = [LocalApp(app, self.log_dir) for app in apps if app not in self.apps]
         for app in new:
             self.apps[app.app] = app
