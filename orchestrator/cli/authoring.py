@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import anyio
 import typer
 
-from orchestrator.cli.common import console, err, fail_usage, load_or_exit, print_whole_table
+from orchestrator.cli.common import console, err, fail_usage, judge_or_exit, load_or_exit, print_whole_table
 from orchestrator.cli.options import JudgeOption
 
 if TYPE_CHECKING:
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from orchestrator.generate import inject as injection
     from orchestrator.generate import pipeline
     from orchestrator.prove import report as reporting
+    from orchestrator.verify.judge import Judge
 
 
 def show_command(
@@ -265,10 +266,10 @@ def validate_command(
     optionally every mutation and attack fails and every equivalent rewrite passes. Exits 1 on any problem."""
     from orchestrator.prove import report as reporting
 
-    validate_with_judge(judge)
+    the_judge = judge_or_exit(judge)
     files = scenario_files(paths)
     asked = reporting.Asked(mutate=mutate, attack=attack, equivalents=equivalents)
-    reports = anyio.run(validate_files, files, asked, progress_bar(disable=not err.is_terminal))
+    reports = anyio.run(validate_files, files, asked, progress_bar(disable=not err.is_terminal), the_judge)
     if as_json:
         print(json.dumps({"scenarios": reports, "valid": all(r["valid"] for r in reports)}, indent=2))
     else:
@@ -278,9 +279,12 @@ def validate_command(
         raise typer.Exit(1)
 
 
-async def validate_files(files: list[Path], asked: reporting.Asked, progress: Progress) -> list[dict[str, Any]]:
-    """Validate each file on one in-process backend, a line per file as it is done; a file that does not load is
-    reported with its problems. Returns the reports of `orchestrator.prove.report`, in order."""
+async def validate_files(
+    files: list[Path], asked: reporting.Asked, progress: Progress, judge: Judge | None = None
+) -> list[dict[str, Any]]:
+    """Validate each file on one in-process backend, a line per file as it is done, its episodes asking `judge`
+    about `judge` checks; a file that does not load is reported with its problems. Returns the reports of
+    `orchestrator.prove.report`, in order."""
     from orchestrator import scenario as scenarios
     from orchestrator.backends.inprocess import InProcessBackend
     from orchestrator.prove import report as reporting
@@ -300,7 +304,7 @@ async def validate_files(files: list[Path], asked: reporting.Asked, progress: Pr
                     reports.append(reporting.load_problem(file, [str(p) for p in exc.problems]))
                 else:
                     check = await validate(
-                        loaded, backend, mutate=asked.mutate, attack=asked.attack, equivalents=asked.equivalents,
+                        loaded, backend, mutate=asked.mutate, attack=asked.attack, equivalents=asked.equivalents, judge=judge,
                         progress=lambda what, f=file: progress.update(task, description=f"{f.name}: {what}"),
                     )
                     reports.append(reporting.as_dict(file, check, asked))
@@ -311,13 +315,3 @@ async def validate_files(files: list[Path], asked: reporting.Asked, progress: Pr
                     f"in {time.perf_counter() - started:.1f} s", highlight=False,
                 )
     return reports
-
-
-def validate_with_judge(spec: str | None) -> None:
-    """`validate --judge`: `orchestrator.prove.validate` takes no judge of its own yet, so its episodes ask the
-    process's judge (`orchestrator.verify.judge.use`); every other command passes its judge to its episodes."""
-    from orchestrator.cli.common import judge_or_exit
-    from orchestrator.verify import judge as judging
-
-    judging.use(judge_or_exit(spec))
-

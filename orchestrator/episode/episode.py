@@ -53,14 +53,6 @@ async def each(items: Mapping[str, Any], fn: Callable[[str, Any], Awaitable[Any]
     return results
 
 
-def _process_judge() -> Judge | None:
-    """The judge `orchestrator.verify.judge.use` set, for episodes given none: only `orchestrator validate --judge`
-    sets one, until `orchestrator.prove.validate` passes its judge to its episodes (then this and `use` go)."""
-    from orchestrator.verify import judge as judging
-
-    return judging.current()
-
-
 def judge_noise(result: Result, scenario: Scenario, journal: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Under a noise profile, judge in place how the run recovered from the injected faults (`judge_recovery`);
     the profile as results record it, or None for a scenario run as written (nothing is judged then)."""
@@ -198,8 +190,7 @@ class Episode:
         attempted = self.gateway.calls if self.gateway else None
         with self._phase("verify"):
             # claims for an LLM judge are asked before the (pure) verdict
-            judge = self.judge or _process_judge()  # (only `validate --judge` still sets one: prove takes no judge yet)
-            judgements = await resolve(self.scenario, self.seeded, final, judge) if judge else None
+            judgements = await resolve(self.scenario, self.seeded, final, self.judge) if self.judge else None
             result = verify(self.scenario, self.seeded, final, journal, attempted_calls=attempted, judgements=judgements)
         result.episode.update(
             {"sandbox": self.sandbox_id, "rng_seed": self.rng_seed, "duration_s": round(time.perf_counter() - self.started, 3),

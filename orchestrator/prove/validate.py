@@ -24,6 +24,7 @@ from orchestrator.episode.episode import Episode
 from orchestrator.prove import derive
 from orchestrator.prove.script import ScriptAgent
 from orchestrator.scenario.model import SAVED_REF, OracleStep, Scenario
+from orchestrator.verify.judge import Judge
 from orchestrator.verify.results import Result
 from servers.core.probes import Probe, Skip
 
@@ -102,11 +103,13 @@ class Run:
 
 
 async def run_episode(
-    scenario: Scenario, backend: Backend, agent: Agent, rng_seed: int = 0, schemas: dict[str, Any] | None = None
+    scenario: Scenario, backend: Backend, agent: Agent, rng_seed: int = 0, schemas: dict[str, Any] | None = None,
+    *, judge: Judge | None = None,
 ) -> Run:
-    """One episode, keeping the seeded and final states; `schemas`, when given, receives every tool's input schema."""
+    """One episode, keeping the seeded and final states; `schemas`, when given, receives every tool's input schema;
+    `judge` is asked about the scenario's `judge` checks (None: they are unjudged)."""
     endpoints = await backend.start(scenario.apps)
-    async with Episode(scenario, endpoints, rng_seed=rng_seed) as episode:
+    async with Episode(scenario, endpoints, rng_seed=rng_seed, judge=judge) as episode:
         if schemas is not None and episode.gateway is not None:
             schemas.update({name: tool.input_schema for name, (_, _, tool) in episode.gateway.tools.items()})
         report = await agent.run(episode)
@@ -118,10 +121,11 @@ async def run_episode(
 
 
 async def run_once(
-    scenario: Scenario, backend: Backend, agent: Agent, rng_seed: int = 0, schemas: dict[str, Any] | None = None
+    scenario: Scenario, backend: Backend, agent: Agent, rng_seed: int = 0, schemas: dict[str, Any] | None = None,
+    *, judge: Judge | None = None,
 ) -> tuple[Result, AgentReport]:
     """One episode; `schemas`, when given, receives the input schema of every tool the agent could see."""
-    run = await run_episode(scenario, backend, agent, rng_seed, schemas)
+    run = await run_episode(scenario, backend, agent, rng_seed, schemas, judge=judge)
     return run.result, run.report
 
 
@@ -143,9 +147,10 @@ async def validate(
     attack: bool = False,
     equivalents: bool = False,
     progress: Progress | None = None,
+    judge: Judge | None = None,
 ) -> Validation:
     """Prove a scenario sound on fresh sandboxes: the reference solutions pass, doing nothing fails, and (when
-    asked) mutations and attacks fail and equivalents pass."""
+    asked) mutations and attacks fail and equivalents pass. Every episode asks `judge` about `judge` checks."""
     check = Validation(scenario)
     note = progress or (lambda _: None)
     schemas: dict[str, Any] = {}
@@ -154,7 +159,7 @@ async def validate(
         check.problems.append("no reference solution (oracle) to prove the scenario solvable")
     else:
         note("reference solution")
-        oracle_run = await run_episode(scenario, backend, OracleAgent(), schemas=schemas)
+        oracle_run = await run_episode(scenario, backend, OracleAgent(), schemas=schemas, judge=judge)
         check.episodes += 1
         check.oracle, check.oracle_report = oracle_run.result, oracle_run.report
         if check.oracle_report.errors:
@@ -163,13 +168,13 @@ async def validate(
             check.problems.append(f"reference solution scores {check.oracle.score:.2f}, not 1.0: {_why(check.oracle)}")
     for index, steps in enumerate(scenario.oracles):
         note(f"alternative reference solution {index}")
-        run = await run_episode(scenario, backend, OracleAgent(steps))
+        run = await run_episode(scenario, backend, OracleAgent(steps), judge=judge)
         check.episodes += 1
         trial = Trial("oracles", f"oracles[{index}] ({len(steps)} steps)")
         _judge_equivalent(trial, run, [f"oracles[{index}]: {e}" for e in run.report.errors])
         check.equivalents.append(trial)
     note("doing nothing")
-    check.noop, _ = await run_once(scenario, backend, NoopAgent())
+    check.noop, _ = await run_once(scenario, backend, NoopAgent(), judge=judge)
     check.episodes += 1
     if check.noop.passed:
         check.problems.append("doing nothing passes: the checks do not require any change")
@@ -177,7 +182,7 @@ async def validate(
         found = mutations(scenario, schemas)
         for n, mutation in enumerate(found, 1):
             note(f"mutation {n}/{len(found)}")
-            result, _ = await run_once(scenario, backend, OracleAgent(mutation.steps))
+            result, _ = await run_once(scenario, backend, OracleAgent(mutation.steps), judge=judge)
             check.episodes += 1
             mutation.caught, mutation.score = not result.passed, result.score
             check.mutations.append(mutation)
@@ -188,14 +193,14 @@ async def validate(
             probes, check.skipped["attacks"] = derive.attacks(scenario, ctxs)
             for n, probe in enumerate(probes, 1):
                 note(f"attack {n}/{len(probes)}")
-                check.attacks.append(await _attack(scenario, backend, probe))
+                check.attacks.append(await _attack(scenario, backend, probe, judge))
                 check.episodes += 1
             check.problems += [f"attack passes (score {t.score:.2f}): {t.kind}: {t.description}" for t in check.attacks_passed]
         if equivalents:
             probes, check.skipped["equivalents"] = derive.equivalents(scenario, ctxs)
             for n, probe in enumerate(probes, 1):
                 note(f"equivalent {n}/{len(probes)}")
-                check.equivalents.append(await _equivalent(scenario, backend, probe))
+                check.equivalents.append(await _equivalent(scenario, backend, probe, judge))
                 check.episodes += 1
     check.problems += [f"equivalent fails (score {t.score:.2f}): {t.kind}: {t.description}: {t.reason}" for t in check.equivalents_failed]
     check.problems += [f"equivalent could not be played: {t.kind}: {t.description}: {t.reason}"
@@ -203,9 +208,9 @@ async def validate(
     return check
 
 
-async def _attack(scenario: Scenario, backend: Backend, probe: Probe) -> Trial:
+async def _attack(scenario: Scenario, backend: Backend, probe: Probe, judge: Judge | None = None) -> Trial:
     agent = ScriptAgent(derive.plan(scenario.oracle, probe))
-    run = await run_episode(scenario, backend, agent)
+    run = await run_episode(scenario, backend, agent, judge=judge)
     trial = Trial(probe.kind, probe.description, score=run.result.score)
     if agent.probe_failures:
         trial.outcome, trial.reason = "not applied", "; ".join(agent.probe_failures)
@@ -216,9 +221,9 @@ async def _attack(scenario: Scenario, backend: Backend, probe: Probe) -> Trial:
     return trial
 
 
-async def _equivalent(scenario: Scenario, backend: Backend, probe: Probe) -> Trial:
+async def _equivalent(scenario: Scenario, backend: Backend, probe: Probe, judge: Judge | None = None) -> Trial:
     agent = ScriptAgent(derive.plan(scenario.oracle, probe))
-    run = await run_episode(scenario, backend, agent)
+    run = await run_episode(scenario, backend, agent, judge=judge)
     trial = Trial(probe.kind, probe.description)
     _judge_equivalent(trial, run, [text for _, _, text in agent.failed])
     return trial

@@ -271,19 +271,3 @@ def check_result(check: JudgeCheck, check_id: str, stage: str, judgements: Mappi
         id=check_id, stage=stage, description=describe(check), weight=check.weight, passed=bool(passed), reason=reason,
         found=found or None, kind="unjudged" if passed is None else "outcome",
     )
-
-
-# -- the judge of this process ----------------------------------------------------------
-
-_current: Judge | None = None
-
-
-def use(judge: Judge | None) -> None:
-    """Set the judge that episodes given none of their own ask: only `orchestrator validate --judge` does, since
-    `orchestrator.prove.validate` takes no judge yet; every other entry point passes its judge to its episodes."""
-    global _current
-    _current = judge
-
-
-def current() -> Judge | None:
-    return _current
