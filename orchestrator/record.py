@@ -147,7 +147,7 @@ def journal_digest(journal: list[dict[str, Any]]) -> str:
 def verify_digest(folder: Path) -> list[str]:
     """Problems found checking `folder/results.json`'s digest against its `trace.jsonl` (empty: they match)."""
     try:
-        result = json.loads((folder / RESULTS).read_text())
+        result = loads((folder / RESULTS).read_text())
         raw = (folder / TRACE).read_bytes()
     except (OSError, ValueError) as exc:
         return [f"cannot read the episode in {folder}: {exc}"]
@@ -168,10 +168,38 @@ def verify_digest(folder: Path) -> list[str]:
 # -- reading -------------------------------------------------------------------------
 
 
-def read_json(path: Path) -> Any:
-    """The JSON in `path`, or None when it cannot be read or is not JSON."""
+MAX_DEPTH = 100
+"""How deeply a record's JSON may nest. A run's own records nest a few levels; deeper is a crafted or corrupt file,
+which would exhaust the stack of every reader that walks it (the digest, export, the viewer's templates)."""
+
+
+def _depth(value: Any) -> int:
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            if depth > MAX_DEPTH:
+                break
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def loads(text: str) -> Any:
+    """`json.loads` that refuses, with a ValueError, JSON nested deeper than `MAX_DEPTH`."""
     try:
-        return json.loads(path.read_text(encoding="utf-8", errors="replace"))
+        value = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"JSON nested too deeply (more than {MAX_DEPTH} levels)") from None
+    if _depth(value) > MAX_DEPTH:
+        raise ValueError(f"JSON nested too deeply (more than {MAX_DEPTH} levels)")
+    return value
+
+
+def read_json(path: Path) -> Any:
+    """The JSON in `path`, or None when it cannot be read, is not JSON or nests deeper than `MAX_DEPTH`."""
+    try:
+        return loads(path.read_text(encoding="utf-8", errors="replace"))
     except (OSError, ValueError):
         return None
 
@@ -185,13 +213,14 @@ class JsonLines:
 
 
 def parse_jsonl(text: str) -> JsonLines:
-    """Every line of `text` that is a JSON object; other non-blank lines are counted in `skipped`."""
+    """Every line of `text` that is a JSON object (nested at most `MAX_DEPTH` deep); other non-blank lines are
+    counted in `skipped`."""
     lines = JsonLines()
     for line in text.splitlines():
         if not line.strip():
             continue
         try:
-            entry = json.loads(line)
+            entry = loads(line)
         except ValueError:
             entry = None
         if isinstance(entry, dict):
