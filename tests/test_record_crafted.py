@@ -72,3 +72,26 @@ def test_the_viewer_shows_the_episode(episode: Path) -> None:
     record = next(iter(library.records.values()))
     page = pages.run_page(library, record, web_link)
     assert "travel-berlin-offsite" in page
+
+
+def test_verify_digest_checks_every_episode_of_a_run_folder(episode: Path, tmp_path: Path) -> None:
+    folder = episode.parent
+    clean = tmp_path / "suite" / "clean"
+    clean.parent.mkdir()
+
+    async def main() -> None:
+        async with InProcessBackend() as backend:
+            await run_many(scenarios.load(TRAVEL_PATH), backend, OracleAgent, RunOptions(out=clean, seed=1, repeat=2))
+
+    anyio.run(main)
+    result = CliRunner().invoke(app, ["verify-digest", str(tmp_path / "suite")])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("digest matches") == 2
+    result = CliRunner().invoke(app, ["verify-digest", str(folder), str(tmp_path / "suite")])
+    assert result.exit_code == 1 and result.output.count("digest matches") == 2, result.output
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = CliRunner().invoke(app, ["verify-digest", str(empty)])
+    assert result.exit_code == 1 and "no episode" in result.output
+    result = CliRunner().invoke(app, ["verify-digest", str(tmp_path / "missing")])
+    assert result.exit_code == 2 and "no such file or folder" in result.output

@@ -39,16 +39,23 @@ def export_command(
 
 
 def verify_digest_command(
-    folders: Annotated[list[Path], typer.Argument(help="Episode folders (each with results.json and trace.jsonl).")],
+    folders: Annotated[list[Path], typer.Argument(help="Run folders: an episode, a --repeat run, a suite, or a folder of them.")],
 ) -> None:
     """Check that each episode's trace.jsonl and journal are the ones its results.json was computed from (sha256)."""
-    from orchestrator.record import verify_digest
+    from orchestrator.record import EPISODE, find_records, verify_digest
 
     bad = 0
-    for folder in folders:
-        problems = verify_digest(folder)
-        bad += bool(problems)
-        console.print(f"{folder}: " + ("[green]digest matches[/]" if not problems else "[red]" + "; ".join(problems) + "[/]"), highlight=False)
+    for given in folders:
+        if not given.exists():
+            raise fail_usage(f"{given}: no such file or folder")
+        episodes = [found.folder for found in find_records(given) if found.kind == EPISODE]
+        if not episodes:
+            bad += 1
+            console.print(f"{given}: [red]no episode (a results.json of an episode) in it[/]", highlight=False)
+        for folder in episodes:
+            problems = verify_digest(folder)
+            bad += bool(problems)
+            console.print(f"{folder}: " + ("[green]digest matches[/]" if not problems else "[red]" + "; ".join(problems) + "[/]"), highlight=False)
     raise typer.Exit(1 if bad else 0)
 
 
