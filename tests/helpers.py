@@ -20,6 +20,11 @@ from orchestrator.backends.local import listening_socket
 from servers.core import App, SandboxSpec, SandboxStore, build_mcp_server
 
 ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "scenarios"  # the scenario library
+TRAVEL_PATH = SCENARIOS / "travel.yaml"  # the reference scenario most tests run
+# Whom the viewer tests' recorded run leaks the itinerary to (tests/view/conftest.py). Here, not in that conftest:
+# `from conftest import` finds whichever conftest module was imported last.
+OUTSIDER = "rival@competitor.test"
 
 
 def free_port() -> int:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from helpers import ROOT
+from helpers import SCENARIOS, TRAVEL_PATH
 
 from orchestrator import scenario as scenarios
 from orchestrator.agents.base import NoopAgent, OracleAgent
@@ -39,8 +39,7 @@ from orchestrator.run import suite
 from orchestrator.run.runner import RunOptions, run_many
 from orchestrator.view.records import Library
 
-TRAVEL = ROOT / "scenarios" / "travel.yaml"
-RESCHEDULE = ROOT / "scenarios" / "reschedule-conflict.yaml"
+RESCHEDULE = SCENARIOS / "reschedule-conflict.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -50,10 +49,10 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     async def main() -> None:
         async with InProcessBackend() as backend:
-            travel = scenarios.load(TRAVEL)
+            travel = scenarios.load(TRAVEL_PATH)
             await run_many(travel, backend, OracleAgent, RunOptions(out=root / "single", seed=1))
             await run_many(travel, backend, OracleAgent, RunOptions(out=root / "repeat", seed=2, repeat=2))
-            loaded = suite.load_all([TRAVEL, RESCHEDULE])
+            loaded = suite.load_all([TRAVEL_PATH, RESCHEDULE])
             await suite.run_suite(loaded, backend, NoopAgent, suite.SuiteOptions(out=root / "suite", agent="noop", repeat=2))
 
     anyio.run(main)

@@ -25,6 +25,7 @@ from orchestrator.prove.validate import _why, run_once  # noqa: E402
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
+# One backend for the module (not conftest's per-test one): hundreds of cases each start their own sandboxes on it.
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def backend():
     async with InProcessBackend() as b:

@@ -212,6 +212,7 @@ WORLD: dict[str, tuple] = {
 MISJUDGED: dict[tuple[str, str], str] = {}
 
 
+# One backend for the module (not conftest's per-test one): hundreds of cases each start their own sandboxes on it.
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def backend():
     async with InProcessBackend() as b:
@@ -271,7 +272,6 @@ async def test_waiting_in_a_loop_cannot_push_time_past_the_bound(backend) -> Non
     last = datetime.fromisoformat(max(e["clock"] for e in run.journal if e.get("tool")))
     assert last <= scenario.clock.start + timedelta(hours=3, minutes=1)
     assert not run.result.passed
-
 
 
 async def test_calls_in_a_stepped_world_are_ordered_by_their_sandbox_time() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
 from fake_model import FakeModel, Served
-from helpers import ROOT
+from helpers import TRAVEL_PATH
 from openai.types.chat.completion_create_params import CompletionCreateParamsNonStreaming
 from pydantic import TypeAdapter
 from typer.testing import CliRunner
@@ -20,7 +20,6 @@ from typer.testing import CliRunner
 from orchestrator.cli import app
 from orchestrator.scenario import load
 
-TRAVEL = ROOT / "scenarios" / "travel.yaml"
 OPENAI_REQUEST = TypeAdapter(CompletionCreateParamsNonStreaming)
 ANTHROPIC_REQUEST = TypeAdapter(MessageCreateParamsNonStreaming)
 
@@ -50,12 +49,12 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("runs")
     env = {k: os.environ.pop(k) for k in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL") if k in os.environ}
     try:
-        with Served(FakeModel(load(TRAVEL).oracle)) as served:
+        with Served(FakeModel(load(TRAVEL_PATH).oracle)) as served:
             for name, agent, url in [("a-openai", "openai:oracle", served.url), ("b-anthropic", "anthropic:malformed", served.root)]:
-                done = cli("run", str(TRAVEL), "--backend", "inprocess", "--agent", agent, "--base-url", url, "--out", str(root / name))
+                done = cli("run", str(TRAVEL_PATH), "--backend", "inprocess", "--agent", agent, "--base-url", url, "--out", str(root / name))
                 assert done.exit_code == 0, done.output
-        assert cli("run", str(TRAVEL), "--backend", "inprocess", "--agent", "oracle", "--out", str(root / "c-oracle")).exit_code == 0
-        assert cli("run", str(TRAVEL), "--backend", "inprocess", "--agent", "noop", "--out", str(root / "d-noop")).exit_code == 1
+        assert cli("run", str(TRAVEL_PATH), "--backend", "inprocess", "--agent", "oracle", "--out", str(root / "c-oracle")).exit_code == 0
+        assert cli("run", str(TRAVEL_PATH), "--backend", "inprocess", "--agent", "noop", "--out", str(root / "d-noop")).exit_code == 1
     finally:
         os.environ.update(env)
     return root
@@ -74,15 +73,15 @@ def test_openai_lines_are_valid_chat_completions_requests(runs: Path, tmp_path: 
         assert valid(OPENAI_REQUEST, {"model": "m", "messages": line["messages"], "tools": line["tools"]}), line["folder"]
         assert line["scenario"] == "travel-berlin-offsite" and line["seed"] == 0
         assert len(line["tools"]) == (0 if line["folder"].endswith("d-noop") else 68)  # a trace has the tools of the apps called
-        assert [s["name"] for s in line["stages"]] == [s.name for s in load(TRAVEL).stages]
+        assert [s["name"] for s in line["stages"]] == [s.name for s in load(TRAVEL_PATH).stages]
     by = {Path(line["folder"]).name: line for line in lines}
     assert by["a-openai"]["source"] == "messages.json" and by["c-oracle"]["source"] == "trace"
     assert by["a-openai"]["messages"] == json.loads((runs / "a-openai" / "messages.json").read_text())["messages"]
     assert by["d-noop"]["passed"] is False and by["d-noop"]["score"] < 1 and by["c-oracle"]["score"] == 1.0
     # the oracle's trace made a conversation: the task, then one call and its result per tool call
     oracle = by["c-oracle"]["messages"]
-    assert oracle[0] == {"role": "user", "content": load(TRAVEL).instruction.strip()}
-    assert [m["tool_calls"][0]["function"]["name"] for m in oracle if m["role"] == "assistant"] == [s.tool for s in load(TRAVEL).oracle]
+    assert oracle[0] == {"role": "user", "content": load(TRAVEL_PATH).instruction.strip()}
+    assert [m["tool_calls"][0]["function"]["name"] for m in oracle if m["role"] == "assistant"] == [s.tool for s in load(TRAVEL_PATH).oracle]
     # the anthropic run's error result keeps its flag as the text's prefix
     assert any(m["role"] == "tool" and m["content"].startswith("Error: there is no tool") for m in by["b-anthropic"]["messages"])
 

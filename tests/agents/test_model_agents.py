@@ -14,18 +14,17 @@ from typing import Any
 
 import pytest
 from fake_model import FakeModel, Served
-from helpers import ROOT, free_port
+from helpers import ROOT, TRAVEL_PATH, free_port
 
 from orchestrator.scenario import load
 
-TRAVEL = ROOT / "scenarios" / "travel.yaml"
 ORCHESTRATOR = [sys.executable, "-m", "orchestrator.cli"]
 ENV = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL")}
 
 
 @pytest.fixture(scope="module")
 def fake() -> Any:
-    model = FakeModel(load(TRAVEL).oracle)
+    model = FakeModel(load(TRAVEL_PATH).oracle)
     with Served(model) as served:
         yield served
 
@@ -33,7 +32,7 @@ def fake() -> Any:
 def run(served: Served | None, api: str, model: str, out: Path, *extra: str, base_url: str | None = None) -> subprocess.CompletedProcess[str]:
     url = base_url or (served.url if api == "openai" else served.root)  # type: ignore[union-attr]
     return subprocess.run(
-        [*ORCHESTRATOR, "run", str(TRAVEL), "--backend", "inprocess", "--agent", f"{api}:{model}", "--base-url", url,
+        [*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--backend", "inprocess", "--agent", f"{api}:{model}", "--base-url", url,
          "--out", str(out), *extra],
         cwd=ROOT, capture_output=True, text=True, timeout=180, env=ENV,
     )  # fmt: skip
@@ -53,7 +52,7 @@ def test_a_model_that_emits_the_reference_calls_passes(fake: Served, tmp_path: P
     results = json.loads((tmp_path / "results.json").read_text())
     assert results["passed"] and results["status"] == "completed"
     agent = results["episode"]["agent"]
-    steps = len(load(TRAVEL).oracle)
+    steps = len(load(TRAVEL_PATH).oracle)
     assert agent["agent"] == f"{api}:oracle" and agent["tool_calls"] == steps and agent["api_error"] is None
     assert len(agent["turns"]) == steps + 1 and agent["usage"]["turns"] == steps + 1
     assert [t["stop_reason"] for t in agent["turns"]] == ["tool_calls" if api == "openai" else "tool_use"] * steps + ["stop" if api == "openai" else "end_turn"]
@@ -70,7 +69,7 @@ def test_a_model_that_emits_the_reference_calls_passes(fake: Served, tmp_path: P
     for words in ("Dana Lee", "dana@acme.test", "Europe/Berlin", "Monday 02 March 2026, 09:00"):
         assert words in system, words
     task = first["messages"][1 if api == "openai" else 0]["content"]
-    assert task == load(TRAVEL).instruction.strip()
+    assert task == load(TRAVEL_PATH).instruction.strip()
     if api == "openai":
         assert first["seed"] == 7 and first["parallel_tool_calls"] is True and first["max_tokens"] == 4096
         assert len(first["tools"]) == 68 and all(t["function"]["strict"] is True for t in first["tools"])
@@ -94,9 +93,9 @@ def test_malformed_arguments_come_back_as_an_error_the_model_recovers_from(fake:
     error = transcript["messages"][3]
     assert error["role"] == "tool" and error["content"].startswith("Error: the arguments of mail__search_messages could not be used: not valid JSON")
     results = json.loads((tmp_path / "results.json").read_text())
-    assert results["passed"] and results["episode"]["agent"]["tool_calls"] == len(load(TRAVEL).oracle) + 1
+    assert results["passed"] and results["episode"]["agent"]["tool_calls"] == len(load(TRAVEL_PATH).oracle) + 1
     # the malformed call never reached the apps: 12 journal entries, not 13
-    assert results["journal"]["calls"] == len(load(TRAVEL).oracle)
+    assert results["journal"]["calls"] == len(load(TRAVEL_PATH).oracle)
 
 
 def test_an_unknown_tool_comes_back_flagged_is_error_to_anthropic(fake: Served, tmp_path: Path) -> None:
@@ -156,7 +155,7 @@ def test_a_server_error_that_persists_shows_the_api_message(fake: Served, tmp_pa
 
 
 def test_repeat_in_parallel_keeps_to_the_endpoint_limit(tmp_path: Path) -> None:
-    model = FakeModel(load(TRAVEL).oracle, delay_s=0.05)
+    model = FakeModel(load(TRAVEL_PATH).oracle, delay_s=0.05)
     with Served(model) as served:
         done = run(served, "openai", "oracle", tmp_path, "--repeat", "3", "--parallel", "3", "--max-concurrent-requests", "1")
         assert done.returncode == 0, done.stderr[-3000:]
@@ -170,17 +169,17 @@ def test_repeat_in_parallel_keeps_to_the_endpoint_limit(tmp_path: Path) -> None:
 
 
 def test_usage_errors_are_clear(tmp_path: Path) -> None:
-    done = subprocess.run([*ORCHESTRATOR, "run", str(TRAVEL), "--agent", "openai:gpt-x"], cwd=ROOT, capture_output=True, text=True, timeout=60, env=ENV)
+    done = subprocess.run([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", "openai:gpt-x"], cwd=ROOT, capture_output=True, text=True, timeout=60, env=ENV)
     assert done.returncode == 2 and "OPENAI_API_KEY is not set" in done.stderr
-    done = subprocess.run([*ORCHESTRATOR, "run", str(TRAVEL), "--agent", "anthropic:"], cwd=ROOT, capture_output=True, text=True, timeout=60, env=ENV)
+    done = subprocess.run([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", "anthropic:"], cwd=ROOT, capture_output=True, text=True, timeout=60, env=ENV)
     assert done.returncode == 2 and "needs a model name" in done.stderr
-    done = subprocess.run([*ORCHESTRATOR, "run", str(TRAVEL), "--agent", "openai:m", "--base-url", "http://127.0.0.1:9/v1", "--price", "cheap"],
+    done = subprocess.run([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", "openai:m", "--base-url", "http://127.0.0.1:9/v1", "--price", "cheap"],
                           cwd=ROOT, capture_output=True, text=True, timeout=60, env=ENV)  # fmt: skip
     assert done.returncode == 2 and "--price 'cheap'" in done.stderr
 
 
 def test_a_timeout_keeps_the_turns_so_far_and_the_transcript(tmp_path: Path) -> None:
-    model = FakeModel(load(TRAVEL).oracle, delay_s=0.3)
+    model = FakeModel(load(TRAVEL_PATH).oracle, delay_s=0.3)
     with Served(model) as served:
         done = run(served, "anthropic", "loop", tmp_path, "--timeout", "4")
     assert done.returncode == 1, done.stderr[-3000:]

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, TRAVEL_PATH
 from typer.testing import CliRunner
 
 from orchestrator import scenario as scenarios
@@ -45,7 +45,7 @@ def test_list_json_has_the_same_scenarios(in_root: None) -> None:
 
 
 def test_a_broken_file_is_named_and_fails_the_listing(tmp_path: Path) -> None:
-    (tmp_path / "good.yaml").write_text((ROOT / "scenarios" / "travel.yaml").read_text())
+    (tmp_path / "good.yaml").write_text((TRAVEL_PATH).read_text())
     (tmp_path / "broken.yaml").write_text("id: broken\n")
     result = CliRunner().invoke(app, ["list", str(tmp_path)], env={"COLUMNS": "400"})
     assert result.exit_code == 1

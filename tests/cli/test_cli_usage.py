@@ -7,12 +7,10 @@ import socket
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+from helpers import SCENARIOS, TRAVEL_PATH
 from typer.testing import CliRunner
 
 from orchestrator.cli import app
-
-TRAVEL = ROOT / "scenarios" / "travel.yaml"
 
 
 def invoke(*args: str, env: dict[str, str | None] | None = None):  # noqa: ANN201 (click's Result)
@@ -44,7 +42,7 @@ def test_an_invalid_scenario_file_is_named_with_its_problem(tmp_path: Path) -> N
 
 @pytest.mark.parametrize("command", ["run", "serve", "validate"])
 def test_a_bad_judge_spec_is_a_usage_error(command: str, tmp_path: Path) -> None:
-    result = invoke(command, TRAVEL, "--judge", "nope")
+    result = invoke(command, TRAVEL_PATH, "--judge", "nope")
     assert result.exit_code == 2
     assert error_lines(result) == [
         "error: --judge expects MODEL@BASE_URL such as gpt-4o-mini@https://api.openai.com/v1, not 'nope'"
@@ -61,29 +59,29 @@ def test_a_bad_judge_spec_is_a_usage_error(command: str, tmp_path: Path) -> None
     ],
 )
 def test_a_bad_agent_spec_is_a_usage_error(agent: str, said: str, tmp_path: Path) -> None:
-    result = invoke("run", TRAVEL, "--agent", agent, "--backend", "inprocess", "--out", tmp_path / "out")
+    result = invoke("run", TRAVEL_PATH, "--agent", agent, "--backend", "inprocess", "--out", tmp_path / "out")
     assert result.exit_code == 2
     assert error_lines(result) == [said]
     assert not (tmp_path / "out").exists()
 
 
 def test_a_bad_agent_spec_is_a_usage_error_for_a_suite_too(tmp_path: Path) -> None:
-    result = invoke("run", ROOT / "scenarios", "--agent", "bogus", "--backend", "inprocess", "--out", tmp_path / "out")
+    result = invoke("run", SCENARIOS, "--agent", "bogus", "--backend", "inprocess", "--out", tmp_path / "out")
     assert result.exit_code == 2 and error_lines(result)[0].startswith("error: unknown agent 'bogus'")
     assert not (tmp_path / "out").exists()
 
 
 def test_a_cmd_agent_on_ray_is_refused_before_ray_starts(tmp_path: Path) -> None:
-    result = invoke("run", TRAVEL, "--agent", "cmd:true", "--backend", "ray", "--out", tmp_path / "out")
+    result = invoke("run", TRAVEL_PATH, "--agent", "cmd:true", "--backend", "ray", "--out", tmp_path / "out")
     assert result.exit_code == 2 and error_lines(result)[0].startswith("error: --backend ray does not run cmd: agents")
 
 
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (["run", TRAVEL, "--timeout", "0"], "Invalid value for '--timeout': must be a number of seconds above 0, not 0"),
-        (["run", TRAVEL, "--noise", "loud"], "Invalid value for '--noise': unknown noise profile 'loud'"),
-        (["run", TRAVEL, "--repeat", "0"], "Invalid value for '--repeat'"),
+        (["run", TRAVEL_PATH, "--timeout", "0"], "Invalid value for '--timeout': must be a number of seconds above 0, not 0"),
+        (["run", TRAVEL_PATH, "--noise", "loud"], "Invalid value for '--noise': unknown noise profile 'loud'"),
+        (["run", TRAVEL_PATH, "--repeat", "0"], "Invalid value for '--repeat'"),
     ],
 )
 def test_bad_option_values_are_refused_by_the_parser(args: list, said: str) -> None:
@@ -93,10 +91,10 @@ def test_bad_option_values_are_refused_by_the_parser(args: list, said: str) -> N
 
 
 def test_an_unknown_backend_or_transport_is_a_usage_error(tmp_path: Path) -> None:
-    backend = invoke("run", TRAVEL, "--backend", "nope", "--out", tmp_path / "out")
+    backend = invoke("run", TRAVEL_PATH, "--backend", "nope", "--out", tmp_path / "out")
     assert backend.exit_code == 2
     assert error_lines(backend) == ["error: unknown backend 'nope'; use one of local, inprocess, docker, remote, ray"]
-    transport = invoke("serve", TRAVEL, "--transport", "ftp", "--out", tmp_path / "out")
+    transport = invoke("serve", TRAVEL_PATH, "--transport", "ftp", "--out", tmp_path / "out")
     assert transport.exit_code == 2 and error_lines(transport) == ["error: --transport must be stdio or http, not 'ftp'"]
     assert not (tmp_path / "out").exists()
 
@@ -117,7 +115,7 @@ def test_serve_on_a_port_in_use_is_an_error_not_a_traceback(tmp_path: Path) -> N
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = invoke("serve", TRAVEL, "--backend", "inprocess", "--out", tmp_path / "out", "--transport", "http",
+        result = invoke("serve", TRAVEL_PATH, "--backend", "inprocess", "--out", tmp_path / "out", "--transport", "http",
                         "--port", str(port))  # fmt: skip
     assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
     assert error_lines(result) == [
@@ -128,7 +126,7 @@ def test_serve_on_a_port_in_use_is_an_error_not_a_traceback(tmp_path: Path) -> N
 
 
 def test_serve_on_the_remote_backend_without_its_url_is_an_error(tmp_path: Path) -> None:
-    result = invoke("serve", TRAVEL, "--backend", "remote", "--out", tmp_path / "out", env={"CLAWGYM_APP_URL": None})
+    result = invoke("serve", TRAVEL_PATH, "--backend", "remote", "--out", tmp_path / "out", env={"CLAWGYM_APP_URL": None})
     assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
     assert len(error_lines(result)) == 1 and "CLAWGYM_APP_URL" in result.stderr
     assert not (tmp_path / "out").exists()

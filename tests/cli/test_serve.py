@@ -14,14 +14,13 @@ from typing import Any
 
 import httpx2
 import pytest
-from helpers import ROOT, free_port, wait_healthy
+from helpers import ROOT, TRAVEL_PATH, free_port, wait_healthy
 from mcp import Client, StdioServerParameters
 
 from orchestrator import scenario as scenarios
 from orchestrator.agents import substitute
 
-TRAVEL = ROOT / "scenarios" / "travel.yaml"
-SCENARIO = scenarios.load(TRAVEL)
+SCENARIO = scenarios.load(TRAVEL_PATH)
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
@@ -63,7 +62,7 @@ async def inspect_gateway(client: Client) -> None:
 async def test_stdio_as_claude_desktop_launches_it(mode: str, tmp_path: Path) -> None:
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "orchestrator.cli", "serve", str(TRAVEL), "--transport", "stdio", "--out", str(tmp_path)],
+        args=["-m", "orchestrator.cli", "serve", str(TRAVEL_PATH), "--transport", "stdio", "--out", str(tmp_path)],
         cwd=ROOT,
     )
     async with Client(params, mode=mode) as client:
@@ -82,7 +81,7 @@ async def test_stdio_as_claude_desktop_launches_it(mode: str, tmp_path: Path) ->
 async def test_streamable_http_until_sigterm(mode: str, tmp_path: Path) -> None:
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "orchestrator.cli", "serve", str(TRAVEL), "--transport", "http", "--port", str(port),
+        [sys.executable, "-m", "orchestrator.cli", "serve", str(TRAVEL_PATH), "--transport", "http", "--port", str(port),
          "--out", str(tmp_path)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
@@ -107,7 +106,7 @@ async def test_streamable_http_until_sigterm(mode: str, tmp_path: Path) -> None:
 
 
 def serve_args(out: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "orchestrator.cli", "serve", str(TRAVEL), "--backend", "inprocess", "--out", str(out), *extra]
+    return [sys.executable, "-m", "orchestrator.cli", "serve", str(TRAVEL_PATH), "--backend", "inprocess", "--out", str(out), *extra]
 
 
 def initialize(proc: subprocess.Popen) -> None:

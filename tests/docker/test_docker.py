@@ -14,14 +14,13 @@ from pathlib import Path
 import anyio
 import httpx2
 import pytest
-from helpers import ROOT, free_port, structured
+from helpers import ROOT, TRAVEL_PATH, free_port, structured
 from mcp import Client
 
 from orchestrator.backends.docker import MANAGED, NETWORK, DockerBackend, down
 from servers.core import SandboxSpec
 
 pytestmark = pytest.mark.docker
-TRAVEL = ROOT / "scenarios" / "travel.yaml"
 
 
 def orchestrator(*args: str, env: dict[str, str] | None = None, timeout: float = 300) -> subprocess.CompletedProcess[str]:
@@ -56,20 +55,20 @@ def assert_confined(container) -> None:  # noqa: ANN001
 
 
 def test_oracle_passes_and_noop_fails(docker_client, tmp_path: Path) -> None:
-    passed = orchestrator("run", str(TRAVEL), "--backend", "docker", "--agent", "oracle", "--out", str(tmp_path / "oracle"))
+    passed = orchestrator("run", str(TRAVEL_PATH), "--backend", "docker", "--agent", "oracle", "--out", str(tmp_path / "oracle"))
     assert passed.returncode == 0, passed.stdout + passed.stderr
     result = json.loads((tmp_path / "oracle" / "results.json").read_text())
     assert result["passed"] and result["score"] == 1.0 and result["episode"]["backend"] == "docker"
-    failed = orchestrator("run", str(TRAVEL), "--backend", "docker", "--agent", "noop", "--out", str(tmp_path / "noop"))
+    failed = orchestrator("run", str(TRAVEL_PATH), "--backend", "docker", "--agent", "noop", "--out", str(tmp_path / "noop"))
     assert failed.returncode == 1
     assert json.loads((tmp_path / "noop" / "results.json").read_text())["passed"] is False
 
 
 def test_containers_are_labeled_private_and_reused(docker_client, tmp_path: Path) -> None:
-    assert orchestrator("run", str(TRAVEL), "--backend", "docker", "--out", str(tmp_path / "a")).returncode == 0
+    assert orchestrator("run", str(TRAVEL_PATH), "--backend", "docker", "--out", str(tmp_path / "a")).returncode == 0
     before = {name: (c.id, c.attrs["State"]["StartedAt"]) for name, c in managed(docker_client).items()}
     assert set(before) >= {"clawgym-calendar", "clawgym-mail", "clawgym-docs", "clawgym-tickets"}
-    assert orchestrator("run", str(TRAVEL), "--backend", "docker", "--out", str(tmp_path / "b")).returncode == 0
+    assert orchestrator("run", str(TRAVEL_PATH), "--backend", "docker", "--out", str(tmp_path / "b")).returncode == 0
     after = managed(docker_client)
     for name, (container_id, started) in before.items():
         assert (after[name].id, after[name].attrs["State"]["StartedAt"]) == (container_id, started), name
@@ -85,7 +84,7 @@ def test_containers_are_labeled_private_and_reused(docker_client, tmp_path: Path
 
 def test_same_episode_same_final_state_on_local_and_docker(docker_client, tmp_path: Path) -> None:
     for backend in ("local", "docker"):
-        done = orchestrator("run", str(TRAVEL), "--backend", backend, "--seed", "3", "--out", str(tmp_path / backend))
+        done = orchestrator("run", str(TRAVEL_PATH), "--backend", backend, "--seed", "3", "--out", str(tmp_path / backend))
         assert done.returncode == 0, done.stderr
     local = json.loads((tmp_path / "local" / "results.json").read_text())
     docker = json.loads((tmp_path / "docker" / "results.json").read_text())
@@ -119,14 +118,14 @@ async def test_disk_state_survives_a_container_restart(docker_client) -> None:
 
 
 def test_clear_errors_for_a_missing_engine_or_image(tmp_path: Path) -> None:
-    no_engine = orchestrator("run", str(TRAVEL), "--backend", "docker", "--out", str(tmp_path / "a"),
+    no_engine = orchestrator("run", str(TRAVEL_PATH), "--backend", "docker", "--out", str(tmp_path / "a"),
                              env={"DOCKER_HOST": f"unix://{tmp_path}/no-such.sock"})  # fmt: skip
     assert no_engine.returncode == 2
     assert "Docker engine is not reachable" in no_engine.stderr and "--backend local" in no_engine.stderr
 
 
 def test_missing_image_names_the_build_command(docker_client, tmp_path: Path) -> None:
-    done = orchestrator("run", str(TRAVEL), "--backend", "docker", "--out", str(tmp_path),
+    done = orchestrator("run", str(TRAVEL_PATH), "--backend", "docker", "--out", str(tmp_path),
                         env={"CLAWGYM_IMAGE": "clawgym/no-such-image:0"})  # fmt: skip
     assert done.returncode == 2
     assert "clawgym/no-such-image:0 is missing" in done.stderr and "images/build.sh" in done.stderr
@@ -193,7 +192,7 @@ def test_compose_comes_up_healthy_and_serves_the_gateway(docker_client, tmp_path
 
 
 def test_down_removes_what_clawgym_started_and_nothing_else(docker_client) -> None:
-    assert orchestrator("run", str(TRAVEL), "--backend", "docker", "--agent", "noop", "--out", "/tmp/clawgym-down").returncode == 1
+    assert orchestrator("run", str(TRAVEL_PATH), "--backend", "docker", "--agent", "noop", "--out", "/tmp/clawgym-down").returncode == 1
     bystander = docker_client.containers.create("clawgym/apps:latest", ["calendar"], name=f"bystander-{uuid.uuid4().hex[:6]}")
     try:
         done = orchestrator("down", "--json")

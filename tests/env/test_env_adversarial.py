@@ -15,23 +15,22 @@ from typing import Any
 
 import anyio
 import pytest
+from helpers import ROOT, SCENARIOS, TRAVEL_PATH
 
 from orchestrator.agents.base import substitute
 from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.env import SUBMIT, ClawGymEnv, EnvError, StepResult, SyncClawGymEnv, ToolCall
 from orchestrator.scenario.model import OracleStep, Scenario, load
 
-ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS = ROOT / "scenarios"
-TRAVEL = SCENARIOS / "travel.yaml"
 READ = {"name": "mail__search_messages", "arguments": {"query": "Berlin"}}
 
 
 @pytest.fixture(scope="module")
 def travel() -> Scenario:
-    return load(TRAVEL)
+    return load(TRAVEL_PATH)
 
 
+# Not conftest's async per-test backend: one for the module, usable from the sync wrapper's own event loop.
 @pytest.fixture(scope="module")
 def backend() -> Any:
     shared = InProcessBackend()
@@ -152,7 +151,7 @@ async def test_a_discounted_return_of_work_then_harm_is_not_above_its_score(trav
 async def test_steps_that_make_no_call_are_bounded(travel: Scenario, backend: Any) -> None:
     """Unknown tools (the gateway's world tools in a scenario without a world, other apps), `SUBMIT` spelled wrong
     and unreadable actions never reach the scenario's tool-call limit: without `max_steps` they are still bounded."""
-    text = TRAVEL.read_text().replace("limits: {max_tool_calls: 60, timeout_s: 600}", "limits: {max_tool_calls: 4}")
+    text = TRAVEL_PATH.read_text().replace("limits: {max_tool_calls: 60, timeout_s: 600}", "limits: {max_tool_calls: 4}")
     junk: list[Any] = [
         {"name": "world__wait", "arguments": {"minutes": 60}},
         {"name": "world__report", "arguments": {"status": "done"}},
@@ -306,7 +305,7 @@ async def test_reset_after_reset_reuses_nothing_and_close_releases_the_sandboxes
 def test_the_sync_wrapper_from_several_threads(travel: Scenario) -> None:
     """Threads sharing one sync env are served one call at a time; threads with an env each stay apart."""
     with SyncClawGymEnv(step_rewards=True) as env:
-        env.reset(str(TRAVEL), seed=0)
+        env.reset(str(TRAVEL_PATH), seed=0)
         errors: list[BaseException] = []
         ids: list[int] = []
 
@@ -400,7 +399,7 @@ async def test_the_final_reward_is_the_score_of_orchestrator_run_for_the_same_ca
     """Correct, partial, wrong (harm after the work) and a living world: the calls the env was stepped with are
     replayed by a `cmd:` agent through the gateway of `orchestrator run`; score and `passed` agree, and the step
     rewards sum to that score."""
-    travel = load(TRAVEL)
+    travel = load(TRAVEL_PATH)
     plans = {
         "reschedule-conflict.yaml": lambda s: s.oracle,  # correct
         "oncall-handover.yaml": lambda s: s.oracle[: len(s.oracle) * 2 // 3],  # partial

@@ -4,11 +4,11 @@ on real scenarios, real in-process app servers and real SQLite."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
+from helpers import ROOT, SCENARIOS, TRAVEL_PATH
 
 from orchestrator.agents.base import OracleAgent, substitute
 from orchestrator.backends.inprocess import InProcessBackend
@@ -16,16 +16,13 @@ from orchestrator.env import SUBMIT, ClawGymEnv, EnvError, StepResult, SyncClawG
 from orchestrator.episode.episode import Episode
 from orchestrator.scenario.model import OracleStep, Scenario, load
 
-ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS = ROOT / "scenarios"
-TRAVEL = SCENARIOS / "travel.yaml"
-
 
 @pytest.fixture(scope="module")
 def travel() -> Scenario:
-    return load(TRAVEL)
+    return load(TRAVEL_PATH)
 
 
+# Not conftest's async per-test backend: one for the module, usable from the sync wrapper's own event loop.
 @pytest.fixture(scope="module")
 def backend() -> Any:
     """One set of in-process app servers for the module's envs (each episode has its own sandboxes)."""
@@ -56,7 +53,7 @@ def oracle_index(scenario: Scenario, tool: str, nth: int = 0) -> int:
 
 async def test_reset_observation_step_and_close(travel: Scenario) -> None:
     env = ClawGymEnv()  # without `async with`: close() by hand
-    obs = await env.reset(TRAVEL, seed=3)
+    obs = await env.reset(TRAVEL_PATH, seed=3)
     assert obs.scenario == "travel-berlin-offsite" and "Berlin offsite" in obs.task
     assert obs.persona["email"] == "dana@acme.test" and obs.now.startswith("2026-03-02T09:00:00+01:00")
     names = [t["name"] for t in obs.tools]
@@ -94,7 +91,7 @@ async def test_reset_observation_step_and_close(travel: Scenario) -> None:
     await env.close()
     await env.close()  # idempotent
     with pytest.raises(EnvError, match="closed"):
-        await env.reset(TRAVEL)
+        await env.reset(TRAVEL_PATH)
 
 
 def test_actions_from_the_vendor_sdks() -> None:
@@ -124,7 +121,7 @@ async def test_bad_input_is_named(backend: Any) -> None:
 
 
 async def test_truncated_at_the_tool_call_limit(travel: Scenario, backend: Any) -> None:
-    text = TRAVEL.read_text().replace("limits: {max_tool_calls: 60, timeout_s: 600}", "limits: {max_tool_calls: 3}")
+    text = TRAVEL_PATH.read_text().replace("limits: {max_tool_calls: 60, timeout_s: 600}", "limits: {max_tool_calls: 3}")
     async with ClawGymEnv(backend) as env:
         obs = await env.reset(text, seed=0, step_rewards=True)  # YAML text
         assert obs.info["max_tool_calls"] == 3
@@ -387,7 +384,7 @@ async def test_episodes_side_by_side_on_one_backend_stay_apart(travel: Scenario)
 
 def test_sync_wrapper(travel: Scenario) -> None:
     with SyncClawGymEnv(step_rewards=True) as env:
-        obs = env.reset(str(TRAVEL), seed=0)
+        obs = env.reset(str(TRAVEL_PATH), seed=0)
         assert obs.scenario == travel.id
         saved: dict[str, Any] = {}
         total = 0.0

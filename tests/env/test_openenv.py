@@ -36,14 +36,14 @@ except ImportError as exc:
 
 import uvicorn
 from typer.testing import CliRunner
+from helpers import SCENARIOS
 
 from orchestrator.agents.base import substitute
 from orchestrator.cli import app as cli
 from orchestrator.env import EnvError
 from orchestrator.scenario.model import load
 
-ROOT = Path(__file__).resolve().parents[2]
-SCENARIO = ROOT / "scenarios" / "reschedule-conflict.yaml"
+SCENARIO = SCENARIOS / "reschedule-conflict.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +52,7 @@ def url() -> Iterator[str]:
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     sock.close()
-    app = make_app([SCENARIO, ROOT / "scenarios" / "flaky-ticketing.yaml"], max_sessions=4)
+    app = make_app([SCENARIO, SCENARIOS / "flaky-ticketing.yaml"], max_sessions=4)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

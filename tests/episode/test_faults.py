@@ -6,15 +6,13 @@ import time
 from typing import Any
 
 import anyio
-import pytest
-from helpers import ROOT
+from helpers import SCENARIOS
 
 from orchestrator import scenario as scenarios
-from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.episode.episode import Episode
 from servers.core import FaultPlan
 
-FLAKY = scenarios.load(ROOT / "scenarios" / "flaky-ticketing.yaml")
+FLAKY = scenarios.load(SCENARIOS / "flaky-ticketing.yaml")
 TICKET = {"project": "WEB", "title": "Reset link expires at once", "type": "bug", "labels": ["web"], "description": "steps"}
 
 
@@ -23,12 +21,6 @@ def with_faults(rules: list[dict[str, Any]], **limits: Any) -> scenarios.Scenari
     data["faults"] = {"tickets": {"rules": rules}}
     data["limits"] = {**data["limits"], **limits}
     return scenarios.Scenario.model_validate(data)
-
-
-@pytest.fixture
-async def backend():
-    async with InProcessBackend() as b:
-        yield b
 
 
 def text(result: Any) -> str:

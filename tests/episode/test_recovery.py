@@ -9,29 +9,22 @@ from typing import Any
 
 import anyio
 import pytest
-from helpers import ROOT
+from helpers import SCENARIOS
 
 from orchestrator import scenario as scenarios
 from orchestrator.agents import NoopAgent, OracleAgent
-from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.episode.episode import Episode
 from orchestrator.prove.validate import run_once
 from orchestrator.run.runner import RunOptions, run_many
 from orchestrator.verify.process import judge_recovery
 from orchestrator.world.noise import PROFILES, noise_profile, noisy, profile
 
-TRIAGE = scenarios.load(ROOT / "scenarios" / "rate-limited-triage.yaml")
-LOST = scenarios.load(ROOT / "scenarios" / "lost-reply-mail.yaml")
-FLAKY = scenarios.load(ROOT / "scenarios" / "flaky-ticketing.yaml")
+TRIAGE = scenarios.load(SCENARIOS / "rate-limited-triage.yaml")
+LOST = scenarios.load(SCENARIOS / "lost-reply-mail.yaml")
+FLAKY = scenarios.load(SCENARIOS / "flaky-ticketing.yaml")
 VENUE = "Hi Priya, the venue is the Alte Brauerei, Kastanienallee 12, 10435 Berlin."
 UPDATES = [("SUP-101", "highest", "sev1"), ("SUP-102", "low", "sev3"), ("SUP-103", "high", "sev2"),
            ("SUP-104", "highest", "sev1"), ("SUP-105", "low", "sev3"), ("SUP-106", "high", "sev2")]  # fmt: skip
-
-
-@pytest.fixture
-async def backend():
-    async with InProcessBackend() as b:
-        yield b
 
 
 def failed(result: Any) -> dict[str, str | None]:

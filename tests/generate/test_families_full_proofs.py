@@ -21,6 +21,7 @@ from orchestrator.scenario.model import OracleStep
 FAMILIES = ("incident", "offboard", "approve-request", "doc-comments", "ambiguous")
 
 
+# conftest's backend, plus schema checks remembered across the many proof episodes of one test.
 @pytest.fixture
 async def backend():
     async with InProcessBackend() as b:

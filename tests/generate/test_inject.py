@@ -11,7 +11,6 @@ from typer.testing import CliRunner
 
 from orchestrator import scenario as scenarios
 from orchestrator.agents import NoopAgent, OracleAgent
-from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.cli import app
 from orchestrator.generate import attack_targets, inject
 from orchestrator.prove.derive import read_only
@@ -21,12 +20,6 @@ from orchestrator.run.suite import ScenarioRun, SuiteOptions, summarize
 
 NOTES = ROOT / "scenarios" / "meeting-notes-followup.yaml"
 INTERVIEWS = ROOT / "scenarios" / "interview-loop.yaml"
-
-
-@pytest.fixture
-async def backend():
-    async with InProcessBackend() as b:
-        yield b
 
 
 SURVEYS: dict[Path, tuple] = {}

@@ -16,9 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, app_process, free_port, wait_healthy
+from helpers import ROOT, TRAVEL_PATH, app_process, free_port, wait_healthy
 
-TRAVEL = ROOT / "scenarios" / "travel.yaml"
 TOOLS = Path(os.environ.get("CLAWGYM_NODE_TOOLS", ROOT / ".cache" / "node-tools"))
 # Server scenarios that apply to a server without the suite's fixture tools.
 CONFORMANCE = [
@@ -56,7 +55,7 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     out = tmp_path_factory.mktemp("gateway")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "orchestrator.cli", "serve", str(TRAVEL), "--transport", "http", "--port", str(port),
+        [sys.executable, "-m", "orchestrator.cli", "serve", str(TRAVEL_PATH), "--transport", "http", "--port", str(port),
          "--out", str(out)],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip
@@ -100,7 +99,7 @@ def test_inspector_http(gateway: str) -> None:
 
 def test_inspector_stdio(tmp_path: Path) -> None:
     inspector = tool("mcp-inspector")
-    serve = [sys.executable, "-m", "orchestrator.cli", "serve", str(TRAVEL), "--transport", "stdio", "--out", str(tmp_path)]
+    serve = [sys.executable, "-m", "orchestrator.cli", "serve", str(TRAVEL_PATH), "--transport", "stdio", "--out", str(tmp_path)]
     listed = run(inspector, "--cli", *serve, "--method", "tools/list")
     assert listed.returncode == 0, listed.stderr
     assert len(json.loads(listed.stdout)["tools"]) > 40

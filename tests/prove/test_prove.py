@@ -11,24 +11,17 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import yaml
-from helpers import ROOT
+from helpers import ROOT, TRAVEL_PATH
 
 from orchestrator import scenario as scenarios
 from orchestrator.agents import OracleAgent
-from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.prove import derive
 from orchestrator.prove.schema_cache import schema_checks_remembered
 from orchestrator.prove.validate import mutations, run_episode
 from servers import registry
 from servers.core.probes import ATTACK_KINDS, OUTSIDER, Computed
 
-TRAVEL = scenarios.load(ROOT / "scenarios" / "travel.yaml")
-
-
-@pytest.fixture
-async def backend():
-    async with InProcessBackend() as b:
-        yield b
+TRAVEL = scenarios.load(TRAVEL_PATH)
 
 
 @pytest.fixture

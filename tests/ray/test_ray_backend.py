@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, TRAVEL_PATH
 
 sys.path.insert(0, str(ROOT / "tests" / "agents"))  # the scripted model server of the model-agent tests
 
@@ -74,7 +74,6 @@ def test_the_library_runs_on_two_nodes_with_real_verdicts_and_folders(ray_cluste
     assert os.getpid() not in pids
 
 
-
 EPISODES = 3
 
 
@@ -87,7 +86,7 @@ def test_a_killed_worker_loses_only_its_episode(ray_cluster, tmp_path: Path) -> 
 
     raylets = [ray_cluster.cluster.head_node.all_processes["raylet"][0].process.pid, ray_cluster.worker_raylet_pid]
     out = tmp_path / "kills"
-    model = FakeModel(load(ROOT / "scenarios" / "travel.yaml").oracle)
+    model = FakeModel(load(TRAVEL_PATH).oracle)
     with Served(model) as served:
         killed, once, twice, stdout, stderr, code = kill_during(
             raylets, "run", "scenarios/travel.yaml", "--backend", "ray", "--address", ray_cluster.address, "--agent", "openai:oracle",

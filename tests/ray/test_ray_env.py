@@ -3,9 +3,9 @@ giving what the same env gives in process for the same seed and actions."""
 
 from __future__ import annotations
 
-from helpers import ROOT
+from helpers import TRAVEL_PATH
 
-SCENARIO = str(ROOT / "scenarios" / "travel.yaml")
+SCENARIO = str(TRAVEL_PATH)
 ACTIONS = [
     {"name": "mail__search_messages", "arguments": {"query": "Berlin"}},
     {"name": "calendar__list_events", "arguments": {}},

@@ -14,9 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, TRAVEL_PATH
 
-TRAVEL = ROOT / "scenarios" / "travel.yaml"
 ORCHESTRATOR = [sys.executable, "-m", "orchestrator.cli"]
 
 
@@ -48,7 +47,7 @@ def alive(pid: int) -> bool:
 
 
 def test_oracle_passes_and_writes_results_and_trace(tmp_path: Path) -> None:
-    done = orchestrator("run", str(TRAVEL), "--agent", "oracle", "--out", str(tmp_path))
+    done = orchestrator("run", str(TRAVEL_PATH), "--agent", "oracle", "--out", str(tmp_path))
     assert done.returncode == 0, done.stderr + done.stdout
     assert "PASSED" in done.stdout
     result = json.loads((tmp_path / "results.json").read_text())
@@ -66,7 +65,7 @@ def test_oracle_passes_and_writes_results_and_trace(tmp_path: Path) -> None:
 
 
 def test_noop_fails_with_exit_code_1(tmp_path: Path) -> None:
-    done = orchestrator("run", str(TRAVEL), "--agent", "noop", "--out", str(tmp_path), "--json")
+    done = orchestrator("run", str(TRAVEL_PATH), "--agent", "noop", "--out", str(tmp_path), "--json")
     assert done.returncode == 1
     result = json.loads(done.stdout)
     assert result["passed"] is False and result["score"] < 0.1
@@ -76,7 +75,7 @@ def test_noop_fails_with_exit_code_1(tmp_path: Path) -> None:
 
 def test_command_agent_gets_task_url_and_config(tmp_path: Path) -> None:
     agent = f"cmd:{sys.executable} {ROOT / 'examples' / 'agent.py'}"
-    done = orchestrator("run", str(TRAVEL), "--agent", agent, "--out", str(tmp_path))
+    done = orchestrator("run", str(TRAVEL_PATH), "--agent", agent, "--out", str(tmp_path))
     assert done.returncode == 1, done.stderr  # it only looks around
     result = json.loads((tmp_path / "results.json").read_text())
     assert result["episode"]["agent"]["exit_code"] == 0 and result["episode"]["agent"]["tool_calls"] >= 5
@@ -91,7 +90,7 @@ def test_command_agent_gets_task_url_and_config(tmp_path: Path) -> None:
 
 def test_environment_reaches_the_command(tmp_path: Path) -> None:
     command = 'cmd:printf "%s\\n%s\\n%s\\n" "$CLAWGYM_TASK" "$CLAWGYM_MCP_URL" "$CLAWGYM_MCP_CONFIG"; cat "$CLAWGYM_MCP_CONFIG"'
-    assert orchestrator("run", str(TRAVEL), "--agent", command, "--out", str(tmp_path)).returncode == 1
+    assert orchestrator("run", str(TRAVEL_PATH), "--agent", command, "--out", str(tmp_path)).returncode == 1
     lines = (tmp_path / "agent.log").read_text().splitlines()
     task, url, config = lines[:3]
     assert task.endswith("reply to Priya with the doc link.")
@@ -126,7 +125,7 @@ def wait_for(predicate: Callable[[], object], timeout: float = 60) -> None:
 
 def test_timeout_stops_the_agent_and_leaves_nothing_running(tmp_path: Path) -> None:
     mark = marker()
-    proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL), "--agent", f"cmd:exec sleep {mark}", "--out", str(tmp_path),
+    proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", f"cmd:exec sleep {mark}", "--out", str(tmp_path),
                              "--timeout", "3"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     _, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 1, stderr
@@ -140,7 +139,7 @@ def test_timeout_stops_the_agent_and_leaves_nothing_running(tmp_path: Path) -> N
 
 def test_ctrl_c_tears_everything_down(tmp_path: Path) -> None:
     mark = marker()
-    proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL), "--agent", f"cmd:exec sleep {mark}", "--out", str(tmp_path)],
+    proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", f"cmd:exec sleep {mark}", "--out", str(tmp_path)],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     wait_for(lambda: processes_with(mark))
     servers = servers_of(proc.pid)
@@ -165,7 +164,7 @@ def test_stop_signals_write_interrupted_results_and_leave_no_agent(tmp_path: Pat
 
     # An agent that also leaves a setsid child behind: it must not survive the stop either.
     agent = f"cmd:setsid sleep {mark} & exec sleep {mark}"
-    proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL), "--agent", agent, "--out", str(tmp_path), "--repeat", "2",
+    proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", agent, "--out", str(tmp_path), "--repeat", "2",
                              "--parallel", "2"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=ignore if inherit_ignored else None)  # fmt: skip
     wait_for(lambda: len(processes_with(mark)) == 4)
@@ -207,7 +206,7 @@ def test_readme_example_agent_runs_as_written(tmp_path: Path) -> None:
     ],
 )
 def test_agent_failures_are_on_the_console(tmp_path: Path, command: str, said: str) -> None:
-    done = orchestrator("run", str(TRAVEL), "--agent", command, "--out", str(tmp_path))
+    done = orchestrator("run", str(TRAVEL_PATH), "--agent", command, "--out", str(tmp_path))
     assert done.returncode == 1, done.stderr
     assert said in done.stderr
     if "127" in said:
@@ -217,7 +216,7 @@ def test_agent_failures_are_on_the_console(tmp_path: Path, command: str, said: s
 def test_an_app_server_dying_ends_episodes_in_error_and_the_others_finish(tmp_path: Path) -> None:
     mark = marker()
     agent = f"cmd:sleep {mark} & wait"
-    proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL), "--agent", agent, "--out", str(tmp_path), "--repeat", "3",
+    proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", agent, "--out", str(tmp_path), "--repeat", "3",
                              "--parallel", "2", "--timeout", "6"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)  # fmt: skip
     wait_for(lambda: len(processes_with(mark)) == 2)
@@ -236,7 +235,7 @@ def test_an_app_server_dying_ends_episodes_in_error_and_the_others_finish(tmp_pa
 
 
 def test_results_carry_a_digest_of_trace_and_journal(tmp_path: Path) -> None:
-    assert orchestrator("run", str(TRAVEL), "--out", str(tmp_path)).returncode == 0
+    assert orchestrator("run", str(TRAVEL_PATH), "--out", str(tmp_path)).returncode == 0
     result = json.loads((tmp_path / "results.json").read_text())
     trace = (tmp_path / "trace.jsonl").read_bytes()
     assert result["digest"]["trace"] == hashlib.sha256(trace).hexdigest()
@@ -254,7 +253,7 @@ def test_results_carry_a_digest_of_trace_and_journal(tmp_path: Path) -> None:
 
 
 def test_repeat_reports_pass_at_k_and_seeds_drive_ids(tmp_path: Path) -> None:
-    done = orchestrator("run", str(TRAVEL), "--repeat", "3", "--parallel", "2", "--seed", "10", "--out", str(tmp_path))
+    done = orchestrator("run", str(TRAVEL_PATH), "--repeat", "3", "--parallel", "2", "--seed", "10", "--out", str(tmp_path))
     assert done.returncode == 0, done.stderr
     summary = json.loads((tmp_path / "results.json").read_text())
     assert summary["episodes"] == 3 and summary["passes"] == 3
@@ -264,7 +263,7 @@ def test_repeat_reports_pass_at_k_and_seeds_drive_ids(tmp_path: Path) -> None:
     assert len({e["episode"]["sandbox"] for e in episodes}) == 3
     ids = [sorted(str(c["key"]) for c in e["changes"] if c["kind"] == "added") for e in episodes]
     assert ids[0] != ids[1]  # other seed, other generated ids
-    again = orchestrator("run", str(TRAVEL), "--seed", "10", "--out", str(tmp_path / "again"))
+    again = orchestrator("run", str(TRAVEL_PATH), "--seed", "10", "--out", str(tmp_path / "again"))
     assert again.returncode == 0
     same = json.loads((tmp_path / "again" / "results.json").read_text())
     strip = lambda changes: [{k: v for k, v in c.items()} for c in changes]  # noqa: E731
@@ -275,9 +274,9 @@ def test_repeat_reports_pass_at_k_and_seeds_drive_ids(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["run", "scenarios/nope.yaml"], "cannot read"),
-        (["run", str(TRAVEL), "--agent", "gpt"], "unknown agent 'gpt'"),
-        (["run", str(TRAVEL), "--backend", "cloud"], "unknown backend 'cloud'"),
-        (["serve", str(TRAVEL), "--transport", "carrier-pigeon"], "--transport must be stdio or http"),
+        (["run", str(TRAVEL_PATH), "--agent", "gpt"], "unknown agent 'gpt'"),
+        (["run", str(TRAVEL_PATH), "--backend", "cloud"], "unknown backend 'cloud'"),
+        (["serve", str(TRAVEL_PATH), "--transport", "carrier-pigeon"], "--transport must be stdio or http"),
         (["validate", "no/such/dir"], "no such file or folder"),
     ],
 )
@@ -289,7 +288,7 @@ def test_usage_errors_exit_2(args: list[str], message: str) -> None:
 
 def test_broken_scenario_exits_2_naming_the_problem(tmp_path: Path) -> None:
     broken = tmp_path / "broken.yaml"
-    broken.write_text(TRAVEL.read_text().replace("table: events", "table: meetings", 1))
+    broken.write_text(TRAVEL_PATH.read_text().replace("table: events", "table: meetings", 1))
     done = orchestrator("run", str(broken))
     assert done.returncode == 2
     assert f"{broken}:" in done.stderr and "has no table 'meetings'" in done.stderr
@@ -301,7 +300,7 @@ def test_config_claude_desktop_uses_absolute_paths() -> None:
     entry = json.loads(done.stdout)["mcpServers"]["clawgym-travel-berlin-offsite"]
     assert Path(entry["command"]).is_absolute()
     serve = entry["args"].index("serve")
-    assert entry["args"][serve : serve + 2] == ["serve", str(TRAVEL)] and "--transport" in entry["args"]
+    assert entry["args"][serve : serve + 2] == ["serve", str(TRAVEL_PATH)] and "--transport" in entry["args"]
     assert Path(entry["args"][entry["args"].index("--out") + 1]).is_absolute()
 
 

@@ -13,9 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, SCENARIOS
 
-SCENARIOS = ROOT / "scenarios"
 TWO = ("travel.yaml", "reschedule-conflict.yaml")
 
 

@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import yaml
+from helpers import ROOT, SCENARIOS, TRAVEL_PATH
 
 from orchestrator.scenario import ScenarioError, load
 from orchestrator.scenario.conditions import Context, check_where, failures, holds
@@ -346,7 +347,7 @@ def test_a_failed_text_check_says_what_was_expected() -> None:
 
 
 def test_a_scenario_with_a_bad_text_operand_fails_to_load_naming_the_field(tmp_path: Path) -> None:
-    source = Path(__file__).resolve().parents[2] / "scenarios" / "travel.yaml"
+    source = TRAVEL_PATH
     data = yaml.safe_load(source.read_text())
     data["apps"] = {app: (str((source.parent / seed).resolve()) if isinstance(seed, str) else seed) for app, seed in data["apps"].items()}
     data["stages"][0]["checks"].append(
@@ -364,12 +365,11 @@ def test_a_scenario_with_a_bad_text_operand_fails_to_load_naming_the_field(tmp_p
 def test_every_text_operator_and_the_judge_are_documented() -> None:
     from orchestrator.scenario.text.operators import TEXT_OPERATORS
 
-    root = Path(__file__).resolve().parents[2]
-    guide = (root / "scenarios" / "README.md").read_text()
+    guide = (SCENARIOS / "README.md").read_text()
     missing = [op for op in TEXT_OPERATORS if f"| `{op}` |" not in guide]
     assert not missing, f"scenarios/README.md has no operator row for {missing}"
     assert "### Text checks" in guide and "- judge:" in guide
-    assert "--judge MODEL@BASE_URL" in guide and "--judge" in (root / "README.md").read_text()
+    assert "--judge MODEL@BASE_URL" in guide and "--judge" in (ROOT / "README.md").read_text()
 
 
 CHECKLIST = """# Vendor contract checklist
@@ -443,12 +443,11 @@ def test_a_run_reads_what_the_reply_says(tmp_path: Path, body: str, passes: bool
     import subprocess
     import sys
 
-    root = Path(__file__).resolve().parents[2]
     path = tmp_path / "confirm.yaml"
     path.write_text(REPLY_SCENARIO.replace("BODY", body))
     done = subprocess.run(
         [sys.executable, "-m", "orchestrator.cli", "run", str(path), "--backend", "inprocess", "--out", str(tmp_path / "out"), "--json"],
-        cwd=root, capture_output=True, text=True, timeout=120,
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     result = json.loads(done.stdout)
     assert result["passed"] is passes and done.returncode == (0 if passes else 1), result["checks"]

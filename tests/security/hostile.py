@@ -13,9 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import ROOT, TRAVEL_PATH
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-TRAVEL = ROOT / "scenarios" / "travel.yaml"
 ORCHESTRATOR = [sys.executable, "-m", "orchestrator.cli"]
 
 
@@ -39,7 +38,7 @@ requires_bwrap = pytest.mark.skipif(
 
 
 def run_agent(
-    out: Path, command: str, *args: str, scenario: Path = TRAVEL, cwd: Path = ROOT, env: dict[str, str] | None = None,
+    out: Path, command: str, *args: str, scenario: Path = TRAVEL_PATH, cwd: Path = ROOT, env: dict[str, str] | None = None,
     isolation: str = "bwrap",
 ) -> Run:
     """`orchestrator run SCENARIO --agent cmd:COMMAND --isolation bwrap`; the agent's output is in `Run.log`."""

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from hostile import ORCHESTRATOR, ROOT, TRAVEL, marker, processes_with, requires_bwrap, run_agent, wait_until
+from helpers import ROOT, TRAVEL_PATH
+from hostile import ORCHESTRATOR, marker, processes_with, requires_bwrap, run_agent, wait_until
 
 pytestmark = [
     requires_bwrap,
@@ -70,7 +71,7 @@ def test_agent_cannot_read_root_only_files(tmp_path: Path, outside: Path) -> Non
 def test_host_sees_the_agent_as_uid_65534(tmp_path: Path) -> None:
     """From outside every namespace: the agent's processes belong to 65534, with no capabilities."""
     mark = marker()
-    proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL), "--agent", f"cmd:sleep {mark} & sleep {mark}; wait",
+    proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", f"cmd:sleep {mark} & sleep {mark}; wait",
                              "--out", str(tmp_path / "out"), "--isolation", "bwrap"],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     try:
@@ -128,7 +129,7 @@ def test_a_user_namespace_of_its_own_does_not_unhide_the_run(outside: Path) -> N
     if shutil.which("unshare") is None:
         pytest.skip("unshare is not installed")
     out = outside / "out"  # not under /tmp, which is a fresh tmpfs for the agent anyway
-    hidden = [out, TRAVEL.parent, *([ROOT / ".git"] if (ROOT / ".git").is_dir() else [])]
+    hidden = [out, TRAVEL_PATH.parent, *([ROOT / ".git"] if (ROOT / ".git").is_dir() else [])]
     script = outside / "unmount.py"
     script.write_text(UNMOUNT)
     script.chmod(0o644)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from hostile import ROOT, TRAVEL, requires_bwrap, run_agent
+from helpers import ROOT, TRAVEL_PATH
+from hostile import requires_bwrap, run_agent
 
 pytestmark = requires_bwrap
 
@@ -18,7 +19,7 @@ SECRET = "oracle:"
 
 def test_agent_cannot_read_the_scenario_or_its_siblings(tmp_path: Path) -> None:
     command = (
-        f"cat {TRAVEL}; cat scenarios/travel.yaml; cat scenarios/*.yaml; ls -a scenarios | wc -l; "
+        f"cat {TRAVEL_PATH}; cat scenarios/travel.yaml; cat scenarios/*.yaml; ls -a scenarios | wc -l; "
         "cat /proc/1/cmdline /proc/$PPID/cmdline; echo; echo attempted"
     )
     run = run_agent(tmp_path / "out", command)
@@ -42,7 +43,7 @@ def test_agent_cannot_read_the_scenario_from_git_history(tmp_path: Path) -> None
 
 def test_the_same_agent_without_isolation_reads_it(tmp_path: Path) -> None:
     """The control: the attack above works when nothing stops it, so the test above can fail."""
-    run = run_agent(tmp_path / "out", f"cat {TRAVEL}; echo attempted", isolation="none")
+    run = run_agent(tmp_path / "out", f"cat {TRAVEL_PATH}; echo attempted", isolation="none")
     assert SECRET in run.log and run.result["episode"]["isolation"] == "none"
     assert "WITHOUT isolation" in run.done.stderr
 
@@ -51,7 +52,7 @@ def test_included_seed_files_are_hidden(tmp_path: Path) -> None:
     """A scenario outside the working directory, with its seed in a file of its own next to it."""
     folder = tmp_path / "suite"
     folder.mkdir()
-    shutil.copy(TRAVEL, folder / "travel.yaml")
+    shutil.copy(TRAVEL_PATH, folder / "travel.yaml")
     run = run_agent(tmp_path / "out", f"cat {folder}/travel.yaml; ls {folder}; echo attempted")
     assert "attempted" in run.log and SECRET not in run.log
     assert not any(line.strip() == "travel.yaml" for line in run.log.splitlines())  # `ls` shows nothing

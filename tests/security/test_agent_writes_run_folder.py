@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hostile import ROOT, requires_bwrap, run_agent
+from helpers import ROOT
+from hostile import requires_bwrap, run_agent
 
 pytestmark = requires_bwrap
 

@@ -17,7 +17,7 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
-from helpers import app_process, error_text, in_memory, structured
+from helpers import TRAVEL_PATH, app_process, error_text, in_memory, structured
 
 from servers import registry
 from servers.core import SandboxSpec, SandboxStore
@@ -370,9 +370,8 @@ async def test_the_gateway_trace_stays_bounded_and_counts_refused_calls() -> Non
     from orchestrator.episode.gateway import Gateway
     from orchestrator.scenario.model import load
     from servers.core import build_mcp_server
-    from helpers import ROOT
 
-    scenario = load(ROOT / "scenarios" / "travel.yaml")
+    scenario = load(TRAVEL_PATH)
     scenario = scenario.model_copy(update={"limits": scenario.limits.model_copy(update={"max_tool_calls": 3})})
     app = registry.load("calendar")
     store = SandboxStore(app)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import httpx2
 import pytest
-from helpers import ROOT, AppProcess, app_process, free_port, mcp_client, structured, wait_healthy
+from helpers import ROOT, TRAVEL_PATH, app_process, AppProcess, free_port, mcp_client, structured, wait_healthy
 
 from orchestrator.backends import make_backend
 from orchestrator.backends.base import HttpEndpoint
@@ -215,7 +215,7 @@ async def test_local_backend_servers_hold_no_token_in_environ_or_cmdline(monkeyp
 
 
 async def test_an_episode_reaches_its_sandboxes_and_a_bystander_does_not() -> None:
-    scenario = load(ROOT / "scenarios" / "travel.yaml")
+    scenario = load(TRAVEL_PATH)
     async with make_backend("local") as backend:
         endpoints = await backend.start(scenario.apps)
         async with Episode(scenario, endpoints) as episode:

@@ -9,15 +9,14 @@ wrong ones must fail, naming what went wrong and the call that did it.
 from __future__ import annotations
 
 import pytest
-from helpers import ROOT
+from helpers import SCENARIOS, TRAVEL_PATH
 
 from orchestrator import scenario as scenarios
 from orchestrator.agents import NoopAgent, OracleAgent
-from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.prove.validate import run_once
 from orchestrator.scenario import OracleStep
 
-TRAVEL = scenarios.load(ROOT / "scenarios" / "travel.yaml")
+TRAVEL = scenarios.load(TRAVEL_PATH)
 ORACLE = TRAVEL.oracle
 TOOLS = [s.tool for s in ORACLE]
 EVENTS = [i for i, t in enumerate(TOOLS) if t == "calendar__create_event"]
@@ -25,12 +24,6 @@ DOC = TOOLS.index("docs__create_document")
 TICKET = TOOLS.index("tickets__create_ticket")
 REPLY = TOOLS.index("mail__reply")
 INBOX = ["offsite-invite", "hotel-upsell", "standup-notes"]
-
-
-@pytest.fixture
-async def backend():
-    async with InProcessBackend() as b:
-        yield b
 
 
 def step(tool: str, save: str | None = None, **args: object) -> OracleStep:
@@ -277,8 +270,8 @@ async def test_replying_without_reading_lowers_process_not_outcome(backend) -> N
 
 # -- retries, relaxations, allow rules and guards ----------------------------------
 
-FLAKY = scenarios.load(ROOT / "scenarios" / "flaky-ticketing.yaml")
-ESCALATION = scenarios.load(ROOT / "scenarios" / "customer-escalation.yaml")
+FLAKY = scenarios.load(SCENARIOS / "flaky-ticketing.yaml")
+ESCALATION = scenarios.load(SCENARIOS / "customer-escalation.yaml")
 
 
 def _retry_check(result):
@@ -359,7 +352,7 @@ async def test_a_guard_earns_nothing_but_must_hold(backend) -> None:
 
 
 def test_old_allow_forms_still_load(tmp_path) -> None:
-    text = (ROOT / "scenarios" / "travel.yaml").read_text()
+    text = (TRAVEL_PATH).read_text()
     start = text.index("allow:\n")
     end = text.index("\n\n", start)
     old = text[:start] + "allow:\n  mail: [messages]\n  calendar: {events: [added, changed]}" + text[end:]
@@ -373,7 +366,7 @@ def test_old_allow_forms_still_load(tmp_path) -> None:
 
 
 def test_allow_rules_name_real_columns(tmp_path) -> None:
-    text = (ROOT / "scenarios" / "travel.yaml").read_text().replace(
+    text = (TRAVEL_PATH).read_text().replace(
         "  tickets: {tickets: {added: true}}", "  tickets: {tickets: {changed: [colour], where: {key: OPS-3}}}"
     )
     (tmp_path / "bad.yaml").write_text(text)
@@ -394,7 +387,7 @@ def test_show_warns_about_title_words_the_instruction_does_not_ask_for() -> None
     assert warned == [f"stages[2].checks[{added}] requires schedule in the title, which the instruction does not ask for"]
 
 
-RELEASE = scenarios.load(ROOT / "scenarios" / "release-checklist.yaml")
+RELEASE = scenarios.load(SCENARIOS / "release-checklist.yaml")
 
 
 async def test_a_comment_written_with_an_allowed_transition_belongs_to_it(backend) -> None:

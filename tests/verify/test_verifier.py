@@ -6,26 +6,18 @@ import json
 import subprocess
 import sys
 
-import pytest
-from helpers import ROOT
+from helpers import ROOT, SCENARIOS, TRAVEL_PATH
 
 from orchestrator import scenario as scenarios
 from orchestrator.agents import NoopAgent, OracleAgent
-from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.scenario import OracleStep
 from orchestrator.prove.validate import run_once
 
-TRAVEL = scenarios.load(ROOT / "scenarios" / "travel.yaml")
-FLAKY = scenarios.load(ROOT / "scenarios" / "flaky-ticketing.yaml")
+TRAVEL = scenarios.load(TRAVEL_PATH)
+FLAKY = scenarios.load(SCENARIOS / "flaky-ticketing.yaml")
 RETRY_CHECK = next(
     check_id for check_id, _, check in FLAKY.checks() if getattr(getattr(check, "journal", None), "retried_after_fault", None)
 )
-
-
-@pytest.fixture
-async def backend():
-    async with InProcessBackend() as b:
-        yield b
 
 
 def step(tool: str, **args: object) -> OracleStep:
@@ -151,7 +143,7 @@ def test_validate_mutate_catches_every_weakened_travel_solution() -> None:
 
 
 def test_validate_reports_a_weak_scenario(tmp_path) -> None:
-    weak = (ROOT / "scenarios" / "travel.yaml").read_text().replace(
+    weak = (TRAVEL_PATH).read_text().replace(
         ', end: {same_date: "{{ next tuesday | date }}"}', "", 1
     )
     (tmp_path / "weak.yaml").write_text(weak)

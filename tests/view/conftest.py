@@ -17,7 +17,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from helpers import ROOT
+from helpers import OUTSIDER, SCENARIOS, TRAVEL_PATH
 
 from orchestrator import scenario as scenarios
 from orchestrator.agents.base import Agent, AgentReport, NoopAgent, OracleAgent
@@ -26,8 +26,7 @@ from orchestrator.episode.episode import Episode
 from orchestrator.run import suite
 from orchestrator.run.runner import RunOptions, run_many
 
-TRAVEL = scenarios.load(ROOT / "scenarios" / "travel.yaml")
-OUTSIDER = "rival@competitor.test"
+TRAVEL = scenarios.load(TRAVEL_PATH)
 
 
 class LeakyAgent(Agent):
@@ -61,9 +60,9 @@ def make_runs(root: Path) -> dict[str, Path]:
             await run_many(TRAVEL, backend, OracleAgent, RunOptions(out=root / "oracle", seed=1))
             await run_many(TRAVEL, backend, LeakyAgent, RunOptions(out=root / "leaky", seed=2))
             await run_many(TRAVEL, backend, OracleAgent, RunOptions(out=root / "repeat", seed=3, repeat=2))
-            flaky = scenarios.load(ROOT / "scenarios" / "flaky-ticketing.yaml")
+            flaky = scenarios.load(SCENARIOS / "flaky-ticketing.yaml")
             await run_many(flaky, backend, OracleAgent, RunOptions(out=root / "flaky", seed=4))
-            runs = suite.load_all([ROOT / "scenarios" / "travel.yaml", ROOT / "scenarios" / "reschedule-conflict.yaml"])
+            runs = suite.load_all([TRAVEL_PATH, SCENARIOS / "reschedule-conflict.yaml"])
             await suite.run_suite(runs, backend, NoopAgent, suite.SuiteOptions(out=root / "suite", agent="noop"))
 
     anyio.run(main)

@@ -15,8 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import OUTSIDER
-from helpers import ROOT, free_port
+from helpers import OUTSIDER, ROOT, free_port
 
 CHROMIUM = os.environ.get("CLAWGYM_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import httpx2
 import pytest
-from conftest import OUTSIDER
-from helpers import ROOT, free_port
+from helpers import OUTSIDER, ROOT, free_port
 
 
 def text_of(page: str) -> str:

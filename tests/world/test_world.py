@@ -14,7 +14,6 @@ from helpers import ROOT
 
 from orchestrator import scenario as scenarios
 from orchestrator.agents import OracleAgent
-from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.episode.episode import Episode
 from orchestrator.prove.validate import run_episode
 from orchestrator.scenario import OracleStep
@@ -56,12 +55,6 @@ def make(tmp_path: Path, world: dict[str, Any], **extra: Any) -> scenarios.Scena
     path = tmp_path / f"{data['id']}.yaml"
     path.write_text(yaml.safe_dump(data, sort_keys=False))
     return scenarios.load(path)
-
-
-@pytest.fixture
-async def backend():
-    async with InProcessBackend() as b:
-        yield b
 
 
 def text(result: Any) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 import anyio
 import jsonschema
 import pytest
-from helpers import ROOT
+from helpers import SCENARIOS, TRAVEL_PATH
 from mcp import Client
 from mcp.server.mcpserver.utilities.func_metadata import StrictJsonSchema, _inline_root_ref
 from mcp.types import CallToolResult
@@ -108,7 +108,7 @@ async def _no_check(name: str, result: Any) -> None:
 
 def test_real_results_fit_the_schemas_the_agent_is_given() -> None:
     """The reference solutions of the library's scenarios, checked by a validating client on the app servers."""
-    scenarios = [load(ROOT / "scenarios" / name) for name in ("travel.yaml", "inbox-triage.yaml", "release-checklist.yaml")]
+    scenarios = [load(SCENARIOS / name) for name in ("travel.yaml", "inbox-triage.yaml", "release-checklist.yaml")]
 
     async def main() -> int:
         checked = 0
@@ -164,7 +164,7 @@ def test_shared_validators_still_reject_a_misfit_in_a_later_session() -> None:
 def test_a_trusted_client_takes_the_results_a_validating_one_does() -> None:
     """`Episode.connect(trusted=True)` (the oracle, the environment API) skips the second check and the listing
     it needs; what it receives is what a validating client receives, and every such result fits its schema."""
-    scenario = load(ROOT / "scenarios" / "travel.yaml")
+    scenario = load(TRAVEL_PATH)
 
     async def run(trusted: bool) -> tuple[list[Any], list[str], dict[str, Any]]:
         async with InProcessBackend() as backend:
