@@ -8,7 +8,9 @@ In memory, the seeded image is kept as serialized bytes and a reset is one `dese
 from its app's empty image (tables and triggers built once) and, for a spec seeded before in this process, from
 that spec's seeded image (`servers.core.images.SeedImages`). On disk (`DATA_DIR/<id>/state.db` beside
 `seed.db`), a reset copies the seed database over the state with SQLite's backup API, and both files survive a
-restart of the process. `check_seed` loads a seed into a throwaway sandbox to find what a sandbox would refuse.
+restart of the process. `check_seed` loads a seed into a throwaway sandbox to find what a sandbox would refuse
+(so loading a scenario imports this module, which imports the MCP SDK only when a tool call must fail: its
+`ToolError` and the limits' `CallTimeout` are imported where they are raised).
 
 May import `servers.core.app`, `clock`, `faults`, `limits`, `images` and `journal`; never the store or a transport.
 """
@@ -28,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel
 
 from servers.core import journal
@@ -36,7 +37,6 @@ from servers.core.app import App, Persona, Problem, SandboxSpec, SeedError
 from servers.core.clock import Clock, ClockSpec, isoformat
 from servers.core.faults import FaultPlan, FaultState
 from servers.core.images import CHANGES_SCHEMA, CORE_SCHEMA, SEED_IMAGES, connect, spec_text
-from servers.core.limits import CallTimeout
 
 class Sandbox:
     """One isolated copy of an app's state, with its own clock, journal and fault plan.
@@ -336,6 +336,8 @@ class Sandbox:
         """Stop the running call if it is past its time budget. The row helpers call it; tools call it too
         inside long Python loops that do not touch rows."""
         if self.over_budget():
+            from servers.core.limits import CallTimeout  # an MCP ToolError: imported only when a call must stop
+
             raise CallTimeout("the call ran past its time budget")
 
     @contextmanager
@@ -391,6 +393,8 @@ class Sandbox:
         """The row, or a `ToolError` naming what was not found."""
         row = self.get(table, key)
         if row is None:
+            from mcp.server.mcpserver.exceptions import ToolError  # imported when a call must fail (see above)
+
             raise ToolError(f"No {what or table.rstrip('s')} with {self.app.tables[table].key} {key!r}.")
         return row
 

@@ -77,3 +77,17 @@ def test_help_loads_no_heavy_dependency() -> None:
 
 def test_listing_scenarios_loads_no_agent_cluster_or_container_dependency() -> None:
     assert not set(modules_loaded_by("list", "scenarios/")) & {"ray", "openai", "anthropic", "docker", "faker"}
+
+
+def test_reading_scenarios_and_records_loads_no_mcp_sdk() -> None:
+    """A scenario's model (whose seeds are checked with `servers.core.sandbox`), the verdict, the record and the
+    scenario's words import no MCP SDK or web server: only running a tool does. (Loading a scenario file still
+    imports its apps' tools, which raise the SDK's `ToolError`.)"""
+    code = (
+        "import sys\nimport orchestrator.scenario.model, orchestrator.verify.verdict, orchestrator.record, "
+        "orchestrator.show, servers.core.sandbox\n"
+        f"print(__import__('json').dumps(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r}))))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == []
