@@ -35,7 +35,9 @@ def export_command(
         raise fail_usage(str(exc)) from None
     err.print(f"{counts['written']} of {counts['episodes']} episodes written to {out}"
               + (f"; {counts['filtered']} left out by --passed-only/--min-score" if counts["filtered"] else "")
-              + (f"; {counts['errors']} ended in error" if counts["errors"] else ""), highlight=False)  # fmt: skip
+              + (f"; {counts['errors']} ended in error" if counts["errors"] else "")
+              + (f"; {counts['bad_lines']} unreadable trace line(s) skipped" if counts.get("bad_lines") else ""),
+              highlight=False)  # fmt: skip
 
 
 def verify_digest_command(

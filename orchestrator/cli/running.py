@@ -169,12 +169,15 @@ def run_scenario(loaded: Scenario, make_agent: Callable[[], Agent], options: Run
 
 
 def print_run(record: RunRecord, options: RunOptions, as_json: bool) -> None:
-    """The run's results on stdout: JSON, one episode's verdict, or a table of the K episodes."""
+    """The run's results on stdout: JSON (with its record's kind, as results.json has it), one episode's verdict, or a
+    table of the K episodes."""
+    from orchestrator.record import EPISODE, with_kind
     from orchestrator.show import render_result
 
     if as_json:
         path = options.out / "results.json"
-        print(path.read_text() if options.repeat > 1 else json.dumps(record.results[0].model_dump(mode="json"), indent=2))
+        episode = with_kind(record.results[0].model_dump(mode="json"), EPISODE)
+        print(path.read_text() if options.repeat > 1 else json.dumps(episode, indent=2))
     elif options.repeat == 1:
         render_result(console, record.results[0])
         console.print(f"results: {options.out / 'results.json'}  trace: {options.out / 'trace.jsonl'}")

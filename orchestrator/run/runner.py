@@ -41,7 +41,6 @@ from orchestrator.backends.base import Backend, BackendError, first_error
 from orchestrator.episode.episode import Episode
 from orchestrator.episode.serving import serve_http
 from orchestrator.record import journal_of, pass_at_k, pass_hat_k, write_episode, write_json
-from orchestrator.record import verify_digest  # noqa: F401  (for the CLI, until it imports orchestrator.record)
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge
 from orchestrator.verify.results import JournalSummary, Result
