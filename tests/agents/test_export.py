@@ -66,6 +66,7 @@ def export(runs: Path, out: Path, *extra: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in out.read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_openai_lines_are_valid_chat_completions_requests(runs: Path, tmp_path: Path) -> None:
     lines = export(runs, tmp_path / "openai.jsonl", "--format", "openai")
     assert [Path(line["folder"]).name for line in lines] == ["a-openai", "b-anthropic", "c-oracle", "d-noop"]

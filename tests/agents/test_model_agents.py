@@ -44,6 +44,7 @@ def requests_of(served: Served, api: str, model: str) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("stream", [False, True], ids=["plain", "stream"])
 @pytest.mark.parametrize("api", ["openai", "anthropic"])
+@pytest.mark.e2e
 def test_a_model_that_emits_the_reference_calls_passes(fake: Served, tmp_path: Path, api: str, stream: bool) -> None:
     served = fake
     before = len(served.model.requests)
@@ -98,6 +99,7 @@ def test_malformed_arguments_come_back_as_an_error_the_model_recovers_from(fake:
     assert results["journal"]["calls"] == len(load(TRAVEL_PATH).oracle)
 
 
+@pytest.mark.e2e
 def test_an_unknown_tool_comes_back_flagged_is_error_to_anthropic(fake: Served, tmp_path: Path) -> None:
     done = run(fake, "anthropic", "malformed", tmp_path, "--stream")
     assert done.returncode == 0, done.stderr[-3000:]
@@ -108,6 +110,7 @@ def test_an_unknown_tool_comes_back_flagged_is_error_to_anthropic(fake: Served, 
 
 
 @pytest.mark.parametrize("api", ["openai", "anthropic"])
+@pytest.mark.e2e
 def test_429_twice_then_success_is_retried_and_passes(fake: Served, tmp_path: Path, api: str) -> None:
     fake.model.counts.pop("flaky", None)
     done = run(fake, api, "flaky", tmp_path)
@@ -119,6 +122,7 @@ def test_429_twice_then_success_is_retried_and_passes(fake: Served, tmp_path: Pa
     assert fake.model.counts["flaky"] == len(agent["turns"]) + 2
 
 
+@pytest.mark.e2e
 def test_a_request_over_the_timeout_is_retried(fake: Served, tmp_path: Path) -> None:
     done = run(fake, "openai", "slow", tmp_path, "--request-timeout", "1", "--stream")
     assert done.returncode == 0, done.stderr[-3000:]
@@ -137,6 +141,7 @@ def test_a_model_that_never_stops_hits_max_turns_and_fails_cleanly(fake: Served,
     assert len(json.loads((tmp_path / "messages.json").read_text())["messages"]) == 2 + 3 * 2
 
 
+@pytest.mark.e2e
 def test_a_server_that_is_down_gives_exit_2_and_agent_error(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}/v1"
     done = run(None, "openai", "any-model", tmp_path, "--max-retries", "1", base_url=url)
@@ -147,6 +152,7 @@ def test_a_server_that_is_down_gives_exit_2_and_agent_error(tmp_path: Path) -> N
     assert (tmp_path / "messages.json").exists()
 
 
+@pytest.mark.e2e
 def test_a_server_error_that_persists_shows_the_api_message(fake: Served, tmp_path: Path) -> None:
     done = run(fake, "anthropic", "broken", tmp_path, "--max-retries", "1")
     assert done.returncode == 2
@@ -154,6 +160,7 @@ def test_a_server_error_that_persists_shows_the_api_message(fake: Served, tmp_pa
     assert json.loads((tmp_path / "results.json").read_text())["status"] == "agent_error"
 
 
+@pytest.mark.e2e
 def test_repeat_in_parallel_keeps_to_the_endpoint_limit(tmp_path: Path) -> None:
     model = FakeModel(load(TRAVEL_PATH).oracle, delay_s=0.05)
     with Served(model) as served:
@@ -168,6 +175,7 @@ def test_repeat_in_parallel_keeps_to_the_endpoint_limit(tmp_path: Path) -> None:
         assert done.returncode == 0 and model.peak > 1  # the limit is what held it to one
 
 
+@pytest.mark.e2e
 def test_usage_errors_are_clear(tmp_path: Path) -> None:
     done = subprocess.run([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", "openai:gpt-x"], cwd=ROOT, capture_output=True, text=True, timeout=60, env=ENV)
     assert done.returncode == 2 and "OPENAI_API_KEY is not set" in done.stderr
@@ -178,6 +186,7 @@ def test_usage_errors_are_clear(tmp_path: Path) -> None:
     assert done.returncode == 2 and "--price 'cheap'" in done.stderr
 
 
+@pytest.mark.e2e
 def test_a_timeout_keeps_the_turns_so_far_and_the_transcript(tmp_path: Path) -> None:
     model = FakeModel(load(TRAVEL_PATH).oracle, delay_s=0.3)
     with Served(model) as served:

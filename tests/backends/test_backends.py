@@ -39,6 +39,7 @@ async def test_endpoint_lifecycle(name: str) -> None:
 
 
 @pytest.mark.parametrize("scenario", ["travel.yaml", "flaky-ticketing.yaml", "rate-limited-triage.yaml"])
+@pytest.mark.slow
 async def test_the_agent_sees_the_same_episode_in_process_and_on_local(scenario: str) -> None:
     """Same scenario, seed and calls: the same answers (the gateway's name on them, never an app server's), the
     same journal and the same verdict, whether the apps run in this process or as servers over HTTP."""

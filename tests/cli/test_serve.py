@@ -59,6 +59,7 @@ async def inspect_gateway(client: Client) -> None:
 
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+@pytest.mark.e2e
 async def test_stdio_as_claude_desktop_launches_it(mode: str, tmp_path: Path) -> None:
     params = StdioServerParameters(
         command=sys.executable,
@@ -78,6 +79,7 @@ async def test_stdio_as_claude_desktop_launches_it(mode: str, tmp_path: Path) ->
 
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+@pytest.mark.e2e
 async def test_streamable_http_until_sigterm(mode: str, tmp_path: Path) -> None:
     port = free_port()
     proc = subprocess.Popen(
@@ -146,6 +148,7 @@ def test_stdio_stops_on_a_signal_while_stdin_is_open(stop: signal.Signals, tmp_p
     proc.stdin.close()
 
 
+@pytest.mark.e2e
 def test_each_served_episode_keeps_its_own_folder(tmp_path: Path) -> None:
     folders = []
     for _ in range(2):

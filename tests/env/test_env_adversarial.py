@@ -395,6 +395,7 @@ async def test_observations_hold_nothing_of_the_checks_or_the_reference_solution
 # -- the env's verdict is the verdict of a run --------------------------------------------------------------------
 
 
+@pytest.mark.e2e
 async def test_the_final_reward_is_the_score_of_orchestrator_run_for_the_same_calls(tmp_path: Path, backend: Any) -> None:
     """Correct, partial, wrong (harm after the work) and a living world: the calls the env was stepped with are
     replayed by a `cmd:` agent through the gateway of `orchestrator run`; score and `passed` agree, and the step

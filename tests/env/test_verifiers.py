@@ -73,6 +73,7 @@ def played(short: Path) -> dict[str, tuple[FakeModel, vf.Episode]]:
     return {name: (model, episode) for (name, (model, _)), episode in zip(models.items(), episodes, strict=True)}
 
 
+@pytest.mark.slow
 def test_a_rollout_of_the_reference_solution_earns_the_verifiers_score(played: dict) -> None:
     model, episode = played["oracle"]
     oracle = load(SCENARIO).oracle

@@ -119,6 +119,7 @@ def test_noise_profiles_are_defined_once_and_reproducible() -> None:
     assert twin.endswith("@acme.test") and contacts[twin] not in seeded.values()
 
 
+@pytest.mark.slow
 async def test_the_oracle_recovers_under_noise_and_results_record_every_fault(backend, tmp_path: Path) -> None:
     options = RunOptions(out=tmp_path / "run", seed=5, repeat=2, noise="harsh")
     record = await run_many(FLAKY, backend, OracleAgent, options)

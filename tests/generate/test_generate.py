@@ -95,6 +95,7 @@ def test_a_world_is_the_same_for_the_same_seed_and_coherent_across_apps() -> Non
 
 
 @pytest.mark.parametrize("family", list(MINE))
+@pytest.mark.slow
 def test_each_family_writes_a_task_that_passes_the_full_proofs(proven, family: str) -> None:
     report = proven[1][family]
     assert report.written == 1 and sum(report.dropped.values()) == 0, report.as_dict()

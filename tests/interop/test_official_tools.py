@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from helpers import ROOT, TRAVEL_PATH, app_process, free_port, wait_healthy
 
+pytestmark = pytest.mark.e2e  # the official Node tools drive the gateway and app servers as processes
+
 TOOLS = Path(os.environ.get("CLAWGYM_NODE_TOOLS", ROOT / ".cache" / "node-tools"))
 # Server scenarios that apply to a server without the suite's fixture tools.
 CONFORMANCE = [

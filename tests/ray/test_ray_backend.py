@@ -23,6 +23,8 @@ sys.path.insert(0, str(ROOT / "tests" / "agents"))  # the scripted model server 
 
 from orchestrator.record import verify_digest
 
+pytestmark = pytest.mark.ray
+
 BATCH = ["customer-escalation", "inbox-triage", "meeting-notes-followup", "travel"]
 """A small batch of the library."""
 

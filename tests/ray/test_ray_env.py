@@ -3,7 +3,10 @@ giving what the same env gives in process for the same seed and actions."""
 
 from __future__ import annotations
 
+import pytest
 from helpers import TRAVEL_PATH
+
+pytestmark = pytest.mark.ray
 
 SCENARIO = str(TRAVEL_PATH)
 ACTIONS = [

@@ -6,7 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from fake_judge import SCENARIO, FakeJudge
+
+pytestmark = pytest.mark.ray
 
 
 async def test_a_judge_check_is_judged_on_a_ray_worker(ray_cluster, tmp_path: Path) -> None:

@@ -64,6 +64,7 @@ def test_oracle_passes_and_writes_results_and_trace(tmp_path: Path) -> None:
     assert all(t["latency_ms"] >= 0 for t in trace)
 
 
+@pytest.mark.e2e
 def test_noop_fails_with_exit_code_1(tmp_path: Path) -> None:
     done = orchestrator("run", str(TRAVEL_PATH), "--agent", "noop", "--out", str(tmp_path), "--json")
     assert done.returncode == 1
@@ -73,6 +74,7 @@ def test_noop_fails_with_exit_code_1(tmp_path: Path) -> None:
     assert any("found 0" in c["reason"] for c in failed)
 
 
+@pytest.mark.e2e
 def test_command_agent_gets_task_url_and_config(tmp_path: Path) -> None:
     agent = f"cmd:{sys.executable} {ROOT / 'examples' / 'agent.py'}"
     done = orchestrator("run", str(TRAVEL_PATH), "--agent", agent, "--out", str(tmp_path))
@@ -88,6 +90,7 @@ def test_command_agent_gets_task_url_and_config(tmp_path: Path) -> None:
     assert "prompts/get" in methods and "tools/list" in methods
 
 
+@pytest.mark.e2e
 def test_environment_reaches_the_command(tmp_path: Path) -> None:
     command = 'cmd:printf "%s\\n%s\\n%s\\n" "$CLAWGYM_TASK" "$CLAWGYM_MCP_URL" "$CLAWGYM_MCP_CONFIG"; cat "$CLAWGYM_MCP_CONFIG"'
     assert orchestrator("run", str(TRAVEL_PATH), "--agent", command, "--out", str(tmp_path)).returncode == 1
@@ -123,6 +126,7 @@ def wait_for(predicate: Callable[[], object], timeout: float = 60) -> None:
         time.sleep(0.1)
 
 
+@pytest.mark.e2e
 def test_timeout_stops_the_agent_and_leaves_nothing_running(tmp_path: Path) -> None:
     mark = marker()
     proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", f"cmd:exec sleep {mark}", "--out", str(tmp_path),
@@ -137,6 +141,7 @@ def test_timeout_stops_the_agent_and_leaves_nothing_running(tmp_path: Path) -> N
     assert servers_of(proc.pid) == []
 
 
+@pytest.mark.e2e
 def test_ctrl_c_tears_everything_down(tmp_path: Path) -> None:
     mark = marker()
     proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", f"cmd:exec sleep {mark}", "--out", str(tmp_path)],
@@ -154,6 +159,7 @@ def test_ctrl_c_tears_everything_down(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("stop", "inherit_ignored"), [(signal.SIGTERM, False), (signal.SIGINT, True), (signal.SIGTERM, True)])
+@pytest.mark.e2e
 def test_stop_signals_write_interrupted_results_and_leave_no_agent(tmp_path: Path, stop: int, inherit_ignored: bool) -> None:
     """SIGTERM or SIGINT stop the run cleanly, also when the run inherited them ignored (a CI background job)."""
     mark = marker()
@@ -182,6 +188,7 @@ def test_stop_signals_write_interrupted_results_and_leave_no_agent(tmp_path: Pat
     assert [pid for pid in servers if alive(pid)] == []
 
 
+@pytest.mark.e2e
 def test_readme_example_agent_runs_as_written(tmp_path: Path) -> None:
     """`--agent "cmd:python examples/agent.py"` from the repository root, with no venv on the caller's PATH."""
     env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"} | {"PATH": "/usr/bin:/bin"}
@@ -205,6 +212,7 @@ def test_readme_example_agent_runs_as_written(tmp_path: Path) -> None:
         ("cmd:kill -SEGV $$", "the agent crashed"),
     ],
 )
+@pytest.mark.e2e
 def test_agent_failures_are_on_the_console(tmp_path: Path, command: str, said: str) -> None:
     done = orchestrator("run", str(TRAVEL_PATH), "--agent", command, "--out", str(tmp_path))
     assert done.returncode == 1, done.stderr
@@ -213,6 +221,7 @@ def test_agent_failures_are_on_the_console(tmp_path: Path, command: str, said: s
         assert "no-such-agent-binary: not found" in done.stderr  # the end of agent.log
 
 
+@pytest.mark.e2e
 def test_an_app_server_dying_ends_episodes_in_error_and_the_others_finish(tmp_path: Path) -> None:
     mark = marker()
     agent = f"cmd:sleep {mark} & wait"
@@ -234,6 +243,7 @@ def test_an_app_server_dying_ends_episodes_in_error_and_the_others_finish(tmp_pa
     assert servers_of(proc.pid) == [] and processes_with(mark) == []
 
 
+@pytest.mark.e2e
 def test_results_carry_a_digest_of_trace_and_journal(tmp_path: Path) -> None:
     assert orchestrator("run", str(TRAVEL_PATH), "--out", str(tmp_path)).returncode == 0
     result = json.loads((tmp_path / "results.json").read_text())
@@ -252,6 +262,7 @@ def test_results_carry_a_digest_of_trace_and_journal(tmp_path: Path) -> None:
     assert done.returncode == 1 and "trace.jsonl does not match" in done.stdout + done.stderr
 
 
+@pytest.mark.e2e
 def test_repeat_reports_pass_at_k_and_seeds_drive_ids(tmp_path: Path) -> None:
     done = orchestrator("run", str(TRAVEL_PATH), "--repeat", "3", "--parallel", "2", "--seed", "10", "--out", str(tmp_path))
     assert done.returncode == 0, done.stderr
@@ -304,6 +315,7 @@ def test_config_claude_desktop_uses_absolute_paths() -> None:
     assert Path(entry["args"][entry["args"].index("--out") + 1]).is_absolute()
 
 
+@pytest.mark.e2e
 def test_list_shows_scenarios(tmp_path: Path) -> None:
     done = orchestrator("list", "scenarios", "--json", timeout=60)
     assert done.returncode == 0, done.stderr

@@ -53,6 +53,7 @@ oracle:
 """
 
 
+@pytest.mark.slow
 def test_an_idle_connection_outlives_the_clients_pool_expiry() -> None:
     """The server keeps an idle connection open longer than a client keeps it in its pool, so the client
     always gives it up first and never sends a request into a connection the server is closing."""
@@ -78,6 +79,7 @@ def server_fds(backend: object) -> dict[str, int]:
 
 
 @pytest.mark.parametrize("parallel", [64])
+@pytest.mark.slow
 def test_parallel_episodes_on_local_lose_no_call(tmp_path: Path, parallel: int) -> None:
     """`orchestrator run --repeat N --parallel N` on the local backend: every episode completes and passes, every
     call the oracle made was answered by the app, and the servers end with no sandboxes and few open files."""

@@ -67,6 +67,7 @@ def test_a_folder_runs_every_scenario_with_repeats(library: Path, tmp_path: Path
     assert f"results: {out / 'results.json'}" in done.stdout
 
 
+@pytest.mark.e2e
 def test_a_glob_and_several_files(library: Path, tmp_path: Path) -> None:
     glob_run = orchestrator("run", str(library / "**" / "r*.yaml"), "--backend", "inprocess", "--agent", "noop",
                             "--out", str(tmp_path / "glob"), "--json")  # fmt: skip
@@ -100,6 +101,7 @@ def test_timeout_must_be_positive(value: str) -> None:
     assert done.returncode == 2 and "must be a number of seconds above 0" in done.stderr
 
 
+@pytest.mark.e2e
 def test_list_keeps_ids_and_paths_whole_and_reports_bad_files(tmp_path: Path) -> None:
     folder = tmp_path / ("a-rather-long-folder-name-" * 3).rstrip("-")
     folder.mkdir()
@@ -154,6 +156,7 @@ def test_validate_reports_a_bad_file_and_goes_on(tmp_path: Path) -> None:
     assert reports["nul.yaml"]["valid"] is False and "NUL byte" in " ".join(reports["nul.yaml"]["problems"])
 
 
+@pytest.mark.e2e
 def test_sigterm_stops_the_suite_and_writes_what_ran(library: Path, tmp_path: Path) -> None:
     import signal
 

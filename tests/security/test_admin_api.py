@@ -126,6 +126,7 @@ def test_create_without_replace_over_an_existing_sandbox_is_409(server: AppProce
         assert admin.get("/sandboxes/twice/snapshot").json()["tickets"][0]["key"] == "OPS-1"
 
 
+@pytest.mark.slow
 def test_a_damaged_sandbox_is_skipped_at_startup_and_its_folder_is_not_overwritten(tmp_path: Path) -> None:
     with app_process("tickets", data_dir=tmp_path) as first:
         with first.admin() as admin:
@@ -210,6 +211,7 @@ FIELDS = {
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(path=st.sampled_from(sorted(FIELDS)), data=st.data())
+@pytest.mark.slow
 def test_fuzzed_admin_bodies_never_crash_a_request(server: AppProcess, path: str, data: st.DataObject) -> None:
     """Right field names with any JSON values (and JSON's NaN and infinities): an answer below 500, every time."""
     fields = FIELDS[path]

@@ -82,6 +82,7 @@ def journal(server: Any, sandbox_id: str) -> list[dict[str, Any]]:
 # -- the time budget ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_a_heavy_call_stalls_neither_healthz_nor_another_sandbox() -> None:
     """While one sandbox runs heavy calls back to back, /healthz and another sandbox's calls stay fast."""
     with app_process("calendar", "--call-timeout", "60", "--max-sandbox-mb", "512") as server:
@@ -125,6 +126,7 @@ async def test_a_heavy_call_stalls_neither_healthz_nor_another_sandbox() -> None
     assert health < 1000 and light < 2000, report
 
 
+@pytest.mark.slow
 async def test_a_call_past_its_budget_is_stopped_and_answered_with_an_error() -> None:
     with app_process("calendar", "--call-timeout", "60", "--max-sandbox-mb", "512") as server:
         events = await heavy_calendar(server, "heavy", at_least_ms=1500)

@@ -214,6 +214,7 @@ async def test_local_backend_servers_hold_no_token_in_environ_or_cmdline(monkeyp
         assert (await endpoint.snapshot("probe"))["tickets"][0]["key"] == "OPS-1"
 
 
+@pytest.mark.slow
 async def test_an_episode_reaches_its_sandboxes_and_a_bystander_does_not() -> None:
     scenario = load(TRAVEL_PATH)
     async with make_backend("local") as backend:

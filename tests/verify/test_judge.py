@@ -49,6 +49,7 @@ def judge_check(result: dict[str, Any]) -> dict[str, Any]:
     return next(c for c in result["checks"] if c["description"].startswith("a judge says"))
 
 
+@pytest.mark.e2e
 def test_a_yes_is_recorded_with_its_rationale_and_a_rerun_asks_nothing(tmp_path: Path, fake: FakeJudge) -> None:
     path = scenario(tmp_path, "Hi Priya, good news: your Berlin trip is approved. Dana")
     cache = tmp_path / "cache"
@@ -95,6 +96,7 @@ def test_without_a_judge_the_claim_is_unjudged_and_does_not_count(tmp_path: Path
     assert check["reason"] == "unjudged: no judge configured (--judge MODEL@BASE_URL)"
 
 
+@pytest.mark.e2e
 def test_a_judge_that_is_down_or_failing_leaves_the_claim_unjudged_with_the_error(tmp_path: Path, fake: FakeJudge) -> None:
     path = scenario(tmp_path, "Hi Priya, the trip is not approved yet. Dana")
     down = f"judge-model@http://127.0.0.1:{free_port()}/v1"
@@ -140,6 +142,7 @@ def test_answers_and_options_are_parsed_strictly() -> None:
             JudgeConfig.parse(bad)
 
 
+@pytest.mark.e2e
 def test_usage_and_load_errors_name_the_problem(tmp_path: Path) -> None:
     path = scenario(tmp_path, "hello")
     done = subprocess.run([*ORCHESTRATOR, "run", str(path), "--judge", "just-a-model"], cwd=ROOT, capture_output=True, text=True, timeout=60)

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from helpers import ROOT, SCENARIOS, TRAVEL_PATH
 
 from orchestrator import scenario as scenarios
@@ -121,6 +122,7 @@ async def test_the_tool_call_limit_is_enforced_and_reported(backend) -> None:
     assert [v.kind for v in result.violations] == ["limit"]
 
 
+@pytest.mark.e2e
 def test_validate_command_accepts_the_whole_library() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "orchestrator.cli", "validate", "scenarios", "--json"],

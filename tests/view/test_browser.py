@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from helpers import OUTSIDER, ROOT, free_port
 
+pytestmark = pytest.mark.browser
+
 CHROMIUM = os.environ.get("CLAWGYM_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]  # fmt: skip
