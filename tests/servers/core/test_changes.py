@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import statistics
-import time
 from pathlib import Path
 from typing import Any
 
@@ -374,30 +372,25 @@ def test_every_app_table_has_change_triggers(app_name: str) -> None:
     store.close()
 
 
-def test_change_log_overhead_per_call_is_small() -> None:
-    """A write with the triggers costs about the same as without them (printed, loosely bounded)."""
+def test_every_write_is_logged_by_the_triggers_and_nothing_without_them() -> None:
+    """Each write logs its change through the triggers; with the triggers dropped nothing is logged (what they cost
+    per call is benchmarks/bench_change_log.py's figure: a timing ratio flakes on a loaded machine)."""
 
-    async def timed(with_triggers: bool) -> float:
+    async def logged(with_triggers: bool) -> int:
         store = SandboxStore(MAIL)
         sb = store.create("default", SandboxSpec(seed=MAIL_SEED, persona=PERSONA, clock=CLOCK))
         if not with_triggers:
             for (name,) in sb.db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall():
                 sb.db.execute(f'DROP TRIGGER "{name}"')
-        samples = []
         async with Client(build_mcp_server(MAIL, store), raise_exceptions=True) as client:
-            for i in range(60):
-                started = time.perf_counter()
+            for i in range(5):
                 await client.call_tool("send_message", {"to": ["priya@acme.test"], "subject": f"s{i}", "body": "b" * 200})
-                samples.append(time.perf_counter() - started)
-        logged = sum(len(e["changes"]) for e in sb.journal())
-        assert logged == (60 if with_triggers else 0)
+        count = sum(len(e["changes"]) for e in sb.journal())
         store.close()
-        return statistics.median(samples[10:]) * 1000
+        return count
 
-    without = anyio.run(timed, False)
-    with_log = anyio.run(timed, True)
-    print(f"median send_message: {without:.3f} ms without the change log, {with_log:.3f} ms with it")
-    assert with_log < without * 1.5 + 0.5
+    assert anyio.run(logged, True) == 5
+    assert anyio.run(logged, False) == 0
 
 
 def test_change_rows_are_plain_json() -> None:
