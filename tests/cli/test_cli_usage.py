@@ -80,6 +80,8 @@ def test_a_cmd_agent_on_ray_is_refused_before_ray_starts(tmp_path: Path) -> None
     ("args", "said"),
     [
         (["run", TRAVEL_PATH, "--timeout", "0"], "Invalid value for '--timeout': must be a number of seconds above 0, not 0"),
+        (["run", TRAVEL_PATH, "--timeout", "-5"], "Invalid value for '--timeout': must be a number of seconds above 0"),
+        (["run", TRAVEL_PATH, "--timeout", "nan"], "Invalid value for '--timeout': must be a number of seconds above 0"),
         (["run", TRAVEL_PATH, "--noise", "loud"], "Invalid value for '--noise': unknown noise profile 'loud'"),
         (["run", TRAVEL_PATH, "--repeat", "0"], "Invalid value for '--repeat'"),
     ],
@@ -97,6 +99,19 @@ def test_an_unknown_backend_or_transport_is_a_usage_error(tmp_path: Path) -> Non
     transport = invoke("serve", TRAVEL_PATH, "--transport", "ftp", "--out", tmp_path / "out")
     assert transport.exit_code == 2 and error_lines(transport) == ["error: --transport must be stdio or http, not 'ftp'"]
     assert not (tmp_path / "out").exists()
+
+
+def test_a_scenario_naming_a_missing_table_exits_2_naming_file_and_table(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(TRAVEL_PATH.read_text().replace("table: events", "table: meetings", 1))
+    result = invoke("run", broken, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert f"{broken}:" in result.stderr and "has no table 'meetings'" in result.stderr
+
+
+def test_validate_of_a_missing_folder_is_a_usage_error(tmp_path: Path) -> None:
+    result = invoke("validate", tmp_path / "no" / "such" / "dir")
+    assert result.exit_code == 2 and "no such file or folder" in result.stderr
 
 
 def test_an_unknown_command_is_a_usage_error() -> None:
