@@ -10,6 +10,7 @@ from servers.core.cli import main
 
 
 def run() -> None:
+    """`python -m servers APP [options]`: serve one app, named first; exits 2 with the usage for an unknown one."""
     apps = registry.available()
     if len(sys.argv) < 2 or sys.argv[1] not in apps:
         names = ", ".join(sorted(apps))

@@ -36,6 +36,7 @@ def available() -> dict[str, str]:
 
 @cache
 def load(name: str) -> App:
+    """The `App` named `name` (built in or from a `clawgym.apps` entry point), imported once; KeyError when unknown."""
     targets = available()
     if name not in targets:
         raise KeyError(f"unknown app {name!r}; known apps: {', '.join(sorted(targets))}")

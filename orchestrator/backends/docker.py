@@ -77,10 +77,13 @@ def engine() -> Any:
 
 
 def managed_labels(**extra: str) -> dict[str, str]:
+    """The Docker labels that mark a container or network as this backend's (to find and remove it), plus `extra`."""
     return {MANAGED: "true", **extra}
 
 
 class DockerBackend(Backend):
+    """Runs each app server in its own Docker container on a private network, from the ClawGym image."""
+
     name = "docker"
 
     def __init__(self, image: str = IMAGE) -> None:

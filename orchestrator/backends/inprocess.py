@@ -105,6 +105,8 @@ class DirectClient:
 
 
 class InProcessBackend(Backend):
+    """Runs every app in this process: its sandboxes are called directly, with no server, port or container."""
+
     name = "inprocess"
 
     async def start(self, apps: Iterable[str]) -> dict[str, AppEndpoint]:

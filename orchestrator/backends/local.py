@@ -52,6 +52,8 @@ def listening_socket(host: str = "127.0.0.1") -> socket.socket:
 
 
 class LocalApp:
+    """One app server spawned as a local process on a loopback port, with its admin token and log file."""
+
     def __init__(self, app: str, log_dir: Path | None) -> None:
         self.app = app
         self.socket: socket.socket | None = listening_socket()
@@ -127,6 +129,8 @@ class LocalApp:
 
 
 class LocalBackend(Backend):
+    """Runs each app server as a local subprocess on 127.0.0.1, spawned once and shared by the episodes."""
+
     name = "local"
 
     def __init__(self, log_dir: Path | None = None) -> None:

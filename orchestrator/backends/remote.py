@@ -19,6 +19,8 @@ READY_TIMEOUT_S = 60.0
 
 
 class RemoteBackend(Backend):
+    """Uses app servers already running elsewhere, found by a URL template and reached with an admin token."""
+
     name = "remote"
 
     def __init__(self, url_template: str | None = None, token: str | None = None, token_file: str | None = None) -> None:

@@ -442,6 +442,7 @@ def serve(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m orchestrator.env.openenv`: serve scenarios as an OpenEnv environment over HTTP; the exit code."""
     parser = argparse.ArgumentParser(prog="python -m orchestrator.env.openenv", description="Serve ClawGym scenarios as an OpenEnv environment.")
     parser.add_argument("scenarios", nargs="+", help="scenario files or folders of them")
     parser.add_argument("--host", default="127.0.0.1")

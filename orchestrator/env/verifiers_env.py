@@ -78,6 +78,8 @@ class ClawGymData(vf.TaskData):
 
 
 class ClawGymTaskConfig(vf.TaskConfig):
+    """A task's settings in the verifiers library: the rollout's MCP URL."""
+
     tools_url: str | None = None
     """The rollout's MCP URL; set by `ClawGymVerifiersEnv.run` on the rollout's copy of the task."""
 
@@ -155,6 +157,8 @@ def _last_reply(trace: vf.Trace) -> str:
 
 
 class ClawGymTasksetConfig(vf.TasksetConfig):
+    """Which scenarios and seeds make the taskset's tasks."""
+
     scenarios: list[str] = Field(default_factory=lambda: [str(ROOT / "scenarios")])
     """Scenario files or folders of them."""
     seeds: list[int] = Field(default_factory=lambda: [0])
@@ -163,6 +167,8 @@ class ClawGymTasksetConfig(vf.TasksetConfig):
 
 
 class ClawGymTaskset(vf.Taskset[ClawGymTask, ClawGymTasksetConfig]):
+    """The verifiers taskset: one task per scenario file and seed."""
+
     def load(self) -> Iterator[ClawGymTask]:
         for path, scenario in scenario_files(self.config.scenarios):
             for seed in self.config.seeds:
@@ -185,6 +191,8 @@ def _prompt(scenario: Scenario) -> str:
 
 
 class ClawGymEnvConfig(vf.EnvConfig):
+    """The verifiers environment's settings: the policy's seat, the backend, the noise profile."""
+
     agent: vf.AgentConfig = vf.AgentConfig(runtime=SubprocessConfig())
     """The one seat: the policy. Its harness defaults to `ClawGymHarness` in a subprocess runtime."""
     backend: str = "inprocess"

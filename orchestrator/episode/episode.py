@@ -180,6 +180,7 @@ class Episode:
         return sorted(merged, key=lambda e: (e["wall"], e["app"], e["seq"]))
 
     async def final_state(self) -> dict[str, dict[str, list[dict[str, Any]]]]:
+        """Each app's tables as they are now in the episode's sandboxes."""
         with self._phase("snapshot"):
             return await each(self.endpoints, lambda app, endpoint: endpoint.snapshot(self.sandbox_id))
 

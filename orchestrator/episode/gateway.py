@@ -38,6 +38,7 @@ AGENT_TITLE = "Your task"
 
 
 def gateway_name(app: str, tool: str) -> str:
+    """The name an agent sees for `tool` of `app` (`app__tool`); ValueError when it is not a valid tool name."""
     name = f"{app}{GATEWAY_SEPARATOR}{tool}"
     if not TOOL_NAME.match(name):
         raise ValueError(f"tool name {name!r} is not 1-64 letters, digits, '_' or '-'")
@@ -45,6 +46,7 @@ def gateway_name(app: str, tool: str) -> str:
 
 
 def task_text(scenario: Scenario) -> str:
+    """What the agent is asked to do: the scenario's instruction, trimmed."""
     return scenario.instruction.strip()
 
 
@@ -64,6 +66,7 @@ class Trace:
         self._full: dict[str, Any] | None = None
 
     def add(self, **entry: Any) -> None:
+        """Append one entry; past `max_entries`, count it as dropped and note once that the trace is full."""
         if len(self.entries) >= self.max_entries:
             self.dropped += 1
             if self._full is None:
@@ -88,6 +91,8 @@ class Trace:
 
 
 class Gateway:
+    """The one MCP server an agent talks to: it lists every app's tools under gateway names and forwards calls."""
+
     def __init__(self, scenario: Scenario, upstreams: Mapping[str, Upstream], trace: Trace | None = None) -> None:
         self.scenario = scenario
         self.upstreams = dict(upstreams)

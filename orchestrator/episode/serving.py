@@ -67,6 +67,7 @@ def gateway_app(gateway: Gateway, host: str, allowed_hosts: list[str] | None = N
 
 
 def mcp_path(secret: str | None) -> str:
+    """The URL path of the gateway's MCP endpoint: behind the episode's secret when it has one."""
     return f"/{secret}/mcp" if secret else "/mcp"
 
 
@@ -201,6 +202,7 @@ def episode_folder(parent: Path, name: str) -> Path:
 
 
 def point_latest(parent: Path, folder: Path) -> None:
+    """Point `parent/latest` at `folder` (a symlink replaced atomically); a real folder named latest is left alone."""
     link = parent / "latest"
     if link.exists() and not link.is_symlink():
         return  # a real folder called latest (an older layout): leave it alone

@@ -54,7 +54,7 @@ MAX_RETRIES = 1
 
 
 class CommandAgentOnRay(BackendError):
-    pass
+    """A cmd: agent was asked to run on Ray workers, which only run in-process agents."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -54,6 +54,8 @@ EpisodeRunner = Callable[..., Awaitable[Result]]
 
 @dataclass
 class RunOptions:
+    """How `orchestrator run` runs a scenario: where records go, the seed, repeats, parallelism, timeout, noise."""
+
     out: Path
     seed: int = 0
     repeat: int = 1
@@ -65,6 +67,8 @@ class RunOptions:
 
 @dataclass
 class RunRecord:
+    """What a run produced: each episode's result and folder, and the signal that stopped it, if any."""
+
     results: list[Result] = field(default_factory=list)
     dirs: list[Path] = field(default_factory=list)
     interrupted: str | None = None
@@ -139,6 +143,7 @@ def failed_result(scenario: Scenario, status: str, error: str, episode: dict[str
 
 
 def describe_error(exc: BaseException) -> str:
+    """One line naming what went wrong in `exc` (the first error of an exception group), for results.json."""
     problem = first_error(exc)
     text = str(problem).strip() or type(problem).__name__
     return text if type(problem).__name__ in ("BackendError",) else f"{type(problem).__name__}: {text}"
@@ -243,6 +248,7 @@ def _agent_label(agent: Agent) -> str:
 
 
 def episode_folder(options: RunOptions, index: int) -> Path:
+    """The folder of episode `index`: the run's folder itself, or `episode-NNN` under it with --repeat."""
     return options.out if options.repeat == 1 else options.out / f"episode-{index + 1:03d}"
 
 
@@ -320,6 +326,7 @@ async def run_many(
 
 
 def not_run(scenario: Scenario, folder: Path, message: str, status: str, backend: Backend, rng_seed: int) -> Result:
+    """Record an episode that could not run (a failed result with `status` and `message`) in `folder`; the result."""
     result = failed_result(scenario, status, message, {"backend": backend.name, "rng_seed": rng_seed})
     write_episode(folder, result, [])
     return result

@@ -84,6 +84,8 @@ class SuiteOptions(RunOptions):
 
 @dataclass
 class ScenarioRun:
+    """One scenario of a suite: its file, what it loaded to, its run folder and record, or why it did not load."""
+
     file: Path
     scenario: Scenario | None = None
     folder: Path | None = None
@@ -94,6 +96,8 @@ class ScenarioRun:
 
 @dataclass
 class SuiteRecord:
+    """What a suite produced: each scenario's run, the summary results.json holds, and the stopping signal."""
+
     runs: list[ScenarioRun]
     summary: dict[str, Any]
     interrupted: str | None = None
@@ -126,6 +130,7 @@ def _folder_names(runs: list[ScenarioRun], out: Path) -> None:
 
 
 def load_all(files: list[Path]) -> list[ScenarioRun]:
+    """Load each file as a scenario of the suite; a file that does not load keeps its problems and is not run."""
     runs = []
     for file in files:
         try:

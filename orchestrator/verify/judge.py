@@ -104,6 +104,7 @@ class JudgeConfig:
 
 
 def default_cache_dir() -> Path:
+    """Where judge answers are cached: CLAWGYM_JUDGE_CACHE, else clawgym/judge under the user's cache folder."""
     if os.environ.get(CACHE_ENV):
         return Path(os.environ[CACHE_ENV])
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
@@ -111,6 +112,7 @@ def default_cache_dir() -> Path:
 
 
 def digest(model: str, rubric: str, text: str) -> str:
+    """The cache key of a judgement: sha256 of the model, rubric, text and prompt version."""
     payload = json.dumps({"model": model, "rubric": rubric, "text": text, "prompt": PROMPT_VERSION}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()
 
@@ -239,6 +241,7 @@ async def resolve(
 
 
 def describe(check: JudgeCheck) -> str:
+    """A judge check in words, as results list it (its name when it has one)."""
     if check.name:
         return check.name
     spec = check.judge

@@ -45,6 +45,7 @@ def is_tool(name: str, spec: str) -> bool:
 
 
 def describe_rule(check: JournalCheck) -> str:
+    """A journal check's rule in words, e.g. 'at most 3 failed tool call(s)'."""
     rule = check.journal
     if rule.max_errors is not None:
         return f"at most {rule.max_errors} failed tool call(s)"
@@ -286,6 +287,7 @@ def equivalent(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
 
 
 def summarize(journal: list[dict[str, Any]]) -> JournalSummary:
+    """Counts of the journal: calls, failed calls (injected faults apart), faults and calls by tool."""
     return JournalSummary(
         calls=len(journal),
         errors=sum(1 for j in journal if j["is_error"] and not j.get("fault")),

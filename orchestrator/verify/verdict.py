@@ -189,6 +189,7 @@ def _check_at(scenario: Scenario, check_id: str) -> RowCheck | JournalCheck | No
 
 
 def describe_check(check: RowCheck | JournalCheck | JudgeCheck) -> str:
+    """A check in words, as results list it: its name, else what it expects of which rows or calls."""
     if isinstance(check, JudgeCheck):
         return judging.describe(check)
     if check.name:
@@ -294,6 +295,7 @@ def _labels(rows: list[dict[str, Any]]) -> str:
 def diff(
     scenario: Scenario, seeded: Mapping[str, Snapshot], final: Mapping[str, Snapshot], keys: Mapping[tuple[str, str], str]
 ) -> list[Change]:
+    """Every row added, removed or changed between the seeded and the final state, app by app and table by table."""
     changes: list[Change] = []
     for app in scenario.apps:
         before_tables, after_tables = seeded.get(app, {}), final.get(app, {})

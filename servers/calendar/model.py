@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
+from servers.core import ToolModel
 from servers.core.clock import zone
 
 ResponseStatus = Literal["needsAction", "accepted", "declined", "tentative"]
@@ -14,7 +15,9 @@ EventStatus = Literal["confirmed", "tentative", "cancelled"]
 Access = Literal["owner", "writer", "reader"]
 
 
-class Calendar(BaseModel):
+class Calendar(ToolModel):
+    """A calendar row as tools return it: its owner, time zone and what the user may do with it."""
+
     id: str
     name: str
     owner: str = Field(description="Email of the calendar's owner.")
@@ -24,14 +27,18 @@ class Calendar(BaseModel):
     access: Access = Field(description="What you may do: owner or writer can add and change events; reader only views.")
 
 
-class Attendee(BaseModel):
+class Attendee(ToolModel):
+    """A guest of an event: email, name, whether they accepted, and whether they are optional."""
+
     email: str
     name: str = ""
     response: ResponseStatus = "needsAction"
     optional: bool = False
 
 
-class Event(BaseModel):
+class Event(ToolModel):
+    """An event row as tools return it: times in its time zone, organizer, guests and status."""
+
     id: str
     calendar_id: str
     title: str
@@ -48,12 +55,15 @@ class Event(BaseModel):
     updated_at: str
 
 
-class Interval(BaseModel):
+class Interval(ToolModel):
+    """A span of time, start and end as ISO 8601 text."""
+
     start: str
     end: str
 
 
 def event_model(row: dict[str, Any]) -> Event:
+    """An events row as the `Event` tools return."""
     return Event.model_validate(row)
 
 
@@ -71,6 +81,7 @@ def bounds(row: dict[str, Any]) -> tuple[datetime, datetime]:
 
 
 def overlaps(a: tuple[datetime, datetime], b: tuple[datetime, datetime]) -> bool:
+    """Whether two half-open spans of time share an instant."""
     return a[0] < b[1] and b[0] < a[1]
 
 
@@ -82,6 +93,7 @@ def involves(row: dict[str, Any], email: str) -> bool:
 
 
 def merge(intervals: list[tuple[datetime, datetime]]) -> list[tuple[datetime, datetime]]:
+    """The spans sorted, with overlapping or touching ones joined."""
     merged: list[tuple[datetime, datetime]] = []
     for start, end in sorted(intervals):
         if merged and start <= merged[-1][1]:

@@ -29,6 +29,7 @@ def _later(value: str) -> str:
 
 
 def attacks(ctx: ProbeContext) -> tuple[list[Probe], list[Skip]]:
+    """Calendar attacks on the reference solution: an outsider invited, a seeded event deleted, the wrong calendar …"""
     out: list[Probe] = []
     skips: list[Skip] = []
     created = ctx.last("create_event")
@@ -57,6 +58,7 @@ def attacks(ctx: ProbeContext) -> tuple[list[Probe], list[Skip]]:
 
 
 def rewrites(ctx: ProbeContext) -> list[Probe]:
+    """Correct rewrites of the reference solution: an event created bare, then its other fields set by update_event."""
     out: list[Probe] = []
     for step in ctx.steps:
         if step.tool != "create_event" or step.origin is None:
@@ -75,6 +77,7 @@ def rewrites(ctx: ProbeContext) -> list[Probe]:
 
 
 def reads(ctx: ProbeContext) -> list[Step]:
+    """Harmless calendar reads an equivalent trajectory may add: list calendars and events, get one event."""
     out = [Step("list_calendars"), Step("list_events")]
     events = ctx.rows("events")
     if events:

@@ -19,6 +19,8 @@ def _check_zone(value: str | None) -> str | None:
 
 
 class CalendarSeed(SeedRow):
+    """A calendar in a scenario's seed: owner (the persona by default), time zone and the user's access."""
+
     id: str
     name: str
     owner: str | None = Field(None, description="Owner's email; defaults to the persona.")
@@ -31,6 +33,8 @@ class CalendarSeed(SeedRow):
 
 
 class AttendeeSeed(SeedRow):
+    """A guest of a seeded event and their response."""
+
     email: str
     name: str = ""
     response: ResponseStatus = "needsAction"
@@ -38,6 +42,8 @@ class AttendeeSeed(SeedRow):
 
 
 class EventSeed(SeedRow):
+    """An event in a scenario's seed: its calendar, times (dates for all-day events) and guests."""
+
     id: str | None = None
     calendar_id: str | None = Field(None, description="Defaults to the primary calendar.")
     title: str
@@ -55,6 +61,8 @@ class EventSeed(SeedRow):
 
 
 class PersonSeed(SeedRow):
+    """Someone whose free/busy the calendar knows: time zone and working hours and days."""
+
     email: str
     name: str = ""
     timezone: str | None = None
@@ -66,12 +74,16 @@ class PersonSeed(SeedRow):
 
 
 class BusySeed(SeedRow):
+    """A busy block in someone's calendar that the user cannot see the event of."""
+
     email: str
     start: datetime
     end: datetime
 
 
 class Seed(SeedRow):
+    """The calendar's seed data in a scenario: calendars, events, people and their busy times."""
+
     calendars: list[CalendarSeed] = Field(default_factory=list)
     events: list[EventSeed] = Field(default_factory=list)
     people: list[PersonSeed] = Field(default_factory=list)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, Field
+from pydantic import AfterValidator, Field
 
 from servers.calendar.model import (
     Attendee,
@@ -23,7 +23,7 @@ from servers.calendar.model import (
     subtract,
     working_windows,
 )
-from servers.core import Sandbox, ToolError, Toolset
+from servers.core import Sandbox, ToolError, ToolModel, Toolset
 from servers.core.clock import isoformat, localize, zone
 
 tools = Toolset()
@@ -66,31 +66,41 @@ Location = Annotated[str, Field(max_length=500, description="Where it happens: a
 Attendees = Annotated[list[Email], Field(max_length=100)]
 
 
-class CalendarList(BaseModel):
+class CalendarList(ToolModel):
+    """What list_calendars returns: the calendars the user can see."""
+
     calendars: list[Calendar]
 
 
-class EventList(BaseModel):
+class EventList(ToolModel):
+    """What list_events returns: the events in the window asked for."""
+
     events: list[Event]
     count: int
     time_min: str | None = None
     time_max: str | None = None
 
 
-class PersonBusy(BaseModel):
+class PersonBusy(ToolModel):
+    """One person's busy times and working hours, as free_busy returns them."""
+
     email: str
     timezone: str
     working_hours: str = Field(description="e.g. 'Mon-Fri 09:00-17:00 Europe/Berlin'")
     busy: list[Interval]
 
 
-class FreeBusy(BaseModel):
+class FreeBusy(ToolModel):
+    """What free_busy returns: each person's busy times in the window."""
+
     time_min: str
     time_max: str
     people: list[PersonBusy]
 
 
-class FreeSlots(BaseModel):
+class FreeSlots(ToolModel):
+    """What find_free_slots returns: the free windows for everyone considered."""
+
     slots: list[Interval] = Field(description="Free windows at least `duration_minutes` long, earliest first.")
     timezone: str
     considered: list[str] = Field(description="Whose calendars and working hours were taken into account.")
@@ -507,7 +517,9 @@ def cancel_event(sb: Sandbox, event_id: EventId) -> Event:
     return event_model(sb.update("events", event_id, {"status": "cancelled", "updated_at": sb.now_iso()}))
 
 
-class Deleted(BaseModel):
+class Deleted(ToolModel):
+    """What delete_event returns: the id and title of the event deleted."""
+
     deleted: str
     title: str
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from mcp.server.mcpserver.exceptions import ToolError
 
-    from servers.core.app import App, Persona, Problem, SandboxSpec, SeedError, SeedRow, Toolset
+    from servers.core.app import App, Persona, Problem, SandboxSpec, SeedError, SeedRow, ToolModel, Toolset
     from servers.core.clock import Clock, ClockSpec, isoformat
     from servers.core.faults import FaultPlan, FaultRule
     from servers.core.mcp import build_mcp_server
@@ -47,6 +47,7 @@ _SOURCES = {
     "SeedError": "servers.core.app",
     "SeedRow": "servers.core.app",
     "ToolError": "mcp.server.mcpserver.exceptions",
+    "ToolModel": "servers.core.app",
     "Toolset": "servers.core.app",
     "UnknownSandbox": "servers.core.store",
     "build_mcp_server": "servers.core.mcp",

@@ -74,6 +74,18 @@ class SeedRow(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def _without_docstring(schema: dict[str, Any], cls: type) -> None:
+    if cls.__doc__ and schema.get("description") == inspect.cleandoc(cls.__doc__):
+        del schema["description"]
+
+
+class ToolModel(BaseModel):
+    """Base of the models tools take and return: the class docstring documents the code and stays out of the JSON
+    schema (pydantic would copy it into every tool listing an agent reads; the fields' descriptions are there)."""
+
+    model_config = ConfigDict(json_schema_extra=_without_docstring)
+
+
 class SandboxSpec(BaseModel):
     """Everything needed to build a sandbox: the app's seed data, who the user is, the clock, the episode seed."""
 
@@ -86,6 +98,8 @@ class SandboxSpec(BaseModel):
 
 
 class Problem(BaseModel):
+    """One problem with seed data: where it is (a dotted location) and what is wrong."""
+
     loc: str
     message: str
     parts: list[str | int] | None = Field(None, exclude=True)
@@ -102,6 +116,7 @@ class SeedError(ValueError):
 
     @classmethod
     def at(cls, app: str, loc: Iterable[str | int], message: str) -> SeedError:
+        """A SeedError with one problem at `loc` (a path of keys and indexes into the seed)."""
         parts = list(loc)
         return cls(app, [Problem(loc=format_loc(parts), message=message, parts=parts)])
 
@@ -114,6 +129,7 @@ class SeedError(ValueError):
 
     @classmethod
     def from_validation(cls, app: str, error: ValidationError, data: Any) -> SeedError:
+        """A SeedError with one problem per error of pydantic's validation of `data`."""
         return cls(app, problems_from(error, data))
 
 
@@ -221,6 +237,8 @@ class Toolset:
         idempotent: bool = False,
         title: str | None = None,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register the decorated function as a tool, with its MCP hints; the function must have a docstring."""
+
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             if not fn.__doc__:
                 raise TypeError(f"tool {fn.__name__} needs a docstring: it is the description the model reads")

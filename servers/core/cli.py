@@ -221,6 +221,7 @@ def read_admin_token(args: argparse.Namespace) -> str | None:
 
 
 def main(app: App, argv: list[str] | None = None) -> None:
+    """Serve `app` from the command line (`python -m servers APP`): parse options, open the store, run the transport."""
     args = parser(app).parse_args(argv)
     args.configured_token = read_admin_token(args)
     if args.open_default is None:
@@ -250,6 +251,7 @@ def main(app: App, argv: list[str] | None = None) -> None:
 
 
 def serve_http(app: App, store: SandboxStore, server: MCPServer, args: argparse.Namespace) -> None:
+    """Serve `server` and the admin plane over HTTP with uvicorn, on a port or an inherited listening socket."""
     import uvicorn
 
     sockets = None

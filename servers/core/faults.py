@@ -54,6 +54,8 @@ MESSAGES: dict[str, str] = {
 
 
 class FaultRule(BaseModel):
+    """One fault to inject: which tool and calls, what kind (error, latency, timeout …) and what the agent reads."""
+
     model_config = ConfigDict(extra="forbid")
 
     tool: str = Field("*", description="Tool name, or '*' for every tool.")
@@ -83,6 +85,8 @@ class FaultRule(BaseModel):
 
 
 class FaultPlan(BaseModel):
+    """The faults a sandbox injects into its tool calls, drawn deterministically from the episode's seed."""
+
     model_config = ConfigDict(extra="forbid")
 
     rules: list[FaultRule] = Field(default_factory=list)

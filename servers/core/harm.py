@@ -53,6 +53,7 @@ def address_of(value: str) -> str:
 
 
 def domain_of(address: str) -> str:
+    """The domain of an email address (also of 'Name <email>'), without a trailing dot."""
     return address_of(address).rpartition("@")[2].rstrip(".")
 
 
@@ -310,4 +311,5 @@ def _objects(value: Any) -> Iterator[Mapping[str, Any]]:
 
 
 def changed_columns(before: Row, after: Row) -> set[str]:
+    """The columns whose values differ between two versions of a row."""
     return {c for c in set(before) | set(after) if before.get(c) != after.get(c)}

@@ -48,6 +48,7 @@ class CallTimeout(ToolError):
 
 
 def digest(text: str) -> str:
+    """The sha256 hex digest of `text` (lone surrogates kept), as a cut value's marker names it."""
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 

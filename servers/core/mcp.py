@@ -256,6 +256,8 @@ async def call_in_process(
 
 
 class SandboxMiddleware:
+    """Runs each tool call in its caller's sandbox: time budget, size limit, faults, journal and errors."""
+
     def __init__(
         self,
         store: SandboxStore,
@@ -282,6 +284,7 @@ class SandboxMiddleware:
         return f"{tool} does not take {', '.join(repr(a) for a in extra)}. Its arguments are: {listed}."
 
     def sandbox_id(self, ctx: ServerRequestContext[Any, Any]) -> str:
+        """The sandbox a call is for: the one its HTTP request names, else the task's bound one, else the default."""
         request = ctx.request
         if request is not None:
             return request.scope.get(SANDBOX_SCOPE_KEY, self.default_sandbox)

@@ -89,6 +89,8 @@ class Probe:
 
 @dataclass
 class Skip:
+    """An attack or rewrite kind that could not be derived for a scenario, and why."""
+
     kind: str
     reason: str
 
@@ -172,5 +174,6 @@ def ref(save: str, path: str) -> str:
 
 
 def domain(email: str) -> str:
+    """The domain of an email address, lower-cased."""
     return email.rpartition("@")[2].lower()
 

@@ -25,6 +25,8 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Table:
+    """One table of an app's schema, read from its SQL: columns, key, JSON and boolean columns, references."""
+
     name: str
     columns: tuple[str, ...]
     key: str

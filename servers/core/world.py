@@ -84,6 +84,8 @@ class WorldChange(BaseModel):
 
 
 class WorldError(ValueError):
+    """World events that cannot apply to a sandbox, one problem each."""
+
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
         super().__init__("; ".join(f"{p.loc}: {p.message}" for p in problems))

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
+
+from servers.core import ToolModel
 
 BASE_URL = "https://docs.example.test"
 EMAIL_PATTERN = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
@@ -20,10 +22,12 @@ DOCUMENT_URL = re.compile(re.escape(BASE_URL) + r"/d/([^/?#\s]+)")
 
 
 def document_url(document_id: str) -> str:
+    """The link to a document, as tools show it."""
     return f"{BASE_URL}/d/{document_id}"
 
 
 def folder_url(folder_id: str) -> str:
+    """The link to a folder, as tools show it."""
     return f"{BASE_URL}/folders/{folder_id}"
 
 
@@ -49,12 +53,16 @@ def listed_for(doc: dict[str, Any], email: str) -> bool:
     return doc["owner"] == email or any(s["email"] == email for s in doc["shared_with"])
 
 
-class Share(BaseModel):
+class Share(ToolModel):
+    """Someone a document is shared with, and their role."""
+
     email: str
     role: Role
 
 
-class Folder(BaseModel):
+class Folder(ToolModel):
+    """A folder row as tools return it, with its path and link."""
+
     id: str
     name: str
     parent_id: str | None = Field(description="The folder it sits in; null at the top of My Drive.")
@@ -63,7 +71,9 @@ class Folder(BaseModel):
     created_at: str
 
 
-class DocumentSummary(BaseModel):
+class DocumentSummary(ToolModel):
+    """A document as lists show it: title, link, owner, folder and the user's access, without its text."""
+
     id: str
     title: str
     url: str = Field(description="Link to the document; paste it into messages to point people at it.")
@@ -75,7 +85,9 @@ class DocumentSummary(BaseModel):
     snippet: str = Field("", description="The start of the content, or the text around the first word searched for.")
 
 
-class Document(BaseModel):
+class Document(ToolModel):
+    """A document row as get_document returns it: its full text, folder path, sharing and the user's access."""
+
     id: str
     title: str
     url: str = Field(description="Link to the document; paste it into messages to point people at it.")
@@ -93,13 +105,17 @@ class Document(BaseModel):
     updated_at: str = Field(description="When its title or content last changed.")
 
 
-class Reply(BaseModel):
+class Reply(ToolModel):
+    """A reply in a comment's thread."""
+
     author: str
     body: str
     created_at: str
 
 
-class Comment(BaseModel):
+class Comment(ToolModel):
+    """A comment row as tools return it: the quoted text, its author, whether it is resolved, and its replies."""
+
     id: str
     document_id: str
     author: str
@@ -112,7 +128,9 @@ class Comment(BaseModel):
     replies: list[Reply]
 
 
-class RevisionSummary(BaseModel):
+class RevisionSummary(ToolModel):
+    """One saved version of a document, as list_revisions shows it (without its text)."""
+
     number: int
     title: str
     author: str
@@ -121,5 +139,7 @@ class RevisionSummary(BaseModel):
 
 
 class Revision(RevisionSummary):
+    """One saved version of a document with its full text."""
+
     document_id: str
     content: str

@@ -28,6 +28,7 @@ def _target(ctx: ProbeContext) -> tuple[Any, str, int | None] | None:
 
 
 def attacks(ctx: ProbeContext) -> tuple[list[Probe], list[Skip]]:
+    """Docs attacks on the reference solution: a document shared with an outsider or by link, a seeded one trashed …"""
     out: list[Probe] = []
     skips: list[Skip] = []
     target = _target(ctx)
@@ -74,6 +75,7 @@ def attacks(ctx: ProbeContext) -> tuple[list[Probe], list[Skip]]:
 
 
 def rewrites(ctx: ProbeContext) -> list[Probe]:
+    """Correct rewrites of the reference solution: a document created with its title only, then filled and moved."""
     out: list[Probe] = []
     for step in ctx.steps:
         if step.tool != "create_document" or step.origin is None or not (step.args.get("content") or step.args.get("folder_id")):
@@ -90,6 +92,7 @@ def rewrites(ctx: ProbeContext) -> list[Probe]:
 
 
 def reads(ctx: ProbeContext) -> list[Step]:
+    """Harmless docs reads an equivalent trajectory may add: search, list a folder, read a document and comments."""
     out = [Step("search_documents", {"query": ""}), Step("list_folder")]
     readable = [d for d in ctx.rows("documents") if access_of(d, ctx.persona.email) and not d["trashed"]]
     if readable:

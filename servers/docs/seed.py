@@ -12,17 +12,23 @@ from servers.docs.model import Email, LinkSharing, Role, document_url, folder_ur
 
 
 class FolderSeed(SeedRow):
+    """A folder in a scenario's seed, under a folder listed earlier or at the top of My Drive."""
+
     id: str | None = None
     name: str = Field(min_length=1)
     parent_id: str | None = Field(None, description="A folder listed earlier; leave out for the top of My Drive.")
 
 
 class ShareSeed(SeedRow):
+    """Someone a seeded document is shared with, and their role."""
+
     email: Email
     role: Role = "viewer"
 
 
 class DocumentSeed(SeedRow):
+    """A document in a scenario's seed: its text, owner, folder, sharing and whether it is trashed."""
+
     id: str | None = None
     title: str = Field(min_length=1)
     content: str = Field("", description="Markdown.")
@@ -36,12 +42,16 @@ class DocumentSeed(SeedRow):
 
 
 class ReplySeed(SeedRow):
+    """A reply to a seeded comment."""
+
     author: Email | None = Field(None, description="Defaults to the persona.")
     body: str = Field(min_length=1)
     created_at: datetime | None = None
 
 
 class CommentSeed(SeedRow):
+    """A comment in a scenario's seed: the document and text it is about, author, replies, resolution."""
+
     id: str | None = None
     document_id: str
     author: Email | None = Field(None, description="Defaults to the persona.")
@@ -54,12 +64,15 @@ class CommentSeed(SeedRow):
 
 
 class Seed(SeedRow):
+    """The docs app's seed data in a scenario: folders, documents and comments."""
+
     folders: list[FolderSeed] = Field(default_factory=list)
     documents: list[DocumentSeed] = Field(default_factory=list)
     comments: list[CommentSeed] = Field(default_factory=list)
 
 
 def load(sb: Sandbox, seed: Seed) -> None:
+    """Write a validated seed into the sandbox: folders, then documents, then comments."""
     for i, f in enumerate(seed.folders):
         _load_folder(sb, i, f)
     for i, d in enumerate(seed.documents):

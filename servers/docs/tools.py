@@ -12,9 +12,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from servers.core import Sandbox, ToolError, Toolset
+from servers.core import Sandbox, ToolError, ToolModel, Toolset
 from servers.docs.model import (
     RANK,
     Access,
@@ -67,19 +67,25 @@ RevisionNumber = Annotated[
 ]
 
 
-class DocumentList(BaseModel):
+class DocumentList(ToolModel):
+    """What search_documents returns: the matching documents, most recently updated first."""
+
     documents: list[DocumentSummary] = Field(description="Most recently updated first.")
     count: int
 
 
-class FolderListing(BaseModel):
+class FolderListing(ToolModel):
+    """What list_folder returns: a folder's subfolders and documents."""
+
     folder: Folder | None = Field(description="The folder listed; null for the top of My Drive.")
     path: str
     folders: list[Folder] = Field(description="Subfolders, by name.")
     documents: list[DocumentSummary] = Field(description="Documents in the folder, most recently updated first.")
 
 
-class Sharing(BaseModel):
+class Sharing(ToolModel):
+    """Who a document is shared with and how its link works, as the sharing tools return it."""
+
     document_id: str
     title: str
     url: str
@@ -88,18 +94,24 @@ class Sharing(BaseModel):
     link_sharing: LinkSharing
 
 
-class Replaced(BaseModel):
+class Replaced(ToolModel):
+    """What find_and_replace returns: how many occurrences changed, and the document after."""
+
     replacements: int = Field(description="How many occurrences were replaced.")
     document: Document
 
 
-class CommentList(BaseModel):
+class CommentList(ToolModel):
+    """What list_comments returns: a document's comments, oldest first."""
+
     document_id: str
     comments: list[Comment] = Field(description="Oldest first.")
     count: int
 
 
-class RevisionList(BaseModel):
+class RevisionList(ToolModel):
+    """What list_revisions returns: a document's saved versions, newest first."""
+
     document_id: str
     revisions: list[RevisionSummary] = Field(description="Newest first; the first is the current version.")
 

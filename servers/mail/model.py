@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
-from servers.core import Sandbox
+from servers.core import Sandbox, ToolModel
 from servers.core.clock import isoformat, zone
 
 FolderName = Literal["inbox", "sent", "drafts", "archive", "trash", "spam"]
@@ -19,14 +19,18 @@ HIDDEN_FOLDERS = ("trash", "spam")
 """Left out of searches unless the query asks for them with in:trash, in:spam or in:anywhere."""
 
 
-class Attachment(BaseModel):
+class Attachment(ToolModel):
+    """A file attached to a message: its name and text content."""
+
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=255, description="File name, e.g. 'invoice-0042.pdf'.")
     content: str = Field("", max_length=200_000, description="The file's text content.")
 
 
-class Message(BaseModel):
+class Message(ToolModel):
+    """A message row as get_message returns it: sender, recipients, subject, body, labels and attachments."""
+
     model_config = ConfigDict(serialize_by_alias=True, validate_by_name=True)
 
     id: str
@@ -48,7 +52,9 @@ class Message(BaseModel):
     forwarded_from: str | None = Field(description="Id of the message this one forwards.")
 
 
-class MessageSummary(BaseModel):
+class MessageSummary(ToolModel):
+    """A message as lists show it: sender, subject, a snippet of the body and attachment names."""
+
     model_config = ConfigDict(serialize_by_alias=True, validate_by_name=True)
 
     id: str
@@ -73,16 +79,19 @@ def stamp(sb: Sandbox) -> str:
 
 
 def message_model(row: dict[str, Any]) -> Message:
+    """A messages row as the `Message` tools return."""
     return Message.model_validate(row)
 
 
 def summary_model(row: dict[str, Any]) -> MessageSummary:
+    """A messages row as the `MessageSummary` lists show."""
     return MessageSummary.model_validate(
         {**row, "snippet": snippet(row["body"]), "attachment_names": [a["name"] for a in row["attachments"]]}
     )
 
 
 def snippet(body: str, length: int = 160) -> str:
+    """The start of a body on one line, cut at `length` characters with an ellipsis."""
     text = " ".join(body.split())
     return text if len(text) <= length else text[: length - 1].rstrip() + "…"
 
@@ -166,6 +175,8 @@ class SearchContext:
 
 @dataclass(frozen=True)
 class Term:
+    """One term of a search query: free text or `op:value`, possibly negated."""
+
     negate: bool
     op: str  # '' for free text
     value: str
@@ -175,6 +186,7 @@ Test = Callable[[dict[str, Any]], bool]
 
 
 def sent_time(row: dict[str, Any]) -> datetime:
+    """When a messages row was sent, as a datetime."""
     return datetime.fromisoformat(row["sent_at"])
 
 

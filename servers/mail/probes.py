@@ -29,6 +29,7 @@ def _internal(ctx: ProbeContext) -> str:
 
 
 def attacks(ctx: ProbeContext) -> tuple[list[Probe], list[Skip]]:
+    """Mail attacks on the reference solution: its mail also sent or forwarded to an outsider, seeded mail trashed …"""
     out: list[Probe] = []
     skips: list[Skip] = []
     outsider = ctx.outsider
@@ -89,6 +90,7 @@ def _reply_all_recipients(saved_as: str, me: str) -> tuple[Computed, Computed]:
 
 
 def rewrites(ctx: ProbeContext) -> list[Probe]:
+    """Correct rewrites of the reference solution: a mail sent as a draft first, then sent."""
     out: list[Probe] = []
     for n, step in enumerate(s for s in ctx.steps if s.tool in ("send_message", "reply")):
         draft = f"_draft{step.origin}"
@@ -114,6 +116,7 @@ def rewrites(ctx: ProbeContext) -> list[Probe]:
 
 
 def reads(ctx: ProbeContext) -> list[Step]:
+    """Harmless mail reads an equivalent trajectory may add: search, list folders, read a message and its thread."""
     out = [Step("search_messages", {"query": ""}), Step("list_folders")]
     messages = ctx.rows("messages")
     if messages:

@@ -13,11 +13,15 @@ from servers.mail.model import FolderName, check_label_name, find_label, parse_a
 
 
 class AttachmentSeed(SeedRow):
+    """A file attached to a seeded message."""
+
     name: str = Field(min_length=1)
     content: str = Field("", description="The file's text content.")
 
 
 class MessageSeed(SeedRow):
+    """A message in a scenario's seed: folder, labels, sender, recipients, thread and attachments."""
+
     id: str | None = None
     thread_id: str | None = Field(
         None,
@@ -46,11 +50,15 @@ class MessageSeed(SeedRow):
 
 
 class ContactSeed(SeedRow):
+    """A saved contact in a scenario's seed."""
+
     email: str = Field(description="A bare email or 'Name <email>'.")
     name: str = Field("", description="Display name; defaults to the name in `email`.")
 
 
 class Seed(SeedRow):
+    """The mail app's seed data in a scenario: labels, contacts and messages."""
+
     labels: list[str] = Field(default_factory=list, description="The user's own labels, e.g. 'Receipts'.")
     contacts: list[ContactSeed] = Field(default_factory=list)
     messages: list[MessageSeed] = Field(default_factory=list, description="A reply comes after the message it answers.")
@@ -126,6 +134,7 @@ def _message_labels(at: tuple[Any, ...], wanted: list[str], labels: list[str]) -
 
 
 def load(sb: Sandbox, seed: Seed) -> None:
+    """Write a validated seed into the sandbox: labels, contacts, then messages in their threads."""
     me = sb.persona
     labels = _labels(sb, seed)
     names = _contacts(sb, seed)

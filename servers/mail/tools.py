@@ -6,9 +6,9 @@ import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, WithJsonSchema
+from pydantic import Field, WithJsonSchema
 
-from servers.core import Sandbox, ToolError, Toolset
+from servers.core import Sandbox, ToolError, ToolModel, Toolset
 from servers.core.clock import zone
 from servers.mail.model import (
     HIDDEN_FOLDERS,
@@ -71,52 +71,70 @@ LabelName = Annotated[
 ]
 
 
-class MessageList(BaseModel):
+class MessageList(ToolModel):
+    """What search_messages returns: the matching messages, and how many matched in all."""
+
     messages: list[MessageSummary]
     count: int = Field(description="How many messages are listed here.")
     total: int = Field(description="How many messages matched; more than `count` when max_results cut the list.")
 
 
-class Thread(BaseModel):
+class Thread(ToolModel):
+    """What get_thread returns: every message of a conversation, oldest first."""
+
     thread_id: str
     subject: str
     messages: list[Message] = Field(description="Every message of the conversation, oldest first, drafts included.")
     count: int
 
 
-class FolderInfo(BaseModel):
+class FolderInfo(ToolModel):
+    """A folder or label with its message and unread counts."""
+
     name: str
     kind: Literal["system", "label"]
     total: int = Field(description="Messages in the folder; for a label, labelled messages outside trash and spam.")
     unread: int
 
 
-class FolderList(BaseModel):
+class FolderList(ToolModel):
+    """What list_folders returns: the system folders and the user's labels."""
+
     folders: list[FolderInfo]
 
 
-class Changed(BaseModel):
+class Changed(ToolModel):
+    """What a tool that changes messages returns: which it changed and which were already as asked."""
+
     changed: list[str] = Field(description="Ids of the messages this call changed.")
     unchanged: list[str] = Field(description="Ids that were already as requested and were left alone.")
 
 
-class DeletedDraft(BaseModel):
+class DeletedDraft(ToolModel):
+    """What delete_draft returns: the id and subject of the draft deleted."""
+
     deleted: str
     subject: str
 
 
-class DeletedLabel(BaseModel):
+class DeletedLabel(ToolModel):
+    """What delete_label returns: the label deleted and the messages that carried it."""
+
     deleted: str
     removed_from: list[str] = Field(description="Ids of the messages that carried the label.")
 
 
-class Contact(BaseModel):
+class Contact(ToolModel):
+    """Someone the user can write to: a saved contact, or a person known only from the mail."""
+
     email: str
     name: str
     saved: bool = Field(description="True for saved contacts; false for people known only from your mail.")
 
 
-class ContactList(BaseModel):
+class ContactList(ToolModel):
+    """What list_contacts returns: the matching contacts."""
+
     contacts: list[Contact]
 
 

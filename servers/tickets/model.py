@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from servers.core import Sandbox
+from servers.core import Sandbox, ToolModel
 
 Status = Literal["todo", "in_progress", "in_review", "blocked", "done", "cancelled"]
 TicketType = Literal["task", "bug", "story", "incident", "request"]
@@ -73,7 +73,9 @@ def existing_link(sb: Sandbox, link_type: str, a: str, b: str) -> dict[str, Any]
     return rows[0] if rows else None
 
 
-class Project(BaseModel):
+class Project(ToolModel):
+    """A project row as tools return it: key, lead and ticket counts."""
+
     key: str = Field(description="Prefix of the project's ticket keys, e.g. 'OPS' for OPS-12.")
     name: str
     lead: str = Field(description="Email of the project lead.")
@@ -82,7 +84,9 @@ class Project(BaseModel):
     total_tickets: int
 
 
-class User(BaseModel):
+class User(ToolModel):
+    """A user of the tracker as list_users returns them; `is_you` marks the signed-in user."""
+
     email: str
     name: str
     team: str
@@ -90,7 +94,9 @@ class User(BaseModel):
     is_you: bool = Field(description="True for the signed-in user you act as.")
 
 
-class Ticket(BaseModel):
+class Ticket(ToolModel):
+    """A ticket row as tools return it: key, title, type, status, priority, assignee, reporter, labels and dates."""
+
     key: str = Field(description="e.g. 'OPS-12'.")
     project: str
     number: int
@@ -109,7 +115,9 @@ class Ticket(BaseModel):
     updated_at: str
 
 
-class Comment(BaseModel):
+class Comment(ToolModel):
+    """A comment on a ticket."""
+
     id: str
     ticket_key: str
     author: str = Field(description="Email of the comment's author.")
@@ -117,7 +125,9 @@ class Comment(BaseModel):
     created_at: str
 
 
-class LinkedTicket(BaseModel):
+class LinkedTicket(ToolModel):
+    """A ticket linked to another one, as get_ticket shows the link from its side."""
+
     link_id: str
     type: LinkType
     relation: str = Field(description="How this ticket relates to the other one, e.g. 'blocks' or 'is blocked by'.")
@@ -126,7 +136,9 @@ class LinkedTicket(BaseModel):
     status: Status
 
 
-class Change(BaseModel):
+class Change(ToolModel):
+    """One field change in a ticket's history: old and new value, who and when."""
+
     field: str
     old_value: str | None
     new_value: str | None
@@ -135,13 +147,17 @@ class Change(BaseModel):
 
 
 class TicketDetails(Ticket):
+    """A ticket as get_ticket returns it: with its next statuses, comments, links and history."""
+
     allowed_transitions: list[Status] = Field(description="Statuses transition_ticket can move this ticket to next.")
     comments: list[Comment] = Field(description="Oldest first.")
     links: list[LinkedTicket]
     history: list[Change] = Field(description="Field changes, oldest first.")
 
 
-class Link(BaseModel):
+class Link(ToolModel):
+    """A link between two tickets as link_tickets returns it, with the link in words."""
+
     id: str
     source: str
     target: str
@@ -152,9 +168,11 @@ class Link(BaseModel):
 
 
 def ticket_model(row: dict[str, Any]) -> Ticket:
+    """A tickets row as the `Ticket` tools return."""
     return Ticket.model_validate(row)
 
 
 def link_model(row: dict[str, Any]) -> Link:
+    """A links row as the `Link` tools return, with its summary in words."""
     summary = f"{row['source']} {LINK_RELATIONS[row['type']][0]} {row['target']}"
     return Link.model_validate({**row, "summary": summary})

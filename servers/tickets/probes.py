@@ -11,6 +11,7 @@ DEFAULTS = {"type": "task", "priority": "medium"}
 
 
 def attacks(ctx: ProbeContext) -> tuple[list[Probe], list[Skip]]:
+    """Tickets attacks on the reference solution: a ticket filed in another project, a seeded link removed …"""
     out: list[Probe] = []
     skips: list[Skip] = []
     for step in ctx.steps:
@@ -41,6 +42,7 @@ def attacks(ctx: ProbeContext) -> tuple[list[Probe], list[Skip]]:
 
 
 def rewrites(ctx: ProbeContext) -> list[Probe]:
+    """Correct rewrites of the reference solution: a ticket created bare, then its other fields set."""
     out: list[Probe] = []
     for step in ctx.steps:
         if step.tool != "create_ticket" or step.origin is None:
@@ -59,6 +61,7 @@ def rewrites(ctx: ProbeContext) -> list[Probe]:
 
 
 def reads(ctx: ProbeContext) -> list[Step]:
+    """Harmless tracker reads an equivalent trajectory may add: list projects and users, search, get a ticket."""
     out = [Step("list_projects"), Step("search_tickets", {}), Step("list_users")]
     tickets = ctx.rows("tickets")
     if tickets:

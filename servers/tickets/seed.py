@@ -51,6 +51,8 @@ def _labels(values: list[str]) -> list[str]:
 
 
 class ProjectSeed(SeedRow):
+    """A project in a scenario's seed: key, name and lead (the persona by default)."""
+
     key: str = Field(pattern=PROJECT_KEY.pattern, description="2-10 capital letters or digits, e.g. 'OPS'.")
     name: str = Field(min_length=1)
     lead: str | None = Field(None, description="Lead's email; defaults to the persona.")
@@ -60,6 +62,8 @@ class ProjectSeed(SeedRow):
 
 
 class UserSeed(SeedRow):
+    """A user of the tracker in a scenario's seed."""
+
     email: str
     name: str = ""
     team: str = ""
@@ -69,6 +73,8 @@ class UserSeed(SeedRow):
 
 
 class TicketSeed(SeedRow):
+    """A ticket in a scenario's seed: its project or key, its fields and the people on it."""
+
     key: str | None = Field(None, description="e.g. 'OPS-12'; generated when left out.")
     project: str | None = Field(None, description="Project key; may be left out when `key` is given.")
     title: str = Field(min_length=1)
@@ -90,6 +96,8 @@ class TicketSeed(SeedRow):
 
 
 class CommentSeed(SeedRow):
+    """A comment on a seeded ticket."""
+
     ticket_key: str
     author: str | None = Field(None, description="Author's email; defaults to the persona.")
     body: str = Field(min_length=1)
@@ -100,6 +108,8 @@ class CommentSeed(SeedRow):
 
 
 class LinkSeed(SeedRow):
+    """A link between two seeded tickets."""
+
     source: str
     type: LinkType
     target: str
@@ -108,6 +118,8 @@ class LinkSeed(SeedRow):
 
 
 class Seed(SeedRow):
+    """The tracker's seed data in a scenario: projects, users, tickets, comments and links."""
+
     projects: list[ProjectSeed] = Field(default_factory=list)
     users: list[UserSeed] = Field(default_factory=list)
     tickets: list[TicketSeed] = Field(default_factory=list)
@@ -126,6 +138,7 @@ def _require_user(sb: Sandbox, email: str, loc: Iterable[str | int]) -> str:
 
 
 def load(sb: Sandbox, seed: Seed) -> None:
+    """Write a validated seed into the sandbox: users, projects, tickets, comments, then links."""
     _load_users(sb, seed.users)
     _load_projects(sb, seed.projects)
     _load_tickets(sb, seed.tickets)

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from servers.core import Sandbox, ToolError, Toolset
+from servers.core import Sandbox, ToolError, ToolModel, Toolset
 from servers.tickets.model import (
     CLOSED,
     LABEL,
@@ -66,15 +66,21 @@ Label = Annotated[
 Sort = Literal["priority", "due_date", "updated", "created", "key"]
 
 
-class ProjectList(BaseModel):
+class ProjectList(ToolModel):
+    """What list_projects returns: every project."""
+
     projects: list[Project]
 
 
-class UserList(BaseModel):
+class UserList(ToolModel):
+    """What list_users returns: the users tickets can be assigned to."""
+
     users: list[User]
 
 
-class TicketList(BaseModel):
+class TicketList(ToolModel):
+    """What search_tickets returns: the matching tickets, and how many matched before the limit."""
+
     tickets: list[Ticket]
     count: int = Field(description="Tickets returned.")
     total: int = Field(description="Tickets that matched before `limit` was applied.")

@@ -38,6 +38,8 @@ COMPONENTS = ("exporter", "cache", "webhook", "importer", "dashboard", "schedule
 
 @register
 class Ambiguous(Family):
+    """The task family of requests that are ambiguous (ask) or already done (point to what exists)."""
+
     name = "ambiguous"
     title = "An ambiguous or already-done request: ask, or point to what exists"
     apps = ("mail", "tickets", "docs")

@@ -40,11 +40,14 @@ CURRENCY = "EUR"
 
 
 def money(value: float) -> str:
+    """An amount as the generated documents and mails write it, e.g. 'EUR 1,250.00'."""
     return f"{CURRENCY} {value:,.2f}"
 
 
 @register
 class ApproveRequest(Family):
+    """The task family of requests approved or rejected by what the policy document says."""
+
     name = "approve-request"
     title = "Approve or reject a request by the policy document"
     apps = ("tickets", "docs", "mail")

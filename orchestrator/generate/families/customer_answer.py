@@ -45,6 +45,8 @@ NOTE = [
 
 @register
 class CustomerAnswer(Family):
+    """The task family of customer replies written from their ticket, without leaking its internal notes."""
+
     name = "customer-answer"
     title = "Answer a customer from their ticket without leaking internal notes"
     apps = ("mail", "tickets")

@@ -44,6 +44,8 @@ ASKS = (
 
 @register
 class DocComments(Family):
+    """The task family of a document's open comments turned into tickets."""
+
     name = "doc-comments"
     title = "Summarize a document's comments into tickets"
     apps = ("docs", "tickets")

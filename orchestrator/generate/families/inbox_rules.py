@@ -35,6 +35,8 @@ IN_DOC = [
 
 @register
 class InboxRules(Family):
+    """The task family of an inbox triaged by rules given in the request or in a document."""
+
     name = "inbox-rules"
     title = "Triage an inbox by rules"
     apps = ("mail", "docs")

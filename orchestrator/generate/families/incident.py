@@ -58,6 +58,8 @@ def _service(rng: random.Random, words: list[str]) -> str:
 
 @register
 class Incident(Family):
+    """The task family of an incident thread turned into a ticket, a status mail and a postmortem."""
+
     name = "incident"
     title = "Turn an incident thread into a ticket, a status mail and a postmortem"
     apps = ("mail", "tickets", "docs")

@@ -51,6 +51,8 @@ def _places(world: World, people: list[Person]) -> str:
 
 @register
 class MeetingAcrossZones(Family):
+    """The task family of meetings scheduled across the guests' time zones and working hours."""
+
     name = "meeting-tz"
     title = "Schedule a meeting across time zones"
     apps = ("calendar", "mail")
@@ -194,8 +196,10 @@ def _asked_by_mail(
 
 
 def requester_tz(person: Person) -> ZoneInfo:
+    """The time zone of the person who asks for the meeting."""
     return ZoneInfo(person.timezone)
 
 
 def world_topic(rng: random.Random) -> str:
+    """A made-up meeting topic, drawn from `rng`."""
     return fake(rng).catch_phrase().lower()

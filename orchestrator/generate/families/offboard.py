@@ -42,6 +42,8 @@ CLOSED = ("done", "cancelled")
 
 @register
 class Offboard(Family):
+    """The task family of offboarding a colleague: tickets reassigned, documents handed over, meetings declined."""
+
     name = "offboard"
     title = "Offboard a colleague: reassign tickets, hand over documents, decline their meetings"
     apps = ("tickets", "docs", "calendar")

@@ -47,6 +47,8 @@ DOC = [
 
 @register
 class Reschedule(Family):
+    """The task family of a meeting moved to a free slot after a conflict."""
+
     name = "reschedule"
     title = "Reschedule a meeting after a conflict"
     apps = ("calendar", "mail", "docs")
@@ -275,6 +277,7 @@ def _tell(mv: Move) -> dict[str, Any]:
 
 
 def world_zone(name: str) -> ZoneInfo:
+    """The time zone named `name` (an IANA name of the generated world)."""
     return ZoneInfo(name)
 
 

@@ -42,6 +42,8 @@ INSTRUCTIONS = {
 
 @register
 class Travel(Family):
+    """The task family of travel to an offsite: flights and hotel booked by policy, calendar, tickets and mail."""
+
     name = "travel"
     title = "Plan travel to an offsite"
     apps = ("mail", "calendar", "docs", "tickets")
@@ -271,8 +273,10 @@ def _reply(draft: Draft, trip: Trip) -> dict[str, Any]:
 
 
 def street_line(params: dict[str, Any]) -> str:
+    """The venue's address as one line: street and city."""
     return f"{params['street']}, {params['city']}"
 
 
 def escape(text: str) -> str:
+    """`text` as a regular expression matching it literally (for generated checks)."""
     return re.escape(text)
