@@ -31,8 +31,33 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
-config_app = typer.Typer(help="Print MCP client configuration for a scenario.", no_args_is_help=True)
+config_app = typer.Typer(
+    help="Print MCP client configuration for a scenario.",
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"clawgym {version('clawgym')}")
+        except PackageNotFoundError:  # run from a checkout that was not installed
+            from servers import __version__
+
+            typer.echo(f"clawgym {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    show_version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+) -> None:
+    """Run agents against ClawGym scenarios, serve scenarios to MCP clients, and validate scenarios."""
 
 # In the order `orchestrator --help` lists them.
 app.command("show")(authoring.show_command)
@@ -53,7 +78,7 @@ app.command("down")(ops.down_command)
 
 
 def main() -> None:
-    """The `orchestrator` script: run the app; Ctrl-C outside a command's own handling exits 130."""
+    """The `orchestrator` and `clawgym` scripts: run the app; Ctrl-C outside a command's own handling exits 130."""
     try:
         app()
     except KeyboardInterrupt:
