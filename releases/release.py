@@ -75,7 +75,10 @@ def generate(options: dict[str, Any], out: Path, count: int | None = None, famil
     names = families or (list(known()) if options["family"] == "all" else [options["family"]])
     opts = pipeline.Options(names, count or options["count"], seed=options["seed"], size=options["size"], prove=options["prove"])
     started = time.perf_counter()
-    reports = anyio.run(pipeline.generate, opts, out)
+    try:
+        reports = anyio.run(pipeline.generate, opts, out)
+    except pipeline.GenerateError as exc:
+        raise SystemExit(f"error: {exc}") from None
     short = [f"{r.family} ({r.written})" for r in reports if r.written < opts.count]
     if short:
         raise SystemExit(f"fewer than {opts.count} tasks for: {', '.join(short)}")

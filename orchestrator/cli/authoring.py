@@ -7,6 +7,7 @@ inside the commands, so listing the commands imports none of them.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from pathlib import Path
@@ -110,6 +111,9 @@ def generate_command(
     ] = None,
     list_families: Annotated[bool, typer.Option("--list", help="List the task families and their knobs.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the per-family report as JSON.")] = False,
+    replace: Annotated[
+        bool, typer.Option("--replace", help="--out may hold a set generated before: remove its tasks and write the new set there.")
+    ] = False,
     inject: Annotated[
         bool, typer.Option("--inject", help="Write prompt-injection variants of the tasks instead (see `orchestrator inject`); "
                            "each is also proven useful and secure for the reference solution, and an obeying agent caught.")
@@ -141,7 +145,7 @@ def generate_command(
     except pipeline.GenerateError as exc:
         raise fail_usage(str(exc)) from None
     started = time.perf_counter()
-    reports = _generate(options, out, started)
+    reports = _generate(options, out, started, replace)
     _print_generated(reports, out, time.perf_counter() - started, as_json)
     short = [r.family for r in reports if r.written < count]
     if short:
@@ -160,7 +164,7 @@ def _knobs(items: list[str]) -> dict[str, Any]:
     return fixed
 
 
-def _generate(options: pipeline.Options, out: Path, started: float) -> list[pipeline.FamilyReport]:
+def _generate(options: pipeline.Options, out: Path, started: float, replace: bool) -> list[pipeline.FamilyReport]:
     """Run the pipeline with a bar per family on a terminal, or a line every tenth of a family when piped."""
     from orchestrator.generate import pipeline
 
@@ -175,7 +179,7 @@ def _generate(options: pipeline.Options, out: Path, started: float) -> list[pipe
                 err.print(f"{name}: {written}/{total} written ({time.perf_counter() - started:.0f} s)", highlight=False)
 
         try:
-            return anyio.run(pipeline.generate, options, out, progress)
+            return anyio.run(functools.partial(pipeline.generate, options, out, progress, replace=replace))
         except pipeline.GenerateError as exc:
             raise fail_usage(str(exc)) from None
 

@@ -171,15 +171,18 @@ Progress = Callable[[str, int, int], None]
 """progress(family, written, count)."""
 
 
-async def generate(options: Options, out: Path, progress: Progress | None = None) -> list[FamilyReport]:
-    """Generate, prove and write the tasks; returns what happened per family."""
+async def generate(
+    options: Options, out: Path, progress: Progress | None = None, *, replace: bool = False
+) -> list[FamilyReport]:
+    """Generate, prove and write the tasks; returns what happened per family. `replace`: `out` may hold a set generated
+    before, whose tasks are removed first (without it such a folder is refused)."""
     from orchestrator import scenario as scenarios  # noqa: PLC0415
     from orchestrator.backends.inprocess import InProcessBackend  # noqa: PLC0415
     from orchestrator.prove.schema_cache import schema_checks_remembered  # noqa: PLC0415
     from orchestrator.prove.validate import validate  # noqa: PLC0415
 
     options.check()
-    prepare(out)
+    prepare(out, replace=replace)
     known = families()
     full = options.prove == "full"
     reports: list[FamilyReport] = []
@@ -239,8 +242,9 @@ def _drop(report: FamilyReport, problem: str) -> None:
     report.examples.setdefault(kind, problem[:500])
 
 
-def prepare(out: Path) -> None:
-    """Make `out` ready: a new or empty folder, or one this command wrote before (its old tasks are removed)."""
+def prepare(out: Path, *, replace: bool = False) -> None:
+    """Make `out` ready: a new or empty folder, or with `replace` one this command wrote before (its old tasks are
+    removed). A generated set is never removed unasked: without `replace` a folder holding one is refused."""
     if out.exists() and not out.is_dir():
         raise GenerateError(f"--out {out} is a file; expected a folder")
     out.mkdir(parents=True, exist_ok=True)
@@ -248,17 +252,24 @@ def prepare(out: Path) -> None:
     entries = [p for p in out.iterdir() if not p.name.startswith(".generating-")]
     if entries and not manifest.exists():
         raise GenerateError(f"--out {out} is not empty and holds no {MANIFEST}: give an empty folder or a generated set")
-    if manifest.exists():
-        for line in manifest.read_text(encoding="utf-8").splitlines():
-            try:
-                row = json.loads(line)
-                old = out / row["family"] / f"{row['id']}.yaml"
-            except (ValueError, KeyError, TypeError):
-                raise GenerateError(f"{manifest} is not a manifest of generated tasks (line {line[:60]!r})") from None
-            old.unlink(missing_ok=True)
-        for folder in out.iterdir():
-            if folder.is_dir() and not any(folder.iterdir()):
-                folder.rmdir()
+    if not manifest.exists():
+        return
+    lines = [line for line in manifest.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if not replace:
+        raise GenerateError(
+            f"--out {out} already holds {len(lines)} generated task(s) ({MANIFEST}): give another folder, or --replace "
+            "to remove them and write the new set there"
+        )
+    for line in lines:
+        try:
+            row = json.loads(line)
+            old = out / row["family"] / f"{row['id']}.yaml"
+        except (ValueError, KeyError, TypeError):
+            raise GenerateError(f"{manifest} is not a manifest of generated tasks (line {line[:60]!r})") from None
+        old.unlink(missing_ok=True)
+    for folder in out.iterdir():
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
 
 
 def write_manifest(out: Path, rows: list[dict[str, Any]]) -> None:
