@@ -120,7 +120,7 @@ def in_call_order(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return calls
     if any(t.tzinfo is None for t in times):
         return calls
-    return [e for _, _, e in sorted(zip(times, range(len(calls)), calls), key=lambda x: (x[0], x[1]))]
+    return [e for _, _, e in sorted(zip(times, range(len(calls)), calls, strict=True), key=lambda x: (x[0], x[1]))]
 
 
 def with_gateway(journal: list[dict[str, Any]], own: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -27,7 +27,7 @@ import heapq
 import os
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -38,8 +38,16 @@ import mcp.types as types
 from orchestrator.backends.base import AppEndpoint, BackendError
 from orchestrator.scenario.conditions import Context, holds, row_matches
 from orchestrator.scenario.model import Scenario
+from orchestrator.scenario.worldspec import (
+    ASK_TOOL,
+    REPORT_STATUSES,
+    REPORT_TOOL,
+    WAIT_TOOL,
+    CallTrigger,
+    Event,
+    StateTrigger,
+)
 from orchestrator.world.people import Reaction, Watcher, compile_people
-from orchestrator.scenario.worldspec import ASK_TOOL, REPORT_STATUSES, REPORT_TOOL, WAIT_TOOL, CallTrigger, Event, StateTrigger
 from orchestrator.world.timeline import Timeline, WaitRefused
 from servers import registry
 from servers.core.world import CLOCK_META
@@ -162,7 +170,7 @@ class WorldEngine:
 
     async def start(self) -> None:
         """Make every app follow the episode's time, schedule timed events and read the watched apps' state."""
-        for app, endpoint in self.endpoints.items():
+        for endpoint in self.endpoints.values():
             await endpoint.apply_world(self.sandbox_id, {"event": "clock", "follow_clock": True, "at": self.timeline.iso()})
         for index, event in enumerate(self.world.events):
             if event.at is not None:

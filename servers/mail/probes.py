@@ -92,7 +92,7 @@ def _reply_all_recipients(saved_as: str, me: str) -> tuple[Computed, Computed]:
 def rewrites(ctx: ProbeContext) -> list[Probe]:
     """Correct rewrites of the reference solution: a mail sent as a draft first, then sent."""
     out: list[Probe] = []
-    for n, step in enumerate(s for s in ctx.steps if s.tool in ("send_message", "reply")):
+    for step in (s for s in ctx.steps if s.tool in ("send_message", "reply")):
         draft = f"_draft{step.origin}"
         args = dict(step.args)
         before: list[Step] = []

@@ -214,7 +214,7 @@ RESCHEDULE = [
     Case("alt-explicit-end-iso-mail", True, script(RS_READS + RS_MOVE + RS_DOC + rs_mail("Hi all, the Q2 roadmap review is now {{ next thursday | date }} 15:30-16:30 CET. Agenda updated."))),
     Case("mail-in-utc-and-pm", True, script(RS_READS + RS_MOVE + RS_DOC + rs_mail("New time for the roadmap review: Thursday 3:30 pm Berlin (14:30 UTC, 9:30 am New York)."))),
     Case("reply-all-on-lee-thread", True, script(RS_READS + RS_MOVE + RS_DOC + '- {tool: mail__reply, args: {message_id: lee-hours, reply_all: true, body: "Moved the roadmap review to Thu {{ next thursday | date }}, 15:30-16:30 CET, inside your hours."}}')),
-    Case("three-separate-mails", True, script(RS_READS + RS_MOVE + RS_DOC + "".join("- {tool: mail__send_message, args: {to: [%s], subject: Roadmap review, body: \"Roadmap review is now Thursday {{ next thursday | human }} at 15:30 CET.\"}}\n" % p for p in ["priya@acme.test", "sam@acme.test", "lee@acme.test"]))),
+    Case("three-separate-mails", True, script(RS_READS + RS_MOVE + RS_DOC + "".join("- {tool: mail__send_message, args: {to: [%s], subject: Roadmap review, body: \"Roadmap review is now Thursday {{ next thursday | human }} at 15:30 CET.\"}}\n".replace("%s", p) for p in ["priya@acme.test", "sam@acme.test", "lee@acme.test"]))),
     Case("move-with-utc-times-and-doc-replace-line", True, script(RS_READS + '- {tool: calendar__update_event, args: {event_id: roadmap-review, start: "{{ next thursday | date }}T14:30:00Z", end: "{{ next thursday | date }}T15:30:00Z"}}\n' + RS_DOC + rs_mail("Roadmap review moved to Thursday, 15:30 to 16:30 (CET)."))),
     # wrong
     Case("slot-sam-busy", False, script(RS_READS + RS_MOVE.replace("15:30", "15:00").replace("16:30", "16:00") + RS_DOC.replace("15:30-16:30", "15:00-16:00") + rs_mail("Roadmap review now Thursday 15:00-16:00 CET."))),
@@ -269,7 +269,7 @@ CONTRACT = [
     Case("forward-grace-mail-to-tom", False, script(CR_READS + CR_COMMENTS + CR_CALL + cr_reply(CR_SUMMARY) + "- {tool: mail__forward, args: {message_id: grace-heads-up, to: [tom@brightline.test]}}")),
     Case("reply-without-summary", False, script(CR_READS + CR_COMMENTS + CR_CALL + cr_reply("Hi Tom, done - see the doc. Hana"))),
     Case("comment-on-northwind-order", False, script(CR_READS + CR_COMMENTS + CR_CALL + cr_reply(CR_SUMMARY) + '- {tool: docs__add_comment, args: {document_id: northwind-order, body: "Approved, countersigned."}}')),
-    Case("comments-missing-liability", False, script(CR_READS + "\n".join(l for l in CR_COMMENTS.splitlines() if "three (3)" not in l) + "\n" + CR_CALL + cr_reply(CR_SUMMARY))),
+    Case("comments-missing-liability", False, script(CR_READS + "\n".join(line for line in CR_COMMENTS.splitlines() if "three (3)" not in line) + "\n" + CR_CALL + cr_reply(CR_SUMMARY))),
 ]
 
 # ---------------------------------------------------------------- expense-followup

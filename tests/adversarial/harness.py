@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import yaml
 
-from orchestrator.scenario import OracleStep, Scenario
-from orchestrator.scenario import relative_dates
+from orchestrator.scenario import OracleStep, Scenario, relative_dates
 
 
 @dataclass

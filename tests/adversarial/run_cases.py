@@ -1,21 +1,39 @@
-"""Print the verdict of every case (development aid): python tests/adversarial/run_cases.py [scenario-file-stem ...]"""
-import asyncio, sys, importlib, time
-sys.path.insert(0, "tests"); sys.path.insert(0, "tests/adversarial"); sys.path.insert(0, ".")
-from orchestrator.agents import OracleAgent
-from orchestrator.backends.inprocess import InProcessBackend
-from orchestrator.prove.validate import run_once, _why
-import cases as C
+"""Print the verdict of every adversarial case (a development aid, not a test).
 
-async def main(names):
-    async with InProcessBackend() as b:
-        for name, (scn, cs) in C.ALL.items():
-            if names and name not in names: continue
-            s = scn()
-            for c in cs:
-                t = time.time()
-                r, rep = await run_once(s, b, OracleAgent(c.steps(s)))
-                ok = r.passed == c.want
-                print(f"{'OK ' if ok else 'BAD'} {name}:{c.id} want={'pass' if c.want else 'fail'} got={'pass' if r.passed else 'fail'} score={r.score:.2f} {time.time()-t:.1f}s")
-                if rep.errors: print("   agent errors:", rep.errors)
-                if not ok or '-v' in sys.argv: print("   why:", _why(r)[:600])
-asyncio.run(main([a for a in sys.argv[1:] if not a.startswith('-')]))
+    python tests/adversarial/run_cases.py [scenario-file-stem ...] [-v]
+"""
+
+import asyncio
+import sys
+import time
+
+sys.path[:0] = ["tests", "tests/adversarial", "."]
+
+import cases  # noqa: E402
+
+from orchestrator.agents import OracleAgent  # noqa: E402
+from orchestrator.backends.inprocess import InProcessBackend  # noqa: E402
+from orchestrator.prove.validate import _why, run_once  # noqa: E402
+
+
+async def main(names: list[str]) -> None:
+    async with InProcessBackend() as backend:
+        for name, (make_scenario, scenario_cases) in cases.ALL.items():
+            if names and name not in names:
+                continue
+            scenario = make_scenario()
+            for case in scenario_cases:
+                started = time.time()
+                result, report = await run_once(scenario, backend, OracleAgent(case.steps(scenario)))
+                ok = result.passed == case.want
+                want, got = "pass" if case.want else "fail", "pass" if result.passed else "fail"
+                print(f"{'OK ' if ok else 'BAD'} {name}:{case.id} want={want} got={got} score={result.score:.2f} "
+                      f"{time.time() - started:.1f}s")
+                if report.errors:
+                    print("   agent errors:", report.errors)
+                if not ok or "-v" in sys.argv:
+                    print("   why:", _why(result)[:600])
+
+
+if __name__ == "__main__":
+    asyncio.run(main([a for a in sys.argv[1:] if not a.startswith("-")]))

@@ -21,7 +21,6 @@ from orchestrator.agents import OracleAgent  # noqa: E402
 from orchestrator.backends.inprocess import InProcessBackend  # noqa: E402
 from orchestrator.prove.validate import _why, run_once  # noqa: E402
 
-
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 

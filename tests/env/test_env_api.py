@@ -187,7 +187,7 @@ async def test_credit_when_checks_first_hold_and_nothing_for_reads_noops_or_repe
         await env.reset(travel, seed=0)
         saved: dict[str, Any] = {}
         results = await play(env, travel.oracle, saved)
-        by_tool = [(s.tool, r) for s, r in zip(travel.oracle, results)]
+        by_tool = [(s.tool, r) for s, r in zip(travel.oracle, results, strict=True)]
         reads = [r for tool, r in by_tool if tool.split("__")[1].startswith(("search", "get", "list"))]
         assert reads and all(r.reward == 0.0 and r.info["credited"] == [] for r in reads)
         writes = [r for tool, r in by_tool if r not in reads]

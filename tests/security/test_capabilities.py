@@ -15,7 +15,7 @@ from pathlib import Path
 
 import httpx2
 import pytest
-from helpers import ROOT, TRAVEL_PATH, app_process, AppProcess, free_port, mcp_client, structured, wait_healthy
+from helpers import ROOT, TRAVEL_PATH, AppProcess, app_process, free_port, mcp_client, structured, wait_healthy
 
 from orchestrator.backends import make_backend
 from orchestrator.backends.base import HttpEndpoint
@@ -82,7 +82,7 @@ def test_a_miss_lists_nothing_and_looks_the_same_whatever_the_reason(server: App
 async def test_another_sandboxs_tools_need_its_secret(server: AppProcess) -> None:
     before = snapshot_and_journal(server, "bravo")
     for secret in (None, "guess", server.secrets["alpha"]):
-        with pytest.raises(Exception):  # noqa: B017, PT011: the client fails to connect at all: 404 on initialize
+        with pytest.raises(Exception):  # noqa: B017 (the client fails to connect at all: 404 on initialize)
             async with mcp_client(server.mcp_url("bravo"), secret) as client:
                 await client.call_tool("transition_ticket", {"key": "OPS-1", "status": "done"})
     assert snapshot_and_journal(server, "bravo") == before

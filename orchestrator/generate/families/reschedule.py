@@ -83,7 +83,7 @@ class Reschedule(Family):
             new = rng.choice(starts)
             text = fake(rng)
             distractors = []
-            for k in range(knobs.get("distractors", 0)):
+            for _ in range(knobs.get("distractors", 0)):
                 spots = aligned_starts(_minus(world.free_windows([], old_window), [clash, (new, new + timedelta(minutes=minutes))]), 30)
                 if spots:
                     distractors.append(iso(rng.choice(spots)))

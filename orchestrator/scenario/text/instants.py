@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
+from itertools import pairwise
 from zoneinfo import ZoneInfo
 
 from orchestrator.scenario.text.clean import inside, unquoted
@@ -69,11 +70,11 @@ def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iter
         return any(o.timetz().replace(tzinfo=None) == instant.time() and o.date() == instant.date() for o in options)
 
     stated = [not m.set_aside and not m.range_end and says(m) for m in mentions]
-    holding_sentences = {m.sentence for m, ok in zip(mentions, stated) if ok}
+    holding_sentences = {m.sentence for m, ok in zip(mentions, stated, strict=True) if ok}
 
     def offered_instead(mention: TimeMention) -> bool:
         """Another day's time offered as an alternative to the wanted one, in its sentence."""
-        for other, ok in zip(mentions, stated):
+        for other, ok in zip(mentions, stated, strict=True):
             if ok and other.sentence == mention.sentence:
                 between = text[min(other.end, mention.end) : max(other.start, mention.start)]
                 if ALTERNATIVE.search(between):
@@ -119,7 +120,7 @@ def check_date(text: str, wanted: date, zone: str, now: datetime) -> tuple[bool,
     bounds = [0, *(m.end() for m in SENTENCE_END.finditer(text)), len(text) + 1]
 
     def sentence(pos: int) -> tuple[int, int]:
-        return next((a, b) for a, b in zip(bounds, bounds[1:]) if a <= pos < b)
+        return next((a, b) for a, b in pairwise(bounds) if a <= pos < b)
 
     hits = {sentence(start) for start, dates, _ in mentions if wanted in dates}
     other = [said for start, dates, said in mentions if wanted not in dates and (not hits or sentence(start) in hits)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, time, tzinfo
+from itertools import pairwise
 
 from orchestrator.scenario.text.clean import inside, url_spans
 from orchestrator.scenario.text.dates import DateMention, find_dates, valid_date
@@ -205,7 +206,7 @@ def _word_times(text: str, spans: list[tuple[int, int]], taken: list[tuple[int, 
 
 def _join_ranges(text: str, mentions: list[TimeMention]) -> None:
     """Ranges: "3:30-4:30 pm" shares the am/pm; the end of a range is marked."""
-    for first, second in zip(mentions, mentions[1:]):
+    for first, second in pairwise(mentions):
         if RANGE_JOIN.match(text[first.end : second.start]) or (
             re.fullmatch(r"\s*(?:-|–|—|to|until|till|and)\s*", text[first.end : second.start], re.I)
         ):
@@ -244,7 +245,7 @@ def _place_on_dates(text: str, mentions: list[TimeMention], dates: list[DateMent
     sentence and whether the text sets it aside."""
     bounds = [0, *(m.end() for m in SENTENCE_END.finditer(text)), len(text) + 1]
     for mention in mentions:
-        sentence = next((a, b) for a, b in zip(bounds, bounds[1:]) if a <= mention.start < b)
+        sentence = next((a, b) for a, b in pairwise(bounds) if a <= mention.start < b)
         mention.sentence = sentence
         mention.set_aside = SET_ASIDE.search(text[max(sentence[0], mention.start - 80) : mention.start]) is not None
         if mention.dates is not None:

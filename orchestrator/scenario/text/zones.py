@@ -5,14 +5,13 @@
 from __future__ import annotations
 
 import re
-from datetime import timedelta, timezone, tzinfo
+from datetime import UTC, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
 
 # Abbreviations of zones with daylight saving stand for the region's local time on that date, as people
 # use them ("15:30 CET" written in July means Berlin time), so they are IANA zones here.
 ZONE_ABBREVIATIONS: dict[str, tzinfo | str] = {
-    "UTC": timezone.utc, "GMT": timezone.utc, "Z": timezone.utc, "UT": timezone.utc,
+    "UTC": UTC, "GMT": UTC, "Z": UTC, "UT": UTC,
     "WET": "Europe/Lisbon", "WEST": "Europe/Lisbon", "BST": "Europe/London",
     "CET": "Europe/Berlin", "CEST": "Europe/Berlin", "MEZ": "Europe/Berlin", "MESZ": "Europe/Berlin",
     "EET": "Europe/Helsinki", "EEST": "Europe/Helsinki",
