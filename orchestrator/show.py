@@ -1,6 +1,6 @@
 """Scenarios and results in words, for people reading a terminal.
 
-May import: `scenario`, `verify`.
+May import: `scenario`, `verify`, `record`.
 """
 
 from __future__ import annotations
@@ -9,11 +9,13 @@ import re
 from typing import Any
 
 from rich.console import Console, Group
+from rich.markup import escape
 from rich.markdown import Markdown
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from orchestrator.record import is_errored
 from orchestrator.scenario.conditions import describe_where
 from orchestrator.verify.results import Result
 from orchestrator.scenario.checks import Expect, Forbid, RowCheck
@@ -158,8 +160,8 @@ def render_scenario(console: Console, scenario: Scenario) -> None:
     )
 
 
-def render_result(console: Console, result: Result) -> None:
-    """Print a result: the verdict, the score, each check and the violations."""
+def render_checks(console: Console, result: Result) -> None:
+    """Print a scored result's verdict line and its table of checks by stage."""
     verdict = "[bold green]PASSED[/]" if result.passed else "[bold red]FAILED[/]"
     process = f"  process {result.process:.2f}" if result.process is not None else ""
     console.print(
@@ -178,6 +180,18 @@ def render_result(console: Console, result: Result) -> None:
             name = f"{stage.name} ({stage.score:.0%})" if index == 0 else ""
             table.add_row(name, check.description, mark, check.reason or "")
     console.print(table)
+
+
+def render_result(console: Console, result: Result) -> None:
+    """Print a result: the verdict, the score, each check and the violations; an errored episode (not scored:
+    `orchestrator.record.is_errored`) as ERROR with its reason, and how many checks the state it left passes."""
+    if is_errored(result.status):
+        passed = sum(c.passed for c in result.checks)
+        console.print(f"[bold yellow]ERROR[/]  {result.title} ({result.scenario})  {result.status}: {escape(result.error or 'no reason given')}\n"
+                      f"not scored (not a task failure); the state it left passes {passed} of {len(result.checks)} checks",
+                      highlight=False)  # fmt: skip
+    else:
+        render_checks(console, result)
     for violation in result.violations:
         call = ""
         if violation.call is not None:

@@ -24,6 +24,10 @@ from orchestrator.episode.episode import Episode
 from orchestrator.scenario.model import SAVED_REF, OracleStep, Retry, app_of
 
 
+NOT_STARTED = {126: "command not executable", 127: "command not found"}
+"""The exit codes of a shell whose command could not be run: an agent that exits with one never started."""
+
+
 @dataclass
 class AgentReport:
     """What an agent reports of its episode (results.json's `agent`): its calls, errors, exit and timing, and a model
@@ -41,6 +45,17 @@ class AgentReport:
     """A model agent's totals: tokens, turns, retries, and `cost_usd` with a price table."""
     turns: list[dict[str, Any]] | None = None
     """A model agent's turns: latency, input/output/cached tokens, stop reason, tool calls, retries."""
+
+    @property
+    def agent_error(self) -> str | None:
+        """Why the agent never worked on the task, when it did not: its model's API failed for good, or its command
+        never started (exit 126 or 127: not executable, not found). The episode's status is then `agent_error`:
+        not scored, as it says nothing of the task."""
+        if self.api_error:
+            return self.api_error
+        if not self.timed_out and self.exit_code in NOT_STARTED:
+            return f"the agent exited with code {self.exit_code} ({NOT_STARTED[self.exit_code]}): it never started"
+        return None
 
     def as_dict(self) -> dict[str, Any]:
         """The report as results.json records it (a model agent's API error, usage and turns only for model agents)."""

@@ -70,7 +70,7 @@ from typing import IO, Any, Literal
 import anyio
 import yaml
 
-from orchestrator.agents.base import Agent, AgentReport
+from orchestrator.agents.base import NOT_STARTED, Agent, AgentReport
 from orchestrator.episode.episode import Episode
 from orchestrator.episode.gateway import task_text
 
@@ -573,10 +573,8 @@ def describe_exit(code: int) -> str:
     """`exited with code 127 (command not found)`, `crashed (SIGSEGV)` …"""
     if code < 0:
         return f"crashed ({_signal_name(-code)})"
-    if code == 127:
-        return "exited with code 127 (command not found)"
-    if code == 126:
-        return "exited with code 126 (command not executable)"
+    if code in NOT_STARTED:
+        return f"exited with code {code} ({NOT_STARTED[code]})"
     if code > 128 and code - 128 in signal.valid_signals():
         return f"crashed (exit code {code}: {_signal_name(code - 128)})"
     return f"exited with code {code}"

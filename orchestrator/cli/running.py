@@ -86,8 +86,9 @@ def run_command(
     """Run an agent on a scenario, verify the final state, and write results.json and trace.jsonl.
 
     Exit code 0 when the task passed (every episode), 1 when it failed, 2 for usage, scenario or backend errors
-    and for episodes that ended in error (an app server died); 130/143 when SIGINT/SIGTERM stopped the run
-    (results are still written, with status interrupted)."""
+    and for errored episodes (an app server died, the model's API failed, the agent's command never started: not
+    scored, counted apart); 130/143 when SIGINT/SIGTERM stopped the run (results are still written, with status
+    interrupted)."""
     from orchestrator.agents.models.options import ModelOptions
     from orchestrator.run.suite import is_suite
 
@@ -188,8 +189,11 @@ def print_run(record: RunRecord, options: RunOptions, as_json: bool) -> None:
 
 
 def print_repeat(summary: dict) -> None:
-    """A --repeat run: a row per episode, then passes, mean score, pass@k and pass^k."""
+    """A --repeat run: a row per episode, then passes, mean score, pass@k and pass^k over the scored episodes, and
+    the errored ones apart (`orchestrator.record.is_errored`)."""
     from rich.table import Table
+
+    from orchestrator.record import describe_errors, is_errored
 
     table = Table(show_edge=False, title=f"{summary['title']} ({summary['scenario']})", title_justify="left")
     table.add_column("episode")
@@ -197,14 +201,23 @@ def print_repeat(summary: dict) -> None:
     table.add_column("score", justify="right")
     table.add_column("verdict")
     for index, episode in enumerate(summary["results"], 1):
+        if is_errored(episode.get("status")):
+            table.add_row(str(index), str(episode["rng_seed"]), "-", f"[yellow]{episode['status']}[/] (not scored)")
+            continue
         table.add_row(str(index), str(episode["rng_seed"]), f"{episode['score']:.2f}", "[green]passed[/]" if episode["passed"] else "[red]failed[/]")
     console.print(table)
-    n = summary["episodes"]
+    n = summary.get("scored", summary["episodes"])
+    errored = f"; {summary['errored']} errored (not scored): {describe_errors(summary.get('errors') or {})}" if summary.get("errored") else ""
+    if not n:
+        console.print(f"0 of {summary['episodes']} episodes scored{errored}", highlight=False)
+        return
     console.print(
         f"{summary['passes']}/{n} passed, mean score {summary['score']:.2f}; "
         + ", ".join(f"pass@{k} {summary['pass_at_k'][str(k)]:.2f}" for k in sorted({1, n}))
         + "; "
         + ", ".join(f"pass^{k} {summary['pass_hat_k'][str(k)]:.2f}" for k in sorted({1, n}))
+        + errored,
+        highlight=False,
     )
 
 

@@ -14,9 +14,11 @@ top summarizes them with pass@k and pass^k.
 Every episode ends with a `results.json`, whatever happened: `status` is
 `completed`, `timeout` (the agent was stopped by the timeout; still verified),
 `interrupted` (SIGINT/SIGTERM stopped the run; the agent is stopped, then the
-episode is verified), `agent_error` (a model agent's API kept failing: still verified, exit 2, not a task
-failure) or `error` (an app server died, a backend failed …; `error`
-says what, and the verdict is a failure). The verdict is computed only after
+episode is verified), `agent_error` (a model agent's API kept failing, or a command agent never started: exit
+126 or 127; still verified) or `error` (an app server died, a backend failed …). The last three are errored
+(`orchestrator.record.is_errored`): `error` says why, and the episode is not scored: repeat totals count
+passes, failures, mean score and pass@k over the scored episodes and the errored ones apart, and the run
+exits 2. The verdict is computed only after
 the agent's whole process tree is gone, and `digest` holds the sha256 of the
 `trace.jsonl` and of the journal it was computed from (`verify_digest`).
 """
@@ -40,7 +42,7 @@ from orchestrator.agents.command import CommandAgent
 from orchestrator.backends.base import Backend, BackendError, first_error
 from orchestrator.episode.episode import Episode
 from orchestrator.episode.serving import serve_http
-from orchestrator.record import journal_of, pass_at_k, pass_hat_k, write_episode, write_json
+from orchestrator.record import is_errored, journal_of, tally, write_episode, write_json
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge
 from orchestrator.verify.results import JournalSummary, Result
@@ -76,15 +78,17 @@ class RunRecord:
 
     @property
     def passed(self) -> bool:
-        return bool(self.results) and all(r.passed for r in self.results)
+        """Every episode passed (an errored one did not)."""
+        return bool(self.results) and all(r.passed and not is_errored(r.status) for r in self.results)
 
     @property
     def errors(self) -> list[Result]:
-        """Episodes that ended in error, a model agent's API failure (`agent_error`) included."""
-        return [r for r in self.results if r.status in ("error", "agent_error")]
+        """The errored episodes (`orchestrator.record.is_errored`): not scored, reported apart."""
+        return [r for r in self.results if is_errored(r.status)]
 
     def exit_code(self) -> int:
-        """0 passed, 1 failed, 2 when an episode ended in error, 128+N when signal N stopped the run."""
+        """0 every episode passed, 1 some failed, 2 some errored (not scored: see `errors`), 128+N when signal N
+        stopped the run."""
         if self.interrupted:
             return 128 + int(signal.Signals[self.interrupted])
         if self.errors:
@@ -195,8 +199,8 @@ async def run_episode(
                     status = "interrupted"
                 elif report.timed_out:
                     status = "timeout"
-                elif getattr(report, "api_error", None):
-                    status = "agent_error"  # the model's API failed for good: not the task's failure
+                elif report.agent_error:
+                    status = "agent_error"  # the model's API failed for good, or the command never started
                 if report.usage is None and callable(getattr(agent, "fill_report", None)):
                     agent.fill_report(report)  # type: ignore[attr-defined]  # a stopped model agent's turns and usage so far
             # The agent's process tree is gone here (agents stop it before returning, even when cancelled).
@@ -225,7 +229,7 @@ async def run_episode(
         result.episode.update(info)
         result.status = status  # type: ignore[assignment]
         if status == "agent_error":
-            result.error = report.api_error
+            result.error = report.agent_error
     write_episode(folder, result, trace, journal if journal is not None else journal_of(trace))
     return result
 
@@ -354,12 +358,16 @@ def call_latency(folders: list[Path]) -> dict[str, Any]:
 
 
 def summary(scenario: Scenario, record: RunRecord, options: RunOptions) -> dict[str, Any]:
-    """Several episodes of one scenario: pass@k, pass^k, mean scores per stage and pass rates per check.
+    """Several episodes of one scenario: passes, failures, mean score, pass@k and pass^k, mean scores per stage and
+    pass rates per check, all over the scored episodes; the errored ones (`is_errored`) counted apart with their
+    reasons (`orchestrator.record.tally`)."""
+    counts = tally(record.results)
+    scored = [r for r in record.results if not is_errored(r.status)]
+    first = next((r for r in scored if r.stages), next((r for r in record.results if r.stages), record.results[0]))
+    n = len(scored)
 
-    Episodes that ended in error count as failed (their stages score 0)."""
-    n = len(record.results)
-    c = sum(r.passed for r in record.results)
-    first = next((r for r in record.results if r.stages), record.results[0])
+    def mean(values: list[float]) -> float | None:
+        return round(sum(values) / n, 6) if n else None
 
     def stage_score(r: Result, i: int) -> float:
         return r.stages[i].score if len(r.stages) == len(first.stages) else 0.0
@@ -373,21 +381,17 @@ def summary(scenario: Scenario, record: RunRecord, options: RunOptions) -> dict[
     return {
         "scenario": scenario.id,
         "title": scenario.title,
-        "passed": c == n,
-        "score": round(sum(r.score for r in record.results) / n, 6),
-        "episodes": n,
-        "passes": c,
+        "passed": record.passed,
+        **counts.as_dict(),
         "statuses": statuses,
         "interrupted": record.interrupted,
-        "pass_at_k": {str(k): round(pass_at_k(n, c, k), 6) for k in range(1, n + 1)},
-        "pass_hat_k": {str(k): round(pass_hat_k(n, c, k), 6) for k in range(1, n + 1)},
         "stages": [
-            {"name": stage.name, "weight": stage.weight, "mean_score": round(sum(stage_score(r, i) for r in record.results) / n, 6)}
+            {"name": stage.name, "weight": stage.weight, "mean_score": mean([stage_score(r, i) for r in scored])}
             for i, stage in enumerate(first.stages)
         ],
         "checks": [
             {"id": check.id, "stage": check.stage, "description": check.description,
-             "pass_rate": round(sum(check_passed(r, i) for r in record.results) / n, 6)}
+             "pass_rate": mean([float(check_passed(r, i)) for r in scored])}
             for i, check in enumerate(first.checks)
         ],  # fmt: skip
         "results": [
@@ -414,11 +418,13 @@ def episode_problems(record: RunRecord, tail: int = 5) -> list[str]:
         if result.status == "error":
             lines.append(f"{where}ERROR: {result.error}")
         if result.status == "agent_error":
-            lines.append(f"{where}MODEL API ERROR (not counted as a task failure): {agent.get('api_error')}")
+            what = "MODEL API ERROR" if agent.get("api_error") else "AGENT ERROR"
+            lines.append(f"{where}{what} (not scored): {result.error or agent.get('api_error')}")
         if agent.get("timed_out"):
             lines.append(f"{where}the agent was stopped by the timeout after {agent.get('duration_s', 0):g} s")
         elif agent.get("exit_code"):
-            lines.append(f"{where}the agent {describe_exit(agent['exit_code'])}")
+            if result.status != "agent_error":  # (an agent that never started: said above)
+                lines.append(f"{where}the agent {describe_exit(agent['exit_code'])}")
             log = folder / "agent.log"
             if log.exists():
                 last = log.read_text(errors="replace").strip().splitlines()[-tail:]

@@ -28,7 +28,7 @@ import anyio
 from orchestrator import scenario as scenarios
 from orchestrator.agents.base import Agent
 from orchestrator.backends.base import Backend
-from orchestrator.record import SUITE, pass_k_tables, write_summary
+from orchestrator.record import SUITE, describe_errors, is_errored, tally, write_summary
 from orchestrator.run.runner import EpisodeRunner, Interrupt, RunOptions, RunRecord, run_many, watch_signals
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge
@@ -104,11 +104,12 @@ class SuiteRecord:
 
     @property
     def passed(self) -> bool:
+        """Every scenario ran and passed every episode (an errored episode did not pass)."""
         return all(r.record is not None and r.record.passed for r in self.runs)
 
     def exit_code(self) -> int:
-        """0 when every scenario passed every episode, 1 otherwise, 2 when a file did not load or an episode
-        ended in error, 128+N when signal N stopped the run."""
+        """0 when every scenario passed every episode, 1 when some failed, 2 when a file did not load or an episode
+        errored (`orchestrator.record.is_errored`: not scored), 128+N when signal N stopped the run."""
         if self.interrupted:
             return 128 + int(signal.Signals[self.interrupted])
         if any(r.problems or (r.record and r.record.errors) for r in self.runs):
@@ -209,16 +210,18 @@ def _mean(values: list[float]) -> float | None:
 
 
 def scenario_row(run: ScenarioRun) -> dict[str, Any]:
-    """One scenario's row of the suite summary: episodes, passes, pass@k and pass^k, scores, calls, time, cost."""
+    """One scenario's row of the suite summary: episodes, and over the scored ones passes, failures, pass@k and
+    pass^k, scores; the errored ones apart with their reasons (`orchestrator.record.tally`); calls, time, cost."""
     row: dict[str, Any] = {"file": str(run.file)}
     if run.scenario is None:
         return row | {"id": None, "status": "invalid", "problems": run.problems, "passed": False}
     results = run.record.results if run.record else []
-    n, c = len(results), sum(r.passed for r in results)
+    counts = tally(results)
+    scored = [r for r in results if not is_errored(r.status)]
     stage_names = [s.name for s in run.scenario.stages]
 
-    def stage_mean(i: int) -> float:
-        return round(sum(r.stages[i].score if i < len(r.stages) else 0.0 for r in results) / n, 6) if n else 0.0
+    def stage_mean(i: int) -> float | None:
+        return _mean([r.stages[i].score if i < len(r.stages) else 0.0 for r in scored])
 
     costs = [cost for r in results if (cost := _cost(r)) is not None]
     durations = [float(r.episode["duration_s"]) for r in results if isinstance(r.episode.get("duration_s"), int | float)]
@@ -230,19 +233,16 @@ def scenario_row(run: ScenarioRun) -> dict[str, Any]:
         "id": run.scenario.id,
         "title": run.scenario.title,
         "folder": str(run.folder),
-        "episodes": n,
-        "passes": c,
-        "passed": n > 0 and c == n,
-        "score": _mean([r.score for r in results]) or 0.0,
-        **pass_k_tables(n, c),
+        **counts.as_dict(),
+        "passed": counts.scored > 0 and counts.failed == 0,
         "stages": [{"name": name, "mean_score": stage_mean(i)} for i, name in enumerate(stage_names)],
         "calls": _mean([float(r.journal.calls) for r in results]),
         "duration_s": _mean(durations),
         "wall_s": round(run.wall_s, 3),
-        "cost_usd": round(sum(costs), 6) if costs and len(costs) == n else None,
+        "cost_usd": round(sum(costs), 6) if costs and len(costs) == len(results) else None,
         "statuses": statuses,
         "status": next((s for s in ("error", "agent_error", "interrupted") if s in statuses), "completed"),
-        **_attack_row(results),
+        **_attack_row(scored),
     }
 
 
@@ -258,16 +258,23 @@ def _attack_row(results: list[Result]) -> dict[str, Any]:
 def summarize(
     runs: list[ScenarioRun], options: SuiteOptions, *, interrupted: str | None = None, elapsed_s: float = 0.0
 ) -> dict[str, Any]:
-    """The suite's results.json (kind "suite"): a row per scenario file and the totals over the scenarios that ran."""
+    """The suite's results.json (kind "suite"): a row per scenario file and the totals over the scenarios that ran:
+    scenarios passed and failed, mean score, pass@k and pass^k over those with a scored episode; episodes, passes
+    and errored episodes with their reasons (an errored episode is not scored: `orchestrator.record.is_errored`)."""
     rows = [scenario_row(r) for r in runs]
     ran = [r for r in rows if r.get("id") and r["episodes"]]
     ks = range(1, options.repeat + 1)
 
     def mean_of(key: str, k: int) -> float | None:
-        values = [r[key][str(k)] for r in ran if str(k) in r[key]]
+        values = [r[key][str(k)] for r in ran if str(k) in r.get(key, {})]
         return _mean(values)
 
     costs = [r["cost_usd"] for r in ran if r["cost_usd"] is not None]
+    reasons: dict[str, int] = {}
+    for r in ran:
+        for reason, count in (r.get("errors") or {}).items():
+            reasons[reason] = reasons.get(reason, 0) + count
+    scored = [r for r in ran if r.get("scored", r["episodes"])]
     return {
         "kind": SUITE,
         "agent": options.agent,
@@ -278,11 +285,15 @@ def summarize(
         "total": {
             "scenarios": len(rows),
             "run": len(ran),
-            "passed": sum(1 for r in ran if r["passed"]),
+            "passed": sum(1 for r in scored if r["passed"]),
+            "failed": sum(1 for r in scored if not r["passed"]),
             "invalid": sum(1 for r in rows if r.get("status") == "invalid"),
             "episodes": sum(r["episodes"] for r in ran),
+            "scored": sum(r.get("scored", r["episodes"]) for r in ran),
             "passes": sum(r["passes"] for r in ran),
-            "score": _mean([r["score"] for r in ran]) or 0.0,
+            "errored": sum(r.get("errored", 0) for r in ran),
+            "errors": reasons,
+            "score": _mean([r["score"] for r in scored if r["score"] is not None]),
             "pass_at_k": {str(k): mean_of("pass_at_k", k) for k in ks},
             "pass_hat_k": {str(k): mean_of("pass_hat_k", k) for k in ks},
             "calls": round(sum((r["calls"] or 0) * r["episodes"] for r in ran), 3),
@@ -290,7 +301,7 @@ def summarize(
             "cost_usd": round(sum(costs), 6) if costs and len(costs) == len(ran) else None,
             **_attack_total(ran),
         },
-        "passed": bool(ran) and len(ran) == len(rows) and all(r["passed"] for r in ran),
+        "passed": bool(ran) and len(ran) == len(rows) and all(r["passed"] and not r.get("errored") for r in ran),
         "interrupted": interrupted,
         "written_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
@@ -342,21 +353,26 @@ def render_suite(console: Any, summary: dict[str, Any]) -> None:
         if row.get("status") == "invalid":
             table.add_row(row["file"], "[red]invalid[/]", "-", f"{len(row.get('problems', []))} problem(s)", "-", "-", "-")
             continue
-        n, c = row.get("episodes", 0), row.get("passes", 0)
+        n, c = row.get("scored", row.get("episodes", 0)), row.get("passes", 0)
         mark = "[green]" if row.get("passed") else "[red]"
-        passed = f"{mark}{'yes' if c else 'no'}[/]" if repeat == 1 else f"{mark}{c}/{n}[/]"
-        if row.get("status") in ("error", "agent_error", "interrupted"):
-            passed += f" ({row['status']})"
-        stages = " ".join(f"{s['mean_score']:.2f}" for s in row.get("stages", []))
-        table.add_row(row["id"], passed, f"{row.get('score', 0):.2f}", stages, _fmt(row.get("calls"), ".0f" if repeat == 1 else ".1f"),
+        if not n:  # every episode errored: nothing to score
+            passed = f"[yellow]{row.get('status', 'error')}[/]"
+        else:
+            passed = f"{mark}{'yes' if c else 'no'}[/]" if repeat == 1 else f"{mark}{c}/{n}[/]"
+            if row.get("errored"):
+                passed += f" [yellow]+{row['errored']} errored[/]"
+        stages = " ".join(_fmt(s.get("mean_score"), ".2f") for s in row.get("stages", []))
+        table.add_row(row["id"], passed, _fmt(row.get("score"), ".2f"), stages, _fmt(row.get("calls"), ".0f" if repeat == 1 else ".1f"),
                       _fmt(row.get("duration_s"), ".1f", " s"), _fmt(row.get("cost_usd"), ".4f", " $") if row.get("cost_usd") is not None else "-")  # fmt: skip
     print_table(console, table)
     total = summary.get("total", {})
     ks = sorted({1, repeat})
+    scored = total.get("passed", 0) + total.get("failed", 0) if "failed" in total else total.get("run", 0)
     line = (
-        f"total: {total.get('passed', 0)}/{total.get('run', 0)} scenarios passed"
-        + (f", {total.get('passes', 0)}/{total.get('episodes', 0)} episodes" if repeat > 1 else "")
-        + f", mean score {total.get('score', 0):.2f}"
+        f"total: {total.get('passed', 0)}/{scored} scenarios passed"
+        + (f", {total.get('passes', 0)}/{total.get('scored', total.get('episodes', 0))} episodes" if repeat > 1 else "")
+        + (f", {total['errored']} errored (not scored)" if total.get("errored") else "")
+        + f", mean score {_fmt(total.get('score'), '.2f')}"
         + "".join(f", pass@{k} {_fmt(total.get('pass_at_k', {}).get(str(k)), '.2f')}" for k in ks)
         + "".join(f", pass^{k} {_fmt(total.get('pass_hat_k', {}).get(str(k)), '.2f')}" for k in ks if k > 1)
         + f", {total.get('calls', 0):.0f} tool calls, {total.get('wall_s', 0):.1f} s"
@@ -368,6 +384,18 @@ def render_suite(console: Any, summary: dict[str, Any]) -> None:
     if total.get("invalid"):
         line += f"; {total['invalid']} file(s) did not load"
     console.print(line, highlight=False)
+    if total.get("errors"):
+        console.print(f"errored: {describe_errors(total['errors'])}", highlight=False)
+
+
+def episodes_verdict(results: list[Result]) -> str:
+    """A scenario's episodes in a few words: "passed, score 1.00", "2/3 passed, score 0.67, 1 errored",
+    "ERROR (agent_error: ...)" when none was scored."""
+    counts = tally(results)
+    if not counts.scored:
+        return f"ERROR ({describe_errors(counts.reasons, limit=1)})"
+    verdict = ("passed" if counts.passes else "FAILED") if len(results) == 1 else f"{counts.passes}/{counts.scored} passed"
+    return f"{verdict}, score {_fmt(counts.score, '.2f')}" + (f", {counts.errored} errored" if counts.errored else "")
 
 
 class SuiteProgress:
@@ -410,10 +438,7 @@ class SuiteProgress:
             self.active.pop(sid, None)
             record = run.record
             if record and record.results:
-                n, c = len(record.results), sum(r.passed for r in record.results)
-                score = sum(r.score for r in record.results) / n
-                verdict = ("passed" if c == n else "FAILED") if n == 1 else f"{c}/{n} passed"
-                message = f"[{self.done}/{self.total}] {sid}: {verdict}, score {score:.2f}"
+                message = f"[{self.done}/{self.total}] {sid}: {episodes_verdict(record.results)}"
             else:
                 message = f"[{self.done}/{self.total}] {sid}: not run"
             self.console.print(message, highlight=False)
