@@ -22,20 +22,22 @@ def export_command(
     fmt: Annotated[str, typer.Option("--format", help="openai (Chat Completions messages + tools), anthropic (Messages API), or sharegpt.")] = "openai",
     passed_only: Annotated[bool, typer.Option("--passed-only", help="Only episodes that passed.")] = False,
     min_score: Annotated[float | None, typer.Option("--min-score", min=0, max=1, help="Only episodes scoring at least S.")] = None,
+    include_errored: Annotated[bool, typer.Option("--include-errored", help="Also errored episodes (error, agent_error, "
+                                                  "interrupted), which are left out by default.")] = False,
 ) -> None:
     """Export episodes as training data: one JSON line each with the tools, the messages, scenario id, seed, score and stage scores.
 
     Model-agent episodes use their messages.json; others (cmd:, oracle) a conversation built from the trace.
-    Episodes that ended in error or agent_error are left out. Order: by folder path."""
+    Errored episodes (error, agent_error, interrupted: not scored) are left out unless --include-errored. Order: by folder path."""
     from orchestrator.export import ExportError, export
 
     try:
-        counts = export(runs, fmt, out, passed_only=passed_only, min_score=min_score)
+        counts = export(runs, fmt, out, passed_only=passed_only, min_score=min_score, include_errored=include_errored)
     except ExportError as exc:
         raise fail_usage(str(exc)) from None
     err.print(f"{counts['written']} of {counts['episodes']} episodes written to {out}"
               + (f"; {counts['filtered']} left out by --passed-only/--min-score" if counts["filtered"] else "")
-              + (f"; {counts['errors']} ended in error" if counts["errors"] else "")
+              + (f"; {counts['errors']} errored left out (--include-errored keeps them)" if counts["errors"] else "")
               + (f"; {counts['bad_lines']} unreadable trace line(s) skipped" if counts.get("bad_lines") else ""),
               highlight=False)  # fmt: skip
 

@@ -4,8 +4,9 @@ One JSON line per episode, in path order: the tools, the conversation in the cho
 scenario id, seed, status, score, pass and stage scores (for SFT; prompt + reward for RL). An episode of a
 model agent brings its own `messages.json`; any other episode (`cmd:`, oracle) is turned into a conversation
 from its trace (`orchestrator.agents.models.convert.trace_messages`), with the tools of the apps it used.
-Episodes that ended in `error` or `agent_error` are left out (the conversation is cut short by something that
-is not the model's doing). Run folders are found and read through `orchestrator.record`, as the viewer reads them:
+Errored episodes (`error`, `agent_error`, `interrupted`: `orchestrator.record.is_errored`) are left out unless
+asked for (`include_errored`): their conversation was cut short by something that is not the model's doing, and
+their score says nothing of the task. Run folders are found and read through `orchestrator.record`, as the viewer reads them:
 the same folders are episodes, and a trace line that does not parse costs that line only (counted in `bad_lines`).
 
 May import: `record`, `agents.models.convert`, `episode.gateway` and `servers`; never `run` or the CLI.
@@ -28,10 +29,9 @@ from orchestrator.agents.models.convert import (
     openai_tools_to_anthropic,
     trace_messages,
 )
-from orchestrator.record import EPISODE, MESSAGES, RESULTS, find_records, read_json, read_trace
+from orchestrator.record import EPISODE, MESSAGES, RESULTS, find_records, is_errored, read_json, read_trace
 
 FORMATS = ("openai", "anthropic", "sharegpt")
-SKIPPED_STATUSES = ("error", "agent_error")
 
 
 class ExportError(ValueError):
@@ -136,9 +136,13 @@ def record(folder: Path, results: dict[str, Any], fmt: str, root: Path | None = 
     return line
 
 
-def export(paths: list[Path], fmt: str, out: Path, *, passed_only: bool = False, min_score: float | None = None) -> dict[str, int]:
+def export(
+    paths: list[Path], fmt: str, out: Path, *, passed_only: bool = False, min_score: float | None = None,
+    include_errored: bool = False,
+) -> dict[str, int]:
     """Write one line per episode under `paths` to `out`; returns counts: episodes found, written, left out by the
-    filters, left out for their status (`errors`), and trace lines skipped because they did not parse (`bad_lines`)."""
+    filters, errored ones left out (`errors`; kept with `include_errored`), and trace lines skipped because they did
+    not parse (`bad_lines`)."""
     if fmt not in FORMATS:
         raise ExportError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
     folders = find_episodes(paths)
@@ -147,7 +151,7 @@ def export(paths: list[Path], fmt: str, out: Path, *, passed_only: bool = False,
     lines = []
     for folder in folders:
         results = read_json(folder / RESULTS)
-        if results.get("status") in SKIPPED_STATUSES:
+        if is_errored(results.get("status")) and not include_errored:
             counts["errors"] += 1
             continue
         if (passed_only and not results.get("passed")) or (min_score is not None and float(results.get("score") or 0) < min_score):

@@ -109,10 +109,11 @@ class Result(BaseModel):
     status: Literal["completed", "error", "interrupted", "timeout", "agent_error"] = Field(
         "completed",
         description="completed: the agent finished; timeout: it was stopped by the timeout (still verified); "
-        "agent_error: a model agent's API kept failing (still verified; not a task failure); "
-        "interrupted: the run was stopped (SIGINT/SIGTERM); error: something other than the agent failed (see error).",
+        "agent_error: a model agent's API kept failing, or a command agent never started (exit 126 or 127; still "
+        "verified); interrupted: the run was stopped (SIGINT/SIGTERM); error: something other than the agent failed. "
+        "The last three are errored (orchestrator.record.ERRORED): not scored, counted apart, see error.",
     )
-    error: str | None = Field(None, description="What failed, when status is error.")
+    error: str | None = Field(None, description="What failed, when the episode is errored.")
     digest: dict[str, str] | None = Field(
         None, description="sha256 of trace.jsonl and of the journal this verdict was computed from."
     )

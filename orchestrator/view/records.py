@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from orchestrator.record import AGENT_LOG, EPISODE, MESSAGES, REPEAT, SUITE, find_records, read_json, read_trace
+from orchestrator.record import AGENT_LOG, EPISODE, MESSAGES, REPEAT, SUITE, find_records, is_errored, read_json, read_trace, tally
 
 
 @dataclass
@@ -58,6 +58,11 @@ class Record:
     @property
     def status(self) -> str:
         return str(self.data.get("status") or "completed")
+
+    @property
+    def errored(self) -> bool:
+        """An episode that ended for a reason other than the task (`orchestrator.record.is_errored`): not scored."""
+        return self.kind == EPISODE and is_errored(self.status)
 
     @property
     def episode(self) -> dict[str, Any]:
@@ -175,14 +180,17 @@ class Library:
 def filter_episodes(
     episodes: list[Record], *, scenario: str = "", agent: str = "", passed: str = "", since: str = "", until: str = ""
 ) -> list[Record]:
-    """The episodes that match every filter given: scenario id, agent, passed ("yes"/"no"), days since/until."""
+    """The episodes that match every filter given: scenario id, agent, passed ("yes", "no": failed, "errored"),
+    days since/until."""
     out = []
     for r in episodes:
         if scenario and r.scenario != scenario:
             continue
         if agent and r.agent != agent:
             continue
-        if passed in ("yes", "no") and r.passed != (passed == "yes"):
+        if passed in ("yes", "no") and (r.errored or r.passed != (passed == "yes")):
+            continue
+        if passed == "errored" and not r.errored:
             continue
         day = r.modified.strftime("%Y-%m-%d")
         if since and day < since:
@@ -194,17 +202,18 @@ def filter_episodes(
 
 
 def pass_rates(episodes: list[Record]) -> list[dict[str, Any]]:
-    """Per scenario and agent: episodes, passes, pass rate and mean score."""
-    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    """Per scenario and agent: episodes, and over the scored ones passes, pass rate and mean score (None: none was
+    scored); the errored ones apart (`orchestrator.record.tally`)."""
+    groups: dict[tuple[str, str], list[Record]] = {}
     for r in episodes:
-        row = rows.setdefault((r.scenario, r.agent), {"scenario": r.scenario, "agent": r.agent, "episodes": 0, "passes": 0, "score": 0.0})
-        row["episodes"] += 1
-        row["passes"] += int(r.passed)
-        row["score"] += r.score or 0.0
-    for row in rows.values():
-        row["rate"] = row["passes"] / row["episodes"]
-        row["score"] = row["score"] / row["episodes"]
-    return sorted(rows.values(), key=lambda row: (row["scenario"], row["agent"]))
+        groups.setdefault((r.scenario, r.agent), []).append(r)
+    rows = []
+    for (scenario, agent), group in sorted(groups.items()):
+        counts = tally(r.data for r in group)
+        rows.append({"scenario": scenario, "agent": agent, "episodes": counts.episodes, "scored": counts.scored,
+                     "passes": counts.passes, "errored": counts.errored, "score": counts.score,
+                     "rate": counts.passes / counts.scored if counts.scored else None})  # fmt: skip
+    return rows
 
 
 def timeline(record: Record) -> list[dict[str, Any]]:

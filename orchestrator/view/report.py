@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from orchestrator.record import tally
 from orchestrator.view import pages
 from orchestrator.view.records import Library
 
@@ -33,17 +34,22 @@ def _cell(text: object) -> str:
 
 
 def markdown_report(roots: list[Path]) -> str:
-    """A summary table for a pull request: one row per scenario and agent, then the failed episodes with why."""
+    """A summary table for a pull request: one row per scenario and agent over the scored episodes, then the failed
+    episodes with why, then the errored ones (not scored: `orchestrator.record.is_errored`) with their reasons."""
     library = Library.scan(roots)
     episodes = library.episodes()
-    lines = ["| scenario | agent | passed | pass rate | mean score |", "|---|---|---:|---:|---:|"]
+    lines = ["| scenario | agent | passed | pass rate | mean score | errored |", "|---|---|---:|---:|---:|---:|"]
     for row in pages.rec.pass_rates(episodes):
-        lines.append(f"| {_cell(row['scenario'])} | {_cell(row['agent'])} | {row['passes']}/{row['episodes']} | "
-                     f"{100 * row['rate']:.0f}% | {row['score']:.2f} |")  # fmt: skip
-    passes = sum(r.passed for r in episodes)
+        rate = f"{100 * row['rate']:.0f}%" if row["rate"] is not None else "-"
+        score = f"{row['score']:.2f}" if row["score"] is not None else "-"
+        lines.append(f"| {_cell(row['scenario'])} | {_cell(row['agent'])} | {row['passes']}/{row['scored']} | "
+                     f"{rate} | {score} | {row['errored'] or ''} |")  # fmt: skip
+    counts = tally(r.data for r in episodes)
     lines.append("")
-    lines.append(f"**{passes}/{len(episodes)} episodes passed**" + (f" ({100 * passes / len(episodes):.0f}%)" if episodes else ""))
-    failed = [r for r in episodes if not r.passed]
+    lines.append(f"**{counts.passes}/{counts.scored} episodes passed**"
+                 + (f" ({100 * counts.passes / counts.scored:.0f}%)" if counts.scored else "")
+                 + (f"; {counts.errored} errored, not scored" if counts.errored else ""))  # fmt: skip
+    failed = [r for r in episodes if not r.passed and not r.errored]
     if failed:
         lines += ["", "| failed run | score | first failing check | why |", "|---|---:|---|---|"]
         for r in failed:
@@ -53,4 +59,8 @@ def markdown_report(roots: list[Path]) -> str:
             why = (check.get("reason") if check else (violation.get("detail") if violation else r.data.get("error"))) or ""
             score = f"{r.score:.2f}" if r.score is not None else "-"
             lines.append(f"| {_cell(r.id)} | {score} | {_cell(what)} | {_cell(why)} |")
+    errored = [r for r in episodes if r.errored]
+    if errored:
+        lines += ["", "| errored run (not scored) | status | why |", "|---|---|---|"]
+        lines += [f"| {_cell(r.id)} | {_cell(r.status)} | {_cell(r.data.get('error') or '')} |" for r in errored]
     return "\n".join(lines) + "\n"

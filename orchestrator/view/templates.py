@@ -21,7 +21,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .badge.ok { background: var(--ok); color: #fff; } .badge.bad { background: var(--bad); color: #fff; } .badge.warn { background: var(--warn); color: #fff; }
 pre { background: var(--bg2); border: 1px solid var(--line); padding: 8px; margin: 4px 0; white-space: pre-wrap; word-break: break-word; max-height: 420px; overflow: auto; font-size: 12px; }
 .instruction { background: var(--bg2); border-left: 4px solid #0969da; padding: 8px 12px; white-space: pre-wrap; }
-tr.failed td { background: #ffebe9; } tr.fault td { background: #fff1e5; } tr.cause td { outline: 2px solid var(--bad); }
+tr.failed td { background: #ffebe9; } tr.errored td { background: #fff8c5; } tr.fault td { background: #fff1e5; } tr.cause td { outline: 2px solid var(--bad); }
 td.changed { background: var(--hl); font-weight: 600; }
 .reason { color: var(--bad); }
 details > summary { cursor: pointer; color: #0969da; }
@@ -45,8 +45,9 @@ BASE = """{% if not embedded %}<!doctype html>
 
 MACROS = """
 {% macro verdict(r) -%}
-{% if r.status not in ('completed', '') and r.kind == 'episode' %}<span class="badge warn">{{ r.status }}</span> {% endif -%}
-{% if r.passed %}<span class="badge ok">passed</span>{% else %}<span class="badge bad">failed</span>{% endif %}
+{% if r.errored %}<span class="badge warn" title="not scored">{{ r.status }}</span>
+{%- else %}{% if r.status not in ('completed', '') and r.kind == 'episode' %}<span class="badge warn">{{ r.status }}</span> {% endif -%}
+{% if r.passed %}<span class="badge ok">passed</span>{% else %}<span class="badge bad">failed</span>{% endif %}{% endif %}
 {%- endmacro %}
 {% macro score(v) %}{% if v is none %}-{% else %}{{ '%.2f' % v }}{% endif %}{% endmacro %}
 {% macro value(v) %}{% if v is mapping or (v is iterable and v is not string) %}<code>{{ v | tojson_short }}</code>{% elif v is none %}<span class="muted">null</span>{% else %}{{ v }}{% endif %}{% endmacro %}
@@ -61,15 +62,16 @@ LIST = """{% extends "base.html" %}{% import "macros.html" as m %}
 <form class="filters" method="get" action="{{ link('list') }}">
 <label>scenario<select name="scenario"><option value="">all</option>{% for s in scenarios %}<option{% if s == f.scenario %} selected{% endif %}>{{ s }}</option>{% endfor %}</select></label>
 <label>agent<select name="agent"><option value="">all</option>{% for a in agents %}<option{% if a == f.agent %} selected{% endif %}>{{ a }}</option>{% endfor %}</select></label>
-<label>passed<select name="passed"><option value="">any</option><option value="yes"{% if f.passed == 'yes' %} selected{% endif %}>passed</option><option value="no"{% if f.passed == 'no' %} selected{% endif %}>failed</option></select></label>
+<label>passed<select name="passed"><option value="">any</option><option value="yes"{% if f.passed == 'yes' %} selected{% endif %}>passed</option><option value="no"{% if f.passed == 'no' %} selected{% endif %}>failed</option><option value="errored"{% if f.passed == 'errored' %} selected{% endif %}>errored</option></select></label>
 <label>from<input type="date" name="since" value="{{ f.since }}"></label>
 <label>to<input type="date" name="until" value="{{ f.until }}"></label>
 <button type="submit">filter</button> <a href="{{ link('list') }}">clear</a>
 </form>
 {% endif %}
 <h2>Pass rates</h2>
-<table id="pass-rates"><tr><th>scenario</th><th>agent</th><th class="num">episodes</th><th class="num">passed</th><th class="num">pass rate</th><th class="num">mean score</th></tr>
-{% for r in rates %}<tr><td>{{ r.scenario }}</td><td>{{ r.agent }}</td><td class="num">{{ r.episodes }}</td><td class="num">{{ r.passes }}</td><td class="num">{{ '%.0f' % (100 * r.rate) }}%</td><td class="num">{{ '%.2f' % r.score }}</td></tr>{% endfor %}
+<p class="muted">Over the scored episodes; errored ones (error, agent_error, interrupted) are counted apart.</p>
+<table id="pass-rates"><tr><th>scenario</th><th>agent</th><th class="num">episodes</th><th class="num">passed</th><th class="num">pass rate</th><th class="num">mean score</th><th class="num">errored</th></tr>
+{% for r in rates %}<tr><td>{{ r.scenario }}</td><td>{{ r.agent }}</td><td class="num">{{ r.episodes }}</td><td class="num">{{ r.passes }}/{{ r.scored }}</td><td class="num">{% if r.rate is none %}-{% else %}{{ '%.0f' % (100 * r.rate) }}%{% endif %}</td><td class="num">{{ m.score(r.score) }}</td><td class="num">{{ r.errored or '' }}</td></tr>{% endfor %}
 </table>
 {% if groups %}<h2>Suites and repeats</h2>
 <table id="groups"><tr><th>run</th><th>kind</th><th>agent</th><th class="num">scenarios / episodes</th><th class="num">passed</th><th class="num">score</th><th>pass@k</th><th>date</th></tr>
@@ -83,7 +85,7 @@ LIST = """{% extends "base.html" %}{% import "macros.html" as m %}
 <h2>Episodes ({{ episodes | length }})</h2>
 {% if not embedded %}<form method="get" action="{{ link('compare') }}">{% endif %}
 <table id="episodes"><tr>{% if not embedded %}<th></th>{% endif %}<th>run</th><th>scenario</th><th>agent</th><th>verdict</th><th class="num">score</th><th class="num">calls</th><th class="num">seed</th><th>date</th></tr>
-{% for r in episodes %}<tr class="{{ '' if r.passed else 'failed' }}">{% if not embedded %}<td><input type="checkbox" name="run" value="{{ r.id }}"></td>{% endif %}
+{% for r in episodes %}<tr class="{{ 'errored' if r.errored else ('' if r.passed else 'failed') }}">{% if not embedded %}<td><input type="checkbox" name="run" value="{{ r.id }}"></td>{% endif %}
 <td><a href="{{ link('run', r.id) }}">{{ r.id }}</a></td><td>{{ r.scenario }}</td><td>{{ r.agent }}</td><td>{{ m.verdict(r) }}</td>
 <td class="num">{{ m.score(r.score) }}</td><td class="num">{{ (r.data.get('journal') or {}).get('calls', '-') }}</td><td class="num">{{ r.episode.get('rng_seed', '-') }}</td><td>{{ r.date }}</td></tr>
 {% else %}<tr><td colspan="9" class="muted">no runs match</td></tr>{% endfor %}
@@ -99,24 +101,24 @@ GROUP = """{% extends "base.html" %}{% import "macros.html" as m %}
 <p>{{ m.verdict(g) }} agent <b>{{ g.agent or '-' }}</b>, written {{ g.date }}, folder <code>{{ g.folder }}</code></p>
 {% if g.kind == 'suite' %}
 {% set t = g.data.get('total', {}) %}
-<p>{{ t.get('passed', 0) }}/{{ t.get('run', 0) }} scenarios passed; mean score {{ m.score(t.get('score')) }};
+<p>{{ t.get('passed', 0) }}/{{ t.get('passed', 0) + t.get('failed', 0) if 'failed' in t else t.get('run', 0) }} scenarios passed;{% if t.get('errored') %} <span class="warn">{{ t.get('errored') }} errored episode(s), not scored: {% for reason, n in (t.get('errors') or {}).items() %}{{ reason }}{% if n > 1 %} (x{{ n }}){% endif %}; {% endfor %}</span>{% endif %} mean score {{ m.score(t.get('score')) }};
 {% for k, v in (t.get('pass_at_k') or {}).items() %}pass@{{ k }} {{ m.score(v) }}; {% endfor %}{{ t.get('calls', '-') }} tool calls</p>
 <table><tr><th>scenario</th><th>verdict</th><th class="num">passes</th><th class="num">score</th><th>stages</th><th class="num">calls</th><th class="num">time</th><th class="num">cost</th></tr>
 {% for row in g.data.get('scenarios', []) %}{% set child = children.get(row.get('id')) %}
 <tr class="{{ '' if row.get('passed') else 'failed' }}"><td>{% if child %}<a href="{{ link('run' if child.kind == 'episode' else 'group', child.id) }}">{{ row.get('id') }}</a>{% else %}{{ row.get('id') or row.get('file') }}{% endif %}</td>
-<td>{% if row.get('status') == 'invalid' %}<span class="badge warn">invalid</span> {{ (row.get('problems') or [''])[0] }}{% elif row.get('passed') %}<span class="badge ok">passed</span>{% else %}<span class="badge bad">failed</span>{% endif %}</td>
-<td class="num">{{ row.get('passes', '-') }}/{{ row.get('episodes', '-') }}</td><td class="num">{{ m.score(row.get('score')) }}</td>
+<td>{% if row.get('status') == 'invalid' %}<span class="badge warn">invalid</span> {{ (row.get('problems') or [''])[0] }}{% elif row.get('scored') == 0 %}<span class="badge warn" title="not scored">{{ row.get('status') }}</span>{% elif row.get('passed') %}<span class="badge ok">passed</span>{% else %}<span class="badge bad">failed</span>{% endif %}</td>
+<td class="num">{{ row.get('passes', '-') }}/{{ row.get('scored', row.get('episodes', '-')) }}{% if row.get('errored') %} <span class="warn">+{{ row.get('errored') }} errored</span>{% endif %}</td><td class="num">{{ m.score(row.get('score')) }}</td>
 <td>{% for s in row.get('stages', []) %}{{ s.get('name') }} {{ m.score(s.get('mean_score')) }}{% if not loop.last %} · {% endif %}{% endfor %}</td>
 <td class="num">{{ row.get('calls') if row.get('calls') is not none else '-' }}</td><td class="num">{{ row.get('duration_s') if row.get('duration_s') is not none else '-' }}</td><td class="num">{{ row.get('cost_usd') if row.get('cost_usd') is not none else '-' }}</td></tr>
 {% endfor %}</table>
 {% else %}
-<p>{{ g.data.get('passes', 0) }}/{{ g.data.get('episodes', 0) }} episodes passed; mean score {{ m.score(g.score) }}</p>
+<p>{{ g.data.get('passes', 0) }}/{{ g.data.get('scored', g.data.get('episodes', 0)) }} episodes passed;{% if g.data.get('errored') %} <span class="warn">{{ g.data.get('errored') }} errored, not scored: {% for reason, n in (g.data.get('errors') or {}).items() %}{{ reason }}{% if n > 1 %} (x{{ n }}){% endif %}; {% endfor %}</span>{% endif %} mean score {{ m.score(g.score) }}</p>
 <table><tr><th>k</th>{% for k in (g.data.get('pass_at_k') or {}) %}<th class="num">{{ k }}</th>{% endfor %}</tr>
 <tr><td>pass@k</td>{% for v in (g.data.get('pass_at_k') or {}).values() %}<td class="num">{{ m.score(v) }}</td>{% endfor %}</tr>
 <tr><td>pass^k</td>{% for v in (g.data.get('pass_hat_k') or {}).values() %}<td class="num">{{ m.score(v) }}</td>{% endfor %}</tr></table>
 <h2>Episodes</h2>
 <table><tr><th>episode</th><th>verdict</th><th class="num">score</th><th class="num">seed</th></tr>
-{% for c in child_records %}<tr class="{{ '' if c.passed else 'failed' }}"><td><a href="{{ link('run', c.id) }}">{{ c.id }}</a></td><td>{{ m.verdict(c) }}</td><td class="num">{{ m.score(c.score) }}</td><td class="num">{{ c.episode.get('rng_seed', '-') }}</td></tr>{% endfor %}
+{% for c in child_records %}<tr class="{{ 'errored' if c.errored else ('' if c.passed else 'failed') }}"><td><a href="{{ link('run', c.id) }}">{{ c.id }}</a></td><td>{{ m.verdict(c) }}</td><td class="num">{{ m.score(c.score) }}</td><td class="num">{{ c.episode.get('rng_seed', '-') }}</td></tr>{% endfor %}
 </table>
 {% if g.data.get('checks') %}<h2>Checks: pass rate</h2><table><tr><th>stage</th><th>check</th><th class="num">pass rate</th></tr>
 {% for c in g.data.get('checks') %}<tr><td>{{ c.get('stage') }}</td><td>{{ c.get('description') }}</td><td class="num">{{ '%.0f' % (100 * (c.get('pass_rate') or 0)) }}%</td></tr>{% endfor %}</table>{% endif %}

@@ -55,9 +55,9 @@ def test_list_shows_every_run_with_pass_rates_and_filters(viewer: str, runs: Pat
         assert f'href="/run/{rid}"' in body
     assert 'href="/group/repeat"' in body
     rates = text_of(body.split('id="pass-rates"')[1].split("</table>")[0])
-    assert "travel-berlin-offsite oracle 3 3 100% 1.00" in rates
-    assert "travel-berlin-offsite leaky 1 0 0%" in rates
-    assert "reschedule-conflict noop 1 0 0% 0.00" in rates
+    assert "travel-berlin-offsite oracle 3 3/3 100% 1.00" in rates
+    assert "travel-berlin-offsite leaky 1 0/1 0%" in rates
+    assert "reschedule-conflict noop 1 0/1 0% 0.00" in rates
     failed_only = get(viewer, "/", passed="no").text
     assert 'href="/run/leaky"' in failed_only and 'href="/run/oracle"' not in failed_only
     by_agent = get(viewer, "/", agent="oracle").text
