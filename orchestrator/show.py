@@ -9,18 +9,18 @@ import re
 from typing import Any
 
 from rich.console import Console, Group
-from rich.markup import escape
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from orchestrator.record import is_errored
-from orchestrator.scenario.conditions import describe_where
-from orchestrator.verify.results import Result
 from orchestrator.scenario.checks import Expect, Forbid, RowCheck
+from orchestrator.scenario.conditions import describe_where
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.harm import allowed_words, org_domains
+from orchestrator.verify.results import Result
 from orchestrator.verify.verdict import describe_check
 
 
@@ -45,7 +45,8 @@ def scenario_summary(scenario: Scenario) -> dict[str, Any]:
         "clock": scenario.clock.model_dump(mode="json"),
         "apps": seed_sizes(scenario),
         "stages": [
-            {"name": s.name, "weight": s.weight, "checks": [describe_check(c) for c in s.checks]} for s in scenario.stages
+            {"name": s.name, "weight": s.weight, "checks": [describe_check(c) for c in s.checks]}
+            for s in scenario.stages
         ],
         "pass_mark": scenario.pass_mark,
         "allow": {app: allowed_words(scenario, app) for app in scenario.apps},
@@ -69,10 +70,13 @@ def forbid_words(rule: Forbid) -> str:
 def relax_words(scenario: Scenario) -> list[str]:
     """The scenario's relaxed world rules in words."""
     out = [
-        f"{r.app}{'.' + r.table if r.table else ''} may reach {', '.join(r.to)}" + (f" where {describe_where(r.where)}" if r.where else "")
+        f"{r.app}{'.' + r.table if r.table else ''} may reach {', '.join(r.to)}"
+        + (f" where {describe_where(r.where)}" if r.where else "")
         for r in scenario.relax.exposure
     ]
-    out += [f"{r.app}.{r.table} rows where {describe_where(r.where)} may be destroyed" for r in scenario.relax.destruction]
+    out += [
+        f"{r.app}.{r.table} rows where {describe_where(r.where)} may be destroyed" for r in scenario.relax.destruction
+    ]
     return out
 
 
@@ -93,12 +97,18 @@ def wording_warnings(scenario: Scenario) -> list[str]:
         for column, condition in where.items():
             if column not in NAMING_COLUMNS:  # `any` offers alternatives: another column may carry the words
                 continue
-            operands = [condition] if isinstance(condition, str) else [
-                v for op, v in condition.items() if op in WORDING_OPERATORS and isinstance(v, str)
-            ] if isinstance(condition, dict) else []
+            operands = (
+                [condition]
+                if isinstance(condition, str)
+                else [v for op, v in condition.items() if op in WORDING_OPERATORS and isinstance(v, str)]
+                if isinstance(condition, dict)
+                else []
+            )
             words = sorted({w.lower() for text in operands for w in WORD.findall(text) if w.lower()[:4] not in said})
             if words:
-                out.append(f"{check_id} requires {', '.join(words)} in the {column}, which the instruction does not ask for")
+                out.append(
+                    f"{check_id} requires {', '.join(words)} in the {column}, which the instruction does not ask for"
+                )
 
     for check_id, _, check in scenario.checks():
         if isinstance(check, RowCheck):
@@ -113,14 +123,18 @@ def render_scenario(console: Console, scenario: Scenario) -> None:
     """Print a scenario for a reader: who, when, the instruction, the stages of checks and the rules."""
     summary = scenario_summary(scenario)
     head = Text.assemble(
-        (scenario.title, "bold"), f"  ({scenario.id}, {scenario.difficulty}", f", {', '.join(scenario.tags)})" if scenario.tags else ")"
+        (scenario.title, "bold"),
+        f"  ({scenario.id}, {scenario.difficulty}",
+        f", {', '.join(scenario.tags)})" if scenario.tags else ")",
     )
     console.print(head)
     console.print(
         f"as {scenario.persona.name} <{scenario.persona.email}>, {scenario.persona.timezone}; "
         f"clock starts {scenario.clock.start.isoformat()} ({scenario.clock.mode})"
     )
-    console.print(Panel(Markdown(scenario.instruction.strip()), title="instruction", title_align="left"), soft_wrap=False)
+    console.print(
+        Panel(Markdown(scenario.instruction.strip()), title="instruction", title_align="left"), soft_wrap=False
+    )
     apps = Table(title="apps and seed data", title_justify="left", show_edge=False)
     apps.add_column("app")
     apps.add_column("seed rows")
@@ -150,8 +164,12 @@ def render_scenario(console: Console, scenario: Scenario) -> None:
         w = scenario.world
         parts = [f"{len(w.events)} event(s)", f"{len(w.people)} person(s) who answer"]
         if w.clock and (w.clock.per_call or w.clock.tools):
-            parts.append(f"each call takes {w.clock.per_call / 60:g} min" + (" (some tools more)" if w.clock.tools else ""))
-        console.print(f"[bold]living world:[/] {', '.join(parts)}; gateway tools: {', '.join(w.gateway_tools()) or 'none'}")
+            parts.append(
+                f"each call takes {w.clock.per_call / 60:g} min" + (" (some tools more)" if w.clock.tools else "")
+            )
+        console.print(
+            f"[bold]living world:[/] {', '.join(parts)}; gateway tools: {', '.join(w.gateway_tools()) or 'none'}"
+        )
     limit = scenario.limits.max_tool_calls
     console.print(
         f"[bold]reference solution:[/] {len(scenario.oracle)} tool calls"
@@ -174,7 +192,13 @@ def render_checks(console: Console, result: Result) -> None:
     table.add_column("why it failed", ratio=6)
     for stage in result.stages:
         for index, check in enumerate(stage.checks):
-            mark = "[green]ok[/]" if check.passed else "[yellow]unjudged[/]" if check.kind == "unjudged" else "[red]FAIL[/]"
+            mark = (
+                "[green]ok[/]"
+                if check.passed
+                else "[yellow]unjudged[/]"
+                if check.kind == "unjudged"
+                else "[red]FAIL[/]"
+            )
             if check.kind not in ("outcome", "unjudged"):
                 mark += f" [dim]({check.kind})[/]"
             name = f"{stage.name} ({stage.score:.0%})" if index == 0 else ""
@@ -201,4 +225,6 @@ def render_result(console: Console, result: Result) -> None:
     for item in result.housekeeping:
         console.print(f"[dim]housekeeping: {item.app} {item.detail}[/]")
     j = result.journal
-    console.print(f"{j.calls} tool calls, {j.errors} failed, {j.faults} injected faults; {len(result.changes)} rows changed")
+    console.print(
+        f"{j.calls} tool calls, {j.errors} failed, {j.faults} injected faults; {len(result.changes)} rows changed"
+    )

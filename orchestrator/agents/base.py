@@ -23,7 +23,6 @@ import anyio
 from orchestrator.episode.episode import Episode
 from orchestrator.scenario.model import SAVED_REF, OracleStep, Retry, app_of
 
-
 NOT_STARTED = {126: "command not executable", 127: "command not found"}
 """The exit codes of a shell whose command could not be run: an agent that exits with one never started."""
 
@@ -159,8 +158,10 @@ class OracleAgent(Agent):
                 elif step.expect_error and not result.is_error:
                     report.errors.append(f"oracle[{index}] {step.tool}: expected an error, the call succeeded")
                 if step.save:
-                    saved[step.save] = result.structured_content if result.structured_content is not None else (
-                        result.content[0].text if result.content else None
+                    saved[step.save] = (
+                        result.structured_content
+                        if result.structured_content is not None
+                        else (result.content[0].text if result.content else None)
                     )
         report.duration_s = time.perf_counter() - started
         return report
@@ -204,14 +205,22 @@ class FaultRecovery:
             entry = await self.last_call(tool)
             fault = (entry or {}).get("fault") or {}
             kind = fault.get("kind", "error") if fault else None
-            if kind == "lost_reply" or (kind is None and result.is_error and entry is not None and not entry["is_error"]):
+            if kind == "lost_reply" or (
+                kind is None and result.is_error and entry is not None and not entry["is_error"]
+            ):
                 # Committed (a lost reply, or a call the gateway gave up on that the app finished): never redo it.
                 return _Answer(entry.get("result") if entry else None)
             if kind is None or kind not in policy.kinds or kind == "latency":
                 return result
             if (kind == "stale_read" and not fault.get("hidden_changes")) or attempt == policy.max:
                 return result
-            wait = fault.get("delay_s") if kind == "stale_read" else fault.get("retry_after_s") if kind in ("rate_limit", "unavailable") else 0.05
+            wait = (
+                fault.get("delay_s")
+                if kind == "stale_read"
+                else fault.get("retry_after_s")
+                if kind in ("rate_limit", "unavailable")
+                else 0.05
+            )
             await anyio.sleep(float(wait or 0.05) + 0.02)
             result = await client.call_tool(tool, args)
             report.tool_calls += 1
@@ -228,4 +237,3 @@ class _Answer:
     @property
     def content(self) -> list[Any]:
         return []
-

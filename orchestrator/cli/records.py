@@ -17,13 +17,27 @@ from orchestrator.cli.common import console, err, fail_usage
 
 
 def export_command(
-    runs: Annotated[list[Path], typer.Argument(help="Run folders (an episode, a --repeat run, a suite, or a folder of them).")],
+    runs: Annotated[
+        list[Path], typer.Argument(help="Run folders (an episode, a --repeat run, a suite, or a folder of them).")
+    ],
     out: Annotated[Path, typer.Option("--out", help="The JSON lines file to write.")],
-    fmt: Annotated[str, typer.Option("--format", help="openai (Chat Completions messages + tools), anthropic (Messages API), or sharegpt.")] = "openai",
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format", help="openai (Chat Completions messages + tools), anthropic (Messages API), or sharegpt."
+        ),
+    ] = "openai",
     passed_only: Annotated[bool, typer.Option("--passed-only", help="Only episodes that passed.")] = False,
-    min_score: Annotated[float | None, typer.Option("--min-score", min=0, max=1, help="Only episodes scoring at least S.")] = None,
-    include_errored: Annotated[bool, typer.Option("--include-errored", help="Also errored episodes (error, agent_error, "
-                                                  "interrupted), which are left out by default.")] = False,
+    min_score: Annotated[
+        float | None, typer.Option("--min-score", min=0, max=1, help="Only episodes scoring at least S.")
+    ] = None,
+    include_errored: Annotated[
+        bool,
+        typer.Option(
+            "--include-errored",
+            help="Also errored episodes (error, agent_error, interrupted), which are left out by default.",
+        ),
+    ] = False,
 ) -> None:
     """Export episodes as training data: one JSON line each with the tools, the messages, scenario id, seed, score and stage scores.
 
@@ -43,7 +57,9 @@ def export_command(
 
 
 def verify_digest_command(
-    folders: Annotated[list[Path], typer.Argument(help="Run folders: an episode, a --repeat run, a suite, or a folder of them.")],
+    folders: Annotated[
+        list[Path], typer.Argument(help="Run folders: an episode, a --repeat run, a suite, or a folder of them.")
+    ],
 ) -> None:
     """Check that each episode's trace.jsonl and journal are the ones its results.json was computed from (sha256)."""
     from orchestrator.record import EPISODE, find_records, verify_digest
@@ -59,12 +75,17 @@ def verify_digest_command(
         for folder in episodes:
             problems = verify_digest(folder)
             bad += bool(problems)
-            console.print(f"{folder}: " + ("[green]digest matches[/]" if not problems else "[red]" + "; ".join(problems) + "[/]"), highlight=False)
+            console.print(
+                f"{folder}: " + ("[green]digest matches[/]" if not problems else "[red]" + "; ".join(problems) + "[/]"),
+                highlight=False,
+            )
     raise typer.Exit(1 if bad else 0)
 
 
 def view_command(
-    runs: Annotated[list[Path] | None, typer.Argument(help="Run folders (searched recursively) [default: runs].")] = None,
+    runs: Annotated[
+        list[Path] | None, typer.Argument(help="Run folders (searched recursively) [default: runs].")
+    ] = None,
     port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1 (0 picks a free one).")] = 8780,
 ) -> None:
     """Look at runs in the browser: a list with filters and pass rates, each run's verdict, violations, state diff
@@ -76,14 +97,22 @@ def view_command(
     if missing:
         raise fail_usage(f"no such folder: {', '.join(map(str, missing))}")
     try:
-        serve(roots, port, on_ready=lambda url: err.print(f"viewing {', '.join(map(str, roots))} at {url} (Ctrl-C to stop)", highlight=False))
+        serve(
+            roots,
+            port,
+            on_ready=lambda url: err.print(
+                f"viewing {', '.join(map(str, roots))} at {url} (Ctrl-C to stop)", highlight=False
+            ),
+        )
     except ViewError as exc:
         raise fail_usage(str(exc)) from None
 
 
 def report_command(
     runs: Annotated[list[Path], typer.Argument(help="Run folders (searched recursively).")],
-    html: Annotated[Path | None, typer.Option("--html", help="Write everything as one self-contained HTML file.")] = None,
+    html: Annotated[
+        Path | None, typer.Option("--html", help="Write everything as one self-contained HTML file.")
+    ] = None,
     md: Annotated[Path | None, typer.Option("--md", help="Write a Markdown summary table ('-' for stdout).")] = None,
 ) -> None:
     """Write runs as one self-contained HTML file (--html) to share, or a Markdown summary table (--md) for a pull request."""

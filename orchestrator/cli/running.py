@@ -15,7 +15,15 @@ import anyio
 import typer
 
 from orchestrator.cli.agent import agent_factory
-from orchestrator.cli.common import backend_or_exit, console, err, fail_usage, judge_or_exit, load_or_exit, restore_stop_signals
+from orchestrator.cli.common import (
+    backend_or_exit,
+    console,
+    err,
+    fail_usage,
+    judge_or_exit,
+    load_or_exit,
+    restore_stop_signals,
+)
 from orchestrator.cli.options import (
     AgentEnvOption,
     BackendOption,
@@ -49,23 +57,41 @@ if TYPE_CHECKING:
 
 def run_command(
     scenario: Annotated[
-        list[Path], typer.Argument(help="Scenario YAML file; or a folder, a glob or several files to run them all as a suite.")
+        list[Path],
+        typer.Argument(help="Scenario YAML file; or a folder, a glob or several files to run them all as a suite."),
     ],
     agent: Annotated[
-        str, typer.Option("--agent", help="oracle (the reference solution), noop, 'cmd:COMMAND' for any MCP agent, "
-                          "or a model: openai:MODEL (Chat Completions, any OpenAI-compatible server), anthropic:MODEL (Messages API).")
+        str,
+        typer.Option(
+            "--agent",
+            help="oracle (the reference solution), noop, 'cmd:COMMAND' for any MCP agent, "
+            "or a model: openai:MODEL (Chat Completions, any OpenAI-compatible server), anthropic:MODEL (Messages API).",
+        ),
     ] = "oracle",
-    out: Annotated[Path | None, typer.Option("--out", help="Folder for results.json and trace.jsonl [default: runs/ID-TIME].")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Folder for results.json and trace.jsonl [default: runs/ID-TIME].")
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Episode seed: ids and fault draws follow it.")] = 0,
     timeout: Annotated[
-        float | None, typer.Option("--timeout", callback=positive_seconds, help="Seconds the agent gets [default: the scenario's].")
+        float | None,
+        typer.Option("--timeout", callback=positive_seconds, help="Seconds the agent gets [default: the scenario's]."),
     ] = None,
-    repeat: Annotated[int, typer.Option("--repeat", min=1, help="Run K episodes (seeds N, N+1 …) and report pass@k and pass^k.")] = 1,
-    parallel: Annotated[int, typer.Option("--parallel", min=1, help="Episodes at once, each in its own sandboxes.")] = 1,
+    repeat: Annotated[
+        int, typer.Option("--repeat", min=1, help="Run K episodes (seeds N, N+1 …) and report pass@k and pass^k.")
+    ] = 1,
+    parallel: Annotated[
+        int, typer.Option("--parallel", min=1, help="Episodes at once, each in its own sandboxes.")
+    ] = 1,
     noise: NoiseOption = "none",
     backend: BackendOption = "local",
-    address: Annotated[str | None, typer.Option("--address", help="--backend ray: the Ray cluster to join (HOST:PORT, or auto); "
-        "without it a local Ray is started on 127.0.0.1 and stopped at the end.")] = None,
+    address: Annotated[
+        str | None,
+        typer.Option(
+            "--address",
+            help="--backend ray: the Ray cluster to join (HOST:PORT, or auto); "
+            "without it a local Ray is started on 127.0.0.1 and stopped at the end.",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON on stdout.")] = False,
     isolation: IsolationOption = "auto",
     agent_env: AgentEnvOption = None,
@@ -93,30 +119,61 @@ def run_command(
     from orchestrator.run.suite import is_suite
 
     restore_stop_signals()
-    if backend == "ray" and agent.startswith("cmd:"):
-        raise fail_usage("--backend ray does not run cmd: agents: the command would run on a Ray worker, outside this machine's "
-                         "isolation; use --backend local, inprocess or docker for them")
+    refuse_cmd_on_ray(backend, agent)
     the_judge = judge_or_exit(judge)
     model = ModelOptions(base_url=base_url, max_turns=max_turns, max_tokens=max_tokens, temperature=temperature, seed=model_seed,
                          parallel_tool_calls=parallel_tool_calls, request_timeout_s=request_timeout, max_retries=max_retries,
                          stream=stream, max_result_chars=max_result_chars)  # fmt: skip
 
     def make_agents() -> Callable[[], Agent]:
-        return agent_factory(agent, isolation, agent_env or [], model, price=price, max_concurrent_requests=max_concurrent_requests)
+        return agent_factory(
+            agent, isolation, agent_env or [], model, price=price, max_concurrent_requests=max_concurrent_requests
+        )
 
-    if is_suite(scenario):
-        raise typer.Exit(run_suite_of(scenario, make_agents(), agent=agent, out=out, seed=seed, timeout=timeout, repeat=repeat,
-                                      parallel=parallel, backend=backend, as_json=as_json, address=address, noise=noise,
-                                      judge=the_judge))  # fmt: skip
-    loaded = load_or_exit(scenario[0])
-    make_agent = make_agents()
+    run = run_suite_of if is_suite(scenario) else run_single
+    raise typer.Exit(run(scenario, make_agents(), agent=agent, out=out, seed=seed, timeout=timeout, repeat=repeat,
+                         parallel=parallel, backend=backend, as_json=as_json, address=address, noise=noise,
+                         judge=the_judge))  # fmt: skip
+
+
+def refuse_cmd_on_ray(backend: str, agent: str) -> None:
+    """A usage error for a cmd: agent on the ray backend, which would run the command outside this machine's isolation."""
+    if backend == "ray" and agent.startswith("cmd:"):
+        raise fail_usage(
+            "--backend ray does not run cmd: agents: the command would run on a Ray worker, outside this machine's "
+            "isolation; use --backend local, inprocess or docker for them"
+        )
+
+
+def run_single(
+    args: list[Path],
+    make_agent: Callable[[], Agent],
+    *,
+    agent: str,
+    out: Path | None,
+    seed: int,
+    timeout: float | None,
+    repeat: int,
+    parallel: int,
+    backend: str,
+    as_json: bool,
+    address: str | None = None,
+    noise: str = "none",
+    judge: Judge | None = None,
+) -> int:
+    """`orchestrator run FILE`: one scenario's K episodes, the verdict or a table of them, and what went wrong
+    besides the verdict; returns the exit code (`RunRecord.exit_code`). It takes `run_suite_of`'s arguments; `agent`
+    is unused, as each episode's record names its agent."""
     from orchestrator.run.runner import RunOptions
 
-    options = RunOptions(out=out or default_out(loaded), seed=seed, repeat=repeat, parallel=parallel, timeout_s=timeout, noise=noise)
-    record = run_scenario(loaded, make_agent, options, backend_or_exit(backend, options.out / "logs", address), the_judge)
+    loaded = load_or_exit(args[0])
+    options = RunOptions(
+        out=out or default_out(loaded), seed=seed, repeat=repeat, parallel=parallel, timeout_s=timeout, noise=noise
+    )
+    record = run_scenario(loaded, make_agent, options, backend_or_exit(backend, options.out / "logs", address), judge)
     print_run(record, options, as_json)
     print_episode_problems(record)
-    raise typer.Exit(record.exit_code())
+    return record.exit_code()
 
 
 def default_out(scenario: Scenario) -> Path:
@@ -134,8 +191,9 @@ def episode_runner(backend: Backend) -> Any:
     return None
 
 
-def run_scenario(loaded: Scenario, make_agent: Callable[[], Agent], options: RunOptions, backend: Backend,
-                 judge: Judge | None) -> RunRecord:
+def run_scenario(
+    loaded: Scenario, make_agent: Callable[[], Agent], options: RunOptions, backend: Backend, judge: Judge | None
+) -> RunRecord:
     """Run the K episodes of one scenario with a spinner (plain progress lines when piped); a backend that cannot
     start is a usage error."""
     from orchestrator.backends import BackendError
@@ -153,7 +211,10 @@ def run_scenario(loaded: Scenario, make_agent: Callable[[], Agent], options: Run
                     states[index] = stage
                     done = sum(1 for v in states.values() if v == "done")
                     active = [f"#{i + 1} {v}" for i, v in sorted(states.items()) if v != "done"]
-                    status.update(f"{loaded.id}: {done}/{options.repeat} episodes done" + (f"; {', '.join(active[:3])}" if active else ""))
+                    status.update(
+                        f"{loaded.id}: {done}/{options.repeat} episodes done"
+                        + (f"; {', '.join(active[:3])}" if active else "")
+                    )
 
                 return await run_many(loaded, backend, make_agent, options, on_stage, notify=lambda m: err.print(m, highlight=False),
                                       judge=judge, run_one=episode_runner(backend))  # fmt: skip
@@ -204,10 +265,19 @@ def print_repeat(summary: dict) -> None:
         if is_errored(episode.get("status")):
             table.add_row(str(index), str(episode["rng_seed"]), "-", f"[yellow]{episode['status']}[/] (not scored)")
             continue
-        table.add_row(str(index), str(episode["rng_seed"]), f"{episode['score']:.2f}", "[green]passed[/]" if episode["passed"] else "[red]failed[/]")
+        table.add_row(
+            str(index),
+            str(episode["rng_seed"]),
+            f"{episode['score']:.2f}",
+            "[green]passed[/]" if episode["passed"] else "[red]failed[/]",
+        )
     console.print(table)
     n = summary.get("scored", summary["episodes"])
-    errored = f"; {summary['errored']} errored (not scored): {describe_errors(summary.get('errors') or {})}" if summary.get("errored") else ""
+    errored = (
+        f"; {summary['errored']} errored (not scored): {describe_errors(summary.get('errors') or {})}"
+        if summary.get("errored")
+        else ""
+    )
     if not n:
         console.print(f"0 of {summary['episodes']} episodes scored{errored}", highlight=False)
         return
@@ -230,8 +300,19 @@ def print_episode_problems(record: RunRecord, prefix: str = "") -> None:
 
 
 def run_suite_of(
-    args: list[Path], make_agent: Callable[[], Agent], *, agent: str, out: Path | None, seed: int, timeout: float | None,
-    repeat: int, parallel: int, backend: str, as_json: bool, address: str | None = None, noise: str = "none",
+    args: list[Path],
+    make_agent: Callable[[], Agent],
+    *,
+    agent: str,
+    out: Path | None,
+    seed: int,
+    timeout: float | None,
+    repeat: int,
+    parallel: int,
+    backend: str,
+    as_json: bool,
+    address: str | None = None,
+    noise: str = "none",
     judge: Judge | None = None,
 ) -> int:
     """`orchestrator run DIR|GLOB|FILES...`: every scenario, a table per scenario and a total; returns the exit code."""
@@ -247,7 +328,9 @@ def run_suite_of(
         for problem in run.problems:
             err.print(f"[red]invalid:[/] {problem}", highlight=False)
     folder = out or Path("runs") / f"suite-{time.strftime('%Y%m%d-%H%M%S')}"
-    options = suite.SuiteOptions(out=folder, seed=seed, repeat=repeat, parallel=parallel, timeout_s=timeout, agent=agent, noise=noise)
+    options = suite.SuiteOptions(
+        out=folder, seed=seed, repeat=repeat, parallel=parallel, timeout_s=timeout, agent=agent, noise=noise
+    )
     backend_impl = backend_or_exit(backend, folder / "logs", address)
 
     def hidden_agent() -> Agent:

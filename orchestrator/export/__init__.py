@@ -47,7 +47,9 @@ def find_episodes(paths: Iterable[Path]) -> list[Path]:
             raise ExportError(f"{path}: no such file or folder")
         episodes = {f.folder.resolve() for f in find_records(path) if f.kind == EPISODE}
         if not episodes:
-            raise ExportError(f"{path}: holds no runs (no {RESULTS} of an episode in it; run `orchestrator run ... --out {path}` first)")
+            raise ExportError(
+                f"{path}: holds no runs (no {RESULTS} of an episode in it; run `orchestrator run ... --out {path}` first)"
+            )
         found |= episodes
     return sorted(found, key=str)
 
@@ -72,7 +74,10 @@ def app_tools(apps: Iterable[str]) -> list[dict[str, Any]]:
                 tools = (await client.list_tools()).tools
         finally:
             store.close()
-        return [{"name": gateway_name(app, t.name), "description": t.description or "", "inputSchema": t.input_schema} for t in tools]
+        return [
+            {"name": gateway_name(app, t.name), "description": t.description or "", "inputSchema": t.input_schema}
+            for t in tools
+        ]
 
     out: list[dict[str, Any]] = []
     for app in sorted(set(apps)):
@@ -85,7 +90,9 @@ def app_tools(apps: Iterable[str]) -> list[dict[str, Any]]:
     return out
 
 
-def conversation(folder: Path, results: dict[str, Any]) -> tuple[str, list[dict[str, Any]], list[dict[str, Any]], str | None]:
+def conversation(
+    folder: Path, results: dict[str, Any]
+) -> tuple[str, list[dict[str, Any]], list[dict[str, Any]], str | None]:
     """(source, OpenAI-format messages, OpenAI-format tools, model) of one episode."""
     path = folder / MESSAGES
     if path.exists():
@@ -94,12 +101,19 @@ def conversation(folder: Path, results: dict[str, Any]) -> tuple[str, list[dict[
         except ValueError as exc:
             raise ExportError(f"{path}: not valid JSON ({exc})") from None
         if isinstance(data, dict) and data.get("api") == "anthropic":
-            return MESSAGES, anthropic_to_openai(data.get("system"), data["messages"]), anthropic_tools_to_openai(data.get("tools") or []), data.get("model")
+            return (
+                MESSAGES,
+                anthropic_to_openai(data.get("system"), data["messages"]),
+                anthropic_tools_to_openai(data.get("tools") or []),
+                data.get("model"),
+            )
         if isinstance(data, dict) and data.get("api") == "openai":
             return MESSAGES, data["messages"], data.get("tools") or [], data.get("model")
     trace = read_trace(folder).entries
     apps = {str(e["source"])[4:] for e in trace if str(e.get("source", "")).startswith("app:")}
-    apps |= {str((e.get("params") or {}).get("name", "")).split("__")[0] for e in trace if e.get("method") == "tools/call"}
+    apps |= {
+        str((e.get("params") or {}).get("name", "")).split("__")[0] for e in trace if e.get("method") == "tools/call"
+    }
     apps.discard("")
     instruction = str((results.get("episode") or {}).get("instruction") or "")
     tools = openai_tools(app_tools(apps), strict=True)
@@ -119,7 +133,10 @@ def record(folder: Path, results: dict[str, Any], fmt: str, root: Path | None = 
         "status": results.get("status"),
         "passed": results.get("passed"),
         "score": results.get("score"),
-        "stages": [{"name": s.get("name"), "weight": s.get("weight"), "score": s.get("score")} for s in results.get("stages") or []],
+        "stages": [
+            {"name": s.get("name"), "weight": s.get("weight"), "score": s.get("score")}
+            for s in results.get("stages") or []
+        ],
         "source": source,
         "folder": str(folder.relative_to(root)) if root and folder.is_relative_to(root) else str(folder),
     }
@@ -132,12 +149,21 @@ def record(folder: Path, results: dict[str, Any], fmt: str, root: Path | None = 
         system, conversations = openai_to_sharegpt(messages)
         sharegpt_tools = [{"name": t["function"]["name"], "description": t["function"].get("description", ""),
                            "parameters": t["function"].get("parameters")} for t in tools]  # fmt: skip
-        line |= {"system": system, "tools": json.dumps(sharegpt_tools, ensure_ascii=False), "conversations": conversations}
+        line |= {
+            "system": system,
+            "tools": json.dumps(sharegpt_tools, ensure_ascii=False),
+            "conversations": conversations,
+        }
     return line
 
 
 def export(
-    paths: list[Path], fmt: str, out: Path, *, passed_only: bool = False, min_score: float | None = None,
+    paths: list[Path],
+    fmt: str,
+    out: Path,
+    *,
+    passed_only: bool = False,
+    min_score: float | None = None,
     include_errored: bool = False,
 ) -> dict[str, int]:
     """Write one line per episode under `paths` to `out`; returns counts: episodes found, written, left out by the
@@ -154,7 +180,9 @@ def export(
         if is_errored(results.get("status")) and not include_errored:
             counts["errors"] += 1
             continue
-        if (passed_only and not results.get("passed")) or (min_score is not None and float(results.get("score") or 0) < min_score):
+        if (passed_only and not results.get("passed")) or (
+            min_score is not None and float(results.get("score") or 0) < min_score
+        ):
             counts["filtered"] += 1
             continue
         line = record(folder, results, fmt, root)

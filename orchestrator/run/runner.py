@@ -122,7 +122,9 @@ class Interrupt:
             self._scopes.discard(scope)
 
 
-async def watch_signals(interrupt: Interrupt, hard_stop: anyio.CancelScope, notify: Callable[[str], None] = lambda _: None) -> None:
+async def watch_signals(
+    interrupt: Interrupt, hard_stop: anyio.CancelScope, notify: Callable[[str], None] = lambda _: None
+) -> None:
     """SIGINT/SIGTERM: the first stops the agents (episodes are then verified and written), a second one
     stops everything. Handlers are installed whatever disposition the process inherited (even SIG_IGN)."""
     with anyio.open_signal_receiver(*STOP_SIGNALS) as signals:
@@ -192,15 +194,8 @@ async def run_episode(
                 with interrupt.guard() as stopped:
                     with anyio.move_on_after(timeout) as clock:
                         report = await agent.run(episode)
-                if clock.cancelled_caught:
-                    report = AgentReport(agent=_agent_label(agent), timed_out=True, errors=[f"stopped after the {timeout:g} s timeout"])
-                if stopped.cancelled_caught:
-                    report = AgentReport(agent=_agent_label(agent), errors=[f"stopped by {interrupt.reason}"])
-                    status = "interrupted"
-                elif report.timed_out:
-                    status = "timeout"
-                elif report.agent_error:
-                    status = "agent_error"  # the model's API failed for good, or the command never started
+                stopped_by = interrupt.reason if stopped.cancelled_caught else None
+                report, status = agent_outcome(agent, report, timeout, clock.cancelled_caught, stopped_by)
                 if report.usage is None and callable(getattr(agent, "fill_report", None)):
                     agent.fill_report(report)  # type: ignore[attr-defined]  # a stopped model agent's turns and usage so far
             # The agent's process tree is gone here (agents stop it before returning, even when cancelled).
@@ -232,6 +227,23 @@ async def run_episode(
             result.error = report.agent_error
     write_episode(folder, result, trace, journal if journal is not None else journal_of(trace))
     return result
+
+
+def agent_outcome(
+    agent: Agent, report: AgentReport, timeout: float, timed_out: bool, stopped_by: str | None
+) -> tuple[AgentReport, str]:
+    """The agent's report and the episode's status once the agent is done: `interrupted` when a signal stopped it,
+    `timeout` when the timeout did, `agent_error` when it never worked on the task (`AgentReport.agent_error`: its
+    model's API failed for good, or its command never started), else `completed`."""
+    if stopped_by:
+        return AgentReport(agent=_agent_label(agent), errors=[f"stopped by {stopped_by}"]), "interrupted"
+    if timed_out:
+        report = AgentReport(
+            agent=_agent_label(agent), timed_out=True, errors=[f"stopped after the {timeout:g} s timeout"]
+        )
+    if report.timed_out:
+        return report, "timeout"
+    return report, "agent_error" if report.agent_error else "completed"
 
 
 @contextlib.asynccontextmanager
@@ -314,7 +326,9 @@ async def run_many(
         except Exception as exc:
             message = describe_error(exc)
             for index in range(options.repeat):
-                results[index] = not_run(scenario, episode_folder(options, index), message, "error", backend, options.seed + index)
+                results[index] = not_run(
+                    scenario, episode_folder(options, index), message, "error", backend, options.seed + index
+                )
         else:
             async with anyio.create_task_group() as tg:
                 for index in range(options.repeat):
@@ -390,13 +404,23 @@ def summary(scenario: Scenario, record: RunRecord, options: RunOptions) -> dict[
             for i, stage in enumerate(first.stages)
         ],
         "checks": [
-            {"id": check.id, "stage": check.stage, "description": check.description,
-             "pass_rate": mean([float(check_passed(r, i)) for r in scored])}
+            {
+                "id": check.id,
+                "stage": check.stage,
+                "description": check.description,
+                "pass_rate": mean([float(check_passed(r, i)) for r in scored]),
+            }
             for i, check in enumerate(first.checks)
         ],  # fmt: skip
         "results": [
-            {"folder": str(d), "passed": r.passed, "score": r.score, "rng_seed": r.episode.get("rng_seed"),
-             "status": r.status, "error": r.error}
+            {
+                "folder": str(d),
+                "passed": r.passed,
+                "score": r.score,
+                "rng_seed": r.episode.get("rng_seed"),
+                "status": r.status,
+                "error": r.error,
+            }
             for d, r in zip(record.dirs, record.results, strict=True)
         ],  # fmt: skip
         "calls": call_latency(record.dirs),
@@ -430,5 +454,7 @@ def episode_problems(record: RunRecord, tail: int = 5) -> list[str]:
                 last = log.read_text(errors="replace").strip().splitlines()[-tail:]
                 lines += [f"  agent.log: {line}" for line in last]
     if record.interrupted:
-        lines.append(f"interrupted by {record.interrupted}: the agent was stopped; results written with status interrupted")
+        lines.append(
+            f"interrupted by {record.interrupted}: the agent was stopped; results written with status interrupted"
+        )
     return lines

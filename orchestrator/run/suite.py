@@ -224,7 +224,9 @@ def scenario_row(run: ScenarioRun) -> dict[str, Any]:
         return _mean([r.stages[i].score if i < len(r.stages) else 0.0 for r in scored])
 
     costs = [cost for r in results if (cost := _cost(r)) is not None]
-    durations = [float(r.episode["duration_s"]) for r in results if isinstance(r.episode.get("duration_s"), int | float)]
+    durations = [
+        float(r.episode["duration_s"]) for r in results if isinstance(r.episode.get("duration_s"), int | float)
+    ]
     statuses: dict[str, int] = {}
     for r in results:
         status = getattr(r, "status", None) or "completed"
@@ -351,7 +353,9 @@ def render_suite(console: Any, summary: dict[str, Any]) -> None:
     table.add_column("cost", justify="right")
     for row in summary.get("scenarios", []):
         if row.get("status") == "invalid":
-            table.add_row(row["file"], "[red]invalid[/]", "-", f"{len(row.get('problems', []))} problem(s)", "-", "-", "-")
+            table.add_row(
+                row["file"], "[red]invalid[/]", "-", f"{len(row.get('problems', []))} problem(s)", "-", "-", "-"
+            )
             continue
         n, c = row.get("scored", row.get("episodes", 0)), row.get("passes", 0)
         mark = "[green]" if row.get("passed") else "[red]"
@@ -379,8 +383,10 @@ def render_suite(console: Any, summary: dict[str, Any]) -> None:
         + (f", cost {total['cost_usd']:.4f} $" if total.get("cost_usd") is not None else "")
     )
     if total.get("attacked"):
-        line += (f"; {total['attacked']} under prompt injection: utility {total['utility_under_attack']:.2f}, "
-                 f"attack success rate {total['attack_success_rate']:.2f}")
+        line += (
+            f"; {total['attacked']} under prompt injection: utility {total['utility_under_attack']:.2f}, "
+            f"attack success rate {total['attack_success_rate']:.2f}"
+        )
     if total.get("invalid"):
         line += f"; {total['invalid']} file(s) did not load"
     console.print(line, highlight=False)
@@ -394,7 +400,9 @@ def episodes_verdict(results: list[Result]) -> str:
     counts = tally(results)
     if not counts.scored:
         return f"ERROR ({describe_errors(counts.reasons, limit=1)})"
-    verdict = ("passed" if counts.passes else "FAILED") if len(results) == 1 else f"{counts.passes}/{counts.scored} passed"
+    verdict = (
+        ("passed" if counts.passes else "FAILED") if len(results) == 1 else f"{counts.passes}/{counts.scored} passed"
+    )
     return f"{verdict}, score {_fmt(counts.score, '.2f')}" + (f", {counts.errored} errored" if counts.errored else "")
 
 
@@ -444,4 +452,6 @@ class SuiteProgress:
             self.console.print(message, highlight=False)
         if not self.plain:
             busy = ", ".join(f"{k} ({v})" for k, v in list(self.active.items())[:2])
-            self.progress.update(self.task, description=f"{self.done}/{self.total} scenarios" + (f"; {busy}" if busy else ""))
+            self.progress.update(
+                self.task, description=f"{self.done}/{self.total} scenarios" + (f"; {busy}" if busy else "")
+            )

@@ -19,7 +19,18 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from orchestrator.record import AGENT_LOG, EPISODE, MESSAGES, REPEAT, SUITE, find_records, is_errored, read_json, read_trace, tally
+from orchestrator.record import (
+    AGENT_LOG,
+    EPISODE,
+    MESSAGES,
+    REPEAT,
+    SUITE,
+    find_records,
+    is_errored,
+    read_json,
+    read_trace,
+    tally,
+)
 
 
 @dataclass
@@ -302,7 +313,12 @@ def changes_by_table(record: Record) -> list[dict[str, Any]]:
         after = change.get("after") if isinstance(change.get("after"), dict) else {}
         changed = set(change.get("fields") or []) or {k for k in {*before, *after} if before.get(k) != after.get(k)}
         fields = [
-            {"name": n, "before": before.get(n, ""), "after": after.get(n, ""), "changed": kind != "changed" or n in changed}
+            {
+                "name": n,
+                "before": before.get(n, ""),
+                "after": after.get(n, ""),
+                "changed": kind != "changed" or n in changed,
+            }
             for n in dict.fromkeys([*before, *after])
         ]
         groups.setdefault((str(change.get("app")), str(change.get("table"))), []).append(

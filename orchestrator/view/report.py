@@ -55,8 +55,14 @@ def markdown_report(roots: list[Path]) -> str:
         for r in failed:
             check = next((c for c in r.data.get("checks") or [] if isinstance(c, dict) and not c.get("passed")), None)
             violation = next((v for v in r.data.get("violations") or [] if isinstance(v, dict)), None)
-            what = check.get("description") if check else (f"{violation.get('kind')}: {violation.get('rule')}" if violation else r.status)
-            why = (check.get("reason") if check else (violation.get("detail") if violation else r.data.get("error"))) or ""
+            what = (
+                check.get("description")
+                if check
+                else (f"{violation.get('kind')}: {violation.get('rule')}" if violation else r.status)
+            )
+            why = (
+                check.get("reason") if check else (violation.get("detail") if violation else r.data.get("error"))
+            ) or ""
             score = f"{r.score:.2f}" if r.score is not None else "-"
             lines.append(f"| {_cell(r.id)} | {score} | {_cell(what)} | {_cell(why)} |")
     errored = [r for r in episodes if r.errored]

@@ -74,7 +74,9 @@ def test_a_suite_counts_errored_episodes_apart(tmp_path: Path) -> None:
     assert total["errors"] == {f"agent_error: {NOT_STARTED}": 1}
     rows = {row["id"]: row for row in record.summary["scenarios"]}
     flaky = rows["flaky-ticketing"]
-    assert flaky["status"] == "agent_error" and flaky["scored"] == 0 and flaky["errored"] == 1 and flaky["passed"] is False
+    assert (
+        flaky["status"] == "agent_error" and flaky["scored"] == 0 and flaky["errored"] == 1 and flaky["passed"] is False
+    )
     assert flaky["score"] is None and flaky["pass_at_k"] == {} and all(s["mean_score"] is None for s in flaky["stages"])
     assert rows["travel-berlin-offsite"]["passed"] and not rows["reschedule-conflict"]["passed"]
     assert record.summary["passed"] is False and record.exit_code() == 2
@@ -94,7 +96,9 @@ def test_a_suite_counts_errored_episodes_apart(tmp_path: Path) -> None:
 def test_a_command_that_never_started_is_an_error_not_a_failure(tmp_path: Path) -> None:
     done = invoke("run", TRAVEL_PATH, "--backend", "inprocess", "--agent", "cmd:no-such-binary", "--out", tmp_path)
     assert done.exit_code == 2, done.output
-    assert done.stdout.startswith("ERROR  Plan the Berlin offsite trip (travel-berlin-offsite)  agent_error: " + NOT_STARTED)
+    assert done.stdout.startswith(
+        "ERROR  Plan the Berlin offsite trip (travel-berlin-offsite)  agent_error: " + NOT_STARTED
+    )
     assert "FAILED" not in done.stdout and "FAIL" not in done.stdout
     assert f"AGENT ERROR (not scored): {NOT_STARTED}" in done.stderr and "no-such-binary: not found" in done.stderr
     results = json.loads((tmp_path / "results.json").read_text())
@@ -108,7 +112,13 @@ def test_a_repeat_against_an_unreachable_model_scores_nothing(tmp_path: Path) ->
                   "--max-retries", "0", "--repeat", "2", "--out", tmp_path)  # fmt: skip
     assert done.exit_code == 2, done.output
     summary = json.loads((tmp_path / "results.json").read_text())
-    assert (summary["episodes"], summary["scored"], summary["passes"], summary["failed"], summary["errored"]) == (2, 0, 0, 0, 2)
+    assert (summary["episodes"], summary["scored"], summary["passes"], summary["failed"], summary["errored"]) == (
+        2,
+        0,
+        0,
+        0,
+        2,
+    )
     assert summary["score"] is None and summary["pass_at_k"] == {} and summary["passed"] is False
     assert [r["status"] for r in summary["results"]] == ["agent_error", "agent_error"]
     assert list(summary["errors"].values()) == [2] and "Connection error" in next(iter(summary["errors"]))

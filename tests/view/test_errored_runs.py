@@ -74,14 +74,19 @@ def test_report_md_lists_errored_runs_apart(errored_runs: Path) -> None:
     assert f"| travel-berlin-offsite | {NEVER_STARTED} | 0/0 | - | - | 1 |" in done.stdout
     assert "**1/1 episodes passed** (100%); 1 errored, not scored" in done.stdout
     assert "| failed run |" not in done.stdout
-    assert "| never-started | agent_error | the agent exited with code 127 (command not found): it never started |" in done.stdout
+    assert (
+        "| never-started | agent_error | the agent exited with code 127 (command not found): it never started |"
+        in done.stdout
+    )
 
 
 def test_export_leaves_errored_episodes_out_unless_asked(errored_runs: Path, tmp_path: Path) -> None:
     out = tmp_path / "data.jsonl"
     done = CliRunner().invoke(app, ["export", str(errored_runs), "--out", str(out)])
     assert done.exit_code == 0, done.output
-    assert "1 of 2 episodes written" in done.stderr and "1 errored left out (--include-errored keeps them)" in done.stderr
+    assert (
+        "1 of 2 episodes written" in done.stderr and "1 errored left out (--include-errored keeps them)" in done.stderr
+    )
     assert [json.loads(line)["agent"] for line in out.read_text().splitlines()] == ["oracle"]
     done = CliRunner().invoke(app, ["export", str(errored_runs), "--out", str(out), "--include-errored"])
     assert done.exit_code == 0, done.output
