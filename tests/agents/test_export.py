@@ -87,6 +87,7 @@ def test_openai_lines_are_valid_chat_completions_requests(runs: Path, tmp_path: 
     assert any(m["role"] == "tool" and m["content"].startswith("Error: there is no tool") for m in by["b-anthropic"]["messages"])
 
 
+@pytest.mark.slow
 def test_anthropic_lines_are_valid_messages_requests(runs: Path, tmp_path: Path) -> None:
     lines = export(runs, tmp_path / "anthropic.jsonl", "--format", "anthropic")
     assert len(lines) == 4

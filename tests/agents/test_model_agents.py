@@ -87,6 +87,7 @@ def test_a_model_that_emits_the_reference_calls_passes(fake: Served, tmp_path: P
     assert len(transcript["messages"]) == len(last) + 1
 
 
+@pytest.mark.slow
 def test_malformed_arguments_come_back_as_an_error_the_model_recovers_from(fake: Served, tmp_path: Path) -> None:
     done = run(fake, "openai", "malformed", tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -92,6 +92,7 @@ def test_a_rollout_of_the_reference_solution_earns_the_verifiers_score(played: d
     assert trace.task.data.scenario_id == "reschedule-conflict" and trace.task.data.seed == 7
 
 
+@pytest.mark.slow
 def test_a_model_that_does_nothing_gets_zero(played: dict) -> None:
     model, episode = played["idle"]
     assert episode.ok, episode.errors

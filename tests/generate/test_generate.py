@@ -109,6 +109,7 @@ def test_each_family_writes_a_task_that_passes_the_full_proofs(proven, family: s
     assert set(row["world"]) == {"seed", "size", "digest"} and row["parameters"]
 
 
+@pytest.mark.slow
 def test_the_same_command_writes_the_same_bytes(proven, tmp_path: Path) -> None:
     """Regenerating (with the basic proofs: the proofs decide what is kept, never what is written) gives the same files."""
     for family in ("meeting-tz", "inbox-rules"):

@@ -3,6 +3,8 @@ judge rejects is not proven, while without a judge the same claim is unjudged an
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import subprocess
 import sys
@@ -24,6 +26,7 @@ def validate(path: Path, cache: Path, *extra: str) -> tuple[int, dict[str, Any]]
     return done.returncode, report
 
 
+@pytest.mark.slow
 def test_validate_asks_the_judge_it_was_given(tmp_path: Path) -> None:
     refused = tmp_path / "refused.yaml"
     refused.write_text(SCENARIO.replace("BODY", "Hi Priya, the trip is not approved yet, sorry. Dana"))

@@ -3,6 +3,8 @@ verification (or writes it during the run)."""
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import time
 from pathlib import Path
@@ -26,6 +28,7 @@ def forger(out: Path, mark: str) -> str:
     )
 
 
+@pytest.mark.slow
 def test_setsid_child_dies_with_the_agent_and_results_are_the_verifiers(tmp_path: Path) -> None:
     out, mark = tmp_path / "out", f"forger-{marker()}"
     run = run_agent(out, forger(out, mark))

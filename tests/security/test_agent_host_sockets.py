@@ -15,6 +15,7 @@ from hostile import requires_bwrap, run_agent
 pytestmark = requires_bwrap
 
 
+@pytest.mark.slow
 def test_agent_cannot_reach_a_socket_under_run(tmp_path: Path) -> None:
     folder = Path("/run") / f"clawgym-test-{os.getpid()}"
     try:

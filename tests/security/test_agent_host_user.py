@@ -41,6 +41,7 @@ def status_field(pid: int, name: str) -> list[str]:
     return line.split(":", 1)[1].split()
 
 
+@pytest.mark.slow
 def test_agent_cannot_read_root_only_files(tmp_path: Path, outside: Path) -> None:
     secret = secrets.token_hex(12)
     private = outside / "root-only.txt"
@@ -68,6 +69,7 @@ def test_agent_cannot_read_root_only_files(tmp_path: Path, outside: Path) -> Non
     assert "agent_uid" not in control.result["episode"]
 
 
+@pytest.mark.slow
 def test_host_sees_the_agent_as_uid_65534(tmp_path: Path) -> None:
     """From outside every namespace: the agent's processes belong to 65534, with no capabilities."""
     mark = marker()
@@ -89,6 +91,7 @@ def test_host_sees_the_agent_as_uid_65534(tmp_path: Path) -> None:
     assert wait_until(lambda: not processes_with(mark), 10)
 
 
+@pytest.mark.slow
 def test_folders_behind_a_closed_parent_open_only_what_the_agent_needs(tmp_path: Path, outside: Path) -> None:
     """The agent's directory lies inside a folder only root can enter (like /root): it gets its directory,
     not the directory's siblings."""
@@ -123,6 +126,7 @@ for path in sys.argv[1:]:
 """
 
 
+@pytest.mark.slow
 def test_a_user_namespace_of_its_own_does_not_unhide_the_run(outside: Path) -> None:
     """As an unprivileged user the agent may make a user namespace (so may any local user); the mounts
     hiding the run folder, the scenarios and the git store stay locked in it."""
@@ -144,6 +148,7 @@ def test_a_user_namespace_of_its_own_does_not_unhide_the_run(outside: Path) -> N
     assert "oracle:" not in run.log
 
 
+@pytest.mark.slow
 def test_a_working_directory_closed_to_others_is_named_in_the_log(tmp_path: Path, outside: Path) -> None:
     workdir = outside / "private"
     workdir.mkdir(mode=0o700)
@@ -153,6 +158,7 @@ def test_a_working_directory_closed_to_others_is_named_in_the_log(tmp_path: Path
     assert f"the agent runs as uid {NOBODY}, which cannot open {workdir}" in run.log
 
 
+@pytest.mark.slow
 def test_readme_example_agent_works_as_host_user(tmp_path: Path) -> None:
     run = run_agent(tmp_path / "out", "python examples/agent.py")
     agent = run.result["episode"]["agent"]

@@ -3,6 +3,8 @@ shared) and calls tools in their sandboxes."""
 
 from __future__ import annotations
 
+import pytest
+
 import json
 from pathlib import Path
 from urllib.parse import urlparse
@@ -12,6 +14,7 @@ from hostile import requires_bwrap, run_agent
 pytestmark = requires_bwrap
 
 
+@pytest.mark.slow
 def test_a_sibling_episodes_gateway_answers_only_at_its_secret_url(tmp_path: Path) -> None:
     out = tmp_path / "out"
     run_agent(out, "sleep 1; python tests/security/agents/scan_gateways.py; sleep 3", "--repeat", "2", "--parallel", "2")

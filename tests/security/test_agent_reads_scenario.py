@@ -30,6 +30,7 @@ def test_agent_cannot_read_the_scenario_or_its_siblings(tmp_path: Path) -> None:
     assert run.result["episode"]["isolation"] == "bwrap"
 
 
+@pytest.mark.slow
 def test_agent_cannot_read_the_scenario_from_git_history(tmp_path: Path) -> None:
     """The repository's history holds every committed scenario: its git store is hidden too."""
     if not (ROOT / ".git").exists():
@@ -41,6 +42,7 @@ def test_agent_cannot_read_the_scenario_from_git_history(tmp_path: Path) -> None
     assert SECRET in control.log  # the leak is real without isolation
 
 
+@pytest.mark.slow
 def test_the_same_agent_without_isolation_reads_it(tmp_path: Path) -> None:
     """The control: the attack above works when nothing stops it, so the test above can fail."""
     run = run_agent(tmp_path / "out", f"cat {TRAVEL_PATH}; echo attempted", isolation="none")
@@ -48,6 +50,7 @@ def test_the_same_agent_without_isolation_reads_it(tmp_path: Path) -> None:
     assert "WITHOUT isolation" in run.done.stderr
 
 
+@pytest.mark.slow
 def test_included_seed_files_are_hidden(tmp_path: Path) -> None:
     """A scenario outside the working directory, with its seed in a file of its own next to it."""
     folder = tmp_path / "suite"
@@ -58,6 +61,7 @@ def test_included_seed_files_are_hidden(tmp_path: Path) -> None:
     assert not any(line.strip() == "travel.yaml" for line in run.log.splitlines())  # `ls` shows nothing
 
 
+@pytest.mark.slow
 def test_scenario_beside_the_agent_is_hidden_file_by_file(tmp_path: Path) -> None:
     """Run from inside the scenarios folder: the folder stays (it is the agent's), its scenario files do not."""
     scenarios = ROOT / "scenarios"

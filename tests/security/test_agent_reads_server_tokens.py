@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import os
 from pathlib import Path
 
@@ -16,6 +18,7 @@ SNOOP = (
 )
 
 
+@pytest.mark.slow
 def test_agent_cannot_read_tokens_of_servers_or_the_orchestrator(tmp_path: Path) -> None:
     env = os.environ | {"CLAWGYM_ADMIN_TOKEN": "orchestrator-admin-secret", "OPENAI_API_KEY": "sk-not-for-the-agent",
                         "MODEL_KEY": "sk-passed-on-purpose"}  # fmt: skip
@@ -34,6 +37,7 @@ def test_agent_cannot_read_tokens_of_servers_or_the_orchestrator(tmp_path: Path)
     assert not home.startswith(str(tmp_path)) and home != os.environ.get("HOME")
 
 
+@pytest.mark.slow
 def test_the_same_agent_without_isolation_sees_the_servers(tmp_path: Path) -> None:
     """The control: without isolation the servers' processes are in plain sight."""
     run = run_agent(tmp_path / "out", SNOOP, isolation="none")

@@ -3,6 +3,8 @@ when another agent or the reference solution ran before), or earlier runs under 
 
 from __future__ import annotations
 
+import pytest
+
 from pathlib import Path
 
 from hostile import requires_bwrap, run_agent
@@ -10,6 +12,7 @@ from hostile import requires_bwrap, run_agent
 pytestmark = requires_bwrap
 
 
+@pytest.mark.slow
 def test_agent_cannot_read_a_sibling_episode(tmp_path: Path) -> None:
     out = tmp_path / "out"
     command = (

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pathlib import Path
 
 from hostile import requires_bwrap, run_agent
@@ -9,6 +11,7 @@ from hostile import requires_bwrap, run_agent
 pytestmark = requires_bwrap
 
 
+@pytest.mark.slow
 def test_agent_sees_only_its_own_processes(tmp_path: Path) -> None:
     command = (
         "echo pids: $(ls -d /proc/[0-9]* | wc -l); for p in /proc/[0-9]*; do echo \"proc $(tr '\\0' ' ' < $p/cmdline)\"; done; "

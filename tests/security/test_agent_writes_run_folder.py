@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pathlib import Path
 
 from helpers import ROOT
@@ -10,6 +12,7 @@ from hostile import requires_bwrap, run_agent
 pytestmark = requires_bwrap
 
 
+@pytest.mark.slow
 def test_agent_cannot_write_the_run_folder_or_its_working_directory(tmp_path: Path) -> None:
     out = tmp_path / "out"
     command = (

@@ -145,6 +145,7 @@ async def test_a_call_past_its_budget_is_stopped_and_answered_with_an_error() ->
         assert "time budget" in entries[0]["error"]
 
 
+@pytest.mark.slow
 async def test_a_write_past_its_budget_is_rolled_back() -> None:
     """A tool stopped halfway through its writes leaves nothing behind (mail's delete_label over many messages)."""
     messages = [
