@@ -201,7 +201,8 @@ def render_checks(console: Console, result: Result) -> None:
             )
             if check.kind not in ("outcome", "unjudged"):
                 mark += f" [dim]({check.kind})[/]"
-            name = f"{stage.name} ({stage.score:.0%})" if index == 0 else ""
+            share = f"{stage.score:.0%}" if stage.scored else f"process {stage.score:.0%}"  # (not in the score)
+            name = f"{stage.name} ({share})" if index == 0 else ""
             table.add_row(name, check.description, mark, check.reason or "")
     console.print(table)
 

@@ -134,7 +134,7 @@ def record(folder: Path, results: dict[str, Any], fmt: str, root: Path | None = 
         "passed": results.get("passed"),
         "score": results.get("score"),
         "stages": [
-            {"name": s.get("name"), "weight": s.get("weight"), "score": s.get("score")}
+            {"name": s.get("name"), "weight": s.get("weight"), "score": s.get("score"), "scored": s.get("scored", True)}
             for s in results.get("stages") or []
         ],
         "source": source,

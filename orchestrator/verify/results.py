@@ -30,13 +30,19 @@ class CheckResult(BaseModel):
 
 
 class StageResult(BaseModel):
-    """One stage's outcome: its weight, whether it passed, its score and its checks."""
+    """One stage's outcome: its weight, whether it passed, its score, whether that score counts, and its checks."""
 
     name: str
     weight: float
     passed: bool
     score: float
     checks: list[CheckResult]
+    scored: bool = Field(
+        True,
+        description="Whether the stage counts in the outcome score: it has an outcome check or a failed guard. "
+        "A stage of process checks only does not; its score is then the weighted share of its process checks that "
+        "pass (as the result's `process` is), never a free 1.0.",
+    )
 
 
 class Change(BaseModel):

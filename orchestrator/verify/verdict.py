@@ -152,10 +152,13 @@ def _stage_result(
             )
         results.append(result)
     scored = [r for r in results if r.kind == "outcome" or (r.kind == "guard" and not r.passed)]
+    if not scored:  # nothing earns: a stage of process checks shows their share, not a free 1.0
+        scored = [r for r in results if r.kind == "process"]
     total = sum(r.weight for r in scored)
     score = sum(r.weight for r in scored if r.passed) / total if total else 1.0
     passed = all(r.passed for r in results if r.kind not in ("process", "unjudged"))
-    return StageResult(name=stage.name, weight=stage.weight, passed=passed, score=score, checks=results)
+    counts = any(r.kind in ("outcome", "guard") for r in scored)
+    return StageResult(name=stage.name, weight=stage.weight, passed=passed, score=score, checks=results, scored=counts)
 
 
 def _violations(

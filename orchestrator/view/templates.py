@@ -149,7 +149,7 @@ RUN_BODY = """{% import "macros.html" as m %}
 
 <h2>Verdict: stages and checks</h2>
 {% for s in stages %}
-<h3>{{ s.get('name') }} <span class="muted">weight {{ s.get('weight', '-') }}, score {{ m.score(s.get('score')) }}</span> {% if s.get('passed') is sameas true %}<span class="ok">passed</span>{% elif s.get('passed') is sameas false %}<span class="bad">failed</span>{% endif %}</h3>
+<h3>{{ s.get('name') }} {% if s.get('scored') is sameas false %}<span class="muted">process checks only, not in the score: {{ m.score(s.get('score')) }}</span>{% else %}<span class="muted">weight {{ s.get('weight', '-') }}, score {{ m.score(s.get('score')) }}</span> {% if s.get('passed') is sameas true %}<span class="ok">passed</span>{% elif s.get('passed') is sameas false %}<span class="bad">failed</span>{% endif %}{% endif %}</h3>
 <table class="checks"><tr><th>check</th><th></th><th>why it failed</th><th>closest row</th></tr>
 {% for c in s.get('checks', []) %}<tr class="{{ '' if c.get('passed') else 'failed' }}" id="check-{{ c.get('id') }}"><td>{{ c.get('description') or c.get('id') }}{% if c.get('kind') %} <span class="muted">({{ c.get('kind') }})</span>{% endif %}</td>
 <td>{% if c.get('passed') %}<span class="ok">ok</span>{% else %}<span class="bad">FAIL</span>{% endif %}</td>
