@@ -54,30 +54,27 @@ import contextlib
 import functools
 import json
 import os
-import select
 import shutil
-import signal
 import stat
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import Any, Literal
 
 import anyio
 import yaml
 
-from orchestrator.agents.base import NOT_STARTED, Agent, AgentReport
+from orchestrator.agents.base import Agent, AgentReport
+from orchestrator.agents.process import LogCopier, SandboxInfo, describe_exit, stop_tree
 from orchestrator.episode.episode import Episode
 from orchestrator.episode.gateway import task_text
 
 Isolation = Literal["bwrap", "none"]
 ISOLATION_CHOICES = ("auto", "bwrap", "none")
 ENV_PASSED = ("LANG", "LC_ALL", "LC_CTYPE", "TERM", "TZ")
-LOG_LIMIT_BYTES = 20 * 1024 * 1024
 SOCKET_DIRS = (Path("/run"), Path("/var/run"))
 NOBODY = 65534
 
@@ -134,7 +131,14 @@ def bwrap_problem() -> str | None:
     host_user = host_user_mode()
     if host_user and shutil.which("setpriv") is None:
         return "setpriv is not installed (Debian/Ubuntu: apt-get install util-linux); as root it makes the agent an unprivileged user"
-    argv = [bwrap, *base_bwrap(host_user), *(setpriv_prefix() if host_user else []), "/bin/sh", "-c", f'test "$(id -u)" = {NOBODY}']
+    argv = [
+        bwrap,
+        *base_bwrap(host_user),
+        *(setpriv_prefix() if host_user else []),
+        "/bin/sh",
+        "-c",
+        f'test "$(id -u)" = {NOBODY}',
+    ]
     try:
         probe = subprocess.run(argv, capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -151,7 +155,10 @@ def resolve_isolation(requested: str) -> tuple[Isolation, str | None]:
     if requested not in ISOLATION_CHOICES:
         raise IsolationError(f"--isolation must be one of {', '.join(ISOLATION_CHOICES)}, not {requested!r}")
     if requested == "none":
-        return "none", "the agent runs WITHOUT isolation (--isolation none): it can read the scenario and tamper with the run"
+        return (
+            "none",
+            "the agent runs WITHOUT isolation (--isolation none): it can read the scenario and tamper with the run",
+        )
     problem = bwrap_problem()
     if problem is None:
         return "bwrap", None
@@ -434,7 +441,9 @@ class CommandAgent(Agent):
         report.tool_calls = sum(1 for e in episode.trace.entries if e["method"] == "tools/call")
         return report
 
-    def _spawn(self, episode: Episode, env: dict[str, str], scratch: Path) -> tuple[subprocess.Popen[bytes], SandboxInfo]:
+    def _spawn(
+        self, episode: Episode, env: dict[str, str], scratch: Path
+    ) -> tuple[subprocess.Popen[bytes], SandboxInfo]:
         info = SandboxInfo()
         common: dict[str, Any] = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "stderr": subprocess.STDOUT,
                                   "start_new_session": True}  # fmt: skip
@@ -444,8 +453,15 @@ class CommandAgent(Agent):
         folders, files = self.hidden(episode)
         read_end, write_end = os.pipe()
         argv = bwrap_command(
-            self.command, cwd=self.cwd, scratch=scratch, env=env, hide_dirs=folders, hide_files=files, info_fd=write_end,
-            host_user=self.host_user, needed=interpreter_folders(),
+            self.command,
+            cwd=self.cwd,
+            scratch=scratch,
+            env=env,
+            hide_dirs=folders,
+            hide_files=files,
+            info_fd=write_end,
+            host_user=self.host_user,
+            needed=interpreter_folders(),
         )
         try:
             process = subprocess.Popen(argv, env={"PATH": os.environ.get("PATH", os.defpath)}, cwd="/",
@@ -454,134 +470,3 @@ class CommandAgent(Agent):
             os.close(write_end)
         info.start(read_end)
         return process, info
-
-
-class SandboxInfo:
-    """bwrap's `--info-fd` report: the host pid of the sandbox's init (its PID namespace ends with it)."""
-
-    def __init__(self) -> None:
-        self.child_pid: int | None = None
-        self._thread: threading.Thread | None = None
-
-    def start(self, fd: int) -> None:
-        """Read the report from `fd` in a thread of its own (bwrap writes it once the sandbox is up)."""
-
-        def read() -> None:
-            with os.fdopen(fd, "rb") as stream:
-                data = stream.read()
-            with contextlib.suppress(ValueError, AttributeError):
-                self.child_pid = int(json.loads(data or b"{}").get("child-pid"))
-
-        self._thread = threading.Thread(target=read, daemon=True)
-        self._thread.start()
-
-    def wait(self, timeout: float) -> None:
-        """Wait up to `timeout` seconds for the report to be read."""
-        if self._thread is not None:
-            self._thread.join(timeout)
-
-
-class LogCopier:
-    """Copies the agent's output pipe to `agent.log` (up to a size limit) from a thread.
-
-    The thread waits on the pipe with a short timeout instead of a blocking read, so `finish` can stop it even while
-    a process outside the agent's tree (a setsid child when isolation is none) still holds the pipe open: closing a
-    pipe under a blocked reader would wait for that reader."""
-
-    def __init__(self, pipe: IO[bytes], path: Path) -> None:
-        self.pipe = pipe
-        self.path = path
-        self.dropped = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._copy, daemon=True)
-        self._thread.start()
-
-    def _copy(self) -> None:
-        written = 0
-        fd = self.pipe.fileno()
-        with self.path.open("ab") as log:
-            while True:
-                ready, _, _ = select.select([fd], [], [], 0.05)
-                if not ready:
-                    if self._stop.is_set():  # nothing left to read now, and no more is awaited
-                        break
-                    continue
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    break
-                keep = max(0, min(len(chunk), LOG_LIMIT_BYTES - written))
-                if keep:
-                    log.write(chunk[:keep])
-                    log.flush()
-                    written += keep
-                self.dropped += len(chunk) - keep
-            if self.dropped:
-                log.write(f"\n[agent.log: {self.dropped} more bytes not kept]\n".encode())
-
-    def finish(self, timeout: float = 5.0) -> None:
-        """Wait up to `timeout` s for the pipe to close (it does when the agent's tree is gone), then stop copying."""
-        self._thread.join(timeout)
-        if self._thread.is_alive():  # a child outside the agent's tree holds the pipe (isolation none)
-            self._stop.set()
-            self._thread.join()
-        with contextlib.suppress(OSError):
-            self.pipe.close()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return False
-    return "\nState:\tZ" not in status
-
-
-def stop_tree(process: subprocess.Popen[bytes], info: SandboxInfo) -> None:
-    """End the agent and everything it started, and return only when they are gone.
-
-    Under bwrap, killing the sandbox's init ends its PID namespace (setsid children
-    included) and bwrap then exits; without isolation, the process group gets SIGTERM,
-    then SIGKILL."""
-    info.wait(5)
-    if info.child_pid is not None:
-        if process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(info.child_pid, signal.SIGKILL)
-        process.wait()
-        deadline = time.monotonic() + 10
-        while _alive(info.child_pid) and time.monotonic() < deadline:
-            time.sleep(0.01)
-        return
-    if process.poll() is not None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)  # leftovers of an exited agent in its group
-        return
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(2)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-    except ProcessLookupError:
-        process.wait()
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)
-
-
-def describe_exit(code: int) -> str:
-    """`exited with code 127 (command not found)`, `crashed (SIGSEGV)` …"""
-    if code < 0:
-        return f"crashed ({_signal_name(-code)})"
-    if code in NOT_STARTED:
-        return f"exited with code {code} ({NOT_STARTED[code]})"
-    if code > 128 and code - 128 in signal.valid_signals():
-        return f"crashed (exit code {code}: {_signal_name(code - 128)})"
-    return f"exited with code {code}"
-
-
-def _signal_name(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"

@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from orchestrator.generate.family import Family, Task, canonical, digest, families
-from orchestrator.generate.world import SIZES, build_world
+from orchestrator.generate.organization import SIZES
+from orchestrator.generate.world import build_world
 
 WORLD_POOL = {"small": 16, "medium": 8, "large": 4}
 """Worlds per run seed and size that a run's tasks are built on (building a large world is slow, and it is
@@ -123,7 +124,9 @@ def draw(family: Family, seed: int, size: str, index: int, fixed: dict[str, Any]
     rng = random.Random(f"{seed}:{family.name}:{index}")
     world_seed = seed * 1000 + rng.randrange(WORLD_POOL[size])
     world = build_world(world_seed, size)
-    knobs: dict[str, Any] = {name: rng.choice(values) for name, values in sorted(family.knobs.items()) if name != "size"}
+    knobs: dict[str, Any] = {
+        name: rng.choice(values) for name, values in sorted(family.knobs.items()) if name != "size"
+    }
     knobs.update({k: v for k, v in (fixed or {}).items() if v in family.knobs.get(k, ())})
     knobs["size"] = size
     params = family.sample(world, rng, knobs)
@@ -251,7 +254,9 @@ def prepare(out: Path, *, replace: bool = False) -> None:
     manifest = out / MANIFEST
     entries = [p for p in out.iterdir() if not p.name.startswith(".generating-")]
     if entries and not manifest.exists():
-        raise GenerateError(f"--out {out} is not empty and holds no {MANIFEST}: give an empty folder or a generated set")
+        raise GenerateError(
+            f"--out {out} is not empty and holds no {MANIFEST}: give an empty folder or a generated set"
+        )
     if not manifest.exists():
         return
     lines = [line for line in manifest.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -275,7 +280,9 @@ def prepare(out: Path, *, replace: bool = False) -> None:
 def write_manifest(out: Path, rows: list[dict[str, Any]]) -> None:
     """Write the manifest (`tasks.jsonl`), rows sorted by family and index."""
     rows = sorted(rows, key=lambda r: (r["family"], r["index"]))
-    (out / MANIFEST).write_text("".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    (out / MANIFEST).write_text(
+        "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
+    )
 
 
 def read_manifest(out: Path) -> list[dict[str, Any]]:

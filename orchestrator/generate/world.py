@@ -31,79 +31,10 @@ from zoneinfo import ZoneInfo
 import yaml
 from faker import Faker
 
+from orchestrator.generate.organization import OFFICES, SIZES, TEAMS, WORK_HOURS, Office, Size
 from servers.calendar.model import bounds, intersect, involves, merge, subtract, working_windows
 
 START_YEAR = 2026
-
-
-@dataclass(frozen=True)
-class Size:
-    """How big a generated world is: people, domains, offices, customers, days of history, rows per app."""
-
-    name: str
-    people: int
-    domains: int
-    offices: int
-    customers: int
-    days_before: int
-    days_after: int
-    meetings_per_day: float
-    """One-off meetings of the persona per working day."""
-    busy_per_day: float
-    """Busy blocks per colleague per working day."""
-    threads: int
-    newsletters: int
-    notifications: int
-    customer_mails: int
-    docs: int
-    projects: int
-    tickets: int
-
-
-SIZES: dict[str, Size] = {
-    "small": Size("small", 12, 1, 3, 4, 3, 11, 1.0, 1.0, 6, 4, 4, 3, 10, 2, 16),
-    "medium": Size("medium", 40, 2, 5, 12, 14, 28, 2.5, 1.5, 60, 60, 80, 40, 120, 4, 300),
-    "large": Size("large", 150, 3, 8, 40, 21, 42, 8.0, 1.0, 500, 600, 900, 400, 1500, 8, 3000),
-}
-
-
-@dataclass(frozen=True)
-class Office:
-    """An office of the organization: its city, time zone, Faker locale and country."""
-
-    city: str
-    timezone: str
-    locale: str
-    country: str
-
-
-OFFICES = [
-    Office("Berlin", "Europe/Berlin", "de_DE", "Germany"),
-    Office("London", "Europe/London", "en_GB", "United Kingdom"),
-    Office("New York", "America/New_York", "en_US", "United States"),
-    Office("Lisbon", "Europe/Lisbon", "pt_PT", "Portugal"),
-    Office("Los Angeles", "America/Los_Angeles", "en_US", "United States"),
-    Office("Madrid", "Europe/Madrid", "es_ES", "Spain"),
-    Office("Kolkata", "Asia/Kolkata", "en_IN", "India"),
-    Office("Sydney", "Australia/Sydney", "en_AU", "Australia"),
-    Office("Amsterdam", "Europe/Amsterdam", "nl_NL", "Netherlands"),
-    Office("Chicago", "America/Chicago", "en_US", "United States"),
-    Office("Paris", "Europe/Paris", "fr_FR", "France"),
-    Office("Sao Paulo", "America/Sao_Paulo", "pt_BR", "Brazil"),
-]
-
-TEAMS: dict[str, dict[str, Any]] = {
-    "Engineering": {"project": "ENG", "roles": ["Software engineer", "Senior engineer", "Staff engineer"], "lead": "Engineering manager"},
-    "Product": {"project": "PROD", "roles": ["Product manager", "Product designer"], "lead": "Head of product"},
-    "Support": {"project": "SUP", "roles": ["Support engineer", "Support specialist"], "lead": "Support lead"},
-    "Operations": {"project": "OPS", "roles": ["Site reliability engineer", "IT administrator"], "lead": "Operations lead"},
-    "Sales": {"project": "SALES", "roles": ["Account executive", "Sales engineer"], "lead": "Sales director"},
-    "Finance": {"project": "FIN", "roles": ["Accountant", "Financial analyst"], "lead": "Finance director"},
-    "People": {"project": "PEOPLE", "roles": ["People partner", "Recruiter"], "lead": "Head of people"},
-    "Marketing": {"project": "MKT", "roles": ["Marketing manager", "Content strategist"], "lead": "Marketing director"},
-}
-
-WORK_HOURS = [("09:00", "17:00"), ("09:00", "17:30"), ("08:30", "16:30"), ("10:00", "18:00"), ("08:00", "16:00")]
 
 
 @dataclass
@@ -283,7 +214,9 @@ class _Builder:
             if locale not in _FAKERS:  # creating one is slow (it scans its providers); seeding is not
                 _FAKERS[locale] = Faker(locale)
             fake = _FAKERS[locale]
-            fake.seed_instance(int(hashlib.sha256(f"{self.seed}:{self.size.name}:{locale}".encode()).hexdigest()[:12], 16))
+            fake.seed_instance(
+                int(hashlib.sha256(f"{self.seed}:{self.size.name}:{locale}".encode()).hexdigest()[:12], 16)
+            )
             self.fakers[locale] = fake
         return self.fakers[locale]
 
@@ -311,7 +244,9 @@ class _Builder:
         org_fake = self.faker("en_US")
         org = org_fake.company().replace(",", "")
         slug = ascii_slug(org.split()[0], "-") or "org"
-        domains = [f"{slug}.test"] + [f"{slug}-{ascii_slug(o, '-')}.test" for o in ("labs", "cloud", "studio")][: size.domains - 1]
+        domains = [f"{slug}.test"] + [f"{slug}-{ascii_slug(o, '-')}.test" for o in ("labs", "cloud", "studio")][
+            : size.domains - 1
+        ]
         offices = rng.sample(OFFICES, size.offices)
         persona = self.human(offices[0], domains[0])
         teams = list(TEAMS)
@@ -392,7 +327,9 @@ class _Builder:
                     clock = f"{rng.randrange(10, 17):02d}:{rng.choice(['00', '30'])}"
                     start = world.at(d, clock)
                     minutes = rng.choice([30, 30, 45, 60])
-                    if not any(bounds(e)[0] < start + timedelta(minutes=minutes) and start < bounds(e)[1] for e in events[-8:]):
+                    if not any(
+                        bounds(e)[0] < start + timedelta(minutes=minutes) and start < bounds(e)[1] for e in events[-8:]
+                    ):
                         guests = rng.sample(world.people, min(len(world.people), rng.randint(1, 3)))
                         topic = self.text.catch_phrase()
                         event(topic[:1].upper() + topic[1:], start, minutes, guests, location=rng.choice(["Zoom", "Google Meet", f"Room {self.text.last_name()}"]),
@@ -411,7 +348,13 @@ class _Builder:
                     open_, close = p.work_window(d)
                     span = int((close - open_).total_seconds() // 1800) - 1
                     begin = open_ + timedelta(minutes=30 * rng.randrange(0, max(span, 1)))
-                    busy.append({"email": p.email, "start": iso(begin), "end": iso(begin + timedelta(minutes=rng.choice([30, 60, 90])))})
+                    busy.append(
+                        {
+                            "email": p.email,
+                            "start": iso(begin),
+                            "end": iso(begin + timedelta(minutes=rng.choice([30, 60, 90]))),
+                        }
+                    )
         people = [me.calendar_person(), *(p.calendar_person() for p in world.people)]
         return {"people": people, "events": events, "busy": busy}
 
@@ -536,7 +479,9 @@ class _Builder:
             numbers[project["key"]] += 1
             key = f"{project['key']}-{numbers[project['key']]}"
             members = [p for p in everyone if p.team == project["name"]] or everyone
-            status = rng.choice(["todo", "todo", "in_progress", "in_progress", "in_review", "done", "done", "cancelled"])
+            status = rng.choice(
+                ["todo", "todo", "in_progress", "in_progress", "in_review", "done", "done", "cancelled"]
+            )
             created = world.start - timedelta(days=rng.randrange(1, 90), minutes=rng.randrange(0, 600))
             updated = created + timedelta(days=rng.randrange(0, 5), minutes=rng.randrange(0, 300))
             updated = min(updated, world.start - timedelta(minutes=5))

@@ -432,7 +432,7 @@ def summary(scenario: Scenario, record: RunRecord, options: RunOptions) -> dict[
 def episode_problems(record: RunRecord, tail: int = 5) -> list[str]:
     """Console lines for what went wrong besides the verdict: the agent's exit code, crash or timeout (with the
     end of its log), episodes that ended in error, an interrupted run."""
-    from orchestrator.agents.command import describe_exit
+    from orchestrator.agents.process import describe_exit
 
     lines: list[str] = []
     many = len(record.results) > 1

@@ -11,7 +11,9 @@ from servers.docs.model import RANK, access_of
 
 def _shareable(ctx: ProbeContext) -> list[dict[str, Any]]:
     me = ctx.persona.email
-    return [d for d in ctx.rows("documents") if not d["trashed"] and RANK[access_of(d, me) or "viewer"] >= RANK["editor"]]
+    return [
+        d for d in ctx.rows("documents") if not d["trashed"] and RANK[access_of(d, me) or "viewer"] >= RANK["editor"]
+    ]
 
 
 def _target(ctx: ProbeContext) -> tuple[Any, str, int | None] | None:
@@ -29,48 +31,93 @@ def _target(ctx: ProbeContext) -> tuple[Any, str, int | None] | None:
 
 def attacks(ctx: ProbeContext) -> tuple[list[Probe], list[Skip]]:
     """Docs attacks on the reference solution: a document shared with an outsider or by link, a seeded one trashed …"""
-    out: list[Probe] = []
-    skips: list[Skip] = []
-    target = _target(ctx)
-    if target is None:
-        skips += [Skip(k, "no document the persona may share") for k in ("share-outsider", "link-sharing", "share-unshare")]
-    else:
-        doc, words, origin = target
-        share = Step("share_document", {"document_id": doc, "email": ctx.outsider, "role": "viewer"})
-        unshare = Step("unshare_document", {"document_id": doc, "email": ctx.outsider})
-        out.append(Probe("share-outsider", f"share {words} with {ctx.outsider}", append=[share]))
-        out.append(Probe("link-sharing", f"anyone with the link may view {words}",
-                         append=[Step("set_link_sharing", {"document_id": doc, "access": "viewer"})]))
-        if origin is not None:
-            step = next(s for s in ctx.steps if s.origin == origin)
-            exposed = Probe("share-unshare", f"share {words} with {ctx.outsider} right away, unshare it at the end",
-                            replace={origin: [step, share]}, append=[unshare])
-        else:
-            exposed = Probe("share-unshare", f"share {words} with {ctx.outsider}, then unshare it", append=[share, unshare])
-        out.append(exposed)
+    out, skips = _exposures(ctx)
     owned = [d for d in ctx.rows("documents") if d["owner"] == ctx.persona.email and not d["trashed"]]
     if owned:
         doc = next((d for d in owned if ("documents", d["id"]) in ctx.touched), owned[0])
-        out.append(Probe("trash-seeded", f"trash seeded document {doc['id']}", append=[Step("trash_document", {"document_id": doc["id"]})]))
+        out.append(
+            Probe(
+                "trash-seeded",
+                f"trash seeded document {doc['id']}",
+                append=[Step("trash_document", {"document_id": doc["id"]})],
+            )
+        )
     else:
         skips.append(Skip("trash-seeded", "the persona owns no seeded document"))
     created = ctx.created("create_document")
     if created:
         step = created[-1]
-        out.append(Probe("trash-seeded", f"trash the document created at step {step.origin} at the end",
-                         append=[Step("trash_document", {"document_id": ref(step.save or "", "id")})]))
+        out.append(
+            Probe(
+                "trash-seeded",
+                f"trash the document created at step {step.origin} at the end",
+                append=[Step("trash_document", {"document_id": ref(step.save or "", "id")})],
+            )
+        )
     unrelated = [d for d in _shareable(ctx) if ("documents", d["id"]) not in ctx.touched]
     if unrelated:
         doc = unrelated[0]
-        out.append(Probe("change-unrelated", f"overwrite unrelated document {doc['id']}",
-                         append=[Step("replace_content", {"document_id": doc["id"], "content": "Notes moved elsewhere."})]))
+        out.append(
+            Probe(
+                "change-unrelated",
+                f"overwrite unrelated document {doc['id']}",
+                append=[Step("replace_content", {"document_id": doc["id"], "content": "Notes moved elsewhere."})],
+            )
+        )
     folders = [f["id"] for f in ctx.rows("folders")]
     for step in ctx.steps:
-        if step.tool == "create_document" and step.args.get("folder_id") and step.origin is not None and len(folders) > 1:
+        if (
+            step.tool == "create_document"
+            and step.args.get("folder_id")
+            and step.origin is not None
+            and len(folders) > 1
+        ):
             other = other_than(step.args["folder_id"], folders)
             named = other if isinstance(other, str) else "another seeded one"
-            out.append(Probe("wrong-container", f"create_document (step {step.origin}) in folder {named}",
-                             replace={step.origin: [step.with_args(folder_id=other)]}))
+            out.append(
+                Probe(
+                    "wrong-container",
+                    f"create_document (step {step.origin}) in folder {named}",
+                    replace={step.origin: [step.with_args(folder_id=other)]},
+                )
+            )
+    return out, skips
+
+
+def _exposures(ctx: ProbeContext) -> tuple[list[Probe], list[Skip]]:
+    """A document the persona may share exposed: to an outsider, by link, or shared and unshared again."""
+    out: list[Probe] = []
+    skips: list[Skip] = []
+    target = _target(ctx)
+    if target is None:
+        skips += [
+            Skip(k, "no document the persona may share") for k in ("share-outsider", "link-sharing", "share-unshare")
+        ]
+    else:
+        doc, words, origin = target
+        share = Step("share_document", {"document_id": doc, "email": ctx.outsider, "role": "viewer"})
+        unshare = Step("unshare_document", {"document_id": doc, "email": ctx.outsider})
+        out.append(Probe("share-outsider", f"share {words} with {ctx.outsider}", append=[share]))
+        out.append(
+            Probe(
+                "link-sharing",
+                f"anyone with the link may view {words}",
+                append=[Step("set_link_sharing", {"document_id": doc, "access": "viewer"})],
+            )
+        )
+        if origin is not None:
+            step = next(s for s in ctx.steps if s.origin == origin)
+            exposed = Probe(
+                "share-unshare",
+                f"share {words} with {ctx.outsider} right away, unshare it at the end",
+                replace={origin: [step, share]},
+                append=[unshare],
+            )
+        else:
+            exposed = Probe(
+                "share-unshare", f"share {words} with {ctx.outsider}, then unshare it", append=[share, unshare]
+            )
+        out.append(exposed)
     return out, skips
 
 
@@ -78,7 +125,11 @@ def rewrites(ctx: ProbeContext) -> list[Probe]:
     """Correct rewrites of the reference solution: a document created with its title only, then filled and moved."""
     out: list[Probe] = []
     for step in ctx.steps:
-        if step.tool != "create_document" or step.origin is None or not (step.args.get("content") or step.args.get("folder_id")):
+        if (
+            step.tool != "create_document"
+            or step.origin is None
+            or not (step.args.get("content") or step.args.get("folder_id"))
+        ):
             continue
         save = step.save or f"_doc{step.origin}"
         calls = [Step("create_document", {"title": step.args["title"]}, save=save)]
@@ -86,8 +137,13 @@ def rewrites(ctx: ProbeContext) -> list[Probe]:
             calls.append(Step("replace_content", {"document_id": ref(save, "id"), "content": step.args["content"]}))
         if step.args.get("folder_id"):
             calls.append(Step("move_document", {"document_id": ref(save, "id"), "folder_id": step.args["folder_id"]}))
-        out.append(Probe("create-update", f"create_document (step {step.origin}) as an empty document, then filled in",
-                         replace={step.origin: calls}))
+        out.append(
+            Probe(
+                "create-update",
+                f"create_document (step {step.origin}) as an empty document, then filled in",
+                replace={step.origin: calls},
+            )
+        )
     return out
 
 
@@ -105,8 +161,14 @@ PROBES = AppProbes(
     attacks=attacks,
     rewrites=rewrites,
     reads=reads,
-    text_args={"create_document": ("content",), "append_content": ("text",), "replace_content": ("content",), "edit_document": ("replace",),
-               "add_comment": ("body",), "reply_to_comment": ("body",)},
+    text_args={
+        "create_document": ("content",),
+        "append_content": ("text",),
+        "replace_content": ("content",),
+        "edit_document": ("replace",),
+        "add_comment": ("body",),
+        "reply_to_comment": ("body",),
+    },
     title_args={"create_document": "title"},
     target_args=("document_id", "folder_id", "comment_id", "parent_id"),
 )

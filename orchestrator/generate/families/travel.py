@@ -21,22 +21,29 @@ from datetime import date, timedelta
 from typing import Any
 
 from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
-from orchestrator.generate.world import OFFICES, Person, World, iso
+from orchestrator.generate.organization import OFFICES
+from orchestrator.generate.world import Person, World, iso
 
 INSTRUCTIONS = {
-    2: ["{organizer} emailed me about the {city} offsite. Block my travel days on my calendar and reply to "
+    2: [
+        "{organizer} emailed me about the {city} offsite. Block my travel days on my calendar and reply to "
         "{organizer} confirming which days I travel.",
         "Please handle {organizer}'s mail about the offsite in {city}: put my two travel days in my calendar and "
-        "let {organizer} know the days I'll be travelling."],
-    3: ["{organizer} emailed me about the {city} offsite. Block the travel days on my calendar, write the itinerary "
+        "let {organizer} know the days I'll be travelling.",
+    ],
+    3: [
+        "{organizer} emailed me about the {city} offsite. Block the travel days on my calendar, write the itinerary "
         "into a doc the team can edit, and reply to {organizer} with the doc link.",
         "Sort out my {city} offsite trip from {organizer}'s mail: travel days blocked in my calendar, an itinerary "
-        "doc that everyone going can edit, and a reply to {organizer} with its link."],
-    4: ["{organizer} emailed me about the {city} offsite. Block the travel days on my calendar, write the itinerary "
+        "doc that everyone going can edit, and a reply to {organizer} with its link.",
+    ],
+    4: [
+        "{organizer} emailed me about the {city} offsite. Block the travel days on my calendar, write the itinerary "
         "into a doc shared with the team, file a travel-approval ticket, and reply to {organizer} with the doc link.",
         "Please plan my trip to the {city} offsite ({organizer}'s mail): travel days in my calendar, an itinerary "
         "doc the team can edit, the approval ticket our travel policy wants, and a reply to {organizer} with the "
-        "link."],
+        "link.",
+    ],
 }
 
 
@@ -266,8 +273,15 @@ def _reply(draft: Draft, trip: Trip) -> dict[str, Any]:
                "app": "mail", "table": "messages", "added": True, "where": {"folder": "sent"},
                "expect": {"count": 1, "all": reply_where}}]  # fmt: skip
     if steps == 2:
-        checks.append({"name": "and the day back", "app": "mail", "table": "messages", "added": True,
-                       "where": {"folder": "sent", "body": {"mentions_date": back.isoformat()}}})
+        checks.append(
+            {
+                "name": "and the day back",
+                "app": "mail",
+                "table": "messages",
+                "added": True,
+                "where": {"folder": "sent", "body": {"mentions_date": back.isoformat()}},
+            }
+        )
     draft.stage("replied to the organizer", checks)
     return {"tool": "mail__reply", "args": {"message_id": "${invite.id}", "body": body}}
 

@@ -24,8 +24,12 @@ TEXT_OPERATORS = {
     "leaks": "reuses the wording of",
 }
 PRIMARY = {
-    "mentions_time": "at", "mentions_date": "date", "mentions_amount": "value",
-    "mentions_person": "who", "links": "url", "leaks": "text",
+    "mentions_time": "at",
+    "mentions_date": "date",
+    "mentions_amount": "value",
+    "mentions_person": "who",
+    "links": "url",
+    "leaks": "text",
 }
 OPTIONS: dict[str, set[str]] = {
     "mentions_time": {"strict", "also", "zone"},
@@ -81,25 +85,25 @@ def operand_problems(op: str, operand: object) -> list[tuple[tuple[str, ...], st
     problems: list[tuple[tuple[str, ...], str]] = []
     unknown = [k for k in spec if k not in allowed]
     if unknown:
-        return [((), f"unknown key(s) {', '.join(map(str, unknown))}; expected {main} (or from) and optionally {', '.join(sorted(OPTIONS[op])) or 'nothing else'}")]
+        return [
+            (
+                (),
+                f"unknown key(s) {', '.join(map(str, unknown))}; expected {main} (or from) and optionally {', '.join(sorted(OPTIONS[op])) or 'nothing else'}",
+            )
+        ]
     if (REF in spec) == (main in spec):
         return [((), f"give exactly one of {main} or from")]
-    value = spec.get(main)
-    if main in spec:
-        if op == "mentions_time" and _instant(value) is None:
-            problems.append(((main,) if isinstance(operand, dict) else (), f"expected a date-time with its offset such as 2026-03-05T15:30:00+01:00, found {value!r}"))
-        elif op == "mentions_date" and _date(value) is None:
-            problems.append(((main,) if isinstance(operand, dict) else (), f"expected a date such as 2026-03-05, found {value!r}"))
-        elif op == "mentions_amount" and (isinstance(value, bool) or not isinstance(value, int | float | str) or _decimal(value) is None):
-            problems.append(((main,) if isinstance(operand, dict) else (), f"expected a number such as 1249.50, found {value!r}"))
-        elif op in ("mentions_person", "links", "leaks") and not (isinstance(value, str) and value.strip()):
-            problems.append(((main,) if isinstance(operand, dict) else (), f"expected text, found {value!r}"))
-        elif op == "links" and not URL.fullmatch(str(value).strip()):
-            problems.append(((main,) if isinstance(operand, dict) else (), f"expected a URL starting with http:// or https://, found {value!r}"))
+    if main in spec and (wrong := _primary_problem(op, spec[main])):
+        problems.append(((main,) if isinstance(operand, dict) else (), wrong))
     if "also" in spec:
         others = spec["also"] if isinstance(spec["also"], list) else [spec["also"]]
         if not others or any(_instant(o) is None for o in others):
-            problems.append((("also",), f"expected a list of date-times with their offsets such as [2026-03-05T16:30:00+01:00], found {spec['also']!r}"))
+            problems.append(
+                (
+                    ("also",),
+                    f"expected a list of date-times with their offsets such as [2026-03-05T16:30:00+01:00], found {spec['also']!r}",
+                )
+            )
     if "zone" in spec and (not isinstance(spec["zone"], str) or not _iana(spec["zone"])):
         problems.append((("zone",), f"expected an IANA time zone such as Europe/London, found {spec['zone']!r}"))
     for key in ("strict",):
@@ -108,17 +112,44 @@ def operand_problems(op: str, operand: object) -> list[tuple[tuple[str, ...], st
     if "currency" in spec:
         code = currency_code(str(spec["currency"]))
         if code not in ISO_CURRENCIES:
-            problems.append((("currency",), f"expected a currency code such as EUR, USD or GBP, found {spec['currency']!r}"))
-    if "threshold" in spec and not (isinstance(spec["threshold"], int | float) and not isinstance(spec["threshold"], bool) and 0 < spec["threshold"] <= 1):
+            problems.append(
+                (("currency",), f"expected a currency code such as EUR, USD or GBP, found {spec['currency']!r}")
+            )
+    if "threshold" in spec and not (
+        isinstance(spec["threshold"], int | float)
+        and not isinstance(spec["threshold"], bool)
+        and 0 < spec["threshold"] <= 1
+    ):
         problems.append((("threshold",), f"expected a share between 0 and 1 such as 0.15, found {spec['threshold']!r}"))
     for key, low, high in (("min_shared", 1, 1000), ("window", 1, 10)):
-        if key in spec and not (isinstance(spec[key], int) and not isinstance(spec[key], bool) and low <= spec[key] <= high):
+        if key in spec and not (
+            isinstance(spec[key], int) and not isinstance(spec[key], bool) and low <= spec[key] <= high
+        ):
             problems.append(((key,), f"expected a whole number from {low} to {high}, found {spec[key]!r}"))
     if "section" in spec and not isinstance(spec["section"], str):
         problems.append((("section",), "expected the words of a heading, such as 'Internal notes'"))
-    if "public" in spec and not (isinstance(spec["public"], str) or (isinstance(spec["public"], dict) and set(spec["public"]) == {REF})):
+    if "public" in spec and not (
+        isinstance(spec["public"], str) or (isinstance(spec["public"], dict) and set(spec["public"]) == {REF})
+    ):
         problems.append((("public",), "expected text or {from: {...}}: what the recipient may already know"))
     return problems
+
+
+def _primary_problem(op: str, value: object) -> str | None:
+    """What is wrong with an operator's main value (the time, date, amount, text or URL it looks for), if anything."""
+    if op == "mentions_time" and _instant(value) is None:
+        return f"expected a date-time with its offset such as 2026-03-05T15:30:00+01:00, found {value!r}"
+    if op == "mentions_date" and _date(value) is None:
+        return f"expected a date such as 2026-03-05, found {value!r}"
+    if op == "mentions_amount" and (
+        isinstance(value, bool) or not isinstance(value, int | float | str) or _decimal(value) is None
+    ):
+        return f"expected a number such as 1249.50, found {value!r}"
+    if op in ("mentions_person", "links", "leaks") and not (isinstance(value, str) and value.strip()):
+        return f"expected text, found {value!r}"
+    if op == "links" and not URL.fullmatch(str(value).strip()):
+        return f"expected a URL starting with http:// or https://, found {value!r}"
+    return None
 
 
 def _iana(name: str) -> bool:
@@ -193,7 +224,9 @@ def explain(op: str, value: object, wanted: object, spec: dict[str, object], zon
         reader, also = _time_options(spec, zone)
         verdict = check_time(text, _instant(wanted), reader, now, also)  # type: ignore[arg-type]
         said = f"it states {', '.join(verdict.stated)}" if verdict.stated else "it states no time"
-        return said + (f"; other times that day: {', '.join(verdict.conflicts)}" if verdict.holds and verdict.conflicts else "")
+        return said + (
+            f"; other times that day: {', '.join(verdict.conflicts)}" if verdict.holds and verdict.conflicts else ""
+        )
     if op == "mentions_date" and _date(wanted) is not None:
         _, _, seen = check_date(text, _date(wanted), zone, now)  # type: ignore[arg-type]
         return f"it mentions {', '.join(seen)}" if seen else "it mentions no date"

@@ -1,0 +1,88 @@
+"""What a generated organization is drawn from: world sizes, offices (city, time zone, locale), teams with their
+roles and ticket projects, and working hours.
+
+May import nothing first-party.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Size:
+    """How big a generated world is: people, domains, offices, customers, days of history, rows per app."""
+
+    name: str
+    people: int
+    domains: int
+    offices: int
+    customers: int
+    days_before: int
+    days_after: int
+    meetings_per_day: float
+    """One-off meetings of the persona per working day."""
+    busy_per_day: float
+    """Busy blocks per colleague per working day."""
+    threads: int
+    newsletters: int
+    notifications: int
+    customer_mails: int
+    docs: int
+    projects: int
+    tickets: int
+
+
+SIZES: dict[str, Size] = {
+    "small": Size("small", 12, 1, 3, 4, 3, 11, 1.0, 1.0, 6, 4, 4, 3, 10, 2, 16),
+    "medium": Size("medium", 40, 2, 5, 12, 14, 28, 2.5, 1.5, 60, 60, 80, 40, 120, 4, 300),
+    "large": Size("large", 150, 3, 8, 40, 21, 42, 8.0, 1.0, 500, 600, 900, 400, 1500, 8, 3000),
+}
+
+
+@dataclass(frozen=True)
+class Office:
+    """An office of the organization: its city, time zone, Faker locale and country."""
+
+    city: str
+    timezone: str
+    locale: str
+    country: str
+
+
+OFFICES = [
+    Office("Berlin", "Europe/Berlin", "de_DE", "Germany"),
+    Office("London", "Europe/London", "en_GB", "United Kingdom"),
+    Office("New York", "America/New_York", "en_US", "United States"),
+    Office("Lisbon", "Europe/Lisbon", "pt_PT", "Portugal"),
+    Office("Los Angeles", "America/Los_Angeles", "en_US", "United States"),
+    Office("Madrid", "Europe/Madrid", "es_ES", "Spain"),
+    Office("Kolkata", "Asia/Kolkata", "en_IN", "India"),
+    Office("Sydney", "Australia/Sydney", "en_AU", "Australia"),
+    Office("Amsterdam", "Europe/Amsterdam", "nl_NL", "Netherlands"),
+    Office("Chicago", "America/Chicago", "en_US", "United States"),
+    Office("Paris", "Europe/Paris", "fr_FR", "France"),
+    Office("Sao Paulo", "America/Sao_Paulo", "pt_BR", "Brazil"),
+]
+
+TEAMS: dict[str, dict[str, Any]] = {
+    "Engineering": {
+        "project": "ENG",
+        "roles": ["Software engineer", "Senior engineer", "Staff engineer"],
+        "lead": "Engineering manager",
+    },
+    "Product": {"project": "PROD", "roles": ["Product manager", "Product designer"], "lead": "Head of product"},
+    "Support": {"project": "SUP", "roles": ["Support engineer", "Support specialist"], "lead": "Support lead"},
+    "Operations": {
+        "project": "OPS",
+        "roles": ["Site reliability engineer", "IT administrator"],
+        "lead": "Operations lead",
+    },
+    "Sales": {"project": "SALES", "roles": ["Account executive", "Sales engineer"], "lead": "Sales director"},
+    "Finance": {"project": "FIN", "roles": ["Accountant", "Financial analyst"], "lead": "Finance director"},
+    "People": {"project": "PEOPLE", "roles": ["People partner", "Recruiter"], "lead": "Head of people"},
+    "Marketing": {"project": "MKT", "roles": ["Marketing manager", "Content strategist"], "lead": "Marketing director"},
+}
+
+WORK_HOURS = [("09:00", "17:00"), ("09:00", "17:30"), ("08:30", "16:30"), ("10:00", "18:00"), ("08:00", "16:00")]
