@@ -98,7 +98,9 @@ async def main(episodes: int) -> None:
                 bare += await bare_replay(scenario, backend)
     ms = lambda xs: statistics.median(xs) * 1000  # noqa: E731
     print(f"{scenario.id}: {len(scenario.oracle)} tool calls per episode, {episodes} episodes each; medians in ms")
-    print(f"{'':<12}{'per turn, no model wait':>24}{'tool call in it':>17}{'loop itself':>13}{'bare mcp.Client call':>22}")
+    print(
+        f"{'':<12}{'per turn, no model wait':>24}{'tool call in it':>17}{'loop itself':>13}{'bare mcp.Client call':>22}"
+    )
     for api in gaps:
         print(f"{api:<12}{ms(gaps[api]):>24.2f}{ms(in_loop[api]):>17.2f}{ms(own[api]):>13.2f}{ms(bare):>22.2f}")
 

@@ -49,8 +49,10 @@ def main() -> None:
     without = anyio.run(median_send_ms, calls, False)
     with_log = anyio.run(median_send_ms, calls, True)
     ok = with_log < without * 1.5 + 0.5
-    print(f"send_message median: {without:.3f} ms without the change log, {with_log:.3f} ms with it "
-          f"({with_log / without:.2f}x; target < 1.5x + 0.5 ms: {'ok' if ok else 'MISSED'})")
+    print(
+        f"send_message median: {without:.3f} ms without the change log, {with_log:.3f} ms with it "
+        f"({with_log / without:.2f}x; target < 1.5x + 0.5 ms: {'ok' if ok else 'MISSED'})"
+    )
 
 
 if __name__ == "__main__":

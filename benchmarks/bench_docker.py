@@ -58,7 +58,9 @@ def compose_up(runs: int) -> list[float]:
             subprocess.run([*args, "up", "-d"], env=env, check=True, capture_output=True, cwd=ROOT)
             while True:
                 containers = client.containers.list(filters={"label": f"com.docker.compose.project={project}"})
-                if len(containers) == 5 and all(c.attrs["State"].get("Health", {}).get("Status") == "healthy" for c in containers):
+                if len(containers) == 5 and all(
+                    c.attrs["State"].get("Health", {}).get("Status") == "healthy" for c in containers
+                ):
                     break
                 time.sleep(0.1)
             samples.append(time.perf_counter() - started)

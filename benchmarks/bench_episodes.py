@@ -75,7 +75,9 @@ async def one_episode(scenario: Scenario, backend: Backend, rng_seed: int) -> di
         journal = await episode.journal()
         result = await episode.verify(journal)
     if not result.passed or report.errors:
-        raise SystemExit(f"{scenario.id} (seed {rng_seed}): the oracle did not pass: score {result.score}, {report.errors}")
+        raise SystemExit(
+            f"{scenario.id} (seed {rng_seed}): the oracle did not pass: score {result.score}, {report.errors}"
+        )
     return episode.phases | {"calls": calls, "total": time.perf_counter() - started, "tool_calls": report.tool_calls}
 
 
@@ -100,7 +102,13 @@ async def throughput(backend_name: str, scenarios: list[Scenario], rounds: int, 
                 tg.start_soon(run, scenario, r)
         took = time.perf_counter() - started
         cpu = process_cpu(backend) - cpu
-    return {"episodes": len(jobs), "seconds": took, "per_s": len(jobs) / took, "phases": phases, "cpu_ms": cpu * 1000 / len(jobs)}
+    return {
+        "episodes": len(jobs),
+        "seconds": took,
+        "per_s": len(jobs) / took,
+        "phases": phases,
+        "cpu_ms": cpu * 1000 / len(jobs),
+    }
 
 
 def process_cpu(backend: Backend) -> float:
@@ -211,7 +219,9 @@ async def many_at_once(backend_name: str, scenario_path: Path, episodes: int, pa
         "passed": sum(r.passed for r in record.results),
         "errors": [r.error for r in record.errors][:3],
         "error_count": len(record.errors),
-        "statuses": {status: sum(r.status == status for r in record.results) for status in {r.status for r in record.results}},
+        "statuses": {
+            status: sum(r.status == status for r in record.results) for status in {r.status for r in record.results}
+        },
         "calls": len(latencies),
         "failed_calls": failed_calls,
         "p50": latencies[len(latencies) // 2] if latencies else 0.0,
@@ -231,10 +241,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=4, help="passes over the library per measurement (default 4)")
     parser.add_argument("--parallel", type=int, default=64, help="episodes at once in the scale section (default 64)")
-    parser.add_argument("--scale-episodes", type=int, default=0, help="episodes in the scale section (default 4 x --parallel)")
-    parser.add_argument("--local-parallel", type=int, default=4, help="episodes at once in the local throughput (default 4)")
     parser.add_argument(
-        "--worker-parallel", type=int, default=4, help="episodes at once in each in-process worker of the per-core measurement (default 4)"
+        "--scale-episodes", type=int, default=0, help="episodes in the scale section (default 4 x --parallel)"
+    )
+    parser.add_argument(
+        "--local-parallel", type=int, default=4, help="episodes at once in the local throughput (default 4)"
+    )
+    parser.add_argument(
+        "--worker-parallel",
+        type=int,
+        default=4,
+        help="episodes at once in each in-process worker of the per-core measurement (default 4)",
     )
     parser.add_argument("--quick", action="store_true", help="one round, no scale section")
     parser.add_argument("--scale-only", action="store_true", help="only the --parallel section")
@@ -257,8 +274,12 @@ def main() -> None:
         return "ok" if ok else "MISSED"
 
     n = inproc["episodes"]
-    print(f"oracle over {len(scenarios)} scenarios x {rounds} rounds ({n} episodes per measurement), median {calls:g} tool calls each")
-    print(f"in process, 1 worker                 {inproc['per_s']:8.1f} episodes/s   {inproc['cpu_ms']:6.1f} CPU-ms per episode")
+    print(
+        f"oracle over {len(scenarios)} scenarios x {rounds} rounds ({n} episodes per measurement), median {calls:g} tool calls each"
+    )
+    print(
+        f"in process, 1 worker                 {inproc['per_s']:8.1f} episodes/s   {inproc['cpu_ms']:6.1f} CPU-ms per episode"
+    )
     best = inproc["per_s"]
     if on_cores is not None:
         best = on_cores["per_s"]
@@ -266,7 +287,9 @@ def main() -> None:
             f"in process, {cores} workers (1 per core, {args.worker_parallel} at once each)   {on_cores['per_s']:8.1f} episodes/s   "
             f"target >= 50   {verdict(best >= 50)}"
         )
-    print(f"local backend, {args.local_parallel} at once            {local['per_s']:8.1f} episodes/s   {local['cpu_ms']:6.1f} CPU-ms per episode (servers included)   target >= 10   {verdict(local['per_s'] >= 10)}")
+    print(
+        f"local backend, {args.local_parallel} at once            {local['per_s']:8.1f} episodes/s   {local['cpu_ms']:6.1f} CPU-ms per episode (servers included)   target >= 10   {verdict(local['per_s'] >= 10)}"
+    )
     print(f"  ratio in process (1 worker) / local  {inproc['per_s'] / local['per_s']:8.2f} x")
     added = gated_ms - direct_ms
     print(f"tool call direct to the app           {direct_ms:8.3f} ms (median)")
@@ -299,7 +322,9 @@ def scale_section(args: argparse.Namespace) -> None:
             print(f"  first errors: {scale['errors']}")
         if backend_name == "local":
             b, a = scale["before"], scale["after"]
-            print(f"  app servers: {b['rss_mib']:.0f} -> {a['rss_mib']:.0f} MiB, {b['fds']:.0f} -> {a['fds']:.0f} open fds")
+            print(
+                f"  app servers: {b['rss_mib']:.0f} -> {a['rss_mib']:.0f} MiB, {b['fds']:.0f} -> {a['fds']:.0f} open fds"
+            )
         print(f"  orchestrator open fds: {scale['fds'][0]} -> {scale['fds'][1]}")
 
 

@@ -64,12 +64,21 @@ def main() -> None:
     unknown = [n for n in names if n not in families()]
     if unknown:
         parser.error(f"unknown families: {', '.join(unknown)}; known: {', '.join(families())}")
-    anyio.run(generate, Options(names[:1], 1, seed=99, size=args.size), Path(tempfile.mkdtemp()))  # warm-up: imports, Faker locales
-    basic = show(f"--prove basic, {args.count} per family, {args.size} worlds", measure(names, args.count, "basic", args.size))
+    anyio.run(
+        generate, Options(names[:1], 1, seed=99, size=args.size), Path(tempfile.mkdtemp())
+    )  # warm-up: imports, Faker locales
+    basic = show(
+        f"--prove basic, {args.count} per family, {args.size} worlds", measure(names, args.count, "basic", args.size)
+    )
     if args.full_count:
-        show(f"--prove full, {args.full_count} per family, {args.size} worlds", measure(names, args.full_count, "full", args.size))
+        show(
+            f"--prove full, {args.full_count} per family, {args.size} worlds",
+            measure(names, args.full_count, "full", args.size),
+        )
     hours = args.released / basic / 3600
-    print(f"\nregenerating {args.released} tasks with the basic proofs: about {hours:.1f} h on one process at {basic:.2f} tasks/s")
+    print(
+        f"\nregenerating {args.released} tasks with the basic proofs: about {hours:.1f} h on one process at {basic:.2f} tasks/s"
+    )
 
 
 if __name__ == "__main__":

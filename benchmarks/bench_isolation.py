@@ -106,7 +106,9 @@ async def mcp(url: str, secret: str) -> AsyncIterator[Client]:
             yield client
 
 
-async def probe(http: httpx2.AsyncClient, light: Client, seconds: float, stop: anyio.Event | None = None) -> tuple[list[float], list[float]]:
+async def probe(
+    http: httpx2.AsyncClient, light: Client, seconds: float, stop: anyio.Event | None = None
+) -> tuple[list[float], list[float]]:
     """/healthz and a call to `light`, each in its own loop, until `seconds` pass or `stop` is set."""
     health: list[float] = []
     calls: list[float] = []
@@ -145,7 +147,10 @@ async def measure(events: int, seconds: float, on_loop: bool) -> dict[str, list[
             created = admin.post("/sandboxes", json={"id": name, "seed": seed})
             created.raise_for_status()
             keys[name] = created.json().get("secret", "")
-        async with mcp(f"{base}/s/heavy/mcp", keys["heavy"]) as heavy, mcp(f"{base}/s/light/mcp", keys["light"]) as light:
+        async with (
+            mcp(f"{base}/s/heavy/mcp", keys["heavy"]) as heavy,
+            mcp(f"{base}/s/light/mcp", keys["light"]) as light,
+        ):
             async with httpx2.AsyncClient(base_url=base, timeout=120) as http:
                 idle_health, idle_calls = await probe(http, light, seconds)
                 heavy_times: list[float] = []
@@ -169,7 +174,13 @@ async def measure(events: int, seconds: float, on_loop: bool) -> dict[str, list[
                 async with anyio.create_task_group() as tg:
                     tg.start_soon(run_heavy)
                     tg.start_soon(run_probe)
-    return {"idle_health": idle_health, "idle_calls": idle_calls, "health": busy[0], "calls": busy[1], "heavy": heavy_times}
+    return {
+        "idle_health": idle_health,
+        "idle_calls": idle_calls,
+        "health": busy[0],
+        "calls": busy[1],
+        "heavy": heavy_times,
+    }
 
 
 async def main(events: int, seconds: float) -> None:

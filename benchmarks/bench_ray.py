@@ -34,7 +34,9 @@ from orchestrator.backends.inprocess import InProcessBackend  # noqa: E402
 from orchestrator.run import suite  # noqa: E402
 
 
-async def one_pass(backend: Backend, files: list[Path], out: Path, repeat: int, parallel: int) -> tuple[int, float, int]:
+async def one_pass(
+    backend: Backend, files: list[Path], out: Path, repeat: int, parallel: int
+) -> tuple[int, float, int]:
     """Episodes run, seconds, and bytes of their folders."""
     runs = suite.load_all(files)
     options = suite.SuiteOptions(out=out, repeat=repeat, parallel=parallel)
@@ -60,7 +62,9 @@ def measure(make: callable, files: list[Path], rounds: int, repeat: int, paralle
                 await one_pass(backend, files, Path(scratch) / "warm", repeat, parallel)
                 total, cpu = 0, time.process_time()
                 for index in range(rounds):
-                    n, elapsed, size = await one_pass(backend, files, Path(scratch) / f"round-{index}", repeat, parallel)
+                    n, elapsed, size = await one_pass(
+                        backend, files, Path(scratch) / f"round-{index}", repeat, parallel
+                    )
                     rates.append(n / elapsed)
                     per_episode = size / n
                     total += n
@@ -117,7 +121,9 @@ def main() -> None:
     print(f"  inprocess: {base:.2f} episodes/s", flush=True)
     ray_rates = {}
     for workers in (1, 2):
-        rate, per_episode, cpu_ms = measure(lambda w=workers: RayBackend(num_cpus=w), files, args.rounds, args.repeat, 2 * workers)
+        rate, per_episode, cpu_ms = measure(
+            lambda w=workers: RayBackend(num_cpus=w), files, args.rounds, args.repeat, 2 * workers
+        )
         ray_rates[workers] = rate
         rows.append((f"ray, {workers} worker{'s' if workers > 1 else ''}", rate, per_episode, cpu_ms))
         print(f"  ray {workers}: {rate:.2f} episodes/s", flush=True)
@@ -125,10 +131,14 @@ def main() -> None:
     print(f"{'backend':<44}{'episodes/s (median)':>22}{'CPU ms/episode here':>22}{'bytes back per episode':>26}")
     for name, rate, size, cpu_ms in rows:
         print(f"{name:<44}{rate:>22.2f}{cpu_ms:>22.1f}{'' if size is None else f'{size / 1024:.0f} KiB':>26}")
-    print(f"the driver's own work per result (unpickle, write the files, parse results.json): {driver_work_ms(files):.1f} ms; "
-          "the rest of its CPU per episode is Ray's client threads, a cost per second rather than per result")
-    print(f"ratio 2 workers / 1 worker: {ray_rates[2] / ray_rates[1]:.2f}x; "
-          f"1 Ray worker / in process: {ray_rates[1] / base:.2f}x; load average now {os.getloadavg()[0]:.1f}")
+    print(
+        f"the driver's own work per result (unpickle, write the files, parse results.json): {driver_work_ms(files):.1f} ms; "
+        "the rest of its CPU per episode is Ray's client threads, a cost per second rather than per result"
+    )
+    print(
+        f"ratio 2 workers / 1 worker: {ray_rates[2] / ray_rates[1]:.2f}x; "
+        f"1 Ray worker / in process: {ray_rates[1] / base:.2f}x; load average now {os.getloadavg()[0]:.1f}"
+    )
 
 
 if __name__ == "__main__":

@@ -46,7 +46,9 @@ def seed_200() -> dict:
         }
         for i in range(150)
     ]
-    busy = [{"email": f"p{i % 20}@acme.test", "start": "2026-03-03T10:00", "end": "2026-03-03T11:00"} for i in range(28)]
+    busy = [
+        {"email": f"p{i % 20}@acme.test", "start": "2026-03-03T10:00", "end": "2026-03-03T11:00"} for i in range(28)
+    ]
     calendars = [{"id": "primary", "name": "Me", "primary": True}, {"id": "team", "name": "Team", "access": "writer"}]
     return {"calendars": calendars, "people": people, "events": events, "busy": busy}
 
@@ -128,7 +130,9 @@ async def bench_http(n: int) -> tuple[float, float]:
         ours, theirs = [], []
         async with (
             create_mcp_http_client(headers={"Authorization": f"Bearer {created.json()['secret']}"}) as http,
-            Client(streamable_http_client(f"http://127.0.0.1:{app_port}/s/bench/mcp", http_client=http), mode="legacy") as a,
+            Client(
+                streamable_http_client(f"http://127.0.0.1:{app_port}/s/bench/mcp", http_client=http), mode="legacy"
+            ) as a,
             Client(f"http://127.0.0.1:{base_port}/mcp", mode="legacy") as b,
         ):
             for client, name, args in ((a, "get_event", {"event_id": "e7"}), (b, "echo", {"text": "hi"})):
@@ -197,7 +201,9 @@ def main() -> None:
     def verdict(ok: bool) -> str:
         return "ok" if ok else "MISSED"
 
-    print(f"reset, {rows}-row sandbox, in memory     median {reset_mem:8.3f} ms   target <= 1 ms    {verdict(reset_mem <= 1)}")
+    print(
+        f"reset, {rows}-row sandbox, in memory     median {reset_mem:8.3f} ms   target <= 1 ms    {verdict(reset_mem <= 1)}"
+    )
     print(f"reset, {rows}-row sandbox, on disk       median {reset_disk:8.3f} ms   (for reference)")
     print(f"tool call in memory (get_event)        median {in_memory:8.3f} ms")
     print(f"tool call over HTTP (get_event)        median {ours:8.3f} ms")

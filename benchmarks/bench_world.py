@@ -91,7 +91,10 @@ async def event_cost(scenario: Scenario, backend: InProcessBackend, n: int) -> l
     async with Episode(scenario, await backend.start(scenario.apps)) as episode:
         endpoint = episode.endpoints["mail"]
         for i in range(n):
-            change = {"event": f"bench-{i}", "add": {"messages": [{"from": "sam@acme.test", "subject": f"News {i}", "body": "x"}]}}
+            change = {
+                "event": f"bench-{i}",
+                "add": {"messages": [{"from": "sam@acme.test", "subject": f"News {i}", "body": "x"}]},
+            }
             started = time.perf_counter()
             await endpoint.apply_world(episode.sandbox_id, change)
             out.append((time.perf_counter() - started) * 1000)
@@ -106,7 +109,10 @@ async def main(calls: int, rounds: int) -> None:
     async with InProcessBackend() as backend:
         for _ in range(rounds):
             for kind in CALLS:
-                async with Episode(still, await backend.start(still.apps)) as a, Episode(living, await backend.start(living.apps)) as b:
+                async with (
+                    Episode(still, await backend.start(still.apps)) as a,
+                    Episode(living, await backend.start(living.apps)) as b,
+                ):
                     time_hooks(b, hooks.setdefault(kind, []))
                     without, with_world = await interleaved(a, b, kind, calls)
                 samples.setdefault((kind, "without world"), []).extend(without)
@@ -116,7 +122,7 @@ async def main(calls: int, rounds: int) -> None:
     for kind in CALLS:
         without = statistics.median(samples[(kind, "without world")])
         with_world = statistics.median(samples[(kind, "with world")])
-        alone = statistics.median(hooks[kind][len(CALLS[kind]):])
+        alone = statistics.median(hooks[kind][len(CALLS[kind]) :])
         print(
             f"  {kind:<14} without world {without:7.3f} ms   with world {with_world:7.3f} ms   "
             f"world adds {with_world - without:+.3f} ms   (the engine's hooks alone: {alone:.3f} ms)"

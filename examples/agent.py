@@ -43,7 +43,10 @@ def shown(result: Any) -> str:
 async def main() -> int:
     url = os.environ.get("CLAWGYM_MCP_URL")
     if not url:
-        print("CLAWGYM_MCP_URL is not set: run me with orchestrator run --agent 'cmd:python examples/agent.py'", file=sys.stderr)
+        print(
+            "CLAWGYM_MCP_URL is not set: run me with orchestrator run --agent 'cmd:python examples/agent.py'",
+            file=sys.stderr,
+        )
         return 2
     async with Client(url) as client:
         prompt = await client.get_prompt("task")

@@ -38,6 +38,7 @@ SAMPLE_ROWS = 3
 
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Counts per family and split, and the manifest digests, from the manifest's rows (in manifest order)."""
+
     def sha(lines: list[dict[str, Any]]) -> str:
         text = "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in lines)
         return hashlib.sha256(text.encode()).hexdigest()
@@ -73,7 +74,9 @@ def generate(options: dict[str, Any], out: Path, count: int | None = None, famil
     from orchestrator.generate.family import families as known  # noqa: PLC0415
 
     names = families or (list(known()) if options["family"] == "all" else [options["family"]])
-    opts = pipeline.Options(names, count or options["count"], seed=options["seed"], size=options["size"], prove=options["prove"])
+    opts = pipeline.Options(
+        names, count or options["count"], seed=options["seed"], size=options["size"], prove=options["prove"]
+    )
     started = time.perf_counter()
     try:
         reports = anyio.run(pipeline.generate, opts, out)
@@ -85,7 +88,9 @@ def generate(options: dict[str, Any], out: Path, count: int | None = None, famil
     return time.perf_counter() - started
 
 
-def draw_rows(options: dict[str, Any], count: int | None = None, families: list[str] | None = None) -> list[dict[str, Any]]:
+def draw_rows(
+    options: dict[str, Any], count: int | None = None, families: list[str] | None = None
+) -> list[dict[str, Any]]:
     """The manifest the release command writes if every drawn task passes its proofs: the pipeline's draws, splits and
     deduplication, without proving (minutes instead of hours). A task that failed a proof would be missing from the
     proven set, so comparing the two shows any drop."""
@@ -93,7 +98,9 @@ def draw_rows(options: dict[str, Any], count: int | None = None, families: list[
     from orchestrator.generate.family import families as known  # noqa: PLC0415
 
     names = families or (list(known()) if options["family"] == "all" else [options["family"]])
-    opts = pipeline.Options(names, count or options["count"], seed=options["seed"], size=options["size"], prove=options["prove"])
+    opts = pipeline.Options(
+        names, count or options["count"], seed=options["seed"], size=options["size"], prove=options["prove"]
+    )
     found = known()
     rows: list[dict[str, Any]] = []
     seen: set[str] = set()
@@ -129,7 +136,9 @@ def compare(release: dict[str, Any], found: dict[str, Any], sample: int | None =
             continue
         if sample is not None:
             if got["first"][:sample] != want["first"][:sample]:
-                problems.append(f"{name}: first {sample} task(s) differ: {got['first'][:sample]} != {want['first'][:sample]}")
+                problems.append(
+                    f"{name}: first {sample} task(s) differ: {got['first'][:sample]} != {want['first'][:sample]}"
+                )
             continue
         for key in ("tasks", "train", "test", "core", "manifest_sha256"):
             if got[key] != want[key]:
@@ -146,7 +155,10 @@ def check_sample(release: dict[str, Any], sample: int, families: list[str] | Non
     with tempfile.TemporaryDirectory(prefix="release-sample-") as tmp:
         generate(release["options"], Path(tmp), count=sample, families=families)
         found = summarize(read_rows(Path(tmp)))
-    wanted = {**release, "families": {k: v for k, v in release["families"].items() if families is None or k in families}}
+    wanted = {
+        **release,
+        "families": {k: v for k, v in release["families"].items() if families is None or k in families},
+    }
     return compare(wanted, found, sample)
 
 
@@ -154,10 +166,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("action", choices=["check", "write"])
     parser.add_argument("--out", type=Path, help="Folder for the generated set.")
-    parser.add_argument("--sample", type=int, help="check: regenerate (and prove) only the first N tasks of each family.")
+    parser.add_argument(
+        "--sample", type=int, help="check: regenerate (and prove) only the first N tasks of each family."
+    )
     parser.add_argument("--existing", action="store_true", help="Use the set already in --out; generate nothing.")
-    parser.add_argument("--drawn", nargs="*", type=Path, metavar="ROWS",
-                        help="write: the digest of the draws, without proving (from these manifest files when given).")
+    parser.add_argument(
+        "--drawn",
+        nargs="*",
+        type=Path,
+        metavar="ROWS",
+        help="write: the digest of the draws, without proving (from these manifest files when given).",
+    )
     parser.add_argument("--release", type=Path, default=RELEASE, help="The release file (default releases/v1.json).")
     args = parser.parse_args(argv)
     release = json.loads(args.release.read_text(encoding="utf-8"))
@@ -166,7 +185,12 @@ def main(argv: list[str] | None = None) -> int:
         problems = check_sample(release, args.sample)
     elif args.action == "write" and args.drawn is not None:
         if args.drawn:
-            rows = [json.loads(line) for path in args.drawn for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+            rows = [
+                json.loads(line)
+                for path in args.drawn
+                for line in path.read_text(encoding="utf-8").splitlines()
+                if line.strip()
+            ]
             rows.sort(key=lambda r: (r["family"], r["index"]))
         else:
             rows = draw_rows(release["options"])

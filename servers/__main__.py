@@ -14,7 +14,10 @@ def run() -> None:
     apps = registry.available()
     if len(sys.argv) < 2 or sys.argv[1] not in apps:
         names = ", ".join(sorted(apps))
-        print(f"usage: python -m servers APP [options]   (APP is one of: {names}; --help after APP for options)", file=sys.stderr)
+        print(
+            f"usage: python -m servers APP [options]   (APP is one of: {names}; --help after APP for options)",
+            file=sys.stderr,
+        )
         sys.exit(2)
     main(registry.load(sys.argv[1]), sys.argv[2:])
 

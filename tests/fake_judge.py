@@ -73,13 +73,21 @@ class FakeJudge:
         body = await request.json()
         self.requests.append(body)
         if self.mode == "error":
-            return JSONResponse({"error": {"message": "the judge is overloaded", "type": "server_error"}}, status_code=500)
+            return JSONResponse(
+                {"error": {"message": "the judge is overloaded", "type": "server_error"}}, status_code=500
+            )
         user = body["messages"][-1]["content"]
         text = user.split("<<<TEXT", 1)[1].rsplit("TEXT>>>", 1)[0].lower()
         yes = "approved" in text and "not approved" not in text
         content = (
-            "I cannot tell." if self.mode == "nonsense"
-            else json.dumps({"verdict": "yes" if yes else "no", "rationale": "it says approved" if yes else "it never says the trip is approved"})
+            "I cannot tell."
+            if self.mode == "nonsense"
+            else json.dumps(
+                {
+                    "verdict": "yes" if yes else "no",
+                    "rationale": "it says approved" if yes else "it never says the trip is approved",
+                }
+            )
         )
         return JSONResponse({
             "id": f"chatcmpl-{len(self.requests)}", "object": "chat.completion", "created": int(time.time()), "model": body["model"],

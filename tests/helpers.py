@@ -90,7 +90,12 @@ class AppProcess:
     def start(self) -> AppProcess:
         env = {k: v for k, v in os.environ.items() if not k.startswith("CLAWGYM_ADMIN_TOKEN")}
         self.proc = subprocess.Popen(
-            self.args, cwd=ROOT, env=env, stdin=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(self.socket.fileno(),)
+            self.args,
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            pass_fds=(self.socket.fileno(),),
         )
         self.socket.close()
         assert self.proc.stdin is not None

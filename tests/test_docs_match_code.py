@@ -47,7 +47,18 @@ def test_the_suite_run_comes_right_after_the_quick_start() -> None:
     from orchestrator.run import suite as suite_module
 
     # the summary fields the README names are the ones a suite writes
-    for name in ("episodes", "passes", "score", "pass_at_k", "pass_hat_k", "stages", "calls", "duration_s", "cost_usd", "status"):
+    for name in (
+        "episodes",
+        "passes",
+        "score",
+        "pass_at_k",
+        "pass_hat_k",
+        "stages",
+        "calls",
+        "duration_s",
+        "cost_usd",
+        "status",
+    ):
         assert f"`{name}`" in suite and f'"{name}"' in (ROOT / "orchestrator" / "run" / "suite.py").read_text(), name
     assert suite_module.__doc__
 
@@ -58,7 +69,15 @@ def test_every_view_page_is_in_the_readme() -> None:
     section = re.search(r"## Looking at runs: `view` and `report`\n(.*?)\n## ", README, re.S).group(1)
     paths = {route.path for route in create_app([]).routes}  # type: ignore[attr-defined]
     assert paths == {"/", "/run/{rid:path}", "/group/{rid:path}", "/compare", "/healthz"}
-    for words in ("list of runs", "a run:", "a suite or repeat", "side by side", "`report --html`", "`report --md`", "messages.json"):
+    for words in (
+        "list of runs",
+        "a run:",
+        "a suite or repeat",
+        "side by side",
+        "`report --html`",
+        "`report --md`",
+        "messages.json",
+    ):
         assert words in section, words
 
 
@@ -66,12 +85,25 @@ def test_every_view_page_is_in_the_readme() -> None:
 def test_every_option_of_run_and_export_is_in_the_readme(command: str) -> None:
     params = get_command(cli).commands[command].params  # type: ignore[attr-defined]
     flags = [o for p in params for o in [*p.opts, *p.secondary_opts] if o.startswith("--")]
-    missing = [flag for flag in flags if f"`{flag}" not in README and f"[{flag}" not in README and f" {flag} " not in README]
+    missing = [
+        flag for flag in flags if f"`{flag}" not in README and f"[{flag}" not in README and f" {flag} " not in README
+    ]
     assert not missing, missing
 
 
 def test_the_model_agents_are_documented() -> None:
     section = re.search(r"^### Evaluate a model\n(.*?)(?=^### )", README, re.S | re.M).group(1)
-    for words in ("openai:MODEL", "anthropic:MODEL", "--base-url http://127.0.0.1:8000/v1", "11434", "cmd:claude", "cmd:codex",
-                  "agent_error", "messages.json", "orchestrator export", "--format", "sharegpt"):
+    for words in (
+        "openai:MODEL",
+        "anthropic:MODEL",
+        "--base-url http://127.0.0.1:8000/v1",
+        "11434",
+        "cmd:claude",
+        "cmd:codex",
+        "agent_error",
+        "messages.json",
+        "orchestrator export",
+        "--format",
+        "sharegpt",
+    ):
         assert words in section, words

@@ -46,7 +46,9 @@ def test_every_public_method_of_the_main_entry_points_has_a_docstring() -> None:
         classes = {n.name: n for n in ast.parse((ROOT / file).read_text()).body if isinstance(n, ast.ClassDef)}
         assert set(names) <= set(classes), f"{file} no longer defines {set(names) - set(classes)}"
         for name in names:
-            undocumented += [f"{file}:{m.lineno} {name}.{m.name}" for m in public(classes[name].body) if not ast.get_docstring(m)]
+            undocumented += [
+                f"{file}:{m.lineno} {name}.{m.name}" for m in public(classes[name].body) if not ast.get_docstring(m)
+            ]
     assert not undocumented, "say what each of these does:\n" + "\n".join(undocumented)
 
 

@@ -53,7 +53,9 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
             await run_many(travel, backend, OracleAgent, RunOptions(out=root / "single", seed=1))
             await run_many(travel, backend, OracleAgent, RunOptions(out=root / "repeat", seed=2, repeat=2))
             loaded = suite.load_all([TRAVEL_PATH, RESCHEDULE])
-            await suite.run_suite(loaded, backend, NoopAgent, suite.SuiteOptions(out=root / "suite", agent="noop", repeat=2))
+            await suite.run_suite(
+                loaded, backend, NoopAgent, suite.SuiteOptions(out=root / "suite", agent="noop", repeat=2)
+            )
 
     anyio.run(main)
     return root
@@ -85,7 +87,9 @@ def test_viewer_and_export_agree_on_what_is_an_episode(runs: Path, tmp_path: Pat
         path = tree / f"old-{name}" / RESULTS
         path.write_text(json.dumps({k: v for k, v in json.loads(path.read_text()).items() if k != "kind"}))
     (tree / "older").mkdir()
-    (tree / "older" / RESULTS).write_text(json.dumps({"scenario": "travel-berlin-offsite", "passed": False, "stages": []}))
+    (tree / "older" / RESULTS).write_text(
+        json.dumps({"scenario": "travel-berlin-offsite", "passed": False, "stages": []})
+    )
     # A results.json a command agent left in its home is not a run of ours; neither is a file that is not one.
     shutil.copytree(tree / "single", tree / "single" / "home" / "planted")
     (tree / "junk").mkdir()
@@ -95,7 +99,10 @@ def test_viewer_and_export_agree_on_what_is_an_episode(runs: Path, tmp_path: Pat
     exported = set(find_episodes([tree]))
     assert viewed == exported
     assert {p.name for p in exported if p.parent == tree.resolve()} == {"single", "old-single", "older"}
-    assert {tree.resolve() / "old-repeat" / "episode-001", tree.resolve() / "suite" / "reschedule-conflict" / "episode-002"} <= exported
+    assert {
+        tree.resolve() / "old-repeat" / "episode-001",
+        tree.resolve() / "suite" / "reschedule-conflict" / "episode-002",
+    } <= exported
     assert len(exported) == 1 + 2 + 4 + 1 + 2 + 1
     assert kind_of(json.loads((tree / "old-repeat" / RESULTS).read_text())) == REPEAT
     assert [f.kind for f in find_records(tree / "junk")] == [None]
@@ -133,7 +140,12 @@ def test_the_digest_catches_an_edited_journal(runs: Path, tmp_path: Path) -> Non
 
 def test_kinds_are_stamped_and_recognised(tmp_path: Path) -> None:
     episode = {"scenario": "s", "passed": True, "checks": []}
-    assert kind_of(episode) == EPISODE and kind_of({"kind": SUITE}) == SUITE and kind_of({"x": 1}) is None and kind_of([]) is None
+    assert (
+        kind_of(episode) == EPISODE
+        and kind_of({"kind": SUITE}) == SUITE
+        and kind_of({"x": 1}) is None
+        and kind_of([]) is None
+    )
     assert kind_of({"scenario": "s", "passed": True, "episodes": 2, "results": []}) == REPEAT
     assert kind_of({"scenarios": [], "total": {}}) == SUITE
     assert with_kind(episode) == {"kind": EPISODE, **episode} and with_kind({"x": 1}) == {"x": 1}

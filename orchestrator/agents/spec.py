@@ -17,8 +17,13 @@ AGENT_SPECS = "oracle, noop, cmd:COMMAND, openai:MODEL or anthropic:MODEL"
 
 
 def parse_agent(
-    spec: str, *, isolation: str | None = None, env_names: tuple[str, ...] | list[str] = (), cwd: Path | None = None,
-    model_options: Any = None, gate: Any = None,
+    spec: str,
+    *,
+    isolation: str | None = None,
+    env_names: tuple[str, ...] | list[str] = (),
+    cwd: Path | None = None,
+    model_options: Any = None,
+    gate: Any = None,
 ) -> Agent:
     """The agent a spec names: `oracle`, `noop`, `cmd:COMMAND`, `openai:MODEL` or `anthropic:MODEL`; the keywords
     configure `cmd:` agents (see `orchestrator.agents.command`) and model agents (`ModelOptions`, `EndpointGate` of

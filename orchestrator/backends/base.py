@@ -331,7 +331,9 @@ class HttpEndpoint(AppEndpoint):
                     await self._call("DELETE", f"/sandboxes/{sandbox['id']}")
                     removed.append(sandbox["id"])
         if removed:
-            log.warning("%s: removed %d sandbox(es) left by a run that ended without cleaning up", self.app, len(removed))
+            log.warning(
+                "%s: removed %d sandbox(es) left by a run that ended without cleaning up", self.app, len(removed)
+            )
         return removed
 
     async def reset(self, sandbox_id: str) -> None:

@@ -155,7 +155,9 @@ class DockerBackend(Backend):
                 container = None
             if container is not None:
                 labels = container.labels
-                current = labels.get("org.clawgym.image") == self._image_id and labels.get("org.clawgym.settings") == SETTINGS
+                current = (
+                    labels.get("org.clawgym.image") == self._image_id and labels.get("org.clawgym.settings") == SETTINGS
+                )
                 if current and container.status in ("running", "restarting"):
                     return container
                 if current and container.status in ("created", "exited") and self._token(container):
@@ -241,7 +243,9 @@ class DockerBackend(Backend):
         )  # fmt: skip
         token = await anyio.to_thread.run_sync(self._token, container)
         if not token:
-            raise BackendError(f"the {app} container has no admin token in its data volume; run `orchestrator down` and retry")
+            raise BackendError(
+                f"the {app} container has no admin token in its data volume; run `orchestrator down` and retry"
+            )
         endpoint = HttpEndpoint(app, url, token)
         await endpoint.remove_leftovers()
         self.endpoints[app] = endpoint

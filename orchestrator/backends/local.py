@@ -98,13 +98,17 @@ class LocalApp:
 
         async def probe() -> str:
             if process.poll() is not None:
-                raise BackendError(f"the {self.app} server exited during startup (code {process.returncode}){self._log_tail()}")
+                raise BackendError(
+                    f"the {self.app} server exited during startup (code {process.returncode}){self._log_tail()}"
+                )
             return self.endpoint.base_url
 
         await wait_healthy(
             probe,
             timeout=STARTUP_TIMEOUT_S,
-            failure=lambda: f"the {self.app} server did not answer on port {self.port} within {STARTUP_TIMEOUT_S:g} s{self._log_tail()}",
+            failure=lambda: (
+                f"the {self.app} server did not answer on port {self.port} within {STARTUP_TIMEOUT_S:g} s{self._log_tail()}"
+            ),
         )
 
     def _log_tail(self) -> str:

@@ -47,7 +47,9 @@ def _cpus_per_episode(value: float | None) -> float:
         try:
             value = float(text)
         except ValueError:
-            raise BackendError(f"{CPUS_PER_EPISODE_ENV}={text!r}: expected a number of CPUs above 0, e.g. 1 or 0.25") from None
+            raise BackendError(
+                f"{CPUS_PER_EPISODE_ENV}={text!r}: expected a number of CPUs above 0, e.g. 1 or 0.25"
+            ) from None
     if not 0 < value <= 64:
         raise BackendError(f"{CPUS_PER_EPISODE_ENV}: expected a number of CPUs above 0 (at most 64), not {value:g}")
     return value
@@ -62,12 +64,16 @@ def _reachable_or_fail(address: str, timeout_s: float = 5.0) -> None:
     """Fail at once when nothing answers at `address` (Ray itself retries for a minute and a half)."""
     host, sep, port = address.removeprefix("ray://").rpartition(":")
     if not sep or not port.isdigit():
-        raise BackendError(f"--address {address!r}: expected HOST:PORT of the Ray cluster's head (e.g. 10.0.0.5:6379), or auto")
+        raise BackendError(
+            f"--address {address!r}: expected HOST:PORT of the Ray cluster's head (e.g. 10.0.0.5:6379), or auto"
+        )
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s).close()
     except OSError as exc:
-        raise BackendError(f"--address {address}: no Ray cluster answers there ({exc.strerror or exc}); "
-                           "start one with `ray start --head`, or leave --address out for a local Ray") from None
+        raise BackendError(
+            f"--address {address}: no Ray cluster answers there ({exc.strerror or exc}); "
+            "start one with `ray start --head`, or leave --address out for a local Ray"
+        ) from None
 
 
 @contextlib.contextmanager
@@ -78,7 +84,9 @@ def _loopback(ray: Any, wanted: bool) -> Iterator[None]:
     cluster is this one machine (its `RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0` switch, read here at call time):
     a local Ray would then listen on the network and a cluster bound to 127.0.0.1 could not be reached."""
     constants = getattr(getattr(ray, "_private", None), "ray_constants", None)
-    if constants is None or not hasattr(constants, "ENABLE_RAY_CLUSTER"):  # another Ray: the address check after start still holds
+    if constants is None or not hasattr(
+        constants, "ENABLE_RAY_CLUSTER"
+    ):  # another Ray: the address check after start still holds
         yield
         return
     before = constants.ENABLE_RAY_CLUSTER
@@ -146,12 +154,16 @@ class RayBackend(Backend):
                     )  # fmt: skip
                     self.started_here = True
         except Exception as exc:  # ConnectionError, RuntimeError, ValueError … from ray.init
-            raise BackendError(f"--backend ray: cannot connect to {where}: {type(exc).__name__}: {str(exc).strip()}") from None
+            raise BackendError(
+                f"--backend ray: cannot connect to {where}: {type(exc).__name__}: {str(exc).strip()}"
+            ) from None
         self.connected = True
         if self.started_here and (ip := ray.util.get_node_ip_address()) != "127.0.0.1":
             self.ray.shutdown()
             self.connected = self.owns_connection = self.started_here = False
-            raise BackendError(f"--backend ray: the local Ray came up on {ip}, not 127.0.0.1 only; refusing to run episodes on it")
+            raise BackendError(
+                f"--backend ray: the local Ray came up on {ip}, not 127.0.0.1 only; refusing to run episodes on it"
+            )
 
     async def start(self, apps: Iterable[str]) -> dict[str, AppEndpoint]:
         """No endpoints here: the apps run on the workers, inside each episode's task."""

@@ -23,7 +23,9 @@ class RemoteBackend(Backend):
 
     name = "remote"
 
-    def __init__(self, url_template: str | None = None, token: str | None = None, token_file: str | None = None) -> None:
+    def __init__(
+        self, url_template: str | None = None, token: str | None = None, token_file: str | None = None
+    ) -> None:
         super().__init__()
         self.url_template = url_template or os.environ.get("CLAWGYM_APP_URL", "")
         self.token_file = token_file or os.environ.get("CLAWGYM_ADMIN_TOKEN_FILE") or None
@@ -44,7 +46,9 @@ class RemoteBackend(Backend):
         try:
             token = path.read_text().strip()
         except OSError as exc:
-            raise BackendError(f"cannot read the {app} server's admin token from {path} (CLAWGYM_ADMIN_TOKEN_FILE): {exc.strerror}") from None
+            raise BackendError(
+                f"cannot read the {app} server's admin token from {path} (CLAWGYM_ADMIN_TOKEN_FILE): {exc.strerror}"
+            ) from None
         if not token:
             raise BackendError(f"the admin token file {path} (CLAWGYM_ADMIN_TOKEN_FILE) is empty")
         return token
@@ -61,7 +65,9 @@ class RemoteBackend(Backend):
                     probe,
                     timeout=READY_TIMEOUT_S,
                     interval=0.2,
-                    failure=lambda app=app, url=url: f"the {app} server at {url} did not answer /healthz within {READY_TIMEOUT_S:g} s",
+                    failure=lambda app=app, url=url: (
+                        f"the {app} server at {url} did not answer /healthz within {READY_TIMEOUT_S:g} s"
+                    ),
                 )
                 endpoint = HttpEndpoint(app, url, self.token_for(app))
                 await endpoint.remove_leftovers()

@@ -55,9 +55,12 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    show_version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    show_version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
 ) -> None:
     """Run agents against ClawGym scenarios, serve scenarios to MCP clients, and validate scenarios."""
+
 
 # In the order `orchestrator --help` lists them.
 app.command("show")(authoring.show_command)

@@ -17,7 +17,12 @@ if TYPE_CHECKING:
 
 
 def agent_factory(
-    spec: str, isolation: str, env_names: list[str], model: ModelOptions | None = None, *, price: str | None = None,
+    spec: str,
+    isolation: str,
+    env_names: list[str],
+    model: ModelOptions | None = None,
+    *,
+    price: str | None = None,
     max_concurrent_requests: int = 4,
 ) -> Callable[[], Agent]:
     """A maker of fresh agents for `spec`; for cmd: agents, resolves the isolation and warns loudly without one;

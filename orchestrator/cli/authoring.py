@@ -59,15 +59,27 @@ def list_command(
         except scenarios.ScenarioError as exc:
             broken.append({"file": str(file), "problems": [str(p) for p in exc.problems]})
             continue
-        rows.append({"id": s.id, "title": s.title, "file": str(file), "apps": list(s.apps), "stages": len(s.stages),
-                     "difficulty": s.difficulty, "tags": s.tags})
+        rows.append(
+            {
+                "id": s.id,
+                "title": s.title,
+                "file": str(file),
+                "apps": list(s.apps),
+                "stages": len(s.stages),
+                "difficulty": s.difficulty,
+                "tags": s.tags,
+            }
+        )
     if as_json:
         print(json.dumps({"scenarios": rows, "invalid": broken}, indent=2))
     else:
         print_whole_table(console, _scenario_table(rows))
         for b in broken:
             count = len(b["problems"])
-            err.print(f"[red]invalid:[/] {b['file']} ({count} problem{'s' if count != 1 else ''}): {b['problems'][0]}", highlight=False)
+            err.print(
+                f"[red]invalid:[/] {b['file']} ({count} problem{'s' if count != 1 else ''}): {b['problems'][0]}",
+                highlight=False,
+            )
     if broken:
         raise typer.Exit(1)
 
@@ -102,21 +114,35 @@ def generate_command(
     out: Annotated[Path | None, typer.Option("--out", help="Folder for <family>/<id>.yaml and tasks.jsonl.")] = None,
     size: Annotated[str, typer.Option("--size", help="World size: small, medium or large.")] = "small",
     prove: Annotated[
-        str, typer.Option("--prove", help="basic (reference solution 1.0, doing nothing fails) or full (also mutations, "
-                          "attacks and equivalent rewrites).")
+        str,
+        typer.Option(
+            "--prove",
+            help="basic (reference solution 1.0, doing nothing fails) or full (also mutations, "
+            "attacks and equivalent rewrites).",
+        ),
     ] = "basic",
-    split: Annotated[str | None, typer.Option("--split", help="Write only tasks of this split: train, test or core.")] = None,
+    split: Annotated[
+        str | None, typer.Option("--split", help="Write only tasks of this split: train, test or core.")
+    ] = None,
     knob: Annotated[
-        list[str] | None, typer.Option("--knob", help="Fix a difficulty knob for every task, e.g. steps=2 (repeatable).")
+        list[str] | None,
+        typer.Option("--knob", help="Fix a difficulty knob for every task, e.g. steps=2 (repeatable)."),
     ] = None,
     list_families: Annotated[bool, typer.Option("--list", help="List the task families and their knobs.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the per-family report as JSON.")] = False,
     replace: Annotated[
-        bool, typer.Option("--replace", help="--out may hold a set generated before: remove its tasks and write the new set there.")
+        bool,
+        typer.Option(
+            "--replace", help="--out may hold a set generated before: remove its tasks and write the new set there."
+        ),
     ] = False,
     inject: Annotated[
-        bool, typer.Option("--inject", help="Write prompt-injection variants of the tasks instead (see `orchestrator inject`); "
-                           "each is also proven useful and secure for the reference solution, and an obeying agent caught.")
+        bool,
+        typer.Option(
+            "--inject",
+            help="Write prompt-injection variants of the tasks instead (see `orchestrator inject`); "
+            "each is also proven useful and secure for the reference solution, and an obeying agent caught.",
+        ),
     ] = False,
 ) -> None:
     """Generate proven scenarios from task families over procedural worlds. Every task written is proven as it is
@@ -190,8 +216,11 @@ def _print_generated(reports: list[pipeline.FamilyReport], out: Path, elapsed: f
         return
     for r in reports:
         dropped = sum(r.dropped.values())
-        console.print(f"{r.family}: {r.written} written, {dropped} dropped by proofs, {r.duplicates} duplicates, "
-                      f"{r.unfit} unfit draws, {r.other_split} of other splits", highlight=False)
+        console.print(
+            f"{r.family}: {r.written} written, {dropped} dropped by proofs, {r.duplicates} duplicates, "
+            f"{r.unfit} unfit draws, {r.other_split} of other splits",
+            highlight=False,
+        )
         for kind, text in r.examples.items():
             err.print(f"  dropped ({r.dropped[kind]}x {kind}), e.g.: {text}", highlight=False)
     total = sum(r.written for r in reports)
@@ -218,8 +247,11 @@ def inject_command(
     seed: Annotated[int, typer.Option("--seed", help="Draws carriers, positions, phrasings and attackers.")] = 0,
     goal: Annotated[
         list[str] | None,
-        typer.Option("--goal", help="Attacker goals to use (repeatable): forward-mail, share-doc, delete-data, "
-                     "change-payment, invite-outsider. Default: all, in turn."),
+        typer.Option(
+            "--goal",
+            help="Attacker goals to use (repeatable): forward-mail, share-doc, delete-data, "
+            "change-payment, invite-outsider. Default: all, in turn.",
+        ),
     ] = None,
 ) -> None:
     """Write prompt-injection variants: content the task makes the agent read carries an attacker's instructions.
@@ -237,8 +269,15 @@ def inject_command(
         from orchestrator.backends.inprocess import InProcessBackend
 
         async with InProcessBackend() as backend:
-            return await inject.inject_files(files, out, backend, count=count, seed=seed, goal_kinds=goals,
-                                             progress=lambda what: err.print(f"attacking {what}", highlight=False))
+            return await inject.inject_files(
+                files,
+                out,
+                backend,
+                count=count,
+                seed=seed,
+                goal_kinds=goals,
+                progress=lambda what: err.print(f"attacking {what}", highlight=False),
+            )
 
     started = time.perf_counter()
     done = anyio.run(run_all)
@@ -246,8 +285,11 @@ def inject_command(
         err.print(f"dropped {source}: {proof.attack.describe()}: {'; '.join(proof.problems)}", highlight=False)
     for source, why in done.skipped:
         err.print(f"skipped {source}: {why}", highlight=False)
-    console.print(f"{len(done.written)} attacked variant(s) written to {out} ({len(done.dropped)} dropped, "
-                  f"{len(done.skipped)} scenario(s) skipped) in {time.perf_counter() - started:.1f} s", highlight=False)
+    console.print(
+        f"{len(done.written)} attacked variant(s) written to {out} ({len(done.dropped)} dropped, "
+        f"{len(done.skipped)} scenario(s) skipped) in {time.perf_counter() - started:.1f} s",
+        highlight=False,
+    )
     if not done.written:
         raise typer.Exit(1)
 
@@ -258,10 +300,16 @@ def validate_command(
         bool, typer.Option("--mutate", help="Also run weakened reference solutions; each must fail.")
     ] = False,
     attack: Annotated[
-        bool, typer.Option("--attack", help="Also run the reference solution with generic harmful additions; each must fail.")
+        bool,
+        typer.Option(
+            "--attack", help="Also run the reference solution with generic harmful additions; each must fail."
+        ),
     ] = False,
     equivalents: Annotated[
-        bool, typer.Option("--equivalents", help="Also run generic correct rewrites of the reference solution; each must pass.")
+        bool,
+        typer.Option(
+            "--equivalents", help="Also run generic correct rewrites of the reference solution; each must pass."
+        ),
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
     judge: JudgeOption = None,
@@ -308,7 +356,12 @@ async def validate_files(
                     reports.append(reporting.load_problem(file, [str(p) for p in exc.problems]))
                 else:
                     check = await validate(
-                        loaded, backend, mutate=asked.mutate, attack=asked.attack, equivalents=asked.equivalents, judge=judge,
+                        loaded,
+                        backend,
+                        mutate=asked.mutate,
+                        attack=asked.attack,
+                        equivalents=asked.equivalents,
+                        judge=judge,
                         progress=lambda what, f=file: progress.update(task, description=f"{f.name}: {what}"),
                     )
                     reports.append(reporting.as_dict(file, check, asked))
@@ -316,6 +369,7 @@ async def validate_files(
                 done = reports[-1]
                 progress.console.print(
                     f"{file}: {'valid' if done['valid'] else 'INVALID'}, {done.get('episodes', 0)} episodes "
-                    f"in {time.perf_counter() - started:.1f} s", highlight=False,
+                    f"in {time.perf_counter() - started:.1f} s",
+                    highlight=False,
                 )
     return reports

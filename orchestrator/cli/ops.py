@@ -16,7 +16,11 @@ from orchestrator.cli.common import console, fail_usage, load_or_exit
 def claude_desktop_config(
     scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
     out: Annotated[
-        Path | None, typer.Option("--out", help="Folder the served episodes go to (one folder each, and latest) [default: runs/ID-claude-desktop].")
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Folder the served episodes go to (one folder each, and latest) [default: runs/ID-claude-desktop].",
+        ),
     ] = None,
 ) -> None:
     """Print the claude_desktop_config.json entry that serves this scenario over stdio (absolute paths).
@@ -27,7 +31,16 @@ def claude_desktop_config(
     entry = {
         # Absolute but not resolved: a virtual environment's python is a symlink that must stay one.
         "command": str(Path(sys.executable).absolute()),
-        "args": ["-m", "orchestrator.cli", "serve", str(scenario.resolve()), "--transport", "stdio", "--out", str(folder)],
+        "args": [
+            "-m",
+            "orchestrator.cli",
+            "serve",
+            str(scenario.resolve()),
+            "--transport",
+            "stdio",
+            "--out",
+            str(folder),
+        ],
         "env": {"PYTHONUNBUFFERED": "1"},
     }
     print(json.dumps({"mcpServers": {f"clawgym-{loaded.id}": entry}}, indent=2))

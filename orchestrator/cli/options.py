@@ -41,7 +41,9 @@ IsolationOption = Annotated[
 
 AgentEnvOption = Annotated[
     list[str] | None,
-    typer.Option("--agent-env", help="Pass this environment variable on to a cmd: agent (e.g. an API key); repeatable."),
+    typer.Option(
+        "--agent-env", help="Pass this environment variable on to a cmd: agent (e.g. an API key); repeatable."
+    ),
 ]
 
 
@@ -64,28 +66,101 @@ def noise_profile(value: str) -> str:
 
 NoiseOption = Annotated[
     str,
-    typer.Option("--noise", callback=noise_profile, help="Noise profile: none, mild or harsh. Faults drawn from the episode seed "
-                 "and noisy data laid over the scenario (see orchestrator/world/noise.py); results record every injected fault."),
+    typer.Option(
+        "--noise",
+        callback=noise_profile,
+        help="Noise profile: none, mild or harsh. Faults drawn from the episode seed "
+        "and noisy data laid over the scenario (see orchestrator/world/noise.py); results record every injected fault.",
+    ),
 ]
 
 # -- model agents (openai:MODEL, anthropic:MODEL): `orchestrator run` builds their ModelOptions from these ----------
 
 MODEL_PANEL = "Model agents (openai:MODEL, anthropic:MODEL)"
 
-BaseUrlOption = Annotated[str | None, typer.Option("--base-url", rich_help_panel=MODEL_PANEL,
-    help="API base URL (an OpenAI-compatible server: vLLM, Ollama …) [default: OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the vendor's].")]
-MaxTurnsOption = Annotated[int, typer.Option("--max-turns", min=1, rich_help_panel=MODEL_PANEL, help="Model requests per episode before it is stopped.")]
-MaxTokensOption = Annotated[int, typer.Option("--max-tokens", min=1, rich_help_panel=MODEL_PANEL, help="Output tokens per model request.")]
-TemperatureOption = Annotated[float | None, typer.Option("--temperature", min=0, rich_help_panel=MODEL_PANEL, help="Sampling temperature [default: the API's].")]
-ModelSeedOption = Annotated[int | None, typer.Option("--model-seed", rich_help_panel=MODEL_PANEL, help="Sampling seed, passed to APIs that take one (Chat Completions).")]
-ParallelToolCallsOption = Annotated[bool, typer.Option("--parallel-tool-calls/--no-parallel-tool-calls", rich_help_panel=MODEL_PANEL,
-    help="Let the model ask for several tool calls in one turn.")]
-RequestTimeoutOption = Annotated[float, typer.Option("--request-timeout", min=0.001, rich_help_panel=MODEL_PANEL, help="Seconds one model request may take (then it is retried).")]
-MaxRetriesOption = Annotated[int, typer.Option("--max-retries", min=0, rich_help_panel=MODEL_PANEL,
-    help="Retries of a model request after 429/529/5xx, timeouts and lost connections (honouring Retry-After); then the episode ends with status agent_error.")]
-MaxConcurrentRequestsOption = Annotated[int, typer.Option("--max-concurrent-requests", min=1, rich_help_panel=MODEL_PANEL,
-    help="Model requests in flight at once to the endpoint, across --parallel episodes.")]
-StreamOption = Annotated[bool, typer.Option("--stream/--no-stream", rich_help_panel=MODEL_PANEL, help="Stream the model's replies.")]
-MaxResultCharsOption = Annotated[int, typer.Option("--max-result-chars", min=100, rich_help_panel=MODEL_PANEL, help="A tool result longer than this is cut, with a marker.")]
-PriceOption = Annotated[str | None, typer.Option("--price", rich_help_panel=MODEL_PANEL,
-    help="INPUT,OUTPUT[,CACHED] dollars per million tokens, or a JSON/YAML file of them by model: adds cost_usd to results.json.")]
+BaseUrlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--base-url",
+        rich_help_panel=MODEL_PANEL,
+        help="API base URL (an OpenAI-compatible server: vLLM, Ollama …) [default: OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the vendor's].",
+    ),
+]
+MaxTurnsOption = Annotated[
+    int,
+    typer.Option(
+        "--max-turns", min=1, rich_help_panel=MODEL_PANEL, help="Model requests per episode before it is stopped."
+    ),
+]
+MaxTokensOption = Annotated[
+    int, typer.Option("--max-tokens", min=1, rich_help_panel=MODEL_PANEL, help="Output tokens per model request.")
+]
+TemperatureOption = Annotated[
+    float | None,
+    typer.Option(
+        "--temperature", min=0, rich_help_panel=MODEL_PANEL, help="Sampling temperature [default: the API's]."
+    ),
+]
+ModelSeedOption = Annotated[
+    int | None,
+    typer.Option(
+        "--model-seed",
+        rich_help_panel=MODEL_PANEL,
+        help="Sampling seed, passed to APIs that take one (Chat Completions).",
+    ),
+]
+ParallelToolCallsOption = Annotated[
+    bool,
+    typer.Option(
+        "--parallel-tool-calls/--no-parallel-tool-calls",
+        rich_help_panel=MODEL_PANEL,
+        help="Let the model ask for several tool calls in one turn.",
+    ),
+]
+RequestTimeoutOption = Annotated[
+    float,
+    typer.Option(
+        "--request-timeout",
+        min=0.001,
+        rich_help_panel=MODEL_PANEL,
+        help="Seconds one model request may take (then it is retried).",
+    ),
+]
+MaxRetriesOption = Annotated[
+    int,
+    typer.Option(
+        "--max-retries",
+        min=0,
+        rich_help_panel=MODEL_PANEL,
+        help="Retries of a model request after 429/529/5xx, timeouts and lost connections (honouring Retry-After); then the episode ends with status agent_error.",
+    ),
+]
+MaxConcurrentRequestsOption = Annotated[
+    int,
+    typer.Option(
+        "--max-concurrent-requests",
+        min=1,
+        rich_help_panel=MODEL_PANEL,
+        help="Model requests in flight at once to the endpoint, across --parallel episodes.",
+    ),
+]
+StreamOption = Annotated[
+    bool, typer.Option("--stream/--no-stream", rich_help_panel=MODEL_PANEL, help="Stream the model's replies.")
+]
+MaxResultCharsOption = Annotated[
+    int,
+    typer.Option(
+        "--max-result-chars",
+        min=100,
+        rich_help_panel=MODEL_PANEL,
+        help="A tool result longer than this is cut, with a marker.",
+    ),
+]
+PriceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--price",
+        rich_help_panel=MODEL_PANEL,
+        help="INPUT,OUTPUT[,CACHED] dollars per million tokens, or a JSON/YAML file of them by model: adds cost_usd to results.json.",
+    ),
+]

@@ -28,14 +28,21 @@ if TYPE_CHECKING:
 
 def serve_command(
     scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
-    transport: Annotated[str, typer.Option("--transport", help="stdio (what Claude Desktop launches) or http.")] = "stdio",
+    transport: Annotated[
+        str, typer.Option("--transport", help="stdio (what Claude Desktop launches) or http.")
+    ] = "stdio",
     host: Annotated[str, typer.Option("--host", help="HTTP bind address.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="HTTP port (0 picks a free one).")] = 8765,
     allowed_host: Annotated[
-        list[str] | None, typer.Option("--allowed-host", help="Extra Host name accepted over HTTP (e.g. a compose service name).")
+        list[str] | None,
+        typer.Option("--allowed-host", help="Extra Host name accepted over HTTP (e.g. a compose service name)."),
     ] = None,
     out: Annotated[
-        Path, typer.Option("--out", help="Parent folder: each served episode gets its own ID-TIME folder in it, and DIR/latest points at the newest.")
+        Path,
+        typer.Option(
+            "--out",
+            help="Parent folder: each served episode gets its own ID-TIME folder in it, and DIR/latest points at the newest.",
+        ),
     ] = Path("runs"),
     seed: Annotated[int, typer.Option("--seed", help="Episode seed.")] = 0,
     noise: NoiseOption = "none",
@@ -61,7 +68,9 @@ def serve_command(
         except ServeError as exc:
             raise fail_usage(str(exc)) from None
     if backend == "ray":
-        raise fail_usage("--backend ray runs whole episodes on a Ray cluster (orchestrator run); serve needs local, inprocess, docker or remote")
+        raise fail_usage(
+            "--backend ray runs whole episodes on a Ray cluster (orchestrator run); serve needs local, inprocess, docker or remote"
+        )
     backend_impl = backend_or_exit(backend, None)  # a misconfigured backend fails before any folder is made
     folder = episode_folder(out, loaded.id)
     if hasattr(backend_impl, "log_dir"):
@@ -91,8 +100,9 @@ class Serving:
     allowed_hosts: list[str] | None = None
 
 
-async def serve_episode(scenario: Scenario, backend: Backend, folder: Path, how: Serving, *, seed: int,
-                        judge: Judge | None) -> Result:
+async def serve_episode(
+    scenario: Scenario, backend: Backend, folder: Path, how: Serving, *, seed: int, judge: Judge | None
+) -> Result:
     """One served episode: start the apps, serve the gateway until stopped, then close the episode (`finish`:
     verify, judge) and write its folder. The record says who served it and what stopped it."""
     from orchestrator.episode.episode import Episode
@@ -148,13 +158,22 @@ async def serve_until_stopped(episode: Episode, how: Serving) -> str | None:
 
 
 def serve_env_command(
-    scenario_paths: Annotated[list[Path], typer.Argument(metavar="SCENARIO|DIR...", help="Scenario files or folders of them.")],
+    scenario_paths: Annotated[
+        list[Path], typer.Argument(metavar="SCENARIO|DIR...", help="Scenario files or folders of them.")
+    ],
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port on 127.0.0.1.")] = 8000,
     host: Annotated[str, typer.Option("--host", help="Address to bind (loopback by default).")] = "127.0.0.1",
     backend: Annotated[str, typer.Option("--backend", help="inprocess, local, docker or remote.")] = "inprocess",
-    step_rewards: Annotated[bool, typer.Option("--step-rewards", help="Declared per-step rewards (docs/rewards.md).")] = False,
-    max_sessions: Annotated[int, typer.Option("--max-sessions", min=1, help="Concurrent sessions, each its own episode.")] = 16,
-    idle_timeout: Annotated[float, typer.Option("--idle-timeout", min=0.001, help="Seconds before an idle session (and its episode) is closed.")] = 600.0,
+    step_rewards: Annotated[
+        bool, typer.Option("--step-rewards", help="Declared per-step rewards (docs/rewards.md).")
+    ] = False,
+    max_sessions: Annotated[
+        int, typer.Option("--max-sessions", min=1, help="Concurrent sessions, each its own episode.")
+    ] = 16,
+    idle_timeout: Annotated[
+        float,
+        typer.Option("--idle-timeout", min=0.001, help="Seconds before an idle session (and its episode) is closed."),
+    ] = 600.0,
 ) -> None:
     """Serve scenarios as an OpenEnv environment (HTTP/WebSocket reset, step, state; tools over MCP). Needs the openenv extra."""
     from orchestrator.env.errors import EnvError

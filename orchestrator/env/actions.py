@@ -36,7 +36,9 @@ class ToolCall(BaseModel):
 
     name: str = Field(min_length=1)
     arguments: dict[str, Any] = Field(default_factory=dict)
-    id: str | None = Field(None, description="The caller's id for the call (an OpenAI/Anthropic tool-call id), echoed in info.")
+    id: str | None = Field(
+        None, description="The caller's id for the call (an OpenAI/Anthropic tool-call id), echoed in info."
+    )
 
 
 ActionLike = ToolCall | Mapping[str, Any] | Any
@@ -57,7 +59,9 @@ def parse_action(action: ActionLike) -> ToolCall:
         elif hasattr(action, "__dict__"):
             action = vars(action)
         else:
-            raise ValueError(f"an action is a ToolCall or a mapping with 'name' and 'arguments', not {type(action).__name__}")
+            raise ValueError(
+                f"an action is a ToolCall or a mapping with 'name' and 'arguments', not {type(action).__name__}"
+            )
     call_id = action.get("id")
     if isinstance(action.get("function"), Mapping) or hasattr(action.get("function"), "name"):
         function = action["function"]
@@ -68,7 +72,9 @@ def parse_action(action: ActionLike) -> ToolCall:
     else:
         name, arguments = action.get("name"), action.get("arguments")
     if not isinstance(name, str) or not name:
-        raise ValueError(f"the action has no tool name: expected {{'name': 'app__tool', 'arguments': {{...}}}}, got {dict(action)!r}")
+        raise ValueError(
+            f"the action has no tool name: expected {{'name': 'app__tool', 'arguments': {{...}}}}, got {dict(action)!r}"
+        )
     if arguments is None or arguments == "":
         arguments = {}
     if isinstance(arguments, str):

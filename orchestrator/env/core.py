@@ -37,7 +37,16 @@ from orchestrator.env.actions import SUBMIT, ActionLike, ToolCall, parse_action
 from orchestrator.env.errors import EnvError
 from orchestrator.env.observation import make_observation
 from orchestrator.env.rewards import (
-    OpenEpisode, count_process, describe_step, evaluate, nothing_moved, read_fresh, settle, shape, start_from, undelivered,
+    OpenEpisode,
+    count_process,
+    describe_step,
+    evaluate,
+    nothing_moved,
+    read_fresh,
+    settle,
+    shape,
+    start_from,
+    undelivered,
 )  # fmt: skip
 from orchestrator.env.scenarios import load_scenario
 from orchestrator.env.schema import EnvState, Observation, StepResult
@@ -132,7 +141,9 @@ class ClawGymEnv:
             try:
                 loop = asyncio.get_running_loop()
             except RuntimeError:
-                raise EnvError("ClawGymEnv runs on asyncio; under another event loop use `async with ClawGymEnv() as env`") from None
+                raise EnvError(
+                    "ClawGymEnv runs on asyncio; under another event loop use `async with ClawGymEnv() as env`"
+                ) from None
             self._task = loop.create_task(self._serve(receive))
 
     async def _serve(self, receive: Any) -> None:
@@ -376,7 +387,9 @@ class ClawGymEnv:
         limit = ep.scenario.limits.max_tool_calls
         bound = STEPS_PER_CALL * limit if limit is not None else MAX_STEPS_UNLIMITED
         if ep.steps >= bound:
-            return f"the step bound of {bound} steps ({STEPS_PER_CALL} per call of the limit; set max_steps to change it)"
+            return (
+                f"the step bound of {bound} steps ({STEPS_PER_CALL} per call of the limit; set max_steps to change it)"
+            )
         return None
 
     async def _invalid(self, reason: str) -> StepResult:
@@ -398,8 +411,15 @@ class ClawGymEnv:
         """The last step: the verdict, and a reward that makes the episode's rewards sum to its score."""
         assert ep.episode is not None
         ep.result, _ = await ep.episode.finish()
-        ep.result.episode.update({"backend": self.backend.name, "agent": "env", "steps": ep.steps, "message": ep.message,
-                                  "episode_id": ep.episode_id})
+        ep.result.episode.update(
+            {
+                "backend": self.backend.name,
+                "agent": "env",
+                "steps": ep.steps,
+                "message": ep.message,
+                "episode_id": ep.episode_id,
+            }
+        )
         ep.done = True
         settle(ep, out)
         return out
@@ -417,4 +437,3 @@ class ClawGymEnv:
         if ep is None or ep.episode is None or ep.client is None:
             raise EnvError("no open episode: call reset(scenario) first")
         return await ep.episode.merged_trace()
-

@@ -77,7 +77,9 @@ class ClawGymResetObservation(Observation):
     persona: dict[str, Any]
     now: str
     system_prompt: str
-    tools: list[dict[str, Any]] = Field(description="MCP tools/list entries (name, description, inputSchema), then `submit`.")
+    tools: list[dict[str, Any]] = Field(
+        description="MCP tools/list entries (name, description, inputSchema), then `submit`."
+    )
     openai_tools: list[dict[str, Any]]
     anthropic_tools: list[dict[str, Any]]
     info: dict[str, Any] = Field(default_factory=dict)
@@ -203,11 +205,15 @@ class ClawGymOpenEnv(Environment):
     ) -> ClawGymResetObservation:
         self._bind()
         if kwargs:
-            raise EnvError(f"reset: unknown argument(s) {sorted(kwargs)}; expected scenario, seed, episode_id, step_rewards, noise")
+            raise EnvError(
+                f"reset: unknown argument(s) {sorted(kwargs)}; expected scenario, seed, episode_id, step_rewards, noise"
+            )
         if step_rewards is not None and not isinstance(step_rewards, bool):
             raise EnvError(f"reset: step_rewards must be true or false, not {step_rewards!r}")
         chosen = self.scenarios.get(scenario)
-        obs = await self._env.reset(chosen, seed=seed or 0, step_rewards=step_rewards, episode_id=episode_id, noise=noise or "none")
+        obs = await self._env.reset(
+            chosen, seed=seed or 0, step_rewards=step_rewards, episode_id=episode_id, noise=noise or "none"
+        )
         self._tools = obs.tools
         return ClawGymResetObservation(**obs.model_dump(), done=False, reward=None)
 
@@ -216,7 +222,12 @@ class ClawGymOpenEnv(Environment):
         if isinstance(action, ListToolsAction):
             await self._ensure_episode()
             return ListToolsObservation(
-                tools=[Tool(name=t["name"], description=t.get("description") or "", input_schema=t.get("inputSchema") or {}) for t in self._tools]
+                tools=[
+                    Tool(
+                        name=t["name"], description=t.get("description") or "", input_schema=t.get("inputSchema") or {}
+                    )
+                    for t in self._tools
+                ]
             )
         if not isinstance(action, CallToolAction):
             raise EnvError(f"unsupported action {type(action).__name__}: send list_tools or call_tool")
@@ -262,7 +273,9 @@ class ClawGymOpenEnv(Environment):
     @property
     def state(self) -> ClawGymState:
         s = self._env.state
-        return ClawGymState(episode_id=s.episode_id, step_count=s.steps, **s.model_dump(exclude={"episode_id", "steps"}))
+        return ClawGymState(
+            episode_id=s.episode_id, step_count=s.steps, **s.model_dump(exclude={"episode_id", "steps"})
+        )
 
     def get_metadata(self) -> EnvironmentMetadata:
         return EnvironmentMetadata(
@@ -400,7 +413,9 @@ def make_app(
 
     factory.__name__ = "ClawGymOpenEnv"
     limits = ConcurrencyConfig(max_concurrent_envs=max_sessions, session_timeout=idle_timeout_s)
-    return _closing_quietly(create_fastapi_app(factory, CallToolAction, ClawGymToolObservation, concurrency_config=limits))
+    return _closing_quietly(
+        create_fastapi_app(factory, CallToolAction, ClawGymToolObservation, concurrency_config=limits)
+    )
 
 
 def _closing_quietly(app: Any) -> Any:
@@ -437,13 +452,17 @@ def serve(
     """Serve until interrupted (uvicorn on `host:port`, loopback by default)."""
     import uvicorn
 
-    app = make_app(scenarios, backend=backend, step_rewards=step_rewards, max_sessions=max_sessions, idle_timeout_s=idle_timeout_s)
+    app = make_app(
+        scenarios, backend=backend, step_rewards=step_rewards, max_sessions=max_sessions, idle_timeout_s=idle_timeout_s
+    )
     uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m orchestrator.env.openenv`: serve scenarios as an OpenEnv environment over HTTP; the exit code."""
-    parser = argparse.ArgumentParser(prog="python -m orchestrator.env.openenv", description="Serve ClawGym scenarios as an OpenEnv environment.")
+    parser = argparse.ArgumentParser(
+        prog="python -m orchestrator.env.openenv", description="Serve ClawGym scenarios as an OpenEnv environment."
+    )
     parser.add_argument("scenarios", nargs="+", help="scenario files or folders of them")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT)

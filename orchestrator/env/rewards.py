@@ -25,10 +25,13 @@ from orchestrator.verify.results import Result
 from orchestrator.verify.verdict import verify
 from orchestrator.world.noise import noise_profile
 
+
 class OpenEpisode:
     """An env's open episode and its bookkeeping; touched only by the env's worker task."""
 
-    def __init__(self, scenario: Scenario, seed: int, episode_id: str, step_rewards: bool, stack: contextlib.AsyncExitStack):
+    def __init__(
+        self, scenario: Scenario, seed: int, episode_id: str, step_rewards: bool, stack: contextlib.AsyncExitStack
+    ):
         self.scenario = scenario
         self.seed = seed
         self.episode_id = episode_id
@@ -56,8 +59,10 @@ class OpenEpisode:
         self.message: str | None = None
         self.noisy = noise_profile(scenario) is not None
         # Journal-dependent parts of the score (required journal checks, forbidden calls) can change on a read.
-        self.reads_matter = self.noisy or any(isinstance(c, JournalCheck) and c.required for _, _, c in scenario.checks()) or any(
-            rule.call is not None for rule in scenario.forbid
+        self.reads_matter = (
+            self.noisy
+            or any(isinstance(c, JournalCheck) and c.required for _, _, c in scenario.checks())
+            or any(rule.call is not None for rule in scenario.forbid)
         )
 
 
@@ -82,7 +87,9 @@ def evaluate(ep: OpenEpisode) -> Result:
     assert ep.episode is not None
     attempted = ep.episode.gateway.calls if ep.episode.gateway else None
     result = verify(ep.scenario, ep.episode.seeded, ep.state, ep.journal, attempted_calls=attempted)
-    judge_noise(result, ep.scenario, ep.journal)  # a redone lost reply is harm under noise, charged at the step that redid it
+    judge_noise(
+        result, ep.scenario, ep.journal
+    )  # a redone lost reply is harm under noise, charged at the step that redid it
     return result
 
 
@@ -99,7 +106,9 @@ def describe_step(call: ToolCall, entries: list[dict[str, Any]], info: dict[str,
     info["changed"] = [_change(e, c) for e in entries if not _is_world(e) for c in e.get("changes") or []]
     info["world_changed"] = [_change(e, c) for e in world for c in e.get("changes") or []]
     faults = [e["fault"] for e in entries if e.get("fault") and e.get("tool") == call.name]
-    info["fault"] = (faults[-1].get("kind", "error") if isinstance(faults[-1], Mapping) else "error") if faults else None
+    info["fault"] = (
+        (faults[-1].get("kind", "error") if isinstance(faults[-1], Mapping) else "error") if faults else None
+    )
 
 
 def nothing_moved(ep: OpenEpisode) -> dict[str, Any]:
@@ -155,7 +164,9 @@ def undelivered(reply: dict[str, Any]) -> None:
         ep.rewards.append(-value.reward)
 
 
-def count_process(ep: OpenEpisode, call: ToolCall, entries: list[dict[str, Any]], is_error: bool, info: dict[str, Any]) -> None:
+def count_process(
+    ep: OpenEpisode, call: ToolCall, entries: list[dict[str, Any]], is_error: bool, info: dict[str, Any]
+) -> None:
     """Process components, reported beside the reward: failed calls, injected faults, recovery after a fault.
 
     A fault the agent saw as a failure (an error, a timeout, a rate limit, an outage) waits for a success of the

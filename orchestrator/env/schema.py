@@ -18,9 +18,15 @@ class Observation(BaseModel):
     task: str = Field(description="The instruction, as the gateway's `task` prompt gives it.")
     persona: dict[str, Any] = Field(description="name, email, timezone, domains of the person the agent works for.")
     now: str = Field(description="The sandbox clock's start, ISO 8601 in the persona's time zone.")
-    system_prompt: str = Field(description="A system prompt with the persona, the time zone and the date; it says to end with `submit`.")
-    tools: list[dict[str, Any]] = Field(description="MCP tools/list entries (name, description, inputSchema …), then `submit`.")
-    openai_tools: list[dict[str, Any]] = Field(description="The same tools for OpenAI Chat Completions (strict function schemas).")
+    system_prompt: str = Field(
+        description="A system prompt with the persona, the time zone and the date; it says to end with `submit`."
+    )
+    tools: list[dict[str, Any]] = Field(
+        description="MCP tools/list entries (name, description, inputSchema …), then `submit`."
+    )
+    openai_tools: list[dict[str, Any]] = Field(
+        description="The same tools for OpenAI Chat Completions (strict function schemas)."
+    )
     anthropic_tools: list[dict[str, Any]] = Field(description="The same tools for the Anthropic Messages API.")
     info: dict[str, Any] = Field(default_factory=dict)
 
@@ -28,13 +34,17 @@ class Observation(BaseModel):
 class StepResult(BaseModel):
     """What `step` returns: the tool's result, the reward of this step, whether the episode ended, and info."""
 
-    text: str = Field(description="The result as a model reads it: structured content as JSON, else the text parts (cut to a limit).")
+    text: str = Field(
+        description="The result as a model reads it: structured content as JSON, else the text parts (cut to a limit)."
+    )
     content: list[dict[str, Any]] = Field(default_factory=list, description="The MCP content blocks of the result.")
     structured_content: dict[str, Any] | None = None
     is_error: bool = False
     reward: float = 0.0
     terminated: bool = Field(False, description="The episode ended by `submit` (or `finish`).")
-    truncated: bool = Field(False, description="The episode was cut: the scenario's tool-call limit (or the env's max_steps) was reached.")
+    truncated: bool = Field(
+        False, description="The episode was cut: the scenario's tool-call limit (or the env's max_steps) was reached."
+    )
     info: dict[str, Any] = Field(default_factory=dict)
 
     @property

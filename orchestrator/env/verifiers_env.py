@@ -219,7 +219,12 @@ class ClawGymVerifiersEnv(vf.Env[ClawGymEnvConfig]):
         backend = self._backend if self._backend is not None else self.config.backend
         env = ClawGymEnv(backend)  # verifiers scores the whole trace: the final score, no per-step rewards
         try:
-            obs = await env.reset(task.data.scenario, seed=task.data.seed, episode_id=f"vf-{task.key}-{uuid.uuid4().hex[:8]}", noise=self.config.noise)
+            obs = await env.reset(
+                task.data.scenario,
+                seed=task.data.seed,
+                episode_id=f"vf-{task.key}-{uuid.uuid4().hex[:8]}",
+                noise=self.config.noise,
+            )
             async with serve_tools(env, obs) as url:
                 rollout = task.with_data(prompt=obs.task, system_prompt=obs.system_prompt)
                 rollout.config = task.config.model_copy(update={"tools_url": url})
@@ -248,7 +253,9 @@ class _Front:
         except (EnvError, ValueError) as exc:
             return types.CallToolResult(content=[types.TextContent(type="text", text=str(exc))], is_error=True)
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text=out.text)], structured_content=out.structured_content, is_error=out.is_error
+            content=[types.TextContent(type="text", text=out.text)],
+            structured_content=out.structured_content,
+            is_error=out.is_error,
         )
 
 
@@ -270,7 +277,9 @@ class ClawGymHarness(NullHarness):
 
     async def setup(self, runtime: Runtime) -> None:
         if not runtime.is_local:
-            raise vf.HarnessError("ClawGymHarness runs the chat program with this interpreter: use a subprocess runtime, or the null harness")
+            raise vf.HarnessError(
+                "ClawGymHarness runs the chat program with this interpreter: use a subprocess runtime, or the null harness"
+            )
 
     async def launch(self, ctx: Any, trace: Any, runtime: Runtime, endpoint: str, secret: str, mcp_urls: dict[str, str],
                      data: vf.TaskData, tool_interception_url: str | None = None) -> ProgramResult:  # fmt: skip

@@ -28,7 +28,12 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from orchestrator.backends.base import (
-    MCP_TIMEOUT, AppEndpoint, Upstream, remember_output_validators, ssl_context, trust_results,
+    MCP_TIMEOUT,
+    AppEndpoint,
+    Upstream,
+    remember_output_validators,
+    ssl_context,
+    trust_results,
 )  # fmt: skip
 from orchestrator.episode.gateway import Gateway, Trace, gateway_name, task_text
 from orchestrator.scenario.model import Scenario
@@ -159,7 +164,9 @@ class Episode:
                 client = await stack.enter_async_context(Client(self.gateway.server))
             else:
                 http = await stack.enter_async_context(httpx2.AsyncClient(verify=ssl_context(), timeout=MCP_TIMEOUT))
-                client = await stack.enter_async_context(Client(streamable_http_client(self.gateway_url, http_client=http)))
+                client = await stack.enter_async_context(
+                    Client(streamable_http_client(self.gateway_url, http_client=http))
+                )
             if trusted:
                 trust_results(client)
             else:
@@ -192,10 +199,16 @@ class Episode:
         with self._phase("verify"):
             # claims for an LLM judge are asked before the (pure) verdict
             judgements = await resolve(self.scenario, self.seeded, final, self.judge) if self.judge else None
-            result = verify(self.scenario, self.seeded, final, journal, attempted_calls=attempted, judgements=judgements)
+            result = verify(
+                self.scenario, self.seeded, final, journal, attempted_calls=attempted, judgements=judgements
+            )
         result.episode.update(
-            {"sandbox": self.sandbox_id, "rng_seed": self.rng_seed, "duration_s": round(time.perf_counter() - self.started, 3),
-             "instruction": task_text(self.scenario)}  # what the agent was asked, for readers of the record
+            {
+                "sandbox": self.sandbox_id,
+                "rng_seed": self.rng_seed,
+                "duration_s": round(time.perf_counter() - self.started, 3),
+                "instruction": task_text(self.scenario),
+            }  # what the agent was asked, for readers of the record
         )
         return result
 

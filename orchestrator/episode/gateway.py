@@ -140,11 +140,15 @@ class Gateway:
             return self.world.tools[name].input_schema
         return None if entry is None else entry[2].input_schema
 
-    async def _list_tools(self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None) -> dict[str, Any]:
+    async def _list_tools(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> dict[str, Any]:
         own = [_wire(tool) for tool in self.world.tools.values()] if self.world is not None else []
         return {**_EMPTY_LISTING, "tools": [tool for wire in self._wire.values() for tool in wire] + own}
 
-    async def _call_tool(self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def _call_tool(
+        self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
         entry = self.tools.get(params.name)
         own = self.world is not None and params.name in self.world.tools
         if entry is None and not own:
@@ -164,7 +168,9 @@ class Gateway:
         await self.world.after_call(params.name, params.arguments or {}, bool(result.is_error))
         return result
 
-    async def _forward(self, app: str, original: str, arguments: dict[str, Any], meta: dict[str, Any] | None) -> types.CallToolResult:
+    async def _forward(
+        self, app: str, original: str, arguments: dict[str, Any], meta: dict[str, Any] | None
+    ) -> types.CallToolResult:
         deadline = self.scenario.limits.call_deadline_s
         try:
             with anyio.move_on_after(deadline):
@@ -172,22 +178,40 @@ class Gateway:
         except MCPError as exc:
             return _error(f"{app} could not run {original}: {exc}")
         # Past the deadline (a hung app, or a `timeout` fault): the app may still finish the call; see servers.core.faults.
-        return _error(f"{app} did not answer {original} within {deadline:g} s (timed out); it may or may not have been applied.")
-
-    async def _list_prompts(self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None) -> types.ListPromptsResult:
-        return types.ListPromptsResult(
-            prompts=[types.Prompt(name=TASK_PROMPT, title=AGENT_TITLE, description="The task to carry out, with the apps of this session.")]
+        return _error(
+            f"{app} did not answer {original} within {deadline:g} s (timed out); it may or may not have been applied."
         )
 
-    async def _get_prompt(self, ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams) -> types.GetPromptResult:
+    async def _list_prompts(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListPromptsResult:
+        return types.ListPromptsResult(
+            prompts=[
+                types.Prompt(
+                    name=TASK_PROMPT,
+                    title=AGENT_TITLE,
+                    description="The task to carry out, with the apps of this session.",
+                )
+            ]
+        )
+
+    async def _get_prompt(
+        self, ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
         if params.name != TASK_PROMPT:
-            raise MCPError(code=types.INVALID_PARAMS, message=f"unknown prompt {params.name!r}; the prompt is {TASK_PROMPT!r}")
+            raise MCPError(
+                code=types.INVALID_PARAMS, message=f"unknown prompt {params.name!r}; the prompt is {TASK_PROMPT!r}"
+            )
         return types.GetPromptResult(
             description=AGENT_TITLE,
-            messages=[types.PromptMessage(role="user", content=types.TextContent(type="text", text=task_text(self.scenario)))],
+            messages=[
+                types.PromptMessage(role="user", content=types.TextContent(type="text", text=task_text(self.scenario)))
+            ],
         )
 
-    async def _list_resources(self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
+    async def _list_resources(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
         return types.ListResourcesResult(
             resources=[types.Resource(uri=TASK_URI, name="task", title=AGENT_TITLE, mime_type="text/markdown")]
         )
@@ -197,11 +221,17 @@ class Gateway:
     ) -> types.ListResourceTemplatesResult:
         return types.ListResourceTemplatesResult(resource_templates=[])  # the resources capability answers it: none
 
-    async def _read_resource(self, ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+    async def _read_resource(
+        self, ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
         if str(params.uri) != TASK_URI:
-            raise MCPError(code=types.INVALID_PARAMS, message=f"unknown resource {params.uri}; the task is at {TASK_URI}")
+            raise MCPError(
+                code=types.INVALID_PARAMS, message=f"unknown resource {params.uri}; the task is at {TASK_URI}"
+            )
         return types.ReadResourceResult(
-            contents=[types.TextResourceContents(uri=TASK_URI, text=task_text(self.scenario), mime_type="text/markdown")]
+            contents=[
+                types.TextResourceContents(uri=TASK_URI, text=task_text(self.scenario), mime_type="text/markdown")
+            ]
         )
 
     async def _record(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
@@ -221,7 +251,9 @@ class Gateway:
             params = {k: v for k, v in (ctx.params or {}).items() if k != "_meta"}
             if ctx.method == "tools/list" and isinstance(result, Mapping):
                 # The same listing in every episode of the scenario, and its largest answer: its names are enough here.
-                result = {"tools": [tool.get("name") for tool in result.get("tools") or [] if isinstance(tool, Mapping)]}
+                result = {
+                    "tools": [tool.get("name") for tool in result.get("tools") or [] if isinstance(tool, Mapping)]
+                }
             elif isinstance(result, Mapping):
                 result = dict(result)
             elif result is not None and hasattr(result, "model_dump"):
@@ -242,7 +274,9 @@ class Gateway:
 
 MAX_CACHED_LISTINGS = 256
 GatewayTools = list[tuple[str, str, types.Tool]]
-_listings: OrderedDict[tuple[str, int], tuple[types.ListToolsResult, GatewayTools, list[dict[str, Any]]]] = OrderedDict()
+_listings: OrderedDict[tuple[str, int], tuple[types.ListToolsResult, GatewayTools, list[dict[str, Any]]]] = (
+    OrderedDict()
+)
 """An app server's listing is the same for every episode (`backends.base.ToolListing`), and so are its tools as the
 gateway names them and their wire form: made once per listing, not once per episode. Each entry keeps the listing its
 key is made of, so the key can never be reused by another object while it is cached."""

@@ -43,10 +43,14 @@ class _Server(uvicorn.Server):
         yield
 
 
-def gateway_app(gateway: Gateway, host: str, allowed_hosts: list[str] | None = None, secret: str | None = None) -> Starlette:
+def gateway_app(
+    gateway: Gateway, host: str, allowed_hosts: list[str] | None = None, secret: str | None = None
+) -> Starlette:
     """The gateway's web app: MCP at `/mcp`, or at `/SECRET/mcp` only when a secret is given (a capability:
     another local process that finds the port cannot use it), and `/healthz`."""
-    manager = StreamableHTTPSessionManager(gateway.server, security_settings=transport_security(host, allowed_hosts or []))
+    manager = StreamableHTTPSessionManager(
+        gateway.server, security_settings=transport_security(host, allowed_hosts or [])
+    )
 
     class Endpoint:
         async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -85,7 +89,11 @@ def listen(host: str, port: int) -> socket.socket:
         sock.listen(128)
     except OSError as exc:  # socket.gaierror included: an unknown host name
         sock.close()
-        hint = " (another process uses it; pick another --port, or 0 for a free one)" if exc.errno == errno.EADDRINUSE else ""
+        hint = (
+            " (another process uses it; pick another --port, or 0 for a free one)"
+            if exc.errno == errno.EADDRINUSE
+            else ""
+        )
         raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}{hint}") from None
     sock.set_inheritable(True)
     return sock
@@ -96,7 +104,11 @@ SHUTDOWN_GRACE_S = 5.0
 
 @contextlib.asynccontextmanager
 async def serve_http(
-    gateway: Gateway, host: str = "127.0.0.1", port: int = 0, allowed_hosts: list[str] | None = None, secret: str | None = None
+    gateway: Gateway,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    allowed_hosts: list[str] | None = None,
+    secret: str | None = None,
 ) -> AsyncIterator[str]:
     """Serve the gateway while the block runs; yields its MCP URL (port 0 picks a free one).
 

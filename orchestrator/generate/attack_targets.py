@@ -90,11 +90,11 @@ def seeded_rows(seeded: Mapping[str, Any], app: str, table: str) -> list[dict[st
 
 def _label(app: str, table: str, row: Mapping[str, Any]) -> str:
     if table == "messages":
-        return f"the email \"{row.get('subject') or '(no subject)'}\""
+        return f'the email "{row.get("subject") or "(no subject)"}"'
     if table == "documents":
-        return f"the document \"{row.get('title')}\""
+        return f'the document "{row.get("title")}"'
     if table == "events":
-        return f"the event \"{row.get('title')}\""
+        return f'the event "{row.get("title")}"'
     if table == "tickets":
         return f"ticket {row.get('key')}"
     return f"a comment on ticket {row.get('ticket_key')}"
@@ -106,7 +106,9 @@ def carriers(found: Survey) -> list[Carrier]:
     out = []
     for app, table, key in found.opened:
         column = TEXT_COLUMNS[(app, table)]
-        row = next((r for r in seeded_rows(found.seeded, app, table) if r.get(keys.get((app, table), "id")) == key), None)
+        row = next(
+            (r for r in seeded_rows(found.seeded, app, table) if r.get(keys.get((app, table), "id")) == key), None
+        )
         if row is None or (table == "messages" and row.get("folder") == "drafts"):
             continue
         out.append(Carrier(app, table, key, column, _label(app, table, row)))
@@ -126,7 +128,9 @@ def goals(found: Survey, attacker: str, iban: str) -> dict[str, Goal]:
     scenario, seeded = found.scenario, found.seeded
     me = scenario.persona.email.lower()
     out: dict[str, Goal] = {}
-    messages = [m for m in seeded_rows(seeded, "mail", "messages") if m.get("folder") not in ("drafts", "trash", "spam")]
+    messages = [
+        m for m in seeded_rows(seeded, "mail", "messages") if m.get("folder") not in ("drafts", "trash", "spam")
+    ]
     documents = [d for d in seeded_rows(seeded, "docs", "documents") if not d.get("trashed")]
     owned = [d for d in documents if str(d.get("owner", "")).lower() == me]
     editable = owned + [

@@ -238,6 +238,7 @@ class Task:
     def checks_key(self) -> str:
         """What makes two tasks the same after normalization: the family and what is judged (checks, forbids,
         allow and relax rules, names and weights aside). Different parameters with the same checks collide."""
+
         def strip(value: Any) -> Any:
             if isinstance(value, dict):
                 return {k: strip(v) for k, v in value.items() if k not in ("name", "weight")}

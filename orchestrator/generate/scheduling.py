@@ -30,7 +30,9 @@ def aligned_starts(free: list[tuple[datetime, datetime]], minutes: int, step: in
     return out
 
 
-def fill(world: World, guests: list[str], window: tuple[datetime, datetime], keep: tuple[datetime, datetime]) -> list[dict[str, Any]]:
+def fill(
+    world: World, guests: list[str], window: tuple[datetime, datetime], keep: tuple[datetime, datetime]
+) -> list[dict[str, Any]]:
     """Busy blocks that leave `keep` the only time in `window` when the persona and `guests` are all free."""
     free = world.free_windows(guests, window)
     blocks = []

@@ -17,9 +17,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from orchestrator.scenario.model import SAVED_REF, OracleStep, Scenario, app_of
+from orchestrator.scenario.worldspec import ASK_TOOL, GATEWAY_APP
 from orchestrator.verify.facts import derive as derive_facts
 from orchestrator.verify.tables import table_keys
-from orchestrator.scenario.worldspec import ASK_TOOL, GATEWAY_APP
 from servers import registry
 from servers.core.probes import ATTACK_KINDS, EQUIVALENT_KINDS, Computed, Probe, ProbeContext, Skip, Step
 
@@ -76,7 +76,10 @@ def _literals(value: Any) -> list[Any]:
 
 
 def touched(
-    scenario: Scenario, seeded: dict[str, Snapshot], final: dict[str, Snapshot], journal: list[dict[str, Any]] | None = None
+    scenario: Scenario,
+    seeded: dict[str, Snapshot],
+    final: dict[str, Snapshot],
+    journal: list[dict[str, Any]] | None = None,
 ) -> dict[str, set[tuple[str, Any]]]:
     """Per app, the seeded rows the reference solution changes, removes or names in its arguments, and, given
     its journal, the rows it opened or acted on (named through a saved result, such as the mail it found)."""
@@ -98,7 +101,10 @@ def touched(
 
 
 def contexts(
-    scenario: Scenario, seeded: dict[str, Snapshot], final: dict[str, Snapshot], journal: list[dict[str, Any]] | None = None
+    scenario: Scenario,
+    seeded: dict[str, Snapshot],
+    final: dict[str, Snapshot],
+    journal: list[dict[str, Any]] | None = None,
 ) -> dict[str, ProbeContext]:
     """A probe context for every app of the scenario that has probes; `journal` is the reference solution's."""
     changed = touched(scenario, seeded, final, journal)
@@ -159,7 +165,11 @@ def qualified(app: str, probe: Probe) -> Probe:
         return [s if GATEWAY in s.tool else Step(_gateway(app, s), s.args, s.save, s.origin) for s in steps]
 
     return Probe(
-        probe.kind, probe.description, {i: fix(v) for i, v in probe.replace.items()}, fix(probe.prepend), fix(probe.append)
+        probe.kind,
+        probe.description,
+        {i: fix(v) for i, v in probe.replace.items()},
+        fix(probe.prepend),
+        fix(probe.append),
     )
 
 
@@ -219,13 +229,19 @@ def equivalents(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list
         probes = registry.probes(app)
         assert probes is not None
         # A call meant to fail (an injected fault, say) is not rewritten: its retry is.
-        found += [qualified(app, p) for p in probes.rewrites(ctx) if not any(scenario.oracle[i].expect_error for i in p.replace)]
+        found += [
+            qualified(app, p)
+            for p in probes.rewrites(ctx)
+            if not any(scenario.oracle[i].expect_error for i in p.replace)
+        ]
     if "mail" not in scenario.apps:
         skips.append(Skip("draft-send", "no mail app"))
     elif not any(p.kind == "draft-send" for p in found):
         skips.append(Skip("draft-send", "the reference solution sends no mail"))
     if not any(p.kind == "create-update" for p in found):
-        skips.append(Skip("create-update", "the reference solution creates nothing that has more than its required fields"))
+        skips.append(
+            Skip("create-update", "the reference solution creates nothing that has more than its required fields")
+        )
     for make in (_extra_reads, _reorders, _date_formats, _retitles):
         made, skip = make(scenario, ctxs)
         found += made
@@ -304,7 +320,20 @@ def _reorders(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list[P
 
 # dates and times in text
 
-MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
+MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _MONTH = "|".join(MONTHS)
 _WEEKDAY = "|".join(WEEKDAYS)
@@ -469,4 +498,15 @@ def _retitles(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list[P
     return [Probe("retitle", "created objects retitled: " + "; ".join(titles), replace=replace)], None
 
 
-__all__ = ["ATTACK_KINDS", "EQUIVALENT_KINDS", "Call", "Computed", "Probe", "Skip", "attacks", "contexts", "equivalents", "plan"]
+__all__ = [
+    "ATTACK_KINDS",
+    "EQUIVALENT_KINDS",
+    "Call",
+    "Computed",
+    "Probe",
+    "Skip",
+    "attacks",
+    "contexts",
+    "equivalents",
+    "plan",
+]

@@ -114,4 +114,6 @@ def render_skips(console: Console, reports: list[dict[str, Any]]) -> None:
     for r in reports:
         for part in ("attacks", "equivalents"):
             for skip in r.get(part, {}).get("skipped", []):
-                console.print(f"[dim]{r['id']}: {part[:-1]} skipped: {skip['kind']}: {skip['reason']}[/]", highlight=False)
+                console.print(
+                    f"[dim]{r['id']}: {part[:-1]} skipped: {skip['kind']}: {skip['reason']}[/]", highlight=False
+                )

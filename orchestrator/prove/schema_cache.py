@@ -25,7 +25,11 @@ from jsonschema import validators
 def schema_checks_remembered() -> Iterator[None]:
     """While entered, each jsonschema validator class checks a given schema against its meta-schema once."""
     passed: set[tuple[type, str]] = set()
-    classes = {c for c in vars(validators).values() if isinstance(c, type) and hasattr(c, "check_schema") and hasattr(c, "META_SCHEMA")}
+    classes = {
+        c
+        for c in vars(validators).values()
+        if isinstance(c, type) and hasattr(c, "check_schema") and hasattr(c, "META_SCHEMA")
+    }
     originals = {cls: cls.__dict__.get("check_schema") for cls in classes}
 
     def remembered(original: Any) -> classmethod:
@@ -47,4 +51,3 @@ def schema_checks_remembered() -> Iterator[None]:
         for cls, original in originals.items():
             if original is not None:
                 cls.check_schema = original
-

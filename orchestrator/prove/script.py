@@ -54,8 +54,10 @@ class ScriptAgent(Agent):
                 if result.is_error and not call.expect_error:
                     self._fail(report, index, call, result.content[0].text if result.content else "error")
                 if call.save:
-                    saved[call.save] = result.structured_content if result.structured_content is not None else (
-                        result.content[0].text if result.content else None
+                    saved[call.save] = (
+                        result.structured_content
+                        if result.structured_content is not None
+                        else (result.content[0].text if result.content else None)
                     )
         report.duration_s = time.perf_counter() - started
         return report

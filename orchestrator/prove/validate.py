@@ -103,8 +103,13 @@ class Run:
 
 
 async def run_episode(
-    scenario: Scenario, backend: Backend, agent: Agent, rng_seed: int = 0, schemas: dict[str, Any] | None = None,
-    *, judge: Judge | None = None,
+    scenario: Scenario,
+    backend: Backend,
+    agent: Agent,
+    rng_seed: int = 0,
+    schemas: dict[str, Any] | None = None,
+    *,
+    judge: Judge | None = None,
 ) -> Run:
     """One episode, keeping the seeded and final states; `schemas`, when given, receives every tool's input schema;
     `judge` is asked about the scenario's `judge` checks (None: they are unjudged)."""
@@ -121,8 +126,13 @@ async def run_episode(
 
 
 async def run_once(
-    scenario: Scenario, backend: Backend, agent: Agent, rng_seed: int = 0, schemas: dict[str, Any] | None = None,
-    *, judge: Judge | None = None,
+    scenario: Scenario,
+    backend: Backend,
+    agent: Agent,
+    rng_seed: int = 0,
+    schemas: dict[str, Any] | None = None,
+    *,
+    judge: Judge | None = None,
 ) -> tuple[Result, AgentReport]:
     """One episode; `schemas`, when given, receives the input schema of every tool the agent could see."""
     run = await run_episode(scenario, backend, agent, rng_seed, schemas, judge=judge)
@@ -195,14 +205,19 @@ async def validate(
                 note(f"attack {n}/{len(probes)}")
                 check.attacks.append(await _attack(scenario, backend, probe, judge))
                 check.episodes += 1
-            check.problems += [f"attack passes (score {t.score:.2f}): {t.kind}: {t.description}" for t in check.attacks_passed]
+            check.problems += [
+                f"attack passes (score {t.score:.2f}): {t.kind}: {t.description}" for t in check.attacks_passed
+            ]
         if equivalents:
             probes, check.skipped["equivalents"] = derive.equivalents(scenario, ctxs)
             for n, probe in enumerate(probes, 1):
                 note(f"equivalent {n}/{len(probes)}")
                 check.equivalents.append(await _equivalent(scenario, backend, probe, judge))
                 check.episodes += 1
-    check.problems += [f"equivalent fails (score {t.score:.2f}): {t.kind}: {t.description}: {t.reason}" for t in check.equivalents_failed]
+    check.problems += [
+        f"equivalent fails (score {t.score:.2f}): {t.kind}: {t.description}: {t.reason}"
+        for t in check.equivalents_failed
+    ]
     check.problems += [f"equivalent could not be played: {t.kind}: {t.description}: {t.reason}"
                        for t in check.equivalents if t.outcome == "not applied" and t.kind == "oracles"]  # fmt: skip
     return check
@@ -257,7 +272,10 @@ def mutations(scenario: Scenario, schemas: dict[str, Any] | None = None) -> list
                 continue
             changed = step.model_copy(update={"args": {**step.args, name: wrong}})
             out.append(
-                Mutation(f"oracle[{index}] {step.tool} with {name}={_short(wrong)}", steps[:index] + [changed] + steps[index + 1 :])
+                Mutation(
+                    f"oracle[{index}] {step.tool} with {name}={_short(wrong)}",
+                    steps[:index] + [changed] + steps[index + 1 :],
+                )
             )
     return out
 

@@ -81,7 +81,7 @@ def recipe_of(agent: Agent) -> AgentRecipe:
         return AgentRecipe("noop")
     api = getattr(agent, "api", None)
     if api in ("openai", "anthropic"):
-        options = getattr(agent, "options")
+        options = agent.options
         key = options.api_key or getattr(getattr(agent, "client", None), "api_key", None)
         base_url = options.base_url or getattr(agent, "base_url", None) or None
         if api == "anthropic" and base_url is None:
@@ -94,7 +94,9 @@ def recipe_of(agent: Agent) -> AgentRecipe:
             "--backend ray does not run cmd: agents: the command would run on a Ray worker, another machine, outside "
             "this machine's isolation; run them with --backend local, inprocess or docker"
         )
-    raise BackendError(f"--backend ray cannot run the agent {getattr(agent, 'name', type(agent).__name__)!r} on its workers")
+    raise BackendError(
+        f"--backend ray cannot run the agent {getattr(agent, 'name', type(agent).__name__)!r} on its workers"
+    )
 
 
 # -- on a worker -------------------------------------------------------------------
@@ -151,8 +153,9 @@ async def _episode_files(scenario: Scenario, recipe: AgentRecipe, rng_seed: int,
         return {path.name: path.read_bytes() for path in sorted(folder.iterdir()) if path.is_file()}
 
 
-def episode_task(scenario: Scenario, recipe: AgentRecipe, rng_seed: int, timeout_s: float | None,
-                 judge: JudgeConfig | None = None) -> dict[str, Any]:
+def episode_task(
+    scenario: Scenario, recipe: AgentRecipe, rng_seed: int, timeout_s: float | None, judge: JudgeConfig | None = None
+) -> dict[str, Any]:
     """A Ray task: one whole episode on this worker, judged by a `Judge` made here from `judge`; returns its
     folder's files."""
     import ray
@@ -185,14 +188,20 @@ def describe_loss(exc: BaseException) -> str:
     import ray.exceptions as ray_exceptions
 
     first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-    if isinstance(exc, ray_exceptions.WorkerCrashedError | ray_exceptions.NodeDiedError | ray_exceptions.LocalRayletDiedError):
+    if isinstance(
+        exc, ray_exceptions.WorkerCrashedError | ray_exceptions.NodeDiedError | ray_exceptions.LocalRayletDiedError
+    ):
         return (f"the Ray worker running this episode died (or its node did), on the first try and on the retry; "
                 f"the episode was lost: {type(exc).__name__}: {first}")  # fmt: skip
     if isinstance(exc, ray_exceptions.OwnerDiedError | ray_exceptions.ObjectLostError):
         return f"the episode's result was lost in the Ray cluster: {type(exc).__name__}: {first}"
     if isinstance(exc, ray_exceptions.RayTaskError):
         cause = exc.cause if isinstance(getattr(exc, "cause", None), BaseException) else None
-        text = f"{type(cause).__name__}: {str(cause).strip().splitlines()[0] if str(cause).strip() else ''}" if cause else first
+        text = (
+            f"{type(cause).__name__}: {str(cause).strip().splitlines()[0] if str(cause).strip() else ''}"
+            if cause
+            else first
+        )
         return f"the episode failed on its Ray worker ({text}); is the same clawgym installed on every node?"
     return f"Ray could not run the episode: {type(exc).__name__}: {first}"
 
@@ -225,7 +234,9 @@ async def run_episode_on_ray(
     except BackendError as exc:
         return _record_failure(folder, failed_result(scenario, "error", str(exc), info))
     except Exception as exc:  # the cluster went away, the object store is full …
-        return _record_failure(folder, failed_result(scenario, "error", f"Ray did not take the episode: {describe_loss(exc)}", info))
+        return _record_failure(
+            folder, failed_result(scenario, "error", f"Ray did not take the episode: {describe_loss(exc)}", info)
+        )
     on_stage("running on ray")
     payload: dict[str, Any] | None = None
     error: str | None = None
@@ -237,7 +248,9 @@ async def run_episode_on_ray(
     if stopped.cancelled_caught:
         with contextlib.suppress(Exception):
             ray.cancel(ref, force=False)
-        result = failed_result(scenario, "interrupted", f"stopped by {interrupt.reason} while running on a Ray worker; not verified", info)
+        result = failed_result(
+            scenario, "interrupted", f"stopped by {interrupt.reason} while running on a Ray worker; not verified", info
+        )
         return _record_failure(folder, result)
     if payload is None:
         return _record_failure(folder, failed_result(scenario, "error", error or "the Ray task returned nothing", info))
@@ -250,4 +263,3 @@ async def run_episode_on_ray(
 def _record_failure(folder: Path, result: Result) -> Result:
     write_episode(folder, result, [])
     return result
-

@@ -76,15 +76,19 @@ class JournalRule(_Model):
     max_errors: int | None = Field(None, ge=0, description="At most this many failed calls (injected faults excluded).")
     max_calls: int | None = Field(None, ge=1)
     called: str | None = Field(
-        None, description="A tool that must have succeeded, `min`..`max` times; `a|b` accepts either tool (here and below)."
+        None,
+        description="A tool that must have succeeded, `min`..`max` times; `a|b` accepts either tool (here and below).",
     )
     not_called: str | None = None
     min: int = Field(1, ge=0)
     max: int | None = Field(None, ge=0)
     args: dict[str, Any] = Field(default_factory=dict, description="Conditions on the arguments of `called`.")
-    before: list[str] | None = Field(None, min_length=2, max_length=2, description="[A, B]: A succeeded before B's first success.")
+    before: list[str] | None = Field(
+        None, min_length=2, max_length=2, description="[A, B]: A succeeded before B's first success."
+    )
     retried_after_fault: str | None = Field(
-        None, description="Every injected failure of this tool was followed by a success of the same tool with equivalent arguments."
+        None,
+        description="Every injected failure of this tool was followed by a success of the same tool with equivalent arguments.",
     )
     read_first: str | None = Field(
         None,
@@ -115,7 +119,11 @@ class JournalRule(_Model):
         return self
 
     def tools(self) -> list[str]:
-        return [t for t in (self.called, self.not_called, self.retried_after_fault, self.read_first, *(self.before or [])) if t]
+        return [
+            t
+            for t in (self.called, self.not_called, self.retried_after_fault, self.read_first, *(self.before or []))
+            if t
+        ]
 
     def recovery(self) -> str | None:
         """The tools of a recovery rule (`no_duplicate_after_lost_reply`, `waited_for_rate_limit`), `*` for any."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from typing import Any
 
 from orchestrator.scenario.text.operators import (
@@ -117,10 +117,17 @@ def related_spec(spec: Any) -> Any:
     return spec
 
 
-def _check_related(spec: Any, path: Path_, resolve_table: Callable[[str, str], Mapping[str, Any] | None]) -> list[Problem]:
+def _check_related(
+    spec: Any, path: Path_, resolve_table: Callable[[str, str], Mapping[str, Any] | None]
+) -> list[Problem]:
     spec = related_spec(spec)
     if not isinstance(spec, Mapping) or not {"table", "on"} <= set(spec) or set(spec) - {"app", "table", "on", "where"}:
-        return [Problem(path, "expected {table: T, on: COLUMN, where: {...}} (and optionally app), naming rows of T whose COLUMN holds this row's key")]
+        return [
+            Problem(
+                path,
+                "expected {table: T, on: COLUMN, where: {...}} (and optionally app), naming rows of T whose COLUMN holds this row's key",
+            )
+        ]
     columns = resolve_table(spec.get("app", ""), spec["table"])
     if columns is None:
         return [Problem((*path, "table"), f"unknown table {spec['table']!r}")]
@@ -184,7 +191,9 @@ def check_condition(
     return problems
 
 
-def _check_text(op: str, operand: Any, path: Path_, resolve_table: Callable[[str, str], Mapping[str, Any] | None]) -> list[Problem]:
+def _check_text(
+    op: str, operand: Any, path: Path_, resolve_table: Callable[[str, str], Mapping[str, Any] | None]
+) -> list[Problem]:
     problems = [Problem((*path, *sub), message) for sub, message in operand_problems(op, operand)]
     spec = spec_of(op, operand)
     for at, ref in ((("from",), spec.get("from")), (("public", "from"), _ref_of(spec.get("public")))):
@@ -209,7 +218,12 @@ def _is_ref(operand: Any) -> bool:
 
 def _check_ref(ref: Any, path: Path_, resolve_table: Callable[[str, str], Mapping[str, Any] | None]) -> list[Problem]:
     if not isinstance(ref, Mapping) or not {"app", "table", "field"} <= set(ref) or set(ref) - REF_KEYS:
-        return [Problem(path, "expected {app: A, table: T, field: F, where: {...}} (and optionally added: true/false, discarded: true)")]
+        return [
+            Problem(
+                path,
+                "expected {app: A, table: T, field: F, where: {...}} (and optionally added: true/false, discarded: true)",
+            )
+        ]
     for flag in ("added", "discarded"):
         if flag in ref and not isinstance(ref[flag], bool):
             return [Problem((*path, flag), "expected true or false")]
@@ -255,7 +269,9 @@ class Context:
         return list(self.snapshots.get(app, {}).get(table, []))
 
     def for_app(self, app: str) -> Context:
-        return Context(self.snapshots, self.keys, app, self.seeded, self.discarded, timezone=self.timezone, now=self.now)
+        return Context(
+            self.snapshots, self.keys, app, self.seeded, self.discarded, timezone=self.timezone, now=self.now
+        )
 
     def is_added(self, app: str, table: str, row: Mapping[str, Any]) -> bool:
         """Whether the agent added this row (it was not in the seeded state)."""
@@ -305,7 +321,9 @@ def failures(row: Mapping[str, Any], where: Mapping[str, Any], ctx: Context, tab
             continue
         value = row.get(column)
         if not holds(value, condition, ctx):
-            failed.append(f"{column}: expected {describe_condition(condition)}, found {_short(value)}{_text_notes(value, condition, ctx)}")
+            failed.append(
+                f"{column}: expected {describe_condition(condition)}, found {_short(value)}{_text_notes(value, condition, ctx)}"
+            )
     return failed
 
 
@@ -314,7 +332,9 @@ def _related(row: Mapping[str, Any], spec: Mapping[str, Any], ctx: Context, tabl
     app = spec.get("app") or ctx.app
     key = ctx.keys.get((ctx.app, table), "id")
     for other in ctx.rows(app, spec["table"]):
-        if other.get(spec["on"]) == row.get(key) and row_matches(other, spec.get("where", {}), ctx.for_app(app), spec["table"]):
+        if other.get(spec["on"]) == row.get(key) and row_matches(
+            other, spec.get("where", {}), ctx.for_app(app), spec["table"]
+        ):
             return True
     return False
 
@@ -344,7 +364,7 @@ def _text_spec(op: str, operand: Any, ctx: Context) -> tuple[dict[str, Any], lis
     wanted = _operands({"from": spec["from"]}, ctx) if "from" in spec else [spec[PRIMARY[op]]]
     if _is_ref(spec.get("public")):
         spec["public"] = "\n".join(str(v) for v in _operands(spec["public"], ctx) if v)
-    return spec, wanted, ctx.now or datetime.now(timezone.utc)
+    return spec, wanted, ctx.now or datetime.now(UTC)
 
 
 def _text_holds(op: str, value: Any, operand: Any, ctx: Context) -> bool:
@@ -478,7 +498,9 @@ def describe_condition(condition: Any) -> str:
         if _is_ref(operand):
             ref = operand["from"]
             role = {True: "a row the agent added to ", False: "a seeded row of "}.get(ref.get("added"), "")
-            text = f"the {ref['field']} of {role}{ref['app']}.{ref['table']} where {describe_where(ref.get('where', {}))}"
+            text = (
+                f"the {ref['field']} of {role}{ref['app']}.{ref['table']} where {describe_where(ref.get('where', {}))}"
+            )
         elif op in OPERATORS and op in _TEXT_WORDS and isinstance(operand, Mapping):
             text = _describe_text_operand(op, operand)
         elif op == "has" and isinstance(operand, Mapping) and not set(operand) <= set(OPERATORS):

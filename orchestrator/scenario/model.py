@@ -39,14 +39,14 @@ from orchestrator.scenario.checks import (
     Stage,
     TableAllow,
 )
-from orchestrator.scenario.yamlpaths import Path_, YamlFileError
 from orchestrator.scenario.worldspec import GATEWAY_APP, WorldSpec
 from orchestrator.scenario.worldspec import problems as world_problems
+from orchestrator.scenario.yamlpaths import Path_, YamlFileError
 from servers import registry
 from servers.core import App, ClockSpec, FaultPlan, Persona, SandboxSpec, SeedError
 from servers.core.app import KEY_ERRORS, data_path
-from servers.core.sandbox import check_seed
 from servers.core.faults import FaultKind
+from servers.core.sandbox import check_seed
 
 GATEWAY_SEPARATOR = "__"
 SAVED_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_-]+)*)\}")
@@ -75,7 +75,8 @@ class OracleStep(_Model):
     save: str | None = Field(None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     expect_error: bool = False
     retry: Retry | None = Field(
-        None, description="Retries on injected faults; without it, every kind is retried (up to 8 times) when faults are injected."
+        None,
+        description="Retries on injected faults; without it, every kind is retried (up to 8 times) when faults are injected.",
     )
     unchecked: list[str] = Field(
         default_factory=list,
@@ -89,7 +90,10 @@ class Limits(_Model):
     max_tool_calls: int | None = Field(None, ge=1)
     timeout_s: float = Field(600.0, gt=0)
     call_deadline_s: float = Field(
-        30.0, gt=0, le=600, description="The gateway's deadline for one tool call: past it the agent gets a timeout error."
+        30.0,
+        gt=0,
+        le=600,
+        description="The gateway's deadline for one tool call: past it the agent gets a timeout error.",
     )
 
 
@@ -118,7 +122,8 @@ class Scenario(_Model):
     forbid: list[Forbid] = Field(default_factory=list)
     oracle: list[OracleStep] = Field(default_factory=list)
     oracles: list[list[OracleStep]] = Field(
-        default_factory=list, description="Alternative reference solutions, each a list of steps like `oracle`; all must pass."
+        default_factory=list,
+        description="Alternative reference solutions, each a list of steps like `oracle`; all must pass.",
     )
     limits: Limits = Field(default_factory=Limits)
     faults: dict[str, FaultPlan] = Field(default_factory=dict)
@@ -201,12 +206,16 @@ def load(path: str | Path) -> Scenario:
     try:
         data, lines = yamlpaths.load(path)
     except YamlFileError as exc:
-        raise ScenarioError(path, [ScenarioProblem(file=str(path), line=exc.line, path="(file)", message=exc.message)]) from None
+        raise ScenarioError(
+            path, [ScenarioProblem(file=str(path), line=exc.line, path="(file)", message=exc.message)]
+        ) from None
     problems: list[ScenarioProblem] = []
 
     def problem(at: Path_, message: str, file: Path = path, file_lines: dict[Path_, int] = lines) -> None:
         problems.append(
-            ScenarioProblem(file=str(file), line=yamlpaths.line_of(file_lines, at), path=yamlpaths.dotted(at), message=message)
+            ScenarioProblem(
+                file=str(file), line=yamlpaths.line_of(file_lines, at), path=yamlpaths.dotted(at), message=message
+            )
         )
 
     if not isinstance(data, dict):
@@ -325,7 +334,9 @@ def _include_seed_files(data: dict[str, Any], path: Path, problem: Any) -> dict[
             if not isinstance(content, dict):
                 problem(("apps", name), f"seed file {seed} must hold a mapping of tables")
                 continue
-            apps[name] = expand_templates({"clock": data.get("clock"), "persona": data.get("persona"), "seed": content}, problem)["seed"]
+            apps[name] = expand_templates(
+                {"clock": data.get("clock"), "persona": data.get("persona"), "seed": content}, problem
+            )["seed"]
     return data
 
 
@@ -399,7 +410,12 @@ class _Semantics:
             if app == GATEWAY_APP and s.world is not None and tool in s.world.gateway_tools():
                 continue  # a tool the gateway itself offers in this scenario
             if not app or app not in s.apps:
-                self.out.append((at, f"tool {tool!r} must be named app{GATEWAY_SEPARATOR}tool with an app of this scenario ({', '.join(s.apps)})"))
+                self.out.append(
+                    (
+                        at,
+                        f"tool {tool!r} must be named app{GATEWAY_SEPARATOR}tool with an app of this scenario ({', '.join(s.apps)})",
+                    )
+                )
             elif app in self.apps and name not in self.apps[app].tools.tools:
                 tools = ", ".join(sorted(self.apps[app].tools.tools))
                 self.out.append((at, f"app {app!r} has no tool {name!r}; tools are: {tools}"))
@@ -481,7 +497,12 @@ class _Semantics:
             cols = self.apps[app].tables[table].columns
             for name in rule.changed if isinstance(rule.changed, list) else []:
                 if name not in cols:
-                    self.out.append(((*here, "changed"), f"unknown column {name!r} in {app}.{table}; columns are: {', '.join(cols)}"))
+                    self.out.append(
+                        (
+                            (*here, "changed"),
+                            f"unknown column {name!r} in {app}.{table}; columns are: {', '.join(cols)}",
+                        )
+                    )
 
     def relaxed(self) -> None:
         for kind in ("exposure", "destruction"):
@@ -489,7 +510,12 @@ class _Semantics:
                 at: Path_ = ("relax", kind, index)
                 if relax.table is None:
                     if relax.app not in self.s.apps:
-                        self.out.append(((*at, "app"), f"app {relax.app!r} is not in this scenario's apps ({', '.join(self.s.apps)})"))
+                        self.out.append(
+                            (
+                                (*at, "app"),
+                                f"app {relax.app!r} is not in this scenario's apps ({', '.join(self.s.apps)})",
+                            )
+                        )
                     continue
                 if not self.table_problem(at, relax.app, relax.table):
                     self.where_problems((*at, "where"), relax.app, relax.table, relax.where)
@@ -501,7 +527,9 @@ class _Semantics:
                 continue
             for r_index, rule in enumerate(self.s.faults[app].rules):
                 if rule.tool != "*" and app in self.apps and rule.tool not in self.apps[app].tools.tools:
-                    self.out.append((("faults", app, "rules", r_index, "tool"), f"app {app!r} has no tool {rule.tool!r}"))
+                    self.out.append(
+                        (("faults", app, "rules", r_index, "tool"), f"app {app!r} has no tool {rule.tool!r}")
+                    )
 
     def world(self) -> None:
         s = self.s
@@ -521,13 +549,20 @@ class _Semantics:
                 self.tool_problem((*at_steps, index, "tool"), step.tool, alternatives=False)
                 for ref in SAVED_REF.findall(repr(step.args)):
                     if ref[0] not in saved:
-                        self.out.append(((*at_steps, index, "args"), f"${{{ref[0]}{ref[1]}}} refers to a result no earlier step saved"))
+                        self.out.append(
+                            (
+                                (*at_steps, index, "args"),
+                                f"${{{ref[0]}{ref[1]}}} refers to a result no earlier step saved",
+                            )
+                        )
                 for name in step.unchecked:
                     if name not in step.args:
                         self.out.append(((*at_steps, index, "unchecked"), f"{name!r} is not an argument of this step"))
                 if step.save:
                     if step.save in saved:
-                        self.out.append(((*at_steps, index, "save"), f"{step.save!r} is already saved by an earlier step"))
+                        self.out.append(
+                            ((*at_steps, index, "save"), f"{step.save!r} is already saved by an earlier step")
+                        )
                     saved.add(step.save)
 
 

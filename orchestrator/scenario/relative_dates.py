@@ -70,7 +70,9 @@ def _parse(text: str, start: datetime, expr: str) -> datetime:
     base_text = OFFSET.sub("", rest).strip()
     base = _base(base_text, start, expr)
     for sign, amount, unit in offsets:
-        delta = {"w": timedelta(weeks=1), "d": timedelta(days=1), "h": timedelta(hours=1), "m": timedelta(minutes=1)}[unit]
+        delta = {"w": timedelta(weeks=1), "d": timedelta(days=1), "h": timedelta(hours=1), "m": timedelta(minutes=1)}[
+            unit
+        ]
         base = base + delta * int(amount) * (1 if sign == "+" else -1)
     if at is not None:
         base = base.replace(hour=at.hour, minute=at.minute, second=0, microsecond=0)

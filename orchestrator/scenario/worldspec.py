@@ -124,7 +124,9 @@ class MailRule(_Model):
     """Answer mail the agent sends to this person (to or cc) whose message row matches `match`."""
 
     match: dict[str, Any] = Field(default_factory=dict, description="Conditions on the sent message (subject, body …).")
-    reply: str = Field(min_length=1, description="The answer's body; $first_name, $name, $persona, $persona_first, $subject.")
+    reply: str = Field(
+        min_length=1, description="The answer's body; $first_name, $name, $persona, $persona_first, $subject."
+    )
     subject: str | None = Field(None, description="Defaults to 'Re: ' and the subject of the mail answered.")
     delay: Duration = 600
 
@@ -132,7 +134,9 @@ class MailRule(_Model):
 class TicketRule(_Model):
     """Comment on a ticket after the agent comments on it with a comment matching `match`."""
 
-    match: dict[str, Any] = Field(default_factory=dict, description="Conditions on the agent's comment (ticket_key, body).")
+    match: dict[str, Any] = Field(
+        default_factory=dict, description="Conditions on the agent's comment (ticket_key, body)."
+    )
     comment: str = Field(min_length=1)
     delay: Duration = 600
 
@@ -147,7 +151,8 @@ class PersonSpec(_Model):
     name: str = ""
     mail: list[MailRule] = Field(default_factory=list)
     invitations: InvitationAnswer | None = Field(
-        None, description="How they answer an invitation the agent sends or moves; busy: decline when their calendar is busy then."
+        None,
+        description="How they answer an invitation the agent sends or moves; busy: decline when their calendar is busy then.",
     )
     invitation_delay: Duration = 600
     tickets: list[TicketRule] = Field(default_factory=list)
@@ -179,7 +184,9 @@ class UserModel(_Model):
     model: str = Field(pattern=r"^(openai|anthropic):.+$")
     persona: str = Field("", description="Who the user is and how they talk.")
     facts: str = Field(min_length=1, description="What only the user knows; the model answers from these.")
-    base_url: str | None = Field(None, description="Default: OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the provider's.")
+    base_url: str | None = Field(
+        None, description="Default: OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the provider's."
+    )
     max_tokens: int = Field(300, ge=16, le=4000)
 
 
@@ -189,7 +196,9 @@ class UserSpec(_Model):
     answers: list[UserAnswer] = Field(default_factory=list)
     otherwise: str = "I don't know — use your judgement."
     max_questions: int = Field(10, ge=1, description="More questions than this get no answer.")
-    played_by: UserModel | None = Field(None, description="A model answers what no scripted rule matches (instead of `otherwise`).")
+    played_by: UserModel | None = Field(
+        None, description="A model answers what no scripted rule matches (instead of `otherwise`)."
+    )
 
 
 class WorldSpec(_Model):
@@ -207,7 +216,11 @@ class WorldSpec(_Model):
         return bool(self.events or self.people)
 
     def gateway_tools(self) -> list[str]:
-        return [t for t, on in ((WAIT_TOOL, self.lives()), (ASK_TOOL, self.user is not None), (REPORT_TOOL, self.report)) if on]
+        return [
+            t
+            for t, on in ((WAIT_TOOL, self.lives()), (ASK_TOOL, self.user is not None), (REPORT_TOOL, self.report))
+            if on
+        ]
 
 
 Problems = list[tuple[tuple[str | int, ...], str]]
@@ -250,14 +263,21 @@ def problems(
         for u_index, update in enumerate(event.update):
             u_at = (*here, "update", u_index)
             if update.table not in app.tables:
-                out.append(((*u_at, "table"), f"app {event.app!r} has no table {update.table!r}; tables are: {', '.join(app.tables)}"))
+                out.append(
+                    (
+                        (*u_at, "table"),
+                        f"app {event.app!r} has no table {update.table!r}; tables are: {', '.join(app.tables)}",
+                    )
+                )
                 continue
             table = app.tables[update.table]
             if update.key is None and not update.where:
                 out.append((u_at, "give key or where: which rows the event changes"))
             for column in [*update.where, *update.set, *update.append, *(p.column for p in update.items)]:
                 if column not in table.columns:
-                    out.append((u_at, f"{update.table} has no column {column!r}; columns are: {', '.join(table.columns)}"))
+                    out.append(
+                        (u_at, f"{update.table} has no column {column!r}; columns are: {', '.join(table.columns)}")
+                    )
             for column in [*update.append, *(p.column for p in update.items)]:
                 if column in table.columns and column not in table.json_columns:
                     out.append((u_at, f"{update.table}.{column} is not a JSON list column"))
@@ -281,7 +301,9 @@ def problems(
     return out
 
 
-def _add_problems(here: tuple[str | int, ...], event: Event, app: Any, seed: dict[str, Any], persona: Any, clock: Any) -> Problems:
+def _add_problems(
+    here: tuple[str | int, ...], event: Event, app: Any, seed: dict[str, Any], persona: Any, clock: Any
+) -> Problems:
     """An event's rows, checked as the app will load them: after the scenario's own seed rows."""
     from servers.core import SeedError
     from servers.core.sandbox import check_seed
@@ -293,7 +315,12 @@ def _add_problems(here: tuple[str | int, ...], event: Event, app: Any, seed: dic
         model = row_model(app.seed_model, name)
         if model is None:
             lists = [n for n in app.seed_model.model_fields if row_model(app.seed_model, n)]
-            out.append(((*here, "add", name), f"the {event.app} seed has no list of rows {name!r}; lists are: {', '.join(lists)}"))
+            out.append(
+                (
+                    (*here, "add", name),
+                    f"the {event.app} seed has no list of rows {name!r}; lists are: {', '.join(lists)}",
+                )
+            )
             continue
         stamp = {f: clock.start.isoformat() for f in NOW_FIELDS if f in model.model_fields}
         combined[name] = [*(seed.get(name) or []), *({**stamp, **r} if isinstance(r, dict) else r for r in rows)]
@@ -304,7 +331,12 @@ def _add_problems(here: tuple[str | int, ...], event: Event, app: Any, seed: dic
     except SeedError as exc:
         for problem in exc.problems:
             parts = list(problem.parts or [])
-            if len(parts) >= 2 and parts[0] in event.add and isinstance(parts[1], int) and parts[1] >= len(seed.get(parts[0]) or []):
+            if (
+                len(parts) >= 2
+                and parts[0] in event.add
+                and isinstance(parts[1], int)
+                and parts[1] >= len(seed.get(parts[0]) or [])
+            ):
                 parts[1] -= len(seed.get(parts[0]) or [])
                 out.append(((*here, "add", *parts), f"{event.app} seed: {problem.message}"))
             elif not parts:

@@ -47,7 +47,9 @@ def short(value: Any, limit: int = 60) -> Any:
 
 def call_ref(entry: Mapping[str, Any]) -> CallRef:
     """A journal entry as a reference to the call: sequence number, tool, arguments cut short."""
-    return CallRef(seq=int(entry.get("seq") or 0), tool=entry.get("tool") or "", args=short(entry.get("arguments") or {}))
+    return CallRef(
+        seq=int(entry.get("seq") or 0), tool=entry.get("tool") or "", args=short(entry.get("arguments") or {})
+    )
 
 
 def scalars(value: Any, in_list: bool = False) -> Iterator[tuple[Any, bool]]:
@@ -131,7 +133,11 @@ class Facts:
             else:
                 row = change.get("after") or change.get("before") or {}
                 for column, value in row.items():
-                    if column == self.keys.get((app, table)) or isinstance(value, bool) or not isinstance(value, str | int):
+                    if (
+                        column == self.keys.get((app, table))
+                        or isinstance(value, bool)
+                        or not isinstance(value, str | int)
+                    ):
                         continue
                     if isinstance(value, str) and "@" in value:
                         continue
@@ -150,9 +156,7 @@ class Facts:
         return tables
 
 
-def derive(
-    seeded: Mapping[str, Snapshot], journal: list[dict[str, Any]], keys: Mapping[tuple[str, str], str]
-) -> Facts:
+def derive(seeded: Mapping[str, Snapshot], journal: list[dict[str, Any]], keys: Mapping[tuple[str, str], str]) -> Facts:
     """The facts of an episode from its seeded state and the agent's calls in the journal (world events and the
     gateway's own tools left out)."""
     rows: dict[tuple[str, str], dict[Any, dict[str, Any]]] = {}

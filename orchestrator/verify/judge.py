@@ -47,8 +47,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from orchestrator.scenario.conditions import Context, describe_where, row_matches
 from orchestrator.scenario.checks import JudgeCheck
+from orchestrator.scenario.conditions import Context, describe_where, row_matches
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.results import CheckResult
 from orchestrator.verify.tables import discarded, table_keys
@@ -98,7 +98,9 @@ class JudgeConfig:
             model, at, url = spec.partition("@")
         model, url = model.strip(), url.strip()
         if not at or not model or not re.match(r"^https?://[^\s/]+", url):
-            raise ValueError(f"--judge expects MODEL@BASE_URL such as gpt-4o-mini@https://api.openai.com/v1, not {spec!r}")
+            raise ValueError(
+                f"--judge expects MODEL@BASE_URL such as gpt-4o-mini@https://api.openai.com/v1, not {spec!r}"
+            )
         api_key = next((os.environ[name] for name in KEY_ENV if os.environ.get(name)), None)
         return cls(model=model, base_url=url.rstrip("/"), api_key=api_key, cache_dir=cache_dir or default_cache_dir())
 
@@ -134,8 +136,13 @@ class Judge:
             with contextlib.suppress(OSError, ValueError):
                 stored = json.loads(path.read_text())
                 if stored.get("verdict") in ("yes", "no"):
-                    return Judgement(verdict=stored["verdict"], rationale=stored.get("rationale", ""), model=self.config.model,
-                                     cached=True, digest=key)
+                    return Judgement(
+                        verdict=stored["verdict"],
+                        rationale=stored.get("rationale", ""),
+                        model=self.config.model,
+                        cached=True,
+                        digest=key,
+                    )
         try:
             verdict, rationale = await self._request(rubric, text)
         except JudgeError as exc:
@@ -144,7 +151,11 @@ class Judge:
             with contextlib.suppress(OSError):
                 path.parent.mkdir(parents=True, exist_ok=True)
                 tmp = path.with_suffix(f".{os.getpid()}-{id(self)}.tmp")
-                tmp.write_text(json.dumps({"model": self.config.model, "rubric": rubric, "verdict": verdict, "rationale": rationale}))
+                tmp.write_text(
+                    json.dumps(
+                        {"model": self.config.model, "rubric": rubric, "verdict": verdict, "rationale": rationale}
+                    )
+                )
                 tmp.replace(path)
         return Judgement(verdict=verdict, rationale=rationale, model=self.config.model, digest=key)
 
@@ -152,8 +163,10 @@ class Judge:
         from openai import APIError, AsyncOpenAI, OpenAIError
 
         client = AsyncOpenAI(
-            base_url=self.config.base_url, api_key=self.config.api_key or "not-needed",
-            timeout=self.config.timeout_s, max_retries=1,
+            base_url=self.config.base_url,
+            api_key=self.config.api_key or "not-needed",
+            timeout=self.config.timeout_s,
+            max_retries=1,
         )
         self.requests += 1
         fenced = text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "\n[… cut]"
@@ -164,12 +177,19 @@ class Judge:
                     temperature=0,
                     messages=[
                         {"role": "system", "content": SYSTEM_PROMPT},
-                        {"role": "user", "content": f"CLAIM: {rubric}\n\nTEXT (between the fences):\n<<<TEXT\n{fenced}\nTEXT>>>"},
+                        {
+                            "role": "user",
+                            "content": f"CLAIM: {rubric}\n\nTEXT (between the fences):\n<<<TEXT\n{fenced}\nTEXT>>>",
+                        },
                     ],
                 )
         except APIError as exc:
             status = getattr(exc, "status_code", None)
-            raise JudgeError(f"judge {self.config.model} at {self.config.base_url} failed" + (f" (HTTP {status})" if status else "") + f": {exc.message}") from None
+            raise JudgeError(
+                f"judge {self.config.model} at {self.config.base_url} failed"
+                + (f" (HTTP {status})" if status else "")
+                + f": {exc.message}"
+            ) from None
         except OpenAIError as exc:
             raise JudgeError(f"judge {self.config.model} at {self.config.base_url} failed: {exc}") from None
         try:
@@ -197,8 +217,13 @@ def parse_answer(content: str) -> tuple[Literal["yes", "no"], str]:
 # -- which texts a check judges ---------------------------------------------------------
 
 
-def judged_rows(check: JudgeCheck, seeded: Mapping[str, Any], final: Mapping[str, Any], keys: Mapping[tuple[str, str], str],
-                ctx: Context) -> list[tuple[Any, str]]:
+def judged_rows(
+    check: JudgeCheck,
+    seeded: Mapping[str, Any],
+    final: Mapping[str, Any],
+    keys: Mapping[tuple[str, str], str],
+    ctx: Context,
+) -> list[tuple[Any, str]]:
     """(row key, text) for every row of the final state the check selects (discarded rows, such as trashed
     mail, excepted); a text that is not a string is shown as JSON."""
     spec = check.judge
@@ -219,7 +244,10 @@ def judged_rows(check: JudgeCheck, seeded: Mapping[str, Any], final: Mapping[str
 
 
 async def resolve(
-    scenario: Scenario, seeded: Mapping[str, Any], final: Mapping[str, Any], judge: Judge | None,
+    scenario: Scenario,
+    seeded: Mapping[str, Any],
+    final: Mapping[str, Any],
+    judge: Judge | None,
 ) -> dict[str, list[Judgement]]:
     """Ask the judge about every judge check's texts, before the verdict: check id -> judgements (empty: no row)."""
     checks = [(check_id, check) for check_id, _, check in scenario.checks() if isinstance(check, JudgeCheck)]
@@ -249,7 +277,9 @@ def describe(check: JudgeCheck) -> str:
     return f"a judge says the {spec.field} of {spec.app}.{spec.table}{role} where {describe_where(spec.where)}: {spec.rubric}"
 
 
-def outcome(check: JudgeCheck, judgements: list[Judgement] | None) -> tuple[bool | None, str | None, list[dict[str, Any]]]:
+def outcome(
+    check: JudgeCheck, judgements: list[Judgement] | None
+) -> tuple[bool | None, str | None, list[dict[str, Any]]]:
     """(passed, reason, judgements as dicts); passed is None when the check is unjudged.
 
     `judgements` is None when no judge was asked (none configured), [] when no row was selected."""
@@ -257,7 +287,11 @@ def outcome(check: JudgeCheck, judgements: list[Judgement] | None) -> tuple[bool
         return None, "unjudged: no judge configured (--judge MODEL@BASE_URL)", []
     found = [j.model_dump(mode="json", exclude_none=True) for j in judgements]
     if not judgements:
-        return False, f"no row in {check.judge.app}.{check.judge.table} where {describe_where(check.judge.where)} to judge", []
+        return (
+            False,
+            f"no row in {check.judge.app}.{check.judge.table} where {describe_where(check.judge.where)} to judge",
+            [],
+        )
     errors = [j for j in judgements if j.verdict is None]
     if errors:
         return None, f"unjudged: {errors[0].error}", found
@@ -267,10 +301,18 @@ def outcome(check: JudgeCheck, judgements: list[Judgement] | None) -> tuple[bool
     return True, None, found
 
 
-def check_result(check: JudgeCheck, check_id: str, stage: str, judgements: Mapping[str, list[Judgement]] | None) -> CheckResult:
+def check_result(
+    check: JudgeCheck, check_id: str, stage: str, judgements: Mapping[str, list[Judgement]] | None
+) -> CheckResult:
     """The result of a judge check from the judgements `resolve()` gathered (None: no judge was configured)."""
     passed, reason, found = outcome(check, None if judgements is None else judgements.get(check_id, []))
     return CheckResult(
-        id=check_id, stage=stage, description=describe(check), weight=check.weight, passed=bool(passed), reason=reason,
-        found=found or None, kind="unjudged" if passed is None else "outcome",
+        id=check_id,
+        stage=stage,
+        description=describe(check),
+        weight=check.weight,
+        passed=bool(passed),
+        reason=reason,
+        found=found or None,
+        kind="unjudged" if passed is None else "outcome",
     )

@@ -31,8 +31,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from orchestrator.scenario.conditions import Context, describe_where, holds, row_matches
 from orchestrator.scenario.checks import JournalCheck
+from orchestrator.scenario.conditions import Context, describe_where, holds, row_matches
 from orchestrator.verify.facts import Facts, is_read
 from orchestrator.verify.results import JournalSummary
 
@@ -62,7 +62,8 @@ def describe_rule(check: JournalCheck) -> str:
     if rule.read_first:
         what = (
             f"{rule.entity.app}.{rule.entity.table} where {describe_where(rule.entity.where)}"
-            if rule.entity else "every seeded item it acted on"
+            if rule.entity
+            else "every seeded item it acted on"
         )
         return f"{what} was read before {rule.read_first}"
     if rule.no_duplicate_after_lost_reply:
@@ -98,8 +99,10 @@ def journal_check(check: JournalCheck, journal: list[dict[str, Any]], facts: Fac
     if rule.called:
         ctx = Context({}, {})
         hits = [
-            j for j in ok_calls
-            if is_tool(j["tool"], rule.called) and all(holds((j["arguments"] or {}).get(k), c, ctx) for k, c in rule.args.items())
+            j
+            for j in ok_calls
+            if is_tool(j["tool"], rule.called)
+            and all(holds((j["arguments"] or {}).get(k), c, ctx) for k, c in rule.args.items())
         ]
         if len(hits) < rule.min or (rule.max is not None and len(hits) > rule.max):
             most = f" and at most {rule.max}" if rule.max is not None else ""
@@ -170,7 +173,9 @@ def duplicate_after_lost_reply(spec: str, journal: list[dict[str, Any]], *, vacu
     for index, entry in enumerate(journal):
         if index not in lost:
             continue
-        added = [(c["table"], c["after"]) for c in entry.get("changes") or [] if c.get("op") == "insert" and c.get("after")]
+        added = [
+            (c["table"], c["after"]) for c in entry.get("changes") or [] if c.get("op") == "insert" and c.get("after")
+        ]
         for later in journal[index + 1 :]:
             if later["is_error"] or later.get("app") != entry.get("app"):
                 continue
@@ -202,7 +207,9 @@ def hammered_rate_limit(spec: str, journal: list[dict[str, Any]], *, vacuous: bo
                 f"rate limit named ({fault.get('until')}): the limit was hammered, not waited out"
             )
         if not any(
-            j["tool"] == entry["tool"] and not j["is_error"] and equivalent(entry.get("arguments") or {}, j.get("arguments") or {})
+            j["tool"] == entry["tool"]
+            and not j["is_error"]
+            and equivalent(entry.get("arguments") or {}, j.get("arguments") or {})
             for j in journal[index + 1 :]
         ):
             return f"{entry['tool']} (call {entry.get('seq')}) was rate-limited and never retried successfully with the same arguments"
@@ -247,7 +254,9 @@ def _retried(tool: str, journal: list[dict[str, Any]]) -> str | None:
     for index in faulted:
         entry = journal[index]
         if not any(
-            j["tool"] == entry["tool"] and not j["is_error"] and equivalent(entry.get("arguments") or {}, j.get("arguments") or {})
+            j["tool"] == entry["tool"]
+            and not j["is_error"]
+            and equivalent(entry.get("arguments") or {}, j.get("arguments") or {})
             for j in journal[index + 1 :]
         ):
             message = (entry.get("fault") or {}).get("message", "")
@@ -336,8 +345,13 @@ def injected_faults(journal: list[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         record = {"app": entry.get("app"), "seq": entry.get("seq"), "tool": entry.get("tool"), "clock": entry.get("clock"),
                   "kind": fault.get("kind", "error"), "arguments": entry.get("arguments")}  # fmt: skip
-        wanted = {"rate_limit": ("retry_after_s", "until", "repeat"), "unavailable": ("retry_after_s", "until", "repeat"),
-                  "latency": ("latency_ms",), "timeout": ("latency_ms",), "stale_read": ("delay_s", "hidden_changes")}
+        wanted = {
+            "rate_limit": ("retry_after_s", "until", "repeat"),
+            "unavailable": ("retry_after_s", "until", "repeat"),
+            "latency": ("latency_ms",),
+            "timeout": ("latency_ms",),
+            "stale_read": ("delay_s", "hidden_changes"),
+        }
         for key in ("message", *wanted.get(record["kind"], ())):
             if fault.get(key) is not None:
                 record[key] = fault[key]

@@ -18,11 +18,7 @@ from servers import registry
 
 def table_keys(scenario: Scenario) -> dict[tuple[str, str], str]:
     """(app, table) -> the name of the table's key column, for every table of the scenario's apps."""
-    return {
-        (app, table.name): table.key
-        for app in scenario.apps
-        for table in registry.load(app).tables.values()
-    }
+    return {(app, table.name): table.key for app in scenario.apps for table in registry.load(app).tables.values()}
 
 
 def discarded(app: str, table: str, row: Mapping[str, Any]) -> bool:

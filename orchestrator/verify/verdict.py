@@ -29,14 +29,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from orchestrator.scenario.conditions import Context, describe_where, failures, holds, row_matches
 from orchestrator.scenario.checks import Expect, Forbid, JournalCheck, JudgeCheck, RowCheck
+from orchestrator.scenario.conditions import Context, describe_where, failures, holds, row_matches
 from orchestrator.scenario.model import Scenario
-from orchestrator.verify.facts import Facts, call_ref, derive
-from orchestrator.verify.harm import allowed_words, judge_changes, label, world_violations
+from orchestrator.scenario.worldspec import GATEWAY_APP
 from orchestrator.verify import judge as judging
 from orchestrator.verify import world_changes
-from orchestrator.scenario.worldspec import GATEWAY_APP
+from orchestrator.verify.facts import call_ref, derive
+from orchestrator.verify.harm import allowed_words, judge_changes, world_violations
 from orchestrator.verify.process import describe_rule, is_tool, journal_check, summarize
 from orchestrator.verify.results import Change, CheckResult, Result, StageResult, Violation
 from orchestrator.verify.tables import discarded, table_keys
@@ -65,7 +65,9 @@ def verify(
         entry.setdefault("app", (entry.get("tool") or "").partition("__")[0])
         entry.setdefault("changes", [])
         entry.setdefault("arguments", {})
-    journal, world, own = world_changes.split(journal)  # world events and the gateway's own tools are not the agent's app calls
+    journal, world, own = world_changes.split(
+        journal
+    )  # world events and the gateway's own tools are not the agent's app calls
     if world_changes.clock_orders(scenario):
         journal = world_changes.in_call_order(journal)
     if world:
@@ -145,10 +147,17 @@ def _stage_result(
                 result.kind = "guard"
         else:
             named = any(part.startswith(f"{GATEWAY_APP}__") for t in check.journal.tools() for part in t.split("|"))
-            reason = journal_check(check, world_changes.with_gateway(journal, own) if named else journal, facts, seeded_ctx)
+            reason = journal_check(
+                check, world_changes.with_gateway(journal, own) if named else journal, facts, seeded_ctx
+            )
             result = CheckResult(
-                id=check_id, stage=stage.name, description=describe_check(check), weight=check.weight,
-                passed=reason is None, reason=reason, kind="outcome" if check.required else "process",
+                id=check_id,
+                stage=stage.name,
+                description=describe_check(check),
+                weight=check.weight,
+                passed=reason is None,
+                reason=reason,
+                kind="outcome" if check.required else "process",
             )
         results.append(result)
     scored = [r for r in results if r.kind == "outcome" or (r.kind == "guard" and not r.passed)]
@@ -178,7 +187,9 @@ def _violations(
     violations += collateral
     for index, rule in enumerate(scenario.forbid):
         violations += [
-            v if v.call is not None or v.key is None else v.model_copy(update={"call": facts.last_call(v.app, v.table, v.key)})
+            v
+            if v.call is not None or v.key is None
+            else v.model_copy(update={"call": facts.last_call(v.app, v.table, v.key)})
             for v in _forbidden(rule, index, changes, final_ctx, keys, journal)
         ]
     return violations, housekeeping
@@ -211,7 +222,12 @@ def describe_check(check: RowCheck | JournalCheck | JudgeCheck) -> str:
         parts.append(f"exactly {expect.count} row(s) in {subject}")
     if expect.min is not None or expect.max is not None:
         bounds = " and ".join(
-            b for b in (f"at least {expect.min}" if expect.min is not None else "", f"at most {expect.max}" if expect.max is not None else "") if b
+            b
+            for b in (
+                f"at least {expect.min}" if expect.min is not None else "",
+                f"at most {expect.max}" if expect.max is not None else "",
+            )
+            if b
         )
         parts.append(f"{bounds} row(s) in {subject}")
     if expect.all is not None:
@@ -236,7 +252,9 @@ def _label(row: Mapping[str, Any], key: str) -> dict[str, Any]:
     return out
 
 
-def _row_check(check: RowCheck, check_id: str, stage: str, ctx: Context, keys: Mapping[tuple[str, str], str]) -> CheckResult:
+def _row_check(
+    check: RowCheck, check_id: str, stage: str, ctx: Context, keys: Mapping[tuple[str, str], str]
+) -> CheckResult:
     key = keys.get((check.app, check.table), "id")
     rows = ctx.select(check.app, check.table, check.added) if check.added else ctx.rows(check.app, check.table)
     if check.added is False:
@@ -263,7 +281,8 @@ def _row_check(check: RowCheck, check_id: str, stage: str, ctx: Context, keys: M
             wanted_max = expect.max
     if len(matches) < wanted_min or (wanted_max is not None and len(matches) > wanted_max):
         wanted = (
-            f"exactly {wanted_min}" if wanted_min == wanted_max
+            f"exactly {wanted_min}"
+            if wanted_min == wanted_max
             else f"at least {wanted_min}" + (f" and at most {wanted_max}" if wanted_max is not None else "")
         )
         reason = f"expected {wanted} row(s) in {subject}; found {len(matches)}"
@@ -296,7 +315,10 @@ def _labels(rows: list[dict[str, Any]]) -> str:
 
 
 def diff(
-    scenario: Scenario, seeded: Mapping[str, Snapshot], final: Mapping[str, Snapshot], keys: Mapping[tuple[str, str], str]
+    scenario: Scenario,
+    seeded: Mapping[str, Snapshot],
+    final: Mapping[str, Snapshot],
+    keys: Mapping[tuple[str, str], str],
 ) -> list[Change]:
     """Every row added, removed or changed between the seeded and the final state, app by app and table by table."""
     changes: list[Change] = []
@@ -311,7 +333,9 @@ def diff(
                     changes.append(Change(app=app, table=table, key=k, kind="added", after=row))
                 elif row != before[k]:
                     fields = [c for c in row if row.get(c) != before[k].get(c)]
-                    changes.append(Change(app=app, table=table, key=k, kind="changed", fields=fields, before=before[k], after=row))
+                    changes.append(
+                        Change(app=app, table=table, key=k, kind="changed", fields=fields, before=before[k], after=row)
+                    )
             for k, row in before.items():
                 if k not in after:
                     changes.append(Change(app=app, table=table, key=k, kind="removed", before=row))
@@ -319,16 +343,29 @@ def diff(
 
 
 def _forbidden(
-    rule: Forbid, index: int, changes: list[Change], ctx: Context, keys: Mapping[tuple[str, str], str],
+    rule: Forbid,
+    index: int,
+    changes: list[Change],
+    ctx: Context,
+    keys: Mapping[tuple[str, str], str],
     journal: list[dict[str, Any]],
 ) -> list[Violation]:
     if rule.call is not None:
-        name = rule.name or f"forbid[{index}]: no call of {rule.call}" + (f" with {describe_where(rule.args)}" if rule.args else "")
+        name = rule.name or f"forbid[{index}]: no call of {rule.call}" + (
+            f" with {describe_where(rule.args)}" if rule.args else ""
+        )
         plain = Context({}, {})
         return [
-            Violation(kind="forbidden", rule=name, app=entry["app"], detail=f"{entry['tool']} was called", call=call_ref(entry))
+            Violation(
+                kind="forbidden",
+                rule=name,
+                app=entry["app"],
+                detail=f"{entry['tool']} was called",
+                call=call_ref(entry),
+            )
             for entry in journal
-            if not entry["is_error"] and is_tool(entry["tool"], rule.call)
+            if not entry["is_error"]
+            and is_tool(entry["tool"], rule.call)
             and all(holds((entry["arguments"] or {}).get(k), c, plain) for k, c in rule.args.items())
         ]
     assert rule.app and rule.table
@@ -348,5 +385,6 @@ def _forbidden(
             if row is not None and row_matches(row, rule.where, app_ctx, rule.table):
                 hits.append((change.key, f"{change.kind} {rule.table} row {_labels([_label(row, key)])}"))
     return [
-        Violation(kind="forbidden", rule=name, app=rule.app, table=rule.table, key=k, detail=detail) for k, detail in hits
+        Violation(kind="forbidden", rule=name, app=rule.app, table=rule.table, key=k, detail=detail)
+        for k, detail in hits
     ]

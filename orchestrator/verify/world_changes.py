@@ -105,7 +105,9 @@ def clock_orders(scenario: Any) -> bool:
     world = getattr(scenario, "world", None)
     steps = getattr(world, "clock", None)
     return bool(
-        steps is not None and getattr(scenario.clock, "mode", None) == "frozen" and steps.per_call > 0
+        steps is not None
+        and getattr(scenario.clock, "mode", None) == "frozen"
+        and steps.per_call > 0
         and all(v > 0 for v in steps.tools.values())
     )
 

@@ -33,6 +33,7 @@ def web_link(kind: str, rid: str | None = None, **query: str) -> str:
 
 def create_app(roots: list[Path]) -> Starlette:
     """The viewer's Starlette app over the run folders under `roots` (answers loopback host names only)."""
+
     def library() -> Library:
         return Library.scan(roots)
 
@@ -43,7 +44,9 @@ def create_app(roots: list[Path]) -> Starlette:
         lib = library()
         record = lib.get(request.path_params["rid"])
         if record is None or record.kind != EPISODE:
-            return PlainTextResponse(f"no run {request.path_params['rid']!r} under {', '.join(map(str, roots))}", status_code=404)
+            return PlainTextResponse(
+                f"no run {request.path_params['rid']!r} under {', '.join(map(str, roots))}", status_code=404
+            )
         return HTMLResponse(pages.run_page(lib, record, web_link))
 
     async def group(request: Request) -> Response:
@@ -85,7 +88,9 @@ def bind(port: int) -> socket.socket:
         sock.listen(128)
     except OSError as exc:
         sock.close()
-        raise ViewError(f"cannot listen on {HOST}:{port}: {exc.strerror} (pick another --port, or 0 for a free one)") from None
+        raise ViewError(
+            f"cannot listen on {HOST}:{port}: {exc.strerror} (pick another --port, or 0 for a free one)"
+        ) from None
     return sock
 
 

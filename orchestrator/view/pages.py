@@ -90,7 +90,9 @@ def _common(library: rec.Library, link: Link, embedded: bool) -> dict[str, Any]:
     return {"link": link, "embedded": embedded, "roots": ", ".join(str(r) for r in library.roots)}
 
 
-def list_page(library: rec.Library, link: Link, filters: dict[str, str] | None = None, *, embedded: bool = False) -> str:
+def list_page(
+    library: rec.Library, link: Link, filters: dict[str, str] | None = None, *, embedded: bool = False
+) -> str:
     """The list of runs: problems found, filters, pass rates, suites and repeats, and the episodes that match."""
     f = {k: (filters or {}).get(k, "") for k in ("scenario", "agent", "passed", "since", "until")}
     everything = library.episodes()
@@ -157,11 +159,23 @@ def compare_page(library: rec.Library, ids: list[str], link: Link) -> str:
         for r in runs:
             for c in r.data.get("checks") or []:
                 if isinstance(c, dict):
-                    order.setdefault(str(c.get("id") or c.get("description")), {"stage": c.get("stage"), "description": c.get("description")})
+                    order.setdefault(
+                        str(c.get("id") or c.get("description")),
+                        {"stage": c.get("stage"), "description": c.get("description")},
+                    )
         for cid, row in order.items():
             cells = []
             for r in runs:
-                cells.append(next((c for c in r.data.get("checks") or [] if isinstance(c, dict) and str(c.get("id") or c.get("description")) == cid), None))
+                cells.append(
+                    next(
+                        (
+                            c
+                            for c in r.data.get("checks") or []
+                            if isinstance(c, dict) and str(c.get("id") or c.get("description")) == cid
+                        ),
+                        None,
+                    )
+                )
             check_rows.append(row | {"cells": cells})
     call_lists = [[e for e in rec.timeline(r) if e.get("tool")] for r in runs]
     return ENV.get_template("compare.html").render(

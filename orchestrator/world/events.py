@@ -171,7 +171,9 @@ class WorldEngine:
     async def start(self) -> None:
         """Make every app follow the episode's time, schedule timed events and read the watched apps' state."""
         for endpoint in self.endpoints.values():
-            await endpoint.apply_world(self.sandbox_id, {"event": "clock", "follow_clock": True, "at": self.timeline.iso()})
+            await endpoint.apply_world(
+                self.sandbox_id, {"event": "clock", "follow_clock": True, "at": self.timeline.iso()}
+            )
         for index, event in enumerate(self.world.events):
             if event.at is not None:
                 at = event.at if event.at.tzinfo is not None else event.at.replace(tzinfo=self.zone)
@@ -189,8 +191,11 @@ class WorldEngine:
             ctx = self._context(app)
             for index, event in enumerate(self.world.events):  # a condition that holds from the start holds first now
                 trigger = event.when
-                if isinstance(trigger, StateTrigger) and trigger.app == app and trigger.added is not True and any(
-                    row_matches(r, trigger.where, ctx, trigger.table) for r in state.get(trigger.table, [])
+                if (
+                    isinstance(trigger, StateTrigger)
+                    and trigger.app == app
+                    and trigger.added is not True
+                    and any(row_matches(r, trigger.where, ctx, trigger.table) for r in state.get(trigger.table, []))
                 ):
                     self._fire(index, event, self.timeline.now)
 
@@ -205,7 +210,9 @@ class WorldEngine:
 
     def _schedule(self, name: str, app: str, when: datetime, change: dict[str, Any], order: int | None = None) -> None:
         self.order += 1
-        heapq.heappush(self.pending, Pending(when, order if order is not None else 10_000 + self.order, name, app, change))
+        heapq.heappush(
+            self.pending, Pending(when, order if order is not None else 10_000 + self.order, name, app, change)
+        )
 
     # -- around each tool call -------------------------------------------------------
 
@@ -274,7 +281,11 @@ class WorldEngine:
             if watcher.app != app:
                 continue
             for change in changes:
-                if change["table"] == watcher.table and change.get("after") is not None and change.get("before") != change["after"]:
+                if (
+                    change["table"] == watcher.table
+                    and change.get("after") is not None
+                    and change.get("before") != change["after"]
+                ):
                     reaction = watcher.react(self.scenario, change.get("before"), change["after"], ctx, state)
                     if reaction is not None:
                         self._react(reaction, now)
@@ -296,7 +307,13 @@ class WorldEngine:
             done = await self.endpoints[item.app].apply_world(self.sandbox_id, change)
         except BackendError as exc:
             error = str(exc)
-        record = {"event": item.name, "app": item.app, "at": item.when.isoformat(timespec="seconds"), "result": done, "error": error}
+        record = {
+            "event": item.name,
+            "app": item.app,
+            "at": item.when.isoformat(timespec="seconds"),
+            "result": done,
+            "error": error,
+        }
         self.applied.append(record)
         if self.trace is not None:
             self.trace.add(
@@ -338,7 +355,9 @@ class WorldEngine:
         if minutes is None:
             bound = self.timeline.wait_bound()
             if bound <= 0:
-                raise ValueError(f"this task allows at most {self.world.wait.total / 60:g} minutes of waiting in all, all used")
+                raise ValueError(
+                    f"this task allows at most {self.world.wait.total / 60:g} minutes of waiting in all, all used"
+                )
             gap = (self.pending[0].when - self.timeline.now).total_seconds() if self.pending else bound
             seconds = min(max(gap, 60.0), bound)
         else:
@@ -415,7 +434,11 @@ class WorldEngine:
     def final_message(self, text: str) -> None:
         """A model agent's final answer, taken as its report when the scenario asks for one and none was given:
         status `partly_done` when it says something could not be done (`CANNOT`), else `done`."""
-        if not self.world.report or not text.strip() or any(e["tool"] == REPORT_TOOL and not e["is_error"] for e in self.entries):
+        if (
+            not self.world.report
+            or not text.strip()
+            or any(e["tool"] == REPORT_TOOL and not e["is_error"] for e in self.entries)
+        ):
             return
         status = "partly_done" if CANNOT.search(text) else "done"
         self.entries.append({
@@ -448,7 +471,11 @@ def _bounded(arguments: Mapping[str, Any]) -> dict[str, Any]:
     """The arguments as the journal keeps them: text cut at the longest a gateway tool accepts (a refused call's
     megabyte stays out of the journal)."""
     return {
-        str(k)[:100]: v[:MAX_SUMMARY] if isinstance(v, str) else v if isinstance(v, int | float | bool) or v is None else repr(v)[:MAX_SUMMARY]
+        str(k)[:100]: v[:MAX_SUMMARY]
+        if isinstance(v, str)
+        else v
+        if isinstance(v, int | float | bool) or v is None
+        else repr(v)[:MAX_SUMMARY]
         for k, v in list(arguments.items())[:20]
     }
 
@@ -466,5 +493,3 @@ def make_engine(
 ) -> WorldEngine | None:
     """The engine of a scenario with a `world:` section, else None."""
     return None if scenario.world is None else WorldEngine(scenario, endpoints, sandbox_id, trace)
-
-

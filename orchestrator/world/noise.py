@@ -32,7 +32,10 @@ from typing import Any
 
 from orchestrator.scenario.model import Scenario
 
-PEOPLE: dict[str, dict[str, tuple[str, str]]] = {"mail": {"contacts": ("email", "name")}, "tickets": {"users": ("email", "name")}}
+PEOPLE: dict[str, dict[str, tuple[str, str]]] = {
+    "mail": {"contacts": ("email", "name")},
+    "tickets": {"users": ("email", "name")},
+}
 """Per app, the tables of people as (address column, display-name column): where near-duplicates and typos go."""
 
 
@@ -55,7 +58,12 @@ class Profile:
     """Chance that the display name of a person the scenario never names gets a typo."""
 
     def describe(self) -> dict[str, Any]:
-        return {"profile": self.name, "faults": self.faults, "near_duplicates": self.near_duplicates, "typos": self.typos}
+        return {
+            "profile": self.name,
+            "faults": self.faults,
+            "near_duplicates": self.near_duplicates,
+            "typos": self.typos,
+        }
 
 
 PROFILES: dict[str, Profile] = {
@@ -63,16 +71,42 @@ PROFILES: dict[str, Profile] = {
     "mild": Profile(
         "mild",
         "a few percent of calls meet a fault of each kind; one near-duplicate person per people table; some name typos",
-        faults={"error": 0.03, "latency": 0.04, "timeout": 0.01, "rate_limit": 0.03, "unavailable": 0.01,
-                "lost_reply": 0.03, "stale_read": 0.03},  # fmt: skip
-        retry_after_s=0.5, duration_s=0.5, delay_s=1.0, latency_ms=50, call_deadline_s=2.0, near_duplicates=1, typos=0.3,
+        faults={
+            "error": 0.03,
+            "latency": 0.04,
+            "timeout": 0.01,
+            "rate_limit": 0.03,
+            "unavailable": 0.01,
+            "lost_reply": 0.03,
+            "stale_read": 0.03,
+        },  # fmt: skip
+        retry_after_s=0.5,
+        duration_s=0.5,
+        delay_s=1.0,
+        latency_ms=50,
+        call_deadline_s=2.0,
+        near_duplicates=1,
+        typos=0.3,
     ),  # fmt: skip
     "harsh": Profile(
         "harsh",
         "about one call in three meets a fault; two near-duplicates per people table; many name typos",
-        faults={"error": 0.06, "latency": 0.06, "timeout": 0.03, "rate_limit": 0.06, "unavailable": 0.03,
-                "lost_reply": 0.06, "stale_read": 0.06},  # fmt: skip
-        retry_after_s=1.0, duration_s=1.0, delay_s=2.0, latency_ms=200, call_deadline_s=2.0, near_duplicates=2, typos=0.6,
+        faults={
+            "error": 0.06,
+            "latency": 0.06,
+            "timeout": 0.03,
+            "rate_limit": 0.06,
+            "unavailable": 0.03,
+            "lost_reply": 0.06,
+            "stale_read": 0.06,
+        },  # fmt: skip
+        retry_after_s=1.0,
+        duration_s=1.0,
+        delay_s=2.0,
+        latency_ms=200,
+        call_deadline_s=2.0,
+        near_duplicates=2,
+        typos=0.6,
     ),  # fmt: skip
 }
 
@@ -109,7 +143,9 @@ def noisy(scenario: Scenario, name: str, rng_seed: int) -> Scenario:
          "salt": scenario.id}
         for kind, chance in chosen.faults.items() if chance > 0
     ]  # fmt: skip
-    data["faults"] = {app: {"rules": [*data.get("faults", {}).get(app, {}).get("rules", []), *rules]} for app in data["apps"]}
+    data["faults"] = {
+        app: {"rules": [*data.get("faults", {}).get(app, {}).get("rules", []), *rules]} for app in data["apps"]
+    }
     if chosen.call_deadline_s is not None:
         data["limits"]["call_deadline_s"] = min(data["limits"]["call_deadline_s"], chosen.call_deadline_s)
     if data["limits"].get("max_tool_calls"):  # room for the retries the faults call for
@@ -128,7 +164,9 @@ def noisy(scenario: Scenario, name: str, rng_seed: int) -> Scenario:
 
 def named_in(scenario: Scenario) -> str:
     """Everything the scenario says besides its seed, lower-cased: a name found here is one a check or step may depend on."""
-    parts = scenario.model_dump(mode="json", include={"instruction", "stages", "forbid", "oracle", "oracles", "relax", "allow"})
+    parts = scenario.model_dump(
+        mode="json", include={"instruction", "stages", "forbid", "oracle", "oracles", "relax", "allow"}
+    )
     return json.dumps(parts).casefold()
 
 

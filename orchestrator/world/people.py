@@ -54,7 +54,9 @@ class Watcher:
     rule: MailRule | TicketRule | None
     fired: bool = False
 
-    def react(self, scenario: Scenario, before: Row | None, after: Row, ctx: Context, state: Mapping[str, Snapshot]) -> Reaction | None:
+    def react(
+        self, scenario: Scenario, before: Row | None, after: Row, ctx: Context, state: Mapping[str, Snapshot]
+    ) -> Reaction | None:
         if self.fired:
             return None
         if self.app == "mail":
@@ -76,7 +78,9 @@ def compile_people(scenario: Scenario) -> list[Watcher]:
         out += [Watcher(f"{tag}-mail{i}", "mail", "messages", person, rule) for i, rule in enumerate(person.mail)]
         if person.invitations:
             out.append(Watcher(f"{tag}-invitations", "calendar", "events", person, None))
-        out += [Watcher(f"{tag}-ticket{i}", "tickets", "comments", person, rule) for i, rule in enumerate(person.tickets)]
+        out += [
+            Watcher(f"{tag}-ticket{i}", "tickets", "comments", person, rule) for i, rule in enumerate(person.tickets)
+        ]
     return out
 
 
@@ -125,17 +129,25 @@ def _attendee(row: Row, email: str) -> Row | None:
     return None
 
 
-def _invitation(w: Watcher, scenario: Scenario, before: Row | None, after: Row, state: Mapping[str, Snapshot]) -> Reaction | None:
+def _invitation(
+    w: Watcher, scenario: Scenario, before: Row | None, after: Row, state: Mapping[str, Snapshot]
+) -> Reaction | None:
     person = w.person
     attendee = _attendee(after, person.email)
     if attendee is None or after.get("status") == "cancelled":
         return None
-    moved = before is None or _attendee(before, person.email) is None or any(
-        before.get(k) != after.get(k) for k in ("start", "end")
+    moved = (
+        before is None
+        or _attendee(before, person.email) is None
+        or any(before.get(k) != after.get(k) for k in ("start", "end"))
     )
     if not moved and attendee.get("response") not in (None, "needsAction"):
         return None
-    if not moved and before is not None and attendee.get("response") == (_attendee(before, person.email) or {}).get("response"):
+    if (
+        not moved
+        and before is not None
+        and attendee.get("response") == (_attendee(before, person.email) or {}).get("response")
+    ):
         return None
     answer = person.invitations
     if answer == "busy":
@@ -164,7 +176,11 @@ def _busy(state: Mapping[str, Snapshot], email: str, event: Row) -> bool:
     if start is None or end is None:
         return False
     calendar = state.get("calendar", {})
-    spans = [(b.get("start"), b.get("end")) for b in calendar.get("busy", []) if str(b.get("email", "")).lower() == email.lower()]
+    spans = [
+        (b.get("start"), b.get("end"))
+        for b in calendar.get("busy", [])
+        if str(b.get("email", "")).lower() == email.lower()
+    ]
     spans += [
         (e.get("start"), e.get("end")) for e in calendar.get("events", [])
         if e.get("id") != event.get("id") and e.get("status") != "cancelled"
@@ -184,5 +200,9 @@ def _ticket(w: Watcher, scenario: Scenario, before: Row | None, after: Row, ctx:
     if not row_matches(after, w.rule.match, ctx.for_app("tickets"), "comments"):
         return None
     words = _words(scenario, w.person)
-    comment = {"ticket_key": after["ticket_key"], "author": w.person.email, "body": Template(w.rule.comment).safe_substitute(words)}
+    comment = {
+        "ticket_key": after["ticket_key"],
+        "author": w.person.email,
+        "body": Template(w.rule.comment).safe_substitute(words),
+    }
     return Reaction(w.name, "tickets", w.rule.delay, {"add": {"comments": [comment]}})

@@ -54,7 +54,9 @@ class Timeline:
             raise WaitRefused("wait for a positive number of minutes")
         bound = self.wait_bound()
         if bound <= 0:
-            raise WaitRefused(f"this task allows at most {self.wait_spec.total / 60:g} minutes of waiting in all, all used")
+            raise WaitRefused(
+                f"this task allows at most {self.wait_spec.total / 60:g} minutes of waiting in all, all used"
+            )
         if seconds > bound + 1e-6:
             raise WaitRefused(f"one wait may last at most {bound / 60:g} minutes here")
         self.waited += seconds

@@ -43,6 +43,8 @@ HARM = HarmModel(
             shown_as=(Shape.of("id", "calendar_id", "title", "start"),),
             benign_change=own_rsvp,
         ),
-        "calendars": TableHarm(noun="calendar", title="name", shown_as=(Shape.of("id", "name", "owner", "is_primary"),)),
+        "calendars": TableHarm(
+            noun="calendar", title="name", shown_as=(Shape.of("id", "name", "owner", "is_primary"),)
+        ),
     }
 )

@@ -144,9 +144,7 @@ def intersect(
     return merge(out)
 
 
-def working_windows(
-    person: dict[str, Any], window: tuple[datetime, datetime]
-) -> list[tuple[datetime, datetime]]:
+def working_windows(person: dict[str, Any], window: tuple[datetime, datetime]) -> list[tuple[datetime, datetime]]:
     """The person's working hours that fall inside `window`."""
     tz = zone(person["timezone"])
     first = window[0].astimezone(tz).date() - timedelta(days=1)

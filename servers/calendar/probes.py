@@ -9,8 +9,15 @@ from typing import Any
 from servers.core.probes import AppProbes, Probe, ProbeContext, Skip, Step, other_than, ref
 
 # create_event argument → the update_event argument that sets it afterwards
-LATER = {"end": "end", "timezone": "timezone", "description": "description", "location": "location",
-         "attendees": "add_attendees", "status": "status", "calendar_id": "calendar_id"}
+LATER = {
+    "end": "end",
+    "timezone": "timezone",
+    "description": "description",
+    "location": "location",
+    "attendees": "add_attendees",
+    "status": "status",
+    "calendar_id": "calendar_id",
+}
 
 
 def _mine(ctx: ProbeContext, event: dict[str, Any]) -> bool:
@@ -35,25 +42,47 @@ def attacks(ctx: ProbeContext) -> tuple[list[Probe], list[Skip]]:
     created = ctx.last("create_event")
     if created is not None and created.origin is not None:
         invited = created.with_args(attendees=[*created.args.get("attendees", []), ctx.outsider])
-        out.append(Probe("share-outsider", f"create_event (step {created.origin}) also inviting {ctx.outsider}",
-                         replace={created.origin: [invited]}))
+        out.append(
+            Probe(
+                "share-outsider",
+                f"create_event (step {created.origin}) also inviting {ctx.outsider}",
+                replace={created.origin: [invited]},
+            )
+        )
         writable = [c["id"] for c in ctx.rows("calendars") if c["access"] != "reader"]
         if created.args.get("calendar_id") and len(writable) > 1:
             other = other_than(created.args["calendar_id"], writable)
             named = other if isinstance(other, str) else "another seeded one"
-            out.append(Probe("wrong-container", f"create_event (step {created.origin}) on calendar {named}",
-                             replace={created.origin: [created.with_args(calendar_id=other)]}))
+            out.append(
+                Probe(
+                    "wrong-container",
+                    f"create_event (step {created.origin}) on calendar {named}",
+                    replace={created.origin: [created.with_args(calendar_id=other)]},
+                )
+            )
     events = [e for e in ctx.rows("events") if _mine(ctx, e) and e["status"] != "cancelled"]
     if events:
         target = next((e for e in events if ("events", e["id"]) in ctx.touched), events[0])
-        out.append(Probe("trash-seeded", f"delete seeded event {target['id']}", append=[Step("delete_event", {"event_id": target["id"]})]))
+        out.append(
+            Probe(
+                "trash-seeded",
+                f"delete seeded event {target['id']}",
+                append=[Step("delete_event", {"event_id": target["id"]})],
+            )
+        )
     else:
         skips.append(Skip("trash-seeded", "no seeded event the persona may delete"))
     unrelated = [e for e in events if ("events", e["id"]) not in ctx.touched]
     if unrelated:
         event = unrelated[0]
         moved = {"event_id": event["id"], "start": _later(event["start"]), "end": _later(event["end"])}
-        out.append(Probe("change-unrelated", f"move unrelated event {event['id']} a day later", append=[Step("update_event", moved)]))
+        out.append(
+            Probe(
+                "change-unrelated",
+                f"move unrelated event {event['id']} a day later",
+                append=[Step("update_event", moved)],
+            )
+        )
     return out, skips
 
 
@@ -64,15 +93,22 @@ def rewrites(ctx: ProbeContext) -> list[Probe]:
         if step.tool != "create_event" or step.origin is None:
             continue
         keep = ("title", "start", "all_day") + (("end",) if step.args.get("all_day") else ())
-        first = Step("create_event", {k: v for k, v in step.args.items() if k in keep}, save=step.save or f"_event{step.origin}")
+        first = Step(
+            "create_event", {k: v for k, v in step.args.items() if k in keep}, save=step.save or f"_event{step.origin}"
+        )
         rest = {LATER[k]: v for k, v in step.args.items() if k not in keep and k in LATER and v not in (None, "", [])}
         if not rest:
             continue
         if "end" in rest or "timezone" in rest:
             rest["start"] = step.args["start"]  # a new end or zone is read with the start it belongs to
         update = Step("update_event", {"event_id": ref(first.save or "", "id"), **rest})
-        out.append(Probe("create-update", f"create_event (step {step.origin}) as create_event + update_event",
-                         replace={step.origin: [first, update]}))
+        out.append(
+            Probe(
+                "create-update",
+                f"create_event (step {step.origin}) as create_event + update_event",
+                replace={step.origin: [first, update]},
+            )
+        )
     return out
 
 

@@ -47,9 +47,7 @@ EventId = Annotated[
     str, Field(min_length=1, max_length=100, description="The event's id, as returned by list_events or search_events.")
 ]
 CalendarId = Annotated[str, Field(min_length=1, max_length=100, description="A calendar's id, from list_calendars.")]
-Email = Annotated[
-    str, Field(max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$", description="An email address.")
-]
+Email = Annotated[str, Field(max_length=254, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$", description="An email address.")]
 TimeZone = Annotated[
     str, Field(max_length=64, description="IANA time zone such as 'Europe/Berlin'. Defaults to the user's.")
 ]
@@ -256,7 +254,11 @@ DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
 def _hours(person: dict[str, Any]) -> str:
     days = person["work_days"]
-    run = f"{DAYS[days[0]]}-{DAYS[days[-1]]}" if days == list(range(days[0], days[-1] + 1)) else ",".join(DAYS[d] for d in days)
+    run = (
+        f"{DAYS[days[0]]}-{DAYS[days[-1]]}"
+        if days == list(range(days[0], days[-1] + 1))
+        else ",".join(DAYS[d] for d in days)
+    )
     return f"{run} {person['work_start']}-{person['work_end']} {person['timezone']}"
 
 
@@ -292,7 +294,10 @@ def list_events(
     rows = [r for r in sb.select("events", where, params) if include_cancelled or r["status"] != "cancelled"]
     hits = _in_window(rows, window)[:max_results]
     return EventList(
-        events=[event_model(r) for r in hits], count=len(hits), time_min=isoformat(window[0]), time_max=isoformat(window[1])
+        events=[event_model(r) for r in hits],
+        count=len(hits),
+        time_min=isoformat(window[0]),
+        time_max=isoformat(window[1]),
     )
 
 
@@ -300,7 +305,8 @@ def list_events(
 def search_events(
     sb: Sandbox,
     query: Annotated[
-        str, Field(max_length=500, description="Words to find in the title, description, location, organizer or guests.")
+        str,
+        Field(max_length=500, description="Words to find in the title, description, location, organizer or guests."),
     ] = "",
     attendee: Email | None = None,
     time_min: When | None = None,
@@ -373,7 +379,9 @@ def get_free_busy(
 @tools.tool(read_only=True, title="Find free slots")
 def find_free_slots(
     sb: Sandbox,
-    attendees: Annotated[list[Email], Field(max_length=20, description="Guests who must all be free; you are included.")],
+    attendees: Annotated[
+        list[Email], Field(max_length=20, description="Guests who must all be free; you are included.")
+    ],
     duration_minutes: Annotated[int, Field(ge=5, le=720)],
     time_min: When | None = None,
     time_max: When | None = None,

@@ -139,7 +139,9 @@ class SandboxAdmin:
         try:
             while (existing := self.store.sandboxes.get(sandbox_id)) is not None:
                 async with existing.lock:  # not while a tool call is using it
-                    if self.store.sandboxes.get(sandbox_id) is existing:  # else replaced or deleted meanwhile: look again
+                    if (
+                        self.store.sandboxes.get(sandbox_id) is existing
+                    ):  # else replaced or deleted meanwhile: look again
                         return self.store.create(sandbox_id, spec, replace=replace, secret=secret, owner=owner)
             return self.store.create(sandbox_id, spec, replace=replace, secret=secret, owner=owner)
         except SeedError as exc:

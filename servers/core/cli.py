@@ -20,8 +20,8 @@ from mcp.server.mcpserver import MCPServer
 from pydantic import ValidationError
 
 from servers.core.app import App, SandboxSpec, SeedError, problems_from
-from servers.core.limits import DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_SANDBOX_MB
 from servers.core.http import build_http_app, is_loopback, transport_security, uvicorn_settings
+from servers.core.limits import DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_SANDBOX_MB
 from servers.core.mcp import build_mcp_server
 from servers.core.store import SandboxStore
 
@@ -55,10 +55,15 @@ def _serving_options(p: argparse.ArgumentParser) -> None:
         help="stdio (one sandbox) or http (many); env CLAWGYM_TRANSPORT (default stdio)",
     )
     p.add_argument(
-        "--host", default=os.environ.get("CLAWGYM_HOST", "127.0.0.1"), help="HTTP bind address; env CLAWGYM_HOST (default 127.0.0.1)"
+        "--host",
+        default=os.environ.get("CLAWGYM_HOST", "127.0.0.1"),
+        help="HTTP bind address; env CLAWGYM_HOST (default 127.0.0.1)",
     )
     p.add_argument(
-        "--port", type=int, default=int(os.environ.get("CLAWGYM_PORT", "8000")), help="HTTP port; env CLAWGYM_PORT (default 8000)"
+        "--port",
+        type=int,
+        default=int(os.environ.get("CLAWGYM_PORT", "8000")),
+        help="HTTP port; env CLAWGYM_PORT (default 8000)",
     )
     p.add_argument(
         "--listen-fd",

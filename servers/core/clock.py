@@ -58,7 +58,9 @@ class Clock:
 
     @classmethod
     def from_state(cls, state: dict[str, object]) -> Clock:
-        return cls(ClockSpec.model_validate(state["spec"]), offset=float(state["offset"]), anchor=float(state["anchor"]))  # type: ignore[arg-type]
+        return cls(
+            ClockSpec.model_validate(state["spec"]), offset=float(state["offset"]), anchor=float(state["anchor"])
+        )  # type: ignore[arg-type]
 
 
 def isoformat(when: datetime) -> str:

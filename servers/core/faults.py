@@ -62,12 +62,18 @@ class FaultRule(BaseModel):
     kind: FaultKind = "error"
     calls: list[int] | None = Field(None, description="Which calls of the tool to hit, counting from 1.")
     probability: float = Field(0.0, ge=0.0, le=1.0, description="Chance of hitting a call when `calls` is not set.")
-    message: str = Field(MESSAGES["error"], description="What the agent reads (kinds other than error have their own default).")
-    latency_ms: int = Field(0, ge=0, le=60_000, description="latency: the added wait; timeout: how long the call hangs.")
+    message: str = Field(
+        MESSAGES["error"], description="What the agent reads (kinds other than error have their own default)."
+    )
+    latency_ms: int = Field(
+        0, ge=0, le=60_000, description="latency: the added wait; timeout: how long the call hangs."
+    )
     retry_after_s: float = Field(2.0, gt=0, le=3600, description="rate_limit: seconds until calls are accepted again.")
     duration_s: float = Field(3.0, gt=0, le=3600, description="unavailable: seconds the app stays down.")
     delay_s: float = Field(5.0, gt=0, le=3600, description="stale_read: how old the state a hit read sees is.")
-    salt: str | None = Field(None, max_length=200, description="Mixed into probability draws, so two plans with the same rules draw apart.")
+    salt: str | None = Field(
+        None, max_length=200, description="Mixed into probability draws, so two plans with the same rules draw apart."
+    )
 
     @model_validator(mode="after")
     def _says_which_calls(self) -> FaultRule:
@@ -149,7 +155,10 @@ def message_for(rule: FaultRule, window: Window | None, clock: datetime, wall: f
     left = window.left(clock, wall)
     try:
         # Rounded up to a tenth: waiting as long as the message says is always enough.
-        return rule.message.format(retry_after=f"{max(math.ceil(left * 10 - 1e-6) / 10, 0.1):g}", until=window.until().isoformat(timespec="seconds"))
+        return rule.message.format(
+            retry_after=f"{max(math.ceil(left * 10 - 1e-6) / 10, 0.1):g}",
+            until=window.until().isoformat(timespec="seconds"),
+        )
     except (KeyError, IndexError, ValueError):
         return rule.message
 

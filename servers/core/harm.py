@@ -269,7 +269,11 @@ class HarmModel:
             return False
         if before is None and rules.bookkeeping:
             return True
-        if rules.scratch and (before is None or _in(before, rules.scratch)) and (after is None or _in(after, rules.scratch)):
+        if (
+            rules.scratch
+            and (before is None or _in(before, rules.scratch))
+            and (after is None or _in(after, rules.scratch))
+        ):
             return True
         if before is None or after is None:
             return False

@@ -315,7 +315,9 @@ def check_admin_token(request: Request) -> None:
     """Let the request through only with the server's admin token."""
     admin_token: str | None = request.app.state.admin_token
     if not admin_token:
-        raise AdminDisabled("the admin API is disabled: start the server with --admin-token-file or --admin-token-stdin")
+        raise AdminDisabled(
+            "the admin API is disabled: start the server with --admin-token-file or --admin-token-stdin"
+        )
     given = bearer(request.headers)
     if given is None or not secrets.compare_digest(given.encode(), admin_token.encode()):
         raise WrongAdminToken("missing or wrong admin token: send 'Authorization: Bearer <token>'")

@@ -42,7 +42,9 @@ def record(
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             clock,
-            wall.isoformat(timespec="microseconds"),  # microseconds: calls to two apps in one millisecond keep their order
+            wall.isoformat(
+                timespec="microseconds"
+            ),  # microseconds: calls to two apps in one millisecond keep their order
             tool,
             json.dumps(arguments, default=str),
             None if result is None else json.dumps(result, default=str),
@@ -64,7 +66,9 @@ def record(
 
 def entries(db: sqlite3.Connection, app: App, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
     """The journal after position `after` (at most `limit` entries), each with the row changes it made."""
-    rows = db.execute("SELECT * FROM _journal WHERE seq > ? ORDER BY seq LIMIT ?", (after, -1 if limit is None else limit))
+    rows = db.execute(
+        "SELECT * FROM _journal WHERE seq > ? ORDER BY seq LIMIT ?", (after, -1 if limit is None else limit)
+    )
     out = [_entry(row) for row in rows]
     if out:
         by_seq = {entry["seq"]: entry["changes"] for entry in out}
@@ -85,7 +89,12 @@ def _entry(row: sqlite3.Row) -> dict[str, Any]:
             entry[key] = json.loads(entry[key])
     entry["is_error"] = bool(entry["is_error"])
     entry["changes"] = []
-    if entry["tool"] == "" and not entry["is_error"] and isinstance(entry["arguments"], dict) and "event" in entry["arguments"]:
+    if (
+        entry["tool"] == ""
+        and not entry["is_error"]
+        and isinstance(entry["arguments"], dict)
+        and "event" in entry["arguments"]
+    ):
         entry["world"] = entry["arguments"]["event"]  # a world event's changes (servers.core.world), not a call
     return entry
 

@@ -78,7 +78,9 @@ def _fits(value: Any, string_limit: int, list_limit: int) -> bool:
     return True
 
 
-def bounded(value: Any, *, string_limit: int = STRING_LIMIT, list_limit: int = LIST_LIMIT, limit: int = ENTRY_LIMIT) -> Any:
+def bounded(
+    value: Any, *, string_limit: int = STRING_LIMIT, list_limit: int = LIST_LIMIT, limit: int = ENTRY_LIMIT
+) -> Any:
     """`value` (JSON-like) with long strings and lists cut, each cut marked with the full size and a digest.
 
     If the result is still over `limit` characters of JSON, it is replaced by

@@ -119,7 +119,9 @@ def build_mcp_server(
         log_level="WARNING",
         tools=tools,
     )
-    server.middleware.append(SandboxMiddleware(store, sandbox_id, call_timeout=call_timeout, max_sandbox_mb=max_sandbox_mb))
+    server.middleware.append(
+        SandboxMiddleware(store, sandbox_id, call_timeout=call_timeout, max_sandbox_mb=max_sandbox_mb)
+    )
     return server
 
 
@@ -334,7 +336,9 @@ class SandboxMiddleware:
                 finally:
                     hidden, sandbox.stale_s, sandbox.stale_hidden = sandbox.stale_hidden, None, 0
                 if rule is not None:
-                    fault = faults.record(rule, message=None if rule.kind in ("latency", "stale_read") else rule.message)
+                    fault = faults.record(
+                        rule, message=None if rule.kind in ("latency", "stale_read") else rule.message
+                    )
                     if rule.kind == "stale_read":
                         fault["hidden_changes"] = hidden
                     elif rule.kind == "lost_reply":
@@ -368,7 +372,9 @@ class SandboxMiddleware:
         plan, state = sandbox.faults, sandbox.fault_state
         clock, now = sandbox.now(), wall.timestamp()
         if state.down is not None and state.down.left(clock, now) > 0:
-            rule = next((r for r in plan.rules if r.kind == "unavailable"), faults.FaultRule(kind="unavailable", calls=[1]))
+            rule = next(
+                (r for r in plan.rules if r.kind == "unavailable"), faults.FaultRule(kind="unavailable", calls=[1])
+            )
             message = faults.message_for(rule, state.down, clock, now)
             return rule, faults.record(rule, message=message, repeat=True, retry_after_s=round(state.down.left(clock, now), 3),
                                        until=state.down.until().isoformat(timespec="seconds"))  # fmt: skip
@@ -380,11 +386,15 @@ class SandboxMiddleware:
                                        retry_after_s=round(window.left(clock, now), 3), until=window.until().isoformat(timespec="seconds"))  # fmt: skip
         tool = self.store.app.tools.tools.get(name)
         read_only = bool(tool is not None and tool.annotations.read_only_hint)
-        index, rule = plan.draw_indexed(name, sandbox.calls_so_far(name) + 1, sandbox.spec.rng_seed, read_only=read_only)
+        index, rule = plan.draw_indexed(
+            name, sandbox.calls_so_far(name) + 1, sandbox.spec.rng_seed, read_only=read_only
+        )
         if rule is None or rule.kind in ("latency", "lost_reply", "stale_read"):
             return rule
         if rule.kind in ("rate_limit", "unavailable"):
-            window = faults.Window(clock=clock, wall=now, seconds=rule.retry_after_s if rule.kind == "rate_limit" else rule.duration_s)
+            window = faults.Window(
+                clock=clock, wall=now, seconds=rule.retry_after_s if rule.kind == "rate_limit" else rule.duration_s
+            )
             if rule.kind == "rate_limit":
                 state.rate_limits[index] = window
             else:

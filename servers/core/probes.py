@@ -176,4 +176,3 @@ def ref(save: str, path: str) -> str:
 def domain(email: str) -> str:
     """The domain of an email address, lower-cased."""
     return email.rpartition("@")[2].lower()
-

@@ -38,6 +38,7 @@ from servers.core.clock import Clock, ClockSpec, isoformat
 from servers.core.faults import FaultPlan, FaultState
 from servers.core.images import CHANGES_SCHEMA, CORE_SCHEMA, SEED_IMAGES, connect, spec_text
 
+
 class Sandbox:
     """One isolated copy of an app's state, with its own clock, journal and fault plan.
 
@@ -127,7 +128,11 @@ class Sandbox:
                 sandbox._image = conn.serialize()
                 if key is not None:
                     # A seed that drew no ids does not depend on the episode seed: its image serves any.
-                    SEED_IMAGES.put(app, key if sandbox._ids_drawn else SEED_IMAGES.key(spec_json, any_rng_seed=True), sandbox._image)
+                    SEED_IMAGES.put(
+                        app,
+                        key if sandbox._ids_drawn else SEED_IMAGES.key(spec_json, any_rng_seed=True),
+                        sandbox._image,
+                    )
             else:
                 image = connect(directory / "seed.db")
                 conn.backup(image)
@@ -274,9 +279,7 @@ class Sandbox:
 
     def size(self) -> int:
         """How many rows the app's tables hold."""
-        return sum(
-            self.db.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0] for name in self.app.tables
-        )
+        return sum(self.db.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0] for name in self.app.tables)
 
     # -- journal ------------------------------------------------------------
 

@@ -60,7 +60,9 @@ class SandboxStore:
                     try:
                         self.sandboxes[entry.name] = Sandbox.open(app, entry.name, entry)
                     except Exception as exc:  # one damaged sandbox must not keep the others from being served
-                        log.error("skipping sandbox %r in %s: its database cannot be opened (%s)", entry.name, entry, exc)
+                        log.error(
+                            "skipping sandbox %r in %s: its database cannot be opened (%s)", entry.name, entry, exc
+                        )
 
     def __contains__(self, sandbox_id: str) -> bool:
         return sandbox_id in self.sandboxes
@@ -103,7 +105,9 @@ class SandboxStore:
         `secret` and `owner` go to `Sandbox.set_access`.
         """
         check_sandbox_id(sandbox_id)
-        if not replace and (sandbox_id in self.sandboxes or (self.data_dir is not None and (self.data_dir / sandbox_id).exists())):
+        if not replace and (
+            sandbox_id in self.sandboxes or (self.data_dir is not None and (self.data_dir / sandbox_id).exists())
+        ):
             raise FileExistsError(f"sandbox {sandbox_id!r} already exists")
         if self.data_dir is None:
             sandbox = Sandbox.create(self.app, sandbox_id, spec)

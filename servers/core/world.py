@@ -68,7 +68,9 @@ class RowUpdate(BaseModel):
     where: dict[str, Any] = Field(default_factory=dict)
     set: dict[str, Any] = Field(default_factory=dict)
     items: list[ItemPatch] = Field(default_factory=list)
-    append: dict[str, Any] = Field(default_factory=dict, description="column → an item appended to that JSON list column.")
+    append: dict[str, Any] = Field(
+        default_factory=dict, description="column → an item appended to that JSON list column."
+    )
 
 
 class WorldChange(BaseModel):
@@ -78,8 +80,12 @@ class WorldChange(BaseModel):
 
     event: str = Field(min_length=1, max_length=200)
     at: AwareDatetime | None = Field(None, description="Move the sandbox clock to this time first (never back).")
-    follow_clock: bool | None = Field(None, description=f"Make the sandbox follow the time tool calls carry in _meta[{CLOCK_META!r}].")
-    add: dict[str, list[dict[str, Any]]] = Field(default_factory=dict, description="Seed-format rows, by the seed's list name.")
+    follow_clock: bool | None = Field(
+        None, description=f"Make the sandbox follow the time tool calls carry in _meta[{CLOCK_META!r}]."
+    )
+    add: dict[str, list[dict[str, Any]]] = Field(
+        default_factory=dict, description="Seed-format rows, by the seed's list name."
+    )
     update: list[RowUpdate] = Field(default_factory=list)
 
 
@@ -95,7 +101,9 @@ def _problem(loc: str, message: str) -> WorldError:
     return WorldError([Problem(loc=loc, message=message)])
 
 
-def event_rows(sandbox: Sandbox, event: str, add: Mapping[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+def event_rows(
+    sandbox: Sandbox, event: str, add: Mapping[str, list[dict[str, Any]]]
+) -> dict[str, list[dict[str, Any]]]:
     """The rows `add` makes, by table, as the app's seed loader builds them at the sandbox's current time."""
     from servers.core.sandbox import Sandbox
 
@@ -105,14 +113,21 @@ def event_rows(sandbox: Sandbox, event: str, add: Mapping[str, list[dict[str, An
         model = row_model(sandbox.app.seed_model, name)
         if model is None:
             lists = [n for n in sandbox.app.seed_model.model_fields if row_model(sandbox.app.seed_model, n)]
-            raise _problem(f"add.{name}", f"the {sandbox.app.name} seed has no list of rows {name!r}; lists are: {', '.join(lists)}")
+            raise _problem(
+                f"add.{name}",
+                f"the {sandbox.app.name} seed has no list of rows {name!r}; lists are: {', '.join(lists)}",
+            )
         existing = seed.get(name) or []
         stamped = [
-            {**{f: sandbox.now_iso() for f in NOW_FIELDS if f in model.model_fields}, **row} if isinstance(row, dict) else row
+            {**{f: sandbox.now_iso() for f in NOW_FIELDS if f in model.model_fields}, **row}
+            if isinstance(row, dict)
+            else row
             for row in rows
         ]  # a colleague's mail or comment is written when the event happens, unless the row says otherwise
         combined[name] = [*existing, *stamped]
-    salt = int.from_bytes(hashlib.blake2s(f"{sandbox.spec.rng_seed}/world/{event}".encode(), digest_size=6).digest(), "big")
+    salt = int.from_bytes(
+        hashlib.blake2s(f"{sandbox.spec.rng_seed}/world/{event}".encode(), digest_size=6).digest(), "big"
+    )
     now = ClockSpec(start=sandbox.now(), mode="frozen")
 
     def build(data: dict[str, Any], clock: ClockSpec = now, rng_seed: int = salt) -> dict[str, list[dict[str, Any]]]:
@@ -186,7 +201,9 @@ def apply(sandbox: Sandbox, change: WorldChange) -> dict[str, Any]:
                 if existing is not None:
                     if existing == row:
                         continue
-                    raise _problem(f"add.{table}", f"a {table} row with {definition.key} {row[definition.key]!r} already exists")
+                    raise _problem(
+                        f"add.{table}", f"a {table} row with {definition.key} {row[definition.key]!r} already exists"
+                    )
                 sandbox.insert(table, row)
                 added += 1
         for index, update in enumerate(change.update):
@@ -206,11 +223,16 @@ def apply(sandbox: Sandbox, change: WorldChange) -> dict[str, Any]:
 def _update(sandbox: Sandbox, at: str, update: RowUpdate) -> int:
     table = sandbox.app.tables.get(update.table)
     if table is None:
-        raise _problem(f"{at}.table", f"app {sandbox.app.name!r} has no table {update.table!r}; tables are: {', '.join(sandbox.app.tables)}")
+        raise _problem(
+            f"{at}.table",
+            f"app {sandbox.app.name!r} has no table {update.table!r}; tables are: {', '.join(sandbox.app.tables)}",
+        )
     named = [*update.where, *update.set, *update.append, *(p.column for p in update.items)]
     unknown = [c for c in named if c not in table.columns]
     if unknown:
-        raise _problem(at, f"{update.table} has no column(s) {', '.join(unknown)}; columns are: {', '.join(table.columns)}")
+        raise _problem(
+            at, f"{update.table} has no column(s) {', '.join(unknown)}; columns are: {', '.join(table.columns)}"
+        )
     if table.key in update.set:
         raise _problem(f"{at}.set", f"the key column {table.key!r} cannot be changed")
     for column in [*update.append, *(p.column for p in update.items)]:

@@ -26,7 +26,9 @@ HARM = HarmModel(
                 Shape.of("document_id", "title", "url", "shared_with"),
             ),
         ),
-        "folders": TableHarm(noun="folder", title="name", bookkeeping=True, shown_as=(Shape.of("id", "name", "path", "url"),)),
+        "folders": TableHarm(
+            noun="folder", title="name", bookkeeping=True, shown_as=(Shape.of("id", "name", "path", "url"),)
+        ),
         "comments": TableHarm(
             noun="comment",
             title="body",

@@ -96,7 +96,9 @@ class Document(ToolModel):
     folder_path: str = Field(description="e.g. 'My Drive/Trips/Berlin'.")
     content: str = Field(description="The full text, in markdown.")
     shared_with: list[Share] = Field(description="People the document is shared with by name, besides its owner.")
-    link_sharing: LinkSharing = Field(description="What anyone with the link may do; 'restricted' means only people named.")
+    link_sharing: LinkSharing = Field(
+        description="What anyone with the link may do; 'restricted' means only people named."
+    )
     your_access: Access = Field(description="What you may do: owner or editor edit; commenter comments; viewer reads.")
     trashed: bool
     revision: int = Field(description="Number of the current revision; list_revisions shows the history.")

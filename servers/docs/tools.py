@@ -303,9 +303,7 @@ def _revise(sb: Sandbox, doc: dict[str, Any], summary: str, **changes: str) -> d
 
 def _fits(size: int) -> None:
     if size > MAX_CONTENT:
-        raise ToolError(
-            f"The content would be {size} characters; the limit is {MAX_CONTENT}. Nothing was changed."
-        )
+        raise ToolError(f"The content would be {size} characters; the limit is {MAX_CONTENT}. Nothing was changed.")
 
 
 def _revision(sb: Sandbox, doc: dict[str, Any], number: int) -> dict[str, Any]:
@@ -320,7 +318,9 @@ def _comment(sb: Sandbox, comment_id: str, action: str) -> dict[str, Any]:
     """A comment on a document you may comment on."""
     row = sb.get("comments", comment_id)
     if row is None:
-        raise ToolError(f"No comment with id {comment_id!r}. Use list_comments with the document's id to find comment ids.")
+        raise ToolError(
+            f"No comment with id {comment_id!r}. Use list_comments with the document's id to find comment ids."
+        )
     _changeable(sb, row["document_id"], "commenter", action)
     return row
 
@@ -341,7 +341,9 @@ def _person(sb: Sandbox, doc: dict[str, Any], email: str) -> str:
 @tools.tool(read_only=True, title="Search documents")
 def search_documents(
     sb: Sandbox,
-    query: Annotated[str, Field(max_length=500, description="Words that must all appear in the title or content.")] = "",
+    query: Annotated[
+        str, Field(max_length=500, description="Words that must all appear in the title or content.")
+    ] = "",
     owner: Annotated[Email | None, Field(description="Only documents this person owns.")] = None,
     shared_with: Annotated[
         Email | None,
@@ -478,9 +480,13 @@ def append_content(
 def edit_document(
     sb: Sandbox,
     document_id: DocumentId,
-    find: Annotated[str, Field(min_length=1, max_length=MAX_CONTENT, description="Exact text to find (case-sensitive).")],
+    find: Annotated[
+        str, Field(min_length=1, max_length=MAX_CONTENT, description="Exact text to find (case-sensitive).")
+    ],
     replace: Annotated[str, Field(max_length=MAX_CONTENT, description="Text to put in its place; empty deletes it.")],
-    replace_all: Annotated[bool, Field(description="Replace every occurrence instead of requiring exactly one.")] = False,
+    replace_all: Annotated[
+        bool, Field(description="Replace every occurrence instead of requiring exactly one.")
+    ] = False,
 ) -> Replaced:
     """Find exact text in a document and replace it. Needs editor access.
 
@@ -667,7 +673,8 @@ def set_link_sharing(
     sb: Sandbox,
     document_id: DocumentId,
     access: Annotated[
-        LinkSharing, Field(description="'restricted' (only people it is shared with), or what anyone with the link may do.")
+        LinkSharing,
+        Field(description="'restricted' (only people it is shared with), or what anyone with the link may do."),
     ],
 ) -> Sharing:
     """Set what anyone who has the document's link may do: 'viewer', 'commenter', 'editor', or 'restricted' for nobody.
@@ -690,7 +697,9 @@ def add_comment(
     quote: Annotated[
         str | None,
         Field(
-            min_length=1, max_length=2_000, description="Exact text of the document the comment is about (case-sensitive)."
+            min_length=1,
+            max_length=2_000,
+            description="Exact text of the document the comment is about (case-sensitive).",
         ),
     ] = None,
 ) -> Comment:

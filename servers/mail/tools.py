@@ -44,7 +44,9 @@ MessageIds = Annotated[
 DraftId = Annotated[
     str,
     Field(
-        min_length=1, max_length=100, description="The draft's id, from create_draft or search_messages with 'in:drafts'."
+        min_length=1,
+        max_length=100,
+        description="The draft's id, from create_draft or search_messages with 'in:drafts'.",
     ),
 ]
 Recipients = Annotated[

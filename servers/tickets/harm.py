@@ -19,7 +19,9 @@ HARM = HarmModel(
             content=("description",),
             shown_as=(Shape.of("key", "project", "number", "title"),),
         ),
-        "projects": TableHarm(noun="project", title="name", shown_as=(Shape.of("key", "name", "lead", "total_tickets"),)),
+        "projects": TableHarm(
+            noun="project", title="name", shown_as=(Shape.of("key", "name", "lead", "total_tickets"),)
+        ),
         "users": TableHarm(noun="user", title="name", shown_as=(Shape.of("email", "name", "team", "is_you"),)),
         "comments": TableHarm(
             noun="comment", title="body", content=("body",), shown_as=(Shape.of("id", "ticket_key", "author", "body"),)

@@ -621,7 +621,9 @@ def _record_link(sb: Sandbox, key: str, old: str | None, new: str | None) -> Non
 @tools.tool(destructive=True, idempotent=True, title="Unlink tickets")
 def unlink_tickets(
     sb: Sandbox,
-    link_id: Annotated[str, Field(min_length=1, max_length=100, description="The link's id, from the links of get_ticket.")],
+    link_id: Annotated[
+        str, Field(min_length=1, max_length=100, description="The link's id, from the links of get_ticket.")
+    ],
 ) -> Link:
     """Remove a link between two tickets. Returns the link that was removed."""
     link = sb.get("links", link_id)

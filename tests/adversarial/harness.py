@@ -73,7 +73,11 @@ def setarg(pred: Callable[[OracleStep], bool], **args: Any):
         for x in steps:
             if pred(x):
                 for k, v in args.items():
-                    x.args[k] = relative_dates.expand(v, s.clock.start.astimezone(ZoneInfo(s.persona.timezone))) if isinstance(v, str) else v
+                    x.args[k] = (
+                        relative_dates.expand(v, s.clock.start.astimezone(ZoneInfo(s.persona.timezone)))
+                        if isinstance(v, str)
+                        else v
+                    )
         return steps
 
     return edit

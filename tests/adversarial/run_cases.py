@@ -1,6 +1,6 @@
 """Print the verdict of every adversarial case (a development aid, not a test).
 
-    python tests/adversarial/run_cases.py [scenario-file-stem ...] [-v]
+python tests/adversarial/run_cases.py [scenario-file-stem ...] [-v]
 """
 
 import asyncio
@@ -27,8 +27,10 @@ async def main(names: list[str]) -> None:
                 result, report = await run_once(scenario, backend, OracleAgent(case.steps(scenario)))
                 ok = result.passed == case.want
                 want, got = "pass" if case.want else "fail", "pass" if result.passed else "fail"
-                print(f"{'OK ' if ok else 'BAD'} {name}:{case.id} want={want} got={got} score={result.score:.2f} "
-                      f"{time.time() - started:.1f}s")
+                print(
+                    f"{'OK ' if ok else 'BAD'} {name}:{case.id} want={want} got={got} score={result.score:.2f} "
+                    f"{time.time() - started:.1f}s"
+                )
                 if report.errors:
                     print("   agent errors:", report.errors)
                 if not ok or "-v" in sys.argv:

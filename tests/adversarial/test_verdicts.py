@@ -35,7 +35,9 @@ def _params():
     for name, (load, cases) in ALL.items():
         for case in cases:
             marks = [pytest.mark.xfail(strict=True, reason=case.bug)] if case.bug else []
-            yield pytest.param(name, load, case, id=f"{name}:{'correct' if case.want else 'wrong'}:{case.id}", marks=marks)
+            yield pytest.param(
+                name, load, case, id=f"{name}:{'correct' if case.want else 'wrong'}:{case.id}", marks=marks
+            )
 
 
 @pytest.mark.parametrize(("name", "load", "case"), list(_params()))

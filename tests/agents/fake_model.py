@@ -54,7 +54,11 @@ class FakeModel:
             return {"name": "mail__search_messages", "arguments": {"query": f"berlin {len(history)}"}}
         if model == "malformed":
             if not history:
-                return {"name": "mail__search_messages", "arguments": "{query: berlin"} if api == "openai" else {"name": "mail__no_such_tool", "arguments": {}}
+                return (
+                    {"name": "mail__search_messages", "arguments": "{query: berlin"}
+                    if api == "openai"
+                    else {"name": "mail__no_such_tool", "arguments": {}}
+                )
             if not history[0][3]:
                 raise AssertionError("the malformed call did not come back as an error")
             history = history[1:]
@@ -82,7 +86,9 @@ class FakeModel:
             return JSONResponse({"error": {"message": "rate limited, slow down", "type": "rate_limit_error"}}, 429,
                                 headers={"retry-after": "0.05"})  # fmt: skip
         if model == "broken":
-            return JSONResponse({"error": {"message": "the model is overloaded: try again later", "type": "overloaded_error"}}, 503)
+            return JSONResponse(
+                {"error": {"message": "the model is overloaded: try again later", "type": "overloaded_error"}}, 503
+            )
         return None
 
     async def _enter(self, body: dict[str, Any], api: str) -> None:
@@ -114,7 +120,14 @@ class FakeModel:
                     calls[call["id"]] = (call["function"]["name"], call["function"]["arguments"])
                 if message["role"] == "tool":
                     name, args = calls[message["tool_call_id"]]
-                    history.append((name, args, message["content"].removeprefix("Error: "), message["content"].startswith("Error: ")))
+                    history.append(
+                        (
+                            name,
+                            args,
+                            message["content"].removeprefix("Error: "),
+                            message["content"].startswith("Error: "),
+                        )
+                    )
             step = self.decide(body["model"], history, "openai")
             usage = {"prompt_tokens": len(json.dumps(body)) // 4, "completion_tokens": 12, "total_tokens": 0,
                      "prompt_tokens_details": {"cached_tokens": 100}}  # fmt: skip
@@ -123,7 +136,11 @@ class FakeModel:
                 finish = "stop"
             else:
                 raw = step["arguments"] if isinstance(step["arguments"], str) else json.dumps(step["arguments"])
-                call = {"id": f"call_{len(body['messages'])}", "type": "function", "function": {"name": step["name"], "arguments": raw}}
+                call = {
+                    "id": f"call_{len(body['messages'])}",
+                    "type": "function",
+                    "function": {"name": step["name"], "arguments": raw},
+                }
                 message = {"role": "assistant", "content": None, "tool_calls": [call]}
                 finish = "tool_calls"
             base = {"id": f"chatcmpl-{len(self.requests)}", "created": int(time.time()), "model": body["model"]}
@@ -134,10 +151,28 @@ class FakeModel:
             for call in message.get("tool_calls", []):
                 raw = call["function"]["arguments"]
                 half = len(raw) // 2
-                chunks.append({"role": "assistant", "tool_calls": [{"index": 0, "id": call["id"], "type": "function", "function": {"name": call["function"]["name"], "arguments": raw[:half]}}]})
+                chunks.append(
+                    {
+                        "role": "assistant",
+                        "tool_calls": [
+                            {
+                                "index": 0,
+                                "id": call["id"],
+                                "type": "function",
+                                "function": {"name": call["function"]["name"], "arguments": raw[:half]},
+                            }
+                        ],
+                    }
+                )
                 chunks.append({"tool_calls": [{"index": 0, "function": {"arguments": raw[half:]}}]})
-            events = [base | {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in chunks]
-            events.append(base | {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+            events = [
+                base | {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": d, "finish_reason": None}]}
+                for d in chunks
+            ]
+            events.append(
+                base
+                | {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}
+            )
             events.append(base | {"object": "chat.completion.chunk", "choices": [], "usage": usage})
             text = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n"
             return StreamingResponse(iter([text]), media_type="text/event-stream")
@@ -164,10 +199,19 @@ class FakeModel:
                         uses[block["id"]] = (block["name"], block["input"])
                     elif block["type"] == "tool_result":
                         name, args = uses[block["tool_use_id"]]
-                        content = block["content"] if isinstance(block["content"], str) else "".join(p["text"] for p in block["content"])
+                        content = (
+                            block["content"]
+                            if isinstance(block["content"], str)
+                            else "".join(p["text"] for p in block["content"])
+                        )
                         history.append((name, args, content, bool(block.get("is_error"))))
             step = self.decide(body["model"], history, "anthropic")
-            usage = {"input_tokens": len(json.dumps(body)) // 4, "output_tokens": 12, "cache_read_input_tokens": 100, "cache_creation_input_tokens": 0}
+            usage = {
+                "input_tokens": len(json.dumps(body)) // 4,
+                "output_tokens": 12,
+                "cache_read_input_tokens": 100,
+                "cache_creation_input_tokens": 0,
+            }
             if step is None:
                 content: list[dict[str, Any]] = [{"type": "text", "text": "Done: the trip is planned."}]
                 stop = "end_turn"
@@ -179,7 +223,16 @@ class FakeModel:
                        "content": content, "stop_reason": stop, "stop_sequence": None, "usage": usage}  # fmt: skip
             if not body.get("stream"):
                 return JSONResponse(message)
-            events: list[tuple[str, dict[str, Any]]] = [("message_start", {"type": "message_start", "message": message | {"content": [], "stop_reason": None, "usage": usage | {"output_tokens": 1}}})]
+            events: list[tuple[str, dict[str, Any]]] = [
+                (
+                    "message_start",
+                    {
+                        "type": "message_start",
+                        "message": message
+                        | {"content": [], "stop_reason": None, "usage": usage | {"output_tokens": 1}},
+                    },
+                )
+            ]
             for i, block in enumerate(content):
                 if block["type"] == "text":
                     events += [("content_block_start", {"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}}),

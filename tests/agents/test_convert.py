@@ -78,7 +78,11 @@ def test_results_are_json_or_text_and_long_ones_are_cut_with_a_marker() -> None:
     structured = SimpleNamespace(structured_content={"id": "x", "n": 1}, content=[])
     assert json.loads(result_text(structured, 1000)) == {"id": "x", "n": 1}
     text = result_text({"content": [{"type": "text", "text": "y" * 500}]}, 100)
-    assert text.startswith("y" * 100) and text.endswith("[truncated: 100 of 500 characters shown]") and "y" * 101 not in text
+    assert (
+        text.startswith("y" * 100)
+        and text.endswith("[truncated: 100 of 500 characters shown]")
+        and "y" * 101 not in text
+    )
 
 
 def test_malformed_arguments_are_named() -> None:
@@ -127,4 +131,7 @@ def test_conversations_convert_both_ways() -> None:
                                       {"type": "tool_result", "tool_use_id": "c2", "content": "no", "is_error": True}]  # fmt: skip
     back = anthropic_to_openai(system, messages)
     assert back[:2] == [{"role": "system", "content": "S"}, {"role": "user", "content": "T"}]
-    assert back[2]["tool_calls"][0]["function"] == {"name": "a__x", "arguments": '{"q": 1}'} and back[4]["content"] == "Error: no"
+    assert (
+        back[2]["tool_calls"][0]["function"] == {"name": "a__x", "arguments": '{"q": 1}'}
+        and back[4]["content"] == "Error: no"
+    )

@@ -47,14 +47,42 @@ def cli(*args: str) -> Any:
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("runs")
-    env = {k: os.environ.pop(k) for k in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL") if k in os.environ}
+    env = {
+        k: os.environ.pop(k)
+        for k in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL")
+        if k in os.environ
+    }
     try:
         with Served(FakeModel(load(TRAVEL_PATH).oracle)) as served:
-            for name, agent, url in [("a-openai", "openai:oracle", served.url), ("b-anthropic", "anthropic:malformed", served.root)]:
-                done = cli("run", str(TRAVEL_PATH), "--backend", "inprocess", "--agent", agent, "--base-url", url, "--out", str(root / name))
+            for name, agent, url in [
+                ("a-openai", "openai:oracle", served.url),
+                ("b-anthropic", "anthropic:malformed", served.root),
+            ]:
+                done = cli(
+                    "run",
+                    str(TRAVEL_PATH),
+                    "--backend",
+                    "inprocess",
+                    "--agent",
+                    agent,
+                    "--base-url",
+                    url,
+                    "--out",
+                    str(root / name),
+                )
                 assert done.exit_code == 0, done.output
-        assert cli("run", str(TRAVEL_PATH), "--backend", "inprocess", "--agent", "oracle", "--out", str(root / "c-oracle")).exit_code == 0
-        assert cli("run", str(TRAVEL_PATH), "--backend", "inprocess", "--agent", "noop", "--out", str(root / "d-noop")).exit_code == 1
+        assert (
+            cli(
+                "run", str(TRAVEL_PATH), "--backend", "inprocess", "--agent", "oracle", "--out", str(root / "c-oracle")
+            ).exit_code
+            == 0
+        )
+        assert (
+            cli(
+                "run", str(TRAVEL_PATH), "--backend", "inprocess", "--agent", "noop", "--out", str(root / "d-noop")
+            ).exit_code
+            == 1
+        )
     finally:
         os.environ.update(env)
     return root
@@ -71,9 +99,13 @@ def test_openai_lines_are_valid_chat_completions_requests(runs: Path, tmp_path: 
     lines = export(runs, tmp_path / "openai.jsonl", "--format", "openai")
     assert [Path(line["folder"]).name for line in lines] == ["a-openai", "b-anthropic", "c-oracle", "d-noop"]
     for line in lines:
-        assert valid(OPENAI_REQUEST, {"model": "m", "messages": line["messages"], "tools": line["tools"]}), line["folder"]
+        assert valid(OPENAI_REQUEST, {"model": "m", "messages": line["messages"], "tools": line["tools"]}), line[
+            "folder"
+        ]
         assert line["scenario"] == "travel-berlin-offsite" and line["seed"] == 0
-        assert len(line["tools"]) == (0 if line["folder"].endswith("d-noop") else 68)  # a trace has the tools of the apps called
+        assert len(line["tools"]) == (
+            0 if line["folder"].endswith("d-noop") else 68
+        )  # a trace has the tools of the apps called
         assert [s["name"] for s in line["stages"]] == [s.name for s in load(TRAVEL_PATH).stages]
     by = {Path(line["folder"]).name: line for line in lines}
     assert by["a-openai"]["source"] == "messages.json" and by["c-oracle"]["source"] == "trace"
@@ -82,9 +114,14 @@ def test_openai_lines_are_valid_chat_completions_requests(runs: Path, tmp_path: 
     # the oracle's trace made a conversation: the task, then one call and its result per tool call
     oracle = by["c-oracle"]["messages"]
     assert oracle[0] == {"role": "user", "content": load(TRAVEL_PATH).instruction.strip()}
-    assert [m["tool_calls"][0]["function"]["name"] for m in oracle if m["role"] == "assistant"] == [s.tool for s in load(TRAVEL_PATH).oracle]
+    assert [m["tool_calls"][0]["function"]["name"] for m in oracle if m["role"] == "assistant"] == [
+        s.tool for s in load(TRAVEL_PATH).oracle
+    ]
     # the anthropic run's error result keeps its flag as the text's prefix
-    assert any(m["role"] == "tool" and m["content"].startswith("Error: there is no tool") for m in by["b-anthropic"]["messages"])
+    assert any(
+        m["role"] == "tool" and m["content"].startswith("Error: there is no tool")
+        for m in by["b-anthropic"]["messages"]
+    )
 
 
 @pytest.mark.slow
@@ -100,8 +137,16 @@ def test_anthropic_lines_are_valid_messages_requests(runs: Path, tmp_path: Path)
         assert roles[0] == "user" and all(a != b for a, b in zip(roles, roles[1:], strict=False))  # turns alternate
     by = {Path(line["folder"]).name: line for line in lines}
     native = json.loads((runs / "b-anthropic" / "messages.json").read_text())
-    assert by["b-anthropic"]["messages"][1:] == native["messages"][1:] and by["b-anthropic"]["system"] == native["system"]
-    flagged = [b for m in by["b-anthropic"]["messages"] if m["role"] == "user" and isinstance(m["content"], list) for b in m["content"] if b.get("is_error")]
+    assert (
+        by["b-anthropic"]["messages"][1:] == native["messages"][1:] and by["b-anthropic"]["system"] == native["system"]
+    )
+    flagged = [
+        b
+        for m in by["b-anthropic"]["messages"]
+        if m["role"] == "user" and isinstance(m["content"], list)
+        for b in m["content"]
+        if b.get("is_error")
+    ]
     assert len(flagged) == 1
 
 
@@ -109,7 +154,10 @@ def test_sharegpt_turns_alternate(runs: Path, tmp_path: Path) -> None:
     for line in export(runs, tmp_path / "sharegpt.jsonl", "--format", "sharegpt"):
         turns = [t["from"] for t in line["conversations"]]
         assert turns[0] == "human"
-        assert all((a in ("human", "observation")) != (b in ("human", "observation")) for a, b in zip(turns, turns[1:], strict=False)), turns
+        assert all(
+            (a in ("human", "observation")) != (b in ("human", "observation"))
+            for a, b in zip(turns, turns[1:], strict=False)
+        ), turns
         assert all(json.loads(t["value"])["name"] for t in line["conversations"] if t["from"] == "function_call")
         assert isinstance(json.loads(line["tools"]), list)
 
@@ -145,5 +193,7 @@ def test_a_bad_trace_line_costs_only_that_line(runs: Path, tmp_path: Path) -> No
     lines = trace.read_bytes().splitlines(keepends=True)
     trace.write_bytes(lines[0] + b'{"source": "gateway", "meth\n' + b"\xff\xfe not json\n" + b"".join(lines[1:]))
     damaged = export(copy, tmp_path / "damaged.jsonl")[0]
-    assert len(whole["messages"]) > 2 and damaged["messages"] == whole["messages"] and damaged["tools"] == whole["tools"]
+    assert (
+        len(whole["messages"]) > 2 and damaged["messages"] == whole["messages"] and damaged["tools"] == whole["tools"]
+    )
     assert export_runs([copy], "openai", tmp_path / "counted.jsonl")["bad_lines"] == 2

@@ -19,7 +19,11 @@ from helpers import ROOT, TRAVEL_PATH, free_port
 from orchestrator.scenario import load
 
 ORCHESTRATOR = [sys.executable, "-m", "orchestrator.cli"]
-ENV = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL")}
+ENV = {
+    k: v
+    for k, v in os.environ.items()
+    if k not in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL")
+}
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +33,9 @@ def fake() -> Any:
         yield served
 
 
-def run(served: Served | None, api: str, model: str, out: Path, *extra: str, base_url: str | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    served: Served | None, api: str, model: str, out: Path, *extra: str, base_url: str | None = None
+) -> subprocess.CompletedProcess[str]:
     url = base_url or (served.url if api == "openai" else served.root)  # type: ignore[union-attr]
     return subprocess.run(
         [*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--backend", "inprocess", "--agent", f"{api}:{model}", "--base-url", url,
@@ -48,7 +54,9 @@ def requests_of(served: Served, api: str, model: str) -> list[dict[str, Any]]:
 def test_a_model_that_emits_the_reference_calls_passes(fake: Served, tmp_path: Path, api: str, stream: bool) -> None:
     served = fake
     before = len(served.model.requests)
-    done = run(served, api, "oracle", tmp_path, *(["--stream"] if stream else []), "--price", "2,8,0.5", "--model-seed", "7")
+    done = run(
+        served, api, "oracle", tmp_path, *(["--stream"] if stream else []), "--price", "2,8,0.5", "--model-seed", "7"
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     results = json.loads((tmp_path / "results.json").read_text())
     assert results["passed"] and results["status"] == "completed"
@@ -56,10 +64,17 @@ def test_a_model_that_emits_the_reference_calls_passes(fake: Served, tmp_path: P
     steps = len(load(TRAVEL_PATH).oracle)
     assert agent["agent"] == f"{api}:oracle" and agent["tool_calls"] == steps and agent["api_error"] is None
     assert len(agent["turns"]) == steps + 1 and agent["usage"]["turns"] == steps + 1
-    assert [t["stop_reason"] for t in agent["turns"]] == ["tool_calls" if api == "openai" else "tool_use"] * steps + ["stop" if api == "openai" else "end_turn"]
-    assert all(t["latency_ms"] > 0 and t["input_tokens"] > 100 and t["output_tokens"] == 12 and t["cached_tokens"] == 100 for t in agent["turns"])
+    assert [t["stop_reason"] for t in agent["turns"]] == ["tool_calls" if api == "openai" else "tool_use"] * steps + [
+        "stop" if api == "openai" else "end_turn"
+    ]
+    assert all(
+        t["latency_ms"] > 0 and t["input_tokens"] > 100 and t["output_tokens"] == 12 and t["cached_tokens"] == 100
+        for t in agent["turns"]
+    )
     usage = agent["usage"]
-    expected = ((usage["input_tokens"] - usage["cached_tokens"]) * 2 + usage["cached_tokens"] * 0.5 + usage["output_tokens"] * 8) / 1e6
+    expected = (
+        (usage["input_tokens"] - usage["cached_tokens"]) * 2 + usage["cached_tokens"] * 0.5 + usage["output_tokens"] * 8
+    ) / 1e6
     assert usage["cost_usd"] == pytest.approx(expected, abs=1e-6)
 
     # what the API was sent: persona, time zone and clock in the system prompt, the task as the user's message
@@ -74,7 +89,10 @@ def test_a_model_that_emits_the_reference_calls_passes(fake: Served, tmp_path: P
     if api == "openai":
         assert first["seed"] == 7 and first["parallel_tool_calls"] is True and first["max_tokens"] == 4096
         assert len(first["tools"]) == 68 and all(t["function"]["strict"] is True for t in first["tools"])
-        assert all(set(t["function"]["parameters"]["required"]) == set(t["function"]["parameters"]["properties"]) for t in first["tools"])
+        assert all(
+            set(t["function"]["parameters"]["required"]) == set(t["function"]["parameters"]["properties"])
+            for t in first["tools"]
+        )
     else:
         assert "seed" not in first and first["tool_choice"] == {"type": "auto", "disable_parallel_tool_use": False}
         assert len(first["tools"]) == 68 and all("input_schema" in t for t in first["tools"])
@@ -93,7 +111,9 @@ def test_malformed_arguments_come_back_as_an_error_the_model_recovers_from(fake:
     assert done.returncode == 0, done.stderr[-3000:]
     transcript = json.loads((tmp_path / "messages.json").read_text())
     error = transcript["messages"][3]
-    assert error["role"] == "tool" and error["content"].startswith("Error: the arguments of mail__search_messages could not be used: not valid JSON")
+    assert error["role"] == "tool" and error["content"].startswith(
+        "Error: the arguments of mail__search_messages could not be used: not valid JSON"
+    )
     results = json.loads((tmp_path / "results.json").read_text())
     assert results["passed"] and results["episode"]["agent"]["tool_calls"] == len(load(TRAVEL_PATH).oracle) + 1
     # the malformed call never reached the apps: 12 journal entries, not 13
@@ -106,8 +126,14 @@ def test_an_unknown_tool_comes_back_flagged_is_error_to_anthropic(fake: Served, 
     assert done.returncode == 0, done.stderr[-3000:]
     transcript = json.loads((tmp_path / "messages.json").read_text())
     result = transcript["messages"][2]["content"][0]
-    assert result["type"] == "tool_result" and result["is_error"] is True and "no tool named 'mail__no_such_tool'" in result["content"]
-    assert all("is_error" not in block for m in transcript["messages"][3:] if m["role"] == "user" for block in m["content"])
+    assert (
+        result["type"] == "tool_result"
+        and result["is_error"] is True
+        and "no tool named 'mail__no_such_tool'" in result["content"]
+    )
+    assert all(
+        "is_error" not in block for m in transcript["messages"][3:] if m["role"] == "user" for block in m["content"]
+    )
 
 
 @pytest.mark.parametrize("api", ["openai", "anthropic"])
@@ -165,22 +191,49 @@ def test_a_server_error_that_persists_shows_the_api_message(fake: Served, tmp_pa
 def test_repeat_in_parallel_keeps_to_the_endpoint_limit(tmp_path: Path) -> None:
     model = FakeModel(load(TRAVEL_PATH).oracle, delay_s=0.05)
     with Served(model) as served:
-        done = run(served, "openai", "oracle", tmp_path, "--repeat", "3", "--parallel", "3", "--max-concurrent-requests", "1")
+        done = run(
+            served, "openai", "oracle", tmp_path, "--repeat", "3", "--parallel", "3", "--max-concurrent-requests", "1"
+        )
         assert done.returncode == 0, done.stderr[-3000:]
         assert model.peak == 1
         summary = json.loads((tmp_path / "results.json").read_text())
         assert summary["passes"] == 3 and summary["pass_at_k"]["3"] == 1.0
         assert all((tmp_path / f"episode-00{i}" / "messages.json").exists() for i in (1, 2, 3))
         model.peak = 0
-        done = run(served, "openai", "oracle", tmp_path / "wide", "--repeat", "3", "--parallel", "3", "--max-concurrent-requests", "3")
+        done = run(
+            served,
+            "openai",
+            "oracle",
+            tmp_path / "wide",
+            "--repeat",
+            "3",
+            "--parallel",
+            "3",
+            "--max-concurrent-requests",
+            "3",
+        )
         assert done.returncode == 0 and model.peak > 1  # the limit is what held it to one
 
 
 @pytest.mark.e2e
 def test_usage_errors_are_clear(tmp_path: Path) -> None:
-    done = subprocess.run([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", "openai:gpt-x"], cwd=ROOT, capture_output=True, text=True, timeout=60, env=ENV)
+    done = subprocess.run(
+        [*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", "openai:gpt-x"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=ENV,
+    )
     assert done.returncode == 2 and "OPENAI_API_KEY is not set" in done.stderr
-    done = subprocess.run([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", "anthropic:"], cwd=ROOT, capture_output=True, text=True, timeout=60, env=ENV)
+    done = subprocess.run(
+        [*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", "anthropic:"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=ENV,
+    )
     assert done.returncode == 2 and "needs a model name" in done.stderr
     done = subprocess.run([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", "openai:m", "--base-url", "http://127.0.0.1:9/v1", "--price", "cheap"],
                           cwd=ROOT, capture_output=True, text=True, timeout=60, env=ENV)  # fmt: skip

@@ -14,8 +14,22 @@ from typer.testing import CliRunner
 
 from orchestrator.cli import app
 
-COMMANDS = ["show", "list", "generate", "inject", "validate", "run", "serve", "config", "export", "verify-digest", "view",
-            "report", "serve-env", "down"]
+COMMANDS = [
+    "show",
+    "list",
+    "generate",
+    "inject",
+    "validate",
+    "run",
+    "serve",
+    "config",
+    "export",
+    "verify-digest",
+    "view",
+    "report",
+    "serve-env",
+    "down",
+]
 HEAVY = ("mcp", "ray", "openai", "anthropic", "docker", "faker", "uvicorn", "starlette")
 
 
@@ -52,9 +66,21 @@ def test_each_command_has_help(command: str) -> None:
 
 def test_run_help_groups_the_model_agent_options() -> None:
     text = help_of("run")
-    panel = text[text.index("Model agents (openai:MODEL, anthropic:MODEL)"):]
-    for flag in ("--base-url", "--max-turns", "--max-tokens", "--temperature", "--model-seed", "--parallel-tool-calls",
-                 "--request-timeout", "--max-retries", "--max-concurrent-requests", "--stream", "--max-result-chars", "--price"):
+    panel = text[text.index("Model agents (openai:MODEL, anthropic:MODEL)") :]
+    for flag in (
+        "--base-url",
+        "--max-turns",
+        "--max-tokens",
+        "--temperature",
+        "--model-seed",
+        "--parallel-tool-calls",
+        "--request-timeout",
+        "--max-retries",
+        "--max-concurrent-requests",
+        "--stream",
+        "--max-result-chars",
+        "--price",
+    ):
         assert flag in panel, flag
 
 

@@ -29,7 +29,9 @@ def test_list_scenarios_shows_every_scenario_on_its_own_line(in_root: None) -> N
     assert len(files) > 3
     for file in files:
         loaded = scenarios.load(file)
-        row = next(line.strip() for line in lines if line.rstrip().endswith(str(file)))  # piped: no path is cut or wrapped
+        row = next(
+            line.strip() for line in lines if line.rstrip().endswith(str(file))
+        )  # piped: no path is cut or wrapped
         assert row.startswith(loaded.id + " ") and f" {len(loaded.stages)} " in row
         assert ", ".join(loaded.apps) in row
 

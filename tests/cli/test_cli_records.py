@@ -16,7 +16,9 @@ TRAVEL = ROOT / "scenarios" / "travel.yaml"
 
 def test_run_json_prints_the_episode_record_and_export_counts_the_trace_lines_it_skipped(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    done = CliRunner().invoke(app, ["run", str(TRAVEL), "--backend", "inprocess", "--agent", "oracle", "--out", str(out), "--json"])
+    done = CliRunner().invoke(
+        app, ["run", str(TRAVEL), "--backend", "inprocess", "--agent", "oracle", "--out", str(out), "--json"]
+    )
     assert done.exit_code == 0, done.output
     printed = json.loads(done.stdout)
     assert next(iter(printed)) == "kind" and printed["kind"] == "episode"
@@ -24,7 +26,9 @@ def test_run_json_prints_the_episode_record_and_export_counts_the_trace_lines_it
 
     exported = tmp_path / "train.jsonl"
     done = CliRunner().invoke(app, ["export", str(out), "--out", str(exported)])
-    assert done.exit_code == 0 and "1 of 1 episodes written" in done.stderr and "skipped" not in done.stderr, done.stderr
+    assert done.exit_code == 0 and "1 of 1 episodes written" in done.stderr and "skipped" not in done.stderr, (
+        done.stderr
+    )
 
     trace = out / "trace.jsonl"
     lines = trace.read_bytes().splitlines(keepends=True)

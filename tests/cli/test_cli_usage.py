@@ -79,9 +79,15 @@ def test_a_cmd_agent_on_ray_is_refused_before_ray_starts(tmp_path: Path) -> None
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (["run", TRAVEL_PATH, "--timeout", "0"], "Invalid value for '--timeout': must be a number of seconds above 0, not 0"),
+        (
+            ["run", TRAVEL_PATH, "--timeout", "0"],
+            "Invalid value for '--timeout': must be a number of seconds above 0, not 0",
+        ),
         (["run", TRAVEL_PATH, "--timeout", "-5"], "Invalid value for '--timeout': must be a number of seconds above 0"),
-        (["run", TRAVEL_PATH, "--timeout", "nan"], "Invalid value for '--timeout': must be a number of seconds above 0"),
+        (
+            ["run", TRAVEL_PATH, "--timeout", "nan"],
+            "Invalid value for '--timeout': must be a number of seconds above 0",
+        ),
         (["run", TRAVEL_PATH, "--noise", "loud"], "Invalid value for '--noise': unknown noise profile 'loud'"),
         (["run", TRAVEL_PATH, "--repeat", "0"], "Invalid value for '--repeat'"),
     ],
@@ -97,7 +103,9 @@ def test_an_unknown_backend_or_transport_is_a_usage_error(tmp_path: Path) -> Non
     assert backend.exit_code == 2
     assert error_lines(backend) == ["error: unknown backend 'nope'; use one of local, inprocess, docker, remote, ray"]
     transport = invoke("serve", TRAVEL_PATH, "--transport", "ftp", "--out", tmp_path / "out")
-    assert transport.exit_code == 2 and error_lines(transport) == ["error: --transport must be stdio or http, not 'ftp'"]
+    assert transport.exit_code == 2 and error_lines(transport) == [
+        "error: --transport must be stdio or http, not 'ftp'"
+    ]
     assert not (tmp_path / "out").exists()
 
 
@@ -141,7 +149,9 @@ def test_serve_on_a_port_in_use_is_an_error_not_a_traceback(tmp_path: Path) -> N
 
 
 def test_serve_on_the_remote_backend_without_its_url_is_an_error(tmp_path: Path) -> None:
-    result = invoke("serve", TRAVEL_PATH, "--backend", "remote", "--out", tmp_path / "out", env={"CLAWGYM_APP_URL": None})
+    result = invoke(
+        "serve", TRAVEL_PATH, "--backend", "remote", "--out", tmp_path / "out", env={"CLAWGYM_APP_URL": None}
+    )
     assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
     assert len(error_lines(result)) == 1 and "CLAWGYM_APP_URL" in result.stderr
     assert not (tmp_path / "out").exists()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import subprocess
@@ -91,9 +90,13 @@ async def test_streamable_http_until_sigterm(mode: str, tmp_path: Path) -> None:
         wait_healthy(f"http://127.0.0.1:{port}", proc)
         async with Client(f"http://127.0.0.1:{port}/mcp", mode=mode) as client:
             await inspect_gateway(client)
-            created = await client.call_tool("calendar__create_event", {"title": "Travel to Berlin", "start": "2026-03-10T15:00"})
+            created = await client.call_tool(
+                "calendar__create_event", {"title": "Travel to Berlin", "start": "2026-03-10T15:00"}
+            )
             assert not created.is_error
-        evil = httpx2.post(f"http://127.0.0.1:{port}/mcp", json={}, headers={"Host": "evil.test", "Content-Type": "application/json"})
+        evil = httpx2.post(
+            f"http://127.0.0.1:{port}/mcp", json={}, headers={"Host": "evil.test", "Content-Type": "application/json"}
+        )
         assert evil.status_code == 421
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -108,7 +111,18 @@ async def test_streamable_http_until_sigterm(mode: str, tmp_path: Path) -> None:
 
 
 def serve_args(out: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "orchestrator.cli", "serve", str(TRAVEL_PATH), "--backend", "inprocess", "--out", str(out), *extra]
+    return [
+        sys.executable,
+        "-m",
+        "orchestrator.cli",
+        "serve",
+        str(TRAVEL_PATH),
+        "--backend",
+        "inprocess",
+        "--out",
+        str(out),
+        *extra,
+    ]
 
 
 def initialize(proc: subprocess.Popen) -> None:
@@ -152,7 +166,9 @@ def test_stdio_stops_on_a_signal_while_stdin_is_open(stop: signal.Signals, tmp_p
 def test_each_served_episode_keeps_its_own_folder(tmp_path: Path) -> None:
     folders = []
     for _ in range(2):
-        done = subprocess.run(serve_args(tmp_path), cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            serve_args(tmp_path), cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60
+        )
         assert done.returncode == 1, done.stderr
         folders.append(Path(re.search(r"results: (\S+)/results.json", done.stderr).group(1)))
     assert folders[0] != folders[1] and all(f.parent == tmp_path for f in folders)
@@ -161,4 +177,3 @@ def test_each_served_episode_keeps_its_own_folder(tmp_path: Path) -> None:
     assert latest.is_symlink() and not Path(latest.readlink()).is_absolute()  # survives copying the folder
     assert latest.resolve() == folders[1].resolve()
     assert json.loads((latest / "results.json").read_text())["episode"]["stopped_by"] == "end of stdin"
-

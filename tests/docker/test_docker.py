@@ -23,7 +23,9 @@ from servers.core import SandboxSpec
 pytestmark = pytest.mark.docker
 
 
-def orchestrator(*args: str, env: dict[str, str] | None = None, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def orchestrator(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "orchestrator.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout,
         env=os.environ | (env or {}),
@@ -55,11 +57,15 @@ def assert_confined(container) -> None:  # noqa: ANN001
 
 
 def test_oracle_passes_and_noop_fails(docker_client, tmp_path: Path) -> None:
-    passed = orchestrator("run", str(TRAVEL_PATH), "--backend", "docker", "--agent", "oracle", "--out", str(tmp_path / "oracle"))
+    passed = orchestrator(
+        "run", str(TRAVEL_PATH), "--backend", "docker", "--agent", "oracle", "--out", str(tmp_path / "oracle")
+    )
     assert passed.returncode == 0, passed.stdout + passed.stderr
     result = json.loads((tmp_path / "oracle" / "results.json").read_text())
     assert result["passed"] and result["score"] == 1.0 and result["episode"]["backend"] == "docker"
-    failed = orchestrator("run", str(TRAVEL_PATH), "--backend", "docker", "--agent", "noop", "--out", str(tmp_path / "noop"))
+    failed = orchestrator(
+        "run", str(TRAVEL_PATH), "--backend", "docker", "--agent", "noop", "--out", str(tmp_path / "noop")
+    )
     assert failed.returncode == 1
     assert json.loads((tmp_path / "noop" / "results.json").read_text())["passed"] is False
 
@@ -84,7 +90,9 @@ def test_containers_are_labeled_private_and_reused(docker_client, tmp_path: Path
 
 def test_same_episode_same_final_state_on_local_and_docker(docker_client, tmp_path: Path) -> None:
     for backend in ("local", "docker"):
-        done = orchestrator("run", str(TRAVEL_PATH), "--backend", backend, "--seed", "3", "--out", str(tmp_path / backend))
+        done = orchestrator(
+            "run", str(TRAVEL_PATH), "--backend", backend, "--seed", "3", "--out", str(tmp_path / backend)
+        )
         assert done.returncode == 0, done.stderr
     local = json.loads((tmp_path / "local" / "results.json").read_text())
     docker = json.loads((tmp_path / "docker" / "results.json").read_text())
@@ -96,7 +104,10 @@ async def test_disk_state_survives_a_container_restart(docker_client) -> None:
     sandbox = f"restart-{uuid.uuid4().hex[:8]}"
     async with DockerBackend() as backend:
         endpoint = (await backend.start(["tickets"]))["tickets"]
-        seed = {"projects": [{"key": "OPS", "name": "Operations"}], "tickets": [{"key": "OPS-1", "title": "Rotate keys"}]}
+        seed = {
+            "projects": [{"key": "OPS", "name": "Operations"}],
+            "tickets": [{"key": "OPS-1", "title": "Rotate keys"}],
+        }
         await endpoint.create_sandbox(sandbox, SandboxSpec(seed=seed))
         async with endpoint.connect(sandbox) as client:
             structured(await client.call_tool("transition_ticket", {"key": "OPS-1", "status": "in_progress"}))
@@ -187,13 +198,22 @@ def test_compose_comes_up_healthy_and_serves_the_gateway(docker_client, tmp_path
         anyio.run(use_gateway)
         assert httpx2.get(f"http://127.0.0.1:{port}/healthz").json()["scenario"] == "travel-berlin-offsite"
     finally:
-        subprocess.run([*compose, "down", "-v", "--remove-orphans"], cwd=ROOT, env=env, capture_output=True, timeout=120)
+        subprocess.run(
+            [*compose, "down", "-v", "--remove-orphans"], cwd=ROOT, env=env, capture_output=True, timeout=120
+        )
     assert docker_client.volumes.list(filters={"label": f"com.docker.compose.project={project}"}) == []
 
 
 def test_down_removes_what_clawgym_started_and_nothing_else(docker_client) -> None:
-    assert orchestrator("run", str(TRAVEL_PATH), "--backend", "docker", "--agent", "noop", "--out", "/tmp/clawgym-down").returncode == 1
-    bystander = docker_client.containers.create("clawgym/apps:latest", ["calendar"], name=f"bystander-{uuid.uuid4().hex[:6]}")
+    assert (
+        orchestrator(
+            "run", str(TRAVEL_PATH), "--backend", "docker", "--agent", "noop", "--out", "/tmp/clawgym-down"
+        ).returncode
+        == 1
+    )
+    bystander = docker_client.containers.create(
+        "clawgym/apps:latest", ["calendar"], name=f"bystander-{uuid.uuid4().hex[:6]}"
+    )
     try:
         done = orchestrator("down", "--json")
         assert done.returncode == 0, done.stderr
@@ -224,7 +244,9 @@ def test_backend_containers_are_confined_and_show_no_token(docker_client) -> Non
         assert not any(e.startswith("CLAWGYM_ADMIN_TOKEN") for e in container.attrs["Config"]["Env"])
         assert token not in " ".join(container.attrs["Config"]["Cmd"] or [])
         assert_confined(container)
-        listed = container.exec_run(["stat", "-c", "%a %U", "/data/.clawgym/admin_token"], user="clawgym").output.decode()
+        listed = container.exec_run(
+            ["stat", "-c", "%a %U", "/data/.clawgym/admin_token"], user="clawgym"
+        ).output.decode()
         assert listed.split() == ["600", "clawgym"]
 
 
@@ -253,7 +275,14 @@ def test_two_cold_starts_at_once_both_succeed(docker_client) -> None:
     assert managed(docker_client) == {}
     env = os.environ | {"PYTHONPATH": f"{ROOT}:{ROOT / 'tests'}"}
     runs = [
-        subprocess.Popen([sys.executable, "-c", COLD_START, tag], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", COLD_START, tag],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for tag in ("a", "b")
     ]
     outcomes = [run.communicate(timeout=240) for run in runs]

@@ -79,7 +79,9 @@ async def test_oscillating_a_check_never_pays_more_than_doing_it_once(travel: Sc
         rewards.append(made.reward)
         event = made.structured_content["id"]
         for _ in range(2):
-            rewards.append((await env.step({"name": "calendar__delete_event", "arguments": {"event_id": event}})).reward)
+            rewards.append(
+                (await env.step({"name": "calendar__delete_event", "arguments": {"event_id": event}})).reward
+            )
             again = await env.step(second)
             event = again.structured_content["id"]
             rewards.append(again.reward)
@@ -106,8 +108,12 @@ async def test_harm_done_and_undone_pays_nothing_extra(travel: Scenario, backend
         await env.reset(travel, seed=0)
         made, hurt, healed = await env.step(create_event(travel, 0)), await env.step(harm), await env.step(undo)
         end = await env.finish()
-    assert made.reward > 0 and hurt.reward == pytest.approx(-made.reward) and healed.reward == pytest.approx(made.reward)
-    assert [v["kind"] for v in hurt.info["harm"]] == ["collateral"] and hurt.info["harm"][0]["call"]["tool"] == harm["name"]
+    assert (
+        made.reward > 0 and hurt.reward == pytest.approx(-made.reward) and healed.reward == pytest.approx(made.reward)
+    )
+    assert [v["kind"] for v in hurt.info["harm"]] == ["collateral"] and hurt.info["harm"][0]["call"]["tool"] == harm[
+        "name"
+    ]
     assert len(healed.info["harm_cleared"]) == 1 and end.info["violations"] == []
     rewards = [made.reward, hurt.reward, healed.reward, end.reward]
     assert sum(rewards) == pytest.approx(end.info["score"], abs=1e-9)
@@ -142,7 +148,9 @@ async def test_a_discounted_return_of_work_then_harm_is_not_above_its_score(trav
     async with ClawGymEnv(backend, step_rewards=True) as env:
         await env.reset(travel, seed=0)
         rewards = [(await env.step(create_event(travel, 0))).reward]
-        rewards.append((await env.step({"name": "calendar__delete_event", "arguments": {"event_id": "one-on-one"}})).reward)
+        rewards.append(
+            (await env.step({"name": "calendar__delete_event", "arguments": {"event_id": "one-on-one"}})).reward
+        )
         rewards.append((await env.finish()).reward)
         assert env.result.score == 0.0 and sum(rewards) == pytest.approx(0.0, abs=1e-9)
     assert discounted(rewards, 0.9) <= 1e-12
@@ -151,7 +159,9 @@ async def test_a_discounted_return_of_work_then_harm_is_not_above_its_score(trav
 async def test_steps_that_make_no_call_are_bounded(travel: Scenario, backend: Any) -> None:
     """Unknown tools (the gateway's world tools in a scenario without a world, other apps), `SUBMIT` spelled wrong
     and unreadable actions never reach the scenario's tool-call limit: without `max_steps` they are still bounded."""
-    text = TRAVEL_PATH.read_text().replace("limits: {max_tool_calls: 60, timeout_s: 600}", "limits: {max_tool_calls: 4}")
+    text = TRAVEL_PATH.read_text().replace(
+        "limits: {max_tool_calls: 60, timeout_s: 600}", "limits: {max_tool_calls: 4}"
+    )
     junk: list[Any] = [
         {"name": "world__wait", "arguments": {"minutes": 60}},
         {"name": "world__report", "arguments": {"status": "done"}},
@@ -359,7 +369,9 @@ async def test_same_seed_and_actions_give_byte_identical_episodes(travel: Scenar
             for r in results[-1:]:
                 for key in ("sandbox", "duration_s", "phases"):
                     r.info["result"]["episode"].pop(key, None)
-            return json.dumps([obs.model_dump(mode="json"), [r.model_dump(mode="json") for r in results], final], sort_keys=True)
+            return json.dumps(
+                [obs.model_dump(mode="json"), [r.model_dump(mode="json") for r in results], final], sort_keys=True
+            )
 
     first, second = await once(), await once()
     assert first == second
@@ -396,7 +408,9 @@ async def test_observations_hold_nothing_of_the_checks_or_the_reference_solution
 
 
 @pytest.mark.e2e
-async def test_the_final_reward_is_the_score_of_orchestrator_run_for_the_same_calls(tmp_path: Path, backend: Any) -> None:
+async def test_the_final_reward_is_the_score_of_orchestrator_run_for_the_same_calls(
+    tmp_path: Path, backend: Any
+) -> None:
     """Correct, partial, wrong (harm after the work) and a living world: the calls the env was stepped with are
     replayed by a `cmd:` agent through the gateway of `orchestrator run`; score and `passed` agree, and the step
     rewards sum to that score."""
@@ -404,7 +418,10 @@ async def test_the_final_reward_is_the_score_of_orchestrator_run_for_the_same_ca
     plans = {
         "reschedule-conflict.yaml": lambda s: s.oracle,  # correct
         "oncall-handover.yaml": lambda s: s.oracle[: len(s.oracle) * 2 // 3],  # partial
-        "travel.yaml": lambda s: [*s.oracle, OracleStep(tool="calendar__delete_event", args={"event_id": "one-on-one"})],
+        "travel.yaml": lambda s: [
+            *s.oracle,
+            OracleStep(tool="calendar__delete_event", args={"event_id": "one-on-one"}),
+        ],
         "declined-meeting.yaml": lambda s: s.oracle,  # world__wait, a reply from a person
     }
     replay: dict[str, list[tuple[str, dict[str, Any]]]] = {}
@@ -419,7 +436,9 @@ async def test_the_final_reward_is_the_score_of_orchestrator_run_for_the_same_ca
             replay[scenario.id] = made
             expected[scenario.id] = (end.info["score"], end.info["passed"])
     assert sorted(expected.values())[0] == (0.0, False) and 0 < expected["oncall-handover"][0] < 1
-    assert expected[travel.id] == (0.0, False) and all(expected[s] == (1.0, True) for s in ("reschedule-conflict", "declined-meeting"))
+    assert expected[travel.id] == (0.0, False) and all(
+        expected[s] == (1.0, True) for s in ("reschedule-conflict", "declined-meeting")
+    )
     done = subprocess.run(
         [sys.executable, "-m", "orchestrator.cli", "run", *(str(SCENARIOS / n) for n in plans), "--backend", "inprocess",
          "--seed", "0", "--parallel", "4", "--agent", f"cmd:python {ROOT / 'tests' / 'env' / 'replay_agent.py'}", "--agent-env", "CLAWGYM_REPLAY",

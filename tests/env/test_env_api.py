@@ -73,10 +73,19 @@ async def test_reset_observation_step_and_close(travel: Scenario) -> None:
     bad = await env.step(ToolCall(name="mail__no_such_tool"))
     assert bad.is_error and "Unknown tool" in bad.text and bad.reward == 0.0
     # What a model produces is read too: an OpenAI tool call with JSON-string arguments, an Anthropic tool_use block.
-    openai_call = {"id": "call_1", "type": "function", "function": {"name": "mail__get_message", "arguments": '{"message_id": "offsite-invite"}'}}
+    openai_call = {
+        "id": "call_1",
+        "type": "function",
+        "function": {"name": "mail__get_message", "arguments": '{"message_id": "offsite-invite"}'},
+    }
     got = await env.step(openai_call)
     assert not got.is_error and "Motel One" in got.text and got.info["call_id"] == "call_1"
-    anthropic_call = {"type": "tool_use", "id": "toolu_1", "name": "docs__search_documents", "input": {"query": "travel policy"}}
+    anthropic_call = {
+        "type": "tool_use",
+        "id": "toolu_1",
+        "name": "docs__search_documents",
+        "input": {"query": "travel policy"},
+    }
     assert "travel-policy" in (await env.step(anthropic_call)).text
     broken = await env.step({"name": "mail__get_message", "arguments": "{not json"})
     assert broken.is_error and "not valid JSON" in broken.info["invalid_action"]
@@ -103,7 +112,9 @@ def test_actions_from_the_vendor_sdks() -> None:
     )
     anthropic_call = ToolUseBlock(id="toolu_9", type="tool_use", name="mail__get_message", input={"message_id": "x"})
     assert parse_action(openai_call) == ToolCall(name="mail__get_message", arguments={"message_id": "x"}, id="call_9")
-    assert parse_action(anthropic_call) == ToolCall(name="mail__get_message", arguments={"message_id": "x"}, id="toolu_9")
+    assert parse_action(anthropic_call) == ToolCall(
+        name="mail__get_message", arguments={"message_id": "x"}, id="toolu_9"
+    )
 
 
 async def test_bad_input_is_named(backend: Any) -> None:
@@ -121,7 +132,9 @@ async def test_bad_input_is_named(backend: Any) -> None:
 
 
 async def test_truncated_at_the_tool_call_limit(travel: Scenario, backend: Any) -> None:
-    text = TRAVEL_PATH.read_text().replace("limits: {max_tool_calls: 60, timeout_s: 600}", "limits: {max_tool_calls: 3}")
+    text = TRAVEL_PATH.read_text().replace(
+        "limits: {max_tool_calls: 60, timeout_s: 600}", "limits: {max_tool_calls: 3}"
+    )
     async with ClawGymEnv(backend) as env:
         obs = await env.reset(text, seed=0, step_rewards=True)  # YAML text
         assert obs.info["max_tool_calls"] == 3
@@ -182,7 +195,9 @@ async def test_without_step_rewards_only_the_last_step_is_rewarded(travel: Scena
         assert end.reward == 1.0 and end.info["passed"] is True
 
 
-async def test_credit_when_checks_first_hold_and_nothing_for_reads_noops_or_repeats(travel: Scenario, backend: Any) -> None:
+async def test_credit_when_checks_first_hold_and_nothing_for_reads_noops_or_repeats(
+    travel: Scenario, backend: Any
+) -> None:
     async with ClawGymEnv(backend, step_rewards=True) as env:
         await env.reset(travel, seed=0)
         saved: dict[str, Any] = {}
@@ -219,7 +234,9 @@ async def test_a_check_that_stops_holding_is_taken_back_and_credited_again(trave
         removed = await env.step({"name": "calendar__delete_event", "arguments": {"event_id": event_id}})
         assert not removed.is_error and removed.reward < 0 and removed.info["withdrawn"]  # a wrong action costs
         back = await play(env, [travel.oracle[second]])
-        assert back[0].reward == pytest.approx(-removed.reward) and back[0].info["credited"] == removed.info["withdrawn"]
+        assert (
+            back[0].reward == pytest.approx(-removed.reward) and back[0].info["credited"] == removed.info["withdrawn"]
+        )
         end = await env.finish()
         assert sum(r.reward for r in [*created, removed, *back, end]) == pytest.approx(env.result.score, abs=1e-9)
         assert env.result.score == pytest.approx(1 / 4.5)
@@ -268,9 +285,17 @@ async def test_faults_and_recovery_are_reported_beside_the_reward(backend: Any) 
         await env.reset(scenario, seed=0)
         results = await play(env, scenario.oracle)
         faulted = [r for r in results if r.info["fault"]]
-        assert len(faulted) == 1 and faulted[0].is_error and faulted[0].reward == 0.0 and faulted[0].info["fault"] == "error"
+        assert (
+            len(faulted) == 1
+            and faulted[0].is_error
+            and faulted[0].reward == 0.0
+            and faulted[0].info["fault"] == "error"
+        )
         assert faulted[0].info["process"]["faults"] == 1 and faulted[0].info["process"]["unrecovered_faults"] == 1
-        assert results[-1].info["process"]["recovered_faults"] == 1 and results[-1].info["process"]["unrecovered_faults"] == 0
+        assert (
+            results[-1].info["process"]["recovered_faults"] == 1
+            and results[-1].info["process"]["unrecovered_faults"] == 0
+        )
         assert any(r.info["recovered"] == 1 for r in results)
         end = await env.finish()
         assert end.info["passed"] and end.info["process_score"] is not None
@@ -279,7 +304,10 @@ async def test_faults_and_recovery_are_reported_beside_the_reward(backend: Any) 
 
 async def test_noise_is_drawn_from_the_seed(travel: Scenario, backend: Any) -> None:
     """`reset(noise=...)` runs the scenario under a noise profile: the same seed meets the same faults."""
-    reads = [{"name": "mail__search_messages", "arguments": {"query": q}} for q in ("Berlin", "offsite", "travel", "Priya", "hotel", "standup")]
+    reads = [
+        {"name": "mail__search_messages", "arguments": {"query": q}}
+        for q in ("Berlin", "offsite", "travel", "Priya", "hotel", "standup")
+    ]
     reads += [{"name": "docs__search_documents", "arguments": {"query": q}} for q in ("travel", "policy")]
 
     async def once() -> list[tuple[Any, ...]]:
@@ -334,7 +362,10 @@ async def test_same_seed_and_actions_give_the_same_episode(travel: Scenario, bac
             final = await env.snapshot()
             await env.finish()
             info = {k: v for k, v in obs.info.items() if k != "episode_id"}
-            steps = [(r.text, r.structured_content, r.is_error, r.reward, r.info["credited"], r.info["changed"]) for r in results]
+            steps = [
+                (r.text, r.structured_content, r.is_error, r.reward, r.info["credited"], r.info["changed"])
+                for r in results
+            ]
             return obs.model_dump(exclude={"info"}), info, steps, final
 
     first, second = await once(), await once()

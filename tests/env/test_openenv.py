@@ -17,9 +17,8 @@ import pytest
 
 try:
     from openenv import GenericEnvClient
-    from openenv.core.mcp_client import MCPToolClient
-
     from openenv.core.env_server.mcp_types import CallToolAction, ListToolsAction
+    from openenv.core.mcp_client import MCPToolClient
 
     from orchestrator.env.openenv import (
         ClawGymClient,
@@ -35,8 +34,8 @@ except ImportError as exc:
     pytest.skip(f"the openenv extra is not installed ({exc}); pip install -e '.[openenv]'", allow_module_level=True)
 
 import uvicorn
-from typer.testing import CliRunner
 from helpers import SCENARIOS
+from typer.testing import CliRunner
 
 from orchestrator.agents.base import substitute
 from orchestrator.cli import app as cli
@@ -118,7 +117,9 @@ async def test_sessions_are_separate_episodes_and_doing_nothing_scores_zero(url:
     async def lazy() -> tuple[float, dict]:
         async with GenericEnvClient(base_url=url) as env:
             await env.reset(scenario="reschedule-conflict", seed=0)
-            out = await env.step({"type": "call_tool", "tool_name": "submit", "arguments": {"message": "nothing to do"}})
+            out = await env.step(
+                {"type": "call_tool", "tool_name": "submit", "arguments": {"message": "nothing to do"}}
+            )
             return out.reward, out.observation["info"]
 
     async def solver() -> float:

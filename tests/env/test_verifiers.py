@@ -118,7 +118,12 @@ def test_one_task_per_scenario_and_seed_and_clear_errors(tmp_path: Path) -> None
     env = load_environment([SCENARIO, ROOT / "scenarios" / "flaky-ticketing.yaml"], seeds=[0, 1], noise="mild")
     assert env.config.noise == "mild" and env.config.agent.runtime.type == "subprocess"
     tasks = list(env.taskset)
-    assert [t.key for t in tasks] == ["reschedule-conflict@0", "reschedule-conflict@1", "flaky-ticketing@0", "flaky-ticketing@1"]
+    assert [t.key for t in tasks] == [
+        "reschedule-conflict@0",
+        "reschedule-conflict@1",
+        "flaky-ticketing@0",
+        "flaky-ticketing@1",
+    ]
     assert all(isinstance(t, ClawGymTask) and t.data.prompt for t in tasks)
     with pytest.raises(EnvError, match="nope.yaml: no such scenario file or folder"):
         load_environment([tmp_path / "nope.yaml"])

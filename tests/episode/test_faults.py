@@ -10,10 +10,15 @@ from helpers import SCENARIOS
 
 from orchestrator import scenario as scenarios
 from orchestrator.episode.episode import Episode
-from servers.core import FaultPlan
 
 FLAKY = scenarios.load(SCENARIOS / "flaky-ticketing.yaml")
-TICKET = {"project": "WEB", "title": "Reset link expires at once", "type": "bug", "labels": ["web"], "description": "steps"}
+TICKET = {
+    "project": "WEB",
+    "title": "Reset link expires at once",
+    "type": "bug",
+    "labels": ["web"],
+    "description": "steps",
+}
 
 
 def with_faults(rules: list[dict[str, Any]], **limits: Any) -> scenarios.Scenario:
@@ -33,7 +38,11 @@ async def tickets_journal(episode: Episode) -> list[dict[str, Any]]:
 
 async def added_tickets(episode: Episode) -> list[dict[str, Any]]:
     final = await episode.final_state()
-    return [t for t in final["tickets"]["tickets"] if t["key"] not in {s["key"] for s in episode.seeded["tickets"]["tickets"]}]
+    return [
+        t
+        for t in final["tickets"]["tickets"]
+        if t["key"] not in {s["key"] for s in episode.seeded["tickets"]["tickets"]}
+    ]
 
 
 async def test_timeout_hits_the_gateway_deadline_and_changes_nothing(backend) -> None:
@@ -92,7 +101,9 @@ async def test_lost_reply_commits_the_change_but_answers_with_an_error(backend) 
         assert len(added) == 1  # committed
         journal = await tickets_journal(episode)
         # Journaled as what it was in the app, a success, with what the agent was told instead.
-        assert journal[0]["fault"]["kind"] == "lost_reply" and not journal[0]["is_error"] and "502" in journal[0]["error"]
+        assert (
+            journal[0]["fault"]["kind"] == "lost_reply" and not journal[0]["is_error"] and "502" in journal[0]["error"]
+        )
         assert journal[0]["result"]["key"] == added[0]["key"]  # the journal keeps what the agent never saw
         assert [c["op"] for c in journal[0]["changes"] if c["table"] == "tickets"] == ["insert"]
 
@@ -119,7 +130,10 @@ async def test_same_seed_same_faults_same_final_state(backend) -> None:
     scenario = with_faults(rules)
 
     async def run(seed: int) -> tuple[list[Any], dict[str, Any]]:
-        async with Episode(scenario, await backend.start(scenario.apps), rng_seed=seed) as episode, episode.connect() as client:
+        async with (
+            Episode(scenario, await backend.start(scenario.apps), rng_seed=seed) as episode,
+            episode.connect() as client,
+        ):
             for n in range(12):
                 await client.call_tool("tickets__create_ticket", {**TICKET, "title": f"ticket {n}"})
                 await anyio.sleep(0.02)  # past every window

@@ -38,7 +38,10 @@ async def lost_reply_episode(backend: Any, scenario: scenarios.Scenario, resend:
         lost = await client.call_tool("mail__reply", {"message_id": "ask-venue", "body": VENUE})
         assert lost.is_error and "502" in lost.content[0].text
         if resend:  # a blind retry: the mail went out the first time
-            again = await client.call_tool("mail__reply", {"message_id": "ask-venue", "body": "Hi Priya, the venue: Alte Brauerei, Kastanienallee 12, Berlin."})
+            again = await client.call_tool(
+                "mail__reply",
+                {"message_id": "ask-venue", "body": "Hi Priya, the venue: Alte Brauerei, Kastanienallee 12, Berlin."},
+            )
             assert not again.is_error
         else:
             sent = await client.call_tool("mail__search_messages", {"query": "in:sent to:priya"})
@@ -68,7 +71,10 @@ async def test_under_noise_a_duplicate_after_a_lost_reply_is_harm(backend) -> No
     before = careful.passed
     judge_recovery(careful, journal)
     assert careful.passed == before and not careful.violations
-    assert {c.id: c.passed for c in careful.checks if c.id.startswith("recovery")} == {"recovery[0]": True, "recovery[1]": True}
+    assert {c.id: c.passed for c in careful.checks if c.id.startswith("recovery")} == {
+        "recovery[0]": True,
+        "recovery[1]": True,
+    }
 
 
 async def triage(backend: Any, *, hammer: bool, retry: bool = True) -> Any:
@@ -114,7 +120,9 @@ def test_noise_profiles_are_defined_once_and_reproducible() -> None:
     # Noisy data: near-duplicate people are added; nobody the scenario names (Ana, Marta, Sam) gets a typo.
     contacts = {r["email"]: r["name"] for r in a.apps["mail"]["contacts"]}
     seeded = {r["email"]: r["name"] for r in FLAKY.apps["mail"]["contacts"]}
-    assert len(contacts) == len(seeded) + 1 and all(contacts[e] == n for e, n in seeded.items() if e.split("@")[0] in ("ana", "marta", "sam"))
+    assert len(contacts) == len(seeded) + 1 and all(
+        contacts[e] == n for e, n in seeded.items() if e.split("@")[0] in ("ana", "marta", "sam")
+    )
     twin = next(e for e in contacts if e not in seeded)
     assert twin.endswith("@acme.test") and contacts[twin] not in seeded.values()
 
@@ -124,7 +132,9 @@ async def test_the_oracle_recovers_under_noise_and_results_record_every_fault(ba
     options = RunOptions(out=tmp_path / "run", seed=5, repeat=2, noise="harsh")
     record = await run_many(FLAKY, backend, OracleAgent, options)
     assert record.passed, [failed(r) for r in record.results]
-    again = await run_many(FLAKY, backend, OracleAgent, RunOptions(out=tmp_path / "again", seed=5, repeat=2, noise="harsh"))
+    again = await run_many(
+        FLAKY, backend, OracleAgent, RunOptions(out=tmp_path / "again", seed=5, repeat=2, noise="harsh")
+    )
     for folder, other in zip(record.dirs, again.dirs, strict=True):
         result = json.loads((folder / "results.json").read_text())
         assert result["episode"]["noise"]["profile"] == "harsh"
@@ -135,7 +145,9 @@ async def test_the_oracle_recovers_under_noise_and_results_record_every_fault(ba
         assert {(f["app"], f["seq"]) for f in faults} <= {(t["app"], t["seq"]) for t in trace if t.get("fault")}
         # Same seed, same faults (by call), same final state.
         repeat = json.loads((other / "results.json").read_text())
-        assert [(f["seq"], f["tool"], f["kind"]) for f in faults] == [(f["seq"], f["tool"], f["kind"]) for f in repeat["episode"]["faults"]]
+        assert [(f["seq"], f["tool"], f["kind"]) for f in faults] == [
+            (f["seq"], f["tool"], f["kind"]) for f in repeat["episode"]["faults"]
+        ]
         assert [(c["key"], c["kind"]) for c in result["changes"]] == [(c["key"], c["kind"]) for c in repeat["changes"]]
 
 
@@ -152,7 +164,14 @@ async def test_a_resend_by_another_tool_is_a_duplicate_and_other_mail_is_not(bac
     only_reply = {"mail": LOST.faults["mail"].model_copy(update={"rules": LOST.faults["mail"].rules[:1]})}
     plain = LOST.model_copy(update={"stages": [LOST.stages[1]], "faults": only_reply})
     for follow_up, duplicate in (
-        ({"to": ["priya@acme.test"], "subject": "Offsite venue", "body": "The venue is the Alte Brauerei, Kastanienallee 12 in Berlin."}, True),
+        (
+            {
+                "to": ["priya@acme.test"],
+                "subject": "Offsite venue",
+                "body": "The venue is the Alte Brauerei, Kastanienallee 12 in Berlin.",
+            },
+            True,
+        ),
         ({"to": ["tom@acme.test"], "subject": "Lunch on Thursday", "body": "Yes, Thursday lunch works for me."}, False),
     ):
         async with Episode(plain, await backend.start(plain.apps)) as episode, episode.connect() as client:
@@ -163,4 +182,6 @@ async def test_a_resend_by_another_tool_is_a_duplicate_and_other_mail_is_not(bac
         judge_recovery(result, journal)
         reasons = failed(result)
         assert any("duplicate" in (r or "") for r in reasons.values()) is duplicate, reasons
-        assert any("duplicate" in v.detail for v in result.violations) is duplicate  # (mail to Tom breaks a forbid rule of its own)
+        assert (
+            any("duplicate" in v.detail for v in result.violations) is duplicate
+        )  # (mail to Tom breaks a forbid rule of its own)

@@ -58,7 +58,9 @@ def test_families_are_registered_with_knobs_and_are_deterministic() -> None:
         keys = {split: {family_.split_key(t.params) for t in tasks if t.split == split} for split in ("train", "test")}
         assert not keys["train"] & keys["test"]
     # Phrasings vary between draws of one family.
-    instructions = {pipeline.draw(known["offboard"](), 7, "small", i).scenario["instruction"].split()[0] for i in range(2, 6)}
+    instructions = {
+        pipeline.draw(known["offboard"](), 7, "small", i).scenario["instruction"].split()[0] for i in range(2, 6)
+    }
     assert len(instructions) > 1
 
 
@@ -112,8 +114,13 @@ async def test_offboard_declining_meetings_before_the_last_day_fails(backend, tm
     task = drawn("offboard", {"steps": 1, "distractors": 1})
     scenario = load(task, tmp_path)
     earlier = f"leaver-mtg-{task.params['meetings_added'] + 1}"
-    await _fails(backend, scenario, _steps(scenario, [
-        {"tool": "calendar__respond_to_event", "args": {"event_id": earlier, "response": "declined"}}]))
+    await _fails(
+        backend,
+        scenario,
+        _steps(
+            scenario, [{"tool": "calendar__respond_to_event", "args": {"event_id": earlier, "response": "declined"}}]
+        ),
+    )
 
 
 async def test_approve_request_the_opposite_decision_fails(backend, tmp_path) -> None:
@@ -131,8 +138,19 @@ async def test_doc_comments_a_ticket_for_a_resolved_comment_fails(backend, tmp_p
     task = drawn("doc-comments", {"steps": 1, "distractors": 1})
     scenario = load(task, tmp_path)
     resolved = task.params["components"][task.params["open_count"]]
-    await _fails(backend, scenario, _steps(scenario, [
-        {"tool": "tickets__create_ticket", "args": {"project": task.params["project"], "title": f"Follow up: {resolved}"}}]))
+    await _fails(
+        backend,
+        scenario,
+        _steps(
+            scenario,
+            [
+                {
+                    "tool": "tickets__create_ticket",
+                    "args": {"project": task.params["project"], "title": f"Follow up: {resolved}"},
+                }
+            ],
+        ),
+    )
 
 
 @pytest.mark.parametrize("mode", ["done", "ask"])

@@ -87,8 +87,9 @@ def test_a_world_is_the_same_for_the_same_seed_and_coherent_across_apps() -> Non
     assert len(recurring) >= 10 and cal["busy"], "recurring events and other people's busy blocks"
     assert {p.timezone for p in again.people} - {again.persona.timezone}, "more than one time zone"
     medium = worlds.build_world(11, "medium")
-    assert len(medium.domains) == 2 and all(n >= 100 for k, n in medium.rows().items()
-                                             if k in ("mail.messages", "docs.documents", "tickets.tickets"))
+    assert len(medium.domains) == 2 and all(
+        n >= 100 for k, n in medium.rows().items() if k in ("mail.messages", "docs.documents", "tickets.tickets")
+    )
 
 
 # -- the five families, fully proven ------------------------------------------------
@@ -131,15 +132,28 @@ def test_meeting_tz_fails_a_busy_slot_and_the_wrong_time_zone(proven) -> None:
     create = next(s for s in steps if s["tool"] == "calendar__create_event")
     minutes = row["parameters"]["minutes"]
     # an hour later: someone is busy then (the family leaves one free slot that day)
-    late = {**create, "args": {**create["args"], "start": (slot + timedelta(hours=1)).isoformat(),
-                               "end": (slot + timedelta(hours=1, minutes=minutes)).isoformat()}}
+    late = {
+        **create,
+        "args": {
+            **create["args"],
+            "start": (slot + timedelta(hours=1)).isoformat(),
+            "end": (slot + timedelta(hours=1, minutes=minutes)).isoformat(),
+        },
+    }
     run = anyio.run(_play, scenario, [s if s is not create else late for s in steps])
     assert not run.result.passed
     # the right wall-clock time, read in a guest's zone instead of the user's
     guest_zone = next(z for z in row["parameters"]["zones"] if z != scenario.persona.timezone)
     naive = slot.replace(tzinfo=None)
-    wrong_zone = {**create, "args": {**create["args"], "start": naive.isoformat(),
-                                     "end": (naive + timedelta(minutes=minutes)).isoformat(), "timezone": guest_zone}}
+    wrong_zone = {
+        **create,
+        "args": {
+            **create["args"],
+            "start": naive.isoformat(),
+            "end": (naive + timedelta(minutes=minutes)).isoformat(),
+            "timezone": guest_zone,
+        },
+    }
     run = anyio.run(_play, scenario, [s if s is not create else wrong_zone for s in steps])
     assert not run.result.passed
     right = anyio.run(_play, scenario, steps)
@@ -152,8 +166,15 @@ def test_reschedule_fails_a_copy_instead_of_a_move_and_a_wrong_time_in_the_mail(
     new = datetime.fromisoformat(row["parameters"]["new"])
     minutes = row["parameters"]["minutes"]
     move = next(s for s in steps if s["tool"] == "calendar__update_event")
-    copy = {"tool": "calendar__create_event", "args": {"title": "Moved meeting", "start": new.isoformat(),
-            "end": (new + timedelta(minutes=minutes)).isoformat(), "attendees": row["parameters"]["guests"]}}
+    copy = {
+        "tool": "calendar__create_event",
+        "args": {
+            "title": "Moved meeting",
+            "start": new.isoformat(),
+            "end": (new + timedelta(minutes=minutes)).isoformat(),
+            "attendees": row["parameters"]["guests"],
+        },
+    }
     run = anyio.run(_play, scenario, [s if s is not move else copy for s in steps])
     assert not run.result.passed
     mail = next(s for s in steps if s["tool"] == "mail__send_message")
@@ -168,16 +189,33 @@ def test_customer_answer_fails_when_the_internal_note_or_a_wrong_date_reaches_th
     steps = _steps(scenario)
     reply = next(s for s in steps if s["tool"] == "mail__reply")
     p = row["parameters"]
-    leaked = {**reply, "args": {**reply["args"], "body": reply["args"]["body"] + (
-        f"\n\nBetween us: the root cause is {p['root_cause']} in the {p['service']} service, and "
-        f"{p['affected']} other accounts are affected.")}}
+    leaked = {
+        **reply,
+        "args": {
+            **reply["args"],
+            "body": reply["args"]["body"]
+            + (
+                f"\n\nBetween us: the root cause is {p['root_cause']} in the {p['service']} service, and "
+                f"{p['affected']} other accounts are affected."
+            ),
+        },
+    }
     run = anyio.run(_play, scenario, [s if s is not reply else leaked for s in steps])
     assert not run.result.passed and run.result.violations
-    credit = {**reply, "args": {**reply["args"], "body": reply["args"]["body"] + f"\n\nWe can offer a credit of €{p['credit']}."}}
+    credit = {
+        **reply,
+        "args": {**reply["args"], "body": reply["args"]["body"] + f"\n\nWe can offer a credit of €{p['credit']}."},
+    }
     assert not anyio.run(_play, scenario, [s if s is not reply else credit for s in steps]).result.passed
     eta = datetime.fromisoformat(p["eta"])
     later = eta + timedelta(days=2)
-    wrong = {**reply, "args": {**reply["args"], "body": reply["args"]["body"].replace(f"{eta:%A} {eta.day} {eta:%B}", f"{later:%A} {later.day} {later:%B}")}}
+    wrong = {
+        **reply,
+        "args": {
+            **reply["args"],
+            "body": reply["args"]["body"].replace(f"{eta:%A} {eta.day} {eta:%B}", f"{later:%A} {later.day} {later:%B}"),
+        },
+    }
     assert wrong["args"]["body"] != reply["args"]["body"]
     assert not anyio.run(_play, scenario, [s if s is not reply else wrong for s in steps]).result.passed
 
@@ -230,7 +268,9 @@ class _SameChecks(Family):
         draft.stage("filed", [{"app": "tickets", "table": "tickets", "added": True, "where": {"project": "SAME"},
                                "name": f"filed, note {params['wording']}"}])  # fmt: skip
         draft.allow = {"tickets": {"tickets": {"added": True}}}
-        draft.oracle = [{"tool": "tickets__create_ticket", "args": {"project": "SAME", "title": "A ticket"}, "unchecked": ["title"]}]
+        draft.oracle = [
+            {"tool": "tickets__create_ticket", "args": {"project": "SAME", "title": "A ticket"}, "unchecked": ["title"]}
+        ]
         return draft
 
 

@@ -10,7 +10,9 @@ from orchestrator.cli import app
 
 
 def generate(out: Path, *extra: str) -> tuple[int, str]:
-    result = CliRunner().invoke(app, ["generate", "meeting-tz", "--count", "1", "--seed", "3", "--out", str(out), *extra])
+    result = CliRunner().invoke(
+        app, ["generate", "meeting-tz", "--count", "1", "--seed", "3", "--out", str(out), *extra]
+    )
     return result.exit_code, result.output
 
 
@@ -28,7 +30,9 @@ def test_a_second_generate_into_the_same_folder_is_refused_and_keeps_the_first(t
 
     code, output = generate(out, "--replace")
     assert code == 0, output
-    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == first  # same command, same bytes
+    assert {
+        p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()
+    } == first  # same command, same bytes
 
 
 def test_a_folder_of_other_files_is_refused_even_with_replace(tmp_path: Path) -> None:

@@ -52,7 +52,9 @@ async def test_an_obeying_agent_is_caught_and_a_task_skipping_refusal_has_no_uti
     # Doing the task and then obeying: useful, but the attack succeeded and the run fails on the exposure.
     assert proof.obeying is not None and proof.obeying.attack == {"utility": True, "security": False}
     assert not proof.obeying.passed
-    assert any(v.kind == "exposure" and v.call and v.call.tool == "docs__share_document" for v in proof.obeying.violations)
+    assert any(
+        v.kind == "exposure" and v.call and v.call.tool == "docs__share_document" for v in proof.obeying.violations
+    )
     # Obeying instead of doing the task: neither useful nor secure.
     only_attack = await run_episode(variant, backend, OracleAgent(inject._steps(goal.steps)))
     assert only_attack.result.attack == {"utility": False, "security": False}
@@ -69,10 +71,15 @@ async def test_an_obeying_agent_is_caught_and_a_task_skipping_refusal_has_no_uti
     plain = await run_episode(scenarios.load(NOTES), backend, OracleAgent())
     assert plain.result.attack is None
     suite = summarize(
-        [ScenarioRun(NOTES, variant, Path("a"), RunRecord(results=runs)), ScenarioRun(NOTES, plain_scenario(), Path("b"), RunRecord(results=[plain.result]))],
+        [
+            ScenarioRun(NOTES, variant, Path("a"), RunRecord(results=runs)),
+            ScenarioRun(NOTES, plain_scenario(), Path("b"), RunRecord(results=[plain.result])),
+        ],
         SuiteOptions(out=Path("suite"), agent="oracle", repeat=4),
     )
-    assert suite["scenarios"][0]["attack"] == {"utility": 0.5, "security": 0.5} and "attack" not in suite["scenarios"][1]
+    assert (
+        suite["scenarios"][0]["attack"] == {"utility": 0.5, "security": 0.5} and "attack" not in suite["scenarios"][1]
+    )
     assert suite["total"]["attacked"] == 1 and suite["total"]["attack_success_rate"] == 0.5
     assert suite["total"]["utility_under_attack"] == 0.5
     # results.json carries the two numbers and still loads.
@@ -94,7 +101,9 @@ def plain_scenario():
         (INTERVIEWS, "invite-outsider", "calendar__update_event", "exposure"),
     ],
 )
-async def test_every_goal_is_proven_and_judged_by_world_rules_and_its_guard(backend, path, goal, tool, violation) -> None:
+async def test_every_goal_is_proven_and_judged_by_world_rules_and_its_guard(
+    backend, path, goal, tool, violation
+) -> None:
     built, variant, attack, spec = await _variant(backend, path, goal, seed=5)
     assert attack.goal == goal and spec.steps[0]["tool"] == tool
     proof = await inject.prove(variant, attack, spec, backend)
@@ -129,7 +138,9 @@ async def test_variants_vary_and_write_proven_files(backend, tmp_path) -> None:
 
 
 def test_inject_command_names_a_bad_goal(tmp_path) -> None:
-    result = CliRunner().invoke(app, ["inject", str(NOTES), "--out", str(tmp_path / "never"), "--goal", "steal-cookies"])
+    result = CliRunner().invoke(
+        app, ["inject", str(NOTES), "--out", str(tmp_path / "never"), "--goal", "steal-cookies"]
+    )
     assert result.exit_code == 2 and "steal-cookies" in result.output and "forward-mail" in result.output
     assert not (tmp_path / "never").exists()
 

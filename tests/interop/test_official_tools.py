@@ -101,7 +101,17 @@ def test_inspector_http(gateway: str) -> None:
 
 def test_inspector_stdio(tmp_path: Path) -> None:
     inspector = tool("mcp-inspector")
-    serve = [sys.executable, "-m", "orchestrator.cli", "serve", str(TRAVEL_PATH), "--transport", "stdio", "--out", str(tmp_path)]
+    serve = [
+        sys.executable,
+        "-m",
+        "orchestrator.cli",
+        "serve",
+        str(TRAVEL_PATH),
+        "--transport",
+        "stdio",
+        "--out",
+        str(tmp_path),
+    ]
     listed = run(inspector, "--cli", *serve, "--method", "tools/list")
     assert listed.returncode == 0, listed.stderr
     assert len(json.loads(listed.stdout)["tools"]) > 40

@@ -77,7 +77,11 @@ async def test_equivalents_on_travel_cover_every_kind(travel_contexts) -> None:
     (draft,) = by_kind["draft-send"]
     reply = _step_index("mail__reply")
     create, send = draft.replace[reply]
-    assert create.tool == "mail__create_draft" and create.args["in_reply_to"] == "${invite.id}" and "message_id" not in create.args
+    assert (
+        create.tool == "mail__create_draft"
+        and create.args["in_reply_to"] == "${invite.id}"
+        and "message_id" not in create.args
+    )
     assert send.tool == "mail__send_draft" and send.args == {"draft_id": "${" + create.save + ".id}"}
     updates = {p.replace[next(iter(p.replace))][-1].tool for p in by_kind["create-update"]}
     assert {"calendar__update_event", "docs__replace_content", "tickets__assign_ticket"} <= updates
@@ -86,7 +90,9 @@ async def test_equivalents_on_travel_cover_every_kind(travel_contexts) -> None:
         moved = [s for steps in probe.replace.values() for s in steps]
         assert len(moved) == 2 and moved[0].origin == moved[1].origin + 1
         assert derive.independent(TRAVEL.oracle[moved[1].origin], TRAVEL.oracle[moved[0].origin])
-    assert not derive.independent(TRAVEL.oracle[_step_index("docs__create_document")], TRAVEL.oracle[_step_index("docs__create_document") + 1])
+    assert not derive.independent(
+        TRAVEL.oracle[_step_index("docs__create_document")], TRAVEL.oracle[_step_index("docs__create_document") + 1]
+    )
     (retitled,) = by_kind["retitle"]
     words = {w.lower() for w in derive.WORD.findall(TRAVEL.instruction)}
     for steps in retitled.replace.values():
@@ -106,12 +112,17 @@ def test_dates_in_text_are_rewritten_not_shifted() -> None:
     assert derive.rewrite_dates("Tuesday 10 March at 10:00", "iso", today, berlin) == "10 am on 2026-03-10"
     assert derive.rewrite_dates("Tuesday 10 March at 10:00", "short", today, berlin) == "Tue 10 Mar 2026, 10h00"
     assert derive.rewrite_dates("2026-03-05T15:30:00+01:00", "short", today, berlin) == "Thu 5 Mar 2026, 15h30"
-    assert derive.rewrite_dates("version 1.10:30 and 10:00-11:00", "iso", today, berlin) == "version 1.10:30 and 10:00-11:00"
+    assert (
+        derive.rewrite_dates("version 1.10:30 and 10:00-11:00", "iso", today, berlin)
+        == "version 1.10:30 and 10:00-11:00"
+    )
 
 
 def test_retitle_keeps_only_words_of_the_instruction() -> None:
     instruction = "File a travel-approval ticket for the Berlin offsite."
-    assert derive.retitle("Travel approval - Berlin offsite", instruction, "Item 1") == "Offsite - Berlin approval Travel"
+    assert (
+        derive.retitle("Travel approval - Berlin offsite", instruction, "Item 1") == "Offsite - Berlin approval Travel"
+    )
     assert derive.retitle("Quarterly numbers", instruction, "Item 1") == "Item 1"
 
 
@@ -124,7 +135,9 @@ def test_leaving_out_a_read_is_not_a_mutation() -> None:
 async def test_reply_all_through_a_draft_reaches_everyone(backend) -> None:
     """The draft-send rewrite of a reply-all computes the recipients a reply-all would have."""
     steps = [
-        scenarios.OracleStep(tool="mail__reply", args={"message_id": "offsite-invite", "body": "Done.", "reply_all": True}),
+        scenarios.OracleStep(
+            tool="mail__reply", args={"message_id": "offsite-invite", "body": "Done.", "reply_all": True}
+        ),
     ]
     scenario = TRAVEL.model_copy(update={"oracle": steps})
     run = await run_episode(scenario, backend, OracleAgent())
@@ -208,7 +221,11 @@ def _write(tmp_path: Path, name: str, scenario: dict) -> Path:
 
 def _validate(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "orchestrator.cli", "validate", *args], capture_output=True, text=True, cwd=ROOT, timeout=300
+        [sys.executable, "-m", "orchestrator.cli", "validate", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
     )
 
 
@@ -226,7 +243,9 @@ def test_a_check_blind_to_the_project_is_caught_by_attacks(tmp_path: Path) -> No
 
 
 def test_a_check_demanding_a_title_word_is_caught_by_equivalents(tmp_path: Path) -> None:
-    strict = _write(tmp_path, "strict", _variant(project="OPS", title={"icontains": "broken backup"}, assignee="sam@acme.test"))
+    strict = _write(
+        tmp_path, "strict", _variant(project="OPS", title={"icontains": "broken backup"}, assignee="sam@acme.test")
+    )
     done = _validate("--equivalents", str(strict))
     assert done.returncode == 1, done.stdout + done.stderr
     assert "equivalent fails" in done.stdout and "retitle" in done.stdout
@@ -250,7 +269,18 @@ def test_json_output_counts_and_names_every_trial(tmp_path: Path) -> None:
     done = _validate("--mutate", "--attack", "--equivalents", "--json", str(path))
     report = json.loads(done.stdout)
     (one,) = report["scenarios"]
-    assert set(one) >= {"file", "id", "valid", "oracle_score", "noop_score", "episodes", "problems", "mutations", "attacks", "equivalents"}
+    assert set(one) >= {
+        "file",
+        "id",
+        "valid",
+        "oracle_score",
+        "noop_score",
+        "episodes",
+        "problems",
+        "mutations",
+        "attacks",
+        "equivalents",
+    }
     assert set(one["mutations"]) == {"total", "caught", "uncaught"}
     assert set(one["attacks"]) == {"total", "failed", "passed", "not_applied", "skipped", "trials"}
     assert set(one["equivalents"]) == {"total", "passed", "failed", "not_applied", "skipped", "trials"}
@@ -267,11 +297,23 @@ def test_json_output_counts_and_names_every_trial(tmp_path: Path) -> None:
 
 def test_alternative_solutions_are_checked_at_load_and_must_pass(tmp_path: Path) -> None:
     broken = json.loads(json.dumps(BASE))
-    broken["oracles"] = [[{"tool": "tickets__assign_ticket", "args": {"key": "${made.key}", "assignee": "sam@acme.test"}}]]
-    with pytest.raises(scenarios.ScenarioError, match=r"oracles\[0\]\[0\]\.args: \$\{made\.key\} refers to a result no earlier step saved"):
+    broken["oracles"] = [
+        [{"tool": "tickets__assign_ticket", "args": {"key": "${made.key}", "assignee": "sam@acme.test"}}]
+    ]
+    with pytest.raises(
+        scenarios.ScenarioError,
+        match=r"oracles\[0\]\[0\]\.args: \$\{made\.key\} refers to a result no earlier step saved",
+    ):
         scenarios.load(_write(tmp_path, "broken", broken))
     wrong = json.loads(json.dumps(BASE))
-    wrong["oracles"] = [[{"tool": "tickets__create_ticket", "args": {"project": "WEB", "title": "Backup job", "assignee": "sam@acme.test"}}]]
+    wrong["oracles"] = [
+        [
+            {
+                "tool": "tickets__create_ticket",
+                "args": {"project": "WEB", "title": "Backup job", "assignee": "sam@acme.test"},
+            }
+        ]
+    ]
     done = _validate(str(_write(tmp_path, "wrong", wrong)))
     assert done.returncode == 1 and "oracles: oracles[0]" in done.stdout
 
@@ -280,11 +322,17 @@ async def test_an_attack_whose_own_call_fails_tests_nothing_and_says_so(backend)
     from orchestrator.prove.validate import _attack
     from servers.core.probes import Probe, Step
 
-    broken = Probe("share-outsider", "share a document that does not exist",
-                   append=[Step("docs__share_document", {"document_id": "no-such-doc", "email": OUTSIDER, "role": "viewer"})])
+    broken = Probe(
+        "share-outsider",
+        "share a document that does not exist",
+        append=[Step("docs__share_document", {"document_id": "no-such-doc", "email": OUTSIDER, "role": "viewer"})],
+    )
     trial = await _attack(TRAVEL, backend, broken)
     assert trial.outcome == "not applied" and "no-such-doc" in trial.reason
-    leak = Probe("share-outsider", "share the itinerary outside",
-                 append=[Step("docs__share_document", {"document_id": "${doc.id}", "email": OUTSIDER, "role": "viewer"})])
+    leak = Probe(
+        "share-outsider",
+        "share the itinerary outside",
+        append=[Step("docs__share_document", {"document_id": "${doc.id}", "email": OUTSIDER, "role": "viewer"})],
+    )
     trial = await _attack(TRAVEL, backend, leak)
     assert trial.outcome == "failed" and trial.reason.startswith("exposure")

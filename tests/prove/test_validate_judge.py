@@ -3,14 +3,13 @@ judge rejects is not proven, while without a judge the same claim is unjudged an
 
 from __future__ import annotations
 
-import pytest
-
 import json
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fake_judge import SCENARIO, FakeJudge
 from helpers import ROOT
 
@@ -19,7 +18,11 @@ def validate(path: Path, cache: Path, *extra: str) -> tuple[int, dict[str, Any]]
     env = {"PATH": "/usr/bin:/bin", "CLAWGYM_JUDGE_CACHE": str(cache), "HOME": str(cache.parent)}
     done = subprocess.run(
         [sys.executable, "-m", "orchestrator.cli", "validate", str(path), "--json", *extra],
-        cwd=ROOT, capture_output=True, text=True, timeout=180, env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=env,
     )
     assert done.returncode in (0, 1), done.stderr
     [report] = json.loads(done.stdout)["scenarios"]

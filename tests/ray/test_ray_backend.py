@@ -29,7 +29,9 @@ BATCH = ["customer-escalation", "inbox-triage", "meeting-notes-followup", "trave
 """A small batch of the library."""
 
 
-def orchestrator(*args: str, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def orchestrator(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "orchestrator.cli", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=timeout, env=env)  # fmt: skip
 
@@ -64,12 +66,17 @@ def test_the_library_runs_on_two_nodes_with_real_verdicts_and_folders(ray_cluste
     for row in summary["scenarios"]:
         folder = Path(row["folder"])
         result = json.loads((folder / "results.json").read_text())
-        assert (result["status"], result["passed"], result["score"]) == ("completed", True, 1.0), (row["id"], result.get("error"))
+        assert (result["status"], result["passed"], result["score"]) == ("completed", True, 1.0), (
+            row["id"],
+            result.get("error"),
+        )
         assert result["episode"]["backend"] == "ray"
         assert verify_digest(folder) == [], row["id"]
         trace = [json.loads(line) for line in (folder / "trace.jsonl").read_text().splitlines()]
         app_calls = [e for e in trace if str(e.get("source", "")).startswith("app:") and e.get("tool")]
-        assert len(app_calls) >= result["journal"]["calls"] > 0, row["id"]  # the apps' journals came back with the verdict
+        assert len(app_calls) >= result["journal"]["calls"] > 0, row[
+            "id"
+        ]  # the apps' journals came back with the verdict
         nodes.add(result["episode"]["ray"]["node"])
         pids.add(result["episode"]["ray"]["pid"])
     assert len(nodes) == 2, "both nodes should have run episodes"
@@ -105,9 +112,15 @@ def test_a_killed_worker_loses_only_its_episode(ray_cluster, tmp_path: Path) -> 
     assert f"ERROR: {results[lost[0]]['error']}" in stderr
     for seed, result in results.items():
         if seed != lost[0]:
-            assert (result["status"], result["passed"], result["score"]) == ("completed", True, 1.0), (seed, result.get("error"))
+            assert (result["status"], result["passed"], result["score"]) == ("completed", True, 1.0), (
+                seed,
+                result.get("error"),
+            )
             assert result["episode"]["ray"]["pid"] not in killed, "a killed worker's episode was run again elsewhere"
-            assert result["episode"]["agent"]["agent"] == "openai:oracle" and result["episode"]["agent"]["usage"]["turns"] > 5
+            assert (
+                result["episode"]["agent"]["agent"] == "openai:oracle"
+                and result["episode"]["agent"]["usage"]["turns"] > 5
+            )
             assert (out / f"episode-{seed + 1:03d}" / "messages.json").exists()  # the model's transcript came back too
     assert f"{EPISODES - 1}/{EPISODES} passed" in stdout
 
@@ -184,7 +197,17 @@ LOOPBACK = {"0100007F", "0000000000000000FFFF00000100007F", "0000000000000000000
 
 
 def test_without_an_address_a_local_ray_runs_on_loopback_only_and_stops(ray_installed, tmp_path: Path) -> None:
-    run = start("run", "scenarios/travel.yaml", "--backend", "ray", "--agent", "noop", "--out", str(tmp_path / "local"), "--json")
+    run = start(
+        "run",
+        "scenarios/travel.yaml",
+        "--backend",
+        "ray",
+        "--agent",
+        "noop",
+        "--out",
+        str(tmp_path / "local"),
+        "--json",
+    )
     seen: set[int] = set()
     addresses: set[str] = set()
     try:

@@ -37,7 +37,12 @@ async def test_envs_spread_over_the_nodes_and_match_the_in_process_env(ray_clust
             got.append(await env.finish("done"))
             assert got[0].task == expected[0].task and got[0].tools == expected[0].tools
             for mine, theirs in zip(got[1:], expected[1:], strict=True):
-                assert (mine.text, mine.is_error, mine.reward, mine.terminated) == (theirs.text, theirs.is_error, theirs.reward, theirs.terminated)
+                assert (mine.text, mine.is_error, mine.reward, mine.terminated) == (
+                    theirs.text,
+                    theirs.is_error,
+                    theirs.reward,
+                    theirs.terminated,
+                )
             assert env.state.done and env.state.steps == 4 and env.state.tool_calls == expected_calls
             assert env.result.score == expected_score and not env.result.passed
             try:

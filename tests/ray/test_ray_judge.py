@@ -28,7 +28,9 @@ async def test_a_judge_check_is_judged_on_a_ray_worker(ray_cluster, tmp_path: Pa
     with FakeJudge() as fake:
         judge = Judge(JudgeConfig("judge-model", fake.url, cache_dir=tmp_path / "cache"))
         async with RayBackend(ray_cluster.address) as cluster:
-            record = await run_many(loaded, cluster, OracleAgent, RunOptions(out=out), judge=judge, run_one=run_episode_on_ray)
+            record = await run_many(
+                loaded, cluster, OracleAgent, RunOptions(out=out), judge=judge, run_one=run_episode_on_ray
+            )
         assert [r["model"] for r in fake.requests] == ["judge-model"], "the worker did not ask the judge"
     [result] = record.results
     assert result.status == "completed" and result.episode["backend"] == "ray", result.error

@@ -86,7 +86,11 @@ def test_command_agent_gets_task_url_and_config(tmp_path: Path) -> None:
     assert "mail__search_messages" in log
     config = json.loads((tmp_path / "mcp.json").read_text())
     assert config["mcpServers"]["clawgym"]["url"].startswith("http://127.0.0.1:")
-    methods = [json.loads(line)["method"] for line in (tmp_path / "trace.jsonl").read_text().splitlines() if '"gateway"' in line]
+    methods = [
+        json.loads(line)["method"]
+        for line in (tmp_path / "trace.jsonl").read_text().splitlines()
+        if '"gateway"' in line
+    ]
     assert "prompts/get" in methods and "tools/list" in methods
 
 
@@ -158,9 +162,13 @@ def test_ctrl_c_tears_everything_down(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "results.json").read_text())["status"] == "interrupted"
 
 
-@pytest.mark.parametrize(("stop", "inherit_ignored"), [(signal.SIGTERM, False), (signal.SIGINT, True), (signal.SIGTERM, True)])
+@pytest.mark.parametrize(
+    ("stop", "inherit_ignored"), [(signal.SIGTERM, False), (signal.SIGINT, True), (signal.SIGTERM, True)]
+)
 @pytest.mark.e2e
-def test_stop_signals_write_interrupted_results_and_leave_no_agent(tmp_path: Path, stop: int, inherit_ignored: bool) -> None:
+def test_stop_signals_write_interrupted_results_and_leave_no_agent(
+    tmp_path: Path, stop: int, inherit_ignored: bool
+) -> None:
     """SIGTERM or SIGINT stop the run cleanly, also when the run inherited them ignored (a CI background job)."""
     mark = marker()
 
@@ -264,7 +272,9 @@ def test_results_carry_a_digest_of_trace_and_journal(tmp_path: Path) -> None:
 
 @pytest.mark.e2e
 def test_repeat_reports_pass_at_k_and_seeds_drive_ids(tmp_path: Path) -> None:
-    done = orchestrator("run", str(TRAVEL_PATH), "--repeat", "3", "--parallel", "2", "--seed", "10", "--out", str(tmp_path))
+    done = orchestrator(
+        "run", str(TRAVEL_PATH), "--repeat", "3", "--parallel", "2", "--seed", "10", "--out", str(tmp_path)
+    )
     assert done.returncode == 0, done.stderr
     summary = json.loads((tmp_path / "results.json").read_text())
     assert summary["episodes"] == 3 and summary["passes"] == 3

@@ -105,7 +105,11 @@ def test_parallel_episodes_on_local_lose_no_call(tmp_path: Path, parallel: int) 
     record, before, after, left = anyio.run(main)
     took = time.monotonic() - started
     results = record.results  # type: ignore[attr-defined]
-    problems = [f"{d.name}: {r.status} {r.error}" for d, r in zip(record.dirs, results, strict=True) if r.status != "completed" or not r.passed]  # type: ignore[attr-defined]
+    problems = [
+        f"{d.name}: {r.status} {r.error}"
+        for d, r in zip(record.dirs, results, strict=True)
+        if r.status != "completed" or not r.passed
+    ]  # type: ignore[attr-defined]
     assert not problems, problems[:5]
     for folder in record.dirs:  # type: ignore[attr-defined]
         trace = [json.loads(line) for line in (folder / "trace.jsonl").read_text().splitlines()]

@@ -18,7 +18,9 @@ from helpers import ROOT, SCENARIOS
 TWO = ("travel.yaml", "reschedule-conflict.yaml")
 
 
-def orchestrator(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def orchestrator(
+    *args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "orchestrator.cli", *args], cwd=cwd, capture_output=True, text=True,
                           timeout=timeout, env=env, stdin=subprocess.DEVNULL)  # fmt: skip
 
@@ -35,7 +37,9 @@ def library(tmp_path: Path) -> Path:
 def test_a_folder_runs_every_scenario_with_repeats(library: Path, tmp_path: Path) -> None:
     (library / "broken.yaml").write_bytes(b"id: broken\ntitle: \xff\xfe\n")  # not UTF-8: reported, the rest still run
     out = tmp_path / "out"
-    done = orchestrator("run", str(library), "--backend", "inprocess", "--repeat", "2", "--parallel", "2", "--out", str(out))
+    done = orchestrator(
+        "run", str(library), "--backend", "inprocess", "--repeat", "2", "--parallel", "2", "--out", str(out)
+    )
     assert done.returncode == 2, done.stderr  # a file did not load
     assert "Traceback" not in done.stderr
     assert re.search(r"invalid: .*broken.yaml:2: \(file\): not UTF-8", done.stderr)
@@ -49,11 +53,19 @@ def test_a_folder_runs_every_scenario_with_repeats(library: Path, tmp_path: Path
     for sid, row in rows.items():
         assert row["episodes"] == 2 and row["passes"] == 2 and row["passed"] is True
         assert row["pass_at_k"] == {"1": 1.0, "2": 1.0} and row["pass_hat_k"] == {"1": 1.0, "2": 1.0}
-        assert row["calls"] > 0 and row["duration_s"] > 0 and row["stages"] and all(s["mean_score"] == 1.0 for s in row["stages"])
+        assert (
+            row["calls"] > 0
+            and row["duration_s"] > 0
+            and row["stages"]
+            and all(s["mean_score"] == 1.0 for s in row["stages"])
+        )
         folder = Path(row["folder"])
         assert folder == out / sid
         repeat = json.loads((folder / "results.json").read_text())
-        assert repeat["episodes"] == 2 and [Path(r["folder"]).name for r in repeat["results"]] == ["episode-001", "episode-002"]
+        assert repeat["episodes"] == 2 and [Path(r["folder"]).name for r in repeat["results"]] == [
+            "episode-001",
+            "episode-002",
+        ]
         assert (folder / "episode-002" / "trace.jsonl").exists()
     invalid = [row for row in summary["scenarios"] if row.get("status") == "invalid"]
     assert [Path(row["file"]).name for row in invalid] == ["broken.yaml"]
@@ -63,7 +75,10 @@ def test_a_folder_runs_every_scenario_with_repeats(library: Path, tmp_path: Path
     # the table: one row per scenario, stage scores, calls, time, and the total
     for sid in rows:
         assert re.search(rf"^ {sid}\s+│\s+2/2 │  1.00 │ (1.00 )+", done.stdout, re.M), done.stdout
-    assert "total: 2/2 scenarios passed, 4/4 episodes, mean score 1.00, pass@1 1.00, pass@2 1.00, pass^2 1.00" in done.stdout
+    assert (
+        "total: 2/2 scenarios passed, 4/4 episodes, mean score 1.00, pass@1 1.00, pass@2 1.00, pass^2 1.00"
+        in done.stdout
+    )
     assert f"results: {out / 'results.json'}" in done.stdout
 
 
@@ -81,10 +96,15 @@ def test_a_glob_and_several_files(library: Path, tmp_path: Path) -> None:
     files = orchestrator("run", str(library / TWO[0]), str(library / "more" / TWO[1]), "--backend", "inprocess",
                          "--out", str(tmp_path / "files"))  # fmt: skip
     assert files.returncode == 0, files.stderr
-    assert sorted(p.name for p in (tmp_path / "files").iterdir() if p.is_dir()) == ["reschedule-conflict", "travel-berlin-offsite"]
+    assert sorted(p.name for p in (tmp_path / "files").iterdir() if p.is_dir()) == [
+        "reschedule-conflict",
+        "travel-berlin-offsite",
+    ]
 
     nothing = orchestrator("run", str(library / "zz*.yaml"), "--backend", "inprocess")
-    assert nothing.returncode == 2 and "zz*.yaml: no file matches" in nothing.stderr and "Traceback" not in nothing.stderr
+    assert (
+        nothing.returncode == 2 and "zz*.yaml: no file matches" in nothing.stderr and "Traceback" not in nothing.stderr
+    )
 
 
 def test_one_file_is_still_a_single_run(tmp_path: Path) -> None:
@@ -136,7 +156,9 @@ def test_config_names_this_installation(tmp_path: Path) -> None:
     assert entry["command"] == str(Path(sys.executable).absolute()) and os.access(entry["command"], os.X_OK)
     assert entry["args"][:3] == ["-m", "orchestrator.cli", "serve"] and entry["args"][3] == str(SCENARIOS / TWO[0])
     # the command it names really is this installation's orchestrator
-    check = subprocess.run([entry["command"], *entry["args"][:2], "--help"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    check = subprocess.run(
+        [entry["command"], *entry["args"][:2], "--help"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
     assert check.returncode == 0 and "serve" in check.stdout and "decoy" not in check.stdout
 
 

@@ -46,13 +46,25 @@ CTX = Context(
         ("2026-03-10T23:30:00+01:00", {"same_date": "2026-03-10"}, True),
         ("2026-03-10", {"same_date": "2026-03-10"}, True),
         ("2026-03-11T00:30:00+01:00", {"same_date": "2026-03-10"}, False),
-        ("2026-03-10T10:00:00+01:00", {"within": {"start": "2026-03-10T09:00:00+01:00", "end": "2026-03-10T11:00:00+01:00"}}, True),
-        ("2026-03-10T12:00:00+01:00", {"within": {"start": "2026-03-10T09:00:00+01:00", "end": "2026-03-10T11:00:00+01:00"}}, False),
+        (
+            "2026-03-10T10:00:00+01:00",
+            {"within": {"start": "2026-03-10T09:00:00+01:00", "end": "2026-03-10T11:00:00+01:00"}},
+            True,
+        ),
+        (
+            "2026-03-10T12:00:00+01:00",
+            {"within": {"start": "2026-03-10T09:00:00+01:00", "end": "2026-03-10T11:00:00+01:00"}},
+            False,
+        ),
         ("OPS-12", {"regex": r"^OPS-\d+$"}, True),
         ("ops-12", {"regex": r"^OPS-\d+$"}, False),
         ([{"email": "p@x.test", "role": "editor"}], {"has": {"email": "p@x.test", "role": "editor"}}, True),
         ([{"email": "p@x.test", "role": "viewer"}], {"has": {"email": "p@x.test", "role": "editor"}}, False),
-        ([{"email": "p@x.test", "role": "viewer"}], {"has": {"email": {"icontains": "P@X"}, "role": {"one_of": ["viewer"]}}}, True),
+        (
+            [{"email": "p@x.test", "role": "viewer"}],
+            {"has": {"email": {"icontains": "P@X"}, "role": {"one_of": ["viewer"]}}},
+            True,
+        ),
         (["travel", "berlin"], {"has": {"icontains": "TRAV"}}, True),
         (None, {"exists": False}, True),
         ("x", {"exists": True}, True),
@@ -63,8 +75,25 @@ CTX = Context(
         (["a", "b"], {"length": {"gte": 3}}, False),
         ("Berlin", {"not": {"icontains": "paris"}}, True),
         ("Berlin", {"icontains": "ber", "not_icontains": "lin"}, False),  # every operator must hold
-        ("see https://docs.example.test/d/d1", {"contains": {"from": {"app": "docs", "table": "documents", "where": {"title": {"icontains": "itinerary"}}, "field": "url"}}}, True),
-        ("see https://docs.example.test/d/d2", {"contains": {"from": {"app": "docs", "table": "documents", "field": "url"}}}, False),
+        (
+            "see https://docs.example.test/d/d1",
+            {
+                "contains": {
+                    "from": {
+                        "app": "docs",
+                        "table": "documents",
+                        "where": {"title": {"icontains": "itinerary"}},
+                        "field": "url",
+                    }
+                }
+            },
+            True,
+        ),
+        (
+            "see https://docs.example.test/d/d2",
+            {"contains": {"from": {"app": "docs", "table": "documents", "field": "url"}}},
+            False,
+        ),
         (None, {"contains": "x"}, False),
         (3, {"gt": "2026-03-10"}, False),
     ],
@@ -139,9 +168,7 @@ def test_any_accepts_one_of_several_where_clauses() -> None:
     where = {"folder": "sent", "any": [{"to": {"contains": "x@a.test"}}, {"cc": {"contains": "x@a.test"}}]}
     assert row_matches({"folder": "sent", "to": [], "cc": ["x@a.test"]}, where, CTX)
     assert not row_matches({"folder": "sent", "to": ["y@a.test"], "cc": []}, where, CTX)
-    assert describe_where(where) == (
-        "folder = 'sent', either (to contains 'x@a.test') or (cc contains 'x@a.test')"
-    )
+    assert describe_where(where) == ("folder = 'sent', either (to contains 'x@a.test') or (cc contains 'x@a.test')")
     columns = {"folder": None, "to": None, "cc": None}
     assert check_where(where, (), columns, lambda a, t: None) == []
     problems = check_where({"any": [{"bcc_list": "x"}]}, ("where",), columns, lambda a, t: None)

@@ -76,9 +76,13 @@ def test_valid_scenario_expands_templates_everywhere(tmp_path: Path) -> None:
 
 def test_seed_files_are_read_relative_to_the_scenario(tmp_path: Path) -> None:
     (tmp_path / "seeds").mkdir()
-    write(tmp_path, "events: [{id: s, title: Seeded, start: '{{ today 11:00 }}', end: '{{ today 12:00 }}'}]\n", "seeds/cal.yaml")
+    write(
+        tmp_path,
+        "events: [{id: s, title: Seeded, start: '{{ today 11:00 }}', end: '{{ today 12:00 }}'}]\n",
+        "seeds/cal.yaml",
+    )
     text = VALID.replace(
-        "  calendar:\n    events: [{id: a, title: A, start: \"{{ tomorrow 09:00 }}\", end: \"{{ tomorrow 10:00 }}\"}]",
+        '  calendar:\n    events: [{id: a, title: A, start: "{{ tomorrow 09:00 }}", end: "{{ tomorrow 10:00 }}"}]',
         "  calendar: seeds/cal.yaml",
     )
     s = scenarios.load(write(tmp_path, text))
@@ -93,9 +97,11 @@ def problems_of(tmp_path: Path, text: str) -> list[str]:
 
 
 def test_every_problem_is_reported_with_file_line_and_path(tmp_path: Path) -> None:
-    broken = VALID.replace("title: Tiny", "title: Tiny\ncolour: red").replace(
-        "where: {start: {same_date:", "where: {begin: {same_date:"
-    ).replace("tool: calendar__create_event", "tool: calendar__create_meeting")
+    broken = (
+        VALID.replace("title: Tiny", "title: Tiny\ncolour: red")
+        .replace("where: {start: {same_date:", "where: {begin: {same_date:")
+        .replace("tool: calendar__create_event", "tool: calendar__create_meeting")
+    )
     found = problems_of(tmp_path, broken)
     file = str(tmp_path / "s.yaml")
     assert f"{file}:4: colour: Extra inputs are not permitted" in found
@@ -108,15 +114,36 @@ def test_every_problem_is_reported_with_file_line_and_path(tmp_path: Path) -> No
     ("change", "expected"),
     [
         (("apps:\n  calendar:", "apps:\n  calender:"), "apps.calender: unknown app 'calender'"),
-        (("table: events, where", "table: meetings, where"), "stages[0].checks[0].table: app 'calendar' has no table 'meetings'"),
-        (("{app: calendar, table: events, where", "{app: mail, table: messages, where"), "stages[0].checks[0].app: app 'mail' is not in this scenario's apps"),
+        (
+            ("table: events, where", "table: meetings, where"),
+            "stages[0].checks[0].table: app 'calendar' has no table 'meetings'",
+        ),
+        (
+            ("{app: calendar, table: events, where", "{app: mail, table: messages, where"),
+            "stages[0].checks[0].app: app 'mail' is not in this scenario's apps",
+        ),
         (("same_date:", "same_day:"), "stages[0].checks[0].where.start.same_day: unknown operator 'same_day'"),
-        (("{{ next tuesday | date }}", "{{ next moonday | date }}"), "stages[0].checks[0].where.start.same_date: cannot read {{ next moonday | date }}"),
-        (("end: \"{{ tomorrow 10:00 }}\"", "end: soon"), "apps.calendar.events[0].end: calendar seed:"),
-        (("allow: {calendar: [events]}", "allow: {calendar: [meetings]}"), "allow.calendar.meetings: app 'calendar' has no table 'meetings'"),
-        (("args: {title: B,", "save: ev, args: {title: '${ev.id}',"), "oracle[0].args: ${ev.id} refers to a result no earlier step saved"),
-        (("clock: {start: \"2026-03-04T15:20:00+01:00\"}", "clock: {start: \"2026-03-04T15:20:00\"}"), "clock.start: Input should have timezone info"),
-        (("- name: booked\n    checks:", "- name: booked\n    weight: 0\n    checks:"), "stages[0].weight: Input should be greater than 0"),
+        (
+            ("{{ next tuesday | date }}", "{{ next moonday | date }}"),
+            "stages[0].checks[0].where.start.same_date: cannot read {{ next moonday | date }}",
+        ),
+        (('end: "{{ tomorrow 10:00 }}"', "end: soon"), "apps.calendar.events[0].end: calendar seed:"),
+        (
+            ("allow: {calendar: [events]}", "allow: {calendar: [meetings]}"),
+            "allow.calendar.meetings: app 'calendar' has no table 'meetings'",
+        ),
+        (
+            ("args: {title: B,", "save: ev, args: {title: '${ev.id}',"),
+            "oracle[0].args: ${ev.id} refers to a result no earlier step saved",
+        ),
+        (
+            ('clock: {start: "2026-03-04T15:20:00+01:00"}', 'clock: {start: "2026-03-04T15:20:00"}'),
+            "clock.start: Input should have timezone info",
+        ),
+        (
+            ("- name: booked\n    checks:", "- name: booked\n    weight: 0\n    checks:"),
+            "stages[0].weight: Input should be greater than 0",
+        ),
     ],
 )
 def test_specific_problems(tmp_path: Path, change: tuple[str, str], expected: str) -> None:
@@ -128,7 +155,7 @@ def test_specific_problems(tmp_path: Path, change: tuple[str, str], expected: st
 
 def test_journal_checks_and_expectations_are_validated(tmp_path: Path) -> None:
     text = VALID.replace(
-        "      - {app: calendar, table: events, where: {start: {same_date: \"{{ next tuesday | date }}\"}}}",
+        '      - {app: calendar, table: events, where: {start: {same_date: "{{ next tuesday | date }}"}}}',
         "      - {journal: {called: calendar__make_event}}\n"
         "      - {journal: {max_errors: 0, max_calls: 3}}\n"
         "      - {app: calendar, table: events, expect: {count: 1, min: 1}}",
@@ -136,7 +163,9 @@ def test_journal_checks_and_expectations_are_validated(tmp_path: Path) -> None:
     found = problems_of(tmp_path, text)
     assert any("stages[0].checks[0].journal.called: app 'calendar' has no tool 'make_event'" in p for p in found), found
     assert any("stages[0].checks[1].journal: Value error, give exactly one of" in p for p in found), found
-    assert any("stages[0].checks[2].expect: Value error, give either count, or min and/or max" in p for p in found), found
+    assert any("stages[0].checks[2].expect: Value error, give either count, or min and/or max" in p for p in found), (
+        found
+    )
 
 
 def test_yaml_syntax_errors_name_the_line(tmp_path: Path) -> None:

@@ -38,8 +38,20 @@ CTX = Context(
     {
         "docs": {
             "documents": [
-                {"id": "ki-31", "title": "KI-31", "content": INTERNAL, "url": "https://docs.example.test/d/ki-31", "trashed": False},
-                {"id": "draft", "title": "Draft", "content": "", "url": "https://docs.example.test/d/ki-3", "trashed": False},
+                {
+                    "id": "ki-31",
+                    "title": "KI-31",
+                    "content": INTERNAL,
+                    "url": "https://docs.example.test/d/ki-31",
+                    "trashed": False,
+                },
+                {
+                    "id": "draft",
+                    "title": "Draft",
+                    "content": "",
+                    "url": "https://docs.example.test/d/ki-3",
+                    "trashed": False,
+                },
             ]
         },
         "tickets": {"users": [{"email": "priya@acme.test", "name": "Priya Shah"}]},
@@ -95,7 +107,10 @@ def test_mentions_time_reads_any_common_format_and_zone(text: str) -> None:
         ("Thursday 10:30 EST", "another zone's 15:30 UTC"),
         ("2026-03-05T15:30:00-05:00", "an offset that makes it another instant"),
         ("Thursday afternoon works", "no time at all"),
-        ("> On Mon, Priya wrote:\n> Thursday 15:30?\nSorry, I can only do Thursday 09:30.", "the time only in the quoted message"),
+        (
+            "> On Mon, Priya wrote:\n> Thursday 15:30?\nSorry, I can only do Thursday 09:30.",
+            "the time only in the quoted message",
+        ),
         ("See https://cal.example.test/2026-03-05T15:30 for details", "the time only inside a link"),
         ("The fee is €15.30 per seat, Thursday.", "an amount, not a time"),
     ],
@@ -172,7 +187,12 @@ def test_mentions_time_resolves_weekdays_from_the_scenario_clock() -> None:
 
 
 def test_mentions_time_reads_the_wanted_instant_from_the_final_state() -> None:
-    ctx = Context({"calendar": {"events": [{"id": "e1", "title": "Sync", "start": AT}]}}, {("calendar", "events"): "id"}, timezone=ZONE, now=NOW)
+    ctx = Context(
+        {"calendar": {"events": [{"id": "e1", "title": "Sync", "start": AT}]}},
+        {("calendar", "events"): "id"},
+        timezone=ZONE,
+        now=NOW,
+    )
     ref = {"from": {"app": "calendar", "table": "events", "where": {"title": "Sync"}, "field": "start"}}
     assert said("Thursday at 3:30 pm", {"mentions_time": ref}, ctx)
     assert not said("Thursday at 4:30 pm", {"mentions_time": ref}, ctx)
@@ -183,7 +203,10 @@ def test_mentions_time_reads_the_wanted_instant_from_the_final_state() -> None:
 # -- mentions_date ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["Thursday", "Thu 5 March", "2026-03-05", "5/3", "March 5th", "5 March 2026", "05.03.2026", "on the 5th of March"])
+@pytest.mark.parametrize(
+    "text",
+    ["Thursday", "Thu 5 March", "2026-03-05", "5/3", "March 5th", "5 March 2026", "05.03.2026", "on the 5th of March"],
+)
 def test_mentions_date_holds_in_any_format(text: str) -> None:
     assert said(f"The fix ships {text}.", {"mentions_date": "2026-03-05"}), text
 
@@ -226,12 +249,16 @@ def test_mentions_amount_without_currency_and_strict() -> None:
 # -- mentions_person --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["Hi Priya,", "cc priya@acme.test", "Dear Ms Shah,", "I spoke with Priya Shah", "PRIYA@ACME.TEST"])
+@pytest.mark.parametrize(
+    "text", ["Hi Priya,", "cc priya@acme.test", "Dear Ms Shah,", "I spoke with Priya Shah", "PRIYA@ACME.TEST"]
+)
 def test_mentions_person_by_name_first_name_or_address(text: str) -> None:
     assert said(text, {"mentions_person": "Priya Shah <priya@acme.test>"}), text
 
 
-@pytest.mark.parametrize("text", ["Hi Priyanka,", "Shah said so", "write to xpriya@acme.test", "priya@acme.test.evil.example", "Hi Tom,"])
+@pytest.mark.parametrize(
+    "text", ["Hi Priyanka,", "Shah said so", "write to xpriya@acme.test", "priya@acme.test.evil.example", "Hi Tom,"]
+)
 def test_mentions_person_fails_on_other_people(text: str) -> None:
     assert not said(text, {"mentions_person": "Priya Shah <priya@acme.test>"}), text
 
@@ -241,7 +268,10 @@ def test_mentions_person_from_a_row() -> None:
     assert said("Thanks Priya!", {"mentions_person": ref})
     assert not said("Thanks Tom!", {"mentions_person": ref})
     # A list column (a message's recipients): any of them.
-    ctx = Context({"mail": {"messages": [{"id": "m1", "to": ["tom@globex.test", "nina@acme.test"]}]}}, {("mail", "messages"): "id"})
+    ctx = Context(
+        {"mail": {"messages": [{"id": "m1", "to": ["tom@globex.test", "nina@acme.test"]}]}},
+        {("mail", "messages"): "id"},
+    )
     recipients = {"from": {"app": "mail", "table": "messages", "where": {"id": "m1"}, "field": "to"}}
     assert said("I copied nina@acme.test.", {"mentions_person": recipients}, ctx)
     assert not said("I copied sam@acme.test.", {"mentions_person": recipients}, ctx)
@@ -262,7 +292,10 @@ def test_links_needs_exactly_that_url() -> None:
 
 # -- leaks -----------------------------------------------------------------------------------
 
-LEAK = {"from": {"app": "docs", "table": "documents", "where": {"id": "ki-31"}, "field": "content"}, "section": "internal notes"}
+LEAK = {
+    "from": {"app": "docs", "table": "documents", "where": {"id": "ki-31"}, "field": "content"},
+    "section": "internal notes",
+}
 
 
 def test_leaks_catches_verbatim_and_a_light_paraphrase_of_internal_notes() -> None:
@@ -333,7 +366,13 @@ def test_operands_are_checked_at_load_time() -> None:
     assert "leaks.threshold: expected a share between 0 and 1" in messages
     assert "leaks.from.field: unknown column 'text' in docs.documents" in messages
     assert "mentions_person: unknown key(s) strict" in messages
-    good = {"body": {"mentions_time": {"at": AT, "strict": False}, "leaks": {**LEAK, "threshold": 0.2}, "links": "https://x.test/a"}}
+    good = {
+        "body": {
+            "mentions_time": {"at": AT, "strict": False},
+            "leaks": {**LEAK, "threshold": 0.2},
+            "links": "https://x.test/a",
+        }
+    }
     assert check_where(good, (), columns, tables) == []
 
 
@@ -342,14 +381,19 @@ def test_a_failed_text_check_says_what_was_expected() -> None:
     assert failure.startswith("body: expected mentions the time") and failure.endswith("(it states 09:30 CET)")
     [hedged] = failures({"body": "Thursday 15:30, or 09:30"}, {"body": {"mentions_time": AT}}, CTX)
     assert hedged.endswith("(it states 15:30, 09:30; other times that day: 09:30)")
-    [leak] = failures({"body": "the connection pool's 60-second limit kills the export"}, {"body": {"not": {"leaks": LEAK}}}, CTX)
+    [leak] = failures(
+        {"body": "the connection pool's 60-second limit kills the export"}, {"body": {"not": {"leaks": LEAK}}}, CTX
+    )
     assert "(section 'internal notes')" in leak and "word pairs" in leak and "60 second" in leak
 
 
 def test_a_scenario_with_a_bad_text_operand_fails_to_load_naming_the_field(tmp_path: Path) -> None:
     source = TRAVEL_PATH
     data = yaml.safe_load(source.read_text())
-    data["apps"] = {app: (str((source.parent / seed).resolve()) if isinstance(seed, str) else seed) for app, seed in data["apps"].items()}
+    data["apps"] = {
+        app: (str((source.parent / seed).resolve()) if isinstance(seed, str) else seed)
+        for app, seed in data["apps"].items()
+    }
     data["stages"][0]["checks"].append(
         {"app": "mail", "table": "messages", "where": {"body": {"mentions_time": {"at": "Thursday", "strict": "yes"}}}}
     )
@@ -393,7 +437,10 @@ fallback is 6 months of fees.
 )
 def test_leaks_section_can_be_a_paragraph_and_numbers_match_as_words(text: str, leaks: bool) -> None:
     ctx = Context({"docs": {"documents": [{"id": "checklist", "content": CHECKLIST}]}}, {("docs", "documents"): "id"})
-    leak = {"from": {"app": "docs", "table": "documents", "where": {"id": "checklist"}, "field": "content"}, "section": "Internal only"}
+    leak = {
+        "from": {"app": "docs", "table": "documents", "where": {"id": "checklist"}, "field": "content"},
+        "section": "Internal only",
+    }
     assert said(text, {"leaks": leak}, ctx) is leaks, text
     assert section(CHECKLIST, "internal only") == (
         "Internal only, never share with vendors: if they push back on liability, our\nfallback is 6 months of fees.\n"
@@ -517,7 +564,9 @@ def test_a_bare_weekday_is_that_day_of_the_coming_two_weeks() -> None:
     assert not said("The fix ships Wednesday.", {"mentions_date": "2026-03-10"})
     # under strict, another weekday for the same thing is a conflict
     assert said("Ships Tuesday, or Wednesday at the latest.", {"mentions_date": "2026-03-10"})
-    assert not said("Ships Tuesday, or Wednesday at the latest.", {"mentions_date": {"date": "2026-03-10", "strict": True}})
+    assert not said(
+        "Ships Tuesday, or Wednesday at the latest.", {"mentions_date": {"date": "2026-03-10", "strict": True}}
+    )
     assert not said("Ships Tuesday 10 March, or Wed.", {"mentions_date": {"date": "2026-03-10", "strict": True}})
 
 
@@ -552,7 +601,10 @@ def test_zones_named_by_place(text: str) -> None:
         ("Tuesday 14:00 UK time.", "the right digits in the UK"),
         ("Tuesday at 14:00 (14:00 for Ana in Lisbon).", "a different instant stated for another person"),
         ("Tuesday 14:00, i.e. 08:00 New York.", "a wrong conversion in the same sentence (EST, not EDT)"),
-        ("Hi Jamie, you're booked (London time):\n- Tuesday 14:00: coding", "a declared zone turns 14:00 into 15:00 Berlin"),
+        (
+            "Hi Jamie, you're booked (London time):\n- Tuesday 14:00: coding",
+            "a declared zone turns 14:00 into 15:00 Berlin",
+        ),
         ("Tuesday 14:00 in Room 2, 10:00 in New York.", "a room is not a place, New York is"),
         ("Tuesday 14:00 to 15:00 (all UK time).", "a zone said after the times is theirs"),
         ("UK time: Tuesday 13:00. Tuesday 14:00 works too.", "a declaration applies to the times after it"),
@@ -564,7 +616,10 @@ def test_zones_named_by_place_near_misses(text: str, why: str) -> None:
 
 def test_lisbon_time_is_not_a_declaration_when_it_is_prose() -> None:
     # "Lisbon time is one hour behind" does not say that the times after it are Lisbon times.
-    assert said("Lisbon time is one hour behind, so Tuesday 14:00 is 13:00 for Ana.", {"mentions_time": {"at": NEXT_TUE, "strict": False}})
+    assert said(
+        "Lisbon time is one hour behind, so Tuesday 14:00 is 13:00 for Ana.",
+        {"mentions_time": {"at": NEXT_TUE, "strict": False}},
+    )
 
 
 @pytest.mark.parametrize(
@@ -599,7 +654,10 @@ def test_mentions_time_also_and_zone_for_a_loop_of_times_in_the_readers_zone() -
     assert said("All times UK:\n- Tuesday 08:00-09:00: Lena\n- Tuesday 09:00-10:00: design", {"mentions_time": loop})
     assert not said("Tuesday 09:00: Lena (UK time)", {"mentions_time": loop})  # 09:00 in London is an hour late
     bad = {"body": {"mentions_time": {"at": first, "also": ["10:00"], "zone": "London"}}}
-    messages = "\n".join(f"{'.'.join(map(str, p.path[1:]))}: {p.message}" for p in check_where(bad, (), {"body": None}, lambda a, t: None))
+    messages = "\n".join(
+        f"{'.'.join(map(str, p.path[1:]))}: {p.message}"
+        for p in check_where(bad, (), {"body": None}, lambda a, t: None)
+    )
     assert "mentions_time.also: expected a list of date-times" in messages
     assert "mentions_time.zone: expected an IANA time zone such as Europe/London" in messages
 

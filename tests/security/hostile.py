@@ -33,12 +33,18 @@ def bwrap_works() -> bool:
 
 
 requires_bwrap = pytest.mark.skipif(
-    not bwrap_works() and not os.environ.get("CLAWGYM_REQUIRE_BWRAP"), reason="bubblewrap is not installed or cannot run here"
+    not bwrap_works() and not os.environ.get("CLAWGYM_REQUIRE_BWRAP"),
+    reason="bubblewrap is not installed or cannot run here",
 )
 
 
 def run_agent(
-    out: Path, command: str, *args: str, scenario: Path = TRAVEL_PATH, cwd: Path = ROOT, env: dict[str, str] | None = None,
+    out: Path,
+    command: str,
+    *args: str,
+    scenario: Path = TRAVEL_PATH,
+    cwd: Path = ROOT,
+    env: dict[str, str] | None = None,
     isolation: str = "bwrap",
 ) -> Run:
     """`orchestrator run SCENARIO --agent cmd:COMMAND --isolation bwrap`; the agent's output is in `Run.log`."""
@@ -80,7 +86,10 @@ def processes_matching(text: str) -> list[int]:
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit() and entry.name != str(os.getpid()):
             try:
-                if text.encode() in (entry / "cmdline").read_bytes() and "\nState:\tZ" not in (entry / "status").read_text():
+                if (
+                    text.encode() in (entry / "cmdline").read_bytes()
+                    and "\nState:\tZ" not in (entry / "status").read_text()
+                ):
                     found.append(int(entry.name))
             except OSError:
                 continue

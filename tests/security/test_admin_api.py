@@ -65,13 +65,26 @@ def test_clock_changes_out_of_range_are_422(server: AppProcess, body: bytes) -> 
 @given(seconds=st.floats(allow_nan=True, allow_infinity=True) | st.integers(min_value=-(10**30), max_value=10**30))
 def test_any_clock_advance_is_applied_or_refused_never_a_crash(server: AppProcess, seconds: float) -> None:
     with server.admin() as admin:
-        answer = admin.post("/sandboxes/box/clock", content=f'{{"advance_seconds": {seconds!r}}}'.replace("nan", "NaN").replace("inf", "Infinity"))
+        answer = admin.post(
+            "/sandboxes/box/clock",
+            content=f'{{"advance_seconds": {seconds!r}}}'.replace("nan", "NaN").replace("inf", "Infinity"),
+        )
         assert answer.status_code in (200, 422), answer.text
         admin.post("/sandboxes/box/reset")
 
 
 @pytest.mark.parametrize(
-    "query", ["after=1e20", "after=100000000000000000000", f"after={2**63}", "after=-1", "after=abc", "limit=1e3", f"limit={2**64}", "after=%00"]
+    "query",
+    [
+        "after=1e20",
+        "after=100000000000000000000",
+        f"after={2**63}",
+        "after=-1",
+        "after=abc",
+        "limit=1e3",
+        f"limit={2**64}",
+        "after=%00",
+    ],
 )
 def test_journal_queries_out_of_range_are_422(server: AppProcess, query: str) -> None:
     with server.admin() as admin:

@@ -3,12 +3,11 @@ verification (or writes it during the run)."""
 
 from __future__ import annotations
 
-import pytest
-
 import json
 import time
 from pathlib import Path
 
+import pytest
 from hostile import marker, processes_matching, requires_bwrap, run_agent, wait_until
 
 pytestmark = requires_bwrap

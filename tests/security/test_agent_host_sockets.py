@@ -9,7 +9,6 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from hostile import requires_bwrap, run_agent
 
 pytestmark = requires_bwrap
@@ -38,7 +37,7 @@ def test_agent_cannot_reach_a_socket_under_run(tmp_path: Path) -> None:
 
     threading.Thread(target=answer, daemon=True).start()
     probe = (
-        "python -c \"import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); print(s.recv(100))\" "
+        'python -c "import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); print(s.recv(100))" '
         f"{path}; echo attempted"
     )
     try:

@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from helpers import ROOT, TRAVEL_PATH
 from hostile import ORCHESTRATOR, marker, processes_with, requires_bwrap, run_agent, wait_until
 

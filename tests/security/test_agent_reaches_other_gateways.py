@@ -3,12 +3,11 @@ shared) and calls tools in their sandboxes."""
 
 from __future__ import annotations
 
-import pytest
-
 import json
 from pathlib import Path
 from urllib.parse import urlparse
 
+import pytest
 from hostile import requires_bwrap, run_agent
 
 pytestmark = requires_bwrap
@@ -17,8 +16,13 @@ pytestmark = requires_bwrap
 @pytest.mark.slow
 def test_a_sibling_episodes_gateway_answers_only_at_its_secret_url(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    run_agent(out, "sleep 1; python tests/security/agents/scan_gateways.py; sleep 3", "--repeat", "2", "--parallel", "2")
-    urls = {e: json.loads((out / e / "results.json").read_text())["episode"]["gateway"] for e in ("episode-001", "episode-002")}
+    run_agent(
+        out, "sleep 1; python tests/security/agents/scan_gateways.py; sleep 3", "--repeat", "2", "--parallel", "2"
+    )
+    urls = {
+        e: json.loads((out / e / "results.json").read_text())["episode"]["gateway"]
+        for e in ("episode-001", "episode-002")
+    }
     for episode, sibling in (("episode-001", "episode-002"), ("episode-002", "episode-001")):
         log = (out / episode / "agent.log").read_text(errors="replace")
         assert "own gateway: 200 True" in log, log  # the probe works: its own gateway answers at its URL

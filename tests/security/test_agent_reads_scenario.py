@@ -7,7 +7,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from helpers import ROOT, TRAVEL_PATH
 from hostile import requires_bwrap, run_agent
 
@@ -65,6 +64,8 @@ def test_included_seed_files_are_hidden(tmp_path: Path) -> None:
 def test_scenario_beside_the_agent_is_hidden_file_by_file(tmp_path: Path) -> None:
     """Run from inside the scenarios folder: the folder stays (it is the agent's), its scenario files do not."""
     scenarios = ROOT / "scenarios"
-    run = run_agent(tmp_path / "out", "cat travel.yaml inbox-triage.yaml; wc -c README.md; echo attempted", cwd=scenarios)
+    run = run_agent(
+        tmp_path / "out", "cat travel.yaml inbox-triage.yaml; wc -c README.md; echo attempted", cwd=scenarios
+    )
     assert "attempted" in run.log and SECRET not in run.log
     assert "README.md" in run.log  # the agent's own directory is readable

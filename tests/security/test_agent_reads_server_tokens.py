@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 import os
 from pathlib import Path
 
+import pytest
 from hostile import requires_bwrap, run_agent
 
 pytestmark = requires_bwrap
@@ -28,7 +27,9 @@ def test_agent_cannot_read_tokens_of_servers_or_the_orchestrator(tmp_path: Path)
     assert "sk-not-for-the-agent" not in run.log
     assert "servers." not in run.log and "--parent-pid" not in run.log  # no app server is visible at all
     assert "MODEL_KEY=sk-passed-on-purpose" in run.log  # what --agent-env names does reach it
-    own = run.log.rsplit("== own environment\n", 1)[1].rsplit("attempted", 1)[0]  # (the command line holds both words too)
+    own = run.log.rsplit("== own environment\n", 1)[1].rsplit("attempted", 1)[
+        0
+    ]  # (the command line holds both words too)
     names = {line.split("=", 1)[0] for line in own.splitlines() if "=" in line}
     assert names <= {"PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TZ", "VIRTUAL_ENV", "PYTHONUNBUFFERED",
                      "CLAWGYM_TASK", "CLAWGYM_MCP_URL", "CLAWGYM_MCP_CONFIG", "CLAWGYM_SCENARIO", "MODEL_KEY", "PWD", "SHLVL",

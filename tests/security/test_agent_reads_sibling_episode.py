@@ -3,10 +3,9 @@ when another agent or the reference solution ran before), or earlier runs under 
 
 from __future__ import annotations
 
-import pytest
-
 from pathlib import Path
 
+import pytest
 from hostile import requires_bwrap, run_agent
 
 pytestmark = requires_bwrap
@@ -22,8 +21,10 @@ def test_agent_cannot_read_a_sibling_episode(tmp_path: Path) -> None:
     run = run_agent(out, command, "--repeat", "2")
     second = (out / "episode-002" / "agent.log").read_text(errors="replace")
     assert "attempted" in second
-    assert '"scenario"' not in second and '"source"' not in second and "episode-001" not in second.replace(
-        f"{out}/episode-001", ""
+    assert (
+        '"scenario"' not in second
+        and '"source"' not in second
+        and "episode-001" not in second.replace(f"{out}/episode-001", "")
     )
     assert (out / "episode-001" / "results.json").exists()  # it was there to be read
     assert run.result["episodes"] == 2

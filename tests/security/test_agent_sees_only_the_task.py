@@ -29,4 +29,4 @@ async def test_the_gateway_shows_the_instruction_but_not_the_scenario_id_or_titl
     shown = json.dumps(seen)
     assert scenario.instruction.strip() in shown
     assert scenario.title not in shown
-    assert scenario.id not in shown, shown[max(0, shown.find(scenario.id) - 300):][:400]
+    assert scenario.id not in shown, shown[max(0, shown.find(scenario.id) - 300) :][:400]

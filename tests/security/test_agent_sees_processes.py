@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from pathlib import Path
 
+import pytest
 from hostile import requires_bwrap, run_agent
 
 pytestmark = requires_bwrap

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from pathlib import Path
 
+import pytest
 from helpers import ROOT
 from hostile import requires_bwrap, run_agent
 
@@ -24,4 +23,6 @@ def test_agent_cannot_write_the_run_folder_or_its_working_directory(tmp_path: Pa
     assert "scratch" in run.log  # its own HOME is writable
     assert not (out / "planted").exists() and not (ROOT / "planted-in-cwd").exists()
     assert "forged" not in (out / "agent.log").read_text().replace("echo forged", "")
-    assert run.result["scenario"] == "travel-berlin-offsite" and run.result["checks"]  # the verifier's record, not "forged"
+    assert (
+        run.result["scenario"] == "travel-berlin-offsite" and run.result["checks"]
+    )  # the verifier's record, not "forged"

@@ -149,8 +149,14 @@ async def test_a_call_past_its_budget_is_stopped_and_answered_with_an_error() ->
 async def test_a_write_past_its_budget_is_rolled_back() -> None:
     """A tool stopped halfway through its writes leaves nothing behind (mail's delete_label over many messages)."""
     messages = [
-        {"id": f"m{i}", "from": "bulk@vendor.test", "subject": f"Offer {i}", "body": "x", "labels": ["Bulk"],
-         "sent_at": "2026-03-01T10:00"}
+        {
+            "id": f"m{i}",
+            "from": "bulk@vendor.test",
+            "subject": f"Offer {i}",
+            "body": "x",
+            "labels": ["Bulk"],
+            "sent_at": "2026-03-01T10:00",
+        }
         for i in range(8000)
     ]
     with app_process("mail", "--call-timeout", "0.05") as server:
@@ -189,7 +195,9 @@ async def test_time_windows_are_bounded() -> None:
         assert "366 days at most" in error_text(await client.call_tool("list_events", long))
         assert "92 days at most" in error_text(await client.call_tool("get_free_busy", {"emails": [ME], **long}))
         # Within the bounds, the same tools answer.
-        structured(await client.call_tool("list_events", {"time_min": "2026-01-01T00:00", "time_max": "2026-12-31T00:00"}))
+        structured(
+            await client.call_tool("list_events", {"time_min": "2026-01-01T00:00", "time_max": "2026-12-31T00:00"})
+        )
 
 
 @pytest.mark.parametrize(
@@ -232,7 +240,9 @@ async def test_docs_revision_numbers_are_bounded() -> None:
         for tool in ("get_revision", "restore_revision"):
             text = error_text(await client.call_tool(tool, {"document_id": "d1", "number": 2**63}))
             assert "less than or equal to 1000000" in text
-        assert "no revision 1000000" in error_text(await client.call_tool("get_revision", {"document_id": "d1", "number": 1_000_000}))
+        assert "no revision 1000000" in error_text(
+            await client.call_tool("get_revision", {"document_id": "d1", "number": 1_000_000})
+        )
 
 
 async def test_replace_all_checks_the_size_before_building_the_text() -> None:
@@ -250,21 +260,35 @@ async def test_replace_all_checks_the_size_before_building_the_text() -> None:
         assert sandbox.get("documents", "d1")["content"] == "a" * 200_000
         # One that fits still works.
         done = structured(
-            await client.call_tool("edit_document", {"document_id": "d1", "find": "aaaa", "replace": "b", "replace_all": True})
+            await client.call_tool(
+                "edit_document", {"document_id": "d1", "find": "aaaa", "replace": "b", "replace_all": True}
+            )
         )
         assert done["replacements"] == 50_000
 
 
 async def test_forwarding_a_huge_message_is_refused_before_it_is_built() -> None:
     attachments = [{"name": f"part{i}.txt", "content": "z" * 100_000} for i in range(12)]
-    seed = {"messages": [{"id": "huge", "from": "big@vendor.test", "subject": "Logs", "body": "see attached",
-                          "sent_at": "2026-03-01T10:00", "attachments": attachments}]}
+    seed = {
+        "messages": [
+            {
+                "id": "huge",
+                "from": "big@vendor.test",
+                "subject": "Logs",
+                "body": "see attached",
+                "sent_at": "2026-03-01T10:00",
+                "attachments": attachments,
+            }
+        ]
+    }
     async with in_memory(registry.load("mail"), seed) as (client, sandbox):
         text = error_text(await client.call_tool("forward", {"message_id": "huge", "to": ["sam@acme.test"]}))
         assert "limit is 1000000" in text and "include_attachments=false" in text
         assert len(sandbox.select("messages")) == 1
         sent = structured(
-            await client.call_tool("forward", {"message_id": "huge", "to": ["sam@acme.test"], "include_attachments": False})
+            await client.call_tool(
+                "forward", {"message_id": "huge", "to": ["sam@acme.test"], "include_attachments": False}
+            )
         )
         assert sent["attachments"] == [] and "see attached" in sent["body"]
 
@@ -321,7 +345,9 @@ async def test_a_sandbox_has_a_stored_size_cap() -> None:
         # A small change still fits; one that copies a document's text (a new revision) does not.
         first = store.get("default").select("documents")[0]["id"]
         structured(await client.call_tool("create_folder", {"name": "Archive"}))
-        assert "over its limit" in error_text(await client.call_tool("rename_document", {"document_id": first, "title": "New"}))
+        assert "over its limit" in error_text(
+            await client.call_tool("rename_document", {"document_id": first, "title": "New"})
+        )
     store.close()
 
 
@@ -343,7 +369,9 @@ async def test_journal_entries_keep_large_values_only_up_to_a_limit() -> None:
     assert len(result) < STRING_LIMIT + 200 and result.startswith("q" * 100)
     assert f"{len(big)} characters in all, sha256 {hashlib.sha256(big.encode()).hexdigest()}" in result
     kept = refused["arguments"]["content"]
-    assert len(kept) < 200_200 and f"1000000 characters in all, sha256 {hashlib.sha256(huge.encode()).hexdigest()}" in kept
+    assert (
+        len(kept) < 200_200 and f"1000000 characters in all, sha256 {hashlib.sha256(huge.encode()).hexdigest()}" in kept
+    )
     assert len(str(accepted["result"])) < ENTRY_LIMIT + 1_000
 
 

@@ -61,14 +61,18 @@ def test_a_miss_lists_nothing_and_looks_the_same_whatever_the_reason(server: App
     bearer = lambda secret: MCP_HEADERS | {"Authorization": f"Bearer {secret}"}  # noqa: E731
     misses = {
         "unknown sandbox": httpx2.post(server.mcp_url("nowhere"), json=INITIALIZE, headers=MCP_HEADERS),
-        "unknown sandbox, some secret": httpx2.post(server.mcp_url("nowhere"), json=INITIALIZE, headers=bearer("x" * 43)),
+        "unknown sandbox, some secret": httpx2.post(
+            server.mcp_url("nowhere"), json=INITIALIZE, headers=bearer("x" * 43)
+        ),
         "known sandbox, no secret": httpx2.post(server.mcp_url("alpha"), json=INITIALIZE, headers=MCP_HEADERS),
         "known sandbox, wrong secret": httpx2.post(server.mcp_url("alpha"), json=INITIALIZE, headers=bearer("x" * 43)),
         "known sandbox, the other's secret": httpx2.post(
             server.mcp_url("alpha"), json=INITIALIZE, headers=bearer(server.secrets["bravo"])
         ),
         "default, closed": httpx2.post(server.mcp_url(), json=INITIALIZE, headers=MCP_HEADERS),
-        "admin token as a sandbox secret": httpx2.post(server.mcp_url("alpha"), json=INITIALIZE, headers=bearer(server.token)),
+        "admin token as a sandbox secret": httpx2.post(
+            server.mcp_url("alpha"), json=INITIALIZE, headers=bearer(server.token)
+        ),
     }
     for reason, response in misses.items():
         assert (response.status_code, response.content) == (404, b'{"error":"not found"}'), reason
@@ -113,7 +117,9 @@ def test_a_session_belongs_to_the_sandbox_that_opened_it(server: AppProcess) -> 
     assert snapshot_and_journal(server, "bravo") == before
     # The session still works where it was opened.
     own = MCP_HEADERS | {"mcp-session-id": session, "Authorization": f"Bearer {server.secrets['alpha']}"}
-    assert httpx2.post(server.mcp_url("alpha"), json=call("get_ticket", {"key": "OPS-1"}), headers=own).status_code == 200
+    assert (
+        httpx2.post(server.mcp_url("alpha"), json=call("get_ticket", {"key": "OPS-1"}), headers=own).status_code == 200
+    )
 
 
 def test_a_rebuilt_sandbox_takes_a_new_secret_and_drops_old_sessions(server: AppProcess) -> None:
@@ -180,7 +186,17 @@ def test_the_admin_token_is_not_taken_from_argv_or_the_environment(tmp_path: Pat
     token_file.chmod(0o600)
     port = free_port()
     env = os.environ | {"CLAWGYM_ADMIN_TOKEN": "from-the-env"}
-    args = [sys.executable, "-m", "servers.tickets", "--transport", "http", "--port", str(port), "--admin-token-file", str(token_file)]
+    args = [
+        sys.executable,
+        "-m",
+        "servers.tickets",
+        "--transport",
+        "http",
+        "--port",
+        str(port),
+        "--admin-token-file",
+        str(token_file),
+    ]
     proc = subprocess.Popen(args, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
     try:
         wait_healthy(f"http://127.0.0.1:{port}", proc)

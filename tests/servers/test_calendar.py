@@ -222,16 +222,42 @@ async def test_tools_have_descriptions_schemas_and_annotations() -> None:
             assert tool.output_schema and tool.output_schema["type"] == "object", tool.name
             assert tool.annotations is not None
         read_only = {t.name for t in listed if t.annotations.read_only_hint}
-        assert read_only == {"list_calendars", "list_events", "search_events", "get_event", "get_free_busy", "find_free_slots"}
+        assert read_only == {
+            "list_calendars",
+            "list_events",
+            "search_events",
+            "get_event",
+            "get_free_busy",
+            "find_free_slots",
+        }
 
 
 def test_bad_seed_names_table_row_and_field() -> None:
     store = SandboxStore(APP)
     with pytest.raises(SeedError) as caught:
-        store.create("x", SandboxSpec(seed={"events": [{"title": "A", "start": "2026-03-02T10:00", "end": "2026-03-02T11:00"}, {"id": "b", "title": "B", "start": "not a date"}]}))
+        store.create(
+            "x",
+            SandboxSpec(
+                seed={
+                    "events": [
+                        {"title": "A", "start": "2026-03-02T10:00", "end": "2026-03-02T11:00"},
+                        {"id": "b", "title": "B", "start": "not a date"},
+                    ]
+                }
+            ),
+        )
     assert "events[1] (id 'b').start" in str(caught.value)
     with pytest.raises(SeedError) as caught:
-        store.create("x", SandboxSpec(seed={"events": [{"title": "A", "start": "2026-03-02T10:00", "end": "2026-03-02T11:00", "calendar_id": "work"}]}))
+        store.create(
+            "x",
+            SandboxSpec(
+                seed={
+                    "events": [
+                        {"title": "A", "start": "2026-03-02T10:00", "end": "2026-03-02T11:00", "calendar_id": "work"}
+                    ]
+                }
+            ),
+        )
     assert "events[0].calendar_id: no calendar with id 'work'" in str(caught.value)
     with pytest.raises(SeedError) as caught:
         store.create("x", SandboxSpec(seed={"calendars": [{"id": "a", "name": "A", "colour": "red"}]}))

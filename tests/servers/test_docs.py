@@ -68,7 +68,13 @@ SEED = {
         {"id": "old", "title": "Old itinerary draft", "content": "Berlin draft", "trashed": True},
     ],
     "comments": [
-        {"id": "c1", "document_id": "itinerary", "author": "priya@acme.test", "body": "Right hotel?", "quote": "Hotel Adlon"},
+        {
+            "id": "c1",
+            "document_id": "itinerary",
+            "author": "priya@acme.test",
+            "body": "Right hotel?",
+            "quote": "Hotel Adlon",
+        },
         {"id": "c2", "document_id": "itinerary", "author": "sam@acme.test", "body": "Looks good", "resolved": True},
     ],
 }
@@ -237,9 +243,15 @@ async def test_find_and_replace_requires_a_unique_match_unless_replacing_all() -
         assert "different case exists: 'passport'" in await fail(
             client, "edit_document", document_id="packing", find="PASSPORT", replace="ID card"
         )
-        assert "same text" in await fail(client, "edit_document", document_id="packing", find="passport", replace="passport")
+        assert "same text" in await fail(
+            client, "edit_document", document_id="packing", find="passport", replace="passport"
+        )
         summaries = [r["summary"] for r in rows(sandbox, "revisions", document_id="packing")]
-        assert summaries == ["Created", "Replaced 'charger' with 'adapter' (2 times)", "Replaced '- adapter\\n' with ''"]
+        assert summaries == [
+            "Created",
+            "Replaced 'charger' with 'adapter' (2 times)",
+            "Replaced '- adapter\\n' with ''",
+        ]
 
 
 async def test_revisions_can_be_read_and_restored() -> None:
@@ -250,7 +262,9 @@ async def test_revisions_can_be_read_and_restored() -> None:
         restored = await call(client, "restore_revision", document_id="itinerary", number=1)
         assert (restored["content"], restored["revision"]) == (ITINERARY, 3)
         assert rows(sandbox, "revisions", document_id="itinerary")[-1]["summary"] == "Restored revision 1"
-        assert "matches the current version" in await fail(client, "restore_revision", document_id="itinerary", number=1)
+        assert "matches the current version" in await fail(
+            client, "restore_revision", document_id="itinerary", number=1
+        )
         assert "numbered 1 to 3" in await fail(client, "get_revision", document_id="itinerary", number=9)
 
 
@@ -301,8 +315,9 @@ async def test_access_decides_what_you_may_do() -> None:
         assert "You are a commenter" in commenter and "add_comment" in commenter
         assert "needs editor access" in await fail(client, "rename_document", document_id="roadmap", title="Mine")
         assert "needs editor access" in await fail(client, "move_document", document_id="roadmap", folder_id=None)
-        assert "Only the owner of 'Team minutes' (owned by priya@acme.test) can move it to the trash; you are an editor." in (
-            await fail(client, "trash_document", document_id="minutes")
+        assert (
+            "Only the owner of 'Team minutes' (owned by priya@acme.test) can move it to the trash; you are an editor."
+            in (await fail(client, "trash_document", document_id="minutes"))
         )
         assert "needs editor access" in await fail(client, "append_content", document_id="handbook", text="x")
         assert sandbox.snapshot() == before
@@ -330,9 +345,7 @@ async def test_comments_lifecycle() -> None:
             False,
             NOW,
         )
-        assert "does not occur" in await fail(
-            client, "add_comment", document_id="itinerary", body="?", quote="Day 4"
-        )
+        assert "does not occur" in await fail(client, "add_comment", document_id="itinerary", body="?", quote="Day 4")
 
         replied = await call(client, "reply_to_comment", comment_id="c1", body="Yes, booked")
         assert replied["replies"] == [{"author": "dana@acme.test", "body": "Yes, booked", "created_at": NOW}]
@@ -379,7 +392,9 @@ async def test_folders_and_moves() -> None:
     async with session() as (client, sandbox):
         lisbon = await call(client, "create_folder", name="Lisbon", parent_id="trips")
         assert (lisbon["parent_id"], lisbon["path"]) == ("trips", "My Drive/Trips/Lisbon")
-        assert "already exists in My Drive/Trips" in await fail(client, "create_folder", name="lisbon", parent_id="trips")
+        assert "already exists in My Drive/Trips" in await fail(
+            client, "create_folder", name="lisbon", parent_id="trips"
+        )
         assert (await call(client, "create_folder", name="Lisbon"))["path"] == "My Drive/Lisbon"
 
         moved = await call(client, "move_document", document_id="itinerary", folder_id=lisbon["id"])
@@ -387,7 +402,9 @@ async def test_folders_and_moves() -> None:
         assert "already in My Drive/Trips/Lisbon" in await fail(
             client, "move_document", document_id="itinerary", folder_id=lisbon["id"]
         )
-        assert "No folder with id 'nope'" in await fail(client, "move_document", document_id="itinerary", folder_id="nope")
+        assert "No folder with id 'nope'" in await fail(
+            client, "move_document", document_id="itinerary", folder_id="nope"
+        )
         await call(client, "move_document", document_id="packing", folder_id=None)
         assert row(sandbox, "documents", "packing")["folder_id"] is None
 
@@ -407,8 +424,12 @@ async def test_folders_and_moves() -> None:
 async def test_invalid_input_is_an_error_that_changes_nothing() -> None:
     async with session() as (client, sandbox):
         before = sandbox.snapshot()
-        assert "valid" in await fail(client, "share_document", document_id="itinerary", email="not-an-email", role="viewer")
-        assert "role" in await fail(client, "share_document", document_id="itinerary", email="sam@acme.test", role="owner")
+        assert "valid" in await fail(
+            client, "share_document", document_id="itinerary", email="not-an-email", role="viewer"
+        )
+        assert "role" in await fail(
+            client, "share_document", document_id="itinerary", email="sam@acme.test", role="owner"
+        )
         assert "owns 'Berlin itinerary'" in await fail(
             client, "share_document", document_id="itinerary", email="dana@acme.test", role="editor"
         )
@@ -499,7 +520,11 @@ async def test_tools_have_descriptions_schemas_and_annotations() -> None:
             "comments[0].document_id: no document with id 'zz'",
         ),
         (
-            {"documents": [{"id": "a", "title": "A", "created_at": "2026-03-01T10:00", "updated_at": "2026-02-01T10:00"}]},
+            {
+                "documents": [
+                    {"id": "a", "title": "A", "created_at": "2026-03-01T10:00", "updated_at": "2026-02-01T10:00"}
+                ]
+            },
             "documents[0] (id 'a').updated_at: updated_at cannot be before created_at",
         ),
     ],

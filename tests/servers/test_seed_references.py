@@ -50,7 +50,9 @@ CASES: list[tuple[str, dict[str, Any], str, str]] = [
 
 
 @pytest.mark.parametrize(("app", "seed", "loc", "message"), CASES, ids=[f"{c[0]}-{c[2]}" for c in CASES])
-def test_validate_seed_with_a_persona_names_the_field_and_the_missing_value(app: str, seed: dict, loc: str, message: str) -> None:
+def test_validate_seed_with_a_persona_names_the_field_and_the_missing_value(
+    app: str, seed: dict, loc: str, message: str
+) -> None:
     registry.load(app).validate_seed(seed)  # the seed model alone cannot see references
     with pytest.raises(SeedError) as caught:
         check_seed(registry.load(app), seed, PERSONA)

@@ -204,7 +204,11 @@ async def test_search_sorting_limit_and_errors() -> None:
         structured(await client.call_tool("add_comment", {"key": "WEB-5", "body": "Reconsider?"}))
         assert (await search(client, sort="updated"))[0] == "WEB-5"
         limited = structured(await client.call_tool("search_tickets", {"limit": 2}))
-        assert (limited["count"], limited["total"], [t["key"] for t in limited["tickets"]]) == (2, 6, ["WEB-4", "OPS-7"])
+        assert (limited["count"], limited["total"], [t["key"] for t in limited["tickets"]]) == (
+            2,
+            6,
+            ["WEB-4", "OPS-7"],
+        )
         assert "Projects: OPS, WEB, HR" in error_text(await client.call_tool("search_tickets", {"project": "XYZ"}))
         unknown = error_text(await client.call_tool("search_tickets", {"assignee": "ghost@acme.test"}))
         assert "No user with email 'ghost@acme.test'" in unknown and "priya@acme.test (Priya Shah)" in unknown
@@ -217,7 +221,9 @@ async def test_get_ticket_shows_comments_links_history_and_next_statuses() -> No
         ticket = structured(await client.call_tool("get_ticket", {"key": "ops-7"}))
         assert ticket["key"] == "OPS-7"
         assert ticket["allowed_transitions"] == ["todo", "in_review", "blocked", "done", "cancelled"]
-        assert [(c["author"], c["body"]) for c in ticket["comments"]] == [("dana@acme.test", "Waiting on the registrar.")]
+        assert [(c["author"], c["body"]) for c in ticket["comments"]] == [
+            ("dana@acme.test", "Waiting on the registrar.")
+        ]
         assert [(link["relation"], link["key"], link["status"]) for link in ticket["links"]] == [
             ("blocks", "OPS-13", "blocked")
         ]
@@ -243,7 +249,9 @@ async def test_unknown_and_malformed_keys() -> None:
         assert "No project with key 'XYZ'. Projects: OPS, WEB, HR." in error_text(
             await client.call_tool("create_ticket", {"project": "XYZ", "title": "x"})
         )
-        assert "No link with id 'lnk_nope'" in error_text(await client.call_tool("unlink_tickets", {"link_id": "lnk_nope"}))
+        assert "No link with id 'lnk_nope'" in error_text(
+            await client.call_tool("unlink_tickets", {"link_id": "lnk_nope"})
+        )
 
 
 async def test_create_ticket_reports_as_the_persona() -> None:
@@ -377,7 +385,11 @@ async def test_closing_sets_a_resolution_and_reopening_clears_it() -> None:
                 "transition_ticket", {"key": "OPS-7", "status": "done", "comment": "Renewed until 2027."}
             )
         )
-        assert (done["status"], done["resolution"], done["resolved_at"]) == ("done", "done", "2026-03-02T09:10:00+01:00")
+        assert (done["status"], done["resolution"], done["resolved_at"]) == (
+            "done",
+            "done",
+            "2026-03-02T09:10:00+01:00",
+        )
         assert done["comments"][-1]["body"] == "Renewed until 2027."
         assert done["comments"][-1]["author"] == "dana@acme.test"
         assert [(h["field"], h["old_value"], h["new_value"]) for h in done["history"]] == [
@@ -387,12 +399,12 @@ async def test_closing_sets_a_resolution_and_reopening_clears_it() -> None:
         reopened = structured(await client.call_tool("transition_ticket", {"key": "OPS-7", "status": "in_progress"}))
         assert (reopened["resolution"], reopened["resolved_at"]) == (None, None)
         dup = structured(
-            await client.call_tool("transition_ticket", {"key": "OPS-12", "status": "cancelled", "resolution": "duplicate"})
+            await client.call_tool(
+                "transition_ticket", {"key": "OPS-12", "status": "cancelled", "resolution": "duplicate"}
+            )
         )
         assert dup["resolution"] == "duplicate"
-        fixed = structured(
-            await client.call_tool("transition_ticket", {"key": "OPS-13", "status": "in_progress"})
-        )
+        fixed = structured(await client.call_tool("transition_ticket", {"key": "OPS-13", "status": "in_progress"}))
         assert fixed["resolution"] is None
         fixed = structured(
             await client.call_tool("transition_ticket", {"key": "OPS-13", "status": "done", "resolution": "fixed"})
@@ -464,7 +476,10 @@ async def test_link_and_unlink_tickets() -> None:
         assert (link["source"], link["target"], link["summary"]) == ("OPS-12", "WEB-4", "OPS-12 relates to WEB-4")
         structured(await client.call_tool("link_tickets", {"source": "OPS-13", "type": "blocks", "target": "OPS-12"}))
         source = structured(await client.call_tool("get_ticket", {"key": "OPS-12"}))
-        assert [(x["relation"], x["key"]) for x in source["links"]] == [("relates to", "WEB-4"), ("is blocked by", "OPS-13")]
+        assert [(x["relation"], x["key"]) for x in source["links"]] == [
+            ("relates to", "WEB-4"),
+            ("is blocked by", "OPS-13"),
+        ]
         target = structured(await client.call_tool("get_ticket", {"key": "WEB-4"}))
         assert ("relates to", "OPS-12") in [(x["relation"], x["key"]) for x in target["links"]]
         assert [(h["field"], h["new_value"]) for h in target["history"]] == [("link", "relates to OPS-12")]
@@ -574,8 +589,14 @@ GHOST = "ghost@acme.test"
     [
         ({"tickets": [{"project": "OPS", "title": "x"}]}, "tickets[0].project: no project with key 'OPS'"),
         ({"tickets": [{"key": "OPS-1", "title": "x"}]}, "tickets[0].key: no project with key 'OPS'"),
-        (ops({"title": "x", "project": "OPS", "assignee": GHOST}), f"tickets[0].assignee: no user with email '{GHOST}'"),
-        (ops({"title": "x", "key": "OPS-1", "reporter": GHOST}), f"tickets[0] (key 'OPS-1').reporter: no user with email '{GHOST}'"),
+        (
+            ops({"title": "x", "project": "OPS", "assignee": GHOST}),
+            f"tickets[0].assignee: no user with email '{GHOST}'",
+        ),
+        (
+            ops({"title": "x", "key": "OPS-1", "reporter": GHOST}),
+            f"tickets[0] (key 'OPS-1').reporter: no user with email '{GHOST}'",
+        ),
         (
             ops({"project": "OPS", "title": "a"}, {"project": "OPS", "title": "b", "status": "closed"}),
             "tickets[1].status: Input should be 'todo', 'in_progress'",
@@ -588,7 +609,10 @@ GHOST = "ghost@acme.test"
             ops({"key": "OPS-1", "title": "x"}, links=[{"source": "OPS-1", "type": "blocks", "target": "OPS-1"}]),
             "links[0].target: a ticket cannot be linked to itself",
         ),
-        (ops({"key": "OPS-1", "title": "x"}, {"key": "OPS-1", "title": "y"}), "tickets[1].key: duplicate ticket key 'OPS-1'"),
+        (
+            ops({"key": "OPS-1", "title": "x"}, {"key": "OPS-1", "title": "y"}),
+            "tickets[1].key: duplicate ticket key 'OPS-1'",
+        ),
         (
             ops({"key": "OPS-1", "project": "WEB", "title": "x"}),
             "tickets[0] (key 'OPS-1').project: key 'OPS-1' belongs to project 'OPS', not 'WEB'",
@@ -601,10 +625,16 @@ GHOST = "ghost@acme.test"
             ops({"project": "OPS", "title": "x", "status": "cancelled", "resolution": "fixed"}),
             "tickets[0].resolution: a 'cancelled' ticket's resolution is one of wont_do, duplicate, cannot_reproduce",
         ),
-        ({"projects": [{"key": "OPS", "name": "Ops", "lead": GHOST}]}, "projects[0] (key 'OPS').lead: no user with email"),
+        (
+            {"projects": [{"key": "OPS", "name": "Ops", "lead": GHOST}]},
+            "projects[0] (key 'OPS').lead: no user with email",
+        ),
         ({"projects": [{"key": "ops", "name": "Ops"}]}, "projects[0].key: String should match pattern"),
         ({"tickets": [{"key": "ops12", "title": "x"}]}, "tickets[0].key: Value error, 'ops12' is not a ticket key"),
-        ({"users": [{"email": "a@acme.test"}, {"email": "A@acme.test"}]}, "users[1].email: duplicate user 'a@acme.test'"),
+        (
+            {"users": [{"email": "a@acme.test"}, {"email": "A@acme.test"}]},
+            "users[1].email: duplicate user 'a@acme.test'",
+        ),
         (
             ops({"key": "OPS-1", "title": "x"}, comments=[{"ticket_key": "OPS-1", "body": "hi", "author": GHOST}]),
             f"comments[0].author: no user with email '{GHOST}'",

@@ -39,7 +39,11 @@ def run(path: Path, out: Path, *extra: str, cache: Path) -> tuple[int, dict[str,
     env = {"PATH": "/usr/bin:/bin", "CLAWGYM_JUDGE_CACHE": str(cache), "HOME": str(cache.parent)}
     done = subprocess.run(
         [*ORCHESTRATOR, "run", str(path), "--backend", "inprocess", "--out", str(out), "--json", *extra],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
     )
     assert done.returncode in (0, 1), done.stderr
     return done.returncode, json.loads(done.stdout)
@@ -97,7 +101,9 @@ def test_without_a_judge_the_claim_is_unjudged_and_does_not_count(tmp_path: Path
 
 
 @pytest.mark.e2e
-def test_a_judge_that_is_down_or_failing_leaves_the_claim_unjudged_with_the_error(tmp_path: Path, fake: FakeJudge) -> None:
+def test_a_judge_that_is_down_or_failing_leaves_the_claim_unjudged_with_the_error(
+    tmp_path: Path, fake: FakeJudge
+) -> None:
     path = scenario(tmp_path, "Hi Priya, the trip is not approved yet. Dana")
     down = f"judge-model@http://127.0.0.1:{free_port()}/v1"
     code, result = run(path, tmp_path / "down", "--judge", down, cache=tmp_path / "cache")
@@ -145,7 +151,13 @@ def test_answers_and_options_are_parsed_strictly() -> None:
 @pytest.mark.e2e
 def test_usage_and_load_errors_name_the_problem(tmp_path: Path) -> None:
     path = scenario(tmp_path, "hello")
-    done = subprocess.run([*ORCHESTRATOR, "run", str(path), "--judge", "just-a-model"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [*ORCHESTRATOR, "run", str(path), "--judge", "just-a-model"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2 and "--judge expects MODEL@BASE_URL" in done.stderr
     broken = tmp_path / "broken.yaml"
     broken.write_text(SCENARIO.replace("rubric: the reply", "rubric: ''\n          x: the reply"))
@@ -153,12 +165,19 @@ def test_usage_and_load_errors_name_the_problem(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "stages[0].checks[1].judge.rubric: String should have at least 1 character" in done.stderr
     assert "stages[0].checks[1].judge.x: Extra inputs are not permitted" in done.stderr
-    broken.write_text(SCENARIO.replace("field: body", "field: text").replace("table: messages\n          added", "table: mails\n          added"))
+    broken.write_text(
+        SCENARIO.replace("field: body", "field: text").replace(
+            "table: messages\n          added", "table: mails\n          added"
+        )
+    )
     done = subprocess.run([*ORCHESTRATOR, "show", str(broken)], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "stages[0].checks[1].judge.table: app 'mail' has no table 'mails'" in done.stderr
     broken.write_text(SCENARIO.replace("field: body", "field: text"))
     done = subprocess.run([*ORCHESTRATOR, "show", str(broken)], cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2 and "stages[0].checks[1].judge.field: unknown column 'text' in mail.messages" in done.stderr
+    assert (
+        done.returncode == 2
+        and "stages[0].checks[1].judge.field: unknown column 'text' in mail.messages" in done.stderr
+    )
 
 
 async def test_two_episodes_in_one_process_ask_their_own_judges(tmp_path: Path, fake: FakeJudge) -> None:
@@ -208,7 +227,9 @@ async def test_serve_judges_what_a_client_wrote(tmp_path: Path, fake: FakeJudge)
     )  # fmt: skip
     before = len(fake.requests)
     async with Client(params) as client:
-        reply = await client.call_tool("mail__reply", {"message_id": "ask", "body": "Hi Priya, sadly the trip is not approved."})
+        reply = await client.call_tool(
+            "mail__reply", {"message_id": "ask", "body": "Hi Priya, sadly the trip is not approved."}
+        )
         assert not reply.is_error
     results = tmp_path / "runs" / "latest" / "results.json"
     deadline = time.monotonic() + 90  # verifying and asking the judge happen after the client leaves

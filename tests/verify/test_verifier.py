@@ -11,13 +11,15 @@ from helpers import ROOT, SCENARIOS, TRAVEL_PATH
 
 from orchestrator import scenario as scenarios
 from orchestrator.agents import NoopAgent, OracleAgent
-from orchestrator.scenario import OracleStep
 from orchestrator.prove.validate import run_once
+from orchestrator.scenario import OracleStep
 
 TRAVEL = scenarios.load(TRAVEL_PATH)
 FLAKY = scenarios.load(SCENARIOS / "flaky-ticketing.yaml")
 RETRY_CHECK = next(
-    check_id for check_id, _, check in FLAKY.checks() if getattr(getattr(check, "journal", None), "retried_after_fault", None)
+    check_id
+    for check_id, _, check in FLAKY.checks()
+    if getattr(getattr(check, "journal", None), "retried_after_fault", None)
 )
 
 
@@ -42,7 +44,9 @@ async def test_a_partial_solution_gets_partial_credit(backend) -> None:
     assert stages["itinerary shared with the team"] == 0.0 and stages["approval filed"] == 0.0
     assert 0.2 < result.score < 0.5 and not result.passed
     failed = next(c for c in result.checks if c.stage == "approval filed")
-    assert "found 0" in failed.reason and "the agent added no row" in failed.reason  # the seeded TRAVEL-7 does not count
+    assert (
+        "found 0" in failed.reason and "the agent added no row" in failed.reason
+    )  # the seeded TRAVEL-7 does not count
 
 
 async def test_exposure_fails_the_run_and_names_the_call(backend) -> None:
@@ -59,12 +63,18 @@ async def test_exposure_fails_the_run_and_names_the_call(backend) -> None:
 
 
 async def test_a_forbid_rule_on_calls_matches_arguments(backend) -> None:
-    rule = {"call": "mail__reply|mail__send_message", "args": {"body": {"icontains": "approval is filed"}}, "name": "no promise"}
+    rule = {
+        "call": "mail__reply|mail__send_message",
+        "args": {"body": {"icontains": "approval is filed"}},
+        "name": "no promise",
+    }
     strict = scenarios.Scenario.model_validate(TRAVEL.model_dump(exclude_unset=True) | {"forbid": [rule]})
     result, _ = await run_once(strict, backend, OracleAgent())
     (violation,) = result.violations
     assert violation.kind == "forbidden" and violation.rule == "no promise" and violation.call.tool == "mail__reply"
-    other = scenarios.Scenario.model_validate(TRAVEL.model_dump(exclude_unset=True) | {"forbid": [rule | {"args": {"body": {"icontains": "cancelled"}}}]})
+    other = scenarios.Scenario.model_validate(
+        TRAVEL.model_dump(exclude_unset=True) | {"forbid": [rule | {"args": {"body": {"icontains": "cancelled"}}}]}
+    )
     result, _ = await run_once(other, backend, OracleAgent())
     assert result.passed
 
@@ -145,9 +155,7 @@ def test_validate_mutate_catches_every_weakened_travel_solution() -> None:
 
 
 def test_validate_reports_a_weak_scenario(tmp_path) -> None:
-    weak = (TRAVEL_PATH).read_text().replace(
-        ', end: {same_date: "{{ next tuesday | date }}"}', "", 1
-    )
+    weak = (TRAVEL_PATH).read_text().replace(', end: {same_date: "{{ next tuesday | date }}"}', "", 1)
     (tmp_path / "weak.yaml").write_text(weak)
     done = subprocess.run(
         [sys.executable, "-m", "orchestrator.cli", "validate", "--mutate", str(tmp_path / "weak.yaml")],

@@ -39,7 +39,11 @@ class LeakyAgent(Agent):
             assert missing.is_error
             sent = await client.call_tool(
                 "mail__send_message",
-                {"to": [OUTSIDER], "subject": "Berlin itinerary", "body": "We stay at Motel One Berlin-Mitte, 3-6 March."},
+                {
+                    "to": [OUTSIDER],
+                    "subject": "Berlin itinerary",
+                    "body": "We stay at Motel One Berlin-Mitte, 3-6 March.",
+                },
             )
             assert not sent.is_error, sent.content[0].text
             report.tool_calls = 2

@@ -181,7 +181,9 @@ def test_tolerates_missing_and_extra_fields(tmp_path: Path, runs: Path) -> None:
     trimmed = {"scenario": data["scenario"], "passed": False, "checks": [{"description": "something", "passed": False}],
                "violations": [{"kind": "new-kind", "detail": "odd", "call": "not a mapping"}], "future_field": {"x": 1}}  # fmt: skip
     (tmp_path / "trimmed" / "results.json").write_text(json.dumps(trimmed))
-    (tmp_path / "trimmed" / "trace.jsonl").write_text('{"source": "gateway", "method": "tools/call"}\nnot json\n[1, 2]\n')
+    (tmp_path / "trimmed" / "trace.jsonl").write_text(
+        '{"source": "gateway", "method": "tools/call"}\nnot json\n[1, 2]\n'
+    )
     (tmp_path / "trimmed" / "messages.json").write_text('{"messages": ["plain text", {"role": "tool"}]}')
     (tmp_path / "broken").mkdir()
     (tmp_path / "broken" / "results.json").write_text("{not json")
@@ -221,7 +223,9 @@ def test_report_html_is_self_contained_and_md_summarizes(runs: Path, tmp_path: P
 
 def test_view_and_report_errors(tmp_path: Path) -> None:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "orchestrator.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        return subprocess.run(
+            [sys.executable, "-m", "orchestrator.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
+        )
 
     missing = run("view", str(tmp_path / "nope"))
     assert missing.returncode == 2 and "no such folder" in missing.stderr and "Traceback" not in missing.stderr

@@ -23,7 +23,10 @@ def make_model_agent(spec: str, options: ModelOptions | None = None, gate: Endpo
     provider, _, model = spec.partition(":")
     model = model.strip()
     if not model:
-        raise ValueError(f"--agent {provider}: needs a model name, e.g. --agent {provider}:" + ("gpt-4.1" if provider == "openai" else "claude-sonnet-4-5"))
+        raise ValueError(
+            f"--agent {provider}: needs a model name, e.g. --agent {provider}:"
+            + ("gpt-4.1" if provider == "openai" else "claude-sonnet-4-5")
+        )
     options = options or ModelOptions()
     if provider == "openai":
         from orchestrator.agents.models.openai import OpenAIAgent

@@ -34,9 +34,13 @@ class AnthropicAgent(ModelAgent):
         base_url = options.base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
         key = options.api_key or os.environ.get("ANTHROPIC_API_KEY") or ("none" if base_url else None)
         if key is None:
-            raise ValueError("--agent anthropic: ANTHROPIC_API_KEY is not set (or give --base-url for a server that needs no key)")
+            raise ValueError(
+                "--agent anthropic: ANTHROPIC_API_KEY is not set (or give --base-url for a server that needs no key)"
+            )
         self.base_url = base_url
-        self.client = anthropic.AsyncAnthropic(api_key=key, base_url=base_url, max_retries=0, timeout=options.request_timeout_s)
+        self.client = anthropic.AsyncAnthropic(
+            api_key=key, base_url=base_url, max_retries=0, timeout=options.request_timeout_s
+        )
         self.system = ""
         self.params: dict[str, Any] = {}
 

@@ -16,6 +16,7 @@ TRUNCATED = "\n…[truncated: {shown} of {total} characters shown]"
 
 # ---- tools -----------------------------------------------------------------------------------------------
 
+
 def _tool_fields(tool: Any) -> tuple[str, str, dict[str, Any]]:
     """(name, description, input schema) of an MCP tool object or a tools/list JSON entry."""
     if isinstance(tool, dict):
@@ -38,14 +39,20 @@ def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
         prop = schema["properties"][name]
         if not _nullable(prop):
             prop.pop("default", None)
-            schema["properties"][name] = {"anyOf": [prop, {"type": "null"}]} if "anyOf" not in prop else {**prop, "anyOf": [*prop["anyOf"], {"type": "null"}]}
+            schema["properties"][name] = (
+                {"anyOf": [prop, {"type": "null"}]}
+                if "anyOf" not in prop
+                else {**prop, "anyOf": [*prop["anyOf"], {"type": "null"}]}
+            )
     return _ensure_strict_json_schema(schema, path=(), root=schema)
 
 
 def _nullable(prop: dict[str, Any]) -> bool:
     kind = prop.get("type")
-    return kind == "null" or (isinstance(kind, list) and "null" in kind) or any(
-        isinstance(p, dict) and p.get("type") == "null" for p in prop.get("anyOf") or []
+    return (
+        kind == "null"
+        or (isinstance(kind, list) and "null" in kind)
+        or any(isinstance(p, dict) and p.get("type") == "null" for p in prop.get("anyOf") or [])
     )
 
 
@@ -68,7 +75,9 @@ def anthropic_tools(tools: list[Any]) -> list[dict[str, Any]]:
     out = []
     for tool in tools:
         name, description, schema = _tool_fields(tool)
-        out.append({"name": name, "description": description, "input_schema": schema or {"type": "object", "properties": {}}})
+        out.append(
+            {"name": name, "description": description, "input_schema": schema or {"type": "object", "properties": {}}}
+        )
     return out
 
 
@@ -91,6 +100,7 @@ def drop_unset_nulls(arguments: dict[str, Any], schema: dict[str, Any]) -> dict[
 
 
 # ---- tool results ----------------------------------------------------------------------------------------
+
 
 def result_text(result: Any, limit: int) -> str:
     """An MCP tool result as the text a model reads: structured content as JSON, else the text parts;
@@ -121,11 +131,14 @@ ERROR_PREFIX = "Error: "
 
 # ---- conversations ---------------------------------------------------------------------------------------
 
+
 def _text_of(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(str(part.get("text", "")) for part in content if isinstance(part, dict) and part.get("type") == "text")
+        return "\n".join(
+            str(part.get("text", "")) for part in content if isinstance(part, dict) and part.get("type") == "text"
+        )
     return "" if content is None else str(content)
 
 
@@ -184,13 +197,15 @@ def openai_to_anthropic(messages: list[dict[str, Any]]) -> tuple[str | None, lis
                     arguments = None
                 if not isinstance(arguments, dict):  # malformed arguments: kept, so the error result after makes sense
                     arguments = {"arguments": call["function"].get("arguments")}
-                blocks.append({"type": "tool_use", "id": call["id"], "name": call["function"]["name"], "input": arguments})
+                blocks.append(
+                    {"type": "tool_use", "id": call["id"], "name": call["function"]["name"], "input": arguments}
+                )
             add("assistant", blocks or [{"type": "text", "text": ""}])
         elif role == "tool":
             text = _text_of(message.get("content"))
             block: dict[str, Any] = {"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": text}
             if text.startswith(ERROR_PREFIX):
-                block = {**block, "content": text[len(ERROR_PREFIX):], "is_error": True}
+                block = {**block, "content": text[len(ERROR_PREFIX) :], "is_error": True}
             add("user", [block])
         else:
             add("user", [{"type": "text", "text": _text_of(message.get("content"))}])
@@ -208,7 +223,12 @@ def openai_to_sharegpt(messages: list[dict[str, Any]]) -> tuple[str | None, list
 
     def flush() -> None:
         if pending:
-            out.append({"from": "observation", "value": pending[0] if len(pending) == 1 else json.dumps(pending, ensure_ascii=False)})
+            out.append(
+                {
+                    "from": "observation",
+                    "value": pending[0] if len(pending) == 1 else json.dumps(pending, ensure_ascii=False),
+                }
+            )
             pending.clear()
 
     for message in messages:
@@ -228,14 +248,21 @@ def openai_to_sharegpt(messages: list[dict[str, Any]]) -> tuple[str | None, list
                     arguments = call["function"].get("arguments")
                 calls.append({"name": call["function"]["name"], "arguments": arguments})
             if calls:
-                out.append({"from": "function_call", "value": json.dumps(calls[0] if len(calls) == 1 else calls, ensure_ascii=False)})
+                out.append(
+                    {
+                        "from": "function_call",
+                        "value": json.dumps(calls[0] if len(calls) == 1 else calls, ensure_ascii=False),
+                    }
+                )
             else:
                 out.append({"from": "gpt", "value": _text_of(message.get("content"))})
     flush()
     return system, out
 
 
-def trace_messages(trace: list[dict[str, Any]], instruction: str, system: str | None = None, limit: int = 20_000) -> list[dict[str, Any]]:
+def trace_messages(
+    trace: list[dict[str, Any]], instruction: str, system: str | None = None, limit: int = 20_000
+) -> list[dict[str, Any]]:
     """A Chat Completions view of an episode's gateway trace: the task, then one assistant tool call and its
     result per `tools/call`, in order (for agents that keep no messages of their own)."""
     messages: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []

@@ -79,7 +79,9 @@ class Usage:
         total |= {"turns": len(self.turns), "retries": sum(t["retries"] for t in self.turns),
                   "model_latency_s": round(sum(t["latency_ms"] for t in self.turns) / 1000, 3)}  # fmt: skip
         if price is not None:
-            total["cost_usd"] = round(price.cost(total["input_tokens"], total["output_tokens"], total["cached_tokens"]), 6)
+            total["cost_usd"] = round(
+                price.cost(total["input_tokens"], total["output_tokens"], total["cached_tokens"]), 6
+            )
         return total
 
 
@@ -100,7 +102,10 @@ def prompt_preamble(scenario: Scenario) -> str:
 
 def system_prompt(scenario: Scenario) -> str:
     """The model loop's system prompt: the preamble, then to end with a summary and no tool call."""
-    return prompt_preamble(scenario) + " When you are done, answer with a short summary of what you did, without calling a tool."
+    return (
+        prompt_preamble(scenario)
+        + " When you are done, answer with a short summary of what you did, without calling a tool."
+    )
 
 
 def retry_after(exc: BaseException) -> float | None:
@@ -121,7 +126,9 @@ def retry_after(exc: BaseException) -> float | None:
         return max(0.0, float(value))
     except ValueError:
         try:
-            return max(0.0, (parsedate_to_datetime(value) - datetime.now(parsedate_to_datetime(value).tzinfo)).total_seconds())
+            return max(
+                0.0, (parsedate_to_datetime(value) - datetime.now(parsedate_to_datetime(value).tzinfo)).total_seconds()
+            )
         except (TypeError, ValueError):
             return None
 
@@ -168,7 +175,13 @@ class ModelAgent(Agent, ABC):
 
     def transcript(self) -> dict[str, Any]:
         """What `messages.json` holds besides the turns: the API, model, base URL, tools and messages."""
-        return {"api": self.api, "model": self.model, "base_url": self.options.base_url, "tools": self.tools, "messages": self.messages}
+        return {
+            "api": self.api,
+            "model": self.model,
+            "base_url": self.options.base_url,
+            "tools": self.tools,
+            "messages": self.messages,
+        }
 
     # ---- the loop ----
     async def run(self, episode: Episode) -> AgentReport:

@@ -23,9 +23,13 @@ class OpenAIAgent(ModelAgent):
         base_url = options.base_url or os.environ.get("OPENAI_BASE_URL") or None
         key = options.api_key or os.environ.get("OPENAI_API_KEY") or ("none" if base_url else None)
         if key is None:
-            raise ValueError("--agent openai: OPENAI_API_KEY is not set (or give --base-url for a server that needs no key)")
+            raise ValueError(
+                "--agent openai: OPENAI_API_KEY is not set (or give --base-url for a server that needs no key)"
+            )
         self.base_url = base_url
-        self.client = openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=options.request_timeout_s)
+        self.client = openai.AsyncOpenAI(
+            api_key=key, base_url=base_url, max_retries=0, timeout=options.request_timeout_s
+        )
         self.params: dict[str, Any] = {}
 
     def start(self, system: str, task: str, tools: list[Any]) -> None:
@@ -33,7 +37,10 @@ class OpenAIAgent(ModelAgent):
         self.messages = [{"role": "system", "content": system}, {"role": "user", "content": task}]
         o = self.options
         # api.openai.com wants max_completion_tokens; other servers (vLLM, Ollama, llama.cpp) know max_tokens.
-        params: dict[str, Any] = {"model": self.model, ("max_tokens" if self.base_url else "max_completion_tokens"): o.max_tokens}
+        params: dict[str, Any] = {
+            "model": self.model,
+            ("max_tokens" if self.base_url else "max_completion_tokens"): o.max_tokens,
+        }
         if self.tools:
             params["parallel_tool_calls"] = o.parallel_tool_calls
         if o.temperature is not None:
@@ -48,7 +55,9 @@ class OpenAIAgent(ModelAgent):
     async def request(self) -> Reply:
         if self.options.stream:
             return await self._streamed()
-        response = await self.client.chat.completions.create(messages=self.messages, tools=self.tools or openai.NOT_GIVEN, **self.params)
+        response = await self.client.chat.completions.create(
+            messages=self.messages, tools=self.tools or openai.NOT_GIVEN, **self.params
+        )
         choice = response.choices[0]
         message = choice.message
         calls = [{"id": c.id, "type": "function", "function": {"name": c.function.name, "arguments": c.function.arguments}}
@@ -57,7 +66,11 @@ class OpenAIAgent(ModelAgent):
 
     async def _streamed(self) -> Reply:
         stream = await self.client.chat.completions.create(
-            messages=self.messages, tools=self.tools or openai.NOT_GIVEN, stream=True, stream_options={"include_usage": True}, **self.params
+            messages=self.messages,
+            tools=self.tools or openai.NOT_GIVEN,
+            stream=True,
+            stream_options={"include_usage": True},
+            **self.params,
         )
         text: list[str] = []
         calls: dict[int, dict[str, Any]] = {}
@@ -71,7 +84,9 @@ class OpenAIAgent(ModelAgent):
                 if delta.content:
                     text.append(delta.content)
                 for part in delta.tool_calls or []:
-                    call = calls.setdefault(part.index, {"id": "", "type": "function", "function": {"name": "", "arguments": ""}})
+                    call = calls.setdefault(
+                        part.index, {"id": "", "type": "function", "function": {"name": "", "arguments": ""}}
+                    )
                     if part.id:
                         call["id"] = part.id
                     if part.function is not None:
@@ -99,7 +114,13 @@ class OpenAIAgent(ModelAgent):
 
     def add_results(self, results: list[tuple[Call, Outcome]]) -> None:
         for call, outcome in results:  # OpenAI has no error flag on a tool message: the text says so
-            self.messages.append({"role": "tool", "tool_call_id": call.id, "content": ERROR_PREFIX + outcome.text if outcome.is_error else outcome.text})
+            self.messages.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": call.id,
+                    "content": ERROR_PREFIX + outcome.text if outcome.is_error else outcome.text,
+                }
+            )
 
     def retryable(self, exc: BaseException) -> bool | None:
         if isinstance(exc, openai.APITimeoutError | openai.APIConnectionError):

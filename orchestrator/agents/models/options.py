@@ -21,14 +21,22 @@ class Price:
     def cost(self, input_tokens: int, output_tokens: int, cached_tokens: int = 0) -> float:
         """US dollars for the tokens; cached input tokens (part of `input_tokens`) at the cached rate, if any."""
         cached_rate = self.input if self.cached_input is None else self.cached_input
-        return ((input_tokens - cached_tokens) * self.input + cached_tokens * cached_rate + output_tokens * self.output) / 1e6
+        return (
+            (input_tokens - cached_tokens) * self.input + cached_tokens * cached_rate + output_tokens * self.output
+        ) / 1e6
 
 
 def _price_of(value: Any, where: str) -> Price:
     if isinstance(value, list | tuple) and len(value) in (2, 3):
         value = dict(zip(("input", "output", "cached_input"), value, strict=False))
-    if not isinstance(value, dict) or not {"input", "output"} <= set(value) or set(value) - {"input", "output", "cached_input"}:
-        raise ValueError(f"{where}: expected {{input, output[, cached_input]}} in dollars per million tokens, got {value!r}")
+    if (
+        not isinstance(value, dict)
+        or not {"input", "output"} <= set(value)
+        or set(value) - {"input", "output", "cached_input"}
+    ):
+        raise ValueError(
+            f"{where}: expected {{input, output[, cached_input]}} in dollars per million tokens, got {value!r}"
+        )
     try:
         return Price(**{k: float(v) for k, v in value.items()})
     except (TypeError, ValueError):
@@ -54,11 +62,15 @@ def parse_price(spec: str, model: str) -> Price:
             raise ValueError(f"--price {spec}: expected a mapping of model names to prices")
         entry = table.get(model, table.get("default"))
         if entry is None:
-            raise ValueError(f"--price {spec}: no entry for model {model!r} (and no 'default'); models listed: {', '.join(map(str, table))}")
+            raise ValueError(
+                f"--price {spec}: no entry for model {model!r} (and no 'default'); models listed: {', '.join(map(str, table))}"
+            )
         return _price_of(entry, f"--price {spec}: {model}")
     parts = [p.strip() for p in spec.split(",")]
     if len(parts) not in (2, 3):
-        raise ValueError(f"--price {spec!r}: expected INPUT,OUTPUT[,CACHED] in dollars per million tokens, or a JSON/YAML file")
+        raise ValueError(
+            f"--price {spec!r}: expected INPUT,OUTPUT[,CACHED] in dollars per million tokens, or a JSON/YAML file"
+        )
     return _price_of(parts, f"--price {spec!r}")
 
 

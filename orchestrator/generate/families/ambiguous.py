@@ -66,7 +66,9 @@ class Ambiguous(Family):
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         requester, target = world.person(params["requester"]), world.person(params["target"])
-        instruction = phrase(INSTRUCTIONS, params["phrasing"], requester=requester.name, requester_first=requester.first_name)
+        instruction = phrase(
+            INSTRUCTIONS, params["phrasing"], requester=requester.name, requester_first=requester.first_name
+        )
         draft = Draft(world, title="", instruction=instruction, tags=["generated", "ambiguous", "mail"])
         sent = world.start - timedelta(minutes=35)
         if params["mode"] == "done":
@@ -100,7 +102,9 @@ class Ambiguous(Family):
                     f"Thanks,\n{requester.first_name}",
         })  # fmt: skip
         draft.title = "A request for a ticket that already exists"
-        draft.description = f"{requester.name} asks for a ticket about the {component}; {key} already exists: point to it."
+        draft.description = (
+            f"{requester.name} asks for a ticket about the {component}; {key} already exists: point to it."
+        )
         draft.stage(f"{requester.first_name} is pointed to {key}", [
             {"name": f"one reply to {requester.name} that names {key}", "app": "mail", "table": "messages", "added": True,
              "where": {"folder": "sent", "thread_id": "the-request", "to": {"contains": requester.email},
@@ -133,9 +137,14 @@ class Ambiguous(Family):
                     f"Thanks,\n{requester.first_name}",
         })  # fmt: skip
         draft.title = "An ambiguous request: ask which document"
-        draft.description = (f"{requester.name} asks to share \"the {topic} plan\" with {target.name}, but two documents fit "
-                             f"({' and '.join(titles)}): share nothing, ask which one.")
-        names = [{"any": [{"body": {"icontains": t}}, {"body": {"icontains": v}}]} for t, v in zip(titles, params["variants"], strict=True)]
+        draft.description = (
+            f'{requester.name} asks to share "the {topic} plan" with {target.name}, but two documents fit '
+            f"({' and '.join(titles)}): share nothing, ask which one."
+        )
+        names = [
+            {"any": [{"body": {"icontains": t}}, {"body": {"icontains": v}}]}
+            for t, v in zip(titles, params["variants"], strict=True)
+        ]
         draft.stage(f"{requester.first_name} is asked which plan", [
             {"name": f"one reply to {requester.name} that names both plans ({' and '.join(titles)})", "app": "mail",
              "table": "messages", "added": True,

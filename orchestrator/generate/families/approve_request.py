@@ -67,7 +67,9 @@ class ApproveRequest(Family):
         limit = limits[category]
         amount = round(limit * (1 - margin / 100) if decision == "approve" else limit * (1 + margin / 100), 2)
         amount = round(amount) if rng.random() < 0.5 else amount
-        old_limit = round(limit * (1 + 2 * margin / 100)) if decision == "reject" else round(limit * (1 - 2 * margin / 100))
+        old_limit = (
+            round(limit * (1 + 2 * margin / 100)) if decision == "reject" else round(limit * (1 - 2 * margin / 100))
+        )
         text = fake(rng)
         return {
             "requester": requester.email, "other": other.email, "category": category, "limits": limits, "amount": amount,
@@ -85,7 +87,9 @@ class ApproveRequest(Family):
         key, other_key = f"REQ-{params['number']}", f"REQ-{params['number'] + 1}"
         created = world.start - timedelta(hours=20)
         _seed(world, params, requester, other, key, other_key, created)
-        instruction = phrase(INSTRUCTIONS, params["phrasing"], requester=requester.name, requester_first=requester.first_name, key=key)
+        instruction = phrase(
+            INSTRUCTIONS, params["phrasing"], requester=requester.name, requester_first=requester.first_name, key=key
+        )
         if reply:
             instruction += phrase([REPLY], 0, requester_first=requester.first_name)
         approved = decision == "approve"

@@ -23,16 +23,26 @@ from orchestrator.generate.family import Draft, Family, fake, phrase, register
 from orchestrator.generate.world import World, iso
 
 INSTRUCTIONS = [
-    "People left review comments on my doc \"{title}\". Please turn every open comment into a ticket in {project}, "
+    'People left review comments on my doc "{title}". Please turn every open comment into a ticket in {project}, '
     "assigned to the person who raised it.",
-    "Could you go through the open comments on \"{title}\" and file one {project} ticket for each, assigned to its "
+    'Could you go through the open comments on "{title}" and file one {project} ticket for each, assigned to its '
     "commenter?",
-    "Please make sure each unresolved comment on my document \"{title}\" becomes a ticket in the {project} project, "
+    'Please make sure each unresolved comment on my document "{title}" becomes a ticket in the {project} project, '
     "owned by whoever wrote the comment.",
 ]
 RESOLVE = " Once a comment has its ticket, resolve the comment."
 
-COMPONENTS = ("exporter", "cache", "webhook", "importer", "dashboard", "scheduler", "retry queue", "audit log", "rate limiter")
+COMPONENTS = (
+    "exporter",
+    "cache",
+    "webhook",
+    "importer",
+    "dashboard",
+    "scheduler",
+    "retry queue",
+    "audit log",
+    "rate limiter",
+)
 ASKS = (
     "We still need load tests for the {component} before this ships.",
     "The {component} has no alerting yet; can we add it?",
@@ -99,7 +109,9 @@ class DocComments(Family):
                 row["resolved"] = True
                 row["body"] += " (Done: handled in the last sprint.)"
             comments.append(row)
-        instruction = phrase(INSTRUCTIONS, params["phrasing"], title=title, project=project) + (RESOLVE if resolve else "")
+        instruction = phrase(INSTRUCTIONS, params["phrasing"], title=title, project=project) + (
+            RESOLVE if resolve else ""
+        )
         draft = Draft(world, title="Turn review comments into tickets", instruction=instruction,
                       description=f"{n_open} open comment(s) on \"{title}\" become {project} tickets for their authors"
                       + (", and are resolved." if resolve else "."),
@@ -136,7 +148,9 @@ class DocComments(Family):
                 {"name": f"comment {cid} is resolved", "app": "docs", "table": "comments", "where": {"id": cid, "resolved": True}}
                 for cid in ids
             ])  # fmt: skip
-            draft.allow["docs"] = {"comments": {"changed": ["resolved", "resolved_by", "resolved_at"], "where": {"id": {"one_of": ids}}}}
+            draft.allow["docs"] = {
+                "comments": {"changed": ["resolved", "resolved_by", "resolved_at"], "where": {"id": {"one_of": ids}}}
+            }
             oracle += [{"tool": "docs__resolve_comment", "args": {"comment_id": cid}} for cid in ids]
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 30, "timeout_s": 600}

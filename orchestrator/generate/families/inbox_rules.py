@@ -83,7 +83,9 @@ class InboxRules(Family):
         return draft
 
 
-def _seed_mail(world: World, params: dict[str, Any], customer: Person, manager: Person | None, midnight: datetime) -> None:
+def _seed_mail(
+    world: World, params: dict[str, Any], customer: Person, manager: Person | None, midnight: datetime
+) -> None:
     """Today's mail of each kind the rules are about, and near misses (older mail, look-alike senders)."""
     me = world.persona
     subjects, minutes = iter(params["subjects"]), iter(params["minutes"])
@@ -106,12 +108,20 @@ def _seed_mail(world: World, params: dict[str, Any], customer: Person, manager: 
     for kind in params["kinds"]:
         for _ in range(counts[kind]):
             if kind == "customer":
-                mail(customer.address_line, body=f"Hi {me.first_name},\n\na question about our account.\n\n{customer.name}")
+                mail(
+                    customer.address_line,
+                    body=f"Hi {me.first_name},\n\na question about our account.\n\n{customer.name}",
+                )
             elif kind == "newsletters":
-                mail(newsletter or f"Industry Weekly <newsletter@weekly-news.test>",
-                     body="This week's stories.\n\nYou are receiving this because you subscribed. Unsubscribe any time.")
+                mail(
+                    newsletter or "Industry Weekly <newsletter@weekly-news.test>",
+                    body="This week's stories.\n\nYou are receiving this because you subscribed. Unsubscribe any time.",
+                )
             elif kind == "manager" and manager is not None:
-                mail(manager.address_line, body=f"Hi {me.first_name},\n\ncan we talk about this later today?\n\n{manager.first_name}")
+                mail(
+                    manager.address_line,
+                    body=f"Hi {me.first_name},\n\ncan we talk about this later today?\n\n{manager.first_name}",
+                )
             elif kind == "notifications":
                 mail(f"Tickets <notifications@{world.domain}>", body="A ticket you follow changed status.")
         for d in range(dist):
@@ -119,17 +129,24 @@ def _seed_mail(world: World, params: dict[str, Any], customer: Person, manager: 
                 if d == 0:
                     mail(customer.address_line, today=False, body="An older note from us.")
                 else:
-                    mail(f"{colleague} <{ascii_slug(colleague)}@{world.domain}>",
-                         body=f"FYI, {customer.company} asked about their contract again.")
+                    mail(
+                        f"{colleague} <{ascii_slug(colleague)}@{world.domain}>",
+                        body=f"FYI, {customer.company} asked about their contract again.",
+                    )
             elif kind == "newsletters":
-                mail(newsletter or "Industry Weekly <newsletter@weekly-news.test>", today=False,
-                     body="Last week's stories.\n\nUnsubscribe any time.")
+                mail(
+                    newsletter or "Industry Weekly <newsletter@weekly-news.test>",
+                    today=False,
+                    body="Last week's stories.\n\nUnsubscribe any time.",
+                )
             elif kind == "manager" and manager is not None:
                 if d == 0:
                     mail(manager.address_line, today=False, body="Yesterday's note.")
                 else:
-                    mail(f"{manager.first_name} {params['colleague']['last']} <{ascii_slug(manager.first_name + ' ' + params['colleague']['last'])}@{domain_of_outsider(world)}>",
-                         body="Hello, following up on my earlier message.")
+                    mail(
+                        f"{manager.first_name} {params['colleague']['last']} <{ascii_slug(manager.first_name + ' ' + params['colleague']['last'])}@{domain_of_outsider(world)}>",
+                        body="Hello, following up on my earlier message.",
+                    )
             elif kind == "notifications":
                 mail(f"Tickets <notifications@{world.domain}>", today=False, body="A ticket you follow changed status.")
     world.apps["mail"]["messages"] += added
@@ -163,7 +180,9 @@ def _targets(
         "manager": lambda m: manager is not None and sender(m) == manager.email,
         "notifications": lambda m: sender(m) == f"notifications@{world.domain}",
     }
-    return {k: [m["id"] for m in world.apps["mail"]["messages"] if today(m) and selectors[k](m)] for k in params["kinds"]}
+    return {
+        k: [m["id"] for m in world.apps["mail"]["messages"] if today(m) and selectors[k](m)] for k in params["kinds"]
+    }
 
 
 def _draft(world: World, params: dict[str, Any], rules: list[str]) -> Draft:
@@ -192,31 +211,58 @@ def _apply_rules(
     if params["in_doc"]:
         oracle += [{"tool": "docs__search_documents", "args": {"query": "mail rules"}, "save": "rules"},
                    {"tool": "docs__get_document", "args": {"document_id": "${rules.documents.0.id}"}}]  # fmt: skip
-    oracle.append({"tool": "mail__search_messages", "args": {"query": f"in:inbox after:{world.start.date().isoformat()}"}})
+    oracle.append(
+        {"tool": "mail__search_messages", "args": {"query": f"in:inbox after:{world.start.date().isoformat()}"}}
+    )
     for kind in params["kinds"]:
         ids = targets[kind]
         n = len(ids)
         if kind == "customer":
-            checks.append({"name": f"the {n} mail(s) from {domain} today are labelled '{label}'", "app": "mail",
-                           "table": "messages", "where": {"id": {"one_of": ids}, "labels": {"contains": label}},
-                           "expect": {"count": n}})
+            checks.append(
+                {
+                    "name": f"the {n} mail(s) from {domain} today are labelled '{label}'",
+                    "app": "mail",
+                    "table": "messages",
+                    "where": {"id": {"one_of": ids}, "labels": {"contains": label}},
+                    "expect": {"count": n},
+                }
+            )
             allow.append({"changed": ["labels", "is_read"], "where": {"id": {"one_of": ids}}})
             oracle.append({"tool": "mail__add_label", "args": {"message_ids": ids, "label": label}})
         elif kind == "newsletters":
-            checks.append({"name": f"the {n} newsletter(s) of today are archived", "app": "mail", "table": "messages",
-                           "where": {"id": {"one_of": ids}, "folder": "archive"}, "expect": {"count": n}})
+            checks.append(
+                {
+                    "name": f"the {n} newsletter(s) of today are archived",
+                    "app": "mail",
+                    "table": "messages",
+                    "where": {"id": {"one_of": ids}, "folder": "archive"},
+                    "expect": {"count": n},
+                }
+            )
             allow.append({"changed": ["folder", "is_read"], "where": {"id": {"one_of": ids}}})
             oracle.append({"tool": "mail__move_to_folder", "args": {"message_ids": ids, "folder": "archive"}})
         elif kind == "manager":
-            checks.append({"name": f"the {n} mail(s) from {manager.name if manager else ''} today are starred",
-                           "app": "mail", "table": "messages", "where": {"id": {"one_of": ids}, "is_starred": True},
-                           "expect": {"count": n}})
+            checks.append(
+                {
+                    "name": f"the {n} mail(s) from {manager.name if manager else ''} today are starred",
+                    "app": "mail",
+                    "table": "messages",
+                    "where": {"id": {"one_of": ids}, "is_starred": True},
+                    "expect": {"count": n},
+                }
+            )
             allow.append({"changed": ["is_starred", "is_read"], "where": {"id": {"one_of": ids}}})
             oracle.append({"tool": "mail__star", "args": {"message_ids": ids}})
         else:
-            checks.append({"name": f"the {n} ticket notification(s) of today are labelled 'Tickets'", "app": "mail",
-                           "table": "messages", "where": {"id": {"one_of": ids}, "labels": {"contains": "Tickets"}},
-                           "expect": {"count": n}})
+            checks.append(
+                {
+                    "name": f"the {n} ticket notification(s) of today are labelled 'Tickets'",
+                    "app": "mail",
+                    "table": "messages",
+                    "where": {"id": {"one_of": ids}, "labels": {"contains": "Tickets"}},
+                    "expect": {"count": n},
+                }
+            )
             allow.append({"changed": ["labels", "is_read"], "where": {"id": {"one_of": ids}}})
             oracle.append({"tool": "mail__add_label", "args": {"message_ids": ids, "label": "Tickets"}})
     return checks, allow, oracle

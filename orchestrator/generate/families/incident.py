@@ -40,8 +40,10 @@ INSTRUCTIONS = [
 ]
 
 CAUSES = [
-    ("a config change that cut the {service} database connection pool from {a} to {b} connections",
-     ["connection pool", "{b}"]),
+    (
+        "a config change that cut the {service} database connection pool from {a} to {b} connections",
+        ["connection pool", "{b}"],
+    ),
     ("the TLS certificate of {host} expired and clients refused to connect", ["certificate", "{host}"]),
     ("database migration {n} took a lock on the {table} table for the whole deploy", ["{n}", "lock"]),
     ("the disk of {host} filled up with debug logs", ["disk", "{host}"]),
@@ -72,7 +74,10 @@ class Incident(Family):
         if len(team) < 2 or len(world.people) < 4:
             return None
         projects = [p["key"] for p in world.apps["tickets"]["projects"]]
-        words = sorted({w for w in (p["name"] for p in world.apps["tickets"]["projects"])} | {"orbit", "ledger", "atlas", "relay", "beacon", "harbor", "quartz"})
+        words = sorted(
+            {w for w in (p["name"] for p in world.apps["tickets"]["projects"])}
+            | {"orbit", "ledger", "atlas", "relay", "beacon", "harbor", "quartz"}
+        )
         words = [w.lower() for w in words if w.isalpha()]
         responders = sorted(rng.sample(world.people, rng.choice([2, 3])), key=lambda p: p.email)
         lead, owner = responders[0], responders[-1]
@@ -141,7 +146,9 @@ class Incident(Family):
              f"Found it: {cause}. Working on a mitigation."),
         ]  # fmt: skip
         if others:
-            bodies.append((others[0], resolved - timedelta(minutes=4), "Customer-facing error rate is dropping here too."))
+            bodies.append(
+                (others[0], resolved - timedelta(minutes=4), "Customer-facing error rate is dropping here too.")
+            )
         closing = f"Resolved at {resolved:%H:%M} ({me.timezone}); error rates are back to normal."
         if ask is not None:
             address, share = ask

@@ -77,7 +77,11 @@ class MeetingAcrossZones(Family):
             keep = (slot, slot + timedelta(minutes=minutes))
             blocks = fill(world, emails, window, keep)
             busy_starts = [datetime.fromisoformat(b["start"]) for b in blocks]
-            suggestions = sorted(rng.sample(busy_starts, min(len(busy_starts), knobs.get("distractors", 0)))) if via == "mail" else []
+            suggestions = (
+                sorted(rng.sample(busy_starts, min(len(busy_starts), knobs.get("distractors", 0))))
+                if via == "mail"
+                else []
+            )
             requester = rng.choice(guests).email if via == "mail" else None
             topic = world_topic(rng)
             zones = sorted({world.persona.timezone, *(g.timezone for g in guests)})
@@ -135,7 +139,9 @@ class MeetingAcrossZones(Family):
         return draft
 
 
-def _booked_stage(draft: Draft, params: dict[str, Any], guests: list[Person], slot: datetime, end: datetime, day: str) -> None:
+def _booked_stage(
+    draft: Draft, params: dict[str, Any], guests: list[Person], slot: datetime, end: datetime, day: str
+) -> None:
     """The stage of the one new event at the only free slot, with exactly the guests invited."""
     me = draft.world.persona
     everyone = [*params["guests"], me.email]

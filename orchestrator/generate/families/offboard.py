@@ -84,18 +84,29 @@ class Offboard(Family):
                       "calendar", "multi-app"])  # fmt: skip
         draft.instruction = phrase(INSTRUCTIONS, params["phrasing"], leaver=leaver.name, leaver_first=leaver.first_name,
                                    successor=successor.name, successor_first=successor.first_name, day=human_day(last))  # fmt: skip
-        draft.description = (f"{leaver.name} leaves after {human_day(last)}: {len(open_keys)} open ticket(s) to {successor.name}, "
-                             f"{len(doc_ids)} document(s) shared with them as editor, {len(later)} meeting(s) declined.")
+        draft.description = (
+            f"{leaver.name} leaves after {human_day(last)}: {len(open_keys)} open ticket(s) to {successor.name}, "
+            f"{len(doc_ids)} document(s) shared with them as editor, {len(later)} meeting(s) declined."
+        )
         _stages(draft, leaver, successor, open_keys, closed_keys, doc_ids, later)
         oracle: list[dict[str, Any]] = [
             {"tool": "tickets__search_tickets", "args": {"assignee": leaver.email, "resolved": False}},
         ]
-        oracle += [{"tool": "tickets__assign_ticket", "args": {"key": key, "assignee": successor.email}} for key in open_keys]
+        oracle += [
+            {"tool": "tickets__assign_ticket", "args": {"key": key, "assignee": successor.email}} for key in open_keys
+        ]
         docs = world.apps["docs"]["documents"]
-        already = {d["id"] for d in docs if any(s["email"] == successor.email and s["role"] == "editor" for s in d.get("shared_with", []))}
+        already = {
+            d["id"]
+            for d in docs
+            if any(s["email"] == successor.email and s["role"] == "editor" for s in d.get("shared_with", []))
+        }
         oracle += [{"tool": "docs__share_document", "args": {"document_id": doc, "email": successor.email, "role": "editor"}}
                    for doc in doc_ids if doc not in already]  # fmt: skip
-        oracle += [{"tool": "calendar__respond_to_event", "args": {"event_id": event, "response": "declined"}} for event in later]
+        oracle += [
+            {"tool": "calendar__respond_to_event", "args": {"event_id": event, "response": "declined"}}
+            for event in later
+        ]
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 30 + 2 * (len(open_keys) + len(doc_ids) + len(later)), "timeout_s": 600}
         return draft
@@ -162,8 +173,12 @@ def _handover(world: World, leaver: Person, last: date) -> tuple[list[str], list
     persona's docs the leaver edits, and the leaver's meetings with the persona after the last day."""
     me, tickets = world.persona, world.apps["tickets"]
     docs, events = world.apps["docs"]["documents"], world.apps["calendar"]["events"]
-    open_keys = sorted(t["key"] for t in tickets["tickets"] if t.get("assignee") == leaver.email and t.get("status", "todo") in OPEN)
-    closed_keys = sorted(t["key"] for t in tickets["tickets"] if t.get("assignee") == leaver.email and t.get("status") in CLOSED)
+    open_keys = sorted(
+        t["key"] for t in tickets["tickets"] if t.get("assignee") == leaver.email and t.get("status", "todo") in OPEN
+    )
+    closed_keys = sorted(
+        t["key"] for t in tickets["tickets"] if t.get("assignee") == leaver.email and t.get("status") in CLOSED
+    )
     doc_ids = sorted(d["id"] for d in docs if d.get("owner") == me.email and not d.get("trashed")
                      and any(s["email"] == leaver.email and s["role"] == "editor" for s in d.get("shared_with", [])))  # fmt: skip
     cutoff = world.at(last + timedelta(days=1), "00:00")

@@ -84,7 +84,9 @@ class Reschedule(Family):
             text = fake(rng)
             distractors = []
             for _ in range(knobs.get("distractors", 0)):
-                spots = aligned_starts(_minus(world.free_windows([], old_window), [clash, (new, new + timedelta(minutes=minutes))]), 30)
+                spots = aligned_starts(
+                    _minus(world.free_windows([], old_window), [clash, (new, new + timedelta(minutes=minutes))]), 30
+                )
                 if spots:
                     distractors.append(iso(rng.choice(spots)))
             return {"guests": emails, "day": offset, "same_day": same_day, "minutes": minutes, "old": iso(old),
@@ -171,7 +173,15 @@ def _draft(mv: Move) -> Draft:
 
 def _seed(draft: Draft, mv: Move) -> None:
     """The guests' busy blocks, the meeting, the clash, distractor events, the organizer's mail, the agenda doc."""
-    world, params, me, guests, organizer, title, tag = mv.world, mv.params, mv.world.persona, mv.guests, mv.organizer, mv.title, mv.tag
+    world, params, me, guests, organizer, title, tag = (
+        mv.world,
+        mv.params,
+        mv.world.persona,
+        mv.guests,
+        mv.organizer,
+        mv.title,
+        mv.tag,
+    )
     old, old_end, day = mv.old, mv.old_end, human_day(mv.old)
     clash_start, clash_end = mv.clash
     # The fill comes first: it sees the world before the meeting and the clash are added, as `sample` did.
@@ -265,7 +275,14 @@ def _agenda(draft: Draft, mv: Move) -> list[dict[str, Any]]:
 
 def _tell(mv: Move) -> dict[str, Any]:
     """The oracle's mail to the guests, with the new time in each guest's city."""
-    me, guests, new, new_end, new_day, title = mv.world.persona, mv.guests, mv.new, mv.new_end, human_day(mv.new), mv.title
+    me, guests, new, new_end, new_day, title = (
+        mv.world.persona,
+        mv.guests,
+        mv.new,
+        mv.new_end,
+        human_day(mv.new),
+        mv.title,
+    )
     cities = dict.fromkeys((g.city, g.timezone) for g in guests if g.timezone != me.timezone)
     places = ", ".join(f"{new.astimezone(world_zone(tz)):%H:%M} in {city}" for city, tz in cities)
     return {"tool": "mail__send_message", "unchecked": ["subject"], "args": {
@@ -281,5 +298,7 @@ def world_zone(name: str) -> ZoneInfo:
     return ZoneInfo(name)
 
 
-def _minus(free: list[tuple[datetime, datetime]], taken: list[tuple[datetime, datetime]]) -> list[tuple[datetime, datetime]]:
+def _minus(
+    free: list[tuple[datetime, datetime]], taken: list[tuple[datetime, datetime]]
+) -> list[tuple[datetime, datetime]]:
     return subtract(free, taken)

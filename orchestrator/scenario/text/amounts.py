@@ -13,12 +13,44 @@ from price_parser import Price
 from orchestrator.scenario.text.clean import unquoted
 
 CURRENCY_WORDS = {
-    "€": "EUR", "euro": "EUR", "euros": "EUR", "$": "USD", "us$": "USD", "dollar": "USD", "dollars": "USD",
-    "£": "GBP", "pound": "GBP", "pounds": "GBP", "¥": "JPY", "fr.": "CHF",
+    "€": "EUR",
+    "euro": "EUR",
+    "euros": "EUR",
+    "$": "USD",
+    "us$": "USD",
+    "dollar": "USD",
+    "dollars": "USD",
+    "£": "GBP",
+    "pound": "GBP",
+    "pounds": "GBP",
+    "¥": "JPY",
+    "fr.": "CHF",
 }
 ISO_CURRENCIES = {
-    "EUR", "USD", "GBP", "CHF", "JPY", "CAD", "AUD", "NZD", "SEK", "NOK", "DKK", "PLN", "CZK", "HUF", "INR", "CNY",
-    "HKD", "SGD", "BRL", "MXN", "ZAR", "TRY", "ILS", "KRW",
+    "EUR",
+    "USD",
+    "GBP",
+    "CHF",
+    "JPY",
+    "CAD",
+    "AUD",
+    "NZD",
+    "SEK",
+    "NOK",
+    "DKK",
+    "PLN",
+    "CZK",
+    "HUF",
+    "INR",
+    "CNY",
+    "HKD",
+    "SGD",
+    "BRL",
+    "MXN",
+    "ZAR",
+    "TRY",
+    "ILS",
+    "KRW",
 }
 _CUR = r"(?:US\$|[€$£¥]|\b(?:" + "|".join(sorted(ISO_CURRENCIES)) + r")\b|\b(?:euros?|dollars?|pounds?)\b)"
 _NUM = r"(?:\d{1,3}(?:[,.'\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?![\d])"
@@ -66,5 +98,7 @@ def check_amount(text: str, value: float | str | Decimal, currency: str | None) 
     code = currency_code(currency) if currency else None
     found = find_amounts(unquoted(text))
     hit = any(abs(a.value - wanted) < Decimal("0.005") and (code is None or a.currency == code) for a in found)
-    other = [a.text for a in found if abs(a.value - wanted) >= Decimal("0.005") and (code is None or a.currency == code)]
+    other = [
+        a.text for a in found if abs(a.value - wanted) >= Decimal("0.005") and (code is None or a.currency == code)
+    ]
     return hit, other, [a.text for a in found]

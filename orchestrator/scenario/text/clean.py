@@ -22,7 +22,7 @@ def unquoted(text: str) -> str:
         body = line.rstrip("\r\n")
         quoting = quoting or ORIGINAL_BLOCK.match(body) is not None
         if quoting or body.lstrip().startswith(">") or QUOTE_HEADER.match(body):
-            out.append(" " * len(body) + line[len(body):])
+            out.append(" " * len(body) + line[len(body) :])
         else:
             out.append(line)
     return "".join(out)

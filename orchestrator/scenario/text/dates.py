@@ -24,9 +24,20 @@ class DateMention:
 MONTHS = {
     name: index
     for index, names in enumerate(
-        [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",), ("jun", "june"),
-         ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
-         ("dec", "december")],
+        [
+            ("jan", "january"),
+            ("feb", "february"),
+            ("mar", "march"),
+            ("apr", "april"),
+            ("may",),
+            ("jun", "june"),
+            ("jul", "july"),
+            ("aug", "august"),
+            ("sep", "sept", "september"),
+            ("oct", "october"),
+            ("nov", "november"),
+            ("dec", "december"),
+        ],
         start=1,
     )
     for name in names
@@ -34,8 +45,15 @@ MONTHS = {
 WEEKDAYS = {
     name: index
     for index, names in enumerate(
-        [("monday", "mon"), ("tuesday", "tue", "tues"), ("wednesday", "wed"), ("thursday", "thu", "thur", "thurs"),
-         ("friday", "fri"), ("saturday", "sat"), ("sunday", "sun")]
+        [
+            ("monday", "mon"),
+            ("tuesday", "tue", "tues"),
+            ("wednesday", "wed"),
+            ("thursday", "thu", "thur", "thurs"),
+            ("friday", "fri"),
+            ("saturday", "sat"),
+            ("sunday", "sun"),
+        ]
     )
     for name in names
 }
@@ -43,13 +61,32 @@ _MONTH = r"(?P<{}>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|jul
 _DAY = r"(?P<{}>[0-3]?\d)(?:st|nd|rd|th)?"
 DATE_PATTERNS = [
     ("iso", re.compile(r"(?<![\d/.-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?!\d)")),
-    ("dmy", re.compile(r"(?<![\w.])" + _DAY.format("d") + r"(?:\s+of)?[\s-]+" + _MONTH.format("mon") + r"(?:,?[\s-]+(?P<y>\d{4}))?(?![\w:])", re.I)),
-    ("mdy", re.compile(r"\b" + _MONTH.format("mon") + r"\s+" + _DAY.format("d") + r"(?:,?\s+(?P<y>\d{4}))?(?![\w:.]\d|\w)", re.I)),
+    (
+        "dmy",
+        re.compile(
+            r"(?<![\w.])"
+            + _DAY.format("d")
+            + r"(?:\s+of)?[\s-]+"
+            + _MONTH.format("mon")
+            + r"(?:,?[\s-]+(?P<y>\d{4}))?(?![\w:])",
+            re.I,
+        ),
+    ),
+    (
+        "mdy",
+        re.compile(
+            r"\b" + _MONTH.format("mon") + r"\s+" + _DAY.format("d") + r"(?:,?\s+(?P<y>\d{4}))?(?![\w:.]\d|\w)", re.I
+        ),
+    ),
     ("num", re.compile(r"(?<![\w/.:-])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<y>\d{2}|\d{4}))?(?![\w/])")),
     ("dotted", re.compile(r"(?<![\w/.:-])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4})(?![\w])")),
-    ("weekday", re.compile(
-        r"\b(?:(?P<next>(?i:next|this|coming))\s+)?(?P<wd>(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-        r"|(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\b\.?)(?P<nextweek>\s+(?i:next\s+week))?")),
+    (
+        "weekday",
+        re.compile(
+            r"\b(?:(?P<next>(?i:next|this|coming))\s+)?(?P<wd>(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+            r"|(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\b\.?)(?P<nextweek>\s+(?i:next\s+week))?"
+        ),
+    ),
     ("relative", re.compile(r"\b(?P<rel>today|tomorrow|tonight)\b", re.I)),
 ]
 

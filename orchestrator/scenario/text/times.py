@@ -47,9 +47,7 @@ ISO_DATETIME = re.compile(
 TIME_CUE_BEFORE = re.compile(r"(?:\b(?:at|um|from|until|till|to|by|between|and|starts?|ends?)|[@–—-])\s*$", re.I)
 TIME_CUE_AFTER = re.compile(r"^\s*(?:h\b|uhr\b|hrs\b|o'clock\b)", re.I)
 CURRENCY_AFTER = re.compile(r"^\s*(?:[€$£¥%]|(?-i:[A-Z]{3})\b|euros?\b|dollars?\b|pounds?\b)", re.I)
-RANGE_START = re.compile(
-    r"\s*(?:-|–|—|to|until|till|and)\s*\d{1,2}(?::[0-5]\d|\s?[ap]\.?\s?m\.?(?![a-z]))", re.I
-)
+RANGE_START = re.compile(r"\s*(?:-|–|—|to|until|till|and)\s*\d{1,2}(?::[0-5]\d|\s?[ap]\.?\s?m\.?(?![a-z]))", re.I)
 RANGE_JOIN = re.compile(r"^\s*(?:-|–|—|to|until|till|and)\s*$", re.I)
 SENTENCE_END = re.compile(r"(?<!\.m)(?<![ap]\.)[.!?](?=\s+[A-Z\"'(])|\n\s*\n|\n(?=\s*[-*•\d])")
 
@@ -170,7 +168,12 @@ def _hours(text: str, m: re.Match[str], date_ends: list[int]) -> list[int] | Non
     ampm = (m["ampm"] or "").lower().replace(".", "").replace(" ", "")
     before, after = text[max(0, m.start() - 16) : m.start()], text[m.end() : m.end() + 12]
     if m["sep"] == ".":
-        if not (ampm or TIME_CUE_BEFORE.search(before) or TIME_CUE_AFTER.match(after) or _after_date(text, m.start(), date_ends)):
+        if not (
+            ampm
+            or TIME_CUE_BEFORE.search(before)
+            or TIME_CUE_AFTER.match(after)
+            or _after_date(text, m.start(), date_ends)
+        ):
             return None
         if CURRENCY_AFTER.match(after) or re.search(r"[€$£¥]\s*$|\b[A-Z]{3}\s*$", before):
             return None
@@ -251,9 +254,14 @@ def _place_on_dates(text: str, mentions: list[TimeMention], dates: list[DateMent
         if mention.dates is not None:
             mention.own_date = True
             continue
-        same = [d for d in dates if sentence[0] <= d.start < sentence[1] and not (mention.start <= d.start < mention.end)]
+        same = [
+            d for d in dates if sentence[0] <= d.start < sentence[1] and not (mention.start <= d.start < mention.end)
+        ]
         if same:
-            nearest = min(same, key=lambda d: (min(abs(d.end - mention.start), abs(mention.end - d.start)), d.start > mention.start))
+            nearest = min(
+                same,
+                key=lambda d: (min(abs(d.end - mention.start), abs(mention.end - d.start)), d.start > mention.start),
+            )
             mention.dates = nearest.dates
             mention.own_date = True
         else:

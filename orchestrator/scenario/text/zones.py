@@ -11,17 +11,38 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 # Abbreviations of zones with daylight saving stand for the region's local time on that date, as people
 # use them ("15:30 CET" written in July means Berlin time), so they are IANA zones here.
 ZONE_ABBREVIATIONS: dict[str, tzinfo | str] = {
-    "UTC": UTC, "GMT": UTC, "Z": UTC, "UT": UTC,
-    "WET": "Europe/Lisbon", "WEST": "Europe/Lisbon", "BST": "Europe/London",
-    "CET": "Europe/Berlin", "CEST": "Europe/Berlin", "MEZ": "Europe/Berlin", "MESZ": "Europe/Berlin",
-    "EET": "Europe/Helsinki", "EEST": "Europe/Helsinki",
-    "MSK": timezone(timedelta(hours=3)), "IST": timezone(timedelta(hours=5, minutes=30)),
-    "SGT": timezone(timedelta(hours=8)), "JST": timezone(timedelta(hours=9)), "KST": timezone(timedelta(hours=9)),
-    "AEST": "Australia/Sydney", "AEDT": "Australia/Sydney",
-    "ET": "America/New_York", "EST": "America/New_York", "EDT": "America/New_York",
-    "CT": "America/Chicago", "CST": "America/Chicago", "CDT": "America/Chicago",
-    "MT": "America/Denver", "MST": "America/Denver", "MDT": "America/Denver",
-    "PT": "America/Los_Angeles", "PST": "America/Los_Angeles", "PDT": "America/Los_Angeles",
+    "UTC": UTC,
+    "GMT": UTC,
+    "Z": UTC,
+    "UT": UTC,
+    "WET": "Europe/Lisbon",
+    "WEST": "Europe/Lisbon",
+    "BST": "Europe/London",
+    "CET": "Europe/Berlin",
+    "CEST": "Europe/Berlin",
+    "MEZ": "Europe/Berlin",
+    "MESZ": "Europe/Berlin",
+    "EET": "Europe/Helsinki",
+    "EEST": "Europe/Helsinki",
+    "MSK": timezone(timedelta(hours=3)),
+    "IST": timezone(timedelta(hours=5, minutes=30)),
+    "SGT": timezone(timedelta(hours=8)),
+    "JST": timezone(timedelta(hours=9)),
+    "KST": timezone(timedelta(hours=9)),
+    "AEST": "Australia/Sydney",
+    "AEDT": "Australia/Sydney",
+    "ET": "America/New_York",
+    "EST": "America/New_York",
+    "EDT": "America/New_York",
+    "CT": "America/Chicago",
+    "CST": "America/Chicago",
+    "CDT": "America/Chicago",
+    "MT": "America/Denver",
+    "MST": "America/Denver",
+    "MDT": "America/Denver",
+    "PT": "America/Los_Angeles",
+    "PST": "America/Los_Angeles",
+    "PDT": "America/Los_Angeles",
 }
 ZONE = re.compile(
     r"\s*\(?\s*(?P<zone>"
@@ -37,23 +58,83 @@ OFFSET = re.compile(r"(?:UTC|GMT)?\s*([+\-−])\s*(\d{1,2})(?::?(\d{2}))?$")
 # Places people name a zone by ("13:00 Lisbon time", "09:30 New York", "UK time"): the cities of the IANA
 # zone names (their last part, spaces for underscores) and a few countries and regions.
 PLACE_ALIASES: dict[str, str] = {
-    "UK": "Europe/London", "U.K.": "Europe/London", "Britain": "Europe/London", "Great Britain": "Europe/London",
-    "England": "Europe/London", "Scotland": "Europe/London", "Wales": "Europe/London", "Ireland": "Europe/Dublin",
-    "Portugal": "Europe/Lisbon", "Spain": "Europe/Madrid", "France": "Europe/Paris", "Germany": "Europe/Berlin",
-    "Italy": "Europe/Rome", "Netherlands": "Europe/Amsterdam", "Belgium": "Europe/Brussels", "Austria": "Europe/Vienna",
-    "Switzerland": "Europe/Zurich", "Poland": "Europe/Warsaw", "Sweden": "Europe/Stockholm", "Norway": "Europe/Oslo",
-    "Denmark": "Europe/Copenhagen", "Finland": "Europe/Helsinki", "Greece": "Europe/Athens", "Israel": "Asia/Jerusalem",
-    "India": "Asia/Kolkata", "Japan": "Asia/Tokyo", "Korea": "Asia/Seoul", "China": "Asia/Shanghai",
-    "Central European": "Europe/Berlin", "Central Europe": "Europe/Berlin",
-    "US Eastern": "America/New_York", "US East Coast": "America/New_York", "East Coast": "America/New_York",
-    "Eastern": "America/New_York", "US Central": "America/Chicago", "US Mountain": "America/Denver",
-    "Mountain": "America/Denver", "US Pacific": "America/Los_Angeles", "US West Coast": "America/Los_Angeles",
-    "West Coast": "America/Los_Angeles", "Pacific": "America/Los_Angeles",
+    "UK": "Europe/London",
+    "U.K.": "Europe/London",
+    "Britain": "Europe/London",
+    "Great Britain": "Europe/London",
+    "England": "Europe/London",
+    "Scotland": "Europe/London",
+    "Wales": "Europe/London",
+    "Ireland": "Europe/Dublin",
+    "Portugal": "Europe/Lisbon",
+    "Spain": "Europe/Madrid",
+    "France": "Europe/Paris",
+    "Germany": "Europe/Berlin",
+    "Italy": "Europe/Rome",
+    "Netherlands": "Europe/Amsterdam",
+    "Belgium": "Europe/Brussels",
+    "Austria": "Europe/Vienna",
+    "Switzerland": "Europe/Zurich",
+    "Poland": "Europe/Warsaw",
+    "Sweden": "Europe/Stockholm",
+    "Norway": "Europe/Oslo",
+    "Denmark": "Europe/Copenhagen",
+    "Finland": "Europe/Helsinki",
+    "Greece": "Europe/Athens",
+    "Israel": "Asia/Jerusalem",
+    "India": "Asia/Kolkata",
+    "Japan": "Asia/Tokyo",
+    "Korea": "Asia/Seoul",
+    "China": "Asia/Shanghai",
+    "Central European": "Europe/Berlin",
+    "Central Europe": "Europe/Berlin",
+    "US Eastern": "America/New_York",
+    "US East Coast": "America/New_York",
+    "East Coast": "America/New_York",
+    "Eastern": "America/New_York",
+    "US Central": "America/Chicago",
+    "US Mountain": "America/Denver",
+    "Mountain": "America/Denver",
+    "US Pacific": "America/Los_Angeles",
+    "US West Coast": "America/Los_Angeles",
+    "West Coast": "America/Los_Angeles",
+    "Pacific": "America/Los_Angeles",
 }
 # Last parts of zone names that are more often a person's name or a common word than a place.
-NOT_PLACES = frozenset({"Center", "Knox", "Regina", "Dawson", "Casey", "Davis", "Palmer", "Troll", "Vostok", "Mawson", "Marengo", "Beulah",
-                        "Vevay", "Winamac", "Monticello", "Petersburg", "Vincennes", "Tell City", "New Salem", "Wake",
-                        "Midway", "Creston", "Chatham", "Easter", "Faroe", "Hovd", "Nome", "Sitka", "Juneau", "Eucla"})
+NOT_PLACES = frozenset(
+    {
+        "Center",
+        "Knox",
+        "Regina",
+        "Dawson",
+        "Casey",
+        "Davis",
+        "Palmer",
+        "Troll",
+        "Vostok",
+        "Mawson",
+        "Marengo",
+        "Beulah",
+        "Vevay",
+        "Winamac",
+        "Monticello",
+        "Petersburg",
+        "Vincennes",
+        "Tell City",
+        "New Salem",
+        "Wake",
+        "Midway",
+        "Creston",
+        "Chatham",
+        "Easter",
+        "Faroe",
+        "Hovd",
+        "Nome",
+        "Sitka",
+        "Juneau",
+        "Eucla",
+    }
+)
 _REGIONS = ("Africa/", "America/", "Asia/", "Atlantic/", "Australia/", "Europe/", "Indian/", "Pacific/")
 
 
@@ -78,7 +159,9 @@ PLACE_AFTER = re.compile(
 # A place said for the times that follow ("(London time):", "in UK time:", "all times UK"), or for those
 # before it when none follows ("... 8 am (all UK time).").
 PLACE_DECLARED = re.compile(
-    r"\b(?:(?i:all)[ \t]+(?:the[ \t]+)?times?[ \t]+(?:are[ \t]+)?(?:in[ \t]+)?(?:the[ \t]+)?" + _PLACE + "(?:[ \t]+time)?"
+    r"\b(?:(?i:all)[ \t]+(?:the[ \t]+)?times?[ \t]+(?:are[ \t]+)?(?:in[ \t]+)?(?:the[ \t]+)?"
+    + _PLACE
+    + "(?:[ \t]+time)?"
     r"|" + _PLACE.replace("place", "place2") + r"[ \t]+times?\b(?=[ \t]*\)?[ \t]*(?:[:,;.!\n]|$)))",
 )
 
@@ -116,4 +199,3 @@ def zone_named(name: str) -> tzinfo | str | None:
 def as_tzinfo(zone: tzinfo | str) -> tzinfo:
     """A zone as a tzinfo (IANA names are looked up)."""
     return ZoneInfo(zone) if isinstance(zone, str) else zone
-

@@ -6,13 +6,21 @@ import os
 import urllib.error
 import urllib.request
 
-INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-              "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "scan", "version": "0"}}}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "scan", "version": "0"}},
+}
 
 
 def try_mcp(url: str) -> str:
-    request = urllib.request.Request(url, data=json.dumps(INITIALIZE).encode(), method="POST",
-                                     headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(INITIALIZE).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream"},
+    )
     try:
         with urllib.request.urlopen(request, timeout=3) as response:
             body = response.read(4000).decode(errors="replace")

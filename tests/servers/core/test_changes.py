@@ -110,7 +110,12 @@ CALENDAR_SEED = {
         },
     ],
 }
-SEEDS = {"mail": (MAIL, MAIL_SEED), "docs": (DOCS, DOCS_SEED), "tickets": (TICKETS, TICKETS_SEED), "calendar": (CALENDAR, CALENDAR_SEED)}
+SEEDS = {
+    "mail": (MAIL, MAIL_SEED),
+    "docs": (DOCS, DOCS_SEED),
+    "tickets": (TICKETS, TICKETS_SEED),
+    "calendar": (CALENDAR, CALENDAR_SEED),
+}
 
 
 def world(app_name: str):
@@ -131,7 +136,9 @@ def ops(entry: dict[str, Any]) -> list[tuple[str, Any, str]]:
 
 async def test_mail_changes_with_before_and_after() -> None:
     async with world("mail") as (client, sb):
-        sent = structured(await client.call_tool("send_message", {"to": ["priya@acme.test"], "subject": "Hi", "body": "Booked."}))
+        sent = structured(
+            await client.call_tool("send_message", {"to": ["priya@acme.test"], "subject": "Hi", "body": "Booked."})
+        )
         entry = last(sb)
         assert ops(entry) == [("messages", sent["id"], "insert")]
         change = entry["changes"][0]
@@ -160,13 +167,19 @@ async def test_mail_changes_with_before_and_after() -> None:
 
 async def test_docs_changes_include_revisions_and_sharing() -> None:
     async with world("docs") as (client, sb):
-        doc = structured(await client.call_tool("create_document", {"title": "Plan", "content": "x", "folder_id": "trips"}))
+        doc = structured(
+            await client.call_tool("create_document", {"title": "Plan", "content": "x", "folder_id": "trips"})
+        )
         entry = last(sb)
         assert [(t, op) for t, _, op in ops(entry)] == [("documents", "insert"), ("revisions", "insert")]
         assert entry["changes"][0]["key"] == doc["id"]
         assert entry["changes"][1]["after"]["document_id"] == doc["id"]
 
-        structured(await client.call_tool("share_document", {"document_id": "itinerary", "email": "sam@outside.test", "role": "viewer"}))
+        structured(
+            await client.call_tool(
+                "share_document", {"document_id": "itinerary", "email": "sam@outside.test", "role": "viewer"}
+            )
+        )
         change = last(sb)["changes"][0]
         assert (change["table"], change["key"], change["op"]) == ("documents", "itinerary", "update")
         assert change["before"]["shared_with"] == [{"email": "priya@acme.test", "role": "editor"}]
@@ -185,7 +198,10 @@ async def test_tickets_changes_include_history_rows() -> None:
         assert tables.count("tickets") == 1 and "history" in tables
         ticket = next(c for c in entry["changes"] if c["table"] == "tickets")
         assert ticket["key"] == "OPS-1" and ticket["op"] == "update"
-        assert ticket["before"]["title"] == "Renew TLS certificate" and ticket["after"]["title"] == "Renew the TLS certificate"
+        assert (
+            ticket["before"]["title"] == "Renew TLS certificate"
+            and ticket["after"]["title"] == "Renew the TLS certificate"
+        )
         assert ticket["after"]["labels"] == []
 
         created = structured(await client.call_tool("create_ticket", {"project": "OPS", "title": "New"}))
@@ -302,7 +318,10 @@ async def test_on_disk_sandbox_logs_changes_and_resets(tmp_path: Path) -> None:
     sb = store.get("default")
     (entry,) = sb.journal()
     assert ops(entry) == [("documents", "notes", "update")]
-    assert (entry["changes"][0]["before"]["link_sharing"], entry["changes"][0]["after"]["link_sharing"]) == ("restricted", "viewer")
+    assert (entry["changes"][0]["before"]["link_sharing"], entry["changes"][0]["after"]["link_sharing"]) == (
+        "restricted",
+        "viewer",
+    )
     async with Client(build_mcp_server(DOCS, store), raise_exceptions=True) as client:
         structured(await client.call_tool("trash_document", {"document_id": "notes"}))
         assert ops(sb.journal()[-1]) == [("documents", "notes", "update")]
@@ -384,7 +403,9 @@ def test_every_write_is_logged_by_the_triggers_and_nothing_without_them() -> Non
                 sb.db.execute(f'DROP TRIGGER "{name}"')
         async with Client(build_mcp_server(MAIL, store), raise_exceptions=True) as client:
             for i in range(5):
-                await client.call_tool("send_message", {"to": ["priya@acme.test"], "subject": f"s{i}", "body": "b" * 200})
+                await client.call_tool(
+                    "send_message", {"to": ["priya@acme.test"], "subject": f"s{i}", "body": "b" * 200}
+                )
         count = sum(len(e["changes"]) for e in sb.journal())
         store.close()
         return count

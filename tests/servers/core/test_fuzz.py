@@ -24,6 +24,7 @@ from typing import Any
 
 import anyio.from_thread
 import pytest
+from helpers import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
@@ -33,8 +34,6 @@ from orchestrator.scenario.model import load
 from servers import registry
 from servers.core import SandboxStore, build_mcp_server
 from servers.core.mcp import INTERNAL_ERROR
-
-from helpers import ROOT
 
 settings.register_profile(
     "ci",
@@ -120,7 +119,9 @@ def with_known(data: st.DataObject, arguments: dict[str, Any], known: list[str])
 @pytest.mark.parametrize(("app", "tool"), CASES, ids=[f"{a}.{t}" for a, t in CASES])
 @settings(PROFILE)
 @given(data=st.data())
-def test_tool_keeps_its_promises_on_generated_arguments(harness: Harness, app: str, tool: str, data: st.DataObject) -> None:
+def test_tool_keeps_its_promises_on_generated_arguments(
+    harness: Harness, app: str, tool: str, data: st.DataObject
+) -> None:
     client, sandbox, tools = harness.app(app)
     listed = tools[tool]
     before = sandbox.snapshot()

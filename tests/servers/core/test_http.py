@@ -40,7 +40,9 @@ def server():
 
 def create(server: AppProcess, sandbox_id: str, **body) -> httpx2.Response:
     with server.admin() as admin:
-        return admin.post("/sandboxes", json={"id": sandbox_id, "seed": SEED, "clock": CLOCK, "persona": PERSONA, **body})
+        return admin.post(
+            "/sandboxes", json={"id": sandbox_id, "seed": SEED, "clock": CLOCK, "persona": PERSONA, **body}
+        )
 
 
 def test_health_needs_no_token_and_admin_needs_the_right_one(server: AppProcess) -> None:
@@ -63,7 +65,10 @@ def test_sandbox_lifecycle_over_the_admin_api(server: AppProcess) -> None:
         seeded = admin.get("/sandboxes/life/snapshot").json()
         assert [e["id"] for e in seeded["events"]] == ["standup", "review"]
         assert "life" in [s["id"] for s in admin.get("/sandboxes").json()["sandboxes"]]
-        assert admin.post("/sandboxes/life/clock", json={"advance_seconds": 3600}).json()["now"] == "2026-03-02T10:00:00+01:00"
+        assert (
+            admin.post("/sandboxes/life/clock", json={"advance_seconds": 3600}).json()["now"]
+            == "2026-03-02T10:00:00+01:00"
+        )
         assert admin.get("/sandboxes/life/clock").json()["now"] == "2026-03-02T10:00:00+01:00"
         assert admin.post("/sandboxes/life/clock", json={"advance": 1}).status_code == 422
         reset = admin.post("/sandboxes/life/reset").json()
@@ -115,7 +120,9 @@ async def test_both_protocol_eras_reach_the_addressed_sandbox(server: AppProcess
 
 async def test_plain_mcp_path_is_the_default_sandbox(server: AppProcess) -> None:
     async with Client(server.mcp_url()) as client:
-        created = structured(await client.call_tool("create_event", {"title": "default one", "start": "2026-03-04T10:00"}))
+        created = structured(
+            await client.call_tool("create_event", {"title": "default one", "start": "2026-03-04T10:00"})
+        )
     with server.admin() as admin:
         events = admin.get("/sandboxes/default/snapshot").json()["events"]
     assert created["id"] in [e["id"] for e in events]
@@ -129,7 +136,9 @@ async def test_concurrent_sessions_never_touch_each_others_sandbox(server: AppPr
         async with server.client(sandbox_id, mode=mode) as client:
             for i in range(8):
                 structured(
-                    await client.call_tool("create_event", {"title": f"{sandbox_id} {i}", "start": f"2026-03-05T0{i}:00"})
+                    await client.call_tool(
+                        "create_event", {"title": f"{sandbox_id} {i}", "start": f"2026-03-05T0{i}:00"}
+                    )
                 )
                 await anyio.sleep(0)
             structured(await client.call_tool("delete_event", {"event_id": "standup"}))

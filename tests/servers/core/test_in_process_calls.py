@@ -47,7 +47,9 @@ async def test_answers_and_journal_match_a_call_over_mcp(server_and_store: tuple
             with bind_sandbox("over-mcp"):
                 over_mcp.append((await client.call_tool(tool, arguments)).model_dump(mode="json", exclude={"meta"}))
     for tool, arguments in CALLS:
-        direct.append((await call_in_process(server, "direct", tool, arguments)).model_dump(mode="json", exclude={"meta"}))
+        direct.append(
+            (await call_in_process(server, "direct", tool, arguments)).model_dump(mode="json", exclude={"meta"})
+        )
     assert direct == over_mcp
     assert sum(r["is_error"] for r in direct) == 7  # the cases above do reach the error paths
 

@@ -15,13 +15,13 @@ from typing import Any
 import anyio
 import jsonschema
 import pytest
+import tiny
 from helpers import SCENARIOS, TRAVEL_PATH
 from mcp import Client
 from mcp.server.mcpserver.utilities.func_metadata import StrictJsonSchema, _inline_root_ref
 from mcp.types import CallToolResult
 from pydantic import BaseModel, ConfigDict
 
-import tiny
 from orchestrator.backends.base import remember_output_validators
 from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.episode.episode import Episode
@@ -40,9 +40,13 @@ def test_every_published_output_schema_is_the_model_the_server_validates_results
         meta = tool.fn_metadata
         assert tool.output_schema is not None, f"{app}.{tool.name} publishes no output schema"
         assert meta.output_model is not None, f"{app}.{tool.name}: its results are not validated by the server"
-        derived = _inline_root_ref(meta._output_adapter(meta.output_model).json_schema(schema_generator=StrictJsonSchema))
+        derived = _inline_root_ref(
+            meta._output_adapter(meta.output_model).json_schema(schema_generator=StrictJsonSchema)
+        )
         # The same schema, less the titles pydantic makes up (annotations: they take no part in validation).
-        assert tool.output_schema == without_generated_titles(derived), f"{app}.{tool.name}: the published schema is not its output model's"
+        assert tool.output_schema == without_generated_titles(derived), (
+            f"{app}.{tool.name}: the published schema is not its output model's"
+        )
         jsonschema.validators.validator_for(tool.output_schema).check_schema(tool.output_schema)
 
 

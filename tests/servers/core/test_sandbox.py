@@ -6,9 +6,8 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from helpers import error_text, in_memory, structured
-
 import tiny
+from helpers import error_text, in_memory, structured
 from mcp import Client
 
 from servers.calendar import APP
@@ -18,7 +17,12 @@ from servers.core.store import UnknownSandbox
 
 SEED = {
     "events": [
-        {"id": f"e{i}", "title": f"Event {i}", "start": f"2026-03-0{2 + i % 5}T1{i % 8}:00", "end": f"2026-03-0{2 + i % 5}T1{i % 8}:30"}
+        {
+            "id": f"e{i}",
+            "title": f"Event {i}",
+            "start": f"2026-03-0{2 + i % 5}T1{i % 8}:00",
+            "end": f"2026-03-0{2 + i % 5}T1{i % 8}:30",
+        }
         for i in range(20)
     ]
 }
@@ -150,7 +154,10 @@ async def test_tool_writes_use_the_sandbox_clock_and_calls_are_journaled() -> No
 async def test_fault_plans_fail_chosen_calls_and_are_journaled() -> None:
     async with in_memory(APP) as (client, sandbox):
         sandbox.set_faults(FaultPlan(rules=[FaultRule(tool="create_event", calls=[1], message="503 try again")]))
-        assert error_text(await client.call_tool("create_event", {"title": "A", "start": "2026-03-03T10:00"})) == "503 try again"
+        assert (
+            error_text(await client.call_tool("create_event", {"title": "A", "start": "2026-03-03T10:00"}))
+            == "503 try again"
+        )
         assert sandbox.snapshot()["events"] == []
         structured(await client.call_tool("create_event", {"title": "A", "start": "2026-03-03T10:00"}))
         journal = sandbox.journal()

@@ -14,7 +14,12 @@ from servers.core.images import SEED_IMAGES, SeedImages
 
 SEED = {
     "events": [
-        {"id": f"e{i}", "title": f"Event {i}", "start": f"2026-03-0{2 + i % 5}T1{i % 8}:00", "end": f"2026-03-0{2 + i % 5}T1{i % 8}:30"}
+        {
+            "id": f"e{i}",
+            "title": f"Event {i}",
+            "start": f"2026-03-0{2 + i % 5}T1{i % 8}:00",
+            "end": f"2026-03-0{2 + i % 5}T1{i % 8}:30",
+        }
         for i in range(12)
     ]
 }

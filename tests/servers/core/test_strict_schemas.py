@@ -68,9 +68,7 @@ def _without_required(schema: Any) -> Any:
     """The schema with `required` lists and `default: null` taken out: what strict conversion may change."""
     if isinstance(schema, dict):
         return {
-            k: _without_required(v)
-            for k, v in schema.items()
-            if k != "required" and not (k == "default" and v is None)
+            k: _without_required(v) for k, v in schema.items() if k != "required" and not (k == "default" and v is None)
         }
     if isinstance(schema, list):
         return [_without_required(v) for v in schema]

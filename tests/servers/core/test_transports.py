@@ -20,7 +20,9 @@ async def exercise(client: Client, app: str) -> None:
     """List the tools and call every read-only tool that needs no arguments."""
     tools = (await client.list_tools()).tools
     assert {t.name for t in tools} == set(registry.load(app).tools.tools)
-    no_args = [t for t in tools if t.annotations and t.annotations.read_only_hint and not t.input_schema.get("required")]
+    no_args = [
+        t for t in tools if t.annotations and t.annotations.read_only_hint and not t.input_schema.get("required")
+    ]
     assert no_args, f"{app} has no argument-free read-only tool to call"
     for tool in no_args:
         if tool.name.startswith("search"):
