@@ -16,33 +16,40 @@ environment is an allow-list, nothing else of the orchestrator's:
     CLAWGYM_SCENARIO    the scenario id
     NAME                each `--agent-env NAME` (API keys of model agents)
 
-Isolation (`bwrap`, from Debian's `bubblewrap`): the agent runs in its own
-PID, IPC and UTS namespaces with a read-only view of the file system. Who it
-runs as depends on the orchestrator's user:
+Isolation, in tiers (`orchestrator.agents.isolation` builds them; `auto`
+takes the first that works here): `bwrap` (Debian's `bubblewrap`), else
+`unshare` (util-linux's `unshare`, `setpriv` and `mount`, on every Debian
+and Ubuntu machine), else `none`. Under `bwrap` and `unshare` the agent runs
+in its own PID, IPC and UTS namespaces with a read-only view of the file
+system. Who it runs as depends on the orchestrator's user:
 
-- root: bwrap runs without a user namespace (which would map the agent back
-  to host uid 0) and the command is started by `setpriv` as host uid/gid
-  65534 (`nobody`), no supplementary groups, no capabilities (bounding set
-  emptied), `no_new_privs`. Its scratch folder is chowned to it. A folder it
-  needs (the interpreter's prefix, the venv, its working directory) behind
-  an ancestor others cannot enter (`/root` is 0700) is reached by a tmpfs
-  (0755) over that ancestor with the needed folder bound back read-only.
-  It may create user namespaces, like any unprivileged user; mounts made by
-  bwrap are locked in them, so nothing hidden can be uncovered.
-- anyone else: a user namespace in which the caller's uid is shown as
-  `nobody` (its host uid stays the caller's: it cannot be less privileged
-  than the caller here), and it cannot create further user namespaces.
+- root: the sandbox is set up without a user namespace (which would map the
+  agent back to host uid 0) and the command is started by `setpriv` as host
+  uid/gid 65534 (`nobody`), no supplementary groups, no capabilities
+  (bounding set emptied), `no_new_privs`. Its scratch folder is chowned to
+  it. A folder it needs (the interpreter's prefix, the venv, its working
+  directory) behind an ancestor others cannot enter (`/root` is 0700) is
+  reached by a tmpfs (0755) over that ancestor with the needed folder bound
+  back read-only. It may create user namespaces, like any unprivileged user;
+  the hiding mounts are locked in them, so nothing hidden can be uncovered.
+- anyone else: a user namespace; under bwrap the caller's uid is shown as
+  `nobody` and it cannot create further user namespaces; under unshare it is
+  root of its user namespace without any capability. Its host uid stays the
+  caller's: it cannot be less privileged than the caller here.
 
-`/tmp` is empty; the scenario file's folder and the files it
-includes, the git store of the repository holding them, the run's output
-folder (and `runs/` beside it), the host's unix
-sockets under `/run` (Docker's included) are hidden; it sees only its own
-processes. The network is shared, so
-the gateway on loopback is reachable. When the agent's command exits, its
-PID namespace ends and every process it started dies with it (`setsid`
-children included). With `isolation: none` (no bwrap available, or asked
-for) the agent runs as a plain child process group: it can read what the
-orchestrator's user can read, and children that leave the group survive.
+`/tmp` is empty; the scenario file's folder and the files it includes, the
+git store of the repository holding them, a generation root holding it (its
+`tasks.jsonl` manifest), the run's output folder (and `runs/` beside it),
+the temp folder other episodes' scratch folders are in (`TMPDIR`, when not
+`/tmp`), the host's unix sockets under `/run` (Docker's included) are
+hidden; it sees only its own processes. The network is shared, so the
+gateway on loopback is reachable. When the agent's command exits, its PID
+namespace ends and every process it started dies with it (`setsid` children
+included). With `isolation: none` (neither works, or asked for) the agent
+runs as a plain process group under a child subreaper
+(`orchestrator/agents/reaper.py`) that kills whatever it leaves behind: it
+can read what the orchestrator's user can read, and results.json says its
+verdict is untrusted (`episode.untrusted`).
 
 The agent's stdout and stderr reach `agent.log` through a pipe the
 orchestrator reads; the agent never holds a file in the run folder.
@@ -51,7 +58,6 @@ orchestrator reads; the agent never holds a file in the run folder.
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
 import shutil
@@ -62,109 +68,43 @@ import tempfile
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import anyio
 import yaml
 
 from orchestrator.agents.base import Agent, AgentReport
+from orchestrator.agents.isolation import (
+    ISOLATION_CHOICES,
+    NOBODY,
+    UNTRUSTED,
+    Isolation,
+    IsolationError,
+    _within,
+    bwrap_command,
+    bwrap_problem,
+    host_user_mode,
+    reaper_command,
+    resolve_isolation,
+    unshare_command,
+    unshare_problem,
+)
 from orchestrator.agents.process import LogCopier, SandboxInfo, describe_exit, stop_tree
 from orchestrator.episode.episode import Episode
 from orchestrator.episode.gateway import task_text
 
-Isolation = Literal["bwrap", "none"]
-ISOLATION_CHOICES = ("auto", "bwrap", "none")
+__all__ = ["ISOLATION_CHOICES", "CommandAgent", "IsolationError", "bwrap_problem", "resolve_isolation",
+           "unshare_problem", "mcp_config"]  # fmt: skip
+
 ENV_PASSED = ("LANG", "LC_ALL", "LC_CTYPE", "TERM", "TZ")
 SOCKET_DIRS = (Path("/run"), Path("/var/run"))
-NOBODY = 65534
-
-
-class IsolationError(RuntimeError):
-    """The requested isolation cannot be had on this machine."""
+MANIFEST = "tasks.jsonl"
+"""A generation root's manifest (`orchestrator generate`): its rows hold what the checks look for."""
 
 
 def mcp_config(url: str) -> dict:
     """The `mcpServers` file (Claude Desktop, Claude Code and Cursor read it) naming the gateway at `url` `clawgym`."""
     return {"mcpServers": {"clawgym": {"type": "http", "url": url}}}
-
-
-# -- isolation ----------------------------------------------------------------------------------
-
-# What both modes share: a read-only view, fresh /proc, /dev and /tmp, its own PID, IPC and UTS namespaces.
-SHARED_BWRAP = [
-    "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-    "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--share-net",
-    "--die-with-parent", "--new-session", "--clearenv",
-]  # fmt: skip
-# Not root: a user namespace in which the caller's uid shows as `nobody` (the agent keeps the caller's host uid).
-USERNS_BWRAP = ["--unshare-user", "--disable-userns", "--uid", str(NOBODY), "--gid", str(NOBODY)]
-BASE_BWRAP = [*SHARED_BWRAP, *USERNS_BWRAP]
-# Root: bwrap mounts as root (no user namespace, which would map the agent back to host uid 0), then
-# setpriv turns the command into host uid/gid 65534 with no groups and no capabilities.
-SETPRIV = [
-    "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups",
-    "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs",
-]  # fmt: skip
-
-
-def host_user_mode() -> bool:
-    """Whether the agent becomes host uid 65534 (the orchestrator runs as root), rather than a user namespace's nobody."""
-    return os.geteuid() == 0
-
-
-def base_bwrap(host_user: bool) -> list[str]:
-    """bwrap's options before the folders: without a user namespace when the agent becomes host uid 65534."""
-    return list(SHARED_BWRAP) if host_user else list(BASE_BWRAP)
-
-
-def setpriv_prefix() -> list[str]:
-    """The `setpriv` command that drops the agent to host uid/gid 65534 without groups or capabilities (as root)."""
-    return [shutil.which("setpriv") or "setpriv", *SETPRIV]
-
-
-@functools.cache
-def bwrap_problem() -> str | None:
-    """Why bwrap cannot isolate an agent here, or None when it can (probed once per process)."""
-    bwrap = shutil.which("bwrap")
-    if bwrap is None:
-        return "bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
-    host_user = host_user_mode()
-    if host_user and shutil.which("setpriv") is None:
-        return "setpriv is not installed (Debian/Ubuntu: apt-get install util-linux); as root it makes the agent an unprivileged user"
-    argv = [
-        bwrap,
-        *base_bwrap(host_user),
-        *(setpriv_prefix() if host_user else []),
-        "/bin/sh",
-        "-c",
-        f'test "$(id -u)" = {NOBODY}',
-    ]
-    try:
-        probe = subprocess.run(argv, capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"bwrap did not run: {exc}"
-    if probe.returncode != 0:
-        return f"bwrap cannot create a sandbox here (user namespaces disabled?): {probe.stderr.strip() or probe.returncode}"
-    return None
-
-
-def resolve_isolation(requested: str) -> tuple[Isolation, str | None]:
-    """(`bwrap` or `none`, a warning to show loudly when the agent will run without isolation).
-
-    `auto` takes bwrap when it works; `bwrap` raises `IsolationError` when it does not."""
-    if requested not in ISOLATION_CHOICES:
-        raise IsolationError(f"--isolation must be one of {', '.join(ISOLATION_CHOICES)}, not {requested!r}")
-    if requested == "none":
-        return (
-            "none",
-            "the agent runs WITHOUT isolation (--isolation none): it can read the scenario and tamper with the run",
-        )
-    problem = bwrap_problem()
-    if problem is None:
-        return "bwrap", None
-    if requested == "bwrap":
-        raise IsolationError(f"--isolation bwrap: {problem}")
-    return "none", f"the agent runs WITHOUT isolation: {problem}; it can read the scenario and tamper with the run"
 
 
 def scenario_sources(episode: Episode) -> list[Path]:
@@ -232,78 +172,14 @@ def host_sockets(roots: Iterable[Path] = SOCKET_DIRS, depth: int = 3) -> list[Pa
     return sorted(found)
 
 
-def _within(path: Path, folder: Path) -> bool:
-    return path == folder or folder in path.parents
-
-
-def _traversable(folder: Path) -> bool:
-    """Whether another user (the agent's uid, in no group of the owner's) can pass through `folder`."""
-    try:
-        return bool(os.stat(folder).st_mode & stat.S_IXOTH)
-    except OSError:
-        return True  # missing: nothing to open up
-
-
-def reopen(needed: Iterable[Path]) -> list[str]:
-    """bwrap arguments giving the agent's uid a way to `needed` folders behind folders only their owner can enter.
-
-    The first such ancestor is covered by an empty tmpfs (mode 0755), the folders on the way are created
-    there (0755), and the needed folder is bound back read-only: its siblings stay out of sight."""
-    blocked: dict[Path, Path] = {}  # needed folder -> its first ancestor others cannot enter
-    for path in {Path(p) for p in needed}:
-        for folder in reversed(path.parents):
-            if folder != path and not _traversable(folder):
-                blocked[path] = folder
-                break
-    covers = sorted({c for c in blocked.values() if not any(o in c.parents for o in blocked.values())})
-    args: list[str] = []
-    for cover in covers:
-        args += ["--perms", "0755", "--tmpfs", str(cover)]
-    made: set[Path] = set(covers)
-    for path in sorted(blocked, key=lambda p: len(p.parts)):
-        if any(_within(path, other) for other in blocked if other != path):
-            continue  # inside another folder bound back
-        for folder in reversed(path.parents):
-            if any(cover in folder.parents for cover in covers) and folder not in made:
-                args += ["--perms", "0755", "--dir", str(folder)]
-                made.add(folder)
-        args += ["--ro-bind", str(path), str(path)]
-    return args
-
-
-def bwrap_command(
-    command: str,
-    *,
-    cwd: Path,
-    scratch: Path,
-    env: dict[str, str],
-    hide_dirs: Iterable[Path],
-    hide_files: Iterable[Path],
-    info_fd: int | None = None,
-    host_user: bool = False,
-    needed: Iterable[Path] = (),
-) -> list[str]:
-    """The bwrap command line running `command` (see the module docstring for what it isolates).
-
-    `host_user`: bwrap runs as root and the command as host uid 65534 (`setpriv`); `needed` are the
-    folders it must reach (the interpreter's), opened up when an ancestor shuts other users out."""
-    bwrap = shutil.which("bwrap") or "bwrap"
-    args = [bwrap, *base_bwrap(host_user)]
-    if host_user:
-        args += reopen([*needed, cwd, scratch])
-    args += ["--ro-bind", str(cwd), str(cwd)]
-    for folder in sorted(set(hide_dirs)):
-        if folder.is_dir():
-            args += ["--tmpfs", str(folder)]
-    for file in sorted(set(hide_files)):
-        if file.exists() and not file.is_dir():
-            args += ["--ro-bind", "/dev/null", str(file)]
-    args += ["--bind", str(scratch), str(scratch), "--chdir", str(cwd)]
-    for name, value in env.items():
-        args += ["--setenv", name, value]
-    if info_fd is not None:
-        args += ["--info-fd", str(info_fd)]
-    return [*args, *(setpriv_prefix() if host_user else []), "/bin/sh", "-c", command]
+def generation_roots(files: Iterable[Path], depth: int = 3) -> list[Path]:
+    """The folders up to `depth` levels above `files` that hold a generation manifest (`tasks.jsonl`)."""
+    found: set[Path] = set()
+    for file in files:
+        for folder in list(file.parents)[:depth]:
+            if (folder / MANIFEST).is_file():
+                found.add(folder)
+    return sorted(found)
 
 
 def interpreter_folders() -> list[Path]:
@@ -348,13 +224,19 @@ class CommandAgent(Agent):
         self.cwd = (cwd or Path.cwd()).resolve()
         self.env_names = list(env_names)
         self.hide = [Path(p).resolve() for p in hide]
-        self.host_user = self.isolation == "bwrap" and host_user_mode()
-        """Whether the agent runs as host uid 65534 (bwrap as root); else as the caller's uid (in a user namespace)."""
+        self.host_user = self.isolation != "none" and host_user_mode()
+        """Whether the agent runs as host uid 65534 (bwrap or unshare as root); else as the caller's uid (in a user
+        namespace, or none)."""
 
     @property
     def host_uid(self) -> int | None:
-        """The host user the agent runs as when it is not the orchestrator's own (bwrap started as root)."""
+        """The host user the agent runs as when it is not the orchestrator's own (started as root)."""
         return NOBODY if self.host_user else None
+
+    @property
+    def untrusted(self) -> str | None:
+        """Why the verdict of this agent's episode is not to be trusted (isolation none), for results.json."""
+        return UNTRUSTED if self.isolation == "none" else None
 
     def environment(self, episode: Episode, scratch: Path, config: Path) -> dict[str, str]:
         """The agent's whole environment: the allow-list of the module docstring, nothing else of the orchestrator's."""
@@ -387,6 +269,14 @@ class CommandAgent(Agent):
             else:
                 folders.append(file.parent)
         folders += git_stores(scenario)  # `git show HEAD:scenarios/x.yaml` would read it back
+        for root in generation_roots(scenario):  # `orchestrator generate`'s OUT, its manifest and every task
+            if _within(self.cwd, root):
+                files.append(root / MANIFEST)
+            else:
+                folders.append(root)
+        temp = Path(tempfile.gettempdir()).resolve()  # other episodes' scratch folders, whatever TMPDIR is
+        if temp not in (Path("/"), Path("/tmp")) and not _within(self.cwd, temp):
+            folders.append(temp)
         runs_root = self.cwd / "runs"
         for folder in [*self.hide, *([episode.workdir.resolve()] if episode.workdir else []), runs_root]:
             if not _within(self.cwd, folder):
@@ -448,9 +338,15 @@ class CommandAgent(Agent):
         common: dict[str, Any] = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "stderr": subprocess.STDOUT,
                                   "start_new_session": True}  # fmt: skip
         if self.isolation == "none":
-            process = subprocess.Popen(["/bin/sh", "-c", self.command], env=env, cwd=self.cwd, **common)
+            process = subprocess.Popen(reaper_command(self.command), env=env, cwd=self.cwd, **common)
             return process, info
         folders, files = self.hidden(episode)
+        if self.isolation == "unshare":
+            argv = unshare_command(self.command, cwd=self.cwd, scratch=scratch, hide_dirs=folders, hide_files=files,
+                                   host_user=self.host_user, needed=interpreter_folders())  # fmt: skip
+            process = subprocess.Popen(argv, env=env, cwd="/", **common)
+            info.start_child_of(process.pid)
+            return process, info
         read_end, write_end = os.pipe()
         argv = bwrap_command(
             self.command,

@@ -1,4 +1,4 @@
-"""The agent's process once started: bwrap's report of the sandbox's init, the copy of its output to `agent.log`,
+"""The agent's process once started: the sandbox's init (bwrap's report, unshare's child), the copy of its output to `agent.log`,
 stopping its whole tree, and saying how it exited.
 
 May import `orchestrator.agents.base` only (the exit codes of a command that never started).
@@ -24,7 +24,8 @@ LOG_LIMIT_BYTES = 20 * 1024 * 1024
 
 
 class SandboxInfo:
-    """bwrap's `--info-fd` report: the host pid of the sandbox's init (its PID namespace ends with it)."""
+    """The host pid of the sandbox's init (its PID namespace ends with it): from bwrap's `--info-fd` report, or the
+    child `unshare` forks."""
 
     def __init__(self) -> None:
         self.child_pid: int | None = None
@@ -40,6 +41,21 @@ class SandboxInfo:
                 self.child_pid = int(json.loads(data or b"{}").get("child-pid"))
 
         self._thread = threading.Thread(target=read, daemon=True)
+        self._thread.start()
+
+    def start_child_of(self, pid: int, timeout: float = 5.0) -> None:
+        """Find the child `pid` (unshare) forks, the PID namespace's init, in a thread of its own."""
+
+        def find() -> None:
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline and _alive(pid):
+                kids = children(pid)
+                if kids:
+                    self.child_pid = kids[0]
+                    return
+                time.sleep(0.005)
+
+        self._thread = threading.Thread(target=find, daemon=True)
         self._thread.start()
 
     def wait(self, timeout: float) -> None:
@@ -95,6 +111,18 @@ class LogCopier:
             self.pipe.close()
 
 
+def children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                fields = Path(f"/proc/{entry}/stat").read_bytes().rsplit(b")", 1)[1].split()
+                if int(fields[1]) == pid:
+                    found.append(int(entry))
+    return found
+
+
 def _alive(pid: int) -> bool:
     try:
         status = Path(f"/proc/{pid}/status").read_text()
@@ -103,12 +131,12 @@ def _alive(pid: int) -> bool:
     return "\nState:\tZ" not in status
 
 
-def stop_tree(process: subprocess.Popen[bytes], info: SandboxInfo) -> None:
+def stop_tree(process: subprocess.Popen[bytes], info: SandboxInfo, grace_s: float = 5.0) -> None:
     """End the agent and everything it started, and return only when they are gone.
 
-    Under bwrap, killing the sandbox's init ends its PID namespace (setsid children
-    included) and bwrap then exits; without isolation, the process group gets SIGTERM,
-    then SIGKILL."""
+    Under bwrap or unshare, killing the sandbox's init ends its PID namespace (setsid children included) and bwrap
+    or unshare then exits; without isolation, the process group gets SIGTERM (the reaper passes it on and kills the
+    agent's leftovers, setsid ones included), then SIGKILL after `grace_s`."""
     info.wait(5)
     if info.child_pid is not None:
         if process.poll() is None:
@@ -125,7 +153,7 @@ def stop_tree(process: subprocess.Popen[bytes], info: SandboxInfo) -> None:
         return
     try:
         os.killpg(process.pid, signal.SIGTERM)
-        process.wait(2)
+        process.wait(grace_s)
     except subprocess.TimeoutExpired:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)

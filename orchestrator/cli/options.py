@@ -35,7 +35,8 @@ IsolationOption = Annotated[
     str,
     typer.Option(
         "--isolation",
-        help="How a cmd: agent is sandboxed: auto (bwrap when it works here, else none with a warning), bwrap, or none.",
+        help="How a cmd: agent is sandboxed: auto (bwrap when it works here, else unshare, else none with a warning), "
+        "bwrap, unshare (util-linux namespaces, no bubblewrap needed), or none.",
     ),
 ]
 

@@ -174,6 +174,7 @@ async def run_episode(
     info: dict[str, Any] = {"backend": backend.name, "isolation": agent.isolation, "rng_seed": rng_seed}
     if (uid := getattr(agent, "host_uid", None)) is not None:
         info["agent_uid"] = uid
+    info |= {"untrusted": why} if (why := getattr(agent, "untrusted", None)) else {}  # isolation none
     report, status = AgentReport(agent=_agent_label(agent)), "completed"
     result: Result | None = None
     trace: list[dict[str, Any]] = []

@@ -43,9 +43,10 @@ def test_setsid_child_dies_with_the_agent_and_results_are_the_verifiers(tmp_path
 
 
 def test_the_same_agent_without_isolation_forges_results(tmp_path: Path) -> None:
-    """The control: without isolation the child survives and the record is rewritten."""
+    """The control: without isolation the agent kills the reaper that would end its child (it runs as the same
+    user), the child survives and the record is rewritten."""
     out, mark = tmp_path / "out", f"forger-{marker()}"
-    run = run_agent(out, forger(out, mark), isolation="none")
+    run = run_agent(out, forger(out, mark).replace("; exit 0", "; kill -9 $PPID; exit 0"), isolation="none")
     assert "child-started" in run.log
     assert wait_until(lambda: (out / "forged.json").exists(), 30)  # a loaded machine is slow to schedule it
     assert wait_until(lambda: (out / "results.json").read_text() == "FORGED\n", 5)
