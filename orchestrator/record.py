@@ -11,8 +11,14 @@
 Writers (`orchestrator.run`, `orchestrator serve`) write a results.json atomically and always with its `kind`.
 Readers (the viewer, export, the CLI) tell kinds apart with `kind_of`, which also recognises a record written before
 `kind` existed by its fields, and read JSON lines with `read_jsonl`: a line that does not parse is skipped and
-counted, it never costs the rest of the file. The digest in an episode's results.json (sha256 of its trace.jsonl
-and of the journal the verdict was computed from) is written by `write_episode` and checked by `verify_digest`.
+counted, it never costs the rest of the file.
+
+The digest in an episode's results.json seals the record: the sha256 of its trace.jsonl, of the journal the verdict
+was computed from and of the verdict itself (results.json without its digest), signed together with HMAC-SHA256
+under the record key (`record_key`: $CLAWGYM_RECORD_KEY, else a 0600 file under ~/.local/share/clawgym that the
+orchestrator creates and agents never see). `write_episode` writes it and `verify_digest` checks it: any edit of
+the verdict, the trace or the journal, and a digest recomputed without the key, fail. A record written before
+records were sealed still reads everywhere; `verify_digest` calls it unsealed.
 
 May import: nothing (the standard library only), so the viewer reads run folders without depending on how runs
 are made.
@@ -21,8 +27,10 @@ are made.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
+import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from math import comb
@@ -110,23 +118,112 @@ def write_summary(folder: Path, data: dict[str, Any], kind: str) -> Path:
 def write_episode(
     folder: Path, result: Verdict, trace: list[dict[str, Any]], journal: list[dict[str, Any]] | None = None
 ) -> None:
-    """Write an episode's trace.jsonl, then its results.json (kind "episode") with the sha256 of both the trace and
-    the journal the verdict was computed from; each file atomically.
+    """Write an episode's trace.jsonl, then its results.json (kind "episode") sealed (`seal`) over the trace, the
+    journal the verdict was computed from and the verdict; each file atomically.
 
     `journal` defaults to the app entries of `trace` (what `merged_trace` puts there)."""
     text = "".join(json.dumps(entry, default=str) + "\n" for entry in trace).encode()
     _replace(folder / TRACE, text)
     if journal is None:
         journal = journal_of(trace)
-    result.digest = {
-        "algorithm": "sha256",
-        "trace": hashlib.sha256(text).hexdigest(),
-        "journal": journal_digest(journal),
-    }
+    result.digest = None
+    verdict = with_kind(result.model_dump(mode="json"), EPISODE)
+    result.digest = seal(verdict, hashlib.sha256(text).hexdigest(), journal_digest(journal))
     write_json(folder / RESULTS, with_kind(result.model_dump(mode="json"), EPISODE))
 
 
-# -- the digest ----------------------------------------------------------------------
+def reseal(folder: Path) -> None:
+    """Seal an episode folder written elsewhere (a Ray worker's files, copied here) under this machine's key: its
+    results.json gets the digest of its verdict, its trace.jsonl and the journal in that trace."""
+    verdict = loads((folder / RESULTS).read_text())
+    raw = (folder / TRACE).read_bytes() if (folder / TRACE).exists() else b""
+    journal = journal_of(parse_jsonl(raw.decode("utf-8", errors="replace")).entries)
+    verdict = with_kind({k: v for k, v in verdict.items() if k != "digest"}, EPISODE)
+    write_json(
+        folder / RESULTS, {**verdict, "digest": seal(verdict, hashlib.sha256(raw).hexdigest(), journal_digest(journal))}
+    )
+
+
+# -- the seal ------------------------------------------------------------------------
+
+
+KEY_ENV = "CLAWGYM_RECORD_KEY"
+"""The environment variable that gives the record key (at least 16 characters); agents never get it (their
+environment is an allow-list)."""
+KEY_BYTES = 32
+SEAL = "hmac-sha256"
+_keys: dict[str, bytes] = {}
+
+
+def key_path() -> Path:
+    """The file that keeps the record key when $CLAWGYM_RECORD_KEY is not set: $XDG_DATA_HOME/clawgym/record.key,
+    by default ~/.local/share/clawgym/record.key (mode 0600, its folder 0700)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "clawgym" / "record.key"
+
+
+class RecordKeyError(RuntimeError):
+    """The record key cannot be read or made: its file is unreadable, open to others, or not a key."""
+
+
+def _read_key(path: Path) -> bytes:
+    info = path.stat()
+    if info.st_mode & 0o077:
+        raise RecordKeyError(f"{path}: the record key must be readable by its owner only (mode 0600), "
+                             f"it is {info.st_mode & 0o777:04o}: run chmod 600 {path}")  # fmt: skip
+    key = path.read_text(encoding="ascii", errors="replace").strip()
+    if len(key) < 2 * KEY_BYTES:
+        raise RecordKeyError(f"{path}: not a record key (expected {2 * KEY_BYTES} hex digits)")
+    return key.encode()
+
+
+def record_key() -> bytes:
+    """The key records are sealed with: $CLAWGYM_RECORD_KEY, else the one in `key_path()`, created (random, 0600)
+    the first time. Kept in memory once read. Raises RecordKeyError when it cannot be read or made."""
+    given = os.environ.get(KEY_ENV)
+    if given is not None:
+        if len(given) < 16:
+            raise RecordKeyError(f"${KEY_ENV} is too short to be a key: expected at least 16 characters")
+        return given.encode()
+    path = key_path()
+    if str(path) in _keys:
+        return _keys[str(path)]
+    try:
+        if not path.exists():
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileExistsError:  # another run made it first
+                pass
+            else:
+                with os.fdopen(fd, "w") as out:
+                    out.write(secrets.token_hex(KEY_BYTES) + "\n")
+        key = _read_key(path)
+    except OSError as exc:
+        raise RecordKeyError(f"cannot read or create the record key {path}: {exc.strerror or exc}") from None
+    _keys[str(path)] = key
+    return key
+
+
+def verdict_digest(verdict: dict[str, Any]) -> str:
+    """sha256 of a results.json without its digest, as canonical JSON: what any edit of the verdict changes."""
+    data = {k: v for k, v in verdict.items() if k != "digest"}
+    return hashlib.sha256(_canonical(json.loads(json.dumps(data, default=str))).encode()).hexdigest()
+
+
+def seal(verdict: dict[str, Any], trace_sha256: str, journal_sha256: str) -> dict[str, str]:
+    """The digest of a record: the sha256 of its trace, journal and verdict, and their HMAC under `record_key`."""
+    digest = {"algorithm": SEAL, "trace": trace_sha256, "journal": journal_sha256, "verdict": verdict_digest(verdict)}
+    return {**digest, "seal": _signature(digest)}
+
+
+def _signature(digest: dict[str, Any]) -> str:
+    signed = {name: str(digest.get(name)) for name in ("trace", "journal", "verdict")}
+    return hmac.new(record_key(), _canonical(signed).encode(), hashlib.sha256).hexdigest()
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str, ensure_ascii=False)
 
 
 def journal_of(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -140,12 +237,17 @@ def journal_of(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def journal_digest(journal: list[dict[str, Any]]) -> str:
     """sha256 of the journal as canonical JSON (sorted keys, no spaces)."""
-    canonical = json.dumps(journal, sort_keys=True, separators=(",", ":"), default=str, ensure_ascii=False)
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    return hashlib.sha256(_canonical(journal).encode()).hexdigest()
+
+
+UNSEALED = "unsealed"
+"""How `verify_digest`'s problem about a record with no seal begins (one written before records were sealed, or
+whose seal was taken off)."""
 
 
 def verify_digest(folder: Path) -> list[str]:
-    """Problems found checking `folder/results.json`'s digest against its `trace.jsonl` (empty: they match)."""
+    """Problems found checking `folder/results.json`'s sealed digest against its verdict, `trace.jsonl` and journal
+    (empty: the record is as it was sealed, under this machine's key)."""
     try:
         result = loads((folder / RESULTS).read_text())
         raw = (folder / TRACE).read_bytes()
@@ -162,7 +264,21 @@ def verify_digest(folder: Path) -> list[str]:
         return [*problems, f"{TRACE} is not JSON lines: {lines.skipped} line(s) are not JSON objects"]
     if journal_digest(journal_of(lines.entries)) != digest.get("journal"):
         problems.append(f"the journal in {TRACE} does not match the digest in {RESULTS}")
-    return problems
+    if "seal" not in digest:
+        return [*problems, f"{UNSEALED}: {RESULTS} has no seal (written before records were sealed, or its seal was "
+                           "removed), so nothing vouches for its verdict"]  # fmt: skip
+    if verdict_digest(result) != digest.get("verdict"):
+        problems.append(f"the verdict in {RESULTS} (passed, score, checks, ...) does not match its digest")
+    if problems:
+        return problems
+    try:
+        signature = _signature(digest)
+    except RecordKeyError as exc:
+        return [f"cannot check the seal: {exc}"]
+    if not hmac.compare_digest(signature, str(digest.get("seal"))):
+        return [f"the seal in {RESULTS} does not match: its digest was recomputed after an edit, or it was sealed "
+                f"with another record key than this machine's"]  # fmt: skip
+    return []
 
 
 # -- reading -------------------------------------------------------------------------

@@ -61,8 +61,11 @@ def verify_digest_command(
         list[Path], typer.Argument(help="Run folders: an episode, a --repeat run, a suite, or a folder of them.")
     ],
 ) -> None:
-    """Check that each episode's trace.jsonl and journal are the ones its results.json was computed from (sha256)."""
-    from orchestrator.record import EPISODE, find_records, verify_digest
+    """Check each episode's seal: that its verdict (results.json), trace.jsonl and journal are the ones sealed
+    together under this machine's record key (HMAC-SHA256). Exits 1 on any edit, and on an unsealed record."""
+    from rich.markup import escape
+
+    from orchestrator.record import EPISODE, UNSEALED, find_records, verify_digest
 
     bad = 0
     for given in folders:
@@ -75,8 +78,14 @@ def verify_digest_command(
         for folder in episodes:
             problems = verify_digest(folder)
             bad += bool(problems)
+            colour = "yellow" if problems and problems[-1].startswith(UNSEALED) else "red"
             console.print(
-                f"{folder}: " + ("[green]digest matches[/]" if not problems else "[red]" + "; ".join(problems) + "[/]"),
+                f"{folder}: "
+                + (
+                    "[green]sealed, digest matches[/]"
+                    if not problems
+                    else f"[{colour}]{escape('; '.join(problems))}[/]"
+                ),
                 highlight=False,
             )
     raise typer.Exit(1 if bad else 0)

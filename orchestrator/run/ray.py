@@ -43,7 +43,7 @@ from orchestrator.agents.base import Agent, NoopAgent, OracleAgent
 from orchestrator.backends.base import BackendError
 from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.backends.ray import RayBackend
-from orchestrator.record import write_episode, write_json
+from orchestrator.record import reseal, write_episode, write_json
 from orchestrator.run.runner import Interrupt, failed_result, run_episode
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge, JudgeConfig
@@ -257,6 +257,7 @@ async def run_episode_on_ray(
     on_stage("writing")
     for name, data in payload["files"].items():
         (folder / Path(name).name).write_bytes(data)
+    reseal(folder)  # sealed here, under the head's record key: workers neither hold it nor have the last word
     return Result.model_validate(json.loads((folder / "results.json").read_text()))
 
 

@@ -123,7 +123,9 @@ class Result(BaseModel):
     )
     error: str | None = Field(None, description="What failed, when the episode is errored.")
     digest: dict[str, str] | None = Field(
-        None, description="sha256 of trace.jsonl and of the journal this verdict was computed from."
+        None,
+        description="The seal: sha256 of trace.jsonl, of the journal this verdict was computed from and of the verdict, "
+        "signed together with HMAC-SHA256 under the record key (orchestrator.record.seal).",
     )
 
     def failed_checks(self) -> list[CheckResult]:
