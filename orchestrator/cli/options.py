@@ -7,6 +7,7 @@ what they check when they run.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -165,3 +166,121 @@ PriceOption = Annotated[
         help="INPUT,OUTPUT[,CACHED] dollars per million tokens, or a JSON/YAML file of them by model: adds cost_usd to results.json.",
     ),
 ]
+
+# -- when a run stops for its errors, and resuming one (`orchestrator run`, `orchestrator retry`) -----------------
+
+
+def error_limit(value: float | None) -> float | None:
+    """A `--fail-on-error` value: a count of errored episodes (a whole number, 1 or more) or a share of the run's
+    episodes (above 0, below 1); None without the option."""
+    if value is None or (value >= 1 and value == int(value)) or 0 < value < 1:
+        return value
+    raise typer.BadParameter(
+        f"expected a number of errored episodes (1, 2 …) or a share of the run's episodes between 0 and 1 (0.1), "
+        f"not {value:g}"
+    )
+
+
+FailOnErrorOption = Annotated[
+    float | None,
+    typer.Option(
+        "--fail-on-error",
+        metavar="N|SHARE",
+        callback=error_limit,
+        help="Stop the run once N episodes (1 or more) or this share of them (0.1) errored; the episodes it stops "
+        "are recorded interrupted, and the exit code is 2.",
+    ),
+]
+FailFastOption = Annotated[
+    bool,
+    typer.Option(
+        "--fail-fast/--no-fail-fast",
+        help="Stop the run when its first episodes (as many as run at once, at most 3) all errored for the same "
+        "reason, such as an unreachable model endpoint.",
+    ),
+]
+ResumeOption = Annotated[
+    bool,
+    typer.Option(
+        "--resume",
+        help="Continue the run in --out: keep the episodes recorded complete there (same scenario and seed, not "
+        "errored) and run the others.",
+    ),
+]
+
+# -- choosing scenarios (`orchestrator run`): orchestrator.run.select ----------------------------------------------
+
+SELECT_PANEL = "Choosing scenarios"
+
+TagsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--tags",
+        metavar="TAG[,TAG]",
+        rich_help_panel=SELECT_PANEL,
+        help="Only scenarios with at least one of these tags (comma-separated; repeatable).",
+    ),
+]
+FamilyOption = Annotated[
+    str | None,
+    typer.Option(
+        "--family",
+        rich_help_panel=SELECT_PANEL,
+        help="Only the generated tasks of this family (a generated set's tasks.jsonl says each task's family).",
+    ),
+]
+SplitOption = Annotated[
+    str | None,
+    typer.Option(
+        "--split",
+        rich_help_panel=SELECT_PANEL,
+        help="Only the generated tasks of this split: train, test, or core (a small part of test), as tasks.jsonl says.",
+    ),
+]
+LimitOption = Annotated[
+    int | None,
+    typer.Option("--limit", min=1, rich_help_panel=SELECT_PANEL, help="Only the first N scenarios chosen."),
+]
+SampleOption = Annotated[
+    int | None,
+    typer.Option(
+        "--sample",
+        min=1,
+        rich_help_panel=SELECT_PANEL,
+        help="N scenarios drawn at random from those chosen (random.Random(--seed)), in their order.",
+    ),
+]
+
+# -- `orchestrator run`'s own options, which `orchestrator retry` shares -----------------------------------------
+
+AgentOption = Annotated[
+    str,
+    typer.Option(
+        "--agent",
+        help="oracle (the reference solution), noop, 'cmd:COMMAND' for any MCP agent, "
+        "or a model: openai:MODEL (Chat Completions, any OpenAI-compatible server), anthropic:MODEL (Messages API).",
+    ),
+]
+OutOption = Annotated[
+    Path | None, typer.Option("--out", help="Folder for results.json and trace.jsonl [default: runs/ID-TIME].")
+]
+SeedOption = Annotated[
+    int, typer.Option("--seed", help="Episode seed: ids and fault draws follow it (and --sample's draw).")
+]
+TimeoutOption = Annotated[
+    float | None,
+    typer.Option("--timeout", callback=positive_seconds, help="Seconds the agent gets [default: the scenario's]."),
+]
+RepeatOption = Annotated[
+    int, typer.Option("--repeat", min=1, help="Run K episodes (seeds N, N+1 …) and report pass@k and pass^k.")
+]
+ParallelOption = Annotated[int, typer.Option("--parallel", min=1, help="Episodes at once, each in its own sandboxes.")]
+AddressOption = Annotated[
+    str | None,
+    typer.Option(
+        "--address",
+        help="--backend ray: the Ray cluster to join (HOST:PORT, or auto); "
+        "without it a local Ray is started on 127.0.0.1 and stopped at the end.",
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print results as JSON on stdout.")]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -24,12 +25,20 @@ from orchestrator.cli.common import (
     load_or_exit,
     restore_stop_signals,
 )
+from orchestrator.cli.dotenv import load_dotenv
 from orchestrator.cli.options import (
+    AddressOption,
     AgentEnvOption,
+    AgentOption,
     BackendOption,
     BaseUrlOption,
+    FailFastOption,
+    FailOnErrorOption,
+    FamilyOption,
     IsolationOption,
+    JsonOption,
     JudgeOption,
+    LimitOption,
     MaxConcurrentRequestsOption,
     MaxResultCharsOption,
     MaxRetriesOption,
@@ -37,12 +46,20 @@ from orchestrator.cli.options import (
     MaxTurnsOption,
     ModelSeedOption,
     NoiseOption,
+    OutOption,
+    ParallelOption,
     ParallelToolCallsOption,
     PriceOption,
+    RepeatOption,
     RequestTimeoutOption,
+    ResumeOption,
+    SampleOption,
+    SeedOption,
+    SplitOption,
     StreamOption,
+    TagsOption,
     TemperatureOption,
-    positive_seconds,
+    TimeoutOption,
 )
 
 if TYPE_CHECKING:
@@ -51,6 +68,7 @@ if TYPE_CHECKING:
     from orchestrator.agents.base import Agent
     from orchestrator.backends import Backend
     from orchestrator.run.runner import RunOptions, RunRecord
+    from orchestrator.run.select import Selection
     from orchestrator.scenario import Scenario
     from orchestrator.verify.judge import Judge
 
@@ -58,41 +76,28 @@ if TYPE_CHECKING:
 def run_command(
     scenario: Annotated[
         list[Path],
-        typer.Argument(help="Scenario YAML file; or a folder, a glob or several files to run them all as a suite."),
-    ],
-    agent: Annotated[
-        str,
-        typer.Option(
-            "--agent",
-            help="oracle (the reference solution), noop, 'cmd:COMMAND' for any MCP agent, "
-            "or a model: openai:MODEL (Chat Completions, any OpenAI-compatible server), anthropic:MODEL (Messages API).",
+        typer.Argument(
+            help="Scenario YAML file or id; or a folder, a glob, several files or ids to run them all as a suite."
         ),
-    ] = "oracle",
-    out: Annotated[
-        Path | None, typer.Option("--out", help="Folder for results.json and trace.jsonl [default: runs/ID-TIME].")
-    ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Episode seed: ids and fault draws follow it.")] = 0,
-    timeout: Annotated[
-        float | None,
-        typer.Option("--timeout", callback=positive_seconds, help="Seconds the agent gets [default: the scenario's]."),
-    ] = None,
-    repeat: Annotated[
-        int, typer.Option("--repeat", min=1, help="Run K episodes (seeds N, N+1 …) and report pass@k and pass^k.")
-    ] = 1,
-    parallel: Annotated[
-        int, typer.Option("--parallel", min=1, help="Episodes at once, each in its own sandboxes.")
-    ] = 1,
+    ],
+    agent: AgentOption = "oracle",
+    out: OutOption = None,
+    seed: SeedOption = 0,
+    timeout: TimeoutOption = None,
+    repeat: RepeatOption = 1,
+    parallel: ParallelOption = 1,
+    tags: TagsOption = None,
+    family: FamilyOption = None,
+    split: SplitOption = None,
+    limit: LimitOption = None,
+    sample: SampleOption = None,
+    fail_fast: FailFastOption = True,
+    fail_on_error: FailOnErrorOption = None,
+    resume: ResumeOption = False,
     noise: NoiseOption = "none",
     backend: BackendOption = "local",
-    address: Annotated[
-        str | None,
-        typer.Option(
-            "--address",
-            help="--backend ray: the Ray cluster to join (HOST:PORT, or auto); "
-            "without it a local Ray is started on 127.0.0.1 and stopped at the end.",
-        ),
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON on stdout.")] = False,
+    address: AddressOption = None,
+    as_json: JsonOption = False,
     isolation: IsolationOption = "auto",
     agent_env: AgentEnvOption = None,
     judge: JudgeOption = None,
@@ -113,27 +118,74 @@ def run_command(
 
     Exit code 0 when the task passed (every episode), 1 when it failed, 2 for usage, scenario or backend errors
     and for errored episodes (an app server died, the model's API failed, the agent's command never started: not
-    scored, counted apart); 130/143 when SIGINT/SIGTERM stopped the run (results are still written, with status
-    interrupted)."""
+    scored, counted apart; a run stopped by fail-fast or --fail-on-error); 130/143 when SIGINT/SIGTERM stopped the
+    run (results are still written, with status interrupted)."""
     from orchestrator.agents.models.options import ModelOptions
-    from orchestrator.run.suite import is_suite
+    from orchestrator.run.select import Selection
 
     restore_stop_signals()
+    load_dotenv()
     refuse_cmd_on_ray(backend, agent)
+    if resume and out is None:
+        raise fail_usage("--resume continues the run in --out DIR: give the folder of the run to resume")
     the_judge = judge_or_exit(judge)
     model = ModelOptions(base_url=base_url, max_turns=max_turns, max_tokens=max_tokens, temperature=temperature, seed=model_seed,
                          parallel_tool_calls=parallel_tool_calls, request_timeout_s=request_timeout, max_retries=max_retries,
                          stream=stream, max_result_chars=max_result_chars)  # fmt: skip
+    selection = Selection(tags=[t for group in tags or [] for t in group.split(",") if t.strip()], family=family,
+                          split=split, limit=limit, sample=sample, seed=seed)  # fmt: skip
+    files, many = chosen(scenario, selection)
+    settings = RunSettings(agent=agent, out=out, seed=seed, timeout=timeout, repeat=repeat, parallel=parallel,
+                           backend=backend, as_json=as_json, address=address, noise=noise, judge=the_judge,
+                           fail_fast=fail_fast, fail_on_error=fail_on_error, resume=resume)  # fmt: skip
+    make_agent = agent_factory(
+        agent, isolation, agent_env or [], model, price=price, max_concurrent_requests=max_concurrent_requests
+    )
+    run = run_suite_of if many else run_single
+    raise typer.Exit(run(files, make_agent, settings, loaded=selection.loaded))
 
-    def make_agents() -> Callable[[], Agent]:
-        return agent_factory(
-            agent, isolation, agent_env or [], model, price=price, max_concurrent_requests=max_concurrent_requests
-        )
 
-    run = run_suite_of if is_suite(scenario) else run_single
-    raise typer.Exit(run(scenario, make_agents(), agent=agent, out=out, seed=seed, timeout=timeout, repeat=repeat,
-                         parallel=parallel, backend=backend, as_json=as_json, address=address, noise=noise,
-                         judge=the_judge))  # fmt: skip
+@dataclass
+class RunSettings:
+    """What `orchestrator run` and `orchestrator retry` give a run besides its scenarios and agent maker."""
+
+    agent: str
+    out: Path | None
+    seed: int = 0
+    timeout: float | None = None
+    repeat: int = 1
+    parallel: int = 1
+    backend: str = "local"
+    as_json: bool = False
+    address: str | None = None
+    noise: str = "none"
+    judge: Judge | None = None
+    fail_fast: bool = True
+    fail_on_error: float | None = None
+    resume: bool = False
+
+    def run_options(self, out: Path) -> RunOptions:
+        """The runner's options for a run into `out` (one scenario's, or a suite's as `SuiteOptions`)."""
+        from orchestrator.run.suite import SuiteOptions
+
+        return SuiteOptions(out=out, seed=self.seed, repeat=self.repeat, parallel=self.parallel, timeout_s=self.timeout,
+                            noise=self.noise, fail_fast=self.fail_fast, fail_on_error=self.fail_on_error,
+                            resume=self.resume, agent=self.agent)  # fmt: skip
+
+
+def chosen(args: list[Path], selection: Selection) -> tuple[list[Path], bool]:
+    """The scenario files the arguments and the selection options choose, and whether they make a suite (a folder,
+    a glob, several files or ids, or any selection option); a usage error says what chose nothing."""
+    from orchestrator.run import suite
+    from orchestrator.run.select import SelectionError, narrow, resolve_ids
+
+    try:
+        resolved = resolve_ids(args)
+        if not (suite.is_suite(resolved) or selection.narrows):
+            return resolved, False
+        return narrow(suite.expand(resolved), selection), True
+    except (SelectionError, suite.SuiteError) as exc:
+        raise fail_usage(str(exc)) from None
 
 
 def refuse_cmd_on_ray(backend: str, agent: str) -> None:
@@ -146,32 +198,15 @@ def refuse_cmd_on_ray(backend: str, agent: str) -> None:
 
 
 def run_single(
-    args: list[Path],
-    make_agent: Callable[[], Agent],
-    *,
-    agent: str,
-    out: Path | None,
-    seed: int,
-    timeout: float | None,
-    repeat: int,
-    parallel: int,
-    backend: str,
-    as_json: bool,
-    address: str | None = None,
-    noise: str = "none",
-    judge: Judge | None = None,
+    args: list[Path], make_agent: Callable[[], Agent], settings: RunSettings, loaded: dict | None = None
 ) -> int:
     """`orchestrator run FILE`: one scenario's K episodes, the verdict or a table of them, and what went wrong
-    besides the verdict; returns the exit code (`RunRecord.exit_code`). It takes `run_suite_of`'s arguments; `agent`
-    is unused, as each episode's record names its agent."""
-    from orchestrator.run.runner import RunOptions
-
-    loaded = load_or_exit(args[0])
-    options = RunOptions(
-        out=out or default_out(loaded), seed=seed, repeat=repeat, parallel=parallel, timeout_s=timeout, noise=noise
-    )
-    record = run_scenario(loaded, make_agent, options, backend_or_exit(backend, options.out / "logs", address), judge)
-    print_run(record, options, as_json)
+    besides the verdict; returns the exit code (`RunRecord.exit_code`). It takes `run_suite_of`'s arguments."""
+    scenario = load_or_exit(args[0])
+    options = settings.run_options(settings.out or default_out(scenario))
+    backend = backend_or_exit(settings.backend, options.out / "logs", settings.address)
+    record = run_scenario(scenario, make_agent, options, backend, settings.judge)
+    print_run(record, options, settings.as_json)
     print_episode_problems(record)
     return record.exit_code()
 
@@ -291,47 +326,30 @@ def print_repeat(summary: dict) -> None:
     )
 
 
-def print_episode_problems(record: RunRecord, prefix: str = "") -> None:
-    """What went wrong besides the verdict: the agent's exit, crash or timeout; errors; an interrupted run."""
+def print_episode_problems(record: RunRecord, prefix: str = "", *, whole_run: bool = True) -> None:
+    """What went wrong besides the verdict: the agent's exit, crash or timeout; errors; (`whole_run`) an interrupted
+    or stopped run."""
     from orchestrator.run.runner import episode_problems
 
-    for line in episode_problems(record):
+    for line in episode_problems(record, whole_run=whole_run):
         err.print(prefix + line, highlight=False)
 
 
 def run_suite_of(
-    args: list[Path],
-    make_agent: Callable[[], Agent],
-    *,
-    agent: str,
-    out: Path | None,
-    seed: int,
-    timeout: float | None,
-    repeat: int,
-    parallel: int,
-    backend: str,
-    as_json: bool,
-    address: str | None = None,
-    noise: str = "none",
-    judge: Judge | None = None,
+    files: list[Path], make_agent: Callable[[], Agent], settings: RunSettings, loaded: dict | None = None
 ) -> int:
-    """`orchestrator run DIR|GLOB|FILES...`: every scenario, a table per scenario and a total; returns the exit code."""
+    """`orchestrator run DIR|GLOB|FILES|IDS...`: every scenario file (`loaded`: those loaded already), a table per
+    scenario and a total; returns the exit code."""
     from orchestrator.backends import BackendError
     from orchestrator.run import suite
 
-    try:
-        files = suite.expand(args)
-    except suite.SuiteError as exc:
-        raise fail_usage(str(exc)) from None
-    runs = suite.load_all(files)
+    runs = suite.load_all(files, loaded)
     for run in runs:
         for problem in run.problems:
             err.print(f"[red]invalid:[/] {problem}", highlight=False)
-    folder = out or Path("runs") / f"suite-{time.strftime('%Y%m%d-%H%M%S')}"
-    options = suite.SuiteOptions(
-        out=folder, seed=seed, repeat=repeat, parallel=parallel, timeout_s=timeout, agent=agent, noise=noise
-    )
-    backend_impl = backend_or_exit(backend, folder / "logs", address)
+    folder = settings.out or Path("runs") / f"suite-{time.strftime('%Y%m%d-%H%M%S')}"
+    options = settings.run_options(folder)
+    backend_impl = backend_or_exit(settings.backend, folder / "logs", settings.address)
 
     def hidden_agent() -> Agent:
         made = make_agent()
@@ -341,23 +359,25 @@ def run_suite_of(
 
     async def main() -> suite.SuiteRecord:
         async with backend_impl:
-            with suite.SuiteProgress(err, runs, repeat) as progress:
-                return await suite.run_suite(runs, backend_impl, hidden_agent, options, progress,
-                                             notify=lambda m: err.print(m, highlight=False), judge=judge,
+            with suite.SuiteProgress(err, runs, settings.repeat) as progress:
+                return await suite.run_suite(runs, backend_impl, hidden_agent, options, progress,  # type: ignore[arg-type]
+                                             notify=lambda m: err.print(m, highlight=False), judge=settings.judge,
                                              run_one=episode_runner(backend_impl))  # fmt: skip
 
     try:
         record = anyio.run(main)
     except BackendError as exc:
         raise fail_usage(str(exc)) from None
-    if as_json:
+    if settings.as_json:
         print(json.dumps(record.summary, indent=2))
     else:
         suite.render_suite(console, record.summary)
         console.print(f"results: {folder / 'results.json'}")
     for run in record.runs:  # the agent's exit codes, crashes and timeouts, errors
         if run.record is not None and run.scenario is not None:
-            print_episode_problems(run.record, prefix=f"{run.scenario.id}: ")
+            print_episode_problems(run.record, prefix=f"{run.scenario.id}: ", whole_run=False)
     if record.interrupted:
         err.print(f"interrupted by {record.interrupted}: results written for what ran", highlight=False)
+    elif record.stopped:
+        err.print(f"stopped early by {record.stopped}: results written for what ran", highlight=False)
     return record.exit_code()

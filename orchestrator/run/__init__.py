@@ -1,7 +1,9 @@
 """Running episodes for `orchestrator run`: serve the gateway, run the agent, verify, write the record.
 
-- `runner`: one episode or K of them in parallel, each in its own folder, with pass@k and pass^k.
+- `runner`: one episode or K of them in parallel, each in its own folder, with pass@k and pass^k; stopping a run
+  for a signal or its errors (fail-fast, --fail-on-error), resuming one.
 - `suite`: every scenario of a folder, a glob or a list in one run, with one summary.
+- `select`: which scenarios a run plays: files, folders, globs and ids, narrowed by tags, family, split, limit, sample.
 - `ray`: episodes as Ray tasks on workers that host the apps in process (`--backend ray`); `runner` does not
   import it: the caller gives `run_many` its `run_episode_on_ray` (`run_one=`).
 

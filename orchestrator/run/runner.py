@@ -42,7 +42,17 @@ from orchestrator.agents.command import CommandAgent
 from orchestrator.backends.base import Backend, BackendError, first_error
 from orchestrator.episode.episode import Episode
 from orchestrator.episode.serving import serve_http
-from orchestrator.record import is_errored, journal_of, tally, write_episode, write_json
+from orchestrator.record import (
+    EPISODE,
+    RESULTS,
+    is_errored,
+    journal_of,
+    kind_of,
+    read_json,
+    tally,
+    write_episode,
+    write_json,
+)
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge
 from orchestrator.verify.results import JournalSummary, Result
@@ -65,6 +75,12 @@ class RunOptions:
     timeout_s: float | None = None
     noise: str = "none"
     """The noise profile every episode runs under (`orchestrator.world.noise`)."""
+    fail_fast: bool = True
+    """Stop the run when its first wave of episodes all errored for the same reason (`ErrorWatch`)."""
+    fail_on_error: float | None = None
+    """Stop the run once this many (1 or more) or this share (below 1) of its episodes errored (`ErrorWatch`)."""
+    resume: bool = False
+    """Keep the episodes already recorded complete in `out` (not errored, same scenario and seed); run the rest."""
 
 
 @dataclass
@@ -75,6 +91,10 @@ class RunRecord:
     dirs: list[Path] = field(default_factory=list)
     interrupted: str | None = None
     """The signal that stopped the run (`SIGINT`, `SIGTERM`), if one did."""
+    stopped: str | None = None
+    """Why the run stopped early without a signal (`ErrorWatch`: fail-fast, --fail-on-error), if it did."""
+    kept: int = 0
+    """Episodes not run again because they were recorded complete (`RunOptions.resume`)."""
 
     @property
     def passed(self) -> bool:
@@ -91,22 +111,82 @@ class RunRecord:
         stopped the run."""
         if self.interrupted:
             return 128 + int(signal.Signals[self.interrupted])
-        if self.errors:
+        if self.errors or self.stopped:
             return 2
         return 0 if self.passed else 1
 
 
+FAIL_FAST_WAVE = 3
+"""Fail-fast judges at most this many first episodes (fewer when fewer run at once: the first wave)."""
+
+
+@dataclass
+class ErrorWatch:
+    """Decides when a run stops for its errors, episode by episode as they end (`observe`), one for a whole suite.
+
+    Fail-fast (`fail_fast`): the first episodes to end, as many as run at once (`wave`, at most `FAIL_FAST_WAVE`),
+    all errored (`error`, `agent_error`) for the same reason, and more are planned: an unreachable model endpoint or
+    an agent command that does not exist would fail every other episode the same way. `fail_on_error`: N (1 or more)
+    errored episodes, or a share (below 1) of the `planned` ones. Episodes the run itself stopped (`interrupted`)
+    do not count."""
+
+    planned: int
+    wave: int = 1
+    fail_fast: bool = True
+    fail_on_error: float | None = None
+    errored: int = 0
+    first: list[str | None] = field(default_factory=list)
+    """The first episodes' errored reasons (None: scored), up to the wave's size."""
+
+    def observe(self, result: Result) -> str | None:
+        """Count an episode that ended; why the run should stop now, or None."""
+        if result.status == "interrupted":
+            return None
+        errored = is_errored(result.status)
+        reason = f"{result.status}: {result.error}" if errored else None
+        self.errored += errored
+        if errored and self.fail_on_error is not None:
+            limit = self.fail_on_error if self.fail_on_error >= 1 else self.fail_on_error * self.planned
+            if self.errored >= limit:
+                return (f"--fail-on-error {self.fail_on_error:g}: {self.errored} of {self.planned} episodes errored "
+                        f"(the last {reason})")  # fmt: skip
+        size = max(1, min(self.wave, FAIL_FAST_WAVE, self.planned))
+        if not self.fail_fast or len(self.first) >= size:
+            return None
+        self.first.append(reason)
+        if len(self.first) == size < self.planned and reason and all(r == reason for r in self.first):
+            many = f"the first {size} episodes all" if size > 1 else "the first episode"
+            return f"fail-fast: {many} errored ({reason}); the rest were not run (--no-fail-fast runs them all)"
+        return None
+
+
 class Interrupt:
-    """Stops the agents of running episodes when the run is interrupted; they are then verified and recorded."""
+    """Stops the agents of running episodes when the run is stopped, by a signal (`watch_signals`) or by its errors
+    (`ErrorWatch`); they are then verified and recorded, and episodes not yet started are recorded `interrupted`."""
 
     def __init__(self) -> None:
         self.reason: str | None = None
+        """What stopped the run: the signal's name, or a sentence (fail-fast, --fail-on-error); the first one kept."""
+        self.signal: str | None = None
+        """The signal that stopped the run (`SIGINT`, `SIGTERM`), when one did."""
         self._scopes: set[anyio.CancelScope] = set()
 
-    def stop(self, reason: str) -> None:
-        self.reason = reason
+    def stop(self, reason: str, *, signal: str | None = None) -> None:
+        """Stop every running agent and every episode not yet started, for `reason` (a `signal`'s name, or not)."""
+        self.reason = self.reason or reason
+        self.signal = self.signal or signal
         for scope in list(self._scopes):
             scope.cancel()
+
+    @property
+    def stopped(self) -> str | None:
+        """Why the run stopped other than by a signal, if it did."""
+        return self.reason if self.reason != self.signal else None
+
+    @property
+    def cause(self) -> str | None:
+        """What stopped the run, in a word or two: the signal, `fail-fast` or `--fail-on-error N`."""
+        return self.reason.split(":", 1)[0] if self.reason else None
 
     @contextlib.contextmanager
     def guard(self) -> Iterator[anyio.CancelScope]:
@@ -130,9 +210,9 @@ async def watch_signals(
     with anyio.open_signal_receiver(*STOP_SIGNALS) as signals:
         async for received in signals:
             name = signal.Signals(received).name
-            if interrupt.reason is None:
+            if interrupt.signal is None:
                 notify(f"{name}: stopping the agent, then verifying and writing results (again to stop at once)")
-                interrupt.stop(name)
+                interrupt.stop(name, signal=name)
             else:
                 notify(f"{name}: stopping now")
                 hard_stop.cancel()
@@ -175,6 +255,8 @@ async def run_episode(
     if (uid := getattr(agent, "host_uid", None)) is not None:
         info["agent_uid"] = uid
     info |= {"untrusted": why} if (why := getattr(agent, "untrusted", None)) else {}  # isolation none
+    if scenario.path is not None:
+        info["scenario_file"] = str(scenario.path)
     report, status = AgentReport(agent=_agent_label(agent)), "completed"
     result: Result | None = None
     trace: list[dict[str, Any]] = []
@@ -280,9 +362,12 @@ async def run_many(
     notify: Callable[[str], None] = lambda _: None,
     judge: Judge | None = None,
     run_one: EpisodeRunner | None = None,
+    watch: ErrorWatch | None = None,
 ) -> RunRecord:
     """K episodes, `parallel` at once; each writes its folder whatever happens to the others; `judge` answers
-    the scenario's `judge` checks in every episode (None: they are unjudged).
+    the scenario's `judge` checks in every episode (None: they are unjudged). `watch` (by default one for these
+    episodes, from `options`) stops the run for its errors through `interrupt`, as a signal would; with
+    `options.resume` an episode already recorded complete in its folder is kept, not run (`recorded`).
 
     `run_one` runs each episode: `run_episode` by default; a backend that runs whole episodes on its own workers
     (`backend.runs_episodes`: ray) needs the caller to give its function (`orchestrator.run.ray.run_episode_on_ray`),
@@ -293,11 +378,13 @@ async def run_many(
         raise BackendError(f"the {backend.name} backend runs whole episodes on its workers: run them with its episode "
                            "function (run_many(..., run_one=orchestrator.run.ray.run_episode_on_ray))")  # fmt: skip
     run_one = run_one or run_episode
-    record = RunRecord()
     slots = anyio.Semaphore(max(1, options.parallel))
     results: dict[int, Result] = {}
     own = interrupt is None
     interrupt = interrupt or Interrupt()
+    kept = {i: r for i in range(options.repeat) if options.resume and (r := recorded(scenario, options, i)) is not None}
+    if watch is None:
+        watch = ErrorWatch(options.repeat - len(kept), options.parallel, options.fail_fast, options.fail_on_error)
 
     def prepare() -> Agent:
         agent = make_agent()
@@ -309,13 +396,16 @@ async def run_many(
         folder = episode_folder(options, index)
         async with slots:
             if interrupt.reason:
-                results[index] = not_run(scenario, folder, f"not started: the run was interrupted by {interrupt.reason}",
+                results[index] = not_run(scenario, folder, f"not started: the run was stopped by {interrupt.cause}",
                                          "interrupted", backend, options.seed + index)  # fmt: skip
             else:
                 results[index] = await run_one(
-                    noisy(scenario, options.noise, options.seed + index), backend, prepare(), folder=folder, rng_seed=options.seed + index,
+                    variant(scenario, options, index), backend, prepare(), folder=folder, rng_seed=options.seed + index,
                     timeout_s=options.timeout_s, on_stage=lambda stage: on_stage(index, stage), interrupt=interrupt, judge=judge,
                 )  # fmt: skip
+                if (why := watch.observe(results[index])) and not interrupt.reason:
+                    notify(f"stopping: {why}")
+                    interrupt.stop(why)
         on_stage(index, "done")
 
     async with anyio.create_task_group() as outer:
@@ -326,22 +416,51 @@ async def run_many(
                 await backend.start(scenario.apps)  # once, before episodes race to start the same servers
         except Exception as exc:
             message = describe_error(exc)
-            for index in range(options.repeat):
+            for index in set(range(options.repeat)) - set(kept):
                 results[index] = not_run(
                     scenario, episode_folder(options, index), message, "error", backend, options.seed + index
                 )
         else:
             async with anyio.create_task_group() as tg:
                 for index in range(options.repeat):
-                    tg.start_soon(one, index)
+                    if index not in kept:
+                        tg.start_soon(one, index)
         outer.cancel_scope.cancel()
-    record.interrupted = interrupt.reason
+    return _recorded_run(scenario, options, kept | results, interrupt, len(kept))
+
+
+def _recorded_run(
+    scenario: Scenario, options: RunOptions, results: dict[int, Result], interrupt: Interrupt, kept: int
+) -> RunRecord:
+    """The run's record from its episodes' results by index; a repeat's summary written."""
+    record = RunRecord(interrupted=interrupt.signal, stopped=interrupt.stopped, kept=kept)
     for index in sorted(results):
         record.results.append(results[index])
         record.dirs.append(episode_folder(options, index))
     if options.repeat > 1 and record.results:
         write_json(options.out / "results.json", summary(scenario, record, options))
     return record
+
+
+def variant(scenario: Scenario, options: RunOptions, index: int) -> Scenario:
+    """Episode `index`'s scenario: under the run's noise profile (`noisy`), loaded from the same file."""
+    made = noisy(scenario, options.noise, options.seed + index)
+    made._path = scenario.path  # the file it was loaded from, which the record names
+    return made
+
+
+def recorded(scenario: Scenario, options: RunOptions, index: int) -> Result | None:
+    """Episode `index`'s result as its folder records it, when it is complete: an episode record of this scenario
+    and seed that is not errored (`is_errored`); None when it must run (again)."""
+    data = read_json(episode_folder(options, index) / RESULTS)
+    if kind_of(data) != EPISODE or data.get("scenario") != scenario.id or is_errored(data.get("status")):
+        return None
+    if (data.get("episode") or {}).get("rng_seed") != options.seed + index:
+        return None
+    try:
+        return Result.model_validate({k: v for k, v in data.items() if k not in ("kind", "attack")})
+    except ValueError:
+        return None
 
 
 def not_run(scenario: Scenario, folder: Path, message: str, status: str, backend: Backend, rng_seed: int) -> Result:
@@ -400,6 +519,8 @@ def summary(scenario: Scenario, record: RunRecord, options: RunOptions) -> dict[
         **counts.as_dict(),
         "statuses": statuses,
         "interrupted": record.interrupted,
+        "stopped": record.stopped,
+        "file": str(scenario.path) if scenario.path else None,
         "stages": [
             {"name": stage.name, "weight": stage.weight, "mean_score": mean([stage_score(r, i) for r in scored])}
             for i, stage in enumerate(first.stages)
@@ -430,9 +551,9 @@ def summary(scenario: Scenario, record: RunRecord, options: RunOptions) -> dict[
     }
 
 
-def episode_problems(record: RunRecord, tail: int = 5) -> list[str]:
+def episode_problems(record: RunRecord, tail: int = 5, *, whole_run: bool = True) -> list[str]:
     """Console lines for what went wrong besides the verdict: the agent's exit code, crash or timeout (with the
-    end of its log), episodes that ended in error, an interrupted run."""
+    end of its log), episodes that ended in error, and (`whole_run`) an interrupted or stopped run."""
     from orchestrator.agents.process import describe_exit
 
     lines: list[str] = []
@@ -454,8 +575,10 @@ def episode_problems(record: RunRecord, tail: int = 5) -> list[str]:
             if log.exists():
                 last = log.read_text(errors="replace").strip().splitlines()[-tail:]
                 lines += [f"  agent.log: {line}" for line in last]
-    if record.interrupted:
+    if record.interrupted and whole_run:
         lines.append(
             f"interrupted by {record.interrupted}: the agent was stopped; results written with status interrupted"
         )
+    elif record.stopped and whole_run:
+        lines.append(f"stopped early by {record.stopped}; the episodes stopped are recorded with status interrupted")
     return lines

@@ -29,7 +29,16 @@ from orchestrator import scenario as scenarios
 from orchestrator.agents.base import Agent
 from orchestrator.backends.base import Backend
 from orchestrator.record import SUITE, describe_errors, is_errored, tally, write_summary
-from orchestrator.run.runner import EpisodeRunner, Interrupt, RunOptions, RunRecord, run_many, watch_signals
+from orchestrator.run.runner import (
+    EpisodeRunner,
+    ErrorWatch,
+    Interrupt,
+    RunOptions,
+    RunRecord,
+    recorded,
+    run_many,
+    watch_signals,
+)
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge
 from orchestrator.verify.results import Result
@@ -101,6 +110,8 @@ class SuiteRecord:
     runs: list[ScenarioRun]
     summary: dict[str, Any]
     interrupted: str | None = None
+    stopped: str | None = None
+    """Why the suite stopped early without a signal (fail-fast, --fail-on-error: `ErrorWatch`), if it did."""
 
     @property
     def passed(self) -> bool:
@@ -112,7 +123,7 @@ class SuiteRecord:
         errored (`orchestrator.record.is_errored`: not scored), 128+N when signal N stopped the run."""
         if self.interrupted:
             return 128 + int(signal.Signals[self.interrupted])
-        if any(r.problems or (r.record and r.record.errors) for r in self.runs):
+        if self.stopped or any(r.problems or (r.record and r.record.errors) for r in self.runs):
             return 2
         return 0 if self.passed else 1
 
@@ -130,12 +141,13 @@ def _folder_names(runs: list[ScenarioRun], out: Path) -> None:
         run.folder = out / name
 
 
-def load_all(files: list[Path]) -> list[ScenarioRun]:
-    """Load each file as a scenario of the suite; a file that does not load keeps its problems and is not run."""
+def load_all(files: list[Path], loaded: dict[Path, Scenario] | None = None) -> list[ScenarioRun]:
+    """Load each file as a scenario of the suite (`loaded`: files loaded already); a file that does not load keeps
+    its problems and is not run."""
     runs = []
     for file in files:
         try:
-            runs.append(ScenarioRun(file, scenario=scenarios.load(file)))
+            runs.append(ScenarioRun(file, scenario=(loaded or {}).get(file) or scenarios.load(file)))
         except scenarios.ScenarioError as exc:
             runs.append(ScenarioRun(file, problems=[str(p) for p in exc.problems]))
     return runs
@@ -163,18 +175,18 @@ async def run_suite(
     slots = anyio.Semaphore(max(1, options.parallel // within))
     interrupt = Interrupt()
     started = time.perf_counter()
+    planned = sum(options.repeat - _kept(run, options) for run in runnable)
+    watch = ErrorWatch(planned, options.parallel, options.fail_fast, options.fail_on_error)
 
     async def one(run: ScenarioRun) -> None:
         assert run.scenario is not None and run.folder is not None
         async with slots:
             on_event("start", run, 0, "")
             started = time.perf_counter()
-            run_options = RunOptions(out=run.folder, seed=options.seed, repeat=options.repeat, parallel=within,
-                                     timeout_s=options.timeout_s, noise=options.noise)  # fmt: skip
             run.record = await run_many(
-                run.scenario, backend, make_agent, run_options,
+                run.scenario, backend, make_agent, _options_of(run, options, within),
                 lambda index, stage: on_event("stage", run, index, stage), interrupt=interrupt, notify=notify, judge=judge,
-                run_one=run_one,
+                run_one=run_one, watch=watch,
             )  # fmt: skip
             run.wall_s = time.perf_counter() - started
             on_event("done", run, 0, "")
@@ -185,10 +197,27 @@ async def run_suite(
             for run in runnable:
                 tg.start_soon(one, run)
         outer.cancel_scope.cancel()
-    record = SuiteRecord(runs, {}, interrupted=interrupt.reason)
-    record.summary = summarize(runs, options, interrupted=interrupt.reason, elapsed_s=time.perf_counter() - started)
+    record = SuiteRecord(runs, {}, interrupted=interrupt.signal, stopped=interrupt.stopped)
+    record.summary = summarize(runs, options, interrupted=interrupt.signal, elapsed_s=time.perf_counter() - started)
+    record.summary["stopped"] = interrupt.stopped
     write_summary(options.out, record.summary, SUITE)
     return record
+
+
+def _options_of(run: ScenarioRun, options: SuiteOptions, within: int) -> RunOptions:
+    """The `RunOptions` of one scenario of the suite: its folder, `within` of its episodes at once."""
+    assert run.folder is not None
+    return RunOptions(out=run.folder, seed=options.seed, repeat=options.repeat, parallel=within, timeout_s=options.timeout_s,
+                      noise=options.noise, fail_fast=options.fail_fast, fail_on_error=options.fail_on_error,
+                      resume=options.resume)  # fmt: skip
+
+
+def _kept(run: ScenarioRun, options: SuiteOptions) -> int:
+    """How many episodes of a scenario a resumed suite keeps (recorded complete): 0 when not resuming."""
+    if not options.resume or run.scenario is None:
+        return 0
+    scenario_options = _options_of(run, options, 1)
+    return sum(recorded(run.scenario, scenario_options, i) is not None for i in range(options.repeat))
 
 
 def _cost(result: Result) -> float | None:

@@ -109,7 +109,7 @@ def test_a_command_that_never_started_is_an_error_not_a_failure(tmp_path: Path) 
 def test_a_repeat_against_an_unreachable_model_scores_nothing(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}/v1"  # nothing listens: every request fails to connect
     done = invoke("run", TRAVEL_PATH, "--backend", "inprocess", "--agent", "openai:any-model", "--base-url", url,
-                  "--max-retries", "0", "--repeat", "2", "--out", tmp_path)  # fmt: skip
+                  "--max-retries", "0", "--repeat", "2", "--no-fail-fast", "--out", tmp_path)  # fmt: skip
     assert done.exit_code == 2, done.output
     summary = json.loads((tmp_path / "results.json").read_text())
     assert (summary["episodes"], summary["scored"], summary["passes"], summary["failed"], summary["errored"]) == (
@@ -133,7 +133,9 @@ def test_a_suite_on_the_command_line_says_errored_apart(tmp_path: Path) -> None:
     for path in (TRAVEL_PATH, RESCHEDULE):
         shutil.copy(path, library / path.name)
     agent = 'cmd:case "$CLAWGYM_SCENARIO" in reschedule-conflict) exec no-such-binary;; *) exit 0;; esac'
-    done = invoke("run", library, "--backend", "inprocess", "--agent", agent, "--out", tmp_path / "out")
+    done = invoke(
+        "run", library, "--backend", "inprocess", "--agent", agent, "--no-fail-fast", "--out", tmp_path / "out"
+    )
     assert done.exit_code == 2, done.output
     assert "total: 0/1 scenarios passed, 1 errored (not scored), mean score 0.00, pass@1 0.00" in done.stdout
     assert "[1/2] reschedule-conflict: ERROR (agent_error: " in done.stderr
