@@ -210,6 +210,11 @@ class Episode:
                 "instruction": task_text(self.scenario),
             }  # what the agent was asked, for readers of the record
         )
+        if self.trace.capped:  # the trace was cut: what it kept and what it only counted
+            result.episode["trace_capped"] = self.trace.capped
+        world = self.gateway.world if self.gateway is not None else None
+        if world is not None and world.refused:
+            result.episode["world_refused"] = world.refused
         return result
 
     async def finish(self) -> tuple[Result, list[dict[str, Any]]]:

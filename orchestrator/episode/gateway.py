@@ -7,11 +7,13 @@ orchestrator. Every request the agent makes is recorded in the trace, with
 its result and latency, each entry bounded in size (long strings and lists
 cut, with the full size and a sha256 digest). Tool calls refused because the
 call limit was reached are counted on one trace entry, not stored one by one,
-and past `Trace.max_entries` requests are only counted.
+and past `Trace.max_entries` entries or `Trace.max_bytes` characters of JSON per episode requests are only
+counted (results.json's `episode.trace_capped` says so).
 """
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections import OrderedDict
@@ -54,10 +56,15 @@ class Trace:
     """The agent-side record of an episode: every request, its result and its latency, in bounded memory."""
 
     MAX_ENTRIES = 20_000
+    MAX_BYTES = 32_000_000
+    """Characters of JSON the trace keeps per episode (as an app's journal is bounded by its sandbox's size)."""
 
-    def __init__(self, max_entries: int = MAX_ENTRIES) -> None:
+    def __init__(self, max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_BYTES) -> None:
         self.entries: list[dict[str, Any]] = []
         self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self.size = 0
+        """Characters of JSON of the entries kept."""
         self.refused = 0
         """Tool calls refused over the call limit."""
         self.dropped = 0
@@ -66,20 +73,31 @@ class Trace:
         self._full: dict[str, Any] | None = None
 
     def add(self, **entry: Any) -> None:
-        """Append one entry; past `max_entries`, count it as dropped and note once that the trace is full."""
-        if len(self.entries) >= self.max_entries:
-            self.dropped += 1
-            if self._full is None:
-                self._full = {"seq": len(self.entries) + 1, "source": "gateway", "wall": entry.get("wall"),
-                              "method": "trace/full", "params": {}, "result": None, "error": None, "is_error": False,
-                              "latency_ms": 0.0}  # fmt: skip
-                self.entries.append(self._full)
-            self._full["dropped"] = self.dropped
-            return
-        for key in ("params", "result"):
-            if key in entry:
-                entry[key] = bounded(entry[key])
-        self.entries.append({"seq": len(self.entries) + 1, **entry})
+        """Append one entry (its params and result bounded); past `max_entries` or `max_bytes`, count it as dropped
+        and note once that the trace is full."""
+        if self._full is None:
+            for key in ("params", "result"):
+                if key in entry:
+                    entry[key] = bounded(entry[key])
+            size = len(json.dumps(entry, default=str))
+            if len(self.entries) < self.max_entries and self.size + size <= self.max_bytes:
+                self.size += size
+                self.entries.append({"seq": len(self.entries) + 1, **entry})
+                return
+            self._full = {"seq": len(self.entries) + 1, "source": "gateway", "wall": entry.get("wall"),
+                          "method": "trace/full", "params": {}, "result": None, "error": None, "is_error": False,
+                          "latency_ms": 0.0}  # fmt: skip
+            self.entries.append(self._full)
+        self.dropped += 1
+        self._full["dropped"] = self.dropped
+
+    @property
+    def capped(self) -> dict[str, int] | None:
+        """What the record says of a trace that was cut (results.json's `episode.trace_capped`): the entries kept,
+        the requests only counted past the cap, and the calls refused over the call limit; None when nothing was."""
+        if not self.dropped:
+            return None
+        return {"kept": len(self.entries), "dropped": self.dropped, "refused": self.refused}
 
     def add_refused(self, **entry: Any) -> None:
         """A tool call refused over the call limit: the first is kept (bounded), the others only counted on it."""

@@ -54,6 +54,9 @@ from servers.core.world import CLOCK_META
 
 MAX_QUESTION = 2000
 MAX_SUMMARY = 8000
+MAX_REFUSED_KEPT = 20
+"""Refused calls of the gateway's own tools kept in the journal (without their arguments' values); later ones are
+only counted, so an agent repeating a refused 8 KB report costs nothing per call."""
 
 
 @dataclass(order=True)
@@ -151,6 +154,11 @@ class WorldEngine:
         """Every event applied: name, app, time, and what the app did."""
         self.entries: list[dict[str, Any]] = []
         """Journal entries of the gateway's own tools (`world__*`), for the verifier."""
+        self.refused = 0
+        """Calls of the gateway's own tools refused (bad arguments, a second report, waiting used up): counted;
+        the first `MAX_REFUSED_KEPT` are in `entries` with the shape of their arguments only, and the last of those
+        counts the rest in `refused_calls`."""
+        self._last_refused: dict[str, Any] = {}
         self.questions = 0
         self._answers: dict[str, str] = {}
         self._fired: set[int] = set()
@@ -338,12 +346,20 @@ class WorldEngine:
             result, is_error = _text(text), False
         except ValueError as exc:
             result, is_error = _text(str(exc), error=True), True
+        if is_error:
+            self.refused += 1
+            if self.refused > MAX_REFUSED_KEPT:  # counted on the last one kept, not stored
+                self._last_refused["refused_calls"] = self.refused - MAX_REFUSED_KEPT + 1
+                return result
         self.entries.append({
-            "seq": len(self.entries) + 1, "app": "world", "tool": name, "arguments": _bounded(arguments),
-            "result": None if is_error else _plain(result), "error": _plain(result) if is_error else None,
+            "seq": len(self.entries) + 1, "app": "world", "tool": name,
+            "arguments": _shape(arguments) if is_error else _bounded(arguments),
+            "result": None if is_error else _plain(result), "error": _plain(result)[:MAX_QUESTION] if is_error else None,
             "is_error": is_error, "fault": None, "changes": [], "gateway": True, "position": dict(self.per_app),
             "wall": wall.isoformat(timespec="milliseconds"), "clock": self.timeline.iso(), "latency_ms": 0.0,
         })  # fmt: skip
+        if is_error:
+            self._last_refused = self.entries[-1]
         return result
 
     async def _wait(self, arguments: Mapping[str, Any]) -> str:
@@ -476,6 +492,14 @@ def _bounded(arguments: Mapping[str, Any]) -> dict[str, Any]:
         else v
         if isinstance(v, int | float | bool) or v is None
         else repr(v)[:MAX_SUMMARY]
+        for k, v in list(arguments.items())[:20]
+    }
+
+
+def _shape(arguments: Mapping[str, Any]) -> dict[str, str]:
+    """A refused call's arguments as the journal keeps them: each name (up to 20) with its type and size, no value."""
+    return {
+        str(k)[:100]: f"{type(v).__name__}, {len(v)} characters" if isinstance(v, str) else type(v).__name__
         for k, v in list(arguments.items())[:20]
     }
 
