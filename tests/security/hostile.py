@@ -26,15 +26,25 @@ class Run:
     result: dict[str, Any]
 
 
-def bwrap_works() -> bool:
-    from orchestrator.agents.command import bwrap_problem
+TIER = os.environ.get("CLAWGYM_ISOLATION", "bwrap")
+"""The isolation tier the attacks run under: bwrap, or unshare (CLAWGYM_ISOLATION=unshare, CI's pass without it)."""
 
-    return bwrap_problem() is None
+
+def tier_problem() -> str | None:
+    """Why `TIER` cannot isolate an agent here, or None."""
+    from orchestrator.agents.isolation import bwrap_problem, unshare_problem
+
+    return bwrap_problem() if TIER == "bwrap" else unshare_problem()
+
+
+def bwrap_works() -> bool:
+    """Whether the tier under test (bwrap unless CLAWGYM_ISOLATION says otherwise) works here."""
+    return tier_problem() is None
 
 
 requires_bwrap = pytest.mark.skipif(
     not bwrap_works() and not os.environ.get("CLAWGYM_REQUIRE_BWRAP"),
-    reason="bubblewrap is not installed or cannot run here",
+    reason=f"--isolation {TIER} cannot run here: {tier_problem()}",
 )
 
 
@@ -45,9 +55,9 @@ def run_agent(
     scenario: Path = TRAVEL_PATH,
     cwd: Path = ROOT,
     env: dict[str, str] | None = None,
-    isolation: str = "bwrap",
+    isolation: str = TIER,
 ) -> Run:
-    """`orchestrator run SCENARIO --agent cmd:COMMAND --isolation bwrap`; the agent's output is in `Run.log`."""
+    """`orchestrator run SCENARIO --agent cmd:COMMAND --isolation TIER`; the agent's output is in `Run.log`."""
     done = subprocess.run(
         [*ORCHESTRATOR, "run", str(scenario), "--agent", f"cmd:{command}", "--out", str(out), "--isolation", isolation, *args],
         cwd=cwd, env=env, capture_output=True, text=True, timeout=240,

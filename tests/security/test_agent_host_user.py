@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from helpers import ROOT, TRAVEL_PATH
-from hostile import ORCHESTRATOR, marker, processes_with, requires_bwrap, run_agent, wait_until
+from hostile import ORCHESTRATOR, TIER, marker, processes_with, requires_bwrap, run_agent, wait_until
 
 pytestmark = [
     requires_bwrap,
@@ -61,7 +61,7 @@ def test_agent_cannot_read_root_only_files(tmp_path: Path, outside: Path) -> Non
     assert "CapEff:\t0000000000000000" in run.log and "CapBnd:\t0000000000000000" in run.log
     assert "NoNewPrivs:\t1" in run.log
     assert "scratch\n" in run.log and "python 3\n" in run.log  # its HOME is writable, the interpreter reachable
-    assert run.result["episode"]["isolation"] == "bwrap" and run.result["episode"]["agent_uid"] == NOBODY
+    assert run.result["episode"]["isolation"] == TIER and run.result["episode"]["agent_uid"] == NOBODY
     # The control: the same agent without isolation is root and reads both.
     control = run_agent(tmp_path / "control", command, isolation="none")
     assert f"secret:{secret}" in control.log and "shadow:root:" in control.log
@@ -73,7 +73,7 @@ def test_host_sees_the_agent_as_uid_65534(tmp_path: Path) -> None:
     """From outside every namespace: the agent's processes belong to 65534, with no capabilities."""
     mark = marker()
     proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", f"cmd:sleep {mark} & sleep {mark}; wait",
-                             "--out", str(tmp_path / "out"), "--isolation", "bwrap"],
+                             "--out", str(tmp_path / "out"), "--isolation", TIER],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     try:
         assert wait_until(lambda: len(processes_with(mark)) == 2, 60), "the agent's processes did not start"
@@ -163,4 +163,4 @@ def test_readme_example_agent_works_as_host_user(tmp_path: Path) -> None:
     agent = run.result["episode"]["agent"]
     assert agent["exit_code"] == 0 and agent["tool_calls"] > 0, run.log
     assert "which cannot open" not in run.log  # the repository, venv and interpreter are all reachable
-    assert run.result["episode"]["isolation"] == "bwrap"
+    assert run.result["episode"]["isolation"] == TIER

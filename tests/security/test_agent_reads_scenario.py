@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from helpers import ROOT, TRAVEL_PATH
-from hostile import requires_bwrap, run_agent
+from hostile import TIER, requires_bwrap, run_agent
 
 pytestmark = requires_bwrap
 
@@ -26,7 +26,7 @@ def test_agent_cannot_read_the_scenario_or_its_siblings(tmp_path: Path) -> None:
     assert SECRET not in run.log and "stages:" not in run.log
     assert "No such file or directory" in run.log
     assert "orchestrator.cli" not in run.log  # the orchestrator's command line is not visible
-    assert run.result["episode"]["isolation"] == "bwrap"
+    assert run.result["episode"]["isolation"] == TIER
 
 
 @pytest.mark.slow

@@ -11,7 +11,9 @@ import json
 import os
 import shutil
 import stat
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -105,6 +107,17 @@ def test_without_isolation_no_setsid_child_outlives_the_agent(tmp_path: Path) ->
     assert json.loads((out / "results.json").read_text()) == run.result and run.result["checks"]
 
 
+@pytest.fixture
+def outside() -> Iterator[Path]:
+    """A folder under /var/tmp, open to others like a user's own folders (out of the fresh /tmp's reach)."""
+    folder = Path(tempfile.mkdtemp(prefix="clawgym-tiers-", dir="/var/tmp"))
+    folder.chmod(0o755)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def scratch_snoop() -> str:
     """Lists the folder its own scratch folder is in and prints every gateway URL found in a sibling's MCP config."""
     return (
@@ -115,10 +128,10 @@ def scratch_snoop() -> str:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("tier", [*TIERS, "none"])
-def test_sibling_scratch_is_private_whatever_tmpdir_is(tmp_path: Path, tier: str) -> None:
+def test_sibling_scratch_is_private_whatever_tmpdir_is(tmp_path: Path, outside: Path, tier: str) -> None:
     """With `TMPDIR` other than /tmp, both episodes' scratch folders are in it (and, as root, both are uid 65534):
     one agent would read the other's gateway URL and act in its episode."""
-    tmpdir = tmp_path / "tmpdir"
+    tmpdir = outside / "tmpdir"
     tmpdir.mkdir()
     tmpdir.chmod(tmpdir.stat().st_mode | stat.S_IRWXO | stat.S_ISVTX)
     out = tmp_path / "out"
@@ -133,9 +146,9 @@ def test_sibling_scratch_is_private_whatever_tmpdir_is(tmp_path: Path, tier: str
 
 @pytest.mark.slow
 @pytest.mark.parametrize("tier", [*TIERS, "none"])
-def test_the_generation_manifest_is_hidden(tmp_path: Path, tier: str) -> None:
+def test_the_generation_manifest_is_hidden(tmp_path: Path, outside: Path, tier: str) -> None:
     """`generate` then `run`: the generation root's `tasks.jsonl` has the parameters the checks look for."""
-    root = tmp_path / "generated"
+    root = outside / "generated"
     (root / "travel").mkdir(parents=True)
     scenario = root / "travel" / "travel-0001.yaml"
     shutil.copy(TRAVEL_PATH, scenario)
