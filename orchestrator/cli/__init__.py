@@ -4,7 +4,8 @@ The Typer app and `main` (the `orchestrator` script) live here; the commands liv
 the package that does the work:
 
 - `authoring`: show, list, generate, inject, validate.
-- `running`: run (one scenario, K episodes, or a suite); `agent`: `--agent` and its options as an agent maker.
+- `running`: run (one scenario, K episodes, or a suite); `retrying`: retry (a run's errored episodes again);
+  `agent`: `--agent` and its options as an agent maker; `dotenv`: `./.env` read before a command runs.
 - `serving`: serve (one episode to an MCP client, the serve loop) and serve-env (an OpenEnv environment).
 - `records`: export, verify-digest, view, report.
 - `ops`: config claude-desktop, down.
@@ -22,7 +23,7 @@ import sys
 
 import typer
 
-from orchestrator.cli import authoring, ops, records, running, serving
+from orchestrator.cli import authoring, ops, records, retrying, running, serving
 from orchestrator.cli.common import err
 
 app = typer.Typer(
@@ -69,6 +70,7 @@ app.command("generate")(authoring.generate_command)
 app.command("inject")(authoring.inject_command)
 app.command("validate")(authoring.validate_command)
 app.command("run")(running.run_command)
+app.command("retry")(retrying.retry_command)
 app.command("serve")(serving.serve_command)
 app.add_typer(config_app, name="config")
 config_app.command("claude-desktop")(ops.claude_desktop_config)

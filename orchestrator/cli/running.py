@@ -208,7 +208,15 @@ def run_single(
     record = run_scenario(scenario, make_agent, options, backend, settings.judge)
     print_run(record, options, settings.as_json)
     print_episode_problems(record)
+    if settings.resume:
+        print_resumed(record.kept, len(record.results))
     return record.exit_code()
+
+
+def print_resumed(kept: int, episodes: int) -> None:
+    """What a resumed run (--resume, retry) kept and ran again."""
+    err.print(f"resumed: {kept} of {episodes} episode(s) kept as recorded complete, {episodes - kept} run again",
+              highlight=False)  # fmt: skip
 
 
 def default_out(scenario: Scenario) -> Path:
@@ -376,6 +384,8 @@ def run_suite_of(
     for run in record.runs:  # the agent's exit codes, crashes and timeouts, errors
         if run.record is not None and run.scenario is not None:
             print_episode_problems(run.record, prefix=f"{run.scenario.id}: ", whole_run=False)
+    if settings.resume:
+        print_resumed(sum(r.record.kept for r in record.runs if r.record), record.summary["total"]["episodes"])
     if record.interrupted:
         err.print(f"interrupted by {record.interrupted}: results written for what ran", highlight=False)
     elif record.stopped:

@@ -50,6 +50,7 @@ from orchestrator.record import (
     kind_of,
     read_json,
     tally,
+    verify_digest,
     write_episode,
     write_json,
 )
@@ -451,11 +452,13 @@ def variant(scenario: Scenario, options: RunOptions, index: int) -> Scenario:
 
 def recorded(scenario: Scenario, options: RunOptions, index: int) -> Result | None:
     """Episode `index`'s result as its folder records it, when it is complete: an episode record of this scenario
-    and seed that is not errored (`is_errored`); None when it must run (again)."""
-    data = read_json(episode_folder(options, index) / RESULTS)
+    and seed that is not errored (`is_errored`) and whose sealed digest verifies (`verify_digest`: not edited since
+    this machine wrote it); None when it must run (again)."""
+    folder = episode_folder(options, index)
+    data = read_json(folder / RESULTS)
     if kind_of(data) != EPISODE or data.get("scenario") != scenario.id or is_errored(data.get("status")):
         return None
-    if (data.get("episode") or {}).get("rng_seed") != options.seed + index:
+    if (data.get("episode") or {}).get("rng_seed") != options.seed + index or verify_digest(folder):
         return None
     try:
         return Result.model_validate({k: v for k, v in data.items() if k not in ("kind", "attack")})

@@ -21,6 +21,7 @@ COMMANDS = [
     "inject",
     "validate",
     "run",
+    "retry",
     "serve",
     "config",
     "export",
