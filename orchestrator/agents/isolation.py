@@ -4,8 +4,8 @@
   the file system with what it must not see hidden.
 - `unshare` (util-linux, on every Debian and Ubuntu machine): `unshare_command`, the same without bwrap. util-linux
   `unshare` makes a PID, mount, IPC and UTS namespace (and, when the orchestrator is not root, an unprivileged user
-  namespace in which the caller is root); a shell script inside it makes every mount read-only, mounts a fresh `/tmp`
-  and `/proc`, covers what is hidden with empty tmpfs folders (files with `/dev/null`), binds back the working
+  namespace in which the caller is root); a shell script inside it makes every mount read-only, mounts a fresh `/tmp`,
+  `/dev/shm` and `/proc`, covers what is hidden with empty tmpfs folders (files with `/dev/null`), binds back the working
   directory, the interpreter and the scratch folder (from file descriptors opened before anything was covered), and
   `exec`s the command as the namespace's init through `setpriv`: host uid/gid 65534, no groups, no capabilities,
   `no_new_privs` when root; root of the user namespace with no capabilities otherwise. When that init exits, the
@@ -237,6 +237,7 @@ def unshare_script(
         'mount -o remount,bind,ro "$m" 2>/dev/null || true; done'
     )
     lines.append("mount -t tmpfs -o mode=1777,size=1g tmpfs /tmp")
+    lines.append("if [ -d /dev/shm ]; then mount -t tmpfs -o mode=1777,size=64m tmpfs /dev/shm; fi")  # not the host's
     for cover in covers:
         lines.append(f"if [ -d {_q(cover)} ]; then mount -t tmpfs -o mode=0755,size=1m tmpfs {_q(cover)}; fi")
     for path in back:

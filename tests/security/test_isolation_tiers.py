@@ -32,15 +32,27 @@ SECRET = "oracle:"  # only the scenario file holds its reference solution
 SNOOP = (
     f"cat {TRAVEL_PATH}; cat scenarios/*.yaml; git show HEAD:scenarios/travel.yaml; "
     "for p in /proc/[0-9]*; do echo \"== $p $(tr '\\0' ' ' < $p/cmdline)\"; tr '\\0' '\\n' < $p/environ; done; "
-    "id -u; echo attempted"
+    "cat /dev/shm/clawgym-shm-*; id -u; echo attempted"
 )
 
 
+@pytest.fixture
+def shared_memory() -> Iterator[str]:
+    """A file another process left in the host's /dev/shm, readable by anyone."""
+    path = Path("/dev/shm") / f"clawgym-shm-{os.getpid()}"
+    path.write_text("SHM-LEFT-BY-ANOTHER-PROCESS\n")
+    path.chmod(0o644)
+    try:
+        yield path.read_text().strip()
+    finally:
+        path.unlink(missing_ok=True)
+
+
 @requires_unshare
-def test_unshare_hides_the_scenario_its_history_and_the_servers(tmp_path: Path) -> None:
+def test_unshare_hides_the_scenario_its_history_and_the_servers(tmp_path: Path, shared_memory: str) -> None:
     env = os.environ | {"CLAWGYM_ADMIN_TOKEN": "orchestrator-admin-secret"}
     run = run_agent(tmp_path / "out", SNOOP, isolation="unshare", env=env)
-    assert "attempted" in run.log
+    assert "attempted" in run.log and shared_memory not in run.log
     assert SECRET not in run.log and "stages:" not in run.log
     assert "--parent-pid" not in run.log and "orchestrator-admin-secret" not in run.log
     assert "orchestrator.cli" not in run.log  # the orchestrator's command line is not visible
@@ -52,11 +64,16 @@ def test_unshare_hides_the_scenario_its_history_and_the_servers(tmp_path: Path) 
 
 @pytest.mark.slow
 @requires_unshare
-def test_the_same_snoop_without_isolation_reads_everything(tmp_path: Path) -> None:
+def test_the_same_snoop_without_isolation_reads_everything(tmp_path: Path, shared_memory: str) -> None:
     """The control, which also checks that `none` is said loudly on the console and in the record."""
     env = os.environ | {"CLAWGYM_ADMIN_TOKEN": "orchestrator-admin-secret"}
     run = run_agent(tmp_path / "out", SNOOP, isolation="none", env=env)
-    assert SECRET in run.log and "--parent-pid" in run.log and "orchestrator-admin-secret" in run.log
+    assert (
+        shared_memory in run.log
+        and SECRET in run.log
+        and "--parent-pid" in run.log
+        and "orchestrator-admin-secret" in run.log
+    )
     assert run.result["episode"]["isolation"] == "none"
     assert "isolation none" in run.result["episode"]["untrusted"]
     warning = [line for line in run.done.stderr.splitlines() if "WITHOUT isolation" in line]
@@ -171,6 +188,7 @@ def fake_tools(folder: Path, **tools: str) -> dict[str, str]:
     return os.environ | {"PATH": f"{folder}{os.pathsep}{os.environ.get('PATH', os.defpath)}"}
 
 
+@pytest.mark.slow
 @requires_unshare
 def test_auto_takes_unshare_when_bwrap_does_not_work(tmp_path: Path) -> None:
     """Ubuntu's AppArmor, or no bubblewrap at all: auto falls to unshare, not to none."""
