@@ -317,15 +317,21 @@ def expand_templates(data: dict[str, Any], problem: Any) -> dict[str, Any]:
 
 
 def _include_seed_files(data: dict[str, Any], path: Path, problem: Any) -> dict[str, Any]:
-    """Seeds given as paths (relative to the scenario file) are read in place."""
+    """Seeds given as paths (relative to the scenario file) are read in place: regular files inside the scenario's
+    folder only (no absolute paths, no `..` or symlink out of it, no FIFO or device)."""
     apps = data.get("apps")
     if not isinstance(apps, dict):
         return data
+    folder = path.parent.resolve()
     for name, seed in list(apps.items()):
         if seed is None:
             apps[name] = {}
         elif isinstance(seed, str):
-            seed_path = (path.parent / seed).resolve()
+            seed_path = (folder / seed).resolve()
+            if Path(seed).is_absolute() or not seed_path.is_relative_to(folder):
+                problem(("apps", name), f"seed file {seed}: must be a path relative to the scenario's folder and "
+                                        f"inside it ({folder})")  # fmt: skip
+                continue
             try:
                 content, _ = yamlpaths.load(seed_path)
             except YamlFileError as exc:

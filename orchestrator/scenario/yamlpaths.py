@@ -1,7 +1,15 @@
-"""YAML loading that remembers where every value came from, for error messages with line numbers."""
+"""YAML loading that remembers where every value came from, for error messages with line numbers.
+
+A file is read within bounds set before and while it is parsed: a regular file (never a FIFO or a device, which
+could hang or never end) of at most `MAX_FILE_BYTES`, nested at most `MAX_DEPTH` deep (checked on the parser's
+events, before anything is built) and at most `MAX_NODES` values once every alias is expanded (counted on the
+node graph, where an alias is still one shared node): an alias bomb is a clear error at once.
+"""
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +27,86 @@ class YamlFileError(ValueError):
         super().__init__(f"{where}: {message}")
 
 
-def load(path: Path) -> tuple[Any, dict[Path_, int]]:
-    """The document's data and a map from each value's path to its 1-based line."""
+MAX_FILE_BYTES = 16_000_000
+"""The largest scenario or seed file read, in bytes."""
+MAX_DEPTH = 100
+"""How deeply a file's mappings and lists may nest."""
+MAX_NODES = 1_000_000
+"""How many values a file may hold once its aliases (`*name`) are expanded."""
+
+
+def read_regular(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of `path` when it is a regular file of at most `limit` bytes; else a YamlFileError saying what it
+    is. A FIFO is opened without blocking and refused, as is a device such as /dev/zero."""
     try:
-        raw = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         raise YamlFileError(path, None, f"cannot read: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as file:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a FIFO" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a regular file"  # fmt: skip
+            raise YamlFileError(path, None, f"is {kind}; expected a regular file")
+        try:
+            raw = file.read(limit + 1)
+        except OSError as exc:
+            raise YamlFileError(path, None, f"cannot read: {exc.strerror}") from None
+    if len(raw) > limit:
+        raise YamlFileError(path, None, f"is larger than {limit:,} bytes; a scenario or seed file is at most that")
+    return raw
+
+
+def _check_depth(text: str, path: Path) -> None:
+    """Refuse nesting deeper than `MAX_DEPTH` from the parser's events, before any node is built (PyYAML builds
+    nodes recursively: a deep file would exhaust the stack)."""
+    depth = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                line = event.start_mark.line + 1 if event.start_mark else None
+                raise YamlFileError(path, line, f"nested more than {MAX_DEPTH} levels deep")
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+
+
+def _check_expansion(root: yaml.Node, path: Path) -> None:
+    """Refuse a document of more than `MAX_NODES` values with its aliases expanded, counting each shared node's
+    size once (no expansion happens), and an alias that contains itself."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    open_: set[int] = set()
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            open_.discard(key)
+            children = _children(node)
+            sizes[key] = min(1 + sum(sizes[id(c)] for c in children), MAX_NODES + 1)
+            if sizes[key] > MAX_NODES:
+                raise YamlFileError(path, node.start_mark.line + 1, f"holds more than {MAX_NODES:,} values once its "
+                                    "aliases (*name) are expanded; an alias bomb is not a scenario")  # fmt: skip
+            continue
+        if key in sizes:
+            continue
+        if key in open_:
+            raise YamlFileError(path, node.start_mark.line + 1, "an alias (*name) refers to a value that contains it")
+        open_.add(key)
+        stack.append((node, True))
+        stack.extend((child, False) for child in _children(node) if id(child) not in sizes)
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [item for pair in node.value for item in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def load(path: Path) -> tuple[Any, dict[Path_, int]]:
+    """The document's data and a map from each value's path to its 1-based line, within the module's bounds."""
+    raw = read_regular(path)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -34,8 +116,15 @@ def load(path: Path) -> tuple[Any, dict[Path_, int]]:
         line = text.count("\n", 0, text.index("\0")) + 1
         raise YamlFileError(path, line, "holds a NUL byte; a scenario is a UTF-8 text file") from None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        _check_depth(text, path)
+        loader = yaml.SafeLoader(text)
+        try:
+            node = loader.get_single_node()
+            if node is not None:
+                _check_expansion(node, path)
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
         raise YamlFileError(path, line, f"not valid YAML: {exc.problem}") from None
