@@ -242,6 +242,7 @@ def run_scenario(
     from orchestrator.backends import BackendError
     from orchestrator.backends.base import first_error
     from orchestrator.run.runner import run_many
+    from orchestrator.run.suite import noteworthy
 
     async def main() -> RunRecord:
         async with backend:
@@ -249,8 +250,8 @@ def run_scenario(
                 states: dict[int, str] = {}
 
                 def on_stage(index: int, stage: str) -> None:
-                    if not err.is_terminal:  # no spinner when piped: plain progress lines
-                        err.print(f"{loaded.id} #{index + 1}: {stage}", highlight=False)
+                    if not err.is_terminal or noteworthy(stage):  # piped: plain lines; retries and errors: always
+                        err.print(f"{loaded.id} #{index + 1}: {stage}", highlight=False, markup=False)
                     states[index] = stage
                     done = sum(1 for v in states.values() if v == "done")
                     active = [f"#{i + 1} {v}" for i, v in sorted(states.items()) if v != "done"]

@@ -275,6 +275,8 @@ async def run_episode(
                 episode.gateway_url = url
                 info["gateway"] = url or "in memory"
                 on_stage(f"running {agent.name}")
+                if hasattr(agent, "on_progress"):  # a model agent: its turns' tokens, its retries and their waits
+                    agent.on_progress = on_stage  # type: ignore[attr-defined]
                 with interrupt.guard() as stopped:
                     with anyio.move_on_after(timeout) as clock:
                         report = await agent.run(episode)
@@ -404,6 +406,8 @@ async def run_many(
                     variant(scenario, options, index), backend, prepare(), folder=folder, rng_seed=options.seed + index,
                     timeout_s=options.timeout_s, on_stage=lambda stage: on_stage(index, stage), interrupt=interrupt, judge=judge,
                 )  # fmt: skip
+                if results[index].status in ("error", "agent_error"):
+                    on_stage(index, f"error: {results[index].status}: {results[index].error}")
                 if (why := watch.observe(results[index])) and not interrupt.reason:
                     notify(f"stopping: {why}")
                     interrupt.stop(why)

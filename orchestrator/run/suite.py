@@ -435,8 +435,16 @@ def episodes_verdict(results: list[Result]) -> str:
     return f"{verdict}, score {_fmt(counts.score, '.2f')}" + (f", {counts.errored} errored" if counts.errored else "")
 
 
+def noteworthy(stage: str) -> bool:
+    """A stage change worth a line of its own, on a terminal too: a model request retried (with the wait), an
+    episode that errored."""
+    return stage.startswith(("retrying", "error:"))
+
+
 class SuiteProgress:
-    """Progress of a suite: a bar on a terminal, plain lines otherwise (piped output still shows progress)."""
+    """Progress of a suite: a bar on a terminal (with the running episodes' states: stage, a model agent's turns and
+    tokens so far), plain lines otherwise (a scenario starting, its agent running, its verdict); retries with their
+    wait and errors are lines either way."""
 
     def __init__(self, console: Any, runs: list[ScenarioRun], repeat: int) -> None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -469,6 +477,9 @@ class SuiteProgress:
         elif kind == "stage":
             if text == "done":
                 self.progress.advance(self.task)
+            elif noteworthy(text) or (self.plain and text.startswith("running ")):
+                where = f"{sid} #{index + 1}" if self.repeat > 1 else sid
+                self.console.print(f"{where}: {text}", highlight=False, markup=False)
             self.active[sid] = text
         elif kind == "done":
             self.done += 1

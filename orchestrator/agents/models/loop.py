@@ -15,6 +15,7 @@ import json
 import random
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.utils import parsedate_to_datetime
@@ -151,6 +152,8 @@ class ModelAgent(Agent, ABC):
         self.schemas: dict[str, dict[str, Any]] = {}
         self.usage = Usage()
         self.retries = 0
+        self.on_progress: Callable[[str], None] = lambda _: None
+        """Told of the loop's progress as it goes (the runner shows it): each turn's tokens so far, each retry's wait."""
 
     # ---- what each API provides ----
     @abstractmethod
@@ -238,6 +241,12 @@ class ModelAgent(Agent, ABC):
             return ""
         return ""
 
+    def progress_text(self) -> str:
+        """The loop so far in a few words: turns, tokens in and out, and the cost with a price."""
+        total = self.usage.totals(self.options.price)
+        text = f"turn {total['turns']}, {total['input_tokens']:,} tokens in, {total['output_tokens']:,} out"
+        return text + (f", ${total['cost_usd']:.4f}" if "cost_usd" in total else "")
+
     def fill_report(self, report: AgentReport) -> None:
         """Put the turns and usage so far on `report` (the runner's, when a timeout or a signal stopped the loop)."""
         report.usage = self.usage.totals(self.options.price)
@@ -269,13 +278,17 @@ class ModelAgent(Agent, ABC):
                     wait = self.options.backoff_s * 2**attempt * random.uniform(0.8, 1.2)
                 attempt += 1
                 self.retries += 1
-                await anyio.sleep(min(wait, self.options.max_backoff_s))
+                wait = min(wait, self.options.max_backoff_s)
+                self.on_progress(f"retrying in {round(wait, 2):g} s (retry {attempt} of {self.options.max_retries}) after "
+                                 f"{self.describe(exc)}")  # fmt: skip
+                await anyio.sleep(wait)
                 continue
             self.usage.turns.append({
                 "turn": len(self.usage.turns) + 1, "latency_ms": round((time.perf_counter() - began) * 1000, 3),
                 "input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens, "cached_tokens": reply.cached_tokens,
                 "stop_reason": reply.stop_reason, "tool_calls": len(reply.calls), "retries": attempt,
             })  # fmt: skip
+            self.on_progress(self.progress_text())
             return reply
 
     async def _execute(self, client: Any, call: Call) -> Outcome:
