@@ -230,3 +230,26 @@ def test_unshare_timeout_ends_the_whole_namespace(tmp_path: Path) -> None:
     assert run.result["episode"]["agent"]["timed_out"] is True
     assert wait_until(lambda: processes_matching(mark) == [], 5)
     assert time.monotonic() - started < 60
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("tier", [*TIERS, "none"])
+def test_a_suite_hides_every_scenario_folder_of_the_suite(tmp_path: Path, outside: Path, tier: str) -> None:
+    """`run A/x.yaml B/y.yaml`: the agent of x reads y's folder, whose checks and solution are x's siblings'."""
+    import subprocess
+
+    files = []
+    for name in ("first", "second"):
+        (outside / name).mkdir()
+        text = TRAVEL_PATH.read_text().replace("id: travel-berlin-offsite", f"id: travel-{name}", 1)
+        files.append(outside / name / f"{name}.yaml")
+        files[-1].write_text(text)
+    out = tmp_path / "out"
+    command = f"cat {files[0]} {files[1]}; echo attempted"
+    done = subprocess.run(
+        [*ORCHESTRATOR, "run", *map(str, files), "--agent", f"cmd:{command}", "--out", str(out), "--isolation", tier],
+        cwd=ROOT, capture_output=True, text=True, timeout=240,
+    )  # fmt: skip
+    logs = [path.read_text(errors="replace") for path in sorted(out.rglob("agent.log"))]
+    assert len(logs) == 2 and all("attempted" in log for log in logs), done.stderr + done.stdout
+    assert any(SECRET in log for log in logs) == (tier == "none"), logs
