@@ -417,14 +417,17 @@ async def run_many(
         if own:
             outer.start_soon(watch_signals, interrupt, outer.cancel_scope, notify)
         try:
-            if not getattr(backend, "runs_episodes", False):  # (ray: the apps start on its workers)
+            if not (interrupt.reason or getattr(backend, "runs_episodes", False)):  # (ray: apps start on workers)
                 await backend.start(scenario.apps)  # once, before episodes race to start the same servers
         except Exception as exc:
             message = describe_error(exc)
-            for index in set(range(options.repeat)) - set(kept):
+            for index in sorted(set(range(options.repeat)) - set(kept)):
                 results[index] = not_run(
                     scenario, episode_folder(options, index), message, "error", backend, options.seed + index
                 )
+                if (why := watch.observe(results[index])) and not interrupt.reason:  # as if it had run
+                    notify(f"stopping: {why}")
+                    interrupt.stop(why)
         else:
             async with anyio.create_task_group() as tg:
                 for index in range(options.repeat):

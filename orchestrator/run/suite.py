@@ -427,6 +427,8 @@ def episodes_verdict(results: list[Result]) -> str:
     """A scenario's episodes in a few words: "passed, score 1.00", "2/3 passed, score 0.67, 1 errored",
     "ERROR (agent_error: ...)" when none was scored."""
     counts = tally(results)
+    if results and all(r.status == "interrupted" and (r.error or "").startswith("not started") for r in results):
+        return f"not run ({results[0].error})"
     if not counts.scored:
         return f"ERROR ({describe_errors(counts.reasons, limit=1)})"
     verdict = (

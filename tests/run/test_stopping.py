@@ -179,3 +179,35 @@ def test_a_suite_against_an_unreachable_model_ends_within_a_minute(tmp_path: Pat
     assert total["failed"] == 0 and total["scored"] == 0 and total["errored"] == total["episodes"] == 19
     assert "stopped early by fail-fast: the first episode errored (agent_error: openai:gpt-4.1: " in done.stderr
     print(f"a suite against an unreachable model: {took:.1f} s")
+
+
+class AppsThatDoNotStart(InProcessBackend):
+    """The in-process backend, except that its apps fail to start (as an app server that dies at once)."""
+
+    async def start(self, apps):  # noqa: ANN001, ANN201
+        from orchestrator.backends.base import BackendError
+
+        raise BackendError("the calendar app server exited at start (code 1)")
+
+
+def test_apps_that_do_not_start_stop_a_suite_by_fail_fast(tmp_path: Path) -> None:
+    runs = suite.load_all(FOUR)
+
+    async def main() -> suite.SuiteRecord:
+        async with AppsThatDoNotStart() as backend:
+            return await suite.run_suite(runs, backend, NoopAgent, suite.SuiteOptions(out=tmp_path))
+
+    record = anyio.run(main)
+    assert [row["status"] for row in record.summary["scenarios"]] == [
+        "error",
+        "interrupted",
+        "interrupted",
+        "interrupted",
+    ]
+    assert record.stopped == (
+        "fail-fast: the first episode errored (error: the calendar app server exited at start (code 1)); the rest were "
+        "not run (--no-fail-fast runs them all)"
+    )
+    assert suite.episodes_verdict(record.runs[1].record.results) == (  # type: ignore[union-attr]
+        "not run (not started: the run was stopped by fail-fast)"
+    )
