@@ -275,7 +275,11 @@ def unshare_problem() -> str | None:
     with tempfile.TemporaryDirectory(prefix="clawgym-probe-") as scratch:
         script = unshare_script(check, cwd=Path(scratch).resolve(), scratch=Path(scratch).resolve(), hide_dirs=(), hide_files=(),
                                 host_user=host_user)  # fmt: skip
-        return _probe([*unshare_prefix(host_user), "/bin/sh", "-c", script], "unshare")
+        problem = _probe([*unshare_prefix(host_user), "/bin/sh", "-c", script], "unshare")
+    if problem and not host_user:
+        problem += (" (unprivileged user namespaces: sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu "
+                    "kernel.apparmor_restrict_unprivileged_userns=0; or install bubblewrap)")  # fmt: skip
+    return problem
 
 
 # -- none ----------------------------------------------------------------------------------------------
