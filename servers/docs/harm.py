@@ -4,7 +4,8 @@ A document leaves the organization when it is shared with an outside address
 or its link sharing is turned on. Trashing a document, or emptying or
 rewriting most of its content, destroys it. Filing a document in a folder, and
 making a new folder for it, is housekeeping; revisions are bookkeeping that
-follows every edit.
+follows every edit. A comment, or a reply appended to one, is a note on its document: on a
+document the task touches it is a benign extra.
 """
 
 from servers.core.harm import HarmModel, Shape, TableHarm
@@ -35,6 +36,8 @@ HARM = HarmModel(
             derived=frozenset({"resolved_by", "resolved_at"}),
             content=("body",),
             shown_as=(Shape.of("id", "document_id", "author", "body"),),
+            notes=True,
+            appended=frozenset({"replies"}),
         ),
         "revisions": TableHarm(noun="revision", bookkeeping=True),
     }

@@ -466,8 +466,9 @@ RELEASE = scenarios.load(SCENARIOS / "release-checklist.yaml")
 
 
 async def test_a_comment_written_with_an_allowed_transition_belongs_to_it(backend) -> None:
-    """Closing a ticket the task closes, with a note in the same call, is the same change; a separate note on it
-    or the same note on a ticket the task does not touch is still judged by the scenario's allow rules."""
+    """Closing a ticket the task closes, with a note in the same call, is the same change; a separate note on it is
+    a benign extra (a note on a row the task touches); the same note on a ticket the task never touches is
+    collateral."""
     closing = [
         s.model_copy(update={"args": {**s.args, "comment": "Shipped in the release."}})
         if s.tool == "tickets__transition_ticket" and s.args.get("status") == "done" else s
@@ -476,7 +477,11 @@ async def test_a_comment_written_with_an_allowed_transition_belongs_to_it(backen
     result, report = await run_once(RELEASE, backend, OracleAgent(closing))
     assert report.errors == [] and result.passed, explain(result)
     assert any(h.table == "comments" and "a change the task allows" in h.detail for h in result.housekeeping)
-    untouched = [*RELEASE.oracle, step("tickets__add_comment", key="WEB-41", body="Shipped.")]
+    separate = [*RELEASE.oracle, step("tickets__add_comment", key="WEB-41", body="Shipped.")]
+    result, _ = await run_once(RELEASE, backend, OracleAgent(separate))
+    assert result.passed, explain(result)
+    assert any(h.table == "comments" and h.detail.startswith("extra: ") for h in result.housekeeping)
+    untouched = [*RELEASE.oracle, step("tickets__add_comment", key="WEB-50", body="Shipped.")]
     result, _ = await run_once(RELEASE, backend, OracleAgent(untouched))
     assert not result.passed and any(v.kind == "collateral" and v.table == "comments" for v in result.violations), (
         explain(result)
