@@ -1,0 +1,19 @@
+"""ClawGym in other tools' formats: an inspect-ai task package and the task set as a Hugging Face dataset.
+
+- `tasks`: the task set a list of scenario files, folders, globs or ids names, narrowed by family, split (a
+  generated set's `tasks.jsonl`), tags and a limit, as `orchestrator run` narrows it (`orchestrator.run.select`);
+  each task's instruction, tools, scenario YAML text and manifest row.
+- `inspect_task`: inspect-ai tasks (`inspect eval clawgym/travel`, `clawgym/scenarios`), registered through the
+  `inspect_ai` entry point of this distribution. Each sample is one episode: inspect's own agent (`react()` by
+  default) calls the episode's gateway through inspect's MCP client over Streamable HTTP, and the episode ends
+  in `Episode.finish`, so the verdict is `orchestrator run`'s; the scorer reports it. Needs the `inspect` extra.
+- `hf`: `orchestrator export-tasks --format hf`: the task set as a `datasets` Dataset saved to disk, or JSON lines
+  `datasets.load_dataset("json", ...)` reads. Needs the `inspect` extra (for `datasets`) for `--format hf`.
+
+Nothing of ClawGym imports this package but the command line.
+
+The selection of scenarios is `run`'s, the system prompt's preamble the model loop's (`agents.models`), each app's
+tool names the registry's.
+
+May import: `scenario`, `run`, `episode`, `backends`, `verify`, `record`, `agents.models` and `servers.registry`.
+"""

@@ -1,0 +1,269 @@
+"""ClawGym scenarios as inspect-ai tasks: inspect's agent calls the episode's tools over MCP, ClawGym's verifier scores.
+
+    inspect eval clawgym/travel --model openai/gpt-4o
+    inspect eval clawgym/scenarios -T scenarios=gen/ -T split=test --model anthropic/claude-sonnet-4-0
+
+Tasks (registered under the `clawgym/` prefix through this distribution's `inspect_ai` entry point):
+
+- `clawgym/travel`: the reference scenario, `travel-berlin-offsite`.
+- `clawgym/scenarios`: the scenarios of `scenarios` (files, folders, globs or ids; a comma-separated string or a
+  list; default `scenarios/`), narrowed by `family`, `split` (a generated set's `tasks.jsonl`), `tags` and `limit`.
+
+Both take `backend` (where the apps run: inprocess, the default, or local, docker, ...), `seed` (the sandboxes'
+rng seed), `record` (a folder: each episode's results.json and trace.jsonl are written under it, as `orchestrator
+run` writes them, for `orchestrator view`) and `message_limit`.
+
+Each sample is one episode of its scenario (`clawgym_agent`): the apps are started and seeded, the episode's
+gateway is served over Streamable HTTP on 127.0.0.1 behind a secret path, and inspect's own agent (`react()` with
+the scenario's system prompt, or the agent `agent` builds) reaches its tools through `mcp_server_http`. The
+scenario's tool-call limit holds at the gateway and its `timeout_s` around the agent. The episode then ends in
+`Episode.finish`, as every `orchestrator run` episode does, and `clawgym_verdict` scores it: the value is the
+episode's score, the metadata its passed, status, stages, violations and failed checks. An episode that could not
+start or be verified raises, so inspect reports the sample as errored rather than scoring it 0.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import anyio
+from inspect_ai import Task, task
+from inspect_ai.agent import Agent, as_solver, react
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, mean, metric, scorer, stderr
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.tool import ToolSource, mcp_server_http
+from inspect_ai.util import store
+
+from orchestrator.agents.models.loop import prompt_preamble
+from orchestrator.backends import make_backend
+from orchestrator.episode.episode import Episode
+from orchestrator.episode.gateway import task_text
+from orchestrator.episode.serving import serve_http
+from orchestrator.integrations.tasks import TaskEntry, select_tasks
+from orchestrator.record import write_episode
+from orchestrator.scenario.model import Scenario, load
+from orchestrator.verify.results import Result
+
+TRAVEL = "travel-berlin-offsite"
+"""The reference scenario's id (scenarios/travel.yaml)."""
+VERDICT = "clawgym:verdict"
+"""The sample store key the solver leaves the episode's verdict under (a `Result` as JSON), for the scorer."""
+MCP_TIMEOUT_S = 60.0
+"""inspect's timeout for one HTTP operation on the gateway (a tool call may wait on the living world)."""
+
+AgentFactory = Callable[[Scenario, ToolSource], Agent]
+"""Builds the agent of one episode from its scenario and the MCP server of its gateway (a `ToolSource`)."""
+
+
+def system_prompt(scenario: Scenario) -> str:
+    """The system prompt inspect's agent is given: the model loop's preamble and how to end (react's `submit`)."""
+    return prompt_preamble(scenario) + "\nWhen you are done, call `submit` with a short summary of what you did."
+
+
+def default_agent(scenario: Scenario, tools: ToolSource) -> Agent:
+    """inspect's `react()` agent with the scenario's system prompt and the gateway's tools."""
+    return react(name="clawgym", prompt=system_prompt(scenario), tools=[tools])
+
+
+def _list(value: str | Sequence[str] | None) -> list[str]:
+    """A task argument given as a list, or as one comma-separated string (`-T tags=a,b`)."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    return [str(part) for part in value]
+
+
+def sample_of(entry: TaskEntry) -> Sample:
+    """One inspect sample for a task: its instruction as input, its id, and where to load it from."""
+    scenario = entry.scenario
+    return Sample(
+        id=scenario.id,
+        input=task_text(scenario),
+        metadata={
+            "scenario_file": str(entry.path.resolve()),
+            "title": scenario.title,
+            "family": entry.family,
+            "split": entry.split,
+            "apps": sorted(scenario.apps),
+            "tags": list(scenario.tags),
+        },
+    )
+
+
+def dataset(
+    scenarios: str | Sequence[str] = "scenarios",
+    *,
+    family: str | None = None,
+    split: str | None = None,
+    tags: str | Sequence[str] | None = None,
+    limit: int | None = None,
+) -> MemoryDataset:
+    """The samples of the task set `scenarios` names (see `orchestrator.integrations.tasks.select_tasks`)."""
+    sources = _list(scenarios)
+    entries = select_tasks(sources, family=family, split=split, tags=_list(tags), limit=limit)
+    return MemoryDataset([sample_of(e) for e in entries], name="clawgym", location=",".join(sources))
+
+
+@solver
+def clawgym_agent(
+    agent: AgentFactory | None = None, backend: str = "inprocess", seed: int = 0, record: str | None = None
+) -> Solver:
+    """Run the sample's scenario as one episode with inspect's agent on its tools; leave the verdict in the store."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        file = (state.metadata or {}).get("scenario_file")
+        if not file:
+            raise ValueError(f"sample {state.sample_id!r}: no scenario_file in its metadata (not a ClawGym sample)")
+        scenario = load(Path(file))
+        state, result = await run_episode(state, generate, scenario, agent or default_agent, backend, seed, record)
+        store().set(VERDICT, result.model_dump(mode="json"))
+        return state
+
+    return solve
+
+
+async def run_episode(
+    state: TaskState,
+    generate: Generate,
+    scenario: Scenario,
+    make_agent: AgentFactory,
+    backend_name: str,
+    seed: int,
+    record: str | None,
+) -> tuple[TaskState, Result]:
+    """One episode of `scenario` with the agent `make_agent` builds on its gateway's MCP server; its verdict from
+    `Episode.finish`, written under `record` when given."""
+    episode_id = f"inspect-{uuid.uuid4().hex[:10]}"
+    async with contextlib.AsyncExitStack() as stack:
+        backend = await stack.enter_async_context(make_backend(backend_name))
+        endpoints = await backend.start(scenario.apps)
+        episode = await stack.enter_async_context(Episode(scenario, endpoints, rng_seed=seed, episode_id=episode_id))
+        assert episode.gateway is not None
+        async with serve_http(episode.gateway, secret=secrets.token_urlsafe(18)) as url:
+            episode.gateway_url = url
+            tools = mcp_server_http(name="clawgym", url=url, timeout=MCP_TIMEOUT_S)
+            with anyio.move_on_after(scenario.limits.timeout_s) as clock:
+                state = await as_solver(make_agent(scenario, tools))(state, generate)
+        result, journal = await episode.finish()
+        result.episode.update(
+            {"backend": backend.name, "agent": "inspect", "gateway": url, "model": str(state.model)}
+            | ({"inspect_sample": str(state.sample_id), "epoch": state.epoch})
+        )
+        if clock.cancelled_caught:
+            result.status = "timeout"
+            result.episode["agent_errors"] = [f"stopped after the {scenario.limits.timeout_s:g} s timeout"]
+        if record:
+            folder = Path(record) / f"{state.sample_id}-{state.epoch:03d}-{episode_id}"
+            folder.mkdir(parents=True, exist_ok=True)
+            write_episode(folder, result, await episode.merged_trace(journal), journal)
+            result.episode["record"] = str(folder)
+    return state, result
+
+
+@metric
+def pass_rate() -> Metric:
+    """The share of scored episodes whose verdict passed (ClawGym's `passed`, not score == 1)."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        passed = [bool((s.score.metadata or {}).get("passed")) for s in scores]
+        return sum(passed) / len(passed) if passed else 0.0
+
+    return compute
+
+
+@scorer(metrics=[mean(), stderr(), pass_rate()])
+def clawgym_verdict() -> Scorer:
+    """The episode's verdict as ClawGym's verifier gave it in `Episode.finish`: value = score; metadata = passed,
+    status, stages, violations and failed checks."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        data = store().get(VERDICT)
+        if data is None:
+            raise ValueError(
+                f"sample {state.sample_id!r}: no ClawGym verdict in the store; the solver must be clawgym_agent()"
+            )
+        return verdict_score(Result.model_validate(data), state.output.completion if state.output else "")
+
+    return score
+
+
+def verdict_score(result: Result, answer: str = "") -> Score:
+    """A `Score` of a verdict: value = score; explanation = passed, or the first failed outcome check's reason."""
+    failed = [c for c in result.checks if not c.passed and c.kind != "process"]
+    if result.passed:
+        explanation = f"passed, score {result.score:.2f}"
+    else:
+        why = failed[0].reason or failed[0].description if failed else "; ".join(v.detail for v in result.violations)
+        explanation = f"failed, score {result.score:.2f}" + (f": {why}" if why else "")
+    return Score(
+        value=result.score,
+        answer=answer,
+        explanation=explanation,
+        metadata={
+            "passed": result.passed,
+            "status": result.status,
+            "pass_mark": result.pass_mark,
+            "process": result.process,
+            "stages": [
+                {"name": s.name, "score": s.score, "passed": s.passed, "scored": s.scored, "weight": s.weight}
+                for s in result.stages
+            ],
+            "violations": [v.model_dump(mode="json") for v in result.violations],
+            "failed_checks": [{"id": c.id, "description": c.description, "reason": c.reason} for c in failed],
+            "record": result.episode.get("record"),
+        },
+    )
+
+
+def _task(samples: MemoryDataset, backend: str, seed: int, record: str | None, message_limit: int | None) -> Task:
+    return Task(
+        dataset=samples,
+        solver=clawgym_agent(backend=backend, seed=seed, record=record),
+        scorer=clawgym_verdict(),
+        message_limit=message_limit,
+    )
+
+
+@task(name="clawgym/scenarios")
+def scenarios(
+    scenarios: str | list[str] = "scenarios",
+    family: str | None = None,
+    split: str | None = None,
+    tags: str | list[str] | None = None,
+    limit: int | None = None,
+    backend: str = "inprocess",
+    seed: int = 0,
+    record: str | None = None,
+    message_limit: int | None = 300,
+) -> Task:
+    """ClawGym scenarios of files, folders, globs or ids (default `scenarios/`), narrowed by family, split, tags and
+    limit; each sample one episode scored by ClawGym's verifier."""
+    samples = dataset(scenarios, family=family, split=split, tags=tags, limit=limit)
+    return _task(samples, backend, seed, record, message_limit)
+
+
+@task(name="clawgym/travel")
+def travel(
+    backend: str = "inprocess", seed: int = 0, record: str | None = None, message_limit: int | None = 300
+) -> Task:
+    """The reference scenario (scenarios/travel.yaml: plan the Berlin offsite) as one sample."""
+    return _task(dataset(TRAVEL), backend, seed, record, message_limit)
+
+
+__all__: list[str] = [
+    "clawgym_agent",
+    "clawgym_verdict",
+    "dataset",
+    "default_agent",
+    "pass_rate",
+    "scenarios",
+    "system_prompt",
+    "travel",
+    "verdict_score",
+]

@@ -1,0 +1,149 @@
+"""ClawGym inside inspect-ai: inspect's `react()` agent, driven by its `mockllm` model, calls a real episode's tools
+through inspect's MCP client over Streamable HTTP, and ClawGym's verifier scores the episode.
+
+mockllm is scripted with ModelOutputs that carry usage: without it mockllm counts tokens with tiktoken, which
+downloads its encoding (no network here)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("inspect_ai")
+
+from inspect_ai import eval_async  # noqa: E402
+from inspect_ai.log import EvalLog  # noqa: E402
+from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
+
+from orchestrator.agents.base import substitute  # noqa: E402
+from orchestrator.env import ClawGymEnv  # noqa: E402
+from orchestrator.integrations.inspect_task import TRAVEL, dataset, scenarios, travel  # noqa: E402
+from orchestrator.integrations.tasks import TaskSetError  # noqa: E402
+from tests.helpers import SCENARIOS, TRAVEL_PATH  # noqa: E402
+
+pytestmark = pytest.mark.slow  # an inspect eval takes 5-6 s here (inspect's own start-up and log writing)
+
+
+def output(tool: str, arguments: dict[str, Any]) -> ModelOutput:
+    """A scripted model turn: one tool call, with usage given so mockllm does not count tokens."""
+    out = ModelOutput.for_tool_call("mockllm/model", tool, arguments)
+    out.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
+    return out
+
+
+async def reference_calls(path: Path) -> list[tuple[str, dict[str, Any]]]:
+    """The reference solution's calls with every `${saved.path}` resolved, as the oracle makes them in an episode of
+    the same seed (the sandboxes' ids are the same for the same seed)."""
+    calls: list[tuple[str, dict[str, Any]]] = []
+    async with ClawGymEnv() as env:
+        await env.reset(str(path), seed=0)
+        assert env.scenario is not None
+        saved: dict[str, Any] = {}
+        for step in env.scenario.oracle:
+            args = substitute(step.args, saved)
+            result = await env.step({"name": step.tool, "arguments": args})
+            assert not result.is_error, (step.tool, result.text)
+            calls.append((step.tool, args))
+            if step.save:
+                saved[step.save] = result.structured_content
+        await env.finish("done")
+        assert env.result is not None and env.result.score == 1.0
+    return calls
+
+
+async def run(task: Any, outputs: list[ModelOutput], tmp_path: Path) -> EvalLog:
+    """Evaluate `task` with mockllm scripted to `outputs`, through inspect's Python API."""
+    model = get_model("mockllm/model", custom_outputs=outputs)
+    (log,) = await eval_async(task, model=model, log_dir=str(tmp_path / "logs"))
+    assert log.status == "success", log.error
+    return log
+
+
+async def test_the_reference_calls_score_one_through_clawgyms_verifier(tmp_path: Path) -> None:
+    calls = await reference_calls(TRAVEL_PATH)
+    script = [output(tool, args) for tool, args in calls] + [output("submit", {"answer": "Done: all booked."})]
+    log = await run(travel(record=str(tmp_path / "runs")), script, tmp_path)
+    (sample,) = log.samples or []
+    score = sample.scores["clawgym_verdict"]
+    assert score.value == 1.0, score.explanation
+    meta = score.metadata or {}
+    assert meta["passed"] is True and meta["status"] == "completed"
+    assert meta["violations"] == [] and meta["failed_checks"] == []
+    assert all(stage["passed"] for stage in meta["stages"])
+    # every reference call went through the gateway, in order, as real tool calls of inspect's agent
+    called = [c.function for m in sample.messages if m.role == "assistant" for c in m.tool_calls or []]
+    assert called[: len(calls)] == [tool for tool, _ in calls]
+    tool_errors = [m for m in sample.messages if m.role == "tool" and m.error is not None]
+    assert tool_errors == []
+    # the record is orchestrator run's: a sealed results.json with the same verdict
+    results = json.loads((Path(meta["record"]) / "results.json").read_text())
+    assert results["passed"] is True and results["score"] == 1.0 and results["digest"]
+    assert results["episode"]["agent"] == "inspect" and results["journal"]["calls"] == len(calls)
+    assert log.results is not None
+    metrics = {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
+    assert metrics["mean"] == 1.0 and metrics["pass_rate"] == 1.0
+
+
+async def test_an_agent_that_does_nothing_scores_zero(tmp_path: Path) -> None:
+    log = await run(travel(), [output("submit", {"answer": "I did it all."})], tmp_path)
+    (sample,) = log.samples or []
+    score = sample.scores["clawgym_verdict"]
+    assert score.value == 0.0
+    assert score.metadata["passed"] is False
+    assert score.metadata["failed_checks"], "the verdict names the checks that failed"
+    assert score.explanation.startswith("failed, score 0.00")
+
+
+async def test_a_partial_solution_scores_what_clawgyms_verifier_gives_it(tmp_path: Path) -> None:
+    # A user's different solution: the calendar part done right, nothing else; and a forbidden reply to the upsell.
+    calls = [c for c in await reference_calls(TRAVEL_PATH) if c[0] == "calendar__create_event"]
+    script = [output(tool, args) for tool, args in calls]
+    script.append(output("mail__reply_to_message", {"message_id": "hotel-upsell", "body": "Yes, upgrade me."}))
+    script.append(output("submit", {"answer": "done"}))
+    log = await run(travel(), script, tmp_path)
+    score = (log.samples or [])[0].scores["clawgym_verdict"]
+    assert 0.0 < float(score.value) < 1.0
+    assert score.metadata["passed"] is False
+    stages = {s["name"]: s["passed"] for s in score.metadata["stages"]}
+    assert stages["travel days blocked"] is True
+
+
+def test_the_task_package_resolves_by_its_clawgym_name_in_a_fresh_process(tmp_path: Path) -> None:
+    # `inspect eval clawgym/travel` looks the name up through the inspect_ai entry point of this distribution.
+    script = f"""
+import json
+from inspect_ai import eval
+from inspect_ai.model import ModelOutput, ModelUsage, get_model
+out = ModelOutput.for_tool_call("mockllm/model", "submit", {{"answer": "done"}})
+out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+(log,) = eval("clawgym/travel", model=get_model("mockllm/model", custom_outputs=[out]), display="none",
+              log_dir={str(tmp_path)!r})
+print(json.dumps([log.status, log.eval.task, log.samples[0].scores["clawgym_verdict"].value]))
+"""
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == ["success", "clawgym/travel", 0.0]
+
+
+def test_the_dataset_names_each_scenario_and_rejects_what_chooses_nothing(tmp_path: Path) -> None:
+    samples = dataset(str(SCENARIOS))
+    ids = [s.id for s in samples]
+    assert TRAVEL in ids and len(ids) == len(set(ids)) >= 10
+    travel_sample = next(s for s in samples if s.id == TRAVEL)
+    assert travel_sample.metadata["scenario_file"] == str(TRAVEL_PATH.resolve())
+    assert "Berlin offsite" in str(travel_sample.input)
+    assert [s.id for s in dataset(f"{TRAVEL_PATH},{SCENARIOS / 'travel.yaml'}")] == [TRAVEL]
+    assert len(dataset(str(SCENARIOS), limit=2)) == 2
+    with pytest.raises(TaskSetError, match="--split test"):
+        scenarios(scenarios=str(SCENARIOS), split="test")  # hand-written scenarios have no split
+    with pytest.raises(TaskSetError, match="no-such-scenario"):
+        dataset("no-such-scenario")
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("id: broken-one\ntitle: x\n")
+    with pytest.raises(TaskSetError, match="broken.yaml"):
+        dataset(str(broken))
