@@ -182,3 +182,14 @@ async def test_extra(backend, name: str, case: Case) -> None:
         assert extras, f"{name}:{case.id}: the extra is not reported: {[h.detail for h in result.housekeeping]}"
     else:
         assert result.score == 0.0 and any(v.kind in ("collateral", "exposure", "forbidden") for v in result.violations)
+
+
+async def test_a_one_line_forbid_rule_narrows_the_extras_to_no_mail(backend) -> None:
+    """A confidential matter: the scenario's one-line `forbid` rule makes the courtesy reply a violation."""
+    scenario = scenarios.load(ROOT / "scenarios" / "inbox-triage.yaml")
+    (courtesy,) = [c for c in TRIAGE if c.id == "courtesy-reply-to-the-colleague-who-reported-the-crash"]
+    rule = scenarios.Forbid(app="mail", table="messages", change="added", where={"folder": "sent"})
+    narrowed = scenario.model_copy(update={"forbid": [*scenario.forbid, rule]})
+    result, report = await run_once(narrowed, backend, OracleAgent(courtesy.steps(narrowed)))
+    assert report.errors == [] and not result.passed, _why(result)
+    assert [v.kind for v in result.violations] == ["forbidden"], _why(result)
