@@ -96,22 +96,32 @@ def view_command(
         list[Path] | None, typer.Argument(help="Run folders (searched recursively) [default: runs].")
     ] = None,
     port: Annotated[int, typer.Option("--port", help="Port on 127.0.0.1 (0 picks a free one).")] = 8780,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            "--token", help="The token every page needs (default: a new random one, printed in the URL shown)."
+        ),
+    ] = None,
 ) -> None:
     """Look at runs in the browser: a list with filters and pass rates, each run's verdict, violations, state diff
-    and timeline, suites, and two runs side by side. Serves on 127.0.0.1 until Ctrl-C."""
+    and timeline, suites, and two runs side by side. Serves on 127.0.0.1 until Ctrl-C; open the URL it prints,
+    which carries its token."""
     from orchestrator.view.app import ViewError, serve
 
     roots = runs or [Path("runs")]
     missing = [r for r in roots if not r.is_dir()]
     if missing:
         raise fail_usage(f"no such folder: {', '.join(map(str, missing))}")
+    if token is not None and len(token) < 16:
+        raise fail_usage("--token: at least 16 characters, or leave it out for a random one")
     try:
         serve(
             roots,
             port,
             on_ready=lambda url: err.print(
-                f"viewing {', '.join(map(str, roots))} at {url} (Ctrl-C to stop)", highlight=False
+                f"viewing {', '.join(map(str, roots))} at {url} (Ctrl-C to stop)", highlight=False, markup=False
             ),
+            token=token,
         )
     except ViewError as exc:
         raise fail_usage(str(exc)) from None

@@ -174,17 +174,29 @@ def serve_env_command(
         float,
         typer.Option("--idle-timeout", min=0.001, help="Seconds before an idle session (and its episode) is closed."),
     ] = 600.0,
+    token: Annotated[
+        str | None,
+        typer.Option("--token", help="The token clients need (default: a new random one, printed in the URL shown)."),
+    ] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option("--allowed-host", help="Extra Host name accepted (a name clients reach a non-loopback bind by)."),
+    ] = None,
 ) -> None:
-    """Serve scenarios as an OpenEnv environment (HTTP/WebSocket reset, step, state; tools over MCP). Needs the openenv extra."""
+    """Serve scenarios as an OpenEnv environment (HTTP/WebSocket reset, step, state; tools over MCP). Needs the openenv extra.
+
+    Clients need the token: give them the base URL printed (http://HOST:PORT/t/TOKEN)."""
     from orchestrator.env.errors import EnvError
 
     try:
         from orchestrator.env.openenv import serve
     except ImportError as exc:
         raise fail_usage(str(exc)) from None
-    err.print(f"OpenEnv environment on http://{host}:{port} (ws://{host}:{port}/ws, MCP at /mcp)", highlight=False)
+    if token is not None and len(token) < 16:
+        raise fail_usage("--token: at least 16 characters, or leave it out for a random one")
     try:
         serve(scenario_paths, host=host, port=port, backend=backend, step_rewards=step_rewards, max_sessions=max_sessions,
-              idle_timeout_s=idle_timeout)  # fmt: skip
+              idle_timeout_s=idle_timeout, token=token, extra_hosts=allowed_host or (),
+              say=lambda line: err.print(line, highlight=False, markup=False))  # fmt: skip
     except EnvError as exc:
         raise fail_usage(str(exc)) from None

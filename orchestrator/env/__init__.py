@@ -46,8 +46,8 @@ Episodes run through `orchestrator.episode.Episode` and its gateway, the path ev
 limit, faults, the living world), and end in `Episode.finish`, as `orchestrator run` ends them. Nothing imports
 this package but its adapters (`openenv.py`, `verifiers_env.py`, `ray.py`) and the CLI.
 
-May import: `episode`, `backends`, `scenario`, `verify`, `world` (noise profiles) and `agents.models` (tool formats,
-the model loop's prompt preamble).
+May import: `episode`, `backends`, `scenario`, `verify`, `world`, `guard` and `agents.models` (noise profiles; the
+local servers' token, Host and Origin checks; tool formats and the model loop's prompt preamble).
 """
 
 from orchestrator.env.actions import SUBMIT, SUBMIT_TOOL, ToolCall, parse_action

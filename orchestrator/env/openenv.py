@@ -21,6 +21,10 @@ OpenEnv's own server (`openenv.core.env_server.create_fastapi_app`) carries the 
 `ClawGymClient` is OpenEnv's `EnvClient` with these types; `GenericEnvClient` and `MCPToolClient` work as they are.
 
 Only the served scenarios can be reset to (by id or file name): a client cannot make the server read a path.
+`serve` guards the app (`orchestrator.guard`): a token (printed in the URL it shows: `http://HOST:PORT/t/TOKEN`, the
+base URL to give a client), loopback `Host` names (plus the bind address and `allowed_hosts` when bound elsewhere)
+and WebSocket `Origin`s; stateless `/reset`, `/step` and `/mcp` requests count against `max_sessions` with the
+sessions.
 May import the env's own modules, `orchestrator.scenario` and `openenv`; nothing imports it but the CLI.
 """
 
@@ -60,6 +64,7 @@ from orchestrator.env.core import ClawGymEnv
 from orchestrator.env.errors import EnvError
 from orchestrator.env.scenarios import scenario_files
 from orchestrator.env.schema import StepResult
+from orchestrator.guard import Guard, SessionLimit, allowed_hosts, is_loopback, new_token
 from orchestrator.scenario.model import Scenario
 
 DEFAULT_PORT = 8000
@@ -399,9 +404,14 @@ def make_app(
     step_rewards: bool = False,
     max_sessions: int = 16,
     idle_timeout_s: float | None = 600.0,
+    token: str | None = None,
+    hosts: frozenset[str] | None = None,
 ) -> Any:
     """OpenEnv's FastAPI app serving `scenarios` (files or folders), one `ClawGymEnv` per session; a session idle
-    for `idle_timeout_s` (None: never) is closed with its episode, as a client that vanished would leave it."""
+    for `idle_timeout_s` (None: never) is closed with its episode, as a client that vanished would leave it.
+
+    The app answers `hosts` (default: loopback names) and their origins only, and, given a `token`, only requests
+    that carry it; stateless requests count against `max_sessions` (`orchestrator.guard`)."""
     served = ScenarioSet(scenarios)
     if max_sessions < 1:
         raise EnvError(f"max_sessions must be at least 1, not {max_sessions}")
@@ -413,9 +423,15 @@ def make_app(
 
     factory.__name__ = "ClawGymOpenEnv"
     limits = ConcurrencyConfig(max_concurrent_envs=max_sessions, session_timeout=idle_timeout_s)
-    return _closing_quietly(
+    app = _closing_quietly(
         create_fastapi_app(factory, CallToolAction, ClawGymToolObservation, concurrency_config=limits)
     )
+    counted = SessionLimit(app, limit=max_sessions, paths=STATELESS)
+    return Guard(counted, token=token, hosts=hosts or allowed_hosts(), exempt=("/health",))
+
+
+STATELESS = ("/reset", "/step", "/mcp")
+"""OpenEnv's HTTP endpoints that run an episode of their own per request: they count as sessions."""
 
 
 def _closing_quietly(app: Any) -> Any:
@@ -448,13 +464,25 @@ def serve(
     step_rewards: bool = False,
     max_sessions: int = 16,
     idle_timeout_s: float | None = 600.0,
+    token: str | None = None,
+    extra_hosts: Sequence[str] = (),
+    say: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
 ) -> None:
-    """Serve until interrupted (uvicorn on `host:port`, loopback by default)."""
+    """Serve until interrupted (uvicorn on `host:port`, loopback by default) with `token` (a new one when None),
+    saying through `say` the base URL (with the token) to give clients, and warning loudly on a bind that is not
+    loopback."""
     import uvicorn
 
-    app = make_app(
-        scenarios, backend=backend, step_rewards=step_rewards, max_sessions=max_sessions, idle_timeout_s=idle_timeout_s
-    )
+    token = token or new_token()
+    app = make_app(scenarios, backend=backend, step_rewards=step_rewards, max_sessions=max_sessions,
+                   idle_timeout_s=idle_timeout_s, token=token, hosts=allowed_hosts(host, extra_hosts))  # fmt: skip
+    shown = f"[{host}]" if ":" in host else host
+    if not is_loopback(host):
+        say(f"WARNING: serving on {host}, which is not loopback: anyone who can reach this address and has the "
+            "token can drive episodes and read verdicts; the Host names answered are "
+            + ", ".join(sorted(allowed_hosts(host, extra_hosts))))  # fmt: skip
+    base = f"http://{shown}:{port}/t/{token}"
+    say(f"OpenEnv environment at {base} (give this URL to clients: WebSocket {base}/ws, MCP at {base}/mcp)")
     uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
@@ -470,10 +498,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--step-rewards", action="store_true", help="declared per-step rewards (docs/rewards.md)")
     parser.add_argument("--max-sessions", type=int, default=16, help="concurrent sessions (each one its own episode)")
     parser.add_argument("--idle-timeout", type=float, default=600.0, help="seconds before an idle session is closed")
+    parser.add_argument("--token", default=None, help="the token clients need (default: a new random one)")
+    parser.add_argument("--allowed-host", action="append", default=[], help="extra Host name accepted")
     args = parser.parse_args(argv)
     try:
         serve(args.scenarios, host=args.host, port=args.port, backend=args.backend, step_rewards=args.step_rewards,
-              max_sessions=args.max_sessions, idle_timeout_s=args.idle_timeout)  # fmt: skip
+              max_sessions=args.max_sessions, idle_timeout_s=args.idle_timeout, token=args.token,
+              extra_hosts=args.allowed_host)  # fmt: skip
     except EnvError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -11,6 +11,6 @@ Both read only what a run writes into its folder (`results.json`, `trace.jsonl`,
 Folders are found, told apart (episode, repeat, suite) and read through `orchestrator.record`, the one module
 that says what a run writes; export reads them the same way.
 
-May import: `record` (which imports nothing of the orchestrator), besides the standard library, Starlette, uvicorn
+May import: `record` and `guard` (which import nothing of the orchestrator), besides the standard library, Starlette, uvicorn
 and Jinja2; nothing of how runs are made (`run`, `episode`, the CLI), only what they write.
 """

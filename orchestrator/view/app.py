@@ -1,5 +1,9 @@
 """`orchestrator view`: the run viewer as a Starlette app on 127.0.0.1. Every request rescans the run folders,
-so runs that finish while the viewer is open appear on the next page load."""
+so runs that finish while the viewer is open appear on the next page load.
+
+Every page needs the viewer's token (`orchestrator.guard`: printed in the URL the viewer shows, then kept in a
+cookie) and a loopback `Host` and `Origin`: an agent that finds the port, or a web page in the user's browser,
+reads no check and no expected value."""
 
 from __future__ import annotations
 
@@ -10,11 +14,11 @@ from urllib.parse import quote, urlencode
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from orchestrator.guard import LOOPBACK_NAMES, Guard, new_token
 from orchestrator.record import EPISODE
 from orchestrator.view import pages
 from orchestrator.view.records import Library
@@ -31,8 +35,9 @@ def web_link(kind: str, rid: str | None = None, **query: str) -> str:
     return f"/{'run' if kind == 'run' else 'group'}/{quote(rid or '', safe='/')}"
 
 
-def create_app(roots: list[Path]) -> Starlette:
-    """The viewer's Starlette app over the run folders under `roots` (answers loopback host names only)."""
+def create_app(roots: list[Path], token: str | None = None) -> Starlette:
+    """The viewer's Starlette app over the run folders under `roots`: it answers loopback host names and origins
+    only, and, given a `token`, only requests that carry it (`orchestrator.guard.Guard`; /healthz needs none)."""
 
     def library() -> Library:
         return Library.scan(roots)
@@ -71,7 +76,7 @@ def create_app(roots: list[Path]) -> Starlette:
             Route("/healthz", healthz),
         ],
         # Loopback names only: a web page that rebinds its own name to 127.0.0.1 cannot read the runs.
-        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=["127.0.0.1", "localhost", "[::1]"])],
+        middleware=[Middleware(Guard, token=token, hosts=LOOPBACK_NAMES, exempt=("/healthz",))],
     )
 
 
@@ -94,13 +99,15 @@ def bind(port: int) -> socket.socket:
     return sock
 
 
-def serve(roots: list[Path], port: int, on_ready: Callable[[str], None] = print) -> None:
-    """Serve until Ctrl-C or SIGTERM; `on_ready(url)` once listening."""
+def serve(roots: list[Path], port: int, on_ready: Callable[[str], None] = print, token: str | None = None) -> None:
+    """Serve until Ctrl-C or SIGTERM, with `token` (a new one when None); `on_ready(url)` once listening, the URL
+    carrying the token."""
     import uvicorn
 
+    token = token or new_token()
     sock = bind(port)
-    url = f"http://{HOST}:{sock.getsockname()[1]}/"
-    config = uvicorn.Config(create_app(roots), log_level="warning", access_log=False, lifespan="off")
+    url = f"http://{HOST}:{sock.getsockname()[1]}/?token={token}"
+    config = uvicorn.Config(create_app(roots, token), log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
 
     original = server.startup

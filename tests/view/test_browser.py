@@ -60,8 +60,8 @@ def viewer_url(runs: Path) -> Iterator[str]:
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     try:
         line = proc.stderr.readline()
-        assert f"http://127.0.0.1:{port}/" in line, line
-        yield f"http://127.0.0.1:{port}/"
+        assert f"http://127.0.0.1:{port}/?token=" in line, line
+        yield line.split(" at ", 1)[1].split()[0]  # the URL with its token, as a user opens it
     finally:
         proc.terminate()
         proc.wait(20)
@@ -118,7 +118,7 @@ def test_open_the_list_then_a_failed_run(browser, viewer_url: str, runs: Path, t
     assert compare.is_visible() and "FAIL" in compare.inner_text()
     page.screenshot(path=str(tmp_path / "compare.png"), full_page=True)
 
-    outside = [url for url in requests if not url.startswith(viewer_url)]
+    outside = [url for url in requests if not url.startswith(viewer_url.split("?")[0])]
     assert outside == [], outside  # the pages fetch nothing from anywhere else
     for name in ("list.png", "failed-run.png", "violation.png", "compare.png"):
         assert (tmp_path / name).stat().st_size > 10_000

@@ -28,19 +28,23 @@ def viewer(runs: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str
     copied = tmp_path_factory.mktemp("copied") / "runs"
     shutil.copytree(runs, copied, symlinks=True)
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "orchestrator.cli", "view", str(copied), "--port", str(port)],
+    proc = subprocess.Popen([sys.executable, "-m", "orchestrator.cli", "view", str(copied), "--port", str(port), "--token", TOKEN],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     try:
         line = proc.stderr.readline()
-        assert f"at http://127.0.0.1:{port}/" in line, line
+        assert f"at http://127.0.0.1:{port}/?token={TOKEN} " in line, line
         yield f"http://127.0.0.1:{port}"
     finally:
         proc.terminate()
         proc.wait(20)
 
 
+TOKEN = "test-viewer-token-0123456789"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+
 def get(base: str, path: str, **params: object) -> httpx2.Response:
-    return httpx2.get(base + path, params=params or None, timeout=30)
+    return httpx2.get(base + path, params=params or None, timeout=30, headers=AUTH)
 
 
 def results(runs: Path, name: str) -> dict:
@@ -159,9 +163,9 @@ def test_two_runs_side_by_side(viewer: str) -> None:
 
 def test_only_loopback_host_names_are_served(viewer: str) -> None:
     port = viewer.rsplit(":", 1)[1]
-    assert httpx2.get(viewer + "/", headers={"Host": f"localhost:{port}"}).status_code == 200
-    rebound = httpx2.get(viewer + "/run/leaky", headers={"Host": f"evil.example:{port}"})
-    assert rebound.status_code == 400 and "leaky" not in rebound.text
+    assert httpx2.get(viewer + "/", headers={"Host": f"localhost:{port}", **AUTH}).status_code == 200
+    rebound = httpx2.get(viewer + "/run/leaky", headers={"Host": f"evil.example:{port}", **AUTH})
+    assert rebound.status_code == 403 and "leaky" not in rebound.text
 
 
 def test_unknown_runs_are_404_and_paths_cannot_escape(viewer: str) -> None:
