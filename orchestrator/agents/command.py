@@ -277,6 +277,10 @@ class CommandAgent(Agent):
         temp = Path(tempfile.gettempdir()).resolve()  # other episodes' scratch folders, whatever TMPDIR is
         if temp not in (Path("/"), Path("/tmp")) and not _within(self.cwd, temp):
             folders.append(temp)
+        # The record key's folder (orchestrator.record.key_path): an agent running as the user could read it.
+        keys = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "clawgym"
+        if keys.is_dir() and not _within(self.cwd, keys):
+            folders.append(keys.resolve())
         runs_root = self.cwd / "runs"
         for folder in [*self.hide, *([episode.workdir.resolve()] if episode.workdir else []), runs_root]:
             if not _within(self.cwd, folder):
