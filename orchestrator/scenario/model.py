@@ -299,6 +299,9 @@ def expand_templates(data: dict[str, Any], problem: Any) -> dict[str, Any]:
         start = start.astimezone(ZoneInfo(Persona.model_validate(persona or {}).timezone))
     except (ValidationError, ValueError):
         return data  # reported with the rest by the model
+    except OverflowError:
+        problem(("clock", "start"), "out of range in the persona's time zone: keep it within the years 1-9999")
+        return data
 
     def walk(value: Any, at: Path_) -> Any:
         if isinstance(value, str) and "{{" in value:

@@ -44,7 +44,12 @@ def evaluate(expr: str, start: datetime) -> str:
     text, fmt = text.strip().lower(), (fmt.strip().lower() or "iso")
     if fmt not in FORMATS:
         raise TemplateError(f"unknown format {fmt!r} in {{{{ {expr} }}}}; use one of {', '.join(FORMATS)}")
-    when = _parse(text, start, expr)
+    try:
+        when = _parse(text, start, expr)
+    except OverflowError:  # a clock at the ends of the calendar, or an offset that leaves it
+        raise TemplateError(
+            f"{{{{ {expr[:60]} }}}} is out of range: the date must stay within the years 1-9999"
+        ) from None
     if fmt == "date":
         return when.date().isoformat()
     if fmt == "time":
@@ -73,6 +78,9 @@ def _parse(text: str, start: datetime, expr: str) -> datetime:
         delta = {"w": timedelta(weeks=1), "d": timedelta(days=1), "h": timedelta(hours=1), "m": timedelta(minutes=1)}[
             unit
         ]
+        if len(amount) > 9:  # more than a billion of anything is past year 9999 (and past what int() reads)
+            raise TemplateError(f"offset {sign}{amount[:12]}{'…' if len(amount) > 12 else ''}{unit} in {{{{ {expr[:60]} }}}} "
+                                "is too large: the date must stay within the years 1-9999")  # fmt: skip
         base = base + delta * int(amount) * (1 if sign == "+" else -1)
     if at is not None:
         base = base.replace(hour=at.hour, minute=at.minute, second=0, microsecond=0)

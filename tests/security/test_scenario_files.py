@@ -151,3 +151,31 @@ def test_list_does_not_hang_on_a_fifo_named_yaml(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pack" / "trap.yaml")
     result = within(30, lambda: CliRunner().invoke(app, ["list", str(tmp_path / "pack"), "--json"]))
     assert "is a FIFO; expected a regular file" in result.output and "trap.yaml" in result.output, result.output
+
+
+def travel_with(tmp_path: Path, start: str | None = None, instruction: str | None = None) -> Path:
+    """The travel scenario (full of relative dates) with another clock start or instruction."""
+    data = yaml.safe_load(TRAVEL_PATH.read_text())
+    if start is not None:
+        data["clock"]["start"] = start
+    if instruction is not None:
+        data["instruction"] = instruction
+    path = tmp_path / "dates.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("start", "instruction", "expected"),
+    [
+        ("9999-12-31T23:00:00+01:00", None, "is out of range: the date must stay within the years 1-9999"),
+        ("0001-01-01T00:30:00+01:00", None, "clock.start: out of range in the persona's time zone"),
+        (None, "Book it for {{ today +99999999999d }}.", "offset +99999999999d in"),
+        (None, "Book it for {{ today +" + "9" * 5_000 + "d }}.", "is too large: the date must stay within"),
+        (None, "Book it for {{ today -3000000d }}.", "is out of range"),
+    ],
+    ids=["year-9999", "year-1", "huge-offset", "5000-digit-offset", "offset-before-year-1"],
+)
+def test_dates_off_the_calendar_are_clear_errors(tmp_path: Path, start: str, instruction: str, expected: str) -> None:
+    found = problems(travel_with(tmp_path, start, instruction))
+    assert any(expected in p for p in found), found
