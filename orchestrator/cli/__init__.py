@@ -7,14 +7,14 @@ the package that does the work:
 - `running`: run (one scenario, K episodes, or a suite); `retrying`: retry (a run's errored episodes again);
   `agent`: `--agent` and its options as an agent maker; `dotenv`: `./.env` read before a command runs.
 - `serving`: serve (one episode to an MCP client, the serve loop) and serve-env (an OpenEnv environment).
-- `records`: export, verify-digest, view, report.
+- `records`: export, verify-digest, view, report; `tasks`: export-tasks (the task set as a Hugging Face dataset).
 - `ops`: config claude-desktop, down.
 - `options`: option types several commands share; `common`: consoles, usage errors (exit 2), loaders.
 
 At module level these import only typer and rich, so `orchestrator --help` loads no MCP SDK, Ray, vendor SDK,
 Docker client, Faker or web server: each command imports what it needs when it runs.
 
-May import: `scenario`, `show`, `generate`, `prove`, `backends`, `run`, `episode`, `record`, `export`, `view`, `env`, `world`, `verify`, `agents`.
+May import: `scenario`, `show`, `generate`, `prove`, `backends`, `run`, `episode`, `record`, `export`, `view`, `env`, `world`, `verify`, `agents`, `integrations`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import sys
 
 import typer
 
-from orchestrator.cli import authoring, ops, records, retrying, running, serving
+from orchestrator.cli import authoring, ops, records, retrying, running, serving, tasks
 from orchestrator.cli.common import err
 
 app = typer.Typer(
@@ -78,6 +78,7 @@ app.command("export")(records.export_command)
 app.command("verify-digest")(records.verify_digest_command)
 app.command("view")(records.view_command)
 app.command("report")(records.report_command)
+app.command("export-tasks")(tasks.export_tasks_command)
 app.command("serve-env")(serving.serve_env_command)
 app.command("down")(ops.down_command)
 

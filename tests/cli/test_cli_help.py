@@ -28,6 +28,7 @@ COMMANDS = [
     "verify-digest",
     "view",
     "report",
+    "export-tasks",
     "serve-env",
     "down",
 ]

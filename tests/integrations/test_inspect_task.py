@@ -147,3 +147,12 @@ def test_the_dataset_names_each_scenario_and_rejects_what_chooses_nothing(tmp_pa
     broken.write_text("id: broken-one\ntitle: x\n")
     with pytest.raises(TaskSetError, match="broken.yaml"):
         dataset(str(broken))
+
+
+def test_a_generated_split_is_a_task_of_its_own(generated: Path) -> None:
+    task = scenarios(scenarios=str(generated), split="test")
+    assert sorted(s.id for s in task.dataset) == ["approval-wait", "reschedule-conflict"]
+    assert {s.metadata["split"] for s in task.dataset} == {"test"}
+    assert {s.metadata["family"] for s in task.dataset} == {"approvals", "meetings"}
+    meetings = scenarios(scenarios=[str(generated)], family="meetings", tags="living-world,no-such-tag")
+    assert [s.id for s in meetings.dataset] == ["declined-meeting"]
