@@ -39,13 +39,15 @@ def create_app(roots: list[Path], token: str | None = None) -> Starlette:
     """The viewer's Starlette app over the run folders under `roots`: it answers loopback host names and origins
     only, and, given a `token`, only requests that carry it (`orchestrator.guard.Guard`; /healthz needs none)."""
 
+    # The pages are plain functions: Starlette runs them in its thread pool, so a big run being read and rendered
+    # never holds up the event loop (other pages, /healthz).
     def library() -> Library:
         return Library.scan(roots)
 
-    async def index(request: Request) -> Response:
+    def index(request: Request) -> Response:
         return HTMLResponse(pages.list_page(library(), web_link, dict(request.query_params)))
 
-    async def run(request: Request) -> Response:
+    def run(request: Request) -> Response:
         lib = library()
         record = lib.get(request.path_params["rid"])
         if record is None or record.kind != EPISODE:
@@ -54,14 +56,14 @@ def create_app(roots: list[Path], token: str | None = None) -> Starlette:
             )
         return HTMLResponse(pages.run_page(lib, record, web_link))
 
-    async def group(request: Request) -> Response:
+    def group(request: Request) -> Response:
         lib = library()
         record = lib.get(request.path_params["rid"])
         if record is None or record.kind == EPISODE:
             return PlainTextResponse(f"no suite or repeat {request.path_params['rid']!r}", status_code=404)
         return HTMLResponse(pages.group_page(lib, record, web_link))
 
-    async def compare(request: Request) -> Response:
+    def compare(request: Request) -> Response:
         return HTMLResponse(pages.compare_page(library(), request.query_params.getlist("run"), web_link))
 
     async def healthz(request: Request) -> Response:

@@ -9,6 +9,7 @@ non-loopback bind, and count stateless requests with the sessions.
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -182,3 +183,53 @@ def test_serve_env_prints_its_url_and_warns_on_a_non_loopback_bind() -> None:
     finally:
         proc.terminate()
         proc.wait(20)
+
+
+@pytest.mark.slow
+def test_a_big_run_does_not_hold_up_the_viewer(runs: Path, tmp_path: Path) -> None:
+    """A run whose agent flooded its trace (15,000 refused calls of 4,000 characters) takes seconds to render; the
+    viewer's other pages and /healthz answer meanwhile."""
+    import shutil
+
+    import uvicorn
+
+    big = tmp_path / "runs" / "big"
+    shutil.copytree(runs / "oracle", big)
+    entry = {"source": "gateway", "wall": "2026-03-02T09:00:00.000", "method": "tools/call", "result": None,
+             "params": {"name": "world__report", "arguments": {"summary": "S" * 4_000}}, "is_error": True,
+             "error": "refused", "latency_ms": 0.1}  # fmt: skip
+    with (big / "trace.jsonl").open("a") as trace:
+        for i in range(15_000):
+            trace.write(json.dumps({"seq": 1_000 + i, **entry}) + "\n")
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app([tmp_path / "runs"], TOKEN), host="127.0.0.1", port=port,
+                                           log_level="warning"))  # fmt: skip
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.02)
+    base, auth = f"http://127.0.0.1:{port}", {"Authorization": f"Bearer {TOKEN}"}
+    took: dict[str, float] = {}
+
+    def render() -> None:
+        started = time.perf_counter()
+        assert httpx2.get(f"{base}/run/big", headers=auth, timeout=120).status_code == 200
+        took["page"] = time.perf_counter() - started
+
+    try:
+        page = threading.Thread(target=render)
+        page.start()
+        time.sleep(0.3)
+        waits = []
+        while page.is_alive() and len(waits) < 20:
+            started = time.perf_counter()
+            assert httpx2.get(f"{base}/healthz", timeout=60).status_code == 200
+            waits.append(time.perf_counter() - started)
+            time.sleep(0.1)
+        page.join(120)
+        print(f"page {took.get('page', 0):.2f} s; /healthz meanwhile: max {max(waits or [0]):.3f} s over {len(waits)}")
+        assert waits and took["page"] > 1.5, "the page rendered too fast to show anything"
+        assert max(waits) < min(1.5, took["page"] / 3)  # the render shares the GIL, never the event loop
+    finally:
+        server.should_exit = True
+        thread.join(20)
