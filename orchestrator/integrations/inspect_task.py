@@ -256,6 +256,20 @@ def travel(
     return _task(dataset(TRAVEL), backend, seed, record, message_limit)
 
 
+def _registered_as_clawgym(*tasks: object) -> None:
+    """Make sure each task is found as `clawgym/NAME`: inspect prefixes a task's name with its top-level package
+    when that is installed into site-packages (`orchestrator/clawgym/travel`), not when installed editable."""
+    from inspect_ai._util.registry import RegistryInfo, registry_add, registry_info
+
+    for fn in tasks:
+        info = registry_info(fn)
+        wanted = "clawgym/" + info.name.rsplit("/", 1)[-1]
+        if info.name != wanted:
+            registry_add(fn, RegistryInfo(type="task", name=wanted, metadata=info.metadata))
+
+
+_registered_as_clawgym(travel, scenarios)
+
 __all__: list[str] = [
     "clawgym_agent",
     "clawgym_verdict",

@@ -7,6 +7,8 @@ downloads its encoding (no network here)."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -24,7 +26,7 @@ from orchestrator.agents.base import substitute  # noqa: E402
 from orchestrator.env import ClawGymEnv  # noqa: E402
 from orchestrator.integrations.inspect_task import TRAVEL, dataset, scenarios, travel  # noqa: E402
 from orchestrator.integrations.tasks import TaskSetError  # noqa: E402
-from tests.helpers import SCENARIOS, TRAVEL_PATH  # noqa: E402
+from tests.helpers import ROOT, SCENARIOS, TRAVEL_PATH  # noqa: E402
 
 pytestmark = pytest.mark.slow  # an inspect eval takes 5-6 s here (inspect's own start-up and log writing)
 
@@ -113,21 +115,35 @@ async def test_a_partial_solution_scores_what_clawgyms_verifier_gives_it(tmp_pat
     assert stages["travel days blocked"] is True
 
 
-def test_the_task_package_resolves_by_its_clawgym_name_in_a_fresh_process(tmp_path: Path) -> None:
-    # `inspect eval clawgym/travel` looks the name up through the inspect_ai entry point of this distribution.
+@pytest.mark.parametrize("install", ["editable", "site-packages"])
+def test_the_task_package_resolves_by_its_clawgym_name_in_a_fresh_process(install: str, tmp_path: Path) -> None:
+    # `inspect eval clawgym/travel` looks the name up through the inspect_ai entry point of this distribution. From
+    # site-packages inspect would name the task orchestrator/clawgym/travel: it must still be clawgym/travel.
+    env = dict(os.environ)
+    if install == "site-packages":
+        site = tmp_path / "lib" / "site-packages"
+        for package in ("orchestrator", "servers"):
+            shutil.copytree(ROOT / package, site / package, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(SCENARIOS, tmp_path / "scenarios")  # not packaged: found in the working directory
+        env["PYTHONPATH"] = str(site)
     script = f"""
 import json
 from inspect_ai import eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
+import orchestrator
 out = ModelOutput.for_tool_call("mockllm/model", "submit", {{"answer": "done"}})
 out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
 (log,) = eval("clawgym/travel", model=get_model("mockllm/model", custom_outputs=[out]), display="none",
-              log_dir={str(tmp_path)!r})
-print(json.dumps([log.status, log.eval.task, log.samples[0].scores["clawgym_verdict"].value]))
+              log_dir={str(tmp_path / "logs")!r})
+print(json.dumps([log.status, log.eval.task, log.samples[0].scores["clawgym_verdict"].value, orchestrator.__file__]))
 """
-    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180
+    )
     assert done.returncode == 0, done.stderr[-2000:]
-    assert json.loads(done.stdout.strip().splitlines()[-1]) == ["success", "clawgym/travel", 0.0]
+    status, name, value, where = json.loads(done.stdout.strip().splitlines()[-1])
+    assert [status, name, value] == ["success", "clawgym/travel", 0.0]
+    assert where.startswith(str(tmp_path)) == (install == "site-packages")
 
 
 def test_the_dataset_names_each_scenario_and_rejects_what_chooses_nothing(tmp_path: Path) -> None:
