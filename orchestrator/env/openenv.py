@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import sys
 import threading
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -449,10 +450,48 @@ def _closing_quietly(app: Any) -> Any:
                 if message.get("type") != "websocket.close":
                     raise
 
-        await app(scope, receive, guarded)
+        async def bounded() -> Any:
+            while True:
+                message = await receive()
+                problem = _nesting_problem(message.get("text") or message.get("bytes"))
+                if message.get("type") != "websocket.receive" or problem is None:
+                    return message
+                # answered here, and the session (and its episode) goes on
+                await send({"type": "websocket.send", "text": json.dumps(
+                    {"type": "error", "data": {"message": problem, "code": "INVALID_MESSAGE"}})})  # fmt: skip
+
+        await app(scope, bounded, guarded)
 
     wrapped.app = app  # type: ignore[attr-defined]
     return wrapped
+
+
+MAX_MESSAGE_DEPTH = 100
+"""How deeply a session message's JSON may nest; deeper is refused with an error, the session kept."""
+
+
+def _nesting_problem(data: str | bytes | None) -> str | None:
+    """Why a WebSocket message nests too deeply to hand to OpenEnv (whose parser would fail the whole session), or
+    None. Only messages with more than `MAX_MESSAGE_DEPTH` opening brackets are parsed here."""
+    if not data:
+        return None
+    text = data if isinstance(data, str) else data.decode("utf-8", errors="replace")
+    if text.count("[") + text.count("{") <= MAX_MESSAGE_DEPTH:
+        return None
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        return f"the message nests deeper than {MAX_MESSAGE_DEPTH} levels"
+    except ValueError:
+        return None  # not JSON: OpenEnv answers that itself
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > MAX_MESSAGE_DEPTH:
+                return f"the message nests deeper than {MAX_MESSAGE_DEPTH} levels"
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return None
 
 
 def serve(

@@ -233,3 +233,25 @@ def test_a_big_run_does_not_hold_up_the_viewer(runs: Path, tmp_path: Path) -> No
     finally:
         server.should_exit = True
         thread.join(20)
+
+
+def test_a_deeply_nested_action_is_refused_and_the_session_goes_on() -> None:
+    """A 2,000-deep action made OpenEnv's parser fail the session, losing its episode; it is an error message now."""
+    client = TestClient(env_app(), base_url="http://127.0.0.1")
+    deep = "[" * 2_000 + "]" * 2_000
+    with client.websocket_connect(f"/t/{TOKEN}/ws", headers=LOCAL) as ws:
+        ws.send_json({"type": "reset", "data": {"scenario": "reschedule-conflict", "seed": 0}})
+        assert json.loads(ws.receive_text())["type"] == "observation"
+        ws.send_text('{"type": "step", "data": {"type": "call_tool", "tool_name": "calendar__list_events", '
+                     f'"arguments": {{"x": {deep}}}}}}}')  # fmt: skip
+        refused = json.loads(ws.receive_text())
+        assert refused["type"] == "error" and "deeper than 100 levels" in refused["data"]["message"]
+        ws.send_json(
+            {"type": "step", "data": {"type": "call_tool", "tool_name": "calendar__list_events", "arguments": {}}}
+        )
+        after = json.loads(ws.receive_text())
+        assert after["type"] == "observation" and after["data"]["observation"]["result"]["is_error"] is False
+    body = '{"scenario": ' + deep + "}"
+    assert (
+        client.post(f"/t/{TOKEN}/reset", content=body, headers={"content-type": "application/json"}).status_code == 400
+    )
