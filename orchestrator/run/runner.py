@@ -160,6 +160,12 @@ class ErrorWatch:
             return f"fail-fast: {many} errored ({reason}); the rest were not run (--no-fail-fast runs them all)"
         return None
 
+    def stop_if_due(self, result: Result, interrupt: Interrupt, notify: Callable[[str], None]) -> None:
+        """`observe` an episode that ended, and stop the run through `interrupt` when it says to (once)."""
+        if (why := self.observe(result)) and not interrupt.reason:
+            notify(f"stopping: {why}")
+            interrupt.stop(why)
+
 
 class Interrupt:
     """Stops the agents of running episodes when the run is stopped, by a signal (`watch_signals`) or by its errors
@@ -408,9 +414,7 @@ async def run_many(
                 )  # fmt: skip
                 if results[index].status in ("error", "agent_error"):
                     on_stage(index, f"error: {results[index].status}: {results[index].error}")
-                if (why := watch.observe(results[index])) and not interrupt.reason:
-                    notify(f"stopping: {why}")
-                    interrupt.stop(why)
+                watch.stop_if_due(results[index], interrupt, notify)
         on_stage(index, "done")
 
     async with anyio.create_task_group() as outer:
@@ -425,9 +429,7 @@ async def run_many(
                 results[index] = not_run(
                     scenario, episode_folder(options, index), message, "error", backend, options.seed + index
                 )
-                if (why := watch.observe(results[index])) and not interrupt.reason:  # as if it had run
-                    notify(f"stopping: {why}")
-                    interrupt.stop(why)
+                watch.stop_if_due(results[index], interrupt, notify)  # as if it had run
         else:
             async with anyio.create_task_group() as tg:
                 for index in range(options.repeat):

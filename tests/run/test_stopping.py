@@ -104,7 +104,9 @@ def test_a_repeat_stops_as_a_suite_does(tmp_path: Path) -> None:
                   "cmd:no-such-binary", "--isolation", "none", "--out", tmp_path)  # fmt: skip
     assert done.exit_code == 2, done.output
     summary = json.loads((tmp_path / "results.json").read_text())
-    assert [r["status"] for r in summary["results"]] == ["agent_error", "agent_error", "interrupted", "interrupted"]
+    statuses = [r["status"] for r in summary["results"]]  # a third episode may start, even end, as the second ends
+    assert statuses.count("agent_error") >= 2 and statuses[-1] == "interrupted"  # the 4th never starts
+    assert set(statuses) == {"agent_error", "interrupted"} and summary["errored"] == 4 and summary["failed"] == 0
     assert summary["stopped"].startswith("fail-fast: the first 2 episodes all errored (agent_error: the agent exited")
     assert "stopped early by fail-fast" in done.stderr
 
