@@ -81,6 +81,10 @@ def retry_command(
     restore_stop_signals()
     load_dotenv()
     planned = plan(run)
+    missing = [str(f) for f in planned.files if not f.exists()]
+    if missing:
+        raise fail_usage(f"{run}: its scenario file(s) {', '.join(missing)} are not found from here: run retry from the "
+                         "folder the run was made in")  # fmt: skip
     spec = agent or planned.agent
     refuse_cmd_on_ray(backend, spec)
     model = ModelOptions(base_url=base_url, max_turns=max_turns, max_tokens=max_tokens, temperature=temperature, seed=model_seed,

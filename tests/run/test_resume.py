@@ -113,6 +113,14 @@ def test_retry_and_resume_usage_errors(tmp_path: Path) -> None:
     assert done.exit_code == 2 and "does not say which scenario file and agent made it" in done.output
     done = invoke("run", TRAVEL_PATH, "--resume")
     assert done.exit_code == 2 and "--resume continues the run in --out DIR" in done.output
+    moved = tmp_path / "moved"
+    done = invoke("run", TRAVEL_PATH, "--backend", "inprocess", "--agent", "noop", "--out", moved)
+    assert done.exit_code == 1
+    record = read(moved / "results.json")
+    record["episode"]["scenario_file"] = "elsewhere/travel.yaml"  # made from another folder
+    (moved / "results.json").write_text(json.dumps(record))
+    done = invoke("retry", moved)
+    assert done.exit_code == 2 and "elsewhere/travel.yaml are not found from here" in done.output.replace("\n", "")
 
 
 def test_resume_runs_again_a_record_edited_to_pass(tmp_path: Path) -> None:
