@@ -37,7 +37,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, mean, metric, scorer, stderr
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolSource, mcp_server_http
-from inspect_ai.util import store
+from inspect_ai.util import LimitExceededError, store
 
 from orchestrator.agents.models.loop import prompt_preamble
 from orchestrator.backends import make_backend
@@ -121,9 +121,7 @@ def clawgym_agent(
         if not file:
             raise ValueError(f"sample {state.sample_id!r}: no scenario_file in its metadata (not a ClawGym sample)")
         scenario = load(Path(file))
-        state, result = await run_episode(state, generate, scenario, agent or default_agent, backend, seed, record)
-        store().set(VERDICT, result.model_dump(mode="json"))
-        return state
+        return await run_episode(state, generate, scenario, agent or default_agent, backend, seed, record)
 
     return solve
 
@@ -136,10 +134,14 @@ async def run_episode(
     backend_name: str,
     seed: int,
     record: str | None,
-) -> tuple[TaskState, Result]:
+) -> TaskState:
     """One episode of `scenario` with the agent `make_agent` builds on its gateway's MCP server; its verdict from
-    `Episode.finish`, written under `record` when given."""
+    `Episode.finish` is left in the sample's store (and written under `record` when given).
+
+    An agent stopped by one of inspect's limits (messages, tokens) is judged on what it did, as an agent stopped by
+    the scenario's timeout is; the limit is raised again afterwards, for inspect to record and score the sample."""
     episode_id = f"inspect-{uuid.uuid4().hex[:10]}"
+    stopped: LimitExceededError | None = None
     async with contextlib.AsyncExitStack() as stack:
         backend = await stack.enter_async_context(make_backend(backend_name))
         endpoints = await backend.start(scenario.apps)
@@ -149,7 +151,10 @@ async def run_episode(
             episode.gateway_url = url
             tools = mcp_server_http(name="clawgym", url=url, timeout=MCP_TIMEOUT_S)
             with anyio.move_on_after(scenario.limits.timeout_s) as clock:
-                state = await as_solver(make_agent(scenario, tools))(state, generate)
+                try:
+                    state = await as_solver(make_agent(scenario, tools))(state, generate)
+                except LimitExceededError as exc:
+                    stopped = exc
         result, journal = await episode.finish()
         result.episode.update(
             {"backend": backend.name, "agent": "inspect", "gateway": url, "model": str(state.model)}
@@ -158,12 +163,17 @@ async def run_episode(
         if clock.cancelled_caught:
             result.status = "timeout"
             result.episode["agent_errors"] = [f"stopped after the {scenario.limits.timeout_s:g} s timeout"]
+        if stopped is not None:
+            result.episode["agent_errors"] = [f"stopped by inspect's {stopped.type} limit of {stopped.limit_str}"]
         if record:
             folder = Path(record) / f"{state.sample_id}-{state.epoch:03d}-{episode_id}"
             folder.mkdir(parents=True, exist_ok=True)
             write_episode(folder, result, await episode.merged_trace(journal), journal)
             result.episode["record"] = str(folder)
-    return state, result
+        store().set(VERDICT, result.model_dump(mode="json"))
+    if stopped is not None:
+        raise stopped
+    return state
 
 
 @metric

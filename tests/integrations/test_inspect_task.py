@@ -172,3 +172,20 @@ def test_a_generated_split_is_a_task_of_its_own(generated: Path) -> None:
     assert {s.metadata["family"] for s in task.dataset} == {"approvals", "meetings"}
     meetings = scenarios(scenarios=[str(generated)], family="meetings", tags="living-world,no-such-tag")
     assert [s.id for s in meetings.dataset] == ["declined-meeting"]
+
+
+async def test_an_agent_stopped_by_inspects_message_limit_is_scored_on_what_it_did(tmp_path: Path) -> None:
+    # One travel day blocked, then the model keeps searching until inspect's message limit stops it: the sample is
+    # scored by ClawGym's verifier on the calendar as the agent left it (not an errored sample without a verdict).
+    first = (await reference_calls(TRAVEL_PATH))[4]
+    assert first[0] == "calendar__create_event"
+    script = [output(*first)] + [output("mail__search_messages", {"query": "Berlin"}) for _ in range(20)]
+    log = await run(travel(message_limit=6, record=str(tmp_path / "runs")), script, tmp_path)
+    (sample,) = log.samples or []
+    assert sample.limit is not None and sample.limit.type == "message"
+    score = sample.scores["clawgym_verdict"]
+    assert 0.0 < float(score.value) < 1.0 and score.metadata["passed"] is False
+    stages = {s["name"]: s["score"] for s in score.metadata["stages"]}
+    assert 0.0 < stages["travel days blocked"] < 1.0
+    results = json.loads((Path(score.metadata["record"]) / "results.json").read_text())
+    assert results["episode"]["agent_errors"] == ["stopped by inspect's message limit of 6"]
