@@ -21,7 +21,10 @@ from harness import Case, append, oracle  # noqa: E402
 from orchestrator import scenario as scenarios  # noqa: E402
 from orchestrator.agents import OracleAgent  # noqa: E402
 from orchestrator.backends.inprocess import InProcessBackend  # noqa: E402
+from orchestrator.generate import pipeline  # noqa: E402
+from orchestrator.generate.family import families  # noqa: E402
 from orchestrator.prove.validate import _why, run_once  # noqa: E402
+from orchestrator.scenario.model import OracleStep  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -193,3 +196,48 @@ async def test_a_one_line_forbid_rule_narrows_the_extras_to_no_mail(backend) -> 
     result, report = await run_once(narrowed, backend, OracleAgent(courtesy.steps(narrowed)))
     assert report.errors == [] and not result.passed, _why(result)
     assert [v.kind for v in result.violations] == ["forbidden"], _why(result)
+
+
+def _doc_comments(tmp_path: Path) -> scenarios.Scenario:
+    """A generated doc-comments task that resolves its open comments, with a resolved distractor comment."""
+    family = families()["doc-comments"]()
+    for index in range(40):
+        task = pipeline.draw(family, 3, "small", index, {"steps": 2, "distractors": 1})
+        if task is not None and task.params["open_count"] >= 1:
+            path = tmp_path / f"{task.id}.yaml"
+            path.write_text(task.yaml(), encoding="utf-8")
+            return scenarios.load(path)
+    raise AssertionError("no doc-comments task with a comment to resolve")
+
+
+def _reply_before_resolving(scenario: scenarios.Scenario, to: str | None = None) -> list[OracleStep]:
+    steps: list[OracleStep] = []
+    for step in scenario.oracle:
+        if step.tool == "docs__resolve_comment":
+            target = to or step.args["comment_id"]
+            reply = {"comment_id": target, "body": "Filed as a ticket, assigned to you."}
+            steps.append(OracleStep(tool="docs__reply_to_comment", args=reply))
+        steps.append(step.model_copy(deep=True))
+    return steps
+
+
+async def test_a_generated_task_passes_with_a_reply_on_each_comment_before_resolving_it(backend, tmp_path) -> None:
+    """The generated-task alternative of issue 19: a reply with the news on each doc comment, then resolve it."""
+    scenario = _doc_comments(tmp_path)
+    result, report = await run_once(scenario, backend, OracleAgent(_reply_before_resolving(scenario)))
+    assert report.errors == [] and result.passed, _why(result)
+    assert any(h.table == "comments" and h.detail.startswith("extra: ") for h in result.housekeeping)
+
+
+async def test_a_reply_that_reopens_a_resolved_comment_fails(backend, tmp_path) -> None:
+    """Replying to a comment already resolved reopens it: a status change on a row the task does not change."""
+    scenario = _doc_comments(tmp_path)
+    open_ids = {s.args["comment_id"] for s in scenario.oracle if s.tool == "docs__resolve_comment"}
+    resolved = next(c["id"] for c in scenario.apps["docs"]["comments"] if c.get("resolved") and c["id"] not in open_ids)
+    steps = [
+        *scenario.oracle,
+        OracleStep(tool="docs__reply_to_comment", args={"comment_id": resolved, "body": "Done."}),
+    ]
+    result, report = await run_once(scenario, backend, OracleAgent(steps))
+    assert report.errors == [] and not result.passed
+    assert any(v.kind == "collateral" and v.table == "comments" for v in result.violations), _why(result)
