@@ -421,8 +421,9 @@ async def run_many(
         if own:
             outer.start_soon(watch_signals, interrupt, outer.cancel_scope, notify)
         try:
-            if not (interrupt.reason or getattr(backend, "runs_episodes", False)):  # (ray: apps start on workers)
-                await backend.start(scenario.apps)  # once, before episodes race to start the same servers
+            if not (interrupt.reason or len(kept) == options.repeat or getattr(backend, "runs_episodes", False)):
+                # once, before episodes race to start the same servers (ray: the apps start on its workers)
+                await backend.start(scenario.apps)
         except Exception as exc:
             message = describe_error(exc)
             for index in sorted(set(range(options.repeat)) - set(kept)):

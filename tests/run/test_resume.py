@@ -136,3 +136,28 @@ def test_resume_runs_again_a_record_edited_to_pass(tmp_path: Path) -> None:
     assert read(tmp_path / "episode-001" / "results.json")["passed"] is False
     assert read(tmp_path / "results.json")["passes"] == 0
     assert "resumed: 1 of 2 episode(s) kept as recorded complete, 1 run again" in done.stderr
+
+
+def test_a_run_with_every_episode_kept_starts_no_app(tmp_path: Path) -> None:
+    """Nothing to run again: the apps are not started (here they could not be), and the record stands."""
+    import anyio
+
+    from orchestrator.agents.base import NoopAgent
+    from orchestrator.backends.base import BackendError
+    from orchestrator.backends.inprocess import InProcessBackend
+    from orchestrator.run.runner import RunOptions, run_many
+    from orchestrator.scenario import load
+
+    class AppsThatDoNotStart(InProcessBackend):
+        async def start(self, apps):  # noqa: ANN001, ANN202
+            raise BackendError("the calendar app server exited at start (code 1)")
+
+    assert invoke("run", TRAVEL_PATH, "--repeat", "2", "--backend", "inprocess", "--out", tmp_path).exit_code == 0
+
+    async def main():  # noqa: ANN202
+        async with AppsThatDoNotStart() as backend:
+            return await run_many(load(TRAVEL_PATH), backend, NoopAgent, RunOptions(tmp_path, repeat=2, resume=True))
+
+    record = anyio.run(main)
+    assert record.kept == 2 and record.passed and record.exit_code() == 0
+    assert read(tmp_path / "results.json")["passes"] == 2
