@@ -148,8 +148,11 @@ def test_a_run_with_every_episode_kept_starts_no_app(tmp_path: Path) -> None:
     from orchestrator.run.runner import RunOptions, run_many
     from orchestrator.scenario import load
 
+    starts = []
+
     class AppsThatDoNotStart(InProcessBackend):
         async def start(self, apps):  # noqa: ANN001, ANN202
+            starts.append(apps)
             raise BackendError("the calendar app server exited at start (code 1)")
 
     assert invoke("run", TRAVEL_PATH, "--repeat", "2", "--backend", "inprocess", "--out", tmp_path).exit_code == 0
@@ -159,5 +162,5 @@ def test_a_run_with_every_episode_kept_starts_no_app(tmp_path: Path) -> None:
             return await run_many(load(TRAVEL_PATH), backend, NoopAgent, RunOptions(tmp_path, repeat=2, resume=True))
 
     record = anyio.run(main)
-    assert record.kept == 2 and record.passed and record.exit_code() == 0
+    assert record.kept == 2 and record.passed and record.exit_code() == 0 and starts == []
     assert read(tmp_path / "results.json")["passes"] == 2
