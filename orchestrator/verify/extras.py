@@ -133,4 +133,4 @@ class Extras:
         involved = self.involved()
         if not recipients or not all(is_internal(a, self.domains) and a in involved for a in recipients):
             return None
-        return f"a message to {', '.join(recipients)}, who are involved in the task"
+        return f"a message to {', '.join(recipients)}, all involved in the task"
