@@ -138,10 +138,11 @@ async def run_episode(
     """One episode of `scenario` with the agent `make_agent` builds on its gateway's MCP server; its verdict from
     `Episode.finish` is left in the sample's store (and written under `record` when given).
 
-    An agent stopped by one of inspect's limits (messages, tokens) is judged on what it did, as an agent stopped by
-    the scenario's timeout is; the limit is raised again afterwards, for inspect to record and score the sample."""
+    An agent stopped by one of inspect's limits is judged on what it did, as an agent stopped by the scenario's
+    timeout is: a message or token limit (`LimitExceededError`), or a time or working limit (a cancellation; the
+    books are then closed shielded from it). The limit is raised again afterwards, for inspect to record it."""
     episode_id = f"inspect-{uuid.uuid4().hex[:10]}"
-    stopped: LimitExceededError | None = None
+    stopped: BaseException | None = None
     async with contextlib.AsyncExitStack() as stack:
         backend = await stack.enter_async_context(make_backend(backend_name))
         endpoints = await backend.start(scenario.apps)
@@ -153,27 +154,42 @@ async def run_episode(
             with anyio.move_on_after(scenario.limits.timeout_s) as clock:
                 try:
                     state = await as_solver(make_agent(scenario, tools))(state, generate)
-                except LimitExceededError as exc:
+                except (LimitExceededError, anyio.get_cancelled_exc_class()) as exc:
                     stopped = exc
-        result, journal = await episode.finish()
-        result.episode.update(
-            {"backend": backend.name, "agent": "inspect", "gateway": url, "model": str(state.model)}
-            | ({"inspect_sample": str(state.sample_id), "epoch": state.epoch})
-        )
+        why = None
         if clock.cancelled_caught:
-            result.status = "timeout"
-            result.episode["agent_errors"] = [f"stopped after the {scenario.limits.timeout_s:g} s timeout"]
-        if stopped is not None:
-            result.episode["agent_errors"] = [f"stopped by inspect's {stopped.type} limit of {stopped.limit_str}"]
-        if record:
-            folder = Path(record) / f"{state.sample_id}-{state.epoch:03d}-{episode_id}"
-            folder.mkdir(parents=True, exist_ok=True)
-            write_episode(folder, result, await episode.merged_trace(journal), journal)
-            result.episode["record"] = str(folder)
-        store().set(VERDICT, result.model_dump(mode="json"))
+            why = f"stopped after the {scenario.limits.timeout_s:g} s timeout"
+        elif isinstance(stopped, LimitExceededError):
+            why = f"stopped by inspect's {stopped.type} limit of {stopped.limit_str}"
+        elif stopped is not None:
+            why = "stopped by inspect (its time or working limit, or an interrupt)"
+        with anyio.CancelScope(shield=stopped is not None and not isinstance(stopped, LimitExceededError)):
+            await close_books(episode, state, backend.name, url, why, record)
     if stopped is not None:
         raise stopped
     return state
+
+
+async def close_books(
+    episode: Episode, state: TaskState, backend: str, url: str, why: str | None, record: str | None
+) -> None:
+    """Finish the episode (`Episode.finish`, as `orchestrator run` does), note how the agent stopped, write the
+    record under `record` when given and leave the verdict in the sample's store for `clawgym_verdict`."""
+    result, journal = await episode.finish()
+    result.episode.update(
+        {"backend": backend, "agent": "inspect", "gateway": url, "model": str(state.model)}
+        | {"inspect_sample": str(state.sample_id), "epoch": state.epoch}
+    )
+    if why is not None:
+        result.episode["agent_errors"] = [why]
+        if not why.startswith("stopped by inspect's"):  # a clock stopped it: the scenario's timeout or inspect's
+            result.status = "timeout"
+    if record:
+        folder = Path(record) / f"{state.sample_id}-{state.epoch:03d}-{episode.sandbox_id.rsplit('-', 1)[-1]}"
+        folder.mkdir(parents=True, exist_ok=True)
+        write_episode(folder, result, await episode.merged_trace(journal), journal)
+        result.episode["record"] = str(folder)
+    store().set(VERDICT, result.model_dump(mode="json"))
 
 
 @metric

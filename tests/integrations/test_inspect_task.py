@@ -18,13 +18,23 @@ import pytest
 
 pytest.importorskip("inspect_ai")
 
-from inspect_ai import eval_async  # noqa: E402
+import anyio  # noqa: E402
+from inspect_ai import Task, eval_async  # noqa: E402
+from inspect_ai.agent import AgentState, agent  # noqa: E402
 from inspect_ai.log import EvalLog  # noqa: E402
 from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
+from inspect_ai.tool import ToolDef, mcp_connection  # noqa: E402
 
 from orchestrator.agents.base import substitute  # noqa: E402
 from orchestrator.env import ClawGymEnv  # noqa: E402
-from orchestrator.integrations.inspect_task import TRAVEL, dataset, scenarios, travel  # noqa: E402
+from orchestrator.integrations.inspect_task import (  # noqa: E402
+    TRAVEL,
+    clawgym_agent,
+    clawgym_verdict,
+    dataset,
+    scenarios,
+    travel,
+)
 from orchestrator.integrations.tasks import TaskSetError  # noqa: E402
 from tests.helpers import ROOT, SCENARIOS, TRAVEL_PATH  # noqa: E402
 
@@ -189,3 +199,33 @@ async def test_an_agent_stopped_by_inspects_message_limit_is_scored_on_what_it_d
     assert 0.0 < stages["travel days blocked"] < 1.0
     results = json.loads((Path(score.metadata["record"]) / "results.json").read_text())
     assert results["episode"]["agent_errors"] == ["stopped by inspect's message limit of 6"]
+
+
+async def test_an_own_agent_stopped_by_inspects_time_limit_is_scored_on_what_it_did(tmp_path: Path) -> None:
+    # clawgym_agent(agent=...) runs any inspect agent on the episode's MCP server: this one blocks one travel day
+    # through it and then stalls; inspect's time limit cancels it, and the verdict still counts the event it made.
+    first = (await reference_calls(TRAVEL_PATH))[4]
+
+    def stalling(scenario: Any, server: Any) -> Any:
+        @agent
+        def stall() -> Any:
+            async def execute(state: AgentState) -> AgentState:
+                async with mcp_connection([server]):
+                    tools = {ToolDef(t).name: t for t in await server.tools()}
+                    await tools[first[0]](**first[1])
+                await anyio.sleep(60)
+                return state
+
+            return execute
+
+        return stall()
+
+    task = Task(dataset=dataset(TRAVEL), solver=clawgym_agent(agent=stalling), scorer=clawgym_verdict(), time_limit=4)
+    (log,) = await eval_async(task, model="mockllm/model", log_dir=str(tmp_path / "logs"))
+    assert log.status == "success", log.error
+    (sample,) = log.samples or []
+    assert sample.limit is not None and sample.limit.type == "time"
+    score = sample.scores["clawgym_verdict"]
+    assert score.metadata["status"] == "timeout" and score.metadata["passed"] is False
+    stages = {s["name"]: s["score"] for s in score.metadata["stages"]}
+    assert 0.0 < stages["travel days blocked"] < 1.0
