@@ -40,7 +40,7 @@ from inspect_ai.tool import ToolSource, mcp_server_http
 from inspect_ai.util import LimitExceededError, store
 
 from orchestrator.agents.models.loop import prompt_preamble
-from orchestrator.backends import make_backend
+from orchestrator.backends import BACKENDS, make_backend
 from orchestrator.episode.episode import Episode
 from orchestrator.episode.gateway import task_text
 from orchestrator.episode.serving import serve_http
@@ -248,6 +248,10 @@ def verdict_score(result: Result, answer: str = "") -> Score:
 
 
 def _task(samples: MemoryDataset, backend: str, seed: int, record: str | None, message_limit: int | None) -> Task:
+    if backend not in BACKENDS:
+        raise ValueError(f"-T backend={backend}: expected one of {', '.join(BACKENDS)}")
+    if record is not None and Path(record).exists() and not Path(record).is_dir():
+        raise ValueError(f"-T record={record}: is a file; give a folder for the episodes' records")
     return Task(
         dataset=samples,
         solver=clawgym_agent(backend=backend, seed=seed, record=record),

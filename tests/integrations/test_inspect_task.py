@@ -169,6 +169,11 @@ def test_the_dataset_names_each_scenario_and_rejects_what_chooses_nothing(tmp_pa
         scenarios(scenarios=str(SCENARIOS), split="test")  # hand-written scenarios have no split
     with pytest.raises(TaskSetError, match="no-such-scenario"):
         dataset("no-such-scenario")
+    with pytest.raises(ValueError, match="-T backend=nowhere: expected one of local, inprocess"):
+        travel(backend="nowhere")
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(ValueError, match="-T record=.*a-file: is a file"):
+        travel(record=str(tmp_path / "a-file"))
     broken = tmp_path / "broken.yaml"
     broken.write_text("id: broken-one\ntitle: x\n")
     with pytest.raises(TaskSetError, match="broken.yaml"):
