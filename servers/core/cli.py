@@ -9,6 +9,7 @@ import os
 import secrets
 import signal
 import socket
+import stat
 import sys
 import threading
 import time
@@ -174,9 +175,19 @@ def exit_with_parent(pid: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
+MAX_SEED_BYTES = 16_000_000
+"""The largest seed file an app server reads."""
+
+
 def load_spec(path: Path) -> SandboxSpec:
-    """A sandbox spec from a file, with errors that name the file and the field."""
+    """A sandbox spec from a file (a regular one of at most `MAX_SEED_BYTES`: never a FIFO or a device), with
+    errors that name the file and the field."""
     try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise SystemExit(f"error: seed file {path} is not a regular file (a FIFO, a device or a folder)")
+        if info.st_size > MAX_SEED_BYTES:
+            raise SystemExit(f"error: seed file {path} is larger than {MAX_SEED_BYTES:,} bytes")
         data = yaml.safe_load(path.read_text())
     except OSError as exc:
         raise SystemExit(f"error: cannot read seed file {path}: {exc.strerror}") from None

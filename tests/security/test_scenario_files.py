@@ -179,3 +179,15 @@ def travel_with(tmp_path: Path, start: str | None = None, instruction: str | Non
 def test_dates_off_the_calendar_are_clear_errors(tmp_path: Path, start: str, instruction: str, expected: str) -> None:
     found = problems(travel_with(tmp_path, start, instruction))
     assert any(expected in p for p in found), found
+
+
+def test_an_app_servers_seed_file_is_a_regular_file(tmp_path: Path) -> None:
+    """`python -m servers.<app> --seed FILE` refuses a FIFO or a device at once instead of hanging or filling memory."""
+    from servers.core.cli import load_spec
+
+    os.mkfifo(tmp_path / "seed.yaml")
+    for path in (tmp_path / "seed.yaml", Path("/dev/zero")):
+        with pytest.raises(SystemExit, match="is not a regular file"):
+            within(10, lambda path=path: load_spec(path))
+    (tmp_path / "ok.yaml").write_text("{}\n")
+    assert load_spec(tmp_path / "ok.yaml") is not None
