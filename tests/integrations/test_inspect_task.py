@@ -24,8 +24,10 @@ from inspect_ai.agent import AgentState, agent  # noqa: E402
 from inspect_ai.log import EvalLog  # noqa: E402
 from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
 from inspect_ai.tool import ToolDef, mcp_connection  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
 
 from orchestrator.agents.base import substitute  # noqa: E402
+from orchestrator.cli import app  # noqa: E402
 from orchestrator.env import ClawGymEnv  # noqa: E402
 from orchestrator.integrations.inspect_task import (  # noqa: E402
     TRAVEL,
@@ -96,6 +98,8 @@ async def test_the_reference_calls_score_one_through_clawgyms_verifier(tmp_path:
     results = json.loads((Path(meta["record"]) / "results.json").read_text())
     assert results["passed"] is True and results["score"] == 1.0 and results["digest"]
     assert results["episode"]["agent"] == "inspect" and results["journal"]["calls"] == len(calls)
+    sealed = CliRunner().invoke(app, ["verify-digest", meta["record"]])
+    assert sealed.exit_code == 0, sealed.output
     assert log.results is not None
     metrics = {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
     assert metrics["mean"] == 1.0 and metrics["pass_rate"] == 1.0
