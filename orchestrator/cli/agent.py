@@ -66,6 +66,10 @@ def _command_agents(spec: str, isolation: str, env_names: list[str]) -> Callable
         raise fail_usage(str(exc)) from None
     if warning:
         err.print(f"[bold red]WARNING:[/] {warning}", highlight=False)
+    from orchestrator.record import KEY_ENV
+
+    if KEY_ENV in env_names:  # the key that seals records: an agent holding it could forge its own
+        raise fail_usage(f"--agent-env {KEY_ENV}: the record key is never given to an agent")
     missing = [name for name in env_names if name not in os.environ]
     if missing:
         raise fail_usage(f"--agent-env {', '.join(missing)}: not set in this environment")

@@ -171,3 +171,13 @@ def test_a_record_sealed_under_another_key_fails(failed: Path, tmp_path: Path, m
     monkeypatch.setenv(record.KEY_ENV, "a different machine's record key")
     problems = verify_digest(tmp_path / "run")
     assert len(problems) == 1 and "another record key" in problems[0]
+
+
+def test_the_record_key_cannot_be_passed_to_an_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(record.KEY_ENV, "the user's own record key, long enough")
+    result = CliRunner().invoke(
+        app,
+        ["run", str(TRAVEL_PATH), "--agent", "cmd:true", "--agent-env", record.KEY_ENV, "--out", str(tmp_path / "o")],
+    )
+    assert result.exit_code == 2 and "the record key is never given to an agent" in result.output, result.output
+    assert not (tmp_path / "o").exists()
