@@ -223,8 +223,11 @@ def unshare_script(
     needed: Iterable[Path] = (),
 ) -> str:
     """The shell script that sets up the mount namespace (as its root) and `exec`s `command` through `setpriv`."""
+    needed = list(needed)
     covers, blocked = blocked_folders([*needed, cwd, scratch]) if host_user else ([], {})
-    back = sorted(p for p in blocked if not any(_within(p, o) for o in blocked if o != p) and p not in (cwd, scratch))
+    under_tmp = {Path(p) for p in needed if _within(Path(p), Path("/tmp"))}  # the fresh /tmp would hide them
+    wanted = {*blocked, *under_tmp}
+    back = sorted(p for p in wanted if not any(_within(p, o) for o in wanted if o != p) and p not in (cwd, scratch))
     keep = [*back, cwd, scratch]
     fds = {path: FIRST_FD + i for i, path in enumerate(keep)}
     if max(fds.values()) > 9:
