@@ -25,6 +25,7 @@ start or be verified raises, so inspect reports the sample as errored rather tha
 from __future__ import annotations
 
 import contextlib
+import re
 import secrets
 import uuid
 from collections.abc import Callable, Sequence
@@ -44,7 +45,7 @@ from orchestrator.backends import BACKENDS, make_backend
 from orchestrator.episode.episode import Episode
 from orchestrator.episode.gateway import task_text
 from orchestrator.episode.serving import serve_http
-from orchestrator.integrations.tasks import TaskEntry, select_tasks
+from orchestrator.integrations.tasks import TaskEntry, TaskSetError, select_tasks
 from orchestrator.record import write_episode
 from orchestrator.scenario.model import Scenario, load
 from orchestrator.verify.results import Result
@@ -106,7 +107,11 @@ def dataset(
 ) -> MemoryDataset:
     """The samples of the task set `scenarios` names (see `orchestrator.integrations.tasks.select_tasks`)."""
     sources = _list(scenarios)
-    entries = select_tasks(sources, family=family, split=split, tags=_list(tags), limit=limit)
+    try:
+        entries = select_tasks(sources, family=family, split=split, tags=_list(tags), limit=limit)
+    except TaskSetError as exc:  # the selection's messages name `orchestrator run`'s options: name the task's args
+        message = re.sub(r"--(family|split|tags|limit) ", r"-T \1=", str(exc))
+        raise TaskSetError(f"clawgym task over {','.join(sources) or '(nothing)'}: {message}") from None
     return MemoryDataset([sample_of(e) for e in entries], name="clawgym", location=",".join(sources))
 
 

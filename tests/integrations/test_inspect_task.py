@@ -169,7 +169,7 @@ def test_the_dataset_names_each_scenario_and_rejects_what_chooses_nothing(tmp_pa
     assert "Berlin offsite" in str(travel_sample.input)
     assert [s.id for s in dataset(f"{TRAVEL_PATH},{SCENARIOS / 'travel.yaml'}")] == [TRAVEL]
     assert len(dataset(str(SCENARIOS), limit=2)) == 2
-    with pytest.raises(TaskSetError, match="--split test"):
+    with pytest.raises(TaskSetError, match="-T split=test: no scenario"):
         scenarios(scenarios=str(SCENARIOS), split="test")  # hand-written scenarios have no split
     with pytest.raises(TaskSetError, match="no-such-scenario"):
         dataset("no-such-scenario")
