@@ -241,6 +241,7 @@ def unshare_script(
     )
     lines.append("mount -t tmpfs -o mode=1777,size=1g tmpfs /tmp")
     lines.append("if [ -d /dev/shm ]; then mount -t tmpfs -o mode=1777,size=64m tmpfs /dev/shm; fi")  # not the host's
+    lines.append("if [ -d /dev/mqueue ]; then mount -t mqueue mqueue /dev/mqueue 2>/dev/null || true; fi")  # its IPC's
     for cover in covers:
         lines.append(f"if [ -d {_q(cover)} ]; then mount -t tmpfs -o mode=0755,size=1m tmpfs {_q(cover)}; fi")
     for path in back:
