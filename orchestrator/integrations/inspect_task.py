@@ -55,7 +55,8 @@ TRAVEL = "travel-berlin-offsite"
 VERDICT = "clawgym:verdict"
 """The sample store key the solver leaves the episode's verdict under (a `Result` as JSON), for the scorer."""
 MCP_TIMEOUT_S = 60.0
-"""inspect's timeout for one HTTP operation on the gateway (a tool call may wait on the living world)."""
+"""inspect's least timeout for one HTTP operation on the gateway; a scenario with a longer `call_deadline_s` gets
+that deadline and 5 s (a tool call may wait on the living world)."""
 
 AgentFactory = Callable[[Scenario, ToolSource], Agent]
 """Builds the agent of one episode from its scenario and the MCP server of its gateway (a `ToolSource`)."""
@@ -155,7 +156,8 @@ async def run_episode(
         assert episode.gateway is not None
         async with serve_http(episode.gateway, secret=secrets.token_urlsafe(18)) as url:
             episode.gateway_url = url
-            tools = mcp_server_http(name="clawgym", url=url, timeout=MCP_TIMEOUT_S)
+            deadline = max(MCP_TIMEOUT_S, scenario.limits.call_deadline_s + 5)  # the gateway answers by its deadline
+            tools = mcp_server_http(name="clawgym", url=url, timeout=deadline)
             with anyio.move_on_after(scenario.limits.timeout_s) as clock:
                 try:
                     state = await as_solver(make_agent(scenario, tools))(state, generate)
