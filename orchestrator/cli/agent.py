@@ -25,7 +25,8 @@ def agent_factory(
     price: str | None = None,
     max_concurrent_requests: int = 4,
 ) -> Callable[[], Agent]:
-    """A maker of fresh agents for `spec`; for cmd: agents, resolves the isolation and warns loudly without one;
+    """A maker of fresh agents for `spec`; for cmd: agents, resolves the isolation (saying when auto takes unshare
+    for want of bwrap) and warns loudly without one;
     model agents get `model` (with `--price` parsed for their model) and share one client-side concurrency limit
     (`max_concurrent_requests`) for their endpoint."""
     from orchestrator.agents.spec import parse_agent
@@ -57,7 +58,7 @@ def _model_agents(spec: str, model: ModelOptions | None, price: str | None, limi
 
 
 def _command_agents(spec: str, isolation: str, env_names: list[str]) -> Callable[[], Agent]:
-    from orchestrator.agents.command import IsolationError, resolve_isolation
+    from orchestrator.agents.isolation import IsolationError, bwrap_problem, resolve_isolation
     from orchestrator.agents.spec import parse_agent
 
     try:
@@ -66,6 +67,8 @@ def _command_agents(spec: str, isolation: str, env_names: list[str]) -> Callable
         raise fail_usage(str(exc)) from None
     if warning:
         err.print(f"[bold red]WARNING:[/] {warning}", highlight=False)
+    elif chosen == "unshare" and isolation == "auto":
+        err.print(f"isolation: unshare (util-linux namespaces), as {bwrap_problem()}", highlight=False)
     from orchestrator.record import KEY_ENV
 
     if KEY_ENV in env_names:  # the key that seals records: an agent holding it could forge its own

@@ -197,6 +197,7 @@ def test_auto_takes_unshare_when_bwrap_does_not_work(tmp_path: Path) -> None:
     assert "attempted" in run.log and SECRET not in run.log
     assert run.result["episode"]["isolation"] == "unshare"
     assert "WITHOUT isolation" not in run.done.stderr
+    assert "isolation: unshare" in run.done.stderr and "Permission denied" in run.done.stderr  # why not bwrap
 
 
 @pytest.mark.slow
