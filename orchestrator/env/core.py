@@ -47,7 +47,7 @@ from orchestrator.env.rewards import (
     shape,
     start_from,
     undelivered,
-)  # fmt: skip
+)
 from orchestrator.env.scenarios import load_scenario
 from orchestrator.env.schema import EnvState, Observation, StepResult
 from orchestrator.episode.episode import Episode

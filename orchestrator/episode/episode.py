@@ -34,7 +34,7 @@ from orchestrator.backends.base import (
     remember_output_validators,
     ssl_context,
     trust_results,
-)  # fmt: skip
+)
 from orchestrator.episode.gateway import Gateway, Trace, gateway_name, task_text
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge, resolve

@@ -546,7 +546,7 @@ def summary(scenario: Scenario, record: RunRecord, options: RunOptions) -> dict[
                 "pass_rate": mean([float(check_passed(r, i)) for r in scored]),
             }
             for i, check in enumerate(first.checks)
-        ],  # fmt: skip
+        ],
         "results": [
             {
                 "folder": str(d),
@@ -557,7 +557,7 @@ def summary(scenario: Scenario, record: RunRecord, options: RunOptions) -> dict[
                 "error": r.error,
             }
             for d, r in zip(record.dirs, record.results, strict=True)
-        ],  # fmt: skip
+        ],
         "calls": call_latency(record.dirs),
         "seed": options.seed,
         "written_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),

@@ -79,7 +79,7 @@ PROFILES: dict[str, Profile] = {
             "unavailable": 0.01,
             "lost_reply": 0.03,
             "stale_read": 0.03,
-        },  # fmt: skip
+        },
         retry_after_s=0.5,
         duration_s=0.5,
         delay_s=1.0,
@@ -87,7 +87,7 @@ PROFILES: dict[str, Profile] = {
         call_deadline_s=2.0,
         near_duplicates=1,
         typos=0.3,
-    ),  # fmt: skip
+    ),
     "harsh": Profile(
         "harsh",
         "about one call in three meets a fault; two near-duplicates per people table; many name typos",
@@ -99,7 +99,7 @@ PROFILES: dict[str, Profile] = {
             "unavailable": 0.03,
             "lost_reply": 0.06,
             "stale_read": 0.06,
-        },  # fmt: skip
+        },
         retry_after_s=1.0,
         duration_s=1.0,
         delay_s=2.0,
@@ -107,7 +107,7 @@ PROFILES: dict[str, Profile] = {
         call_deadline_s=2.0,
         near_duplicates=2,
         typos=0.6,
-    ),  # fmt: skip
+    ),
 }
 
 
