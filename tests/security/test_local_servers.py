@@ -228,7 +228,7 @@ def test_a_big_run_does_not_hold_up_the_viewer(runs: Path, tmp_path: Path) -> No
             time.sleep(0.1)
         page.join(120)
         print(f"page {took.get('page', 0):.2f} s; /healthz meanwhile: max {max(waits or [0]):.3f} s over {len(waits)}")
-        assert waits and took["page"] > 1.5, "the page rendered too fast to show anything"
+        assert len(waits) >= 2 and took["page"] > 0.6, "the page rendered too fast to show anything"
         assert max(waits) < min(1.5, took["page"] / 3)  # the render shares the GIL, never the event loop
     finally:
         server.should_exit = True
