@@ -2,7 +2,8 @@
 
 Nothing in here knows about a particular app. The modules, lowest first:
 
-- `clock`, `faults`, `schema`, `harm`, `limits`: the clock, fault plans, table schemas, the harm model, size limits;
+- `errors`, `clock`, `faults`, `schema`, `harm`, `limits`: what a tool raises to refuse a call (`ToolError`, no MCP
+  SDK), the clock, fault plans, table schemas, the harm model, size limits;
 - `app`: what an app is (tables, seed model, tools) and the sandbox spec;
 - `images`, `journal`: a sandbox database's core tables and seeded images; its journal and change log;
 - `sandbox`: one sandbox (`Sandbox`, `check_seed`); `store`: all of an app server's (`SandboxStore`);
@@ -24,10 +25,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mcp.server.mcpserver.exceptions import ToolError
-
     from servers.core.app import App, Persona, Problem, SandboxSpec, SeedError, SeedRow, ToolModel, Toolset
     from servers.core.clock import Clock, ClockSpec, isoformat
+    from servers.core.errors import ToolError
     from servers.core.faults import FaultPlan, FaultRule
     from servers.core.mcp import build_mcp_server
     from servers.core.sandbox import Sandbox
@@ -46,7 +46,7 @@ _SOURCES = {
     "SandboxStore": "servers.core.store",
     "SeedError": "servers.core.app",
     "SeedRow": "servers.core.app",
-    "ToolError": "mcp.server.mcpserver.exceptions",
+    "ToolError": "servers.core.errors",
     "ToolModel": "servers.core.app",
     "Toolset": "servers.core.app",
     "UnknownSandbox": "servers.core.store",

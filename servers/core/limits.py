@@ -16,7 +16,7 @@ import hashlib
 import json
 from typing import Any
 
-from mcp.server.mcpserver.exceptions import ToolError
+from servers.core.errors import ToolError
 
 DEFAULT_CALL_TIMEOUT = 5.0
 """Seconds a tool call may run before it is stopped, rolled back and answered with an error."""

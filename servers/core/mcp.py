@@ -43,6 +43,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
 from servers.core import faults
 from servers.core.app import App, ToolDef
+from servers.core.errors import ToolError as AppToolError
 from servers.core.limits import (
     DEFAULT_CALL_TIMEOUT,
     DEFAULT_MAX_SANDBOX_MB,
@@ -178,8 +179,10 @@ def _run(tool: ToolDef, sandbox: Sandbox, kwargs: dict[str, Any]) -> Any:
     except Exception as exc:
         if isinstance(exc, CallTimeout) or sandbox.over_budget():
             raise _timeout(tool.name, sandbox) from None
-        if isinstance(exc, ToolError):
+        if isinstance(exc, ToolError):  # the SDK's own, from an app that raises it
             raise
+        if isinstance(exc, AppToolError):  # the core's (no MCP import where apps are loaded): answered the same way
+            raise ToolError(str(exc)) from None
         log.error("tool %s raised an unexpected exception", tool.name, exc_info=exc)
         raise ToolError(
             f"{tool.name} {INTERNAL_ERROR}; nothing was changed. Check the arguments against the tool's description."
@@ -189,8 +192,8 @@ def _run(tool: ToolDef, sandbox: Sandbox, kwargs: dict[str, Any]) -> Any:
             db.set_progress_handler(None, 0)
 
 
-def _timeout(name: str, sandbox: Sandbox) -> CallTimeout:
-    return CallTimeout(
+def _timeout(name: str, sandbox: Sandbox) -> ToolError:
+    return ToolError(
         f"{name} ran past its time budget of {sandbox.budget:g} s and was stopped; nothing was changed. "
         "Ask for less at once: a shorter time window, fewer items or a narrower query."
     )

@@ -9,10 +9,10 @@ from its app's empty image (tables and triggers built once) and, for a spec seed
 that spec's seeded image (`servers.core.images.SeedImages`). On disk (`DATA_DIR/<id>/state.db` beside
 `seed.db`), a reset copies the seed database over the state with SQLite's backup API, and both files survive a
 restart of the process. `check_seed` loads a seed into a throwaway sandbox to find what a sandbox would refuse
-(so loading a scenario imports this module, which imports the MCP SDK only when a tool call must fail: its
-`ToolError` and the limits' `CallTimeout` are imported where they are raised).
+(so loading a scenario imports this module, which imports no MCP SDK: the `ToolError` a call fails with is the
+core's own, `servers.core.errors`).
 
-May import `servers.core.app`, `clock`, `faults`, `limits`, `images` and `journal`; never the store or a transport.
+May import `servers.core.app`, `errors`, `clock`, `faults`, `limits`, `images` and `journal`; never the store or a transport.
 """
 
 from __future__ import annotations
@@ -339,7 +339,7 @@ class Sandbox:
         """Stop the running call if it is past its time budget. The row helpers call it; tools call it too
         inside long Python loops that do not touch rows."""
         if self.over_budget():
-            from servers.core.limits import CallTimeout  # an MCP ToolError: imported only when a call must stop
+            from servers.core.limits import CallTimeout
 
             raise CallTimeout("the call ran past its time budget")
 
@@ -396,7 +396,7 @@ class Sandbox:
         """The row, or a `ToolError` naming what was not found."""
         row = self.get(table, key)
         if row is None:
-            from mcp.server.mcpserver.exceptions import ToolError  # imported when a call must fail (see above)
+            from servers.core.errors import ToolError
 
             raise ToolError(f"No {what or table.rstrip('s')} with {self.app.tables[table].key} {key!r}.")
         return row

@@ -1,0 +1,66 @@
+"""Start-up: `orchestrator --help` and `orchestrator list` import no MCP SDK, web server or app server machinery.
+
+Each runs the real CLI in a fresh interpreter and reads `sys.modules` afterwards: listing the library loads every
+scenario, so every app's seed model and tools (whose `ToolError` is the core's own, `servers.core.errors`, not
+the SDK's), and none of that may pull in the SDK that only running an episode needs.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from helpers import ROOT
+
+NOT_AT_START = ("mcp", "mcp_types", "starlette", "uvicorn", "sse_starlette", "httpx", "httpx2", "ray", "docker")
+
+PROBE = """
+import json, sys
+from orchestrator.cli import app
+sys.argv = ["orchestrator", *sys.argv[1:]]
+try:
+    app()
+except SystemExit as exit:
+    code = exit.code
+else:
+    code = 0
+print("\\n" + json.dumps({"code": code, "modules": sorted({m.split(".")[0] for m in sys.modules})}))
+"""
+
+
+def started_with(*args: str) -> tuple[int, set[str], str]:
+    """Run the CLI with `args` in a fresh interpreter: its exit code, the top-level modules it loaded, its output."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )  # fmt: skip
+    assert done.stdout.strip(), done.stderr
+    last = json.loads(done.stdout.strip().splitlines()[-1])
+    return last["code"], set(last["modules"]), done.stdout
+
+
+@pytest.mark.parametrize("args", [["--help"], ["run", "--help"], ["list"], ["list", "scenarios/", "--json"]])
+def test_help_and_list_import_no_mcp_sdk_or_web_server(args: list[str]) -> None:
+    code, modules, output = started_with(*args)
+    assert code in (0, None), output
+    assert "mcp" not in modules
+    assert not modules & set(NOT_AT_START), sorted(modules & set(NOT_AT_START))
+
+
+def test_list_still_loads_every_app_it_validates_seeds_with() -> None:
+    """The listing really read the scenarios: their apps' tools modules were imported (without the SDK)."""
+    code, modules, output = started_with("list", "scenarios/", "--json")
+    assert code in (0, None)
+    listed = json.loads(output[: output.rindex("\n{")])
+    assert len(listed["scenarios"]) > 3 and listed["invalid"] == []
+    assert {"servers", "orchestrator", "pydantic", "yaml"} <= modules
+    probe = (
+        "import sys\nfrom orchestrator import scenario\nscenario.load('scenarios/travel.yaml')\n"
+        "print(sorted(m for m in sys.modules if m.endswith('.tools') and m.startswith('servers.')))\n"
+        "print('mcp' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    tools, mcp_loaded = done.stdout.strip().splitlines()
+    assert "servers.mail.tools" in tools and mcp_loaded == "False"
