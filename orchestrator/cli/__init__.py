@@ -83,8 +83,20 @@ app.command("serve-env")(serving.serve_env_command)
 app.command("down")(ops.down_command)
 
 
+def _wide_piped_help() -> None:
+    """Help piped to a file or a pager is laid out 120 columns wide, not rich's 80 that cuts option names with '…';
+    COLUMNS or TERMINAL_WIDTH, when set, still decide, and a terminal's own width is kept."""
+    import os
+
+    if not sys.stdout.isatty() and not os.environ.get("COLUMNS") and not os.environ.get("TERMINAL_WIDTH"):
+        from typer import rich_utils
+
+        rich_utils.MAX_WIDTH = 120
+
+
 def main() -> None:
     """The `orchestrator` and `clawgym` scripts: run the app; Ctrl-C outside a command's own handling exits 130."""
+    _wide_piped_help()
     try:
         app()
     except KeyboardInterrupt:

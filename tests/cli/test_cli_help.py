@@ -4,6 +4,7 @@ heavy dependency (the MCP SDK, Ray, the vendor SDKs, Docker, Faker, a web server
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -119,3 +120,30 @@ def test_reading_scenarios_and_records_loads_no_mcp_sdk() -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == []
+
+
+def test_help_piped_to_a_file_or_pager_shows_whole_option_names() -> None:
+    """Piped (no terminal, no COLUMNS), help is laid out wide enough that no option name is cut with '…';
+    COLUMNS, when set, still decides."""
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "TERMINAL_WIDTH", "LINES")}
+    piped = subprocess.run(
+        [sys.executable, "-m", "orchestrator.cli", "run", "--help"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert piped.returncode == 0, piped.stderr
+    for flag in ("--max-concurrent-requests", "--parallel-tool-calls", "--no-parallel-tool-calls", "--request-timeout"):
+        assert flag in piped.stdout, flag
+    assert max(len(line) for line in piped.stdout.splitlines()) >= 100
+    narrow = subprocess.run(
+        [sys.executable, "-m", "orchestrator.cli", "run", "--help"],
+        cwd=ROOT,
+        env={**env, "COLUMNS": "90"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert max(len(line) for line in narrow.stdout.splitlines()) <= 90
