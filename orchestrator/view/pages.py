@@ -66,6 +66,45 @@ def _message_text(message: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
+def seconds(value: Any) -> str:
+    """A duration as a person reads it: `0.02 s`, `2.7 s`, `2 min 05 s`, `1 h 02 min`; `-` when not a number."""
+    if not isinstance(value, int | float) or isinstance(value, bool) or value != value or value < 0:
+        return "-"
+    if value < 1:
+        return f"{value:.2f} s"
+    if value < 60:
+        return f"{value:.1f} s"
+    whole = round(value)
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60:02d} s"
+    return f"{whole // 3600} h {whole % 3600 // 60:02d} min"
+
+
+def count(value: Any) -> str:
+    """A count written as a float (`12.0` tool calls) as a whole number; a mean (`7.5`) with one decimal."""
+    if not isinstance(value, int | float) or isinstance(value, bool) or value != value:
+        return "-"
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
+
+
+def usd(value: Any) -> str:
+    """A cost in dollars: `$0.0123` (four decimals under a dollar, two above); `-` when not known."""
+    if not isinstance(value, int | float) or isinstance(value, bool) or value != value:
+        return "-"
+    return f"${value:.4f}" if abs(value) < 1 else f"${value:,.2f}"
+
+
+def when(value: Any, fallback: str = "") -> str:
+    """An ISO 8601 time (`2026-03-02T09:15:42+0000`) as `2026-03-02 09:15`, in the zone it was written in;
+    `fallback` when it does not read as one."""
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(str(value)).strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return fallback
+
+
 def anchor(rid: str) -> str:
     """An HTML id made of a record's id (letters, digits, - and _)."""
     return re.sub(r"[^A-Za-z0-9_-]+", "-", rid).strip("-") or "run"
@@ -78,6 +117,10 @@ def environment() -> Environment:
     env.filters["tojson_pretty"] = _pretty
     env.filters["summary"] = _summary
     env.filters["message_text"] = _message_text
+    env.filters["seconds"] = seconds
+    env.filters["count"] = count
+    env.filters["usd"] = usd
+    env.filters["when"] = when
     env.globals["css"] = CSS
     env.globals["anchor"] = anchor
     return env

@@ -37,7 +37,7 @@ a { color: #0969da; }
 
 BASE = """{% if not embedded %}<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{% block title %}ClawGym runs{% endblock %}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"><style>{{ css }}</style></head>
+<meta name="viewport" content="width=device-width, initial-scale=1"><style>{{ css | safe }}</style></head>
 <body><header class="top"><a href="{{ link('list') }}">ClawGym runs</a>
 <span class="muted">{{ roots }}</span></header>
 <main>{% endif %}{% block body %}{% endblock %}{% if not embedded %}</main></body></html>{% endif %}
@@ -98,18 +98,18 @@ GROUP = """{% extends "base.html" %}{% import "macros.html" as m %}
 {% block title %}{{ g.id }}{% endblock %}
 {% block body %}
 <h1>{{ g.kind }}: {{ g.id }}</h1>
-<p>{{ m.verdict(g) }} agent <b>{{ g.agent or '-' }}</b>, written {{ g.date }}, folder <code>{{ g.folder }}</code></p>
+<p>{{ m.verdict(g) }} agent <b>{{ g.agent or '-' }}</b>, written {{ g.data.get('written_at') | when(g.date) }}, folder <code>{{ g.folder }}</code></p>
 {% if g.kind == 'suite' %}
 {% set t = g.data.get('total', {}) %}
 <p>{{ t.get('passed', 0) }}/{{ t.get('passed', 0) + t.get('failed', 0) if 'failed' in t else t.get('run', 0) }} scenarios passed;{% if t.get('errored') %} <span class="warn">{{ t.get('errored') }} errored episode(s), not scored: {% for reason, n in (t.get('errors') or {}).items() %}{{ reason }}{% if n > 1 %} (x{{ n }}){% endif %}; {% endfor %}</span>{% endif %} mean score {{ m.score(t.get('score')) }};
-{% for k, v in (t.get('pass_at_k') or {}).items() %}pass@{{ k }} {{ m.score(v) }}; {% endfor %}{{ t.get('calls', '-') }} tool calls</p>
+{% for k, v in (t.get('pass_at_k') or {}).items() %}pass@{{ k }} {{ m.score(v) }}; {% endfor %}{{ t.get('calls') | count }} tool calls{% if t.get('wall_s') is not none %} in {{ t.get('wall_s') | seconds }}{% endif %}{% if t.get('cost_usd') is not none %}; cost {{ t.get('cost_usd') | usd }}{% endif %}</p>
 <table><tr><th>scenario</th><th>verdict</th><th class="num">passes</th><th class="num">score</th><th>stages</th><th class="num">calls</th><th class="num">time</th><th class="num">cost</th></tr>
 {% for row in g.data.get('scenarios', []) %}{% set child = children.get(row.get('id')) %}
 <tr class="{{ '' if row.get('passed') else 'failed' }}"><td>{% if child %}<a href="{{ link('run' if child.kind == 'episode' else 'group', child.id) }}">{{ row.get('id') }}</a>{% else %}{{ row.get('id') or row.get('file') }}{% endif %}</td>
 <td>{% if row.get('status') == 'invalid' %}<span class="badge warn">invalid</span> {{ (row.get('problems') or [''])[0] }}{% elif row.get('scored') == 0 %}<span class="badge warn" title="not scored">{{ row.get('status') }}</span>{% elif row.get('passed') %}<span class="badge ok">passed</span>{% else %}<span class="badge bad">failed</span>{% endif %}</td>
 <td class="num">{{ row.get('passes', '-') }}/{{ row.get('scored', row.get('episodes', '-')) }}{% if row.get('errored') %} <span class="warn">+{{ row.get('errored') }} errored</span>{% endif %}</td><td class="num">{{ m.score(row.get('score')) }}</td>
 <td>{% for s in row.get('stages', []) %}{{ s.get('name') }} {{ m.score(s.get('mean_score')) }}{% if not loop.last %} · {% endif %}{% endfor %}</td>
-<td class="num">{{ row.get('calls') if row.get('calls') is not none else '-' }}</td><td class="num">{{ row.get('duration_s') if row.get('duration_s') is not none else '-' }}</td><td class="num">{{ row.get('cost_usd') if row.get('cost_usd') is not none else '-' }}</td></tr>
+<td class="num">{{ row.get('calls') | count }}</td><td class="num">{{ row.get('duration_s') | seconds }}</td><td class="num">{{ row.get('cost_usd') | usd }}</td></tr>
 {% endfor %}</table>
 {% else %}
 <p>{{ g.data.get('passes', 0) }}/{{ g.data.get('scored', g.data.get('episodes', 0)) }} episodes passed;{% if g.data.get('errored') %} <span class="warn">{{ g.data.get('errored') }} errored, not scored: {% for reason, n in (g.data.get('errors') or {}).items() %}{{ reason }}{% if n > 1 %} (x{{ n }}){% endif %}; {% endfor %}</span>{% endif %} mean score {{ m.score(g.score) }}</p>
@@ -139,7 +139,7 @@ RUN_BODY = """{% import "macros.html" as m %}
 {% if r.data.get('process') is not none %}· process {{ m.score(r.data.get('process')) }}{% endif %}
 · agent <b>{{ r.agent or '-' }}</b> · seed {{ r.episode.get('rng_seed', '-') }} · backend {{ r.episode.get('backend', '-') }}
 {% if r.episode.get('isolation') %}· isolation {{ r.episode.get('isolation') }}{% endif %}
-· {{ r.episode.get('duration_s', '-') }} s · {{ r.date }}{% if r.parent %} · part of <a href="{{ link('group', r.parent) }}">{{ r.parent }}</a>{% endif %}</p>
+· {{ r.episode.get('duration_s') | seconds }} · {{ r.date }}{% if r.parent %} · part of <a href="{{ link('group', r.parent) }}">{{ r.parent }}</a>{% endif %}</p>
 {% if r.data.get('error') %}<p class="bad">error: {{ r.data.get('error') }}</p>{% endif %}
 {% set ag = r.episode.get('agent') %}{% if ag is mapping %}{% if ag.get('exit_code') not in (none, 0) or ag.get('timed_out') or ag.get('errors') %}
 <p class="warn" id="agent-problems">agent: {% if ag.get('timed_out') %}stopped by the timeout; {% endif %}{% if ag.get('exit_code') not in (none, 0) %}exit code {{ ag.get('exit_code') }}; {% endif %}{% for e in ag.get('errors') or [] %}{{ e }}; {% endfor %}</p>
@@ -214,7 +214,7 @@ COMPARE = """{% extends "base.html" %}{% import "macros.html" as m %}
 """
 
 REPORT = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>ClawGym report</title><style>{{ css }} section.run { border-top: 3px solid #24292f; margin-top: 30px; }</style></head>
+<html lang="en"><head><meta charset="utf-8"><title>ClawGym report</title><style>{{ css | safe }} section.run { border-top: 3px solid #24292f; margin-top: 30px; }</style></head>
 <body><header class="top"><a href="#top">ClawGym report</a><span class="muted">{{ roots }} · written {{ written }}</span></header><main id="top">
 {{ listing | safe }}
 {% for g in groups %}<section class="run" id="group-{{ anchor(g.id) }}">{{ g.html | safe }}</section>{% endfor %}
