@@ -160,16 +160,61 @@ class JudgeCheck(_Model):
     weight: float = Field(1.0, gt=0)
 
 
+class ToldSpec(_Model):
+    """Who must be told what, by any message the agent sent them."""
+
+    who: list[str] = Field(min_length=1, description="The people (email addresses) who must each be told.")
+    facts: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Conditions on what a person received (subject and body; a forwarded message's text too), each "
+        "met by some message to them: text operators such as mentions_date, mentions_amount, says, links. "
+        "Typed readings default to claimed: true (asserted, not hedged or offered as one of several).",
+    )
+    bcc: bool = Field(True, description="A blind copy counts as telling.")
+    in_thread: dict[str, Any] | None = Field(
+        None,
+        description="Only where the instruction asks for a reply: the facts must come in the thread of the seeded "
+        "message this selects (a reply, or any message in that conversation).",
+    )
+    repeats: bool = Field(False, description="The same content sent twice to the same person is fine.")
+    app: str = "mail"
+    table: str = "messages"
+
+    @model_validator(mode="after")
+    def _people_and_facts(self) -> ToldSpec:
+        for person in self.who:
+            if "@" not in person or " " in person.strip():
+                raise ValueError(f"who: expected email addresses such as omar@acme.test, found {person!r}")
+        for fact in self.facts:
+            if not fact:
+                raise ValueError("facts: expected text operators such as {mentions_date: 2026-03-05}, found {}")
+        return self
+
+
+class ToldCheck(_Model):
+    """Passes when every person in `who` received, by any delivered message (a reply, a new mail, a forward, one
+    mail to all or one each), every fact; the same content twice to one person fails unless `repeats`."""
+
+    told: ToldSpec
+    name: str | None = None
+    weight: float = Field(1.0, gt=0)
+
+
 def _check_kind(value: Any) -> str:
     if isinstance(value, JudgeCheck) or isinstance(value, Mapping) and "judge" in value:
         return "judge"
+    if isinstance(value, ToldCheck) or isinstance(value, Mapping) and "told" in value:
+        return "told"
     if isinstance(value, JournalCheck) or isinstance(value, Mapping) and "journal" in value:
         return "journal"  # a mapping when loading, a model when dumping
     return "row"
 
 
 Check = Annotated[
-    Annotated[RowCheck, Tag("row")] | Annotated[JournalCheck, Tag("journal")] | Annotated[JudgeCheck, Tag("judge")],
+    Annotated[RowCheck, Tag("row")]
+    | Annotated[JournalCheck, Tag("journal")]
+    | Annotated[JudgeCheck, Tag("judge")]
+    | Annotated[ToldCheck, Tag("told")],
     Discriminator(_check_kind),
 ]
 

@@ -16,6 +16,7 @@ Date-times are compared as instants, whatever offset they were written with.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping
 from datetime import UTC, date, datetime
@@ -41,6 +42,7 @@ OPERATORS = {
     "icontains": "contains (any case)",
     "not_icontains": "does not contain (any case)",
     "one_of": "is one of",
+    "same_set": "holds exactly (in any order)",
     "not_one_of": "is not one of",
     "gt": "is after / greater than",
     "gte": "is at or after / at least",
@@ -164,7 +166,7 @@ def check_condition(
         elif op in ("exists", "empty"):
             if not isinstance(operand, bool):
                 problems.append(Problem(here, "expected true or false"))
-        elif op in ("one_of", "not_one_of"):
+        elif op in ("one_of", "not_one_of", "same_set"):
             if not isinstance(operand, list):
                 problems.append(Problem(here, "expected a list of values"))
         elif op == "within":
@@ -399,6 +401,8 @@ def _apply(op: str, value: Any, operand: Any, ctx: Context) -> bool:
         if isinstance(operand, Mapping) and not set(operand) <= set(OPERATORS):
             return any(isinstance(item, Mapping) and row_matches(item, operand, ctx) for item in value)
         return any(holds(item, operand, ctx) for item in value)
+    if op == "same_set":
+        return isinstance(value, list) and _as_set(value) == _as_set(operand)
     if op == "exists":
         return (value is not None) == operand
     if op == "empty":
@@ -409,6 +413,11 @@ def _apply(op: str, value: Any, operand: Any, ctx: Context) -> bool:
     base = op[4:] if negate else op
     result = any(_compare(base, value, candidate) for candidate in _operands(operand, ctx))
     return not result if negate else result
+
+
+def _as_set(values: list[Any]) -> set[Any]:
+    """A list as a set for `same_set`: text in any case and without outer spaces."""
+    return {v.strip().casefold() if isinstance(v, str) else json.dumps(v, sort_keys=True) for v in values}
 
 
 def _compare(op: str, value: Any, operand: Any) -> bool:

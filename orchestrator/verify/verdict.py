@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from orchestrator.scenario.checks import Expect, Forbid, JournalCheck, JudgeCheck, RowCheck
+from orchestrator.scenario.checks import Expect, Forbid, JournalCheck, JudgeCheck, RowCheck, ToldCheck
 from orchestrator.scenario.conditions import Context, describe_where, failures, holds, row_matches
 from orchestrator.scenario.model import Scenario
 from orchestrator.scenario.worldspec import GATEWAY_APP
@@ -40,6 +40,8 @@ from orchestrator.verify.harm import allowed_words, judge_changes, world_violati
 from orchestrator.verify.process import describe_rule, is_tool, journal_check, summarize
 from orchestrator.verify.results import Change, CheckResult, Result, StageResult, Violation
 from orchestrator.verify.tables import discarded, table_keys
+from orchestrator.verify.told import check_told
+from orchestrator.verify.told import describe as describe_told
 
 __all__ = ["allowed_words", "describe_check", "describe_rule", "diff", "is_tool", "summarize", "verify"]
 
@@ -145,6 +147,9 @@ def _stage_result(
             result = _row_check(check, check_id, stage.name, final_ctx.for_app(check.app), keys)
             if _row_check(check, check_id, stage.name, seeded_ctx.for_app(check.app), keys).passed:
                 result.kind = "guard"
+        elif isinstance(check, ToldCheck):
+            key = keys.get((check.told.app, check.told.table), "id")
+            result = check_told(check, check_id, stage.name, final_ctx, key)
         else:
             named = any(part.startswith(f"{GATEWAY_APP}__") for t in check.journal.tools() for part in t.split("|"))
             reason = journal_check(
@@ -195,17 +200,19 @@ def _violations(
     return violations, housekeeping
 
 
-def _check_at(scenario: Scenario, check_id: str) -> RowCheck | JournalCheck | None:
+def _check_at(scenario: Scenario, check_id: str) -> RowCheck | JournalCheck | JudgeCheck | ToldCheck | None:
     return next((c for i, _, c in scenario.checks() if i == check_id), None)
 
 
 # -- row checks ----------------------------------------------------------------
 
 
-def describe_check(check: RowCheck | JournalCheck | JudgeCheck) -> str:
+def describe_check(check: RowCheck | JournalCheck | JudgeCheck | ToldCheck) -> str:
     """A check in words, as results list it: its name, else what it expects of which rows or calls."""
     if isinstance(check, JudgeCheck):
         return judging.describe(check)
+    if isinstance(check, ToldCheck):
+        return describe_told(check)
     if check.name:
         return check.name
     if isinstance(check, JournalCheck):

@@ -9,11 +9,14 @@ from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from orchestrator.scenario.text.amounts import ISO_CURRENCIES, check_amount, currency_code
+from orchestrator.scenario.text.claims import asserted, claim_notes
 from orchestrator.scenario.text.clean import URL, as_text, unquoted
+from orchestrator.scenario.text.counts import check_count
 from orchestrator.scenario.text.instants import check_date, check_time
 from orchestrator.scenario.text.leaks import leak_score, section
 from orchestrator.scenario.text.links import check_link
 from orchestrator.scenario.text.people import check_person
+from orchestrator.scenario.text.phrases import codes_of_shape, mentions_code, says
 
 TEXT_OPERATORS = {
     "mentions_time": "mentions the time",
@@ -22,6 +25,9 @@ TEXT_OPERATORS = {
     "mentions_person": "mentions the person",
     "links": "links to",
     "leaks": "reuses the wording of",
+    "says": "says",
+    "mentions_code": "names the code",
+    "mentions_count": "states the count",
 }
 PRIMARY = {
     "mentions_time": "at",
@@ -30,16 +36,26 @@ PRIMARY = {
     "mentions_person": "who",
     "links": "url",
     "leaks": "text",
+    "says": "phrase",
+    "mentions_code": "code",
+    "mentions_count": "n",
 }
 OPTIONS: dict[str, set[str]] = {
-    "mentions_time": {"strict", "also", "zone"},
-    "mentions_date": {"strict"},
-    "mentions_amount": {"currency", "strict"},
-    "mentions_person": set(),
+    "mentions_time": {"strict", "also", "zone", "claimed"},
+    "mentions_date": {"strict", "claimed"},
+    "mentions_amount": {"currency", "strict", "claimed"},
+    "mentions_person": {"claimed"},
     "links": set(),
     "leaks": {"section", "public", "threshold", "min_shared", "window"},
+    "says": {"claimed"},
+    "mentions_code": {"only"},
+    "mentions_count": {"claimed"},
 }
 DEFAULT_STRICT = {"mentions_time": True, "mentions_date": False, "mentions_amount": False}
+DEFAULT_CLAIMED = {"says": True}
+"""`claimed: true` reads only what the text asserts (see text/claims.py): not hedged, not offered as one of
+several, not asked about. `says` asserts by default; a `forbid` or `not` condition on what a text reveals wants
+`claimed: false` (a hedged leak is a leak)."""
 LEAK_THRESHOLD = 0.15
 LEAK_MIN_SHARED = 3
 REF = "from"
@@ -106,7 +122,7 @@ def operand_problems(op: str, operand: object) -> list[tuple[tuple[str, ...], st
             )
     if "zone" in spec and (not isinstance(spec["zone"], str) or not _iana(spec["zone"])):
         problems.append((("zone",), f"expected an IANA time zone such as Europe/London, found {spec['zone']!r}"))
-    for key in ("strict",):
+    for key in ("strict", "claimed", "only"):
         if key in spec and not isinstance(spec[key], bool):
             problems.append(((key,), "expected true or false"))
     if "currency" in spec:
@@ -145,6 +161,20 @@ def _primary_problem(op: str, value: object) -> str | None:
         isinstance(value, bool) or not isinstance(value, int | float | str) or _decimal(value) is None
     ):
         return f"expected a number such as 1249.50, found {value!r}"
+    if op == "says" and not (
+        isinstance(value, str)
+        and value.strip()
+        or isinstance(value, list)
+        and value
+        and all(isinstance(v, str) and v.strip() for v in value)
+    ):
+        return f"expected a phrase (or a list of ways to write it), found {value!r}"
+    if op == "mentions_count" and not (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
+        return f"expected a whole number such as 14, found {value!r}"
+    if op == "mentions_code" and not (
+        isinstance(value, str | int) and str(value).strip() and " " not in str(value).strip()
+    ):
+        return f"expected one id or code such as OPS-142, found {value!r}"
     if op in ("mentions_person", "links", "leaks") and not (isinstance(value, str) and value.strip()):
         return f"expected text, found {value!r}"
     if op == "links" and not URL.fullmatch(str(value).strip()):
@@ -182,6 +212,14 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
     if isinstance(wanted, list):  # read from a list column, such as a message's recipients
         return any(operator_holds(op, value, item, spec, zone, now) for item in wanted)
     strict = bool(spec.get("strict", DEFAULT_STRICT.get(op, False)))
+    if spec.get("claimed", DEFAULT_CLAIMED.get(op, False)):
+        text = asserted(unquoted(text))
+    if op == "says":
+        return any(says(unquoted(text), str(w)) for w in (wanted if isinstance(wanted, list) else [wanted]))
+    if op == "mentions_code":
+        return mentions_code(unquoted(text), str(wanted), bool(spec.get("only", False)))
+    if op == "mentions_count":
+        return isinstance(wanted, int) and check_count(text, wanted)[0]
     if op == "mentions_time":
         instant = _instant(wanted)
         if instant is None:
@@ -216,10 +254,18 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
 
 
 def explain(op: str, value: object, wanted: object, spec: dict[str, object], zone: str, now: datetime) -> str | None:
-    """What the text says that bears on `op`, for failure reports ("it states 09:30 CET")."""
+    """What the text says that bears on `op`, for failure reports ("it states 09:30 CET"; with `claimed`, also what
+    it does not assert)."""
     text = as_text(value)
     if text is None or wanted is None:
         return None
+    if spec.get("claimed", DEFAULT_CLAIMED.get(op, False)) and (notes := claim_notes(unquoted(text))):
+        said = _explain(op, asserted(unquoted(text)), wanted, spec, zone, now)
+        return (f"{said}; " if said else "") + "not asserted: " + " | ".join(f"'{n}'" for n in notes[:3])
+    return _explain(op, text, wanted, spec, zone, now)
+
+
+def _explain(op: str, text: str, wanted: object, spec: dict[str, object], zone: str, now: datetime) -> str | None:
     if op == "mentions_time" and _instant(wanted) is not None:
         reader, also = _time_options(spec, zone)
         verdict = check_time(text, _instant(wanted), reader, now, also)  # type: ignore[arg-type]
@@ -233,6 +279,14 @@ def explain(op: str, value: object, wanted: object, spec: dict[str, object], zon
     if op == "mentions_amount":
         _, _, seen = check_amount(text, wanted, None)  # type: ignore[arg-type]
         return f"it states {', '.join(seen)}" if seen else "it states no amount with a currency"
+    if op == "says":
+        return None
+    if op == "mentions_count":
+        seen = check_count(text, -1)[1]
+        return f"it states {', '.join(seen)}" if seen else "it states no count"
+    if op == "mentions_code":
+        seen = codes_of_shape(unquoted(text), str(wanted))
+        return f"it names {', '.join(seen)}" if seen else "it names no such code"
     if op == "links":
         urls = [m.group(0).rstrip(".,;:!?)'\"") for m in URL.finditer(unquoted(text))]
         return f"it links {', '.join(urls)}" if urls else "it links nothing"

@@ -1,0 +1,122 @@
+"""What a text asserts: the text with everything it does not claim blanked out (offsets hold).
+
+A fact counts as *claimed* only where the writer asserts it. Blanked:
+
+- a clause that hedges ("hoping for Tuesday", "maybe Thursday", "it might ship Friday", "if all goes well"), or
+  asks ("does Thursday work?");
+- a whole sentence that takes back its own certainty ("..., but no date yet", "not confirmed", "tentatively",
+  "TBC", "I'll let you know");
+- alternatives ("Wednesday or Thursday", "12 to 14 people", "between 12 and 14"): a value offered as one of
+  several is not stated.
+
+Clauses end at `;`, `:`, a dash between spaces, ", but", ", though", ", although", ", unless" and ", if"; sentences
+at `.`, `!`, `?` and blank lines. The readers of times, dates, amounts and phrases then run on what is left.
+"""
+
+from __future__ import annotations
+
+import re
+
+SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|\n|$)|\n")
+CLAUSE_BREAK = re.compile(
+    r";|:(?!\d)|\s[–—-]\s|,\s*(?=(?:but|though|although|unless|if|however|yet|and\s+let|let|please|thanks|feel|so)\b)",
+    re.I,
+)
+
+HEDGE = re.compile(
+    r"\b(?:hop(?:e|es|ed|ing)|hopefully|maybe|perhaps|possibl[ey]|probabl[ey]|might|"
+    r"may\s+(?:be|slip|change|move|shift|still|not|need|end\s+up)|"
+    r"aim(?:s|ed|ing)?\s+(?:for|at|to)|targeting|tentative(?:ly)?|(?<!un)likely|guess|"
+    r"not\s+sure|unsure|unclear|uncertain|ideally|pencil(?:l?ed)?\s+in|fingers\s+crossed)\b",
+    re.I,
+)
+CONDITION = re.compile(r"\b(?:if|unless|assuming|provided\s+that|depend(?:s|ing)?\s+on|could(?!\s+you))\b", re.I)
+REQUEST = re.compile(r"^\W*(?:\w+,\s*)?(?:(?:could|can|would|will)\s+you|please)\b", re.I)
+UNDERCUT = re.compile(
+    r"\b(?:no\s+(?:firm\s+|fixed\s+|confirmed\s+|final\s+)?(?:date|time|day|number|figure|eta|decision|answer|word)\s+yet|"
+    r"not\s+(?:yet\s+)?(?:confirmed|final(?:i[sz]ed)?|fixed|decided|settled|certain|set\s+in\s+stone|definite)|"
+    r"(?:un|not\s+)confirmed|tbc|tbd|to\s+be\s+(?:confirmed|determined|decided|agreed)|"
+    r"(?:i|we)(?:'ll|\s+will)\s+(?:let\s+you\s+know|confirm|get\s+back\s+to\s+you)|"
+    r"(?:will|to)\s+confirm\s+(?:later|soon|once|when|by)|subject\s+to\s+(?:change|confirmation)|"
+    r"not\s+(?:100\s*%|a\s+hundred\s+percent)|can(?:'t|not)\s+(?:promise|guarantee|commit)|"
+    r"still\s+(?:waiting|open|pending|unknown|tbd)|pending|no\s+guarantee)",
+    re.I,
+)
+OR_ALTERNATIVES = re.compile(
+    r"\b(?P<a>[\w:.,/$€£-]+)\s+(?:or|and/or)\s+(?:maybe\s+|perhaps\s+|possibly\s+)?(?:on\s+|at\s+)?(?P<b>[\w:.,/$€£-]+)",
+    re.I,
+)
+NUMBER_RANGE = re.compile(
+    r"(?<![\d:.])(?:between\s+)?\d+(?:[.,]\d+)?\s*(?:to|-|–|—|or|and)\s*\d+(?:[.,]\d+)?(?![\d:])(?!\s*(?:[ap]\.?m\b|h\b|uhr\b))",
+    re.I,
+)
+FACT_WORD = re.compile(
+    r"^(?:\d[\w:.,/-]*|[$€£]\d[\d.,]*|mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|"
+    r"sat(?:urday)?|sun(?:day)?|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|today|tomorrow|noon|midday|morning|afternoon|"
+    r"evening|next|this|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty)$",
+    re.I,
+)
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    piece = text[start:end]
+    return text[:start] + re.sub(r"[^\n]", " ", piece) + text[end:]
+
+
+def _clauses(sentence: str, offset: int) -> list[tuple[int, int]]:
+    spans, start = [], 0
+    for m in CLAUSE_BREAK.finditer(sentence):
+        spans.append((offset + start, offset + m.start()))
+        start = m.end()
+    spans.append((offset + start, offset + len(sentence)))
+    return spans
+
+
+def _alternatives(sentence: str) -> bool:
+    """The sentence offers values as alternatives ("Wednesday or Thursday", "12 to 14 people")."""
+    for m in OR_ALTERNATIVES.finditer(sentence):
+        if FACT_WORD.match(m.group("a").strip(".,")) and FACT_WORD.match(m.group("b").strip(".,")):
+            return True
+    return any(not _is_time_range(sentence, m) for m in NUMBER_RANGE.finditer(sentence))
+
+
+def _is_time_range(sentence: str, m: re.Match[str]) -> bool:
+    """A range of clock times or of dates ("14:00–15:00", "2-3pm", "5-7 March") is a stated span, not alternatives."""
+    before = sentence[max(0, m.start() - 12) : m.start()].lower()
+    after = sentence[m.end() : m.end() + 14].lower()
+    months = r"\s*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+    if re.match(r"\s*(?:[ap]\.?m\b|h\b|uhr|o'clock|hrs|" + months[3:] + ")", after) or re.search(
+        r"\b(?:from|at)\s*$", before
+    ):
+        return True
+    return ":" in m.group(0) or bool(re.search(months + r"\w*\s*$", before))
+
+
+def asserted(text: str) -> str:
+    """`text` with what it does not assert blanked: sentences that hedge, undercut themselves, offer alternatives
+    or ask about the fact, and clauses under a condition."""
+    out = text
+    for m in SENTENCE.finditer(text):
+        sentence = m.group(0)
+        if not sentence.strip():
+            continue
+        question = sentence.rstrip().endswith("?") and not REQUEST.match(sentence)
+        if question or UNDERCUT.search(sentence) or HEDGE.search(sentence) or _alternatives(sentence):
+            out = _blank(out, m.start(), m.end())
+            continue
+        for start, end in _clauses(sentence, m.start()):
+            if CONDITION.search(text[start:end]):
+                out = _blank(out, start, end)
+    return out
+
+
+def claim_notes(text: str) -> list[str]:
+    """The sentences of `text` it does not assert, cut short, for failure reports."""
+    kept = asserted(text)
+    notes = []
+    for m in SENTENCE.finditer(text):
+        if m.group(0).strip() and kept[m.start() : m.end()] != m.group(0):
+            notes.append(" ".join(m.group(0).split())[:80])
+    return notes

@@ -1,0 +1,72 @@
+"""Counts a text states (`mentions_count`): "14 people", "fourteen guests", "we are 14", "about 34 other companies".
+
+A count is a whole number in digits or words (up to ninety-nine, and "a dozen"), not part of a time ("14:00",
+"2pm"), a date ("14 March", "March 14", "3/14", "14th"), a code or version ("OPS-14", "v14"), a link, an amount of
+money ("€14") or a percentage.
+"""
+
+from __future__ import annotations
+
+import re
+
+from orchestrator.scenario.text.clean import inside, unquoted, url_spans
+
+UNITS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+WORDS = re.compile(
+    r"\b(?:(?P<tens>"
+    + "|".join(TENS)
+    + r")(?:[\s-](?P<unit>"
+    + "|".join(UNITS[1:10])
+    + r"))?|(?P<small>"
+    + "|".join(UNITS)
+    + r")|(?P<dozen>a\s+dozen|dozen))\b",
+    re.I,
+)
+DIGITS = re.compile(r"(?<![\w$€£¥#/.:,-])(?P<n>\d{1,3}(?:[,\u202f\u00a0 ]\d{3})*|\d+)(?![\w%/:]|[.,]\d|-\d)")
+NOT_AFTER = re.compile(
+    r"^\s*(?:[ap]\.?m\b|h\b|hrs?\b|uhr\b|o'clock|"
+    + MONTH
+    + r"\b|[€$£¥]|(?-i:[A-Z]{3})\b|euros?\b|dollars?\b|pounds?\b|percent)",
+    re.I,
+)
+WORD_TIME_AFTER = re.compile(r"\s*(?:[ap]\.?m\b|o'clock)", re.I)
+NOT_BEFORE = re.compile(r"(?:" + MONTH + r"\.?|\bat|\bv|\bversion|\bno\.|\bnumber|#|[€$£¥])\s*$", re.I)
+
+
+def find_counts(text: str) -> list[tuple[int, int, int]]:
+    """The counts `text` states, as (value, start, end)."""
+    links = url_spans(text)
+    out = []
+    for m in DIGITS.finditer(text):
+        if (
+            inside(m.start(), links)
+            or NOT_AFTER.match(text, m.end())
+            or NOT_BEFORE.search(text[max(0, m.start() - 12) : m.start()])
+        ):
+            continue
+        out.append((int(re.sub(r"\D", "", m["n"])), m.start(), m.end()))
+    for m in WORDS.finditer(text):
+        if NOT_AFTER.match(text, m.end()) and not re.match(
+            r"^\s*(?:[€$£¥]|euros?|dollars?|pounds?)", text[m.end() :], re.I
+        ):
+            if re.match(r"^\s*(?:[ap]\.?m\b|o'clock)", text[m.end() :], re.I):
+                continue
+        if m["dozen"]:
+            value = 12
+        elif m["tens"]:
+            value = TENS[m["tens"].lower()] + (UNITS.index(m["unit"].lower()) if m["unit"] else 0)
+        else:
+            value = UNITS.index(m["small"].lower())
+        if m["small"] and m["small"].lower() == "one":
+            continue  # "one" is mostly a pronoun ("the one you meant")
+        out.append((value, m.start(), m.end()))
+    return sorted(out, key=lambda c: c[1])
+
+
+def check_count(text: str, wanted: int) -> tuple[bool, list[str]]:
+    """Whether `text` states the count `wanted`; also every count it states, as written."""
+    own = unquoted(text)
+    found = find_counts(own)
+    return any(v == wanted for v, _, _ in found), [own[s:e] for _, s, e in found]

@@ -1,0 +1,97 @@
+"""Names, fixed phrases and codes a text states: `says` and `mentions_code`.
+
+`says` matches a phrase as words: any case, any punctuation or line breaks between them, a hyphen or none where
+the phrase has a space ("e-mail", "email"), and a plural or possessive `s` on its last word. A phrase the text
+sets aside ("not Motel One", "instead of Motel One", "rather than", "cancelled the Motel One") is not said.
+It is meant for names (a hotel, a venue, a product) and fixed expressions, not for ideas: an idea a reader could
+put in many words is a claim for the judge.
+
+`mentions_code` matches an id or code ("OPS-142", "INV 2026-0031") as a whole token; with `only`, no other code
+of the same shape appears (a mail listing every key does not state the new one).
+"""
+
+from __future__ import annotations
+
+import re
+
+WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+SET_ASIDE_BEFORE = re.compile(
+    r"(?:\bnot|n['’]t|\bno|\bnever|\binstead\s+of|\brather\s+than|\bno\s+longer|\bexcept|\bcancel(?:l?ed|l?ing|s)?|"
+    r"\bdropp(?:ed|ing)|\bwithout|\bother\s+than|\bunlike)"
+    r"(?:\s+(?:at|in|to|for|via|with|the|a|an|our|your|that|this|from|on|going|staying|booking|booked)){0,3}\s*$",
+    re.I,
+)
+
+
+def _norm(word: str) -> str:
+    word = word.lower().replace("’", "'")
+    return word[:-2] if word.endswith("'s") else word
+
+
+def _words(text: str) -> list[tuple[str, int, int]]:
+    return [(_norm(m.group(0)), m.start(), m.end()) for m in WORD.finditer(text)]
+
+
+def _phrase_words(phrase: str) -> list[str]:
+    return [_norm(w) for w in WORD.findall(phrase)]
+
+
+def _same(word: str, wanted: str, last: bool) -> bool:
+    return word == wanted or (last and word in (wanted + "s", wanted + "es"))
+
+
+def phrase_spans(text: str, phrase: str) -> list[tuple[int, int]]:
+    """Where `phrase` is written in `text`, as words (see the module's docstring)."""
+    wanted = _phrase_words(phrase)
+    if not wanted:
+        return []
+    words = _words(text)
+    joined = "".join(wanted)
+    spans = []
+    for i in range(len(words)):
+        n = len(wanted)
+        if i + n <= len(words) and all(_same(words[i + k][0], wanted[k], k == n - 1) for k in range(n)):
+            spans.append((words[i][1], words[i + n - 1][2]))
+            continue
+        for k in range(1, min(n, len(words) - i) + 1):  # "e-mail" for "email", "checkin" for "check in"
+            if "".join(w for w, _, _ in words[i : i + k]) == joined and k != n:
+                spans.append((words[i][1], words[i + k - 1][2]))
+                break
+        if n > 1 and _same(words[i][0], joined, True):
+            spans.append((words[i][1], words[i][2]))
+    return spans
+
+
+def says(text: str, phrase: str) -> bool:
+    """Whether `text` says `phrase` and does not set it aside."""
+    return any(not SET_ASIDE_BEFORE.search(text[max(0, a - 60) : a]) for a, _ in phrase_spans(text, phrase))
+
+
+def _shape(code: str) -> re.Pattern[str] | None:
+    """Codes of the same shape as `code`: its letters, then any digits in the same groups ("OPS-142" → OPS-<n>)."""
+    m = re.fullmatch(r"([A-Za-z]+)([\s_-]?)(\d+)(?:([\s_-])(\d+))?", code.strip())
+    if not m:
+        return None
+    tail = rf"{re.escape(m.group(4))}\d+" if m.group(4) else ""
+    return re.compile(rf"(?<![\w-]){re.escape(m.group(1))}{re.escape(m.group(2))}\d+{tail}(?![\w-])", re.I)
+
+
+def code_pattern(code: str) -> re.Pattern[str]:
+    """`code` as a whole token, any case."""
+    return re.compile(rf"(?<![\w-]){re.escape(code.strip())}(?![\w-]|\.\d)", re.I)
+
+
+def mentions_code(text: str, code: str, only: bool = False) -> bool:
+    """Whether `text` names `code`; with `only`, and no other code of its shape."""
+    if not code_pattern(code).search(text):
+        return False
+    if not only:
+        return True
+    shape = _shape(code)
+    return shape is None or all(m.group(0).lower() == code.strip().lower() for m in shape.finditer(text))
+
+
+def codes_of_shape(text: str, code: str) -> list[str]:
+    """The codes of `code`'s shape that `text` names, for failure reports."""
+    shape = _shape(code)
+    return sorted({m.group(0) for m in shape.finditer(text)}) if shape else []

@@ -1,0 +1,140 @@
+"""`told` checks: was each person told each fact, by whatever messages reached them?
+
+What a person received is every message the agent added and did not leave as a draft where they are on the to
+or cc line (or bcc, unless the check says otherwise): a reply, a new mail, a forward, one mail to everyone or one
+each. A fact holds for a person when some message they received meets it, in its own words (subject and body) or,
+for a forward, in the text it forwards. Typed readings (times, dates, amounts, people) are read as claims by
+default: a hedged mention, one offered as one of several, or a question does not state them (text/claims.py).
+
+The number of mails is not judged: a thank-you beside the announcement is fine. The same content sent twice to
+one person is (unless the check says `repeats: true`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from difflib import SequenceMatcher
+from typing import Any
+
+from orchestrator.scenario.checks import ToldCheck
+from orchestrator.scenario.conditions import Context, describe_condition, failures, holds, row_matches
+from orchestrator.verify.results import CheckResult
+
+CLAIMABLE = ("mentions_time", "mentions_date", "mentions_amount", "mentions_count", "mentions_person")
+REPEAT_SIMILARITY = 0.9
+
+
+def describe(check: ToldCheck) -> str:
+    """A told check in words."""
+    if check.name:
+        return check.name
+    spec = check.told
+    facts = "; ".join(describe_condition(_claimed(f)) for f in spec.facts) or "anything"
+    return f"{', '.join(spec.who)} told: {facts}"
+
+
+def _claimed(fact: Mapping[str, Any]) -> dict[str, Any]:
+    """A fact with `claimed: true` on its typed readings unless it says otherwise."""
+    out: dict[str, Any] = {}
+    for op, operand in fact.items():
+        if op in CLAIMABLE:
+            spec = (
+                dict(operand)
+                if isinstance(operand, Mapping) and ("from" in operand or _primary(op) in operand)
+                else {_primary(op): operand}
+            )
+            spec.setdefault("claimed", True)
+            out[op] = spec
+        else:
+            out[op] = operand
+    return out
+
+
+def _primary(op: str) -> str:
+    from orchestrator.scenario.text.operators import PRIMARY
+
+    return PRIMARY[op]
+
+
+def _unclaimed(fact: Mapping[str, Any]) -> dict[str, Any]:
+    """The same fact read in words someone else wrote (a forwarded message): no claim required."""
+    out: dict[str, Any] = {}
+    for op, operand in _claimed(fact).items():
+        out[op] = {**operand, "claimed": False} if isinstance(operand, Mapping) and "claimed" in operand else operand
+    return out
+
+
+def delivered(ctx: Context, app: str, table: str) -> list[dict[str, Any]]:
+    """Messages the agent added that left the drafts folder, trashed or archived afterwards included."""
+    rows = ctx.select(app, table, True, discarded=True)
+    return [r for r in rows if r.get("folder") != "drafts"]
+
+
+def recipients(message: Mapping[str, Any], bcc: bool) -> set[str]:
+    """Who a message went to, lowercased."""
+    fields = ("to", "cc", "bcc") if bcc else ("to", "cc")
+    return {str(a).strip().lower() for f in fields for a in message.get(f) or []}
+
+
+def _text(message: Mapping[str, Any]) -> str:
+    return f"{message.get('subject') or ''}\n\n{message.get('body') or ''}"
+
+
+def _forwarded(message: Mapping[str, Any], by_id: Mapping[Any, Mapping[str, Any]]) -> str | None:
+    original = by_id.get(message.get("forwarded_from"))
+    return None if original is None else _text(original)
+
+
+def _repeat(messages: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """Two messages with the same content (same words, near enough)."""
+    norm = [" ".join(str(m.get("body") or "").lower().split()) for m in messages]
+    for i in range(len(messages)):
+        for j in range(i + 1, len(messages)):
+            if norm[i] and SequenceMatcher(None, norm[i], norm[j], autojunk=False).ratio() >= REPEAT_SIMILARITY:
+                return messages[i], messages[j]
+    return None
+
+
+def check_told(check: ToldCheck, check_id: str, stage: str, ctx: Context, key: str) -> CheckResult:
+    """Judge a told check against the final state."""
+    spec = check.told
+    app_ctx = ctx.for_app(spec.app)
+    everything = ctx.rows(spec.app, spec.table)
+    by_id = {r.get(key): r for r in everything}
+    sent = delivered(ctx, spec.app, spec.table)
+    if spec.in_thread is not None:
+        threads = {r.get("thread_id") for r in everything if row_matches(r, spec.in_thread, app_ctx, spec.table)}
+        sent = [m for m in sent if m.get("thread_id") in threads]
+    problems: list[str] = []
+    found: list[dict[str, Any]] = []
+    for person in spec.who:
+        got = [m for m in sent if person.strip().lower() in recipients(m, spec.bcc)]
+        where = " in the thread" if spec.in_thread is not None else ""
+        if not got:
+            problems.append(f"{person} received no message from the agent{where}")
+            continue
+        found += [{key: m.get(key), "subject": m.get("subject")} for m in got[:3]]
+        for fact in spec.facts:
+            claimed = _claimed(fact)
+            if any(holds(_text(m), claimed, app_ctx) for m in got):
+                continue
+            forwarded = [t for m in got if (t := _forwarded(m, by_id)) is not None]
+            if any(holds(t, _unclaimed(fact), app_ctx) for t in forwarded):
+                continue
+            misses = failures({"text": _text(got[-1])}, {"text": claimed}, app_ctx)
+            problems.append(
+                f"{person} was not told {describe_condition(claimed)} ({len(got)} message(s) to them; "
+                + ("; ".join(misses) if misses else "no message meets it")
+                + ")"
+            )
+        if not spec.repeats and (pair := _repeat(got)):
+            problems.append(f"{person} got the same message twice ({pair[0].get(key)!r} and {pair[1].get(key)!r})")
+    return CheckResult(
+        id=check_id,
+        stage=stage,
+        description=describe(check),
+        weight=check.weight,
+        passed=not problems,
+        reason="; ".join(problems) or None,
+        found=found[:5],
+    )

@@ -1,0 +1,109 @@
+"""Intent checks through the gateway: a `told` check judges what each person was told, by any channel, as claims.
+
+Scripted agents do the changed-request task (confirm the dinner with Omar: the final day and headcount) in ways
+the reference does not: a reply with Omar copied, a forward of Priya's follow-up, numbers in words, two mails,
+the old figures set aside. Each must pass. Wrong ones (a hedge, alternatives, a question, the stale figures, a
+draft never sent, the wrong person, the same mail twice) must fail on the told check.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import Case, drop, oracle, script  # noqa: E402
+
+from orchestrator import scenario as scenarios  # noqa: E402
+from orchestrator.agents import OracleAgent  # noqa: E402
+from orchestrator.prove.validate import _why, run_once  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+READS = """
+- {tool: mail__get_message, args: {message_id: dinner-request}, save: request}
+- {tool: world__wait, args: {minutes: 30}}
+- {tool: mail__get_thread, args: {thread_id: "${request.thread_id}"}}
+"""
+
+
+def send(body: str, to: str = "omar@acme.test") -> str:
+    return f"\n- {{tool: mail__send_message, args: {{to: [{to}], subject: Team dinner, body: {body!r}}}}}\n"
+
+
+CASES = [
+    Case(
+        "reply-in-priyas-thread-with-omar-copied",
+        True,
+        script(
+            READS
+            + """
+- {tool: mail__reply, args: {message_id: headcount-update, cc: [omar@acme.test], body: "Thanks Priya! Omar, confirming the team dinner on Thursday for 14 guests."}}
+"""
+        ),
+    ),
+    Case(
+        "forward-of-the-follow-up-with-a-note",
+        True,
+        script(
+            READS
+            + """
+- {tool: mail__forward, args: {message_id: headcount-update, to: [omar@acme.test], body: "Hi Omar, please take this as our confirmation for the team dinner: the final numbers are below."}}
+"""
+        ),
+    ),
+    Case(
+        "numbers-in-words-and-a-full-date",
+        True,
+        script(READS + send("Hi Omar, we confirm the team dinner on Thursday 5 March, fourteen guests. Best, Dana")),
+    ),
+    Case(
+        "old-figures-set-aside",
+        True,
+        script(
+            READS + send("Update for the team dinner: 14 guests (not 12), and Thursday instead of Wednesday. Thanks!")
+        ),
+    ),
+    Case(
+        "confirmation-plus-thanks-to-priya",
+        True,
+        script(
+            READS
+            + send("Confirmed: team dinner Thursday evening, 14 people. Let me know if you need anything else.")
+            + send("Thanks Priya, confirmed with Omar.", "priya@acme.test")
+        ),
+    ),
+    Case("hedged", False, script(READS + send("Hi Omar, probably Thursday, 14 people; I'll let you know for sure."))),
+    Case("alternatives", False, script(READS + send("Hi Omar, it will be Wednesday or Thursday, 12 to 14 people."))),
+    Case(
+        "a-question-not-a-confirmation",
+        False,
+        script(READS + send("Hi Omar, would Thursday for 14 people work for you?")),
+    ),
+    Case(
+        "stale-figures", False, script(READS + send("Hi Omar, confirming the team dinner on Wednesday for 12 people."))
+    ),
+    Case(
+        "draft-never-sent",
+        False,
+        script(
+            READS
+            + """
+- {tool: mail__create_draft, args: {to: [omar@acme.test], subject: Team dinner, body: "Confirming Thursday, 14 guests."}}
+"""
+        ),
+    ),
+    Case("told-priya-not-omar", False, script(READS + send("Confirming Thursday, 14 guests.", "priya@acme.test"))),
+    Case("same-mail-twice", False, oracle(lambda s, steps: steps + steps[-1:])),
+    Case("nothing-sent", False, oracle(drop(lambda x: x.tool == "mail__send_message"))),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+async def test_changed_request(backend, case: Case) -> None:
+    scenario = scenarios.load(ROOT / "scenarios" / "changed-request.yaml")
+    result, report = await run_once(scenario, backend, OracleAgent(case.steps(scenario)))
+    assert report.errors == [], report.errors
+    assert result.passed == case.want, f"{case.id}: score {result.score:.2f}: {_why(result)}"
