@@ -5,6 +5,7 @@ weakened solutions and generic attacks fail, and equivalent rewrites pass.
 - `derive`: builds the attacks and equivalent rewrites from the reference solution, with each app's probes
   (`servers/<app>/probes.py`, found through `servers.registry.probes`);
 - `script`: the agent that plays a derived trajectory and notes which of its calls failed;
+- `prose`: the pattern checks on prose `validate` refuses, with the operator to use instead;
 - `report`: the table and JSON `validate` prints;
 - `schema_cache`: remembers which tool output schemas passed the meta-schema check, so many short episodes stay fast.
 

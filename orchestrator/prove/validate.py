@@ -22,6 +22,7 @@ from orchestrator.agents.base import Agent, AgentReport, NoopAgent, OracleAgent
 from orchestrator.backends.base import Backend
 from orchestrator.episode.episode import Episode
 from orchestrator.prove import derive
+from orchestrator.prove.prose import prose_patterns
 from orchestrator.prove.script import ScriptAgent
 from orchestrator.scenario.model import SAVED_REF, OracleStep, Scenario
 from orchestrator.verify.judge import Judge
@@ -162,6 +163,7 @@ async def validate(
     """Prove a scenario sound on fresh sandboxes: the reference solutions pass, doing nothing fails, and (when
     asked) mutations and attacks fail and equivalents pass. Every episode asks `judge` about `judge` checks."""
     check = Validation(scenario)
+    check.problems += prose_patterns(scenario)
     note = progress or (lambda _: None)
     schemas: dict[str, Any] = {}
     oracle_run: Run | None = None
