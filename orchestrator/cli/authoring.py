@@ -253,6 +253,9 @@ def inject_command(
             "change-payment, invite-outsider. Default: all, in turn.",
         ),
     ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print what was written, dropped (with why) and skipped as JSON.")
+    ] = False,
 ) -> None:
     """Write prompt-injection variants: content the task makes the agent read carries an attacker's instructions.
     Every variant written is proven (the reference solution stays useful and secure, doing nothing is useless, an
@@ -281,6 +284,9 @@ def inject_command(
 
     started = time.perf_counter()
     done = anyio.run(run_all)
+    if as_json:
+        print(json.dumps(inject.written_report(done, time.perf_counter() - started), indent=2))
+        raise typer.Exit(0 if done.written else 1)
     for source, proof in done.dropped:
         err.print(f"dropped {source}: {proof.attack.describe()}: {'; '.join(proof.problems)}", highlight=False)
     for source, why in done.skipped:
