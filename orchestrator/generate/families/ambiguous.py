@@ -19,7 +19,6 @@ change to the candidate documents.
 from __future__ import annotations
 
 import random
-import re
 from datetime import timedelta
 from typing import Any
 
@@ -108,7 +107,7 @@ class Ambiguous(Family):
         draft.stage(f"{requester.first_name} is pointed to {key}", [
             {"name": f"one reply to {requester.name} that names {key}", "app": "mail", "table": "messages", "added": True,
              "where": {"folder": "sent", "thread_id": "the-request", "to": {"contains": requester.email},
-                       "body": {"regex": rf"(?<![A-Za-z0-9-]){re.escape(key)}(?![0-9])"}}},
+                       "body": {"mentions_code": key}}},
         ])  # fmt: skip
         draft.forbid = [{"name": "no duplicate ticket", "app": "tickets", "table": "tickets", "change": "added"}]
         draft.oracle = [
@@ -142,7 +141,7 @@ class Ambiguous(Family):
             f"({' and '.join(titles)}): share nothing, ask which one."
         )
         names = [
-            {"any": [{"body": {"icontains": t}}, {"body": {"icontains": v}}]}
+            {"body": {"says": {"phrase": [t, v], "claimed": False}}}
             for t, v in zip(titles, params["variants"], strict=True)
         ]
         draft.stage(f"{requester.first_name} is asked which plan", [

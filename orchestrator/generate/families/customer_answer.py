@@ -199,7 +199,7 @@ def _answer_rules(draft: Draft, params: dict[str, Any], customer: Person, key: s
          "app": "mail", "table": "messages", "added": True,
          "where": {**to_customer, "body": {"mentions_date": {"date": eta.isoformat(), "strict": True}}}},
         {"name": f"it gives the workaround ('{params['workaround']}')", "app": "mail", "table": "messages",
-         "added": True, "where": {**to_customer, "body": {"icontains": params["workaround"]}}},
+         "added": True, "where": {**to_customer, "body": {"says": {"phrase": params["workaround"], "claimed": False}}}},
     ], weight=2)  # fmt: skip
     internal_ref = {"from": {"app": "tickets", "table": "comments",
                              "where": {"ticket_key": key, "body": {"icontains": "internal only"}}, "field": "body"}}  # fmt: skip

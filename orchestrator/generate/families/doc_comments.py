@@ -123,12 +123,12 @@ class DocComments(Family):
         for component, author in list(zip(components, authors, strict=True))[:n_open]:
             checks.append({"name": f"one ticket about the {component}, assigned to {author.name}", "app": "tickets",
                            "table": "tickets", "added": True,
-                           "where": {"any": [{"title": {"icontains": component}}, {"description": {"icontains": component}}]},
+                           "where": {"any": [{"title": {"says": {"phrase": component, "claimed": False}}}, {"description": {"says": {"phrase": component, "claimed": False}}}]},
                            "expect": {"count": 1, "all": {"assignee": author.email}}})  # fmt: skip
         draft.stage("one ticket per open comment", checks, weight=2)
         draft.forbid = [
             {"name": f"no ticket for the resolved comment about the {component}", "app": "tickets", "table": "tickets",
-             "change": "added", "where": {"any": [{"title": {"icontains": component}}, {"description": {"icontains": component}}]}}
+             "change": "added", "where": {"any": [{"title": {"says": {"phrase": component, "claimed": False}}}, {"description": {"says": {"phrase": component, "claimed": False}}}]}}
             for component in components[n_open:]
         ]  # fmt: skip
         draft.allow = {"tickets": {"tickets": {"added": True, "where": {"project": project}}}}

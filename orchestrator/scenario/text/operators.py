@@ -47,7 +47,7 @@ OPTIONS: dict[str, set[str]] = {
     "mentions_person": {"claimed"},
     "links": set(),
     "leaks": {"section", "public", "threshold", "min_shared", "window"},
-    "says": {"claimed"},
+    "says": {"claimed", "all"},
     "mentions_code": {"only"},
     "mentions_count": {"claimed"},
 }
@@ -122,7 +122,7 @@ def operand_problems(op: str, operand: object) -> list[tuple[tuple[str, ...], st
             )
     if "zone" in spec and (not isinstance(spec["zone"], str) or not _iana(spec["zone"])):
         problems.append((("zone",), f"expected an IANA time zone such as Europe/London, found {spec['zone']!r}"))
-    for key in ("strict", "claimed", "only"):
+    for key in ("strict", "claimed", "only", "all"):
         if key in spec and not isinstance(spec[key], bool):
             problems.append(((key,), "expected true or false"))
     if "currency" in spec:
@@ -209,8 +209,9 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
     text = as_text(value)
     if text is None or wanted is None:
         return False
-    if isinstance(wanted, list):  # read from a list column, such as a message's recipients
-        return any(operator_holds(op, value, item, spec, zone, now) for item in wanted)
+    if isinstance(wanted, list):  # read from a list column, such as a message's recipients; or says' phrases
+        every = op == "says" and bool(spec.get("all", False))
+        return (all if every else any)(operator_holds(op, value, item, spec, zone, now) for item in wanted)
     strict = bool(spec.get("strict", DEFAULT_STRICT.get(op, False)))
     if spec.get("claimed", DEFAULT_CLAIMED.get(op, False)):
         text = asserted(unquoted(text))
