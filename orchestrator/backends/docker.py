@@ -76,6 +76,30 @@ def engine() -> Any:
     return client
 
 
+def compose_command() -> list[str]:
+    """The Compose command this machine has, for `compose.yaml` (which works with both): `docker compose` (the v2
+    plugin) when it answers, else `docker-compose` (v1, as Debian's 1.29); a `BackendError` naming both when
+    neither is installed. The docker backend itself needs neither: it drives the Engine API."""
+    import shutil
+    import subprocess
+
+    docker = shutil.which("docker")
+    if docker:
+        try:
+            plugin = subprocess.run([docker, "compose", "version"], capture_output=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            plugin = None
+        if plugin is not None and plugin.returncode == 0:
+            return [docker, "compose"]
+    legacy = shutil.which("docker-compose")
+    if legacy:
+        return [legacy]
+    raise BackendError(
+        "neither `docker compose` (the Compose v2 plugin) nor `docker-compose` (v1) is installed: install one "
+        "(for example `apt-get install docker-compose`, or Docker's docker-compose-plugin package)"
+    )
+
+
 def managed_labels(**extra: str) -> dict[str, str]:
     """The Docker labels that mark a container or network as this backend's (to find and remove it), plus `extra`."""
     return {MANAGED: "true", **extra}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -17,7 +16,7 @@ import pytest
 from helpers import ROOT, TRAVEL_PATH, free_port, structured
 from mcp import Client
 
-from orchestrator.backends.docker import MANAGED, NETWORK, DockerBackend, down
+from orchestrator.backends.docker import MANAGED, NETWORK, DockerBackend, compose_command, down
 from servers.core import SandboxSpec
 
 pytestmark = pytest.mark.docker
@@ -140,12 +139,6 @@ def test_missing_image_names_the_build_command(docker_client, tmp_path: Path) ->
                         env={"CLAWGYM_IMAGE": "clawgym/no-such-image:0"})  # fmt: skip
     assert done.returncode == 2
     assert "clawgym/no-such-image:0 is missing" in done.stderr and "images/build.sh" in done.stderr
-
-
-def compose_command() -> list[str]:
-    if shutil.which("docker-compose"):
-        return ["docker-compose"]
-    return ["docker", "compose"]
 
 
 def test_compose_comes_up_healthy_and_serves_the_gateway(docker_client, tmp_path: Path) -> None:
