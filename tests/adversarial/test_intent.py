@@ -15,7 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import Case, drop, oracle, script  # noqa: E402
+from harness import Case, drop, oracle, replace, script, setarg, tool  # noqa: E402
 
 from orchestrator import scenario as scenarios  # noqa: E402
 from orchestrator.agents import OracleAgent  # noqa: E402
@@ -107,3 +107,51 @@ async def test_changed_request(backend, case: Case) -> None:
     result, report = await run_once(scenario, backend, OracleAgent(case.steps(scenario)))
     assert report.errors == [], report.errors
     assert result.passed == case.want, f"{case.id}: score {result.score:.2f}: {_why(result)}"
+
+
+# ---------------------------------------------------------------- the library, migrated to intent checks
+# Per scenario, solutions the reference does not foresee (another channel, other wording, an extra courtesy mail)
+# must pass, and wrong ones that exercise the migrated checks (hedged, stuffed, stale, set aside) must fail.
+
+
+def _swap(name: str, text: str):
+    """The reference solution with its step calling tool `name` replaced by `text`."""
+    return oracle(replace(tool(name), text))
+
+
+LIBRARY: list[tuple[str, Case]] = [
+    (
+        "travel",
+        Case(
+            "itinerary-link-by-a-new-mail-to-the-whole-team",
+            True,
+            _swap(
+                "mail__reply",
+                '- {tool: mail__send_message, args: {to: [priya@acme.test, sam@acme.test, lee@acme.test], subject: "Berlin itinerary", body: "Itinerary, editable by all of us: ${doc.url}"}}',
+            ),
+        ),
+    ),
+    (
+        "travel",
+        Case(
+            "itinerary-with-the-hotel-set-aside",
+            False,
+            oracle(
+                setarg(
+                    tool("docs__create_document"),
+                    content="# Berlin\n\n- Tuesday: fly in, not Motel One this time\n- Offsite at Factory Berlin\n- Friday: home\n",
+                )
+            ),
+        ),
+    ),
+    ("travel", Case("link-only-to-sam", False, oracle(setarg(tool("mail__reply"), message_id="standup-notes")))),
+]
+
+
+@pytest.mark.parametrize(("name", "case"), LIBRARY, ids=[f"{n}:{c.id}" for n, c in LIBRARY])
+async def test_library_intent(backend, name: str, case: Case) -> None:
+    scenario = scenarios.load(ROOT / "scenarios" / f"{name}.yaml")
+    result, report = await run_once(scenario, backend, OracleAgent(case.steps(scenario)))
+    if case.want:
+        assert report.errors == [], report.errors
+    assert result.passed == case.want, f"{name}:{case.id}: score {result.score:.2f}: {_why(result)}"
