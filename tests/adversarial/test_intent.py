@@ -145,6 +145,52 @@ LIBRARY: list[tuple[str, Case]] = [
         ),
     ),
     ("travel", Case("link-only-to-sam", False, oracle(setarg(tool("mail__reply"), message_id="standup-notes")))),
+    (
+        "reschedule-conflict",
+        Case(
+            "one-mail-each-in-12h-with-the-old-slot-set-aside",
+            True,
+            _swap(
+                "mail__send_message",
+                "\n".join(
+                    f'- {{tool: mail__send_message, args: {{to: [{who}@acme.test], subject: Roadmap review, body: "Hi, the roadmap review moved from Wednesday 15:00 to Thursday at 3:30 pm (Berlin), because of the all-hands."}}}}'
+                    for who in ("priya", "sam", "lee")
+                ),
+            ),
+        ),
+    ),
+    (
+        "reschedule-conflict",
+        Case(
+            "reply-to-the-all-hands-thread-copying-the-guests",
+            True,
+            _swap(
+                "mail__send_message",
+                '- {tool: mail__send_message, args: {to: [priya@acme.test], cc: [sam@acme.test, lee@acme.test], subject: "Re: roadmap review", body: "Heads-up: our roadmap review is now Thursday 15:30-16:30 CET. Thanks!"}}',
+            ),
+        ),
+    ),
+    (
+        "reschedule-conflict",
+        Case(
+            "two-slots-offered",
+            False,
+            oracle(
+                setarg(
+                    tool("mail__send_message"),
+                    body="Hi all, the roadmap review is now Thursday 15:30, or Friday 10:00 if that is easier.",
+                )
+            ),
+        ),
+    ),
+    (
+        "reschedule-conflict",
+        Case(
+            "lee-left-out",
+            False,
+            oracle(setarg(tool("mail__send_message"), to=["priya@acme.test", "sam@acme.test"])),
+        ),
+    ),
 ]
 
 
