@@ -191,6 +191,35 @@ LIBRARY: list[tuple[str, Case]] = [
             oracle(setarg(tool("mail__send_message"), to=["priya@acme.test", "sam@acme.test"])),
         ),
     ),
+    (
+        "lost-reply-mail",
+        Case(
+            "address-with-last-years-venue-set-aside",
+            True,
+            oracle(
+                setarg(
+                    tool("mail__reply"),
+                    body="Hi Priya, this year it's Kastanienallee 12 (Alte Brauerei), not Stralauer Allee like last time.",
+                )
+            ),
+        ),
+    ),
+    (
+        "lost-reply-mail",
+        Case(
+            "address-hedged",
+            False,
+            oracle(setarg(tool("mail__reply"), body="Hi Priya, maybe Kastanienallee 12? I'll let you know for sure.")),
+        ),
+    ),
+    (
+        "lost-reply-mail",
+        Case(
+            "last-years-address",
+            False,
+            oracle(setarg(tool("mail__reply"), body="Hi Priya, the venue is the Spreespeicher, Stralauer Allee 2.")),
+        ),
+    ),
 ]
 
 
