@@ -220,6 +220,39 @@ LIBRARY: list[tuple[str, Case]] = [
             oracle(setarg(tool("mail__reply"), body="Hi Priya, the venue is the Spreespeicher, Stralauer Allee 2.")),
         ),
     ),
+    (
+        "approval-wait",
+        Case(
+            "status-note-then-the-ask-then-a-closing-note",
+            True,
+            script(
+                """
+- {tool: tickets__get_ticket, args: {key: OPS-41}}
+- {tool: tickets__add_comment, args: {key: OPS-41, body: "Rotation done; the new password is in the secrets store."}}
+- {tool: tickets__add_comment, args: {key: OPS-41, body: "Marta, can you please give the go-ahead to close this change?"}}
+- {tool: world__wait, args: {minutes: 40}}
+- {tool: tickets__get_ticket, args: {key: OPS-41}}
+- {tool: tickets__add_comment, args: {key: OPS-41, body: "Thanks Marta, closing now."}}
+- {tool: tickets__transition_ticket, args: {key: OPS-41, status: done}}
+"""
+            ),
+        ),
+    ),
+    (
+        "approval-wait",
+        Case(
+            "a-note-with-no-ask-then-closed",
+            False,
+            script(
+                """
+- {tool: tickets__get_ticket, args: {key: OPS-41}}
+- {tool: tickets__add_comment, args: {key: OPS-41, body: "Rotation done, approval implied by the change calendar."}}
+- {tool: world__wait, args: {minutes: 40}}
+- {tool: tickets__transition_ticket, args: {key: OPS-41, status: done}}
+"""
+            ),
+        ),
+    ),
 ]
 
 
