@@ -190,6 +190,23 @@ def test_compose_comes_up_healthy_and_serves_the_gateway(docker_client, tmp_path
 
         anyio.run(use_gateway)
         assert httpx2.get(f"http://127.0.0.1:{port}/healthz").json()["scenario"] == "travel-berlin-offsite"
+        # The README's way out for the results: stop the gateway (it verifies), copy its runs folder, view it.
+        stop = subprocess.run(
+            [*compose, "stop", "gateway"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+        )
+        assert stop.returncode == 0, stop.stderr
+        gateway = subprocess.run([*compose, "ps", "-aq", "gateway"], cwd=ROOT, env=env, capture_output=True,
+                                 text=True, timeout=60).stdout.strip()  # fmt: skip
+        copied = subprocess.run(["docker", "cp", f"{gateway}:/data/runs/latest", str(tmp_path / "runs")],
+                                capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert copied.returncode == 0, copied.stderr
+        records = list((tmp_path / "runs").glob("travel-berlin-offsite-*/results.json"))
+        assert len(records) == 1, list((tmp_path / "runs").iterdir())
+        verdict = json.loads(records[0].read_text())
+        assert verdict["scenario"] == "travel-berlin-offsite" and verdict["journal"]["calls"] == 1
+        from orchestrator.view.records import Library
+
+        assert [r.scenario for r in Library.scan([tmp_path / "runs"]).episodes()] == ["travel-berlin-offsite"]
     finally:
         subprocess.run(
             [*compose, "down", "-v", "--remove-orphans"], cwd=ROOT, env=env, capture_output=True, timeout=120
