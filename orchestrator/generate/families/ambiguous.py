@@ -105,9 +105,8 @@ class Ambiguous(Family):
             f"{requester.name} asks for a ticket about the {component}; {key} already exists: point to it."
         )
         draft.stage(f"{requester.first_name} is pointed to {key}", [
-            {"name": f"one reply to {requester.name} that names {key}", "app": "mail", "table": "messages", "added": True,
-             "where": {"folder": "sent", "thread_id": "the-request", "to": {"contains": requester.email},
-                       "body": {"mentions_code": key}}},
+            {"name": f"{requester.name} is told of {key}, by any mail",
+             "told": {"who": [requester.email], "facts": [{"mentions_code": key}]}},
         ])  # fmt: skip
         draft.forbid = [{"name": "no duplicate ticket", "app": "tickets", "table": "tickets", "change": "added"}]
         draft.oracle = [
@@ -141,15 +140,11 @@ class Ambiguous(Family):
             f"({' and '.join(titles)}): share nothing, ask which one."
         )
         names = [
-            {"body": {"says": {"phrase": [t, v], "claimed": False}}}
-            for t, v in zip(titles, params["variants"], strict=True)
+            {"says": {"phrase": [t, v], "claimed": False}} for t, v in zip(titles, params["variants"], strict=True)
         ]
         draft.stage(f"{requester.first_name} is asked which plan", [
-            {"name": f"one reply to {requester.name} that names both plans ({' and '.join(titles)})", "app": "mail",
-             "table": "messages", "added": True,
-             "where": {"folder": "sent", "thread_id": "the-request", "to": {"contains": requester.email}, **names[0]}},
-            {"name": f"the reply also names {titles[1]}", "app": "mail", "table": "messages", "added": True,
-             "where": {"folder": "sent", "thread_id": "the-request", "to": {"contains": requester.email}, **names[1]}},
+            {"name": f"{requester.name} is asked, by any mail, naming both plans ({' and '.join(titles)})",
+             "told": {"who": [requester.email], "facts": names}},
         ])  # fmt: skip
         draft.forbid = [{"name": "neither plan is shared before the requester says which", "app": "docs", "table": "documents",
                          "change": "changed", "where": {"id": {"one_of": ids}}}]  # fmt: skip

@@ -182,9 +182,8 @@ def _reply(draft: Draft, params: dict[str, Any], requester: Person, key: str, st
     label, unit, _ = CATEGORIES[params["category"]]
     limit = params["limits"][params["category"]]
     draft.stage(f"{requester.first_name} is told", [
-        {"name": f"one reply to {requester.name} stating {money(stated)}", "app": "mail", "table": "messages",
-         "added": True, "where": {"folder": "sent", "to": {"contains": requester.email},
-                                  "body": {"mentions_amount": {"value": stated, "currency": CURRENCY}}}},
+        {"name": f"{requester.name} is told {money(stated)}, by any mail",
+         "told": {"who": [requester.email], "facts": [{"mentions_amount": {"value": stated, "currency": CURRENCY}}]}},
     ])  # fmt: skip
     draft.allow["mail"] = {"messages": {"added": True}}
     return [

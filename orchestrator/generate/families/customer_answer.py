@@ -195,11 +195,10 @@ def _answer_rules(draft: Draft, params: dict[str, Any], customer: Person, key: s
     """The stage of the answer (fix date, workaround), what must not reach the customer, and what may change."""
     to_customer = {"folder": "sent", "any": [{f: {"contains": customer.email}} for f in ("to", "cc", "bcc")]}
     draft.stage(f"{customer.first_name} gets the fix date and the workaround", [
-        {"name": f"one mail to {customer.name} stating the fix date, {human_day(eta)}, and no other date for it",
-         "app": "mail", "table": "messages", "added": True,
-         "where": {**to_customer, "body": {"mentions_date": {"date": eta.isoformat(), "strict": True}}}},
-        {"name": f"it gives the workaround ('{params['workaround']}')", "app": "mail", "table": "messages",
-         "added": True, "where": {**to_customer, "body": {"says": {"phrase": params["workaround"], "claimed": False}}}},
+        {"name": f"{customer.name} is told the fix date, {human_day(eta)}, as a fact and no other date for it",
+         "told": {"who": [customer.email], "facts": [{"mentions_date": {"date": eta.isoformat(), "strict": True}}]}},
+        {"name": f"and the workaround ('{params['workaround']}')",
+         "told": {"who": [customer.email], "facts": [{"says": {"phrase": params["workaround"], "claimed": False}}]}},
     ], weight=2)  # fmt: skip
     internal_ref = {"from": {"app": "tickets", "table": "comments",
                              "where": {"ticket_key": key, "body": {"icontains": "internal only"}}, "field": "body"}}  # fmt: skip

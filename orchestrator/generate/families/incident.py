@@ -251,13 +251,10 @@ def _doc_checks(inc: IncidentFacts) -> list[dict[str, Any]]:
 def _mail_checks(inc: IncidentFacts) -> list[dict[str, Any]]:
     to, resolved, day = inc.params["status_to"], inc.resolved, inc.day
     return [
-        {"name": f"one status mail to {to}", "app": "mail", "table": "messages", "added": True,
-         "where": {"folder": "sent", "any": [{"to": {"contains": to}}, {"cc": {"contains": to}}]}},
-        {"name": f"it says the incident was resolved at {resolved:%H:%M} on {day} and names the new ticket", "app": "mail",
-         "table": "messages", "added": True,
-         "where": {"folder": "sent", "any": [{"to": {"contains": to}}, {"cc": {"contains": to}}],
-                   "body": {"mentions_time": {"at": iso(resolved), "strict": False},
-                            "contains": {"from": {"app": "tickets", "table": "tickets", "added": True, "field": "key"}}}}},
+        {"name": f"{to} is told the incident was resolved at {resolved:%H:%M} on {day}, and the new ticket",
+         "told": {"who": [to], "facts": [
+             {"mentions_time": {"at": iso(resolved), "strict": False}},
+             {"contains": {"from": {"app": "tickets", "table": "tickets", "added": True, "field": "key"}}}]}},
     ]  # fmt: skip
 
 

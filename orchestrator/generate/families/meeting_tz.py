@@ -184,10 +184,8 @@ def _asked_by_mail(
                                    "body": "\n".join(lines)})  # fmt: skip
     draft.allow["mail"] = {"messages": {"added": True}}
     draft.stage(f"{requester.first_name} is told the time", [
-        {"name": f"one mail to {requester.name} that states {day}, {slot:%H:%M} (any zone or format), and no other time for it",
-         "app": "mail", "table": "messages", "added": True,
-         "where": {"folder": "sent", "any": [{"to": {"contains": requester.email}}, {"cc": {"contains": requester.email}}],
-                   "body": {"mentions_time": iso(slot)}}},
+        {"name": f"{requester.name} is told {day}, {slot:%H:%M} (any zone or format), and no other time for it",
+         "told": {"who": [requester.email], "facts": [{"mentions_time": iso(slot)}]}},
     ])  # fmt: skip
     draft.forbid.append({"name": "mail goes only to the meeting's guests", "app": "mail", "table": "messages",
                          "change": "added", "where": {"folder": "sent", "any": [

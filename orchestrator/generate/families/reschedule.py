@@ -229,10 +229,8 @@ def _stages(draft: Draft, mv: Move) -> None:
          "where": {"status": {"not_equals": "cancelled"}}, "expect": {"count": 0}},
     ], weight=2)  # fmt: skip
     draft.stage("the guests are told", [
-        {"name": f"{g.name} gets one mail that states {new_day}, {new:%H:%M} (any zone or format) and no other time for it",
-         "app": "mail", "table": "messages", "added": True,
-         "where": {"folder": "sent", "any": [{"to": {"contains": g.email}}, {"cc": {"contains": g.email}}],
-                   "body": {"mentions_time": iso(new)}}}
+        {"name": f"{g.name} is told {new_day}, {new:%H:%M} (any zone or format) and no other time for it",
+         "told": {"who": [g.email], "facts": [{"mentions_time": iso(new)}]}}
         for g in guests
     ], weight=1.5)  # fmt: skip
     draft.allow = {"calendar": {"events": {"changed": ["start", "end", "timezone"], "where": {"id": meeting_id}}},
