@@ -30,7 +30,7 @@ READS = """
 
 
 def send(body: str, to: str = "omar@acme.test") -> str:
-    return f"\n- {{tool: mail__send_message, args: {{to: [{to}], subject: Team dinner, body: {body!r}}}}}\n"
+    return f"\n- {{tool: mail__send_message, args: {{to: [{to}], subject: Team dinner, body: {body!r}}}\n"
 
 
 CASES = [
@@ -153,7 +153,7 @@ LIBRARY: list[tuple[str, Case]] = [
             _swap(
                 "mail__send_message",
                 "\n".join(
-                    f'- {{tool: mail__send_message, args: {{to: [{who}@acme.test], subject: Roadmap review, body: "Hi, the roadmap review moved from Wednesday 15:00 to Thursday at 3:30 pm (Berlin), because of the all-hands."}}}}'
+                    f'- {{tool: mail__send_message, args: {{to: [{who}@acme.test], subject: Roadmap review, body: "Hi, the roadmap review moved from Wednesday 15:00 to Thursday at 3:30 pm (Berlin), because of the all-hands."}}'
                     for who in ("priya", "sam", "lee")
                 ),
             ),
@@ -250,6 +250,43 @@ LIBRARY: list[tuple[str, Case]] = [
 - {tool: world__wait, args: {minutes: 40}}
 - {tool: tickets__transition_ticket, args: {key: OPS-41, status: done}}
 """
+            ),
+        ),
+    ),
+    (
+        "interview-loop",
+        Case(
+            "new-mail-in-12h-with-berlin-times-beside",
+            True,
+            _swap(
+                "mail__reply",
+                '- {tool: mail__send_message, args: {to: [jamie.chen@mailbox.test], subject: Your final round, body: "Hi Jamie, your interviews (UK time): coding with Omar on Wednesday {{ wednesday next week | human }} at 3 pm (4 pm Berlin); the hiring manager chat with Lena on {{ thursday next week | human }} at 8 am, then system design with Yuki at 9 am. Good luck!"}}',
+            ),
+        ),
+    ),
+    (
+        "interview-loop",
+        Case(
+            "berlin-clock-times-sent-as-uk-times",
+            False,
+            oracle(
+                setarg(
+                    tool("mail__reply"),
+                    body="Hi Jamie, all times UK: {{ wednesday next week | human }} 16:00 coding; {{ thursday next week | human }} 09:00 hiring manager, 10:00 system design.",
+                )
+            ),
+        ),
+    ),
+    (
+        "interview-loop",
+        Case(
+            "coding-interview-offered-two-ways",
+            False,
+            oracle(
+                setarg(
+                    tool("mail__reply"),
+                    body="Hi Jamie (UK times): coding on {{ wednesday next week | human }} at 15:00 or 16:00. {{ thursday next week | human }}: 08:00 with Lena, 09:00 with Yuki.",
+                )
             ),
         ),
     ),
