@@ -15,7 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import Case, drop, oracle, replace, script, setarg, tool  # noqa: E402
+from harness import Case, drop, oracle, parse, replace, script, setarg, tool  # noqa: E402
 
 from orchestrator import scenario as scenarios  # noqa: E402
 from orchestrator.agents import OracleAgent  # noqa: E402
@@ -117,6 +117,18 @@ async def test_changed_request(backend, case: Case) -> None:
 def _swap(name: str, text: str):
     """The reference solution with its step calling tool `name` replaced by `text`."""
     return oracle(replace(tool(name), text))
+
+
+def _each(name: str, text: str):
+    """Each step calling tool `name` replaced by `text`, its arguments filled in (`%(key)s`)."""
+
+    def edit(s, steps):
+        out = []
+        for x in steps:
+            out += parse(s, text % x.args) if x.tool == name else [x]
+        return out
+
+    return edit
 
 
 LIBRARY: list[tuple[str, Case]] = [
@@ -251,6 +263,39 @@ LIBRARY: list[tuple[str, Case]] = [
 - {tool: tickets__transition_ticket, args: {key: OPS-41, status: done}}
 """
             ),
+        ),
+    ),
+    (
+        "oncall-handover",
+        Case(
+            "handover-comment-in-other-words-plus-a-status-note-and-a-cc",
+            True,
+            oracle(
+                _each(
+                    "tickets__add_comment",
+                    """
+- {tool: tickets__add_comment, args: {key: "%(key)s", body: "Reassigned to Jordan Reyes for next week's on-call."}}
+- {tool: tickets__add_comment, args: {key: "%(key)s", body: "Current state and next steps are in the handover doc."}}
+""",
+                ),
+                setarg(tool("mail__send_message"), cc=["priya@acme.test"], body="Jordan, handover notes: ${doc.url}"),
+            ),
+        ),
+    ),
+    (
+        "oncall-handover",
+        Case(
+            "comments-that-hand-over-nothing",
+            False,
+            oracle(setarg(tool("tickets__add_comment"), body="Updated.")),
+        ),
+    ),
+    (
+        "oncall-handover",
+        Case(
+            "mail-without-the-link",
+            False,
+            oracle(setarg(tool("mail__send_message"), body="Jordan, the handover doc is in Docs, shared with you.")),
         ),
     ),
     (
