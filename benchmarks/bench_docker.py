@@ -7,15 +7,21 @@
 
     python benchmarks/bench_docker.py [--quick]
 
-Needs the Docker engine, docker-compose (or `docker compose`) and the
-clawgym/apps image (images/build.sh).
+Needs the Docker engine, `docker compose` (v2) or docker-compose (1.29) and
+the clawgym/apps image (images/build.sh).
+
+Whatever way it ends (done, failed, Ctrl-C, SIGTERM), it removes what it
+started: its compose projects (`down -v`) and the docker backend's containers,
+network and volumes it created; those that were there before it stay.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -31,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from orchestrator import scenario as scenarios  # noqa: E402
-from orchestrator.backends.docker import DockerBackend, engine  # noqa: E402
+from orchestrator.backends.docker import MANAGED, DockerBackend, compose_command, engine  # noqa: E402
 from orchestrator.backends.local import LocalBackend  # noqa: E402
 from orchestrator.episode.episode import Episode  # noqa: E402
 from servers.core import SandboxSpec  # noqa: E402
@@ -43,30 +49,38 @@ def median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
 
+HEALTHY_TIMEOUT_S = 180.0
+
+
 def compose_up(runs: int) -> list[float]:
-    compose = ["docker-compose"] if shutil.which("docker-compose") else ["docker", "compose"]
+    compose = compose_command()
     client = engine()
     samples = []
     secrets = Path(tempfile.mkdtemp(prefix="clawgym-bench-secrets-"))
-    subprocess.run([str(ROOT / "images" / "secrets.sh"), str(secrets)], check=True, capture_output=True)
-    for _ in range(runs):
-        project = f"clawgym-bench-{uuid.uuid4().hex[:6]}"
-        env = os.environ | {"CLAWGYM_SECRETS": str(secrets), "CLAWGYM_GATEWAY_PORT": "0"}
-        args = [*compose, "--project-name", project, "--file", str(ROOT / "compose.yaml")]
-        started = time.perf_counter()
-        try:
-            subprocess.run([*args, "up", "-d"], env=env, check=True, capture_output=True, cwd=ROOT)
-            while True:
-                containers = client.containers.list(filters={"label": f"com.docker.compose.project={project}"})
-                if len(containers) == 5 and all(
-                    c.attrs["State"].get("Health", {}).get("Status") == "healthy" for c in containers
-                ):
-                    break
-                time.sleep(0.1)
-            samples.append(time.perf_counter() - started)
-        finally:
-            subprocess.run([*args, "down", "-v"], env=env, capture_output=True, cwd=ROOT)
-    shutil.rmtree(secrets, ignore_errors=True)
+    try:
+        subprocess.run([str(ROOT / "images" / "secrets.sh"), str(secrets)], check=True, capture_output=True)
+        for _ in range(runs):
+            project = f"clawgym-bench-{uuid.uuid4().hex[:6]}"
+            env = os.environ | {"CLAWGYM_SECRETS": str(secrets), "CLAWGYM_GATEWAY_PORT": "0"}
+            args = [*compose, "--project-name", project, "--file", str(ROOT / "compose.yaml")]
+            started = time.perf_counter()
+            try:
+                subprocess.run([*args, "up", "-d"], env=env, check=True, capture_output=True, cwd=ROOT)
+                while True:
+                    containers = client.containers.list(filters={"label": f"com.docker.compose.project={project}"})
+                    if len(containers) == 5 and all(
+                        c.attrs["State"].get("Health", {}).get("Status") == "healthy" for c in containers
+                    ):
+                        break
+                    if time.perf_counter() - started > HEALTHY_TIMEOUT_S:
+                        raise RuntimeError(f"compose project {project}: not healthy in {HEALTHY_TIMEOUT_S:g} s")
+                    time.sleep(0.1)
+                samples.append(time.perf_counter() - started)
+            finally:
+                with _shielded():  # a second Ctrl-C must not leave the project running
+                    subprocess.run([*args, "down", "-v", "--remove-orphans"], env=env, capture_output=True, cwd=ROOT)
+    finally:
+        shutil.rmtree(secrets, ignore_errors=True)
     return samples
 
 
@@ -109,10 +123,71 @@ async def reset_vs_restart(resets: int, restarts: int) -> tuple[list[float], lis
                     break
             except httpx2.HTTPError:
                 time.sleep(0.02)
+            if time.perf_counter() - started > HEALTHY_TIMEOUT_S:
+                raise RuntimeError(f"clawgym-calendar: not healthy {HEALTHY_TIMEOUT_S:g} s after a restart")
         restart_samples.append(time.perf_counter() - started)
     async with DockerBackend() as backend:
         await (await backend.start(["calendar"]))["calendar"].delete(sandbox)
     return reset_samples, restart_samples
+
+
+@contextlib.contextmanager
+def _shielded():
+    """SIGINT and SIGTERM wait while the cleanup inside runs, then take effect."""
+    caught: list[int] = []
+    handlers = {
+        sig: signal.signal(sig, lambda number, _: caught.append(number)) for sig in (signal.SIGINT, signal.SIGTERM)
+    }
+    try:
+        yield
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+        if caught:
+            raise KeyboardInterrupt
+
+
+def managed() -> dict[str, set[str]]:
+    """The ids of the docker backend's containers, networks and volumes that exist now (org.clawgym.managed)."""
+    client = engine()
+    selector = {"label": f"{MANAGED}=true"}
+    found = {
+        "containers": {c.id for c in client.containers.list(all=True, filters=selector)},
+        "networks": {n.id for n in client.networks.list(filters=selector)},
+        "volumes": {v.name for v in client.volumes.list(filters=selector)},
+    }
+    client.close()
+    return found
+
+
+def remove_new(before: dict[str, set[str]]) -> list[str]:
+    """Remove the docker backend's containers, networks and volumes not in `before` (what this run created)."""
+    from docker.errors import APIError, NotFound
+
+    client = engine()
+    selector = {"label": f"{MANAGED}=true"}
+    removed = []
+    for container in client.containers.list(all=True, filters=selector):
+        if container.id not in before["containers"]:
+            with contextlib.suppress(NotFound, APIError):
+                container.remove(force=True)
+                removed.append(container.name)
+    for network in client.networks.list(filters=selector):
+        if network.id not in before["networks"]:
+            with contextlib.suppress(NotFound, APIError):
+                network.remove()
+                removed.append(network.name)
+    for volume in client.volumes.list(filters=selector):
+        if volume.name not in before["volumes"]:
+            with contextlib.suppress(NotFound, APIError):
+                volume.remove(force=True)
+                removed.append(volume.name)
+    client.close()
+    return removed
+
+
+def _terminate(number: int, _: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM cleans up as Ctrl-C does
 
 
 def main() -> None:
@@ -121,9 +196,20 @@ def main() -> None:
     args = parser.parse_args()
     ups, episodes, resets, restarts = (1, 5, 30, 2) if args.quick else (3, 20, 100, 5)
 
-    up = compose_up(ups)
-    local, docker = anyio.run(episode_overhead, episodes)
-    reset, restart = anyio.run(reset_vs_restart, resets, restarts)
+    signal.signal(signal.SIGTERM, _terminate)
+    before = managed()
+    try:
+        up = compose_up(ups)
+        local, docker = anyio.run(episode_overhead, episodes)
+        reset, restart = anyio.run(reset_vs_restart, resets, restarts)
+    except KeyboardInterrupt:
+        print("interrupted: removing what the benchmark started", file=sys.stderr)
+        sys.exit(130)
+    finally:
+        with _shielded():
+            removed = remove_new(before)
+        if removed:
+            print(f"removed {len(removed)} container(s), network(s) and volume(s) it started", file=sys.stderr)
 
     print(f"compose up to all 5 services healthy   median {median_ms(up) / 1000:8.2f} s    ({len(up)} runs)")
     print(f"episode overhead, local processes      median {median_ms(local):8.1f} ms   ({len(local)} episodes)")

@@ -1,0 +1,73 @@
+"""benchmarks/bench_docker.py stopped half way (Ctrl-C while compose is up, SIGTERM while the docker backend's
+containers run) removes what it started: no compose project, container, network or volume of it is left, and the
+docker backend's containers that were there before it stay. A real engine, the real benchmark process."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from helpers import ROOT
+
+from orchestrator.backends.docker import MANAGED
+
+pytestmark = pytest.mark.docker
+
+BENCH = ROOT / "benchmarks" / "bench_docker.py"
+
+
+def _managed(client) -> dict[str, set[str]]:  # noqa: ANN001
+    selector = {"label": f"{MANAGED}=true"}
+    return {
+        "containers": {c.id for c in client.containers.list(all=True, filters=selector)},
+        "networks": {n.id for n in client.networks.list(filters=selector)},
+        "volumes": {v.name for v in client.volumes.list(filters=selector)},
+    }
+
+
+def _bench_projects(client) -> dict[str, list[str]]:  # noqa: ANN001
+    """The benchmark's compose projects' containers and volumes (its projects are named clawgym-bench-…)."""
+    containers = [
+        c.name
+        for c in client.containers.list(all=True)
+        if c.labels.get("com.docker.compose.project", "").startswith("clawgym-bench-")
+    ]
+    volumes = [v.name for v in client.volumes.list() if (v.attrs.get("Labels") or {}).get("com.docker.compose.project", "").startswith("clawgym-bench-")]  # fmt: skip
+    return {"containers": containers, "volumes": volumes}
+
+
+def _wait(condition, timeout: float, proc: subprocess.Popen) -> None:  # noqa: ANN001
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert proc.poll() is None, f"the benchmark ended before the moment to stop it: {proc.communicate()}"
+        assert time.monotonic() < deadline, "the benchmark never reached the moment to stop it"
+        time.sleep(0.2)
+
+
+@pytest.mark.parametrize("number, phase", [(signal.SIGINT, "compose"), (signal.SIGTERM, "backend")])
+def test_a_stopped_benchmark_leaves_nothing_it_started(docker_client, number: int, phase: str) -> None:  # noqa: ANN001
+    before = _managed(docker_client)
+    assert _bench_projects(docker_client) == {"containers": [], "volumes": []}
+    proc = subprocess.Popen([sys.executable, str(BENCH), "--quick"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        if phase == "compose":
+            _wait(lambda: len(_bench_projects(docker_client)["containers"]) >= 4, 240, proc)
+        else:  # compose is done and the docker backend's containers are up (or, if they were there before, reused)
+            _wait(lambda: bool(_bench_projects(docker_client)["containers"]), 240, proc)
+            _wait(lambda: not _bench_projects(docker_client)["containers"], 240, proc)
+            wanted = {"clawgym-calendar", "clawgym-mail", "clawgym-docs", "clawgym-tickets"}
+            _wait(lambda: wanted <= {c.name for c in docker_client.containers.list()}, 240, proc)
+        proc.send_signal(number)
+        _, stderr = proc.communicate(timeout=180)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr
+    assert _bench_projects(docker_client) == {"containers": [], "volumes": []}
+    assert _managed(docker_client) == before  # its own containers, network and volumes gone; the others kept
