@@ -299,6 +299,51 @@ LIBRARY: list[tuple[str, Case]] = [
         ),
     ),
     (
+        "release-checklist",
+        Case(
+            "notes-by-key-and-announcement-copying-the-team",
+            True,
+            oracle(
+                setarg(
+                    tool("docs__create_document"),
+                    content="# Web 2.8 release notes\n\nNew:\n- WEB-41 Settings: dark mode switch\n- WEB-43 Faster dashboard loading\n\nBug fixes:\n- WEB-42 CSV export time zone\n- WEB-48 Safari avatar upload\n",
+                ),
+                setarg(
+                    tool("tickets__add_comment"),
+                    body="Not ready, so this is left out of v2.8; we'll pick it up for the next release.",
+                ),
+                setarg(
+                    tool("mail__send_message"),
+                    to=["alex@acme.test"],
+                    cc=["web-team@acme.test"],
+                    subject="v2.8 is live",
+                    body="Team, v2.8 shipped today. Notes: ${notes.url}",
+                ),
+            ),
+        ),
+    ),
+    (
+        "release-checklist",
+        Case(
+            "notes-stuffed-with-work-outside-the-release",
+            False,
+            oracle(
+                setarg(
+                    tool("docs__create_document"),
+                    content="# Web 2.8 release notes\n\n- WEB-41, WEB-43\n\n## Fixes\n- WEB-42, WEB-48\n- SSO login\n- Billing page\n",
+                )
+            ),
+        ),
+    ),
+    (
+        "release-checklist",
+        Case(
+            "notes-on-unready-tickets-that-do-not-say-which-release",
+            False,
+            oracle(setarg(tool("tickets__add_comment"), body="Blocked, not ready.")),
+        ),
+    ),
+    (
         "interview-loop",
         Case(
             "new-mail-in-12h-with-berlin-times-beside",
