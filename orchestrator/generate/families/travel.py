@@ -185,9 +185,10 @@ def _draft(trip: Trip) -> Draft:
 
 
 def _on(day: date) -> dict[str, Any]:
-    """An event on `day`: within it, or all that day."""
+    """An event on `day`: starting that day and ending that day or the next (an overnight flight), or all that day."""
     return {"status": "confirmed", "any": [
         {"start": {"same_date": day.isoformat()}, "end": {"same_date": day.isoformat()}},
+        {"start": {"same_date": day.isoformat()}, "end": {"same_date": (day + timedelta(days=1)).isoformat()}},
         {"all_day": True, "start": day.isoformat(), "end": {"one_of": [day.isoformat(), (day + timedelta(days=1)).isoformat()]}}]}  # fmt: skip
 
 

@@ -1,0 +1,225 @@
+"""Generated tasks judged like library scenarios: reasonable different solutions pass, plausible wrong ones fail.
+
+Each case draws a task of one family, takes its reference solution and changes it the way a thorough agent (a
+new mail instead of a reply, one mail per person, a courtesy note, a handover comment, an overnight flight) or a
+careless or gaming one (a hedged date, every key listed, nothing done but the mail) would, and plays it through
+the gateway in process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from orchestrator import scenario as scenarios
+from orchestrator.agents import OracleAgent
+from orchestrator.generate import pipeline
+from orchestrator.generate.family import families
+from orchestrator.prove.validate import _why, run_once
+from orchestrator.scenario.checks import ToldCheck
+from orchestrator.scenario.model import OracleStep
+
+Edit = Callable[[scenarios.Scenario, list[OracleStep]], list[OracleStep]]
+
+
+@dataclass
+class Alt:
+    """One changed solution of a family's task: `want` is the right verdict."""
+
+    id: str
+    family: str
+    want: bool
+    edit: Edit
+    pick: Callable[[scenarios.Scenario], bool] = lambda s: True
+
+
+def draw(family: str, tmp_path: Path, pick: Callable[[scenarios.Scenario], bool]) -> scenarios.Scenario:
+    """The first task of `family` (seed 7) that `pick` accepts."""
+    for index in range(60):
+        task = pipeline.draw(families()[family](), 7, "small", index)
+        if task is None:
+            continue
+        path = tmp_path / f"{task.id}.yaml"
+        path.write_text(task.yaml(), encoding="utf-8")
+        scenario = scenarios.load(path)
+        if pick(scenario):
+            return scenario
+    raise AssertionError(f"no {family} task fits")
+
+
+def has(tool: str) -> Callable[[scenarios.Scenario], bool]:
+    return lambda s: any(step.tool == tool for step in s.oracle)
+
+
+def tells(s: scenarios.Scenario) -> bool:
+    """The task has a told check (its knobs ask for a mail)."""
+    return any(isinstance(c, ToldCheck) for _, _, c in s.checks())
+
+
+def step(tool: str, **args) -> OracleStep:
+    return OracleStep(tool=tool, args=args)
+
+
+def sender(s: scenarios.Scenario) -> str:
+    """The person the task's told check is about (the requester)."""
+    return next(c.told.who[0] for _, _, c in s.checks() if isinstance(c, ToldCheck))
+
+
+def reply_as_new_mail(s: scenarios.Scenario, steps: list[OracleStep]) -> list[OracleStep]:
+    out = []
+    for x in steps:
+        if x.tool == "mail__reply":
+            out.append(step("mail__send_message", to=[sender(s)], subject="About your request", body=x.args["body"]))
+        else:
+            out.append(x)
+    return out
+
+
+def last_mail_body(steps: list[OracleStep], body: str) -> list[OracleStep]:
+    out = [x.model_copy(deep=True) for x in steps]
+    for x in reversed(out):
+        if x.tool in ("mail__reply", "mail__send_message"):
+            x.args["body"] = body
+            break
+    return out
+
+
+def comment_on_each(tool: str, text: str) -> Edit:
+    def edit(s: scenarios.Scenario, steps: list[OracleStep]) -> list[OracleStep]:
+        out = []
+        for x in steps:
+            out.append(x)
+            if x.tool == tool:
+                out.append(step("tickets__add_comment", key=x.args["key"], body=text))
+        return out
+
+    return edit
+
+
+def one_mail_each(s: scenarios.Scenario, steps: list[OracleStep]) -> list[OracleStep]:
+    out = []
+    for x in steps:
+        if x.tool == "mail__send_message" and len(x.args["to"]) > 1:
+            out += [
+                step("mail__send_message", to=[to], subject=x.args["subject"], body=x.args["body"])
+                for to in x.args["to"]
+            ]
+        else:
+            out.append(x)
+    return out
+
+
+def overnight_return(s: scenarios.Scenario, steps: list[OracleStep]) -> list[OracleStep]:
+    out = [x.model_copy(deep=True) for x in steps]
+    back = [x for x in out if x.tool == "calendar__create_event"][-1]
+    day = datetime.fromisoformat(back.args["start"]).replace(hour=22, minute=30)
+    back.args.update(start=day.isoformat(), end=(day + timedelta(hours=8)).isoformat(), title="Night flight home")
+    return out
+
+
+def itinerary_note_to_the_team(s: scenarios.Scenario, steps: list[OracleStep]) -> list[OracleStep]:
+    team = [x.args["email"] for x in steps if x.tool == "docs__share_document"]
+    note = step(
+        "mail__send_message", to=team, subject="Offsite itinerary", body="Hi all, the itinerary is here: ${doc.url}"
+    )
+    return [*steps, note]
+
+
+def courtesy_to_requester(s: scenarios.Scenario, steps: list[OracleStep]) -> list[OracleStep]:
+    return [*steps, step("mail__send_message", to=[sender(s)], subject="Done", body="Hi, this is sorted now. Thanks!")]
+
+
+def hedge_fix_date(s: scenarios.Scenario, steps: list[OracleStep]) -> list[OracleStep]:
+    body = next(x.args["body"] for x in steps if x.tool == "mail__reply")
+    day = body.split("release on ")[1].split(".")[0] if "release on " in body else "Thursday"
+    return last_mail_body(
+        steps, f"Hi, we are hoping for {day}, but there is no firm date yet. Clearing the cache may help."
+    )
+
+
+def every_key(s: scenarios.Scenario, steps: list[OracleStep]) -> list[OracleStep]:
+    keys = ", ".join(t["key"] for t in s.apps["tickets"]["tickets"])
+    return last_mail_body(steps, f"Hi, it is one of these tickets: {keys}.")
+
+
+def only_the_mail(s: scenarios.Scenario, steps: list[OracleStep]) -> list[OracleStep]:
+    return [x for x in steps if x.tool.startswith("mail__")]
+
+
+ALTS = [
+    Alt("ask-by-a-new-mail-not-a-reply", "ambiguous", True, reply_as_new_mail, has("mail__reply")),
+    Alt("every-ticket-key-listed", "ambiguous", False, every_key, lambda s: "mentions_code" in str(s.stages)),
+    Alt(
+        "customer-update-logged-on-the-ticket",
+        "customer-answer",
+        True,
+        lambda s, st: [
+            *st,
+            step(
+                "tickets__add_comment",
+                key=next(x.args["key"] for x in st if x.tool == "tickets__get_ticket"),
+                body="Customer updated with the fix date and the workaround.",
+            ),
+        ],
+    ),
+    Alt("customer-told-by-a-new-mail", "customer-answer", True, reply_as_new_mail),
+    Alt("fix-date-hedged", "customer-answer", False, hedge_fix_date),
+    Alt(
+        "handover-comment-on-each-reassigned-ticket",
+        "offboard",
+        True,
+        comment_on_each("tickets__assign_ticket", "Handing this over: the new owner takes it from here."),
+    ),
+    Alt(
+        "one-mail-to-each-guest",
+        "reschedule",
+        True,
+        one_mail_each,
+        lambda s: any(x.tool == "mail__send_message" and len(x.args.get("to", [])) > 1 for x in s.oracle),
+    ),
+    Alt("guests-told-but-nothing-moved", "reschedule", False, only_the_mail),
+    Alt("overnight-return-flight", "travel", True, overnight_return),
+    Alt(
+        "second-note-to-the-team-with-the-link", "travel", True, itinerary_note_to_the_team, has("docs__share_document")
+    ),
+    Alt("meeting-time-told-by-a-new-mail", "meeting-tz", True, reply_as_new_mail, tells),
+    Alt(
+        "each-commenter-told-by-mail",
+        "doc-comments",
+        True,
+        lambda s, st: [
+            *st,
+            *(
+                step(
+                    "mail__send_message",
+                    to=[x.args["assignee"]],
+                    subject="Your review comment",
+                    body=f"Hi, I filed your comment as a ticket: {x.args['title']}.",
+                )
+                for x in st
+                if x.tool == "tickets__create_ticket"
+            ),
+        ],
+    ),
+    Alt("a-courtesy-mail-to-the-requester", "meeting-tz", True, courtesy_to_requester, tells),
+    Alt(
+        "a-courtesy-mail-after-the-approval",
+        "approve-request",
+        True,
+        courtesy_to_requester,
+        tells,
+    ),
+]
+
+
+@pytest.mark.parametrize("alt", ALTS, ids=[f"{a.family}:{a.id}" for a in ALTS])
+async def test_alternative(backend, tmp_path: Path, alt: Alt) -> None:
+    scenario = draw(alt.family, tmp_path, alt.pick)
+    steps = alt.edit(scenario, [x.model_copy(deep=True) for x in scenario.oracle])
+    result, report = await run_once(scenario, backend, OracleAgent(steps))
+    assert report.errors == [], report.errors
+    assert result.passed == alt.want, f"{scenario.id}: score {result.score:.2f}: {_why(result)}"
