@@ -15,7 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import Case, drop, oracle, parse, replace, script, setarg, tool  # noqa: E402
+from harness import Case, append, drop, oracle, parse, replace, script, setarg, tool  # noqa: E402
 
 from orchestrator import scenario as scenarios  # noqa: E402
 from orchestrator.agents import OracleAgent  # noqa: E402
@@ -127,6 +127,20 @@ def _each(name: str, text: str):
         for x in steps:
             out += parse(s, text % x.args) if x.tool == name else [x]
         return out
+
+    return edit
+
+
+def _titles(by_assignee: dict[str, str]):
+    """Each created ticket's title and description rewritten by its assignee."""
+
+    def edit(s, steps):
+        for x in steps:
+            if x.tool == "tickets__create_ticket" and x.args.get("assignee") in by_assignee:
+                text = by_assignee[x.args["assignee"]]
+                x.args["title"] = text
+                x.args["description"] = text + ". Follow-up from the INC-42 postmortem: ${pm.url}"
+        return steps
 
     return edit
 
@@ -342,6 +356,45 @@ LIBRARY: list[tuple[str, Case]] = [
             False,
             oracle(setarg(tool("tickets__add_comment"), body="Blocked, not ready.")),
         ),
+    ),
+    (
+        "postmortem",
+        Case(
+            "follow-ups-in-other-words-and-a-thank-you",
+            True,
+            oracle(
+                _titles(
+                    {
+                        "carol@acme.test": "Lint migrations: index builds must run concurrently",
+                        "bob@acme.test": "Page when payments-db lock waits pass 30s (new alerting rule)",
+                        "alice@acme.test": "Write a run book: cancelling a migration that is running",
+                    }
+                ),
+                append(
+                    '- {tool: mail__send_message, args: {to: [alice@acme.test], subject: Thanks, body: "Thanks for leading the incident, Alice."}}'
+                ),
+            ),
+        ),
+    ),
+    (
+        "postmortem",
+        Case(
+            "follow-ups-given-to-the-wrong-people",
+            False,
+            oracle(
+                _titles(
+                    {
+                        "bob@acme.test": "CI check that rejects CREATE INDEX without CONCURRENTLY",
+                        "carol@acme.test": "Runbook for cancelling a running migration safely",
+                        "alice@acme.test": "Alert when lock waits on payments-db exceed 30 seconds",
+                    }
+                ),
+            ),
+        ),
+    ),
+    (
+        "postmortem",
+        Case("announcement-sent-twice", False, oracle(lambda s, steps: steps + [steps[-1]])),
     ),
     (
         "interview-loop",
