@@ -145,6 +145,13 @@ def _titles(by_assignee: dict[str, str]):
     return edit
 
 
+def _labels(step, labels: list[str]):
+    """A MOB create_ticket step with these labels (other steps as they are)."""
+    if step.tool == "tickets__create_ticket" and step.args.get("project") == "MOB":
+        step.args = {**step.args, "labels": labels}
+    return step
+
+
 LIBRARY: list[tuple[str, Case]] = [
     (
         "travel",
@@ -395,6 +402,44 @@ LIBRARY: list[tuple[str, Case]] = [
     (
         "postmortem",
         Case("announcement-sent-twice", False, oracle(lambda s, steps: steps + [steps[-1]])),
+    ),
+    (
+        "flaky-ticketing",
+        Case(
+            "one-new-mail-with-both-keys-and-a-crash-label",
+            True,
+            oracle(
+                lambda s, steps: (
+                    [x for x in steps if x.tool != "mail__reply"]
+                    + parse(
+                        s,
+                        '- {tool: mail__send_message, args: {to: [ana@acme.test], subject: Your two bugs, body: "Hi Ana, the HEIC crash is ${heic_ticket.key}; the expiring reset link is ${reset_ticket.key}."}}',
+                    )
+                ),
+                lambda s, steps: [_labels(x, ["ios", "crash"]) for x in steps],
+            ),
+        ),
+    ),
+    (
+        "flaky-ticketing",
+        Case(
+            "reply-listing-every-mobile-key",
+            False,
+            oracle(
+                setarg(
+                    tool("mail__reply"),
+                    body="Thanks Ana, mobile bugs: MOB-56, MOB-57, ${heic_ticket.key}. Web: ${reset_ticket.key}.",
+                )
+            ),
+        ),
+    ),
+    (
+        "flaky-ticketing",
+        Case(
+            "every-platform-label-on-the-ios-bug",
+            False,
+            oracle(lambda s, steps: [_labels(x, ["ios", "android", "web", "api"]) for x in steps]),
+        ),
     ),
     (
         "interview-loop",
