@@ -442,6 +442,47 @@ LIBRARY: list[tuple[str, Case]] = [
         ),
     ),
     (
+        "meeting-notes-followup",
+        Case(
+            "one-follow-up-each-plus-a-thank-you",
+            True,
+            _swap(
+                "mail__send_message",
+                "\n".join(
+                    f'- {{tool: mail__send_message, args: {{to: ["{who}@acme.test"], subject: Sync follow-up, body: "Action items: mockups ${{mockups.key}}, feature flag ${{flag.key}}, launch date ${{launch.key}}."}}}}'
+                    for who in ("marcus", "sofia", "ken")
+                )
+                + '\n- {tool: mail__send_message, args: {to: ["marcus@acme.test"], subject: Thanks, body: "Thanks for chairing, Marcus!"}}',
+            ),
+        ),
+    ),
+    (
+        "meeting-notes-followup",
+        Case(
+            "follow-up-without-kens-key",
+            False,
+            oracle(
+                setarg(
+                    tool("mail__send_message"),
+                    body="Action items: mockups ${mockups.key}, launch date ${launch.key}; the flag one is still to be filed.",
+                )
+            ),
+        ),
+    ),
+    (
+        "meeting-notes-followup",
+        Case(
+            "a-decision-in-the-notes-overwritten-by-the-keys",
+            False,
+            oracle(
+                replace(
+                    tool("docs__append_content"),
+                    '- {tool: docs__edit_document, args: {document_id: "${notes.id}", find: "Decided to drop PayPal from v1 and revisit after launch.", replace: "Tickets: ${mockups.key}, ${flag.key}, ${launch.key}"}}',
+                )
+            ),
+        ),
+    ),
+    (
         "interview-loop",
         Case(
             "new-mail-in-12h-with-berlin-times-beside",
