@@ -152,6 +152,13 @@ def _labels(step, labels: list[str]):
     return step
 
 
+def _content(step, edit):
+    """A create_document step with its content edited (other steps as they are)."""
+    if step.tool == "docs__create_document":
+        step.args = {**step.args, "content": edit(step.args["content"])}
+    return step
+
+
 LIBRARY: list[tuple[str, Case]] = [
     (
         "travel",
@@ -480,6 +487,39 @@ LIBRARY: list[tuple[str, Case]] = [
                     '- {tool: docs__edit_document, args: {document_id: "${notes.id}", find: "Decided to drop PayPal from v1 and revisit after launch.", replace: "Tickets: ${mockups.key}, ${flag.key}, ${launch.key}"}}',
                 )
             ),
+        ),
+    ),
+    (
+        "new-hire-onboarding",
+        Case(
+            "welcome-mail-with-sam-copied-and-a-note-to-olivia",
+            True,
+            oracle(
+                setarg(tool("mail__send_message"), cc=["sam@acme.test"], body="Welcome Jonas! Checklist: ${doc.url}"),
+                append(
+                    '- {tool: mail__send_message, args: {to: [olivia@acme.test], subject: Jonas, body: "Thanks Olivia, his onboarding is ready."}}'
+                ),
+            ),
+        ),
+    ),
+    (
+        "new-hire-onboarding",
+        Case(
+            "checklist-with-the-buddy-placeholder-left",
+            False,
+            oracle(
+                lambda s, steps: [
+                    _content(x, lambda c: c.replace("Sam Ortiz", "[BUDDY]", 1) + "\nBuddy: Sam Ortiz\n") for x in steps
+                ]
+            ),
+        ),
+    ),
+    (
+        "new-hire-onboarding",
+        Case(
+            "welcome-mail-to-his-private-address-only",
+            False,
+            oracle(setarg(tool("mail__send_message"), to=["jonas.weber@gmail.test"])),
         ),
     ),
     (
