@@ -68,7 +68,7 @@ DATE_PATTERNS = [
             + _DAY.format("d")
             + r"(?:\s+of)?[\s-]+"
             + _MONTH.format("mon")
-            + r"(?:,?[\s-]+(?P<y>\d{4}))?(?![\w:])",
+            + r"(?:,?[\s-]+(?P<y>\d{4}))?(?!\w|:\d)",
             re.I,
         ),
     ),
@@ -88,6 +88,8 @@ DATE_PATTERNS = [
         ),
     ),
     ("relative", re.compile(r"\b(?P<rel>today|tomorrow|tonight)\b", re.I)),
+    # "the 5th", "Thursday the 5th": that day of this month, or of the next once it is past
+    ("ordinal", re.compile(r"\b(?i:the)\s+(?P<d>[0-3]?\d)(?P<suffix>st|nd|rd|th)\b")),
 ]
 
 
@@ -111,6 +113,14 @@ def _yearless(today: date, month: int, day: int) -> date | None:
     if this < today - timedelta(days=31):
         return valid_date(today.year + 1, month, day) or this
     return this
+
+
+def _day_of_month(today: date, day: int) -> date | None:
+    """Day `day` of this month, or of the next month once it is past."""
+    if day >= today.day:
+        return valid_date(today.year, today.month, day)
+    month, year = (today.month % 12) + 1, today.year + (today.month == 12)
+    return valid_date(year, month, day)
 
 
 def find_dates(text: str, today: date) -> list[DateMention]:
@@ -157,6 +167,8 @@ def find_dates(text: str, today: date) -> list[DateMention]:
                     # written on a Friday says "Tuesday" (and "next Tuesday" is said of either).
                     first = _next_weekday(today if not g.get("next") else today + timedelta(days=1), weekday)
                     dates = [first, first + timedelta(days=7)]
+            elif kind == "ordinal":
+                dates = [d for d in [_day_of_month(today, int(g["d"]))] if d]
             elif kind == "relative":
                 dates = [today + timedelta(days=0 if g["rel"].lower() in ("today", "tonight") else 1)]
             if dates:

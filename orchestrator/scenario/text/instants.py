@@ -125,3 +125,31 @@ def check_date(text: str, wanted: date, zone: str, now: datetime) -> tuple[bool,
     hits = {sentence(start) for start, dates, _ in mentions if wanted in dates}
     other = [said for start, dates, said in mentions if wanted not in dates and (not hits or sentence(start) in hits)]
     return bool(hits), other, [said for _, _, said in mentions]
+
+
+@dataclass
+class TimeReading:
+    """The instants a text states and those it sets aside, one list of possible instants per time it writes
+    (several when its am/pm or its day is open: "3:30", "Thursday"); ends of ranges are in neither."""
+
+    stated: list[list[datetime]]
+    set_aside: list[list[datetime]]
+
+
+def read_times(text: str, zone: str, now: datetime) -> TimeReading:
+    """The instants `text` states and sets aside, read in `zone` (times without a zone, and the result) on
+    the scenario clock `now`; undated times are placed on the clock's date. Quoted lines are not read."""
+    local = ZoneInfo(zone)
+    today = now.astimezone(local).date()
+    reading = TimeReading([], [])
+    for mention in find_times(unquoted(text), today):
+        if mention.range_end:
+            continue
+        (reading.set_aside if mention.set_aside else reading.stated).append(instants(mention, local, today))
+    return reading
+
+
+def read_dates(text: str, zone: str, now: datetime) -> list[list[date]]:
+    """The dates `text` mentions, one list of possible dates per mention ("5/3", "Thursday": several)."""
+    today = now.astimezone(ZoneInfo(zone)).date()
+    return [d.dates for d in find_dates(unquoted(text), today)]

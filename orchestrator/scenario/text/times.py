@@ -1,7 +1,11 @@
 """Times of day a text mentions, each with its zone (written or declared for it) and the dates it belongs to.
 
-`15:30`, `3:30 pm`, `3.30pm`, `15h30`, `3 pm`, `noon`, ISO date-times; ranges state their start and share
-their am/pm; a time takes the nearest date of its sentence, else the nearest date before it.
+`15:30`, `3:30 pm`, `3.30pm`, `15h30`, `3 pm`, `noon`, `half past two`, `quarter to four`, `ten o'clock`, ISO
+date-times; ranges state their start and share their am/pm; a time takes the nearest date of its sentence, else the
+nearest date before it. A time is set aside (neither stated nor conflicting) after "instead of", "rather than", "no
+longer", "not", "was" (when another time is stated), "can't make", "moved/pushed/changed ... from", before "doesn't
+work", "is cancelled", and as the old time of a move ("Moving Thursday's 10:00 to Friday 10:00", "10:00 → 14:00");
+the time a move goes to ("from 10:00 to 14:00–15:00") is stated, not the end of a range.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ class TimeMention:
     dates: list[date] | None = None  # None: no date found for it
     range_end: bool = False
     set_aside: bool = False
+    moved: bool = False  # set aside as the old time of a move: a time after it joined by "to" is the new one
     sentence: tuple[int, int] = (0, 0)
     own_date: bool = False  # its date is written in its own sentence (not carried over from an earlier one)
 
@@ -40,11 +45,36 @@ TIME = re.compile(
     re.I,
 )
 WORD_TIME = re.compile(r"\b(?P<word>noon|midday|midnight)\b", re.I)
+NUMBER_WORDS = {
+    w: i
+    for i, w in enumerate(
+        "one two three four five six seven eight nine ten eleven twelve".split(),
+        start=1,
+    )
+}
+_HOUR_WORD = r"(?P<{}>\d{{1,2}}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+# "half past two", "quarter to four", "quarter past 10", "ten o'clock", with am/pm or a part of the day
+CLOCK_WORDS = re.compile(
+    r"\b(?:(?P<part>half|quarter)\s+(?P<rel>past|to)\s+"
+    + _HOUR_WORD.format("h")
+    + r"|"
+    + _HOUR_WORD.format("h2")
+    + r"\s*o(?:'|’)?clock)\b(?:\s?"
+    + AMPM
+    + r"|\s+(?:in\s+the\s+)?(?P<day>morning|afternoon|evening|at\s+night))?",
+    re.I,
+)
 ISO_DATETIME = re.compile(
     r"(?<![\d-])(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})[T ](?P<h>\d{1,2}):(?P<m>\d{2})(?::(?P<s>\d{2})(?:\.\d+)?)?"
     r"(?P<off>Z|[+-]\d{2}:?\d{2})?(?!\d)"
 )
-TIME_CUE_BEFORE = re.compile(r"(?:\b(?:at|um|from|until|till|to|by|between|and|starts?|ends?)|[@–—-])\s*$", re.I)
+TIME_CUE_BEFORE = re.compile(
+    r"(?:\b(?:at|um|from|until|till|to|by|between|and|starts?|ends?|do|say|make|so|now|than|instead\s+of|"
+    r"about|it's|is)|[@–—-])\s*$",
+    re.I,
+)
+# "11.30–12.15": a dotted time that starts a range of times (not of amounts: "10.00 - 12.00 USD")
+DOTTED_RANGE = re.compile(r"\s*(?:-|–|—|to)\s*\d{1,2}[.:][0-5]\d(?![\d.])")
 TIME_CUE_AFTER = re.compile(r"^\s*(?:h\b|uhr\b|hrs\b|o'clock\b)", re.I)
 CURRENCY_AFTER = re.compile(r"^\s*(?:[€$£¥%]|(?-i:[A-Z]{3})\b|euros?\b|dollars?\b|pounds?\b)", re.I)
 RANGE_START = re.compile(r"\s*(?:-|–|—|to|until|till|and)\s*\d{1,2}(?::[0-5]\d|\s?[ap]\.?\s?m\.?(?![a-z]))", re.I)
@@ -52,22 +82,71 @@ RANGE_JOIN = re.compile(r"^\s*(?:-|–|—|to|until|till|and)\s*$", re.I)
 SENTENCE_END = re.compile(r"(?<!\.m)(?<![ap]\.)[.!?](?=\s+[A-Z\"'(])|\n\s*\n|\n(?=\s*[-*•\d])")
 
 
-# A time the text sets aside ("instead of 09:30", "not at 10:00", "moved from Tuesday 10:00 to …") is not
-# one it states: it neither satisfies nor contradicts a check.
+# A time the text sets aside ("instead of 09:30", "can't make 10:00", "moved from Tuesday 10:00 to ...", "10:00
+# doesn't work") is not one it states: it neither satisfies nor contradicts a check.
+_DAY_WORD = (
+    r"(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?|today|tomorrow|tonight|jan\w*|feb\w*|"
+    r"mar\w*|apr\w*|may|june?|july?|aug\w*|sep\w*|oct\w*|nov\w*|dec\w*|available|free|there)(?:'s)?\.?,?\s+"
+)
+_DATE_WORDS = (
+    r"\s+(?:(?:at|on|the)\s+)?(?:" + _DAY_WORD + r")?"
+    r"(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _DAY_WORD + r")?)?(?:(?:at|the)\s+)?$"
+)
+_MOVE = (
+    r"(?:mov(?:e|es|ed|ing)|shift(?:s|ed|ing)?|push(?:es|ed|ing)?|bump(?:s|ed|ing)?|chang(?:e|es|ed|ing)|"
+    r"reschedul(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|go(?:es|ing)?|went|postpon(?:e|es|ed|ing)|"
+    r"delay(?:s|ed|ing)?|brought|bring(?:ing)?|pull(?:s|ed|ing)?)"
+)
+_CANT = r"(?:can(?:'|’)?t|can\s*not|could(?:n(?:'|’)?t|\s+not)|won(?:'|’)t|will\s+not|unable\s+to|not\s+able\s+to)"
 SET_ASIDE = re.compile(
-    r"\b(?:instead\s+of|rather\s+than|no\s+longer|not|originally|previously|formerly|"
-    r"(?:moved?|moving|shift(?:ed|ing)?|push(?:ed|ing)?|chang(?:e|ed|ing)|reschedul(?:e|ed|ing)|switch(?:ed|ing)?)\b[^.!?\n]{0,40}?\bfrom)"
-    r"\s+(?:(?:at|on|the)\s+)?(?:[A-Za-z]{3,9}\.?,?\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:[A-Za-z]{3,9}\.?,?\s+)?)?(?:at\s+)?$",
+    r"\b(?:instead\s+of|rather\s+than|no\s+longer(?:\s+(?:at|on|be|meeting))?|not(?:\s+(?:do|make))?|originally|"
+    r"previously(?:\s+(?:scheduled|planned|set|booked))?(?:\s+(?:for|at))?|formerly|used\s+to\s+be|cancel(?:l?ed)?|"
+    + _CANT
+    + r"(?:\s+(?:make|do|manage|attend|join))?(?:\s+it)?|"
+    + _MOVE
+    + r"\b[^.!?\n]{0,40}?\bfrom)"
+    + _DATE_WORDS,
     re.I,
 )
+# A move written without "from": "Moving Thursday's 10:00 to Friday", "Moved: 10:00 to 14:00".
+MOVE_BEFORE = re.compile(r"\b" + _MOVE + r"\b[^.!?\n\d]{0,30}$", re.I)
+MOVE_AFTER = re.compile(r"^\s*(?:(?:slot|meeting|call|one)\s+)?to\s", re.I)
+MOVED_AFTER = re.compile(
+    r"^\s*(?:(?:slot|meeting|call|one)\s+)?(?:is|has\s+been|was)\s+(?:moved|pushed|shifted)\s+to\s", re.I
+)
+ARROW_AFTER = re.compile(r"^\s*(?:→|->|=>|⟶)\s*")
+# What a text says after a time it sets aside: "10:00 doesn't work", "the 14:00 is cancelled".
+SET_ASIDE_AFTER = re.compile(
+    r"^\s*(?:(?:slot|meeting|call|one)\s+)?(?:(?:is|has\s+been)\s+(?:out|off|cancell?ed|no\s+good|not\s+possible)\b|"
+    r"(?:(?:does|do|will)\s+not|(?:does|do)n(?:'|’)?t|won(?:'|’)t|no\s+longer|can(?:'|’)?t|cannot)\s+"
+    r"(?:works?|suits?|fits?|happens?|be)\b)",
+    re.I,
+)
+# Weaker: "it was 10:00", "the call that was at 10:30": set aside only when the text states another time.
+WAS_BEFORE = re.compile(r"\b(?:was|were)(?:\s+(?:at|set\s+for|scheduled\s+for|planned\s+for|for))?\s+$", re.I)
+
+
+YOUR_TIME = re.compile(r"[ \t]*[(,]?[ \t]*(?:your|my|our|local)[ \t]+time\b(?:[ \t]*[(,][ \t]*(?:in[ \t]+)?)?")
 
 
 def _zone_after(text: str, end: int, at: time | None = None) -> tuple[tzinfo | str | None, int]:
     """The zone written right after a time ending at `end` (whose time of day is `at`), and where it ends.
 
+    "11:30 your time (Paris)" and "15:00 (your time, London)" are in the place named; "10:00 your time" alone is
+    in the reader's zone.
+
     A sign and HH:MM is an offset only when written like one: "+01:00", or "-05:00" right after a full time
     ("15:30:00-05:00") or when "-HH:MM" cannot be the end of a range starting at `at`; "14:00-14:45" and
     "09:00 - 10:00" are ranges."""
+    yours = YOUR_TIME.match(text, end)
+    if yours:
+        p = PLACE_AFTER.match(text, yours.end())
+        found = place_zone(p.group("place")) if p else None
+        if p is None or found is None:
+            return None, yours.end()
+        stop = p.start("place") + found[1]
+        close = re.match(r"[ \t]*\)+", text[stop:])
+        return found[0], stop + (close.end() if close else 0)
     m = ZONE.match(text, end)
     if m:
         written = m.group("zone")
@@ -117,6 +196,8 @@ def find_times(text: str, today: date) -> list[TimeMention]:
     mentions += _clock_times(text, spans, taken, [d.end for d in dates])
     mentions += _word_times(text, spans, taken)
     mentions.sort(key=lambda t: t.start)
+    _sentences(text, mentions)
+    _set_aside(text, mentions)
     _join_ranges(text, mentions)
     _declared_zones(text, mentions)
     _place_on_dates(text, mentions, dates)
@@ -167,17 +248,17 @@ def _hours(text: str, m: re.Match[str], date_ends: list[int]) -> list[int] | Non
     hour = int(m["h"])
     ampm = (m["ampm"] or "").lower().replace(".", "").replace(" ", "")
     before, after = text[max(0, m.start() - 16) : m.start()], text[m.end() : m.end() + 12]
-    if m["sep"] == ".":
+    if m["sep"] == "." and not ampm:
         if not (
-            ampm
-            or TIME_CUE_BEFORE.search(before)
+            TIME_CUE_BEFORE.search(before)
             or TIME_CUE_AFTER.match(after)
+            or DOTTED_RANGE.match(text, m.end())
             or _after_date(text, m.start(), date_ends)
         ):
             return None
-        if CURRENCY_AFTER.match(after) or re.search(r"[€$£¥]\s*$|\b[A-Z]{3}\s*$", before):
+        if _amount_after(text[m.end() : m.end() + 24]) or re.search(r"[€$£¥]\s*$|\b[A-Z]{3}\s*$", before):
             return None
-    elif m["sep"] != ":" and not m["hsep"] and not ampm:
+    elif m["sep"] != ":" and not m["hsep"] and not ampm and not TIME_CUE_AFTER.match(after):
         # a bare number starts a range when a time follows: "2-2:45pm", "from 2 to 3 pm", "14-15:00"
         if not RANGE_START.match(text, m.end()) or hour > 23:
             return None
@@ -192,35 +273,104 @@ def _hours(text: str, m: re.Match[str], date_ends: list[int]) -> list[int] | Non
     return [hour]
 
 
+def _amount_after(after: str) -> bool:
+    """Whether what follows a dotted number makes it an amount: a currency ("3.30 EUR", not "9.30 CET"), or a
+    range ending in one ("14.30 to 15.00 EUR")."""
+    end = re.match(r"\s*(?:-|–|—|to|and)\s*\d{1,2}[.,]\d{2}", after)
+    currency = CURRENCY_AFTER.match(after[end.end() if end else 0 :])
+    return currency is not None and zone_named(currency.group(0)) is None
+
+
 def _after_date(text: str, pos: int, date_ends: list[int]) -> bool:
-    return any(re.fullmatch(r"[\s,]*(?:at\s*)?", text[end:pos]) is not None for end in date_ends if end <= pos)
+    return any(re.fullmatch(r"[\s,:]*(?:at\s*)?", text[end:pos]) is not None for end in date_ends if end <= pos)
 
 
 def _word_times(text: str, spans: list[tuple[int, int]], taken: list[tuple[int, int]]) -> list[TimeMention]:
-    """`noon`, `midday`, `midnight`."""
+    """`noon`, `midday`, `midnight`; `half past two`, `quarter to four`, `ten o'clock`."""
     found: list[TimeMention] = []
     for m in WORD_TIME.finditer(text):
         if _free(*m.span(), spans, taken):
             zone, end = _zone_after(text, m.end())
             hour = 0 if m["word"].lower() == "midnight" else 12
             found.append(TimeMention(m.start(), end, text[m.start() : end], [time(hour, 0)], zone))
+    for m in CLOCK_WORDS.finditer(text):
+        written = (m["h"] or m["h2"]).lower()
+        hour = NUMBER_WORDS.get(written) or int(written)
+        if not _free(*m.span(), spans, taken) or not 1 <= hour <= 23:
+            continue
+        minute = {"half": 30, "quarter": 15}.get((m["part"] or "").lower(), 0)
+        if (m["rel"] or "").lower() == "to":
+            hour, minute = (hour - 1) or 12, 60 - minute
+        zone, end = _zone_after(text, m.end())
+        times = [time(h, minute) for h in _day_hours(hour, m)]
+        found.append(TimeMention(m.start(), end, text[m.start() : end], times, zone))
+        taken.append((m.start(), end))
     return found
 
 
-def _join_ranges(text: str, mentions: list[TimeMention]) -> None:
-    """Ranges: "3:30-4:30 pm" shares the am/pm; the end of a range is marked."""
-    for first, second in pairwise(mentions):
-        if RANGE_JOIN.match(text[first.end : second.start]) or (
-            re.fullmatch(r"\s*(?:-|–|—|to|until|till|and)\s*", text[first.end : second.start], re.I)
+def _day_hours(hour: int, m: re.Match[str]) -> list[int]:
+    """The hours a spoken hour may mean: "two" is 02 or 14, "two pm" or "two in the afternoon" is 14."""
+    if hour > 12:
+        return [hour]
+    ampm = (m["ampm"] or "").lower().replace(".", "").replace(" ", "")
+    day = (m["day"] or "").lower()
+    if ampm == "am" or day == "morning":
+        return [hour % 12]
+    if ampm == "pm" or day:
+        return [hour % 12 + 12]
+    return [hour % 12, hour % 12 + 12]
+
+
+def _sentences(text: str, mentions: list[TimeMention]) -> None:
+    bounds = [0, *(m.end() for m in SENTENCE_END.finditer(text)), len(text) + 1]
+    for mention in mentions:
+        mention.sentence = next((a, b) for a, b in pairwise(bounds) if a <= mention.start < b)
+
+
+def _set_aside(text: str, mentions: list[TimeMention]) -> None:
+    """Which times the text sets aside: after "instead of", "can't make", "moved from", before "doesn't work",
+    the old time of a move ("Moving Thursday's 10:00 to Friday", "10:00 → 14:00"), and after "was" when another
+    time is stated."""
+    weak = []
+    for index, mention in enumerate(mentions):
+        start = max(mention.sentence[0], mention.start - 80, mentions[index - 1].end if index else 0)
+        before, after = text[start : mention.start], text[mention.end : mention.end + 40]
+        nxt = mentions[index + 1] if index + 1 < len(mentions) else None
+        joined = nxt is not None and nxt.sentence == mention.sentence
+        if re.search(r"\bfrom" + _DATE_WORDS, before, re.I) and SET_ASIDE.search(before):
+            mention.set_aside = mention.moved = True
+        elif (joined and (ARROW_AFTER.match(after) or MOVED_AFTER.match(after))) or (
+            joined and MOVE_BEFORE.search(before) and MOVE_AFTER.match(after) and not re.search(r"\bto\s", before)
         ):
+            mention.set_aside = mention.moved = True
+        elif SET_ASIDE.search(before) or SET_ASIDE_AFTER.match(after):
+            mention.set_aside = True
+        elif WAS_BEFORE.search(before):
+            weak.append(mention)
+    for mention in weak:
+        mention.set_aside = any(not m.set_aside and m not in weak for m in mentions)
+
+
+def _join_ranges(text: str, mentions: list[TimeMention]) -> None:
+    """Ranges: "3:30-4:30 pm" shares the am/pm; the end of a range is marked. The old and new time of a move
+    ("from 10:00 to 14:00", "10:00 → 14:00") are no range: the new one is stated."""
+    for first, second in pairwise(mentions):
+        gap = text[first.end : second.start]
+        arrow = re.fullmatch(r"\s*(?:→|->|=>|⟶)\s*", gap) is not None
+        if not (arrow or re.fullmatch(r"\s*(?:-|–|—|to|until|till|and)\s*", gap, re.I)):
+            continue
+        if first.moved and (arrow or re.fullmatch(r"\s*to\s*", gap, re.I)):
+            second.set_aside = False  # "from 10:00 to 14:00": 14:00 is the new time
+        elif not arrow:
             second.range_end = True
-            if len(first.times) > 1 and len(second.times) == 1:
-                # "2-2:45pm", "11-12:30pm": the start is the reading that comes before the end, within 12 hours
-                stop = second.times[0].hour * 60 + second.times[0].minute
-                before = [t for t in first.times if 0 <= stop - (t.hour * 60 + t.minute) < 12 * 60]
-                first.times = before[-1:] or first.times
-            if first.zone is None and second.zone is not None:
-                first.zone = second.zone
+            second.moved = first.moved  # "from 14:00-15:00 to 16:00-17:00"
+        if len(first.times) > 1 and len(second.times) == 1:
+            # "2-2:45pm", "11-12:30pm": the start is the reading that comes before the end, within 12 hours
+            stop = second.times[0].hour * 60 + second.times[0].minute
+            before = [t for t in first.times if 0 <= stop - (t.hour * 60 + t.minute) < 12 * 60]
+            first.times = before[-1:] or first.times
+        if first.zone is None and second.zone is not None:
+            first.zone = second.zone
 
 
 def _declared_zones(text: str, mentions: list[TimeMention]) -> None:
@@ -244,13 +394,9 @@ def _declared_zones(text: str, mentions: list[TimeMention]) -> None:
 
 
 def _place_on_dates(text: str, mentions: list[TimeMention], dates: list[DateMention]) -> None:
-    """Each time takes the nearest date of its sentence, else the nearest date before it; each learns its
-    sentence and whether the text sets it aside."""
-    bounds = [0, *(m.end() for m in SENTENCE_END.finditer(text)), len(text) + 1]
+    """Each time takes the nearest date of its sentence, else the nearest date before it."""
     for mention in mentions:
-        sentence = next((a, b) for a, b in pairwise(bounds) if a <= mention.start < b)
-        mention.sentence = sentence
-        mention.set_aside = SET_ASIDE.search(text[max(sentence[0], mention.start - 80) : mention.start]) is not None
+        sentence = mention.sentence
         if mention.dates is not None:
             mention.own_date = True
             continue

@@ -154,7 +154,8 @@ PLACES = _places()
 _PLACE = r"(?P<place>[A-Z][A-Za-z.'-]*(?:[ -](?:[A-Z][A-Za-z.'-]*|es|de|la|du|al|of)){0,3})"
 # After a time: "13:00 Lisbon time", "9:30 am New York", "(13:00 for Ana in Lisbon)", "09:30 in New York".
 PLACE_AFTER = re.compile(
-    r"[ \t]*\(?[ \t]*(?:(?:for|to)[ \t]+(?:[A-Z][a-z]+[ \t]+)?(?:in|at)[ \t]+|in[ \t]+(?:the[ \t]+)?)?" + _PLACE
+    r"[ \t]*\(?[ \t]*(?:(?:for|to)[ \t]+(?:[A-Z][a-z]+[ \t]+)?(?:in|at)[ \t]+|(?:here[ \t]+)?in[ \t]+(?:the[ \t]+)?)?"
+    + _PLACE
 )
 # A place said for the times that follow ("(London time):", "in UK time:", "all times UK"), or for those
 # before it when none follows ("... 8 am (all UK time).").
