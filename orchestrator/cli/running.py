@@ -62,6 +62,16 @@ from orchestrator.cli.options import (
     TimeoutOption,
 )
 
+WorkersOption = Annotated[
+    int | None,
+    typer.Option(
+        "--workers",
+        min=1,
+        help="--backend inprocess: worker processes that run the episodes (default: one per core; 1: all in this "
+        "process). Oracle and noop agents (model agents with --workers N); at least one episode per worker at once.",
+    ),
+]
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -86,6 +96,7 @@ def run_command(
     timeout: TimeoutOption = None,
     repeat: RepeatOption = 1,
     parallel: ParallelOption = 1,
+    workers: WorkersOption = None,
     tags: TagsOption = None,
     family: FamilyOption = None,
     split: SplitOption = None,
@@ -137,7 +148,7 @@ def run_command(
     files, many = chosen(scenario, selection)
     settings = RunSettings(agent=agent, out=out, seed=seed, timeout=timeout, repeat=repeat, parallel=parallel,
                            backend=backend, as_json=as_json, address=address, noise=noise, judge=the_judge,
-                           fail_fast=fail_fast, fail_on_error=fail_on_error, resume=resume)  # fmt: skip
+                           fail_fast=fail_fast, fail_on_error=fail_on_error, resume=resume, workers=workers)  # fmt: skip
     make_agent = agent_factory(
         agent, isolation, agent_env or [], model, price=price, max_concurrent_requests=max_concurrent_requests
     )
@@ -163,6 +174,8 @@ class RunSettings:
     fail_fast: bool = True
     fail_on_error: float | None = None
     resume: bool = False
+    workers: int | None = None
+    """Worker processes for in-process episodes (`orchestrator.run.pool`): None for one per core, 1 for none."""
 
     def run_options(self, out: Path) -> RunOptions:
         """The runner's options for a run into `out` (one scenario's, or a suite's as `SuiteOptions`)."""
@@ -204,7 +217,7 @@ def run_single(
     besides the verdict; returns the exit code (`RunRecord.exit_code`). It takes `run_suite_of`'s arguments."""
     scenario = load_or_exit(args[0])
     options = settings.run_options(settings.out or default_out(scenario))
-    backend = backend_or_exit(settings.backend, options.out / "logs", settings.address)
+    backend = pool_or_backend(settings, make_agent, options, options.repeat, options.out / "logs")
     record = run_scenario(scenario, make_agent, options, backend, settings.judge)
     print_run(record, options, settings.as_json)
     print_episode_problems(record)
@@ -224,10 +237,31 @@ def default_out(scenario: Scenario) -> Path:
     return Path("runs") / f"{scenario.id}-{time.strftime('%Y%m%d-%H%M%S')}"
 
 
+def pool_or_backend(
+    settings: RunSettings, make_agent: Callable[[], Agent], options: RunOptions, episodes: int, log_dir: Path
+) -> Backend:
+    """`--backend`'s backend, or for in-process episodes the pool of worker processes that runs them (`--workers`,
+    `orchestrator.run.pool`), forked now: then at least one episode per worker runs at once (`options.parallel`)."""
+    from orchestrator.backends import BackendError
+    from orchestrator.run.pool import pool_for
+
+    try:
+        pool = pool_for(settings.backend, make_agent(), settings.workers, episodes)
+    except BackendError as exc:
+        raise fail_usage(str(exc)) from None
+    if pool is None:
+        return backend_or_exit(settings.backend, log_dir, settings.address)
+    pool.fork()
+    options.parallel = max(options.parallel, pool.size)
+    return pool
+
+
 def episode_runner(backend: Backend) -> Any:
-    """The function that runs one episode on `backend`: Ray's for a backend that runs whole episodes on its workers,
-    else None (the runner's own `run_episode`)."""
+    """The function that runs one episode on `backend`: the pool's or Ray's for a backend that runs whole episodes
+    on its workers, else None (the runner's own `run_episode`)."""
     if getattr(backend, "runs_episodes", False):
+        if callable(own := getattr(backend, "run_episode", None)):
+            return own
         from orchestrator.run.ray import run_episode_on_ray
 
         return run_episode_on_ray
@@ -358,7 +392,8 @@ def run_suite_of(
             err.print(f"[red]invalid:[/] {problem}", highlight=False)
     folder = settings.out or Path("runs") / f"suite-{time.strftime('%Y%m%d-%H%M%S')}"
     options = settings.run_options(folder)
-    backend_impl = backend_or_exit(settings.backend, folder / "logs", settings.address)
+    planned = settings.repeat * sum(1 for run in runs if run.scenario is not None)
+    backend_impl = pool_or_backend(settings, make_agent, options, planned, folder / "logs")
 
     def hidden_agent() -> Agent:
         made = make_agent()

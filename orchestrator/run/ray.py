@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import json
 import os
 import socket
@@ -39,11 +38,13 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from orchestrator.agents.base import Agent, NoopAgent, OracleAgent
+from orchestrator.agents.base import Agent
 from orchestrator.backends.base import BackendError
 from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.backends.ray import RayBackend
 from orchestrator.record import reseal, write_episode, write_json
+from orchestrator.run.recipe import AgentNotPortable, AgentRecipe
+from orchestrator.run.recipe import recipe_of as make_recipe
 from orchestrator.run.runner import Interrupt, failed_result, run_episode
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge, JudgeConfig
@@ -53,50 +54,21 @@ MAX_RETRIES = 1
 """Ray retries a task once when its worker process or node dies."""
 
 
-class CommandAgentOnRay(BackendError):
+class CommandAgentOnRay(AgentNotPortable):
     """A cmd: agent was asked to run on Ray workers, which only run in-process agents."""
 
 
-@dataclasses.dataclass(frozen=True)
-class AgentRecipe:
-    """How a worker makes the agent: its spec, and a model agent's options (with the API key to use)."""
-
-    spec: str
-    model_options: Any = None
-    gate_limit: int = 4
-
-    def make(self) -> Agent:
-        from orchestrator.agents.spec import parse_agent
-
-        if self.model_options is None:
-            return parse_agent(self.spec)
-        return parse_agent(self.spec, model_options=self.model_options, gate=_gate(self.spec, self.gate_limit))
-
-
 def recipe_of(agent: Agent) -> AgentRecipe:
-    """What a worker needs to make `agent` again; `CommandAgentOnRay` for a `cmd:` agent."""
-    if isinstance(agent, OracleAgent) and agent.steps is None:
-        return AgentRecipe("oracle")
-    if isinstance(agent, NoopAgent):
-        return AgentRecipe("noop")
-    api = getattr(agent, "api", None)
-    if api in ("openai", "anthropic"):
-        options = agent.options
-        key = options.api_key or getattr(getattr(agent, "client", None), "api_key", None)
-        base_url = options.base_url or getattr(agent, "base_url", None) or None
-        if api == "anthropic" and base_url is None:
-            client_url = str(getattr(getattr(agent, "client", None), "base_url", "") or "")
-            base_url = None if "api.anthropic.com" in client_url else client_url or None
-        options = dataclasses.replace(options, api_key=key, base_url=base_url)
-        return AgentRecipe(f"{api}:{agent.model}", options, getattr(agent.gate, "limit", 4))  # type: ignore[attr-defined]
-    if type(agent).__name__ == "CommandAgent":
-        raise CommandAgentOnRay(
-            "--backend ray does not run cmd: agents: the command would run on a Ray worker, another machine, outside "
-            "this machine's isolation; run them with --backend local, inprocess or docker"
-        )
-    raise BackendError(
-        f"--backend ray cannot run the agent {getattr(agent, 'name', type(agent).__name__)!r} on its workers"
-    )
+    """What a worker needs to make `agent` again (`orchestrator.run.recipe`); `CommandAgentOnRay` for a `cmd:` agent."""
+    try:
+        return make_recipe(agent, "--backend ray does not run cmd: agents: the command would run on a Ray worker, another "
+                           "machine, outside this machine's isolation; run them with --backend local, inprocess or docker")  # fmt: skip
+    except AgentNotPortable as exc:
+        if type(agent).__name__ == "CommandAgent":
+            raise CommandAgentOnRay(str(exc)) from None
+        raise BackendError(
+            f"--backend ray cannot run the agent {getattr(agent, 'name', type(agent).__name__)!r} on its workers"
+        ) from None
 
 
 # -- on a worker -------------------------------------------------------------------
@@ -109,14 +81,6 @@ class WorkerBackend(InProcessBackend):
     """The app servers of one Ray worker process, in process; recorded as the `ray` backend."""
 
     name = "ray"
-
-
-def _gate(spec: str, limit: int) -> Any:
-    """One concurrency gate per endpoint in a worker process."""
-    from orchestrator.agents.models import EndpointGate
-
-    gates = _worker.setdefault("gates", {})
-    return gates.setdefault((spec, limit), EndpointGate(limit))
 
 
 def _loop() -> asyncio.AbstractEventLoop:
