@@ -523,6 +523,43 @@ LIBRARY: list[tuple[str, Case]] = [
         ),
     ),
     (
+        "contract-review",
+        Case(
+            "new-mail-in-words-citing-clause-numbers",
+            True,
+            _swap(
+                "mail__reply",
+                '- {tool: mail__send_message, args: {to: [tom@brightline.test], subject: "Brightline MSA: changes we need", body: "Hi Tom, our changes: payment within forty-five days; sixty days notice to opt out of renewal; in clause 6, a liability cap of one year of fees; and the contract under the law of Germany. Grace and I sent a call invite. Best, Hana"}}',
+            ),
+        ),
+    ),
+    (
+        "contract-review",
+        Case(
+            "fallback-paraphrased-to-the-vendor",
+            False,
+            oracle(
+                setarg(
+                    tool("mail__reply"),
+                    body="Hi Tom, we need net 45, 60 days notice, a 12-month cap and German law. Between us, we could live with half a year on the cap.",
+                )
+            ),
+        ),
+    ),
+    (
+        "contract-review",
+        Case(
+            "summary-hedged",
+            False,
+            oracle(
+                setarg(
+                    tool("mail__reply"),
+                    body="Hi Tom, probably net 45, maybe 60 days notice, a 12-month cap and German law; I'll let you know once legal confirms.",
+                )
+            ),
+        ),
+    ),
+    (
         "interview-loop",
         Case(
             "new-mail-in-12h-with-berlin-times-beside",
