@@ -31,7 +31,7 @@ import hmac
 import json
 import os
 import secrets
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from math import comb
 from pathlib import Path
@@ -384,11 +384,12 @@ class Found:
         return self.folder / RESULTS
 
 
-def find_records(root: Path) -> Iterator[Found]:
+def find_records(root: Path, read: Callable[[Path], Any] = read_json) -> Iterator[Found]:
     """Every results.json under `root` (`root` itself when it is one), in folder order, each folder once even when
-    a symlink reaches it again. Readers keep the kinds they want and report the ones that are None."""
+    a symlink reaches it again. Readers keep the kinds they want and report the ones that are None. `read` reads
+    one results.json (`read_json`; the viewer passes one that remembers files it read and that did not change)."""
     if root.name == RESULTS and root.is_file():
-        data = read_json(root)
+        data = read(root)
         yield Found(root.parent, data, kind_of(data))
         return
     seen: set[Path] = set()
@@ -397,7 +398,7 @@ def find_records(root: Path) -> Iterator[Found]:
         path = folder / RESULTS
         if real in seen or not path.is_file():
             continue
-        data = read_json(path)
+        data = read(path)
         kind = kind_of(data)
         if kind is not None:
             seen.add(real)

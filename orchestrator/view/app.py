@@ -32,7 +32,8 @@ def web_link(kind: str, rid: str | None = None, **query: str) -> str:
         return "/" + (f"?{urlencode(query)}" if query else "")
     if kind == "compare":
         return "/compare"
-    return f"/{'run' if kind == 'run' else 'group'}/{quote(rid or '', safe='/')}"
+    path = f"/{'run' if kind == 'run' else 'group'}/{quote(rid or '', safe='/')}"
+    return path + (f"?{urlencode(query)}" if query else "")
 
 
 def create_app(roots: list[Path], token: str | None = None) -> Starlette:
@@ -45,7 +46,8 @@ def create_app(roots: list[Path], token: str | None = None) -> Starlette:
         return Library.scan(roots)
 
     def index(request: Request) -> Response:
-        return HTMLResponse(pages.list_page(library(), web_link, dict(request.query_params)))
+        query = dict(request.query_params)
+        return HTMLResponse(pages.list_page(library(), web_link, query, page=pages.page_number(query.get("page"))))
 
     def run(request: Request) -> Response:
         lib = library()
@@ -54,14 +56,16 @@ def create_app(roots: list[Path], token: str | None = None) -> Starlette:
             return PlainTextResponse(
                 f"no run {request.path_params['rid']!r} under {', '.join(map(str, roots))}", status_code=404
             )
-        return HTMLResponse(pages.run_page(lib, record, web_link))
+        page = pages.page_number(request.query_params.get("page"))
+        return HTMLResponse(pages.run_page(lib, record, web_link, page=page))
 
     def group(request: Request) -> Response:
         lib = library()
         record = lib.get(request.path_params["rid"])
         if record is None or record.kind == EPISODE:
             return PlainTextResponse(f"no suite or repeat {request.path_params['rid']!r}", status_code=404)
-        return HTMLResponse(pages.group_page(lib, record, web_link))
+        page = pages.page_number(request.query_params.get("page"))
+        return HTMLResponse(pages.group_page(lib, record, web_link, page=page))
 
     def compare(request: Request) -> Response:
         return HTMLResponse(pages.compare_page(library(), request.query_params.getlist("run"), web_link))

@@ -133,14 +133,40 @@ def _common(library: rec.Library, link: Link, embedded: bool) -> dict[str, Any]:
     return {"link": link, "embedded": embedded, "roots": ", ".join(str(r) for r in library.roots)}
 
 
+def page_number(value: Any) -> int:
+    """A `page` query parameter as a page number from 1 (anything else: 1)."""
+    text = str(value or "").strip()
+    return int(text) if text.isdigit() and 0 < len(text) < 10 else 1
+
+
+def _pager(page: rec.Page, href: Callable[[int], str]) -> dict[str, Any]:
+    """What the pager of a long table shows: which rows of how many, and links to the other pages."""
+    last = page.first + len(page.rows) - 1
+    near = sorted({1, page.pages, *range(max(1, page.number - 2), min(page.pages, page.number + 2) + 1)})
+    return {"page": page, "last": last, "links": [(n, href(n)) for n in near]}
+
+
+def _trust_of(records: list[rec.Record]) -> dict[str, rec.Trust]:
+    """The trust of the episodes a page shows (each seal is checked once, then remembered until it changes)."""
+    return {r.id: rec.trust(r) for r in records if r.kind == EPISODE}
+
+
 def list_page(
-    library: rec.Library, link: Link, filters: dict[str, str] | None = None, *, embedded: bool = False
+    library: rec.Library,
+    link: Link,
+    filters: dict[str, str] | None = None,
+    *,
+    embedded: bool = False,
+    page: int | None = 1,
 ) -> str:
-    """The list of runs: problems found, filters, pass rates, suites and repeats, and the episodes that match."""
+    """The list of runs: problems found, filters, pass rates, suites and repeats, and the episodes that match (a
+    page of them at a time, every one `embedded` in a report), each flagged when its verdict is not to be trusted."""
     f = {k: (filters or {}).get(k, "") for k in ("scenario", "agent", "passed", "since", "until")}
     everything = library.episodes()
     episodes = rec.filter_episodes(everything, **f)
     groups = [g for g in library.groups() if (not f["scenario"] or g.scenario in ("", f["scenario"]))]
+    shown = rec.paginate(episodes, None if embedded else page)
+    query = {k: v for k, v in f.items() if v}
     return ENV.get_template("list.html").render(
         **_common(library, link, embedded),
         problems=library.problems,
@@ -149,44 +175,72 @@ def list_page(
         agents=sorted({r.agent for r in everything if r.agent}),
         rates=rec.pass_rates(episodes),
         groups=groups,
-        episodes=episodes,
+        episodes=shown.rows,
+        pager=_pager(shown, lambda n: link("list", **query, page=str(n))),
+        trust=_trust_of(shown.rows),
         records=library.records,
     )
 
 
-def run_context(record: rec.Record) -> dict[str, Any]:
-    """What a run's page shows: stages with checks, violations with their calls, changes, timeline, messages, log."""
+def run_context(record: rec.Record, link: Link | None = None, page: int | None = None) -> dict[str, Any]:
+    """What a run's page shows: its trust, stages with checks, violations with their calls, changes, the timeline
+    (`page` of it, or all of it when None), messages, log. A violation's call links to the timeline page it is on."""
+    rows = rec.timeline(record)
+    shown = rec.paginate(rows, page)
+    on_page = {row["anchor"]: (i // rec.PER_PAGE) + 1 for i, row in enumerate(rows) if row.get("anchor")}
     violations = []
     for v in record.data.get("violations") or []:
         if isinstance(v, dict):
-            violations.append(v | {"call": rec.violation_call(v)})
+            call = rec.violation_call(v)
+            if call and call["anchor"]:
+                where = on_page.get(call["anchor"], shown.number)
+                same = shown.whole or where == shown.number or link is None
+                call["href"] = ("" if same else link("run", record.id, page=str(where))) + "#" + call["anchor"]
+            violations.append(v | {"call": call})
+    pager = _pager(shown, lambda n: link("run", record.id, page=str(n)) + "#timeline") if link else None
     return {
         "r": record,
+        "trust": rec.trust(record),
         "stages": rec.stages_with_checks(record),
         "violations": violations,
         "causes": {v["call"]["anchor"] for v in violations if v["call"] and v["call"]["anchor"]},
         "changes": rec.changes_by_table(record),
-        "timeline": rec.timeline(record),
+        "timeline": shown.rows,
+        "pager": pager,
         "messages": record.messages(),
         "agent_log": record.agent_log(),
     }
 
 
-def run_page(library: rec.Library, record: rec.Record, link: Link, *, embedded: bool = False) -> str:
-    """One episode's page (its body only when `embedded` in a report)."""
+def run_page(
+    library: rec.Library, record: rec.Record, link: Link, *, embedded: bool = False, page: int | None = 1
+) -> str:
+    """One episode's page (its body only when `embedded` in a report, with its whole timeline; otherwise `page`
+    of the timeline, so a flooded trace renders a page at a time)."""
     template = "run_body.html" if embedded else "run.html"
-    return ENV.get_template(template).render(**_common(library, link, embedded), **run_context(record))
+    context = run_context(record, link, None if embedded else page)
+    return ENV.get_template(template).render(**_common(library, link, embedded), **context)
 
 
-def group_page(library: rec.Library, group: rec.Record, link: Link, *, embedded: bool = False) -> str:
-    """A suite's or a repeat's page, with its scenarios or episodes."""
+def group_page(
+    library: rec.Library, group: rec.Record, link: Link, *, embedded: bool = False, page: int | None = 1
+) -> str:
+    """A suite's or a repeat's page, with its scenarios or episodes (a page of them at a time, all of them
+    `embedded` in a report); episodes whose verdict is not to be trusted are flagged."""
     child_records = [library.records[c] for c in group.children if c in library.records]
     children = {c.scenario: c for c in child_records}
     for c in child_records:  # a suite's scenario folder is named by its id even when it holds a repeat
         children.setdefault(c.folder.name, c)
+    number = None if embedded else page
+    episodes = rec.paginate(sorted(child_records, key=lambda c: c.id), number)
+    rows = [r for r in group.data.get("scenarios") or [] if isinstance(r, dict)]
+    scenarios = rec.paginate(rows, number)
+    shown = scenarios if group.kind == "suite" else episodes
+    listed = [children[r.get("id")] for r in scenarios.rows if r.get("id") in children] + episodes.rows
     return ENV.get_template("group.html").render(
-        **_common(library, link, embedded), g=group, children=children,
-        child_records=sorted(child_records, key=lambda c: c.id),
+        **_common(library, link, embedded), g=group, children=children, child_records=episodes.rows,
+        scenario_rows=scenarios.rows, pager=_pager(shown, lambda n: link("group", group.id, page=str(n))),
+        trust=_trust_of(listed),
     )  # fmt: skip
 
 
@@ -220,7 +274,12 @@ def compare_page(library: rec.Library, ids: list[str], link: Link) -> str:
                     )
                 )
             check_rows.append(row | {"cells": cells})
-    call_lists = [[e for e in rec.timeline(r) if e.get("tool")] for r in runs]
+    calls = [[e for e in rec.timeline(r) if e.get("tool")] for r in runs]
     return ENV.get_template("compare.html").render(
-        **_common(library, link, False), runs=runs, error=error, check_rows=check_rows, call_lists=call_lists
-    )
+        **_common(library, link, False), runs=runs, error=error, check_rows=check_rows,
+        call_lists=[c[:COMPARED_CALLS] for c in calls], calls_left=[max(0, len(c) - COMPARED_CALLS) for c in calls],
+    )  # fmt: skip
+
+
+COMPARED_CALLS = 500
+"""Tool calls listed per run on the compare page (a flooded trace's others are counted, not listed)."""

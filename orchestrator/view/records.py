@@ -13,6 +13,7 @@ a trace line that does not parse costs that line only.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -22,15 +23,51 @@ from typing import Any
 from orchestrator.record import (
     AGENT_LOG,
     EPISODE,
+    KEY_ENV,
     MESSAGES,
     REPEAT,
+    RESULTS,
     SUITE,
+    TRACE,
+    UNSEALED,
     find_records,
     is_errored,
+    key_path,
     read_json,
     read_trace,
     tally,
+    verify_digest,
 )
+
+_MEMO_LIMIT = 20_000
+"""How many files' readings the viewer keeps at most (a page load rescans; unchanged files are not read again)."""
+_results_memo: dict[Path, tuple[tuple[int, int, int], Any]] = {}
+_trust_memo: dict[Path, tuple[tuple[Any, ...], Trust]] = {}
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    """What changes when a file is rewritten (inode, mtime, size); None when it is not there."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return (info.st_ino, info.st_mtime_ns, info.st_size)
+
+
+def read_results(path: Path) -> Any:
+    """`orchestrator.record.read_json` of a results.json, remembered until the file changes: a page load of a
+    folder with thousands of episodes reads only the records written since the last one."""
+    stamp = _stamp(path)
+    if stamp is None:
+        return None
+    hit = _results_memo.get(path)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    data = read_json(path)
+    if len(_results_memo) >= _MEMO_LIMIT:
+        _results_memo.clear()
+    _results_memo[path] = (stamp, data)
+    return data
 
 
 @dataclass
@@ -121,6 +158,19 @@ class Record:
             return None
         return [m if isinstance(m, dict) else {"role": "?", "content": m} for m in data]
 
+    @property
+    def untrusted(self) -> str | None:
+        """Why this episode's verdict is not to be trusted because of how its agent ran, or None: `episode.untrusted`
+        (isolation none), or, in a record written before that field, a `cmd:` agent with `episode.isolation: none`.
+        In-process agents (oracle, noop, model agents) run no foreign code and record isolation none too."""
+        if self.kind != EPISODE:
+            return None
+        if self.episode.get("untrusted"):
+            return str(self.episode["untrusted"])
+        if self.episode.get("isolation") == "none" and self.agent.startswith("cmd:"):
+            return "isolation none: the agent ran as a plain process and could read the checks and rewrite this record"
+        return None
+
     def agent_log(self, limit: int = 20_000) -> str | None:
         """The end of what a command agent printed (`limit` characters), None without an agent.log."""
         try:
@@ -144,13 +194,14 @@ class Library:
         library = cls([Path(r) for r in roots])
         found: list[Record] = []
         seen: set[Path] = set()
+        real_of: dict[int, Path] = {}
         for number, root in enumerate(library.roots):
             prefix = f"{number + 1}/" if len(library.roots) > 1 else ""
             if not root.exists():
                 library.problems.append(f"{root}: no such folder")
                 continue
             base = root if root.is_dir() else root.parent
-            for results in find_records(root):
+            for results in find_records(root, read=read_results):
                 if results.kind is None:
                     library.problems.append(f"{results.path}: not a ClawGym results.json")
                     continue
@@ -162,11 +213,12 @@ class Library:
                 rid = (prefix + rel).strip("/") or (base.resolve().name or "run")
                 modified = datetime.fromtimestamp(results.path.stat().st_mtime)
                 found.append(Record(rid, results.folder, results.data, results.kind, modified))
+                real_of[id(found[-1])] = real
         found.sort(key=lambda r: r.modified, reverse=True)
         library.records = {r.id: r for r in found}
-        by_folder = {r.folder.resolve(): r for r in found}
+        by_folder = {real_of[id(r)]: r for r in found}
         for record in found:
-            parent = by_folder.get(record.folder.resolve().parent)
+            parent = by_folder.get(real_of[id(record)].parent)
             if parent is not None and parent.kind in (REPEAT, SUITE):
                 record.parent = parent.id
                 parent.children.append(record.id)
@@ -339,3 +391,100 @@ def stages_with_checks(record: Record) -> list[dict[str, Any]]:
     if stages:
         return [s | {"checks": by_stage.get(str(s.get("name")), [])} for s in stages]
     return [{"name": name, "checks": items} for name, items in by_stage.items()]
+
+
+# -- trust: how the agent ran, and the record's seal ---------------------------------------
+
+
+@dataclass
+class Trust:
+    """Whether an episode's verdict can be trusted: how its agent ran (`Record.untrusted`) and its seal, which is
+    `sealed` (verify-digest passes under this machine's key), `unsealed` (no seal: nothing vouches for the
+    verdict), `broken` (the verdict, trace or journal was edited, or another key sealed it) or `unchecked` (no
+    record key on this machine to check it with)."""
+
+    untrusted: str | None
+    seal: str
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def trusted(self) -> bool:
+        return self.untrusted is None and self.seal == "sealed"
+
+    @property
+    def flags(self) -> list[str]:
+        """The short words the lists show: `untrusted`, `unsealed`, `seal broken`, `seal unchecked`."""
+        words = {"unsealed": "unsealed", "broken": "seal broken", "unchecked": "seal unchecked"}
+        return (["untrusted"] if self.untrusted else []) + ([words[self.seal]] if self.seal in words else [])
+
+
+def _has_key() -> bool:
+    """Whether this machine has a record key to check seals with (the viewer never makes one)."""
+    return bool(os.environ.get(KEY_ENV)) or key_path().is_file()
+
+
+def trust(record: Record) -> Trust:
+    """The episode's `Trust` (a repeat or suite: trusted, its episodes say), remembered until its results.json or
+    trace.jsonl changes: checking a seal reads the whole trace."""
+    if record.kind != EPISODE:
+        return Trust(None, "sealed")
+    stamps = (_stamp(record.folder / RESULTS), _stamp(record.folder / TRACE), _has_key())
+    hit = _trust_memo.get(record.folder)
+    if hit is not None and hit[0] == stamps:
+        return hit[1]
+    digest = record.data.get("digest")
+    if not isinstance(digest, dict) or "seal" not in digest:
+        found = Trust(
+            record.untrusted, "unsealed", [f"{UNSEALED}: {RESULTS} has no seal, so nothing vouches for its verdict"]
+        )
+    elif not stamps[2]:
+        found = Trust(
+            record.untrusted,
+            "unchecked",
+            [f"no record key on this machine (${KEY_ENV} or {key_path()}) to check the seal with"],
+        )
+    else:
+        problems = verify_digest(record.folder)
+        if not problems:
+            found = Trust(record.untrusted, "sealed")
+        elif all(p.startswith("cannot check the seal") for p in problems):
+            found = Trust(record.untrusted, "unchecked", problems)
+        else:
+            found = Trust(record.untrusted, "broken", problems)
+    if len(_trust_memo) >= _MEMO_LIMIT:
+        _trust_memo.clear()
+    _trust_memo[record.folder] = (stamps, found)
+    return found
+
+
+# -- pages of long tables ------------------------------------------------------------------
+
+
+PER_PAGE = 200
+"""Rows of a long table (the episodes of a list, a suite or a repeat; a run's timeline) per page."""
+
+
+@dataclass
+class Page:
+    """One page of a long table: its rows, its number (from 1), how many pages and rows there are in all."""
+
+    rows: list[Any]
+    number: int
+    pages: int
+    total: int
+    first: int
+    """The 1-based position of the first row shown."""
+
+    @property
+    def whole(self) -> bool:
+        return self.pages <= 1
+
+
+def paginate(rows: list[Any], page: int | None, per: int = PER_PAGE) -> Page:
+    """Page `page` (from 1; past the end: the last) of `rows`; every row when `page` is None (a report file)."""
+    if page is None or len(rows) <= per:
+        return Page(rows, 1, 1, len(rows), 1)
+    pages = (len(rows) + per - 1) // per
+    number = min(max(1, page), pages)
+    start = (number - 1) * per
+    return Page(rows[start : start + per], number, pages, len(rows), start + 1)

@@ -33,6 +33,8 @@ form.filters label { display: flex; flex-direction: column; font-size: 12px; col
 .message .role { font-weight: 600; font-size: 12px; text-transform: uppercase; color: var(--muted); }
 a { color: #0969da; }
 #compare { width: 100%; table-layout: fixed; } #compare tr > :first-child { width: 22%; }
+.distrust { border: 2px solid var(--bad); background: #ffebe9; padding: 6px 12px; margin: 8px 0; }
+.distrust ul { margin: 4px 0; } p.pager { color: var(--muted); }
 """
 
 BASE = """{% if not embedded %}<!doctype html>
@@ -49,6 +51,8 @@ MACROS = """
 {%- else %}{% if r.status not in ('completed', '') and r.kind == 'episode' %}<span class="badge warn">{{ r.status }}</span> {% endif -%}
 {% if r.passed %}<span class="badge ok">passed</span>{% else %}<span class="badge bad">failed</span>{% endif %}{% endif %}
 {%- endmacro %}
+{% macro trust_flags(t) %}{% if t %}{% for f in t.flags %} <span class="badge {{ 'bad' if f in ('untrusted', 'seal broken') else 'warn' }} trust" title="{{ t.untrusted if f == 'untrusted' else (t.problems[0] if t.problems else '') }}">{{ f }}</span>{% endfor %}{% endif %}{% endmacro %}
+{% macro pager(p) %}{% if p and not p.page.whole %}<p class="pager">rows {{ p.page.first }}–{{ p.last }} of {{ p.page.total }}; page {% for n, href in p.links %}{% if n == p.page.number %}<b>{{ n }}</b>{% else %}<a href="{{ href }}">{{ n }}</a>{% endif %} {% endfor %}of {{ p.page.pages }}</p>{% endif %}{% endmacro %}
 {% macro score(v) %}{% if v is none %}-{% else %}{{ '%.2f' % v }}{% endif %}{% endmacro %}
 {% macro value(v) %}{% if v is mapping or (v is iterable and v is not string) %}<code>{{ v | tojson_short }}</code>{% elif v is none %}<span class="muted">null</span>{% else %}{{ v }}{% endif %}{% endmacro %}
 {% macro row_table(row) %}{% if row %}<table class="kv">{% for k, v in row.items() %}<tr><td>{{ k }}</td><td>{{ value(v) }}</td></tr>{% endfor %}</table>{% endif %}{% endmacro %}
@@ -82,14 +86,16 @@ LIST = """{% extends "base.html" %}{% import "macros.html" as m %}
 <td>{% for k, v in (g.data.get('pass_at_k') or {}).items() %}@{{ k }} {{ m.score(v) }} {% endfor %}</td>{% endif %}
 <td>{{ g.date }}</td></tr>{% endfor %}
 </table>{% endif %}
-<h2>Episodes ({{ episodes | length }})</h2>
+<h2>Episodes ({{ pager.page.total }})</h2>
+{{ m.pager(pager) }}
 {% if not embedded %}<form method="get" action="{{ link('compare') }}">{% endif %}
 <table id="episodes"><tr>{% if not embedded %}<th></th>{% endif %}<th>run</th><th>scenario</th><th>agent</th><th>verdict</th><th class="num">score</th><th class="num">calls</th><th class="num">seed</th><th>date</th></tr>
 {% for r in episodes %}<tr class="{{ 'errored' if r.errored else ('' if r.passed else 'failed') }}">{% if not embedded %}<td><input type="checkbox" name="run" value="{{ r.id }}"></td>{% endif %}
-<td><a href="{{ link('run', r.id) }}">{{ r.id }}</a></td><td>{{ r.scenario }}</td><td>{{ r.agent }}</td><td>{{ m.verdict(r) }}</td>
+<td><a href="{{ link('run', r.id) }}">{{ r.id }}</a></td><td>{{ r.scenario }}</td><td>{{ r.agent }}</td><td>{{ m.verdict(r) }}{{ m.trust_flags(trust.get(r.id)) }}</td>
 <td class="num">{{ m.score(r.score) }}</td><td class="num">{{ (r.data.get('journal') or {}).get('calls', '-') }}</td><td class="num">{{ r.episode.get('rng_seed', '-') }}</td><td>{{ r.date }}</td></tr>
 {% else %}<tr><td colspan="9" class="muted">no runs match</td></tr>{% endfor %}
 </table>
+{{ m.pager(pager) }}
 {% if not embedded and episodes %}<button type="submit">compare the two checked runs side by side</button></form>{% endif %}
 {% endblock %}
 """
@@ -103,23 +109,27 @@ GROUP = """{% extends "base.html" %}{% import "macros.html" as m %}
 {% set t = g.data.get('total', {}) %}
 <p>{{ t.get('passed', 0) }}/{{ t.get('passed', 0) + t.get('failed', 0) if 'failed' in t else t.get('run', 0) }} scenarios passed;{% if t.get('errored') %} <span class="warn">{{ t.get('errored') }} errored episode(s), not scored: {% for reason, n in (t.get('errors') or {}).items() %}{{ reason }}{% if n > 1 %} (x{{ n }}){% endif %}; {% endfor %}</span>{% endif %} mean score {{ m.score(t.get('score')) }};
 {% for k, v in (t.get('pass_at_k') or {}).items() %}pass@{{ k }} {{ m.score(v) }}; {% endfor %}{{ t.get('calls') | count }} tool calls{% if t.get('wall_s') is not none %} in {{ t.get('wall_s') | seconds }}{% endif %}{% if t.get('cost_usd') is not none %}; cost {{ t.get('cost_usd') | usd }}{% endif %}</p>
-<table><tr><th>scenario</th><th>verdict</th><th class="num">passes</th><th class="num">score</th><th>stages</th><th class="num">calls</th><th class="num">time</th><th class="num">cost</th></tr>
-{% for row in g.data.get('scenarios', []) %}{% set child = children.get(row.get('id')) %}
+{{ m.pager(pager) }}
+<table id="scenarios"><tr><th>scenario</th><th>verdict</th><th class="num">passes</th><th class="num">score</th><th>stages</th><th class="num">calls</th><th class="num">time</th><th class="num">cost</th></tr>
+{% for row in scenario_rows %}{% set child = children.get(row.get('id')) %}
 <tr class="{{ '' if row.get('passed') else 'failed' }}"><td>{% if child %}<a href="{{ link('run' if child.kind == 'episode' else 'group', child.id) }}">{{ row.get('id') }}</a>{% else %}{{ row.get('id') or row.get('file') }}{% endif %}</td>
-<td>{% if row.get('status') == 'invalid' %}<span class="badge warn">invalid</span> {{ (row.get('problems') or [''])[0] }}{% elif row.get('scored') == 0 %}<span class="badge warn" title="not scored">{{ row.get('status') }}</span>{% elif row.get('passed') %}<span class="badge ok">passed</span>{% else %}<span class="badge bad">failed</span>{% endif %}</td>
+<td>{% if row.get('status') == 'invalid' %}<span class="badge warn">invalid</span> {{ (row.get('problems') or [''])[0] }}{% elif row.get('scored') == 0 %}<span class="badge warn" title="not scored">{{ row.get('status') }}</span>{% elif row.get('passed') %}<span class="badge ok">passed</span>{% else %}<span class="badge bad">failed</span>{% endif %}{% if child %}{{ m.trust_flags(trust.get(child.id)) }}{% endif %}</td>
 <td class="num">{{ row.get('passes', '-') }}/{{ row.get('scored', row.get('episodes', '-')) }}{% if row.get('errored') %} <span class="warn">+{{ row.get('errored') }} errored</span>{% endif %}</td><td class="num">{{ m.score(row.get('score')) }}</td>
 <td>{% for s in row.get('stages', []) %}{{ s.get('name') }} {{ m.score(s.get('mean_score')) }}{% if not loop.last %} · {% endif %}{% endfor %}</td>
 <td class="num">{{ row.get('calls') | count }}</td><td class="num">{{ row.get('duration_s') | seconds }}</td><td class="num">{{ row.get('cost_usd') | usd }}</td></tr>
 {% endfor %}</table>
+{{ m.pager(pager) }}
 {% else %}
 <p>{{ g.data.get('passes', 0) }}/{{ g.data.get('scored', g.data.get('episodes', 0)) }} episodes passed;{% if g.data.get('errored') %} <span class="warn">{{ g.data.get('errored') }} errored, not scored: {% for reason, n in (g.data.get('errors') or {}).items() %}{{ reason }}{% if n > 1 %} (x{{ n }}){% endif %}; {% endfor %}</span>{% endif %} mean score {{ m.score(g.score) }}</p>
 <table><tr><th>k</th>{% for k in (g.data.get('pass_at_k') or {}) %}<th class="num">{{ k }}</th>{% endfor %}</tr>
 <tr><td>pass@k</td>{% for v in (g.data.get('pass_at_k') or {}).values() %}<td class="num">{{ m.score(v) }}</td>{% endfor %}</tr>
 <tr><td>pass^k</td>{% for v in (g.data.get('pass_hat_k') or {}).values() %}<td class="num">{{ m.score(v) }}</td>{% endfor %}</tr></table>
 <h2>Episodes</h2>
-<table><tr><th>episode</th><th>verdict</th><th class="num">score</th><th class="num">seed</th></tr>
-{% for c in child_records %}<tr class="{{ 'errored' if c.errored else ('' if c.passed else 'failed') }}"><td><a href="{{ link('run', c.id) }}">{{ c.id }}</a></td><td>{{ m.verdict(c) }}</td><td class="num">{{ m.score(c.score) }}</td><td class="num">{{ c.episode.get('rng_seed', '-') }}</td></tr>{% endfor %}
+{{ m.pager(pager) }}
+<table id="group-episodes"><tr><th>episode</th><th>verdict</th><th class="num">score</th><th class="num">seed</th></tr>
+{% for c in child_records %}<tr class="{{ 'errored' if c.errored else ('' if c.passed else 'failed') }}"><td><a href="{{ link('run', c.id) }}">{{ c.id }}</a></td><td>{{ m.verdict(c) }}{{ m.trust_flags(trust.get(c.id)) }}</td><td class="num">{{ m.score(c.score) }}</td><td class="num">{{ c.episode.get('rng_seed', '-') }}</td></tr>{% endfor %}
 </table>
+{{ m.pager(pager) }}
 {% if g.data.get('checks') %}<h2>Checks: pass rate</h2><table><tr><th>stage</th><th>check</th><th class="num">pass rate</th></tr>
 {% for c in g.data.get('checks') %}<tr><td>{{ c.get('stage') }}</td><td>{{ c.get('description') }}</td><td class="num">{{ '%.0f' % (100 * (c.get('pass_rate') or 0)) }}%</td></tr>{% endfor %}</table>{% endif %}
 {% endif %}
@@ -138,8 +148,9 @@ RUN_BODY = """{% import "macros.html" as m %}
 <p id="verdict">{{ m.verdict(r) }} score <b>{{ m.score(r.score) }}</b>{% if r.data.get('pass_mark') is not none %} / pass mark {{ r.data.get('pass_mark') }}{% endif %}
 {% if r.data.get('process') is not none %}· process {{ m.score(r.data.get('process')) }}{% endif %}
 · agent <b>{{ r.agent or '-' }}</b> · seed {{ r.episode.get('rng_seed', '-') }} · backend {{ r.episode.get('backend', '-') }}
-{% if r.episode.get('isolation') %}· isolation {{ r.episode.get('isolation') }}{% endif %}
+{% if r.episode.get('isolation') %}· isolation {{ r.episode.get('isolation') }}{% endif %} · record {{ trust.seal }}
 · {{ r.episode.get('duration_s') | seconds }} · {{ r.date }}{% if r.parent %} · part of <a href="{{ link('group', r.parent) }}">{{ r.parent }}</a>{% endif %}</p>
+{% if r.kind == 'episode' and not trust.trusted %}<div class="distrust" id="trust"><b>Not to be trusted:</b>{{ m.trust_flags(trust) }}<ul>{% if trust.untrusted %}<li>{{ trust.untrusted }}</li>{% endif %}{% for p in trust.problems %}<li>{{ p }}</li>{% endfor %}</ul></div>{% endif %}
 {% if r.data.get('error') %}<p class="bad">error: {{ r.data.get('error') }}</p>{% endif %}
 {% set ag = r.episode.get('agent') %}{% if ag is mapping %}{% if ag.get('exit_code') not in (none, 0) or ag.get('timed_out') or ag.get('errors') %}
 <p class="warn" id="agent-problems">agent: {% if ag.get('timed_out') %}stopped by the timeout; {% endif %}{% if ag.get('exit_code') not in (none, 0) %}exit code {{ ag.get('exit_code') }}; {% endif %}{% for e in ag.get('errors') or [] %}{{ e }}; {% endfor %}</p>
@@ -160,7 +171,7 @@ RUN_BODY = """{% import "macros.html" as m %}
 <h2>Violations</h2>
 {% if violations %}<table id="violations"><tr><th>kind</th><th>rule</th><th>where</th><th>what happened</th><th>caused by</th></tr>
 {% for v in violations %}<tr class="failed"><td>{{ v.get('kind') }}</td><td>{{ v.get('rule') }}</td><td>{{ v.get('app') or '' }}{% if v.get('table') %}.{{ v.get('table') }}{% endif %}{% if v.get('key') is not none %} {{ v.get('key') }}{% endif %}</td>
-<td>{{ v.get('detail') }}</td><td class="cause">{% if v.call %}{% if v.call.anchor %}<a href="#{{ v.call.anchor }}">{% endif %}{{ v.call.tool }} #{{ v.call.seq }}{% if v.call.anchor %}</a>{% endif %}<br><code>{{ v.call.args | tojson_short }}</code>{% else %}<span class="muted">-</span>{% endif %}</td></tr>{% endfor %}
+<td>{{ v.get('detail') }}</td><td class="cause">{% if v.call %}{% if v.call.anchor %}<a href="{{ v.call.href or ('#' ~ v.call.anchor) }}">{% endif %}{{ v.call.tool }} #{{ v.call.seq }}{% if v.call.anchor %}</a>{% endif %}<br><code>{{ v.call.args | tojson_short }}</code>{% else %}<span class="muted">-</span>{% endif %}</td></tr>{% endfor %}
 </table>{% else %}<p class="ok">none</p>{% endif %}
 {% if r.data.get('housekeeping') %}<h3>Housekeeping (benign, not harm)</h3><ul>{% for h in r.data.get('housekeeping') %}<li>{{ h.get('app') }}.{{ h.get('table') }} {{ h.get('key') if h.get('key') is not none else '' }}: {{ h.get('detail') }}</li>{% endfor %}</ul>{% endif %}
 
@@ -175,6 +186,7 @@ RUN_BODY = """{% import "macros.html" as m %}
 
 <h2>Timeline of tool calls</h2>
 {% set j = r.data.get('journal') or {} %}<p>{{ j.get('calls', '-') }} tool calls, {{ j.get('errors', '-') }} failed, {{ j.get('faults', '-') }} injected faults</p>
+{{ m.pager(pager) }}
 <table id="timeline"><tr><th>#</th><th>time</th><th>request</th><th>arguments</th><th>result</th><th class="num">latency</th></tr>
 {% for e in timeline %}<tr{% if e.anchor %} id="{{ e.anchor }}"{% endif %} class="{{ 'cause' if e.anchor in causes else '' }} {{ 'fault' if e.fault else ('failed' if e.is_error else '') }}">
 <td class="num">{{ e.n }}</td><td class="muted">{{ (e.wall or '')[11:23] }}</td>
@@ -186,6 +198,7 @@ RUN_BODY = """{% import "macros.html" as m %}
 <td class="num">{{ e.latency_ms if e.latency_ms is not none else '' }}{% if e.latency_ms is not none %} ms{% endif %}</td></tr>
 {% else %}<tr><td colspan="6" class="muted">no trace.jsonl in this run</td></tr>{% endfor %}
 </table>
+{{ m.pager(pager) }}
 
 {% if messages %}<h2>The model's messages</h2>
 {% for msg in messages %}<div class="message"><div class="role">{{ msg.get('role', '?') }}</div>{{ msg | message_text }}</div>{% endfor %}{% endif %}
@@ -208,7 +221,7 @@ COMPARE = """{% extends "base.html" %}{% import "macros.html" as m %}
 <tr><th colspan="{{ runs | length + 1 }}">checks</th></tr>
 {% for row in check_rows %}<tr><td>{{ row.stage }}: {{ row.description }}</td>{% for c in row.cells %}<td class="{{ '' if c is none or c.get('passed') else 'failed' }}">{% if c is none %}<span class="muted">-</span>{% elif c.get('passed') %}<span class="ok">ok</span>{% else %}<span class="bad">FAIL</span> <span class="reason">{{ c.get('reason') or '' }}</span>{% endif %}</td>{% endfor %}</tr>{% endfor %}
 <tr><th colspan="{{ runs | length + 1 }}">tool calls in order</th></tr>
-<tr><td></td>{% for calls in call_lists %}<td><ol>{% for c in calls %}<li class="{{ 'bad' if c.is_error else '' }}">{{ c.tool }}</li>{% endfor %}</ol></td>{% endfor %}</tr>
+<tr><td></td>{% for calls in call_lists %}<td><ol>{% for c in calls %}<li class="{{ 'bad' if c.is_error else '' }}">{{ c.tool }}</li>{% endfor %}</ol>{% if calls_left[loop.index0] %}<p class="muted">and {{ calls_left[loop.index0] }} more calls (on the run's page)</p>{% endif %}</td>{% endfor %}</tr>
 </table>{% endif %}
 {% endblock %}
 """
