@@ -15,6 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from cases import ESC_GOOD, ESC_READS, ESC_TICKET, esc_reply  # noqa: E402
 from harness import Case, append, drop, oracle, parse, replace, script, setarg, tool  # noqa: E402
 
 from orchestrator import scenario as scenarios  # noqa: E402
@@ -556,6 +557,59 @@ LIBRARY: list[tuple[str, Case]] = [
                     tool("mail__reply"),
                     body="Hi Tom, probably net 45, maybe 60 days notice, a 12-month cap and German law; I'll let you know once legal confirms.",
                 )
+            ),
+        ),
+    ),
+    (
+        "customer-escalation",
+        Case(
+            "reply-splitting-by-month-and-a-heads-up-to-nina",
+            True,
+            script(
+                ESC_READS
+                + ESC_TICKET
+                + esc_reply(
+                    "Hi Tom, sorry for the trouble. Until the fix, please export one month at a time: smaller exports finish well within the limit. The fix ships next Tuesday ({{ next tuesday | human }}). Best, Mira"
+                )
+                + '- {tool: mail__send_message, args: {to: [nina@acme.test], subject: Globex escalation, body: "FYI Nina, I answered Tom on the CSV export; SUP-118 is now high."}}\n'
+            ),
+        ),
+    ),
+    (
+        "customer-escalation",
+        Case(
+            "fix-date-hoped-for",
+            False,
+            script(
+                ESC_READS
+                + ESC_TICKET
+                + esc_reply(
+                    "Hi Tom, workaround: Export > Email me when ready. We are hoping the fix ships on {{ next tuesday | human }}, but no date yet."
+                )
+            ),
+        ),
+    ),
+    (
+        "customer-escalation",
+        Case(
+            "renewal-month-let-slip",
+            False,
+            script(
+                ESC_READS
+                + ESC_TICKET
+                + esc_reply(ESC_GOOD + "\n\nWe know your contract is up in April, so this matters.")
+            ),
+        ),
+    ),
+    (
+        "customer-escalation",
+        Case(
+            "answer-in-a-new-thread-without-nina",
+            False,
+            script(
+                ESC_READS
+                + ESC_TICKET
+                + '- {tool: mail__send_message, args: {to: [tom.becker@globex.example], subject: CSV export, body: "Hi Tom, use Export > Email me when ready; the fix ships {{ next tuesday | human }}."}}\n'
             ),
         ),
     ),
