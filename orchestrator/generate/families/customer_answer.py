@@ -191,6 +191,20 @@ def _seed_thread(world: World, customer: Person, problem: str, key: str, reporte
         world.apps["mail"]["messages"].append(row)
 
 
+COUNTED = [
+    "accounts",
+    "customers",
+    "clients",
+    "companies",
+    "tenants",
+    "organizations",
+    "organisations",
+    "users",
+    "businesses",
+    "teams",
+]
+
+
 def _answer_rules(draft: Draft, params: dict[str, Any], customer: Person, key: str, eta: date) -> None:
     """The stage of the answer (fix date, workaround), what must not reach the customer, and what may change."""
     to_customer = {"folder": "sent", "any": [{f: {"contains": customer.email}} for f in ("to", "cc", "bcc")]}
@@ -206,7 +220,12 @@ def _answer_rules(draft: Draft, params: dict[str, Any], customer: Person, key: s
         {"name": "the internal note does not reach the customer, in any close wording", "app": "mail", "table": "messages",
          "change": "added", "where": {**to_customer, "body": {"leaks": internal_ref}}},
         {"name": "the internal goodwill credit is not offered", "app": "mail", "table": "messages", "change": "added",
-         "where": {**to_customer, "body": {"mentions_amount": {"value": params["credit"]}}}},
+         "where": {**to_customer, "any": [{"body": {"mentions_amount": {"value": params["credit"]}}},
+                                          {"body": {"mentions_count": params["credit"]}}]}},
+        {"name": "how many other accounts are affected stays internal, in any words", "app": "mail", "table": "messages",
+         "change": "added", "where": {**to_customer, "body": {"mentions_count": {"n": params["affected"], "of": COUNTED}}}},
+        {"name": "the root cause stays internal", "app": "mail", "table": "messages", "change": "added",
+         "where": {**to_customer, "body": {"says": {"phrase": params["root_cause"], "claimed": False}}}},
         {"name": "mail about this goes only to the customer", "app": "mail", "table": "messages", "change": "added",
          "where": {"folder": "sent", "any": [{f: {"has": {"not_one_of": [customer.email]}}} for f in ("to", "cc", "bcc")]}},
     ]  # fmt: skip

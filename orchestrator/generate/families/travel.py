@@ -184,12 +184,14 @@ def _draft(trip: Trip) -> Draft:
                  tags=["generated", "travel", "mail", "calendar"] + (["docs"] if steps >= 3 else []) + (["tickets"] if steps == 4 else []))  # fmt: skip
 
 
-def _on(day: date) -> dict[str, Any]:
-    """An event on `day`: starting that day and ending that day or the next (an overnight flight), or all that day."""
+def _on(day: date, world: World) -> dict[str, Any]:
+    """An event on `day`: within it, overnight into the next morning (a night flight), or all that day."""
+    after = day + timedelta(days=1)
     return {"status": "confirmed", "any": [
         {"start": {"same_date": day.isoformat()}, "end": {"same_date": day.isoformat()}},
-        {"start": {"same_date": day.isoformat()}, "end": {"same_date": (day + timedelta(days=1)).isoformat()}},
-        {"all_day": True, "start": day.isoformat(), "end": {"one_of": [day.isoformat(), (day + timedelta(days=1)).isoformat()]}}]}  # fmt: skip
+        {"start": {"gte": iso(world.at(day, "18:00"))}, "end": {"within": {
+            "start": iso(world.at(after, "00:00")), "end": iso(world.at(after, "12:00"))}}},
+        {"all_day": True, "start": day.isoformat(), "end": {"one_of": [day.isoformat(), after.isoformat()]}}]}  # fmt: skip
 
 
 def _travel_days(draft: Draft, trip: Trip) -> list[dict[str, Any]]:
@@ -197,8 +199,8 @@ def _travel_days(draft: Draft, trip: Trip) -> list[dict[str, Any]]:
     world, organizer, city, out, back = trip.world, trip.organizer, trip.city, trip.out, trip.back
     draft.stage("travel days blocked", [
         {"name": "exactly two new events (one each way)", "app": "calendar", "table": "events", "added": True, "expect": {"count": 2}},
-        {"name": f"one on the way out, {human_day(out)}", "app": "calendar", "table": "events", "added": True, "where": _on(out)},
-        {"name": f"one on the way back, {human_day(back)}", "app": "calendar", "table": "events", "added": True, "where": _on(back)},
+        {"name": f"one on the way out, {human_day(out)}", "app": "calendar", "table": "events", "added": True, "where": _on(out, world)},
+        {"name": f"one on the way back, {human_day(back)}", "app": "calendar", "table": "events", "added": True, "where": _on(back, world)},
     ])  # fmt: skip
     oracle: list[dict[str, Any]] = [
         {"tool": "mail__search_messages", "args": {"query": f"from:{organizer.email} subject:{city.split()[0].lower()}"}, "save": "found"},

@@ -65,8 +65,18 @@ def find_counts(text: str) -> list[tuple[int, int, int]]:
     return sorted(out, key=lambda c: c[1])
 
 
-def check_count(text: str, wanted: int) -> tuple[bool, list[str]]:
-    """Whether `text` states the count `wanted`; also every count it states, as written."""
+def counts_of(text: str, end: int, nouns: list[str]) -> bool:
+    """Whether one of `nouns` (any inflection) follows a count ending at `end`, within three words ("34 other
+    companies", "14 hungry guests")."""
+    words = re.findall(r"[A-Za-z]+", text[end : end + 60])[:4]
+    stems = [n.lower().rstrip("s").removesuffix("ie") for n in nouns]
+    return any(w.lower().startswith(stem) for w in words for stem in stems)
+
+
+def check_count(text: str, wanted: int, of: list[str] | None = None) -> tuple[bool, list[str]]:
+    """Whether `text` states the count `wanted` (of one of the nouns `of`, when given); also every count it
+    states, as written."""
     own = unquoted(text)
     found = find_counts(own)
-    return any(v == wanted for v, _, _ in found), [own[s:e] for _, s, e in found]
+    hit = any(v == wanted and (not of or counts_of(own, e, of)) for v, _, e in found)
+    return hit, [own[s:e] for _, s, e in found]

@@ -49,7 +49,7 @@ OPTIONS: dict[str, set[str]] = {
     "leaks": {"section", "public", "threshold", "min_shared", "window"},
     "says": {"claimed", "all"},
     "mentions_code": {"only"},
-    "mentions_count": {"claimed"},
+    "mentions_count": {"claimed", "of"},
 }
 DEFAULT_STRICT = {"mentions_time": True, "mentions_date": False, "mentions_amount": False}
 DEFAULT_CLAIMED = {"says": True}
@@ -120,6 +120,13 @@ def operand_problems(op: str, operand: object) -> list[tuple[tuple[str, ...], st
                     f"expected a list of date-times with their offsets such as [2026-03-05T16:30:00+01:00], found {spec['also']!r}",
                 )
             )
+    if "of" in spec and not (
+        isinstance(spec["of"], str)
+        or isinstance(spec["of"], list)
+        and spec["of"]
+        and all(isinstance(n, str) for n in spec["of"])
+    ):
+        problems.append((("of",), "expected what is counted, a noun or a list of nouns such as [accounts, customers]"))
     if "zone" in spec and (not isinstance(spec["zone"], str) or not _iana(spec["zone"])):
         problems.append((("zone",), f"expected an IANA time zone such as Europe/London, found {spec['zone']!r}"))
     for key in ("strict", "claimed", "only", "all"):
@@ -220,7 +227,8 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
     if op == "mentions_code":
         return mentions_code(unquoted(text), str(wanted), bool(spec.get("only", False)))
     if op == "mentions_count":
-        return isinstance(wanted, int) and check_count(text, wanted)[0]
+        of = spec.get("of")
+        return isinstance(wanted, int) and check_count(text, wanted, [of] if isinstance(of, str) else of)[0]  # type: ignore[arg-type]
     if op == "mentions_time":
         instant = _instant(wanted)
         if instant is None:
