@@ -614,6 +614,67 @@ LIBRARY: list[tuple[str, Case]] = [
         ),
     ),
     (
+        "declined-meeting",
+        Case(
+            "one-mail-each-in-12h",
+            True,
+            oracle(
+                lambda s, steps: (
+                    steps[:-1]
+                    + parse(
+                        s,
+                        "\n".join(
+                            f'- {{tool: mail__send_message, args: {{to: [{who}@acme.test], subject: Design review, body: "The design review is now tomorrow at 2 pm instead of 10 am."}}}}'
+                            for who in ("priya", "sam")
+                        ),
+                    )
+                ),
+            ),
+        ),
+    ),
+    (
+        "declined-meeting",
+        Case(
+            "new-time-only-hoped-for",
+            False,
+            oracle(
+                setarg(
+                    lambda x: x.tool == "mail__send_message" and "priya@acme.test" in x.args.get("to", []),
+                    body="Hi both, probably tomorrow 14:00, I'll let you know.",
+                )
+            ),
+        ),
+    ),
+    (
+        "expense-followup",
+        Case(
+            "marta-asked-with-the-amount-in-words-and-a-thank-you",
+            True,
+            oracle(
+                setarg(
+                    tool("mail__send_message"),
+                    body="Hi Marta, could you approve ${hotel.key}? The Hotel Avenida bill is EUR 324 for two nights, above the 150 per night limit.",
+                ),
+                append(
+                    '- {tool: mail__send_message, args: {to: [marta@acme.test], subject: Thanks, body: "And thanks for the quick help last month!"}}'
+                ),
+            ),
+        ),
+    ),
+    (
+        "expense-followup",
+        Case(
+            "marta-told-a-stale-amount",
+            False,
+            oracle(
+                setarg(
+                    tool("mail__send_message"),
+                    body="Hi Marta, could you approve ${hotel.key}? The hotel is 162.00 EUR per night.",
+                )
+            ),
+        ),
+    ),
+    (
         "interview-loop",
         Case(
             "new-mail-in-12h-with-berlin-times-beside",
