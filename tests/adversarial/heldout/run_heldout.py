@@ -1,10 +1,11 @@
 """Measure the verdict on held-out scripted agents (a measurement script, not a test).
 
-python tests/adversarial/heldout/run_heldout.py [scenario-name ...] [--json FILE] [--check]
+python tests/adversarial/heldout/run_heldout.py [scenario-name ...] [--json FILE] [--markdown FILE] [--check]
 
 Runs every case of tests/adversarial/heldout/cases.py in process through the gateway and prints, per scenario and in
 total, how many correct solutions the verdict rejected and how many wrong ones it accepted, then each misjudged case
-with the verdict's reason. --check prints only the cases whose own tool calls failed (an invalid case), not verdicts.
+with the verdict's reason. --json writes the figures and every case's verdict; --markdown appends a section with
+the figures and the misjudged cases to FILE (RESULTS.md). --check prints only the cases whose own tool calls failed (an invalid case), not verdicts.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ async def measure(names: list[str], check: bool) -> list[dict]:
                         "got": result.passed,
                         "score": round(result.score, 3),
                         "reason": case.reason,
-                        "why": _why(result),
+                        "why": "; ".join(p for p in _why(result).split("; ") if "unjudged:" not in p),
                         "errors": list(report.errors),
                         "seconds": round(time.time() - started, 2),
                     }
@@ -97,11 +98,47 @@ def report(rows: list[dict], figures: dict) -> None:
             print(f"    agent errors: {r['errors']}")
 
 
+def dirty() -> list[str]:
+    """Uncommitted changes to the product in the shared working tree, which a run measures too."""
+    status = subprocess.run(
+        ["git", "status", "--short", "--", "orchestrator", "servers", "scenarios"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    return [line.strip() for line in status.stdout.splitlines() if line.strip()]
+
+
+def markdown(rows: list[dict], figures: dict, when: str, commit: str) -> str:
+    """The figures and the misjudged cases as a RESULTS.md section."""
+    t = figures["total"]
+    changed = ", ".join(f"`{line}`" for line in dirty()) or "none"
+    out = [
+        f"## Run of {when} at commit {commit}\n",
+        f"Uncommitted product changes in the working tree at the time (measured too): {changed}.\n",
+        f"- correct solutions rejected: **{_pct(t['rejected'], t['correct'])}**",
+        f"- wrong solutions accepted: **{_pct(t['accepted'], t['wrong'])}**\n",
+        "| scenario | correct rejected | wrong accepted |",
+        "|---|---|---|",
+    ]
+    for name, s in figures["per_scenario"].items():
+        out.append(f"| {name} | {_pct(s['rejected'], s['correct'])} | {_pct(s['accepted'], s['wrong'])} |")
+    out.append("\nMisjudged cases (scenario:case, what the solution did, want, the verdict's reason):\n")
+    for r in rows:
+        if r["want"] == r["got"]:
+            continue
+        want = "pass" if r["want"] else "fail"
+        why = r["why"].replace("\n", " ")[:300] if r["want"] else f"passed with score {r['score']:.2f}"
+        out.append(f"- `{r['scenario']}:{r['case']}` (want {want}): {r['reason']} Verdict: {why}")
+    return "\n".join(out) + "\n"
+
+
 def main() -> None:
     """Parse the command line, run, print, and write --json."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="scenario names from cases.ALL (default: all)")
     parser.add_argument("--json", type=Path, help="write the figures and every case's verdict here")
+    parser.add_argument("--markdown", type=Path, help="append the figures and misjudged cases to this file")
     parser.add_argument("--check", action="store_true", help="only report cases whose tool calls failed")
     args = parser.parse_args()
     started = time.time()
@@ -112,11 +149,16 @@ def main() -> None:
     figures = summarize(rows)
     report(rows, figures)
     print(f"\n{len(rows)} cases in {time.time() - started:.0f} s")
+    when = datetime.now(UTC).isoformat(timespec="seconds")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    if args.markdown:
+        with args.markdown.open("a") as f:
+            f.write("\n" + markdown(rows, figures, when, commit.stdout.strip()))
     if args.json:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
         out = {
-            "date": datetime.now(UTC).isoformat(timespec="seconds"),
+            "date": when,
             "commit": commit.stdout.strip(),
+            "uncommitted": dirty(),
             **figures,
             "cases": rows,
         }
