@@ -17,7 +17,7 @@ import anyio
 import typer
 
 from orchestrator.cli.common import console, err, fail_usage, judge_or_exit, load_or_exit, print_whole_table
-from orchestrator.cli.options import JudgeOption
+from orchestrator.cli.options import JudgeOption, output_folder
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -111,7 +111,10 @@ def generate_command(
     family: Annotated[str, typer.Argument(help="A task family (see --list), or 'all'.")] = "",
     count: Annotated[int, typer.Option("--count", help="Tasks to write per family.")] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Run seed: the same command writes the same bytes.")] = 0,
-    out: Annotated[Path | None, typer.Option("--out", help="Folder for <family>/<id>.yaml and tasks.jsonl.")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Folder for <family>/<id>.yaml and tasks.jsonl.", callback=output_folder),
+    ] = None,
     size: Annotated[str, typer.Option("--size", help="World size: small, medium or large.")] = "small",
     prove: Annotated[
         str,
@@ -242,7 +245,10 @@ def scenario_files(paths: list[Path]) -> list[Path]:
 
 def inject_command(
     paths: Annotated[list[Path], typer.Argument(help="Scenario files or folders to attack.")],
-    out: Annotated[Path, typer.Option("--out", help="Folder for the attacked variants and injections.jsonl.")],
+    out: Annotated[
+        Path,
+        typer.Option("--out", help="Folder for the attacked variants and injections.jsonl.", callback=output_folder),
+    ],
     count: Annotated[int, typer.Option("--count", min=1, help="Attacked variants per scenario.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Draws carriers, positions, phrasings and attackers.")] = 0,
     goal: Annotated[

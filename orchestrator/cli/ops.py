@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from orchestrator.cli.common import console, fail_usage, load_or_exit
+from orchestrator.cli.options import output_folder
 
 
 def claude_desktop_config(
@@ -20,6 +21,7 @@ def claude_desktop_config(
         typer.Option(
             "--out",
             help="Folder the served episodes go to (one folder each, and latest) [default: runs/ID-claude-desktop].",
+            callback=output_folder,
         ),
     ] = None,
 ) -> None:

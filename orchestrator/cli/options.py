@@ -49,6 +49,63 @@ AgentEnvOption = Annotated[
 ]
 
 
+KERNEL_FOLDERS = {"/proc": "the kernel's process filesystem", "/sys": "the kernel's sysfs",
+                  "/dev": "the device folder"}  # fmt: skip
+"""Folders no output goes to: writing there fails half way with a traceback, or writes to a device."""
+
+
+def _output_problem(path: Path, want: str) -> str | None:
+    """Why `path` cannot take a command's output, `want` being "folder", "file" or "folder or file"; None if it can."""
+    import os
+    import stat
+
+    lexical = Path(os.path.abspath(path.expanduser()))
+    for where in (lexical, lexical.resolve()):
+        for root, what in KERNEL_FOLDERS.items():
+            if str(where) == root or str(where).startswith(root + "/"):
+                if str(where).startswith("/dev/shm/"):  # a tmpfs like any other
+                    continue
+                return f"{path} is under {root} ({what}), not a place for output; give a {want} on disk"
+    try:
+        info = lexical.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        ancestor = lexical.parent
+        while not ancestor.exists() and ancestor != ancestor.parent:
+            ancestor = ancestor.parent
+        if not ancestor.is_dir():
+            return f"{path} cannot be made: {ancestor} is not a folder"
+        return None
+    except OSError as exc:
+        return f"{path} cannot be read: {exc.strerror or exc}"
+    kind = ("a folder" if stat.S_ISDIR(info.st_mode) else "a file" if stat.S_ISREG(info.st_mode)
+            else "a FIFO" if stat.S_ISFIFO(info.st_mode) else "a socket" if stat.S_ISSOCK(info.st_mode)
+            else "a device")  # fmt: skip
+    fits = {"folder": kind == "a folder", "file": kind == "a file", "folder or file": kind in ("a folder", "a file")}
+    return None if fits[want] else f"{path} is {kind}; expected a {want} (or a path that does not exist yet)"
+
+
+def output_folder(value: Path | None) -> Path | None:
+    """An `--out` folder: an existing folder or a path that can be made, never under /proc, /sys or /dev."""
+    if value is not None and (problem := _output_problem(value, "folder")):
+        raise typer.BadParameter(problem)
+    return value
+
+
+def output_file(value: Path | None) -> Path | None:
+    """An output file (`--out` of export, `--html`, `--md`): a regular file or a path that can be made, never a
+    folder, FIFO, device or anything under /proc, /sys or /dev; `-` (stdout) passes."""
+    if value is not None and str(value) != "-" and (problem := _output_problem(value, "file")):
+        raise typer.BadParameter(problem)
+    return value
+
+
+def output_path(value: Path | None) -> Path | None:
+    """An `--out` that is a folder or a file depending on another option (export-tasks' format)."""
+    if value is not None and (problem := _output_problem(value, "folder or file")):
+        raise typer.BadParameter(problem)
+    return value
+
+
 def positive_seconds(value: float | None) -> float | None:
     """A `--timeout`: a number of seconds above 0 (nan refused), or None for the scenario's own."""
     if value is not None and not value > 0:  # also refuses nan
@@ -262,7 +319,10 @@ AgentOption = Annotated[
     ),
 ]
 OutOption = Annotated[
-    Path | None, typer.Option("--out", help="Folder for results.json and trace.jsonl [default: runs/ID-TIME].")
+    Path | None,
+    typer.Option(
+        "--out", help="Folder for results.json and trace.jsonl [default: runs/ID-TIME].", callback=output_folder
+    ),
 ]
 SeedOption = Annotated[
     int, typer.Option("--seed", help="Episode seed: ids and fault draws follow it (and --sample's draw).")

@@ -14,13 +14,14 @@ from typing import Annotated
 import typer
 
 from orchestrator.cli.common import console, err, fail_usage
+from orchestrator.cli.options import output_file
 
 
 def export_command(
     runs: Annotated[
         list[Path], typer.Argument(help="Run folders (an episode, a --repeat run, a suite, or a folder of them).")
     ],
-    out: Annotated[Path, typer.Option("--out", help="The JSON lines file to write.")],
+    out: Annotated[Path, typer.Option("--out", help="The JSON lines file to write.", callback=output_file)],
     fmt: Annotated[
         str,
         typer.Option(
@@ -130,9 +131,13 @@ def view_command(
 def report_command(
     runs: Annotated[list[Path], typer.Argument(help="Run folders (searched recursively).")],
     html: Annotated[
-        Path | None, typer.Option("--html", help="Write everything as one self-contained HTML file.")
+        Path | None,
+        typer.Option("--html", help="Write everything as one self-contained HTML file.", callback=output_file),
     ] = None,
-    md: Annotated[Path | None, typer.Option("--md", help="Write a Markdown summary table ('-' for stdout).")] = None,
+    md: Annotated[
+        Path | None,
+        typer.Option("--md", help="Write a Markdown summary table ('-' for stdout).", callback=output_file),
+    ] = None,
 ) -> None:
     """Write runs as one self-contained HTML file (--html) to share, or a Markdown summary table (--md) for a pull request."""
     from orchestrator.view.report import html_report, markdown_report

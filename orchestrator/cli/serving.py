@@ -16,7 +16,7 @@ import anyio
 import typer
 
 from orchestrator.cli.common import backend_or_exit, err, fail_usage, judge_or_exit, load_or_exit
-from orchestrator.cli.options import BackendOption, JudgeOption, NoiseOption
+from orchestrator.cli.options import BackendOption, JudgeOption, NoiseOption, output_folder
 
 if TYPE_CHECKING:
     from orchestrator.backends import Backend
@@ -42,6 +42,7 @@ def serve_command(
         typer.Option(
             "--out",
             help="Parent folder: each served episode gets its own ID-TIME folder in it, and DIR/latest points at the newest.",
+            callback=output_folder,
         ),
     ] = Path("runs"),
     seed: Annotated[int, typer.Option("--seed", help="Episode seed.")] = 0,

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from orchestrator.cli.common import err, fail_usage
+from orchestrator.cli.options import output_path
 
 
 def export_tasks_command(
@@ -15,7 +16,9 @@ def export_tasks_command(
         list[str],
         typer.Argument(help="Scenario files, folders (a generated set's included), globs or scenario ids."),
     ],
-    out: Annotated[Path, typer.Option("--out", help="Where to write: a folder (hf) or a file (jsonl).")],
+    out: Annotated[
+        Path, typer.Option("--out", help="Where to write: a folder (hf) or a file (jsonl).", callback=output_path)
+    ],
     fmt: Annotated[
         str,
         typer.Option(
