@@ -217,7 +217,7 @@ def run_single(
     besides the verdict; returns the exit code (`RunRecord.exit_code`). It takes `run_suite_of`'s arguments."""
     scenario = load_or_exit(args[0])
     options = settings.run_options(settings.out or default_out(scenario))
-    backend = pool_or_backend(settings, make_agent, options, options.repeat, options.out / "logs")
+    backend = pool_or_backend(settings, make_agent, options, [scenario], options.out / "logs")
     record = run_scenario(scenario, make_agent, options, backend, settings.judge)
     print_run(record, options, settings.as_json)
     print_episode_problems(record)
@@ -238,20 +238,25 @@ def default_out(scenario: Scenario) -> Path:
 
 
 def pool_or_backend(
-    settings: RunSettings, make_agent: Callable[[], Agent], options: RunOptions, episodes: int, log_dir: Path
+    settings: RunSettings,
+    make_agent: Callable[[], Agent],
+    options: RunOptions,
+    scenarios: list[Scenario],
+    log_dir: Path,
 ) -> Backend:
     """`--backend`'s backend, or for in-process episodes the pool of worker processes that runs them (`--workers`,
-    `orchestrator.run.pool`), forked now: then at least one episode per worker runs at once (`options.parallel`)."""
+    `orchestrator.run.pool`), forked now with the scenarios' apps: then at least one episode per worker runs at once
+    (`options.parallel`)."""
     from orchestrator.backends import BackendError
     from orchestrator.run.pool import pool_for
 
     try:
-        pool = pool_for(settings.backend, make_agent(), settings.workers, episodes)
+        pool = pool_for(settings.backend, make_agent(), settings.workers, options.repeat * len(scenarios))
     except BackendError as exc:
         raise fail_usage(str(exc)) from None
     if pool is None:
         return backend_or_exit(settings.backend, log_dir, settings.address)
-    pool.fork()
+    pool.fork(app for scenario in scenarios for app in scenario.apps)
     options.parallel = max(options.parallel, pool.size)
     return pool
 
@@ -392,8 +397,8 @@ def run_suite_of(
             err.print(f"[red]invalid:[/] {problem}", highlight=False)
     folder = settings.out or Path("runs") / f"suite-{time.strftime('%Y%m%d-%H%M%S')}"
     options = settings.run_options(folder)
-    planned = settings.repeat * sum(1 for run in runs if run.scenario is not None)
-    backend_impl = pool_or_backend(settings, make_agent, options, planned, folder / "logs")
+    scenarios = [run.scenario for run in runs if run.scenario is not None]
+    backend_impl = pool_or_backend(settings, make_agent, options, scenarios, folder / "logs")
 
     def hidden_agent() -> Agent:
         made = make_agent()

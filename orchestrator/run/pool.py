@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import gc
 import math
 import os
 import pickle
@@ -151,15 +152,31 @@ class EpisodePool(Backend):
         self._next_scenario = 0
         self._group: anyio.abc.TaskGroup | None = None
         self._spawning: anyio.Lock | None = None
+        self._apps: Backend | None = None
+        """The apps started before forking, which the workers inherit (`fork`)."""
         self.started = 0
         """Workers started in all (a dead one is replaced)."""
 
     # -- the processes -----------------------------------------------------------
 
-    def fork(self) -> None:
-        """Start the workers now, by forking this process (call it outside a running event loop)."""
-        while len([w for w in self.workers if w.alive]) < self.size:
-            self._fork_one()
+    def fork(self, apps: Iterable[str] = ()) -> None:
+        """Start the workers now, by forking this process (call it outside a running event loop), with `apps`
+        started here first: every worker gets them ready (servers built, tools listed) instead of each building
+        its own. Objects made so far are frozen out of the collector, so the workers' collections do not copy the
+        pages they share with this process."""
+        apps = sorted(set(apps))
+        if apps and self._apps is None:
+            from orchestrator.backends.inprocess import InProcessBackend
+
+            self._apps = InProcessBackend()
+            anyio.run(_ready, self._apps, apps)
+        gc.collect()
+        gc.freeze()
+        try:
+            while len([w for w in self.workers if w.alive]) < self.size:
+                self._fork_one()
+        finally:
+            gc.unfreeze()
 
     def _fork_one(self) -> _Worker:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -171,7 +188,7 @@ class EpisodePool(Backend):
         pid = os.fork()
         if pid == 0:  # the worker: never returns into the caller's code
             ours.close()
-            _worker_main(theirs, share, [w.sock.fileno() for w in self.workers if w.alive])
+            _worker_main(theirs, share, [w.sock.fileno() for w in self.workers if w.alive], self._apps)
         theirs.close()
         worker = _Worker(index, pid, ours)
         self.workers.append(worker)
@@ -342,6 +359,14 @@ class EpisodePool(Backend):
         return f"no worker process could take the episode: {describe_error(problem or RuntimeError())}"
 
 
+async def _ready(backend: Backend, apps: list[str]) -> None:
+    """Start `apps` on the in-process `backend` and list their tools once (each endpoint keeps its listing)."""
+    from orchestrator.backends.inprocess import DirectClient
+
+    for endpoint in (await backend.start(apps)).values():
+        await DirectClient(endpoint, "").list_tools()  # type: ignore[arg-type]
+
+
 def _record(folder: Path, result: Result) -> Result:
     folder.mkdir(parents=True, exist_ok=True)
     write_episode(folder, result, [])
@@ -371,7 +396,7 @@ async def _reap(pid: int, grace_s: float) -> str:
 # -- in a worker ---------------------------------------------------------------------
 
 
-def _worker_main(sock: socket.socket, share: tuple[int, int], inherited: list[int]) -> None:
+def _worker_main(sock: socket.socket, share: tuple[int, int], inherited: list[int], apps: Backend | None) -> None:
     """A forked worker's whole life: ignore stop signals (the orchestrator relays them), serve, exit."""
     code = 0
     try:
@@ -386,7 +411,7 @@ def _worker_main(sock: socket.socket, share: tuple[int, int], inherited: list[in
             import sniffio
 
             sniffio.thread_local.name = None
-        contextvars.Context().run(anyio.run, _serve, sock, share)
+        contextvars.Context().run(anyio.run, _serve, sock, share, apps)
     except BaseException:  # noqa: BLE001 - a worker never returns into the orchestrator's code
         traceback.print_exc()
         code = 1
@@ -424,8 +449,9 @@ class _WorkerState:
         return self.judges[key]
 
 
-async def _serve(sock: socket.socket, share: tuple[int, int]) -> None:
-    """Run the episodes the orchestrator sends, several at once, until it closes the socket."""
+async def _serve(sock: socket.socket, share: tuple[int, int], apps: Backend | None) -> None:
+    """Run the episodes the orchestrator sends, several at once, until it closes the socket; on `apps` (started
+    before the fork), else on apps of its own."""
     from orchestrator.backends.inprocess import InProcessBackend
 
     stream = await anyio.abc.UNIXSocketStream.from_socket(sock)
@@ -452,7 +478,7 @@ async def _serve(sock: socket.socket, share: tuple[int, int]) -> None:
         finally:
             state.interrupts.pop(job_id, None)
 
-    async with InProcessBackend() as backend, anyio.create_task_group() as group:
+    async with apps or InProcessBackend() as backend, anyio.create_task_group() as group:
         group.start_soon(write)
         while True:
             try:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -188,10 +189,11 @@ def test_a_suite_on_workers_writes_what_one_process_writes(tmp_path: Path) -> No
     )
     assert one.returncode == two.returncode == 0, two.stderr
     assert records(tmp_path / "one") == records(tmp_path / "two")
-    assert (
-        one.stdout.replace(str(tmp_path / "one"), "OUT").split("total:")[0]
-        == two.stdout.replace(str(tmp_path / "two"), "OUT").split("total:")[0]
-    )  # the same table
+
+    def table(stdout: str) -> str:
+        return re.sub(r"\d+\.\d s", "T s", stdout.split("total:")[0])  # episodes' durations differ anyway
+
+    assert table(one.stdout) == table(two.stdout)  # the same table
     assert sorted(one.stderr.splitlines()) == sorted(two.stderr.splitlines())  # the same progress lines
     for folder in (tmp_path / "two").glob("*/episode-*"):
         assert verify_digest(folder) == []

@@ -1,0 +1,251 @@
+"""`orchestrator run scenarios/ --backend inprocess` beside the warm MCP SDK floor, interleaved in one run.
+
+    python benchmarks/bench_floor.py [--rounds N] [--repeat K] [--parallel P] [--scenarios DIR]
+
+Prints, for the library (every scenario of `scenarios/`, `--repeat K` episodes each, `--parallel P` at once):
+
+- `orchestrator run` as a user runs it (the real command, a process of its own): episodes per second and CPU ms
+  per episode of its whole process tree in the episode window (from its first `starting` line to its exit, the
+  worker processes included), with `--workers 1` and with its default (one worker per core); and the whole
+  command's wall time (start-up and loading included);
+- the floor: the MCP SDK's own in-memory client (`mcp.Client` on each app's `MCPServer`, sessions opened once
+  and kept warm) replaying the same reference solutions directly against the apps: seed each app's sandbox, the
+  calls, a snapshot of the final state, delete. No gateway, no verdict, no files. In one process, and in one
+  process per core;
+- the ratios: ClawGym's rate over the floor's, one process against one process and all cores against all cores.
+
+The rounds are interleaved (floor, ClawGym, floor, ...) and the medians printed: the machine is shared and noisy,
+so only figures from the same run compare. Every ClawGym episode must pass (else the benchmark stops).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of `pid` and its live children (each child's own, and what its reaped children used)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry.name) == pid or int(fields[1]) == pid:
+            total += sum(int(v) for v in fields[11:15]) / ticks  # utime, stime, cutime, cstime
+    return total
+
+
+def clawgym(scenarios: Path, repeat: int, parallel: int, workers: int | None) -> dict[str, Any]:
+    """One `orchestrator run` of the library: episodes, their window's wall and process-tree CPU, the command's."""
+    with tempfile.TemporaryDirectory() as out:
+        command = [sys.executable, "-m", "orchestrator.cli", "run", str(scenarios), "--backend", "inprocess",
+                   "--repeat", str(repeat), "--parallel", str(parallel), "--out", out]  # fmt: skip
+        if workers is not None:
+            command += ["--workers", str(workers)]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        window: dict[str, float] = {}
+        lines: list[str] = []
+
+        def read() -> None:
+            assert proc.stderr is not None
+            for line in proc.stderr:
+                if "at" not in window and line.rstrip().endswith(": starting"):
+                    window["cpu"], window["at"] = tree_cpu(proc.pid), time.perf_counter()
+                lines.append(line)
+
+        reader = threading.Thread(target=read)
+        reader.start()
+        proc.wait()
+        ended = time.perf_counter()
+        reader.join()
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        summary = json.loads((Path(out) / "results.json").read_text())
+    total = summary["total"]
+    if proc.returncode != 0 or total["passes"] != total["episodes"]:
+        raise SystemExit(
+            f"orchestrator run did not pass every episode (exit {proc.returncode}):\n{''.join(lines[-20:])}"
+        )
+    episodes = total["episodes"]
+    wall = ended - window.get("at", started)
+    return {
+        "episodes": episodes,
+        "per_s": episodes / wall,
+        "cpu_ms": (cpu - window.get("cpu", 0.0)) * 1000 / episodes,
+        "command_s": ended - started,
+        "command_cpu_s": cpu,
+    }
+
+
+# -- the floor: the SDK's in-memory client straight on the apps ------------------------------------------------
+
+
+class FloorEpisode:
+    """What the oracle agent needs of an episode, served by warm SDK clients on the apps' servers directly."""
+
+    def __init__(self, scenario: Any, sandbox_id: str, endpoints: dict[str, Any], clients: dict[str, Any]) -> None:
+        self.scenario = scenario
+        self.sandbox_id = sandbox_id
+        self.endpoints = endpoints
+        self.clients = clients
+
+    def connect(self, *, trusted: bool = False) -> Any:
+        import contextlib
+
+        episode = self
+
+        class Direct:
+            async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
+                from mcp.types import CallToolResult, TextContent
+
+                from servers.core.mcp import bind_sandbox
+
+                app, _, tool = name.partition("__")
+                client = episode.clients.get(app)
+                if client is None:  # a gateway tool (world__…): there is no gateway here
+                    return CallToolResult(content=[TextContent(type="text", text=f"no tool {name}")], is_error=True)
+                with bind_sandbox(episode.sandbox_id):
+                    return await client.call_tool(tool, arguments)
+
+        @contextlib.asynccontextmanager
+        async def direct() -> Any:
+            yield Direct()
+
+        return direct()
+
+
+async def floor(scenarios: list[Any], passes: int, parallel: int) -> dict[str, Any]:
+    """The floor over `scenarios`: one pass to warm up, then `passes` passes, `parallel` episodes at once."""
+    import contextlib
+    import secrets
+
+    import anyio
+    from mcp import Client
+
+    from orchestrator.agents.base import OracleAgent
+    from orchestrator.backends.base import trust_results
+    from orchestrator.backends.inprocess import InProcessEndpoint
+
+    apps = sorted({app for s in scenarios for app in s.apps})
+    endpoints = {app: InProcessEndpoint(app) for app in apps}
+    async with contextlib.AsyncExitStack() as stack:
+        clients = {app: await stack.enter_async_context(Client(endpoints[app].server)) for app in apps}
+        for client in clients.values():
+            trust_results(client)  # as the oracle's own trusted client: no second validation of each result
+
+        async def one(scenario: Any, rng_seed: int) -> int:
+            sandbox = f"{scenario.id}-{secrets.token_hex(5)}"
+            mine = {app: endpoints[app] for app in scenario.apps}
+            for app, endpoint in mine.items():
+                await endpoint.create_sandbox(sandbox, scenario.sandbox_spec(app, rng_seed), replace=True)
+                if app in scenario.faults:
+                    await endpoint.set_faults(sandbox, scenario.faults[app])
+            report = await OracleAgent().run(FloorEpisode(scenario, sandbox, mine, clients))  # type: ignore[arg-type]
+            for endpoint in mine.values():
+                await endpoint.snapshot(sandbox)
+                await endpoint.delete(sandbox)
+            return report.tool_calls
+
+        for index, scenario in enumerate(scenarios):
+            await one(scenario, index)
+        slots = anyio.Semaphore(parallel)
+        calls: list[int] = []
+
+        async def run(scenario: Any, rng_seed: int) -> None:
+            async with slots:
+                calls.append(await one(scenario, rng_seed))
+
+        cpu, started = time.process_time(), time.perf_counter()
+        async with anyio.create_task_group() as group:
+            for p in range(passes):
+                for scenario in scenarios:
+                    group.start_soon(run, scenario, p)
+        took, cpu = time.perf_counter() - started, time.process_time() - cpu
+    return {"episodes": len(calls), "seconds": took, "cpu_s": cpu, "calls": sum(calls)}
+
+
+def floor_process(scenarios_dir: Path, passes: int, parallel: int, processes: int) -> dict[str, Any]:
+    """The floor in `processes` processes of its own at once (each warmed up, then timed together)."""
+    command = [sys.executable, __file__, "--floor-only", "--scenarios", str(scenarios_dir), "--repeat", str(passes),
+               "--parallel", str(parallel)]  # fmt: skip
+    procs = [subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True) for _ in range(processes)]
+    results = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in procs]
+    if any(p.returncode for p in procs):
+        raise SystemExit("the floor failed")
+    episodes = sum(r["episodes"] for r in results)
+    return {
+        "episodes": episodes,
+        "per_s": sum(r["episodes"] / r["seconds"] for r in results),
+        "cpu_ms": sum(r["cpu_s"] for r in results) * 1000 / episodes,
+    }
+
+
+def library(scenarios_dir: Path) -> list[Any]:
+    from orchestrator import scenario
+
+    return [scenario.load(path) for path in scenario.discover([scenarios_dir])]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3; medians are printed)")
+    parser.add_argument("--repeat", type=int, default=10, help="episodes of each scenario per measurement (default 10)")
+    parser.add_argument("--parallel", type=int, default=8, help="episodes at once (default 8, as --parallel)")
+    parser.add_argument("--scenarios", type=Path, default=ROOT / "scenarios", help="the library (default scenarios/)")
+    parser.add_argument("--floor-only", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.floor_only:
+        import anyio
+
+        print(json.dumps(anyio.run(floor, library(args.scenarios), args.repeat, args.parallel)))
+        return
+    cores = len(os.sched_getaffinity(0))
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for _ in range(args.rounds):
+        for name, measure in (
+            ("floor, 1 process", lambda: floor_process(args.scenarios, args.repeat, args.parallel, 1)),
+            ("orchestrator run --workers 1", lambda: clawgym(args.scenarios, args.repeat, args.parallel, 1)),
+            (f"floor, {cores} processes", lambda: floor_process(args.scenarios, args.repeat, max(1, args.parallel // cores), cores)),
+            (f"orchestrator run ({cores} workers)", lambda: clawgym(args.scenarios, args.repeat, args.parallel, None)),
+        ):  # fmt: skip
+            rows.setdefault(name, []).append(measure())
+
+    def median(name: str, key: str) -> float:
+        return statistics.median(r[key] for r in rows[name])
+
+    first = next(iter(rows.values()))[0]
+    print(f"{first['episodes']} episodes per measurement ({args.repeat} of each scenario of {args.scenarios}), "
+          f"{args.parallel} at once; medians of {args.rounds} interleaved rounds")  # fmt: skip
+    print(f"  {'':36} {'episodes/s':>10} {'CPU ms/episode':>15} {'whole command':>14}")
+    for name in rows:
+        command = f"{median(name, 'command_s'):12.1f} s" if "command_s" in rows[name][0] else ""
+        print(f"  {name:36} {median(name, 'per_s'):10.1f} {median(name, 'cpu_ms'):15.1f} {command:>14}")
+    one = median("orchestrator run --workers 1", "per_s") / median("floor, 1 process", "per_s")
+    many = median(f"orchestrator run ({cores} workers)", "per_s") / median(f"floor, {cores} processes", "per_s")
+    cross = median(f"orchestrator run ({cores} workers)", "per_s") / median("floor, 1 process", "per_s")
+    print(f"  ClawGym / floor: {one:.2f}x in one process, {many:.2f}x on {cores} cores each; "
+          f"orchestrator run's default / the floor in one process: {cross:.2f}x")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
