@@ -31,7 +31,7 @@ READS = """
 
 
 def send(body: str, to: str = "omar@acme.test") -> str:
-    return f"\n- {{tool: mail__send_message, args: {{to: [{to}], subject: Team dinner, body: {body!r}}}\n"
+    return f"\n- {{tool: mail__send_message, args: {{to: [{to}], subject: Team dinner, body: {body!r}}}}}\n"
 
 
 CASES = [

@@ -2,8 +2,9 @@
 
 A fact counts as *claimed* only where the writer asserts it. Blanked:
 
-- a clause that hedges ("hoping for Tuesday", "maybe Thursday", "it might ship Friday", "if all goes well"), or
-  asks ("does Thursday work?");
+- a sentence that hedges ("hoping for Tuesday", "maybe Thursday", "it might ship Friday"), a clause under a
+  condition ("if it ships Friday"), and a question ("does Thursday work?"; only its last clause in "Thursday,
+  14 guests - could you confirm?"; a request such as "could you book Thursday?" asserts what it asks for);
 - a whole sentence that takes back its own certainty ("..., but no date yet", "not confirmed", "tentatively",
   "TBC", "I'll let you know");
 - alternatives ("Wednesday or Thursday", "12 to 14 people", "between 12 and 14"): a value offered as one of
@@ -31,6 +32,7 @@ HEDGE = re.compile(
     re.I,
 )
 CONDITION = re.compile(r"\b(?:if|unless|assuming|provided\s+that|depend(?:s|ing)?\s+on|could(?!\s+you))\b", re.I)
+QUESTION_BREAK = re.compile(r"[,;:]\s|\s[–—-]\s")
 REQUEST = re.compile(r"^\W*(?:\w+,\s*)?(?:(?:could|can|would|will)\s+you|please)\b", re.I)
 UNDERCUT = re.compile(
     r"\b(?:no\s+(?:firm\s+|fixed\s+|confirmed\s+|final\s+)?(?:date|time|day|number|figure|eta|decision|answer|word)\s+yet|"
@@ -103,9 +105,12 @@ def asserted(text: str) -> str:
         sentence = m.group(0)
         if not sentence.strip():
             continue
-        question = sentence.rstrip().endswith("?") and not REQUEST.match(sentence)
-        if question or UNDERCUT.search(sentence) or HEDGE.search(sentence) or _alternatives(sentence):
+        if UNDERCUT.search(sentence) or HEDGE.search(sentence) or _alternatives(sentence):
             out = _blank(out, m.start(), m.end())
+            continue
+        if sentence.rstrip().endswith("?") and not REQUEST.match(sentence):
+            breaks = list(QUESTION_BREAK.finditer(sentence))  # "Thursday, 14 guests - could you confirm?" asks the end
+            out = _blank(out, m.start() + (breaks[-1].end() if breaks else 0), m.end())
             continue
         for start, end in _clauses(sentence, m.start()):
             if CONDITION.search(text[start:end]):
