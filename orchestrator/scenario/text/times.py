@@ -73,6 +73,19 @@ TIME_CUE_BEFORE = re.compile(
     r"about|it's|is)|[@–—-])\s*$",
     re.I,
 )
+# A bare hour is a time after a cue and before the end of a clause or a word of time: "at 4.", "by 10 tomorrow"
+BARE_CUE = re.compile(r"\b(?:at|until|till|around|by|after|before)\s+$", re.I)
+BARE_END = re.compile(
+    r"^(?:\s*(?:[.!?;)]|,\s|$)|\s+(?:sharp|then|latest|at\s+the\s+latest|tomorrow|today|tonight|"
+    r"on\s+(?:mon|tue|wed|thu|fri|sat|sun)|(?:in\s+the\s+)?(?P<day>morning|afternoon|evening)|at\s+night)\b)",
+    re.I,
+)
+AMOUNT_BY = re.compile(
+    r"\b(?:grew|grow|rose|rise|fell|fall|up|down|increased?|decreased?|dropped|reduced?|cut|raised?|lowered)\b"
+    r"[^.!?\n\d]{0,24}\bby\s+$",
+    re.I,
+)
+MILITARY = re.compile(r"(?<![\w.:/,€$£¥])(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d)\s?(?:hrs|hours)\b", re.I)
 # "11.30–12.15": a dotted time that starts a range of times (not of amounts: "10.00 - 12.00 USD")
 DOTTED_RANGE = re.compile(r"\s*(?:-|–|—|to)\s*\d{1,2}[.:][0-5]\d(?![\d.])")
 TIME_CUE_AFTER = re.compile(r"^\s*(?:h\b|uhr\b|hrs\b|o'clock\b)", re.I)
@@ -99,8 +112,9 @@ _MOVE = (
 )
 _CANT = r"(?:can(?:'|’)?t|can\s*not|could(?:n(?:'|’)?t|\s+not)|won(?:'|’)t|will\s+not|unable\s+to|not\s+able\s+to)"
 SET_ASIDE = re.compile(
-    r"\b(?:instead\s+of|rather\s+than|no\s+longer(?:\s+(?:at|on|be|meeting))?|not(?:\s+(?:do|make))?|originally|"
-    r"previously(?:\s+(?:scheduled|planned|set|booked))?(?:\s+(?:for|at))?|formerly|used\s+to\s+be|cancel(?:l?ed)?|"
+    r"\b(?:instead\s+of|rather\s+than|no\s+longer(?:\s+(?:at|on|be|meeting))?|not(?:\s+(?:do|make))?|no|scrap|drop|skip|"
+    r"(?:originally|previously|initially|formerly)(?:\s+(?:we|it|they|I))?(?:\s+(?:was|were|had|planned|scheduled|set|"
+    r"booked|agreed))?(?:\s+(?:for|at|on))?|used\s+to\s+be|cancel(?:l?ed)?|"
     + _CANT
     + r"(?:\s+(?:make|do|manage|attend|join))?(?:\s+it)?|"
     + _MOVE
@@ -117,7 +131,8 @@ MOVED_AFTER = re.compile(
 ARROW_AFTER = re.compile(r"^\s*(?:→|->|=>|⟶)\s*")
 # What a text says after a time it sets aside: "10:00 doesn't work", "the 14:00 is cancelled".
 SET_ASIDE_AFTER = re.compile(
-    r"^\s*(?:(?:slot|meeting|call|one)\s+)?(?:(?:is|has\s+been)\s+(?:out|off|cancell?ed|no\s+good|not\s+possible)\b|"
+    r"^\s*(?:(?:slot|meeting|call|one)\s+)?(?:(?:is|has\s+been)\s+(?:out|off|cancell?ed|no\s+good|not\s+possible|"
+    r"too\s+(?:early|late))\b|(?:[\w ]{0,30}?\s)?is\s+now\s+(?:at\s+|a\s+)?(?=\d)|"
     r"(?:(?:does|do|will)\s+not|(?:does|do)n(?:'|’)?t|won(?:'|’)t|no\s+longer|can(?:'|’)?t|cannot)\s+"
     r"(?:works?|suits?|fits?|happens?|be)\b)",
     re.I,
@@ -194,6 +209,11 @@ def find_times(text: str, today: date) -> list[TimeMention]:
     taken: list[tuple[int, int]] = []  # what ISO date-times and clock times cover: no other time is read there
     mentions = _iso_times(text, spans, taken)
     mentions += _clock_times(text, spans, taken, [d.end for d in dates])
+    for m in MILITARY.finditer(text):  # "0930 hrs"
+        if _free(*m.span(), spans, taken):
+            zone, end = _zone_after(text, m.end())
+            mentions.append(TimeMention(m.start(), end, text[m.start() : end], [time(int(m["h"]), int(m["m"]))], zone))
+            taken.append((m.start(), end))
     mentions += _word_times(text, spans, taken)
     mentions.sort(key=lambda t: t.start)
     _sentences(text, mentions)
@@ -259,8 +279,13 @@ def _hours(text: str, m: re.Match[str], date_ends: list[int]) -> list[int] | Non
         if _amount_after(text[m.end() : m.end() + 24]) or re.search(r"[€$£¥]\s*$|\b[A-Z]{3}\s*$", before):
             return None
     elif m["sep"] != ":" and not m["hsep"] and not ampm and not TIME_CUE_AFTER.match(after):
-        # a bare number starts a range when a time follows: "2-2:45pm", "from 2 to 3 pm", "14-15:00"
-        if not RANGE_START.match(text, m.end()) or hour > 23:
+        # a bare number starts a range when a time follows: "2-2:45pm", "from 2 to 3 pm", "14-15:00"; or it
+        # is an hour said with its cue: "at 4.", "by 10 tomorrow", "at 7 in the evening"
+        bare = BARE_END.match(text[m.end() : m.end() + 40])
+        if bare and BARE_CUE.search(before) and not AMOUNT_BY.search(before) and 1 <= hour <= 23:
+            if bare["day"] and hour < 12:
+                return [hour] if bare["day"].lower() == "morning" else [hour + 12]
+        elif not RANGE_START.match(text, m.end()) or hour > 23:
             return None
     if ampm:
         if not 1 <= hour <= 12:
