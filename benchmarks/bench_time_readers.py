@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "scenario" / "text"))
 
-from time_cases import Case, fully_right, load_cases, matches  # noqa: E402
+from time_cases import Case, fully_right, load_cases, matches, problems  # noqa: E402
 
 Reading = list[list[datetime]]
 MARK = 17  # seconds of the relative base: a result that keeps them has no time of day of its own
@@ -144,21 +144,7 @@ READERS: dict[str, tuple[str, Callable[[], Callable[[Case], Reading]]]] = {
 
 def _clawgym_right(case: Case) -> bool:
     """A case fully right for ClawGym: as the corpus test asserts it."""
-    from orchestrator.scenario.text.instants import check_time, read_dates, read_times
-
-    reading = read_times(case.text, case.zone, case.now)
-    if not (fully_right(reading.stated, case.stated) and fully_right(reading.set_aside, case.set_aside)):
-        return False
-    if case.dates is not None:
-        dates = read_dates(case.text, case.zone, case.now)
-        if not all(any(d in o for d in case.dates) for o in dates) or not all(
-            any(d in o for o in dates) for d in case.dates
-        ):
-            return False
-    if case.check is not None:
-        verdict = check_time(case.text, case.check[0], case.zone, case.now)
-        return (verdict.holds and not verdict.conflicts) == case.check[1]
-    return True
+    return not problems(case)
 
 
 def measure(name: str, cases: list[Case], show: int) -> str:

@@ -123,9 +123,25 @@ def _day_of_month(today: date, day: int) -> date | None:
     return valid_date(year, month, day)
 
 
+# A text that says how it writes "5/3": month first ("mm/dd", "US format") or day first ("dd/mm", "UK format").
+MONTH_FIRST = re.compile(r"\b(?:mm/dd(?:/yy(?:yy)?)?|m/d|US(?:-style)?\s+(?:date\s+)?(?:format|dates?|style))\b")
+DAY_FIRST = re.compile(
+    r"\b(?:dd/mm(?:/yy(?:yy)?)?|d/m|(?:UK|European|EU|British)(?:-style)?\s+(?:date\s+)?(?:format|dates?|style))\b"
+)
+
+
+def _numeric_order(text: str) -> slice:
+    """Which readings of "5/3" count: both (day first, then month first), or the one the text says it uses."""
+    month_first, day_first = MONTH_FIRST.search(text) is not None, DAY_FIRST.search(text) is not None
+    if month_first != day_first:
+        return slice(1, 2) if month_first else slice(0, 1)
+    return slice(0, 2)
+
+
 def find_dates(text: str, today: date) -> list[DateMention]:
     """Dates a text mentions, resolved against `today` (the clock's date in the persona's zone)."""
     spans = url_spans(text)
+    order = _numeric_order(text)
     found: list[DateMention] = []
     taken: list[tuple[int, int]] = []
     for kind, pattern in DATE_PATTERNS:
@@ -145,7 +161,7 @@ def find_dates(text: str, today: date) -> list[DateMention]:
             elif kind == "num":
                 a, b = int(g["a"]), int(g["b"])
                 year = g.get("y")
-                for day, month in ((a, b), (b, a)):
+                for day, month in ((a, b), (b, a))[order]:
                     if year:
                         y = int(year) + (2000 if len(year) == 2 else 0)
                         d = valid_date(y, month, day) if 1 <= month <= 12 else None

@@ -15,6 +15,8 @@ from zoneinfo import ZoneInfo
 
 import yaml
 
+from orchestrator.scenario.text.instants import check_date, check_time, read_dates, read_times
+
 CORPUS = Path(__file__).with_name("time_corpus.yaml")
 INSTANT = re.compile(
     r"^(?:(?P<date>\d{4}-\d{2}-\d{2})\s+)?(?P<h>\d{2}):(?P<m>\d{2})"
@@ -34,6 +36,7 @@ class Case:
     set_aside: list[datetime]
     dates: list[date] | None = None
     check: tuple[datetime, bool] | None = None
+    date_check: tuple[date, bool] | None = None
     xfail: str | None = None
     hand_written: bool = True
     extra: dict[str, object] = field(default_factory=dict)
@@ -68,6 +71,9 @@ def _case(raw: dict, defaults: dict, ident: str, hand_written: bool) -> Case:
     if "check" in raw:
         check = (instant(raw["check"]["at"], zone, now), bool(raw["check"]["holds"]))
     dates = [date.fromisoformat(d) for d in raw["dates"]] if "dates" in raw else None
+    date_check = None
+    if "date_check" in raw:
+        date_check = (date.fromisoformat(raw["date_check"]["date"]), bool(raw["date_check"]["holds"]))
     return Case(
         ident,
         raw["text"],
@@ -77,6 +83,7 @@ def _case(raw: dict, defaults: dict, ident: str, hand_written: bool) -> Case:
         [instant(s, zone, now) for s in raw.get("set_aside", [])],
         dates,
         check,
+        date_check,
         raw.get("xfail"),
         hand_written,
     )
@@ -121,3 +128,32 @@ def fully_right(read: list[list[datetime]], expected: list[datetime]) -> bool:
     """Every time read is expected and every expected instant is read."""
     right, total, found = matches(read, expected)
     return right == total and found == len(expected)
+
+
+def problems(case: Case) -> list[str]:
+    """How ClawGym's reader misreads a case: its stated and set-aside instants, its dates and its checks."""
+    reading = read_times(case.text, case.zone, case.now)
+    found = []
+    if not fully_right(reading.stated, case.stated):
+        found.append(f"stated {_show(reading.stated)}, expected {[str(s) for s in case.stated]}")
+    if not fully_right(reading.set_aside, case.set_aside):
+        found.append(f"set aside {_show(reading.set_aside)}, expected {[str(s) for s in case.set_aside]}")
+    if case.dates is not None:
+        dates = read_dates(case.text, case.zone, case.now)
+        right = all(any(d in options for d in case.dates) for options in dates)
+        if not right or not all(any(d in options for options in dates) for d in case.dates):
+            found.append(f"dates {dates}, expected {case.dates}")
+    if case.check is not None:
+        at, holds = case.check
+        verdict = check_time(case.text, at, case.zone, case.now)
+        if (verdict.holds and not verdict.conflicts) != holds:
+            found.append(f"check at {at}: holds={verdict.holds} conflicts={verdict.conflicts}, expected {holds}")
+    if case.date_check is not None:
+        day, holds = case.date_check
+        if check_date(case.text, day, case.zone, case.now)[0] != holds:
+            found.append(f"mentions_date {day}: expected holds={holds}")
+    return found
+
+
+def _show(read: list[list[datetime]]) -> list[list[str]]:
+    return [[str(o) for o in options] for options in read]
