@@ -25,7 +25,8 @@ CLAUSE_BREAK = re.compile(
 )
 
 HEDGE = re.compile(
-    r"\b(?:hop(?:e|es|ed|ing)|hopefully|maybe|perhaps|possibl[ey]|probabl[ey]|might|"
+    r"\b(?:hop(?:e|es|ed|ing)(?!\s+(?:this|that|it)\s+helps|\s+(?:you|all|everything)(?:'re|\s+are|\s+is|'s)\s+(?:well|good|fine)|"
+    r"\s+you\s+(?:had|have|enjoy|are\s+doing))|hopefully|maybe|perhaps|possibl[ey]|probabl[ey]|might|"
     r"may\s+(?:be|slip|change|move|shift|still|not|need|end\s+up)|"
     r"aim(?:s|ed|ing)?\s+(?:for|at|to)|targeting|tentative(?:ly)?|(?<!un)likely|guess|"
     r"not\s+sure|unsure|unclear|uncertain|ideally|pencil(?:l?ed)?\s+in|fingers\s+crossed)\b",

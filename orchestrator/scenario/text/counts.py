@@ -26,7 +26,7 @@ WORDS = re.compile(
 )
 DIGITS = re.compile(r"(?<![\w$€£¥#/.:,-])(?P<n>\d{1,3}(?:[,\u202f\u00a0 ]\d{3})*|\d+)(?![\w%/:]|[.,]\d|-\d)")
 NOT_AFTER = re.compile(
-    r"^\s*(?:[ap]\.?m\b|h\b|hrs?\b|uhr\b|o'clock|"
+    r"\s*(?:[ap]\.?m\b|h\b|hrs?\b|uhr\b|o'clock|"
     + MONTH
     + r"\b|[€$£¥]|(?-i:[A-Z]{3})\b|euros?\b|dollars?\b|pounds?\b|percent)",
     re.I,

@@ -53,7 +53,7 @@ def phrase_spans(text: str, phrase: str) -> list[tuple[int, int]]:
         if i + n <= len(words) and all(_same(words[i + k][0], wanted[k], k == n - 1) for k in range(n)):
             spans.append((words[i][1], words[i + n - 1][2]))
             continue
-        for k in range(1, min(n, len(words) - i) + 1):  # "e-mail" for "email", "checkin" for "check in"
+        for k in range(1, min(n + 2, len(words) - i) + 1):  # "e-mail" for "email", "checkin" for "check in"
             if "".join(w for w, _, _ in words[i : i + k]) == joined and k != n:
                 spans.append((words[i][1], words[i + k - 1][2]))
                 break

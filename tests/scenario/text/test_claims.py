@@ -1,0 +1,75 @@
+"""What a text asserts (claims), and the readings built on it: says, mentions_count, mentions_code, same_set."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from orchestrator.scenario.conditions import Context, holds
+from orchestrator.scenario.text.claims import asserted
+from orchestrator.scenario.text.counts import check_count
+from orchestrator.scenario.text.phrases import mentions_code, says
+
+CTX = Context({}, {}, timezone="Europe/Berlin", now=datetime(2026, 3, 2, 9, tzinfo=UTC))
+
+STATED = [
+    "Confirmed: Thursday, 14 people, let me know if anything changes.",
+    "We're all set for Thursday, 14 guests - could you confirm?",
+    "Could you book the table for Thursday for 14 people?",
+    "I hope this helps: we are 14 on Thursday.",
+    "Hope you're well! Dinner is on Thursday for 14.",
+    "Update: 14 guests (not 12), and Thursday instead of Wednesday.",
+    "Dinner for fourteen on Thursday 5 March.",
+]
+NOT_STATED = [
+    "Hoping for Thursday, but no date yet. Probably 14 people.",
+    "Wednesday or Thursday, 12 to 14 people; I'll let you know.",
+    "Would Thursday for 14 people work for you?",
+    "It might be Thursday with 14 people.",
+    "Thursday with 14 people is not confirmed yet.",
+    "Tentatively Thursday, 14 people.",
+]
+
+
+@pytest.mark.parametrize("text", STATED)
+def test_a_stated_day_and_headcount_are_claims(text: str) -> None:
+    fact = {"mentions_date": {"date": "2026-03-05", "claimed": True}, "mentions_count": {"n": 14, "claimed": True}}
+    assert holds(text, fact, CTX), asserted(text)
+
+
+@pytest.mark.parametrize("text", NOT_STATED)
+def test_a_hedged_offered_or_asked_fact_is_not_claimed(text: str) -> None:
+    fact = {"mentions_date": {"date": "2026-03-05", "claimed": True}, "mentions_count": {"n": 14, "claimed": True}}
+    assert not holds(text, fact, CTX), asserted(text)
+    unclaimed = {"mentions_count": 14}  # what a text reveals: a hedged figure is still said
+    assert holds(text, unclaimed, CTX)
+
+
+def test_says_matches_words_not_substrings_and_not_what_is_set_aside() -> None:
+    assert says("We stay at the Motel-One, near the Factory.", "Motel One")
+    assert says("Booked: motel one (Berlin)", "Motel One")
+    assert not says("We will stay at Motel Oneida.", "Motel One")
+    assert not says("We switched: not Motel One any more, the Hilton instead.", "Motel One")
+    assert not says("Booked the Hilton instead of Motel One.", "Motel One")
+    assert says("Please e-mail me the export.", "email")
+
+
+def test_mentions_code_with_only_refuses_a_list_of_every_key() -> None:
+    assert mentions_code("Filed as OPS-142.", "OPS-142")
+    assert not mentions_code("Filed as OPS-1420.", "OPS-142")
+    assert mentions_code("Filed as OPS-142 (see also DOC-3).", "OPS-142", only=True)
+    assert not mentions_code("It is one of OPS-140, OPS-141, OPS-142.", "OPS-142", only=True)
+
+
+def test_counts_in_digits_and_words_not_times_dates_codes_or_money() -> None:
+    assert check_count("about thirty-four other companies are hit", 34)[0]
+    assert check_count("a dozen people", 12)[0]
+    assert not check_count("at 14:00 on 14 March, OPS-14, €14, 14%", 14)[0]
+    assert check_count("34 other accounts", 34, ["accounts", "customers"])[0]
+    assert not check_count("ships in 34 days", 34, ["accounts", "customers"])[0]
+
+
+def test_same_set_wants_exactly_the_items() -> None:
+    assert holds(["iOS", "bug"], {"same_set": ["bug", "ios"]}, CTX)
+    assert not holds(["ios", "android", "web", "bug"], {"same_set": ["bug", "ios"]}, CTX)
