@@ -46,11 +46,16 @@ def export_command(
     Errored episodes (error, agent_error, interrupted: not scored) are left out unless --include-errored. Order: by folder path."""
     from orchestrator.export import ExportError, export
 
+    def skipped(where: Path, why: str) -> None:
+        err.print(f"skipped {where}: {why}", highlight=False, markup=False)
+
     try:
-        counts = export(runs, fmt, out, passed_only=passed_only, min_score=min_score, include_errored=include_errored)
+        counts = export(runs, fmt, out, passed_only=passed_only, min_score=min_score, include_errored=include_errored,
+                        on_skip=skipped)  # fmt: skip
     except ExportError as exc:
         raise fail_usage(str(exc)) from None
     err.print(f"{counts['written']} of {counts['episodes']} episodes written to {out}"
+              + (f"; {counts['skipped']} malformed folder(s) or file(s) skipped (above)" if counts["skipped"] else "")
               + (f"; {counts['filtered']} left out by --passed-only/--min-score" if counts["filtered"] else "")
               + (f"; {counts['errors']} errored left out (--include-errored keeps them)" if counts["errors"] else "")
               + (f"; {counts['bad_lines']} unreadable trace line(s) skipped" if counts.get("bad_lines") else ""),
