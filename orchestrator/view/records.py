@@ -14,6 +14,7 @@ a trace line that does not parse costs that line only.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -52,6 +53,14 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
     except OSError:
         return None
     return (info.st_ino, info.st_mtime_ns, info.st_size)
+
+
+def _regular(path: Path) -> bool:
+    """Whether `path` is a regular file (a FIFO or a device named like a run's file is never read)."""
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except OSError:
+        return False
 
 
 def read_results(path: Path) -> Any:
@@ -146,12 +155,13 @@ class Record:
     # -- episode files ---------------------------------------------------------
 
     def trace(self) -> list[dict[str, Any]]:
-        """The entries of trace.jsonl that read as JSON objects (`orchestrator.record.read_trace`)."""
-        return read_trace(self.folder).entries
+        """The entries of trace.jsonl that read as JSON objects (`orchestrator.record.read_trace`); none when it is
+        not a regular file (a FIFO would block the page for ever)."""
+        return read_trace(self.folder).entries if _regular(self.folder / TRACE) else []
 
     def messages(self) -> list[dict[str, Any]] | None:
         """The model's conversation, when the agent wrote `messages.json` (a list, or `{messages: [...]}`)."""
-        data = read_json(self.folder / MESSAGES)
+        data = read_json(self.folder / MESSAGES) if _regular(self.folder / MESSAGES) else None
         if isinstance(data, dict):
             data = data.get("messages")
         if not isinstance(data, list):
@@ -173,6 +183,8 @@ class Record:
 
     def agent_log(self, limit: int = 20_000) -> str | None:
         """The end of what a command agent printed (`limit` characters), None without an agent.log."""
+        if not _regular(self.folder / AGENT_LOG):
+            return None
         try:
             text = (self.folder / AGENT_LOG).read_text(encoding="utf-8", errors="replace")
         except OSError:
@@ -437,6 +449,8 @@ def trust(record: Record) -> Trust:
         found = Trust(
             record.untrusted, "unsealed", [f"{UNSEALED}: {RESULTS} has no seal, so nothing vouches for its verdict"]
         )
+    elif (record.folder / TRACE).exists() and not _regular(record.folder / TRACE):
+        found = Trust(record.untrusted, "broken", [f"{TRACE} is not a regular file (a FIFO or a device): not read"])
     elif not stamps[2]:
         found = Trust(
             record.untrusted,

@@ -148,3 +148,21 @@ def test_the_compare_page_lists_a_flooded_runs_calls_in_part(runs: Path, tmp_pat
     calls = page.split("tool calls in order")[1]
     assert calls.count("<li") == 500 + 12  # the flooded run's first 500, the oracle's 12
     assert "and 4502 more calls" in text_of(calls)
+
+
+def test_a_fifo_in_place_of_a_runs_files_does_not_hang_the_viewer(runs: Path, tmp_path: Path) -> None:
+    """An agent without isolation can leave FIFOs where the trace, messages and log go: reading one blocks for ever.
+    The viewer reads none of them: the page renders, and the record is flagged (its trace is not a file)."""
+    import os
+
+    folder = tmp_path / "runs" / "fifos"
+    shutil.copytree(runs / "leaky", folder)
+    for name in ("trace.jsonl", "messages.json", "agent.log"):
+        (folder / name).unlink(missing_ok=True)
+        os.mkfifo(folder / name)
+    client = TestClient(create_app([tmp_path / "runs"]), base_url="http://127.0.0.1")
+    page = client.get("/run/fifos")
+    assert page.status_code == 200
+    words = text_of(page.text)
+    assert "Not to be trusted" in words and "trace.jsonl is not a regular file" in words
+    assert "seal broken" in text_of(row_of(client.get("/").text, "fifos"))
