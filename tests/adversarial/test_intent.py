@@ -194,7 +194,7 @@ LIBRARY: list[tuple[str, Case]] = [
             _swap(
                 "mail__send_message",
                 "\n".join(
-                    f'- {{tool: mail__send_message, args: {{to: [{who}@acme.test], subject: Roadmap review, body: "Hi, the roadmap review moved from Wednesday 15:00 to Thursday at 3:30 pm (Berlin), because of the all-hands."}}'
+                    f'- {{tool: mail__send_message, args: {{to: [{who}@acme.test], subject: Roadmap review, body: "Hi, the roadmap review moved from Wednesday 15:00 to Thursday at 3:30 pm (Berlin), because of the all-hands."}}}}'
                     for who in ("priya", "sam", "lee")
                 ),
             ),
