@@ -323,6 +323,16 @@ def validate_command(
             "--equivalents", help="Also run generic correct rewrites of the reference solution; each must pass."
         ),
     ] = False,
+    variations: Annotated[
+        int,
+        typer.Option(
+            "--variations",
+            min=0,
+            help="Episodes per scenario of variation attacks (hedges, claims without the action, stuffing, wrong zones, "
+            "stale values, paraphrased secrets) and of variation equivalents (mail channels, benign extras, at least 20 "
+            "wordings of each stated fact), sampled with the scenario's id as seed; 0 runs them all.",
+        ),
+    ] = 30,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
     judge: JudgeOption = None,
 ) -> None:
@@ -332,7 +342,7 @@ def validate_command(
 
     the_judge = judge_or_exit(judge)
     files = scenario_files(paths)
-    asked = reporting.Asked(mutate=mutate, attack=attack, equivalents=equivalents)
+    asked = reporting.Asked(mutate=mutate, attack=attack, equivalents=equivalents, variations=variations)
     reports = anyio.run(validate_files, files, asked, progress_bar(disable=not err.is_terminal), the_judge)
     if as_json:
         print(json.dumps({"scenarios": reports, "valid": all(r["valid"] for r in reports)}, indent=2))
@@ -373,6 +383,7 @@ async def validate_files(
                         mutate=asked.mutate,
                         attack=asked.attack,
                         equivalents=asked.equivalents,
+                        variations=asked.variations,
                         judge=judge,
                         progress=lambda what, f=file: progress.update(task, description=f"{f.name}: {what}"),
                     )

@@ -4,6 +4,9 @@ weakened solutions and generic attacks fail, and equivalent rewrites pass.
 - `validate`: runs the reference solutions, the noop agent, mutations, attacks and equivalents on fresh sandboxes;
 - `derive`: builds the attacks and equivalent rewrites from the reference solution, with each app's probes
   (`servers/<app>/probes.py`, found through `servers.registry.probes`);
+- `variation`, `wordings`, `distortions`: proof by variation, derived from any reference solution: its mail
+  delivered another way, benign extras and twenty-odd wordings of each stated fact (must pass); hedged,
+  unperformed, stuffed, wrongly zoned, stale and paraphrased-secret versions (must fail);
 - `script`: the agent that plays a derived trajectory and notes which of its calls failed;
 - `prose`: the pattern checks on prose `validate` refuses, with the operator to use instead;
 - `report`: the table and JSON `validate` prints;

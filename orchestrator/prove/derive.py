@@ -16,6 +16,7 @@ from datetime import date, datetime, time
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from orchestrator.prove import distortions, variation
 from orchestrator.scenario.model import SAVED_REF, OracleStep, Scenario, app_of
 from orchestrator.scenario.worldspec import ASK_TOOL, GATEWAY_APP
 from orchestrator.verify.facts import derive as derive_facts
@@ -219,6 +220,30 @@ def _duplicate_final_write(oracle: list[OracleStep]) -> Probe | None:
 
 
 # -- equivalents ----------------------------------------------------------------
+
+
+def varied_attacks(
+    scenario: Scenario, ctxs: dict[str, ProbeContext], budget: int = variation.BUDGET
+) -> tuple[list[Probe], list[Skip]]:
+    """The attacks by variation (hedges, claims without the action, stuffing, wrong zones, stale values,
+    paraphrased secrets; see `distortions`), sampled to `budget` episodes (0: all), and the kinds that do not
+    apply, with why."""
+    return distortions.attacks(scenario, ctxs, read_only, budget)
+
+
+def varied_equivalents(
+    scenario: Scenario, ctxs: dict[str, ProbeContext], budget: int = variation.BUDGET
+) -> tuple[list[Probe], list[Skip]]:
+    """The equivalents by variation (each app's channel variants and benign extras, at least twenty wordings of
+    the reference's texts; see `variation`), sampled to `budget` episodes (0: all), and the kinds that do not
+    apply, with why."""
+    other: list[Probe] = []
+    for app, ctx in ctxs.items():
+        probes = registry.probes(app)
+        assert probes is not None
+        for make in (probes.channels, probes.extras):
+            other += [qualified(app, p) for p in make(ctx)] if make is not None else []
+    return variation.equivalents(scenario, other, budget)
 
 
 def equivalents(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list[Probe], list[Skip]]:

@@ -9,7 +9,21 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from orchestrator.prove.validate import Validation
+from orchestrator.prove.validate import Trial, Validation
+from orchestrator.prove.variation import BUDGET
+
+
+def by_kind(trials: list[Trial], good: str) -> dict[str, dict[str, int]]:
+    """Per kind of trial: how many ran (applied), went as they must (`good`: failed or passed) and were not applied."""
+    out: dict[str, dict[str, int]] = {}
+    for t in trials:
+        row = out.setdefault(t.kind, {"total": 0, good: 0, "not_applied": 0})
+        if t.outcome == "not applied":
+            row["not_applied"] += 1
+            continue
+        row["total"] += 1
+        row[good] += t.outcome == good
+    return out
 
 
 @dataclass(frozen=True)
@@ -19,6 +33,8 @@ class Asked:
     mutate: bool = False
     attack: bool = False
     equivalents: bool = False
+    variations: int = BUDGET
+    """Episodes of variation attacks and of variation equivalents per scenario (0: all)."""
 
 
 def as_dict(file: Path, check: Validation, asked: Asked) -> dict[str, Any]:
@@ -47,6 +63,7 @@ def as_dict(file: Path, check: Validation, asked: Asked) -> dict[str, Any]:
             "not_applied": [t.as_dict() for t in check.attacks if t.outcome == "not applied"],
             "skipped": [{"kind": s.kind, "reason": s.reason} for s in check.skipped.get("attacks", [])],
             "trials": [t.as_dict() for t in check.attacks],
+            "by_kind": by_kind(check.attacks, "failed"),
         }
     if asked.equivalents or check.scenario.oracles:
         applied = [t for t in check.equivalents if t.outcome != "not applied"]
@@ -57,6 +74,7 @@ def as_dict(file: Path, check: Validation, asked: Asked) -> dict[str, Any]:
             "not_applied": [t.as_dict() for t in check.equivalents if t.outcome == "not applied"],
             "skipped": [{"kind": s.kind, "reason": s.reason} for s in check.skipped.get("equivalents", [])],
             "trials": [t.as_dict() for t in check.equivalents],
+            "by_kind": by_kind(check.equivalents, "passed"),
         }
     return report
 
@@ -105,8 +123,34 @@ def render(console: Console, reports: list[dict[str, Any]], asked: Asked) -> Non
                 if trial["kind"] != "oracles":
                     console.print(f"[yellow]{name}: {part[:-1]} not applied:[/] {trial['kind']}: {trial['description']}: "
                                   f"{trial['reason']}", highlight=False)  # fmt: skip
+    if asked.attack or asked.equivalents:
+        render_kinds(console, reports)
     valid = sum(r["valid"] for r in reports)
     console.print(f"{valid} of {len(reports)} scenarios valid")
+
+
+def render_kinds(console: Console, reports: list[dict[str, Any]]) -> None:
+    """One row per kind of attack and equivalent over all scenarios: how many went as they must, of how many ran,
+    in how many scenarios, and how many were not applied or skipped."""
+    table = Table(show_edge=False, title="by kind")
+    for title in ("proof", "kind", "as they must", "scenarios", "not applied", "skipped"):
+        table.add_column(title, justify="left" if title in ("proof", "kind") else "right")
+    for part, good in (("attacks", "failed"), ("equivalents", "passed")):
+        totals: dict[str, list[int]] = {}
+        for r in reports:
+            section = r.get(part) or {}
+            for kind, row in section.get("by_kind", {}).items():
+                t = totals.setdefault(kind, [0, 0, 0, 0, 0])
+                t[0] += row[good]
+                t[1] += row["total"]
+                t[2] += 1
+                t[3] += row["not_applied"]
+            for skip in section.get("skipped", []):
+                totals.setdefault(skip["kind"], [0, 0, 0, 0, 0])[4] += 1
+        for kind, (ok, total, scenarios, missed, skipped) in totals.items():
+            mark = "" if ok == total else "[red]"
+            table.add_row(part[:-1], kind, f"{mark}{ok}/{total}", str(scenarios), str(missed), str(skipped))
+    console.print(table)
 
 
 def render_skips(console: Console, reports: list[dict[str, Any]]) -> None:

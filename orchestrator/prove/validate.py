@@ -159,9 +159,11 @@ async def validate(
     equivalents: bool = False,
     progress: Progress | None = None,
     judge: Judge | None = None,
+    variations: int = derive.variation.BUDGET,
 ) -> Validation:
     """Prove a scenario sound on fresh sandboxes: the reference solutions pass, doing nothing fails, and (when
-    asked) mutations and attacks fail and equivalents pass. Every episode asks `judge` about `judge` checks."""
+    asked) mutations and attacks fail and equivalents pass. Every episode asks `judge` about `judge` checks;
+    `variations` caps the episodes of the variation attacks and of the variation equivalents (0: all)."""
     check = Validation(scenario)
     check.problems += prose_patterns(scenario)
     note = progress or (lambda _: None)
@@ -203,6 +205,8 @@ async def validate(
         ctxs = derive.contexts(scenario, oracle_run.seeded, oracle_run.final, oracle_run.journal)
         if attack:
             probes, check.skipped["attacks"] = derive.attacks(scenario, ctxs)
+            varied, skipped = derive.varied_attacks(scenario, ctxs, variations)
+            probes, check.skipped["attacks"] = probes + varied, check.skipped["attacks"] + skipped
             for n, probe in enumerate(probes, 1):
                 note(f"attack {n}/{len(probes)}")
                 check.attacks.append(await _attack(scenario, backend, probe, judge))
@@ -212,6 +216,8 @@ async def validate(
             ]
         if equivalents:
             probes, check.skipped["equivalents"] = derive.equivalents(scenario, ctxs)
+            varied, skipped = derive.varied_equivalents(scenario, ctxs, variations)
+            probes, check.skipped["equivalents"] = probes + varied, check.skipped["equivalents"] + skipped
             for n, probe in enumerate(probes, 1):
                 note(f"equivalent {n}/{len(probes)}")
                 check.equivalents.append(await _equivalent(scenario, backend, probe, judge))
@@ -243,6 +249,9 @@ async def _equivalent(scenario: Scenario, backend: Backend, probe: Probe, judge:
     run = await run_episode(scenario, backend, agent, judge=judge)
     trial = Trial(probe.kind, probe.description)
     _judge_equivalent(trial, run, [text for _, _, text in agent.failed])
+    if trial.outcome == "passed" and probe.kind.startswith("extra-"):
+        kept = [h.detail for h in run.result.housekeeping]
+        trial.reason = "; ".join(filter(None, ["; ".join(kept) or "allowed by the scenario", trial.reason]))
     return trial
 
 

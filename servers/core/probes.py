@@ -40,6 +40,18 @@ ATTACK_KINDS = {
 }
 """Every kind of generic attack; a kind no app produces for a scenario is reported as skipped, with why."""
 
+VARIATION_ATTACK_KINDS = {
+    "hedge-probably": "a stated fact hedged ('probably …')",
+    "hedge-undercut": "a stated fact taken back ('…, but nothing is confirmed yet')",
+    "hedge-or": "a stated fact offered with a second value of its kind ('… or …')",
+    "claim-without-action": "the mail says it is done, the write it reports left out",
+    "stuffing": "lists, labels and keys padded with every candidate",
+    "wrong-zone": "the right clock time in the wrong zone",
+    "stale": "the value from before the world changed it instead of the updated one",
+    "paraphrase-confidential": "one confidential fact told in other words",
+}
+"""Attacks by variation (`orchestrator.prove.distortions`): the reference's words kept, their meaning broken."""
+
 EQUIVALENT_KINDS = {
     "extra-reads": "extra reads anywhere",
     "draft-send": "draft then send instead of send or reply",
@@ -49,6 +61,21 @@ EQUIVALENT_KINDS = {
     "retitle": "created objects retitled without the reference solution's words",
     "oracles": "alternative reference solutions",
 }
+
+VARIATION_EQUIVALENT_KINDS = {
+    "channel-new-mail": "a reply sent as a new mail to the same people",
+    "channel-reply": "a new mail sent as a reply in the recipient's thread",
+    "channel-quote": "a forward sent as a new mail quoting the original",
+    "channel-split": "one mail to several people sent as one mail each",
+    "channel-cc": "the second recipient in cc instead of to (or the copied one in to)",
+    "extra-courtesy-mail": "a short courtesy mail to someone the task involves",
+    "extra-ticket-comment": "a comment on a ticket the reference solution works on",
+    "extra-description-note": "a note appended to an event or document the reference solution edits",
+    "extra-comment-reply": "a reply on a doc comment before resolving it",
+    "extra-label": "a label on a message the reference solution handles",
+    "wording": "every stated fact written another way, with other words around it",
+}
+"""Equivalents by variation (`orchestrator.prove.variation`): channels, benign extras (`extra-*`), wordings."""
 
 
 @dataclass
@@ -136,7 +163,10 @@ class AppProbes:
     - `reads(ctx)`: read-only calls with valid arguments, for `extra-reads`;
     - `text_args`: tool → arguments holding free text, whose dates `date-format` rewrites;
     - `title_args`: create tool → the argument naming the created object, which `retitle` rewrites;
-    - `target_args`: arguments that name the object or container a call acts on (for `reorder`).
+    - `target_args`: arguments that name the object or container a call acts on (for `reorder`);
+    - `channels(ctx)`: the reference solution's messages delivered another way (`channel-*` kinds);
+    - `extras(ctx)`: benign unasked additions about the task (`extra-*` kinds), which must still pass;
+    - `list_args`: tool → list argument → (table, column) whose seeded values are its candidates (for `stuffing`).
     """
 
     attacks: Callable[[ProbeContext], tuple[list[Probe], list[Skip]]]
@@ -145,6 +175,9 @@ class AppProbes:
     text_args: dict[str, tuple[str, ...]] = field(default_factory=dict)
     title_args: dict[str, str] = field(default_factory=dict)
     target_args: tuple[str, ...] = ()
+    channels: Callable[[ProbeContext], list[Probe]] | None = None
+    extras: Callable[[ProbeContext], list[Probe]] | None = None
+    list_args: dict[str, dict[str, tuple[str, str]]] = field(default_factory=dict)
 
 
 REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_-]+)*)\}")

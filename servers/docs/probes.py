@@ -157,6 +157,28 @@ def reads(ctx: ProbeContext) -> list[Step]:
     return out
 
 
+NOTE = "Note: reviewed and updated."
+REPLY = "Done, thanks for flagging."
+
+
+def extras(ctx: ProbeContext) -> list[Probe]:
+    """Benign additions: a reply on each doc comment the reference solution resolves, before it resolves it; a
+    note appended to the document it edits."""
+    out: list[Probe] = []
+    for step in ctx.steps:
+        if step.tool == "resolve_comment" and step.origin is not None:
+            reply = Step("reply_to_comment", {"comment_id": step.args["comment_id"], "body": REPLY})
+            out.append(Probe("extra-comment-reply", f"a reply on comment {step.args['comment_id']} before resolving it",
+                             replace={step.origin: [reply, step]}))  # fmt: skip
+    edits = ("append_content", "replace_content", "edit_document")
+    edited = [s for s in ctx.steps if s.tool in edits and s.args.get("document_id")]
+    if edited:
+        doc = edited[-1].args["document_id"]
+        out.append(Probe("extra-description-note", f"a note appended to document {doc}",
+                         append=[Step("append_content", {"document_id": doc, "text": NOTE})]))  # fmt: skip
+    return out
+
+
 PROBES = AppProbes(
     attacks=attacks,
     rewrites=rewrites,
@@ -171,4 +193,5 @@ PROBES = AppProbes(
     },
     title_args={"create_document": "title"},
     target_args=("document_id", "folder_id", "comment_id", "parent_id"),
+    extras=extras,
 )

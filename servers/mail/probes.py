@@ -176,6 +176,164 @@ def reads(ctx: ProbeContext) -> list[Step]:
     return out
 
 
+# -- channels: the same mail delivered another way -----------------------------------------------------
+
+
+def _address(value: str) -> str:
+    """The address of 'Name <addr>' or of a bare address, lower-cased."""
+    return value.rpartition("<")[2].rstrip(">").strip().lower()
+
+
+def _reply_as_new_mail(step: Step, me: str) -> Probe:
+    original = f"_channel{step.origin}"
+    reply_all = bool(step.args.get("reply_all"))
+    me_to, me_cc = _reply_all_recipients(original, me)
+    extra_cc = list(step.args.get("cc", []))
+
+    def to(saved: dict[str, Any]) -> list[str]:
+        return list(me_to.fn(saved))
+
+    def cc(saved: dict[str, Any]) -> list[str]:
+        return [*(me_cc.fn(saved) if reply_all else []), *extra_cc]
+
+    def subject(saved: dict[str, Any]) -> str:
+        text = saved[original]["subject"]
+        return text if text.lower().startswith("re:") else f"Re: {text}"
+
+    args: dict[str, Any] = {
+        "to": Computed(to),
+        "cc": Computed(cc),
+        "subject": Computed(subject),
+        "body": step.args["body"],
+    }
+    if step.args.get("bcc"):
+        args["bcc"] = step.args["bcc"]
+    calls = [Step("get_message", {"message_id": step.args["message_id"]}, save=original),
+             Step("send_message", args, save=step.save, origin=step.origin)]  # fmt: skip
+    return Probe("channel-new-mail", f"reply (step {step.origin}) sent as a new mail to the same people",
+                 replace={step.origin: calls})  # fmt: skip
+
+
+def _mail_as_reply(ctx: ProbeContext, step: Step) -> Probe | None:
+    """A new mail sent as a reply to the newest seeded mail its first recipient sent, the others copied."""
+    people = [*step.args.get("to", []), *step.args.get("cc", [])]
+    if not people or not isinstance(people[0], str):
+        return None
+    first = _address(people[0])
+    theirs = [m for m in ctx.rows("messages") if _address(m["from"]) == first and m["folder"] != "drafts"]
+    if not theirs:
+        return None
+    newest = max(theirs, key=lambda m: m["sent_at"])
+    subject, body = step.args.get("subject", ""), step.args.get("body", "")
+    text = f"{subject}\n\n{body}" if subject and subject.lower() not in body.lower() else body
+    args: dict[str, Any] = {"message_id": newest["id"], "body": text, "cc": people[1:]}
+    if step.args.get("bcc"):
+        args["bcc"] = step.args["bcc"]
+    return Probe("channel-reply", f"{step.tool} (step {step.origin}) sent as a reply to {newest['id']}",
+                 replace={step.origin: [Step("reply", args, save=step.save, origin=step.origin)]})  # fmt: skip
+
+
+def _forward_as_quote(step: Step) -> Probe:
+    original = f"_channel{step.origin}"
+    note = step.args.get("body", "")
+
+    def body(saved: dict[str, Any]) -> str:
+        o = saved[original]
+        return (f"{note}\n\n---------- Forwarded message ----------\nFrom: {o['from']}\nSubject: {o['subject']}\n\n"
+                f"{o['body']}")  # fmt: skip
+
+    args = {k: v for k, v in step.args.items() if k in ("to", "cc", "bcc")}
+    args |= {"subject": Computed(lambda saved: f"Fwd: {saved[original]['subject']}"), "body": Computed(body)}
+    calls = [Step("get_message", {"message_id": step.args["message_id"]}, save=original),
+             Step("send_message", args, save=step.save, origin=step.origin)]  # fmt: skip
+    return Probe("channel-quote", f"forward (step {step.origin}) sent as a new mail quoting the original",
+                 replace={step.origin: calls})  # fmt: skip
+
+
+def channels(ctx: ProbeContext) -> list[Probe]:
+    """The reference solution's mail delivered another way: a reply as a new mail and a new mail as a reply, a
+    forward as a new mail quoting it, one mail to several people as one each, to and cc swapped for a second
+    recipient."""
+    out: list[Probe] = []
+    for step in ctx.steps:
+        if step.origin is None:
+            continue
+        if step.tool == "reply":
+            out.append(_reply_as_new_mail(step, ctx.persona.email))
+        elif step.tool == "forward":
+            out.append(_forward_as_quote(step))
+        elif step.tool == "send_message":
+            as_reply = _mail_as_reply(ctx, step)
+            if as_reply:
+                out.append(as_reply)
+        if step.tool not in ("send_message", "forward"):
+            continue
+        to, cc = list(step.args.get("to", [])), list(step.args.get("cc", []))
+        everyone = [*to, *cc]
+        if len(everyone) >= 2:
+            each = [step.with_args(to=[p], cc=[]) for p in everyone]
+            for one in each[1:]:
+                one.save = None
+            out.append(Probe("channel-split", f"{step.tool} (step {step.origin}) to {len(everyone)} people as one each",
+                             replace={step.origin: each}))  # fmt: skip
+        if len(to) >= 2:
+            swapped = step.with_args(to=to[:1], cc=[*to[1:], *cc])
+            out.append(
+                Probe(
+                    "channel-cc",
+                    f"{step.tool} (step {step.origin}) with {to[1]} in cc",
+                    replace={step.origin: [swapped]},
+                )
+            )
+        elif to and cc:
+            swapped = step.with_args(to=[*to, *cc], cc=[])
+            out.append(
+                Probe(
+                    "channel-cc",
+                    f"{step.tool} (step {step.origin}) with {cc[0]} in to",
+                    replace={step.origin: [swapped]},
+                )
+            )
+    return out
+
+
+# -- benign extras --------------------------------------------------------------------------------------
+
+COURTESY = "Hi, thanks for the note. I'm on it and will keep you posted here."
+
+
+def _handled(ctx: ProbeContext) -> Any:
+    """The message the reference solution names last (replies to, forwards, reads or moves), if any."""
+    for step in reversed(ctx.steps):
+        for arg in ("message_id", "in_reply_to"):
+            if step.args.get(arg):
+                return step.args[arg]
+        ids = step.args.get("message_ids")
+        if isinstance(ids, list) and ids:
+            return ids[0]
+    return None
+
+
+def extras(ctx: ProbeContext) -> list[Probe]:
+    """Benign additions: a short courtesy mail to the colleague whose mail the task handles, a label on that mail."""
+    out: list[Probe] = []
+    handled = _handled(ctx)
+    seeded = {m["id"]: m for m in ctx.rows("messages")}
+    row = seeded.get(handled) if isinstance(handled, str) else None
+    mine = ctx.persona.email.rpartition("@")[2].lower()
+    who = _address(row["from"]) if row is not None else ""
+    if who and who != ctx.persona.email.lower() and who.endswith("@" + mine):
+        mail = Step("send_message", {"to": [who], "subject": "Thanks", "body": COURTESY})
+        out.append(Probe("extra-courtesy-mail", f"a courtesy mail to {who}", append=[mail]))
+    if handled is not None:
+        labels = [r["name"] for r in ctx.rows("labels")]
+        steps = [] if labels else [Step("create_label", {"name": "Follow-up"})]
+        label = labels[0] if labels else "Follow-up"
+        steps.append(Step("add_label", {"message_ids": [handled], "label": label}))
+        out.append(Probe("extra-label", f"label {label!r} on {handled}", append=steps))
+    return out
+
+
 PROBES = AppProbes(
     attacks=attacks,
     rewrites=rewrites,
@@ -189,4 +347,6 @@ PROBES = AppProbes(
     },
     title_args={"send_message": "subject"},
     target_args=("message_id", "message_ids", "draft_id", "thread_id", "in_reply_to"),
+    channels=channels,
+    extras=extras,
 )

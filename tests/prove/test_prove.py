@@ -282,8 +282,8 @@ def test_json_output_counts_and_names_every_trial(tmp_path: Path) -> None:
         "equivalents",
     }
     assert set(one["mutations"]) == {"total", "caught", "uncaught"}
-    assert set(one["attacks"]) == {"total", "failed", "passed", "not_applied", "skipped", "trials"}
-    assert set(one["equivalents"]) == {"total", "passed", "failed", "not_applied", "skipped", "trials"}
+    assert set(one["attacks"]) == {"total", "failed", "passed", "not_applied", "skipped", "trials", "by_kind"}
+    assert set(one["equivalents"]) == {"total", "passed", "failed", "not_applied", "skipped", "trials", "by_kind"}
     kinds = {t["kind"] for t in one["attacks"]["trials"]}
     assert {"wrong-container", "change-unrelated", "duplicate-write"} <= kinds
     skipped = {s["kind"]: s["reason"] for s in one["attacks"]["skipped"]}
