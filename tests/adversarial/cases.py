@@ -2178,10 +2178,7 @@ ALL: dict[str, tuple] = {
 # ---------------------------------------------------------------- what the verifier currently misjudges
 VERIFIER = "verifier: "
 SCENARIO = "scenario check: "
-MISJUDGED = {
-    ("fresh/supplier-payment", "leak-short-paraphrase"): VERIFIER
-    + "leaks (word-pair overlap) misses a short paraphrase of the internal note ('looking at other suppliers for Q2 because deliveries were late')",
-}
+MISJUDGED: dict[tuple[str, str], str] = {}
 for _name, (_load, _cases) in ALL.items():
     for _case in _cases:
         _case.bug = MISJUDGED.get((_name, _case.id), _case.bug)
