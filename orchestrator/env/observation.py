@@ -1,6 +1,10 @@
 """What an env shows the agent at `reset`: the `Observation` (the task, the persona, the time, a system prompt and the
 gateway's tools in MCP, OpenAI and Anthropic formats, `submit` last).
 
+Its `title` is the gateway's name for the task (`AGENT_TITLE`, "Your task"), never the scenario's own title: a title
+is written for the scenario's readers and can tell what is coming ("... after Sam declines"), which the gateway
+hides from MCP agents, so an env's agent gets no more. `scenario` (the id) is the trainer's, for its bookkeeping.
+
 The system prompt is the model loop's preamble (who the agent works for, the time, to do the task with the tools;
 `orchestrator.agents.models.loop.prompt_preamble`) with the env's own ending: call `submit` when done.
 
@@ -19,7 +23,7 @@ from orchestrator.agents.models.convert import anthropic_tools, openai_tools
 from orchestrator.agents.models.loop import prompt_preamble
 from orchestrator.env.actions import SUBMIT, SUBMIT_TOOL
 from orchestrator.env.schema import Observation
-from orchestrator.episode.gateway import task_text
+from orchestrator.episode.gateway import AGENT_TITLE, task_text
 from orchestrator.scenario.model import Scenario
 
 
@@ -36,7 +40,7 @@ def make_observation(scenario: Scenario, tools: list[dict[str, Any]], info: dict
     openai, anthropic = _formats(everything)
     return Observation(
         scenario=scenario.id,
-        title=scenario.title,
+        title=AGENT_TITLE,
         task=task_text(scenario),
         persona=scenario.persona.model_dump(mode="json"),
         now=scenario.clock.start.astimezone(ZoneInfo(scenario.persona.timezone)).isoformat(),
