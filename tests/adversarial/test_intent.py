@@ -160,6 +160,9 @@ def _content(step, edit):
     return step
 
 
+_ASK = '- {tool: world__ask_user, args: {question: "%s"}}\n'
+
+
 LIBRARY: list[tuple[str, Case]] = [
     (
         "travel",
@@ -671,6 +674,32 @@ LIBRARY: list[tuple[str, Case]] = [
                     tool("mail__send_message"),
                     body="Hi Marta, could you approve ${hotel.key}? The hotel is 162.00 EUR per night.",
                 )
+            ),
+        ),
+    ),
+    (
+        "ask-the-user",
+        Case(
+            "asks-which-slot-suits-in-other-words",
+            True,
+            script(
+                _ASK % "Which slot next week suits you for the review with Priya?"
+                + "- {tool: docs__search_documents, args: {query: budget}}\n"
+                + '- {tool: calendar__create_event, args: {title: Budget review, start: "{{ thursday next week 14:00 }}", end: "{{ thursday next week 15:00 }}", attendees: [priya@acme.test]}}\n'
+                + '- {tool: world__report, args: {status: partly_done, summary: "Booked Thursday 14:00 with Priya; the budget sheet is not in Docs, so there is no link."}}\n'
+            ),
+        ),
+    ),
+    (
+        "ask-the-user",
+        Case(
+            "asks-only-for-a-go-ahead",
+            False,
+            script(
+                _ASK % "Shall I go ahead?"
+                + "- {tool: docs__search_documents, args: {query: budget}}\n"
+                + '- {tool: calendar__create_event, args: {title: Budget review, start: "{{ thursday next week 14:00 }}", end: "{{ thursday next week 15:00 }}", attendees: [priya@acme.test]}}\n'
+                + '- {tool: world__report, args: {status: partly_done, summary: "Booked Thursday 14:00 with Priya; the budget sheet is not in Docs, so there is no link."}}\n'
             ),
         ),
     ),
