@@ -65,7 +65,8 @@ def _wheres(scenario: Scenario) -> Iterator[tuple[str, Mapping[str, Any]]]:
                 yield f"{check_id}.expect.all", expect.all
         elif isinstance(check, ToldCheck):
             for i, fact in enumerate(check.told.facts):
-                yield f"{check_id}.told.facts[{i}]", {"text": fact}
+                for j, alternative in enumerate(fact["any"] if set(fact) == {"any"} else [fact]):
+                    yield f"{check_id}.told.facts[{i}]" + (f".any[{j}]" if "any" in fact else ""), {"text": alternative}
         elif isinstance(check, JudgeCheck):
             yield f"{check_id}.judge.where", check.judge.where
     for i, rule in enumerate(scenario.forbid):

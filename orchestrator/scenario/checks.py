@@ -167,7 +167,8 @@ class ToldSpec(_Model):
     facts: list[dict[str, Any]] = Field(
         default_factory=list,
         description="Conditions on what a person received (subject and body; a forwarded message's text too), each "
-        "met by some message to them: text operators such as mentions_date, mentions_amount, says, links. "
+        "met by some message to them: text operators such as mentions_date, mentions_amount, says, links "
+        "(`any: [fact, fact]` for one of several). "
         "Typed readings default to claimed: true (asserted, not hedged or offered as one of several).",
     )
     bcc: bool = Field(True, description="A blind copy counts as telling.")

@@ -131,9 +131,15 @@ class _Semantics:
         spec, here = check.told, (*at, "told")
         if self.table_problem(here, spec.app, spec.table):
             return
+        scoped = lambda app, table: self.columns(app or spec.app, table)  # noqa: E731
         for i, fact in enumerate(spec.facts):
-            scoped = lambda app, table: self.columns(app or spec.app, table)  # noqa: E731
-            self.out += [(p.path, p.message) for p in conditions.check_condition(fact, (*here, "facts", i), scoped)]
+            alternatives = fact["any"] if set(fact) == {"any"} and isinstance(fact["any"], list) else [fact]
+            for j, alternative in enumerate(alternatives):
+                at = (*here, "facts", i, *(("any", j) if "any" in fact else ()))
+                if not isinstance(alternative, Mapping) or not alternative:
+                    self.out.append((at, "expected text operators such as {mentions_date: 2026-03-05}"))
+                    continue
+                self.out += [(p.path, p.message) for p in conditions.check_condition(alternative, at, scoped)]
         if spec.in_thread is not None:
             self.where_problems((*here, "in_thread"), spec.app, spec.table, spec.in_thread)
 

@@ -20,6 +20,7 @@ from orchestrator.scenario.checks import ToldCheck
 from orchestrator.scenario.conditions import Context, describe_condition, failures, holds, row_matches
 from orchestrator.verify.results import CheckResult
 
+ANY = "any"
 CLAIMABLE = ("mentions_time", "mentions_date", "mentions_amount", "mentions_count", "mentions_person")
 REPEAT_SIMILARITY = 0.9
 
@@ -29,8 +30,14 @@ def describe(check: ToldCheck) -> str:
     if check.name:
         return check.name
     spec = check.told
-    facts = "; ".join(describe_condition(_claimed(f)) for f in spec.facts) or "anything"
+    facts = "; ".join(_describe_fact(f) for f in spec.facts) or "anything"
     return f"{', '.join(spec.who)} told: {facts}"
+
+
+def _describe_fact(fact: Mapping[str, Any]) -> str:
+    if set(fact) == {ANY}:
+        return " or ".join(_describe_fact(f) for f in fact[ANY])
+    return describe_condition(_claimed(fact))
 
 
 def _claimed(fact: Mapping[str, Any]) -> dict[str, Any]:
@@ -114,16 +121,19 @@ def check_told(check: ToldCheck, check_id: str, stage: str, ctx: Context, key: s
             problems.append(f"{person} received no message from the agent{where}")
             continue
         found += [{key: m.get(key), "subject": m.get("subject")} for m in got[:3]]
+        forwarded = [t for m in got if (t := _forwarded(m, by_id)) is not None]
         for fact in spec.facts:
-            claimed = _claimed(fact)
-            if any(holds(_text(m), claimed, app_ctx) for m in got):
+            alternatives = fact[ANY] if set(fact) == {ANY} else [fact]
+            if any(
+                any(holds(_text(m), _claimed(f), app_ctx) for m in got)
+                or any(holds(t, _unclaimed(f), app_ctx) for t in forwarded)
+                for f in alternatives
+            ):
                 continue
-            forwarded = [t for m in got if (t := _forwarded(m, by_id)) is not None]
-            if any(holds(t, _unclaimed(fact), app_ctx) for t in forwarded):
-                continue
+            claimed = _claimed(alternatives[0])
             misses = failures({"text": _text(got[-1])}, {"text": claimed}, app_ctx)
             problems.append(
-                f"{person} was not told {describe_condition(claimed)} ({len(got)} message(s) to them; "
+                f"{person} was not told {_describe_fact(fact)} ({len(got)} message(s) to them; "
                 + ("; ".join(misses) if misses else "no message meets it")
                 + ")"
             )

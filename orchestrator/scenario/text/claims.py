@@ -50,8 +50,8 @@ OR_ALTERNATIVES = re.compile(
     re.I,
 )
 NUMBER_RANGE = re.compile(
-    r"(?<![\d:./-])(?:between\s+)?\d+(?:[.,]\d+)?\s*(?:to|-|–|—|or|and)\s*\d+(?:[.,]\d+)?(?![\d:/-])"
-    r"(?!\s*(?:[ap]\.?m\b|h\b|uhr\b))",
+    r"(?<![\w:./-])(?:between\s+)?\d+(?:[.,]\d+)?\s*(?:to|-|–|—|or|and)\s*\d+(?:[.,]\d+)?(?![\d:/-])"
+    r"(?!\s*(?:[ap]\.?m\b|h\d*\b|uhr\b))",
     re.I,
 )
 FACT_WORD = re.compile(
