@@ -129,7 +129,10 @@ def write_episode(
     result.digest = None
     verdict = with_kind(result.model_dump(mode="json"), EPISODE)
     result.digest = seal(verdict, hashlib.sha256(text).hexdigest(), journal_digest(journal))
-    write_json(folder / RESULTS, with_kind(result.model_dump(mode="json"), EPISODE))
+    if "digest" in verdict:  # the verdict as dumped for the seal, with its seal: dumped once
+        write_json(folder / RESULTS, {k: result.digest if k == "digest" else v for k, v in verdict.items()})
+    else:
+        write_json(folder / RESULTS, with_kind(result.model_dump(mode="json"), EPISODE))
 
 
 def reseal(folder: Path) -> None:

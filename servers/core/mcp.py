@@ -413,6 +413,7 @@ class SandboxMiddleware:
         sandbox.budget = self.call_timeout
         sandbox.deadline = time.monotonic() + self.call_timeout
         sandbox.db.execute("BEGIN")
+        changes = sandbox.db.total_changes
         try:
             result = await call_next(ctx)
         except BaseException:
@@ -421,7 +422,7 @@ class SandboxMiddleware:
         finally:
             sandbox.deadline = None
             _current.reset(token)
-        if not _get(result, "isError", "is_error"):
+        if not _get(result, "isError", "is_error") and sandbox.db.total_changes != changes:  # a read adds no page
             used = _stored_bytes(sandbox.db)
             if used > self.max_sandbox_bytes:
                 result = _error_result(
