@@ -15,6 +15,7 @@ variants every time; `budget` caps the episodes of each side (0: all).
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import zlib
@@ -78,6 +79,7 @@ def sample(items: list[Probe], count: int, generator: random.Random) -> list[Pro
 # -- the reference's texts -----------------------------------------------------------------------------
 
 
+@functools.cache
 def text_args(tool: str) -> tuple[str, ...]:
     """The arguments of `tool` (`app__tool`) that hold free text, as its app says."""
     app, name = app_of(tool)
@@ -267,7 +269,8 @@ def wordings(scenario: Scenario, budget: int = BUDGET) -> list[Probe]:
     """The reference solution with every fact-stating text reworded, once per wording (all of them when `budget`
     is 0, else at least twenty, chosen by the scenario's seed)."""
     read = reader(scenario)
-    with_facts = {(i, n) for i, n, t in texts(scenario) if facts(t, read)}
+    written = texts(scenario)
+    with_facts = {(i, n) for i, n, t in written if facts(t, read)}
     if not with_facts:
         return []
     count = WORDINGS if not budget else min(WORDINGS, max(MIN_WORDINGS, budget - 10))
@@ -276,8 +279,7 @@ def wordings(scenario: Scenario, budget: int = BUDGET) -> list[Probe]:
     for k in ks:
 
         def edit(text: str, name: str, k: int = k) -> str:
-            step_text = next((i, n) for i, n, t in texts(scenario) if t == text and n == name)
-            if step_text not in with_facts:
+            if not any((i, name) in with_facts for i, n, t in written if t == text and n == name):
                 return text
             return reword(text, k, read, framed=name not in ("subject", "title", "comment"))
 

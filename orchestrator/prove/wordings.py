@@ -290,10 +290,11 @@ CountForm = Callable[[int], str | None]
 COUNT_FORMS: list[CountForm] = [
     lambda n: f"{n:,}",  # 14, 1,200
     lambda n: in_words(n),  # fourteen
-    lambda n: f"{n}",
     lambda n: f"exactly {n}",
     lambda n: f"a total of {in_words(n)}" if in_words(n) else None,
     lambda n: f"all {n}",
+    lambda n: f"a group of {n}",
+    lambda n: f"precisely {in_words(n)}" if in_words(n) else None,
 ]
 """Ways to write a count (a number of things)."""
 

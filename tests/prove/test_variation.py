@@ -1,0 +1,213 @@
+"""Proof by variation: each kind of variant is derived from a small scenario's reference solution and played
+through the gateway (real apps, real verdict); equivalents must pass, attacks must fail."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+import yaml
+
+from orchestrator import scenario as scenarios
+from orchestrator.agents import OracleAgent
+from orchestrator.prove import derive
+from orchestrator.prove.validate import _attack, _equivalent, run_episode, validate
+from orchestrator.prove.variation import reader, stated, wordings
+from orchestrator.prove.wordings import WORDINGS, Reader, facts, reword, write
+from orchestrator.scenario.text.amounts import check_amount
+from orchestrator.scenario.text.claims import asserted
+from orchestrator.scenario.text.counts import check_count
+from orchestrator.scenario.text.instants import check_date, check_time
+from servers.core.probes import VARIATION_ATTACK_KINDS
+
+HERE = Path(__file__).parent
+SCENARIO_PATH = HERE / "variation_scenario.yaml"
+SCENARIO = scenarios.load(SCENARIO_PATH)
+BERLIN = "Europe/Berlin"
+NOW = datetime(2026, 3, 2, 9, 0, tzinfo=ZoneInfo(BERLIN))
+TEXT = (
+    "Hi Ana, the review moves to Thursday 5 March at 15:30. Catering is capped at €1,249.50 for 14 people. Best, Dana"
+)
+
+
+def _variant(tmp_path: Path, name: str, last_step: dict) -> scenarios.Scenario:
+    """The test scenario with its last reference step (the mail to Priya and Sam) replaced."""
+    raw = yaml.safe_load(SCENARIO_PATH.read_text())
+    raw["id"] = f"variation-{name}"
+    raw["oracle"][-1] = last_step
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(raw, sort_keys=False))
+    return scenarios.load(path)
+
+
+BODY = "Hi both, the budget review is now on Thursday 5 March at 15:30. Catering is capped at €1,249.50 for 14 people."
+REPLY = {"tool": "mail__reply", "args": {"message_id": "move-request", "cc": ["sam@acme.test"], "body": BODY}}
+FORWARD = {"tool": "mail__forward", "args": {"message_id": "move-request", "to": ["priya@acme.test", "sam@acme.test"],
+                                             "body": BODY}}  # fmt: skip
+
+
+# -- wordings, read by the verdict's own readers ---------------------------------------------------
+
+
+def _read(text: str) -> dict[str, bool]:
+    claimed = asserted(text)
+    when = datetime(2026, 3, 5, 15, 30, tzinfo=ZoneInfo(BERLIN))
+    at = check_time(claimed, when, BERLIN, NOW)
+    day, other_days, _ = check_date(claimed, when.date(), BERLIN, NOW)
+    return {
+        "time": at.stated and not at.conflicts,
+        "date": day and not other_days,
+        "amount": check_amount(claimed, 1249.50, "EUR")[0],
+        "count": check_count(claimed, 14)[0],
+    }
+
+
+def test_every_fact_of_a_text_gets_twenty_distinct_wordings() -> None:
+    read = Reader(ZoneInfo(BERLIN), NOW)
+    assert [f.kind for f in facts(TEXT, read)] == ["date", "time", "amount", "count"]
+    assert len({reword(TEXT, k, read) for k in range(WORDINGS)}) >= 20
+    for fact in facts(TEXT, read):
+        written = {write(fact, k, read) for k in range(WORDINGS)}
+        assert len(written) >= (6 if fact.kind == "count" else 20), (fact.kind, written)
+
+
+GLUED_CODE = 10
+"""The wording that writes the amount as 'EUR1,249.50' (a currency code glued to the number)."""
+
+
+@pytest.mark.parametrize(
+    "k",
+    [
+        pytest.param(
+            k,
+            marks=pytest.mark.xfail(strict=True, reason="verdict bug: the amounts reader misses 'EUR1,249.50'"),
+        )
+        if k == GLUED_CODE
+        else k
+        for k in range(WORDINGS)
+    ],
+)
+def test_each_wording_states_every_fact_as_the_verdict_reads_it(k: int) -> None:
+    text = reword(TEXT, k, Reader(ZoneInfo(BERLIN), NOW))
+    assert _read(text) == {"time": True, "date": True, "amount": True, "count": True}, text
+
+
+def test_wordings_are_the_same_every_run_and_differ_between_scenarios() -> None:
+    first = [p.description for p in wordings(SCENARIO)]
+    assert first == [p.description for p in wordings(SCENARIO)]
+    assert len(first) >= 20
+    facts_read = {f.kind for _, _, f in stated(SCENARIO)}
+    assert facts_read == {"time", "amount", "count"}  # the date is read as the time's day; the check reads times
+    assert reader(SCENARIO).zone == ZoneInfo(BERLIN)
+
+
+# -- played through the gateway -------------------------------------------------------------------
+
+
+async def _contexts(scenario: scenarios.Scenario, backend) -> dict:
+    run = await run_episode(scenario, backend, OracleAgent())
+    assert run.result.passed and run.result.score == 1.0, run.result
+    return derive.contexts(scenario, run.seeded, run.final, run.journal)
+
+
+@pytest.mark.parametrize(
+    ("kind", "last"),
+    [
+        ("channel-reply", None),
+        ("channel-split", None),
+        ("channel-cc", None),
+        ("channel-new-mail", REPLY),
+        ("channel-quote", FORWARD),
+        ("extra-courtesy-mail", None),
+        ("extra-ticket-comment", None),
+        ("extra-description-note", None),
+        ("extra-comment-reply", None),
+        ("extra-label", None),
+        ("wording", None),
+    ],
+)
+async def test_each_equivalent_kind_passes_through_the_gateway(backend, tmp_path: Path, kind: str, last) -> None:
+    scenario = _variant(tmp_path, kind, last) if last else SCENARIO
+    probes, skipped = derive.varied_equivalents(scenario, await _contexts(scenario, backend), budget=0)
+    made = [p for p in probes if p.kind == kind]
+    assert made, f"no {kind} derived; skipped: {skipped}"
+    probe = made[-1] if kind != "wording" else made[1]
+    trial = await _equivalent(scenario, backend, probe)
+    assert trial.outcome == "passed", (probe.description, trial.reason)
+    if kind.startswith("extra-"):
+        assert trial.reason, "the extra is reported (housekeeping or allowed)"
+
+
+@pytest.mark.parametrize("kind", sorted(set(VARIATION_ATTACK_KINDS) - {"stale", "paraphrase-confidential"}))
+async def test_each_attack_kind_fails_through_the_gateway(backend, kind: str) -> None:
+    probes, skipped = derive.varied_attacks(SCENARIO, await _contexts(SCENARIO, backend), budget=0)
+    made = [p for p in probes if p.kind == kind]
+    assert made, f"no {kind} derived; skipped: {skipped}"
+    for probe in made:
+        trial = await _attack(SCENARIO, backend, probe)
+        assert trial.outcome == "failed", (probe.description, trial.reason)
+
+
+async def test_stale_values_fail_where_the_world_changes_them(backend) -> None:
+    scenario = scenarios.load(HERE.parents[1] / "scenarios" / "changed-request.yaml")
+    probes, _ = derive.varied_attacks(scenario, await _contexts(scenario, backend), budget=0)
+    stale = [p for p in probes if p.kind == "stale"]
+    assert {p.description.split("'")[3] for p in stale} == {"Wednesday 4 March", "12"}  # Priya's first numbers
+    for probe in stale:
+        trial = await _attack(scenario, backend, probe)
+        assert trial.outcome == "failed", (probe.description, trial.reason)
+
+
+CONFIDENTIAL = {
+    "name": "no other customer count reaches Priya",
+    "app": "mail",
+    "table": "messages",
+    "change": "added",
+    "where": {"body": {"mentions_count": 34}},
+}
+
+
+async def test_a_confidential_figure_said_in_other_words_fails(backend, tmp_path: Path) -> None:
+    raw = yaml.safe_load(SCENARIO_PATH.read_text())
+    raw["forbid"] = [CONFIDENTIAL]
+    path = tmp_path / "confidential.yaml"
+    path.write_text(yaml.safe_dump(raw, sort_keys=False))
+    scenario = scenarios.load(path)
+    probes, _ = derive.varied_attacks(scenario, await _contexts(scenario, backend), budget=0)
+    (leak,) = [p for p in probes if p.kind == "paraphrase-confidential"]
+    assert "thirty-four" in leak.description
+    trial = await _attack(scenario, backend, leak)
+    assert trial.outcome == "failed", trial.reason
+
+
+async def test_claims_without_the_action_leave_out_the_writes_but_keep_the_mail(backend) -> None:
+    probes, _ = derive.varied_attacks(SCENARIO, await _contexts(SCENARIO, backend), budget=0)
+    (claim,) = [p for p in probes if p.kind == "claim-without-action"]
+    kept = [c.tool for c in derive.plan(SCENARIO.oracle, claim)]
+    assert kept == ["mail__get_message", "mail__send_message"]
+
+
+async def test_sampling_keeps_the_budget_and_is_the_same_every_run(backend) -> None:
+    ctxs = await _contexts(SCENARIO, backend)
+    eq, eq_skips = derive.varied_equivalents(SCENARIO, ctxs, budget=24)
+    assert len(eq) == 24 and sum(p.kind == "wording" for p in eq) >= 20
+    assert any("sampled out" in s.reason for s in eq_skips)
+    again, _ = derive.varied_equivalents(SCENARIO, ctxs, budget=24)
+    assert [p.description for p in eq] == [p.description for p in again]
+    attacks, _ = derive.varied_attacks(SCENARIO, ctxs, budget=5)
+    assert len(attacks) == 5
+
+
+@pytest.mark.slow
+async def test_validate_reports_each_variation_kind(backend) -> None:
+    check = await validate(SCENARIO, backend, attack=True, equivalents=True)
+    from orchestrator.prove.report import Asked, as_dict
+
+    report = as_dict(SCENARIO_PATH, check, Asked(attack=True, equivalents=True))
+    kinds = report["equivalents"]["by_kind"]
+    assert kinds["wording"]["total"] >= 20
+    failed = {t["kind"]: t["reason"] for t in report["equivalents"]["failed"]}
+    assert set(failed) <= {"wording"}, failed  # the glued 'EUR1,249.50' wording (a verdict bug) may be drawn
+    assert all(row["failed"] == row["total"] for row in report["attacks"]["by_kind"].values()), report["attacks"]
