@@ -26,8 +26,21 @@ class Run:
     result: dict[str, Any]
 
 
-TIER = os.environ.get("CLAWGYM_ISOLATION", "bwrap")
-"""The isolation tier the attacks run under: bwrap, or unshare (CLAWGYM_ISOLATION=unshare, CI's pass without it)."""
+REQUESTED = os.environ.get("CLAWGYM_ISOLATION", "bwrap")
+"""The `--isolation` the attacks ask for: bwrap, unshare (CLAWGYM_ISOLATION=unshare), or auto (CI's pass on a PATH
+without bwrap, where auto must take unshare)."""
+
+
+def _tier(requested: str) -> str:
+    if requested != "auto":
+        return requested
+    from orchestrator.agents.isolation import resolve_isolation
+
+    return resolve_isolation("auto")[0]
+
+
+TIER = _tier(REQUESTED)
+"""The tier the attacks run under (what auto resolves to here), as results.json records it."""
 
 
 def tier_problem() -> str | None:
@@ -55,7 +68,7 @@ def run_agent(
     scenario: Path = TRAVEL_PATH,
     cwd: Path = ROOT,
     env: dict[str, str] | None = None,
-    isolation: str = TIER,
+    isolation: str = REQUESTED,
 ) -> Run:
     """`orchestrator run SCENARIO --agent cmd:COMMAND --isolation TIER`; the agent's output is in `Run.log`."""
     done = subprocess.run(
