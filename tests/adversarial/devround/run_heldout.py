@@ -1,10 +1,12 @@
 """Measure the verdict on the development round's scripted agents (a measurement script, not a test).
 
 python tests/adversarial/devround/run_heldout.py [scenario-name ...] [--json FILE] [--markdown FILE] [--check]
+    [--tasks DIR]
 
 Runs every case of tests/adversarial/devround/cases.py in process through the gateway and prints, per scenario and in
 total, how many correct solutions the verdict rejected and how many wrong ones it accepted, then each misjudged case
-with the verdict's reason. --json writes the figures and every case's verdict; --markdown appends a section with
+with the verdict's reason. --tasks reads the generated tasks from DIR instead of tasks/ (the same seed regenerated
+after the families changed, so their checks are the current ones). --json writes the figures and every case's verdict; --markdown appends a section with
 the figures and the misjudged cases to FILE (RESULTS.md). --check prints only the cases whose own tool calls failed (an invalid case), not verdicts.
 """
 
@@ -30,14 +32,18 @@ from orchestrator.backends.inprocess import InProcessBackend  # noqa: E402
 from orchestrator.prove.validate import _why, run_once  # noqa: E402
 from orchestrator.scenario import load  # noqa: E402
 
+TASKS = "tests/adversarial/devround/tasks"
 
-async def measure(names: list[str], check: bool) -> list[dict]:
+
+async def measure(names: list[str], check: bool, tasks: Path | None = None) -> list[dict]:
     """Run the cases and return one row per case."""
     rows: list[dict] = []
     async with InProcessBackend() as backend:
         for name, (path, scenario_cases) in cases.ALL.items():
             if names and name not in names:
                 continue
+            if tasks is not None and path.startswith(TASKS + "/"):
+                path = str(tasks / path[len(TASKS) + 1 :])  # the same generated task, regenerated elsewhere
             scenario = load(ROOT / path)
             for case in scenario_cases:
                 started = time.time()
@@ -140,9 +146,12 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write the figures and every case's verdict here")
     parser.add_argument("--markdown", type=Path, help="append the figures and misjudged cases to this file")
     parser.add_argument("--check", action="store_true", help="only report cases whose tool calls failed")
+    parser.add_argument(
+        "--tasks", type=Path, help="read the generated tasks from this folder (a regeneration with the same seed)"
+    )
     args = parser.parse_args()
     started = time.time()
-    rows = asyncio.run(measure(args.names, args.check))
+    rows = asyncio.run(measure(args.names, args.check, args.tasks))
     if args.check:
         print(f"{len(rows)} cases run, {sum(bool(r['errors']) for r in rows)} with tool errors")
         return
