@@ -53,8 +53,9 @@ def tree_cpu(pid: int) -> float:
     return total
 
 
-def clawgym(scenarios: Path, repeat: int, parallel: int, workers: int | None) -> dict[str, Any]:
-    """One `orchestrator run` of the library: episodes, their window's wall and process-tree CPU, the command's."""
+def clawgym(scenarios: Path, repeat: int, parallel: int, workers: int | None, tree: Path = ROOT) -> dict[str, Any]:
+    """One `orchestrator run` of the library (the checkout `tree`'s): episodes, their window's wall and process-tree
+    CPU, the command's."""
     with tempfile.TemporaryDirectory() as out:
         command = [sys.executable, "-m", "orchestrator.cli", "run", str(scenarios), "--backend", "inprocess",
                    "--repeat", str(repeat), "--parallel", str(parallel), "--out", out]  # fmt: skip
@@ -62,7 +63,7 @@ def clawgym(scenarios: Path, repeat: int, parallel: int, workers: int | None) ->
             command += ["--workers", str(workers)]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
-        proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(command, cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         window: dict[str, float] = {}
         lines: list[str] = []
 
@@ -212,6 +213,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=10, help="episodes of each scenario per measurement (default 10)")
     parser.add_argument("--parallel", type=int, default=8, help="episodes at once (default 8, as --parallel)")
     parser.add_argument("--scenarios", type=Path, default=ROOT / "scenarios", help="the library (default scenarios/)")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        help="another checkout (e.g. a `git worktree` of an older commit): its orchestrator run too",
+    )
     parser.add_argument("--floor-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.floor_only:
@@ -221,8 +227,12 @@ def main() -> None:
         return
     cores = len(os.sched_getaffinity(0))
     rows: dict[str, list[dict[str, Any]]] = {}
+    scenarios = args.scenarios.resolve()
+    # the older checkout runs its own library: scenarios are written for the verifier of their time
+    then = args.before / "scenarios" if args.before and args.scenarios == ROOT / "scenarios" else scenarios
+    before = [("orchestrator run, before", lambda: clawgym(then, args.repeat, args.parallel, None, args.before))]
     for _ in range(args.rounds):
-        for name, measure in (
+        for name, measure in (*(before if args.before else ()),
             ("floor, 1 process", lambda: floor_process(args.scenarios, args.repeat, args.parallel, 1)),
             ("orchestrator run --workers 1", lambda: clawgym(args.scenarios, args.repeat, args.parallel, 1)),
             (f"floor, {cores} processes", lambda: floor_process(args.scenarios, args.repeat, max(1, args.parallel // cores), cores)),
@@ -245,6 +255,10 @@ def main() -> None:
     cross = median(f"orchestrator run ({cores} workers)", "per_s") / median("floor, 1 process", "per_s")
     print(f"  ClawGym / floor: {one:.2f}x in one process, {many:.2f}x on {cores} cores each; "
           f"orchestrator run's default / the floor in one process: {cross:.2f}x")  # fmt: skip
+    if args.before:
+        then = median("orchestrator run, before", "per_s")
+        print(f"  orchestrator run's default / before: {median(f'orchestrator run ({cores} workers)', 'per_s') / then:.2f}x "
+              f"episodes/s; --workers 1 / before: {median('orchestrator run --workers 1', 'per_s') / then:.2f}x")  # fmt: skip
 
 
 if __name__ == "__main__":
