@@ -251,6 +251,9 @@ whose seal was taken off)."""
 def verify_digest(folder: Path) -> list[str]:
     """Problems found checking `folder/results.json`'s sealed digest against its verdict, `trace.jsonl` and journal
     (empty: the record is as it was sealed, under this machine's key)."""
+    for name in (RESULTS, TRACE):  # a FIFO or a device in a file's place would block the read for ever
+        if (folder / name).exists() and not (folder / name).is_file():
+            return [f"cannot read the episode in {folder}: its {name} is not a regular file"]
     try:
         result = loads((folder / RESULTS).read_text())
         raw = (folder / TRACE).read_bytes()
