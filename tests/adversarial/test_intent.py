@@ -704,6 +704,22 @@ LIBRARY: list[tuple[str, Case]] = [
         ),
     ),
     (
+        "inbox-triage",
+        Case(
+            "newsletters-labelled-before-they-are-archived",
+            True,
+            oracle(append("- {tool: mail__add_label, args: {message_ids: [nl-devweekly, nl-saas], label: Triaged}}")),
+        ),
+    ),
+    (
+        "inbox-triage",
+        Case(
+            "personal-mail-labelled-too",
+            False,
+            oracle(append("- {tool: mail__add_label, args: {message_ids: [personal-dinner], label: Triaged}}")),
+        ),
+    ),
+    (
         "interview-loop",
         Case(
             "new-mail-in-12h-with-berlin-times-beside",
