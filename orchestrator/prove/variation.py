@@ -268,7 +268,12 @@ def _no_mail(scenario: Scenario) -> bool:
 def wordings(scenario: Scenario, budget: int = BUDGET) -> list[Probe]:
     """The reference solution with every fact-stating text reworded, once per wording (all of them when `budget`
     is 0, else at least twenty, chosen by the scenario's seed)."""
-    read = reader(scenario)
+    read, wanted = reader(scenario), checked(scenario)
+
+    def rewritable(fact: Fact) -> bool:
+        """Counts only where a check reads them: a number in a street address or a migration's name is no count."""
+        return fact.kind != "count" or ("count" in wanted and _wanted(fact, wanted["count"], read))
+
     written = texts(scenario)
     with_facts = {(i, n) for i, n, t in written if facts(t, read)}
     if not with_facts:
@@ -281,7 +286,7 @@ def wordings(scenario: Scenario, budget: int = BUDGET) -> list[Probe]:
         def edit(text: str, name: str, k: int = k) -> str:
             if not any((i, name) in with_facts for i, n, t in written if t == text and n == name):
                 return text
-            return reword(text, k, read, framed=name not in ("subject", "title", "comment"))
+            return reword(text, k, read, framed=name not in ("subject", "title", "comment"), keep=rewritable)
 
         replace = _rewrite(scenario, edit)
         if replace:

@@ -400,9 +400,10 @@ def substitute(text: str, found: list[Fact], written: list[str]) -> str:
     return "".join(out) + text[at:]
 
 
-def reword(text: str, k: int, reader: Reader, framed: bool = True) -> str:
-    """The `k`th wording of `text`: every fact in another form, inside another frame."""
-    found = facts(text, reader)
+def reword(text: str, k: int, reader: Reader, framed: bool = True, keep: Callable[[Fact], bool] | None = None) -> str:
+    """The `k`th wording of `text`: every fact in another form (those `keep` accepts, when given), inside another
+    frame."""
+    found = [f for f in facts(text, reader) if keep is None or keep(f)]
     written = [write(f, k, reader) for f in found]
     if written and found[0].start == 0 and written[0][:1].islower():
         written[0] = written[0][:1].upper() + written[0][1:]

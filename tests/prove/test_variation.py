@@ -211,3 +211,12 @@ async def test_validate_reports_each_variation_kind(backend) -> None:
     failed = {t["kind"]: t["reason"] for t in report["equivalents"]["failed"]}
     assert set(failed) <= {"wording"}, failed  # the glued 'EUR1,249.50' wording (a verdict bug) may be drawn
     assert all(row["failed"] == row["total"] for row in report["attacks"]["by_kind"].values()), report["attacks"]
+
+
+def test_a_number_no_check_reads_as_a_count_keeps_its_digits() -> None:
+    """A house number or a migration's number is no count: wordings leave it, so a check on the street holds."""
+    scenario = scenarios.load(HERE.parents[1] / "scenarios" / "lost-reply-mail.yaml")
+    made = wordings(scenario, budget=0)
+    assert len(made) >= 20
+    bodies = [step.args["body"] for p in made for steps in p.replace.values() for step in steps]
+    assert bodies and all("Kastanienallee 12" in body for body in bodies)
