@@ -107,7 +107,7 @@ _DATE_WORDS = (
 )
 _MOVE = (
     r"(?:mov(?:e|es|ed|ing)|shift(?:s|ed|ing)?|push(?:es|ed|ing)?|bump(?:s|ed|ing)?|chang(?:e|es|ed|ing)|"
-    r"reschedul(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|go(?:es|ing)?|went|postpon(?:e|es|ed|ing)|"
+    r"reschedul(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|postpon(?:e|es|ed|ing)|"
     r"delay(?:s|ed|ing)?|brought|bring(?:ing)?|pull(?:s|ed|ing)?)"
 )
 _CANT = r"(?:can(?:'|’)?t|can\s*not|could(?:n(?:'|’)?t|\s+not)|won(?:'|’)t|will\s+not|unable\s+to|not\s+able\s+to)"
@@ -128,6 +128,7 @@ MOVE_AFTER = re.compile(r"^\s*(?:(?:slot|meeting|call|one)\s+)?to\s", re.I)
 MOVED_AFTER = re.compile(
     r"^\s*(?:(?:slot|meeting|call|one)\s+)?(?:is|has\s+been|was)\s+(?:moved|pushed|shifted)\s+to\s", re.I
 )
+MOVE_TO_BEFORE = re.compile(r"\b" + _MOVE + r"\b[^.!?\n\d]{0,30}\bto\s+$", re.I)
 ARROW_AFTER = re.compile(r"^\s*(?:→|->|=>|⟶)\s*")
 # What a text says after a time it sets aside: "10:00 doesn't work", "the 14:00 is cancelled".
 SET_ASIDE_AFTER = re.compile(
@@ -368,12 +369,22 @@ def _set_aside(text: str, mentions: list[TimeMention]) -> None:
             joined and MOVE_BEFORE.search(before) and MOVE_AFTER.match(after) and not re.search(r"\bto\s", before)
         ):
             mention.set_aside = mention.moved = True
-        elif SET_ASIDE.search(before) or SET_ASIDE_AFTER.match(after):
+        elif SET_ASIDE.search(before) or SET_ASIDE_AFTER.match(after) or _moved_to_from(text, mentions, index):
             mention.set_aside = True
         elif WAS_BEFORE.search(before):
             weak.append(mention)
     for mention in weak:
         mention.set_aside = any(not m.set_aside and m not in weak for m in mentions)
+
+
+def _moved_to_from(text: str, mentions: list[TimeMention], index: int) -> bool:
+    """The old time of a move written new time first: "moved the call to 15:00 from 14:00"."""
+    if not index:
+        return False
+    prev = mentions[index - 1]
+    if not re.fullmatch(r"\s*from\s+", text[prev.end : mentions[index].start], re.I):
+        return False
+    return MOVE_TO_BEFORE.search(text[prev.sentence[0] : prev.start]) is not None
 
 
 def _join_ranges(text: str, mentions: list[TimeMention]) -> None:
