@@ -238,6 +238,7 @@ NOT_MADE = {
     "channel-quote": "the reference solution forwards nothing",
     "channel-split": "no mail of the reference solution goes to two people or more",
     "channel-cc": "no mail of the reference solution goes to two people or more",
+    "channel-merge": "the reference solution sends no text twice, one mail each",
     "extra-courtesy-mail": "the task handles no mail from someone else, or the scenario forbids mail",
     "extra-ticket-comment": "the reference solution works on no ticket",
     "extra-description-note": "the reference solution edits no event or document",

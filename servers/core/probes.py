@@ -68,6 +68,7 @@ VARIATION_EQUIVALENT_KINDS = {
     "channel-quote": "a forward sent as a new mail quoting the original",
     "channel-split": "one mail to several people sent as one mail each",
     "channel-cc": "the second recipient in cc instead of to (or the copied one in to)",
+    "channel-merge": "the same mail sent to each person on their own sent as one mail to all",
     "extra-courtesy-mail": "a short courtesy mail to someone the task involves",
     "extra-ticket-comment": "a comment on a ticket the reference solution works on",
     "extra-description-note": "a note appended to an event or document the reference solution edits",

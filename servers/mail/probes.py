@@ -250,11 +250,29 @@ def _forward_as_quote(step: Step) -> Probe:
                  replace={step.origin: calls})  # fmt: skip
 
 
+def _merged(ctx: ProbeContext) -> list[Probe]:
+    """Mails with the same subject and body sent one to each person, sent instead as one mail to all of them."""
+    groups: dict[tuple[str, str], list[Step]] = {}
+    for step in ctx.steps:
+        if step.tool == "send_message" and step.origin is not None and not step.args.get("bcc"):
+            groups.setdefault((str(step.args.get("subject")), str(step.args.get("body"))), []).append(step)
+    out = []
+    for same in groups.values():
+        if len(same) < 2 or any(s.save for s in same[1:]):
+            continue
+        people = [p for s in same for p in [*s.args.get("to", []), *s.args.get("cc", [])]]
+        one = same[0].with_args(to=list(dict.fromkeys(people)), cc=[])
+        replace = {same[0].origin: [one], **{s.origin: [] for s in same[1:]}}
+        out.append(Probe("channel-merge", f"{len(same)} mails (steps {', '.join(str(s.origin) for s in same)}) sent as "
+                         f"one mail to {len(set(people))} people", replace=replace))  # fmt: skip
+    return out
+
+
 def channels(ctx: ProbeContext) -> list[Probe]:
     """The reference solution's mail delivered another way: a reply as a new mail and a new mail as a reply, a
     forward as a new mail quoting it, one mail to several people as one each, to and cc swapped for a second
-    recipient."""
-    out: list[Probe] = []
+    recipient; several mails of the same text, one each, as one mail to all."""
+    out: list[Probe] = _merged(ctx)
     for step in ctx.steps:
         if step.origin is None:
             continue

@@ -32,11 +32,11 @@ TEXT = (
 )
 
 
-def _variant(tmp_path: Path, name: str, last_step: dict) -> scenarios.Scenario:
-    """The test scenario with its last reference step (the mail to Priya and Sam) replaced."""
+def _variant(tmp_path: Path, name: str, last_step: dict | list[dict]) -> scenarios.Scenario:
+    """The test scenario with its last reference step (the mail to Priya and Sam) replaced by one or more."""
     raw = yaml.safe_load(SCENARIO_PATH.read_text())
     raw["id"] = f"variation-{name}"
-    raw["oracle"][-1] = last_step
+    raw["oracle"][-1:] = last_step if isinstance(last_step, list) else [last_step]
     path = tmp_path / f"{name}.yaml"
     path.write_text(yaml.safe_dump(raw, sort_keys=False))
     return scenarios.load(path)
@@ -44,6 +44,10 @@ def _variant(tmp_path: Path, name: str, last_step: dict) -> scenarios.Scenario:
 
 BODY = "Hi both, the budget review is now on Thursday 5 March at 15:30. Catering is capped at €1,249.50 for 14 people."
 REPLY = {"tool": "mail__reply", "args": {"message_id": "move-request", "cc": ["sam@acme.test"], "body": BODY}}
+EACH = [
+    {"tool": "mail__send_message", "args": {"to": [who], "subject": "Budget review moved", "body": BODY}}
+    for who in ("priya@acme.test", "sam@acme.test")
+]
 FORWARD = {"tool": "mail__forward", "args": {"message_id": "move-request", "to": ["priya@acme.test", "sam@acme.test"],
                                              "body": BODY}}  # fmt: skip
 
@@ -120,6 +124,7 @@ async def _contexts(scenario: scenarios.Scenario, backend) -> dict:
         ("channel-cc", None),
         ("channel-new-mail", REPLY),
         ("channel-quote", FORWARD),
+        ("channel-merge", EACH),
         ("extra-courtesy-mail", None),
         ("extra-ticket-comment", None),
         ("extra-description-note", None),
