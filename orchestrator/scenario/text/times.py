@@ -110,13 +110,16 @@ _MOVE = (
     r"reschedul(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|postpon(?:e|es|ed|ing)|"
     r"delay(?:s|ed|ing)?|brought|bring(?:ing)?|pull(?:s|ed|ing)?)"
 )
-_CANT = r"(?:can(?:'|’)?t|can\s*not|could(?:n(?:'|’)?t|\s+not)|won(?:'|’)t|will\s+not|unable\s+to|not\s+able\s+to)"
+_CANT = (
+    r"(?:can(?:'|’)?t|can\s*not|could(?:n(?:'|’)?t|\s+not)|won(?:'|’)t|will\s+not|unable\s+to|not\s+able\s+to|"
+    r"not\s+going\s+to)(?:\s+be\s+able\s+to)?"
+)
 SET_ASIDE = re.compile(
     r"\b(?:instead\s+of|rather\s+than|no\s+longer(?:\s+(?:at|on|be|meeting))?|not(?:\s+(?:do|make))?|no|scrap|drop|skip|"
     r"(?:originally|previously|initially|formerly)(?:\s+(?:we|it|they|I))?(?:\s+(?:was|were|had|planned|scheduled|set|"
     r"booked|agreed))?(?:\s+(?:for|at|on))?|used\s+to\s+be|cancel(?:l?ed)?|"
     + _CANT
-    + r"(?:\s+(?:make|do|manage|attend|join))?(?:\s+it)?|"
+    + r"(?:\s+(?:make|do|manage|attend|join|get|take|be\s+there|be\s+in|be\s+on))?(?:\s+it)?|"
     + _MOVE
     + r"\b[^.!?\n]{0,40}?\bfrom)"
     + _DATE_WORDS,
