@@ -276,7 +276,7 @@ def compare_page(library: rec.Library, ids: list[str], link: Link) -> str:
             check_rows.append(row | {"cells": cells})
     calls = [[e for e in rec.timeline(r) if e.get("tool")] for r in runs]
     return ENV.get_template("compare.html").render(
-        **_common(library, link, False), runs=runs, error=error, check_rows=check_rows,
+        **_common(library, link, False), runs=runs, error=error, check_rows=check_rows, trust=_trust_of(runs),
         call_lists=[c[:COMPARED_CALLS] for c in calls], calls_left=[max(0, len(c) - COMPARED_CALLS) for c in calls],
     )  # fmt: skip
 

@@ -214,7 +214,7 @@ COMPARE = """{% extends "base.html" %}{% import "macros.html" as m %}
 <tr><td>scenario</td>{% for r in runs %}<td>{{ r.scenario }}</td>{% endfor %}</tr>
 <tr><td>agent</td>{% for r in runs %}<td>{{ r.agent }}</td>{% endfor %}</tr>
 <tr><td>seed</td>{% for r in runs %}<td>{{ r.episode.get('rng_seed', '-') }}</td>{% endfor %}</tr>
-<tr><td>verdict</td>{% for r in runs %}<td>{{ m.verdict(r) }} {{ m.score(r.score) }}</td>{% endfor %}</tr>
+<tr><td>verdict</td>{% for r in runs %}<td>{{ m.verdict(r) }} {{ m.score(r.score) }}{{ m.trust_flags(trust.get(r.id)) }}</td>{% endfor %}</tr>
 <tr><td>tool calls</td>{% for r in runs %}<td>{{ (r.data.get('journal') or {}).get('calls', '-') }} ({{ (r.data.get('journal') or {}).get('errors', '-') }} failed)</td>{% endfor %}</tr>
 <tr><td>violations</td>{% for r in runs %}<td>{{ (r.data.get('violations') or []) | length }}</td>{% endfor %}</tr>
 <tr><td>rows changed</td>{% for r in runs %}<td>{{ (r.data.get('changes') or []) | length }}</td>{% endfor %}</tr>

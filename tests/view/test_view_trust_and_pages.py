@@ -75,6 +75,13 @@ def test_the_list_flags_untrusted_and_unsealed_verdicts(trust_runs: Path) -> Non
         assert "untrusted" in text_of(row_of(listing, rid)), rid
 
 
+def test_the_compare_page_flags_the_verdict_it_cannot_trust(trust_runs: Path) -> None:
+    client = TestClient(create_app([trust_runs]), base_url="http://127.0.0.1")
+    page = client.get("/compare", params=[("run", "as-run"), ("run", "edited")]).text
+    verdicts = page.split("<td>verdict</td>")[1].split("</tr>")[0].split("</td>")
+    assert "seal broken" not in text_of(verdicts[0]) and "seal broken" in text_of(verdicts[1])
+
+
 def test_the_run_page_says_why_a_verdict_is_not_to_be_trusted(trust_runs: Path) -> None:
     client = TestClient(create_app([trust_runs]), base_url="http://127.0.0.1")
     sealed = client.get("/run/as-run").text
