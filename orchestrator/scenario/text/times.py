@@ -17,7 +17,15 @@ from itertools import pairwise
 
 from orchestrator.scenario.text.clean import inside, url_spans
 from orchestrator.scenario.text.dates import DateMention, find_dates, valid_date
-from orchestrator.scenario.text.zones import OFFSET, PLACE_AFTER, PLACE_DECLARED, ZONE, place_zone, zone_named
+from orchestrator.scenario.text.zones import (
+    OFFSET,
+    PLACE_AFTER,
+    PLACE_DECLARED,
+    ZONE,
+    place_before,
+    place_zone,
+    zone_named,
+)
 
 
 @dataclass
@@ -223,6 +231,7 @@ def find_times(text: str, today: date) -> list[TimeMention]:
     _sentences(text, mentions)
     _set_aside(text, mentions)
     _join_ranges(text, mentions)
+    _places_before(text, mentions)
     _declared_zones(text, mentions)
     _place_on_dates(text, mentions, dates)
     return mentions
@@ -410,6 +419,17 @@ def _join_ranges(text: str, mentions: list[TimeMention]) -> None:
             first.times = before[-1:] or first.times
         if first.zone is None and second.zone is not None:
             first.zone = second.zone
+
+
+def _places_before(text: str, mentions: list[TimeMention]) -> None:
+    """A place written right before a time without a zone is its zone: "London: 14:00", "Tom (London): 14:00"."""
+    for index, mention in enumerate(mentions):
+        if mention.zone is not None:
+            continue
+        line = max(text.rfind("\n", 0, mention.start) + 1, mentions[index - 1].end if index else 0)
+        found = place_before(text[line : mention.start])
+        if found is not None:
+            mention.zone = found[0]
 
 
 def _declared_zones(text: str, mentions: list[TimeMention]) -> None:

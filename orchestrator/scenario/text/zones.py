@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import UTC, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -151,11 +152,23 @@ def _places() -> dict[str, str]:
 
 
 PLACES = _places()
-_PLACE = r"(?P<place>[A-Z][A-Za-z.'-]*(?:[ -](?:[A-Z][A-Za-z.'-]*|es|de|la|du|al|of)){0,3})"
+_LETTERS = "A-Za-zÀ-ÖØ-öø-ÿ"
+_PLACE = (
+    r"(?P<place>[A-ZÀ-ÖØ-Þ]["
+    + _LETTERS
+    + r".'-]*(?:[ -](?:[A-ZÀ-ÖØ-Þ]["
+    + _LETTERS
+    + r".'-]*|es|de|la|du|al|of)){0,3})"
+)
 # After a time: "13:00 Lisbon time", "9:30 am New York", "(13:00 for Ana in Lisbon)", "09:30 in New York".
 PLACE_AFTER = re.compile(
-    r"[ \t]*\(?[ \t]*(?:(?:for|to)[ \t]+(?:[A-Z][a-z]+[ \t]+)?(?:in|at)[ \t]+|(?:here[ \t]+)?in[ \t]+(?:the[ \t]+)?)?"
-    + _PLACE
+    r"[ \t]*\(?[ \t]*(?:(?:for|to)[ \t]+(?:[A-Z][a-z]+[ \t]+)?(?:in|at)[ \t]+|(?:here[ \t]+)?in[ \t]+(?:the[ \t]+)?|"
+    r"for[ \t]+(?:the[ \t]+)?)?" + _PLACE
+)
+# Before a time, at the start of a line or after a separator: "London: 14:00", "Berlin 15:00, London 14:00",
+# "Tom (London): 14:00", "in Paris 10:00" (not "Ana Lima 10:00": a place right after a capitalised word).
+PLACE_BEFORE = re.compile(
+    r"(?:^|(?<=[\n,;/|•(–-])|(?<=\bin\s)|(?<=\bfor\s))[ \t]*" + _PLACE + r"[ \t]*\)?[ \t]*[:=–-]?[ \t]*$"
 )
 # A place said for the times that follow ("(London time):", "in UK time:", "all times UK"), or for those
 # before it when none follows ("... 8 am (all UK time).").
@@ -167,14 +180,30 @@ PLACE_DECLARED = re.compile(
 )
 
 
+def _unaccented(name: str) -> str:
+    """A place name without its accents ("São Paulo" → "Sao Paulo"), as the zone database writes it."""
+    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+
+
 def place_zone(words: str) -> tuple[str, int] | None:
     """The zone of the longest place that `words` starts with, and how many characters it takes."""
     parts = re.split(r"(?<=[^ -])(?=[ -])", words)
     for n in range(len(parts), 0, -1):
-        name = "".join(parts[:n]).rstrip(".")
+        name = _unaccented("".join(parts[:n]).rstrip("."))
         if name in PLACES:
             return PLACES[name], len("".join(parts[:n]))
     return None
+
+
+def place_before(text: str) -> tuple[str, int] | None:
+    """The zone of a place written right before a time (`text` ends where the time starts), and where it starts."""
+    m = PLACE_BEFORE.search(text)
+    if m is None:
+        return None
+    found = place_zone(m.group("place"))
+    if found is None or found[1] != len(m.group("place")):
+        return None
+    return found[0], m.start("place")
 
 
 def zone_named(name: str) -> tzinfo | str | None:
