@@ -135,8 +135,9 @@ class FloorEpisode:
         return direct()
 
 
-async def floor(scenarios: list[Any], passes: int, parallel: int) -> dict[str, Any]:
-    """The floor over `scenarios`: one pass to warm up, then `passes` passes, `parallel` episodes at once."""
+async def floor(scenarios: list[Any], passes: int, parallel: int, start_at: float = 0.0) -> dict[str, Any]:
+    """The floor over `scenarios`: one pass to warm up, then (from the epoch time `start_at`, so that processes
+    measured together start together) `passes` passes, `parallel` episodes at once."""
     import contextlib
     import secrets
 
@@ -176,27 +177,34 @@ async def floor(scenarios: list[Any], passes: int, parallel: int) -> dict[str, A
             async with slots:
                 calls.append(await one(scenario, rng_seed))
 
-        cpu, started = time.process_time(), time.perf_counter()
+        await anyio.sleep(max(0.0, start_at - time.time()))
+        cpu, started, began = time.process_time(), time.perf_counter(), time.time()
         async with anyio.create_task_group() as group:
             for p in range(passes):
                 for scenario in scenarios:
                     group.start_soon(run, scenario, p)
         took, cpu = time.perf_counter() - started, time.process_time() - cpu
-    return {"episodes": len(calls), "seconds": took, "cpu_s": cpu, "calls": sum(calls)}
+    return {"episodes": len(calls), "seconds": took, "cpu_s": cpu, "calls": sum(calls), "began": began,
+            "ended": began + took}  # fmt: skip
 
 
 def floor_process(scenarios_dir: Path, passes: int, parallel: int, processes: int) -> dict[str, Any]:
-    """The floor in `processes` processes of its own at once (each warmed up, then timed together)."""
+    """The floor in `processes` processes of its own at once (each warmed up, then timed together from the same
+    moment): all their episodes over the time from the first one's start to the last one's end."""
+    start_at = time.time() + 5.0 + 2.0 * processes  # after every process has imported and warmed up
     command = [sys.executable, __file__, "--floor-only", "--scenarios", str(scenarios_dir), "--repeat", str(passes),
-               "--parallel", str(parallel)]  # fmt: skip
+               "--parallel", str(parallel), "--start-at", str(start_at)]  # fmt: skip
     procs = [subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True) for _ in range(processes)]
     results = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in procs]
     if any(p.returncode for p in procs):
         raise SystemExit("the floor failed")
     episodes = sum(r["episodes"] for r in results)
+    late = [r for r in results if r["began"] > start_at + 0.5]
+    if late:
+        print(f"  (floor: {len(late)} of {processes} processes were still warming up at the common start)")
     return {
         "episodes": episodes,
-        "per_s": sum(r["episodes"] / r["seconds"] for r in results),
+        "per_s": episodes / (max(r["ended"] for r in results) - min(r["began"] for r in results)),
         "cpu_ms": sum(r["cpu_s"] for r in results) * 1000 / episodes,
     }
 
@@ -219,11 +227,12 @@ def main() -> None:
         help="another checkout (e.g. a `git worktree` of an older commit): its orchestrator run too",
     )
     parser.add_argument("--floor-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--start-at", type=float, default=0.0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.floor_only:
         import anyio
 
-        print(json.dumps(anyio.run(floor, library(args.scenarios), args.repeat, args.parallel)))
+        print(json.dumps(anyio.run(floor, library(args.scenarios), args.repeat, args.parallel, args.start_at)))
         return
     cores = len(os.sched_getaffinity(0))
     rows: dict[str, list[dict[str, Any]]] = {}
