@@ -35,7 +35,8 @@ def _cell(text: object) -> str:
 
 def markdown_report(roots: list[Path]) -> str:
     """A summary table for a pull request: one row per scenario and agent over the scored episodes, then the failed
-    episodes with why, then the errored ones (not scored: `orchestrator.record.is_errored`) with their reasons."""
+    episodes with why, then the errored ones (not scored: `orchestrator.record.is_errored`) with their reasons, then
+    the episodes whose verdict is not to be trusted (`orchestrator.view.records.trust`) with why."""
     library = Library.scan(roots)
     episodes = library.episodes()
     lines = ["| scenario | agent | passed | pass rate | mean score | errored |", "|---|---|---:|---:|---:|---:|"]
@@ -76,4 +77,9 @@ def markdown_report(roots: list[Path]) -> str:
     if errored:
         lines += ["", "| errored run (not scored) | status | why |", "|---|---|---|"]
         lines += [f"| {_cell(r.id)} | {_cell(r.status)} | {_cell(r.data.get('error') or '')} |" for r in errored]
+    distrusted = [(r, t) for r in episodes if not (t := pages.rec.trust(r)).trusted]
+    if distrusted:  # how the agent ran, or the record's seal (the viewer's flags)
+        lines += ["", "| run not to be trusted | flags | why |", "|---|---|---|"]
+        lines += [f"| {_cell(r.id)} | {_cell(', '.join(t.flags))} | {_cell('; '.join(filter(None, [t.untrusted, *t.problems])))} |"
+                  for r, t in distrusted]  # fmt: skip
     return "\n".join(lines) + "\n"

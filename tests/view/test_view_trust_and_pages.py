@@ -173,3 +173,14 @@ def test_a_fifo_in_place_of_a_runs_files_does_not_hang_the_viewer(runs: Path, tm
     words = text_of(page.text)
     assert "Not to be trusted" in words and "trace.jsonl is not a regular file" in words
     assert "seal broken" in text_of(row_of(client.get("/").text, "fifos"))
+
+
+def test_report_md_lists_the_runs_not_to_be_trusted(trust_runs: Path) -> None:
+    from orchestrator.view.report import markdown_report
+
+    text = markdown_report([trust_runs])
+    table = text.split("| run not to be trusted | flags | why |")[1]
+    rows = {line.split(" | ")[0].strip("| "): line for line in table.strip().splitlines()[1:]}
+    assert set(rows) == {"edited", "trace-edited", "unsealed", "plain-process", "older-plain-process"}
+    assert "seal broken" in rows["edited"] and "does not match its digest" in rows["edited"]
+    assert "untrusted" in rows["plain-process"] and "unsealed" in rows["unsealed"]
