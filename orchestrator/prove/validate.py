@@ -159,11 +159,12 @@ async def validate(
     equivalents: bool = False,
     progress: Progress | None = None,
     judge: Judge | None = None,
-    variations: int = derive.variation.BUDGET,
+    variations: int | None = None,
 ) -> Validation:
     """Prove a scenario sound on fresh sandboxes: the reference solutions pass, doing nothing fails, and (when
     asked) mutations and attacks fail and equivalents pass. Every episode asks `judge` about `judge` checks;
-    `variations` caps the episodes of the variation attacks and of the variation equivalents (0: all)."""
+    with `variations`, attacks and equivalents also prove by variation, capped at that many episodes a side
+    (0: all; None, the default here, none: `orchestrator validate` passes its `--variations`, 30)."""
     check = Validation(scenario)
     check.problems += prose_patterns(scenario)
     note = progress or (lambda _: None)
@@ -205,8 +206,9 @@ async def validate(
         ctxs = derive.contexts(scenario, oracle_run.seeded, oracle_run.final, oracle_run.journal)
         if attack:
             probes, check.skipped["attacks"] = derive.attacks(scenario, ctxs)
-            varied, skipped = derive.varied_attacks(scenario, ctxs, variations)
-            probes, check.skipped["attacks"] = probes + varied, check.skipped["attacks"] + skipped
+            if variations is not None:
+                varied, skipped = derive.varied_attacks(scenario, ctxs, variations)
+                probes, check.skipped["attacks"] = probes + varied, check.skipped["attacks"] + skipped
             for n, probe in enumerate(probes, 1):
                 note(f"attack {n}/{len(probes)}")
                 check.attacks.append(await _attack(scenario, backend, probe, judge))
@@ -216,8 +218,9 @@ async def validate(
             ]
         if equivalents:
             probes, check.skipped["equivalents"] = derive.equivalents(scenario, ctxs)
-            varied, skipped = derive.varied_equivalents(scenario, ctxs, variations)
-            probes, check.skipped["equivalents"] = probes + varied, check.skipped["equivalents"] + skipped
+            if variations is not None:
+                varied, skipped = derive.varied_equivalents(scenario, ctxs, variations)
+                probes, check.skipped["equivalents"] = probes + varied, check.skipped["equivalents"] + skipped
             for n, probe in enumerate(probes, 1):
                 note(f"equivalent {n}/{len(probes)}")
                 check.equivalents.append(await _equivalent(scenario, backend, probe, judge))

@@ -20,7 +20,7 @@ from orchestrator.scenario.text.amounts import check_amount
 from orchestrator.scenario.text.claims import asserted
 from orchestrator.scenario.text.counts import check_count
 from orchestrator.scenario.text.instants import check_date, check_time
-from servers.core.probes import VARIATION_ATTACK_KINDS
+from servers.core.probes import VARIATION_ATTACK_KINDS, VARIATION_EQUIVALENT_KINDS
 
 HERE = Path(__file__).parent
 SCENARIO_PATH = HERE / "variation_scenario.yaml"
@@ -207,12 +207,17 @@ async def test_sampling_keeps_the_budget_and_is_the_same_every_run(backend) -> N
 
 @pytest.mark.slow
 async def test_validate_reports_each_variation_kind(backend) -> None:
-    check = await validate(SCENARIO, backend, attack=True, equivalents=True)
+    check = await validate(SCENARIO, backend, attack=True, equivalents=True, variations=30)
     from orchestrator.prove.report import Asked, as_dict
 
     report = as_dict(SCENARIO_PATH, check, Asked(attack=True, equivalents=True))
     kinds = report["equivalents"]["by_kind"]
     assert kinds["wording"]["total"] >= 20
+    plain = await validate(SCENARIO, backend, attack=True, equivalents=True)  # no proof by variation unless asked
+    assert not {t.kind for t in plain.equivalents + plain.attacks} & {
+        *VARIATION_EQUIVALENT_KINDS,
+        *VARIATION_ATTACK_KINDS,
+    }
     failed = {t["kind"]: t["reason"] for t in report["equivalents"]["failed"]}
     assert set(failed) <= {"wording"}, failed  # the glued 'EUR1,249.50' wording (a verdict bug) may be drawn
     assert all(row["failed"] == row["total"] for row in report["attacks"]["by_kind"].values()), report["attacks"]
