@@ -64,7 +64,9 @@ DATE_PATTERNS = [
     (
         "dmy",
         re.compile(
-            r"(?<![\w.])"
+            r"(?<![\w.:])(?:"
+            + _DAY.format("d1")
+            + r"\s*(?:-|–|to)\s*)?"  # "6-8 March": a span of days states its first
             + _DAY.format("d")
             + r"(?:\s+of)?[\s-]+"
             + _MONTH.format("mon")
@@ -155,9 +157,11 @@ def find_dates(text: str, today: date) -> list[DateMention]:
                 dates = [d] if d else []
             elif kind in ("dmy", "mdy"):
                 month = MONTHS[g["mon"].lower().rstrip(".")]
-                day = int(g["d"])
-                d = valid_date(int(g["y"]), month, day) if g.get("y") else _yearless(today, month, day)
-                dates = [d] if d else []
+                days = [int(g["d1"]), int(g["d"])] if g.get("d1") else [int(g["d"])]
+                found_days = [
+                    valid_date(int(g["y"]), month, day) if g.get("y") else _yearless(today, month, day) for day in days
+                ]
+                dates = [d for d in found_days if d][:1]
             elif kind == "num":
                 a, b = int(g["a"]), int(g["b"])
                 year = g.get("y")
