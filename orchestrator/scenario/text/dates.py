@@ -48,7 +48,7 @@ WEEKDAYS = {
         [
             ("monday", "mon"),
             ("tuesday", "tue", "tues"),
-            ("wednesday", "wed"),
+            ("wednesday", "wed", "weds"),
             ("thursday", "thu", "thur", "thurs"),
             ("friday", "fri"),
             ("saturday", "sat"),
@@ -86,7 +86,7 @@ DATE_PATTERNS = [
         "weekday",
         re.compile(
             r"\b(?:(?P<next>(?i:next|this|coming))\s+)?(?P<wd>(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-            r"|(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\b\.?)(?P<nextweek>\s+(?i:next\s+week))?"
+            r"|(?:Mon|Tue|Tues|Wed|Weds|Thu|Thur|Thurs|Fri|Sat|Sun)\b\.?)(?P<nextweek>\s+(?i:next\s+week))?"
         ),
     ),
     ("relative", re.compile(r"\b(?P<rel>today|tomorrow|tonight)\b", re.I)),
