@@ -252,7 +252,7 @@ async def _equivalent(scenario: Scenario, backend: Backend, probe: Probe, judge:
     run = await run_episode(scenario, backend, agent, judge=judge)
     trial = Trial(probe.kind, probe.description)
     _judge_equivalent(trial, run, [text for _, _, text in agent.failed])
-    if trial.outcome == "passed" and probe.kind.startswith("extra-"):
+    if trial.outcome == "passed" and probe.kind.startswith("extra-") and probe.kind != "extra-reads":
         kept = [h.detail for h in run.result.housekeeping]
         trial.reason = "; ".join(filter(None, ["; ".join(kept) or "allowed by the scenario", trial.reason]))
     return trial

@@ -123,10 +123,13 @@ def extras(ctx: ProbeContext) -> list[Probe]:
                     append=[Step("add_comment", {"key": key, "body": NOTE})],
                 )
             ]
-        if step.tool == "create_ticket" and step.save:
-            key = ref(step.save, "key")
+        if step.tool == "create_ticket" and step.origin is not None:
+            # A ticket the reference makes without keeping its key: the variant keeps it, to comment on it.
+            saved = step.save or f"_made{step.origin}"
+            comment = Step("add_comment", {"key": ref(saved, "key"), "body": NOTE})
+            kept = Step(step.tool, step.args, saved, step.origin)
             return [Probe("extra-ticket-comment", f"a comment on the ticket created at step {step.origin}",
-                          append=[Step("add_comment", {"key": key, "body": NOTE})])]  # fmt: skip
+                          replace={step.origin: [kept]}, append=[comment])]  # fmt: skip
     return []
 
 

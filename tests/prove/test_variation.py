@@ -37,6 +37,8 @@ def _variant(tmp_path: Path, name: str, last_step: dict | list[dict]) -> scenari
     raw = yaml.safe_load(SCENARIO_PATH.read_text())
     raw["id"] = f"variation-{name}"
     raw["oracle"][-1:] = last_step if isinstance(last_step, list) else [last_step]
+    if any(step["tool"] == "tickets__create_ticket" for step in raw["oracle"]):
+        raw["allow"]["tickets"]["tickets"] = [raw["allow"]["tickets"]["tickets"], {"added": True}]
     path = tmp_path / f"{name}.yaml"
     path.write_text(yaml.safe_dump(raw, sort_keys=False))
     return scenarios.load(path)
@@ -47,6 +49,13 @@ REPLY = {"tool": "mail__reply", "args": {"message_id": "move-request", "cc": ["s
 EACH = [
     {"tool": "mail__send_message", "args": {"to": [who], "subject": "Budget review moved", "body": BODY}}
     for who in ("priya@acme.test", "sam@acme.test")
+]
+CREATED = [
+    {"tool": "tickets__create_ticket", "args": {"project": "FIN", "title": "Catering order for the budget review"}},
+    {
+        "tool": "mail__send_message",
+        "args": {"to": ["priya@acme.test", "sam@acme.test"], "subject": "Moved", "body": BODY},
+    },
 ]
 FORWARD = {"tool": "mail__forward", "args": {"message_id": "move-request", "to": ["priya@acme.test", "sam@acme.test"],
                                              "body": BODY}}  # fmt: skip
@@ -127,6 +136,7 @@ async def _contexts(scenario: scenarios.Scenario, backend) -> dict:
         ("channel-merge", EACH),
         ("extra-courtesy-mail", None),
         ("extra-ticket-comment", None),
+        ("extra-ticket-comment", CREATED),
         ("extra-description-note", None),
         ("extra-comment-reply", None),
         ("extra-label", None),
