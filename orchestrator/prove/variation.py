@@ -239,7 +239,7 @@ NOT_MADE = {
     "channel-split": "no mail of the reference solution goes to two people or more",
     "channel-cc": "no mail of the reference solution goes to two people or more",
     "channel-merge": "the reference solution sends no text twice, one mail each",
-    "extra-courtesy-mail": "the task handles no mail from someone else, or the scenario forbids mail",
+    "extra-courtesy-mail": "the task handles no mail, or the scenario narrows who may get mail (a forbid on added mail)",
     "extra-ticket-comment": "the reference solution works on no ticket",
     "extra-description-note": "the reference solution edits no event or document",
     "extra-comment-reply": "the reference solution resolves no doc comment",
@@ -259,11 +259,9 @@ def in_thread(scenario: Scenario) -> bool:
 
 
 def _no_mail(scenario: Scenario) -> bool:
-    """Whether the scenario forbids sending mail at all (a confidential matter): no courtesy mail then."""
-    return any(
-        f.app == "mail" and f.table == "messages" and f.change in ("added", "present") and not set(f.where) - {"folder"}
-        for f in scenario.forbid
-    )
+    """Whether the scenario narrows the mail the agent may send (a `forbid` on added mail: none at all for a
+    confidential matter, or only to the guests): no courtesy mail then."""
+    return any(f.app == "mail" and f.table == "messages" and f.change in ("added", "present") for f in scenario.forbid)
 
 
 def wordings(scenario: Scenario, budget: int = BUDGET) -> list[Probe]:

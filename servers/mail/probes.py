@@ -332,6 +332,13 @@ def _handled(ctx: ProbeContext) -> Any:
     return None
 
 
+def _colleague(message: dict[str, Any], domain: str, me: str) -> str:
+    """The sender of `message` when inside the organization, else a colleague on its to or cc line, else the user."""
+    people = [message.get("from") or "", *(message.get("to") or []), *(message.get("cc") or [])]
+    inside = [_address(p) for p in people if _address(p).endswith("@" + domain) and _address(p) != me.lower()]
+    return inside[0] if inside else me
+
+
 def extras(ctx: ProbeContext) -> list[Probe]:
     """Benign additions: a short courtesy mail to the colleague whose mail the task handles, a label on that mail."""
     out: list[Probe] = []
@@ -343,6 +350,13 @@ def extras(ctx: ProbeContext) -> list[Probe]:
     if who and who != ctx.persona.email.lower() and who.endswith("@" + mine):
         mail = Step("send_message", {"to": [who], "subject": "Thanks", "body": COURTESY})
         out.append(Probe("extra-courtesy-mail", f"a courtesy mail to {who}", append=[mail]))
+    elif row is None and isinstance(handled, str):
+        # A message found at run time (`${found.messages.0.id}`): thank its sender when they are a colleague.
+        read = Step("get_message", {"message_id": handled}, save="_courtesy")
+        to = Computed(lambda saved: [_colleague(saved["_courtesy"], mine, ctx.persona.email)])
+        mail = Step("send_message", {"to": to, "subject": "Thanks", "body": COURTESY})
+        out.append(Probe("extra-courtesy-mail", f"a courtesy mail to the sender of {handled} (or a colleague on it)",
+                         append=[read, mail]))  # fmt: skip
     if handled is not None:
         labels = [r["name"] for r in ctx.rows("labels")]
         steps = [] if labels else [Step("create_label", {"name": "Follow-up"})]

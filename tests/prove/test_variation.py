@@ -57,6 +57,10 @@ CREATED = [
         "args": {"to": ["priya@acme.test", "sam@acme.test"], "subject": "Moved", "body": BODY},
     },
 ]
+FOUND = [
+    {"tool": "mail__search_messages", "args": {"query": "from:priya@acme.test"}, "save": "found"},
+    {"tool": "mail__reply", "args": {"message_id": "${found.messages.0.id}", "cc": ["sam@acme.test"], "body": BODY}},
+]
 FORWARD = {"tool": "mail__forward", "args": {"message_id": "move-request", "to": ["priya@acme.test", "sam@acme.test"],
                                              "body": BODY}}  # fmt: skip
 
@@ -135,6 +139,7 @@ async def _contexts(scenario: scenarios.Scenario, backend) -> dict:
         ("channel-quote", FORWARD),
         ("channel-merge", EACH),
         ("extra-courtesy-mail", None),
+        ("extra-courtesy-mail", FOUND),
         ("extra-ticket-comment", None),
         ("extra-ticket-comment", CREATED),
         ("extra-description-note", None),
