@@ -52,7 +52,9 @@ ISO_CURRENCIES = {
     "ILS",
     "KRW",
 }
-_CUR = r"(?:US\$|[€$£¥]|\b(?:" + "|".join(sorted(ISO_CURRENCIES)) + r")\b|\b(?:euros?|dollars?|pounds?)\b)"
+_CUR = (
+    r"(?:US\$|[€$£¥]|\b(?:" + "|".join(sorted(ISO_CURRENCIES)) + r")(?:\b|(?=[-−]?\d))|\b(?:euros?|dollars?|pounds?)\b)"
+)
 _NUM = r"(?:\d{1,3}(?:[,.'\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?![\d])"
 AMOUNT = re.compile(
     r"(?P<c1>" + _CUR + r")\s?(?P<n1>[-−]?" + _NUM + r")|(?<![\w.,])(?P<n2>[-−]?" + _NUM + r")\s?(?P<c2>" + _CUR + r")",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|\n|$)|\n")
+SENTENCE = re.compile(r"(?:[^.!?\n]|\.(?=\d))+(?:[.!?]+|\n|$)|\n")
 CLAUSE_BREAK = re.compile(
     r";|:(?!\d)|\s[–—-]\s|,\s*(?=(?:but|though|although|unless|if|however|yet|and\s+let|let|please|thanks|feel|so)\b)",
     re.I,
@@ -55,7 +55,7 @@ NUMBER_RANGE = re.compile(
     re.I,
 )
 FACT_WORD = re.compile(
-    r"^(?:\d[\w:.,/-]*|[$€£]\d[\d.,]*|mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|"
+    r"^(?:\d[\w:.,/-]*|[$€£]\d[\d.,]*|[A-Z]{3}\d[\d.,]*|eur|usd|gbp|chf|jpy|cad|aud|euros?|dollars?|pounds?|mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|"
     r"sat(?:urday)?|sun(?:day)?|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|today|tomorrow|noon|midday|morning|afternoon|"
     r"evening|next|this|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"

@@ -21,7 +21,7 @@ WORDS = re.compile(
     + "|".join(UNITS[1:10])
     + r"))?|(?P<small>"
     + "|".join(UNITS)
-    + r")|(?P<dozen>a\s+dozen|dozen))\b",
+    + r")|(?P<dozen>a\s+dozen|dozen))(?P<dozens>\s+dozen)?\b",
     re.I,
 )
 DIGITS = re.compile(r"(?<![\w$€£¥#/.:,-])(?P<n>\d{1,3}(?:[,\u202f\u00a0 ]\d{3})*|\d+)(?![\w%/:]|[.,]\d|-\d)")
@@ -61,22 +61,39 @@ def find_counts(text: str) -> list[tuple[int, int, int]]:
             value = UNITS.index(m["small"].lower())
         if m["small"] and m["small"].lower() == "one":
             continue  # "one" is mostly a pronoun ("the one you meant")
+        if m["dozens"]:
+            value *= 12  # "three dozen"
         out.append((value, m.start(), m.end()))
     return sorted(out, key=lambda c: c[1])
 
 
+def _forms(noun: str) -> set[str]:
+    """A noun and its singular or plural ("companies", "company"); "others" stays itself, so "3 other days"
+    is not a count of others."""
+    noun = noun.lower()
+    if noun == "others":
+        return {noun}
+    if noun.endswith("ies"):
+        return {noun, noun[:-3] + "y"}
+    if noun.endswith("y"):
+        return {noun, noun[:-1] + "ies"}
+    if noun.endswith("s"):
+        return {noun, noun[:-1]}
+    return {noun, noun + "s"}
+
+
 def counts_of(text: str, end: int, nouns: list[str]) -> bool:
-    """Whether one of `nouns` (any inflection) follows a count ending at `end`, within three words ("34 other
-    companies", "14 hungry guests")."""
-    words = re.findall(r"[A-Za-z]+", text[end : end + 60])[:4]
-    stems = [n.lower().rstrip("s").removesuffix("ie") for n in nouns]
-    return any(w.lower().startswith(stem) for w in words for stem in stems)
+    """Whether one of `nouns` (singular or plural) is among the three words after a count ending at `end`
+    ("34 other companies", "14 hungry guests", "32 others")."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", text[end : end + 60])[:3]]
+    forms = set().union(*(_forms(n) for n in nouns))
+    return any(w in forms for w in words)
 
 
-def check_count(text: str, wanted: int, of: list[str] | None = None) -> tuple[bool, list[str]]:
-    """Whether `text` states the count `wanted` (of one of the nouns `of`, when given); also every count it
-    states, as written."""
+def check_count(text: str, wanted: int, of: list[str] | None = None, approx: float = 0.0) -> tuple[bool, list[str]]:
+    """Whether `text` states the count `wanted` (within the share `approx` of it: "about 40" for 37 with 0.25; of
+    one of the nouns `of`, when given); also every count it states, as written."""
     own = unquoted(text)
     found = find_counts(own)
-    hit = any(v == wanted and (not of or counts_of(own, e, of)) for v, _, e in found)
+    hit = any(abs(v - wanted) <= approx * wanted and (not of or counts_of(own, e, of)) for v, _, e in found)
     return hit, [own[s:e] for _, s, e in found]

@@ -123,8 +123,21 @@ def check_date(text: str, wanted: date, zone: str, now: datetime) -> tuple[bool,
         return next((a, b) for a, b in pairwise(bounds) if a <= pos < b)
 
     hits = {sentence(start) for start, dates, _ in mentions if wanted in dates}
-    other = [said for start, dates, said in mentions if wanted not in dates and (not hits or sentence(start) in hits)]
+    other = [
+        said
+        for start, dates, said in mentions
+        if wanted not in dates and (not hits or sentence(start) in hits) and not _same_weekday(said, wanted)
+    ]
     return bool(hits), other, [said for _, _, said in mentions]
+
+
+WEEKDAY_ONLY = re.compile(r"(?:on\s+)?(?:a\s+)?(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?", re.I)
+
+
+def _same_weekday(said: str, wanted: date) -> bool:
+    """A weekday written alone that is the wanted date's weekday ("8 April (a Wednesday)") names that date too."""
+    m = WEEKDAY_ONLY.fullmatch(said.strip())
+    return bool(m) and wanted.strftime("%a").lower().startswith(m.group(1).lower())
 
 
 @dataclass

@@ -48,8 +48,8 @@ OPTIONS: dict[str, set[str]] = {
     "links": set(),
     "leaks": {"section", "public", "threshold", "min_shared", "window"},
     "says": {"claimed", "all"},
-    "mentions_code": {"only"},
-    "mentions_count": {"claimed", "of"},
+    "mentions_code": {"only", "claimed"},
+    "mentions_count": {"claimed", "of", "approx"},
 }
 DEFAULT_STRICT = {"mentions_time": True, "mentions_date": False, "mentions_amount": False}
 DEFAULT_CLAIMED = {"says": True}
@@ -127,6 +127,10 @@ def operand_problems(op: str, operand: object) -> list[tuple[tuple[str, ...], st
         and all(isinstance(n, str) for n in spec["of"])
     ):
         problems.append((("of",), "expected what is counted, a noun or a list of nouns such as [accounts, customers]"))
+    if "approx" in spec and not (
+        isinstance(spec["approx"], int | float) and not isinstance(spec["approx"], bool) and 0 <= spec["approx"] < 1
+    ):
+        problems.append((("approx",), "expected a share of the count such as 0.25 (25% either way)"))
     if "zone" in spec and (not isinstance(spec["zone"], str) or not _iana(spec["zone"])):
         problems.append((("zone",), f"expected an IANA time zone such as Europe/London, found {spec['zone']!r}"))
     for key in ("strict", "claimed", "only", "all"):
@@ -228,7 +232,8 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
         return mentions_code(unquoted(text), str(wanted), bool(spec.get("only", False)))
     if op == "mentions_count":
         of = spec.get("of")
-        return isinstance(wanted, int) and check_count(text, wanted, [of] if isinstance(of, str) else of)[0]  # type: ignore[arg-type]
+        approx = float(spec.get("approx", 0.0))  # type: ignore[arg-type]
+        return isinstance(wanted, int) and check_count(text, wanted, [of] if isinstance(of, str) else of, approx)[0]  # type: ignore[arg-type]
     if op == "mentions_time":
         instant = _instant(wanted)
         if instant is None:

@@ -73,3 +73,27 @@ def test_counts_in_digits_and_words_not_times_dates_codes_or_money() -> None:
 def test_same_set_wants_exactly_the_items() -> None:
     assert holds(["iOS", "bug"], {"same_set": ["bug", "ios"]}, CTX)
     assert not holds(["ios", "android", "web", "bug"], {"same_set": ["bug", "ios"]}, CTX)
+
+
+def test_decimals_currency_alternatives_dozens_accents_and_weekdays() -> None:
+    amount = {"mentions_amount": {"value": 360, "currency": "EUR", "claimed": True}}
+    assert holds("Approved: EUR 360.00 for the monitor.", amount, CTX)
+    assert not holds("Approved: EUR 360.00 (not confirmed yet).", amount, CTX)
+    assert not holds("It is 360.00 EUR or 396.00 EUR.", amount, CTX)
+    assert holds("Approved: EUR360.00.", amount, CTX)  # a code glued to its amount
+    assert check_count("roughly three dozen other customers", 37, ["customers"], approx=0.25)[0]
+    assert not check_count("in 3 other days", 3, ["others"])[0]
+    assert holds("We meet at 12:00 your time (São Paulo).", {"mentions_time": "2026-03-05T10:00:00-05:00"}, CTX)
+    fix_date = {"mentions_date": {"date": "2026-04-08", "strict": True}}
+    assert holds("The fix is in the 8 April release (a Wednesday).", fix_date, CTX)
+    assert not holds("The fix ships 8 April, or Thursday.", fix_date, CTX)
+
+
+def test_your_time_is_read_in_the_recipients_zone() -> None:
+    from orchestrator.verify.told import _text
+
+    text = _text(
+        {"subject": "New time", "body": "Hi Mitali, we're now on Fri 1 May at 09:00 your time (IST)."}, "Asia/Kolkata"
+    )
+    assert holds(text, {"mentions_time": "2026-05-01T13:30:00+10:00"}, CTX)
+    assert not holds(text, {"mentions_time": "2026-05-01T09:00:00+10:00"}, CTX)
