@@ -3,7 +3,7 @@
 What a person received is every message the agent added and did not leave as a draft where they are on the to
 or cc line (or bcc, unless the check says otherwise): a reply, a new mail, a forward, one mail to everyone or one
 each. A fact holds for a person when some message they received meets it, in its own words (subject and body) or,
-for a forward, in the text it forwards. Typed readings (times, dates, amounts, people) are read as claims by
+for a forward, in the text it forwards. "10:00 your time" is read in the recipient's zone (the calendar's people). Typed readings (times, dates, amounts, people) are read as claims by
 default: a hedged mention, one offered as one of several, or a question does not state them (text/claims.py).
 
 The number of mails is not judged: a thank-you beside the announcement is fine. The same content sent twice to
@@ -12,6 +12,7 @@ one person is (unless the check says `repeats: true`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from difflib import SequenceMatcher
 from typing import Any
@@ -23,6 +24,10 @@ from orchestrator.verify.results import CheckResult
 ANY = "any"
 CLAIMABLE = ("mentions_time", "mentions_date", "mentions_amount", "mentions_count", "mentions_person")
 REPEAT_SIMILARITY = 0.9
+YOUR_TIME = re.compile(
+    r"(?<=\d)(?P<gap>\s*(?:[ap]\.?\s?m\.?)?\s*)[Yy]our\s+time\b(?:\s*\((?P<abbr>[A-Z]{2,5})\))?"
+    r"(?!\s*[(,]\s*(?:in\s+)?[A-ZÀ-Þ][a-zà-ÿ])"
+)
 
 
 def describe(check: ToldCheck) -> str:
@@ -83,8 +88,18 @@ def recipients(message: Mapping[str, Any], bcc: bool) -> set[str]:
     return {str(a).strip().lower() for f in fields for a in message.get(f) or []}
 
 
-def _text(message: Mapping[str, Any]) -> str:
-    return f"{message.get('subject') or ''}\n\n{message.get('body') or ''}"
+def _text(message: Mapping[str, Any], zone: str | None = None) -> str:
+    """What a message says: its subject and body; with the recipient's `zone`, "10:00 your time" (or "your time
+    (IST)", an abbreviation the recipient's zone decides) is read in it."""
+    text = f"{message.get('subject') or ''}\n\n{message.get('body') or ''}"
+    return YOUR_TIME.sub(lambda m: f"{m['gap']}{zone}", text) if zone else text
+
+
+def zones(ctx: Context) -> dict[str, str]:
+    """People's time zones, where the scenario has a calendar that knows them."""
+    return {
+        str(p.get("email", "")).lower(): str(p["timezone"]) for p in ctx.rows("calendar", "people") if p.get("timezone")
+    }
 
 
 def _forwarded(message: Mapping[str, Any], by_id: Mapping[Any, Mapping[str, Any]]) -> str | None:
@@ -114,6 +129,7 @@ def check_told(check: ToldCheck, check_id: str, stage: str, ctx: Context, key: s
         sent = [m for m in sent if m.get("thread_id") in threads]
     problems: list[str] = []
     found: list[dict[str, Any]] = []
+    people_zones = zones(ctx)
     for person in spec.who:
         got = [m for m in sent if person.strip().lower() in recipients(m, spec.bcc)]
         where = " in the thread" if spec.in_thread is not None else ""
@@ -122,16 +138,17 @@ def check_told(check: ToldCheck, check_id: str, stage: str, ctx: Context, key: s
             continue
         found += [{key: m.get(key), "subject": m.get("subject")} for m in got[:3]]
         forwarded = [t for m in got if (t := _forwarded(m, by_id)) is not None]
+        zone = people_zones.get(person.strip().lower())
         for fact in spec.facts:
             alternatives = fact[ANY] if set(fact) == {ANY} else [fact]
             if any(
-                any(holds(_text(m), _claimed(f), app_ctx) for m in got)
+                any(holds(_text(m, zone), _claimed(f), app_ctx) for m in got)
                 or any(holds(t, _unclaimed(f), app_ctx) for t in forwarded)
                 for f in alternatives
             ):
                 continue
             claimed = _claimed(alternatives[0])
-            misses = failures({"text": _text(got[-1])}, {"text": claimed}, app_ctx)
+            misses = failures({"text": _text(got[-1], zone)}, {"text": claimed}, app_ctx)
             problems.append(
                 f"{person} was not told {_describe_fact(fact)} ({len(got)} message(s) to them; "
                 + ("; ".join(misses) if misses else "no message meets it")

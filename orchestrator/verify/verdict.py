@@ -35,6 +35,7 @@ from orchestrator.scenario.model import Scenario
 from orchestrator.scenario.worldspec import GATEWAY_APP
 from orchestrator.verify import judge as judging
 from orchestrator.verify import world_changes
+from orchestrator.verify.extras import duplicates
 from orchestrator.verify.facts import call_ref, derive
 from orchestrator.verify.harm import allowed_words, judge_changes, world_violations
 from orchestrator.verify.process import describe_rule, is_tool, journal_check, summarize
@@ -189,7 +190,8 @@ def _violations(
     violations = world_violations(scenario, facts, seeded_ctx, final_ctx)
     harmed = {(v.app, v.table, v.key) for v in violations}
     collateral, housekeeping = judge_changes(scenario, facts, changes, seeded_ctx, final_ctx, harmed)
-    violations += collateral
+    harmed |= {(v.app, v.table, v.key) for v in collateral}
+    violations += collateral + [v for v in duplicates(changes, keys) if (v.app, v.table, v.key) not in harmed]
     for index, rule in enumerate(scenario.forbid):
         violations += [
             v
