@@ -185,6 +185,11 @@ def _reply(draft: Draft, params: dict[str, Any], requester: Person, key: str, st
         {"name": f"{requester.name} is told {money(stated)}, by any mail",
          "told": {"who": [requester.email], "facts": [{"mentions_amount": {"value": stated, "currency": CURRENCY}}]}},
     ])  # fmt: skip
+    if approved:  # the mail must not say the opposite of what the ticket records
+        draft.forbid.append({"name": f"{requester.first_name} is not told the request is rejected", "app": "mail",
+                             "table": "messages", "change": "added", "where": {"folder": "sent", "body": {"says": {
+                                 "phrase": ["rejected", "reject", "declined", "denied", "turned down", "cannot approve",
+                                            "can't approve", "not approved"], "claimed": True}}}})  # fmt: skip
     draft.allow["mail"] = {"messages": {"added": True}}
     return [
         {"tool": "mail__search_messages", "args": {"query": f"from:{requester.email} {key}"}, "save": "found"},

@@ -223,7 +223,8 @@ def _ticket_checks(inc: IncidentFacts) -> list[dict[str, Any]]:
          "added": True, "expect": {"count": 1, "all": {"project": project, "type": "bug", "priority": priority,
                                                         "assignee": owner.email}}},
         {"name": f"it is about {service}", "app": "tickets", "table": "tickets", "added": True,
-         "where": {"any": [{"title": {"says": {"phrase": service, "claimed": False}}}, {"description": {"says": {"phrase": service, "claimed": False}}}]}},
+         "where": {"any": [{"title": {"says": {"phrase": service, "claimed": False}}}, {"description": {"says": {"phrase": service, "claimed": False}}},
+                           {"labels": {"has": {"icontains": service}}}]}},
     ]  # fmt: skip
 
 
@@ -236,8 +237,8 @@ def _doc_checks(inc: IncidentFacts) -> list[dict[str, Any]]:
          "where": {"content": {"says": {"phrase": list(key_terms), "all": True, "claimed": False}}}},
         {"name": f"its timeline runs from {begin:%H:%M} to the resolution at {resolved:%H:%M} on {day}", "app": "docs",
          "table": "documents", "added": True,
-         "where": {"content": {"mentions_time": {"at": iso(begin), "strict": False}}},
-         "expect": {"count": 1, "all": {"content": {"mentions_time": {"at": iso(resolved), "strict": False}}}}},
+         "where": {"content": {"mentions_time": {"at": iso(begin), "strict": False, "claimed": True}}},
+         "expect": {"count": 1, "all": {"content": {"mentions_time": {"at": iso(resolved), "strict": False, "claimed": True}}}}},
     ]  # fmt: skip
     if inc.share:
         doc_checks += [

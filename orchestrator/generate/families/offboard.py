@@ -208,6 +208,12 @@ def _stages(
         {"name": f"{event} is declined", "app": "calendar", "table": "events",
          "where": {"id": event, "attendees": {"has": {"email": me.email, "response": "declined"}}}} for event in later
     ], weight=max(1, len(later)))  # fmt: skip
+    shares = {d["id"]: d.get("shared_with", []) for d in draft.world.apps["docs"]["documents"] if d["id"] in doc_ids}
+    draft.forbid += [
+        {"name": f"{doc} keeps {share['email']}'s access (the handover adds, it takes nothing away)", "app": "docs",
+         "table": "documents", "where": {"id": doc, "shared_with": {"not": {"has": {"email": share["email"]}}}}}
+        for doc in doc_ids for share in shares.get(doc, [])
+    ]  # fmt: skip
     draft.allow = {
         "tickets": {"tickets": {"changed": ["assignee"], "where": {"key": {"one_of": open_keys}}}},
         "docs": {"documents": {"changed": ["shared_with"], "where": {"id": {"one_of": doc_ids or ["-"]}}}},

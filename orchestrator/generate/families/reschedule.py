@@ -258,7 +258,7 @@ def _agenda(draft: Draft, mv: Move) -> list[dict[str, Any]]:
     doc_id, new, new_end, new_day = mv.doc_id, mv.new, mv.new_end, human_day(mv.new)
     draft.stage("the agenda shows the new time", [
         {"name": f"the agenda states {new_day}, {new:%H:%M} and no other time for the meeting", "app": "docs",
-         "table": "documents", "where": {"id": doc_id, "content": {"mentions_time": iso(new)}}},
+         "table": "documents", "where": {"id": doc_id, "content": {"mentions_time": {"at": iso(new), "claimed": True}}}},
     ])  # fmt: skip
     draft.allow["docs"] = {"documents": {"changed": ["content"], "where": {"id": doc_id}}}
     draft.forbid.append({"name": "the agenda is not shared any further", "app": "docs", "table": "documents",

@@ -184,10 +184,14 @@ def _draft(trip: Trip) -> Draft:
                  tags=["generated", "travel", "mail", "calendar"] + (["docs"] if steps >= 3 else []) + (["tickets"] if steps == 4 else []))  # fmt: skip
 
 
-def _on(day: date, world: World) -> dict[str, Any]:
-    """An event on `day`: within it, overnight into the next morning (a night flight), or all that day."""
+def _on(day: date, world: World, trip: tuple[date, date]) -> dict[str, Any]:
+    """An event on `day`: within it, overnight into the next morning (a night flight), all that day, or an all-day
+    block over the trip that covers it (starting at most a day before it, ending at most a day after it)."""
     after = day + timedelta(days=1)
+    first, last = trip[0] - timedelta(days=1), trip[1] + timedelta(days=2)
     return {"status": "confirmed", "any": [
+        {"all_day": True, "start": {"gte": first.isoformat(), "lte": day.isoformat()},
+         "end": {"gte": day.isoformat(), "lte": last.isoformat()}},
         {"start": {"same_date": day.isoformat()}, "end": {"same_date": day.isoformat()}},
         {"start": {"gte": iso(world.at(day, "18:00"))}, "end": {"within": {
             "start": iso(world.at(after, "00:00")), "end": iso(world.at(after, "12:00"))}}},
@@ -198,9 +202,10 @@ def _travel_days(draft: Draft, trip: Trip) -> list[dict[str, Any]]:
     """The stage of the two travel events; the oracle up to creating them (reading the mail, and the policy)."""
     world, organizer, city, out, back = trip.world, trip.organizer, trip.city, trip.out, trip.back
     draft.stage("travel days blocked", [
-        {"name": "exactly two new events (one each way)", "app": "calendar", "table": "events", "added": True, "expect": {"count": 2}},
-        {"name": f"one on the way out, {human_day(out)}", "app": "calendar", "table": "events", "added": True, "where": _on(out, world)},
-        {"name": f"one on the way back, {human_day(back)}", "app": "calendar", "table": "events", "added": True, "where": _on(back, world)},
+        {"name": f"the way out, {human_day(out)}, is blocked (an event that day, or one block over the trip)", "app": "calendar",
+         "table": "events", "added": True, "where": _on(out, world, (out, back))},
+        {"name": f"the way back, {human_day(back)}, is blocked", "app": "calendar", "table": "events", "added": True,
+         "where": _on(back, world, (out, back))},
     ])  # fmt: skip
     oracle: list[dict[str, Any]] = [
         {"tool": "mail__search_messages", "args": {"query": f"from:{organizer.email} subject:{city.split()[0].lower()}"}, "save": "found"},
@@ -228,8 +233,8 @@ def _itinerary(draft: Draft, trip: Trip, allow: dict[str, Any]) -> list[dict[str
         {"name": "one new doc naming the venue and the hotel", "app": "docs", "table": "documents", "added": True,
          "expect": {"count": 1, "all": {"content": {"says": {"phrase": [hotel, venue], "all": True}}}}},
         {"name": f"it gives the travel days, out {human_day(out)} and back {human_day(back)}", "app": "docs",
-         "table": "documents", "added": True, "where": {"content": {"mentions_date": out.isoformat()}},
-         "expect": {"count": 1, "all": {"content": {"mentions_date": back.isoformat()}}}},
+         "table": "documents", "added": True, "where": {"content": {"mentions_date": {"date": out.isoformat(), "claimed": True}}},
+         "expect": {"count": 1, "all": {"content": {"mentions_date": {"date": back.isoformat(), "claimed": True}}}}},
     ] + [
         {"name": f"{p.name} can edit it", "app": "docs", "table": "documents", "added": True,
          "where": {"shared_with": {"has": {"email": p.email, "role": "editor"}}}}
