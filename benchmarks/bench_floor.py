@@ -70,7 +70,7 @@ def clawgym(scenarios: Path, repeat: int, parallel: int, workers: int | None, tr
         def read() -> None:
             assert proc.stderr is not None
             for line in proc.stderr:
-                if "at" not in window and line.rstrip().endswith(": starting"):
+                if "at" not in window and ": starting" in line:  # a suite's first scenario, a repeat's first episode
                     window["cpu"], window["at"] = tree_cpu(proc.pid), time.perf_counter()
                 lines.append(line)
 
@@ -82,7 +82,7 @@ def clawgym(scenarios: Path, repeat: int, parallel: int, workers: int | None, tr
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         summary = json.loads((Path(out) / "results.json").read_text())
-    total = summary["total"]
+    total = summary.get("total", summary)  # a suite's totals, or a repeat's summary itself
     if proc.returncode != 0 or total["passes"] != total["episodes"]:
         raise SystemExit(
             f"orchestrator run did not pass every episode (exit {proc.returncode}):\n{''.join(lines[-20:])}"

@@ -372,6 +372,7 @@ async def run_many(
     judge: Judge | None = None,
     run_one: EpisodeRunner | None = None,
     watch: ErrorWatch | None = None,
+    slots: anyio.Semaphore | None = None,
 ) -> RunRecord:
     """K episodes, `parallel` at once; each writes its folder whatever happens to the others; `judge` answers
     the scenario's `judge` checks in every episode (None: they are unjudged). `watch` (by default one for these
@@ -382,12 +383,14 @@ async def run_many(
     (`backend.runs_episodes`: ray) needs the caller to give its function (`orchestrator.run.ray.run_episode_on_ray`),
     which this module does not import (it is the one that imports this module).
     Without an `interrupt` of the caller's, SIGINT and SIGTERM are handled here (see `watch_signals`);
-    `notify` receives the messages to show."""
+    `notify` receives the messages to show. `slots`, when given, are episode slots shared with other runs (a suite's
+    scenarios: `--parallel` episodes at once in all); each episode holds one besides one of this run's own."""
     if run_one is None and getattr(backend, "runs_episodes", False):
         raise BackendError(f"the {backend.name} backend runs whole episodes on its workers: run them with its episode "
                            "function (run_many(..., run_one=orchestrator.run.ray.run_episode_on_ray))")  # fmt: skip
     run_one = run_one or run_episode
-    slots = anyio.Semaphore(max(1, options.parallel))
+    mine = anyio.Semaphore(max(1, options.parallel))
+    shared = slots if slots is not None else contextlib.nullcontext()
     results: dict[int, Result] = {}
     own = interrupt is None
     interrupt = interrupt or Interrupt()
@@ -403,7 +406,7 @@ async def run_many(
 
     async def one(index: int) -> None:
         folder = episode_folder(options, index)
-        async with slots:
+        async with mine, shared:
             if interrupt.reason:
                 results[index] = not_run(scenario, folder, f"not started: the run was stopped by {interrupt.cause}",
                                          "interrupted", backend, options.seed + index)  # fmt: skip

@@ -163,7 +163,8 @@ async def run_suite(
     judge: Judge | None = None,
     run_one: EpisodeRunner | None = None,
 ) -> SuiteRecord:
-    """Run every loaded scenario; at most `parallel` episodes at once in total. Writes OUT/results.json.
+    """Run every loaded scenario; at most `parallel` episodes at once in total, the next scenario starting as soon as
+    an episode slot is free (not when the scenarios before it have all ended). Writes OUT/results.json.
     `judge` answers the `judge` checks of every episode (None: they are unjudged); `run_one` runs each episode
     (see `run_many`: `orchestrator.run.ray.run_episode_on_ray` for the ray backend).
 
@@ -172,7 +173,9 @@ async def run_suite(
     _folder_names(runs, options.out)
     runnable = [r for r in runs if r.scenario is not None]
     within = max(1, min(options.repeat, options.parallel))
-    slots = anyio.Semaphore(max(1, options.parallel // within))
+    # one scenario more than fit at once: it fills the slots the others' last episodes leave free
+    scenario_slots = anyio.Semaphore(options.parallel // within + 1)
+    episode_slots = anyio.Semaphore(max(1, options.parallel))
     interrupt = Interrupt()
     started = time.perf_counter()
     planned = sum(options.repeat - _kept(run, options) for run in runnable)
@@ -180,13 +183,15 @@ async def run_suite(
 
     async def one(run: ScenarioRun) -> None:
         assert run.scenario is not None and run.folder is not None
-        async with slots:
+        async with scenario_slots:
+            async with episode_slots:  # a scenario starts when one of the suite's episode slots is free
+                pass
             on_event("start", run, 0, "")
             started = time.perf_counter()
             run.record = await run_many(
                 run.scenario, backend, make_agent, _options_of(run, options, within),
                 lambda index, stage: on_event("stage", run, index, stage), interrupt=interrupt, notify=notify, judge=judge,
-                run_one=run_one, watch=watch,
+                run_one=run_one, watch=watch, slots=episode_slots,
             )  # fmt: skip
             run.wall_s = time.perf_counter() - started
             on_event("done", run, 0, "")

@@ -270,3 +270,40 @@ def test_workers_is_refused_where_it_cannot_apply(tmp_path: Path) -> None:
                         "--repeat", "2", "--workers", "2", "--out", tmp_path)  # fmt: skip
     assert done.returncode == 2 and "--workers 2: a cmd: agent's episodes run in this process" in done.stderr
     assert not (tmp_path / "results.json").exists()
+
+
+# -- a suite's episode slots -----------------------------------------------------------
+
+
+def test_a_suite_starts_the_next_scenario_when_an_episode_slot_is_free(tmp_path: Path) -> None:
+    """`--parallel 3 --repeat 2`: the slow scenario's two episodes hold two slots; the next scenario starts on the
+    third at once instead of waiting for both (the suite used to run one scenario at a time here); never more
+    than three episodes at once."""
+    from orchestrator.backends.inprocess import InProcessBackend
+    from orchestrator.run import suite
+
+    runs = suite.load_all([SCENARIOS / "rate-limited-triage.yaml", TRAVEL_PATH])  # the first waits out rate limits
+    events: list[tuple[str, str]] = []
+    running: set[tuple[str, int]] = set()
+    peak = [0]
+
+    def on_event(kind: str, run: suite.ScenarioRun, index: int, text: str) -> None:
+        assert run.scenario is not None
+        if kind == "stage" and text == "starting apps":
+            running.add((run.scenario.id, index))
+            peak[0] = max(peak[0], len(running))
+        elif kind == "stage" and text == "done":
+            running.discard((run.scenario.id, index))
+        elif kind in ("start", "done"):
+            events.append((kind, run.scenario.id))
+
+    async def main() -> suite.SuiteRecord:
+        async with InProcessBackend() as backend:
+            options = suite.SuiteOptions(out=tmp_path, repeat=2, parallel=3)
+            return await suite.run_suite(runs, backend, OracleAgent, options, on_event)
+
+    record = anyio.run(main)
+    assert record.exit_code() == 0 and record.summary["total"]["passes"] == 4
+    assert events[:2] == [("start", "rate-limited-triage"), ("start", "travel-berlin-offsite")]
+    assert events.index(("done", "travel-berlin-offsite")) < events.index(("done", "rate-limited-triage"))
+    assert peak[0] == 3
