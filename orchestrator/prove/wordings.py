@@ -84,6 +84,8 @@ def facts(text: str, reader: Reader) -> list[Fact]:
         options = instants(t, reader.zone, reader.today)
         if len(options) > 1 and t.dates and len(t.dates) > 1 and WEEKDAY.search(t.text):
             options = [o for o in options if o.date() == min(t.dates)]  # a bare weekday: the coming one
+        while text[t.start : end].endswith(")") and text[t.start : end].count("(") < text[t.start : end].count(")"):
+            end -= 1  # "(09:30 in Madrid)": the bracket closes the writer's aside, not the time
         if len(options) == 1:
             fact = Fact("time", t.start, end, text[t.start : end], options[0], dated=bool(t.dates), ranged=ranged)
             out.append(fact)
@@ -218,7 +220,7 @@ TIME_FORMS: list[TimeForm] = [
     lambda at, _: _other_zone(at, "Europe/London"),  # 14:30 London time
     lambda at, _: _other_zone(at, "America/New_York"),  # 09:30 New York time
     lambda at, _: f"{at:%H:%M} {at.tzinfo}",  # 15:30 Europe/Berlin
-    lambda at, _: f"{at:%H:%M} your time",  # 15:30 your time (the reader's zone)
+    lambda at, _: f"{at:%H:%M} my time",  # 15:30 my time (the writer's zone; "your time" is the recipient's)
     lambda at, _: f"{at:%H:%M}:00",  # 15:30:00
     lambda at, _: _twelve(at.time(), bare=False),  # 3:00 pm
     lambda at, _: f"{at:%H:%M} local time",  # 15:30 local time

@@ -90,10 +90,6 @@ def test_every_fact_of_a_text_gets_twenty_distinct_wordings() -> None:
         assert len(written) >= (6 if fact.kind == "count" else 20), (fact.kind, written)
 
 
-GLUED_CODE = 10
-"""The wording that writes the amount as 'EUR1,249.50' (a currency code glued to the number)."""
-
-
 @pytest.mark.parametrize(
     "k",
     range(WORDINGS),
