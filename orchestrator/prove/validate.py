@@ -205,10 +205,7 @@ async def validate(
     if (attack or equivalents) and oracle_run is not None:
         ctxs = derive.contexts(scenario, oracle_run.seeded, oracle_run.final, oracle_run.journal)
         if attack:
-            probes, check.skipped["attacks"] = derive.attacks(scenario, ctxs)
-            if variations is not None:
-                varied, skipped = derive.varied_attacks(scenario, ctxs, variations)
-                probes, check.skipped["attacks"] = probes + varied, check.skipped["attacks"] + skipped
+            probes, check.skipped["attacks"] = _derived(scenario, ctxs, "attacks", variations)
             for n, probe in enumerate(probes, 1):
                 note(f"attack {n}/{len(probes)}")
                 check.attacks.append(await _attack(scenario, backend, probe, judge))
@@ -217,10 +214,7 @@ async def validate(
                 f"attack passes (score {t.score:.2f}): {t.kind}: {t.description}" for t in check.attacks_passed
             ]
         if equivalents:
-            probes, check.skipped["equivalents"] = derive.equivalents(scenario, ctxs)
-            if variations is not None:
-                varied, skipped = derive.varied_equivalents(scenario, ctxs, variations)
-                probes, check.skipped["equivalents"] = probes + varied, check.skipped["equivalents"] + skipped
+            probes, check.skipped["equivalents"] = _derived(scenario, ctxs, "equivalents", variations)
             for n, probe in enumerate(probes, 1):
                 note(f"equivalent {n}/{len(probes)}")
                 check.equivalents.append(await _equivalent(scenario, backend, probe, judge))
@@ -232,6 +226,21 @@ async def validate(
     check.problems += [f"equivalent could not be played: {t.kind}: {t.description}: {t.reason}"
                        for t in check.equivalents if t.outcome == "not applied" and t.kind == "oracles"]  # fmt: skip
     return check
+
+
+def _derived(
+    scenario: Scenario, ctxs: dict[str, Any], side: str, variations: int | None
+) -> tuple[list[Probe], list[Skip]]:
+    """The attacks or equivalents (`side`) derived from the reference solution, with the variations when asked."""
+    if side == "attacks":
+        generic, varied = derive.attacks, derive.varied_attacks
+    else:
+        generic, varied = derive.equivalents, derive.varied_equivalents
+    probes, skips = generic(scenario, ctxs)
+    if variations is not None:
+        more, skipped = varied(scenario, ctxs, variations)
+        probes, skips = probes + more, skips + skipped
+    return probes, skips
 
 
 async def _attack(scenario: Scenario, backend: Backend, probe: Probe, judge: Judge | None = None) -> Trial:
