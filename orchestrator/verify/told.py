@@ -130,6 +130,7 @@ def check_told(check: ToldCheck, check_id: str, stage: str, ctx: Context, key: s
     problems: list[str] = []
     found: list[dict[str, Any]] = []
     people_zones = zones(ctx)
+    closest: dict[str, Any] | None = None
     for person in spec.who:
         got = [m for m in sent if person.strip().lower() in recipients(m, spec.bcc)]
         where = " in the thread" if spec.in_thread is not None else ""
@@ -149,6 +150,8 @@ def check_told(check: ToldCheck, check_id: str, stage: str, ctx: Context, key: s
                 continue
             claimed = _claimed(alternatives[0])
             misses = failures({"text": _text(got[-1], zone)}, {"text": claimed}, app_ctx)
+            if closest is None:
+                closest = {key: got[-1].get(key), "subject": got[-1].get("subject"), "mismatches": misses}
             problems.append(
                 f"{person} was not told {_describe_fact(fact)} ({len(got)} message(s) to them; "
                 + ("; ".join(misses) if misses else "no message meets it")
@@ -164,4 +167,5 @@ def check_told(check: ToldCheck, check_id: str, stage: str, ctx: Context, key: s
         passed=not problems,
         reason="; ".join(problems) or None,
         found=found[:5],
+        closest=closest,
     )

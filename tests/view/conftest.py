@@ -1,7 +1,7 @@
 """Real run folders for the viewer: episodes made by the runner against in-process app servers.
 
 - `oracle`: the reference solution of the travel scenario (passes);
-- `leaky`: an agent that files nothing, fails a call, and mails the itinerary outside the organization
+- `leaky`: an agent that files nothing, fails a call, mails the itinerary outside the organization and Priya no link
   (fails, with an exposure violation caused by its `mail__send_message` call); it also writes the
   conversation it "had" to `messages.json`, as agents that keep their messages do;
 - `repeat`: the oracle twice (`--repeat 2`), a summary with pass@k over `episode-001/`, `episode-002/`;
@@ -46,7 +46,12 @@ class LeakyAgent(Agent):
                 },
             )
             assert not sent.is_error, sent.content[0].text
-            report.tool_calls = 2
+            told = await client.call_tool(
+                "mail__send_message",
+                {"to": ["priya@acme.test"], "subject": "Berlin", "body": "The itinerary is coming soon."},
+            )
+            assert not told.is_error, told.content[0].text
+            report.tool_calls = 3
         assert episode.workdir is not None
         messages = [
             {"role": "user", "content": "Priya emailed me about the Berlin offsite."},
