@@ -28,6 +28,9 @@ from orchestrator.generate.family import Family, Task, canonical, digest, famili
 from orchestrator.generate.organization import SIZES
 from orchestrator.generate.world import build_world
 
+FULL_VARIATIONS = 12
+"""Variation episodes a side (channels, extras, wordings; hedges, stuffing, wrong zones, stale values) in the full
+proofs of a generated task: fewer than `orchestrator validate`'s 30, since a release proves thousands."""
 WORLD_POOL = {"small": 16, "medium": 8, "large": 4}
 """Worlds per run seed and size that a run's tasks are built on (building a large world is slow, and it is
 kept in memory)."""
@@ -216,7 +219,14 @@ async def generate(
                             _drop(report, f"load: {exc.problems[0] if exc.problems else exc}")
                             continue
                         try:
-                            check = await validate(loaded, backend, mutate=full, attack=full, equivalents=full)
+                            check = await validate(
+                                loaded,
+                                backend,
+                                mutate=full,
+                                attack=full,
+                                equivalents=full,
+                                variations=FULL_VARIATIONS if full else None,
+                            )
                         except Exception as exc:  # a seed the apps refuse, a backend error: the task is unsound
                             _drop(report, f"seed: {type(exc).__name__}: {exc}")
                             continue

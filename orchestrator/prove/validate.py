@@ -169,6 +169,47 @@ async def validate(
     check.problems += prose_patterns(scenario)
     note = progress or (lambda _: None)
     schemas: dict[str, Any] = {}
+    oracle_run = await _references(check, scenario, backend, note, schemas, judge)
+    note("doing nothing")
+    check.noop, _ = await run_once(scenario, backend, NoopAgent(), judge=judge)
+    check.episodes += 1
+    if check.noop.passed:
+        check.problems.append("doing nothing passes: the checks do not require any change")
+    if mutate and scenario.oracle:
+        found = mutations(scenario, schemas)
+        for n, mutation in enumerate(found, 1):
+            note(f"mutation {n}/{len(found)}")
+            result, _ = await run_once(scenario, backend, OracleAgent(mutation.steps), judge=judge)
+            check.episodes += 1
+            mutation.caught, mutation.score = not result.passed, result.score
+            check.mutations.append(mutation)
+        check.problems += [f"mutation passes (score {m.score:.2f}): {m.description}" for m in check.uncaught]
+    if (attack or equivalents) and oracle_run is not None:
+        ctxs = derive.contexts(scenario, oracle_run.seeded, oracle_run.final, oracle_run.journal)
+        for side, asked in (("attacks", attack), ("equivalents", equivalents)):
+            if asked:
+                await _prove_side(check, scenario, backend, ctxs, side, variations, note, judge)
+        check.problems += [
+            f"attack passes (score {t.score:.2f}): {t.kind}: {t.description}" for t in check.attacks_passed
+        ]
+    check.problems += [
+        f"equivalent fails (score {t.score:.2f}): {t.kind}: {t.description}: {t.reason}"
+        for t in check.equivalents_failed
+    ]
+    check.problems += [f"equivalent could not be played: {t.kind}: {t.description}: {t.reason}"
+                       for t in check.equivalents if t.outcome == "not applied" and t.kind == "oracles"]  # fmt: skip
+    return check
+
+
+async def _references(
+    check: Validation,
+    scenario: Scenario,
+    backend: Backend,
+    note: Progress,
+    schemas: dict[str, Any],
+    judge: Judge | None,
+) -> Run | None:
+    """Play the reference solution (it must score 1.0) and the alternative ones (equivalents); the reference's run."""
     oracle_run: Run | None = None
     if not scenario.oracle:
         check.problems.append("no reference solution (oracle) to prove the scenario solvable")
@@ -188,44 +229,27 @@ async def validate(
         trial = Trial("oracles", f"oracles[{index}] ({len(steps)} steps)")
         _judge_equivalent(trial, run, [f"oracles[{index}]: {e}" for e in run.report.errors])
         check.equivalents.append(trial)
-    note("doing nothing")
-    check.noop, _ = await run_once(scenario, backend, NoopAgent(), judge=judge)
-    check.episodes += 1
-    if check.noop.passed:
-        check.problems.append("doing nothing passes: the checks do not require any change")
-    if mutate and scenario.oracle:
-        found = mutations(scenario, schemas)
-        for n, mutation in enumerate(found, 1):
-            note(f"mutation {n}/{len(found)}")
-            result, _ = await run_once(scenario, backend, OracleAgent(mutation.steps), judge=judge)
-            check.episodes += 1
-            mutation.caught, mutation.score = not result.passed, result.score
-            check.mutations.append(mutation)
-        check.problems += [f"mutation passes (score {m.score:.2f}): {m.description}" for m in check.uncaught]
-    if (attack or equivalents) and oracle_run is not None:
-        ctxs = derive.contexts(scenario, oracle_run.seeded, oracle_run.final, oracle_run.journal)
-        if attack:
-            probes, check.skipped["attacks"] = _derived(scenario, ctxs, "attacks", variations)
-            for n, probe in enumerate(probes, 1):
-                note(f"attack {n}/{len(probes)}")
-                check.attacks.append(await _attack(scenario, backend, probe, judge))
-                check.episodes += 1
-            check.problems += [
-                f"attack passes (score {t.score:.2f}): {t.kind}: {t.description}" for t in check.attacks_passed
-            ]
-        if equivalents:
-            probes, check.skipped["equivalents"] = _derived(scenario, ctxs, "equivalents", variations)
-            for n, probe in enumerate(probes, 1):
-                note(f"equivalent {n}/{len(probes)}")
-                check.equivalents.append(await _equivalent(scenario, backend, probe, judge))
-                check.episodes += 1
-    check.problems += [
-        f"equivalent fails (score {t.score:.2f}): {t.kind}: {t.description}: {t.reason}"
-        for t in check.equivalents_failed
-    ]
-    check.problems += [f"equivalent could not be played: {t.kind}: {t.description}: {t.reason}"
-                       for t in check.equivalents if t.outcome == "not applied" and t.kind == "oracles"]  # fmt: skip
-    return check
+    return oracle_run
+
+
+async def _prove_side(
+    check: Validation,
+    scenario: Scenario,
+    backend: Backend,
+    ctxs: dict[str, Any],
+    side: str,
+    variations: int | None,
+    note: Progress,
+    judge: Judge | None,
+) -> None:
+    """Play the attacks (each must fail) or the equivalents (each must pass) derived from the reference."""
+    probes, check.skipped[side] = _derived(scenario, ctxs, side, variations)
+    play, into = (_attack, check.attacks) if side == "attacks" else (_equivalent, check.equivalents)
+    word = "attack" if side == "attacks" else "equivalent"
+    for n, probe in enumerate(probes, 1):
+        note(f"{word} {n}/{len(probes)}")
+        into.append(await play(scenario, backend, probe, judge))
+        check.episodes += 1
 
 
 def _derived(

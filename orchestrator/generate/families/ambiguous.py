@@ -106,7 +106,7 @@ class Ambiguous(Family):
         )
         draft.stage(f"{requester.first_name} is pointed to {key}", [
             {"name": f"{requester.name} is told of {key}, by any mail",
-             "told": {"who": [requester.email], "facts": [{"mentions_code": {"code": key, "only": True}}]}},
+             "told": {"who": [requester.email], "facts": [{"mentions_code": {"code": key, "only": True, "claimed": True}}]}},
         ])  # fmt: skip
         draft.forbid = [{"name": "no duplicate ticket", "app": "tickets", "table": "tickets", "change": "added"}]
         draft.oracle = [

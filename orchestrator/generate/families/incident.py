@@ -276,7 +276,7 @@ def _oracle(inc: IncidentFacts) -> list[dict[str, Any]]:
         {"tool": "mail__get_thread", "args": {"thread_id": "${found.messages.0.thread_id}"}},
         {"tool": "tickets__create_ticket", "args": {
             "project": inc.project, "title": f"Fix the cause of the {params['service']} incident of {day}",
-            "description": f"{params['service']} failed on {day}, {begin:%H:%M}-{resolved:%H:%M}: {cause}.",
+            "description": f"{params['service']} failed on {day}: {cause}. Timeline in the postmortem.",
             "type": "bug", "priority": inc.priority, "assignee": owner.email},
          "save": "ticket", "unchecked": ["title", "description"]},
         {"tool": "docs__create_document", "args": {"title": f"Postmortem: {params['service']} incident",
