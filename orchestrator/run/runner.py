@@ -383,8 +383,7 @@ async def run_many(
     (`backend.runs_episodes`: ray) needs the caller to give its function (`orchestrator.run.ray.run_episode_on_ray`),
     which this module does not import (it is the one that imports this module).
     Without an `interrupt` of the caller's, SIGINT and SIGTERM are handled here (see `watch_signals`);
-    `notify` receives the messages to show. `slots`, when given, are episode slots shared with other runs (a suite's
-    scenarios: `--parallel` episodes at once in all); each episode holds one besides one of this run's own."""
+    `notify` receives the messages to show; `slots`, episode slots shared with a suite's other scenarios, if any."""
     if run_one is None and getattr(backend, "runs_episodes", False):
         raise BackendError(f"the {backend.name} backend runs whole episodes on its workers: run them with its episode "
                            "function (run_many(..., run_one=orchestrator.run.ray.run_episode_on_ray))")  # fmt: skip
