@@ -130,6 +130,8 @@ class Extras:
             return f"added to {', '.join(added)} with an allowed change of {', '.join(rest)}" if allowed(rest) else None
         if (change.app, change.table, change.key) in self.task_rows():
             return f"added to {', '.join(added)} of a row the task touches"
+        if len(added) > 1 and (asked := [c for c in added if allowed([c])]):  # a label beside the asked star
+            return f"added to {', '.join(c for c in added if c not in asked)} beside the allowed change of {', '.join(asked)}"
         if model.rules(change.table).notes and (parent := self._parent(change)):
             return f"added to {', '.join(added)} of a note on {parent[0]} row {parent[1]!r}, which the task touches"
         return None
