@@ -397,7 +397,7 @@ async def test_observations_hold_nothing_of_the_checks_or_the_reference_solution
             secrets = [s for st in scenario.stages for s in leaves(st.model_dump(mode="json"))]
             secrets += [s for step in scenario.oracle for s in leaves(step.args)]
             secrets += [s for rule in scenario.forbid for s in leaves(rule.model_dump(mode="json"))]
-            told = obs["task"] + obs["title"] + json.dumps(obs["persona"])
+            told = obs["task"] + obs["title"] + json.dumps(obs["persona"]) + scenario.clock.start.date().isoformat()
             leaked = sorted({s for s in secrets if len(s) >= 6 and s in shown and s not in told and s not in tools})
             assert not leaked, (name, leaked)
             assert set(obs["info"]) <= {"episode_id", "seed", "apps", "step_rewards", "max_tool_calls", "max_steps",
