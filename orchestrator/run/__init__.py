@@ -1,7 +1,8 @@
 """Running episodes for `orchestrator run`: serve the gateway, run the agent, verify, write the record.
 
-- `runner`: one episode or K of them in parallel, each in its own folder, with pass@k and pass^k; stopping a run
-  for a signal or its errors (fail-fast, --fail-on-error), resuming one.
+- `runner`: one episode or K of them in parallel (started as slots free up, so a huge --repeat holds only the
+  running ones), each in its own folder, with pass@k and pass^k; resuming a run.
+- `control`: what stops a run: a signal, or its errors (fail-fast, --fail-on-error).
 - `suite`: every scenario of a folder, a glob or a list in one run, with one summary.
 - `select`: which scenarios a run plays: files, folders, globs and ids, narrowed by tags, family, split, limit, sample.
 - `ray`: episodes as Ray tasks on workers that host the apps in process (`--backend ray`); `runner` does not

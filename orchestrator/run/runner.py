@@ -30,12 +30,13 @@ import json
 import secrets
 import signal
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import anyio
+from anyio.abc import TaskGroup
 
 from orchestrator.agents.base import Agent, AgentReport
 from orchestrator.agents.command import CommandAgent
@@ -54,12 +55,11 @@ from orchestrator.record import (
     write_episode,
     write_json,
 )
+from orchestrator.run.control import FAIL_FAST_WAVE, STOP_SIGNALS, ErrorWatch, Interrupt, watch_signals  # noqa: F401 - re-exported
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge
 from orchestrator.verify.results import JournalSummary, Result
 from orchestrator.world.noise import noisy
-
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 EpisodeRunner = Callable[..., Awaitable[Result]]
 """What runs one episode and writes its folder: `run_episode`'s signature (`orchestrator.run.ray.run_episode_on_ray`)."""
@@ -115,115 +115,6 @@ class RunRecord:
         if self.errors or self.stopped:
             return 2
         return 0 if self.passed else 1
-
-
-FAIL_FAST_WAVE = 3
-"""Fail-fast judges at most this many first episodes (fewer when fewer run at once: the first wave)."""
-
-
-@dataclass
-class ErrorWatch:
-    """Decides when a run stops for its errors, episode by episode as they end (`observe`), one for a whole suite.
-
-    Fail-fast (`fail_fast`): the first episodes to end, as many as run at once (`wave`, at most `FAIL_FAST_WAVE`),
-    all errored (`error`, `agent_error`) for the same reason, and more are planned: an unreachable model endpoint or
-    an agent command that does not exist would fail every other episode the same way. `fail_on_error`: N (1 or more)
-    errored episodes, or a share (below 1) of the `planned` ones. Episodes the run itself stopped (`interrupted`)
-    do not count."""
-
-    planned: int
-    wave: int = 1
-    fail_fast: bool = True
-    fail_on_error: float | None = None
-    errored: int = 0
-    first: list[str | None] = field(default_factory=list)
-    """The first episodes' errored reasons (None: scored), up to the wave's size."""
-
-    def observe(self, result: Result) -> str | None:
-        """Count an episode that ended; why the run should stop now, or None."""
-        if result.status == "interrupted":
-            return None
-        errored = is_errored(result.status)
-        reason = f"{result.status}: {result.error}" if errored else None
-        self.errored += errored
-        if errored and self.fail_on_error is not None:
-            limit = self.fail_on_error if self.fail_on_error >= 1 else self.fail_on_error * self.planned
-            if self.errored >= limit:
-                return (f"--fail-on-error {self.fail_on_error:g}: {self.errored} of {self.planned} episodes errored "
-                        f"(the last {reason})")  # fmt: skip
-        size = max(1, min(self.wave, FAIL_FAST_WAVE, self.planned))
-        if not self.fail_fast or len(self.first) >= size:
-            return None
-        self.first.append(reason)
-        if len(self.first) == size < self.planned and reason and all(r == reason for r in self.first):
-            many = f"the first {size} episodes all" if size > 1 else "the first episode"
-            return f"fail-fast: {many} errored ({reason}); the rest were not run (--no-fail-fast runs them all)"
-        return None
-
-    def stop_if_due(self, result: Result, interrupt: Interrupt, notify: Callable[[str], None]) -> None:
-        """`observe` an episode that ended, and stop the run through `interrupt` when it says to (once)."""
-        if (why := self.observe(result)) and not interrupt.reason:
-            notify(f"stopping: {why}")
-            interrupt.stop(why)
-
-
-class Interrupt:
-    """Stops the agents of running episodes when the run is stopped, by a signal (`watch_signals`) or by its errors
-    (`ErrorWatch`); they are then verified and recorded, and episodes not yet started are recorded `interrupted`."""
-
-    def __init__(self) -> None:
-        self.reason: str | None = None
-        """What stopped the run: the signal's name, or a sentence (fail-fast, --fail-on-error); the first one kept."""
-        self.signal: str | None = None
-        """The signal that stopped the run (`SIGINT`, `SIGTERM`), when one did."""
-        self._scopes: set[anyio.CancelScope] = set()
-
-    def stop(self, reason: str, *, signal: str | None = None) -> None:
-        """Stop every running agent and every episode not yet started, for `reason` (a `signal`'s name, or not)."""
-        self.reason = self.reason or reason
-        self.signal = self.signal or signal
-        for scope in list(self._scopes):
-            scope.cancel()
-
-    @property
-    def stopped(self) -> str | None:
-        """Why the run stopped other than by a signal, if it did."""
-        return self.reason if self.reason != self.signal else None
-
-    @property
-    def cause(self) -> str | None:
-        """What stopped the run, in a word or two: the signal, `fail-fast` or `--fail-on-error N`."""
-        return self.reason.split(":", 1)[0] if self.reason else None
-
-    @contextlib.contextmanager
-    def guard(self) -> Iterator[anyio.CancelScope]:
-        """A scope cancelled by `stop` (at once when the run is already interrupted)."""
-        scope = anyio.CancelScope()
-        if self.reason:
-            scope.cancel()
-        self._scopes.add(scope)
-        try:
-            with scope:
-                yield scope
-        finally:
-            self._scopes.discard(scope)
-
-
-async def watch_signals(
-    interrupt: Interrupt, hard_stop: anyio.CancelScope, notify: Callable[[str], None] = lambda _: None
-) -> None:
-    """SIGINT/SIGTERM: the first stops the agents (episodes are then verified and written), a second one
-    stops everything. Handlers are installed whatever disposition the process inherited (even SIG_IGN)."""
-    with anyio.open_signal_receiver(*STOP_SIGNALS) as signals:
-        async for received in signals:
-            name = signal.Signals(received).name
-            if interrupt.signal is None:
-                notify(f"{name}: stopping the agent, then verifying and writing results (again to stop at once)")
-                interrupt.stop(name, signal=name)
-            else:
-                notify(f"{name}: stopping now")
-                hard_stop.cancel()
-                return
 
 
 def failed_result(scenario: Scenario, status: str, error: str, episode: dict[str, Any]) -> Result:
@@ -405,7 +296,7 @@ async def run_many(
 
     async def one(index: int) -> None:
         folder = episode_folder(options, index)
-        async with mine, shared:
+        async with _released(mine), shared:
             if interrupt.reason:
                 results[index] = not_run(scenario, folder, f"not started: the run was stopped by {interrupt.cause}",
                                          "interrupted", backend, options.seed + index)  # fmt: skip
@@ -435,11 +326,28 @@ async def run_many(
                 watch.stop_if_due(results[index], interrupt, notify)  # as if it had run
         else:
             async with anyio.create_task_group() as tg:
-                for index in range(options.repeat):
-                    if index not in kept:
-                        tg.start_soon(one, index)
+                await _start_lazily(tg, (i for i in range(options.repeat) if i not in kept), mine, one)
         outer.cancel_scope.cancel()
     return _recorded_run(scenario, options, kept | results, interrupt, len(kept))
+
+
+async def _start_lazily(
+    tg: TaskGroup, indexes: Iterable[int], gate: anyio.Semaphore, one: Callable[[int], Awaitable[None]]
+) -> None:
+    """Start `one(index)` for each index once `gate` has a free slot (released by `one` as it ends), so a run of
+    a million episodes holds only the ones running, not a million waiting tasks."""
+    for index in indexes:
+        await gate.acquire()
+        tg.start_soon(one, index)
+
+
+@contextlib.asynccontextmanager
+async def _released(gate: anyio.Semaphore) -> AsyncIterator[None]:
+    """Hold a slot `_start_lazily` acquired for this episode, and give it back when the episode ends."""
+    try:
+        yield
+    finally:
+        gate.release()
 
 
 def _recorded_run(
