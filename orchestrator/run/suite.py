@@ -460,6 +460,8 @@ class SuiteProgress:
         self.plain = not console.is_terminal
         self.total = sum(1 for r in runs if r.scenario is not None)
         self.done = 0
+        self.positions: dict[str, int] = {}
+        """Each scenario's number in its lines, in the order scenarios start (the suite's order)."""
         self.repeat = repeat
         self.progress = Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -478,9 +480,10 @@ class SuiteProgress:
     def __call__(self, kind: str, run: ScenarioRun, index: int, text: str) -> None:
         assert run.scenario is not None
         sid = run.scenario.id
+        number = self.positions.setdefault(sid, len(self.positions) + 1)
         if kind == "start":
             if self.plain:
-                self.console.print(f"[{self.done + 1}/{self.total}] {sid}: starting", highlight=False)
+                self.console.print(f"[{number}/{self.total}] {sid}: starting", highlight=False)
         elif kind == "stage":
             if text == "done":
                 self.progress.advance(self.task)
@@ -493,9 +496,9 @@ class SuiteProgress:
             self.active.pop(sid, None)
             record = run.record
             if record and record.results:
-                message = f"[{self.done}/{self.total}] {sid}: {episodes_verdict(record.results)}"
+                message = f"[{number}/{self.total}] {sid}: {episodes_verdict(record.results)}"
             else:
-                message = f"[{self.done}/{self.total}] {sid}: not run"
+                message = f"[{number}/{self.total}] {sid}: not run"
             self.console.print(message, highlight=False)
         if not self.plain:
             busy = ", ".join(f"{k} ({v})" for k, v in list(self.active.items())[:2])
