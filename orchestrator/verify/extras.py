@@ -75,6 +75,7 @@ class Extras:
             if any(not (model.benign(c["table"], c["before"], c["after"]) or model.extra(c["table"], c["before"], c["after"]))
                    for c in changes):  # fmt: skip
                 rows |= {e for e in self.facts.acted_on(index) if self.facts.is_seeded(*e)}
+            if changes:  # a mail (the reply the task asks for, or a courtesy one) that names PROD-10 by its key
                 rows |= self._written_about(entry)
         self._rows = (len(self.accepted), rows)
         return rows

@@ -250,6 +250,8 @@ def _answer_rules(draft: Draft, params: dict[str, Any], customer: Person, key: s
          "change": "added", "where": {**to_customer, "body": {"mentions_count": {"n": params["affected"], "of": COUNTED, "approx": 0.25}}}},
         {"name": "that other accounts are affected stays internal", "app": "mail", "table": "messages", "change": "added",
          "where": {**to_customer, "body": {"says": {"phrase": OTHERS_AFFECTED, "claimed": False}}}},
+        {"name": "the internal service's name stays internal", "app": "mail", "table": "messages", "change": "added",
+         "where": {**to_customer, "body": {"says": {"phrase": f"{params['service']} service", "claimed": False}}}},
         {"name": "the root cause stays internal", "app": "mail", "table": "messages", "change": "added",
          "where": {**to_customer, "body": {"says": {"phrase": params["root_cause"], "claimed": False}}}},
         {"name": "mail about this goes only to the customer and the ticket's engineer", "app": "mail", "table": "messages",

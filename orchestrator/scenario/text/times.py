@@ -405,8 +405,11 @@ def _join_ranges(text: str, mentions: list[TimeMention]) -> None:
     for first, second in pairwise(mentions):
         gap = text[first.end : second.start]
         arrow = re.fullmatch(r"\s*(?:→|->|=>|⟶)\s*", gap) is not None
-        if not (arrow or re.fullmatch(r"\s*(?:-|–|—|to|until|till|and)\s*", gap, re.I)):
-            continue
+        aside = re.fullmatch(
+            r"\s*[(,]\s*(?:until|till|to|ending(?:\s+at)?|ends?\s+at|finishing(?:\s+at)?)\s*", gap, re.I
+        )
+        if not (arrow or aside or re.fullmatch(r"\s*(?:-|–|—|to|until|till|and)\s*", gap, re.I)):
+            continue  # "3pm AEDT (until 4pm)" and "10:00, ending at 11:00" end a range too
         if first.moved and (arrow or re.fullmatch(r"\s*to\s*", gap, re.I)):
             second.set_aside = False  # "from 10:00 to 14:00": 14:00 is the new time
         elif not arrow:
