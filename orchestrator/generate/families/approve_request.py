@@ -119,6 +119,11 @@ class ApproveRequest(Family):
                             else f"Rejected: {money(amount)} {unit} is above the policy limit of {money(limit)}.")},
              "unchecked": ["comment"]},
         ]  # fmt: skip
+        if approved:  # no mail may say the opposite of what the ticket records, asked for or not
+            draft.forbid.append({"name": f"{requester.first_name} is not told the request is rejected", "app": "mail",
+                                 "table": "messages", "change": "added", "where": {"folder": "sent", "body": {"says": {
+                                     "phrase": ["rejected", "reject", "declined", "denied", "turned down", "cannot approve",
+                                                "can't approve", "not approved"], "claimed": True}}}})  # fmt: skip
         if reply:
             oracle += _reply(draft, params, requester, key, stated)
         draft.oracle = oracle
@@ -185,11 +190,6 @@ def _reply(draft: Draft, params: dict[str, Any], requester: Person, key: str, st
         {"name": f"{requester.name} is told {money(stated)}, by any mail",
          "told": {"who": [requester.email], "facts": [{"mentions_amount": {"value": stated, "currency": CURRENCY}}]}},
     ])  # fmt: skip
-    if approved:  # the mail must not say the opposite of what the ticket records
-        draft.forbid.append({"name": f"{requester.first_name} is not told the request is rejected", "app": "mail",
-                             "table": "messages", "change": "added", "where": {"folder": "sent", "body": {"says": {
-                                 "phrase": ["rejected", "reject", "declined", "denied", "turned down", "cannot approve",
-                                            "can't approve", "not approved"], "claimed": True}}}})  # fmt: skip
     draft.allow["mail"] = {"messages": {"added": True}}
     return [
         {"tool": "mail__search_messages", "args": {"query": f"from:{requester.email} {key}"}, "save": "found"},

@@ -145,7 +145,7 @@ ARROW_AFTER = re.compile(r"^\s*(?:→|->|=>|⟶)\s*")
 SET_ASIDE_AFTER = re.compile(
     r"^\s*(?:(?:slot|meeting|call|one)\s+)?(?:(?:is|has\s+been)\s+(?:out|off|cancell?ed|no\s+good|not\s+possible|"
     r"too\s+(?:early|late))\b|(?:[\w ]{0,30}?\s)?is\s+now\s+(?:at\s+|a\s+)?(?=\d)|"
-    r"(?:(?:does|do|will)\s+not|(?:does|do)n(?:'|’)?t|won(?:'|’)t|no\s+longer|can(?:'|’)?t|cannot)\s+"
+    r"(?:(?:does|do|did|will)\s+not|(?:does|do|did)n(?:'|’)?t|won(?:'|’)t|no\s+longer|can(?:'|’)?t|cannot)\s+"
     r"(?:works?|suits?|fits?|happens?|be)\b)",
     re.I,
 )

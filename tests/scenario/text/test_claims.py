@@ -97,3 +97,11 @@ def test_your_time_is_read_in_the_recipients_zone() -> None:
     )
     assert holds(text, {"mentions_time": "2026-05-01T13:30:00+10:00"}, CTX)
     assert not holds(text, {"mentions_time": "2026-05-01T09:00:00+10:00"}, CTX)
+
+
+def test_a_time_that_did_not_work_and_the_end_of_a_range_are_no_conflict() -> None:
+    nine_am_ny = {"mentions_time": "2026-03-05T10:00:00-05:00"}
+    said = "Booked: Thu 5 March. Your 12:45 didn't work for everyone, so I picked 15:00-15:45 UTC (10:00 am New York)."
+    assert holds(said, nine_am_ny, CTX)
+    assert holds("Thursday 5 March at 10am EST (until 11am).", nine_am_ny, CTX)
+    assert not holds("Thursday 5 March at 10am EST, or 11am.", nine_am_ny, CTX)
