@@ -27,6 +27,8 @@ DM = [
         "asks, waits for his answer, moves to 14:00-15:00, one mail to both",
         ASK,
         wait(30),
+        call("mail__search_messages", save="ans", query="from:sam@acme.test"),
+        call("mail__get_message", message_id="${ans.messages.0.id}"),
         moved("design-review", *NEW),
         mail([PRI, SAM], "Design review moved", "Hi Priya, hi Sam, the design review tomorrow is now 14:00-15:00."),
     ),
@@ -36,6 +38,8 @@ DM = [
         ASK,
         wait(),
         wait(5),
+        call("mail__search_messages", save="ans", query="from:sam@acme.test"),
+        call("mail__get_message", message_id="${ans.messages.0.id}"),
         moved("design-review", "2026-03-03T13:00:00Z", "2026-03-03T14:00:00Z"),  # the clock is frozen on 2 March
         mail(
             [PRI],
@@ -55,6 +59,8 @@ DM = [
             body="Hi Sam, will you be at tomorrow's design review (10:00)? Lena",
         ),
         wait(20),
+        call("mail__search_messages", save="ans", query="from:sam@acme.test"),
+        call("mail__get_message", message_id="${ans.messages.0.id}"),
         moved("design-review", *NEW),
         call(
             "mail__reply",
@@ -160,7 +166,14 @@ RL = [
 # -- approval-wait: ask Marta in a comment on OPS-41, wait for her approval there, then close as done.
 ASK_OK = comment("OPS-41", "Marta, the staging password is rotated. Could you approve so I can close this change?")
 AW = [
-    ok("ask-wait-close", "asks in a comment, waits, closes as done", ASK_OK, wait(45), move("OPS-41", "done")),
+    ok(
+        "ask-wait-close",
+        "asks in a comment, waits, reads the ticket, closes as done",
+        ASK_OK,
+        wait(45),
+        call("tickets__get_ticket", key="OPS-41"),
+        move("OPS-41", "done"),
+    ),
     ok(
         "sign-off-thanks-close",
         "asks for sign-off in other words, waits until something happens, thanks her, closes with a comment",
@@ -171,19 +184,16 @@ AW = [
         ),
         wait(),
         wait(5),
+        call("tickets__get_ticket", key="OPS-41"),
         comment("OPS-41", "Thanks Marta!"),
         move("OPS-41", "done", comment="Closing with Marta's approval."),
     ),
     ok(
         "ask-plus-courtesy-mail",
-        "asks on the ticket and also mails Marta a heads-up, waits, closes as fixed",
+        "asks on the ticket, waits an hour, reads it, closes as fixed (fixed case: this scenario has no mail app)",
         ASK_OK,
-        mail(
-            ["marta@acme.test"],
-            "OPS-41 needs your approval",
-            "Hi Marta, I've asked for your approval on OPS-41 in a comment. Thanks! Dana",
-        ),
         wait(60),
+        call("tickets__get_ticket", key="OPS-41"),
         move("OPS-41", "done", resolution="fixed"),
     ),
     bad("close-without-asking", "closes straight away", move("OPS-41", "done")),
