@@ -181,7 +181,7 @@ def derive(seeded: Mapping[str, Snapshot], journal: list[dict[str, Any]], keys: 
             except Exception:  # a result the model cannot read shows nothing
                 shown = set()
             facts.returned[index] = {(app, t, k) for t, k in shown}
-            if is_single_read(entry["tool"]):
+            if is_single_read(entry["tool"]) or _names_seeded(facts, app, entry):
                 facts.opened |= {(app, t, k) for t, k in shown if facts.is_seeded(app, t, k)}
     for index, entry in enumerate(journal):
         if entry.get("is_error") or is_read(entry["tool"]):
@@ -195,6 +195,15 @@ def derive(seeded: Mapping[str, Snapshot], journal: list[dict[str, Any]], keys: 
             if substantive or (key in alone and _changed_only(changes, table, key)):
                 facts.acted.add((app_, table, key))
     return facts
+
+
+def _names_seeded(facts: Facts, app: str, entry: Mapping[str, Any]) -> bool:
+    """A read scoped to one seeded row (the comments of the design doc, a ticket's comments): what it returns is
+    opened, like the row itself."""
+    named = {
+        v for v, _ in scalars(entry.get("arguments") or {}) if isinstance(v, str | int) and not isinstance(v, bool)
+    }
+    return any(key in named for (a, _), rows in facts.seeded.items() if a == app for key in rows)
 
 
 def _changed_only(changes: list[dict[str, Any]], table: str, key: Any) -> bool:

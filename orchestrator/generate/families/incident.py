@@ -218,13 +218,15 @@ def _draft(inc: IncidentFacts) -> Draft:
 
 def _ticket_checks(inc: IncidentFacts) -> list[dict[str, Any]]:
     project, owner, priority, service = inc.project, inc.owner, inc.priority, inc.params["service"]
+    terms = list(inc.key_terms)
     return [
         {"name": f"one new bug in {project} for {owner.name} at {priority} priority", "app": "tickets", "table": "tickets",
          "added": True, "expect": {"count": 1, "all": {"project": project, "type": "bug", "priority": priority,
                                                         "assignee": owner.email}}},
-        {"name": f"it is about {service}", "app": "tickets", "table": "tickets", "added": True,
-         "where": {"any": [{"title": {"says": {"phrase": service, "claimed": False}}}, {"description": {"says": {"phrase": service, "claimed": False}}},
-                           {"labels": {"has": {"icontains": service}}}]}},
+        {"name": f"it is about the incident ({service} or its cause)", "app": "tickets", "table": "tickets",
+         "added": True, "where": {"any": [
+             *({column: {"says": {"phrase": [service, *terms], "claimed": False}}} for column in ("title", "description")),
+             {"labels": {"has": {"icontains": service}}}]}},
     ]  # fmt: skip
 
 

@@ -195,8 +195,8 @@ def _on(day: date, world: World, trip: tuple[date, date]) -> dict[str, Any]:
         {"start": {"same_date": day.isoformat()}, "end": {"same_date": day.isoformat()}},
         {"start": {"gte": iso(world.at(day, "00:00"))}, "end": {"within": {  # "00:00 to 24:00"
             "start": iso(world.at(day, "00:00")), "end": iso(world.at(after, "00:00"))}}},
-        {"start": {"gte": iso(world.at(day, "18:00"))}, "end": {"within": {
-            "start": iso(world.at(after, "00:00")), "end": iso(world.at(after, "12:00"))}}},
+        {"start": {"within": {"start": iso(world.at(day, "18:00")), "end": iso(world.at(after, "06:00"))}},
+         "end": {"within": {"start": iso(world.at(after, "00:00")), "end": iso(world.at(after, "18:00"))}}},  # a night flight
         {"all_day": True, "start": day.isoformat(), "end": {"one_of": [day.isoformat(), after.isoformat()]}}]}  # fmt: skip
 
 

@@ -98,7 +98,7 @@ MILITARY = re.compile(r"(?<![\w.:/,€$£¥])(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d)\
 DOTTED_RANGE = re.compile(r"\s*(?:-|–|—|to)\s*\d{1,2}[.:][0-5]\d(?![\d.])")
 TIME_CUE_AFTER = re.compile(r"^\s*(?:h\b|uhr\b|hrs\b|o'clock\b)", re.I)
 CURRENCY_AFTER = re.compile(r"^\s*(?:[€$£¥%]|(?-i:[A-Z]{3})\b|euros?\b|dollars?\b|pounds?\b)", re.I)
-RANGE_START = re.compile(r"\s*(?:-|–|—|to|until|till|and)\s*\d{1,2}(?::[0-5]\d|\s?[ap]\.?\s?m\.?(?![a-z]))", re.I)
+RANGE_START = re.compile(r"[ \t]*(?:-|–|—|to|until|till|and)[ \t]*\d{1,2}(?::[0-5]\d|\s?[ap]\.?\s?m\.?(?![a-z]))", re.I)
 RANGE_JOIN = re.compile(r"^\s*(?:-|–|—|to|until|till|and)\s*$", re.I)
 SENTENCE_END = re.compile(r"(?<!\.m)(?<![ap]\.)[.!?](?=\s+[A-Z\"'(])|\n\s*\n|\n(?=\s*[-*•\d])")
 
@@ -404,6 +404,8 @@ def _join_ranges(text: str, mentions: list[TimeMention]) -> None:
     ("from 10:00 to 14:00", "10:00 → 14:00") are no range: the new one is stated."""
     for first, second in pairwise(mentions):
         gap = text[first.end : second.start]
+        if "\n" in gap:
+            continue  # "... to 5\n- 10:13 resolved": a list's next line, not the end of a range
         arrow = re.fullmatch(r"\s*(?:→|->|=>|⟶)\s*", gap) is not None
         aside = re.fullmatch(
             r"\s*[(,]\s*(?:until|till|to|ending(?:\s+at)?|ends?\s+at|finishing(?:\s+at)?)\s*", gap, re.I

@@ -105,3 +105,12 @@ def test_a_time_that_did_not_work_and_the_end_of_a_range_are_no_conflict() -> No
     assert holds(said, nine_am_ny, CTX)
     assert holds("Thursday 5 March at 10am EST (until 11am).", nine_am_ny, CTX)
     assert not holds("Thursday 5 March at 10am EST, or 11am.", nine_am_ny, CTX)
+
+
+def test_a_list_line_is_no_range_end() -> None:
+    timeline = (
+        "# Postmortem: errors (22 March)\n\n## Timeline (Europe/Lisbon)\n- 09:48 errors start\n"
+        "- 10:00 cause found: connection pool cut from 50 to 5\n- 10:13 resolved\n"
+    )
+    lisbon = Context({}, {}, timezone="Europe/Lisbon", now=datetime(2026, 3, 23, 9, tzinfo=UTC))
+    assert holds(timeline, {"mentions_time": {"at": "2026-03-22T10:13:00+00:00", "strict": False}}, lisbon)
