@@ -34,6 +34,7 @@ from typing import Literal
 Isolation = Literal["bwrap", "unshare", "none"]
 ISOLATION_CHOICES = ("auto", "bwrap", "unshare", "none")
 NOBODY = 65534
+SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 NONE_WARNING = "the agent runs WITHOUT isolation ({why}): it can read the scenario and tamper with the run; its verdict is not to be trusted"
 """The console's one-line warning for `none` (what results.json's `episode.untrusted` says too)."""
 UNTRUSTED = "isolation none: the agent could read the scenario's checks and rewrite this record"
@@ -76,7 +77,13 @@ def base_bwrap(host_user: bool) -> list[str]:
 
 def setpriv_prefix() -> list[str]:
     """The `setpriv` command that drops the agent to host uid/gid 65534 without groups or capabilities (as root)."""
-    return [shutil.which("setpriv") or "setpriv", *SETPRIV]
+    return [_system_tool("setpriv"), *SETPRIV]
+
+
+def _system_tool(name: str) -> str:
+    """A tool's real path (not a link in a folder the sandbox may hide), else its bare name."""
+    found = shutil.which(name)
+    return os.path.realpath(found) if found else name
 
 
 def _probe(argv: list[str], what: str) -> str | None:
@@ -232,7 +239,14 @@ def unshare_script(
     fds = {path: FIRST_FD + i for i, path in enumerate(keep)}
     if max(fds.values()) > 9:
         raise IsolationError(f"--isolation unshare: too many folders to bind back ({', '.join(map(str, keep))})")
-    lines = ["set -e", *(f"exec {fd}<{_q(path)}" for path, fd in fds.items())]
+    # The setup's own tools come from the system's folders: the caller's PATH may point into /tmp, which the fresh
+    # /tmp below hides; the agent gets the caller's PATH back.
+    lines = [
+        "set -e",
+        'AGENT_PATH="$PATH"',
+        f"PATH={SYSTEM_PATH}",
+        *(f"exec {fd}<{_q(path)}" for path, fd in fds.items()),
+    ]
     skip = " | ".join(KEEP_WRITABLE)
     lines.append(
         "awk '{print $5}' /proc/self/mountinfo | sort -u | while read -r m; do "
@@ -255,8 +269,8 @@ def unshare_script(
         if file.exists() and not file.is_dir():
             lines.append(f"if [ -e {_q(file)} ]; then mount --bind /dev/null {_q(file)}; fi")
     _bind_back(lines, fds[scratch], scratch, writable=True)
-    lines += [f"exec {' '.join(f'{fd}<&-' for fd in fds.values())}", f"cd {_q(cwd)}"]
-    drop = setpriv_prefix() if host_user else [shutil.which("setpriv") or "setpriv", *SETPRIV_USERNS]
+    lines += [f"exec {' '.join(f'{fd}<&-' for fd in fds.values())}", f"cd {_q(cwd)}", 'PATH="$AGENT_PATH"']
+    drop = setpriv_prefix() if host_user else [_system_tool("setpriv"), *SETPRIV_USERNS]
     lines.append(f"exec {shlex.join(drop)} /bin/sh -c {shlex.quote(command)}")
     return "\n".join(lines) + "\n"
 
