@@ -36,7 +36,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from orchestrator.scenario.text.phrases import code_pattern
 from orchestrator.verify.facts import Entity, Facts, harm_model, is_read, scalars
 from orchestrator.verify.results import Change, Violation
 from servers import registry
@@ -44,6 +43,8 @@ from servers.core.harm import is_internal
 
 CODE_KEY = re.compile(r"[A-Za-z]{2,10}-\d{1,6}")
 """A key that reads like a code in prose (a ticket's OPS-142), so naming it in a mail names the row."""
+CODE_TOKEN = re.compile(r"(?<![\w-])([A-Za-z]{2,10}-\d{1,6})(?![\w-]|\.\d)")
+"""Such a code written in a text as a whole token (as `mentions_code` reads one)."""
 
 
 @dataclass
@@ -58,6 +59,7 @@ class Extras:
     """Rows whose change the task allows (shared with the verdict, which fills it in)."""
     _involved: set[str] | None = field(default=None, repr=False)
     _rows: tuple[int, set[Entity]] | None = field(default=None, repr=False)
+    _codes: dict[str, list[Entity]] | None = field(default=None, repr=False)
 
     def task_rows(self) -> set[Entity]:
         """Seeded rows the task touches: opened, changed as the scenario allows, or named by a call that made a
@@ -84,14 +86,18 @@ class Extras:
         """Seeded rows with a code-like key (a ticket's OPS-142) that a call's text names: the mail that tells
         Randall about PROD-10 brings PROD-10 into the task."""
         texts = [v for v, _ in scalars(entry.get("arguments") or {}) if isinstance(v, str) and len(v) > 12]
-        if not texts:
-            return set()
-        found: set[Entity] = set()
-        for (app, table), rows in self.facts.seeded.items():
-            for key in rows:
-                if isinstance(key, str) and CODE_KEY.fullmatch(key) and any(code_pattern(key).search(t) for t in texts):
-                    found.add((app, table, key))
-        return found
+        named = {m.group(1).upper() for text in texts for m in CODE_TOKEN.finditer(text)}
+        return {e for code in named for e in self._code_rows().get(code, ())}
+
+    def _code_rows(self) -> dict[str, list[Entity]]:
+        """The seeded rows whose key reads like a code, by that code in capitals (worked out once)."""
+        if self._codes is None:
+            self._codes = {}
+            for (app, table), rows in self.facts.seeded.items():
+                for key in rows:
+                    if isinstance(key, str) and CODE_KEY.fullmatch(key):
+                        self._codes.setdefault(key.upper(), []).append((app, table, key))
+        return self._codes
 
     def involved(self) -> set[str]:
         """The people involved in the task: the user, the people the task's rows name, and the people named by

@@ -19,6 +19,7 @@ from typing import Any
 
 from orchestrator.scenario.checks import ToldCheck
 from orchestrator.scenario.conditions import Context, describe_condition, failures, holds, row_matches
+from orchestrator.scenario.text.operators import spec_of
 from orchestrator.verify.results import CheckResult
 
 ANY = "any"
@@ -47,25 +48,9 @@ def _describe_fact(fact: Mapping[str, Any]) -> str:
 
 def _claimed(fact: Mapping[str, Any]) -> dict[str, Any]:
     """A fact with `claimed: true` on its typed readings unless it says otherwise."""
-    out: dict[str, Any] = {}
-    for op, operand in fact.items():
-        if op in CLAIMABLE:
-            spec = (
-                dict(operand)
-                if isinstance(operand, Mapping) and ("from" in operand or _primary(op) in operand)
-                else {_primary(op): operand}
-            )
-            spec.setdefault("claimed", True)
-            out[op] = spec
-        else:
-            out[op] = operand
-    return out
-
-
-def _primary(op: str) -> str:
-    from orchestrator.scenario.text.operators import PRIMARY
-
-    return PRIMARY[op]
+    return {
+        op: {"claimed": True, **spec_of(op, operand)} if op in CLAIMABLE else operand for op, operand in fact.items()
+    }
 
 
 def _unclaimed(fact: Mapping[str, Any]) -> dict[str, Any]:
