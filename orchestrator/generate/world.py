@@ -90,6 +90,18 @@ class World:
     start: datetime
     """The clock every scenario over this world starts at: a Monday 09:00 in the persona's zone."""
     apps: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
+    edition: int = 1
+    """The task-set edition the world was built for (1: release v1's worlds, byte for byte; 2: see `build_world`)."""
+    split: str | None = None
+    """Edition 2: the split the organization belongs to (`train` or `test`); families word their instructions with
+    that side's phrasings (`phrasing.compose`). None: no split (every phrasing may be used)."""
+    industry: str = ""
+    """Edition 2: the organization's industry (its vocabulary); empty for edition 1."""
+
+    @property
+    def org_id(self) -> str:
+        """The organization's id in a manifest: `org-<seed>`."""
+        return f"org-{self.seed}"
 
     # -- looking things up ------------------------------------------------------
 
