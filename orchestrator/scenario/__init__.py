@@ -1,6 +1,7 @@
 """Scenarios: the file format, its loader, and the language of conditions checks are written in.
 
-- `model`: the pydantic model of a scenario and `load`, which reports every problem with file, line and path.
+- `model`: the pydantic model of a scenario and `load`, which reports every problem with file, line and path
+  (`load_data`: the same for scenario data held in memory).
 - `checks`: what a scenario judges and allows (stages of row, journal and judge checks; forbid, allow, relax).
 - `worldspec`: the `world:` section as models (events, clock steps, waits, people, the user) and its load checks;
   `orchestrator.world` runs it.
@@ -24,9 +25,11 @@ from orchestrator.scenario.model import (
     app_of,
     discover,
     load,
+    load_data,
 )
 
 __all__ = [
     "GATEWAY_SEPARATOR", "SAVED_REF", "Check", "Expect", "Forbid", "JournalCheck", "JournalRule", "Limits",
     "OracleStep", "RowCheck", "Scenario", "ScenarioError", "ScenarioProblem", "Stage", "app_of", "discover", "load",
+    "load_data",
 ]  # fmt: skip

@@ -220,11 +220,36 @@ def load(path: str | Path) -> Scenario:
     if not isinstance(data, dict):
         problem((), "a scenario file must be a mapping with id, title, instruction, apps, stages …")
         raise ScenarioError(path, problems)
+    scenario = _validated(data, path, problem, problems, path)
+    scenario._path = path
+    return scenario
 
-    data = expand_templates(data, problem)
-    data = _include_seed_files(data, path, problem)
-    if problems:
+
+def load_data(data: dict[str, Any], name: str = "<data>") -> Scenario:
+    """Validate scenario data held in memory the way `load` validates a file (seeds inline: no seed files are read);
+    problems name `name`, without lines. The data is not changed; the scenario's `path` is None."""
+    problems: list[ScenarioProblem] = []
+    path = Path(name)
+
+    def problem(at: Path_, message: str) -> None:
+        problems.append(ScenarioProblem(file=name, line=None, path=yamlpaths.dotted(at), message=message))
+
+    if not isinstance(data, dict):
+        problem((), "a scenario must be a mapping with id, title, instruction, apps, stages …")
         raise ScenarioError(path, problems)
+    return _validated(data, None, problem, problems, path)
+
+
+def _validated(
+    data: dict[str, Any], path: Path | None, problem: Any, problems: list[ScenarioProblem], where: Path
+) -> Scenario:
+    """The scenario of `data` (read from `path`, or held in memory when None); raises naming `where` and every
+    problem."""
+    data = expand_templates(data, problem)
+    if path is not None:
+        data = _include_seed_files(data, path, problem)
+    if problems:
+        raise ScenarioError(where, problems)
 
     try:
         scenario = Scenario.model_validate(data)
@@ -240,16 +265,15 @@ def load(path: str | Path) -> Scenario:
         try:
             rest = Scenario.model_validate(pruned)
         except ValidationError:
-            raise ScenarioError(path, problems) from None
+            raise ScenarioError(where, problems) from None
         for at, message in semantic_problems(rest):
             problem(original(at), message)
-        raise ScenarioError(path, problems) from None
+        raise ScenarioError(where, problems) from None
 
     for at, message in semantic_problems(scenario):
         problem(at, message)
     if problems:
-        raise ScenarioError(path, problems)
-    scenario._path = path
+        raise ScenarioError(where, problems)
     return scenario
 
 
