@@ -1,15 +1,22 @@
 """Instructions as people write them (edition 2): phrasings composed from parts, held out by template.
 
 An edition-2 family words its instruction with `compose`: one *request* (the ask itself; its id is the task's
-template), optionally wrapped in an *opener* (context, a greeting) and a *closer* (a constraint, a thank-you),
-all `str.format` templates over the task's values. Every part has an id, `<family>/<intent>/<kind>/<n>`, and
-every id falls on one side of the split by its own hash (`template_split`): a task on a test organization is
-worded only with test parts, a train task only with train parts, so test phrasings never appear in train.
+template), optionally wrapped in an *opener* (context, a greeting, a forwarded mail) and a *closer* (a constraint, a
+thank-you), all `str.format` templates over the task's values. Around them `compose` may add a greeting and a
+sign-off shared by every family (`GREETINGS`, `SIGNOFFS`), and sometimes the slips people make when they type
+fast (`slip`: a lower-case first letter, a missing full stop or comma, a dropped "the"), made on the templates'
+own words only, never on a value (a name, number, time, date or key). Every part has an id,
+`<family>/<intent>/<kind>/<n>` (the shared ones `common/all/<kind>/<n>`), and every id falls on one side of the
+split by its own hash (`template_split`): a task on a test organization is worded only with test parts, a train
+task only with train parts, so test phrasings never appear in train.
 
     text, template = compose(world, rng, "reschedule", "move", REQUESTS, values, openers=OPENERS, closers=CLOSERS)
     params["template"] = template      # recorded in the parameters and the manifest
 
-A world without a split (`world.split is None`: edition 1, or a run without splits) may use every part.
+`compose_parts` does the same and also returns the ids of every part used (families record them as
+`params["parts"]`); `word` composes from a `Phrasebook` (a family's requests, openers and closers for one intent)
+with a random stream of its own seed, so `sample` and `build` word a task alike. A world without a split (`world.split is None`: edition 1, or a run without splits) may use
+every part. A template may hold line breaks (a forwarded mail); spaces within a line are collapsed.
 
 May import nothing first-party.
 """
@@ -18,11 +25,74 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 TEST_SHARE = 25
 """Percent of every part list held out for test (by the hash of each part's id)."""
+
+USE = {"greeting": 0.45, "opener": 0.8, "closer": 0.8, "signoff": 0.55}
+"""How often each optional part is used (when its list has one on the world's side)."""
+SLIPS = 0.3
+"""How often an instruction carries typing slips."""
+
+GREETINGS = [
+    "Hi!",
+    "Hey.",
+    "Hi there.",
+    "Morning!",
+    "Hello,",
+    "Hey, quick one.",
+    "Hi, hope your day is going well.",
+    "Hi — one for you.",
+    "Hello! Small favour.",
+    "Hey there!",
+    "Good morning.",
+    "Quick request.",
+    "Hi, got a minute?",
+    "Hey — when you have a moment.",
+    "Okay, next thing.",
+    "Right, another one.",
+    "Hi, need a hand with something.",
+    "One more thing for today.",
+    "Hiya.",
+    "Hello again.",
+    "Hey! Something for your list.",
+    "Hi, a task for you.",
+    "Morning, hope you're well.",
+    "So,",
+]
+"""Greetings any instruction may open with (ids `common/all/greeting/<n>`)."""
+
+SIGNOFFS = [
+    "Thanks!",
+    "Thank you.",
+    "Thanks a lot.",
+    "Cheers.",
+    "Much appreciated.",
+    "Thanks in advance.",
+    "Thanks, you're a star.",
+    "Appreciate it!",
+    "Ta.",
+    "Many thanks.",
+    "Thanks so much.",
+    "Thank you!",
+    "Cheers, thanks.",
+    "Let me know if anything is unclear.",
+    "Shout if you get stuck.",
+    "Thanks for sorting this out.",
+    "Grateful for the help.",
+    "Thanks, that'd be a big help.",
+    "Thanks very much.",
+    "That's all, thanks.",
+    "Thanks — really appreciate it.",
+    "Ping me when it's done.",
+    "Cheers for this.",
+    "Thanks a million.",
+]
+"""Sign-offs any instruction may end with (ids `common/all/signoff/<n>`)."""
 
 
 def part_id(family: str, intent: str, kind: str, index: int) -> str:
@@ -45,6 +115,94 @@ def usable(family: str, intent: str, kind: str, parts: Sequence[str], split: str
     return [i for i in every if template_split(part_id(family, intent, kind, i)) == split]
 
 
+def sides(family: str, intent: str, kind: str, parts: Sequence[str]) -> dict[str, int]:
+    """How many parts of a list fall on each side: {"train": n, "test": m}."""
+    counts = {"train": 0, "test": 0}
+    for i in range(len(parts)):
+        counts[template_split(part_id(family, intent, kind, i))] += 1
+    return counts
+
+
+@dataclass(frozen=True)
+class Composition:
+    """A composed instruction: its text, its template (the request's id) and the ids of every part used."""
+
+    text: str
+    template: str
+    parts: tuple[str, ...]
+
+
+def compose_parts(
+    world: Any,
+    rng: random.Random,
+    family: str,
+    intent: str,
+    requests: Sequence[str],
+    values: Mapping[str, Any],
+    *,
+    openers: Sequence[str] = (),
+    closers: Sequence[str] = (),
+) -> Composition:
+    """`compose`, with the ids of every part used. Raises ValueError when the split has no request, or when a part
+    names a value the family did not give."""
+    split = getattr(world, "split", None)
+    picks = usable(family, intent, "request", requests, split)
+    if not picks:
+        raise ValueError(f"{family}/{intent}: no request phrasing on the {split} side of the split; add more")
+    index = rng.choice(picks)
+    used = [part_id(family, intent, "request", index)]
+    body = [requests[index]]
+    for kind, parts, owner, before in (
+        ("opener", openers, (family, intent), True),
+        ("closer", closers, (family, intent), False),
+        ("greeting", GREETINGS, ("common", "all"), True),
+        ("signoff", SIGNOFFS, ("common", "all"), False),
+    ):
+        choices = usable(*owner, kind, parts, split)
+        if not choices or rng.random() >= USE[kind]:
+            continue
+        pick = rng.choice(choices)
+        used.append(part_id(*owner, kind, pick))
+        body.insert(0, parts[pick]) if before else body.append(parts[pick])
+    template = body[0]
+    for before, after in zip(body, body[1:], strict=False):
+        template += ("\n\n" if "\n" in before or "\n" in after else " ") + after  # a forwarded mail: its own lines
+    if rng.random() < SLIPS:
+        template = slip(template, rng)
+    try:
+        text = template.format(**values)
+    except (KeyError, IndexError) as exc:
+        raise ValueError(f"{family}/{intent}: a phrasing names {exc} but the family gives no such value") from None
+    return Composition(tidy(text), used[0], tuple(used))
+
+
+@dataclass(frozen=True)
+class Phrasebook:
+    """The parts one intent of a family is worded from: requests (the ask; >= 20, >= 4 of them on the test side),
+    openers (context, a forwarded mail) and closers (constraints, politeness)."""
+
+    requests: Sequence[str]
+    openers: Sequence[str] = ()
+    closers: Sequence[str] = ()
+
+
+def word(world: Any, seed: int, family: str, intent: str, book: Phrasebook, values: Mapping[str, Any]) -> Composition:
+    """`compose_parts` of a phrasebook with its own random stream (`seed`, recorded in the task's parameters), so a
+    family's `build` words the instruction exactly as its `sample` did."""
+    return compose_parts(world, random.Random(seed), family, intent, book.requests, values, openers=book.openers,
+                         closers=book.closers)  # fmt: skip
+
+
+def pick(world: Any, seed: int, family: str, intent: str, kind: str, parts: Sequence[str]) -> tuple[str, str]:
+    """One part of another kind (e.g. the sentence of an extra step) of the world's split, drawn with its own random
+    stream (`seed`): (its text, its id)."""
+    choices = usable(family, intent, kind, parts, getattr(world, "split", None))
+    if not choices:
+        raise ValueError(f"{family}/{intent}: no {kind} part on the {world.split} side of the split; add more")
+    index = random.Random(f"{seed}:{kind}").choice(choices)
+    return parts[index], part_id(family, intent, kind, index)
+
+
 def compose(
     world: Any,
     rng: random.Random,
@@ -57,17 +215,47 @@ def compose(
     closers: Sequence[str] = (),
 ) -> tuple[str, str]:
     """An instruction and its template id: a request of the world's split, with an opener and a closer of the same
-    split when the lists give some (each also may be left out). Raises ValueError when a split has no request."""
-    split = getattr(world, "split", None)
-    picks = usable(family, intent, "request", requests, split)
-    if not picks:
-        raise ValueError(f"{family}/{intent}: no request phrasing on the {split} side of the split; add more")
-    index = rng.choice(picks)
-    text = requests[index].format(**values)
-    for kind, parts, before in (("opener", openers, True), ("closer", closers, False)):
-        choices = usable(family, intent, kind, parts, split)
-        if not choices or rng.random() < 0.3:
-            continue
-        extra = parts[rng.choice(choices)].format(**values)
-        text = f"{extra} {text}" if before else f"{text} {extra}"
-    return " ".join(text.split()), part_id(family, intent, "request", index)
+    split when the lists give some (each also may be left out), and perhaps a greeting, a sign-off and typing slips.
+    Raises ValueError when a split has no request."""
+    made = compose_parts(world, rng, family, intent, requests, values, openers=openers, closers=closers)
+    return made.text, made.template
+
+
+def tidy(text: str) -> str:
+    """Spaces collapsed within each line, lines stripped, at most one blank line in a row."""
+    lines = [" ".join(line.split()) for line in text.strip().splitlines()]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+_FREE = re.compile(r"\{[^{}]*\}|\"[^\"]*\"|'[A-Z][^']*'")
+"""What a slip never touches: a value's placeholder and a quoted name."""
+
+
+def slip(template: str, rng: random.Random) -> str:
+    """The template with one or two slips people make typing fast: the first letter in lower case, the last full
+    stop or a comma left out, a "the" dropped. Only the template's own words change (never a placeholder, so never
+    a name, number, time, date or key, and nothing inside quotes)."""
+    spans = [(m.start(), m.end()) for m in _FREE.finditer(template)]
+
+    def free(at: int) -> bool:
+        return not any(s <= at < e for s, e in spans)
+
+    kinds = ["lower", "stop", "comma", "article"]
+    rng.shuffle(kinds)
+    for kind in kinds[: rng.choice([1, 1, 2])]:
+        if kind == "lower" and template[:1].isupper() and template[1:2].islower() and free(0):
+            template = template[0].lower() + template[1:]
+        elif kind == "stop" and template.endswith(".") and free(len(template) - 1):
+            template = template[:-1]
+        elif kind == "comma":
+            at = [m.start() for m in re.finditer(r"(?<=[a-z]), (?=[a-z])", template) if free(m.start())]
+            if at:
+                cut = rng.choice(at)
+                template = template[:cut] + template[cut + 1 :]
+        elif kind == "article":
+            at = [m.start() for m in re.finditer(r"(?<= )the (?=[a-z])", template) if free(m.start())]
+            if at:
+                cut = rng.choice(at)
+                template = template[:cut] + template[cut + 4 :]
+        spans = [(m.start(), m.end()) for m in _FREE.finditer(template)]
+    return template

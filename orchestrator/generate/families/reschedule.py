@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from orchestrator.generate import phrasing
 from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
 from orchestrator.generate.scheduling import aligned_starts, day_window, fill, pick_guests
 from orchestrator.generate.world import Person, World, iso
@@ -66,13 +67,17 @@ class Reschedule(Family):
             emails = [g.email for g in guests]
             offset = rng.randint(1, 3)
             same_day = rng.random() < 0.5
+            following = offset + 1
+            if world.edition == 2:  # any weekday may be today: the meeting and its new day are working days
+                offset = workday(world, offset)
+                following = workday(world, offset + 1)
             old_window = day_window(world, offset)
             # the meeting's current time: a free hour for all of them on that day
             olds = aligned_starts(world.free_windows(emails, old_window), minutes)
             if not olds:
                 continue
             old = rng.choice(olds)
-            target = old_window if same_day else day_window(world, offset + 1)
+            target = old_window if same_day else day_window(world, following)
             clash = (old - timedelta(minutes=30), old + timedelta(minutes=minutes + 30))
             free = [w for w in world.free_windows(emails, target) if not (w[0] < clash[1] and clash[0] < w[1])]
             # the meeting and the clash are both on the calendar when the agent looks: keep their times out
@@ -89,12 +94,18 @@ class Reschedule(Family):
                 )
                 if spots:
                     distractors.append(iso(rng.choice(spots)))
-            return {"guests": emails, "day": offset, "same_day": same_day, "minutes": minutes, "old": iso(old),
+            params = {"guests": emails, "day": offset, "same_day": same_day, "minutes": minutes, "old": iso(old),
                     "new": iso(new), "clash": rng.choice(CLASHES), "organizer": organizer.email,
                     "topic": text.catch_phrase().lower(), "with_doc": knobs.get("steps", 1) == 2,
                     "distractors": sorted(set(distractors)), "distractor_count": len(set(distractors)),
                     "zones": sorted({world.persona.timezone, *(g.timezone for g in guests)}), "guests_count": len(guests),
                     "phrasing": rng.randrange(len(INSTRUCTIONS))}  # fmt: skip
+            if world.edition == 2:
+                del params["phrasing"]
+                params.update(next_day=following, wording=rng.randrange(1 << 30))
+                made = _word(world, params)
+                params.update(template=made.template, parts=list(made.parts))
+            return params
         return None
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
@@ -132,7 +143,7 @@ class Move:
         return cls(
             world, params, [world.person(e) for e in params["guests"]], world.person(params["organizer"]),
             params["minutes"], old, datetime.fromisoformat(params["new"]),
-            day_window(world, params["day"] + (0 if params["same_day"] else 1)),
+            day_window(world, params["day"] if params["same_day"] else params.get("next_day", params["day"] + 1)),
             params["topic"][:1].upper() + params["topic"][1:], f"{params['new'][:10]}-{old:%H%M}",
         )  # fmt: skip
 
@@ -160,11 +171,19 @@ class Move:
 def _draft(mv: Move) -> Draft:
     params, old = mv.params, mv.old
     when = "the same day" if params["same_day"] else f"on {human_day(mv.target[0])}"
+    if mv.world.edition == 2:
+        instruction = _word(mv.world, params).text
+    else:
+        instruction = phrase(
+            INSTRUCTIONS,
+            params["phrasing"],
+            organizer=mv.organizer.first_name,
+            clash=params["clash"].lower() if params["clash"] != "All-hands" else "all-hands",
+            when=when,
+            doc=DOC[params["phrasing"] % len(DOC)] if params["with_doc"] else "",
+        )
     return Draft(
-        mv.world, title=f"Move a {mv.minutes}-minute meeting off a new conflict",
-        instruction=phrase(INSTRUCTIONS, params["phrasing"], organizer=mv.organizer.first_name, clash=params["clash"].lower()
-                           if params["clash"] != "All-hands" else "all-hands", when=when,
-                           doc=DOC[params["phrasing"] % len(DOC)] if params["with_doc"] else ""),
+        mv.world, title=f"Move a {mv.minutes}-minute meeting off a new conflict", instruction=instruction,
         description=f"The {params['clash']} lands on '{mv.title}' ({human_day(old)}, {old:%H:%M}); move it {when} to the only slot "
         f"when {join([g.name for g in mv.guests])} and the user are free, and tell them.",
         tags=["generated", "reschedule", "scheduling", "time-zones", "calendar", "mail"] + (["docs"] if params["with_doc"] else []),
@@ -291,6 +310,13 @@ def _tell(mv: Move) -> dict[str, Any]:
                 + me.first_name}}  # fmt: skip
 
 
+def workday(world: World, offset: int) -> int:
+    """The first offset from `offset` on whose day (in the persona's zone) is a weekday."""
+    while world.day(offset).weekday() >= 5:
+        offset += 1
+    return offset
+
+
 def world_zone(name: str) -> ZoneInfo:
     """The time zone named `name` (an IANA name of the generated world)."""
     return ZoneInfo(name)
@@ -300,3 +326,153 @@ def _minus(
     free: list[tuple[datetime, datetime]], taken: list[tuple[datetime, datetime]]
 ) -> list[tuple[datetime, datetime]]:
     return subtract(free, taken)
+
+
+# -- edition 2: instructions composed from parts (phrasing.compose) --------------------------------------------------
+
+MOVE = phrasing.Phrasebook(
+    requests=[
+        "{organizer} just put the {clash} on my calendar and it lands on one of my meetings. Move my meeting to a "
+        "time {when} when all its guests and I are free, inside everyone's working hours, and keep its length. Then "
+        "email the guests the new time.{doc}",
+        "Can you sort out the clash {organizer}'s {clash} created? One of my meetings overlaps it now. Find a slot "
+        "{when} where every guest and I are free during working hours, move my meeting there at the same length, "
+        "and mail the guests the new time.{doc}",
+        "The {clash} that {organizer} scheduled sits right on top of one of my meetings. Please reschedule mine "
+        "{when} to a time everyone on it can make (working hours only, same duration) and let the guests know by "
+        "email.{doc}",
+        "Could you move whichever of my meetings collides with {organizer}'s {clash}? It needs to go {when}, to a "
+        "slot where all of its guests and I are free within our working hours, keeping the same length. Email the "
+        "guests once it's moved.{doc}",
+        "My meeting now clashes with the {clash} ({organizer} added it, see their mail). Move the meeting {when} to "
+        "whenever everyone invited and I are free in working hours, don't change how long it is, and tell the "
+        "guests the new time by mail.{doc}",
+        "Please fix my calendar: {organizer}'s {clash} overlaps a meeting of mine. Shift my meeting {when} to the "
+        "time all its attendees and I have free inside working hours, same length, then send the attendees an "
+        "email with the new time.{doc}",
+        "I can't be in two places at once: the {clash} {organizer} booked overlaps one of my meetings. Would you "
+        "move my meeting {when} to a time when the whole group, me included, is free during working hours? Keep "
+        "the length, and email everyone on it the new time.{doc}",
+        "{organizer}'s {clash} wins, so my overlapping meeting has to move. Find the time {when} when the guests and "
+        "I are all free within working hours, move it there (same duration) and email the guests the new time.{doc}",
+        "Move my meeting that conflicts with the {clash} from {organizer}. New time: {when}, whenever every guest "
+        "and I are free in working hours; same length. Then mail the guests.{doc}",
+        "Need a reschedule. {organizer} dropped the {clash} onto my calendar over one of my meetings. Put my "
+        "meeting {when} at a time that works for all its guests and me (working hours, same length) and email them "
+        "the new time.{doc}",
+        "There's a conflict on my calendar now that {organizer} has added the {clash}. Please move my own meeting, "
+        "not the {clash}, to a slot {when} when all of us on it are free during working hours, at the same length, "
+        "and let the guests know the new time by email.{doc}",
+        "Is there a time {when} when everyone on my meeting is free? It clashes with the {clash} {organizer} just "
+        "set up. If so, move it there (inside everyone's working hours, same duration) and email the guests the "
+        "new time.{doc}",
+        "Reschedule: my meeting overlapping {organizer}'s {clash}. Move it {when} to a time all its guests and I are "
+        "free within working hours, keep the duration, email the guests the new time.{doc}",
+        "Would you mind moving one of my meetings? {organizer} put the {clash} right over it. It should go {when}, "
+        "at a time every guest and I are free inside working hours, and stay the same length. Please email the "
+        "guests the new time afterwards.{doc}",
+        "Please handle the knock-on from {organizer}'s {clash}: the meeting of mine it overlaps needs a new slot "
+        "{when} where all its guests and I are free during working hours. Same length. Move it and mail the guests "
+        "the new time.{doc}",
+        "The {clash} can't move, so my meeting has to. {organizer}'s mail has the details. Find a time {when} that "
+        "suits every guest and me within working hours, move the meeting there keeping its length, and email the "
+        "guests the new time.{doc}",
+        "Can you find my meeting a new home {when}? It clashes with the {clash} {organizer} added. It needs a slot "
+        "where all its guests and I are free in working hours, the same length as now; move it and email the "
+        "guests.{doc}",
+        "Heads up, {organizer}'s {clash} overlaps one of my meetings. Please move that meeting {when} to a time "
+        "when everyone on the invite and I are free (working hours only), keep the duration, and send the guests "
+        "the new time by mail.{doc}",
+        "Sort out my calendar clash please: the {clash} from {organizer} vs. one of my meetings. Mine moves {when}, "
+        "to the slot all its guests and I have free during working hours, same length. Email the guests the new "
+        "time.{doc}",
+        "So {organizer} booked the {clash} and it collides with a meeting of mine. Move my meeting {when} to a time "
+        "everyone on it and I are free within working hours (keep it the same length), then email the guests to "
+        "tell them the new time.{doc}",
+        "Please move my meeting that now overlaps the {clash}. Look at {organizer}'s mail for the clash, then pick "
+        "the time {when} when all the meeting's guests and I are free during working hours, keep its duration, "
+        "and email the guests the new time.{doc}",
+        "Can you deal with the overlap between {organizer}'s {clash} and my meeting? Move my meeting {when} to when "
+        "every guest and I are free inside working hours, same length, and let the guests know by mail.{doc}",
+        "---------- Forwarded message ----------\nFrom: {organizer}\nSubject: {clash}\n\nI've put the {clash} in "
+        "your calendar, it can't move.\n----------\n\nThis lands on one of my meetings. Please move my meeting {when} "
+        "to a time when all its guests and I are free in working hours, keep its length, and email the guests the "
+        "new time.{doc}",
+        "Forwarding you {organizer}'s note about the {clash}, which overlaps one of my meetings. Can you move my "
+        "meeting {when} to the time all its guests and I are free during working hours (same duration) and mail "
+        "the guests the new time?{doc}",
+        "My {clash} problem: {organizer} booked it over one of my meetings. Please move that meeting {when} to a "
+        "time when all its guests and I are free in working hours, same length, and email the guests about the "
+        "new time.{doc}",
+        "Please rebook my clashing meeting. The {clash} ({organizer}'s) overlaps it; the meeting should move {when} "
+        "to the slot where every guest and I are free within working hours, keeping its duration. Email the "
+        "guests the new time.{doc}",
+        "Take a look at {organizer}'s mail about the {clash}: it knocks out one of my meetings. Move that meeting "
+        "{when} to a time that all its guests and I have free in working hours, at the same length, and let them "
+        "know the new time by email.{doc}",
+        "Could you shuffle my calendar? The {clash} {organizer} set up overlaps one of my meetings, so move mine "
+        "{when} to a slot when its guests and I are all free during working hours. Same length. Then email the "
+        "guests the new time.{doc}",
+        "Meeting clash: {organizer}'s {clash} vs. mine. Move mine {when}; all guests and I must be free, inside "
+        "working hours, same length. Email the guests the new time.{doc}",
+        "My meeting and the {clash} {organizer} added overlap. I'd like my meeting moved {when}, to the one time "
+        "when all its guests and I are free within working hours, with its length unchanged, and the guests told "
+        "the new time by email.{doc}",
+    ],
+    openers=[
+        "My calendar got messy this morning.",
+        "Bit of a scheduling problem.",
+        "I just saw {organizer}'s mail.",
+        "Calendar question for you.",
+        "The {clash} has landed, as expected at the worst time.",
+        "Something came up on my calendar.",
+        "Small calendar emergency.",
+        "I'm buried today, so could you take this one?",
+        "Looks like I'm double-booked.",
+        "Scheduling puzzle for you.",
+        "I'd do this myself but I'm in back-to-backs.",
+        "{organizer} has been busy with my calendar.",
+    ],
+    closers=[
+        "Leave the {clash} itself where it is.",
+        "Don't create a new event, just move the existing one.",
+        "Keep the same guests on it.",
+        "Only email the people on that meeting.",
+        "The {clash} can't move, so don't touch it.",
+        "Don't invite anyone new.",
+        "Please don't change anything else on my calendar.",
+        "Move the meeting itself rather than making a copy.",
+        "No need to mail anyone beyond the meeting's guests.",
+        "Keep everything else on the invite as it is.",
+        "Leave my other meetings alone.",
+        "Mention the new time clearly in the mail.",
+    ],
+)
+DOCS = [
+    " Also fix the time in the meeting's agenda doc.",
+    " Update the agenda doc linked from the meeting as well.",
+    " The agenda doc (linked in the invite) should show the new time too.",
+    " And correct the time written in the agenda doc.",
+    " Please also change the time in the agenda doc so it matches.",
+    " Its agenda doc states the old time; change it to the new one.",
+    " Don't forget the agenda doc, it still says the old time.",
+    " Also make the agenda doc show the new time.",
+    " The agenda doc needs the new time too.",
+    " Then update the time in the agenda doc.",
+]
+
+
+def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+    """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
+    seed = params["wording"]
+    target = day_window(world, params.get("next_day", params["day"] + 1) if not params["same_day"] else params["day"])
+    when = "the same day" if params["same_day"] else f"on {human_day(target[0])}"
+    doc, doc_id = phrasing.pick(world, seed, "reschedule", "move", "doc", DOCS) if params["with_doc"] else ("", "")
+    clash = params["clash"].lower() if params["clash"] != "All-hands" else "all-hands"
+    values = {"organizer": world.person(params["organizer"]).first_name, "clash": clash, "when": when, "doc": doc}
+    made = phrasing.word(world, seed, "reschedule", "move", MOVE, values)
+    return phrasing.Composition(made.text, made.template, made.parts + ((doc_id,) if doc_id else ()))
+
+
+PHRASEBOOKS = {"move": MOVE}
+"""Edition 2's phrasebooks by intent."""
