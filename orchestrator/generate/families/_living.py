@@ -1,0 +1,138 @@
+"""What the living families (edition 2) share: generic openers and closers, the instruction composed from a seed
+kept in the parameters, one free slot on a day, the tracking ticket, seeded mail, and the world's time settings.
+
+Not a family (it registers nothing): `ask_colleague`, `changed_request`, `declined_invite`, `approval_needed` and
+`ask_the_user` import it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from orchestrator.generate import phrasing
+from orchestrator.generate.scheduling import aligned_starts, day_window, fill
+from orchestrator.generate.world import Person, World, iso
+
+OPENERS = [
+    "Morning!",
+    "Quick one before my next call.",
+    "Hi, I'm swamped today, so over to you.",
+    "Something for you while I'm in meetings.",
+    "I'm travelling today and mostly offline.",
+    "Hope your week is going well.",
+    "Small favour:",
+    "One more for your list.",
+    "Picking this up from my inbox:",
+    "Before I forget:",
+    "I'm heads-down on a deadline, so:",
+    "Hey, could you take this off my plate?",
+]
+CLOSERS = [
+    "Thanks!",
+    "Thanks a lot.",
+    "Appreciate it.",
+    "Cheers.",
+    "Let me know if anything is unclear.",
+    "No need to check with me on the details.",
+    "Ping me only if something goes wrong.",
+    "Thank you so much.",
+    "Many thanks in advance.",
+    "That would be a big help.",
+    "Keep it short with people, they're busy.",
+    "Ta!",
+]
+LIVING_CLOCK = {"per_call": "1m"}
+"""Every tool call moves the episode's clock a minute (so events and answers come in order)."""
+LIVING_WAIT = {"max": "2h", "total": "6h"}
+
+
+def compose(
+    world: World, seed: int, family: str, intent: str, requests: Sequence[str], values: dict[str, Any]
+) -> tuple[str, str]:
+    """The instruction and its template id, drawn from `seed` (kept in the task's parameters, so `build` words the
+    same instruction `sample` chose): a request of the world's split side with the shared openers and closers."""
+    return phrasing.compose(
+        world, random.Random(seed), family, intent, requests, values, openers=OPENERS, closers=CLOSERS
+    )
+
+
+def one_slot(
+    world: World, rng: random.Random, emails: list[str], minutes: int, offsets: Sequence[int]
+) -> tuple[int, datetime] | None:
+    """A day offset and a slot start (on the half-hour grid) when the persona and `emails` are all free, or None."""
+    for offset in rng.sample(list(offsets), len(offsets)):
+        starts = aligned_starts(world.free_windows(emails, day_window(world, offset)), minutes)
+        starts = [s for s in starts if s >= world.start + timedelta(hours=2)]
+        if starts:
+            return offset, rng.choice(starts)
+    return None
+
+
+def keep_only(draft: Any, emails: list[str], offset: int, start: datetime, minutes: int) -> None:
+    """Busy blocks that leave `start` the only time that day when the persona and `emails` are all free."""
+    for block in fill(
+        draft.world, emails, day_window(draft.world, offset), (start, start + timedelta(minutes=minutes))
+    ):
+        draft.add("calendar", "busy", block)
+
+
+def project_key(world: World) -> str:
+    """The persona's team's project in the tracker (the first project)."""
+    return world.apps["tickets"]["projects"][0]["key"]
+
+
+def next_number(world: World, project: str, rng: random.Random) -> int:
+    """A ticket number of `project` beyond the world's own tickets."""
+    taken = [
+        int(t["key"].split("-")[1]) for t in world.apps["tickets"]["tickets"] if t["key"].startswith(project + "-")
+    ]
+    return max(taken, default=0) + rng.randint(3, 40)
+
+
+def ticket(
+    draft: Any, key: str, title: str, description: str, reporter: Person, *, status: str = "todo"
+) -> dict[str, Any]:
+    """A ticket assigned to the persona, reported by `reporter` a day ago."""
+    world = draft.world
+    created = world.start - timedelta(hours=22)
+    return draft.add("tickets", "tickets", {
+        "key": key, "title": title, "description": description, "type": "task", "status": status,
+        "priority": "medium", "assignee": world.persona.email, "reporter": reporter.email,
+        "created_at": iso(created), "updated_at": iso(created),
+    })  # fmt: skip
+
+
+def mail(draft: Any, msg_id: str, sender: Person, subject: str, body: str, minutes_ago: int, **extra: Any) -> None:
+    """A message to the persona, `minutes_ago` before the clock starts."""
+    world = draft.world
+    draft.add("mail", "messages", {
+        "id": msg_id, "from": sender.address_line, "to": [world.persona.email], "subject": subject,
+        "sent_at": iso(world.start - timedelta(minutes=minutes_ago)), "body": body, **extra,
+    })  # fmt: skip
+
+
+def world_section(**parts: Any) -> dict[str, Any]:
+    """A `world:` section with the living families' clock and wait bounds."""
+    return {"clock": dict(LIVING_CLOCK), "wait": dict(LIVING_WAIT), **parts}
+
+
+def teammates(world: World, rng: random.Random, count: int, *, avoid: Sequence[str] = ()) -> list[Person] | None:
+    """`count` different colleagues who use the tracker, none named in `avoid`, none sharing a first name with the
+    persona or with each other."""
+    pool = [p for p in world.tracker_users() if p.email not in avoid and p.first_name != world.persona.first_name]
+    rng.shuffle(pool)
+    chosen: list[Person] = []
+    for p in pool:
+        if all(p.first_name != c.first_name for c in chosen):
+            chosen.append(p)
+        if len(chosen) == count:
+            return chosen
+    return None
+
+
+def read_first(tool: str, entity: dict[str, Any], name: str) -> dict[str, Any]:
+    """A required process check: the `entity` rows were read before the first call of `tool`."""
+    return {"name": name, "journal": {"read_first": tool, "entity": entity}, "required": True}

@@ -1,0 +1,315 @@
+"""ask-colleague (edition 2): the fact a request needs is known only to a colleague, who answers by mail later.
+
+A colleague (the requester) asks the persona by mail, with a tracking ticket, for one of two things (`kind`):
+
+- `room`: set up a workshop with them and a third colleague on a given day, at the only time all three are free
+  (the calendar's free/busy), in a room only the office manager (the expert) can name;
+- `budget`: fill in the budget of a plan document, a figure only the finance colleague (the expert) knows.
+
+The expert answers the persona's mail (any mail to them) some minutes later (a responder in `world:`), naming the
+room or the figure; their answer also sets aside a stale guess (the usual room, last year's budget) that the
+request mentions. The persona books the workshop there (or writes the figure into the plan), closes the ticket
+and tells the requester. Judged: the event (one, found by its guests and time) or the plan's figure; the ticket
+done; the requester told the room or the amount; and, required, the expert's answer read before acting.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from typing import Any
+
+from orchestrator.generate.families import _living as living
+from orchestrator.generate.family import Draft, Family, human_day, register
+from orchestrator.generate.scheduling import day_window
+from orchestrator.generate.world import World, iso
+
+ROOMS = ("Aurora", "Baltic", "Cedar", "Delta", "Fjord", "Granite", "Harbor", "Juniper", "Lagoon", "Meridian",
+         "Orchard", "Quartz", "Summit", "Tundra", "Willow", "Zephyr")  # fmt: skip
+TOPICS = ("onboarding revamp", "pricing review", "Q3 roadmap", "customer survey", "release retro", "data cleanup",
+          "partner launch", "hiring plan", "support playbook", "billing migration", "security training",
+          "analytics rollout")  # fmt: skip
+REQUESTS = [
+    "{r} asked me to {task} (their mail and {key} have the details). Only {ef} knows {fact}, so email {ef}, wait for "
+    "the answer, then {act}. Close {key} and let {r} know.",
+    "Can you sort out {key} for {r}? It means we {task_we}, but {fact} is something only {e} can tell us. Ask them by "
+    "mail, wait for their reply, {act}, then close the ticket and tell {r}.",
+    "Please handle {r}'s request in {key}: {task}. You'll need {fact} from {ef} (nobody else knows), so mail them and "
+    "wait. Once they answer, {act}, mark {key} done and reply to {r}.",
+    "{r} is waiting on me for {key}. Get {fact} from {e} by email (they usually answer within the hour), then {act}. "
+    "Afterwards close {key} and confirm to {r}.",
+    "I owe {r} an answer on {key}. The missing piece is {fact}; {ef} has it. Email {ef}, wait until they reply, "
+    "{act}, and finish by closing {key} and telling {r} what you did.",
+    "Forwarding you {r}'s ask ({key}): '{task_quote}'. Don't guess {fact}: ask {ef} and wait for the answer. Then {act}, "
+    "close the ticket and let {r} know.",
+    "Could you take {key} off my plate? {r} needs us to {task_plain}. Check with {e} for {fact} (by mail, and do wait "
+    "for the reply), {act}, then close {key} and update {r}.",
+    "For {key}: {fact} has to come from {ef}. Ask them, wait for the answer, and only then {act}. Mark the ticket done "
+    "and drop {r} a note.",
+    "Take care of {r}'s {key}, please. Step one is asking {ef} for {fact} by email; wait for the reply. Then {act}, "
+    "close {key} and tell {r}.",
+    "{r} wants us to {task_plain} ({key}). I don't know {fact} and neither does {r}; {e} does. Mail them, wait, {act}, "
+    "and close out {key} with a note back to {r}.",
+    "Need your help with {key} from {r}: {task}. Ask {ef} for {fact} (email is best) and give them time to answer. "
+    "When you have it, {act}, resolve {key} and let {r} know.",
+    "Re {key}: please email {e} to find out {fact}, wait for the answer, {act}, then set {key} to done and reply to "
+    "{r}.",
+    "{r} pinged me about {key}. Could you get {fact} from {ef} (ask by mail and wait for it), {act}, and then close "
+    "the ticket and tell {r}?",
+    "Sort out {key} for me? It's {r}'s request to {task_plain}. {ef} is the only one who knows {fact}: ask, wait for "
+    "the answer, {act}. Then close {key} and let {r} know it's done.",
+    "Please finish {key}. What's left: find out {fact} from {e} (mail them and wait for the reply), {act}, close the "
+    "ticket, and tell {r}.",
+    "{r}'s request ({key}) is blocked on {fact}. Ask {ef} by email and wait; when the answer is in, {act}, close {key} "
+    "and reply to {r}.",
+    "Can you deal with {key}? {r} needs us to {task_plain}. Don't assume {fact}; {ef} will tell you if you ask by mail. "
+    "Wait for it, {act}, close the ticket and tell {r}.",
+    "Here's one for today: {key} from {r}. Email {ef} for {fact}, wait for the reply, then {act}. Wrap up by closing "
+    "{key} and letting {r} know.",
+    "I promised {r} we'd {task_plain} ({key}). {e} knows {fact}; ask them by mail, wait for their answer, {act}, and "
+    "close {key} with a quick note to {r}.",
+    "{key} ({r}) needs {fact}, which only {ef} has. Please mail {ef}, wait for the answer, {act}, then close the "
+    "ticket and confirm with {r}.",
+    "Could you get {key} done? {r} asked us to {task_plain}. First ask {ef} for {fact} over email and wait for the "
+    "reply; then {act}; then close {key} and tell {r}.",
+    "Please pick up {key}. {r} wants to {task_plain_they}; we need {fact} from {e} first, so ask by mail and wait. "
+    "After that, {act}, close the ticket and let {r} know.",
+    "On {key}: ask {ef} (email) for {fact}, wait until they answer, then {act}. Close {key} and tell {r} once it's "
+    "sorted.",
+    "{r} forwarded me {key}. Can you chase {ef} for {fact} by mail, wait for the reply, {act}, and then close the "
+    "ticket and tell {r}?",
+    "We can't finish {key} without {fact}, and {e} is the person to ask. Send them a mail, give them a little while "
+    "to answer, then {act}. Close {key} and let {r} know how it went.",
+    "Could you get {r} sorted ({key})? They need us to {task_plain}. Write to {ef} for {fact}, wait for what they "
+    "say, {act}, and close the ticket with a note to {r}.",
+    "{key} is yours now. {r} wants to {task_plain_they}, and {ef} knows {fact}. Email {ef}, wait for the answer "
+    "before doing anything else, {act}, then close {key} and tell {r}.",
+]
+
+
+@register
+class AskColleague(Family):
+    """The task family of a request that needs a fact only a colleague knows, asked for by mail and waited for."""
+
+    name = "ask-colleague"
+    title = "Ask a colleague for the missing fact, wait for the answer, then act"
+    apps = ("mail", "calendar", "docs", "tickets")
+    knobs = {"distractors": (0, 1)}
+    split_params = ("kind", "template", "topic")
+    editions = (2,)
+
+    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+        kind = rng.choice(["room", "budget"])
+        people = living.teammates(world, rng, 3)
+        if people is None:
+            return None
+        requester, expert, guest = people
+        params: dict[str, Any] = {
+            "kind": kind, "requester": requester.email, "expert": expert.email, "topic": rng.choice(TOPICS),
+            "delay": rng.choice([10, 15, 20, 30, 40]), "distractors": knobs.get("distractors", 0),
+            "number": living.next_number(world, living.project_key(world), rng), "phrase_seed": rng.randrange(1 << 30),
+        }  # fmt: skip
+        if kind == "room":
+            slot = living.one_slot(world, rng, [requester.email, guest.email], 60, [1, 2, 3])
+            if slot is None:
+                return None
+            room, stale = rng.sample(ROOMS, 2)
+            params |= {"guest": guest.email, "day": slot[0], "start": iso(slot[1]), "room": room, "stale": stale}
+        else:
+            amount = rng.randrange(40, 400) * 100
+            params |= {"amount": amount, "stale_amount": amount + rng.choice([-1, 1]) * rng.randrange(5, 30) * 100}
+        params["template"] = _instruction(world, params)[1]
+        return params
+
+    def build(self, world: World, params: dict[str, Any]) -> Draft:
+        requester, expert = world.person(params["requester"]), world.person(params["expert"])
+        key = f"{living.project_key(world)}-{params['number']}"
+        room = params["kind"] == "room"
+        draft = Draft(
+            world, title=f"Ask {expert.first_name} for the {'room' if room else 'budget'}, then act on the answer",
+            instruction=_instruction(world, params)[0],
+            description=f"{key}: only {expert.name} knows the {'room' if room else 'budget'}; ask by mail, wait for the "
+            "answer, act on it, close the ticket and tell the requester.",
+            tags=["generated", "ask-colleague", "living-world", "waiting", "mail", "tickets", "calendar" if room else "docs"],
+        )  # fmt: skip
+        fact = f"the {params['room']} room" if room else _money(params["amount"])
+        draft.extra["world"] = living.world_section(people=[{
+            "email": expert.email, "name": expert.name,
+            "mail": [{"reply": _answer(params, fact), "delay": f"{params['delay']}m"}],
+        }])  # fmt: skip
+        answer = {"app": "mail", "table": "messages", "where": {"from": expert.email,
+                                                                 "body": {"contains": params["room"] if room else _money(params["amount"])}}}  # fmt: skip
+        oracle = _start(draft, params, key, requester, expert)
+        if room:
+            oracle += _room(draft, params, requester, answer)
+        else:
+            oracle += _budget(draft, params, requester, answer)
+        oracle += _finish(draft, params, key, requester)
+        draft.oracle = oracle
+        draft.limits = {"max_tool_calls": 50, "timeout_s": 900}
+        return draft
+
+
+def _money(amount: int) -> str:
+    return f"EUR {amount:,}"
+
+
+def _values(world: World, params: dict[str, Any]) -> dict[str, Any]:
+    requester, expert = world.person(params["requester"]), world.person(params["expert"])
+    key = f"{living.project_key(world)}-{params['number']}"
+    topic = params["topic"]
+    if params["kind"] == "room":
+        guest = world.person(params["guest"])
+        day = human_day(world.day(params["day"]))
+        plain = f"hold the one-hour {topic} workshop with {guest.first_name} on {day}"
+        return {"r": requester.first_name, "e": expert.name, "ef": expert.first_name, "key": key,
+                "task": f"set up a one-hour {topic} workshop with {requester.first_name} and {guest.first_name} on "
+                        f"{day}, at the one time the three of us are free",
+                "task_we": f"book a one-hour {topic} workshop with {guest.first_name} on {day} when we're all free",
+                "task_quote": f"can we get a room for the {topic} workshop with {guest.first_name} on {day}?",
+                "task_plain": plain, "task_plain_they": plain, "fact": "which room we can use",
+                "act": f"book the workshop in that room at the time {requester.first_name}, {guest.first_name} and "
+                       "I are all free"}  # fmt: skip
+    return {"r": requester.first_name, "e": expert.name, "ef": expert.first_name, "key": key,
+            "task": f"fill in the approved budget in the {topic} plan doc",
+            "task_we": f"put the approved budget into the {topic} plan",
+            "task_quote": f"could you add the approved budget to the {topic} plan?",
+            "task_plain": f"fill in the {topic} budget", "task_plain_they": f"see the {topic} budget in the plan",
+            "fact": f"the approved budget for the {topic}", "act": "write that figure into the plan doc's budget line"}  # fmt: skip
+
+
+def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:
+    return living.compose(world, params["phrase_seed"], "ask-colleague", "ask", REQUESTS, _values(world, params))
+
+
+def _answer(params: dict[str, Any], fact: str) -> str:
+    if params["kind"] == "room":
+        return (f"Hi $persona_first,\n\nnot the {params['stale']} room, that one is being refitted. Take {fact}: it's "
+                f"free for the {params['topic']} workshop and I've put your name on it.\n\n$first_name")  # fmt: skip
+    return (f"Hi $persona_first,\n\nthe approved budget for the {params['topic']} is {fact} (not last year's "
+            f"{_money(params['stale_amount'])}).\n\n$first_name")  # fmt: skip
+
+
+def _start(draft: Draft, params: dict[str, Any], key: str, requester: Any, expert: Any) -> list[dict[str, Any]]:
+    """The request mail and the ticket; the oracle's reads of them and its question to the expert."""
+    world, me, topic = draft.world, draft.world.persona, params["topic"]
+    room = params["kind"] == "room"
+    if room:
+        guest = world.person(params["guest"])
+        day = human_day(world.day(params["day"]))
+        ask = (f"Hi {me.first_name},\n\ncould you set up the {topic} workshop for {requester.first_name}, "
+               f"{guest.first_name} and you on {day}, an hour, whenever the three of us are free? We usually take the "
+               f"{params['stale']} room, but {expert.first_name} knows what's free these days.\n\nThanks,\n{requester.first_name}")  # fmt: skip
+        title = f"Book a room for the {topic} workshop"
+    else:
+        ask = (f"Hi {me.first_name},\n\nthe {topic} plan still says the budget is TBD. Last year it was "
+               f"{_money(params['stale_amount'])}, but {expert.first_name} has the approved figure for this year. Could "
+               f"you fill it in?\n\nThanks,\n{requester.first_name}")  # fmt: skip
+        title = f"Fill in the {topic} budget"
+    living.mail(draft, "request-mail", requester, f"{key}: {title}", ask, 50)
+    living.ticket(draft, key, title, f"Requested by {requester.name}. See their mail.", requester)
+    if params["distractors"]:
+        living.mail(draft, "request-older", requester, f"{title} (older thread)",
+                    f"Hi {me.first_name},\n\nheads-up, {key} is coming your way.\n\n{requester.first_name}", 600)  # fmt: skip
+    draft.allow = {"mail": {"messages": {"added": True}},
+                   "tickets": {"tickets": {"changed": ["status", "resolution", "resolved_at"], "where": {"key": key}},
+                               "comments": {"added": True, "where": {"ticket_key": key}}}}  # fmt: skip
+    return [
+        {"tool": "mail__search_messages", "args": {"query": f"from:{requester.email} {key}"}, "save": "req"},
+        {"tool": "mail__get_message", "args": {"message_id": "${req.messages.0.id}"}},
+        {"tool": "tickets__get_ticket", "args": {"key": key}},
+        {"tool": "mail__send_message", "unchecked": ["subject", "body"], "save": "asked", "args": {
+            "to": [expert.email], "subject": f"Quick question about the {topic}",
+            "body": f"Hi {expert.first_name},\n\n{'which room can we use for the ' + topic + ' workshop' if room else 'what is the approved budget for the ' + topic}?"
+                    f"\n\nThanks,\n{me.first_name}"}},
+    ]  # fmt: skip
+
+
+def _room(draft: Draft, params: dict[str, Any], requester: Any, answer: dict[str, Any]) -> list[dict[str, Any]]:
+    world = draft.world
+    guest = world.person(params["guest"])
+    start = datetime.fromisoformat(params["start"])
+    end = start + timedelta(hours=1)
+    both = [requester.email, guest.email]
+    living.keep_only(draft, both, params["day"], start, 60)
+    window = day_window(world, params["day"])
+    room = params["room"]
+    draft.stage("the workshop is booked in the expert's room at the one free time", [
+        {"name": f"an event with {requester.first_name} and {guest.first_name} on {human_day(start)} "
+                 f"{start:%H:%M}-{end:%H:%M}, in the {room} room", "app": "calendar", "table": "events", "added": True,
+         "where": {"start": {"equals": iso(start)}, "end": {"equals": iso(end)}, "status": "confirmed",
+                   "attendees": {"has": {"email": requester.email}},
+                   "any": [{"location": {"says": room}}, {"description": {"says": room}}]}},
+        {"name": f"{guest.first_name} is invited to it too", "app": "calendar", "table": "events", "added": True,
+         "where": {"start": {"equals": iso(start)}, "status": "confirmed", "attendees": {"has": {"email": guest.email}}}},
+        {"name": "one workshop is booked, not a second one", "app": "calendar", "table": "events", "added": True,
+         "where": {"status": "confirmed", "attendees": {"has": {"email": requester.email}}}, "expect": {"count": 1}},
+    ], weight=2)  # fmt: skip
+    draft.stage("the expert's answer was read first", [
+        living.read_first("calendar__create_event|calendar__update_event", answer,
+                          f"{world.person(params['expert']).first_name}'s answer was read before the workshop was booked"),
+    ])  # fmt: skip
+    draft.allow["calendar"] = {"events": {"added": True}}
+    return [
+        {"tool": "calendar__find_free_slots", "save": "free", "args": {
+            "attendees": both, "duration_minutes": 60, "time_min": iso(window[0]), "time_max": iso(window[1])}},
+        {"tool": "world__wait", "args": {}},
+        {"tool": "mail__get_thread", "args": {"thread_id": "${asked.thread_id}"}},
+        {"tool": "calendar__create_event", "unchecked": ["title"], "args": {
+            "title": f"{params['topic'][:1].upper()}{params['topic'][1:]} workshop", "start": iso(start), "end": iso(end),
+            "location": f"{room} room", "attendees": both}},
+    ]  # fmt: skip
+
+
+def _budget(draft: Draft, params: dict[str, Any], requester: Any, answer: dict[str, Any]) -> list[dict[str, Any]]:
+    world, me, topic = draft.world, draft.world.persona, params["topic"]
+    doc_id = "plan-doc"
+    line = "**Budget:** TBD"
+    draft.add("docs", "documents", {
+        "id": doc_id, "title": f"{topic[:1].upper()}{topic[1:]} plan", "owner": me.email,
+        "shared_with": [{"email": requester.email, "role": "editor"}], "updated_at": iso(world.start - timedelta(days=3)),
+        "content": f"# {topic[:1].upper()}{topic[1:]} plan\n\n**Owner:** {me.name}\n{line}\n\n## Goals\n1. Scope\n"
+                   f"2. Timeline\n3. Risks\n"})  # fmt: skip
+    amount = params["amount"]
+    draft.stage("the plan shows the approved budget", [
+        {"name": f"the plan states {_money(amount)}", "app": "docs", "table": "documents",
+         "where": {"id": doc_id, "content": {"mentions_amount": {"value": amount, "currency": "EUR", "claimed": True}}}},
+        {"name": f"the plan does not state last year's {_money(params['stale_amount'])}", "app": "docs", "table": "documents",
+         "where": {"id": doc_id, "content": {"not": {"mentions_amount": {"value": params["stale_amount"], "currency": "EUR",
+                                                                           "claimed": True}}}}},
+    ], weight=2)  # fmt: skip
+    draft.stage("the expert's answer was read first", [
+        living.read_first("docs__edit_document|docs__replace_content|docs__append_content", answer,
+                          f"{world.person(params['expert']).first_name}'s answer was read before the plan was edited"),
+    ])  # fmt: skip
+    draft.allow["docs"] = {"documents": {"changed": ["content"], "where": {"id": doc_id}}}
+    return [
+        {"tool": "docs__search_documents", "args": {"query": f"{topic} plan"}},
+        {"tool": "docs__get_document", "args": {"document_id": doc_id}},
+        {"tool": "world__wait", "args": {}},
+        {"tool": "mail__get_thread", "args": {"thread_id": "${asked.thread_id}"}},
+        {"tool": "docs__edit_document", "args": {"document_id": doc_id, "find": line,
+                                                 "replace": f"**Budget:** {_money(amount)} (approved)"}},
+    ]  # fmt: skip
+
+
+def _finish(draft: Draft, params: dict[str, Any], key: str, requester: Any) -> list[dict[str, Any]]:
+    """The ticket closed and the requester told; the oracle's transition and reply."""
+    room = params["kind"] == "room"
+    fact = {"says": params["room"]} if room else {"mentions_amount": {"value": params["amount"], "currency": "EUR"}}
+    said = f"the {params['room']} room" if room else _money(params["amount"])
+    draft.stage("the ticket is closed and the requester told", [
+        {"name": f"{key} is done", "app": "tickets", "table": "tickets", "where": {"key": key, "status": "done"}},
+        {"name": f"{requester.name} is told {said}", "told": {"who": [requester.email], "facts": [fact]}},
+    ])  # fmt: skip
+    if room:
+        start = datetime.fromisoformat(params["start"])
+        text = f"the workshop is booked for {human_day(start)}, {start:%H:%M}, in {said}"
+    else:
+        text = f"the {params['topic']} plan now shows the approved budget of {said}"
+    return [
+        {"tool": "tickets__transition_ticket", "args": {"key": key, "status": "done", "comment": f"Done: {text}."},
+         "unchecked": ["comment"]},
+        {"tool": "mail__reply", "args": {"message_id": "${req.messages.0.id}",
+                                         "body": f"Hi {requester.first_name},\n\n{text}.\n\n{draft.world.persona.first_name}"}},
+    ]  # fmt: skip
