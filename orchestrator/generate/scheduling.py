@@ -18,6 +18,14 @@ def day_window(world: World, offset: int) -> tuple[datetime, datetime]:
     return max(start, world.start), start + timedelta(days=1)
 
 
+def workday(world: World, offset: int) -> int:
+    """The first offset from `offset` on whose day (in the persona's zone) is a weekday (edition-2 clocks start on
+    any weekday, so `offset` days on may be a weekend)."""
+    while world.day(offset).weekday() >= 5:
+        offset += 1
+    return offset
+
+
 def aligned_starts(free: list[tuple[datetime, datetime]], minutes: int, step: int = 30) -> list[datetime]:
     """Starts on the `step`-minute grid of every slot of `minutes` inside the free windows."""
     out = []

@@ -16,8 +16,9 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from orchestrator.generate import phrasing
 from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
-from orchestrator.generate.scheduling import aligned_starts, day_window, fill, pick_guests
+from orchestrator.generate.scheduling import aligned_starts, day_window, fill, pick_guests, workday
 from orchestrator.generate.world import Person, World, iso
 
 DIRECT = [
@@ -68,6 +69,8 @@ class MeetingAcrossZones(Family):
             if guests is None:
                 return None
             offset = rng.randint(1, 4)
+            if world.edition == 2:  # any weekday may be today: the meeting falls on a working day
+                offset = workday(world, offset)
             window = day_window(world, offset)
             emails = [g.email for g in guests]
             starts = aligned_starts(world.free_windows(emails, window), minutes)
@@ -79,16 +82,22 @@ class MeetingAcrossZones(Family):
             busy_starts = [datetime.fromisoformat(b["start"]) for b in blocks]
             suggestions = (
                 sorted(rng.sample(busy_starts, min(len(busy_starts), knobs.get("distractors", 0))))
-                if via == "mail"
+                if via == "mail" or world.edition == 2
                 else []
             )
             requester = rng.choice(guests).email if via == "mail" else None
             topic = world_topic(rng)
             zones = sorted({world.persona.timezone, *(g.timezone for g in guests)})
-            return {"guests": emails, "day": offset, "minutes": minutes, "slot": iso(slot), "topic": topic,
+            params = {"guests": emails, "day": offset, "minutes": minutes, "slot": iso(slot), "topic": topic,
                     "via": via, "requester": requester, "suggestions": [iso(s) for s in suggestions],
                     "suggestions_count": len(suggestions), "zones": zones, "guests_count": len(guests),
                     "phrasing": rng.randrange(len(VIA_MAIL if via == "mail" else DIRECT))}  # fmt: skip
+            if world.edition == 2:
+                del params["phrasing"]
+                params["wording"] = rng.randrange(1 << 30)
+                made = _word(world, params)
+                params.update(template=made.template, parts=list(made.parts))
+            return params
         return None
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
@@ -103,12 +112,13 @@ class MeetingAcrossZones(Family):
             world.apps["calendar"].setdefault("busy", []).append(block)
         values = {"minutes": minutes, "topic": params["topic"], "names": _names(guests), "day": day,
                   "places": _places(world, guests)}  # fmt: skip
-        if params["via"] == "mail":
-            requester = world.person(params["requester"])
+        requester = world.person(params["requester"]) if params["via"] == "mail" else None
+        if world.edition == 2:
+            instruction = _word(world, params).text
+        elif requester is not None:
             values["requester"] = requester.first_name
             instruction = phrase(VIA_MAIL, params["phrasing"], **values)
         else:
-            requester = None
             instruction = phrase(DIRECT, params["phrasing"], **values)
         draft = Draft(world, title=f"Schedule a {minutes}-minute meeting across time zones", instruction=instruction,
                       description=f"Book the one {minutes}-minute slot on {day} when {_names(guests)} and the user are all "
@@ -207,3 +217,198 @@ def requester_tz(person: Person) -> ZoneInfo:
 def world_topic(rng: random.Random) -> str:
     """A made-up meeting topic, drawn from `rng`."""
     return fake(rng).catch_phrase().lower()
+
+
+# -- edition 2: instructions composed from parts (phrasing.compose) --------------------------------------------------
+
+BOOK_DIRECT = phrasing.Phrasebook(
+    requests=[
+        "Please set up a {minutes}-minute meeting about {topic} with {names} on {day}. Find a time when all of us "
+        "are free within everyone's working hours and send them the invite.{hint}",
+        "Can you find a slot on {day} for a {minutes}-minute {topic} meeting with {names}? It has to fit everyone's "
+        "calendar and working hours ({places}). Book it and invite them.{hint}",
+        "Book {minutes} minutes with {names} on {day} to talk about {topic}: a time that works for everybody's "
+        "calendars, inside each person's working day, with all of them invited.{hint}",
+        "I need a {minutes} min call with {names} on {day} ({topic}). Put it in my calendar at a time when everyone "
+        "is free during their working hours, and invite all of them.{hint}",
+        "Could you get {names_and_me} into a {minutes}-minute meeting on {day}? Topic: {topic}. Pick a time we're all "
+        "free and that sits inside everyone's working hours, and send the invites.{hint}",
+        "Set up {topic} with {names}, {minutes} minutes, on {day}. Everyone has to be free and within their working "
+        "hours; invite them all.{hint}",
+        "I need {minutes} minutes on {day} with {names} for {topic}. Can you book it at a time none of us is busy, "
+        "during everyone's working hours, and invite them?{hint}",
+        "Please schedule a {minutes}-minute {topic} session on {day} with {names}. Since {places}, make sure it "
+        "falls inside everyone's working hours and nobody is busy, then send the invite.{hint}",
+        "Find us a time on {day}: {names_and_me}, {minutes} minutes, about {topic}. It must suit all our calendars "
+        "and working hours. Create the event with them invited.{hint}",
+        "Would you book a {minutes}-minute meeting on {day} with {names} to go over {topic}? Choose a time when all "
+        "of us are free in our working hours, and invite everyone.{hint}",
+        "Meeting request: {topic}, {minutes} minutes, {day}, with {names}. Book a slot that fits all our calendars "
+        "inside working hours and invite them.{hint}",
+        "Can you sort out a {topic} meeting for {names_and_me} on {day}? {minutes} minutes, at a time everyone is "
+        "free during their working day. Send the invite to all of them.{hint}",
+        "I'd like to talk {topic} with {names} on {day}, {minutes} minutes. Please find when we're all free within "
+        "working hours ({places}) and book it with them invited.{hint}",
+        "Put a {minutes}-minute meeting on my calendar for {day} with {names} about {topic}, at a time when all of "
+        "us are free and inside everyone's working hours. Invite them.{hint}",
+        "Grab {minutes} minutes on {day} with {names} for {topic}, whenever all of us are free in working hours, "
+        "and send them the invite.{hint}",
+        "Please organise a {minutes}-minute call on {day}, {topic}, with {names}. It needs to land when everyone is "
+        "free and within working hours for all of us; invite them.{hint}",
+        "Book the {topic} meeting with {names} for {day}: {minutes} minutes, at a time that fits everyone's "
+        "calendar and working hours. Make sure they're all invited.{hint}",
+        "Is there a time on {day} when {names_and_i} are all free for {minutes} minutes inside our working hours? "
+        "Book a {topic} meeting then and invite them.{hint}",
+        "Get a {minutes}-minute {topic} meeting in with {names} on {day}. Respect everyone's working hours "
+        "({places}) and calendars, and send the invite to all of them.{hint}",
+        "Schedule {minutes} minutes on {day} for {names_and_me} to discuss {topic}. Choose a slot when nobody is "
+        "busy and everyone is in working hours, then invite them.{hint}",
+        "On {day} I need {minutes} minutes with {names} about {topic}. Can you find a time that works for all our "
+        "calendars and working hours and book it with them invited?{hint}",
+        "Quick scheduling task: {minutes} minutes, {names}, {day}, topic {topic}. Book it at a time we're all free "
+        "during working hours and invite them.{hint}",
+        "Please arrange a meeting about {topic} on {day} with {names}, {minutes} minutes long, at a time that suits "
+        "everyone's calendars inside their working hours. Send the invitations.{hint}",
+        "Could you line up {minutes} minutes with {names} on {day} for {topic}? Find when all of us are free within "
+        "working hours and put it in with everyone invited.{hint}",
+    ],
+    openers=[
+        "Scheduling job for you.",
+        "I keep failing to find a time for this.",
+        "Time zones are doing my head in.",
+        "We said we'd meet this week.",
+        "I promised to set something up.",
+        "Calendar tetris time.",
+        "One for the calendar.",
+        "This one's been on my list for a while.",
+        "Need some help with my calendar.",
+        "Following up on something we discussed.",
+        "I'd like to get this moving.",
+        "Could you help me with a meeting?",
+    ],
+    closers=[
+        "Only invite the people I named.",
+        "Just one meeting, please.",
+        "Make sure everyone is invited.",
+        "Keep it to {minutes} minutes.",
+        "Don't move anything that's already on the calendar.",
+        "No need to email anyone separately, the invite is enough.",
+        "Please don't book outside anyone's working hours.",
+        "A single event is all I need.",
+        "Don't add anyone else to it.",
+        "Leave my other events as they are.",
+        "Mind the time zones.",
+        "Keep the invite to just us.",
+    ],
+)
+HINTS = [
+    " I was thinking {times}, but only if that really works for everyone; otherwise pick what does.",
+    " Maybe {times}? Check it first though, everyone has to be free.",
+    " {times} might be good, but go with whatever time actually works for all of us.",
+    " My guess would be {times}; please verify against everyone's calendars before booking.",
+    " Someone mentioned {times}, not sure that works for everyone, so check.",
+    " I had {times} in mind, but their calendars win if it doesn't fit.",
+    " Possibly {times}? Don't take my word for it, check the calendars.",
+    " Perhaps {times}, if nobody's busy then; if they are, find another time.",
+]
+BOOK_MAIL = phrasing.Phrasebook(
+    requests=[
+        "{requester} emailed me about a meeting. Set it up the way they ask: find a time when everyone is free within "
+        "their working hours, send the invite, and reply to {requester} with the time.",
+        "Please handle {requester}'s mail about getting a meeting on the calendar: book it when all of us are free "
+        "(working hours only), invite everyone, and let {requester} know when it is.",
+        "Could you sort out the meeting {requester} asked me for by mail? Everyone must be free and inside their "
+        "working day. Invite them and answer {requester} with the time you picked.",
+        "Can you take care of {requester}'s meeting request in my inbox? Book it for a time when every person on it "
+        "is free in working hours, invite them, and reply to {requester} with the time.",
+        "{requester} wants a meeting, it's in their mail to me. Please find a slot that fits everyone's calendars "
+        "and working hours, book it with the people they list, and tell {requester} the time.",
+        "There's a mail from {requester} asking for a meeting. Book it as they describe, at a time when all of us "
+        "are free inside working hours, and reply to {requester} saying when it is.",
+        "Please read {requester}'s mail and set up the meeting they want: everyone free, everyone in working hours, "
+        "everyone invited. Then let {requester} know the time by replying.",
+        "Handle the meeting {requester} asked for (see their email): find the time that works for everyone within "
+        "working hours, send the invite and write back to {requester} with the time.",
+        "Could you action {requester}'s request for a meeting? It's in my inbox. Choose a time we're all free during "
+        "working hours, invite the people they mention, and reply with the time.",
+        "{requester} asked me by mail to set up a meeting. Please do it: a time when all of us are free and in "
+        "working hours, with invites to everyone, and a reply to {requester} giving the time.",
+        "Can you book the meeting {requester} emailed about? Whatever day and length they asked for, at a time "
+        "everyone is free within working hours. Invite everyone and reply to {requester} with the time.",
+        "My inbox has a meeting request from {requester}. Please schedule it where everyone is free during their "
+        "working hours, send the invitations, and tell {requester} the time in a reply.",
+        "Set up what {requester} asked for in their mail: a meeting at a time that suits everyone's calendar and "
+        "working hours, with all of them invited. Reply to {requester} with when it is.",
+        "Please get {requester}'s meeting on the calendar. Details are in their email. Everyone has to be free and "
+        "in working hours; invite them all and reply to {requester} with the time you chose.",
+        "Would you deal with {requester}'s mail? They want a meeting booked. Find the time when all the people "
+        "involved are free in their working hours, invite them, and let {requester} know the time.",
+        "Reply to {requester} about the meeting they asked for, once you've booked it: pick a time when everyone "
+        "is free inside working hours and send the invite to all of them.",
+        "{requester} is waiting on me for a meeting slot (see their mail). Can you book it at a time when everybody "
+        "is free during working hours, invite them, and answer {requester} with the time?",
+        "Please action the meeting request from {requester}: book it for when all attendees are free within their "
+        "working hours, invite everyone, reply to {requester} with the time.",
+        "Can you look at {requester}'s email and book the meeting they need? Everyone free, working hours "
+        "respected, all invited, and a reply to {requester} with the time.",
+        "---------- Forwarded message ----------\nFrom: {requester}\nSubject: Meeting\n\nCould you set up the meeting "
+        "I describe in my mail to you?\n----------\n\nPlease do this: the details are in {requester}'s mail in my "
+        "inbox. Book it when everyone is free in their working hours, invite them all, and reply to {requester} "
+        "with the time.",
+        "Forwarding {requester}'s ask to you: they want a meeting (their mail has the details). Book it at a time "
+        "all of us are free within working hours, invite everyone, and reply to {requester} with the time.",
+        "Take {requester}'s meeting request off my plate please: find when everyone's free in working hours, book "
+        "it with all of them invited, and reply to {requester} with the time.",
+        "Sort out {requester}'s meeting for me? Their mail says who and when; choose a time when all of us are "
+        "free during working hours, send the invite, and tell {requester} the time by reply.",
+        "I owe {requester} a meeting slot, see their email. Book it at a time everyone is free within working "
+        "hours, invite everyone they listed, and reply to {requester} with the time.",
+    ],
+    openers=[
+        "My inbox is piling up.",
+        "I'm in workshops all day.",
+        "{requester} has been waiting on me.",
+        "I haven't had time to answer {requester}.",
+        "Could you help me catch up on mail?",
+        "This one slipped through the cracks.",
+        "Another scheduling one.",
+        "I'm behind on email.",
+        "Let's not keep {requester} waiting.",
+        "Quick favour with my calendar.",
+        "I said I'd get back to {requester} today.",
+        "One from my inbox.",
+    ],
+    closers=[
+        "Only invite the people in their mail.",
+        "Their suggested times may not work for everyone, so check the calendars.",
+        "Reply in the same thread.",
+        "Just one meeting, please.",
+        "Don't email anyone else.",
+        "Make sure the time in your reply matches the invite.",
+        "Stick to everyone's working hours.",
+        "Leave my other events alone.",
+        "Mention the time clearly in the reply.",
+        "Keep the invite to the people they named.",
+        "Don't book outside anyone's working day.",
+        "A single event is enough.",
+    ],
+)
+PHRASEBOOKS = {"direct": BOOK_DIRECT, "mail": BOOK_MAIL}
+"""Edition 2's phrasebooks by intent (how the meeting is asked for: `via`)."""
+
+
+def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+    """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
+    guests = [world.person(e) for e in params["guests"]]
+    values = {"minutes": params["minutes"], "topic": params["topic"], "names": _names(guests),
+              "day": human_day(world.day(params["day"])), "places": _places(world, guests), "hint": "",
+              "names_and_me": join([g.name for g in guests] + ["me"]), "names_and_i": join([g.name for g in guests] + ["I"])}  # fmt: skip
+    extra: tuple[str, ...] = ()
+    if params["via"] == "mail":
+        values["requester"] = world.person(params["requester"]).first_name
+    elif params["suggestions"]:  # distractors: times that do not work, named in the instruction itself
+        hint, hint_id = phrasing.pick(world, params["wording"], "meeting-tz", "direct", "hint", HINTS)
+        times = " or ".join(f"{datetime.fromisoformat(s):%H:%M}" for s in params["suggestions"])
+        values["hint"], extra = hint.format(times=times), (hint_id,)
+    made = phrasing.word(world, params["wording"], "meeting-tz", params["via"], PHRASEBOOKS[params["via"]], values)
+    return phrasing.Composition(made.text, made.template, made.parts + extra)

@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 
 from orchestrator.generate import phrasing
 from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
-from orchestrator.generate.scheduling import aligned_starts, day_window, fill, pick_guests
+from orchestrator.generate.scheduling import aligned_starts, day_window, fill, pick_guests, workday
 from orchestrator.generate.world import Person, World, iso
 from servers.calendar.model import subtract
 
@@ -308,13 +308,6 @@ def _tell(mv: Move) -> dict[str, Any]:
                 f"'{title}' to {new_day}, {new:%H:%M}-{new_end:%H:%M} {me.city} time"
                 + (f" ({places})" if places else "") + ". It's the only time that works for all of us.\n\n"
                 + me.first_name}}  # fmt: skip
-
-
-def workday(world: World, offset: int) -> int:
-    """The first offset from `offset` on whose day (in the persona's zone) is a weekday."""
-    while world.day(offset).weekday() >= 5:
-        offset += 1
-    return offset
 
 
 def world_zone(name: str) -> ZoneInfo:
