@@ -9,7 +9,13 @@ the call to the sandbox's journal.
 Each call has a time budget. The tool itself runs in a worker thread, so a
 heavy call never holds up the event loop (other sandboxes, `/healthz`, the
 admin API); calls to one sandbox stay serialized by its lock, so its
-connection is used by one call at a time. A call past its budget is stopped
+connection is used by one call at a time. A call made in process
+(`call_in_process`, the in-process backend's gateway) runs on the event loop
+first, for at most `INLINE_SLICE_S`: the apps' calls are SQLite transactions
+of microseconds to a few milliseconds, and the hop to a thread and back costs
+more than most of them. One that runs past the slice is rolled back to where
+it began and run again in a worker thread with its whole budget, and its tool
+goes to a thread from then on (`InlinePolicy`). A call past its budget is stopped
 (SQLite statements by a progress handler, Python loops at
 `Sandbox.checkpoint()`), rolled back and answered with an error. A call that
 would grow the sandbox past its storage cap is refused the same way. An
@@ -161,11 +167,59 @@ def _generated_titles(name: str) -> tuple[str, str]:
     return name, name.replace("_", " ").title()
 
 
-def _run(tool: ToolDef, sandbox: Sandbox, kwargs: dict[str, Any]) -> Any:
-    """The tool's body, in a worker thread: stopped at its deadline, unexpected exceptions turned into a plain error."""
+INLINE_SLICE_S = 0.02
+"""How long a call made in process may hold the event loop before it is moved to a worker thread."""
+
+_inline: ContextVar[InlinePolicy | None] = ContextVar("clawgym_inline", default=None)
+
+
+class InlinePolicy:
+    """Which tools of one app server run on the event loop when called in process: every tool until one of its
+    calls runs past `INLINE_SLICE_S` (stopped there, rolled back and run again in a worker thread); that tool runs in
+    a thread from then on, so a heavy tool costs the loop one slice at most once."""
+
+    def __init__(self, slice_s: float = INLINE_SLICE_S) -> None:
+        self.slice_s = slice_s
+        self.heavy: set[str] = set()
+        """Tools seen running past the slice."""
+
+
+class _PastSlice(Exception):
+    """An inline call ran past its slice: rolled back to where it began, to be run again in a worker thread."""
+
+
+def _run_inline(tool: ToolDef, sandbox: Sandbox, kwargs: dict[str, Any], policy: InlinePolicy) -> Any:
+    """The tool's body on the event loop, within a savepoint: `_PastSlice` (its work undone) when it runs past the
+    policy's slice before it is done; a call that finished late is kept, and its tool goes to a thread from then on."""
     db = sandbox.db
+    budget_end = sandbox.deadline
+    db.execute("SAVEPOINT clawgym_inline")
+    started = time.monotonic()
+    try:
+        result = _run(tool, sandbox, kwargs, slice_s=policy.slice_s)
+    except _PastSlice:
+        db.execute("ROLLBACK TO clawgym_inline")
+        db.execute("RELEASE clawgym_inline")
+        policy.heavy.add(tool.name)
+        sandbox.deadline = budget_end  # the thread's run starts its own budget (`_run`)
+        raise
+    except BaseException:
+        sandbox.deadline = budget_end
+        raise  # the middleware rolls the whole transaction back
+    db.execute("RELEASE clawgym_inline")
+    if time.monotonic() - started > policy.slice_s:  # a step Python could not interrupt: no second try on the loop
+        policy.heavy.add(tool.name)
+    sandbox.deadline = budget_end
+    return result
+
+
+def _run(tool: ToolDef, sandbox: Sandbox, kwargs: dict[str, Any], *, slice_s: float | None = None) -> Any:
+    """The tool's body, in a worker thread: stopped at its deadline, unexpected exceptions turned into a plain error.
+    With `slice_s` (on the event loop, `_run_inline`), stopped after that many seconds instead: `_PastSlice`."""
+    db = sandbox.db
+    budget_end = None if sandbox.deadline is None else time.monotonic() + sandbox.budget
     if sandbox.deadline is not None:  # the budget runs from the start of the work, not from the wait for a thread
-        sandbox.deadline = time.monotonic() + sandbox.budget
+        sandbox.deadline = budget_end if slice_s is None else time.monotonic() + min(slice_s, sandbox.budget)
     if sandbox.stale_s is not None:  # a stale_read fault: this read sees the state as it was (rolled back after)
         sandbox.stale_hidden = sandbox.hide_recent_changes(sandbox.stale_s)
     if sandbox.deadline is not None:
@@ -173,10 +227,15 @@ def _run(tool: ToolDef, sandbox: Sandbox, kwargs: dict[str, Any]) -> Any:
         db.set_progress_handler(lambda: int(time.monotonic() > deadline), 2_000)
     try:
         result = tool.fn(sandbox, **kwargs)
-        if sandbox.over_budget():  # finished, but late (a step Python could not interrupt): not taken
-            raise CallTimeout("the call ran past its time budget")
+        if budget_end is not None and time.monotonic() > budget_end:
+            raise CallTimeout(
+                "the call ran past its time budget"
+            )  # finished, but late (a step Python could not interrupt): not taken
         return result
     except Exception as exc:
+        if slice_s is not None and (isinstance(exc, CallTimeout) or sandbox.over_budget()):
+            if budget_end is None or time.monotonic() <= budget_end:
+                raise _PastSlice() from None
         if isinstance(exc, CallTimeout) or sandbox.over_budget():
             raise _timeout(tool.name, sandbox) from None
         if isinstance(exc, ToolError):  # the SDK's own, from an app that raises it
@@ -207,9 +266,16 @@ def _bind(tool: ToolDef) -> Callable[..., Any]:
     params = [p.replace(annotation=hints.get(p.name, p.annotation)) for p in list(signature.parameters.values())[1:]]
 
     async def call(**kwargs: Any) -> Any:
+        sandbox = _current.get()
+        policy = _inline.get()
+        if policy is not None and tool.name not in policy.heavy:
+            try:
+                return _run_inline(tool, sandbox, kwargs, policy)
+            except _PastSlice:
+                pass
         # Off the event loop: a heavy call must not hold up other sandboxes or the admin API. The
         # sandbox lock is held meanwhile, so nothing else uses this sandbox's connection.
-        return await anyio.to_thread.run_sync(functools.partial(_run, tool, _current.get(), kwargs))
+        return await anyio.to_thread.run_sync(functools.partial(_run, tool, sandbox, kwargs))
 
     call.__name__ = tool.name
     call.__doc__ = fn.__doc__
@@ -233,7 +299,8 @@ async def call_in_process(
     """Call tool `name` on sandbox `sandbox_id` of an app server in this process, without the JSON-RPC layer.
 
     The call takes the same way through the server as one over MCP, less the
-    request and result (de)serialization: the sandbox middleware (lock,
+    request and result (de)serialization and, while its tool stays under the
+    server's `InlinePolicy` slice, the hop to a worker thread: the sandbox middleware (lock,
     transaction, faults, time budget, storage cap, journal) and then the SDK's
     tool handling (arguments validated against the tool's signature, the
     result against its output model, a failing tool answered with `isError`).
@@ -255,8 +322,12 @@ async def call_in_process(
         assert isinstance(result, CallToolResult), f"{name} asked for input, which no ClawGym tool does"
         return result
 
-    with bind_sandbox(sandbox_id):
-        result = await middleware(_DirectRequest(params), run_tool)  # type: ignore[arg-type]
+    inline = _inline.set(middleware.inline)
+    try:
+        with bind_sandbox(sandbox_id):
+            result = await middleware(_DirectRequest(params), run_tool)  # type: ignore[arg-type]
+    finally:
+        _inline.reset(inline)
     return result if isinstance(result, CallToolResult) else CallToolResult.model_validate(result)
 
 
@@ -275,6 +346,8 @@ class SandboxMiddleware:
         self.default_sandbox = default_sandbox
         self.call_timeout = call_timeout
         self.max_sandbox_bytes = int(max_sandbox_mb * 1024 * 1024)
+        self.inline = InlinePolicy()
+        """Which tools run on the event loop when called in process (`call_in_process`)."""
         self.parameters = {
             name: list(inspect.signature(tool.fn).parameters)[1:] for name, tool in store.app.tools.tools.items()
         }

@@ -3,8 +3,11 @@ gateway connections) answers and journals exactly as the same call over MCP does
 
 from __future__ import annotations
 
+import statistics
+import time
 from typing import Any
 
+import anyio
 import pytest
 from mcp import Client
 
@@ -66,3 +69,89 @@ async def test_a_deleted_sandbox_is_an_error_result(server_and_store: tuple[Any,
     store.delete("direct")
     result = await call_in_process(server, "direct", "get_ticket", {"key": "OPS-1"})
     assert result.is_error and "deleted or never created" in result.content[0].text
+
+
+# -- on the event loop, and off it when a call is heavy -------------------------------------------------------
+
+
+def _bulk_mail(messages: int) -> dict[str, Any]:
+    return {
+        "labels": ["Bulk"],
+        "messages": [
+            {
+                "id": f"m{i}",
+                "from": "bulk@vendor.test",
+                "subject": f"Offer {i}",
+                "body": "x",
+                "labels": ["Bulk"],
+                "sent_at": "2026-03-01T10:00",
+            }  # fmt: skip
+            for i in range(messages)
+        ],
+    }
+
+
+async def test_a_write_past_the_inline_slice_is_redone_once_in_a_thread() -> None:
+    """A call that runs past the slice on the loop is undone there and run again off it: the answer, the state and
+    the journal are those of one call made over MCP (in a thread), and the tool stays off the loop afterwards."""
+    app = registry.load("mail")
+    store = SandboxStore(app)
+    try:
+        for sandbox in ("over-mcp", "direct"):
+            store.create(sandbox, SandboxSpec(seed=_bulk_mail(1500)))
+        server = build_mcp_server(app, store)
+        policy = next(m for m in server.middleware if hasattr(m, "inline")).inline
+        policy.slice_s = 0.001  # far less than deleting a label from 1,500 messages takes
+        async with Client(server) as client:
+            with bind_sandbox("over-mcp"):
+                expected = (await client.call_tool("delete_label", {"name": "Bulk"})).model_dump(exclude={"meta"})
+        got = (await call_in_process(server, "direct", "delete_label", {"name": "Bulk"})).model_dump(exclude={"meta"})
+        assert got == expected and not got["is_error"] and len(got["structured_content"]["removed_from"]) == 1500
+        assert "delete_label" in policy.heavy
+        assert store.get("direct").snapshot() == store.get("over-mcp").snapshot()
+        entries = [[{k: v for k, v in e.items() if k not in VOLATILE} for e in store.get(s).journal()] for s in
+                   ("direct", "over-mcp")]  # fmt: skip
+        assert entries[0] == entries[1] and len(entries[0]) == 1 and len(entries[0][0]["changes"]) > 1500
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
+async def test_a_heavy_call_in_process_does_not_hold_up_other_sandboxes() -> None:
+    """While one sandbox runs heavy calls back to back in process, another sandbox's calls on the same event loop
+    keep answering within a few slices: past its first slice a heavy tool runs in a worker thread."""
+    from security.test_bounded_costs import HEAVY_CALL, crowded_calendar
+
+    app = registry.load("calendar")
+    store = SandboxStore(app)
+    try:
+        store.create("heavy", SandboxSpec(seed=crowded_calendar(12_000)))
+        store.create("light", SandboxSpec(seed={}))
+        server = build_mcp_server(app, store, call_timeout=60)
+        heavy_ms: list[float] = []
+        light_ms: list[float] = []
+        done = anyio.Event()
+
+        async def heavy() -> None:
+            for _ in range(3):
+                started = time.perf_counter()
+                result = await call_in_process(server, "heavy", "find_free_slots", HEAVY_CALL)
+                assert not result.is_error, result.content
+                heavy_ms.append((time.perf_counter() - started) * 1000)
+            done.set()
+
+        async def light() -> None:
+            while not done.is_set():
+                started = time.perf_counter()
+                assert not (await call_in_process(server, "light", "list_calendars", {})).is_error
+                light_ms.append((time.perf_counter() - started) * 1000)
+                await anyio.sleep(0.01)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(heavy)
+            tg.start_soon(light)
+        report = f"heavy calls {[round(ms) for ms in heavy_ms]} ms, other sandbox median {statistics.median(light_ms):.0f} ms"
+        assert min(heavy_ms) > 100, f"the heavy call was not heavy enough to show anything: {report}"
+        assert len(light_ms) >= 5 and statistics.median(light_ms) < 50, report
+    finally:
+        store.close()
