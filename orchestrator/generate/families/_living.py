@@ -119,10 +119,25 @@ def world_section(**parts: Any) -> dict[str, Any]:
     return {"clock": dict(LIVING_CLOCK), "wait": dict(LIVING_WAIT), **parts}
 
 
-def teammates(world: World, rng: random.Random, count: int, *, avoid: Sequence[str] = ()) -> list[Person] | None:
+def overlap_hours(world: World, person: Person) -> float:
+    """How many of the persona's working hours on the first working day are also `person`'s."""
+    day = world.day(1)
+    mine, theirs = world.persona.work_window(day), person.work_window(day)
+    return max(0.0, (min(mine[1], theirs[1]) - max(mine[0], theirs[0])).total_seconds() / 3600)
+
+
+def teammates(
+    world: World, rng: random.Random, count: int, *, avoid: Sequence[str] = (), near: bool = False
+) -> list[Person] | None:
     """`count` different colleagues who use the tracker, none named in `avoid`, none sharing a first name with the
-    persona or with each other."""
-    pool = [p for p in world.tracker_users() if p.email not in avoid and p.first_name != world.persona.first_name]
+    persona or with each other (`near`: only those who share at least five working hours with the persona)."""
+    pool = [
+        p
+        for p in world.tracker_users()
+        if p.email not in avoid
+        and p.first_name != world.persona.first_name
+        and (not near or overlap_hours(world, p) >= 5)
+    ]
     rng.shuffle(pool)
     chosen: list[Person] = []
     for p in pool:

@@ -100,7 +100,7 @@ class AskColleague(Family):
 
     def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         kind = rng.choice(["room", "budget"])
-        people = living.teammates(world, rng, 3)
+        people = living.teammates(world, rng, 3, near=True)
         if people is None:
             return None
         requester, expert, guest = people
