@@ -43,7 +43,7 @@ GREETINGS = [
     "Hey.",
     "Hi there.",
     "Morning!",
-    "Hello,",
+    "Hello.",
     "Hey, quick one.",
     "Hi, hope your day is going well.",
     "Hi — one for you.",
@@ -62,7 +62,7 @@ GREETINGS = [
     "Hey! Something for your list.",
     "Hi, a task for you.",
     "Morning, hope you're well.",
-    "So,",
+    "So, a task.",
 ]
 """Greetings any instruction may open with (ids `common/all/greeting/<n>`)."""
 
@@ -201,6 +201,16 @@ def pick(world: Any, seed: int, family: str, intent: str, kind: str, parts: Sequ
         raise ValueError(f"{family}/{intent}: no {kind} part on the {world.split} side of the split; add more")
     index = random.Random(f"{seed}:{kind}").choice(choices)
     return parts[index], part_id(family, intent, kind, index)
+
+
+def stamp(params: dict[str, Any], rng: random.Random, wording: Any) -> dict[str, Any]:
+    """Edition 2's wording recorded in a task's parameters: the edition-1 `phrasing` index dropped, a `wording` seed
+    drawn from `rng`, and the `template` and `parts` that `wording(params) -> Composition` uses with it."""
+    params.pop("phrasing", None)
+    params["wording"] = rng.randrange(1 << 30)
+    made = wording(params)
+    params.update(template=made.template, parts=list(made.parts))
+    return params
 
 
 def compose(

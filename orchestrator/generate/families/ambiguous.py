@@ -22,6 +22,7 @@ import random
 from datetime import timedelta
 from typing import Any
 
+from orchestrator.generate import phrasing
 from orchestrator.generate.family import Draft, Family, fake, phrase, register
 from orchestrator.generate.world import World, iso
 
@@ -53,7 +54,7 @@ class Ambiguous(Family):
         requester, target = rng.sample(people, 2)
         text = fake(rng)
         word = text.word().capitalize()
-        return {
+        params = {
             "mode": rng.choice(["done", "ask"]), "requester": requester.email, "target": target.email,
             "component": f"{word} {rng.choice(COMPONENTS)}", "problem": rng.randrange(len(PROBLEMS)),
             "others": [f"{text.word().capitalize()} {rng.choice(COMPONENTS)}" for _ in range(knobs.get("distractors", 0))],
@@ -62,12 +63,16 @@ class Ambiguous(Family):
             "project": world.apps["tickets"]["projects"][0]["key"], "distractors": knobs.get("distractors", 0),
             "phrasing": rng.randrange(len(INSTRUCTIONS)),
         }  # fmt: skip
+        return params if world.edition != 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         requester, target = world.person(params["requester"]), world.person(params["target"])
-        instruction = phrase(
-            INSTRUCTIONS, params["phrasing"], requester=requester.name, requester_first=requester.first_name
-        )
+        if world.edition == 2:
+            instruction = _word(world, params).text
+        else:
+            instruction = phrase(
+                INSTRUCTIONS, params["phrasing"], requester=requester.name, requester_first=requester.first_name
+            )
         draft = Draft(world, title="", instruction=instruction, tags=["generated", "ambiguous", "mail"])
         sent = world.start - timedelta(minutes=35)
         if params["mode"] == "done":
@@ -156,3 +161,73 @@ class Ambiguous(Family):
                 f"Hi {requester.first_name},\n\nI have two: \"{titles[0]}\" and \"{titles[1]}\". Which one should {target.first_name} "
                 f"get?\n\n{me.first_name}"}},
         ]  # fmt: skip
+
+
+# -- edition 2: instructions composed from parts (phrasing.compose) --------------------------------------------------
+
+HANDLE = phrasing.Phrasebook(
+    requests=[
+        "{requester} emailed me with a request. Please take care of it.",
+        "Can you handle {requester_first}'s latest mail to me?",
+        "Please deal with what {requester_first} asked for in their email.",
+        "{requester_first} sent me something this morning. Could you sort it out?",
+        "There's a mail from {requester} in my inbox asking me for something. Take care of it for me, please.",
+        "Could you look after {requester_first}'s request? It's the latest mail from them.",
+        "Can you sort out whatever {requester_first} needs? They emailed me about it.",
+        "Please answer {requester_first}'s request from their mail, doing whatever it properly takes.",
+        "{requester_first} needs something from me, it's in their email. Can you handle it?",
+        "I got a mail from {requester} asking for a favour. Please deal with it.",
+        "Would you mind handling {requester_first}'s email request for me?",
+        "Take care of {requester_first}'s ask from this morning's mail, please.",
+        "Please action the request {requester} sent me by email.",
+        "{requester_first} is waiting on me for something (see their mail). Can you take it from here?",
+        "Handle {requester_first}'s mail please.",
+        "Could you pick up {requester_first}'s request in my inbox and see it through?",
+        "Can you respond to {requester_first}'s request properly? It's in their latest email to me.",
+        "There's an ask from {requester_first} in my mail. Please handle it the right way.",
+        "Please work through {requester}'s email to me and take care of what they need.",
+        "{requester_first} wrote to me asking for something. Sort it out for me?",
+        "---------- Forwarded message ----------\nFrom: {requester}\n\n(see my request in the mail I sent you)\n"
+        "----------\n\nCan you handle this one from {requester_first}? Their original mail is in my inbox.",
+        "Forwarding {requester_first}'s request to you: the mail is in my inbox. Please take care of it.",
+        "Could you deal with the thing {requester_first} emailed me about?",
+        "Please look at {requester_first}'s latest email and handle the request in it.",
+    ],
+    openers=[
+        "I'm swamped today.",
+        "I'm heading into meetings.",
+        "Can you help me with my inbox?",
+        "{requester_first} has been chasing me.",
+        "I haven't had a chance to look at this.",
+        "Mail to catch up on.",
+        "I'm out of the office this afternoon.",
+        "This has been sitting in my inbox.",
+        "Helping me with mail again.",
+        "Not sure how long this will take.",
+        "One from my inbox.",
+        "I'd rather not keep {requester_first} waiting.",
+    ],
+    closers=[
+        "Reply in their thread.",
+        "If anything about it is unclear, ask {requester_first} rather than guessing.",
+        "Check what's already there before doing anything new.",
+        "Don't do more than the request needs.",
+        "Write back to {requester_first} when you're done.",
+        "Keep your reply short.",
+        "Use your judgement.",
+        "Make sure {requester_first} hears back from you.",
+        "Don't create anything that already exists.",
+        "Answer {requester_first} by mail.",
+        "Don't share anything unless you're sure it's the right thing.",
+        "Let {requester_first} know what you did.",
+    ],
+)
+PHRASEBOOKS = {"handle": HANDLE}
+"""Edition 2's phrasebooks by intent (one: the same words whether the request is done or needs asking)."""
+
+
+def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+    """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
+    requester = world.person(params["requester"])
+    values = {"requester": requester.name, "requester_first": requester.first_name}
+    return phrasing.word(world, params["wording"], "ambiguous", "handle", HANDLE, values)

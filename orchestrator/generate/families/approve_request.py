@@ -17,6 +17,7 @@ import random
 from datetime import datetime, timedelta
 from typing import Any
 
+from orchestrator.generate import phrasing
 from orchestrator.generate.family import Draft, Family, fake, phrase, register
 from orchestrator.generate.world import Person, World, iso
 
@@ -71,12 +72,13 @@ class ApproveRequest(Family):
             round(limit * (1 + 2 * margin / 100)) if decision == "reject" else round(limit * (1 - 2 * margin / 100))
         )
         text = fake(rng)
-        return {
+        params = {
             "requester": requester.email, "other": other.email, "category": category, "limits": limits, "amount": amount,
             "decision": decision, "margin": margin, "old_limit": old_limit, "item": text.catch_phrase().lower(),
             "other_item": text.catch_phrase().lower(), "steps": knobs.get("steps", 1), "distractors": knobs.get("distractors", 0),
             "phrasing": rng.randrange(len(INSTRUCTIONS)), "number": rng.randint(12, 480),
         }  # fmt: skip
+        return params if world.edition != 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         requester, other = world.person(params["requester"]), world.person(params["other"])
@@ -87,10 +89,17 @@ class ApproveRequest(Family):
         key, other_key = f"REQ-{params['number']}", f"REQ-{params['number'] + 1}"
         created = world.start - timedelta(hours=20)
         _seed(world, params, requester, other, key, other_key, created)
-        instruction = phrase(
-            INSTRUCTIONS, params["phrasing"], requester=requester.name, requester_first=requester.first_name, key=key
-        )
-        if reply:
+        if world.edition == 2:
+            instruction = _word(world, params).text
+        else:
+            instruction = phrase(
+                INSTRUCTIONS,
+                params["phrasing"],
+                requester=requester.name,
+                requester_first=requester.first_name,
+                key=key,
+            )
+        if reply and world.edition != 2:
             instruction += phrase([REPLY], 0, requester_first=requester.first_name)
         approved = decision == "approve"
         draft = Draft(world, title=f"Decide {requester.first_name}'s {label.lower()} request", instruction=instruction,
@@ -198,3 +207,115 @@ def _reply(draft: Draft, params: dict[str, Any], requester: Person, key: str, st
             f"Hi {requester.first_name},\n\nsorry, I had to reject {key}: the policy's limit for {label.lower()} is "
             f"{money(limit)} {unit}.\n\n{me.first_name}")}},
     ]  # fmt: skip
+
+
+# -- edition 2: instructions composed from parts (phrasing.compose) --------------------------------------------------
+
+DECIDE = phrasing.Phrasebook(
+    requests=[
+        "{requester} sent me a request to pre-approve an expense ({key}). Please decide it by our expense policy in "
+        "Docs and record the decision on the ticket: done if it is approved, cancelled if it is rejected.{reply}",
+        "Could you handle {requester_first}'s approval request {key}? Check it against the expense policy document, "
+        "then close the ticket as done when it's within policy or cancel it when it isn't.{reply}",
+        "Please go through {key} from {requester_first} and approve or reject it per the current expense policy. "
+        "Approved means the ticket goes to done; rejected means it gets cancelled.{reply}",
+        "Can you sort out {requester_first}'s expense pre-approval ({key})? Compare it with the limits in the current "
+        "expense policy doc: within the limit, mark the ticket done; over it, cancel the ticket.{reply}",
+        "{key} is waiting for my approval. Look up the current expense policy in Docs; if {requester_first}'s request "
+        "is within its limit set the ticket to done, otherwise set it to cancelled.{reply}",
+        "Please decide {requester}'s pre-approval request {key} using the expense policy that's in force. Mark it "
+        "done if it fits the policy, cancelled if it doesn't.{reply}",
+        "Approve or reject {key} ({requester_first}'s expense) by the current expense policy, please. The ticket "
+        "should end up done if approved and cancelled if rejected.{reply}",
+        "I need a decision on {requester_first}'s request {key}. Check the amount against the current policy doc's "
+        "limit for that kind of expense, then move the ticket to done (approved) or cancelled (rejected).{reply}",
+        "Could you review {key}? It's {requester_first} asking to pre-approve an expense. Go by our current expense "
+        "policy: done for an approval, cancelled for a rejection.{reply}",
+        "Please work out whether {requester_first}'s expense in {key} is within our current expense policy and "
+        "record it on the ticket (done = approved, cancelled = rejected).{reply}",
+        "{requester_first} filed {key} for pre-approval. Can you check it against the expense policy in Docs and "
+        "either complete the ticket (approved) or cancel it (rejected)?{reply}",
+        "Decide {key} for me by the expense policy: approved goes to done, rejected goes to cancelled. It's "
+        "{requester_first}'s request.{reply}",
+        "Can you be the approver on {key}? {requester} wants an expense pre-approved. Use the current expense "
+        "policy's limits; set the ticket to done if you approve it or cancelled if you reject it.{reply}",
+        "Would you check {requester_first}'s pre-approval {key} against the policy document and close it out: done "
+        "when within the limit, cancelled when above it?{reply}",
+        "Expense request {key} from {requester_first} needs a yes or no. The current expense policy in Docs decides "
+        "it. Yes means the ticket goes to done, no means it's cancelled.{reply}",
+        "Please take {key} off my plate: see if {requester_first}'s expense fits the current expense policy and mark "
+        "the ticket done if it does, cancelled if it doesn't.{reply}",
+        "Go through the pre-approval request {key} ({requester}). Apply our current expense policy and record the "
+        "outcome on the ticket, done for approved and cancelled for rejected.{reply}",
+        "{requester_first} is waiting on {key}. Could you approve it if it's within our expense policy (ticket to "
+        "done) or reject it if not (ticket cancelled)?{reply}",
+        "Handle the approval for {key}, please. It's {requester_first}'s expense; compare it with the current "
+        "policy limit and set the ticket to done or cancelled accordingly.{reply}",
+        "Check {key} against the expense policy and decide it: within the limit, done; over the limit, cancelled. "
+        "{requester_first} raised it.{reply}",
+        "---------- Forwarded message ----------\nFrom: {requester}\nSubject: {key}\n\nCould you pre-approve my "
+        "request {key}?\n----------\n\nCan you decide this by our current expense policy in Docs? Mark {key} done if "
+        "approved, cancelled if rejected.{reply}",
+        "Forwarding {requester_first}'s ask: they need {key} approved. Please decide it by the current expense policy "
+        "and set the ticket to done (approved) or cancelled (rejected).{reply}",
+    ],
+    openers=[
+        "Approvals are piling up.",
+        "I'm the approver this week.",
+        "Finance wants these cleared.",
+        "Another expense request came in.",
+        "{requester_first} is keen to book.",
+        "I don't have the policy in my head.",
+        "Admin time.",
+        "Quick one on expenses.",
+        "I'm stuck in meetings.",
+        "Let's not leave {requester_first} hanging.",
+        "Paperwork, sorry.",
+        "One for the approvals queue.",
+    ],
+    closers=[
+        "Make sure you use the current policy, not an old version.",
+        "Don't touch any other requests.",
+        "Only the ticket's status needs to change.",
+        "Go strictly by the policy's limit.",
+        "Leave other people's requests alone.",
+        "Check which policy doc is the current one.",
+        "The limit depends on the kind of expense.",
+        "No exceptions to the policy.",
+        "Just this one ticket.",
+        "Please don't edit the policy doc.",
+        "Be careful with the amounts.",
+        "Only {key}, nothing else.",
+    ],
+)
+REPLIES = [
+    " Also answer {requester_first}'s mail about it: if approved, say the amount that is approved; if rejected, say "
+    "what the policy's limit is.",
+    " Then reply to {requester_first}'s email: for an approval, state the approved amount; for a rejection, state the "
+    "policy limit.",
+    " And write back to {requester_first}: the approved amount if it's a yes, the policy's limit if it's a no.",
+    " Let {requester_first} know by replying to their mail, with the approved amount or, if rejected, the limit in "
+    "the policy.",
+    " Please also reply to {requester_first}. Approved: tell them the amount approved. Rejected: tell them the "
+    "policy's limit.",
+    " Then answer {requester_first} by mail, giving the approved amount when approved or the policy limit when "
+    "rejected.",
+    " Once decided, reply to {requester_first}'s mail and include the approved amount (approval) or the policy's "
+    "limit (rejection).",
+    " Reply to {requester_first} too: the amount you approved, or the limit that rules it out.",
+]
+PHRASEBOOKS = {"decide": DECIDE}
+"""Edition 2's phrasebooks by intent."""
+
+
+def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+    """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
+    requester = world.person(params["requester"])
+    values = {"requester": requester.name, "requester_first": requester.first_name, "key": f"REQ-{params['number']}",
+              "reply": ""}  # fmt: skip
+    extra: tuple[str, ...] = ()
+    if params["steps"] >= 2:
+        reply, reply_id = phrasing.pick(world, params["wording"], "approve-request", "decide", "reply", REPLIES)
+        values["reply"], extra = reply.format(**values), (reply_id,)
+    made = phrasing.word(world, params["wording"], "approve-request", "decide", DECIDE, values)
+    return phrasing.Composition(made.text, made.template, made.parts + extra)

@@ -19,6 +19,7 @@ import random
 from datetime import timedelta
 from typing import Any
 
+from orchestrator.generate import phrasing
 from orchestrator.generate.family import Draft, Family, fake, phrase, register
 from orchestrator.generate.world import World, iso
 
@@ -75,13 +76,14 @@ class DocComments(Family):
             name = f"{text.word().capitalize()} {rng.choice(COMPONENTS)}"
             if all(name.split()[0].lower() != n.split()[0].lower() for n in names):
                 names.append(name)
-        return {
+        params = {
             "title": f"Design doc: {text.catch_phrase()}", "project": world.apps["tickets"]["projects"][0]["key"],
             "components": names, "authors": [rng.choice(people).email for _ in names],
             "asks": [rng.randrange(len(ASKS)) for _ in names], "open_count": open_count, "resolved_count": resolved_count,
             "steps": knobs.get("steps", 1), "phrasing": rng.randrange(len(INSTRUCTIONS)),
             "paragraphs": [text.paragraph(nb_sentences=3) for _ in range(3)],
         }  # fmt: skip
+        return params if world.edition != 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         me = world.persona
@@ -109,9 +111,12 @@ class DocComments(Family):
                 row["resolved"] = True
                 row["body"] += " (Done: handled in the last sprint.)"
             comments.append(row)
-        instruction = phrase(INSTRUCTIONS, params["phrasing"], title=title, project=project) + (
-            RESOLVE if resolve else ""
-        )
+        if world.edition == 2:
+            instruction = _word(world, params).text
+        else:
+            instruction = phrase(INSTRUCTIONS, params["phrasing"], title=title, project=project) + (
+                RESOLVE if resolve else ""
+            )
         draft = Draft(world, title="Turn review comments into tickets", instruction=instruction,
                       description=f"{n_open} open comment(s) on \"{title}\" become {project} tickets for their authors"
                       + (", and are resolved." if resolve else "."),
@@ -155,3 +160,119 @@ class DocComments(Family):
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 30, "timeout_s": 600}
         return draft
+
+
+# -- edition 2: instructions composed from parts (phrasing.compose) --------------------------------------------------
+
+TICKETS = phrasing.Phrasebook(
+    requests=[
+        'People left review comments on my doc "{title}". Please turn every open comment into a ticket in '
+        "{project}, assigned to the person who raised it.{resolve}",
+        'Could you go through the open comments on "{title}" and file one {project} ticket for each, assigned to '
+        "its commenter?{resolve}",
+        'Please make sure each unresolved comment on my document "{title}" becomes a ticket in the {project} '
+        "project, owned by whoever wrote the comment.{resolve}",
+        'Can you sort out the review comments on "{title}"? Every comment that is still open should get its own '
+        "{project} ticket, assigned to the person who left it.{resolve}",
+        'The review of "{title}" left open comments. File a {project} ticket per open comment and assign each to '
+        "the comment's author, please.{resolve}",
+        'I need the open feedback on "{title}" tracked: one ticket in {project} for each unresolved comment, with '
+        "the commenter as assignee.{resolve}",
+        'Please create {project} tickets from the open comments on my doc "{title}", one per comment, each assigned '
+        "to whoever raised it.{resolve}",
+        'Would you turn the unresolved review comments on "{title}" into {project} tickets? One ticket per comment, '
+        "assigned to its author.{resolve}",
+        'Go through "{title}" and, for every comment nobody has resolved yet, open a ticket in {project} assigned to '
+        "the person who commented.{resolve}",
+        'Each open comment on "{title}" should become a {project} ticket assigned to its commenter. Can you do '
+        "that?{resolve}",
+        'Can you file tickets for the open review comments on "{title}"? Use the {project} project, one ticket per '
+        "comment, assignee = the commenter.{resolve}",
+        'Please log the outstanding comments on my document "{title}" as tickets in {project}: one each, assigned '
+        "to the person who wrote it.{resolve}",
+        'Review feedback on "{title}" needs to go into {project}. Make one ticket per open comment and assign it to '
+        "the commenter.{resolve}",
+        'Turn the still-open comments on "{title}" into work items: a {project} ticket for each, assigned to the '
+        "person who left the comment.{resolve}",
+        'Could you convert every unresolved comment on "{title}" into a {project} ticket owned by the comment\'s '
+        "author?{resolve}",
+        'For each open comment on my doc "{title}", create a ticket in {project} and assign it to the commenter, '
+        "please.{resolve}",
+        'My doc "{title}" has review comments that aren\'t resolved yet. Please file a {project} ticket for each one, '
+        "assigned to whoever made the comment.{resolve}",
+        'I\'d like the open comments on "{title}" captured as {project} tickets, one per comment, with each '
+        "commenter as the assignee.{resolve}",
+        'Please go over the comments on "{title}" and raise a ticket in {project} for each one that is still open, '
+        "assigned to the person who raised it.{resolve}",
+        'Can you do the follow-up on the review of "{title}"? Every open comment gets a {project} ticket, assigned '
+        "to its author.{resolve}",
+        'Tickets please: one in {project} for each open comment on "{title}", assigned to the commenter.{resolve}',
+        'Take the open review comments on my doc "{title}" and make them {project} tickets, each assigned to the '
+        "colleague who wrote the comment.{resolve}",
+        'File one {project} ticket per unresolved comment on "{title}" and give each ticket to the person who left '
+        "that comment.{resolve}",
+        'Would you handle the open comments on "{title}"? I want each as a ticket in {project}, assigned to its '
+        "commenter.{resolve}",
+        '---------- Forwarded message ----------\nSubject: Comments on "{title}"\n\nYou have open review comments on '
+        "your document.\n----------\n\nCan you turn each open comment into a {project} ticket assigned to the "
+        "person who left it?{resolve}",
+        'Forwarding the review notification for "{title}": please file a {project} ticket for each open comment, '
+        "assigned to its author.{resolve}",
+        'Please track the open comments on "{title}" in {project}, a ticket each, assigned to whoever commented.{resolve}',
+    ],
+    openers=[
+        "The design review is done.",
+        "Reviewers have had their say.",
+        "I'd like to get the review feedback into the tracker.",
+        "Admin from the design review.",
+        "We're planning next sprint.",
+        "The comments on my doc are piling up.",
+        "Housekeeping for my design doc.",
+        "I want to make sure no feedback gets lost.",
+        "Sprint planning is tomorrow.",
+        "Follow-up from the review.",
+        "Tracker hygiene, please.",
+        "Getting my doc's feedback organised.",
+    ],
+    closers=[
+        "Skip the comments that are already resolved.",
+        "Mention the component each comment is about in its ticket.",
+        "One ticket per comment, no more.",
+        "Resolved comments don't need tickets.",
+        "Ignore comments on other documents.",
+        "Don't edit the document itself.",
+        "Don't assign them to me.",
+        "Keep each ticket about one comment.",
+        "No tickets for anything already done.",
+        "Use the component names from the comments.",
+        "Only the open ones.",
+        "Don't file duplicates.",
+        "Each ticket goes to the person who wrote that comment.",
+        "Leave the comment text as it is.",
+        "Tickets only for what's still open.",
+    ],
+)
+RESOLVES = [
+    " Once a comment has its ticket, resolve the comment.",
+    " Then resolve each comment once its ticket exists.",
+    " After filing, mark those comments resolved.",
+    " And resolve each comment after you've created its ticket.",
+    " Please resolve the comments once they're ticketed.",
+    " When a comment has a ticket, close the comment (resolve it).",
+    " Resolve every comment you've turned into a ticket.",
+    " Mark each of those comments as resolved when its ticket is in.",
+]
+PHRASEBOOKS = {"tickets": TICKETS}
+"""Edition 2's phrasebooks by intent."""
+
+
+def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+    """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
+    values = {"title": params["title"], "project": params["project"], "resolve": ""}
+    extra: tuple[str, ...] = ()
+    if params["steps"] >= 2:
+        values["resolve"], resolve_id = phrasing.pick(world, params["wording"], "doc-comments", "tickets", "resolve",
+                                                      RESOLVES)  # fmt: skip
+        extra = (resolve_id,)
+    made = phrasing.word(world, params["wording"], "doc-comments", "tickets", TICKETS, values)
+    return phrasing.Composition(made.text, made.template, made.parts + extra)
