@@ -1,5 +1,7 @@
 """What a generated organization is drawn from: world sizes, offices (city, time zone, locale), teams with their
-roles and ticket projects, and working hours.
+roles and ticket projects, and working hours. `OFFICES` and `TEAMS` are edition 1's; edition 2 draws offices from
+`OFFICES_V2` (every continent; each zone an IANA zone, each locale one Faker has) and teams from its industry
+(`vocab.INDUSTRIES`).
 
 May import nothing first-party.
 """
@@ -65,6 +67,42 @@ OFFICES = [
     Office("Paris", "Europe/Paris", "fr_FR", "France"),
     Office("Sao Paulo", "America/Sao_Paulo", "pt_BR", "Brazil"),
 ]
+
+OFFICES_V2 = [
+    *OFFICES,
+    Office("Toronto", "America/Toronto", "en_CA", "Canada"),
+    Office("Montreal", "America/Toronto", "fr_CA", "Canada"),
+    Office("Vancouver", "America/Vancouver", "en_CA", "Canada"),
+    Office("Denver", "America/Denver", "en_US", "United States"),
+    Office("Phoenix", "America/Phoenix", "en_US", "United States"),
+    Office("Mexico City", "America/Mexico_City", "es_MX", "Mexico"),
+    Office("Bogota", "America/Bogota", "es_CO", "Colombia"),
+    Office("Santiago", "America/Santiago", "es_CL", "Chile"),
+    Office("Buenos Aires", "America/Argentina/Buenos_Aires", "es_AR", "Argentina"),
+    Office("Dublin", "Europe/Dublin", "en_IE", "Ireland"),
+    Office("Stockholm", "Europe/Stockholm", "sv_SE", "Sweden"),
+    Office("Copenhagen", "Europe/Copenhagen", "da_DK", "Denmark"),
+    Office("Helsinki", "Europe/Helsinki", "fi_FI", "Finland"),
+    Office("Oslo", "Europe/Oslo", "no_NO", "Norway"),
+    Office("Warsaw", "Europe/Warsaw", "pl_PL", "Poland"),
+    Office("Prague", "Europe/Prague", "cs_CZ", "Czechia"),
+    Office("Zurich", "Europe/Zurich", "de_CH", "Switzerland"),
+    Office("Rome", "Europe/Rome", "it_IT", "Italy"),
+    Office("Brussels", "Europe/Brussels", "nl_BE", "Belgium"),
+    Office("Istanbul", "Europe/Istanbul", "tr_TR", "Turkey"),
+    Office("Dubai", "Asia/Dubai", "ar_AE", "United Arab Emirates"),
+    Office("Nairobi", "Africa/Nairobi", "en_KE", "Kenya"),
+    Office("Johannesburg", "Africa/Johannesburg", "zu_ZA", "South Africa"),
+    Office("Vienna", "Europe/Vienna", "de_AT", "Austria"),
+    Office("Singapore", "Asia/Singapore", "zh_CN", "Singapore"),
+    Office("Jakarta", "Asia/Jakarta", "id_ID", "Indonesia"),
+    Office("Manila", "Asia/Manila", "en_PH", "Philippines"),
+    Office("Tokyo", "Asia/Tokyo", "ja_JP", "Japan"),
+    Office("Auckland", "Pacific/Auckland", "en_NZ", "New Zealand"),
+]
+"""Edition 2's offices. Each city is one the verifier reads as a zone ("14:00 Tokyo time": the city of an IANA zone
+name, `scenario.text.zones.PLACES`); locales whose names are not in Latin letters (ja_JP, zh_CN) give romanized
+names."""
 
 TEAMS: dict[str, dict[str, Any]] = {
     "Engineering": {

@@ -3,9 +3,23 @@ thousand organizations from curated per-industry vocabularies, offices over the 
 
 from __future__ import annotations
 
-import pytest
+import itertools
+import random
+import re
+from collections import Counter
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
+import pytest
+from faker import Faker
+from faker.providers.company.en_US import Provider as CompanyProvider
+
+from orchestrator.generate import vocab
 from orchestrator.generate import world as worlds
+from orchestrator.generate.organization import OFFICES, OFFICES_V2
+from orchestrator.generate.organization import SIZES as world1_sizes
+from orchestrator.generate.world import START_YEAR
+from orchestrator.scenario.text.zones import PLACES
 
 EDITION_1 = {
     (0, "small"): "a68a687fba9792207d6a9dd24533a89e4166a4d4ff8ab61dc1fe57f9bb2eac1e",
@@ -19,3 +33,164 @@ EDITION_1 = {
 @pytest.mark.parametrize(("seed", "size"), sorted(EDITION_1))
 def test_edition_1_worlds_are_what_release_v1_was_built_on(seed: int, size: str) -> None:
     assert worlds.build_world(seed, size).digest() == EDITION_1[(seed, size)]
+
+
+# -- edition 2 ---------------------------------------------------------------------------------------------------
+
+
+def test_edition_2_is_deterministic_and_apart_from_edition_1() -> None:
+    first = worlds.build_world(41, "small", edition=2)
+    worlds._CACHE.clear()
+    again = worlds.build_world(41, "small", edition=2)
+    assert again.dump() == first.dump() and again.digest() == first.digest()
+    assert (again.edition, again.split, again.industry) == (2, None, first.industry) and first.industry
+    assert worlds.build_world(41, "small").digest() != first.digest()
+    assert worlds.build_world(42, "small", edition=2).org != first.org
+    assert worlds.validate_apps(first) == []
+
+
+def test_the_split_is_recorded_and_part_of_the_cache_key() -> None:
+    test = worlds.build_world(43, "small", edition=2, split="test")
+    train = worlds.build_world(43, "small", edition=2, split="train")
+    assert (test.split, train.split) == ("test", "train") and test.digest() == train.digest()
+    assert worlds.build_world(43, "small", edition=2).split is None
+    for bad, message in (({"edition": 3}, "edition 3"), ({"split": "dev"}, "split 'dev'")):
+        with pytest.raises(ValueError, match=message):
+            worlds.build_world(43, "small", **bad)
+
+
+def test_a_thousand_seeds_give_a_thousand_organizations_over_every_industry() -> None:
+    for seeds in (range(1000), range(1_000_000, 1_001_000)):
+        names = [vocab.organization_name(s) for s in seeds]
+        assert len({name for name, _ in names}) == 1000
+        industries = Counter(industry.name for _, industry in names)
+        assert set(industries) == set(vocab.INDUSTRIES) and len(industries) >= 12
+        assert max(industries.values()) <= 2 * min(industries.values())
+    for seed in range(44, 46):
+        world = worlds.build_world(seed, "small", edition=2)
+        assert (world.org, world.industry) == (vocab.organization_name(seed)[0], vocab.organization_name(seed)[1].name)
+        assert world.domain == f"{worlds.ascii_slug(world.org, '-')}.test"
+
+
+def test_every_industry_has_its_own_curated_vocabulary() -> None:
+    assert len(vocab.INDUSTRIES) >= 12
+    for industry in vocab.INDUSTRIES.values():
+        assert len(industry.teams) == 8 and len({t.project for t in industry.teams}) == 8, industry.name
+        assert not {t.project for t in industry.teams} & {"REQ", "TRAVEL"}, industry.name  # families add these
+        for field in ("products", "components", "problems", "topics", "docs", "sentences"):
+            assert len(getattr(industry, field)) >= 5, (industry.name, field)
+
+
+def _texts(world: worlds.World) -> list[str]:
+    apps = world.apps
+    return (
+        [m["subject"] + "\n" + m["body"] for m in apps["mail"]["messages"]]
+        + [e["title"] + "\n" + e.get("description", "") for e in apps["calendar"]["events"]]
+        + [d["title"] + "\n" + d["content"] for d in apps["docs"]["documents"]]
+        + [t["title"] + "\n" + t["description"] for t in apps["tickets"]["tickets"]]
+        + [c["body"] for c in apps["tickets"]["comments"]]
+        + [o.company for o in world.outsiders]
+        + [world.org]
+    )
+
+
+def _faker_phrases(text: str) -> list[str]:
+    """Two words in a row as Faker's catch-phrases and bs put them ('fully-configurable 24/7 ...')."""
+    company = CompanyProvider
+    columns = [{w.lower() for w in words} for words in (*company.catch_phrase_words, *company.bsWords)]
+    pairs = [(columns[0], columns[1]), (columns[1], columns[2]), (columns[3], columns[4]), (columns[4], columns[5])]
+    words = re.findall(r"[\w/-]+", text.lower())
+    return [f"{a} {b}" for a, b in itertools.pairwise(words) if any(a in x and b in y for x, y in pairs)]
+
+
+def test_edition_2_text_comes_from_the_vocabulary_not_fakers_catch_phrases() -> None:
+    found = [p for t in _texts(worlds.build_world(45, "small")) for p in _faker_phrases(t)]
+    assert len(found) >= 5  # what edition 1 reads like
+    for seed in (45, 46, 47, 48):
+        world = worlds.build_world(seed, "small", edition=2)
+        found = [p for t in _texts(world) for p in _faker_phrases(t)]
+        assert found == [], (world.org, found[:5])
+    medium = worlds.build_world(49, "medium", edition=2)
+    assert [p for t in _texts(medium)[::7] for p in _faker_phrases(t)] == []
+
+
+def _first_names(world: worlds.World) -> list[str]:
+    return [worlds.ascii_slug(p.first_name) for p in [world.persona, *world.people, *world.outsiders]]
+
+
+@pytest.mark.parametrize(("seed", "size"), [(50, "small"), (51, "small"), (52, "medium")])
+def test_nobody_in_an_edition_2_world_shares_a_first_name(seed: int, size: str) -> None:
+    names = _first_names(worlds.build_world(seed, size, edition=2))
+    assert len(names) == len(set(names))
+
+
+@pytest.mark.slow
+def test_nobody_in_a_large_world_shares_a_first_name_and_its_apps_accept_it() -> None:
+    world = worlds.build_world(53, "large", edition=2)
+    names = _first_names(world)
+    assert len(names) == len(set(names)) > 180
+    assert worlds.validate_apps(world) == []
+
+
+def test_offices_have_real_zones_and_faker_locales_and_the_persona_zone_varies() -> None:
+    for office in OFFICES_V2:
+        ZoneInfo(office.timezone)
+        Faker(office.locale).first_name()
+    assert len(OFFICES_V2) >= 30 and OFFICES_V2[: len(OFFICES)] == OFFICES
+    zones = {worlds.build_world(s, "small", edition=2).persona.timezone for s in range(60, 80)}
+    assert len(zones) >= 8
+
+
+def _clock(world: worlds.World) -> None:
+    start = world.start
+    assert start.tzinfo is not None and str(start.tzinfo) == world.persona.timezone
+    assert start.year == START_YEAR and start.weekday() < 5 and (8, 0) <= (start.hour, start.minute) <= (16, 0)
+    assert start.minute in (0, 30) and start.second == 0
+    assert start.utcoffset() == ZoneInfo(world.persona.timezone).utcoffset(start.replace(tzinfo=None))
+
+
+def test_clocks_start_on_every_weekday_at_working_hours_across_the_year() -> None:
+    built = [worlds.build_world(s, "small", edition=2) for s in range(80, 120)]
+    for world in built:
+        _clock(world)
+    assert {w.start.weekday() for w in built} == {0, 1, 2, 3, 4}
+    assert len({w.start.hour for w in built}) >= 6 and len({w.start.month for w in built}) >= 8
+    assert {w.start.minute for w in built} == {0, 30}
+
+
+def test_a_world_s_history_and_future_span_its_clock() -> None:
+    for seed, size in ((120, "small"), (121, "medium")):
+        world = worlds.build_world(seed, size, edition=2)
+        days = {e["start"][:10] for e in world.apps["calendar"]["events"]}
+        spec = world1_sizes[size]
+        assert min(days) <= world.day(-1).isoformat() and max(days) >= world.day(spec.days_after - 3).isoformat()
+        assert all(datetime.fromisoformat(m["sent_at"]) < world.start for m in world.apps["mail"]["messages"])
+
+
+def test_a_family_can_word_its_rows_in_the_world_s_industry() -> None:
+    world = worlds.build_world(122, "small", edition=2)
+    writer = vocab.Writer.of(world, random.Random(1))
+    kind, summary, description = writer.ticket()
+    assert kind in ("task", "bug", "story") and summary and description
+    industry = vocab.INDUSTRIES[world.industry]
+    title, _room, _about = writer.meeting()
+    assert any(t[:1].upper() + t[1:] in title or t in title.lower() for t in (*industry.topics, *industry.products,
+               *industry.components, *writer.partners))  # fmt: skip
+
+
+def test_the_verifier_reads_every_office_city_as_its_zone() -> None:
+    """A reference mail says '13:30 Manila time (11:00 in Kolkata)': each office's city must name its zone."""
+    for office in OFFICES_V2:
+        zone = PLACES.get(office.city)
+        assert zone is not None, office.city
+        for month in (1, 7):
+            when = datetime(START_YEAR, month, 10, 12)
+            assert ZoneInfo(zone).utcoffset(when) == ZoneInfo(office.timezone).utcoffset(when), office
+
+
+@pytest.mark.parametrize(("seed", "size"), [(130, "small"), (131, "medium"), (132, "small")])
+def test_offices_of_a_world_keep_different_times(seed: int, size: str) -> None:
+    """Three offices are three time zones: a meeting 'across three zones' really spans three clocks."""
+    world = worlds.build_world(seed, size, edition=2)
+    offsets = {tuple(ZoneInfo(o.timezone).utcoffset(datetime(START_YEAR, m, 1)) for m in (1, 7)) for o in world.offices}
+    assert len(world.offices) == world1_sizes[size].offices == len(offsets)
