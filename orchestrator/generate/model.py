@@ -7,9 +7,9 @@ people, its clock and its apps' seed data), with the lookups and free-time arith
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
+import pickle
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -158,7 +158,8 @@ class World:
     # -- copying and writing ------------------------------------------------------
 
     def copy(self) -> World:
-        return copy.deepcopy(self)
+        """A copy sharing nothing with this world (through pickle: 2-30 times faster than a deep copy)."""
+        return pickle.loads(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
 
     def scenario_head(self) -> dict[str, Any]:
         """The persona (with the organization's domains) and the clock, as a scenario writes them."""

@@ -1,0 +1,98 @@
+"""What a generated world costs, per size and edition: building it, and what every task on it pays again.
+
+    python benchmarks/bench_build_world.py [--worlds N] [--sizes small,medium,large] [--editions 1,2]
+
+For N worlds of each size and edition (distinct seeds, after one warm-up world that creates the Faker
+locales), the median milliseconds of:
+
+- `build`: `build_world` on a cold cache (the builder itself);
+- `copy`: the copy every task gets (`World.copy`, a deep copy);
+- `digest`: `World.digest` (the manifest records it);
+- `yaml`: the world written as a scenario writes it (`dump_yaml` of the apps; every task file holds its world);
+- `seed`: one in-process episode seeding those apps (what every proof episode pays: a basic proof is two episodes,
+  a full proof dozens);
+
+and the world's rows and YAML size. The pipeline's cost per task is roughly `copy + yaml + episodes * seed`; the
+build is paid once per organization.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from orchestrator.backends.inprocess import InProcessBackend  # noqa: E402
+from orchestrator.episode.episode import Episode  # noqa: E402
+from orchestrator.generate import world as worlds  # noqa: E402
+from orchestrator.generate.family import dump_yaml  # noqa: E402
+from orchestrator.scenario.model import load_data  # noqa: E402
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000
+
+
+def scenario_of(world: worlds.World) -> dict[str, Any]:
+    """The smallest scenario over the whole world: its head, its apps, one check."""
+    return {
+        "id": f"bench-{world.seed}", "title": "bench", **world.scenario_head(), "instruction": "Nothing to do.",
+        "apps": world.apps,
+        "stages": [{"name": "x", "checks": [{"app": "mail", "table": "messages", "where": {"id": "none"}, "expect": {"count": 0}}]}],
+        "oracle": [],
+    }  # fmt: skip
+
+
+async def measure(size: str, edition: int, n: int, backend: InProcessBackend) -> dict[str, Any]:
+    times: dict[str, list[float]] = {k: [] for k in ("build", "copy", "digest", "yaml", "seed")}
+    worlds.build_world(10_000 + edition, size, edition=edition)  # warm-up: Faker locales, imports
+    rows = chars = 0
+    for i in range(n):
+        worlds._CACHE.clear()
+        started = time.perf_counter()
+        world = worlds.build_world(20_000 + i, size, edition=edition)
+        times["build"].append(_ms(started))
+        started = time.perf_counter()
+        world.copy()
+        times["copy"].append(_ms(started))
+        started = time.perf_counter()
+        world.digest()
+        times["digest"].append(_ms(started))
+        started = time.perf_counter()
+        text = dump_yaml(scenario_of(world))
+        times["yaml"].append(_ms(started))
+        rows, chars = sum(world.rows().values()), len(text)
+        scenario = load_data(scenario_of(world))
+        started = time.perf_counter()
+        async with Episode(scenario, await backend.start(scenario.apps)):
+            pass
+        times["seed"].append(_ms(started))
+    return {"rows": rows, "kb": chars // 1024, **{k: statistics.median(v) for k, v in times.items()}}
+
+
+async def main(n: int, sizes: list[str], editions: list[int]) -> None:
+    print(f"median ms per world ({n} worlds each; rows and YAML of the last)")
+    print(f"{'size':<8}{'ed':>3}{'rows':>8}{'YAML KB':>9}{'build':>9}{'copy':>8}{'digest':>8}{'yaml':>8}{'seed':>9}")
+    async with InProcessBackend() as backend:
+        for size in sizes:
+            for edition in editions:
+                r = await measure(size, edition, n, backend)
+                print(f"{size:<8}{edition:>3}{r['rows']:>8}{r['kb']:>9}{r['build']:>9.1f}{r['copy']:>8.1f}"
+                      f"{r['digest']:>8.1f}{r['yaml']:>8.1f}{r['seed']:>9.1f}", flush=True)  # fmt: skip
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--worlds", type=int, default=5)
+    parser.add_argument("--sizes", default="small,medium,large")
+    parser.add_argument("--editions", default="1,2")
+    options = parser.parse_args()
+    anyio.run(main, options.worlds, options.sizes.split(","), [int(e) for e in options.editions.split(",")])
