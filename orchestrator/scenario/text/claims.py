@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from orchestrator.scenario.text.clean import per_text
+
 SENTENCE = re.compile(r"(?:[^.!?\n]|\.(?=\d))+(?:[.!?]+|\n|$)|\n")
 CLAUSE_BREAK = re.compile(
     r";|:(?!\d)|\s[–—-]\s|,\s*(?=(?:but|though|although|unless|if|however|yet|and\s+let|let|please|thanks|feel|so)\b)",
@@ -98,6 +100,7 @@ def _is_time_range(sentence: str, m: re.Match[str]) -> bool:
     return ":" in m.group(0) or bool(re.search(months + r"\w*\s*$", before))
 
 
+@per_text
 def asserted(text: str) -> str:
     """`text` with what it does not assert blanked: sentences that hedge, undercut themselves, offer alternatives
     or ask about the fact, and clauses under a condition."""
@@ -116,6 +119,27 @@ def asserted(text: str) -> str:
         for start, end in _clauses(sentence, m.start()):
             if CONDITION.search(text[start:end]):
                 out = _blank(out, start, end)
+    return out
+
+
+ASKING = re.compile(
+    r"\b(?:(?:could|can|would|will)\s+(?:you|i\s+(?:get|have)|we\s+(?:get|have))|please|pls|let\s+me\s+know|"
+    r"(?:i|we)\s+(?:need|would\s+like|'d\s+like|am\s+asking\s+for|are\s+asking\s+for)\s+your|"
+    r"(?:waiting|awaiting)\s+(?:on|for)\s+your|(?:request(?:ing)?|ask(?:ing)?\s+for|seek(?:ing)?)\s+your|"
+    r"may\s+(?:i|we)|do\s+you\s+(?:mind|approve|agree))\b",
+    re.I,
+)
+
+
+@per_text
+def asked(text: str) -> str:
+    """`text` with everything blanked but its questions and requests: sentences that end in `?` or ask someone to
+    act or answer ("could you approve", "please sign off", "let me know if it's OK", "I need your go-ahead")."""
+    out = text
+    for m in SENTENCE.finditer(text):
+        sentence = m.group(0)
+        if sentence.strip() and not (sentence.rstrip().endswith("?") or ASKING.search(sentence)):
+            out = _blank(out, m.start(), m.end())
     return out
 
 

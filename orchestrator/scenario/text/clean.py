@@ -6,13 +6,38 @@ content; `url_spans` lets the readers skip numbers inside links.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+R = TypeVar("R")
+
+CACHED_TEXT = 20_000
+"""Characters of the longest text whose readings are kept (`per_text`); longer ones are read each time."""
+
+
+def per_text(fn: Callable[..., R]) -> Callable[..., R]:
+    """`fn(text, *args)` remembered for the last 1,024 texts (and arguments) it read, for a pure reading whose result
+    is never changed by its callers (a string, a bool, a tuple): the same mail is read by many checks of a verdict,
+    and the same seeded texts in every episode of a scenario. Texts over `CACHED_TEXT` characters are not kept."""
+    cached = functools.lru_cache(maxsize=1024)(fn)
+
+    @functools.wraps(fn)
+    def read(text: str, *args: Any) -> R:
+        if len(text) > CACHED_TEXT:
+            return fn(text, *args)
+        return cached(text, *args)
+
+    read.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+    return read
+
 
 QUOTE_HEADER = re.compile(r"^\s*On .{3,200}wrote:\s*$", re.I)
 ORIGINAL_BLOCK = re.compile(r"^\s*-{3,}\s*(?:Forwarded message|Original Message)\s*-{3,}\s*$", re.I)
 
 
+@per_text
 def unquoted(text: str) -> str:
     """The text without what it quotes: `>` lines, their "On ... wrote:" header, and a forwarded or
     original message below its separator line (blanked to the same length, so offsets hold)."""

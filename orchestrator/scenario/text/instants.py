@@ -11,10 +11,22 @@ from datetime import date, datetime, tzinfo
 from itertools import pairwise
 from zoneinfo import ZoneInfo
 
-from orchestrator.scenario.text.clean import inside, unquoted
-from orchestrator.scenario.text.dates import find_dates
+from orchestrator.scenario.text.clean import inside, per_text, unquoted
+from orchestrator.scenario.text.dates import DateMention, find_dates
 from orchestrator.scenario.text.times import SENTENCE_END, TimeMention, find_times
 from orchestrator.scenario.text.zones import as_tzinfo
+
+
+@per_text
+def _times(text: str, today: date) -> tuple[TimeMention, ...]:
+    """`find_times`, read once per text and day; the mentions are only read here, never changed."""
+    return tuple(find_times(text, today))
+
+
+@per_text
+def _dates(text: str, today: date) -> tuple[DateMention, ...]:
+    """`find_dates`, read once per text and day; the mentions are only read here, never changed."""
+    return tuple(find_dates(text, today))
 
 
 def instants(mention: TimeMention, local: tzinfo, anchor: date) -> list[datetime]:
@@ -59,7 +71,7 @@ def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iter
     wanted = wanted.astimezone(local)
     text = unquoted(text)
     today = now.astimezone(local).date()
-    mentions = find_times(text, today)
+    mentions = _times(text, today)
 
     expected = [a.astimezone(local) for a in also]
 
@@ -81,7 +93,7 @@ def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iter
                     return True
         return False
 
-    dateless = all(m.dates is None for m in mentions) and not find_dates(text, today)
+    dateless = all(m.dates is None for m in mentions) and not _dates(text, today)
     conflicts = []
     for index, mention in enumerate(mentions):
         if stated[index] or mention.set_aside or mention.range_end:
@@ -109,11 +121,11 @@ def check_date(text: str, wanted: date, zone: str, now: datetime) -> tuple[bool,
     today = now.astimezone(local).date()
     mentions: list[tuple[int, list[date], str]] = []
     spans: list[tuple[int, int]] = []
-    for t in find_times(text, today):
+    for t in _times(text, today):
         if t.dates is not None and t.zone is not None and len(t.text) > 10:  # ISO date-times: their local date
             mentions.append((t.start, [i.date() for i in instants(t, local, today)], t.text.strip()))
             spans.append((t.start, t.end))
-    for d in find_dates(text, today):
+    for d in _dates(text, today):
         if not inside(d.start, spans):
             mentions.append((d.start, d.dates, d.text.strip()))
     mentions.sort(key=lambda m: m[0])
@@ -155,7 +167,7 @@ def read_times(text: str, zone: str, now: datetime) -> TimeReading:
     local = ZoneInfo(zone)
     today = now.astimezone(local).date()
     reading = TimeReading([], [])
-    for mention in find_times(unquoted(text), today):
+    for mention in _times(unquoted(text), today):
         if mention.range_end:
             continue
         (reading.set_aside if mention.set_aside else reading.stated).append(instants(mention, local, today))
@@ -165,4 +177,4 @@ def read_times(text: str, zone: str, now: datetime) -> TimeReading:
 def read_dates(text: str, zone: str, now: datetime) -> list[list[date]]:
     """The dates `text` mentions, one list of possible dates per mention ("5/3", "Thursday": several)."""
     today = now.astimezone(ZoneInfo(zone)).date()
-    return [d.dates for d in find_dates(unquoted(text), today)]
+    return [list(d.dates) for d in _dates(unquoted(text), today)]

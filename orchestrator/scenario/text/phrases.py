@@ -12,7 +12,10 @@ of the same shape appears (a mail listing every key does not state the new one).
 
 from __future__ import annotations
 
+import functools
 import re
+
+from orchestrator.scenario.text.clean import per_text
 
 WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 SET_ASIDE_BEFORE = re.compile(
@@ -28,12 +31,14 @@ def _norm(word: str) -> str:
     return word[:-2] if word.endswith("'s") else word
 
 
-def _words(text: str) -> list[tuple[str, int, int]]:
-    return [(_norm(m.group(0)), m.start(), m.end()) for m in WORD.finditer(text)]
+@per_text
+def _words(text: str) -> tuple[tuple[str, int, int], ...]:
+    return tuple((_norm(m.group(0)), m.start(), m.end()) for m in WORD.finditer(text))
 
 
-def _phrase_words(phrase: str) -> list[str]:
-    return [_norm(w) for w in WORD.findall(phrase)]
+@functools.lru_cache(maxsize=1024)
+def _phrase_words(phrase: str) -> tuple[str, ...]:
+    return tuple(_norm(w) for w in WORD.findall(phrase))
 
 
 def _same(word: str, wanted: str, last: bool) -> bool:
@@ -62,6 +67,7 @@ def phrase_spans(text: str, phrase: str) -> list[tuple[int, int]]:
     return spans
 
 
+@per_text
 def says(text: str, phrase: str) -> bool:
     """Whether `text` says `phrase` and does not set it aside."""
     return any(not SET_ASIDE_BEFORE.search(text[max(0, a - 60) : a]) for a, _ in phrase_spans(text, phrase))
