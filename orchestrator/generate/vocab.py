@@ -74,9 +74,13 @@ ORG_FIRST = _items(
     "Oakridge; Pinecrest; Riverbend; Stonebridge; Westfield; Eastgate; Highland; Brightwater; Clearview; Foxglove; "
     "Goldcrest; Ironwood; Kestrel; Larkspur; Moorland; Newhaven; Orchard; Pebble; Quarry; Rosewood; Saltmarsh; "
     "Tidewater; Upland; Valley; Willow; Alder; Beacon; Copper; Driftwood; Elmstead; Fairview; Glenbrook; Heron; "
-    "Indigo; Jasper; Keystone; Lantern; Mariner; Northstar; Osprey; Prairie; Ravenwood; Sandstone; Thornbury; "
-    "Union; Vista; Wren; Yarrow; Atlas; Bramble; Coastal; Delta; Evergreen; Falcon; Grove; Hawthorn; Ivy; Kingfisher"
+    "Indigo; Keystone; Lantern; Mariner; Northstar; Osprey; Prairie; Ravenwood; Sandstone; Thornbury; Union; Vista; "
+    "Yarrow; Atlas; Bramble; Coastal; Delta; Evergreen; Falcon; Grove; Hawthorn; Kingfisher; Birch; Canyon; Dune; "
+    "Ember; Fern; Garnet; Linden; Marble; Opal; Poplar; Quill; Tamarack; Umber; Vireo; Aspen; Basalt; Cobalt; Flint; "
+    "Halcyon; Kettle; Lodestar; Mistral; Nimbus; Onyx; Sterling; Topaz; Vantage; Crescent; Horizon; Pinnacle; "
+    "Sequoia; Solstice; Tundra; Zenith; Cascade; Boreal"
 )
+"""First words of organization and company names: places, trees, birds, stones; none a person's first name."""
 ORG_SECOND = _items(
     "Point; Bay; Creek; Hill; Park; Hollow; Mill; Peak; Springs; Works; Row; Landing; Heights; Meadow; Rock; Cove; "
     "Forest; Island; Street; Square; Common"

@@ -60,6 +60,10 @@ def test_the_split_is_recorded_and_part_of_the_cache_key() -> None:
 
 
 def test_a_thousand_seeds_give_a_thousand_organizations_over_every_industry() -> None:
+    window = random.Random(7).randrange(10**9)
+    assert len({vocab.organization_name(s)[0] for s in range(window, window + vocab.ORGANIZATIONS, 97)}) == len(
+        range(window, window + vocab.ORGANIZATIONS, 97)
+    )  # any ORGANIZATIONS consecutive seeds name distinct organizations
     for seeds in (range(1000), range(1_000_000, 1_001_000)):
         names = [vocab.organization_name(s) for s in seeds]
         assert len({name for name, _ in names}) == 1000
