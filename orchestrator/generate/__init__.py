@@ -1,9 +1,13 @@
 """Generated tasks: procedural worlds, task families, and the pipeline that proves and writes them.
 
-- `world`: `build_world(seed, size) -> World`, an organization across calendar, mail, docs and tickets
-  (Faker-seeded; same seed and size, same world byte for byte; sizes in `SIZES`: small, medium, large).
-  `World` holds the persona, `people` (inside the organization), `outsiders`, `domains`, `offices`,
-  `start` (the clock, a Monday 09:00 in the persona's zone) and `apps` (seed data in the scenario format).
+- `world`: `build_world(seed, size, edition=1, split=None) -> World`, an organization across calendar, mail, docs
+  and tickets (same seed, size and edition, same world byte for byte; sizes in `SIZES`: small, medium, large).
+  Edition 1 (`world1`) is release v1's, Faker-worded; edition 2 (`world2`) draws the organization of the seed
+  (`vocab.organization_name`: one of twelve industries), words every row from that industry's curated vocabulary
+  (`vocab`, `industries`), spreads offices over `organization.OFFICES_V2` and clocks over the weekdays and working
+  hours of the year. `World` (`model`) holds the edition, split, industry and `org_id`, the persona, `people`
+  (inside the organization), `outsiders`, `domains`, `offices`, `start` (the clock: edition 1 a Monday 09:00,
+  edition 2 any weekday 08:00-16:00, in the persona's zone) and `apps` (seed data in the scenario format).
   Methods: `person(email)`, `colleagues(team)`, `day(offset)`, `at(day, "14:30", tz)`, `busy(email)`,
   `free(email, window)`, `free_windows(emails, window)` (as the calendar's find_free_slots computes it),
   `copy()`, `scenario_head()`, `dump()`, `digest()`, `rows()`.
@@ -18,10 +22,13 @@
   `checks_key()`, `manifest_row()`), `@register`, `families()`, and helpers (`phrase`, `join`,
   `human_day`, `human_time`, `fake(rng, locale)`, `digest`, `canonical`, `dump_yaml`).
 - `families/`: the built-in families, one module each, imported by `families.load_all()`.
-- `pipeline`: `Options` (families, count, seed, size, prove, split, knobs, transform) and
-  `generate(options, out)`: draw (`draw`), split, transform (e.g. a prompt-injection variant), dedupe by
-  `Task.checks_key`, prove in process with `prove.validate`, write `OUT/<family>/<id>.yaml` and
-  `OUT/tasks.jsonl`; returns a `FamilyReport` per family (written, dropped by proof kind, duplicates, ...).
+- `pipeline`: `Options` (families, count, seed, size, prove, split, knobs, transform, edition, workers,
+  backend, full_sample; in `options`, with `FamilyReport`) and `generate(options, out)`: draw (`drawing.draw`),
+  split, transform (e.g. a prompt-injection variant), dedupe by `Task.checks_key`, prove from memory (`prover`:
+  in process, on a process pool or on Ray), keep in index order in a resumable folder (`scheduler.run`), write
+  `OUT/<family>/<id>.yaml` and `OUT/tasks.jsonl` (`output`); returns a `FamilyReport` per family (written,
+  dropped by proof kind, duplicates, proofs by kind, ...). `edition2`: organizations per task group, splits by
+  organization, the size mix, the out-of-family split, measured properties and the difficulty they give.
 - `inject`: prompt-injection variants of scenarios (`orchestrator inject`, `generate --inject`); `attack_targets`:
   what a variant can attack (the rows the reference solution reads, the harmful goals a world serves).
 
