@@ -274,6 +274,10 @@ def _norm(value: Any) -> Any:
     return value
 
 
+WORDING = frozenset({"title", "subject", "body", "description", "content", "summary"})
+"""Arguments that are wording whatever their length (a short title reworded on a retry is the same ticket)."""
+
+
 def _free_text(value: Any) -> bool:
     return isinstance(value, str) and (len(value) > FREE_TEXT or "\n" in value)
 
@@ -285,7 +289,7 @@ def equivalent(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     a, b = _norm(a), _norm(b)
     for name in set(a) & set(b):
         x, y = a[name], b[name]
-        if _free_text(x) or _free_text(y):
+        if name in WORDING or _free_text(x) or _free_text(y):
             continue
         if isinstance(x, list) and isinstance(y, list):
             if sorted(map(repr, x)) != sorted(map(repr, y)):
