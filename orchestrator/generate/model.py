@@ -76,7 +76,8 @@ class World:
     outsiders: list[Person]
     """Customers, vendors and other outside contacts."""
     start: datetime
-    """The clock every scenario over this world starts at: a Monday 09:00 in the persona's zone."""
+    """The clock every scenario over this world starts at, in the persona's zone: edition 1 a Monday 09:00, edition 2
+    any weekday at 08:00-16:00 (on the hour or half hour)."""
     apps: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
     edition: int = 1
     """The task-set edition the world was built for (1: release v1's worlds, byte for byte; 2: see `build_world`)."""
