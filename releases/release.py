@@ -66,17 +66,23 @@ def command(options: dict[str, Any], out: str = "DIR", count: int | None = None)
             f"--size {options['size']} --prove {options['prove']} --out {out}")  # fmt: skip
 
 
+def pipeline_options(options: dict[str, Any], count: int | None = None, families: list[str] | None = None) -> Any:
+    """The pipeline's options of a release's `options` (edition 1 when it names none; `all`: that edition's families)."""
+    from orchestrator.generate import pipeline  # noqa: PLC0415
+
+    edition = options.get("edition", 1)
+    names = families or pipeline.family_names(options["family"], edition)
+    return pipeline.Options(names, count or options["count"], seed=options["seed"], size=options["size"],
+                            prove=options["prove"], edition=edition)  # fmt: skip
+
+
 def generate(options: dict[str, Any], out: Path, count: int | None = None, families: list[str] | None = None) -> float:
     """Run the pipeline with the release's options; returns the seconds it took."""
     import anyio  # noqa: PLC0415
 
     from orchestrator.generate import pipeline  # noqa: PLC0415
-    from orchestrator.generate.family import families as known  # noqa: PLC0415
 
-    names = families or (list(known()) if options["family"] == "all" else [options["family"]])
-    opts = pipeline.Options(
-        names, count or options["count"], seed=options["seed"], size=options["size"], prove=options["prove"]
-    )
+    opts = pipeline_options(options, count, families)
     started = time.perf_counter()
     try:
         reports = anyio.run(pipeline.generate, opts, out)
@@ -97,10 +103,8 @@ def draw_rows(
     from orchestrator.generate import pipeline  # noqa: PLC0415
     from orchestrator.generate.family import families as known  # noqa: PLC0415
 
-    names = families or (list(known()) if options["family"] == "all" else [options["family"]])
-    opts = pipeline.Options(
-        names, count or options["count"], seed=options["seed"], size=options["size"], prove=options["prove"]
-    )
+    opts = pipeline_options(options, count, families)
+    names = opts.families
     found = known()
     rows: list[dict[str, Any]] = []
     seen: set[str] = set()

@@ -7,7 +7,6 @@ inside the commands, so listing the commands imports none of them.
 
 from __future__ import annotations
 
-import functools
 import json
 import time
 from pathlib import Path
@@ -107,26 +106,63 @@ def progress_bar(disable: bool) -> Progress:
                     console=err, transient=True, disable=disable)  # fmt: skip
 
 
+SizeOption = Annotated[
+    str | None,
+    typer.Option(
+        "--size",
+        help="World size: small, medium or large; edition 2 also mix, its default (each organization's own "
+        "size: 60% small, 32% medium, 8% large). Edition 1's default: small.",
+    ),
+]
+EditionOption = Annotated[
+    int,
+    typer.Option(
+        "--edition",
+        help="Task-set edition: 2 (organizations per task group, held-out splits by organization and phrasing, "
+        "measured difficulty) or 1 (release v1's drawing, byte for byte).",
+    ),
+]
+ProveOption = Annotated[
+    str,
+    typer.Option(
+        "--prove",
+        help="basic (reference solution 1.0, doing nothing fails) or full (also mutations, "
+        "attacks and equivalent rewrites).",
+    ),
+]
+WorkersOption = Annotated[
+    int | None, typer.Option("--workers", help="Processes (or Ray actors) proving at once; default one per core.")
+]
+FullSampleOption = Annotated[
+    str,
+    typer.Option(
+        "--full-sample",
+        help="Also prove this share of the tasks in full (mutations, attacks, equivalents), chosen by the hash "
+        "of their ids, e.g. 10%.",
+    ),
+]
+
+
 def generate_command(
-    family: Annotated[str, typer.Argument(help="A task family (see --list), or 'all'.")] = "",
+    family: Annotated[str, typer.Argument(help="A task family (see --list), several joined by commas, or 'all'.")] = "",
     count: Annotated[int, typer.Option("--count", help="Tasks to write per family.")] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Run seed: the same command writes the same bytes.")] = 0,
     out: Annotated[
         Path | None,
         typer.Option("--out", help="Folder for <family>/<id>.yaml and tasks.jsonl.", callback=output_folder),
     ] = None,
-    size: Annotated[str, typer.Option("--size", help="World size: small, medium or large.")] = "small",
-    prove: Annotated[
-        str,
-        typer.Option(
-            "--prove",
-            help="basic (reference solution 1.0, doing nothing fails) or full (also mutations, "
-            "attacks and equivalent rewrites).",
-        ),
-    ] = "basic",
+    size: SizeOption = None,
+    edition: EditionOption = 2,
+    prove: ProveOption = "basic",
     split: Annotated[
-        str | None, typer.Option("--split", help="Write only tasks of this split: train, test or core.")
+        str | None,
+        typer.Option("--split", help="Write only tasks of this split: train, test or core (edition 2: also test-ood)."),
     ] = None,
+    workers: WorkersOption = None,
+    backend: Annotated[
+        str, typer.Option("--backend", help="Where tasks are proven: local (this machine's cores) or ray.")
+    ] = "local",
+    full_sample: FullSampleOption = "0%",
     knob: Annotated[
         list[str] | None,
         typer.Option("--knob", help="Fix a difficulty knob for every task, e.g. steps=2 (repeatable)."),
@@ -151,25 +187,23 @@ def generate_command(
     """Generate proven scenarios from task families over procedural worlds. Every task written is proven as it is
     written; tasks that fail a proof or repeat another's checks are dropped and counted, never written."""
     from orchestrator.generate import pipeline
-    from orchestrator.generate.family import families
 
-    known = families()
     if list_families:
-        for name, cls in known.items():
-            knobs = ", ".join(f"{k}={'/'.join(map(str, v))}" for k, v in cls.knobs.items())
-            console.print(f"{name}: {cls.title} [{', '.join(cls.apps)}] {knobs}", highlight=False)
+        _list_families()
         return
     if not family:
         raise fail_usage("give a FAMILY (or 'all'); `orchestrator generate --list` lists them")
     if out is None:
         raise fail_usage("--out DIR is required")
-    names = list(known) if family == "all" else [family]
-    options = pipeline.Options(names, count, seed=seed, size=size, prove=prove, split=split, knobs=_knobs(knob or []))
-    if inject:
-        from orchestrator.generate import inject as injection
-
-        options.transform = injection.transform(seed)
     try:
+        options = pipeline.Options(pipeline.family_names(family, edition), count, seed=seed, size=size, prove=prove,
+                                   split=split, knobs=_knobs(knob or []), edition=edition,
+                                   workers=workers or pipeline.default_workers(), backend=backend,
+                                   full_sample=pipeline.parse_share(full_sample))  # fmt: skip
+        if inject:
+            from orchestrator.generate import inject as injection
+
+            options.transform = injection.transform(seed)
         options.check()
     except pipeline.GenerateError as exc:
         raise fail_usage(str(exc)) from None
@@ -180,6 +214,15 @@ def generate_command(
     if short:
         err.print(f"[yellow]fewer than {count} tasks for:[/] {', '.join(short)}", highlight=False)
         raise typer.Exit(1)
+
+
+def _list_families() -> None:
+    from orchestrator.generate.family import families
+
+    for name, cls in families().items():
+        knobs = ", ".join(f"{k}={'/'.join(map(str, v))}" for k, v in cls.knobs.items())
+        editions = "/".join(map(str, cls.editions))
+        console.print(f"{name}: {cls.title} [{', '.join(cls.apps)}] {knobs} (editions {editions})", highlight=False)
 
 
 def _knobs(items: list[str]) -> dict[str, Any]:
@@ -194,23 +237,31 @@ def _knobs(items: list[str]) -> dict[str, Any]:
 
 
 def _generate(options: pipeline.Options, out: Path, started: float, replace: bool) -> list[pipeline.FamilyReport]:
-    """Run the pipeline with a bar per family on a terminal, or a line every tenth of a family when piped."""
-    from orchestrator.generate import pipeline
+    """Run the pipeline with a bar for the whole run and one per family on a terminal, or a line every tenth of a
+    family when piped. Ctrl-C stops it keeping every task proven: the same command continues it."""
+    from orchestrator.generate import pipeline, scheduler
 
     with progress_bar(disable=not err.is_terminal) as bar:
         bars: dict[str, Any] = {}
+        done: dict[str, int] = {}
+        whole = bar.add_task("all families", total=len(options.families) * options.count)
 
         def progress(name: str, written: int, total: int) -> None:
             if name not in bars:
                 bars[name] = bar.add_task(f"generating {name}", total=total)
             bar.update(bars[name], completed=written)
+            done[name] = written
+            bar.update(whole, completed=sum(done.values()))
             if not err.is_terminal and written and (written == total or written % max(1, total // 10) == 0):
                 err.print(f"{name}: {written}/{total} written ({time.perf_counter() - started:.0f} s)", highlight=False)
 
         try:
-            return anyio.run(functools.partial(pipeline.generate, options, out, progress, replace=replace))
+            return scheduler.run(options, out, progress, replace=replace)
         except pipeline.GenerateError as exc:
             raise fail_usage(str(exc)) from None
+        except KeyboardInterrupt:
+            err.print(f"stopped: the tasks proven so far are kept in {out}; run the same command to continue")
+            raise typer.Exit(130) from None
 
 
 def _print_generated(reports: list[pipeline.FamilyReport], out: Path, elapsed: float, as_json: bool) -> None:
@@ -219,8 +270,9 @@ def _print_generated(reports: list[pipeline.FamilyReport], out: Path, elapsed: f
         return
     for r in reports:
         dropped = sum(r.dropped.values())
+        full = f", {r.full} proven in full" if r.full else ""
         console.print(
-            f"{r.family}: {r.written} written, {dropped} dropped by proofs, {r.duplicates} duplicates, "
+            f"{r.family}: {r.written} written{full}, {dropped} dropped by proofs, {r.duplicates} duplicates, "
             f"{r.unfit} unfit draws, {r.other_split} of other splits",
             highlight=False,
         )

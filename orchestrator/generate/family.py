@@ -231,12 +231,16 @@ class Task:
     world: dict[str, Any]
     """{seed, size, digest} of the world it was built on."""
     scenario: dict[str, Any]
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Edition 2: what the manifest row adds (edition, organization, template, industry, size, measured
+    properties: calls, apps, planted, events, responders, ask_user, faults)."""
 
     def yaml(self) -> str:
         return dump_yaml(self.scenario)
 
-    def content_hash(self) -> str:
-        return hashlib.sha256(self.yaml().encode()).hexdigest()
+    def content_hash(self, text: str | None = None) -> str:
+        """The sha256 of the scenario file (`text`: its YAML when already dumped)."""
+        return hashlib.sha256((self.yaml() if text is None else text).encode()).hexdigest()
 
     def checks_key(self) -> str:
         """What makes two tasks the same after normalization: the family and what is judged (checks, forbids,
@@ -254,10 +258,11 @@ class Task:
                   "allow": s.get("allow", {}), "relax": s.get("relax", {})}  # fmt: skip
         return digest({"family": self.family, "judged": judged}, 32)
 
-    def manifest_row(self) -> dict[str, Any]:
+    def manifest_row(self, text: str | None = None) -> dict[str, Any]:
+        """The manifest's row of the task (`text`: its YAML when already dumped)."""
         return {"id": self.id, "family": self.family, "index": self.index, "split": self.split, "core": self.core,
                 "difficulty": self.difficulty, "knobs": self.knobs, "parameters": self.params, "world": self.world,
-                "content_hash": self.content_hash()}  # fmt: skip
+                "content_hash": self.content_hash(text), **self.extra}  # fmt: skip
 
 
 class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]

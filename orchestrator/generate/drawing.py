@@ -1,0 +1,113 @@
+"""Drawing candidates: task `index` of a family in a run, for edition 1 (release v1's draws) or edition 2
+(organizations per task group, see `edition2`); `pipeline` re-exports these.
+
+May import: `orchestrator.generate` modules.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from orchestrator.generate import edition2
+from orchestrator.generate.family import Family, Task, canonical, digest
+from orchestrator.generate.options import MIX, WORLD_POOL, FamilyReport, Options, attempts
+from orchestrator.generate.world import build_world
+
+
+def split_of(family: Family, params: dict[str, Any]) -> tuple[str, bool]:
+    """A task's split from its family's split parameters: (train or test, whether it is in the core part of test)."""
+    bucket = int(digest(f"{family.name}|{family.split_key(params)}"), 16) % 100
+    return ("train" if bucket < 80 else "test"), 80 <= bucket < 84
+
+
+def in_split(wanted: str | None, split: str, core: bool) -> bool:
+    """Whether a task of `split` (core or not) belongs to the wanted split (None: any)."""
+    return wanted is None or wanted == split or (wanted == "core" and core)
+
+
+def draw(
+    family: Family, seed: int, size: str, index: int, fixed: dict[str, Any] | None = None, *, edition: int = 1
+) -> Task | None:
+    """Candidate `index` of `family` in the run with this seed and size (and these knobs fixed) of an edition; None
+    when its world cannot host it."""
+    if edition == 2:
+        return _draw2(family, seed, size, index, fixed)
+    rng = random.Random(f"{seed}:{family.name}:{index}")
+    world_seed = seed * 1000 + rng.randrange(WORLD_POOL[size])
+    world = build_world(world_seed, size)
+    knobs = _knobs(family, rng, fixed, size)
+    params = family.sample(world, rng, knobs)
+    if params is None:
+        return None
+    params = json.loads(canonical(params))
+    world_info = {"seed": world_seed, "size": size, "digest": world.digest()[:16]}
+    draft = family.build(world, params)
+    split, core = split_of(family, params)
+    task_id = f"{family.name}-{seed}-{index:05d}"
+    difficulty = family.difficulty(knobs, params)
+    return Task(task_id, family.name, index, params, knobs, difficulty, split, core, world_info,
+                draft.scenario(task_id, difficulty))  # fmt: skip
+
+
+def _knobs(family: Family, rng: random.Random, fixed: dict[str, Any] | None, size: str) -> dict[str, Any]:
+    knobs: dict[str, Any] = {
+        name: rng.choice(values) for name, values in sorted(family.knobs.items()) if name != "size"
+    }
+    knobs.update({k: v for k, v in (fixed or {}).items() if v in family.knobs.get(k, ())})
+    knobs["size"] = size
+    return knobs
+
+
+def _world2(seed: int, size: str, split: str) -> Any:
+    """An edition-2 world of a split (`build_world` records both; a world module without the keywords is told
+    after)."""
+    if "edition" in inspect.signature(build_world).parameters:
+        return build_world(seed, size, edition=2, split=split)
+    world = build_world(seed, size)
+    world.edition, world.split = 2, split
+    return world
+
+
+def _draw2(family: Family, seed: int, size: str, index: int, fixed: dict[str, Any] | None) -> Task | None:
+    rng = random.Random(f"v2:{seed}:{family.name}:{index}")
+    world_seed, split, core = edition2.organization(seed, family.name, index)
+    world_size = edition2.org_size(world_seed) if size == MIX else size
+    world = _world2(world_seed, world_size, "test" if split == "test-ood" else split)
+    knobs = _knobs(family, rng, fixed, world_size)
+    before = edition2.count_rows(world.apps)
+    params = family.sample(world, rng, knobs)
+    if params is None:
+        return None
+    params = json.loads(canonical(params))
+    world_info = {"seed": world_seed, "size": world_size, "digest": world.digest()[:16]}
+    draft = family.build(world, params)
+    task_id = f"{family.name}-v2-{seed}-{index:05d}"
+    scenario = draft.scenario(task_id, "")
+    measured = edition2.measure(scenario, edition2.count_rows(draft.world.apps) - before)
+    scenario["difficulty"] = difficulty = draft.difficulty or edition2.difficulty(measured, world_size)
+    extra = {"edition": 2, "organization": world.org_id, "template": params.get("template"),
+             "industry": getattr(world, "industry", ""), "size": world_size, **measured}  # fmt: skip
+    return Task(task_id, family.name, index, params, knobs, difficulty, split, core, world_info, scenario, extra)
+
+
+def candidates(family: Family, options: Options, report: FamilyReport) -> Iterator[Task]:
+    """Drawn tasks of the wanted split, transformed, not yet deduplicated or proven."""
+    for index in range(attempts(options)):
+        report.drawn += 1
+        task = draw(family, options.seed, options.size or "small", index, options.knobs, edition=options.edition)
+        if task is None:
+            report.unfit += 1
+            continue
+        if not in_split(options.split, task.split, task.core):
+            report.other_split += 1
+            continue
+        if options.transform is not None:
+            task = options.transform(task)
+            if task is None:
+                report.unfit += 1
+                continue
+        yield task

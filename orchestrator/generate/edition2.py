@@ -1,0 +1,123 @@
+"""Edition 2 of the generated task set: organizations per group of tasks, splits by organization, a stated mix of
+world sizes, an out-of-family split, measured task properties and the difficulty they give.
+
+- Organizations: task `i` of family `f` in a run with seed `s` lives in organization `org_seed(s, f, i // GROUP)`
+  (a hash, so 1,000 tasks of a family spread over 100 organizations, and 20 families over about 2,000). The
+  organization's id is `org-<seed>` (`World.org_id`); its split is its id's hash (`org_split`: 80% train, 20%
+  test, and test buckets 80-83 the small "core" part of test), so no organization is ever in both splits, and its
+  world size is drawn from `SIZE_MIX` by another hash of its id (`org_size`): the same organization is always the
+  same world.
+- Out of family: every task of a family in `OOD_FAMILIES` is `test-ood` and lives in a test organization (its
+  group's organization is redrawn until it is one), worded with test phrasings only.
+- Measured properties (`measure`): what a task's scenario really holds: the reference's tool calls and the apps it
+  touches, the rows the task plants in the world (the target and its decoys), world events, people who answer,
+  whether only the user can answer (`ask_user`) and the fault rules.
+- Difficulty (`difficulty`): points from those measurements (see `DIFFICULTY_POINTS`), never from a knob alone.
+
+May import: `orchestrator.generate.family` (digest).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from orchestrator.generate.family import digest
+
+GROUP = 10
+"""Consecutive tasks of a family that share an organization."""
+SIZE_MIX = (("small", 60), ("medium", 32), ("large", 8))
+"""Percent of organizations of each world size (40% medium or large). A large world (about 150 people, thousands
+of rows) is about 5 MB of YAML and its tasks take several times a small one's proof time, so it stays a small share."""
+OOD_FAMILIES = ("doc-comments", "travel")
+"""Families held out whole: every task of theirs is in the `test-ood` split (on test organizations)."""
+SPLITS = ("train", "test", "test-ood")
+ORG_SEED_BASE = 1_000_000
+"""Edition-2 organization seeds start here (edition 1's worlds are seeds below it: run seed * 1000 + a pool index)."""
+
+
+def _bucket(text: str, buckets: int = 100) -> int:
+    return int(digest(text), 16) % buckets
+
+
+def org_seed(seed: int, family: str, group: int, attempt: int = 0) -> int:
+    """The world seed of a family's task group in a run (`attempt` > 0: redrawn, for an out-of-family group)."""
+    suffix = f":{attempt}" if attempt else ""
+    return ORG_SEED_BASE + int(digest(f"org:{seed}:{family}:{group}{suffix}"), 16) % 1_000_000_000
+
+
+def org_split(world_seed: int) -> tuple[str, bool]:
+    """An organization's split by the hash of its id: (train or test, whether it is in the core part of test)."""
+    bucket = _bucket(f"org-{world_seed}")
+    return ("train" if bucket < 80 else "test"), 80 <= bucket < 84
+
+
+def org_size(world_seed: int) -> str:
+    """An organization's world size, from `SIZE_MIX` by a second hash of its id."""
+    bucket = _bucket(f"size:org-{world_seed}")
+    for name, share in SIZE_MIX:
+        if bucket < share:
+            return name
+        bucket -= share
+    return SIZE_MIX[-1][0]
+
+
+def organization(seed: int, family: str, index: int) -> tuple[int, str, bool]:
+    """The organization (world seed), split and core flag of task `index` of `family` in the run with `seed`."""
+    group = index // GROUP
+    if family not in OOD_FAMILIES:
+        world_seed = org_seed(seed, family, group)
+        return (world_seed, *org_split(world_seed))
+    for attempt in range(1000):
+        world_seed = org_seed(seed, family, group, attempt)
+        split, core = org_split(world_seed)
+        if split == "test":
+            return world_seed, "test-ood", core
+    raise AssertionError("no test organization in 1000 draws")  # 20% of draws are test: unreachable
+
+
+def count_rows(apps: dict[str, dict[str, list[Any]]]) -> int:
+    """Seed rows across every app and table."""
+    return sum(len(rows) for tables in apps.values() for rows in tables.values() if isinstance(rows, list))
+
+
+def measure(scenario: dict[str, Any], planted: int) -> dict[str, Any]:
+    """A task's measured properties from its scenario data (and `planted`: the rows the task added to its world)."""
+    oracle = scenario.get("oracle") or []
+    tools = [str(step.get("tool", "")) for step in oracle]
+    apps = sorted({tool.split("__")[0] for tool in tools if "__" in tool} - {"world"})
+    world = scenario.get("world") or {}
+    faults = scenario.get("faults") or {}
+    fault_rules = sum(len((plan or {}).get("rules") or []) for plan in faults.values() if isinstance(plan, dict))
+    return {
+        "calls": len(oracle),
+        "apps": apps,
+        "planted": planted,
+        "events": len(world.get("events") or []),
+        "responders": len(world.get("people") or []),
+        "ask_user": bool(world.get("user")) or "world__ask_user" in tools,
+        "faults": fault_rules,
+    }
+
+
+DIFFICULTY_POINTS = """\
+calls: 1 point at 6 or more reference calls, 2 at 10 or more, 3 at 16 or more;
+apps: 1 point at 3 or more apps the reference touches;
+world: 1 point for a medium world, 2 for a large one;
+distractors: 1 point when the task plants 4 or more rows (the target among decoys);
+living: 1 point for world events or people who answer;
+faults: 1 point for fault rules;
+ambiguity: 1 point when only the user can answer (ask_user).
+easy: 0-2 points, medium: 3-4, hard: 5 or more."""
+
+
+def difficulty(props: dict[str, Any], size: str) -> str:
+    """easy / medium / hard from measured properties (`DIFFICULTY_POINTS` states the formula)."""
+    calls = props["calls"]
+    points = (calls >= 6) + (calls >= 10) + (calls >= 16)
+    points += len(props["apps"]) >= 3
+    points += {"medium": 1, "large": 2}.get(size, 0)
+    points += props["planted"] >= 4
+    points += (props["events"] + props["responders"]) > 0
+    points += props["faults"] > 0
+    points += bool(props["ask_user"])
+    return "easy" if points <= 2 else "medium" if points <= 4 else "hard"
