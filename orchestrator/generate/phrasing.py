@@ -4,8 +4,8 @@ An edition-2 family words its instruction with `compose`: one *request* (the ask
 template), optionally wrapped in an *opener* (context, a greeting, a forwarded mail) and a *closer* (a constraint, a
 thank-you), all `str.format` templates over the task's values. Around them `compose` may add a greeting and a
 sign-off shared by every family (`GREETINGS`, `SIGNOFFS`), and sometimes the slips people make when they type
-fast (`slip`: a lower-case first letter, a missing full stop or comma, a dropped "the"), made on the templates'
-own words only, never on a value (a name, number, time, date or key). Every part has an id,
+fast (`slip`: a lower-case first letter, a missing full stop, no comma before "and", a dropped "the"), made on
+the templates' own words only, never on a value (a name, number, time, date or key). Every part has an id,
 `<family>/<intent>/<kind>/<n>` (the shared ones `common/all/<kind>/<n>`), and every id falls on one side of the
 split by its own hash (`template_split`): a task on a test organization is worded only with test parts, a train
 task only with train parts, so test phrasings never appear in train.
@@ -15,8 +15,10 @@ task only with train parts, so test phrasings never appear in train.
 
 `compose_parts` does the same and also returns the ids of every part used (families record them as
 `params["parts"]`); `word` composes from a `Phrasebook` (a family's requests, openers and closers for one intent)
-with a random stream of its own seed, so `sample` and `build` word a task alike. A world without a split (`world.split is None`: edition 1, or a run without splits) may use
-every part. A template may hold line breaks (a forwarded mail); spaces within a line are collapsed.
+with a random stream of its own seed, so `sample` and `build` word a task alike; `stamp` records a task's wording
+in its parameters (`wording`, `template`, `parts`). A world without a split (`world.split is None`: edition 1, or
+a run without splits) may use every part. A template may hold line breaks (a forwarded mail); spaces within a line
+are collapsed.
 
 May import nothing first-party.
 """
@@ -243,8 +245,8 @@ _FREE = re.compile(r"\{[^{}]*\}|\"[^\"]*\"|'[A-Z][^']*'")
 
 def slip(template: str, rng: random.Random) -> str:
     """The template with one or two slips people make typing fast: the first letter in lower case, the last full
-    stop or a comma left out, a "the" dropped. Only the template's own words change (never a placeholder, so never
-    a name, number, time, date or key, and nothing inside quotes)."""
+    stop or the comma before "and", "then", "so" or "but" left out, a "the" dropped. Only the template's own words
+    change (never a placeholder, so never a name, number, time, date or key, and nothing inside quotes)."""
     spans = [(m.start(), m.end()) for m in _FREE.finditer(template)]
 
     def free(at: int) -> bool:
@@ -258,7 +260,7 @@ def slip(template: str, rng: random.Random) -> str:
         elif kind == "stop" and template.endswith(".") and free(len(template) - 1):
             template = template[:-1]
         elif kind == "comma":
-            at = [m.start() for m in re.finditer(r"(?<=[a-z]), (?=[a-z])", template) if free(m.start())]
+            at = [m.start() for m in re.finditer(r"(?<=[a-z]), (?=(and|then|so|but) )", template) if free(m.start())]
             if at:
                 cut = rng.choice(at)
                 template = template[:cut] + template[cut + 1 :]

@@ -17,6 +17,7 @@ import random
 from datetime import datetime, timedelta
 from typing import Any
 
+from orchestrator.generate import phrasing
 from orchestrator.generate.family import Draft, Family, fake, join, phrase, register
 from orchestrator.generate.world import Person, World, ascii_slug, iso
 
@@ -50,12 +51,13 @@ class InboxRules(Family):
         text = fake(rng)
         customer = rng.choice(world.outsiders)
         in_doc = rng.random() < 0.4
-        return {
+        params = {
             "kinds": kinds, "customer": customer.email, "colleague": {"first": text.first_name(), "last": text.last_name()},
             "new_counts": {k: rng.randint(1, 2) for k in kinds}, "distractors": knobs.get("distractors", 0),
             "subjects": [text.catch_phrase() for _ in range(12)], "minutes": sorted(rng.sample(range(5, 500), 12)),
             "in_doc": in_doc, "phrasing": rng.randrange(len(IN_DOC if in_doc else INSTRUCTIONS)),
         }  # fmt: skip
+        return params if world.edition != 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         me = world.persona
@@ -73,7 +75,7 @@ class InboxRules(Family):
             "manager": f"star mail from my manager, {manager.name if manager else ''}",
             "notifications": "label the ticket notifications as 'Tickets'",
         }
-        rules = [rules_text[k] for k in params["kinds"]]
+        rules = [rules_text[k] for k in params["kinds"]] if world.edition != 2 else _rules2(world, params)[0]
         draft = _draft(world, params, rules)
         checks, allow, oracle = _apply_rules(world, params, targets, domain, label, manager)
         draft.stage("the rules are applied to today's mail", checks, weight=2)
@@ -187,13 +189,16 @@ def _targets(
 
 def _draft(world: World, params: dict[str, Any], rules: list[str]) -> Draft:
     """The scenario's words; the rules are in the instruction, or in a doc the instruction points to."""
+    if world.edition == 2:
+        instruction = _word(world, params).text
     if params["in_doc"]:
-        instruction = phrase(IN_DOC, params["phrasing"])
+        if world.edition != 2:
+            instruction = phrase(IN_DOC, params["phrasing"])
         world.apps["docs"]["documents"].append({
             "id": "mail-rules", "title": "Mail rules", "content": "# Mail rules\n\nFor the mail that comes in each day:\n\n"
             + "".join(f"- {r[:1].upper() + r[1:]}\n" for r in rules) + "\nEverything else stays as it is.\n",
             "updated_at": iso(world.start - timedelta(days=30))})  # fmt: skip
-    else:
+    elif world.edition != 2:
         instruction = phrase(INSTRUCTIONS, params["phrasing"], rules=join(rules))
     return Draft(world, title=f"Triage today's inbox by {len(rules)} rule{'s' if len(rules) > 1 else ''}",
                  instruction=instruction, description="Apply the rules to exactly the mail that came in today and "
@@ -271,3 +276,185 @@ def _apply_rules(
 def domain_of_outsider(world: World) -> str:
     """An outside domain for a near-miss sender who shares a colleague's first name."""
     return world.outsiders[-1].email.split("@")[1] if world.outsiders else "example-partner.test"
+
+
+# -- edition 2: instructions composed from parts (phrasing.compose) --------------------------------------------------
+
+RULES = {
+    "customer": [
+        "label everything from {company} (anyone at {domain}) as '{label}'",
+        "put the '{label}' label on any mail from {company}, i.e. anyone at {domain}",
+        "give mail from anyone at {domain} ({company}) the label '{label}'",
+        "tag {company}'s mail (all {domain} addresses) with '{label}'",
+        "label anything sent from a {domain} address ({company}) '{label}'",
+        "label {company} mail, meaning every sender at {domain}, as '{label}'",
+    ],
+    "newsletters": [
+        "archive the newsletters",
+        "send the newsletters to the archive",
+        "archive any newsletter",
+        "move the newsletters out of the inbox into the archive",
+        "get the newsletters archived",
+        "archive every newsletter that came in",
+        "archive all newsletters",
+        "archive newsletters (don't delete them)",
+        "file the newsletters away in the archive",
+    ],
+    "manager": [
+        "star mail from my manager, {manager}",
+        "star anything {manager} (my manager) sent",
+        "give mail from my manager {manager} a star",
+        "put a star on my manager's mail (that's {manager})",
+        "star whatever came from {manager}, my manager",
+        "star my manager's messages ({manager})",
+    ],
+    "notifications": [
+        "label the ticket notifications as 'Tickets'",
+        "give the ticket notifications the 'Tickets' label",
+        "put the 'Tickets' label on the ticket notifications",
+        "tag the notification mails from the ticket tracker with 'Tickets'",
+        "label anything from the ticket tracker's notifications as 'Tickets'",
+        "label the tracker's notification mails 'Tickets'",
+    ],
+}
+LISTED = phrasing.Phrasebook(
+    requests=[
+        "Please go through the mail that came in today and apply my rules: {rules}. Leave everything else as it is.",
+        "Triage today's inbox for me: {rules}. Don't touch any other mail.",
+        "Can you tidy up what arrived in my inbox today? The rules are: {rules}. Nothing else should change.",
+        "Could you sort today's incoming mail? {Rules}. Everything else stays as it is.",
+        "Inbox triage for today's mail, please: {rules}. Leave all other messages alone.",
+        "Apply these rules to the mail I got today: {rules}. Don't change anything else.",
+        "For today's mail only: {rules}. The rest of my inbox stays untouched.",
+        "I need today's inbox cleaned up with my usual rules: {rules}. Please leave other mail as it is.",
+        "Go through what came in today and {rules}. No other changes, please.",
+        "Can you run my mail rules on today's inbox? They are: {rules}. Other messages stay as they are.",
+        "Please handle today's inbox: {rules}. Older mail and anything else should not change.",
+        "Sort out the mail from today for me. Rules: {rules}. Nothing else gets touched.",
+        "Today's mail needs triage: {rules}. Leave the rest alone.",
+        "Would you triage my inbox for today? {Rules}. Don't touch anything else.",
+        "Apply my triage rules to today's incoming mail, and only today's: {rules}. Leave every other message be.",
+        "Could you go over today's inbox and {rules}? Nothing else should change.",
+        "Please clean up the mail that arrived today: {rules}. Keep all other mail exactly as it is.",
+        "Run through today's messages and apply the following: {rules}. Everything else as is.",
+        "My rules for today's mail: {rules}. Can you apply them and leave everything else untouched?",
+        "Today's inbox, please: {rules}. Don't change any other mail.",
+        "---------- Forwarded message ----------\nSubject: Inbox rules\n\nFor today's mail: {rules}.\n----------\n\n"
+        "Can you apply these to what came in today? Leave all other mail as it is.",
+        "Forwarding my rules to you: {rules}. Please apply them to today's inbox and leave everything else alone.",
+    ],
+    openers=[
+        "My inbox is a mess.",
+        "Too much mail today.",
+        "I can't see the wood for the trees in my inbox.",
+        "I'm trying to get to inbox zero.",
+        "Morning triage time.",
+        "I've been away from my mail for a bit.",
+        "Inbox admin for you.",
+        "Help me get on top of mail.",
+        "Today's been a busy mail day.",
+        "Let's get my inbox in order.",
+        "A bit of housekeeping.",
+        "Mail first, then everything else.",
+    ],
+    closers=[
+        "Only today's mail.",
+        "Older messages stay as they are.",
+        "Don't delete anything.",
+        "Don't reply to anything.",
+        "Don't forward anything.",
+        "Leave mail from other senders alone.",
+        "No other labels, please.",
+        "Don't move anything that doesn't match a rule.",
+        "Check the senders' addresses, not just the names.",
+        "Don't star anything the rules don't mention.",
+        "Keep it to exactly what the rules say.",
+        "Just today's inbox.",
+    ],
+)
+DOC = phrasing.Phrasebook(
+    requests=[
+        "Please triage the mail that came in today using the rules in my 'Mail rules' doc. Leave everything else as "
+        "it is.",
+        "Apply my mail rules (the 'Mail rules' doc in Docs) to today's inbox, and don't touch any other mail.",
+        "Can you sort today's incoming mail by the rules I keep in the 'Mail rules' document? Nothing else should "
+        "change.",
+        "My triage rules are in a doc called 'Mail rules'. Please apply them to the mail that arrived today and "
+        "leave everything else alone.",
+        "Could you run the rules from my 'Mail rules' doc over today's inbox? Other mail stays as it is.",
+        "Today's inbox needs triage; follow the 'Mail rules' doc. Don't touch any other messages.",
+        "Go through the mail that came in today and do what my 'Mail rules' doc says. No other changes.",
+        "Please look up my 'Mail rules' doc and apply it to today's mail only. Leave the rest of the inbox alone.",
+        "Triage today's mail the way my 'Mail rules' document describes, please, and leave everything else as is.",
+        "Can you apply the rules written in 'Mail rules' (in Docs) to what arrived in my inbox today? Nothing else "
+        "should change.",
+        "The 'Mail rules' doc has my triage rules. Apply them to today's incoming mail and don't change anything else.",
+        "Would you sort out today's inbox according to my 'Mail rules' doc? Keep other mail untouched.",
+        "Inbox triage for today, following the 'Mail rules' doc. Leave all other mail as it is.",
+        "Please use my 'Mail rules' doc to triage the mail from today. Don't touch anything it doesn't cover.",
+        "Run my usual triage on today's mail; the rules are in the 'Mail rules' doc. Nothing else changes.",
+        "Could you open the 'Mail rules' doc and apply those rules to today's inbox? Leave other mail alone.",
+        "Apply whatever my 'Mail rules' doc says to the mail that came in today, and only to that.",
+        "Sort today's mail by my rules (see the 'Mail rules' document). Don't change any other message.",
+        "I keep my inbox rules in 'Mail rules'. Can you apply them to today's mail? The rest stays as it is.",
+        "Triage what came in today using my 'Mail rules' doc, please. Everything else untouched.",
+        "---------- Forwarded message ----------\nSubject: Mail rules\n\nThe rules are in the 'Mail rules' doc.\n"
+        "----------\n\nPlease apply the rules from that doc to today's inbox and leave all other mail as it is.",
+        "Forwarding a reminder to myself: my rules are in the 'Mail rules' doc. Can you apply them to today's "
+        "mail and leave everything else alone?",
+    ],
+    openers=[
+        "My inbox is overflowing.",
+        "I wrote my rules down so I wouldn't have to repeat them.",
+        "Morning triage, please.",
+        "Too much mail came in today.",
+        "Time for the daily inbox sweep.",
+        "I'm behind on email.",
+        "Let's get today's mail sorted.",
+        "I've been in meetings all day.",
+        "Inbox housekeeping.",
+        "Help me stay on top of my mail.",
+        "Quick inbox job.",
+        "Daily mail routine.",
+    ],
+    closers=[
+        "Only today's mail.",
+        "Older messages stay as they are.",
+        "Don't edit the rules doc.",
+        "Don't delete anything.",
+        "Don't reply to anything.",
+        "Leave mail the rules don't cover alone.",
+        "No extra labels or stars.",
+        "Check sender addresses carefully.",
+        "Keep it to exactly what the doc says.",
+        "Just today's inbox.",
+        "Don't archive anything the doc doesn't mention.",
+        "Nothing older than today.",
+    ],
+)
+PHRASEBOOKS = {"listed": LISTED, "doc": DOC}
+"""Edition 2's phrasebooks by intent (the rules in the instruction, or in the 'Mail rules' doc)."""
+
+
+def _rules2(world: World, params: dict[str, Any]) -> tuple[list[str], tuple[str, ...]]:
+    """The rules in edition 2's words (each drawn from its kind's held-out variants), and the ids of those words."""
+    customer = world.person(params["customer"])
+    manager = world.person(world.persona.manager) if world.persona.manager else None
+    values = {"company": customer.company, "domain": customer.email.split("@")[1], "manager": manager.name if manager else "",
+              "label": customer.company.split()[0].strip(".,-") or "Customer"}  # fmt: skip
+    rules, ids = [], []
+    for kind in params["kinds"]:
+        rule, rule_id = phrasing.pick(world, params["wording"], "inbox-rules", "listed", f"rule-{kind}", RULES[kind])
+        rules.append(rule.format(**values))
+        ids.append(rule_id)
+    return rules, tuple(ids)
+
+
+def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+    """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
+    rules, ids = _rules2(world, params)
+    intent = "doc" if params["in_doc"] else "listed"
+    text = join(rules)
+    made = phrasing.word(world, params["wording"], "inbox-rules", intent, PHRASEBOOKS[intent],
+                         {"rules": text, "Rules": text[:1].upper() + text[1:]})  # fmt: skip
+    return phrasing.Composition(made.text, made.template, made.parts + ids)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from orchestrator.generate import phrasing
 from orchestrator.generate.family import Draft, Family, human_day, join, phrase, register
 from orchestrator.generate.world import Person, World, iso
 
@@ -83,7 +84,10 @@ class Incident(Family):
         lead, owner = responders[0], responders[-1]
         service = _service(rng, words)
         cause = rng.randrange(len(CAUSES))
-        begin = world.at(world.day(-1), f"{rng.randint(9, 15):02d}:{rng.choice(['05', '12', '20', '35', '48'])}")
+        back = -1
+        while world.edition == 2 and world.day(back).weekday() >= 5:  # edition 2: the last working day
+            back -= 1
+        begin = world.at(world.day(back), f"{rng.randint(9, 15):02d}:{rng.choice(['05', '12', '20', '35', '48'])}")
         minutes = rng.choice(OPEN_MINUTES)
         distractors = []
         for d in range(knobs.get("distractors", 0)):
@@ -93,7 +97,7 @@ class Incident(Family):
             who = rng.choice([p for p in world.people if p not in responders] or world.people)
             distractors.append({"service": other, "cause": (cause + d + 1) % len(CAUSES), "owner": who.email,
                                 "days_ago": 3 + 4 * d, "minutes": rng.choice(OPEN_MINUTES)})  # fmt: skip
-        return {
+        params = {
             "service": service, "cause": cause, "responders": [p.email for p in responders], "lead": lead.email,
             "owner": owner.email, "start": iso(begin), "minutes": minutes, "project": projects[0],
             "priority": rng.choice(PRIORITIES), "steps": knobs.get("steps", 3), "phrasing": rng.randrange(len(INSTRUCTIONS)),
@@ -101,6 +105,7 @@ class Incident(Family):
             "host": f"{rng.choice(words)}-{rng.randint(1, 9)}.{world.domain}", "table": rng.choice(words),
             "distractors": distractors, "responders_count": len(responders),
         }  # fmt: skip
+        return params if world.edition != 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         inc = IncidentFacts.of(world, params)
@@ -207,8 +212,11 @@ class IncidentFacts:
 
 def _draft(inc: IncidentFacts) -> Draft:
     params, begin, resolved = inc.params, inc.begin, inc.resolved
-    return Draft(inc.world, title=f"Close out the {params['service']} incident",
-                 instruction=phrase(INSTRUCTIONS, params["phrasing"], service=params["service"], lead=inc.lead.first_name),
+    if inc.world.edition == 2:
+        instruction = _word(inc.world, params).text
+    else:
+        instruction = phrase(INSTRUCTIONS, params["phrasing"], service=params["service"], lead=inc.lead.first_name)
+    return Draft(inc.world, title=f"Close out the {params['service']} incident", instruction=instruction,
                  description=f"From the incident thread about {params['service']} ({inc.day}): a {inc.priority}-priority bug "
                  f"for {inc.owner.name} in {inc.project}, a postmortem in Postmortems with the cause ({inc.cause}) and the "
                  f"timeline {begin:%H:%M}-{resolved:%H:%M}" + (", shared with the responders" if inc.share else "")
@@ -295,3 +303,98 @@ def _oracle(inc: IncidentFacts) -> list[dict[str, Any]]:
                  f"{owner.name}; the postmortem is in progress.\n\n{me.first_name}")},
         "unchecked": ["subject"]})  # fmt: skip
     return oracle
+
+
+# -- edition 2: instructions composed from parts (phrasing.compose) --------------------------------------------------
+
+WRAPUP = phrasing.Phrasebook(
+    requests=[
+        "{Whose} {service} incident is over. Please wrap it up the way {lead} asks in the incident thread: file the "
+        "bug ticket for the fix, start the postmortem doc, and send the status update.",
+        "Can you do the follow-up for the {service} outage {when}? Everything is in the incident mail thread: a bug "
+        "ticket for the fix, a postmortem document, and the status mail {lead} asked for.",
+        "Please take care of the paperwork for {whose} {service} incident, as {lead} listed it at the end of the "
+        "thread (ticket, postmortem, status update).",
+        "{lead} wants the {service} incident closed out: read the thread, then file the fix ticket, write up the "
+        "postmortem and send the status update as described there.",
+        "Could you close out the {service} incident from {when_bare}? {lead}'s last mail in the thread says what's "
+        "needed: a bug ticket for the fix, a postmortem doc and a status update.",
+        "The {service} outage {when} is resolved. Please do the wrap-up {lead} asked for in the incident thread: the "
+        "fix ticket, the postmortem and the status mail.",
+        "Incident follow-up for {service}, please. Go through the thread from {when_bare}, file the bug for the real "
+        "fix, start the postmortem document and send out the status update, all as {lead} describes.",
+        "Can you handle the aftermath of {whose} {service} incident? {lead} spelled out the steps at the end of the "
+        "thread: ticket for the fix, postmortem doc, status update.",
+        "Please finish off the {service} incident: per {lead}'s mail in the thread, file the follow-up bug, create "
+        "the postmortem and send the status update.",
+        "{Whose} {service} incident needs closing out. Read the incident thread and do what {lead} asks there: the "
+        "bug ticket, the postmortem doc and the status mail.",
+        "Would you do the incident admin for {service}? The thread from {when_bare} has everything: a ticket for the "
+        "fix, a postmortem, and the status update {lead} wants sent.",
+        "Time to wrap up the {service} outage. Following {lead}'s instructions in the incident thread, file the fix "
+        "ticket, start the postmortem doc and send the status update.",
+        "Please action {lead}'s wrap-up list for the {service} incident {when}: ticket for the fix, postmortem "
+        "document, status update. The details are all in the thread.",
+        "Can you close the loop on the {service} incident? The incident thread ends with {lead} asking for a bug "
+        "ticket, a postmortem doc and a status mail; please do all three.",
+        "I need the {service} incident written up and closed: file the ticket for the fix, start the postmortem "
+        "and send the status update, the way {lead} asked in the thread.",
+        "The {service} incident thread from {when_bare} ends with a to-do list from {lead}. Could you do it: the "
+        "bug ticket, the postmortem doc and the status update?",
+        "Please do the post-incident tasks for {service} that {lead} listed in the thread: a bug ticket for the fix, "
+        "a postmortem document and the status update mail.",
+        "{service} went down {when} and it's fixed now. Can you do the follow-ups from {lead}'s last mail in the "
+        "thread (ticket, postmortem, status update)?",
+        "Wrap-up for {whose} {service} incident: read the thread, then do the three things {lead} asks for at the "
+        "end (fix ticket, postmortem, status update).",
+        "Could you sort out the {service} incident follow-up? {lead} wants a bug filed for the fix, the postmortem "
+        "started and the status update sent; the details are in the incident thread.",
+        "---------- Forwarded message ----------\nFrom: {lead}\nSubject: Incident: {service} errors\n\nResolved. "
+        "Could you wrap this up? (details in the thread)\n----------\n\nPlease do what {lead} asks in the incident "
+        "thread: file the fix ticket, start the postmortem doc and send the status update.",
+        "Forwarding {lead}'s ask about the {service} incident: please read the thread and file the bug ticket for "
+        "the fix, start the postmortem and send the status update as described.",
+    ],
+    openers=[
+        "The incident is finally over.",
+        "That was a long incident, as you saw.",
+        "Post-incident admin time.",
+        "I'm still catching up after the outage.",
+        "{lead} has been chasing me about this.",
+        "Things are stable again.",
+        "Let's get the incident paperwork done.",
+        "I'm on call again today, so I'm short on time.",
+        "We said we'd do this properly this time.",
+        "Before we forget the details, one for you."
+        "Follow-up from the outage.",
+        "Incident hygiene, please.",
+    ],
+    closers=[
+        "Use the times and the cause from the thread.",
+        "Make sure the ticket goes to whoever the thread says owns the fix.",
+        "Put the postmortem in the Postmortems folder.",
+        "Include the ticket number in the status update.",
+        "Set the priority the thread asks for.",
+        "Don't mix it up with older incidents.",
+        "Keep the timeline accurate.",
+        "Only send the status update to the address in the thread.",
+        "One ticket is enough.",
+        "Stick to what's in the thread.",
+        "Get the resolution time right.",
+        "Don't reply-all to the incident thread.",
+    ],
+)
+PHRASEBOOKS = {"wrapup": WRAPUP}
+"""Edition 2's phrasebooks by intent."""
+
+
+def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+    """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
+    day = datetime.fromisoformat(params["start"]).date()
+    yesterday = (world.start.date() - day).days == 1
+    name = f"{day:%A}"
+    whose = "yesterday's" if yesterday else f"{name}'s"
+    values = {"service": params["service"], "lead": world.person(params["lead"]).first_name, "whose": whose,
+              "Whose": whose[:1].upper() + whose[1:], "when": "yesterday" if yesterday else f"on {name}",
+              "when_bare": "yesterday" if yesterday else f"last {name}"}  # fmt: skip
+    return phrasing.word(world, params["wording"], "incident", "wrapup", WRAPUP, values)

@@ -21,6 +21,7 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
+from orchestrator.generate import phrasing
 from orchestrator.generate.family import Draft, Family, fake, human_day, phrase, register
 from orchestrator.generate.world import Person, World, iso
 
@@ -55,14 +56,21 @@ class Offboard(Family):
         candidates = list(world.people[1:-1])  # not the directory's owner nor the offsite's organizer
         users = {u["email"] for u in world.apps["tickets"]["users"]}
         candidates = [p for p in candidates if p.email in users]
+        if world.edition == 2:  # a leaver or successor sharing the persona's first name would be ambiguous
+            firsts = [p.first_name for p in candidates]
+            candidates = [
+                p for p in candidates if p.first_name != world.persona.first_name and firsts.count(p.first_name) == 1
+            ]
         if len(candidates) < 2:
             return None
         leaver, successor = rng.sample(candidates, 2)
         steps, distractors = knobs.get("steps", 1), knobs.get("distractors", 0)
         last = rng.randint(1, 4)
+        while world.edition == 2 and world.day(last).weekday() >= 5:  # edition 2: the last day is a working day
+            last += 1
         projects = [p["key"] for p in world.apps["tickets"]["projects"]]
         text = fake(rng)
-        return {
+        params = {
             "leaver": leaver.email, "successor": successor.email, "last_day": last,
             "tickets_added": steps, "docs_added": max(1, steps - 1), "meetings_added": steps,
             "distractors": distractors, "projects": [rng.choice(projects) for _ in range(steps + distractors)],
@@ -71,6 +79,7 @@ class Offboard(Family):
             "hours": [rng.choice(["10:00", "11:30", "14:00", "15:30"]) for _ in range(steps + distractors)],
             "phrasing": rng.randrange(len(INSTRUCTIONS)),
         }  # fmt: skip
+        return params if world.edition != 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         leaver, successor = world.person(params["leaver"]), world.person(params["successor"])
@@ -82,8 +91,11 @@ class Offboard(Family):
         open_keys, closed_keys, doc_ids, later = _handover(world, leaver, last)
         draft = Draft(world, title=f"Offboard {leaver.name}", instruction="", tags=["generated", "offboard", "tickets", "docs",
                       "calendar", "multi-app"])  # fmt: skip
-        draft.instruction = phrase(INSTRUCTIONS, params["phrasing"], leaver=leaver.name, leaver_first=leaver.first_name,
-                                   successor=successor.name, successor_first=successor.first_name, day=human_day(last))  # fmt: skip
+        if world.edition == 2:
+            draft.instruction = _word(world, params).text
+        else:
+            draft.instruction = phrase(INSTRUCTIONS, params["phrasing"], leaver=leaver.name, leaver_first=leaver.first_name,
+                                       successor=successor.name, successor_first=successor.first_name, day=human_day(last))  # fmt: skip
         draft.description = (
             f"{leaver.name} leaves after {human_day(last)}: {len(open_keys)} open ticket(s) to {successor.name}, "
             f"{len(doc_ids)} document(s) shared with them as editor, {len(later)} meeting(s) declined."
@@ -232,3 +244,115 @@ def _start(world: World, event: dict[str, Any]) -> Any:
     if len(value) == 10:
         return world.at(datetime.fromisoformat(value).date(), "00:00")
     return datetime.fromisoformat(value)
+
+
+# -- edition 2: instructions composed from parts (phrasing.compose) --------------------------------------------------
+
+LEAVE = phrasing.Phrasebook(
+    requests=[
+        "{leaver} is leaving; {day} is their last day. Please hand their work over to {successor}: reassign all of "
+        "{leaver_first}'s open tickets to {successor_first}, give {successor_first} edit access to my documents that "
+        "{leaver_first} can edit, and decline {leaver_first}'s meetings after their last day.",
+        "Offboarding for {leaver}: their last day is {day} and {successor} takes over. Move every open ticket of "
+        "theirs to {successor_first}, share each of my docs {leaver_first} has edit rights on with {successor_first} "
+        "as editor, and decline the meetings {leaver_first} organized for after {day}.",
+        "Can you do the handover from {leaver_first} to {successor_first}? {leaver_first} leaves after {day}. Open "
+        "tickets go to {successor_first}; {successor_first} needs edit access wherever {leaver_first} could edit my "
+        "documents; and please decline {leaver_first}'s invitations for any meeting after {day}.",
+        "{leaver_first} finishes on {day}, and {successor} is picking up their work. Please reassign "
+        "{leaver_first}'s open tickets to {successor_first}, make {successor_first} an editor on every doc of mine "
+        "that {leaver_first} can edit, and decline {leaver_first}'s meetings after {day}.",
+        "Could you sort out {leaver}'s handover? Last day: {day}. Successor: {successor}. That means: open tickets "
+        "reassigned to {successor_first}, edit access for {successor_first} on my documents {leaver_first} can edit, "
+        "and {leaver_first}'s meetings after {day} declined.",
+        "Please hand {leaver_first}'s work to {successor_first}; {leaver_first}'s last day is {day}. Every open "
+        "ticket assigned to {leaver_first} goes to {successor_first}, {successor_first} gets edit rights on my docs "
+        "that {leaver_first} can edit, and I decline {leaver_first}'s meetings that come after {day}.",
+        "With {leaver} leaving after {day}, can you move their open tickets to {successor}, share with "
+        "{successor_first} as editor every document of mine that {leaver_first} can edit, and decline "
+        "{leaver_first}'s meetings after that day?",
+        "Handover time: {leaver_first} is off after {day} and {successor_first} inherits their work. Reassign the "
+        "open tickets, give {successor_first} edit access to my docs {leaver_first} edits, and decline "
+        "{leaver_first}'s meetings scheduled after {day}.",
+        "I need {leaver}'s offboarding done. They leave after {day}. {successor} should get all of {leaver_first}'s "
+        "open tickets and edit access to my documents {leaver_first} can edit; decline {leaver_first}'s meetings "
+        "after {day} for me.",
+        "Please transfer {leaver_first}'s open tickets to {successor_first}, add {successor_first} as an editor to my "
+        "docs that {leaver_first} can edit, and decline any of {leaver_first}'s meetings after {day}, which is "
+        "{leaver_first}'s last day.",
+        "Could you take care of the handover from {leaver} to {successor}? {leaver_first}'s last day is {day}. Open "
+        "tickets to {successor_first}, editor access for {successor_first} on my documents where {leaver_first} is "
+        "an editor, and decline {leaver_first}'s meetings after {day}.",
+        "{leaver_first} is moving on ({day} is the last day). Please make {successor_first} the assignee of all "
+        "{leaver_first}'s open tickets, give {successor_first} edit access to my docs {leaver_first} can edit, and "
+        "decline {leaver_first}'s meetings after {day}.",
+        "Can you handle offboarding {leaver_first}? {successor} takes over from them after {day}. Reassign their "
+        "open tickets, share my documents they can edit with {successor_first} (edit rights), and decline their "
+        "meetings after {day}.",
+        "Please do the usual leaver handover for {leaver}: last day {day}, successor {successor}. Open tickets move "
+        "to {successor_first}; {successor_first} becomes an editor of my documents {leaver_first} can edit; "
+        "{leaver_first}'s meetings after {day} get declined.",
+        "{successor_first} is taking over from {leaver_first}, who leaves after {day}. Could you reassign "
+        "{leaver_first}'s open tickets to {successor_first}, give {successor_first} edit access to each doc of mine "
+        "{leaver_first} can edit, and decline {leaver_first}'s meetings after {day}?",
+        "Offboard {leaver_first}, please. Last day {day}. Hand the open tickets to {successor_first}, give "
+        "{successor_first} editor access to my docs that {leaver_first} can edit, decline {leaver_first}'s meetings "
+        "after {day}.",
+        "Would you hand over {leaver}'s work to {successor}? {leaver_first} is gone after {day}. All open tickets to "
+        "{successor_first}, edit access for {successor_first} on my documents {leaver_first} can edit, and decline "
+        "{leaver_first}'s meetings after {day}.",
+        "Please get {successor_first} set up to cover for {leaver_first}, who leaves after {day}: reassign "
+        "{leaver_first}'s open tickets to them, give them edit access to my documents {leaver_first} can edit, and "
+        "decline {leaver_first}'s meetings after {day}.",
+        "Before {leaver_first} leaves ({day} is the last day), can you move their open tickets to {successor}, make "
+        "{successor_first} an editor on my docs {leaver_first} can edit, and decline {leaver_first}'s meetings after "
+        "{day}?",
+        "Leaver handover: {leaver} (last day {day}) to {successor}. Open tickets reassigned, edit access on my docs "
+        "where {leaver_first} can edit, {leaver_first}'s meetings after {day} declined. Can you do that?",
+        "---------- Forwarded message ----------\nSubject: {leaver}'s last day\n\n{leaver_first}'s last day is {day}; "
+        "{successor} takes over.\n----------\n\nCan you do the handover? Reassign {leaver_first}'s open tickets to "
+        "{successor_first}, give {successor_first} edit access to my documents {leaver_first} can edit, and decline "
+        "{leaver_first}'s meetings after {day}.",
+        "Forwarding the news that {leaver} leaves after {day} and {successor} takes over. Please reassign "
+        "{leaver_first}'s open tickets to {successor_first}, share my docs {leaver_first} can edit with "
+        "{successor_first} as editor, and decline {leaver_first}'s meetings after {day}.",
+    ],
+    openers=[
+        "Sad news, but we need to plan for it.",
+        "HR confirmed the dates.",
+        "{leaver_first} handed in their notice.",
+        "Team changes coming up.",
+        "I want a clean handover this time.",
+        "Let's make sure nothing falls through the cracks.",
+        "{successor_first} agreed to take this on.",
+        "Admin for a leaver.",
+        "I've been putting this off.",
+        "Please help me with a handover.",
+        "People changes on the team.",
+        "Offboarding admin.",
+    ],
+    closers=[
+        "Leave closed tickets as they are.",
+        "Only open tickets need to move.",
+        "Don't decline meetings before {day}.",
+        "Documents {leaver_first} can only view don't need changing.",
+        "Don't touch other people's tickets.",
+        "Don't remove {leaver_first}'s access, just add {successor_first}'s.",
+        "Keep meetings on or before {day} as they are.",
+        "Don't reassign anything that's already done.",
+        "Edit access only, not ownership.",
+        "Nothing else needs to change.",
+        "Leave other colleagues' work alone.",
+        "Only my documents.",
+    ],
+)
+PHRASEBOOKS = {"leave": LEAVE}
+"""Edition 2's phrasebooks by intent."""
+
+
+def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+    """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
+    leaver, successor = world.person(params["leaver"]), world.person(params["successor"])
+    values = {"leaver": leaver.name, "leaver_first": leaver.first_name, "successor": successor.name,
+              "successor_first": successor.first_name, "day": human_day(world.day(params["last_day"]))}  # fmt: skip
+    return phrasing.word(world, params["wording"], "offboard", "leave", LEAVE, values)
