@@ -23,6 +23,7 @@ thousands of rows per app: distraction at scale).
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 
 from orchestrator.generate import world1, world2
 from orchestrator.generate.model import START_YEAR, Person, World, ascii_slug, iso
@@ -33,12 +34,18 @@ __all__ = ["EDITIONS", "START_YEAR", "Person", "World", "ascii_slug", "build_wor
 EDITIONS = (1, 2)
 SPLITS = ("train", "test")
 
-_CACHE: dict[tuple[int, str, int, str | None], World] = {}
+CACHE_WEIGHT = {"small": 1, "medium": 4, "large": 16}
+"""What a built world of each size counts for in the cache (about 2, 10 and 16 MB in memory, and its build time)."""
+CACHE_BUDGET = 64
+"""The cache keeps the most recently used worlds up to this weight: 64 small, 16 medium or 4 large worlds."""
+
+_CACHE: OrderedDict[tuple[int, str, int, str | None], World] = OrderedDict()
 
 
 def build_world(seed: int, size: str = "small", *, edition: int = 1, split: str | None = None) -> World:
-    """The world of this seed, size and edition (cached; callers get a copy they may change). `split` (`train`,
-    `test` or None) is recorded on the world (`World.split`): the phrasings its tasks may be worded with."""
+    """The world of this seed, size and edition (cached, the most recently used up to `CACHE_BUDGET`; callers get a
+    copy they may change). `split` (`train`, `test` or None) is recorded on the world (`World.split`): the phrasings
+    its tasks may be worded with."""
     if size not in SIZES:
         raise ValueError(f"unknown world size {size!r}; expected one of {', '.join(SIZES)}")
     if edition not in EDITIONS:
@@ -46,16 +53,18 @@ def build_world(seed: int, size: str = "small", *, edition: int = 1, split: str 
     if split is not None and split not in SPLITS:
         raise ValueError(f"unknown split {split!r}; expected one of {', '.join(SPLITS)} or None")
     key = (seed, size, edition, split)
-    if key not in _CACHE:
-        if len(_CACHE) > 64:
-            _CACHE.clear()
-        if edition == 1:
-            world = world1.Builder(seed, SIZES[size]).build()
-        else:
-            world = world2.Builder2(seed, SIZES[size]).build()
-        world.edition, world.split = edition, split
-        _CACHE[key] = world
-    return _CACHE[key].copy()
+    if key in _CACHE:
+        _CACHE.move_to_end(key)
+        return _CACHE[key].copy()
+    if edition == 1:
+        world = world1.Builder(seed, SIZES[size]).build()
+    else:
+        world = world2.Builder2(seed, SIZES[size]).build()
+    world.edition, world.split = edition, split
+    _CACHE[key] = world
+    while sum(CACHE_WEIGHT[k[1]] for k in _CACHE) > CACHE_BUDGET and len(_CACHE) > 1:
+        _CACHE.popitem(last=False)
+    return world.copy()
 
 
 def validate_apps(world: World) -> list[str]:

@@ -123,9 +123,11 @@ def _first_names(world: worlds.World) -> list[str]:
 
 
 @pytest.mark.parametrize(("seed", "size"), [(50, "small"), (51, "small"), (52, "medium")])
-def test_nobody_in_an_edition_2_world_shares_a_first_name(seed: int, size: str) -> None:
-    names = _first_names(worlds.build_world(seed, size, edition=2))
+def test_nobody_in_an_edition_2_world_shares_a_first_name_and_its_apps_accept_it(seed: int, size: str) -> None:
+    world = worlds.build_world(seed, size, edition=2)
+    names = _first_names(world)
     assert len(names) == len(set(names))
+    assert worlds.validate_apps(world) == []
 
 
 @pytest.mark.slow
@@ -198,3 +200,19 @@ def test_offices_of_a_world_keep_different_times(seed: int, size: str) -> None:
     world = worlds.build_world(seed, size, edition=2)
     offsets = {tuple(ZoneInfo(o.timezone).utcoffset(datetime(START_YEAR, m, 1)) for m in (1, 7)) for o in world.offices}
     assert len(world.offices) == world1_sizes[size].offices == len(offsets)
+
+
+def test_the_cache_keeps_recent_worlds_by_weight_and_hands_out_copies() -> None:
+    worlds._CACHE.clear()
+    first = worlds.build_world(140, "small", edition=2)
+    first.apps["mail"]["messages"].clear()
+    assert worlds.build_world(140, "small", edition=2).apps["mail"]["messages"]  # the cached world is untouched
+    for seed in range(141, 141 + worlds.CACHE_BUDGET):
+        worlds.build_world(seed, "small", edition=2)
+        assert sum(worlds.CACHE_WEIGHT[k[1]] for k in worlds._CACHE) <= worlds.CACHE_BUDGET
+    assert (140, "small", 2, None) not in worlds._CACHE and (
+        141 + worlds.CACHE_BUDGET - 1,
+        "small",
+        2,
+        None,
+    ) in worlds._CACHE
