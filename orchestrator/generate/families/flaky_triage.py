@@ -44,7 +44,7 @@ IDEAS = (
     ("emoji reactions", "emoji reactions on comments"),
 )
 """Feature ideas a distractor mail holds: (the words a ticket about it would use, the mail's wording)."""
-DEADLINE_S = 1.5
+DEADLINE_S = 1.0
 """The call deadline of a `timeout` task (seconds of real time an agent waits for the hung call)."""
 
 REQUESTS = [

@@ -34,7 +34,7 @@ STREETS = ("Kastanienallee", "Harbour Road", "Lindenstrasse", "Maple Avenue", "R
            "Station Square", "Rosenweg", "King's Parade")  # fmt: skip
 VENUES = ("Old Brewery", "Glasshouse", "Riverside Hall", "Forum Loft", "Printworks", "Lighthouse Rooms", "Atrium")
 HOTELS = ("Hotel Meridian", "The Granary", "Parkview Inn", "Hotel Aurora", "Harbour House", "The Linden")
-DEADLINE_S = 1.5
+DEADLINE_S = 1.0
 """The call deadline of a `timeout` task (seconds of real time an agent waits for the hung call)."""
 
 THINGS = {
