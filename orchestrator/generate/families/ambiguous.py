@@ -22,7 +22,7 @@ import random
 from datetime import timedelta
 from typing import Any
 
-from orchestrator.generate import phrasing
+from orchestrator.generate import phrasing, vocab
 from orchestrator.generate.family import Draft, Family, fake, phrase, register
 from orchestrator.generate.world import World, iso
 
@@ -63,7 +63,10 @@ class Ambiguous(Family):
             "project": world.apps["tickets"]["projects"][0]["key"], "distractors": knobs.get("distractors", 0),
             "phrasing": rng.randrange(len(INSTRUCTIONS)),
         }  # fmt: skip
-        return params if world.edition != 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
+        if world.edition != 2:
+            return params
+        _words2(world, rng, params)
+        return phrasing.stamp(params, rng, lambda p: _word(world, p))
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         requester, target = world.person(params["requester"]), world.person(params["target"])
@@ -223,6 +226,20 @@ HANDLE = phrasing.Phrasebook(
     ],
 )
 PHRASEBOOKS = {"handle": HANDLE}
+PLANS = ("launch", "migration", "pricing", "rollout", "roadmap", "budget")
+
+
+def _words2(world: World, rng: random.Random, params: dict[str, Any]) -> None:
+    """Edition 2: the component, the other components and the plan's topic in the world's industry words."""
+    industry = vocab.INDUSTRIES[world.industry]
+    names = rng.sample(industry.components, 1 + len(params["others"]))
+    names = [n[:1].upper() + n[1:] for n in names]
+    product = rng.choice(industry.products).removeprefix("the ")
+    params.update(
+        component=names[0], others=names[1:], topic=f"{product[:1].upper() + product[1:]} {rng.choice(PLANS)}"
+    )
+
+
 """Edition 2's phrasebooks by intent (one: the same words whether the request is done or needs asking)."""
 
 

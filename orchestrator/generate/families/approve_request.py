@@ -78,7 +78,11 @@ class ApproveRequest(Family):
             "other_item": text.catch_phrase().lower(), "steps": knobs.get("steps", 1), "distractors": knobs.get("distractors", 0),
             "phrasing": rng.randrange(len(INSTRUCTIONS)), "number": rng.randint(12, 480),
         }  # fmt: skip
-        return params if world.edition != 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
+        if world.edition != 2:
+            return params
+        other_category = rng.choice(sorted(CATEGORIES))
+        params.update(item=rng.choice(ITEMS[category]), other_item=rng.choice(ITEMS[other_category]))
+        return phrasing.stamp(params, rng, lambda p: _word(world, p))
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         requester, other = world.person(params["requester"]), world.person(params["other"])
@@ -305,6 +309,17 @@ REPLIES = [
     " Reply to {requester_first} too: the amount you approved, or the limit that rules it out.",
 ]
 PHRASEBOOKS = {"decide": DECIDE}
+ITEMS = {
+    "hotel": ("hotel for the customer visit", "hotel for the regional team meeting", "two nights for the partner "
+              "workshop", "hotel near the trade fair", "stay for the onsite training"),
+    "equipment": ("a second monitor", "a laptop docking station", "a noise-cancelling headset", "an ergonomic chair",
+                  "a tablet for site visits"),
+    "training": ("project management certification", "advanced spreadsheet course", "public speaking workshop",
+                 "data analysis course", "leadership programme"),
+    "software": ("design tool licence", "diagramming tool subscription", "password manager team plan",
+                 "survey tool subscription", "transcription service"),
+}  # fmt: skip
+"""Edition 2: what a request of each category is for (instead of Faker's catch-phrases)."""
 """Edition 2's phrasebooks by intent."""
 
 

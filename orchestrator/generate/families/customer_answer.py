@@ -18,7 +18,7 @@ import random
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from orchestrator.generate import phrasing
+from orchestrator.generate import phrasing, vocab
 from orchestrator.generate.family import Draft, Family, fake, human_day, phrase, register
 from orchestrator.generate.world import Person, World, iso
 
@@ -76,7 +76,13 @@ class CustomerAnswer(Family):
             "distractors": distractors, "distractor_count": len(distractors), "with_note": knobs.get("steps", 1) == 2,
             "phrasing": rng.randrange(len(INSTRUCTIONS)),
         }  # fmt: skip
-        return params if world.edition != 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
+        if world.edition != 2:
+            return params
+        industry = vocab.INDUSTRIES[world.industry]
+        product = rng.choice(industry.products).removeprefix("the ")
+        params.update(feature=product[:1].upper() + product[1:], workaround=f"{rng.choice(MODES)} mode",
+                      root_cause=rng.choice(ROOT_CAUSES), service=rng.choice(industry.components))  # fmt: skip
+        return phrasing.stamp(params, rng, lambda p: _word(world, p))
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         me, customer = world.persona, world.person(params["customer"])
@@ -362,6 +368,11 @@ NOTES = [
     " Then note the update in a comment on their ticket.",
 ]
 PHRASEBOOKS = {"answer": ANSWER}
+MODES = ("Compatibility", "Legacy", "Safe", "Batch", "Offline", "Classic view", "Low bandwidth", "Manual sync")
+ROOT_CAUSES = ("a caching bug", "a misconfigured retry limit", "an expired service credential",
+               "a missing database index", "a race condition in the job queue", "a time zone conversion bug",
+               "a memory leak in a worker", "a bad feature flag rollout")  # fmt: skip
+"""Edition 2: the workaround's setting and the internal note's root cause (instead of Faker's words)."""
 """Edition 2's phrasebooks by intent."""
 
 

@@ -19,7 +19,7 @@ import random
 from datetime import timedelta
 from typing import Any
 
-from orchestrator.generate import phrasing
+from orchestrator.generate import phrasing, vocab
 from orchestrator.generate.family import Draft, Family, fake, phrase, register
 from orchestrator.generate.world import World, iso
 
@@ -83,7 +83,11 @@ class DocComments(Family):
             "steps": knobs.get("steps", 1), "phrasing": rng.randrange(len(INSTRUCTIONS)),
             "paragraphs": [text.paragraph(nb_sentences=3) for _ in range(3)],
         }  # fmt: skip
-        return params if world.edition != 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
+        if world.edition != 2:
+            return params
+        if not _words2(world, rng, params):
+            return None
+        return phrasing.stamp(params, rng, lambda p: _word(world, p))
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         me = world.persona
@@ -263,6 +267,24 @@ RESOLVES = [
     " Mark each of those comments as resolved when its ticket is in.",
 ]
 PHRASEBOOKS = {"tickets": TICKETS}
+
+
+def _words2(world: World, rng: random.Random, params: dict[str, Any]) -> bool:
+    """Edition 2: the doc's title, components (first words distinct) and paragraphs in the world's industry words;
+    False when the industry has too few components."""
+    industry, writer = vocab.INDUSTRIES[world.industry], vocab.Writer.of(world, rng)
+    names: list[str] = []
+    for name in rng.sample(industry.components, len(industry.components)):
+        if all(name.split()[0].lower() != n.split()[0].lower() for n in names):
+            names.append(name)
+    if len(names) < len(params["components"]):
+        return False
+    subject = rng.choice(industry.docs)
+    params.update(title=f"Design doc: {subject[:1].upper() + subject[1:]}", components=names[: len(params["components"])],
+                  paragraphs=[writer.sentences(vocab.DOC_SENTENCES, 3) for _ in range(3)])  # fmt: skip
+    return True
+
+
 """Edition 2's phrasebooks by intent."""
 
 

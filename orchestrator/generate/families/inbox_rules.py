@@ -17,7 +17,7 @@ import random
 from datetime import datetime, timedelta
 from typing import Any
 
-from orchestrator.generate import phrasing
+from orchestrator.generate import phrasing, vocab
 from orchestrator.generate.family import Draft, Family, fake, join, phrase, register
 from orchestrator.generate.world import Person, World, ascii_slug, iso
 
@@ -57,7 +57,11 @@ class InboxRules(Family):
             "subjects": [text.catch_phrase() for _ in range(12)], "minutes": sorted(rng.sample(range(5, 500), 12)),
             "in_doc": in_doc, "phrasing": rng.randrange(len(IN_DOC if in_doc else INSTRUCTIONS)),
         }  # fmt: skip
-        return params if world.edition != 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
+        if world.edition != 2:
+            return params
+        writer = vocab.Writer.of(world, rng)  # edition 2: subjects in the world's industry words
+        params["subjects"] = [writer.pick(vocab.THREAD_SUBJECTS) for _ in range(12)]
+        return phrasing.stamp(params, rng, lambda p: _word(world, p))
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         me = world.persona

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from orchestrator.generate import phrasing
+from orchestrator.generate import phrasing, vocab
 from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
 from orchestrator.generate.scheduling import aligned_starts, day_window, fill, pick_guests, workday
 from orchestrator.generate.world import Person, World, iso
@@ -94,6 +94,7 @@ class MeetingAcrossZones(Family):
                     "phrasing": rng.randrange(len(VIA_MAIL if via == "mail" else DIRECT))}  # fmt: skip
             if world.edition == 2:
                 del params["phrasing"]
+                params["topic"] = rng.choice(vocab.INDUSTRIES[world.industry].topics)  # the industry's, not Faker's
                 params["wording"] = rng.randrange(1 << 30)
                 made = _word(world, params)
                 params.update(template=made.template, parts=list(made.parts))

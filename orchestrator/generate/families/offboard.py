@@ -21,7 +21,7 @@ import random
 from datetime import date, timedelta
 from typing import Any
 
-from orchestrator.generate import phrasing
+from orchestrator.generate import phrasing, vocab
 from orchestrator.generate.family import Draft, Family, fake, human_day, phrase, register
 from orchestrator.generate.world import Person, World, iso
 
@@ -79,7 +79,11 @@ class Offboard(Family):
             "hours": [rng.choice(["10:00", "11:30", "14:00", "15:30"]) for _ in range(steps + distractors)],
             "phrasing": rng.randrange(len(INSTRUCTIONS)),
         }  # fmt: skip
-        return params if world.edition != 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
+        if world.edition != 2:
+            return params
+        writer = vocab.Writer.of(world, rng)  # edition 2: titles in the world's industry words
+        params["titles"] = [writer.ticket()[1] for _ in params["titles"]]
+        return phrasing.stamp(params, rng, lambda p: _word(world, p))
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         leaver, successor = world.person(params["leaver"]), world.person(params["successor"])

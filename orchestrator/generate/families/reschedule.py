@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from orchestrator.generate import phrasing
+from orchestrator.generate import phrasing, vocab
 from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
 from orchestrator.generate.scheduling import aligned_starts, day_window, fill, pick_guests, workday
 from orchestrator.generate.world import Person, World, iso
@@ -102,6 +102,7 @@ class Reschedule(Family):
                     "phrasing": rng.randrange(len(INSTRUCTIONS))}  # fmt: skip
             if world.edition == 2:
                 del params["phrasing"]
+                params["topic"] = vocab.Writer.of(world, rng).meeting()[0]  # the industry's words, not Faker's
                 params.update(next_day=following, wording=rng.randrange(1 << 30))
                 made = _word(world, params)
                 params.update(template=made.template, parts=list(made.parts))
