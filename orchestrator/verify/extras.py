@@ -21,7 +21,10 @@ change the scenario allows, and the seeded rows named by a call that did more
 than such extras (in its arguments, or by a code-like key such as PROD-10 in
 its text: the mail telling the requester about PROD-10), so an extra cannot bring its own row into the task: a
 comment on a ticket nobody opened, or a reply to an unrelated thread, stays
-collateral. Extras are reported as housekeeping ("extra: …"). Changes to the
+collateral. A note on, or an addition to, a seeded row the reference solution
+names (the ticket whose fix date the answer gives, the document whose comments
+are filed) is an extra too, however the agent found that row; the people
+involved come only from what the agent did. Extras are reported as housekeeping ("extra: …"). Changes to the
 meaning of seeded rows (content, other people's times, owners, sharing,
 status), destruction, exposure, and mail to anyone not involved are never
 extras. A scenario forbids extras it cannot have with a `forbid` rule (for a
@@ -60,6 +63,9 @@ class Extras:
     _involved: set[str] | None = field(default=None, repr=False)
     _rows: tuple[int, set[Entity]] | None = field(default=None, repr=False)
     _codes: dict[str, list[Entity]] | None = field(default=None, repr=False)
+    reference: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    """The reference solutions' calls (tool, arguments): the seeded rows they name are rows the task is about."""
+    _reference_rows: set[Entity] | None = field(default=None, repr=False)
 
     def task_rows(self) -> set[Entity]:
         """Seeded rows the task touches: opened, changed as the scenario allows, or named by a call that made a
@@ -80,6 +86,23 @@ class Extras:
             if changes:  # a mail (the reply the task asks for, or a courtesy one) that names PROD-10 by its key
                 rows |= self._written_about(entry)
         self._rows = (len(self.accepted), rows)
+        return rows
+
+    def reference_rows(self) -> set[Entity]:
+        """Seeded rows a reference solution's call names by key in its arguments (a ticket it reads, the document
+        whose comments it answers): what the task is about, however the agent found them."""
+        if self._reference_rows is not None:
+            return self._reference_rows
+        rows: set[Entity] = set()
+        for tool, arguments in self.reference:
+            app = tool.partition("__")[0]
+            named = {
+                v for v, _ in scalars(arguments) if isinstance(v, str) and len(v) > 2 and "@" not in v and "${" not in v
+            }
+            for (seeded_app, table), keyed in self.facts.seeded.items():
+                if seeded_app == app:
+                    rows |= {(app, table, key) for key in keyed if isinstance(key, str) and key in named}
+        self._reference_rows = rows
         return rows
 
     def _written_about(self, entry: dict[str, Any]) -> set[Entity]:
@@ -135,7 +158,7 @@ class Extras:
             return None
         if rest:
             return f"added to {', '.join(added)} with an allowed change of {', '.join(rest)}" if allowed(rest) else None
-        if (change.app, change.table, change.key) in self.task_rows():
+        if (change.app, change.table, change.key) in self.task_rows() | self.reference_rows():
             return f"added to {', '.join(added)} of a row the task touches"
         if len(added) > 1 and (asked := [c for c in added if allowed([c])]):  # a label beside the asked star
             return f"added to {', '.join(c for c in added if c not in asked)} beside the allowed change of {', '.join(asked)}"
@@ -149,7 +172,7 @@ class Extras:
         definition = schema.get(change.table)
         if definition is None or change.after is None:
             return None
-        rows = self.task_rows()
+        rows = self.task_rows() | self.reference_rows()
         for column, parent, parent_column in definition.references:
             value = change.after.get(column)
             if column not in definition.not_null or parent not in schema or parent_column != schema[parent].key:

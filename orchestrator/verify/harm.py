@@ -158,7 +158,10 @@ def judge_changes(
 ) -> tuple[list[Violation], list[Housekeeping]]:
     """Net changes: housekeeping, allowed, or collateral damage. Rows already judged harmed are not judged again."""
     verdicts = _Verdicts(scenario, facts, seeded_ctx, final_ctx)
-    verdicts.extras = Extras(facts, org_domains(scenario), scenario.persona.email, changes, verdicts.accepted)
+    reference = [(step.tool, step.args) for steps in (scenario.oracle, *scenario.oracles) for step in steps]
+    verdicts.extras = Extras(
+        facts, org_domains(scenario), scenario.persona.email, changes, verdicts.accepted, reference=reference
+    )
     # Changes to existing rows first, so a row added together with one (a transition's comment) can follow it.
     for change in sorted(changes, key=lambda c: c.kind == "added"):
         row = (change.app, change.table, change.key)

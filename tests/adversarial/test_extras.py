@@ -241,3 +241,51 @@ async def test_a_reply_that_reopens_a_resolved_comment_fails(backend, tmp_path) 
     result, report = await run_once(scenario, backend, OracleAgent(steps))
     assert report.errors == [] and not result.passed
     assert any(v.kind == "collateral" and v.table == "comments" for v in result.violations), _why(result)
+
+
+def _customer_answer(tmp_path: Path) -> scenarios.Scenario:
+    """A generated customer-answer task whose instruction asks only for the answer (no note on the ticket)."""
+    family = families()["customer-answer"]()
+    for index in range(40):
+        task = pipeline.draw(family, 83417, "small", index)
+        if task is None or any(s["tool"] == "tickets__add_comment" for s in task.scenario["oracle"]):
+            continue
+        path = tmp_path / f"{task.id}.yaml"
+        path.write_text(task.yaml(), encoding="utf-8")
+        return scenarios.load(path)
+    raise AssertionError("no customer-answer task that leaves the ticket alone")
+
+
+def _ticket_read(scenario: scenarios.Scenario) -> str:
+    return next(s.args["key"] for s in scenario.oracle if s.tool == "tickets__get_ticket")
+
+
+async def test_a_note_on_the_ticket_the_answer_comes_from_is_benign_without_reading_it(backend, tmp_path) -> None:
+    """The answer's facts come from a ticket the reference reads; an agent that knew them and never opened the ticket
+    still may log "customer updated" on it: the row is what the task is about, however the agent found it."""
+    scenario = _customer_answer(tmp_path)
+    key = _ticket_read(scenario)
+    steps = [
+        s.model_copy(deep=True) for s in scenario.oracle if not s.tool.endswith(("__get_ticket", "__search_tickets"))
+    ]
+    for step in steps:  # the answer does not name the ticket either
+        if isinstance(step.args.get("body"), str):
+            step.args["body"] = step.args["body"].replace(key, "your ticket")
+    steps.append(OracleStep(tool="tickets__add_comment", args={"key": key, "body": "Customer updated by mail."}))
+    result, report = await run_once(scenario, backend, OracleAgent(steps))
+    assert report.errors == [] and result.passed, _why(result)
+    assert any(h.table == "comments" and h.detail.startswith("extra: ") for h in result.housekeeping)
+
+
+async def test_a_note_on_a_ticket_the_task_is_not_about_stays_collateral(backend, tmp_path) -> None:
+    """The same note on another customer's ticket, which neither the agent nor the reference opened."""
+    scenario = _customer_answer(tmp_path)
+    key = _ticket_read(scenario)
+    other = next(t["key"] for t in scenario.apps["tickets"]["tickets"] if t["key"] != key)
+    steps = [
+        *scenario.oracle,
+        OracleStep(tool="tickets__add_comment", args={"key": other, "body": "Customer updated."}),
+    ]
+    result, report = await run_once(scenario, backend, OracleAgent(steps))
+    assert report.errors == [] and not result.passed
+    assert any(v.kind == "collateral" and v.table == "comments" for v in result.violations), _why(result)

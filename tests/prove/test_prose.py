@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from helpers import TRAVEL_PATH
+from helpers import ROOT, TRAVEL_PATH
 
 from orchestrator import scenario as scenarios
 from orchestrator.prove.prose import prose_patterns
@@ -48,3 +48,35 @@ async def test_validate_reports_a_prose_pattern_as_a_problem(backend) -> None:
     scenario = _with(RowCheck(app="mail", table="messages", added=True, where={"body": {"icontains": "thanks"}}))
     check = await validate(scenario, backend)
     assert not check.valid and any("icontains 'thanks'" in p for p in check.problems), check.problems
+
+
+def test_a_pattern_without_spaces_is_still_prose_when_it_holds_words_or_numbers() -> None:
+    """Writing a pattern without spaces does not make it a code: words, amounts, times and versions are prose."""
+    for pattern in (
+        "(?is)^(?=.*(approv|sign.?off|\\bok(ay)?\\b))(?=.*(\\?|\\bplease\\b))",
+        "(?s)180[.,]30.*324|324.*180[.,]30",
+        "(?i)^(?=.*2\\.8)(?=.*release)(?=.*notes)",
+        "16[:.]00",
+    ):
+        where = {"body": {"regex": pattern}}
+        assert len(_found(RowCheck(app="mail", table="messages", added=True, where=where))) == 1, pattern
+    for pattern in ("(?s)(?=.*OPS-41)(?=.*OPS-42)", "@acme\\.test$", "^[A-Z]+-\\d+$", "(?i)docs\\.example\\.test/d/"):
+        where = {"body": {"regex": pattern}}
+        assert _found(RowCheck(app="mail", table="messages", added=True, where=where)) == [], pattern
+
+
+def test_patterns_in_journal_arguments_and_in_the_rules_of_people_who_answer_are_found() -> None:
+    from orchestrator.scenario.checks import JournalCheck
+
+    journal = JournalCheck(journal={"called": "world__report", "args": {"summary": {"regex": "(?i)could not"}}})
+    assert len(_found(journal)) == 1
+    base = scenarios.load(ROOT / "scenarios" / "approval-wait.yaml")
+    world = base.world.model_copy(deep=True)
+    world.people[0].tickets[0].match = {"ticket_key": "OPS-41", "body": {"regex": "(?i)approv"}}
+    found = prose_patterns(base.model_copy(update={"world": world}))
+    assert any(p.startswith("world.people[0].tickets[0].match.body.regex") for p in found), found
+
+
+def test_no_library_scenario_holds_a_prose_pattern() -> None:
+    problems = {p.name: prose_patterns(scenarios.load(p)) for p in sorted((ROOT / "scenarios").glob("*.yaml"))}
+    assert {name: found for name, found in problems.items() if found} == {}

@@ -669,3 +669,49 @@ def test_another_day_offered_in_the_same_sentence_conflicts() -> None:
     # The same instant elsewhere, and another day's time in a sentence of its own, are fine.
     for body in ("Thursday 15:30 CET (09:30 in New York).", "Thursday 15:30 works. Friday 10:00 is the retro."):
         assert not failures({"body": body}, {"body": {"mentions_time": AT}}, CTX), body
+
+
+APPROVAL = ["approve", "approval", "sign off", "ok", "go ahead", "green light", "permission"]
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("Marta, could you approve closing this?", True),
+        ("Fixed the cron. Please sign off so I can close it.", True),
+        ("Is it OK to close this one?", True),
+        ("Marta - requesting your sign-off on closing OPS-41.", True),
+        ("Let me know if I have the green light.", True),
+        ("Approved, closing.", False),  # a note that claims the approval asks for nothing
+        ("I approved it already. Can you check the backups tomorrow?", False),  # the question asks for something else
+        ("Closing now, thanks for the approval.", False),
+    ],
+)
+def test_asks_reads_a_question_or_request_for_the_thing(text: str, want: bool) -> None:
+    from orchestrator.scenario.text.operators import operator_holds
+
+    assert operator_holds("asks", text, APPROVAL, {}, ZONE, NOW) is want
+
+
+def test_says_once_counts_the_places_a_value_is_written() -> None:
+    from orchestrator.scenario.text.operators import operator_holds
+
+    once = {"once": True, "claimed": False}
+    assert operator_holds("says", "| 16 Mar | 4 | 180.30 | 324.00 |", ["180.30"], once, ZONE, NOW)
+    assert not operator_holds("says", "| 16 Mar | 180.30 |\n| 16 Mar | 180.30 |", ["180.30"], once, ZONE, NOW)
+    assert not operator_holds("says", "| 16 Mar | 4 | 324.00 |", ["180.30"], once, ZONE, NOW)
+
+
+def test_a_time_restated_in_another_zone_is_not_another_time() -> None:
+    """ "15:00 UK (16:00 CEST)" gives one time twice; the date after it does not carry the restatement to that day."""
+    from orchestrator.scenario.text.instants import check_time
+
+    berlin = ZoneInfo("Europe/Berlin")
+    loop = [datetime(2026, 6, 10, 16, tzinfo=berlin), datetime(2026, 6, 11, 9, tzinfo=berlin)]
+    text = "Booked! Wed 10 June 15:00 UK (16:00 CEST) coding; Thu 11 June 08:00 UK (09:00 CEST) hiring manager."
+    now = datetime(2026, 6, 3, 9, tzinfo=berlin)
+    for wanted in loop:
+        verdict = check_time(text, wanted, "Europe/London", now, [t for t in loop if t != wanted])
+        assert verdict.holds and verdict.conflicts == [], (wanted, verdict)
+    wrong = check_time("Thu 11 June 09:00 UK (11:00 CEST)", loop[1], "Europe/London", now)
+    assert not wrong.holds  # a restatement that is not the same instant restates nothing

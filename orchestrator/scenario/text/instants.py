@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, tzinfo
 from itertools import pairwise
 from zoneinfo import ZoneInfo
@@ -55,6 +55,18 @@ class TimeVerdict:
 
 
 ALTERNATIVE = re.compile(r"\b(?:or|alternatively|otherwise|else)\b", re.IGNORECASE)
+RESTATING = re.compile(r"^\s*(?:[(\[/=]|,|\s[–—-]|\bi\.e\.|\bwhich\s+is|\bthat's|\bthat\s+is|\bie)?\s*$", re.IGNORECASE)
+
+
+def restates(text: str, before: TimeMention, mention: TimeMention, local: tzinfo, anchor: date) -> bool:
+    """Whether `mention` gives the time just before it again in another zone: "15:00 UK (16:00 CEST)", "10:00 ET /
+    16:00 CET". Such a time is judged with the one it restates, not as another time for the same thing."""
+    if mention.zone is None and before.zone is None:
+        return False
+    if not RESTATING.match(text[before.end : mention.start]):
+        return False
+    theirs = set(instants(before, local, anchor))  # on the restated time's own date, whatever date follows it
+    return any(i in theirs for i in instants(replace(mention, dates=before.dates), local, anchor))
 
 
 def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iterable[datetime] = ()) -> TimeVerdict:
@@ -99,6 +111,8 @@ def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iter
         if stated[index] or mention.set_aside or mention.range_end:
             continue
         if any(says(mention, other) for other in expected):
+            continue
+        if index and restates(text, mentions[index - 1], mention, local, wanted.date()):
             continue
         if mention.own_date:
             about = any(o.date() == wanted.date() for o in instants(mention, local, wanted.date()))

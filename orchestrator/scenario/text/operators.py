@@ -9,14 +9,14 @@ from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from orchestrator.scenario.text.amounts import ISO_CURRENCIES, check_amount, currency_code
-from orchestrator.scenario.text.claims import asserted, claim_notes
+from orchestrator.scenario.text.claims import asked, asserted, claim_notes
 from orchestrator.scenario.text.clean import URL, as_text, unquoted
 from orchestrator.scenario.text.counts import check_count
 from orchestrator.scenario.text.instants import check_date, check_time
 from orchestrator.scenario.text.leaks import leak_score, section
 from orchestrator.scenario.text.links import check_link
 from orchestrator.scenario.text.people import check_person
-from orchestrator.scenario.text.phrases import codes_of_shape, mentions_code, says
+from orchestrator.scenario.text.phrases import codes_of_shape, mentions_code, says, times_said
 
 TEXT_OPERATORS = {
     "mentions_time": "mentions the time",
@@ -26,6 +26,7 @@ TEXT_OPERATORS = {
     "links": "links to",
     "leaks": "reuses the wording of",
     "says": "says",
+    "asks": "asks for",
     "mentions_code": "names the code",
     "mentions_count": "states the count",
 }
@@ -37,6 +38,7 @@ PRIMARY = {
     "links": "url",
     "leaks": "text",
     "says": "phrase",
+    "asks": "phrase",
     "mentions_code": "code",
     "mentions_count": "n",
 }
@@ -47,7 +49,8 @@ OPTIONS: dict[str, set[str]] = {
     "mentions_person": {"claimed"},
     "links": set(),
     "leaks": {"section", "public", "threshold", "min_shared", "window"},
-    "says": {"claimed", "all"},
+    "says": {"claimed", "all", "once"},
+    "asks": set(),
     "mentions_code": {"only", "claimed"},
     "mentions_count": {"claimed", "of", "approx"},
 }
@@ -172,7 +175,7 @@ def _primary_problem(op: str, value: object) -> str | None:
         isinstance(value, bool) or not isinstance(value, int | float | str) or _decimal(value) is None
     ):
         return f"expected a number such as 1249.50, found {value!r}"
-    if op == "says" and not (
+    if op in ("says", "asks") and not (
         isinstance(value, str)
         and value.strip()
         or isinstance(value, list)
@@ -220,6 +223,13 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
     text = as_text(value)
     if text is None or wanted is None:
         return False
+    if op == "asks":  # a question or request that names one of the phrases
+        phrases = wanted if isinstance(wanted, list) else [wanted]
+        return any(says(asked(unquoted(text)), str(w)) for w in phrases)
+    if op == "says" and spec.get("once"):  # written exactly once (a total logged once, not twice)
+        phrases = [str(w) for w in (wanted if isinstance(wanted, list) else [wanted])]
+        body = asserted(unquoted(text)) if spec.get("claimed", True) else unquoted(text)
+        return times_said(body, phrases) == 1
     if isinstance(wanted, list):  # read from a list column, such as a message's recipients; or says' phrases
         every = op == "says" and bool(spec.get("all", False))
         return (all if every else any)(operator_holds(op, value, item, spec, zone, now) for item in wanted)

@@ -67,6 +67,17 @@ def phrase_spans(text: str, phrase: str) -> list[tuple[int, int]]:
     return spans
 
 
+def times_said(text: str, phrases: list[str]) -> int:
+    """How many places of `text` write one of `phrases` (overlapping writings of two alternatives count once)."""
+    spans = sorted({span for phrase in phrases for span in phrase_spans(text, phrase)})
+    count, end = 0, -1
+    for a, b in spans:
+        if a >= end:
+            count += 1
+            end = b
+    return count
+
+
 @per_text
 def says(text: str, phrase: str) -> bool:
     """Whether `text` says `phrase` and does not set it aside."""
