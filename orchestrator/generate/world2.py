@@ -12,7 +12,7 @@ size give the same world, byte for byte.
 from __future__ import annotations
 
 import random
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -103,6 +103,7 @@ class Builder2(Builder):
         start = datetime.combine(rng.choice(clock_days()), rng.choice(CLOCK_TIMES), ZoneInfo(persona.timezone))
         world = World(self.seed, size.name, self.org, domains, offices, persona, people, outsiders, start)
         world.industry = industry.name
+        self.now, self.tz = start.astimezone(UTC), start.tzinfo
         self.writer = vocab.Writer(
             industry, rng, [p.first_name for p in people], [o.company for o in outsiders], sorted(leads)
         )
@@ -113,6 +114,11 @@ class Builder2(Builder):
             "tickets": self.tickets(world),
         }
         return world
+
+    def iso(self, instant: datetime) -> str:
+        """An instant as the persona's zone writes it. History is counted back from the clock in real time (in UTC),
+        so a daylight-saving change in between neither shifts it nor makes a wall time that does not exist."""
+        return iso(instant.astimezone(self.tz))
 
     def offices(self) -> list[Office]:
         """The organization's offices, no two in zones that keep the same time (so N offices are N time zones)."""
@@ -214,10 +220,10 @@ class Builder2(Builder):
         span = max(self.size.days_before, 3)
 
         def when() -> datetime:
-            return world.start - timedelta(minutes=rng.randrange(30, span * 24 * 60))
+            return self.now - timedelta(minutes=rng.randrange(30, span * 24 * 60))
 
         def add(**row: Any) -> None:
-            row = {"id": f"msg-{len(messages) + 1:05d}", **row, "sent_at": iso(row["sent_at"])}
+            row = {"id": f"msg-{len(messages) + 1:05d}", **row, "sent_at": self.iso(row["sent_at"])}
             messages.append(row)
 
         senders = []
@@ -231,7 +237,7 @@ class Builder2(Builder):
             at = when()
             add(**{"from": f"{name} <{address}>", "subject": subject, "sent_at": at,
                    "body": f"{body}\n\nYou are receiving this because you subscribed to {name}. Unsubscribe any time.",
-                   "is_read": at < world.start - timedelta(days=1), "labels": ["Newsletters"]})  # fmt: skip
+                   "is_read": at < self.now - timedelta(days=1), "labels": ["Newsletters"]})  # fmt: skip
         projects = [t.project for t in self.industry.teams]
         for _ in range(self.size.notifications):
             _kind, summary, _ = writer.ticket()
@@ -247,8 +253,8 @@ class Builder2(Builder):
             at = when()
             add(**{"from": c.address_line, "to": [me.email], "subject": subject, "sent_at": at,
                    "body": f"Hello {me.first_name},\n\n{body}\n\nBest regards,\n{c.name}, {c.company}",
-                   "is_read": at < world.start - timedelta(days=1)})  # fmt: skip
-        messages.sort(key=lambda m: (m["sent_at"], m["id"]))
+                   "is_read": at < self.now - timedelta(days=1)})  # fmt: skip
+        messages.sort(key=lambda m: (datetime.fromisoformat(m["sent_at"]), m["id"]))  # instants, not wall clocks
         contacts = [{"email": p.email, "name": p.name} for p in [*world.people, *world.outsiders]]
         return {"labels": ["Newsletters", "Receipts", "Follow-up"], "contacts": contacts, "messages": messages}
 
@@ -260,7 +266,7 @@ class Builder2(Builder):
                "body": f"Hi {me.first_name},\n\n{body}\n\n{peer.first_name}", "is_read": True})  # fmt: skip
         for k in range(self.rng.randint(0, 2)):
             at += timedelta(minutes=self.rng.randrange(20, 600))
-            if at >= world.start:
+            if at >= self.now:
                 break
             mine = k % 2 == 0
             sender, to = (me, peer) if mine else (peer, me)
@@ -283,7 +289,7 @@ class Builder2(Builder):
         documents: list[dict[str, Any]] = [{
             "id": "doc-directory", "title": "Team directory", "owner": world.people[-1].email, "folder_id": people_folder,
             "shared_with": [{"email": me.email, "role": "viewer"}], "content": "\n".join(directory) + "\n",
-            "updated_at": iso(world.start - timedelta(days=10)),
+            "updated_at": self.iso(self.now - timedelta(days=10)),
         }]  # fmt: skip
         roles = ["viewer", "commenter", "editor"]
         for i in range(self.size.docs):
@@ -293,10 +299,10 @@ class Builder2(Builder):
             for peer in rng.sample(world.people, min(len(world.people), rng.randint(0, 3))):
                 if peer is not owner and all(s["email"] != peer.email for s in shares):
                     shares.append({"email": peer.email, "role": rng.choice(roles)})
-            updated = world.start - timedelta(days=rng.randrange(1, 120), minutes=rng.randrange(0, 600))
+            updated = self.now - timedelta(days=rng.randrange(1, 120), minutes=rng.randrange(0, 600))
             documents.append({"id": f"doc-{i + 1:05d}", "title": title, "owner": owner.email,
                               "folder_id": f"fld-{ascii_slug(owner.team, '-')}", "shared_with": shares,
-                              "content": "\n".join(body), "updated_at": iso(updated)})  # fmt: skip
+                              "content": "\n".join(body), "updated_at": self.iso(updated)})  # fmt: skip
         return {"folders": folders, "documents": documents}
 
     # -- tickets ------------------------------------------------------------------
@@ -322,17 +328,17 @@ class Builder2(Builder):
             key = f"{project['key']}-{numbers[project['key']]}"
             members = [p for p in everyone if p.team == project["name"]] or everyone
             status = rng.choice(statuses)
-            created = world.start - timedelta(days=rng.randrange(1, 90), minutes=rng.randrange(0, 600))
+            created = self.now - timedelta(days=rng.randrange(1, 90), minutes=rng.randrange(0, 600))
             updated = created + timedelta(days=rng.randrange(0, 5), minutes=rng.randrange(0, 300))
-            updated = min(updated, world.start - timedelta(minutes=5))
+            updated = min(updated, self.now - timedelta(minutes=5))
             kind, summary, description = self.writer.ticket()
             tickets.append({
                 "key": key, "title": summary, "description": description, "type": kind, "status": status,
                 "priority": rng.choice(["low", "medium", "medium", "high"]),
                 "assignee": rng.choice(members).email if status != "todo" or rng.random() < 0.5 else None,
-                "reporter": rng.choice(everyone).email, "created_at": iso(created), "updated_at": iso(updated),
+                "reporter": rng.choice(everyone).email, "created_at": self.iso(created), "updated_at": self.iso(updated),
             })  # fmt: skip
             for _ in range(rng.choice([0, 0, 1, 2])):
                 comments.append({"ticket_key": key, "author": rng.choice(members).email, "body": self.writer.comment(),
-                                 "created_at": iso(min(updated, created + timedelta(hours=rng.randrange(1, 48))))})  # fmt: skip
+                                 "created_at": self.iso(min(updated, created + timedelta(hours=rng.randrange(1, 48))))})  # fmt: skip
         return {"projects": projects, "users": users, "tickets": tickets, "comments": comments}

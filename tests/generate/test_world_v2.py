@@ -7,14 +7,14 @@ import itertools
 import random
 import re
 from collections import Counter
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 from faker import Faker
 from faker.providers.company.en_US import Provider as CompanyProvider
 
-from orchestrator.generate import vocab
+from orchestrator.generate import vocab, world2
 from orchestrator.generate import world as worlds
 from orchestrator.generate.organization import OFFICES, OFFICES_V2
 from orchestrator.generate.organization import SIZES as world1_sizes
@@ -216,3 +216,28 @@ def test_the_cache_keeps_recent_worlds_by_weight_and_hands_out_copies() -> None:
         2,
         None,
     ) in worlds._CACHE
+
+
+def _instant(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def test_history_is_counted_in_real_time_across_a_daylight_saving_change() -> None:
+    """Sydney springs forward at 02:00 on 4 October 2026: 02:38 that night does not exist. Edition 1 counts back on
+    the wall clock (its large world 20002 has a ticket 'created' 02:38+10:00 and 'updated' 03:22+11:00, 16 minutes
+    before it was created, which the tickets app refuses); edition 2 counts back in UTC."""
+    builder = world2.Builder2(1, world1_sizes["small"])
+    builder.tz = ZoneInfo("Australia/Sydney")
+    created = datetime(2026, 10, 3, 16, 38, tzinfo=UTC)  # 02:38 in Sydney on the wall clock of the day before
+    assert builder.iso(created) == "2026-10-04T03:38:00+11:00"
+    assert builder.iso(created + timedelta(minutes=44)) == "2026-10-04T04:22:00+11:00"
+    for seed, size in ((150, "small"), (151, "medium"), (152, "medium")):
+        world = worlds.build_world(seed, size, edition=2)
+        tickets = {t["key"]: t for t in world.apps["tickets"]["tickets"]}
+        assert all(_instant(t["created_at"]) <= _instant(t["updated_at"]) < world.start for t in tickets.values())
+        assert all(_instant(c["created_at"]) >= _instant(tickets[c["ticket_key"]]["created_at"])
+                   for c in world.apps["tickets"]["comments"])  # fmt: skip
+        messages = world.apps["mail"]["messages"]
+        sent = {m["id"]: _instant(m["sent_at"]) for m in messages}
+        assert [sent[m["id"]] for m in messages] == sorted(sent.values())
+        assert all(sent[m["id"]] > sent[m["in_reply_to"]] for m in messages if m.get("in_reply_to"))
