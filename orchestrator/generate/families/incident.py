@@ -365,7 +365,7 @@ WRAPUP = phrasing.Phrasebook(
         "Let's get the incident paperwork done.",
         "I'm on call again today, so I'm short on time.",
         "We said we'd do this properly this time.",
-        "Before we forget the details, one for you."
+        "Before we forget the details, one for you.",
         "Follow-up from the outage.",
         "Incident hygiene, please.",
     ],
