@@ -150,6 +150,26 @@ def only_the_mail(s: scenarios.Scenario, steps: list[OracleStep]) -> list[Oracle
     return [x for x in steps if x.tool.startswith("mail__")]
 
 
+def decision_comment(comment: str) -> Edit:
+    """The decision recorded with this comment on the transition."""
+
+    def edit(s: scenarios.Scenario, steps: list[OracleStep]) -> list[OracleStep]:
+        for x in steps:
+            if x.tool == "tickets__transition_ticket":
+                x.args["comment"] = comment
+        return steps
+
+    return edit
+
+
+def approves(s: scenarios.Scenario) -> bool:
+    return any(x.tool == "tickets__transition_ticket" and x.args.get("status") == "done" for x in s.oracle)
+
+
+def rejects(s: scenarios.Scenario) -> bool:
+    return any(x.tool == "tickets__transition_ticket" and x.args.get("status") == "cancelled" for x in s.oracle)
+
+
 ALTS = [
     Alt("ask-by-a-new-mail-not-a-reply", "ambiguous", True, reply_as_new_mail, has("mail__reply")),
     Alt("every-ticket-key-listed", "ambiguous", False, every_key, lambda s: "mentions_code" in str(s.stages)),
@@ -206,6 +226,34 @@ ALTS = [
         ],
     ),
     Alt("a-courtesy-mail-to-the-requester", "meeting-tz", True, courtesy_to_requester, tells),
+    Alt(
+        "done-with-a-comment-that-says-rejected",
+        "approve-request",
+        False,
+        decision_comment("Rejected, over the limit."),
+        approves,
+    ),
+    Alt(
+        "cancelled-with-a-comment-that-says-approved",
+        "approve-request",
+        False,
+        decision_comment("Request approved."),
+        rejects,
+    ),
+    Alt(
+        "done-with-a-comment-in-other-words",
+        "approve-request",
+        True,
+        decision_comment("Within policy - ok to buy."),
+        approves,
+    ),
+    Alt(
+        "cancelled-saying-it-cannot-be-approved",
+        "approve-request",
+        True,
+        decision_comment("Sorry, this can't be approved: it is over the policy limit."),
+        rejects,
+    ),
     Alt(
         "a-courtesy-mail-after-the-approval",
         "approve-request",

@@ -132,11 +132,17 @@ class ApproveRequest(Family):
                             else f"Rejected: {money(amount)} {unit} is above the policy limit of {money(limit)}.")},
              "unchecked": ["comment"]},
         ]  # fmt: skip
-        if approved:  # no mail may say the opposite of what the ticket records, asked for or not
-            draft.forbid.append({"name": f"{requester.first_name} is not told the request is rejected", "app": "mail",
-                                 "table": "messages", "change": "added", "where": {"folder": "sent", "body": {"says": {
-                                     "phrase": ["rejected", "reject", "declined", "denied", "turned down", "cannot approve",
-                                                "can't approve", "not approved"], "claimed": True}}}})  # fmt: skip
+        # no mail and no comment on the request may say the opposite of what the ticket records, asked for or not
+        opposite = (["rejected", "reject", "declined", "denied", "turned down", "cannot approve", "can't approve",
+                     "not approved"] if approved else
+                    ["is approved", "are approved", "has been approved", "I approve", "I've approved", "I have approved",
+                     "request approved"])  # fmt: skip
+        said = {"says": {"phrase": opposite, "claimed": True}}
+        told = "rejected" if approved else "approved"
+        draft.forbid.append({"name": f"{requester.first_name} is not told the request is {told}", "app": "mail",
+                             "table": "messages", "change": "added", "where": {"folder": "sent", "body": said}})  # fmt: skip
+        draft.forbid.append({"name": f"no comment on {key} says it is {told}", "app": "tickets", "table": "comments",
+                             "change": "added", "where": {"ticket_key": key, "body": said}})  # fmt: skip
         if reply:
             oracle += _reply(draft, params, requester, key, stated)
         draft.oracle = oracle
