@@ -2,13 +2,13 @@
 
 An edition-2 family words its instruction with `compose`: one *request* (the ask itself; its id is the task's
 template), optionally wrapped in an *opener* (context, a greeting, a forwarded mail) and a *closer* (a constraint, a
-thank-you), all `str.format` templates over the task's values. Around them `compose` may add a greeting and a
-sign-off shared by every family (`GREETINGS`, `SIGNOFFS`), and sometimes the slips people make when they type
-fast (`slip`: a lower-case first letter, a missing full stop, no comma before "and", a dropped "the"), made on
-the templates' own words only, never on a value (a name, number, time, date or key). Every part has an id,
-`<family>/<intent>/<kind>/<n>` (the shared ones `common/all/<kind>/<n>`), and every id falls on one side of the
-split by its own hash (`template_split`): a task on a test organization is worded only with test parts, a train
-task only with train parts, so test phrasings never appear in train.
+thank-you), all `str.format` templates over the task's values. Around them `compose` may add a greeting, an
+aside and a sign-off shared by every family (`GREETINGS`, `ASIDES`, `SIGNOFFS`), and sometimes the slips people
+make when they type fast (`slip`: a lower-case first letter, a missing full stop, no comma before "and", a dropped
+"the"), made on the templates' own words only, never on a value (a name, number, time, date or key). Every part
+has an id, `<family>/<intent>/<kind>/<n>` (the shared ones `common/all/<kind>/<n>`), and every id falls on one side
+of the split by its own hash (`template_split`): a task on a test organization is worded only with test parts, a
+train task only with train parts, so test phrasings never appear in train.
 
     text, template = compose(world, rng, "reschedule", "move", REQUESTS, values, openers=OPENERS, closers=CLOSERS)
     params["template"] = template      # recorded in the parameters and the manifest
@@ -35,7 +35,7 @@ from typing import Any
 TEST_SHARE = 25
 """Percent of every part list held out for test (by the hash of each part's id)."""
 
-USE = {"greeting": 0.45, "opener": 0.8, "closer": 0.8, "signoff": 0.55}
+USE = {"greeting": 0.5, "opener": 0.8, "closer": 0.8, "aside": 0.35, "signoff": 0.5}
 """How often each optional part is used (when its list has one on the world's side)."""
 SLIPS = 0.3
 """How often an instruction carries typing slips."""
@@ -65,6 +65,24 @@ GREETINGS = [
     "Hi, a task for you.",
     "Morning, hope you're well.",
     "So, a task.",
+    "Hi, hope you had a good weekend.",
+    "Hey, can you help?",
+    "Good afternoon.",
+    "Hi again!",
+    "Hi there, one more.",
+    "Morning.",
+    "Afternoon!",
+    "Hey, need a favour.",
+    "Hello, quick task.",
+    "Hi. Got something for you.",
+    "Hey, hope all's well.",
+    "Hi, small thing.",
+    "Hello there!",
+    "Hey hey.",
+    "OK, here's one.",
+    "Hi, if you have a sec.",
+    "Heya.",
+    "Hi, could use your help.",
 ]
 """Greetings any instruction may open with (ids `common/all/greeting/<n>`)."""
 
@@ -93,8 +111,60 @@ SIGNOFFS = [
     "Ping me when it's done.",
     "Cheers for this.",
     "Thanks a million.",
+    "Thank you so much.",
+    "Thanks, legend.",
+    "Cheers!",
+    "Thanks, I owe you one.",
+    "Appreciated.",
+    "Thanks heaps.",
+    "Many thanks in advance.",
+    "Thanks for your help.",
+    "Let me know when that's done.",
+    "Tell me if something looks off.",
+    "Thanks, that's everything.",
+    "Thanks again.",
+    "Cheers, much appreciated.",
+    "Thanks a bunch.",
+    "Let me know how it goes.",
+    "Thank you kindly.",
+    "Ta, thanks.",
 ]
 """Sign-offs any instruction may end with (ids `common/all/signoff/<n>`)."""
+
+ASIDES = [
+    "No rush.",
+    "It's not urgent.",
+    "This one matters to me.",
+    "I'll check on it later.",
+    "It shouldn't take long.",
+    "Should be straightforward.",
+    "I'd do it myself but I'm short on time.",
+    "I trust your judgement on the details.",
+    "Take your time and get it right.",
+    "I've been meaning to do this all week.",
+    "It's been on my to-do list for a while.",
+    "Hopefully quick.",
+    "Sorry for the admin.",
+    "I know it's a bit fiddly.",
+    "This would really help me out.",
+    "It's the last thing on my list today.",
+    "I'm relying on you for this one.",
+    "Better to be careful than fast here.",
+    "Accuracy matters more than speed.",
+    "I won't be able to check before it's done.",
+    "I'll be offline for a bit.",
+    "I'm in meetings, so I can't help much.",
+    "Whenever you get to it today.",
+    "This has to be right.",
+    "It's a small one.",
+    "Please be careful with it.",
+    "I'd like this off my plate.",
+    "Thanks for picking this up.",
+    "Let's get it done properly.",
+    "I appreciate you taking it on.",
+]
+"""Asides any instruction may carry after its request (ids `common/all/aside/<n>`): how it matters, never a new
+constraint the checks do not hold."""
 
 
 def part_id(family: str, intent: str, kind: str, index: int) -> str:
@@ -156,6 +226,7 @@ def compose_parts(
     body = [requests[index]]
     for kind, parts, owner, before in (
         ("opener", openers, (family, intent), True),
+        ("aside", ASIDES, ("common", "all"), False),
         ("closer", closers, (family, intent), False),
         ("greeting", GREETINGS, ("common", "all"), True),
         ("signoff", SIGNOFFS, ("common", "all"), False),

@@ -195,6 +195,14 @@ HANDLE = phrasing.Phrasebook(
         "Forwarding {requester_first}'s request to you: the mail is in my inbox. Please take care of it.",
         "Could you deal with the thing {requester_first} emailed me about?",
         "Please look at {requester_first}'s latest email and handle the request in it.",
+        "What does {requester_first} want in their latest mail? Please take care of it properly.",
+        "Could you see to {requester}'s email request? I haven't opened it yet.",
+        "{requester_first} pinged me by mail about something. Can you deal with it for me?",
+        "Please respond to {requester_first}'s request in my inbox, whatever it turns out to need.",
+        "Can you get {requester_first}'s request sorted? It's the newest mail from them.",
+        "I'd like {requester_first}'s email request handled today. Can you do it?",
+        "Take over {requester}'s request from their mail and close it out, please.",
+        "There's something {requester_first} needs from me by mail. Handle it as you see fit, properly.",
     ],
     openers=[
         "I'm swamped today.",
@@ -209,6 +217,10 @@ HANDLE = phrasing.Phrasebook(
         "Not sure how long this will take.",
         "One from my inbox.",
         "I'd rather not keep {requester_first} waiting.",
+        "I'm travelling today.",
+        "My inbox is getting away from me.",
+        "I'm off sick-ish today.",
+        "Back-to-back calls all day.",
     ],
     closers=[
         "Reply in their thread.",
@@ -223,6 +235,12 @@ HANDLE = phrasing.Phrasebook(
         "Answer {requester_first} by mail.",
         "Don't share anything unless you're sure it's the right thing.",
         "Let {requester_first} know what you did.",
+        "Reply to {requester_first}, not to anyone else.",
+        "Be careful not to duplicate work.",
+        "Don't guess if there's more than one possibility.",
+        "Keep it to the one request.",
+        "Look before you act.",
+        "A short mail back is fine.",
     ],
 )
 PHRASEBOOKS = {"handle": HANDLE}

@@ -334,6 +334,11 @@ LEAVE = phrasing.Phrasebook(
         "Please help me with a handover.",
         "People changes on the team.",
         "Offboarding admin.",
+        "{leaver_first}'s leaving do is next week.",
+        "The org chart is changing again.",
+        "{leaver_first} is moving to another company.",
+        "We're losing a good one.",
+        "I promised {successor_first} a smooth start.",
     ],
     closers=[
         "Leave closed tickets as they are.",
@@ -348,6 +353,8 @@ LEAVE = phrasing.Phrasebook(
         "Nothing else needs to change.",
         "Leave other colleagues' work alone.",
         "Only my documents.",
+        "Don't reassign tickets that belong to other people.",
+        "Keep {leaver_first}'s meetings up to {day} as they are.",
     ],
 )
 PHRASEBOOKS = {"leave": LEAVE}

@@ -426,6 +426,10 @@ MOVE = phrasing.Phrasebook(
         "Scheduling puzzle for you.",
         "I'd do this myself but I'm in back-to-backs.",
         "{organizer} has been busy with my calendar.",
+        "Ugh, another clash.",
+        "My week just got rearranged.",
+        "This came in overnight.",
+        "The {clash} takes priority, unfortunately.",
     ],
     closers=[
         "Leave the {clash} itself where it is.",
