@@ -19,17 +19,35 @@ def test_phrasings_reach_both_sides() -> None:
     assert fam.editions == (2,)
     assert composite.test_side_count(fam) >= 4
     assert len(composite.PARTS["travel"].requests) * len(composite.PARTS["reschedule"].requests) >= 20
+    assert len(composite.PARTS["travel"].requests) * len(composite.PARTS["meeting-tz"].requests) >= 20
+
+
+def second(name: str):
+    return lambda p: p["chain"][1]["family"] == name
 
 
 @pytest.mark.slow
-async def test_drawn_task_is_proven_and_long(backend, tmp_path: Path) -> None:
-    for split in ("train", "test"):
-        scenario, params, _ = draw(NAME, tmp_path, split=split)
-        await proven(scenario, backend)
-        assert len(scenario.oracle) >= 10
-        assert len({s.tool.split("__")[0] for s in scenario.oracle}) >= 3
-        trip, meeting = (p["params"] for p in params["chain"])
-        assert not set(meeting["guests"]) & {trip["organizer"], *trip["team"]}
+@pytest.mark.parametrize(
+    ("split", "meeting"), [("train", "reschedule"), ("test", "meeting-tz"), ("train", "meeting-tz")]
+)
+async def test_drawn_task_is_proven_and_long(backend, tmp_path: Path, split: str, meeting: str) -> None:
+    scenario, params, _ = draw(NAME, tmp_path, second(meeting), split=split)
+    await proven(scenario, backend)
+    assert len(scenario.oracle) >= 10
+    assert len({s.tool.split("__")[0] for s in scenario.oracle}) >= 3
+    trip, booked = (p["params"] for p in params["chain"])
+    assert not set(booked["guests"]) & {trip["organizer"], *trip["team"]}
+
+
+@pytest.mark.slow
+async def test_the_new_meeting_booked_without_its_guests_fails(backend, tmp_path: Path) -> None:
+    """With the trip's two new events beside it, the booking checks still look at the meeting itself."""
+    scenario, params, world = draw(NAME, tmp_path, second("meeting-tz"))
+    trip, meeting = chain_steps(scenario, params, world)
+    booked = next(x for x in meeting if x.tool == "calendar__create_event")
+    booked.args["attendees"] = booked.args["attendees"][:1]
+    passed, why = await verdict(scenario, backend, [*trip, *meeting])
+    assert not passed, why
 
 
 @pytest.mark.slow
@@ -44,7 +62,7 @@ async def test_one_part_skipped_fails(backend, tmp_path: Path, skipped: int) -> 
 
 @pytest.mark.slow
 async def test_the_meeting_first_and_one_mail_per_guest_pass(backend, tmp_path: Path) -> None:
-    scenario, params, world = draw(NAME, tmp_path)
+    scenario, params, world = draw(NAME, tmp_path, second("reschedule"))
     trip, meeting = chain_steps(scenario, params, world)
     each = []
     for x in meeting:
@@ -60,7 +78,7 @@ async def test_the_meeting_first_and_one_mail_per_guest_pass(backend, tmp_path: 
 @pytest.mark.slow
 async def test_the_meeting_moved_onto_a_travel_day_fails(backend, tmp_path: Path) -> None:
     """The meeting moved to the way out's afternoon (no free slot of the request) instead of the free slot."""
-    scenario, params, world = draw(NAME, tmp_path)
+    scenario, params, world = draw(NAME, tmp_path, second("reschedule"))
     trip, meeting = chain_steps(scenario, params, world)
     out = next(x for x in trip if x.tool == "calendar__create_event")
     moved = next(x for x in meeting if x.tool == "calendar__update_event")

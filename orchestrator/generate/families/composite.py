@@ -29,6 +29,8 @@ import re
 from typing import Any, ClassVar
 
 from orchestrator.generate.families.composite_parts import LAST, MIDDLE, PARTS
+from orchestrator.generate.families.reschedule import Move
+from orchestrator.generate.families.travel import Trip
 from orchestrator.generate.family import Draft, Family, canonical, families, register
 from orchestrator.generate.phrasing import part_id, template_split, usable
 from orchestrator.generate.world import World
@@ -43,7 +45,8 @@ SAVED = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)")
 class Composite(Family):
     """A chain of families asked for in one instruction; subclasses set `chain`, `openers`, `closers`."""
 
-    chain: ClassVar[tuple[str, ...]]
+    chain: ClassVar[tuple[str | tuple[str, ...], ...]]
+    """The part families in order; a tuple at a place offers alternatives, one drawn per task."""
     openers: ClassVar[tuple[str, ...]] = ()
     closers: ClassVar[tuple[str, ...]] = ()
     editions = (2,)
@@ -68,7 +71,8 @@ class Composite(Family):
         known = families()
         parts: list[dict[str, Any]] = []
         calls = 0
-        for name in self.chain:
+        for place in self.chain:
+            name = place if isinstance(place, str) else rng.choice(place)
             family = known[name]()
             ranges = {**family.knobs, **PARTS[name].knobs}
             for _ in range(ATTEMPTS):
@@ -199,15 +203,16 @@ def widen(rule: Any, others: list[str]) -> Any:
 
 
 def adapt(part: dict[str, Any], draft: Draft) -> None:
-    """Scope a part's checks that count every new row of a table another part may add to (a rescheduled meeting's
-    "no new event stands in for it" counts new events with the meeting's guests only)."""
-    if part["family"] != "reschedule":
+    """Scope a part's checks that count every new row of a table another part may add to: a meeting part's checks
+    on new events ("no new event stands in for it", "exactly one new event") count events with its guests only."""
+    if part["family"] not in ("reschedule", "meeting-tz"):
         return
     guests = part["params"]["guests"]
     for stage in draft.stages:
         for check in stage["checks"]:
-            if check.get("app") == "calendar" and check.get("added") and check.get("expect") == {"count": 0}:
-                check["where"] = {**check.get("where", {}), "attendees": {"has": {"email": {"one_of": guests}}}}
+            where = check.get("where", {})
+            if check.get("app") == "calendar" and check.get("added") and "attendees" not in where:
+                check["where"] = {**where, "attendees": {"has": {"email": {"one_of": guests}}}}
 
 
 def prefixed(steps: list[dict[str, Any]], prefix: str) -> list[dict[str, Any]]:
@@ -263,11 +268,15 @@ def _merge_extra(into: dict[str, Any], key: str, value: Any) -> None:
 def test_side_count(family: Composite) -> int:
     """How many chains of request phrasings fall on the test side (the product of each part's test-side count)."""
     count = 1
-    for name in family.chain:
-        spec = PARTS[name]
-        count *= sum(template_split(part_id(family.name, spec.label, "request", i)) == "test"
-                     for i in range(len(spec.requests)))  # fmt: skip
+    for place in family.chain:
+        count *= sum(sum(template_split(part_id(family.name, PARTS[name].label, "request", i)) == "test"
+                         for i in range(len(PARTS[name].requests))) for name in options(place))  # fmt: skip
     return count
+
+
+def options(place: str | tuple[str, ...]) -> tuple[str, ...]:
+    """The part families a place of a chain offers."""
+    return (place,) if isinstance(place, str) else place
 
 
 @register
@@ -337,7 +346,7 @@ class TravelAndMeetings(Composite):
 
     name = "travel-and-meetings"
     title = "Plan a trip to an offsite and move a meeting off a new conflict"
-    chain = ("travel", "reschedule")
+    chain = ("travel", ("reschedule", "meeting-tz"))
     apps = ("calendar", "docs", "mail", "tickets")
     openers = (
         "Calendar and travel stuff for you today.",
@@ -355,8 +364,16 @@ class TravelAndMeetings(Composite):
     def fit(
         self, world: World, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
     ) -> dict[str, Any] | None:
+        trip = Trip.of(world, earlier[0]["params"]) if earlier else None
+        if trip is None:
+            return params
+        if set(params["guests"]) & {trip.organizer.email, *(p.email for p in trip.team)}:
+            return None  # the travel reply's days and the meeting mail's day would reach the same person
         if family == "reschedule":
-            trip = earlier[0]["params"]
-            if set(params["guests"]) & {trip["organizer"], *trip["team"]}:
-                return None  # the travel reply's days and the meeting mail's day would reach the same person
+            move = Move.of(world, params)
+            days = {move.old.date(), move.target[0].date()}
+        else:
+            days = {world.day(params["day"])}
+        if any(trip.out <= day <= trip.back for day in days):
+            return None  # a meeting while the persona travels
         return params

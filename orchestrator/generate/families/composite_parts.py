@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from orchestrator.generate.family import human_day
+from orchestrator.generate.families.reschedule import Move
+from orchestrator.generate.family import human_day, join
 from orchestrator.generate.world import World
 
 
@@ -34,7 +35,7 @@ def _incident(world: World, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def _reschedule(world: World, params: dict[str, Any]) -> dict[str, Any]:
-    target = world.day(params["day"] + (0 if params["same_day"] else 1))
+    target = Move.of(world, params).target[0]
     return {"organizer": world.person(params["organizer"]).first_name, "clash": params["clash"].lower(),
             "when": "the same day" if params["same_day"] else f"on {human_day(target)}",
             "doc": " Also fix the time in the meeting's agenda doc." if params["with_doc"] else ""}  # fmt: skip
@@ -70,6 +71,21 @@ def _travel(world: World, params: dict[str, Any]) -> dict[str, Any]:
     organizer = world.person(params["organizer"]).first_name
     return {"organizer": organizer, "city": params["city"],
             "todo": TRAVEL_TODO[params["steps"]].format(organizer=organizer)}  # fmt: skip
+
+
+MEETING_TODO = {
+    "direct": "set up a {minutes}-minute meeting about {topic} with {names} on {day}: a time when all of us are free "
+    "within everyone's working hours, with all of them invited",
+    "mail": "set up the meeting {requester} asked me for by mail (a time when everyone is free within their working "
+    "hours), invite everyone, and reply to {requester} with the time",
+}
+
+
+def _meeting(world: World, params: dict[str, Any]) -> dict[str, Any]:
+    values = {"minutes": params["minutes"], "topic": params["topic"], "day": human_day(world.day(params["day"])),
+              "names": join([world.person(e).name for e in params["guests"]]),
+              "requester": world.person(params["requester"]).first_name if params.get("requester") else ""}  # fmt: skip
+    return {"todo": MEETING_TODO[params["via"]].format(**values)}
 
 
 INCIDENT = Part("incident", "incident", (
@@ -205,7 +221,20 @@ TRAVEL = Part("travel", "trip", (
     "my trip to {city}: {organizer}'s mail says when the offsite is, so {todo}.",
 ), _travel, {"steps": (3, 4), "distractors": (0, 1)})  # fmt: skip
 
-PARTS = {part.family: part for part in (INCIDENT, RESCHEDULE, CUSTOMER, OFFBOARD, COMMENTS, TRAVEL)}
+MEETING = Part("meeting-tz", "booking", (
+    "please {todo}.",
+    "can you {todo}?",
+    "I need a meeting sorted: {todo}.",
+    "could you also {todo}?",
+    "one for the calendar: {todo}.",
+    "help me {todo}, please.",
+    "would you {todo}?",
+    "there's a meeting to book: {todo}.",
+    "please take care of this: {todo}.",
+    "I'd like you to {todo}.",
+), _meeting, {"steps": (1, 2), "distractors": (0, 1), "tz_spread": (1, 2)})  # fmt: skip
+
+PARTS = {part.family: part for part in (INCIDENT, RESCHEDULE, CUSTOMER, OFFBOARD, COMMENTS, TRAVEL, MEETING)}
 """Every part a composite may chain, by family name."""
 
 MIDDLE = ("Then ", "After that, ", "Also, ", "Next, ", "On top of that, ", "While you're at it, ", "")
