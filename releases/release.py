@@ -1,47 +1,68 @@
-"""The released task set: regenerate it from its command and check it against its digest.
+"""The released task sets: regenerate one from its command and check it against its record.
 
-A release is a JSON file (`releases/v1.json`): the `orchestrator generate` options it was made with, the
-counts per family and split, the sha256 of the manifest (`tasks.jsonl`, whole and per family), and the
+A release is a JSON file (`releases/v1.json`, `releases/v2.json`): the `orchestrator generate` options it was made
+with, the counts per family and split, the sha256 of the manifest (`tasks.jsonl`, whole and per family), and the
 first rows of each family's manifest (id and content hash) so a small sample can be checked quickly.
-The task files themselves are not committed: the same command writes the same bytes.
 
-`digest_source` says where the digest came from: `generated` (a full run of the command, every task
-proven) or `drawn` (the pipeline's draws, splits and deduplication without the proofs: the manifest the
-command writes when no drawn task fails its proof; a full `check --out DIR` then proves it, and a task
-that failed would show as a difference).
+- v1 (edition 1, its ten families): the task files and the manifest are not committed; the same command writes
+  the same bytes.
+- v2 (edition 2, every family drawing edition-2 tasks): the manifest is committed, gzipped
+  (`releases/v2/tasks.jsonl.gz`, about 20,000 rows), and `check` compares a regeneration with it row by row;
+  `check` fails when the manifest is missing. `v2.json` also records the proof counts by kind when the set was
+  generated (`write --out DIR`), and `releases/stats.py` measures the manifest against the set's targets. A set
+  that misses a target is only written as a preview (`--preview`: `releases/v2-preview.json` and
+  `releases/v2-preview/tasks.jsonl.gz`).
+
+`digest_source` says where the digest came from: `generated` (a full run of the command, every task proven) or
+`drawn` (the pipeline's draws, splits and deduplication without the proofs: the manifest the command writes when no
+drawn task fails its proof; a full `check --out DIR` then proves it, and a task that failed would show as a
+difference).
 
     .venv/bin/python releases/release.py check --out DIR          # regenerate the whole set into DIR and compare
-    .venv/bin/python releases/release.py check --sample 1          # regenerate the first task of each family only
+    .venv/bin/python releases/release.py check --sample 1          # v1: regenerate the first task of each family only
+    .venv/bin/python releases/release.py check --release v2 --sample 200  # v2: 200 random rows drawn and proven again
     .venv/bin/python releases/release.py check --out DIR --existing  # compare a set already in DIR (no generation)
     .venv/bin/python releases/release.py write --out DIR          # generate and (re)write the release file
     .venv/bin/python releases/release.py write --drawn            # (re)write it from the draws, without proving
+    .venv/bin/python releases/release.py write --release v2 --drawn --preview  # a v2 preview from the draws
 
-Exits 1 when the regenerated set differs from the digest, naming what differs.
+Exits 1 when the regenerated set differs from the release, or (v2) its manifest is missing, naming what differs.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
+import random
 import sys
 import tempfile
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
 RELEASE = HERE / "v1.json"
+RELEASES = {"v1": HERE / "v1.json", "v2": HERE / "v2.json"}
 SAMPLE_ROWS = 3
+V2_OPTIONS = {"family": "all", "edition": 2, "count": 1000, "seed": 1, "size": "mix", "prove": "basic",
+              "full_sample": 0.1}  # fmt: skip
+"""What release v2 is generated with: 1,000 tasks of each edition-2 family, 10% of them proven in full."""
+
+
+def _lines(rows: list[dict[str, Any]]) -> str:
+    return "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in rows)
 
 
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Counts per family and split, and the manifest digests, from the manifest's rows (in manifest order)."""
 
     def sha(lines: list[dict[str, Any]]) -> str:
-        text = "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in lines)
-        return hashlib.sha256(text.encode()).hexdigest()
+        return hashlib.sha256(_lines(lines).encode()).hexdigest()
 
     families: dict[str, Any] = {}
     for name in sorted({r["family"] for r in rows}):
@@ -52,75 +73,93 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "core": sum(1 for r in mine if r.get("core")), "manifest_sha256": sha(mine),
             "first": [{"id": r["id"], "content_hash": r["content_hash"]} for r in mine[:SAMPLE_ROWS]],
         }  # fmt: skip
+        if splits.get("test-ood"):
+            families[name]["test-ood"] = splits["test-ood"]
     total = Counter(r["split"] for r in rows)
-    return {
+    summary = {
         "families": families,
         "total": {"tasks": len(rows), "train": total.get("train", 0), "test": total.get("test", 0),
                   "core": sum(1 for r in rows if r.get("core"))},
         "manifest_sha256": sha(rows),
     }  # fmt: skip
+    if total.get("test-ood"):
+        summary["total"]["test-ood"] = total["test-ood"]
+    return summary
 
 
 def command(options: dict[str, Any], out: str = "DIR", count: int | None = None) -> str:
-    return (f"orchestrator generate {options['family']} --count {count or options['count']} --seed {options['seed']} "
-            f"--size {options['size']} --prove {options['prove']} --out {out}")  # fmt: skip
+    """The `orchestrator generate` command of a release's options."""
+    family = options.get("families") and ",".join(options["families"]) or options["family"]
+    edition = f" --edition {options['edition']}" if "edition" in options else ""
+    full = f" --full-sample {options['full_sample']:.0%}" if options.get("full_sample") else ""
+    return (f"orchestrator generate {family}{edition} --count {count or options['count']} --seed {options['seed']} "
+            f"--size {options['size']} --prove {options['prove']}{full} --out {out}")  # fmt: skip
 
 
 def pipeline_options(options: dict[str, Any], count: int | None = None, families: list[str] | None = None) -> Any:
-    """The pipeline's options of a release's `options` (edition 1 when it names none; `all`: that edition's families)."""
+    """The pipeline's options of a release's `options` (edition 1 when it names none; `all`: that edition's
+    families; `families`, when the release lists them, are those)."""
     from orchestrator.generate import pipeline  # noqa: PLC0415
 
     edition = options.get("edition", 1)
-    names = families or pipeline.family_names(options["family"], edition)
-    return pipeline.Options(names, count or options["count"], seed=options["seed"], size=options["size"],
-                            prove=options["prove"], edition=edition)  # fmt: skip
+    names = families or options.get("families") or pipeline.family_names(options["family"], edition)
+    return pipeline.Options(list(names), count or options["count"], seed=options["seed"], size=options["size"],
+                            prove=options["prove"], edition=edition,
+                            full_sample=options.get("full_sample", 0.0))  # fmt: skip
 
 
-def generate(options: dict[str, Any], out: Path, count: int | None = None, families: list[str] | None = None) -> float:
-    """Run the pipeline with the release's options; returns the seconds it took."""
-    import anyio  # noqa: PLC0415
-
-    from orchestrator.generate import pipeline  # noqa: PLC0415
+def generate(
+    options: dict[str, Any], out: Path, count: int | None = None, families: list[str] | None = None,
+    workers: int = 1,
+) -> tuple[float, list[Any]]:  # fmt: skip
+    """Run the pipeline with the release's options; returns the seconds it took and the per-family reports."""
+    from orchestrator.generate import pipeline, scheduler  # noqa: PLC0415
 
     opts = pipeline_options(options, count, families)
+    opts.workers = workers
     started = time.perf_counter()
     try:
-        reports = anyio.run(pipeline.generate, opts, out)
+        reports = scheduler.run(opts, out)
     except pipeline.GenerateError as exc:
         raise SystemExit(f"error: {exc}") from None
     short = [f"{r.family} ({r.written})" for r in reports if r.written < opts.count]
     if short:
         raise SystemExit(f"fewer than {opts.count} tasks for: {', '.join(short)}")
-    return time.perf_counter() - started
+    return time.perf_counter() - started, reports
 
 
-def draw_rows(
-    options: dict[str, Any], count: int | None = None, families: list[str] | None = None
-) -> list[dict[str, Any]]:
-    """The manifest the release command writes if every drawn task passes its proofs: the pipeline's draws, splits and
-    deduplication, without proving (minutes instead of hours). A task that failed a proof would be missing from the
-    proven set, so comparing the two shows any drop."""
+def _draw_family(options: dict[str, Any], name: str, count: int | None) -> list[dict[str, Any]]:
+    """One family's manifest rows as the pipeline draws, splits and deduplicates them (no proofs)."""
     from orchestrator.generate import pipeline  # noqa: PLC0415
     from orchestrator.generate.family import families as known  # noqa: PLC0415
 
-    opts = pipeline_options(options, count, families)
-    names = opts.families
-    found = known()
+    opts = pipeline_options(options, count, [name])
     rows: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for name in names:
-        report = pipeline.FamilyReport(name)
-        written = 0
-        for task in pipeline.candidates(found[name](), opts, report):
-            key = task.checks_key()
-            if key in seen:
-                continue
-            seen.add(key)
-            rows.append(task.manifest_row())
-            written += 1
-            if written >= opts.count:
-                break
-    return sorted(rows, key=lambda r: (r["family"], r["index"]))
+    for task in pipeline.candidates(known()[name](), opts, pipeline.FamilyReport(name)):
+        key = task.checks_key()
+        if key in seen:
+            continue
+        seen.add(key)
+        rows.append(task.manifest_row())
+        if len(rows) >= opts.count:
+            break
+    return rows
+
+
+def draw_rows(
+    options: dict[str, Any], count: int | None = None, families: list[str] | None = None, workers: int = 1
+) -> list[dict[str, Any]]:
+    """The manifest the release command writes if every drawn task passes its proofs: the pipeline's draws, splits and
+    deduplication, without proving (minutes instead of hours; `workers` processes draw families side by side). A task
+    that failed a proof would be missing from the proven set, so comparing the two shows any drop."""
+    names = pipeline_options(options, count, families).families
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            parts = list(pool.map(_draw_family, [options] * len(names), names, [count] * len(names)))
+    else:
+        parts = [_draw_family(options, name, count) for name in names]
+    return sorted((row for part in parts for row in part), key=lambda r: (r["family"], r["index"]))
 
 
 def read_rows(out: Path) -> list[dict[str, Any]]:
@@ -128,6 +167,29 @@ def read_rows(out: Path) -> list[dict[str, Any]]:
     if not manifest.exists():
         raise SystemExit(f"{manifest}: no manifest; generate the set first (without --existing)")
     return [json.loads(line) for line in manifest.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def manifest_path(path: Path, release: dict[str, Any]) -> Path | None:
+    """Where a release's committed manifest is (None: a release that commits none, as v1)."""
+    return (path.parent / release["manifest"]) if release.get("manifest") else None
+
+
+def read_manifest_file(path: Path) -> list[dict[str, Any]]:
+    """The rows of a committed manifest (`.jsonl` or `.jsonl.gz`); exits 1 naming the file when it is missing."""
+    if not path.exists():
+        raise SystemExit(f"{path}: the release's manifest is missing; it is committed with the release (regenerate "
+                         "it with `release.py write`)")  # fmt: skip
+    raw = path.read_bytes()
+    text = (gzip.decompress(raw) if path.suffix == ".gz" else raw).decode("utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def write_manifest_file(path: Path, rows: list[dict[str, Any]]) -> None:
+    """Write a committed manifest, gzipped without a timestamp when its name ends in .gz (the same rows, the same
+    bytes)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = _lines(rows).encode("utf-8")
+    path.write_bytes(gzip.compress(data, compresslevel=9, mtime=0) if path.suffix == ".gz" else data)
 
 
 def compare(release: dict[str, Any], found: dict[str, Any], sample: int | None = None) -> list[str]:
@@ -155,7 +217,23 @@ def compare(release: dict[str, Any], found: dict[str, Any], sample: int | None =
     return problems
 
 
+def compare_rows(want: list[dict[str, Any]], got: list[dict[str, Any]]) -> list[str]:
+    """What differs between a committed manifest and a regenerated one, row by row (ids and fields named)."""
+    mine = {r["id"]: r for r in got}
+    problems = []
+    for row in want:
+        other = mine.pop(row["id"], None)
+        if other is None:
+            problems.append(f"{row['id']}: not regenerated (dropped by a proof, or drawn differently)")
+        elif other != row:
+            fields = sorted(k for k in set(row) | set(other) if row.get(k) != other.get(k))
+            problems.append(f"{row['id']}: differs in {', '.join(fields)}")
+    problems += [f"{task_id}: regenerated but not in the manifest" for task_id in sorted(mine)]
+    return problems
+
+
 def check_sample(release: dict[str, Any], sample: int, families: list[str] | None = None) -> list[str]:
+    """v1: regenerate the first `sample` tasks of each family and compare them with the release's first rows."""
     with tempfile.TemporaryDirectory(prefix="release-sample-") as tmp:
         generate(release["options"], Path(tmp), count=sample, families=families)
         found = summarize(read_rows(Path(tmp)))
@@ -166,13 +244,53 @@ def check_sample(release: dict[str, Any], sample: int, families: list[str] | Non
     return compare(wanted, found, sample)
 
 
+def check_rows(release: dict[str, Any], rows: list[dict[str, Any]], sample: int, seed: int | None = None) -> list[str]:
+    """v2: `sample` random rows of the committed manifest, each drawn again and proven (basic proofs), must equal
+    their rows byte for byte."""
+    from orchestrator.generate import prover  # noqa: PLC0415
+
+    picked = random.Random(seed).sample(rows, min(sample, len(rows)))
+    opts = pipeline_options(release["options"])
+    problems = []
+    with tempfile.TemporaryDirectory(prefix="release-rows-") as tmp:
+        plan = prover.Plan(opts.seed, opts.size, opts.edition, None, (), "basic", 0.0, tmp)
+        proving = prover.Prover(plan)
+        try:
+            for row in sorted(picked, key=lambda r: (r["family"], r["index"])):
+                outcome = proving.outcome(row["family"], row["index"])
+                if outcome.status != "proven":
+                    problems.append(f"{row['id']}: {outcome.status} {outcome.problem}".strip())
+                elif outcome.row != row:
+                    fields = sorted(
+                        k for k in set(row) | set(outcome.row or {}) if row.get(k) != (outcome.row or {}).get(k)
+                    )
+                    problems.append(f"{row['id']}: differs in {', '.join(fields)}")
+        finally:
+            proving.close()
+    print(f"{len(picked)} random row(s) drawn and proven again", file=sys.stderr)
+    return problems
+
+
+def release_path(value: str, preview: bool = False) -> Path:
+    """The release file a `--release` value names (v1, v2 or a path); `preview`: its `-preview` sibling."""
+    path = RELEASES.get(value, Path(value))
+    return path.with_name(f"{path.stem}-preview.json") if preview else path
+
+
+def load_release(path: Path, name: str) -> dict[str, Any]:
+    """A release file, or the v2 skeleton when v2's is not written yet."""
+    if path.exists():
+        return json.loads(path.read_text(encoding="utf-8"))
+    if name in ("v2", "v2-preview"):
+        return {"release": name, "options": dict(V2_OPTIONS), "manifest": f"{name}/tasks.jsonl.gz"}
+    raise SystemExit(f"{path}: no such release file")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("action", choices=["check", "write"])
     parser.add_argument("--out", type=Path, help="Folder for the generated set.")
-    parser.add_argument(
-        "--sample", type=int, help="check: regenerate (and prove) only the first N tasks of each family."
-    )
+    parser.add_argument("--sample", type=int, help="check: v1, the first N tasks of each family; v2, N random rows.")
     parser.add_argument("--existing", action="store_true", help="Use the set already in --out; generate nothing.")
     parser.add_argument(
         "--drawn",
@@ -181,46 +299,79 @@ def main(argv: list[str] | None = None) -> int:
         metavar="ROWS",
         help="write: the digest of the draws, without proving (from these manifest files when given).",
     )
-    parser.add_argument("--release", type=Path, default=RELEASE, help="The release file (default releases/v1.json).")
+    parser.add_argument("--release", default="v1", help="v1 (default), v2, or a release file.")
+    parser.add_argument("--preview", action="store_true", help="v2: write or check the preview (v2-preview.json).")
+    parser.add_argument("--workers", type=int, default=1, help="Processes drawing or proving side by side.")
+    parser.add_argument("--seed", type=int, help="check --sample: the seed of the random rows (default: any).")
     args = parser.parse_args(argv)
-    release = json.loads(args.release.read_text(encoding="utf-8"))
-    seconds = None
-    if args.action == "check" and args.sample:
-        problems = check_sample(release, args.sample)
-    elif args.action == "write" and args.drawn is not None:
+    path = release_path(args.release, args.preview)
+    release = load_release(path, path.stem)
+    stored = manifest_path(path, release)
+    if args.action == "check":
+        return _check(args, release, stored)
+    if args.drawn is not None:
         if args.drawn:
-            rows = [
-                json.loads(line)
-                for path in args.drawn
-                for line in path.read_text(encoding="utf-8").splitlines()
-                if line.strip()
-            ]
+            rows = [r for p in args.drawn for r in read_manifest_file(p)]
             rows.sort(key=lambda r: (r["family"], r["index"]))
         else:
-            rows = draw_rows(release["options"])
-        return _write(args.release, release, summarize(rows), "drawn", None)
+            rows = draw_rows(release["options"], workers=args.workers)
+        return _write(path, release, rows, "drawn", None, stored)
+    if args.out is None:
+        parser.error("--out DIR is needed unless check --sample N or write --drawn")
+    seconds, reports = None, []
+    if not args.existing:
+        seconds, reports = generate(release["options"], args.out, workers=args.workers)
+        print(f"generated in {seconds:.0f} s", file=sys.stderr)
+    if reports:
+        from orchestrator.generate.scheduler import proof_totals  # noqa: PLC0415
+
+        release["proofs"] = {"tasks_proven_in_full": sum(r.full for r in reports), "episodes": proof_totals(reports),
+                             "dropped": sum(sum(r.dropped.values()) for r in reports)}  # fmt: skip
+    return _write(path, release, read_rows(args.out), "generated", seconds, stored)
+
+
+def _check(args: argparse.Namespace, release: dict[str, Any], stored: Path | None) -> int:
+    if stored is not None:  # a release with a committed manifest: it must be there
+        rows = read_manifest_file(stored)
+        if summarize(rows)["manifest_sha256"] != release.get("manifest_sha256"):
+            problems = [f"{stored}: its sha256 is not the one the release records"]
+        elif args.sample:
+            problems = check_rows(release, rows, args.sample, args.seed)
+        else:
+            if args.out is None:
+                raise SystemExit("check: give --sample N or --out DIR")
+            if not args.existing:
+                generate(release["options"], args.out, workers=args.workers)
+            problems = compare_rows(rows, read_rows(args.out))
+    elif args.sample:
+        problems = check_sample(release, args.sample)
     else:
         if args.out is None:
-            parser.error("--out DIR is needed unless check --sample N or write --drawn")
+            raise SystemExit("check: give --sample N or --out DIR")
         if not args.existing:
-            seconds = generate(release["options"], args.out)
-            print(f"generated in {seconds:.0f} s", file=sys.stderr)
-        found = summarize(read_rows(args.out))
-        if args.action == "write":
-            return _write(args.release, release, found, "generated", seconds)
-        problems = compare(release, found)
-    for problem in problems:
+            generate(release["options"], args.out, workers=args.workers)
+        problems = compare(release, summarize(read_rows(args.out)))
+    for problem in problems[:50]:
         print(problem, file=sys.stderr)
     print("matches the release" if not problems else f"{len(problems)} difference(s) from the release")
     return 1 if problems else 0
 
 
-def _write(path: Path, release: dict[str, Any], found: dict[str, Any], source: str, seconds: float | None) -> int:
+def _write(path: Path, release: dict[str, Any], rows: list[dict[str, Any]], source: str, seconds: float | None,
+           stored: Path | None) -> int:  # fmt: skip
+    found = summarize(rows)
     release.update(found)
     release["command"] = command(release["options"])
     release["digest_source"] = source
     if seconds is not None:
         release.setdefault("timing", {})["generated_s"] = round(seconds, 1)
+    if release["options"].get("edition") == 2:
+        from orchestrator.generate import edition2  # noqa: PLC0415
+
+        release["edition2"] = {"organizations_per_group_of_tasks": edition2.GROUP, "size_mix_percent": dict(edition2.SIZE_MIX),
+                               "test_ood_families": list(edition2.OOD_FAMILIES), "difficulty": edition2.DIFFICULTY_POINTS}  # fmt: skip
+    if stored is not None:
+        write_manifest_file(stored, rows)
     path.write_text(json.dumps(release, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {path}: {found['total']}")
     return 0

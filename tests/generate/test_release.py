@@ -1,0 +1,93 @@
+"""Releases: a v2 release commits its manifest and `check` regenerates rows against it (failing without it);
+`stats.py` measures a manifest against the set's targets."""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from helpers import ROOT
+
+
+def _module(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"releases_{name}", ROOT / "releases" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+release = _module("release")
+stats = _module("stats")
+
+SMALL = {"family": "customer-answer,inbox-rules", "edition": 2, "count": 3, "seed": 3, "size": "small",
+         "prove": "basic"}  # fmt: skip
+
+
+def _release_file(folder: Path, options: dict[str, Any] = SMALL) -> Path:
+    path = folder / "small.json"
+    path.write_text(json.dumps({"release": "small", "options": options, "manifest": "small/tasks.jsonl.gz"}))
+    return path
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small v2-style release written from the draws, with its committed (gzipped) manifest."""
+    path = _release_file(tmp_path_factory.mktemp("release"))
+    assert release.main(["write", "--release", str(path), "--drawn"]) == 0
+    return path
+
+
+def test_a_release_with_a_manifest_fails_its_check_when_the_manifest_is_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _release_file(tmp_path)
+    with pytest.raises(SystemExit, match="manifest is missing"):
+        release.main(["check", "--release", str(path), "--sample", "2"])
+
+
+@pytest.mark.slow
+def test_a_written_release_checks_its_rows_and_catches_a_changed_one(written: Path) -> None:
+    record = json.loads(written.read_text())
+    manifest = written.parent / record["manifest"]
+    rows = release.read_manifest_file(manifest)
+    assert record["total"]["tasks"] == len(rows) == 6 and record["digest_source"] == "drawn"
+    assert manifest.read_bytes()[4:8] == b"\0\0\0\0"  # gzipped without a timestamp: the same rows, the same bytes
+    assert record["edition2"]["test_ood_families"] and "--edition 2" in record["command"]
+    assert release.main(["check", "--release", str(written), "--sample", "2", "--seed", "1"]) == 0
+    # a row regenerated differently is named, field by field
+    changed = [dict(rows[0], difficulty="hard" if rows[0]["difficulty"] != "hard" else "easy"), *rows[1:]]
+    assert release.compare_rows(changed, rows) == [f"{rows[0]['id']}: differs in difficulty"]
+    # a manifest edited behind the release's back fails its check
+    text = gzip.decompress(manifest.read_bytes()).decode().replace(rows[0]["id"], rows[0]["id"] + "x")
+    manifest.write_bytes(gzip.compress(text.encode(), mtime=0))
+    assert release.main(["check", "--release", str(written), "--sample", "2"]) == 1
+
+
+@pytest.mark.slow
+def test_stats_measure_a_small_set_and_name_the_missed_targets(
+    written: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    manifest = written.parent / json.loads(written.read_text())["manifest"]
+    rows = release.read_manifest_file(manifest)
+    figures = stats.measure(rows)
+    assert figures["tasks"] == 6 and figures["organizations_shared"] == 0 and figures["templates_shared"] == 0
+    assert set(figures["families"]) == {"customer-answer", "inbox-rules"}
+    assert any(m.startswith("organizations is") for m in stats.missed(figures))  # a few, not a thousand
+    assert stats.main([str(manifest)]) == 1 and stats.main([str(manifest), "--report-only"]) == 0
+    assert "organizations" in capsys.readouterr().out
+    # an organization on both sides, a template on both sides and repeated instructions are counted
+    leak = [dict(rows[0], split="test" if rows[0]["split"] == "train" else "train"), *rows]
+    assert stats.measure(leak)["organizations_shared"] == 1 and stats.measure(leak)["templates_shared"] == 1
+    assert stats.measure([dict(r, shape="same") for r in rows])["same_normalized_instruction"] == 1.0
+
+
+def test_stats_refuse_an_edition_one_manifest(tmp_path: Path) -> None:
+    (tmp_path / "tasks.jsonl").write_text(json.dumps({"id": "a", "family": "f", "split": "train"}) + "\n")
+    with pytest.raises(SystemExit, match="edition-2 manifest is needed"):
+        stats.main([str(tmp_path)])
