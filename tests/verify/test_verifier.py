@@ -124,6 +124,17 @@ async def test_injected_faults_must_be_retried(backend) -> None:
     assert not retry.passed and "nothing was retried" in retry.reason
 
 
+async def test_a_retry_may_reword_a_short_title(backend) -> None:
+    """The create that met the 503 and its retry give the same ticket two short titles: still a retry."""
+    first = next(i for i, s in enumerate(FLAKY.oracle) if s.tool == "tickets__create_ticket")
+    failed, retry = (s.model_copy(deep=True) for s in FLAKY.oracle[first : first + 2])
+    failed.args["title"], retry.args["title"] = "HEIC upload crash", "Crash uploading HEIC photos"
+    steps = [*FLAKY.oracle[:first], failed, retry, *FLAKY.oracle[first + 2 :]]
+    result, _ = await run_once(FLAKY, backend, OracleAgent(steps))
+    check = next(c for c in result.checks if c.id == RETRY_CHECK)
+    assert check.passed, check.reason
+
+
 async def test_the_tool_call_limit_is_enforced_and_reported(backend) -> None:
     tight = TRAVEL.model_copy(update={"limits": TRAVEL.limits.model_copy(update={"max_tool_calls": 5})})
     result, report = await run_once(tight, backend, OracleAgent())
