@@ -36,8 +36,7 @@ def draw(
     fam = family(name)
     for index in range(80):
         rng = random.Random(f"{seed}:{name}:{index}")
-        world = build_world(seed * 1000 + rng.randrange(16), "small")
-        world.edition, world.split = 2, split
+        world = build_world(1_000_000 + seed * 1000 + rng.randrange(16), "small", edition=2, split=split)
         knobs = {k: rng.choice(v) for k, v in sorted(fam.knobs.items())}
         params = fam.sample(world, rng, knobs)
         if params is None:

@@ -17,32 +17,32 @@ from orchestrator.generate.scheduling import aligned_starts, day_window, fill
 from orchestrator.generate.world import Person, World, iso
 
 OPENERS = [
-    "Morning!",
-    "Quick one before my next call.",
-    "Hi, I'm swamped today, so over to you.",
+    "I'm swamped today, so over to you.",
     "Something for you while I'm in meetings.",
     "I'm travelling today and mostly offline.",
-    "Hope your week is going well.",
-    "Small favour:",
     "One more for your list.",
     "Picking this up from my inbox:",
     "Before I forget:",
     "I'm heads-down on a deadline, so:",
-    "Hey, could you take this off my plate?",
+    "Could you take this off my plate?",
+    "This one has been sitting with me too long.",
+    "I'm out this afternoon, so handing this over.",
+    "Following up on something from yesterday:",
+    "For today, if you can:",
 ]
 CLOSERS = [
     "Thanks!",
-    "Thanks a lot.",
     "Appreciate it.",
-    "Cheers.",
     "Let me know if anything is unclear.",
     "No need to check with me on the details.",
     "Ping me only if something goes wrong.",
-    "Thank you so much.",
     "Many thanks in advance.",
     "That would be a big help.",
     "Keep it short with people, they're busy.",
-    "Ta!",
+    "No rush, but today would be great.",
+    "Shout if you get stuck.",
+    "Thanks, you're a star.",
+    "I'll check in later.",
 ]
 LIVING_CLOCK = {"per_call": "1m"}
 """Every tool call moves the episode's clock a minute (so events and answers come in order)."""
@@ -51,12 +51,10 @@ LIVING_WAIT = {"max": "2h", "total": "6h"}
 
 def compose(
     world: World, seed: int, family: str, intent: str, requests: Sequence[str], values: dict[str, Any]
-) -> tuple[str, str]:
-    """The instruction and its template id, drawn from `seed` (kept in the task's parameters, so `build` words the
+) -> phrasing.Composition:
+    """The instruction, its template id and its parts, drawn from `seed` (the task's `wording`, so `build` words the
     same instruction `sample` chose): a request of the world's split side with the shared openers and closers."""
-    return phrasing.compose(
-        world, random.Random(seed), family, intent, requests, values, openers=OPENERS, closers=CLOSERS
-    )
+    return phrasing.word(world, seed, family, intent, phrasing.Phrasebook(requests, OPENERS, CLOSERS), values)
 
 
 def one_slot(

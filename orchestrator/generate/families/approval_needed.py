@@ -17,6 +17,7 @@ import random
 from datetime import timedelta
 from typing import Any
 
+from orchestrator.generate import phrasing
 from orchestrator.generate.families import _living as living
 from orchestrator.generate.family import Draft, Family, register
 from orchestrator.generate.world import World, iso
@@ -76,8 +77,8 @@ REQUESTS = [
     "to done or cancelled, and let {r} know.",
     "Can you ask {m} whether {r} may have {what} ({key})? Wait for the answer. With a yes, {act} and close {key} "
     "as done; with a no, cancel it. Tell {r} in any case.",
-    "{r} asked me for {what} ({key}), but {m} has to approve. Ask {m} by email, wait for their reply, and only then "
-    "{act} (if approved). Close {key} accordingly and tell {r}.",
+    "{r} asked me for {what} ({key}), but {m} has to approve. Ask {m} by email and wait for their reply; only if "
+    "it's approved, {act}. Close {key} accordingly and tell {r}.",
 ]
 
 
@@ -107,9 +108,9 @@ class ApprovalNeeded(Family):
             "approver": approver.email, "buyer": buyer.email, "doc": rng.choice(DOCS), "item": item,
             "amount": amount, "refusal": rng.choice(REFUSALS), "centre": f"CC-{rng.randint(1000, 9999)}", "delay": rng.choice([10, 15, 20, 30]),
             "number": living.next_number(world, living.project_key(world), rng),
-            "distractors": knobs.get("distractors", 0), "phrase_seed": rng.randrange(1 << 30),
+            "distractors": knobs.get("distractors", 0),
         }  # fmt: skip
-        params["template"] = _instruction(world, params)[1]
+        phrasing.stamp(params, rng, lambda p: _instruction(world, p))
         return params
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
@@ -118,7 +119,7 @@ class ApprovalNeeded(Family):
         approved = params["decision"] == "approve"
         draft = Draft(
             world, title=f"Get {approver.first_name}'s approval for {requester.first_name}'s request",
-            instruction=_instruction(world, params)[0],
+            instruction=_instruction(world, params).text,
             description=f"{key}: {_what(world, params)}; {approver.name} {'approves' if approved else 'refuses'}.",
             tags=["generated", "approval-needed", "living-world", "approval", "waiting", "mail", "tickets"]
             + (["docs"] if params["kind"] == "access" else []),
@@ -164,7 +165,7 @@ def _done(world: World, params: dict[str, Any]) -> str:
     return f"I've raised the purchase ticket for {world.person(params['buyer']).first_name}"
 
 
-def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:
+def _instruction(world: World, params: dict[str, Any]) -> phrasing.Composition:
     requester, approver = world.person(params["requester"]), world.person(params["approver"])
     if params["kind"] == "access":
         act = f"share the doc with {requester.first_name} as an editor"
@@ -178,7 +179,7 @@ def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:
         short = "raise the purchase ticket"
     values = {"r": requester.first_name, "m": approver.first_name, "key": _key(world, params),
               "what": _what(world, params), "act": act, "act_short": short}  # fmt: skip
-    return living.compose(world, params["phrase_seed"], "approval-needed", "approve", REQUESTS, values)
+    return living.compose(world, params["wording"], "approval-needed", "approve", REQUESTS, values)
 
 
 def _seed(draft: Draft, params: dict[str, Any], key: str) -> list[dict[str, Any]]:
@@ -204,7 +205,10 @@ def _seed(draft: Draft, params: dict[str, Any], key: str) -> list[dict[str, Any]
             "id": "asked-doc", "title": params["doc"], "owner": me.email, "updated_at": iso(world.start - timedelta(days=6)),
             "shared_with": [{"email": approver.email, "role": "editor"}],
             "content": f"# {params['doc']}\n\nWorking notes. Access by approval only.\n"})  # fmt: skip
-        reads.append({"tool": "docs__get_document", "args": {"document_id": "asked-doc"}})
+        reads += [
+            {"tool": "docs__search_documents", "args": {"query": params["doc"]}},
+            {"tool": "docs__get_document", "args": {"document_id": "asked-doc"}},
+        ]
     else:
         draft.add("docs", "documents", {
             "id": "team-budget", "title": "Team budget", "owner": world.people[-1].email,

@@ -19,6 +19,7 @@ import random
 from datetime import datetime, timedelta
 from typing import Any
 
+from orchestrator.generate import phrasing
 from orchestrator.generate.families import _living as living
 from orchestrator.generate.family import Draft, Family, human_day, register
 from orchestrator.generate.scheduling import day_window
@@ -107,7 +108,7 @@ class AskColleague(Family):
         params: dict[str, Any] = {
             "kind": kind, "requester": requester.email, "expert": expert.email, "topic": rng.choice(TOPICS),
             "delay": rng.choice([10, 15, 20, 30, 40]), "distractors": knobs.get("distractors", 0),
-            "number": living.next_number(world, living.project_key(world), rng), "phrase_seed": rng.randrange(1 << 30),
+            "number": living.next_number(world, living.project_key(world), rng),
         }  # fmt: skip
         if kind == "room":
             slot = living.one_slot(world, rng, [requester.email, guest.email], 60, [1, 2, 3])
@@ -118,7 +119,7 @@ class AskColleague(Family):
         else:
             amount = rng.randrange(40, 400) * 100
             params |= {"amount": amount, "stale_amount": amount + rng.choice([-1, 1]) * rng.randrange(5, 30) * 100}
-        params["template"] = _instruction(world, params)[1]
+        phrasing.stamp(params, rng, lambda p: _instruction(world, p))
         return params
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
@@ -127,7 +128,7 @@ class AskColleague(Family):
         room = params["kind"] == "room"
         draft = Draft(
             world, title=f"Ask {expert.first_name} for the {'room' if room else 'budget'}, then act on the answer",
-            instruction=_instruction(world, params)[0],
+            instruction=_instruction(world, params).text,
             description=f"{key}: only {expert.name} knows the {'room' if room else 'budget'}; ask by mail, wait for the "
             "answer, act on it, close the ticket and tell the requester.",
             tags=["generated", "ask-colleague", "living-world", "waiting", "mail", "tickets", "calendar" if room else "docs"],
@@ -163,7 +164,7 @@ def _values(world: World, params: dict[str, Any]) -> dict[str, Any]:
         day = human_day(world.day(params["day"]))
         plain = f"hold the one-hour {topic} workshop with {guest.first_name} on {day}"
         return {"r": requester.first_name, "e": expert.name, "ef": expert.first_name, "key": key,
-                "task": f"set up a one-hour {topic} workshop with {requester.first_name} and {guest.first_name} on "
+                "task": f"set up a one-hour {topic} workshop with them and {guest.first_name} on "
                         f"{day}, at the one time the three of us are free",
                 "task_we": f"book a one-hour {topic} workshop with {guest.first_name} on {day} when we're all free",
                 "task_quote": f"can we get a room for the {topic} workshop with {guest.first_name} on {day}?",
@@ -178,8 +179,8 @@ def _values(world: World, params: dict[str, Any]) -> dict[str, Any]:
             "fact": f"the approved budget for the {topic}", "act": "write that figure into the plan doc's budget line"}  # fmt: skip
 
 
-def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:
-    return living.compose(world, params["phrase_seed"], "ask-colleague", "ask", REQUESTS, _values(world, params))
+def _instruction(world: World, params: dict[str, Any]) -> phrasing.Composition:
+    return living.compose(world, params["wording"], "ask-colleague", "ask", REQUESTS, _values(world, params))
 
 
 def _answer(params: dict[str, Any], fact: str) -> str:

@@ -16,6 +16,7 @@ import random
 from datetime import datetime, timedelta
 from typing import Any
 
+from orchestrator.generate import phrasing
 from orchestrator.generate.families import _living as living
 from orchestrator.generate.family import Draft, Family, human_day, join, register
 from orchestrator.generate.scheduling import aligned_starts, day_window
@@ -99,26 +100,30 @@ class ChangedRequest(Family):
         if first is None:
             return None
         final_guests = [g1.email, g3.email if change == "time+guest" else g2.email]
-        offset2 = first[0] if rng.random() < 0.5 else first[0] + 1
         taken = (first[1] - timedelta(minutes=minutes), first[1] + timedelta(minutes=2 * minutes))
-        starts = [s for s in aligned_starts(world.free_windows(final_guests, day_window(world, offset2)), minutes)
-                  if not (taken[0] <= s < taken[1])]  # fmt: skip
-        if not starts:
+        later = [first[0] + k for k in (1, 2, 3) if world.day(first[0] + k).weekday() < 5][:1]
+        days = [first[0], *later] if rng.random() < 0.5 else [*later, first[0]]
+        for offset2 in days:  # the same day or the next working day, whichever has room
+            starts = [s for s in aligned_starts(world.free_windows(final_guests, day_window(world, offset2)), minutes)
+                      if not (taken[0] <= s < taken[1])]  # fmt: skip
+            if starts:
+                break
+        else:
             return None
         params = {
             "change": change, "requester": requester.email, "guests": [g1.email, g2.email], "new_guest": g3.email,
             "minutes": minutes, "day": first[0], "start": iso(first[1]), "new_day": offset2,
             "new_start": iso(rng.choice(starts)), "topic": rng.choice(TOPICS), "delay": rng.choice([5, 10, 15]),
-            "distractors": knobs.get("distractors", 0), "phrase_seed": rng.randrange(1 << 30),
+            "distractors": knobs.get("distractors", 0),
         }  # fmt: skip
-        params["template"] = _instruction(world, params)[1]
+        phrasing.stamp(params, rng, lambda p: _instruction(world, p))
         return params
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         c = _Case(world, params)
         draft = Draft(
             world, title=f"Book the {params['topic']} and follow {c.requester.first_name}'s change",
-            instruction=_instruction(world, params)[0],
+            instruction=_instruction(world, params).text,
             description=f"Booked for {human_day(c.start)} {c.start:%H:%M}; the follow-up moves it to "
             f"{human_day(c.new_start)} {c.new_start:%H:%M}" + (f" and swaps {c.dropped.first_name} for "
                                                                f"{c.added.first_name}." if c.swap else "."),
@@ -160,11 +165,11 @@ class _Case:
 def _values(world: World, params: dict[str, Any]) -> dict[str, Any]:
     c = _Case(world, params)
     return {"r": c.requester.first_name, "topic": params["topic"], "guests": join([g.first_name for g in c.guests]),
-            "when": f"{human_day(c.start)} at {c.start:%H:%M} ({c.minutes} minutes)", "doc": "team schedule doc"}  # fmt: skip
+            "when": f"{human_day(c.start)} at {c.start:%H:%M} for {c.minutes} minutes", "doc": "team schedule doc"}  # fmt: skip
 
 
-def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:
-    return living.compose(world, params["phrase_seed"], "changed-request", "change", REQUESTS, _values(world, params))
+def _instruction(world: World, params: dict[str, Any]) -> phrasing.Composition:
+    return living.compose(world, params["wording"], "changed-request", "change", REQUESTS, _values(world, params))
 
 
 def _seed(draft: Draft, c: _Case) -> None:

@@ -15,6 +15,7 @@ import random
 from datetime import datetime, timedelta
 from typing import Any
 
+from orchestrator.generate import phrasing
 from orchestrator.generate.families import _living as living
 from orchestrator.generate.family import Draft, Family, human_day, join, register
 from orchestrator.generate.scheduling import aligned_starts, day_window
@@ -105,14 +106,14 @@ class DeclinedInvite(Family):
                 "guests": emails, "decliner": rng.choice(emails), "minutes": minutes, "day": offset, "old": iso(old),
                 "new": iso(rng.choice(news)), "topic": rng.choice(TOPICS), "reason": rng.choice(REASONS),
                 "delay": rng.choice([10, 15, 20, 25]), "guests_count": count, "distractors": knobs.get("distractors", 0),
-                "phrase_seed": rng.randrange(1 << 30),
+
             }  # fmt: skip
-            params["template"] = _instruction(world, params)[1]
+            phrasing.stamp(params, rng, lambda p: _instruction(world, p))
             return params
         return None
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
-        text = _instruction(world, params)[0]
+        text = _instruction(world, params).text
         draft = Draft(
             world, title=f"Move the {params['topic'].lower()} after a guest declines", instruction=text,
             description=f"{world.person(params['decliner']).name} declines; the only time that day for everyone is "
@@ -133,8 +134,8 @@ def _values(world: World, params: dict[str, Any]) -> dict[str, Any]:
             "when": f"{human_day(old)} at {old:%H:%M}", "guests": join([g.first_name for g in guests])}  # fmt: skip
 
 
-def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:
-    return living.compose(world, params["phrase_seed"], "declined-invite", "move", REQUESTS, _values(world, params))
+def _instruction(world: World, params: dict[str, Any]) -> phrasing.Composition:
+    return living.compose(world, params["wording"], "declined-invite", "move", REQUESTS, _values(world, params))
 
 
 def _seed(draft: Draft, params: dict[str, Any]) -> None:
