@@ -18,6 +18,7 @@ from orchestrator.scenario import ScenarioError, load
 from orchestrator.scenario.conditions import Context, check_where, failures, holds
 from orchestrator.scenario.text.amounts import find_amounts
 from orchestrator.scenario.text.leaks import leak_score, section
+from orchestrator.scenario.text.zones import zone_named
 
 ZONE = "Europe/Berlin"
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=ZoneInfo(ZONE))  # Monday 2 March 2026
@@ -117,6 +118,14 @@ def test_mentions_time_reads_any_common_format_and_zone(text: str) -> None:
 )
 def test_mentions_time_fails_near_misses(text: str, why: str) -> None:
     assert not said(text, {"mentions_time": AT}), why
+
+
+def test_a_three_part_zone_name_is_read_and_a_region_is_no_zone() -> None:
+    """'America/Argentina/Buenos_Aires' (an IANA name of three parts, as a generated persona's zone is written) is
+    that zone; 'America/Argentina' alone is a folder of zones, not one, and no reason to fail the verdict."""
+    assert said("Thursday 11:30 (America/Argentina/Buenos_Aires)", {"mentions_time": AT})
+    assert not said("Thursday 15:30 (America/Argentina/Buenos_Aires)", {"mentions_time": AT})
+    assert zone_named("America/Argentina") is None
 
 
 def test_strict_by_default_a_second_time_for_the_same_day_fails() -> None:

@@ -49,7 +49,7 @@ ZONE = re.compile(
     r"\s*\(?\s*(?P<zone>"
     r"(?:UTC|GMT)\s*[+\-−]\s*\d{1,2}(?::?\d{2})?"
     r"|[+\-−]\d{2}:?\d{2}\b"
-    r"|[A-Z][a-z]+(?:_[A-Z][a-z]+)?/[A-Z][A-Za-z_]+"
+    r"|[A-Z][a-z]+(?:_[A-Z][a-z]+)?(?:/[A-Z][A-Za-z_]+){1,2}"  # America/Argentina/Buenos_Aires too
     r"|[A-Z]{1,5}\b"
     r")"
 )
@@ -221,7 +221,7 @@ def zone_named(name: str) -> tzinfo | str | None:
     if "/" in name:
         try:
             return ZoneInfo(name)
-        except (ZoneInfoNotFoundError, ValueError):
+        except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a region folder, not a zone
             return None
     return None
 
