@@ -51,7 +51,7 @@ from orchestrator.agents.base import Agent
 from orchestrator.backends.base import AppEndpoint, Backend, BackendError
 from orchestrator.record import write_episode
 from orchestrator.run.recipe import AgentNotPortable, AgentRecipe, recipe_of
-from orchestrator.run.runner import Interrupt, describe_error, failed_result, run_episode
+from orchestrator.run.runner import RUN_GC_THRESHOLD, Interrupt, describe_error, failed_result, run_episode
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge, JudgeConfig
 from orchestrator.verify.results import Result
@@ -411,6 +411,7 @@ def _worker_main(sock: socket.socket, share: tuple[int, int], inherited: list[in
             import sniffio
 
             sniffio.thread_local.name = None
+        gc.set_threshold(RUN_GC_THRESHOLD, *gc.get_threshold()[1:])  # the orchestrator's objects stay frozen (`fork`)
         contextvars.Context().run(anyio.run, _serve, sock, share, apps)
     except BaseException:  # noqa: BLE001 - a worker never returns into the orchestrator's code
         traceback.print_exc()

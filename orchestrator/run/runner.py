@@ -55,7 +55,15 @@ from orchestrator.record import (
     write_episode,
     write_json,
 )
-from orchestrator.run.control import FAIL_FAST_WAVE, STOP_SIGNALS, ErrorWatch, Interrupt, watch_signals  # noqa: F401 - re-exported
+from orchestrator.run.control import (  # noqa: F401 - re-exported
+    FAIL_FAST_WAVE,
+    RUN_GC_THRESHOLD,
+    STOP_SIGNALS,
+    ErrorWatch,
+    Interrupt,
+    collector_for_episodes,
+    watch_signals,
+)
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge
 from orchestrator.verify.results import JournalSummary, Result
@@ -310,24 +318,25 @@ async def run_many(
                 watch.stop_if_due(results[index], interrupt, notify)
         on_stage(index, "done")
 
-    async with anyio.create_task_group() as outer:
-        if own:
-            outer.start_soon(watch_signals, interrupt, outer.cancel_scope, notify)
-        try:
-            if not (interrupt.reason or len(kept) == options.repeat or getattr(backend, "runs_episodes", False)):
-                # once, before episodes race to start the same servers (ray: the apps start on its workers)
-                await backend.start(scenario.apps)
-        except Exception as exc:
-            message = describe_error(exc)
-            for index in sorted(set(range(options.repeat)) - set(kept)):
-                results[index] = not_run(
-                    scenario, episode_folder(options, index), message, "error", backend, options.seed + index
-                )
-                watch.stop_if_due(results[index], interrupt, notify)  # as if it had run
-        else:
-            async with anyio.create_task_group() as tg:
-                await _start_lazily(tg, (i for i in range(options.repeat) if i not in kept), mine, one)
-        outer.cancel_scope.cancel()
+    with collector_for_episodes():
+        async with anyio.create_task_group() as outer:
+            if own:
+                outer.start_soon(watch_signals, interrupt, outer.cancel_scope, notify)
+            try:
+                if not (interrupt.reason or len(kept) == options.repeat or getattr(backend, "runs_episodes", False)):
+                    # once, before episodes race to start the same servers (ray: the apps start on its workers)
+                    await backend.start(scenario.apps)
+            except Exception as exc:
+                message = describe_error(exc)
+                for index in sorted(set(range(options.repeat)) - set(kept)):
+                    results[index] = not_run(
+                        scenario, episode_folder(options, index), message, "error", backend, options.seed + index
+                    )
+                    watch.stop_if_due(results[index], interrupt, notify)  # as if it had run
+            else:
+                async with anyio.create_task_group() as tg:
+                    await _start_lazily(tg, (i for i in range(options.repeat) if i not in kept), mine, one)
+            outer.cancel_scope.cancel()
     return _recorded_run(scenario, options, kept | results, interrupt, len(kept))
 
 
@@ -401,6 +410,8 @@ def call_latency(folders: list[Path]) -> dict[str, Any]:
     for folder in folders:
         with contextlib.suppress(OSError):
             for line in (folder / "trace.jsonl").read_text().splitlines():
+                if '"tools/call"' not in line:  # read only the lines that can be a tool call
+                    continue
                 with contextlib.suppress(ValueError):
                     entry = json.loads(line)
                     if entry.get("source") == "gateway" and entry.get("method") == "tools/call":

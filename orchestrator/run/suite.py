@@ -35,6 +35,7 @@ from orchestrator.run.runner import (
     Interrupt,
     RunOptions,
     RunRecord,
+    collector_for_episodes,
     recorded,
     run_many,
     watch_signals,
@@ -196,12 +197,13 @@ async def run_suite(
             run.wall_s = time.perf_counter() - started
             on_event("done", run, 0, "")
 
-    async with anyio.create_task_group() as outer:
-        outer.start_soon(watch_signals, interrupt, outer.cancel_scope, notify)
-        async with anyio.create_task_group() as tg:
-            for run in runnable:
-                tg.start_soon(one, run)
-        outer.cancel_scope.cancel()
+    with collector_for_episodes():
+        async with anyio.create_task_group() as outer:
+            outer.start_soon(watch_signals, interrupt, outer.cancel_scope, notify)
+            async with anyio.create_task_group() as tg:
+                for run in runnable:
+                    tg.start_soon(one, run)
+            outer.cancel_scope.cancel()
     record = SuiteRecord(runs, {}, interrupted=interrupt.signal, stopped=interrupt.stopped)
     record.summary = summarize(runs, options, interrupted=interrupt.signal, elapsed_s=time.perf_counter() - started)
     record.summary["stopped"] = interrupt.stopped

@@ -194,37 +194,39 @@ def _run_inline(tool: ToolDef, sandbox: Sandbox, kwargs: dict[str, Any], policy:
     db = sandbox.db
     budget_end = sandbox.deadline
     db.execute("SAVEPOINT clawgym_inline")
-    started = time.monotonic()
+    started = time.thread_time()
     try:
         result = _run(tool, sandbox, kwargs, slice_s=policy.slice_s)
     except _PastSlice:
         db.execute("ROLLBACK TO clawgym_inline")
         db.execute("RELEASE clawgym_inline")
         policy.heavy.add(tool.name)
-        sandbox.deadline = budget_end  # the thread's run starts its own budget (`_run`)
         raise
-    except BaseException:
-        sandbox.deadline = budget_end
-        raise  # the middleware rolls the whole transaction back
+    finally:  # the thread's run, if any, starts its own budget (`_run`); a failed call is rolled back by the middleware
+        sandbox.deadline, sandbox.budget_clock = budget_end, time.monotonic
     db.execute("RELEASE clawgym_inline")
-    if time.monotonic() - started > policy.slice_s:  # a step Python could not interrupt: no second try on the loop
+    if time.thread_time() - started > policy.slice_s:  # a step Python could not interrupt: no second try on the loop
         policy.heavy.add(tool.name)
-    sandbox.deadline = budget_end
     return result
 
 
 def _run(tool: ToolDef, sandbox: Sandbox, kwargs: dict[str, Any], *, slice_s: float | None = None) -> Any:
     """The tool's body, in a worker thread: stopped at its deadline, unexpected exceptions turned into a plain error.
-    With `slice_s` (on the event loop, `_run_inline`), stopped after that many seconds instead: `_PastSlice`."""
+    With `slice_s` (on the event loop, `_run_inline`), stopped after that many seconds of the thread's CPU time
+    instead: `_PastSlice`."""
     db = sandbox.db
     budget_end = None if sandbox.deadline is None else time.monotonic() + sandbox.budget
     if sandbox.deadline is not None:  # the budget runs from the start of the work, not from the wait for a thread
-        sandbox.deadline = budget_end if slice_s is None else time.monotonic() + min(slice_s, sandbox.budget)
+        if slice_s is None:
+            sandbox.deadline = budget_end
+        else:
+            sandbox.budget_clock = time.thread_time
+            sandbox.deadline = time.thread_time() + min(slice_s, sandbox.budget)
     if sandbox.stale_s is not None:  # a stale_read fault: this read sees the state as it was (rolled back after)
         sandbox.stale_hidden = sandbox.hide_recent_changes(sandbox.stale_s)
     if sandbox.deadline is not None:
-        deadline = sandbox.deadline
-        db.set_progress_handler(lambda: int(time.monotonic() > deadline), 2_000)
+        deadline, clock = sandbox.deadline, sandbox.budget_clock
+        db.set_progress_handler(lambda: int(clock() > deadline), 2_000)
     try:
         result = tool.fn(sandbox, **kwargs)
         if budget_end is not None and time.monotonic() > budget_end:

@@ -23,7 +23,7 @@ import json
 import secrets
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -72,7 +72,10 @@ class Sandbox:
         # and the journal order is the order in which state changed.
         self.lock = anyio.Lock()
         self.deadline: float | None = None
-        """`time.monotonic()` by which the running tool call must end (None outside a call)."""
+        """`budget_clock()` by which the running tool call must end (None outside a call)."""
+        self.budget_clock: Callable[[], float] = time.monotonic
+        """What `deadline` is measured on: wall time, or the thread's CPU time for a call's slice on the event loop
+        (`servers.core.mcp`), so a call the machine paused is not taken for a heavy one."""
         self.budget: float = 0.0
         """The running call's time budget in seconds, for messages."""
         self.fault_state = FaultState()
@@ -333,7 +336,7 @@ class Sandbox:
 
     def over_budget(self) -> bool:
         """Whether the running call is past its time budget."""
-        return self.deadline is not None and time.monotonic() > self.deadline
+        return self.deadline is not None and self.budget_clock() > self.deadline
 
     def checkpoint(self) -> None:
         """Stop the running call if it is past its time budget. The row helpers call it; tools call it too
