@@ -111,7 +111,7 @@ SizeOption = Annotated[
     typer.Option(
         "--size",
         help="World size: small, medium or large; edition 2 also mix, its default (each organization's own "
-        "size: 60% small, 32% medium, 8% large). Edition 1's default: small.",
+        "size: 66% small, 30% medium, 4% large). Edition 1's default: small.",
     ),
 ]
 EditionOption = Annotated[

@@ -90,7 +90,8 @@ def _draw2(family: Family, seed: int, size: str, index: int, fixed: dict[str, An
     measured = edition2.measure(scenario, edition2.count_rows(draft.world.apps) - before)
     scenario["difficulty"] = difficulty = draft.difficulty or edition2.difficulty(measured, world_size)
     extra = {"edition": 2, "organization": world.org_id, "template": params.get("template"),
-             "industry": getattr(world, "industry", ""), "size": world_size, **measured}  # fmt: skip
+             "industry": getattr(world, "industry", ""), "size": world_size, **measured,
+             "shape": edition2.shape(scenario["instruction"], world)}  # fmt: skip
     return Task(task_id, family.name, index, params, knobs, difficulty, split, core, world_info, scenario, extra)
 
 
