@@ -65,7 +65,7 @@ GREETINGS = [
     "Hi, a task for you.",
     "Morning, hope you're well.",
     "So, a task.",
-    "Hi, hope you had a good weekend.",
+    "Hi, hope your week is going well.",
     "Hey, can you help?",
     "Good afternoon.",
     "Hi again!",

@@ -377,11 +377,11 @@ WRAPUP = phrasing.Phrasebook(
         "Set the priority the thread asks for.",
         "Don't mix it up with older incidents.",
         "Keep the timeline accurate.",
-        "Only send the status update to the address in the thread.",
+        "The status update goes to the address in the thread.",
         "One ticket is enough.",
         "Stick to what's in the thread.",
         "Get the resolution time right.",
-        "Don't reply-all to the incident thread.",
+        "Say in the status update when it was resolved.",
     ],
 )
 PHRASEBOOKS = {"wrapup": WRAPUP}

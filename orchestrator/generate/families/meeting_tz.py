@@ -368,7 +368,7 @@ BOOK_MAIL = phrasing.Phrasebook(
     openers=[
         "My inbox is piling up.",
         "I'm in workshops all day.",
-        "{requester} has been waiting on me.",
+        "I've been slow on this one.",
         "I haven't had time to answer {requester}.",
         "Could you help me catch up on mail?",
         "This one slipped through the cracks.",
@@ -382,9 +382,9 @@ BOOK_MAIL = phrasing.Phrasebook(
     closers=[
         "Only invite the people in their mail.",
         "Their suggested times may not work for everyone, so check the calendars.",
-        "Reply in the same thread.",
+        "Answer {requester} by mail.",
         "Just one meeting, please.",
-        "Don't email anyone else.",
+        "Don't email anyone outside the meeting.",
         "Make sure the time in your reply matches the invite.",
         "Stick to everyone's working hours.",
         "Leave my other events alone.",

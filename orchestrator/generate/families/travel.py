@@ -400,7 +400,7 @@ PLAN = phrasing.Phrasebook(
         "Keep it to the people who are going.",
         "Use the dates from {organizer}'s mail.",
         "No need to book flights or the hotel.",
-        "Reply in {organizer}'s thread.",
+        "Answer {organizer} by mail.",
         "Nothing needs to go to outside addresses.",
         "Double-check the dates before replying.",
         "The travel days are the day before and the day after the offsite.",
