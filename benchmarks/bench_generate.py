@@ -25,7 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from orchestrator.generate.family import families  # noqa: E402
-from orchestrator.generate.pipeline import Options, generate  # noqa: E402
+from orchestrator.generate.pipeline import Options, family_names, generate  # noqa: E402
+
+EDITION = 1
 
 
 def measure(names: list[str], count: int, prove: str, size: str) -> list[tuple[str, int, int, int, float, float]]:
@@ -33,7 +35,8 @@ def measure(names: list[str], count: int, prove: str, size: str) -> list[tuple[s
     for name in names:
         with tempfile.TemporaryDirectory() as folder:
             wall, cpu = time.perf_counter(), time.process_time()
-            report = anyio.run(generate, Options([name], count, seed=0, size=size, prove=prove), Path(folder))[0]
+            options = Options([name], count, seed=0, size=size, prove=prove, edition=EDITION)
+            report = anyio.run(generate, options, Path(folder))[0]
             rows.append((name, report.written, sum(report.dropped.values()), report.episodes,
                          time.perf_counter() - wall, time.process_time() - cpu))  # fmt: skip
     return rows
@@ -57,15 +60,18 @@ def main() -> None:
                         help="comma-separated, or 'all'")  # fmt: skip
     parser.add_argument("--count", type=int, default=6, help="tasks per family with the basic proofs")
     parser.add_argument("--full-count", type=int, default=2, help="tasks per family with the full proofs")
-    parser.add_argument("--size", default="small", choices=["small", "medium", "large"])
+    parser.add_argument("--size", default="small", choices=["small", "medium", "large", "mix"])
     parser.add_argument("--released", type=int, default=10_000, help="size of the released set to estimate")
+    parser.add_argument("--edition", type=int, default=1, choices=[1, 2], help="task-set edition (sizes: any, or mix)")
     args = parser.parse_args()
-    names = list(families()) if args.families == "all" else args.families.split(",")
+    global EDITION  # noqa: PLW0603
+    EDITION = args.edition
+    names = family_names(args.families, args.edition)
     unknown = [n for n in names if n not in families()]
     if unknown:
         parser.error(f"unknown families: {', '.join(unknown)}; known: {', '.join(families())}")
     anyio.run(
-        generate, Options(names[:1], 1, seed=99, size=args.size), Path(tempfile.mkdtemp())
+        generate, Options(names[:1], 1, seed=99, size=args.size, edition=EDITION), Path(tempfile.mkdtemp())
     )  # warm-up: imports, Faker locales
     basic = show(
         f"--prove basic, {args.count} per family, {args.size} worlds", measure(names, args.count, "basic", args.size)
