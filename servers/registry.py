@@ -26,8 +26,9 @@ BUILTIN = {
 }
 
 
+@cache
 def available() -> dict[str, str]:
-    """App name → `module:attribute` of its `App`."""
+    """App name → `module:attribute` of its `App` (the installed entry points, read once per process)."""
     found = dict(BUILTIN)
     for entry in entry_points(group="clawgym.apps"):
         found.setdefault(entry.name, entry.value)

@@ -56,11 +56,16 @@ def read_regular(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
     return raw
 
 
-def _check_depth(text: str, path: Path) -> None:
+FAST_LOADER: type[yaml.SafeLoader] | None = getattr(yaml, "CSafeLoader", None)
+"""libyaml's parser with the same safe constructor, when PyYAML was built with it: a file is parsed in C; one it
+refuses is parsed again by the pure-Python parser, whose words the error gives (`load`)."""
+
+
+def _check_depth(text: str, path: Path, loader: type[yaml.SafeLoader] = yaml.SafeLoader) -> None:
     """Refuse nesting deeper than `MAX_DEPTH` from the parser's events, before any node is built (PyYAML builds
     nodes recursively: a deep file would exhaust the stack)."""
     depth = 0
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+    for event in yaml.parse(text, Loader=loader):
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
@@ -116,15 +121,13 @@ def load(path: Path) -> tuple[Any, dict[Path_, int]]:
         line = text.count("\n", 0, text.index("\0")) + 1
         raise YamlFileError(path, line, "holds a NUL byte; a scenario is a UTF-8 text file") from None
     try:
-        _check_depth(text, path)
-        loader = yaml.SafeLoader(text)
-        try:
-            node = loader.get_single_node()
-            if node is not None:
-                _check_expansion(node, path)
-            data = loader.construct_document(node) if node is not None else None
-        finally:
-            loader.dispose()
+        if FAST_LOADER is None or yaml.reader.Reader.NON_PRINTABLE.search(text):
+            node, data = _compose(text, path, yaml.SafeLoader)
+        else:
+            try:
+                node, data = _compose(text, path, FAST_LOADER)
+            except yaml.YAMLError:  # not valid YAML: read again in pure Python, for the same error as ever
+                node, data = _compose(text, path, yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
         raise YamlFileError(path, line, f"not valid YAML: {exc.problem}") from None
@@ -135,6 +138,20 @@ def load(path: Path) -> tuple[Any, dict[Path_, int]]:
     if node is not None:
         _walk(node, (), lines)
     return data, lines
+
+
+def _compose(text: str, path: Path, loader_class: type[yaml.SafeLoader]) -> tuple[yaml.Node | None, Any]:
+    """The document's node graph and data, read by `loader_class` within `MAX_DEPTH` and `MAX_NODES`."""
+    _check_depth(text, path, loader_class)
+    loader = loader_class(text)
+    try:
+        node = loader.get_single_node()
+        if node is not None:
+            _check_expansion(node, path)
+        data = loader.construct_document(node) if node is not None else None
+    finally:
+        loader.dispose()
+    return node, data
 
 
 def _walk(node: yaml.Node, path: Path_, lines: dict[Path_, int]) -> None:
