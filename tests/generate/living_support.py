@@ -65,6 +65,13 @@ async def proven(scenario: scenarios.Scenario, backend: Any) -> None:
     assert check.valid, check.problems
 
 
+async def fully_proven(scenario: scenarios.Scenario, backend: Any) -> None:
+    """The task passes the full proofs a release samples: mutations and attacks fail, equivalents and 12 variations
+    a side pass."""
+    check = await validate(scenario, backend, mutate=True, attack=True, equivalents=True, variations=12)
+    assert check.valid, check.problems
+
+
 async def verdict(scenario: scenarios.Scenario, backend: Any, steps: list[OracleStep]) -> tuple[bool, str]:
     """Whether these steps pass, and why not."""
     result, report = await run_once(scenario, backend, OracleAgent(steps))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from living_support import draw, first, proven, step, steps_of, verdict, without
+from living_support import draw, first, fully_proven, proven, step, steps_of, verdict, without
 
 from orchestrator.generate import phrasing
 from orchestrator.generate.families import approval_needed
@@ -67,3 +67,10 @@ async def test_a_refusal_told_in_other_words_passes(backend, tmp_path: Path) -> 
     steps[-1].args["body"] = "Hi, sorry, the request was turned down for now, so the ticket is cancelled."
     passed, why = await verdict(scenario, backend, steps)
     assert passed, why
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("value", ["approve", "refuse"])
+async def test_full_proofs(backend, tmp_path: Path, value) -> None:
+    scenario, _ = draw("approval-needed", tmp_path, lambda p: p["decision"] == value, seed=12)
+    await fully_proven(scenario, backend)

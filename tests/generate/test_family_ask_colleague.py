@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from living_support import draw, first, proven, step, steps_of, verdict, without
+from living_support import draw, first, fully_proven, proven, step, steps_of, verdict, without
 
 from orchestrator.generate import phrasing
 from orchestrator.generate.families import ask_colleague
@@ -59,3 +59,10 @@ async def test_room_in_the_description_and_a_new_mail_to_both_passes(backend, tm
     steps.append(step("mail__send_message", to=[params["expert"]], subject="Thanks", body="Thanks for the room!"))
     passed, why = await verdict(scenario, backend, steps)
     assert passed, why
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("value", ["room", "budget"])
+async def test_full_proofs(backend, tmp_path: Path, value) -> None:
+    scenario, _ = draw("ask-colleague", tmp_path, lambda p: p["kind"] == value, seed=12)
+    await fully_proven(scenario, backend)

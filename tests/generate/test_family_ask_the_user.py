@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from living_support import draw, first, proven, step, steps_of, verdict, without
+from living_support import draw, first, fully_proven, proven, step, steps_of, verdict, without
 
 from orchestrator.generate import phrasing
 from orchestrator.generate.families import ask_the_user
@@ -61,3 +61,10 @@ async def test_two_questions_a_new_mail_and_another_report_pass(backend, tmp_pat
         steps.append(x)
     passed, why = await verdict(scenario, backend, steps)
     assert passed, why
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("missing", [False, True])
+async def test_full_proofs(backend, tmp_path: Path, missing: bool) -> None:
+    scenario, _ = draw("ask-the-user", tmp_path, lambda p: bool(p["missing"]) == missing, seed=12)
+    await fully_proven(scenario, backend)

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from living_support import draw, proven, step, steps_of, verdict
+from living_support import draw, fully_proven, proven, step, steps_of, verdict
 
 from orchestrator.generate import phrasing
 from orchestrator.generate.families import changed_request
@@ -68,3 +68,10 @@ async def test_cancel_and_rebook_with_a_new_mail_to_everyone_passes(backend, tmp
         steps.append(x)
     passed, why = await verdict(scenario, backend, steps)
     assert passed, why
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("value", ["time", "time+guest"])
+async def test_full_proofs(backend, tmp_path: Path, value) -> None:
+    scenario, _ = draw("changed-request", tmp_path, lambda p: p["change"] == value, seed=12)
+    await fully_proven(scenario, backend)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from living_support import draw, proven, step, steps_of, verdict, without
+import pytest
+from living_support import draw, fully_proven, proven, step, steps_of, verdict, without
 
 from orchestrator.generate import phrasing
 from orchestrator.generate.families import declined_invite
@@ -54,3 +55,10 @@ async def test_a_reply_to_the_decline_and_one_mail_each_in_utc_passes(backend, t
               for e in params["guests"] if e != params["decliner"]]  # fmt: skip
     passed, why = await verdict(scenario, backend, steps)
     assert passed, why
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("value", [2, 3])
+async def test_full_proofs(backend, tmp_path: Path, value) -> None:
+    scenario, _ = draw("declined-invite", tmp_path, lambda p: p["guests_count"] == value, seed=12)
+    await fully_proven(scenario, backend)
