@@ -112,10 +112,14 @@ class Prover:
 
     def outcome(self, family: str, index: int) -> Outcome:
         """Draw candidate `index` of `family`, and prove it when it is of the wanted split."""
-        from orchestrator.generate import drawing  # noqa: PLC0415
+        from orchestrator.generate import drawing, edition2  # noqa: PLC0415
         from orchestrator.generate.family import families  # noqa: PLC0415
 
         plan = self.plan
+        if plan.edition == 2 and plan.split is not None:  # the organization decides the split: no need to draw
+            split, core = edition2.organization(plan.seed, family, index)[1:]
+            if not drawing.in_split(plan.split, split, core):
+                return Outcome(family, index, "other_split")
         task = drawing.draw(families()[family](), plan.seed, plan.size, index, dict(plan.knobs), edition=plan.edition)
         if task is None:
             return Outcome(family, index, "unfit")
