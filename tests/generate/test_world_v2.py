@@ -241,3 +241,22 @@ def test_history_is_counted_in_real_time_across_a_daylight_saving_change() -> No
         sent = {m["id"]: _instant(m["sent_at"]) for m in messages}
         assert [sent[m["id"]] for m in messages] == sorted(sent.values())
         assert all(sent[m["id"]] > sent[m["in_reply_to"]] for m in messages if m.get("in_reply_to"))
+
+
+@pytest.mark.slow
+def test_a_thousand_built_worlds_are_a_thousand_organizations_each_sound() -> None:
+    names, industries, weekdays, hours = set(), Counter(), set(), set()
+    for seed in range(5000, 6000):
+        world = worlds.build_world(seed, "small", edition=2)
+        names.add(world.org)
+        industries[world.industry] += 1
+        weekdays.add(world.start.weekday())
+        hours.add((world.start.hour, world.start.minute))
+        first = _first_names(world)
+        assert len(first) == len(set(first)), seed
+        if seed % 50 == 0:
+            assert worlds.validate_apps(world) == [], seed
+            assert [p for t in _texts(world) for p in _faker_phrases(t)] == [], seed
+    assert len(names) == 1000 and len(industries) == len(vocab.INDUSTRIES) >= 12
+    assert min(industries.values()) >= 60
+    assert weekdays == {0, 1, 2, 3, 4} and len(hours) == 17
