@@ -81,7 +81,7 @@ def test_two_worker_processes_write_the_bytes_one_process_writes(tmp_path: Path)
 def test_edition_two_splits_by_organization_and_measures_its_tasks() -> None:
     known = families()
     orgs: dict[str, set[str]] = {"train": set(), "test": set(), "test-ood": set()}
-    for name in ("customer-answer", "travel"):
+    for name in ("customer-answer", "inbox-rules"):
         for index in range(0, 40, 4):
             task = drawing.draw(known[name](), 2, "small", index, edition=2)
             if task is None:
