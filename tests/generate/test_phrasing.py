@@ -154,3 +154,16 @@ async def _basic(name: str, count: int) -> list[str]:
 @pytest.mark.parametrize("name", DONE)
 def test_edition_2_tasks_pass_their_basic_proofs(name: str) -> None:
     assert anyio.run(_basic, name, 4) == []
+
+
+def test_slips_change_only_the_templates_own_words() -> None:
+    template = 'The {clash}, the one {who} set, and the "The Plan, v2" doc: move the meeting to {day}, then tell them.'
+    values = {"clash": "The All-hands, again", "who": "the CEO", "day": "Friday 5 March, 10:00"}
+    seen = set()
+    for seed in range(300):
+        text = phrasing.slip(template, random.Random(seed)).format(**values)
+        for value in [*values.values(), '"The Plan, v2"']:
+            assert value in text, f"seed {seed}: {value!r} lost in {text!r}"
+        seen.add(text)
+    assert len(seen) >= 6, "slips vary"
+    assert any(t.startswith("the ") for t in seen) and any(not t.endswith(".") for t in seen)
