@@ -117,6 +117,11 @@ class LocalApp:
         lines = self.log_path.read_text(errors="replace").strip().splitlines()[-10:]
         return f"; log {self.log_path}:\n  " + "\n  ".join(lines) if lines else ""
 
+    def terminate(self) -> None:
+        """Ask the server to stop (SIGTERM), without waiting: `stop` waits."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+
     def stop(self) -> None:
         if self.socket is not None:  # never spawned
             self.socket.close()
@@ -170,5 +175,8 @@ class LocalBackend(Backend):
             await self.close_connections()
             for app in self.apps.values():
                 await app.endpoint.aclose()
+            for app in self.apps.values():  # every server stops at once; then each is waited for
+                app.terminate()
+            for app in self.apps.values():
                 await anyio.to_thread.run_sync(app.stop)
         self.apps.clear()

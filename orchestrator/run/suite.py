@@ -15,6 +15,7 @@ May import `orchestrator.run.runner`, `orchestrator.record`, `orchestrator.scena
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import signal
 import time
@@ -200,6 +201,7 @@ async def run_suite(
     with collector_for_episodes():
         async with anyio.create_task_group() as outer:
             outer.start_soon(watch_signals, interrupt, outer.cancel_scope, notify)
+            await _start_apps(backend, runnable)
             async with anyio.create_task_group() as tg:
                 for run in runnable:
                     tg.start_soon(one, run)
@@ -209,6 +211,16 @@ async def run_suite(
     record.summary["stopped"] = interrupt.stopped
     write_summary(options.out, record.summary, SUITE)
     return record
+
+
+async def _start_apps(backend: Backend, runs: list[ScenarioRun]) -> None:
+    """Start every app of the suite's scenarios at once (a local backend's servers in parallel, not one scenario's
+    after another's); the servers are shared by every episode of the suite. A failure is left to each scenario's own
+    run, which starts its apps again and records why they did not start."""
+    apps = sorted({app for run in runs if run.scenario is not None for app in run.scenario.apps})
+    if apps and not getattr(backend, "runs_episodes", False):
+        with contextlib.suppress(Exception):
+            await backend.start(apps)
 
 
 def _options_of(run: ScenarioRun, options: SuiteOptions, within: int) -> RunOptions:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import httpx2
 from helpers import ROOT
@@ -42,3 +43,26 @@ def test_a_listen_fd_that_is_no_socket_is_a_one_line_error() -> None:
     )  # fmt: skip
     assert done.returncode != 0
     assert "--listen-fd 0" in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+async def test_a_suite_starts_every_app_of_its_scenarios_before_its_first_episode(tmp_path: Path) -> None:
+    """approval-wait needs tickets, changed-request mail: both servers are up, started together, before either
+    scenario's first episode, and serve the whole suite."""
+    from orchestrator import scenario
+    from orchestrator.agents.base import OracleAgent
+    from orchestrator.run.suite import ScenarioRun, SuiteOptions, run_suite
+
+    files = [ROOT / "scenarios" / "approval-wait.yaml", ROOT / "scenarios" / "changed-request.yaml"]
+    runs = [ScenarioRun(file=path, scenario=scenario.load(path)) for path in files]
+    up_at_first_start: list[set[str]] = []
+    async with LocalBackend() as local:
+
+        def on_event(kind: str, run: ScenarioRun, index: int, text: str) -> None:
+            if kind == "start" and not up_at_first_start:
+                up_at_first_start.append(set(local.endpoints))
+
+        record = await run_suite(runs, local, OracleAgent, SuiteOptions(out=tmp_path, parallel=2), on_event)
+        pids = {app: local.apps[app].process.pid for app in local.apps}  # type: ignore[union-attr]
+    assert up_at_first_start == [{"tickets", "mail"}]
+    assert sorted(pids) == ["mail", "tickets"]
+    assert record.summary["total"]["passes"] == 2, record.summary["total"]
