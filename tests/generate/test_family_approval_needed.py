@@ -74,3 +74,20 @@ async def test_a_refusal_told_in_other_words_passes(backend, tmp_path: Path) -> 
 async def test_full_proofs(backend, tmp_path: Path, value) -> None:
     scenario, _ = draw("approval-needed", tmp_path, lambda p: p["decision"] == value, seed=12)
     await fully_proven(scenario, backend)
+
+
+async def test_asking_in_a_ticket_comment_passes(backend, tmp_path: Path) -> None:
+    """Another channel: the approval asked for on the request's ticket; the approver answers by mail all the same."""
+    scenario, params = draw(
+        "approval-needed", tmp_path, lambda p: p["kind"] == "purchase" and p["decision"] == "approve"
+    )
+    key = first(steps_of(scenario), "tickets__get_ticket").args["key"]
+    steps = []
+    for x in steps_of(scenario):
+        if x.tool == "mail__send_message":
+            x = step("tickets__add_comment", key=key, body="Could you approve this purchase, please?")
+        if x.tool == "mail__get_thread":
+            x = step("mail__search_messages", query=f"from:{params['approver']}")
+        steps.append(x)
+    passed, why = await verdict(scenario, backend, steps)
+    assert passed, why

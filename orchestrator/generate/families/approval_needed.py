@@ -34,6 +34,8 @@ GRANTED = ["approved", "granted", "go ahead", "green light", "signed off", "give
 REFUSED = ["refused", "declined", "rejected", "not approved", "didn't approve", "did not approve", "denied",
            "turned down", "won't approve", "can't approve", "cannot approve", "said no", "isn't approved",
            "wasn't approved", "was not approved", "not going ahead"]  # fmt: skip
+ASKS = ["approve", "approval", "sign off", "sign-off", "go ahead", "ok", "okay", "green light", "permission", "yes"]
+"""What a comment asking the approver names (the `asks` operator: a question or a request, not a statement)."""
 REQUESTS = [
     "{r} asked for {what} ({key}). That needs {m}'s approval first: email {m}, wait for the answer, and only if it's "
     "a yes, {act}. Either way, close {key} (done if approved, cancelled if not) and tell {r} the outcome.",
@@ -61,7 +63,7 @@ REQUESTS = [
     "if {m} says yes. Close the ticket to match and let {r} know.",
     "Take {key} off my plate? {r} wants {what}; {m} approves these. Ask by mail, wait for the answer, act on it ({act} "
     "if approved), close {key} as done or cancelled, and tell {r}.",
-    "Please handle the approval for {key} ({r}: {what}). Write to {m}, wait for the decision. Approved means {act} "
+    "Please handle the approval for {key} ({r}: {what}). Write to {m} by email, wait for the decision. Approved means {act} "
     "and done; refused means cancel. Either way {r} should hear from you.",
     "For {r}'s {key} ({what}): check with {m} by email and wait for the answer. Don't {act_short} unless {m} "
     "approves. Close {key} accordingly and tell {r} the decision.",
@@ -75,7 +77,7 @@ REQUESTS = [
     "{act}; close {key} as done or cancelled; and tell {r} either way.",
     "Approval run, please: {r}'s {key} ({what}) needs {m}'s yes. Mail {m}, wait, {act} only if approved, set {key} "
     "to done or cancelled, and let {r} know.",
-    "Can you ask {m} whether {r} may have {what} ({key})? Wait for the answer. With a yes, {act} and close {key} "
+    "Can you email {m} to ask whether {r} may have {what} ({key})? Wait for the answer. With a yes, {act} and close {key} "
     "as done; with a no, cancel it. Tell {r} in any case.",
     "{r} asked me for {what} ({key}), but {m} has to approve. Ask {m} by email and wait for their reply; only if "
     "it's approved, {act}. Close {key} accordingly and tell {r}.",
@@ -126,7 +128,13 @@ class ApprovalNeeded(Family):
         )  # fmt: skip
         answer = (f"Hi $persona_first,\n\n{key} is approved, go ahead.\n\n$first_name" if approved else
                   f"Hi $persona_first,\n\nno, I'm not approving {key}: {params['refusal']}.\n\n$first_name")  # fmt: skip
-        draft.extra["world"] = living.world_section(people=[{
+        on_ticket = {  # asked in a comment on the request instead, the approver still answers by mail
+            "name": "approver-answers-a-comment", "app": "mail", "delay": f"{params['delay']}m",
+            "when": {"app": "tickets", "table": "comments", "added": True, "where": {"ticket_key": key, "body": {"asks": ASKS}}},
+            "add": {"messages": [{"id": "approver-answer", "from": approver.address_line, "to": [world.persona.email],
+                                  "subject": f"Re: {key}", "body": answer.replace("$persona_first", world.persona.first_name)
+                                  .replace("$first_name", approver.first_name)}]}}  # fmt: skip
+        draft.extra["world"] = living.world_section(events=[on_ticket], people=[{
             "email": approver.email, "name": approver.name, "mail": [{"reply": answer, "delay": f"{params['delay']}m"}]}])  # fmt: skip
         oracle = _seed(draft, params, key)
         action = _action(draft, params, key)

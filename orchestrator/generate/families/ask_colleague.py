@@ -41,11 +41,11 @@ REQUESTS = [
     "Afterwards close {key} and confirm to {r}.",
     "I owe {r} an answer on {key}. The missing piece is {fact}; {ef} has it. Email {ef}, wait until they reply, "
     "{act}, and finish by closing {key} and telling {r} what you did.",
-    "Forwarding you {r}'s ask ({key}): '{task_quote}'. Don't guess {fact}: ask {ef} and wait for the answer. Then {act}, "
+    "Forwarding you {r}'s ask ({key}): '{task_quote}'. Don't guess {fact}: ask {ef} by mail and wait for the answer. Then {act}, "
     "close the ticket and let {r} know.",
     "Could you take {key} off my plate? {r} needs us to {task_plain}. Check with {e} for {fact} (by mail, and do wait "
     "for the reply), {act}, then close {key} and update {r}.",
-    "For {key}: {fact} has to come from {ef}. Ask them, wait for the answer, and only then {act}. Mark the ticket done "
+    "For {key}: {fact} has to come from {ef}. Ask them by email, wait for the answer, and only then {act}. Mark the ticket done "
     "and drop {r} a note.",
     "Take care of {r}'s {key}, please. Step one is asking {ef} for {fact} by email; wait for the reply. Then {act}, "
     "close {key} and tell {r}.",
@@ -57,7 +57,7 @@ REQUESTS = [
     "{r}.",
     "{r} pinged me about {key}. Could you get {fact} from {ef} (ask by mail and wait for it), {act}, and then close "
     "the ticket and tell {r}?",
-    "Sort out {key} for me? It's {r}'s request to {task_plain}. {ef} is the only one who knows {fact}: ask, wait for "
+    "Sort out {key} for me? It's {r}'s request to {task_plain}. {ef} is the only one who knows {fact}: ask by mail, wait for "
     "the answer, {act}. Then close {key} and let {r} know it's done.",
     "Please finish {key}. What's left: find out {fact} from {e} (mail them and wait for the reply), {act}, close the "
     "ticket, and tell {r}.",
@@ -81,7 +81,7 @@ REQUESTS = [
     "ticket and tell {r}?",
     "We can't finish {key} without {fact}, and {e} is the person to ask. Send them a mail, give them a little while "
     "to answer, then {act}. Close {key} and let {r} know how it went.",
-    "Could you get {r} sorted ({key})? They need us to {task_plain}. Write to {ef} for {fact}, wait for what they "
+    "Could you get {r} sorted ({key})? They need us to {task_plain}. Write to {ef} by email for {fact}, wait for what they "
     "say, {act}, and close the ticket with a note to {r}.",
     "{key} is yours now. {r} wants to {task_plain_they}, and {ef} knows {fact}. Email {ef}, wait for the answer "
     "before doing anything else, {act}, then close {key} and tell {r}.",
