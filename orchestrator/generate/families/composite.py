@@ -1,6 +1,7 @@
 """Composite tasks: 2-4 families chained over one world, asked for in one instruction (edition 2).
 
-A composite family names a chain of part families (`Composite.chain`, parts described in `composite_parts`). Its
+A composite family names a chain of part families (`Composite.chain`, parts described in `composite_parts`; a
+place of the chain may offer alternatives, one drawn per task). Its
 `sample` draws the parts in order on one copy of the world: each part is sampled, adjusted to the parts before it
 (`fit`: a shared person, a refused overlap), and built on that copy before the next is sampled, so a later part
 sees the earlier parts' rows, people and times and never collides with them. `build` replays the parts on the
@@ -313,16 +314,17 @@ class IncidentFollowup(Composite):
 
 @register
 class OffboardHandover(Composite):
-    """A colleague offboarded and a design review's open comments ticketed, in one request."""
+    """A colleague offboarded, then a design review's open comments ticketed or today's inbox sorted by the rules doc,
+    in one request."""
 
     name = "offboard-handover"
-    title = "Hand over a leaver's work and ticket a design review's open comments"
-    chain = ("offboard", "doc-comments")
-    apps = ("calendar", "docs", "tickets")
+    title = "Hand over a leaver's work, then ticket a design review's comments or sort today's inbox"
+    chain = ("offboard", ("doc-comments", "inbox-rules"))
+    apps = ("calendar", "docs", "mail", "tickets")
     openers = (
         "Handover week, so a couple of admin jobs.",
         "Two things on my plate I'd like you to take.",
-        "{leaver_first} is leaving, and the design review is done; both need tidying up.",
+        "{leaver_first} is leaving, and there is more tidying up after that.",
         "Could you do some housekeeping for me?",
         "Some admin for today, please.",
         "Before {leaver_first} goes, let's get things in order.",
@@ -337,6 +339,8 @@ class OffboardHandover(Composite):
     ) -> dict[str, Any] | None:
         if family == "doc-comments" and earlier[0]["params"]["leaver"] in params["authors"]:
             return None  # a ticket for someone who is leaving: the parts would disagree
+        if family == "inbox-rules":
+            return {**params, "in_doc": True}  # the rules in the 'Mail rules' doc, as the part's sentences say
         return params
 
 
