@@ -18,6 +18,7 @@ def test_phrasings_reach_both_sides() -> None:
     assert len(approval_needed.REQUESTS) >= 20 and sides.count("test") >= 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["access", "purchase"])
 @pytest.mark.parametrize("decision", ["approve", "refuse"])
 async def test_drawn_task_is_proven(backend, tmp_path: Path, kind: str, decision: str) -> None:

@@ -18,6 +18,7 @@ def test_phrasings_reach_both_sides() -> None:
     assert len(ask_colleague.REQUESTS) >= 20 and sides.count("test") >= 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["room", "budget"])
 async def test_drawn_task_is_proven(backend, tmp_path: Path, kind: str) -> None:
     scenario, _ = draw("ask-colleague", tmp_path, lambda p: p["kind"] == kind)

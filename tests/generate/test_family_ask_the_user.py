@@ -18,6 +18,7 @@ def test_phrasings_reach_both_sides() -> None:
     assert len(ask_the_user.REQUESTS) >= 20 and sides.count("test") >= 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("missing", [False, True])
 async def test_drawn_task_is_proven(backend, tmp_path: Path, missing: bool) -> None:
     scenario, _ = draw("ask-the-user", tmp_path, lambda p: bool(p["missing"]) == missing)

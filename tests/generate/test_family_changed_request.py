@@ -19,6 +19,7 @@ def test_phrasings_reach_both_sides() -> None:
     assert len(changed_request.REQUESTS) >= 20 and sides.count("test") >= 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("change", ["time", "time+guest"])
 async def test_drawn_task_is_proven(backend, tmp_path: Path, change: str) -> None:
     scenario, _ = draw("changed-request", tmp_path, lambda p: p["change"] == change)

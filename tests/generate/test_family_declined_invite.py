@@ -19,6 +19,7 @@ def test_phrasings_reach_both_sides() -> None:
     assert len(declined_invite.REQUESTS) >= 20 and sides.count("test") >= 4
 
 
+@pytest.mark.slow
 async def test_drawn_tasks_are_proven(backend, tmp_path: Path) -> None:
     for count in (2, 3):
         scenario, _ = draw("declined-invite", tmp_path, lambda p, c=count: p["guests_count"] == c)
