@@ -121,6 +121,28 @@ def overnight_return(s: scenarios.Scenario, steps: list[OracleStep]) -> list[Ora
     return out
 
 
+def day_flight_landing_after_midnight(s: scenarios.Scenario, steps: list[OracleStep]) -> list[OracleStep]:
+    """The way back as a timed flight that leaves in the afternoon and lands after midnight in the persona's zone."""
+    out = [x.model_copy(deep=True) for x in steps]
+    back = [x for x in out if x.tool == "calendar__create_event"][-1]
+    day = datetime.fromisoformat(back.args["start"]).replace(hour=13, minute=0)
+    back.args.update(
+        start=day.isoformat(), end=(day + timedelta(hours=12)).isoformat(), title="Flight home", all_day=False
+    )
+    return out
+
+
+def return_block_a_day_too_long(s: scenarios.Scenario, steps: list[OracleStep]) -> list[OracleStep]:
+    """The way back blocked from the morning of the travel day to the evening of the next."""
+    out = [x.model_copy(deep=True) for x in steps]
+    back = [x for x in out if x.tool == "calendar__create_event"][-1]
+    day = datetime.fromisoformat(back.args["start"]).replace(hour=8, minute=0)
+    back.args.update(
+        start=day.isoformat(), end=(day + timedelta(hours=34)).isoformat(), title="Flight home", all_day=False
+    )
+    return out
+
+
 def itinerary_note_to_the_team(s: scenarios.Scenario, steps: list[OracleStep]) -> list[OracleStep]:
     team = [x.args["email"] for x in steps if x.tool == "docs__share_document"]
     note = step(
@@ -203,6 +225,8 @@ ALTS = [
     ),
     Alt("guests-told-but-nothing-moved", "reschedule", False, only_the_mail),
     Alt("overnight-return-flight", "travel", True, overnight_return),
+    Alt("return-flight-landing-after-midnight", "travel", True, day_flight_landing_after_midnight),
+    Alt("return-block-into-the-next-evening", "travel", False, return_block_a_day_too_long),
     Alt(
         "second-note-to-the-team-with-the-link", "travel", True, itinerary_note_to_the_team, has("docs__share_document")
     ),
