@@ -3,6 +3,7 @@ where the room is written, is free."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ def test_phrasings_reach_both_sides() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["room", "budget"])
+@pytest.mark.parametrize("kind", ["room", "budget", "day"])
 async def test_drawn_task_is_proven(backend, tmp_path: Path, kind: str) -> None:
     scenario, _ = draw("ask-colleague", tmp_path, lambda p: p["kind"] == kind)
     await proven(scenario, backend)
@@ -63,7 +64,20 @@ async def test_room_in_the_description_and_a_new_mail_to_both_passes(backend, tm
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("value", ["room", "budget"])
+@pytest.mark.parametrize("value", ["room", "budget", "day"])
 async def test_full_proofs(backend, tmp_path: Path, value) -> None:
     scenario, _ = draw("ask-colleague", tmp_path, lambda p: p["kind"] == value, seed=12)
     await fully_proven(scenario, backend)
+
+
+async def test_booking_on_the_day_the_requester_guessed_fails(backend, tmp_path: Path) -> None:
+    """The answer waited for and read, but the review booked on the weekday the request guessed, not the expert's."""
+    scenario, params = draw("ask-colleague", tmp_path, lambda p: p["kind"] == "day")
+    start = datetime.fromisoformat(params["start"])
+    moved = start + timedelta(days=params["stale_day"] - params["day"])
+    steps = steps_of(scenario)
+    create = first(steps, "calendar__create_event")
+    create.args.update(start=moved.isoformat(), end=(moved + timedelta(minutes=45)).isoformat())
+    steps[-1].args["body"] = f"Booked for {moved:%A} at {moved:%H:%M}."
+    passed, why = await verdict(scenario, backend, steps)
+    assert not passed, why

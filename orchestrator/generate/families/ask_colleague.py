@@ -1,13 +1,16 @@
 """ask-colleague (edition 2): the fact a request needs is known only to a colleague, who answers by mail later.
 
-A colleague (the requester) asks the persona by mail, with a tracking ticket, for one of two things (`kind`):
+A colleague (the requester) asks the persona by mail, with a tracking ticket, for one of three things (`kind`):
 
 - `room`: set up a workshop with them and a third colleague on a given day, at the only time all three are free
   (the calendar's free/busy), in a room only the office manager (the expert) can name;
-- `budget`: fill in the budget of a plan document, a figure only the finance colleague (the expert) knows.
+- `budget`: fill in the budget of a plan document, a figure only the finance colleague (the expert) knows;
+- `day`: set up a review with them and a colleague (the expert) on the day that suits the expert best, at the only
+  time that day all three are free.
 
 The expert answers the persona's mail (any mail to them) some minutes later (a responder in `world:`), naming the
-room or the figure; their answer also sets aside a stale guess (the usual room, last year's budget) that the
+room, the figure or the day; their answer also sets aside a stale guess (the usual room, last year's budget, the
+weekday the requester thought they liked) that the
 request mentions. The persona books the workshop there (or writes the figure into the plan), closes the ticket
 and tells the requester. Judged: the event (one, found by its guests and time) or the plan's figure; the ticket
 done; the requester told the room or the amount; and, required, the expert's answer read before acting.
@@ -30,6 +33,9 @@ ROOMS = ("Aurora", "Baltic", "Cedar", "Delta", "Fjord", "Granite", "Harbor", "Ju
 TOPICS = ("onboarding revamp", "pricing review", "Q3 roadmap", "customer survey", "release retro", "data cleanup",
           "partner launch", "hiring plan", "support playbook", "billing migration", "security training",
           "analytics rollout")  # fmt: skip
+QUESTIONS = {"room": "which room can we use for the {topic} workshop?",
+             "budget": "what is the approved budget for the {topic}?",
+             "day": "which day in the coming days suits you best for the {topic} review?"}  # fmt: skip
 REQUESTS = [
     "{r} asked me to {task} (their mail and {key} have the details). Only {ef} knows {fact}, so email {ef}, wait for "
     "the answer, then {act}. Close {key} and let {r} know.",
@@ -100,7 +106,7 @@ class AskColleague(Family):
     editions = (2,)
 
     def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        kind = rng.choice(["room", "budget"])
+        kind = rng.choice(["room", "budget", "day"])
         people = living.teammates(world, rng, 3, near=True)
         if people is None:
             return None
@@ -116,6 +122,16 @@ class AskColleague(Family):
                 return None
             room, stale = rng.sample(ROOMS, 2)
             params |= {"guest": guest.email, "day": slot[0], "start": iso(slot[1]), "room": room, "stale": stale}
+        elif kind == "day":
+            days = [o for o in range(1, 8) if world.day(o).weekday() < 5][:5]
+            slot = living.one_slot(world, rng, [requester.email, expert.email], 45, days)
+            if slot is None:
+                return None
+            params |= {
+                "day": slot[0],
+                "start": iso(slot[1]),
+                "stale_day": rng.choice([o for o in days if o != slot[0]]),
+            }
         else:
             amount = rng.randrange(40, 400) * 100
             params |= {"amount": amount, "stale_amount": amount + rng.choice([-1, 1]) * rng.randrange(5, 30) * 100}
@@ -125,26 +141,24 @@ class AskColleague(Family):
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         requester, expert = world.person(params["requester"]), world.person(params["expert"])
         key = f"{living.project_key(world)}-{params['number']}"
-        room = params["kind"] == "room"
+        kind = params["kind"]
+        room = kind == "room"
         draft = Draft(
-            world, title=f"Ask {expert.first_name} for the {'room' if room else 'budget'}, then act on the answer",
+            world, title=f"Ask {expert.first_name} for the {kind}, then act on the answer",
             instruction=_instruction(world, params).text,
-            description=f"{key}: only {expert.name} knows the {'room' if room else 'budget'}; ask by mail, wait for the "
+            description=f"{key}: only {expert.name} knows the {kind}; ask by mail, wait for the "
             "answer, act on it, close the ticket and tell the requester.",
-            tags=["generated", "ask-colleague", "living-world", "waiting", "mail", "tickets", "calendar" if room else "docs"],
+            tags=["generated", "ask-colleague", "living-world", "waiting", "mail", "tickets", "docs" if kind == "budget" else "calendar"],
         )  # fmt: skip
-        fact = f"the {params['room']} room" if room else _money(params["amount"])
+        fact = _fact(world, params)
         draft.extra["world"] = living.world_section(people=[{
             "email": expert.email, "name": expert.name,
-            "mail": [{"reply": _answer(params, fact), "delay": f"{params['delay']}m"}],
+            "mail": [{"reply": _answer(world, params, fact), "delay": f"{params['delay']}m"}],
         }])  # fmt: skip
-        answer = {"app": "mail", "table": "messages", "where": {"from": expert.email,
-                                                                 "body": {"contains": params["room"] if room else _money(params["amount"])}}}  # fmt: skip
+        token = params["room"] if room else fact
+        answer = {"app": "mail", "table": "messages", "where": {"from": expert.email, "body": {"contains": token}}}
         oracle = _start(draft, params, key, requester, expert)
-        if room:
-            oracle += _room(draft, params, requester, answer)
-        else:
-            oracle += _budget(draft, params, requester, answer)
+        oracle += {"room": _room, "budget": _budget, "day": _day}[kind](draft, params, requester, answer)
         oracle += _finish(draft, params, key, requester)
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 50, "timeout_s": 900}
@@ -155,10 +169,25 @@ def _money(amount: int) -> str:
     return f"EUR {amount:,}"
 
 
+def _fact(world: World, params: dict[str, Any]) -> str:
+    """What the expert's answer names: the room, the amount or the day."""
+    if params["kind"] == "day":
+        return human_day(world.day(params["day"]))
+    return f"the {params['room']} room" if params["kind"] == "room" else _money(params["amount"])
+
+
 def _values(world: World, params: dict[str, Any]) -> dict[str, Any]:
     requester, expert = world.person(params["requester"]), world.person(params["expert"])
     key = f"{living.project_key(world)}-{params['number']}"
     topic = params["topic"]
+    if params["kind"] == "day":
+        ef, plain = expert.first_name, f"hold a 45-minute {topic} review with {expert.first_name} in the coming days"
+        return {"r": requester.first_name, "e": expert.name, "ef": ef, "key": key,
+                "task": f"set up a 45-minute {topic} review with them and {ef}, on the day that suits {ef} best",
+                "task_we": f"book a 45-minute {topic} review with {ef} in the coming days",
+                "task_quote": f"can we get the {topic} review with {ef} in the calendar this week or next?",
+                "task_plain": plain, "task_plain_they": plain, "fact": f"the day that suits {ef} best",
+                "act": f"book the review that day at the one time {requester.first_name}, {ef} and I are all free"}  # fmt: skip
     if params["kind"] == "room":
         guest = world.person(params["guest"])
         day = human_day(world.day(params["day"]))
@@ -183,7 +212,10 @@ def _instruction(world: World, params: dict[str, Any]) -> phrasing.Composition:
     return living.compose(world, params["wording"], "ask-colleague", "ask", REQUESTS, _values(world, params))
 
 
-def _answer(params: dict[str, Any], fact: str) -> str:
+def _answer(world: World, params: dict[str, Any], fact: str) -> str:
+    if params["kind"] == "day":
+        return (f"Hi $persona_first,\n\n{fact} suits me best (not {world.day(params['stale_day']):%A}, I'm out then). Any "
+                "time that day is fine if my calendar is free.\n\n$first_name")  # fmt: skip
     if params["kind"] == "room":
         return (f"Hi $persona_first,\n\nnot the {params['stale']} room, that one is being refitted. Take {fact}: it's "
                 f"free for the {params['topic']} workshop and I've put your name on it.\n\n$first_name")  # fmt: skip
@@ -202,6 +234,11 @@ def _start(draft: Draft, params: dict[str, Any], key: str, requester: Any, exper
                f"{guest.first_name} and you on {day}, an hour, whenever the three of us are free? We usually take the "
                f"{params['stale']} room, but {expert.first_name} knows what's free these days.\n\nThanks,\n{requester.first_name}")  # fmt: skip
         title = f"Book a room for the {topic} workshop"
+    elif params["kind"] == "day":
+        ask = (f"Hi {me.first_name},\n\ncould you set up a 45-minute {topic} review with {expert.first_name} and me in the "
+               f"coming days? I think {expert.first_name} likes {world.day(params['stale_day']):%A}s, but better ask "
+               f"which day suits them best.\n\nThanks,\n{requester.first_name}")  # fmt: skip
+        title = f"Schedule the {topic} review with {expert.first_name}"
     else:
         ask = (f"Hi {me.first_name},\n\nthe {topic} plan still says the budget is TBD. Last year it was "
                f"{_money(params['stale_amount'])}, but {expert.first_name} has the approved figure for this year. Could "
@@ -221,8 +258,7 @@ def _start(draft: Draft, params: dict[str, Any], key: str, requester: Any, exper
         {"tool": "tickets__get_ticket", "args": {"key": key}},
         {"tool": "mail__send_message", "unchecked": ["subject", "body"], "save": "asked", "args": {
             "to": [expert.email], "subject": f"Quick question about the {topic}",
-            "body": f"Hi {expert.first_name},\n\n{'which room can we use for the ' + topic + ' workshop' if room else 'what is the approved budget for the ' + topic}?"
-                    f"\n\nThanks,\n{me.first_name}"}},
+            "body": f"Hi {expert.first_name},\n\n{QUESTIONS[params['kind']].format(topic=topic)}\n\nThanks,\n{me.first_name}"}},
     ]  # fmt: skip
 
 
@@ -262,6 +298,40 @@ def _room(draft: Draft, params: dict[str, Any], requester: Any, answer: dict[str
     ]  # fmt: skip
 
 
+def _day(draft: Draft, params: dict[str, Any], requester: Any, answer: dict[str, Any]) -> list[dict[str, Any]]:
+    """The review booked on the expert's day at the one time all three are free; the oracle's booking."""
+    world = draft.world
+    expert = world.person(params["expert"])
+    start = datetime.fromisoformat(params["start"])
+    end = start + timedelta(minutes=45)
+    both = [requester.email, expert.email]
+    living.keep_only(draft, both, params["day"], start, 45)
+    window = day_window(world, params["day"])
+    draft.stage(f"the review is booked on {expert.first_name}'s day at the one free time", [
+        {"name": f"an event with {expert.first_name} on {human_day(start)} {start:%H:%M}-{end:%H:%M}", "app": "calendar",
+         "table": "events", "added": True, "where": {"start": {"equals": iso(start)}, "end": {"equals": iso(end)},
+                                                      "status": "confirmed", "attendees": {"has": {"email": expert.email}}}},
+        {"name": f"{requester.first_name} is invited to it too", "app": "calendar", "table": "events", "added": True,
+         "where": {"start": {"equals": iso(start)}, "status": "confirmed", "attendees": {"has": {"email": requester.email}}}},
+        {"name": "one review is booked, not a second one", "app": "calendar", "table": "events", "added": True,
+         "where": {"status": "confirmed", "attendees": {"has": {"email": expert.email}}}, "expect": {"count": 1}},
+    ], weight=2)  # fmt: skip
+    draft.stage("the expert's answer was read first", [
+        living.read_first("calendar__create_event|calendar__update_event", answer,
+                          f"{expert.first_name}'s answer was read before the review was booked"),
+    ])  # fmt: skip
+    draft.allow["calendar"] = {"events": {"added": True}}
+    return [
+        {"tool": "world__wait", "args": {}},
+        {"tool": "mail__get_thread", "args": {"thread_id": "${asked.thread_id}"}},
+        {"tool": "calendar__find_free_slots", "save": "free", "args": {
+            "attendees": both, "duration_minutes": 45, "time_min": iso(window[0]), "time_max": iso(window[1])}},
+        {"tool": "calendar__create_event", "unchecked": ["title"], "args": {
+            "title": f"{params['topic'][:1].upper()}{params['topic'][1:]} review", "start": iso(start), "end": iso(end),
+            "attendees": both}},
+    ]  # fmt: skip
+
+
 def _budget(draft: Draft, params: dict[str, Any], requester: Any, answer: dict[str, Any]) -> list[dict[str, Any]]:
     world, me, topic = draft.world, draft.world.persona, params["topic"]
     doc_id = "plan-doc"
@@ -296,14 +366,19 @@ def _budget(draft: Draft, params: dict[str, Any], requester: Any, answer: dict[s
 
 def _finish(draft: Draft, params: dict[str, Any], key: str, requester: Any) -> list[dict[str, Any]]:
     """The ticket closed and the requester told; the oracle's transition and reply."""
-    room = params["kind"] == "room"
-    fact = {"says": params["room"]} if room else {"mentions_amount": {"value": params["amount"], "currency": "EUR"}}
-    said = f"the {params['room']} room" if room else _money(params["amount"])
+    kind = params["kind"]
+    said = _fact(draft.world, params)
+    fact = {"room": {"says": params.get("room")}, "budget": {"mentions_amount": {"value": params.get("amount"), "currency": "EUR"}},
+            "day": {"mentions_time": params.get("start")}}[kind]  # fmt: skip
     draft.stage("the ticket is closed and the requester told", [
         {"name": f"{key} is done", "app": "tickets", "table": "tickets", "where": {"key": key, "status": "done"}},
         {"name": f"{requester.name} is told {said}", "told": {"who": [requester.email], "facts": [fact]}},
     ])  # fmt: skip
-    if room:
+    if kind == "day":
+        start = datetime.fromisoformat(params["start"])
+        said = f"{human_day(start)}, {start:%H:%M}"
+        text = f"the {params['topic']} review is booked for {said}"
+    elif kind == "room":
         start = datetime.fromisoformat(params["start"])
         text = f"the workshop is booked for {human_day(start)}, {start:%H:%M}, in {said}"
     else:
