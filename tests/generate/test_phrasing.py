@@ -49,7 +49,7 @@ def draw(name: str, index: int, split: str | None = "train") -> tuple[World, dic
     """Task `index` of a family on an edition-2 world of `split`: (world, params, draft), or None when unfit."""
     family: Family = families()[name]()
     rng = random.Random(f"phrasing:{name}:{index}")
-    world = world_of(900 + rng.randrange(40), split)
+    world = world_of(900 + rng.randrange(16), split)
     knobs = {k: rng.choice(v) for k, v in sorted(family.knobs.items()) if k != "size"} | {"size": "small"}
     params = family.sample(world, rng, knobs)
     if params is None:
