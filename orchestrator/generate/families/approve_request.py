@@ -274,7 +274,7 @@ DECIDE = phrasing.Phrasebook(
         "I'm the approver this week.",
         "Finance wants these cleared.",
         "Another expense request came in.",
-        "{requester_first} is keen to book.",
+        "{requester_first} is keen to get going.",
         "I don't have the policy in my head.",
         "Admin time.",
         "Quick one on expenses.",

@@ -178,7 +178,7 @@ TICKETS = phrasing.Phrasebook(
         "project, owned by whoever wrote the comment.{resolve}",
         'Can you sort out the review comments on "{title}"? Every comment that is still open should get its own '
         "{project} ticket, assigned to the person who left it.{resolve}",
-        'The review of "{title}" left open comments. File a {project} ticket per open comment and assign each to '
+        'The review of "{title}" left open comments. File a ticket in {project} per open comment and assign each to '
         "the comment's author, please.{resolve}",
         'I need the open feedback on "{title}" tracked: one ticket in {project} for each unresolved comment, with '
         "the commenter as assignee.{resolve}",
@@ -188,7 +188,7 @@ TICKETS = phrasing.Phrasebook(
         "assigned to its author.{resolve}",
         'Go through "{title}" and, for every comment nobody has resolved yet, open a ticket in {project} assigned to '
         "the person who commented.{resolve}",
-        'Each open comment on "{title}" should become a {project} ticket assigned to its commenter. Can you do '
+        'Each open comment on "{title}" should become a ticket in {project} assigned to its commenter. Can you do '
         "that?{resolve}",
         'Can you file tickets for the open review comments on "{title}"? Use the {project} project, one ticket per '
         "comment, assignee = the commenter.{resolve}",
@@ -196,19 +196,19 @@ TICKETS = phrasing.Phrasebook(
         "to the person who wrote it.{resolve}",
         'Review feedback on "{title}" needs to go into {project}. Make one ticket per open comment and assign it to '
         "the commenter.{resolve}",
-        'Turn the still-open comments on "{title}" into work items: a {project} ticket for each, assigned to the '
+        'Turn the still-open comments on "{title}" into work items: a ticket in {project} for each, assigned to the '
         "person who left the comment.{resolve}",
-        'Could you convert every unresolved comment on "{title}" into a {project} ticket owned by the comment\'s '
+        'Could you convert every unresolved comment on "{title}" into a ticket in {project} owned by the comment\'s '
         "author?{resolve}",
         'For each open comment on my doc "{title}", create a ticket in {project} and assign it to the commenter, '
         "please.{resolve}",
-        'My doc "{title}" has review comments that aren\'t resolved yet. Please file a {project} ticket for each one, '
-        "assigned to whoever made the comment.{resolve}",
+        'My doc "{title}" has review comments that aren\'t resolved yet. Please file a ticket in {project} for each '
+        "one, assigned to whoever made the comment.{resolve}",
         'I\'d like the open comments on "{title}" captured as {project} tickets, one per comment, with each '
         "commenter as the assignee.{resolve}",
         'Please go over the comments on "{title}" and raise a ticket in {project} for each one that is still open, '
         "assigned to the person who raised it.{resolve}",
-        'Can you do the follow-up on the review of "{title}"? Every open comment gets a {project} ticket, assigned '
+        'Can you do the follow-up on the review of "{title}"? Every open comment gets a ticket in {project}, assigned '
         "to its author.{resolve}",
         'Tickets please: one in {project} for each open comment on "{title}", assigned to the commenter.{resolve}',
         'Take the open review comments on my doc "{title}" and make them {project} tickets, each assigned to the '
@@ -218,11 +218,12 @@ TICKETS = phrasing.Phrasebook(
         'Would you handle the open comments on "{title}"? I want each as a ticket in {project}, assigned to its '
         "commenter.{resolve}",
         '---------- Forwarded message ----------\nSubject: Comments on "{title}"\n\nYou have open review comments on '
-        "your document.\n----------\n\nCan you turn each open comment into a {project} ticket assigned to the "
+        "your document.\n----------\n\nCan you turn each open comment into a ticket in {project} assigned to the "
         "person who left it?{resolve}",
-        'Forwarding the review notification for "{title}": please file a {project} ticket for each open comment, '
+        'Forwarding the review notification for "{title}": please file a ticket in {project} for each open comment, '
         "assigned to its author.{resolve}",
-        'Please track the open comments on "{title}" in {project}, a ticket each, assigned to whoever commented.{resolve}',
+        'Please track the open comments on "{title}" in {project}, a ticket each, assigned to whoever '
+        "commented.{resolve}",
     ],
     openers=[
         "The design review is done.",
@@ -280,7 +281,8 @@ def _words2(world: World, rng: random.Random, params: dict[str, Any]) -> bool:
     if len(names) < len(params["components"]):
         return False
     subject = rng.choice(industry.docs)
-    params.update(title=f"Design doc: {subject[:1].upper() + subject[1:]}", components=names[: len(params["components"])],
+    params.update(title=f"Design doc: {subject[:1].upper() + subject[1:]}",
+                  components=names[: len(params["components"])],
                   paragraphs=[writer.sentences(vocab.DOC_SENTENCES, 3) for _ in range(3)])  # fmt: skip
     return True
 
