@@ -50,7 +50,6 @@ async def test_a_blind_retry_after_a_lost_reply_files_a_duplicate_and_fails(back
     assert not passed, why
 
 
-@pytest.mark.slow
 async def test_giving_up_after_the_error_fails(backend, tmp_path: Path) -> None:
     scenario, params, _ = draw(NAME, tmp_path, fault("error"))
     steps = steps_of(scenario)

@@ -36,8 +36,9 @@ async def test_drawn_task_is_proven_and_long(backend, tmp_path: Path) -> None:
         assert scenario.instruction.count(".") >= 3
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("skipped", [1, 2], ids=["meeting-not-moved", "customer-not-answered"])
+@pytest.mark.parametrize(
+    "skipped", [1, pytest.param(2, marks=pytest.mark.slow)], ids=["meeting-not-moved", "customer-not-answered"]
+)
 async def test_one_part_skipped_fails(backend, tmp_path: Path, skipped: int) -> None:
     scenario, params, world = draw(NAME, tmp_path)
     parts = chain_steps(scenario, params, world)

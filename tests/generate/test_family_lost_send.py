@@ -46,7 +46,6 @@ async def test_sending_again_after_a_lost_reply_fails(backend, tmp_path: Path) -
     assert not passed, why
 
 
-@pytest.mark.slow
 async def test_never_sending_after_the_error_fails(backend, tmp_path: Path) -> None:
     scenario, _, _ = draw(NAME, tmp_path, where("error"))
     steps = steps_of(scenario)

@@ -71,7 +71,6 @@ async def test_the_second_part_first_and_a_handover_note_on_each_ticket_pass(
     assert passed, why
 
 
-@pytest.mark.slow
 async def test_a_review_ticket_for_the_leaver_fails(backend, tmp_path: Path) -> None:
     """The comments ticketed, but one of them handed to the person who is leaving instead of its author."""
     scenario, params, world = draw(NAME, tmp_path, second("doc-comments"))

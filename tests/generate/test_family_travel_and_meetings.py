@@ -50,8 +50,7 @@ async def test_the_new_meeting_booked_without_its_guests_fails(backend, tmp_path
     assert not passed, why
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("skipped", [0, 1], ids=["no-trip", "meeting-not-moved"])
+@pytest.mark.parametrize("skipped", [0, pytest.param(1, marks=pytest.mark.slow)], ids=["no-trip", "meeting-not-moved"])
 async def test_one_part_skipped_fails(backend, tmp_path: Path, skipped: int) -> None:
     scenario, params, world = draw(NAME, tmp_path)
     parts = chain_steps(scenario, params, world)
