@@ -15,7 +15,7 @@ import pytest
 
 from orchestrator import scenario as scenarios
 from orchestrator.backends.inprocess import InProcessBackend
-from orchestrator.generate import phrasing
+from orchestrator.generate import edition2, phrasing
 from orchestrator.generate.family import Family, canonical, families
 from orchestrator.generate.world import World, build_world
 from orchestrator.prove.validate import validate
@@ -105,6 +105,7 @@ def test_a_test_world_is_worded_with_test_parts_only_and_a_train_world_with_trai
 @pytest.mark.parametrize("name", DONE)
 def test_normalized_instructions_repeat_at_most_five_percent(name: str) -> None:
     texts: list[str] = []
+    shapes: list[str] = []
     index = 0
     while len(texts) < 200:
         drawn = draw(name, index, "test" if index % 5 == 0 else "train")
@@ -112,9 +113,11 @@ def test_normalized_instructions_repeat_at_most_five_percent(name: str) -> None:
         if drawn is not None:
             world, _, draft = drawn
             texts.append(normalized(draft.instruction, world))
-    counts = Counter(texts)
-    repeated = sum(n for n in counts.values() if n > 1)
-    assert repeated <= 10, f"{name}: {repeated} of 200 repeat, e.g. {counts.most_common(1)}"
+            shapes.append(edition2.shape(draft.instruction, world))  # the manifest's own measure
+    for found in (texts, shapes):
+        counts = Counter(found)
+        repeated = sum(n for n in counts.values() if n > 1)
+        assert repeated <= 10, f"{name}: {repeated} of 200 repeat, e.g. {counts.most_common(1)}"
 
 
 @pytest.mark.parametrize("name", DONE)
