@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from composite_support import chain_steps, draw, proven, step, verdict
+from composite_support import chain_steps, draw, proven, step, steps_of, verdict
 
 from orchestrator.generate.families import composite
 from orchestrator.generate.family import families
@@ -75,3 +75,27 @@ async def test_a_new_meeting_instead_of_the_moved_one_fails(backend, tmp_path: P
     steps = [*incident, *(copy if x is moved else x for x in meeting), *customer]
     passed, why = await verdict(scenario, backend, steps)
     assert not passed, why
+
+
+def test_only_recipient_conditions_of_mail_forbids_are_widened() -> None:
+    """The other parts' recipients join a forbid's `to`/`cc`/`bcc` lists, nothing else (a label list stays)."""
+    rule = {"folder": "sent", "labels": {"has": {"not_one_of": ["x"]}},
+            "any": [{"to": {"has": {"not_one_of": ["a@x.test"]}}}, {"cc": {"has": {"not_equals": "a@x.test"}}}]}  # fmt: skip
+    wide = composite.widen(rule, ["b@x.test"])
+    assert wide["labels"] == rule["labels"]
+    assert wide["any"][0]["to"]["has"]["not_one_of"] == ["a@x.test", "b@x.test"]
+    assert wide["any"][1]["cc"]["has"]["not_one_of"] == ["a@x.test", "b@x.test"]
+
+
+@pytest.mark.slow
+async def test_the_new_time_also_mailed_to_a_colleague_of_no_part_fails(backend, tmp_path: Path) -> None:
+    """Widening lets each part's people through, nobody else: a copy of the meeting mail to a bystander fails."""
+    scenario, params, world = draw(NAME, tmp_path)
+    involved = {*params["chain"][1]["params"]["guests"], *params["chain"][0]["params"]["responders"]}
+    bystander = next(p.email for p in world.people if p.email not in involved and p.email != world.persona.email)
+    steps = steps_of(scenario)
+    for x in steps:
+        if x.tool == "mail__send_message" and set(x.args["to"]) <= set(params["chain"][1]["params"]["guests"]):
+            x.args["cc"] = [bystander]
+    passed, why = await verdict(scenario, backend, steps)
+    assert not passed and "only to the meeting's guests" in why, why

@@ -182,15 +182,19 @@ def recipients(draft: Draft) -> set[str]:
     return out
 
 
-def widen(rule: Any, others: list[str]) -> Any:
-    """A mail forbid whose recipient lists also let through `others` (every `not_one_of`/`not_equals` under `has`)."""
+RECIPIENTS = ("to", "cc", "bcc")
+
+
+def widen(rule: Any, others: list[str], field: str = "") -> Any:
+    """A mail forbid whose recipient lists also let through `others` (every `not_one_of`/`not_equals` under `has`
+    of a `to`, `cc` or `bcc` condition; other columns' conditions stay as they are)."""
     if isinstance(rule, list):
-        return [widen(r, others) for r in rule]
+        return [widen(r, others, field) for r in rule]
     if not isinstance(rule, dict):
         return rule
     out = {}
     for key, value in rule.items():
-        if key == "has" and isinstance(value, dict) and others:
+        if key == "has" and field in RECIPIENTS and isinstance(value, dict) and others:
             if "not_one_of" in value and isinstance(value["not_one_of"], list):
                 value = {
                     **value,
@@ -199,7 +203,7 @@ def widen(rule: Any, others: list[str]) -> Any:
             elif "not_equals" in value and isinstance(value["not_equals"], str):
                 kept = {k: v for k, v in value.items() if k != "not_equals"}
                 value = {**kept, "not_one_of": [value["not_equals"], *(o for o in others if o != value["not_equals"])]}
-        out[key] = widen(value, others)
+        out[key] = widen(value, others, key if key in RECIPIENTS else field if key in ("any", "all") else "")
     return out
 
 
