@@ -291,7 +291,8 @@ SplitOption = Annotated[
     typer.Option(
         "--split",
         rich_help_panel=SELECT_PANEL,
-        help="Only the generated tasks of this split: train, test, or core (a small part of test), as tasks.jsonl says.",
+        help="Only the generated tasks of this split: train, test, core (a small part of test) or test-ood (edition 2's "
+        "held-out families), as tasks.jsonl says.",
     ),
 ]
 LimitOption = Annotated[

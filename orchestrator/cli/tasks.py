@@ -31,7 +31,8 @@ def export_tasks_command(
         str | None, typer.Option("--family", help="Only tasks of this generated family (tasks.jsonl).")
     ] = None,
     split: Annotated[
-        str | None, typer.Option("--split", help="Only tasks of this split of a generated set: train, test or core.")
+        str | None,
+        typer.Option("--split", help="Only tasks of this split of a generated set: train, test, core or test-ood."),
     ] = None,
     tags: Annotated[
         str | None, typer.Option("--tags", help="Only scenarios with at least one of these tags (comma-separated).")
