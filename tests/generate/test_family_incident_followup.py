@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from composite_support import chain_steps, draw, proven, step, steps_of, verdict
 
+from orchestrator.generate import phrasing
 from orchestrator.generate.families import composite
 from orchestrator.generate.family import families
 
@@ -32,7 +33,8 @@ async def test_drawn_task_is_proven_and_long(backend, tmp_path: Path) -> None:
         assert len(scenario.oracle) >= 10
         assert len({s.tool.split("__")[0] for s in scenario.oracle}) >= 3
         assert [p["family"] for p in params["chain"]] == list(families()[NAME].chain)
-        assert params["template"] == params["parts"][0]
+        assert params["template"].split("+") == params["parts"][:3]
+        assert {phrasing.template_split(p) for p in params["parts"]} == {split}
         assert scenario.instruction.count(".") >= 3
 
 

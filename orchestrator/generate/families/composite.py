@@ -18,7 +18,8 @@ given world in the same order and merges their drafts into one scenario:
 
 The instruction is the parts' request sentences (each from its part's list, on the world's side of the split, see
 `phrasing`), joined by linking words, with the composite's own opener and closer. The manifest's `template` is
-the first part's request id; `parts` lists the id of every part used (each part's request, the opener, the closer);
+the parts' request ids joined by `+` (each on the world's side of the split, so no template is shared between
+train and test); `parts` lists the id of every part used (each part's request, the opener, the closer);
 `chain` holds each part's family, knobs and parameters.
 """
 
@@ -104,11 +105,13 @@ class Composite(Family):
         for kind, options in (("opener", self.openers), ("closer", self.closers)):
             choices = usable(self.name, "chain", kind, options, split)
             chosen[kind] = rng.choice(choices) if choices and rng.random() >= 0.3 else None
-        ids = [part_id(self.name, PARTS[p["family"]].label, "request", i) for p, i in zip(parts, requests, strict=True)]
-        ids += [
+        asks = [
+            part_id(self.name, PARTS[p["family"]].label, "request", i) for p, i in zip(parts, requests, strict=True)
+        ]
+        ids = asks + [
             part_id(self.name, "chain", kind, chosen[kind]) for kind in ("opener", "closer") if chosen[kind] is not None
         ]
-        return {**chosen, "template": ids[0], "parts": ids}
+        return {**chosen, "template": "+".join(asks), "parts": ids}
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         known = families()
