@@ -25,6 +25,7 @@ from orchestrator.scenario.text.counts import find_counts
 from orchestrator.scenario.text.dates import find_dates
 from orchestrator.scenario.text.instants import instants
 from orchestrator.scenario.text.times import find_times
+from orchestrator.scenario.text.zones import as_tzinfo, zone_named
 
 CODE = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]{1,9}-\d{1,6}(?![\w-])")
 URL = re.compile(r"https?://[^\s<>()\"']+[^\s<>()\"'.,;:!?]")
@@ -177,8 +178,15 @@ ZONE_NAMES = {
 
 
 def _abbreviation(at: datetime) -> str | None:
+    """The zone's abbreviation at `at` when a reader takes it for this zone's time ("CET"); None when it is not
+    letters or names another zone's time too ("IST" in Dublin's summer is read as India's)."""
     name = at.tzname() or ""
-    return name if name.isalpha() else None
+    if not name.isalpha():
+        return None
+    known = zone_named(name)
+    if known is not None and at.astimezone(as_tzinfo(known)).utcoffset() != at.utcoffset():
+        return None
+    return name
 
 
 def _in(at: datetime, zone: str) -> datetime:

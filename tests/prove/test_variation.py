@@ -233,3 +233,15 @@ def test_a_number_no_check_reads_as_a_count_keeps_its_digits() -> None:
     assert len(made) >= 20
     bodies = [step.args["body"] for p in made for steps in p.replace.values() for step in steps]
     assert bodies and all("Kastanienallee 12" in body for body in bodies)
+
+
+def test_a_zone_abbreviation_another_zone_owns_is_not_used_in_wordings() -> None:
+    """Dublin's summer time is "IST" in the zone database, which readers take for India's: wordings leave it out."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from orchestrator.prove.wordings import _abbreviation
+
+    assert _abbreviation(datetime(2026, 6, 1, 10, tzinfo=ZoneInfo("Europe/Dublin"))) is None
+    assert _abbreviation(datetime(2026, 6, 1, 10, tzinfo=ZoneInfo("Europe/Berlin"))) == "CEST"
+    assert _abbreviation(datetime(2026, 6, 1, 10, tzinfo=ZoneInfo("Asia/Kolkata"))) == "IST"
