@@ -234,21 +234,7 @@ MEETING = Part("meeting-tz", "booking", (
     "I'd like you to {todo}.",
 ), _meeting, {"steps": (1, 2), "distractors": (0, 1), "tz_spread": (1, 2)})  # fmt: skip
 
-INBOX = Part("inbox-rules", "inbox", (
-    "apply my mail rules (the 'Mail rules' doc in Docs) to the mail that came in today, and leave everything else as "
-    "it is.",
-    "please triage today's inbox with the rules in my 'Mail rules' doc; don't touch any other mail.",
-    "go through what arrived in my inbox today and apply the rules from the 'Mail rules' doc, nothing more.",
-    "my 'Mail rules' doc says how to sort incoming mail: apply it to today's mail only.",
-    "can you tidy up today's inbox by my 'Mail rules' doc? Mail from other days stays as it is.",
-    "today's mail needs sorting by the rules in 'Mail rules' (in Docs); leave older mail alone.",
-    "run my mail rules from the 'Mail rules' document over everything that came in today, and change nothing else.",
-    "sort the mail that came in today the way my 'Mail rules' doc says, and only that mail.",
-    "please apply the 'Mail rules' doc to today's inbox; everything else stays untouched.",
-    "clean up my inbox for today using the 'Mail rules' doc: only today's mail, only what the rules say.",
-), lambda world, params: {}, {"steps": (1, 2, 3), "distractors": (0, 1)})  # fmt: skip
-
-PARTS = {part.family: part for part in (INCIDENT, RESCHEDULE, CUSTOMER, OFFBOARD, COMMENTS, TRAVEL, MEETING, INBOX)}
+PARTS = {part.family: part for part in (INCIDENT, RESCHEDULE, CUSTOMER, OFFBOARD, COMMENTS, TRAVEL, MEETING)}
 """Every part a composite may chain, by family name."""
 
 MIDDLE = ("Then ", "After that, ", "Also, ", "Next, ", "On top of that, ", "While you're at it, ", "")
