@@ -148,3 +148,17 @@ def test_ray_actors_write_the_bytes_one_process_writes(tmp_path: Path) -> None:
     scheduler.run(_options(count=2), tmp_path / "one")
     scheduler.run(_options(count=2, workers=2, backend="ray"), tmp_path / "ray")
     assert _files(tmp_path / "one") == _files(tmp_path / "ray")
+
+
+def test_the_generate_command_names_a_bad_edition_share_or_backend(tmp_path: Path) -> None:
+    from typer.testing import CliRunner  # noqa: PLC0415
+
+    from orchestrator.cli import app  # noqa: PLC0415
+
+    runner = CliRunner()
+    for args, message in ((["--edition", "3"], "--edition must be 1 or 2"),
+                          (["--full-sample", "lots"], "--full-sample 'lots'"),
+                          (["--backend", "cloud"], "--backend must be one of local, ray"),
+                          (["--split", "test-ood", "--edition", "1"], "--split must be one of train, test, core")):  # fmt: skip
+        result = runner.invoke(app, ["generate", "travel", "--out", str(tmp_path / "x"), *args])
+        assert result.exit_code == 2 and message in result.output, (args, result.output)
