@@ -194,8 +194,8 @@ def _draft(trip: Trip) -> Draft:
 
 
 def _on(day: date, world: World, trip: tuple[date, date]) -> dict[str, Any]:
-    """An event on `day`: within it, leaving that day (or in the small hours after it) and landing the next day by noon
-    (an overnight flight, whatever zone its times are written in), all that day, or an all-day
+    """An event on `day`: within it, a night flight (leaving that evening or in the small hours, landing the next day),
+    an afternoon flight landing after midnight (whatever zone its times are written in), all that day, or an all-day
     block over the trip that covers it (starting at most a day before it, ending at most a day after it)."""
     after = day + timedelta(days=1)
     first, last = trip[0] - timedelta(days=1), trip[1] + timedelta(days=2)
@@ -205,8 +205,10 @@ def _on(day: date, world: World, trip: tuple[date, date]) -> dict[str, Any]:
         {"start": {"same_date": day.isoformat()}, "end": {"same_date": day.isoformat()}},
         {"start": {"gte": iso(world.at(day, "00:00"))}, "end": {"within": {  # "00:00 to 24:00"
             "start": iso(world.at(day, "00:00")), "end": iso(world.at(after, "00:00"))}}},
-        {"start": {"within": {"start": iso(world.at(day, "00:00")), "end": iso(world.at(after, "06:00"))}},
-         "end": {"within": {"start": iso(world.at(after, "00:00")), "end": iso(world.at(after, "12:00"))}}},  # an overnight flight
+        {"start": {"within": {"start": iso(world.at(day, "18:00")), "end": iso(world.at(after, "06:00"))}},
+         "end": {"within": {"start": iso(world.at(after, "00:00")), "end": iso(world.at(after, "18:00"))}}},  # a night flight
+        {"start": {"within": {"start": iso(world.at(day, "12:00")), "end": iso(world.at(day, "18:00"))}},
+         "end": {"within": {"start": iso(world.at(after, "00:00")), "end": iso(world.at(after, "06:00"))}}},  # lands after midnight
         {"all_day": True, "start": day.isoformat(), "end": {"one_of": [day.isoformat(), after.isoformat()]}}]}  # fmt: skip
 
 
