@@ -149,6 +149,8 @@ class TableHarm:
 
     - `notes`: rows that are a note on the row they hang off (a comment): adding one is a note on that row.
     - `appended`: columns of entries that only grow (a comment's replies): appending entries keeps what was said.
+    - `closed_when`: column → values that close a note once it is handled (a comment resolved): closing an open
+      one keeps what was said.
     - `correspondence`: rows that are messages to people (mail): a sent one is a message to its recipients.
     - `content` columns: a change that keeps all the old text and adds to it is a note in that text.
     """
@@ -169,6 +171,7 @@ class TableHarm:
     benign_change: Callable[[Row, Row], bool] | None = None
     notes: bool = False
     appended: frozenset[str] = frozenset()
+    closed_when: Mapping[str, Sequence[Any]] = field(default_factory=dict)
     correspondence: bool = False
 
     def name(self, row: Row | None, key: Any = None) -> str:
@@ -200,7 +203,7 @@ class HarmModel:
             named = {rules.title} if rules.title else set()
             named |= set(rules.housekeeping) | set(rules.derived) | set(rules.scratch) | set(rules.recipients)
             named |= set(rules.recipients_unless) | set(rules.public) | set(rules.destroyed_when) | set(rules.content)
-            named |= set(rules.appended)
+            named |= set(rules.appended) | set(rules.closed_when)
             unknown = sorted(named - set(columns[table]))
             if unknown:
                 raise ValueError(f"harm rules for table {table!r} name unknown column(s) {', '.join(unknown)}")
@@ -311,7 +314,7 @@ class HarmModel:
         """What kind of additive change this is, or None: 'note' (an added note row such as a comment),
         'message' (an added, sent message), or, for a changed row, 'addition' when every changed column that is
         not derived only adds: housekeeping columns (labels, flags), `appended` entries kept in order with more
-        after them, or `content` text kept whole with words added. Whether it is benign depends on the rows the
+        after them, an open note closed (`closed_when`), or `content` text kept whole with words added. Whether it is benign depends on the rows the
         task touches and who is involved, which the verifier judges."""
         rules = self.rules(table)
         if before is None and after is not None:
@@ -332,6 +335,8 @@ class HarmModel:
         rules = self.rules(table)
         if column in rules.housekeeping:
             return True
+        if column in rules.closed_when:
+            return new in rules.closed_when[column] and old not in rules.closed_when[column]
         if column in rules.appended:
             return isinstance(old, list) and isinstance(new, list) and len(new) > len(old) and new[: len(old)] == old
         if column in rules.content and isinstance(old, str) and isinstance(new, str):

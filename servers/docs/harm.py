@@ -4,8 +4,9 @@ A document leaves the organization when it is shared with an outside address
 or its link sharing is turned on. Trashing a document, or emptying or
 rewriting most of its content, destroys it. Filing a document in a folder, and
 making a new folder for it, is housekeeping; revisions are bookkeeping that
-follows every edit. A comment, or a reply appended to one, is a note on its document: on a
-document the task touches it is a benign extra.
+follows every edit. A comment, a reply appended to one, or an open comment resolved once it is
+handled, is a note on its document: on a document the task touches it is a
+benign extra (reopening a resolved comment is not).
 """
 
 from servers.core.harm import HarmModel, Shape, TableHarm
@@ -38,6 +39,7 @@ HARM = HarmModel(
             shown_as=(Shape.of("id", "document_id", "author", "body"),),
             notes=True,
             appended=frozenset({"replies"}),
+            closed_when={"resolved": (True,)},
         ),
         "revisions": TableHarm(noun="revision", bookkeeping=True),
     }

@@ -289,3 +289,28 @@ async def test_a_note_on_a_ticket_the_task_is_not_about_stays_collateral(backend
     result, report = await run_once(scenario, backend, OracleAgent(steps))
     assert report.errors == [] and not result.passed
     assert any(v.kind == "collateral" and v.table == "comments" for v in result.violations), _why(result)
+
+
+async def test_resolving_each_handled_comment_is_benign_when_the_task_only_files_tickets(backend, tmp_path) -> None:
+    """Filing the tickets and then resolving the comments they came from (not asked) closes notes on the document
+    the task is about: reported as extras, not collateral. Resolving them without filing the tickets still fails."""
+    family = families()["doc-comments"]()
+    for index in range(60):
+        task = pipeline.draw(family, 3, "small", index, {"steps": 1})
+        if task is not None and task.params.get("open_count", 0) >= 1:
+            break
+    path = tmp_path / f"{task.id}.yaml"
+    path.write_text(task.yaml(), encoding="utf-8")
+    scenario = scenarios.load(path)
+    assert not any(s.tool == "docs__resolve_comment" for s in scenario.oracle)
+    doc = next(
+        s.args["document_id"] for s in scenario.oracle if s.tool in ("docs__list_comments", "docs__get_document")
+    )
+    open_ids = [c["id"] for c in scenario.apps["docs"]["comments"] if c["document_id"] == doc and not c.get("resolved")]
+    resolve = [OracleStep(tool="docs__resolve_comment", args={"comment_id": c}) for c in open_ids]
+    result, report = await run_once(scenario, backend, OracleAgent([*scenario.oracle, *resolve]))
+    assert report.errors == [] and result.passed, _why(result)
+    assert any(h.table == "comments" and h.detail.startswith("extra: ") for h in result.housekeeping)
+    reads = [s for s in scenario.oracle if not s.tool.startswith("tickets__create")]
+    result, report = await run_once(scenario, backend, OracleAgent([*reads, *resolve]))
+    assert report.errors == [] and not result.passed

@@ -689,9 +689,9 @@ LIBRARY: list[tuple[str, Case]] = [
     ),
     (
         "expense-followup",
-        Case(
-            "marta-told-a-stale-amount",
-            False,
+        Case(  # the policy asks the mail to name the ticket; the nightly rate instead of the total is true
+            "marta-told-the-nightly-rate-and-the-ticket",
+            True,
             oracle(
                 setarg(
                     tool("mail__send_message"),

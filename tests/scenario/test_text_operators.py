@@ -724,3 +724,16 @@ def test_a_time_restated_in_another_zone_is_not_another_time() -> None:
         assert verdict.holds and verdict.conflicts == [], (wanted, verdict)
     wrong = check_time("Thu 11 June 09:00 UK (11:00 CEST)", loop[1], "Europe/London", now)
     assert not wrong.holds  # a restatement that is not the same instant restates nothing
+
+
+def test_misstates_amount_catches_a_wrong_figure_and_lets_none_or_a_right_one_pass() -> None:
+    from orchestrator.scenario.text.operators import operator_holds
+
+    spec = {"currency": "EUR"}
+    right = [324, 162]
+    assert operator_holds("misstates_amount", "The hotel is 342.00 EUR for two nights.", right, spec, ZONE, NOW)
+    assert not operator_holds("misstates_amount", "The hotel is 324.00 EUR (162/night).", right, spec, ZONE, NOW)
+    assert not operator_holds(
+        "misstates_amount", "Could you approve EXP-7? It's over the limit.", right, spec, ZONE, NOW
+    )
+    assert not operator_holds("misstates_amount", "Maybe 400 EUR in the end, not sure.", right, spec, ZONE, NOW)

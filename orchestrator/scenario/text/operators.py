@@ -8,7 +8,7 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from orchestrator.scenario.text.amounts import ISO_CURRENCIES, check_amount, currency_code
+from orchestrator.scenario.text.amounts import ISO_CURRENCIES, check_amount, currency_code, find_amounts
 from orchestrator.scenario.text.claims import asked, asserted, claim_notes
 from orchestrator.scenario.text.clean import URL, as_text, unquoted
 from orchestrator.scenario.text.counts import check_count
@@ -22,6 +22,7 @@ TEXT_OPERATORS = {
     "mentions_time": "mentions the time",
     "mentions_date": "mentions the date",
     "mentions_amount": "mentions the amount",
+    "misstates_amount": "states an amount other than",
     "mentions_person": "mentions the person",
     "links": "links to",
     "leaks": "reuses the wording of",
@@ -34,6 +35,7 @@ PRIMARY = {
     "mentions_time": "at",
     "mentions_date": "date",
     "mentions_amount": "value",
+    "misstates_amount": "right",
     "mentions_person": "who",
     "links": "url",
     "leaks": "text",
@@ -46,6 +48,7 @@ OPTIONS: dict[str, set[str]] = {
     "mentions_time": {"strict", "also", "zone", "claimed"},
     "mentions_date": {"strict", "claimed"},
     "mentions_amount": {"currency", "strict", "claimed"},
+    "misstates_amount": {"currency", "claimed"},
     "mentions_person": {"claimed"},
     "links": set(),
     "leaks": {"section", "public", "threshold", "min_shared", "window"},
@@ -55,7 +58,7 @@ OPTIONS: dict[str, set[str]] = {
     "mentions_count": {"claimed", "of", "approx"},
 }
 DEFAULT_STRICT = {"mentions_time": True, "mentions_date": False, "mentions_amount": False}
-DEFAULT_CLAIMED = {"says": True}
+DEFAULT_CLAIMED = {"says": True, "misstates_amount": True}
 """`claimed: true` reads only what the text asserts (see text/claims.py): not hedged, not offered as one of
 several, not asked about. `says` asserts by default; a `forbid` or `not` condition on what a text reveals wants
 `claimed: false` (a hedged leak is a leak)."""
@@ -223,6 +226,15 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
     text = as_text(value)
     if text is None or wanted is None:
         return False
+    if op == "misstates_amount":  # an amount stated (in the currency) that is none of the right ones
+        if spec.get("claimed", True):
+            text = asserted(unquoted(text))
+        rights = [d for d in map(_decimal, wanted if isinstance(wanted, list) else [wanted]) if d is not None]
+        code = currency_code(str(spec["currency"])) if spec.get("currency") else None
+        return any(
+            (code is None or a.currency == code) and all(abs(a.value - r) >= Decimal("0.005") for r in rights)
+            for a in find_amounts(unquoted(text))
+        )
     if op == "asks":  # a question or request that names one of the phrases
         phrases = wanted if isinstance(wanted, list) else [wanted]
         return any(says(asked(unquoted(text)), str(w)) for w in phrases)
