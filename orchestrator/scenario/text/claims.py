@@ -89,7 +89,8 @@ def _alternatives(sentence: str) -> bool:
 
 
 def _is_time_range(sentence: str, m: re.Match[str]) -> bool:
-    """A range of clock times or of dates ("14:00–15:00", "2-3pm", "5-7 March") is a stated span, not alternatives."""
+    """A range of clock times or of dates ("14:00–15:00", "2-3pm", "5-7 March"), or the numbers after a name (a
+    street's "Herrmannallee 1-9"), is a stated span, not alternatives."""
     before = sentence[max(0, m.start() - 12) : m.start()].lower()
     after = sentence[m.end() : m.end() + 14].lower()
     months = r"\s*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
@@ -97,7 +98,10 @@ def _is_time_range(sentence: str, m: re.Match[str]) -> bool:
         r"\b(?:from|at)\s*$", before
     ):
         return True
-    return ":" in m.group(0) or bool(re.search(months + r"\w*\s*$", before))
+    if ":" in m.group(0) or re.search(months + r"\w*\s*$", before):
+        return True
+    named = re.search(r"\b([A-ZÄÖÜ][^\W\d_]{3,})\s*$", sentence[max(0, m.start() - 30) : m.start()])
+    return bool(named and not FACT_WORD.match(named.group(1)))  # "Fechnergasse 71-79", "Rooms 4-6": numbers of a name
 
 
 @per_text

@@ -114,3 +114,11 @@ def test_a_list_line_is_no_range_end() -> None:
     )
     lisbon = Context({}, {}, timezone="Europe/Lisbon", now=datetime(2026, 3, 23, 9, tzinfo=UTC))
     assert holds(timeline, {"mentions_time": {"at": "2026-03-22T10:13:00+00:00", "strict": False}}, lisbon)
+
+
+def test_the_numbers_of_a_street_are_no_alternatives() -> None:
+    """A house-number range in an address ("Herrmannallee 1-9") states the address; "12 to 14 people" still offers two."""
+    from orchestrator.scenario.text.claims import claim_notes
+
+    assert claim_notes("- Thursday 13 August: offsite at Stiffel Forum, Herrmannallee 1-9, Berlin") == []
+    assert claim_notes("We expect 12 to 14 people.") == ["We expect 12 to 14 people."]
