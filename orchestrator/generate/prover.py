@@ -96,17 +96,13 @@ class Prover:
 
     def __init__(self, plan: Plan) -> None:
         from orchestrator.backends.inprocess import InProcessBackend  # noqa: PLC0415
-        from orchestrator.prove.schema_cache import schema_checks_remembered  # noqa: PLC0415
 
         self.plan = plan
         self.loop = asyncio.new_event_loop()
         self.backend = InProcessBackend()
         self.loop.run_until_complete(self.backend.__aenter__())
-        self.schemas = schema_checks_remembered()
-        self.schemas.__enter__()
 
     def close(self) -> None:
-        self.schemas.__exit__(None, None, None)
         self.loop.run_until_complete(self.backend.__aexit__(None, None, None))
         self.loop.close()
 
@@ -129,7 +125,10 @@ class Prover:
             task = plan.transform(task)
             if task is None:
                 return Outcome(family, index, "unfit")
-        return self.loop.run_until_complete(self._prove(task))
+        from orchestrator.prove.schema_cache import schema_checks_remembered  # noqa: PLC0415
+
+        with schema_checks_remembered():  # per task: a prover left open (Ctrl-C) leaves no patched classes behind
+            return self.loop.run_until_complete(self._prove(task))
 
     async def _prove(self, task: Task) -> Outcome:
         from orchestrator import scenario as scenarios  # noqa: PLC0415

@@ -15,39 +15,50 @@ from __future__ import annotations
 
 import contextlib
 import json
+import threading
 from collections.abc import Iterator
 from typing import Any
 
 from jsonschema import validators
 
+_LOCK = threading.Lock()
+_ENTERED = 0
+_ORIGINALS: dict[type, Any] = {}
+_PASSED: set[tuple[type, str]] = set()
+
+
+def _remembered(original: Any) -> classmethod:
+    def check_schema(cls: type, schema: Any, *args: Any, **kwargs: Any) -> None:
+        key = (cls, json.dumps(schema, sort_keys=True, default=str))
+        if key in _PASSED:
+            return
+        original.__get__(None, cls)(schema, *args, **kwargs)
+        _PASSED.add(key)
+
+    return classmethod(check_schema)
+
 
 @contextlib.contextmanager
 def schema_checks_remembered() -> Iterator[None]:
-    """While entered, each jsonschema validator class checks a given schema against its meta-schema once."""
-    passed: set[tuple[type, str]] = set()
-    classes = {
-        c
-        for c in vars(validators).values()
-        if isinstance(c, type) and hasattr(c, "check_schema") and hasattr(c, "META_SCHEMA")
-    }
-    originals = {cls: cls.__dict__.get("check_schema") for cls in classes}
-
-    def remembered(original: Any) -> classmethod:
-        def check_schema(cls: type, schema: Any, *args: Any, **kwargs: Any) -> None:
-            key = (cls, json.dumps(schema, sort_keys=True, default=str))
-            if key in passed:
-                return
-            original.__get__(None, cls)(schema, *args, **kwargs)
-            passed.add(key)
-
-        return classmethod(check_schema)
-
+    """While entered (by any thread, nested or not), each jsonschema validator class checks a given schema against
+    its meta-schema once; the classes are restored when the last entry leaves."""
+    global _ENTERED
+    with _LOCK:
+        if _ENTERED == 0:
+            classes = [c for c in vars(validators).values()
+                       if isinstance(c, type) and hasattr(c, "check_schema") and hasattr(c, "META_SCHEMA")]  # fmt: skip
+            _ORIGINALS.clear()
+            _ORIGINALS.update({cls: cls.__dict__.get("check_schema") for cls in classes})
+            for cls, original in _ORIGINALS.items():
+                if original is not None:
+                    cls.check_schema = _remembered(original)
+        _ENTERED += 1
     try:
-        for cls, original in originals.items():
-            if original is not None:
-                cls.check_schema = remembered(original)
         yield
     finally:
-        for cls, original in originals.items():
-            if original is not None:
-                cls.check_schema = original
+        with _LOCK:
+            _ENTERED -= 1
+            if _ENTERED == 0:
+                for cls, original in _ORIGINALS.items():
+                    if original is not None:
+                        cls.check_schema = original
