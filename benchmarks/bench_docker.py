@@ -29,6 +29,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 import anyio
 import httpx2
@@ -78,10 +79,21 @@ def compose_up(runs: int) -> list[float]:
                 samples.append(time.perf_counter() - started)
             finally:
                 with _shielded():  # a second Ctrl-C must not leave the project running
-                    subprocess.run([*args, "down", "-v", "--remove-orphans"], env=env, capture_output=True, cwd=ROOT)
+                    _down(client, args, env, project)
     finally:
         shutil.rmtree(secrets, ignore_errors=True)
     return samples
+
+
+def _down(client: Any, args: list[str], env: dict[str, str], project: str) -> None:
+    """`down -v` until nothing of the project is left: a `compose up` stopped by Ctrl-C may still have a container
+    being created by the engine when the first `down` runs."""
+    label = {"label": f"com.docker.compose.project={project}"}
+    for _ in range(20):
+        subprocess.run([*args, "down", "-v", "--remove-orphans"], env=env, capture_output=True, cwd=ROOT)
+        if not client.containers.list(all=True, filters=label) and not client.volumes.list(filters=label):
+            return
+        time.sleep(0.5)
 
 
 async def episode_overhead(episodes: int) -> tuple[list[float], list[float]]:
