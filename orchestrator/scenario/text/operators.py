@@ -226,8 +226,9 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
     text = as_text(value)
     if text is None or wanted is None:
         return False
+    claimed = bool(spec.get("claimed", DEFAULT_CLAIMED.get(op, False)))
     if op == "misstates_amount":  # an amount stated (in the currency) that is none of the right ones
-        if spec.get("claimed", True):
+        if claimed:
             text = asserted(unquoted(text))
         rights = [d for d in map(_decimal, wanted if isinstance(wanted, list) else [wanted]) if d is not None]
         code = currency_code(str(spec["currency"])) if spec.get("currency") else None
@@ -240,13 +241,13 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
         return any(says(asked(unquoted(text)), str(w)) for w in phrases)
     if op == "says" and spec.get("once"):  # written exactly once (a total logged once, not twice)
         phrases = [str(w) for w in (wanted if isinstance(wanted, list) else [wanted])]
-        body = asserted(unquoted(text)) if spec.get("claimed", True) else unquoted(text)
+        body = asserted(unquoted(text)) if claimed else unquoted(text)
         return times_said(body, phrases) == 1
     if isinstance(wanted, list):  # read from a list column, such as a message's recipients; or says' phrases
         every = op == "says" and bool(spec.get("all", False))
         return (all if every else any)(operator_holds(op, value, item, spec, zone, now) for item in wanted)
     strict = bool(spec.get("strict", DEFAULT_STRICT.get(op, False)))
-    if spec.get("claimed", DEFAULT_CLAIMED.get(op, False)):
+    if claimed:
         text = asserted(unquoted(text))
     if op == "says":
         return any(says(unquoted(text), str(w)) for w in (wanted if isinstance(wanted, list) else [wanted]))
