@@ -7,6 +7,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers" / "core"))  # tiny.py, the small test app
+sys.path.append(str(Path(__file__).resolve().parent.parent))  # the packages, not tests/servers, also under bare `pytest`
 
 
 @pytest.fixture

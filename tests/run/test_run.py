@@ -234,8 +234,8 @@ def test_an_app_server_dying_ends_episodes_in_error_and_the_others_finish(tmp_pa
     mark = marker()
     agent = f"cmd:sleep {mark} & wait"
     proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", agent, "--out", str(tmp_path), "--repeat", "3",
-                             "--parallel", "2", "--timeout", "6"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)  # fmt: skip
+                             "--parallel", "2", "--timeout", "6", "--no-fail-fast"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip  # both first errors alike would stop the third
     wait_for(lambda: len(processes_with(mark)) == 2)
     mail = [pid for pid in servers_of(proc.pid) if b"servers.mail" in Path(f"/proc/{pid}/cmdline").read_bytes()]
     assert len(mail) == 1
