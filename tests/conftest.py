@@ -7,7 +7,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers" / "core"))  # tiny.py, the small test app
-sys.path.append(str(Path(__file__).resolve().parent.parent))  # the packages, not tests/servers, also under bare `pytest`
+# The packages themselves, not tests/servers, also under a bare `pytest` (which does not put the cwd on the path).
+sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 
 @pytest.fixture

@@ -92,6 +92,8 @@ class Episode:
         self.workdir = workdir
         self.trace = Trace()
         self.seeded: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        self.final: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        """Each app's tables as the last `verify` read them."""
         self.secrets: dict[str, str | None] = {}
         """Each app's sandbox secret: the capability to call its tools, held here and never shown to the agent."""
         self.gateway: Gateway | None = None
@@ -193,7 +195,7 @@ class Episode:
 
     async def verify(self, journal: list[dict[str, Any]] | None = None) -> Result:
         """The verdict; pass the journal when it was already read, to read it once."""
-        final = await self.final_state()
+        final = self.final = await self.final_state()
         journal = journal if journal is not None else await self.journal()
         attempted = self.gateway.calls if self.gateway else None
         with self._phase("verify"):

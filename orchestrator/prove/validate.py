@@ -12,11 +12,14 @@ each of which must fail; with `equivalents`, correct rewrites of it (see
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
+
+import anyio
 
 from orchestrator.agents.base import Agent, AgentReport, NoopAgent, OracleAgent
 from orchestrator.backends.base import Backend
@@ -30,6 +33,9 @@ from orchestrator.verify.results import Result
 from servers.core.probes import Probe, Skip
 
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+$")
+SIDE_BY_SIDE = 4
+"""Proof episodes played at once for a scenario whose injected faults make calls hang (see `side_by_side`)."""
+T = TypeVar("T")
 Snapshot = dict[str, list[dict[str, Any]]]
 Progress = Callable[[str], None]
 
@@ -121,7 +127,7 @@ async def run_episode(
         report = await agent.run(episode)
         journal = await episode.journal()
         result = await episode.verify(journal)
-        final = await episode.final_state()
+        final = episode.final  # the state the verdict read: nothing ran since
     result.episode["agent"] = report.as_dict()
     return Run(result, report, episode.seeded, final, journal)
 
@@ -177,9 +183,9 @@ async def validate(
         check.problems.append("doing nothing passes: the checks do not require any change")
     if mutate and scenario.oracle:
         found = mutations(scenario, schemas)
-        for n, mutation in enumerate(found, 1):
-            note(f"mutation {n}/{len(found)}")
-            result, _ = await run_once(scenario, backend, OracleAgent(mutation.steps), judge=judge)
+        jobs = [functools.partial(run_once, scenario, backend, OracleAgent(m.steps), judge=judge) for m in found]
+        played = await _in_order(jobs, side_by_side(scenario), note, "mutation")
+        for mutation, (result, _) in zip(found, played, strict=True):
             check.episodes += 1
             mutation.caught, mutation.score = not result.passed, result.score
             check.mutations.append(mutation)
@@ -246,10 +252,32 @@ async def _prove_side(
     probes, check.skipped[side] = _derived(scenario, ctxs, side, variations)
     play, into = (_attack, check.attacks) if side == "attacks" else (_equivalent, check.equivalents)
     word = "attack" if side == "attacks" else "equivalent"
-    for n, probe in enumerate(probes, 1):
-        note(f"{word} {n}/{len(probes)}")
-        into.append(await play(scenario, backend, probe, judge))
-        check.episodes += 1
+    jobs = [functools.partial(play, scenario, backend, probe, judge) for probe in probes]
+    into += await _in_order(jobs, side_by_side(scenario), note, word)
+    check.episodes += len(probes)
+
+
+def side_by_side(scenario: Scenario) -> int:
+    """How many proof episodes of `scenario` to play at once: `SIDE_BY_SIDE` when its faults make calls hang or
+    wait (the episodes wait on the gateway's deadline, not on the CPU), else one."""
+    waits = any(rule.kind in ("timeout", "latency") for plan in scenario.faults.values() for rule in plan.rules)
+    return SIDE_BY_SIDE if waits else 1
+
+
+async def _in_order(jobs: list[Callable[[], Awaitable[T]]], at_once: int, note: Progress, word: str) -> list[T]:
+    """Run `jobs`, at most `at_once` at a time, noting each as it starts; their results in the jobs' order."""
+    results: list[Any] = [None] * len(jobs)
+    limit = anyio.CapacityLimiter(at_once)
+
+    async def one(index: int) -> None:
+        async with limit:
+            note(f"{word} {index + 1}/{len(jobs)}")
+            results[index] = await jobs[index]()
+
+    async with anyio.create_task_group() as group:
+        for index in range(len(jobs)):
+            group.start_soon(one, index)
+    return results
 
 
 def _derived(

@@ -86,6 +86,8 @@ class Sandbox:
         """How many row changes that read did not see."""
         self._ids_drawn = False
         """Whether `new_id` was called (while seeding: whether the seeded image depends on the episode seed)."""
+        self.seed_key: str | None = None
+        """The key of the seeded image this sandbox started from in `SEED_IMAGES` (None: not kept there)."""
         self.follows_clock = False
         """Whether tool calls' `_meta` time moves the clock (set by the orchestrator for a world whose time moves with the work)."""
 
@@ -102,9 +104,14 @@ class Sandbox:
         text = spec_text(spec_json)  # written once: the image key, the stored spec and the comparison with an image's
         key = SEED_IMAGES.key(spec_json, text=text) if directory is None and spec.clock.mode == "frozen" else None
         if key is not None:
-            image = SEED_IMAGES.get(app, key) or SEED_IMAGES.get(app, SEED_IMAGES.key(spec_json, any_rng_seed=True))
+            found, image = key, SEED_IMAGES.get(app, key)
+            if image is None:
+                found = SEED_IMAGES.key(spec_json, any_rng_seed=True)
+                image = SEED_IMAGES.get(app, found)
             if image is not None:
-                return cls._from_image(app, sandbox_id, spec, text, image)
+                sandbox = cls._from_image(app, sandbox_id, spec, text, image)
+                sandbox.seed_key = found
+                return sandbox
         seed = app.validate_seed(spec.seed)
         conn = connect(directory / "state.db" if directory else ":memory:")
         try:
@@ -131,11 +138,8 @@ class Sandbox:
                 sandbox._image = conn.serialize()
                 if key is not None:
                     # A seed that drew no ids does not depend on the episode seed: its image serves any.
-                    SEED_IMAGES.put(
-                        app,
-                        key if sandbox._ids_drawn else SEED_IMAGES.key(spec_json, any_rng_seed=True),
-                        sandbox._image,
-                    )
+                    sandbox.seed_key = key if sandbox._ids_drawn else SEED_IMAGES.key(spec_json, any_rng_seed=True)
+                    SEED_IMAGES.put(app, sandbox.seed_key, sandbox._image)
             else:
                 image = connect(directory / "seed.db")
                 conn.backup(image)
@@ -274,11 +278,26 @@ class Sandbox:
         self.db.close()
 
     def snapshot(self) -> dict[str, list[dict[str, Any]]]:
-        """Every app table as `{table: [rows]}`, rows in insertion order, JSON columns decoded."""
-        return {
-            name: [table.decode(r) for r in self.db.execute(f'SELECT * FROM "{name}" ORDER BY rowid')]
-            for name, table in self.app.tables.items()
-        }
+        """Every app table as `{table: [rows]}`, rows in insertion order, JSON columns decoded.
+
+        A sandbox still as seeded from a kept image (no call journaled, no row changed) has that image's rows,
+        decoded once per image (`SeedImages.snapshot`); each caller gets rows of its own."""
+        pristine = (
+            self.seed_key is not None
+            and not self.db.execute(
+                "SELECT EXISTS (SELECT 1 FROM _journal) OR EXISTS (SELECT 1 FROM _changes)"
+            ).fetchone()[0]
+        )
+        kept = SEED_IMAGES.snapshot(self.app, self.seed_key) if pristine and self.seed_key else None
+        if kept is None:
+            kept = {
+                name: [table.decode(r) for r in self.db.execute(f'SELECT * FROM "{name}" ORDER BY rowid')]
+                for name, table in self.app.tables.items()
+            }
+            if not pristine or self.seed_key is None:
+                return kept
+            SEED_IMAGES.put_snapshot(self.app, self.seed_key, kept)
+        return {name: [dict(row) for row in rows] for name, rows in kept.items()}
 
     def size(self) -> int:
         """How many rows the app's tables hold."""

@@ -87,3 +87,26 @@ async def test_a_new_mail_after_the_failed_reply_passes(backend, tmp_path: Path,
     steps[steps.index(reply) + 1 : steps.index(reply) + 1] = [look, new]
     passed, why = await verdict(scenario, backend, steps)
     assert passed, why
+
+
+@pytest.mark.slow
+async def test_full_proofs_played_side_by_side_find_what_one_at_a_time_finds(
+    backend, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A task whose first send times out: its proof episodes wait on the gateway's deadline, so they are played four
+    at a time; every mutation, attack and equivalent comes to the same outcome, in the same order, as one by one."""
+    from orchestrator.prove import validate as proving
+
+    scenario, _, _ = draw(NAME, tmp_path, where("timeout"))
+    assert proving.side_by_side(scenario) == proving.SIDE_BY_SIDE > 1
+
+    def outcomes(check: proving.Validation) -> list[tuple[str, object]]:
+        return ([(m.description, m.caught) for m in check.mutations]
+                + [(t.description, t.outcome) for t in check.attacks + check.equivalents])  # fmt: skip
+
+    together = await proving.validate(scenario, backend, mutate=True, attack=True, equivalents=True)
+    monkeypatch.setattr(proving, "SIDE_BY_SIDE", 1)
+    alone = await proving.validate(scenario, backend, mutate=True, attack=True, equivalents=True)
+    assert together.valid and alone.valid, together.problems + alone.problems
+    assert outcomes(together) == outcomes(alone) and len(outcomes(alone)) >= 10
+    assert together.episodes == alone.episodes

@@ -10,7 +10,7 @@ from decimal import Decimal, InvalidOperation
 
 from price_parser import Price
 
-from orchestrator.scenario.text.clean import unquoted
+from orchestrator.scenario.text.clean import per_text, unquoted
 
 CURRENCY_WORDS = {
     "€": "EUR",
@@ -62,7 +62,7 @@ AMOUNT = re.compile(
 )
 
 
-@dataclass
+@dataclass(frozen=True)
 class AmountMention:
     """An amount of money written in a text: as written, its value and currency code."""
 
@@ -77,7 +77,8 @@ def currency_code(token: str) -> str:
     return CURRENCY_WORDS.get(token.lower(), token.upper())
 
 
-def find_amounts(text: str) -> list[AmountMention]:
+@per_text
+def find_amounts(text: str) -> tuple[AmountMention, ...]:
     """The amounts of money a text states, each with its currency."""
     out = []
     for m in AMOUNT.finditer(text):
@@ -88,7 +89,7 @@ def find_amounts(text: str) -> list[AmountMention]:
             continue
         value = -price.amount if number.startswith("-") else price.amount
         out.append(AmountMention(m.group(0).strip(), value, currency))
-    return out
+    return tuple(out)
 
 
 def check_amount(text: str, value: float | str | Decimal, currency: str | None) -> tuple[bool, list[str], list[str]]:

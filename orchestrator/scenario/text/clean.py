@@ -18,10 +18,10 @@ CACHED_TEXT = 20_000
 
 
 def per_text(fn: Callable[..., R]) -> Callable[..., R]:
-    """`fn(text, *args)` remembered for the last 1,024 texts (and arguments) it read, for a pure reading whose result
+    """`fn(text, *args)` remembered for the last 4,096 texts (and arguments) it read, for a pure reading whose result
     is never changed by its callers (a string, a bool, a tuple): the same mail is read by many checks of a verdict,
     and the same seeded texts in every episode of a scenario. Texts over `CACHED_TEXT` characters are not kept."""
-    cached = functools.lru_cache(maxsize=1024)(fn)
+    cached = functools.lru_cache(maxsize=4096)(fn)
 
     @functools.wraps(fn)
     def read(text: str, *args: Any) -> R:

@@ -145,3 +145,26 @@ def test_the_cache_is_bounded_by_count_and_bytes() -> None:
     assert images.get(APP, "k1") is None and images.get(APP, "k4") == b"abcdefgh"
     images.put(APP, "big", b"x" * 11)
     assert images.get(APP, "big") is None
+
+
+async def test_the_seeded_tables_are_decoded_once_per_image_and_each_caller_gets_its_own_rows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    SEED_IMAGES.clear()
+    store = SandboxStore(APP)
+    first = store.create("a", spec())
+    seeded = first.snapshot()  # decoded from the database, then kept beside the image
+    decoded = []
+    monkeypatch.setattr(type(APP.tables["events"]), "decode", lambda self, row: decoded.append(row) or dict(row))
+    second = store.create("b", spec())
+    again = second.snapshot()
+    assert again == seeded and decoded == []  # read from the kept tables, nothing decoded
+    again["events"][0]["title"] = "changed by a caller"
+    assert second.snapshot()["events"][0]["title"] == seeded["events"][0]["title"]  # rows of its own
+    monkeypatch.undo()
+    await calls(store, "b")  # changes rows: the snapshot reads the database again
+    after = second.snapshot()
+    assert any(e["title"] == "moved" for e in after["events"]) and len(after["events"]) == len(seeded["events"]) + 1
+    assert first.snapshot() == seeded  # the untouched sandbox still reads the seeded rows
+    second.reset()
+    assert second.snapshot() == seeded  # back to the seeded state: the kept rows again
