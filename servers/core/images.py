@@ -65,8 +65,9 @@ def connect(target: str | Path) -> sqlite3.Connection:
     return conn
 
 
-Snapshot = dict[str, list[dict[str, Any]]]
-"""Every app table's rows, decoded: `{table: [row, ...]}` in insertion order."""
+Decoded = dict[str, dict[tuple[Any, ...], dict[str, Any]]]
+"""An image's app tables, each row as stored (a tuple of column values) mapped to the row decoded, in insertion
+order: the seeded rows, and what any later row stored exactly as one of them decodes to."""
 
 
 def spec_text(spec_json: Any) -> str:
@@ -80,8 +81,8 @@ class SeedImages:
     A sandbox's seeded state depends only on its app and its spec (seed rows, persona, clock, episode
     seed; the clock only when frozen, as a seed may stamp rows with the time), so an image taken right
     after seeding (before any call, fault plan or access secret) serves every later sandbox of an equal
-    spec. Bounded by count and by bytes. The image's tables decoded (`snapshot`) are kept beside it: every
-    episode reads its seeded state once, and a sandbox nothing has changed yet has exactly those rows.
+    spec. Bounded by count and by bytes. The image's tables decoded (`decoded`) are kept beside it: every
+    episode reads its seeded state, and its final state is mostly seeded rows, each decoded once per image.
     """
 
     def __init__(self, max_items: int = 256, max_bytes: int = 64 * 2**20) -> None:
@@ -90,7 +91,7 @@ class SeedImages:
         self._empty: weakref.WeakKeyDictionary[App, bytes] = weakref.WeakKeyDictionary()
         self._images: OrderedDict[tuple[int, str], tuple[weakref.ref[App], bytes]] = OrderedDict()
         self._bytes = 0
-        self._snapshots: OrderedDict[tuple[int, str], tuple[weakref.ref[App], Snapshot]] = OrderedDict()
+        self._decoded: OrderedDict[tuple[int, str], tuple[weakref.ref[App], Decoded]] = OrderedDict()
         self._lock = threading.Lock()
 
     @staticmethod
@@ -125,22 +126,22 @@ class SeedImages:
                 _, (_, dropped) = self._images.popitem(last=False)
                 self._bytes -= len(dropped)
 
-    def snapshot(self, app: App, key: str) -> Snapshot | None:
-        """The decoded tables of `app`'s seeded image under `key`, if kept (shared: copy before handing out)."""
+    def decoded(self, app: App, key: str) -> Decoded | None:
+        """The decoded tables of `app`'s seeded image under `key`, if kept (shared: copy rows before handing out)."""
         with self._lock:
-            entry = self._snapshots.get((id(app), key))
+            entry = self._decoded.get((id(app), key))
             if entry is None or entry[0]() is not app:
                 return None
-            self._snapshots.move_to_end((id(app), key))
+            self._decoded.move_to_end((id(app), key))
             return entry[1]
 
-    def put_snapshot(self, app: App, key: str, tables: Snapshot) -> None:
+    def put_decoded(self, app: App, key: str, tables: Decoded) -> None:
         """Keep the decoded tables of the seeded image under `key`, as many as images are kept."""
         with self._lock:
-            self._snapshots[(id(app), key)] = (weakref.ref(app), tables)
-            self._snapshots.move_to_end((id(app), key))
-            while len(self._snapshots) > self.max_items:
-                self._snapshots.popitem(last=False)
+            self._decoded[(id(app), key)] = (weakref.ref(app), tables)
+            self._decoded.move_to_end((id(app), key))
+            while len(self._decoded) > self.max_items:
+                self._decoded.popitem(last=False)
 
     def empty(self, app: App) -> bytes:
         """The app's empty database: its tables, the core's, and the change log with its triggers."""
@@ -156,7 +157,7 @@ class SeedImages:
         """Forget every seeded image (the empty ones stay)."""
         with self._lock:
             self._images.clear()
-            self._snapshots.clear()
+            self._decoded.clear()
             self._bytes = 0
 
     def __len__(self) -> int:

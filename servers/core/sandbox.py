@@ -36,7 +36,7 @@ from servers.core import journal
 from servers.core.app import App, Persona, Problem, SandboxSpec, SeedError
 from servers.core.clock import Clock, ClockSpec, isoformat
 from servers.core.faults import FaultPlan, FaultState
-from servers.core.images import CHANGES_SCHEMA, CORE_SCHEMA, SEED_IMAGES, connect, spec_text
+from servers.core.images import CHANGES_SCHEMA, CORE_SCHEMA, SEED_IMAGES, Decoded, connect, spec_text
 
 
 class Sandbox:
@@ -280,24 +280,35 @@ class Sandbox:
     def snapshot(self) -> dict[str, list[dict[str, Any]]]:
         """Every app table as `{table: [rows]}`, rows in insertion order, JSON columns decoded.
 
-        A sandbox still as seeded from a kept image (no call journaled, no row changed) has that image's rows,
-        decoded once per image (`SeedImages.snapshot`); each caller gets rows of its own."""
-        pristine = (
-            self.seed_key is not None
-            and not self.db.execute(
-                "SELECT EXISTS (SELECT 1 FROM _journal) OR EXISTS (SELECT 1 FROM _changes)"
-            ).fetchone()[0]
-        )
-        kept = SEED_IMAGES.snapshot(self.app, self.seed_key) if pristine and self.seed_key else None
-        if kept is None:
-            kept = {
-                name: [table.decode(r) for r in self.db.execute(f'SELECT * FROM "{name}" ORDER BY rowid')]
-                for name, table in self.app.tables.items()
-            }
-            if not pristine or self.seed_key is None:
-                return kept
-            SEED_IMAGES.put_snapshot(self.app, self.seed_key, kept)
-        return {name: [dict(row) for row in rows] for name, rows in kept.items()}
+        A sandbox seeded from a kept image decodes only rows stored differently from every seeded row: the others
+        are the seeded rows decoded once per image (`SeedImages.decoded`). Each caller gets rows of its own."""
+        kept = SEED_IMAGES.decoded(self.app, self.seed_key) if self.seed_key is not None else None
+        pristine = self.seed_key is not None and self._pristine()
+        if kept is not None and pristine:
+            return {name: [dict(row) for row in rows.values()] for name, rows in kept.items()}
+        keep = kept is None and pristine
+        tables: dict[str, list[dict[str, Any]]] = {}
+        fresh: Decoded = {}
+        for name, table in self.app.tables.items():
+            known = kept.get(name, {}) if kept is not None else {}
+            rows = tables[name] = []
+            index = fresh[name] = {}
+            for stored in self.db.execute(f'SELECT * FROM "{name}" ORDER BY rowid'):
+                values = tuple(stored)
+                row = known.get(values)
+                rows.append(dict(row) if row is not None else table.decode(stored))
+                if keep:
+                    index[values] = dict(rows[-1])
+        if keep and self.seed_key is not None:
+            SEED_IMAGES.put_decoded(self.app, self.seed_key, fresh)
+        return tables
+
+    def _pristine(self) -> bool:
+        """Whether the tables are still as seeded: no call journaled and no row changed (the change log's
+        triggers log every write; only a journaled call's record drops rows of it)."""
+        return not self.db.execute(
+            "SELECT EXISTS (SELECT 1 FROM _journal) OR EXISTS (SELECT 1 FROM _changes)"
+        ).fetchone()[0]
 
     def size(self) -> int:
         """How many rows the app's tables hold."""

@@ -147,7 +147,7 @@ def test_the_cache_is_bounded_by_count_and_bytes() -> None:
     assert images.get(APP, "big") is None
 
 
-async def test_the_seeded_tables_are_decoded_once_per_image_and_each_caller_gets_its_own_rows(
+async def test_seeded_rows_are_decoded_once_per_image_and_each_caller_gets_its_own_rows(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     SEED_IMAGES.clear()
@@ -155,16 +155,24 @@ async def test_the_seeded_tables_are_decoded_once_per_image_and_each_caller_gets
     first = store.create("a", spec())
     seeded = first.snapshot()  # decoded from the database, then kept beside the image
     decoded = []
-    monkeypatch.setattr(type(APP.tables["events"]), "decode", lambda self, row: decoded.append(row) or dict(row))
+    original = type(APP.tables["events"]).decode
+
+    def counted(self: Any, row: Any) -> dict[str, Any]:
+        decoded.append(row)
+        return original(self, row)
+
+    monkeypatch.setattr(type(APP.tables["events"]), "decode", counted)
     second = store.create("b", spec())
     again = second.snapshot()
     assert again == seeded and decoded == []  # read from the kept tables, nothing decoded
     again["events"][0]["title"] = "changed by a caller"
     assert second.snapshot()["events"][0]["title"] == seeded["events"][0]["title"]  # rows of its own
-    monkeypatch.undo()
-    await calls(store, "b")  # changes rows: the snapshot reads the database again
+    await calls(store, "b")  # changes rows: the snapshot reads the database again, decoding only what changed
+    decoded.clear()  # (the tools decode the rows they read)
     after = second.snapshot()
+    assert [row["title"] for row in decoded] == ["moved", "N"]  # the moved event and the new one
     assert any(e["title"] == "moved" for e in after["events"]) and len(after["events"]) == len(seeded["events"]) + 1
+    monkeypatch.undo()
     assert first.snapshot() == seeded  # the untouched sandbox still reads the seeded rows
     second.reset()
     assert second.snapshot() == seeded  # back to the seeded state: the kept rows again
