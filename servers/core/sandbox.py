@@ -88,6 +88,8 @@ class Sandbox:
         """Whether `new_id` was called (while seeding: whether the seeded image depends on the episode seed)."""
         self.seed_key: str | None = None
         """The key of the seeded image this sandbox started from in `SEED_IMAGES` (None: not kept there)."""
+        self._seeded_rows: Decoded | None = None
+        """That image's rows decoded (`SeedImages.decoded`), once a snapshot decoded them."""
         self.follows_clock = False
         """Whether tool calls' `_meta` time moves the clock (set by the orchestrator for a world whose time moves with the work)."""
 
@@ -282,10 +284,10 @@ class Sandbox:
 
         A sandbox seeded from a kept image decodes only rows stored differently from every seeded row: the others
         are the seeded rows decoded once per image (`SeedImages.decoded`). Each caller gets rows of its own."""
-        kept = SEED_IMAGES.decoded(self.app, self.seed_key) if self.seed_key is not None else None
+        kept = self._seeded()
         pristine = self.seed_key is not None and self._pristine()
         if kept is not None and pristine:
-            return {name: [dict(row) for row in rows.values()] for name, rows in kept.items()}
+            return {name: [self.app.tables[name].copy(row) for row in rows.values()] for name, rows in kept.items()}
         keep = kept is None and pristine
         tables: dict[str, list[dict[str, Any]]] = {}
         fresh: Decoded = {}
@@ -296,12 +298,18 @@ class Sandbox:
             for stored in self.db.execute(f'SELECT * FROM "{name}" ORDER BY rowid'):
                 values = tuple(stored)
                 row = known.get(values)
-                rows.append(dict(row) if row is not None else table.decode(stored))
+                rows.append(table.copy(row) if row is not None else table.decode(stored))
                 if keep:
-                    index[values] = dict(rows[-1])
+                    index[values] = table.copy(rows[-1])
         if keep and self.seed_key is not None:
             SEED_IMAGES.put_decoded(self.app, self.seed_key, fresh)
         return tables
+
+    def _seeded(self) -> Decoded | None:
+        """The rows of the seeded image this sandbox started from, decoded, when kept."""
+        if self._seeded_rows is None and self.seed_key is not None:
+            self._seeded_rows = SEED_IMAGES.decoded(self.app, self.seed_key)
+        return self._seeded_rows
 
     def _pristine(self) -> bool:
         """Whether the tables are still as seeded: no call journaled and no row changed (the change log's

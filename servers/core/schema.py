@@ -62,6 +62,15 @@ class Table:
                 out[name] = bool(out[name])
         return out
 
+    def copy(self, row: Mapping[str, Any]) -> dict[str, Any]:
+        """A decoded row's copy that shares nothing mutable with it (its JSON columns' lists and objects copied)."""
+        out = dict(row)
+        for name in self.json_columns:
+            value = out.get(name)
+            if isinstance(value, (list, dict)):
+                out[name] = _copied(value)
+        return out
+
     def change_triggers(self, log: str = "_changes") -> str:
         """SQL creating the AFTER INSERT/UPDATE/DELETE triggers that log this table's row changes into `log`.
 
@@ -130,3 +139,12 @@ def read_schema(conn: sqlite3.Connection) -> dict[str, Table]:
             )
             tables[name] = replace(table, references=resolved)
     return tables
+
+
+def _copied(value: Any) -> Any:
+    """A JSON value's copy: lists and objects rebuilt, all the way down."""
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    return value

@@ -166,7 +166,8 @@ async def test_seeded_rows_are_decoded_once_per_image_and_each_caller_gets_its_o
     again = second.snapshot()
     assert again == seeded and decoded == []  # read from the kept tables, nothing decoded
     again["events"][0]["title"] = "changed by a caller"
-    assert second.snapshot()["events"][0]["title"] == seeded["events"][0]["title"]  # rows of its own
+    again["events"][0]["attendees"].append({"email": "x@example.test"})
+    assert second.snapshot()["events"][0] == seeded["events"][0]  # rows of its own, all the way down
     await calls(store, "b")  # changes rows: the snapshot reads the database again, decoding only what changed
     decoded.clear()  # (the tools decode the rows they read)
     after = second.snapshot()
