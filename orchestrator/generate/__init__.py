@@ -32,6 +32,6 @@
 - `inject`: prompt-injection variants of scenarios (`orchestrator inject`, `generate --inject`); `attack_targets`:
   what a variant can attack (the rows the reference solution reads, the harmful goals a world serves).
 
-May import: `scenario`, `prove`, `verify`, `backends`, `agents`, `servers.registry` and `servers.calendar.model`
+May import: `scenario`, `prove`, `verify`, `backends`, `agents`, `episode.collector`, `servers.registry`, `servers.calendar.model`
 (free-time arithmetic); nothing imports it but the command line.
 """

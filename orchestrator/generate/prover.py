@@ -12,13 +12,14 @@ process), `PoolExecutor` (one process per worker, `spawn`ed, each with its own i
 `RayExecutor` (one Ray actor per worker). The pipeline decides what to keep, in index order, so every executor and
 worker count writes the same bytes.
 
-May import: `scenario`, `prove`, `backends`, `orchestrator.generate` modules.
+May import: `scenario`, `prove`, `backends`, `episode.collector`, `orchestrator.generate` modules.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures as cf
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -27,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from orchestrator.episode.collector import collector_for_episodes
 from orchestrator.generate.family import Task, digest
 
 FULL_VARIATIONS = 12
@@ -101,10 +103,13 @@ class Prover:
         self.loop = asyncio.new_event_loop()
         self.backend = InProcessBackend()
         self.loop.run_until_complete(self.backend.__aenter__())
+        self._collector = contextlib.ExitStack()  # a task makes and drops whole worlds: rows, nodes of its YAML
+        self._collector.enter_context(collector_for_episodes())
 
     def close(self) -> None:
         self.loop.run_until_complete(self.backend.__aexit__(None, None, None))
         self.loop.close()
+        self._collector.close()
 
     def outcome(self, family: str, index: int) -> Outcome:
         """Draw candidate `index` of `family`, and prove it when it is of the wanted split."""

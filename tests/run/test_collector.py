@@ -7,7 +7,7 @@ import gc
 
 import pytest
 
-from orchestrator.run.control import RUN_GC_THRESHOLD, collector_for_episodes
+from orchestrator.episode.collector import RUN_GC_THRESHOLD, collector_for_episodes
 
 
 def test_the_collector_is_set_for_a_run_and_set_back_after_it() -> None:
