@@ -18,7 +18,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from servers.core.app import App
 
@@ -106,11 +106,7 @@ class SeedImages:
     def get(self, app: App, key: str) -> bytes | None:
         """The seeded image of `app` under spec digest `key`, if kept."""
         with self._lock:
-            entry = self._images.get((id(app), key))
-            if entry is None or entry[0]() is not app:
-                return None
-            self._images.move_to_end((id(app), key))
-            return entry[1]
+            return _recent(self._images, app, key)
 
     def put(self, app: App, key: str, image: bytes) -> None:
         """Keep `image` as `app`'s seeded image under `key`, dropping the least recently used past the bounds."""
@@ -129,11 +125,7 @@ class SeedImages:
     def decoded(self, app: App, key: str) -> Decoded | None:
         """The decoded tables of `app`'s seeded image under `key`, if kept (shared: copy rows before handing out)."""
         with self._lock:
-            entry = self._decoded.get((id(app), key))
-            if entry is None or entry[0]() is not app:
-                return None
-            self._decoded.move_to_end((id(app), key))
-            return entry[1]
+            return _recent(self._decoded, app, key)
 
     def put_decoded(self, app: App, key: str, tables: Decoded) -> None:
         """Keep the decoded tables of the seeded image under `key`, as many as images are kept."""
@@ -166,3 +158,15 @@ class SeedImages:
 
 SEED_IMAGES = SeedImages()
 """The process's seeded images (see `Sandbox.create`)."""
+
+
+V = TypeVar("V")
+
+
+def _recent(entries: OrderedDict[tuple[int, str], tuple[weakref.ref[App], V]], app: App, key: str) -> V | None:
+    """The entry of `app` (that very app, not one since built at its address) under `key`, made the most recent."""
+    entry = entries.get((id(app), key))
+    if entry is None or entry[0]() is not app:
+        return None
+    entries.move_to_end((id(app), key))
+    return entry[1]
