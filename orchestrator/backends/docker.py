@@ -39,6 +39,8 @@ NETWORK = "clawgym"
 MANAGED = "org.clawgym.managed"
 CONTAINER_PORT = "8000/tcp"
 READY_TIMEOUT_S = 60.0
+AMBIGUOUS_NETWORK_TRIES = 50
+"""Starts tried, 0.2 s apart, while another run's duplicate of the network is still there (see `_container`)."""
 SERVER_UID = 10001
 """The image's `clawgym` user, who must be able to read its token."""
 TOKEN_DIR = ".clawgym"
@@ -167,6 +169,22 @@ class DockerBackend(Backend):
         raise BackendError(f"could not create or find the Docker network {NETWORK!r}")
 
     def _container(self, app: str) -> Any:
+        """The app's container (see `_reuse_or_create`). A run that lost the race to create the network may still
+        have its duplicate for a moment, and a container cannot start while the name matches two networks: the
+        start is tried again once the loser has removed its own."""
+        from docker.errors import APIError
+
+        for _ in range(AMBIGUOUS_NETWORK_TRIES):
+            try:
+                return self._reuse_or_create(app)
+            except APIError as exc:
+                if "ambiguous" not in str(exc):
+                    raise
+                time.sleep(0.2)
+                self._network()
+        raise BackendError(f"could not start the container clawgym-{app}: the network name {NETWORK!r} stays ambiguous")
+
+    def _reuse_or_create(self, app: str) -> Any:
         """The app's container: the current one when it is reusable, otherwise a new one."""
         from docker.errors import APIError, NotFound
 

@@ -303,6 +303,25 @@ def test_two_cold_starts_at_once_both_succeed(docker_client) -> None:
     assert len([n for n in docker_client.networks.list(names=[NETWORK]) if n.name == NETWORK]) == 1
 
 
+def test_a_start_waits_out_another_runs_duplicate_of_the_network(docker_client) -> None:
+    """Two runs that create the network at once both make one (the engine lets them); the loser removes its own,
+    but a container started in between finds the name ambiguous. The start is tried again once one is left."""
+    down()
+    backend = DockerBackend()
+    backend._network()  # this run's network, the oldest
+    duplicate = docker_client.networks.create(NETWORK, driver="bridge", labels={MANAGED: "true"}, check_duplicate=False)
+    try:
+        assert len([n for n in docker_client.networks.list(names=[NETWORK]) if n.name == NETWORK]) == 2
+        container = backend._container("tickets")  # without the retry: APIError "network clawgym is ambiguous"
+        container.reload()
+        assert container.status == "running"
+        assert [n.id for n in docker_client.networks.list(names=[NETWORK]) if n.name == NETWORK] != [duplicate.id]
+        assert len([n for n in docker_client.networks.list(names=[NETWORK]) if n.name == NETWORK]) == 1
+    finally:
+        backend.client.close()
+        down()
+
+
 def test_down_copes_with_foreign_containers_on_its_network(docker_client) -> None:
     async def start() -> None:
         async with DockerBackend() as backend:
