@@ -234,10 +234,12 @@ def _stale(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list[Prob
     for fact in _distinct(scenario):
         if not any(_same(fact, f) for f in later):
             continue
-        old = next((f for f in before if f.kind == fact.kind and f.value != fact.value), None)
+        olds = (f for f in before if f.kind == fact.kind and f.value != fact.value)
+        stale = ((old, write(old, 0, read) if fact.kind != "count" else str(old.value)) for old in olds)
+        # an old value written inside the new one ('09:00' of '09:00-09:30') would still state the new one
+        old, written = next(((o, w) for o, w in stale if w not in fact.text and fact.text not in w), (None, ""))
         if old is None:
             continue
-        written = write(old, 0, read) if fact.kind != "count" else str(old.value)
         replace = _everywhere(scenario, fact, lambda f, w=written: w)
         if replace:
             out.append(Probe("stale", f"{fact.text!r} (the updated value) written as {written!r} (the value before)",

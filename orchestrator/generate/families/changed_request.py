@@ -4,7 +4,8 @@ latest request.
 A colleague asks the persona by mail to book a session with two colleagues at a given time and to note it in the
 team's schedule doc, warning that it may still change. Once the persona has booked it (an event the agent added),
 the requester's follow-up arrives some minutes later (a `world:` event) and moves it to another time, on the same
-day or another one (`change`: `time`), or also swaps one guest for another (`time+guest`). Judged: one session
+day or another one but never at the same hour (else the old time would also be right), and may also swap one guest
+for another (`change`: `time` or `time+guest`). Judged: one session
 (found by its guests, not its title) at the new time, none left at the old one, the dropped guest off the invite;
 the schedule doc states the new time and no other for it; the requester is told the new time. A process check
 wants the follow-up read before the requester is answered.
@@ -105,7 +106,7 @@ class ChangedRequest(Family):
         days = [first[0], *later] if rng.random() < 0.5 else [*later, first[0]]
         for offset2 in days:  # the same day or the next working day, whichever has room
             starts = [s for s in aligned_starts(world.free_windows(final_guests, day_window(world, offset2)), minutes)
-                      if not (taken[0] <= s < taken[1])]  # fmt: skip
+                      if not (taken[0] <= s < taken[1]) and s.time() != first[1].time()]  # fmt: skip  # a new hour
             if starts:
                 break
         else:
@@ -246,8 +247,8 @@ def _oracle(c: _Case) -> list[dict[str, Any]]:
     if c.swap:
         update |= {"add_attendees": [c.added.email], "remove_attendees": [c.dropped.email]}
     return [
-        {"tool": "mail__search_messages", "args": {"query": f"from:{c.requester.email}"}, "save": "req"},
-        {"tool": "mail__get_message", "args": {"message_id": "${req.messages.0.id}"}},
+        {"tool": "mail__search_messages", "args": {"query": f"from:{c.requester.email}"}},
+        {"tool": "mail__get_message", "args": {"message_id": "request-mail"}, "save": "req"},  # (not the newest of theirs)
         {"tool": "calendar__find_free_slots", "args": {
             "attendees": [g.email for g in c.guests], "duration_minutes": c.minutes, "time_min": iso(window[0]),
             "time_max": iso(window[1])}},
@@ -256,7 +257,7 @@ def _oracle(c: _Case) -> list[dict[str, Any]]:
         {"tool": "docs__get_document", "args": {"document_id": c.doc_id}},
         {"tool": "docs__edit_document", "args": {"document_id": c.doc_id, "find": c.line[2:], "replace": entry}},
         {"tool": "world__wait", "args": {}},
-        {"tool": "mail__get_thread", "args": {"thread_id": "${req.messages.0.thread_id}"}},
+        {"tool": "mail__get_thread", "args": {"thread_id": "${req.thread_id}"}},
         {"tool": "calendar__update_event", "args": update},
         {"tool": "docs__edit_document", "args": {"document_id": c.doc_id, "find": entry, "replace": new_entry}},
         {"tool": "mail__reply", "args": {"message_id": "follow-up", "body": (
