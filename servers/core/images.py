@@ -119,8 +119,9 @@ class SeedImages:
             self._images[(id(app), key)] = (weakref.ref(app), image)
             self._bytes += len(image)
             while len(self._images) > self.max_items or self._bytes > self.max_bytes:
-                _, (_, dropped) = self._images.popitem(last=False)
+                gone, (_, dropped) = self._images.popitem(last=False)
                 self._bytes -= len(dropped)
+                self._decoded.pop(gone, None)
 
     def decoded(self, app: App, key: str) -> Decoded | None:
         """The decoded tables of `app`'s seeded image under `key`, if kept (shared: copy rows before handing out)."""
@@ -128,12 +129,11 @@ class SeedImages:
             return _recent(self._decoded, app, key)
 
     def put_decoded(self, app: App, key: str, tables: Decoded) -> None:
-        """Keep the decoded tables of the seeded image under `key`, as many as images are kept."""
+        """Keep the decoded tables of the seeded image under `key` while the image itself is kept (they go with it,
+        so they are bounded as the images are)."""
         with self._lock:
-            self._decoded[(id(app), key)] = (weakref.ref(app), tables)
-            self._decoded.move_to_end((id(app), key))
-            while len(self._decoded) > self.max_items:
-                self._decoded.popitem(last=False)
+            if (id(app), key) in self._images:
+                self._decoded[(id(app), key)] = (weakref.ref(app), tables)
 
     def empty(self, app: App) -> bytes:
         """The app's empty database: its tables, the core's, and the change log with its triggers."""

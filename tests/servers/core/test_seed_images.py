@@ -177,3 +177,13 @@ async def test_seeded_rows_are_decoded_once_per_image_and_each_caller_gets_its_o
     assert first.snapshot() == seeded  # the untouched sandbox still reads the seeded rows
     second.reset()
     assert second.snapshot() == seeded  # back to the seeded state: the kept rows again
+
+
+def test_decoded_rows_are_kept_only_with_their_image() -> None:
+    images = SeedImages(max_items=1)
+    images.put(APP, "a", b"image a")
+    images.put_decoded(APP, "a", {"events": {}})
+    images.put_decoded(APP, "b", {"events": {}})  # no image b kept: its rows are not kept either
+    assert images.decoded(APP, "a") == {"events": {}} and images.decoded(APP, "b") is None
+    images.put(APP, "b", b"image b")  # a's image goes (one kept), and its rows with it
+    assert images.get(APP, "a") is None and images.decoded(APP, "a") is None
