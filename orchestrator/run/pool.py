@@ -21,7 +21,7 @@ episodes go to workers, one per core: a model agent's episode waits on its API, 
 with `--workers N`; a `cmd:` agent's episodes stay in the orchestrator's process.
 
 May import `orchestrator.run.runner`, `orchestrator.run.recipe`, `orchestrator.backends`, `orchestrator.agents`,
-`orchestrator.record`, `orchestrator.scenario` and `orchestrator.verify`.
+`orchestrator.episode.collector`, `orchestrator.record`, `orchestrator.scenario` and `orchestrator.verify`.
 """
 
 from __future__ import annotations
@@ -49,9 +49,10 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 
 from orchestrator.agents.base import Agent
 from orchestrator.backends.base import AppEndpoint, Backend, BackendError
+from orchestrator.episode.collector import RUN_GC_THRESHOLD
 from orchestrator.record import write_episode
 from orchestrator.run.recipe import AgentNotPortable, AgentRecipe, recipe_of
-from orchestrator.run.runner import RUN_GC_THRESHOLD, Interrupt, describe_error, failed_result, run_episode
+from orchestrator.run.runner import Interrupt, describe_error, failed_result, run_episode
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge, JudgeConfig
 from orchestrator.verify.results import Result

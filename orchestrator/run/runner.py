@@ -41,7 +41,7 @@ from anyio.abc import TaskGroup
 from orchestrator.agents.base import Agent, AgentReport
 from orchestrator.agents.command import CommandAgent
 from orchestrator.backends.base import Backend, BackendError, first_error
-from orchestrator.episode.collector import RUN_GC_THRESHOLD, collector_for_episodes  # noqa: F401 - re-exported
+from orchestrator.episode.collector import collector_for_episodes
 from orchestrator.episode.episode import Episode
 from orchestrator.episode.serving import serve_http
 from orchestrator.record import (

@@ -9,8 +9,8 @@ and one summary is written at the top:
 
 The summary is written through `orchestrator.record` (`write_summary`, kind "suite"), with its pass@k tables.
 
-May import `orchestrator.run.runner`, `orchestrator.record`, `orchestrator.scenario`, `orchestrator.backends`,
-`orchestrator.agents` and `orchestrator.verify`.
+May import `orchestrator.run.runner`, `orchestrator.episode.collector`, `orchestrator.record`, `orchestrator.scenario`,
+`orchestrator.backends`, `orchestrator.agents` and `orchestrator.verify`.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import anyio
 from orchestrator import scenario as scenarios
 from orchestrator.agents.base import Agent
 from orchestrator.backends.base import Backend
+from orchestrator.episode.collector import collector_for_episodes
 from orchestrator.record import SUITE, describe_errors, is_errored, tally, write_summary
 from orchestrator.run.runner import (
     EpisodeRunner,
@@ -36,7 +37,6 @@ from orchestrator.run.runner import (
     Interrupt,
     RunOptions,
     RunRecord,
-    collector_for_episodes,
     recorded,
     run_many,
     watch_signals,
