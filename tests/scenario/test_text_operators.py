@@ -6,7 +6,7 @@ near misses: the wrong day, the wrong hour, am/pm confused, another zone, anothe
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -737,3 +737,36 @@ def test_misstates_amount_catches_a_wrong_figure_and_lets_none_or_a_right_one_pa
         "misstates_amount", "Could you approve EXP-7? It's over the limit.", right, spec, ZONE, NOW
     )
     assert not operator_holds("misstates_amount", "Maybe 400 EUR in the end, not sure.", right, spec, ZONE, NOW)
+
+
+def test_a_range_restated_in_another_zone_on_the_next_day_is_one_time() -> None:
+    """ "16:30-17:30 Chicago time (11:30 in Auckland)": the restatement gives the range's start again, on the
+    next morning there; a restatement that is neither end of the range is still another time."""
+    from orchestrator.scenario.text.instants import check_time
+
+    chicago = ZoneInfo("America/Chicago")
+    wanted = datetime(2026, 2, 17, 16, 30, tzinfo=chicago)
+    now = datetime(2026, 2, 10, 9, tzinfo=chicago)
+    text = "I've moved the call to Tuesday 17 February, 16:30-17:30 {} time ({} in Auckland). See you there."
+    for zone in ("America/Chicago", "Pacific/Auckland", "Europe/London"):
+        verdict = check_time(text.format("Chicago", "11:30"), wanted, zone, now)
+        assert verdict.holds and verdict.conflicts == [], (zone, verdict)
+    wrong = check_time(text.format("Chicago", "10:30"), wanted, "America/Chicago", now)
+    assert wrong.conflicts == ["10:30 in Auckland)"]
+
+
+def test_a_short_weekday_after_a_given_name_is_a_surname() -> None:
+    """ "Jing Sun is paged" names a person, not Sunday; "Meeting Sun 14:00" and "Sun 5 March" name a day."""
+    from orchestrator.scenario.text.dates import find_dates
+    from orchestrator.scenario.text.instants import check_time
+
+    today = date(2026, 12, 18)  # a Friday
+    assert find_dates("13:05 errors start; Jing Sun is paged", today) == []
+    assert find_dates("Mei Sat down with us", today) == []
+    for day in ("Meeting Sun 14:00", "Call Sun at 14:00", "see you Sun", "Dinner Sun, 20 Dec"):
+        assert [d.dates for d in find_dates(day, today)][0][0] == date(2026, 12, 20), day
+    assert find_dates("Lunch Sun next week", today)[0].dates == [date(2026, 12, 27)]
+    kolkata = ZoneInfo("Asia/Kolkata")
+    timeline = "## Timeline, Thursday 17 December\n- 13:05 errors start; Jing Sun is paged\n- 14:00 resolved\n"
+    now = datetime(2026, 12, 18, 12, 30, tzinfo=kolkata)
+    assert check_time(timeline, datetime(2026, 12, 17, 13, 5, tzinfo=kolkata), "Asia/Kolkata", now).holds

@@ -140,6 +140,19 @@ def _numeric_order(text: str) -> slice:
     return slice(0, 2)
 
 
+# A capitalized word and a space just before a short weekday, and no day, month or time after it: "Jing Sun is
+# paged" names a person, where "Meeting Sun 14:00" and "Sun 5 March" name a day.
+_NAME_BEFORE = re.compile(r"\b[A-Z][a-z]+ $")
+_DAY_AFTER = re.compile(r"^[\s,.]*(?:(?:at\s+|@\s*)?\d|(?i:next\s+week)\b|" + _MONTH.format("after") + r")", re.I)
+
+
+def _surname(text: str, m: re.Match[str]) -> bool:
+    """Whether a short weekday ("Sun", "Sat") is a surname after a given name rather than a day."""
+    if m.group("next") or m.group("nextweek") or len(m.group("wd").rstrip(".")) > 5:
+        return False
+    return _NAME_BEFORE.search(text, 0, m.start()) is not None and not _DAY_AFTER.match(text[m.end() :])
+
+
 def find_dates(text: str, today: date) -> list[DateMention]:
     """Dates a text mentions, resolved against `today` (the clock's date in the persona's zone)."""
     spans = url_spans(text)
@@ -177,6 +190,8 @@ def find_dates(text: str, today: date) -> list[DateMention]:
                 d = valid_date(int(g["y"]), int(g["m"]), int(g["d"]))
                 dates = [d] if d else []
             elif kind == "weekday":
+                if _surname(text, m):
+                    continue
                 weekday = WEEKDAYS[g["wd"].lower().rstrip(".")]
                 if g.get("nextweek"):  # "Tuesday next week": that day of next week
                     dates = [today + timedelta(days=7 - today.weekday() + weekday)]

@@ -65,8 +65,27 @@ def restates(text: str, before: TimeMention, mention: TimeMention, local: tzinfo
         return False
     if not RESTATING.match(text[before.end : mention.start]):
         return False
-    theirs = set(instants(before, local, anchor))  # on the restated time's own date, whatever date follows it
-    return any(i in theirs for i in instants(replace(mention, dates=before.dates), local, anchor))
+    theirs = instants(before, local, anchor)  # on the restated time's own date, whatever date follows it
+    if mention.zone is None:
+        return any(i in set(theirs) for i in instants(replace(mention, dates=before.dates), local, anchor))
+    # Written in another zone, the same instant may fall on another day there ("16:30 Chicago (11:30 in
+    # Auckland)", the next morning): the restatement is the clock time it reads there, whatever its day.
+    there = as_tzinfo(mention.zone)
+    return any(i.astimezone(there).time().replace(tzinfo=None) in mention.times for i in theirs)
+
+
+def restated(text: str, mentions: tuple[TimeMention, ...], index: int, local: tzinfo, anchor: date) -> bool:
+    """Whether mention `index` restates the time before it, or the start of the range that ends just before it
+    ("16:30-17:30 Chicago time (11:30 in Auckland)" gives the start again)."""
+    if not index:
+        return False
+    mention, before = mentions[index], mentions[index - 1]
+    if restates(text, before, mention, local, anchor):
+        return True
+    if before.range_end and index > 1:
+        start = replace(mentions[index - 2], end=before.end)  # the gap read is the one after the range
+        return restates(text, start, mention, local, anchor)
+    return False
 
 
 def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iterable[datetime] = ()) -> TimeVerdict:
@@ -112,7 +131,7 @@ def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iter
             continue
         if any(says(mention, other) for other in expected):
             continue
-        if index and restates(text, mentions[index - 1], mention, local, wanted.date()):
+        if restated(text, mentions, index, local, wanted.date()):
             continue
         if mention.own_date:
             about = any(o.date() == wanted.date() for o in instants(mention, local, wanted.date()))
