@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import httpx2
+import pytest
 from helpers import ROOT
 
 from orchestrator.backends.local import LocalBackend
@@ -66,3 +67,53 @@ async def test_a_suite_starts_every_app_of_its_scenarios_before_its_first_episod
     assert up_at_first_start == [{"tickets", "mail"}]
     assert sorted(pids) == ["mail", "tickets"]
     assert record.summary["total"]["passes"] == 2, record.summary["total"]
+
+
+def _status(pid: int, field: str) -> str:
+    lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    return next(line.split(":", 1)[1].strip() for line in lines if line.startswith(f"{field}:"))
+
+
+async def test_the_servers_of_one_start_are_forked_by_one_launcher_and_show_their_own_command_line() -> None:
+    """One launcher imports the MCP SDK once and forks every server of a start; each server shows the command line
+    it would have had on its own (`ps` tells them apart), and none outlives `close`, nor does the launcher."""
+    import os
+
+    apps = list(registry.available())
+    async with LocalBackend() as local:
+        await local.start(apps)
+        pids = {app: local.apps[app].process.pid for app in apps}  # type: ignore[union-attr]
+        launchers = {int(_status(pid, "PPid")) for pid in pids.values()}
+        assert len(launchers) == 1
+        (launcher,) = launchers
+        assert b"servers.core.launcher" in Path(f"/proc/{launcher}/cmdline").read_bytes()
+        for app, pid in pids.items():
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").split()
+            assert registry.server_module(app).encode() in cmdline, (app, cmdline)
+            assert cmdline[cmdline.index(b"--parent-pid") + 1] == str(os.getpid()).encode()
+            assert int(_status(pid, "Pid")) == pid and os.getsid(pid) == pid  # a session of its own
+    for pid in [*pids.values(), launcher]:
+        assert not Path(f"/proc/{pid}").exists(), pid
+
+
+async def test_a_server_that_cannot_start_is_named_with_its_exit_code_and_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server the launcher forked but that exits at once (here its socket is not a listening TCP socket) is a
+    BackendError naming the app, its exit code and the tail of its log; the others are stopped."""
+    from orchestrator.backends import BackendError
+    from orchestrator.backends import local as local_module
+
+    def udp_socket(host: str = "127.0.0.1") -> socket.socket:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sock.bind((host, 0))
+        return sock
+
+    monkeypatch.setattr(local_module, "listening_socket", udp_socket)
+    backend = LocalBackend(tmp_path / "logs")
+    with pytest.raises(BackendError) as caught:
+        async with backend:
+            await backend.start(["mail"])
+    message = str(caught.value)
+    assert "the mail server exited during startup (code 1)" in message, message
+    assert f"log {tmp_path / 'logs' / 'mail.log'}" in message, message

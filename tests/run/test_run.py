@@ -30,7 +30,7 @@ def servers_of(pid: int) -> list[int]:
         if not entry.name.isdigit():
             continue
         try:
-            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").split()  # a set title is one string
         except OSError:
             continue
         if b"--parent-pid" in cmdline and cmdline[cmdline.index(b"--parent-pid") + 1] == str(pid).encode():
