@@ -753,6 +753,11 @@ def test_a_range_restated_in_another_zone_on_the_next_day_is_one_time() -> None:
         assert verdict.holds and verdict.conflicts == [], (zone, verdict)
     wrong = check_time(text.format("Chicago", "10:30"), wanted, "America/Chicago", now)
     assert wrong.conflicts == ["10:30 in Auckland)"]
+    london = text.replace("Auckland", "London")
+    assert check_time(london.format("Chicago", "22:30"), wanted, "America/Chicago", now).conflicts == []
+    for other in ("23:30", "21:00"):  # 23:30 in London is the range's end alone: it restates nothing
+        wrong = check_time(london.format("Chicago", other), wanted, "America/Chicago", now)
+        assert wrong.conflicts == [f"{other} in London)"], other
 
 
 def test_a_short_weekday_after_a_given_name_is_a_surname() -> None:

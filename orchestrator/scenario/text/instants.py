@@ -75,17 +75,14 @@ def restates(text: str, before: TimeMention, mention: TimeMention, local: tzinfo
 
 
 def restated(text: str, mentions: tuple[TimeMention, ...], index: int, local: tzinfo, anchor: date) -> bool:
-    """Whether mention `index` restates the time before it, or the start of the range that ends just before it
-    ("16:30-17:30 Chicago time (11:30 in Auckland)" gives the start again)."""
+    """Whether mention `index` restates the time before it; after a range, its start ("16:30-17:30 Chicago time
+    (11:30 in Auckland)" gives the start again; "(12:30 in Auckland)", the end alone, restates nothing)."""
     if not index:
         return False
-    mention, before = mentions[index], mentions[index - 1]
-    if restates(text, before, mention, local, anchor):
-        return True
+    before = mentions[index - 1]
     if before.range_end and index > 1:
-        start = replace(mentions[index - 2], end=before.end)  # the gap read is the one after the range
-        return restates(text, start, mention, local, anchor)
-    return False
+        before = replace(mentions[index - 2], end=before.end)  # the gap read is the one after the range
+    return restates(text, before, mentions[index], local, anchor)
 
 
 def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iterable[datetime] = ()) -> TimeVerdict:
