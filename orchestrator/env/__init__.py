@@ -39,6 +39,10 @@ Interface (names are stable; docs/rewards.md is the reward contract):
 - `SyncClawGymEnv(backend="inprocess", **options)`: the same methods, blocking (an event loop in its own thread).
 - `EnvError`: the env used out of order or given a scenario it cannot run.
 
+- `orchestrator.env.vector.VectorEnv(num_envs, *, workers=None, **options)`: a batch of envs stepped together,
+  spread over worker processes (one per core by default): `reset(scenarios, seeds)`, `step(actions)` (None: that
+  env does not step), `finish(messages)`, `states()`, `results()`, `snapshots()`, `traces()`, `close()`, one entry
+  per env in env order; an env's `EnvError` names the env, a dead worker is an `EnvError` that closes it.
 - `orchestrator.env.ray.RayEnv(cluster, **options)`: the same methods, each one call to a Ray actor hosting a
   `ClawGymEnv` on a worker of the cluster (`orchestrator.backends.ray.RayBackend`).
 
