@@ -63,6 +63,22 @@ def _serve(conn: Connection, count: int, options: dict[str, Any]) -> None:
             return await env.trace()
         raise ValueError(f"unknown method {method!r}")
 
+    async def answer(envs: list[ClawGymEnv], method: str, batch: list[tuple[int, Any]]) -> list[Any]:
+        replies: list[Any] = [None] * len(batch)
+
+        async def one(k: int, index: int, payload: Any) -> None:
+            try:
+                replies[k] = ("ok", await call(envs[index], method, payload))
+            except EnvError as exc:
+                replies[k] = ("env", str(exc))
+            except Exception as exc:  # noqa: BLE001 - sent back as what it is, the worker goes on
+                replies[k] = ("error", f"{type(exc).__name__}: {exc}")
+
+        async with anyio.create_task_group() as tg:
+            for k, (index, payload) in enumerate(batch):
+                tg.start_soon(one, k, index, payload)
+        return replies
+
     async def main() -> None:
         backend = make_backend("inprocess")
         async with backend, contextlib.AsyncExitStack() as stack:
@@ -73,19 +89,7 @@ def _serve(conn: Connection, count: int, options: dict[str, Any]) -> None:
                 if message is None:
                     break
                 method, batch = message
-                replies: list[Any] = [None] * len(batch)
-
-                async def one(k: int, index: int, payload: Any) -> None:
-                    try:
-                        replies[k] = ("ok", await call(envs[index], method, payload))
-                    except EnvError as exc:
-                        replies[k] = ("env", str(exc))
-                    except Exception as exc:  # noqa: BLE001 - sent back as what it is, the worker goes on
-                        replies[k] = ("error", f"{type(exc).__name__}: {exc}")
-
-                async with anyio.create_task_group() as tg:
-                    for k, (index, payload) in enumerate(batch):
-                        tg.start_soon(one, k, index, payload)
+                replies = await answer(envs, method, batch)
                 conn.send(replies)
 
     try:
