@@ -18,7 +18,7 @@ inherited. An `EnvError` raised by one env (a step after its end, a scenario it 
 whole batch came back, naming the env; the other envs have done their part. A worker that dies is an
 `EnvError` naming it and its envs, and the vector env is closed: an infrastructure failure, never an episode's.
 
-May import `orchestrator.env` and `orchestrator.backends`.
+May import `orchestrator.env`, `orchestrator.backends`, `orchestrator.scenario` and `orchestrator.verify`.
 """
 
 from __future__ import annotations
