@@ -1,7 +1,7 @@
 """The local backend: each app server as a process on a free loopback port.
 
 No Docker needed. The servers of one start are forked by one launcher
-(`servers.core.launcher`), so the MCP SDK is imported once for all of them.
+(`servers.launcher`), so the MCP SDK is imported once for all of them.
 Every server gets a generated admin token on its stdin (never in its
 environment or command line, which other local processes can read), writes
 its log to the run's log folder, and exits when the orchestrator does,
@@ -54,7 +54,7 @@ def listening_socket(host: str = "127.0.0.1") -> socket.socket:
 
 
 class ServerProcess:
-    """An app server forked by a launcher (`servers.core.launcher`): what the backend needs of a `Popen`."""
+    """An app server forked by a launcher (`servers.launcher`): what the backend needs of a `Popen`."""
 
     def __init__(self, launcher: Launcher, app: str) -> None:
         self.launcher = launcher
@@ -94,7 +94,7 @@ class ServerProcess:
 
 
 class Launcher:
-    """One `python -m servers.core.launcher` forking the servers of one start: the MCP SDK is imported once for
+    """One `python -m servers.launcher` forking the servers of one start: the MCP SDK is imported once for
     all of them instead of once per server. It reports each server's pid and exit code; a thread reads them."""
 
     def __init__(self, apps: list[LocalApp]) -> None:
@@ -114,7 +114,7 @@ class Launcher:
         # the servers write to their logs. A session of its own keeps the servers out of signals meant for the
         # orchestrator's process group (an MCP client stopping `serve`), so the final state can still be read;
         # --parent-pid ends them when the orchestrator is gone.
-        command = [sys.executable, "-m", "servers.core.launcher", "--owner-pid", str(os.getpid())]
+        command = [sys.executable, "-m", "servers.launcher", "--owner-pid", str(os.getpid())]
         self.process = subprocess.Popen(
             command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             start_new_session=True, pass_fds=fds,

@@ -86,7 +86,7 @@ async def test_the_servers_of_one_start_are_forked_by_one_launcher_and_show_thei
         launchers = {int(_status(pid, "PPid")) for pid in pids.values()}
         assert len(launchers) == 1
         (launcher,) = launchers
-        assert b"servers.core.launcher" in Path(f"/proc/{launcher}/cmdline").read_bytes()
+        assert b"servers.launcher" in Path(f"/proc/{launcher}/cmdline").read_bytes()
         for app, pid in pids.items():
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").split()
             assert registry.server_module(app).encode() in cmdline, (app, cmdline)

@@ -1,4 +1,4 @@
-"""`python -m servers.core.launcher`: start several app servers from one interpreter, importing the MCP SDK once.
+"""`python -m servers.launcher`: start several app servers from one interpreter, importing the MCP SDK once.
 
 The local backend starts every app of a run at once. Each server on its own pays about half a second of imports
 (most of it the MCP SDK); four of them on two cores are most of a cold run. The launcher imports the server core
@@ -82,7 +82,7 @@ def _report(line: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m servers.core.launcher", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m servers.launcher", description=__doc__.split("\n\n")[0])
     parser.add_argument("--owner-pid", type=int, required=True, help="the servers end when this process is gone")
     parent_pid = parser.parse_args(argv).owner_pid
     requests = [json.loads(line) for line in sys.stdin if line.strip()]
