@@ -82,6 +82,7 @@ def _report(line: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Read the servers to start from stdin, fork each, report their pids and exit codes; return after the last."""
     parser = argparse.ArgumentParser(prog="python -m servers.launcher", description=__doc__.split("\n\n")[0])
     parser.add_argument("--owner-pid", type=int, required=True, help="the servers end when this process is gone")
     parent_pid = parser.parse_args(argv).owner_pid
