@@ -1,7 +1,8 @@
 """The local backend: each app server as a process on a free loopback port.
 
-No Docker needed. The servers of one start are forked by one launcher
-(`servers.launcher`), so the MCP SDK is imported once for all of them.
+No Docker needed. The servers are forked by one launcher per backend
+(`servers.launcher`, see `launch`), so the MCP SDK is imported once for all
+of them, and `orchestrator run` starts it before it loads anything.
 Every server gets a generated admin token on its stdin (never in its
 environment or command line, which other local processes can read), writes
 its log to the run's log folder, and exits when the orchestrator does,
@@ -11,15 +12,10 @@ free.
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
 import secrets
 import signal
 import socket
 import subprocess
-import sys
-import threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -27,13 +23,8 @@ import anyio
 from mcp.types import LATEST_PROTOCOL_VERSION
 
 from orchestrator.backends.base import AppEndpoint, Backend, BackendError, HttpEndpoint, first_error, wait_healthy
+from orchestrator.backends.launch import STARTUP_TIMEOUT_S, Launcher, ServerProcess, launcher
 from servers.core.http import BACKLOG
-
-STARTUP_TIMEOUT_S = 30.0
-SERVER_ENV_DROPPED = (
-    "CLAWGYM_ADMIN_TOKEN", "CLAWGYM_ADMIN_TOKEN_FILE", "CLAWGYM_DATA_DIR", "CLAWGYM_OPEN_DEFAULT", "CLAWGYM_TRANSPORT",
-)  # fmt: skip
-"""Settings of the orchestrator's environment that must not configure (or leak into) the servers it starts."""
 
 
 def listening_socket(host: str = "127.0.0.1") -> socket.socket:
@@ -53,120 +44,6 @@ def listening_socket(host: str = "127.0.0.1") -> socket.socket:
     return sock
 
 
-class ServerProcess:
-    """An app server forked by a launcher (`servers.launcher`): what the backend needs of a `Popen`."""
-
-    def __init__(self, launcher: Launcher, app: str) -> None:
-        self.launcher = launcher
-        self.app = app
-        self.pid: int | None = None
-        self.returncode: int | None = None
-        self.started = threading.Event()  # its pid is known, or it never will be
-        self.ended = threading.Event()
-
-    def poll(self) -> int | None:
-        return self.returncode
-
-    def send_signal(self, sig: int) -> None:
-        self.started.wait(STARTUP_TIMEOUT_S)  # stopped as it is forked: the launcher reports its pid at once
-        if self.pid is not None and self.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.pid, sig)
-
-    def kill(self) -> None:
-        self.send_signal(signal.SIGKILL)
-
-    def wait(self, timeout: float | None = None) -> int:
-        if not self.ended.wait(timeout):
-            raise subprocess.TimeoutExpired(f"{self.app} server", timeout or 0)
-        assert self.returncode is not None
-        return self.returncode
-
-    def _start(self, pid: int) -> None:
-        self.pid = pid
-        self.started.set()
-
-    def _end(self, code: int) -> None:
-        if self.returncode is None:
-            self.returncode = code
-            self.started.set()
-            self.ended.set()
-
-
-class Launcher:
-    """One `python -m servers.launcher` forking the servers of one start: the MCP SDK is imported once for
-    all of them instead of once per server. It reports each server's pid and exit code; a thread reads them."""
-
-    def __init__(self, apps: list[LocalApp]) -> None:
-        self.servers = {app.app: ServerProcess(self, app.app) for app in apps}
-        self.by_pid: dict[int, ServerProcess] = {}
-        env = {k: v for k, v in os.environ.items() if k not in SERVER_ENV_DROPPED} | {"PYTHONUNBUFFERED": "1"}
-        fds = []
-        requests = []
-        for app in apps:
-            assert app.socket is not None, "spawned twice"
-            fds.append(app.socket.fileno())
-            requests.append({"app": app.app, "fd": app.socket.fileno(), "token": app.token,
-                             "log": str(app.log_path) if app.log_path else None})  # fmt: skip
-            if app.log_path:
-                app.log_path.parent.mkdir(parents=True, exist_ok=True)
-        # stdout is the MCP channel when the orchestrator itself serves stdio: the launcher reports on a pipe and
-        # the servers write to their logs. A session of its own keeps the servers out of signals meant for the
-        # orchestrator's process group (an MCP client stopping `serve`), so the final state can still be read;
-        # --parent-pid ends them when the orchestrator is gone.
-        command = [sys.executable, "-m", "servers.launcher", "--owner-pid", str(os.getpid())]
-        self.process = subprocess.Popen(
-            command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True, pass_fds=fds,
-        )  # fmt: skip
-        for app in apps:
-            assert app.socket is not None
-            app.socket.close()  # the launcher holds them now
-            app.socket = None
-            app.process = self.servers[app.app]
-        assert self.process.stdin is not None
-        with contextlib.suppress(BrokenPipeError):  # it died at once: the reader says why
-            self.process.stdin.write("".join(json.dumps(r) + "\n" for r in requests).encode())
-            self.process.stdin.close()
-        self.errors = b""
-        threading.Thread(target=self._read, name="server-launcher", daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None and self.process.stderr is not None
-        for line in self.process.stdout:
-            event = json.loads(line)
-            if "started" in event:
-                server = self.servers[event["started"]]
-                self.by_pid[event["pid"]] = server
-                server._start(event["pid"])
-            elif event.get("exited") in self.by_pid:
-                self.by_pid[event["exited"]]._end(event["code"])
-        self.errors = self.process.stderr.read()
-        code = self.process.wait()
-        for server in self.servers.values():  # the launcher is gone: a server it never reported ended with it
-            if server.pid is None:
-                server._end(code or 1)
-            elif server.returncode is None and not _alive(server.pid):
-                server._end(-signal.SIGKILL)
-
-    def wait(self) -> None:
-        try:
-            self.process.wait(5)
-        except subprocess.TimeoutExpired:  # a server that would not end was killed: the launcher is next
-            self.process.kill()
-            self.process.wait()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 class LocalApp:
     """One app server on a loopback port (forked by a launcher), with its admin token and log file."""
 
@@ -177,7 +54,6 @@ class LocalApp:
         self.token = secrets.token_urlsafe(24)
         self.log_path = log_dir / f"{app}.log" if log_dir else None
         self.process: ServerProcess | None = None
-        self.launcher: Launcher | None = None
         # The server runs this very code, so the SDK's newest protocol needs no handshake and no session.
         self.endpoint = HttpEndpoint(app, f"http://127.0.0.1:{self.port}", self.token, protocol=LATEST_PROTOCOL_VERSION)
 
@@ -236,7 +112,7 @@ class LocalBackend(Backend):
         super().__init__()
         self.log_dir = log_dir
         self.apps: dict[str, LocalApp] = {}
-        self.launchers: list[Launcher] = []
+        self.launcher: Launcher | None = None
         # One start at a time: episodes of a suite start concurrently, and one that found an app already spawned by
         # another must not go on before that app is ready and has its endpoint.
         self._starting = anyio.Lock()
@@ -247,10 +123,16 @@ class LocalBackend(Backend):
 
     async def _start(self, apps: Iterable[str]) -> dict[str, AppEndpoint]:
         new = [LocalApp(app, self.log_dir) for app in apps if app not in self.apps]
+        if new and self.launcher is None:
+            self.launcher = launcher()
         for app in new:
             self.apps[app.app] = app
-        if new:
-            self.launchers.append(Launcher(new))
+            assert self.launcher is not None and app.socket is not None
+            if app.log_path:
+                app.log_path.parent.mkdir(parents=True, exist_ok=True)
+            app.process = self.launcher.start(app.app, app.socket, app.token, app.log_path)
+            app.socket.close()  # the launcher holds it now
+            app.socket = None
         try:
             async with anyio.create_task_group() as tg:
                 for app in new:
@@ -271,7 +153,7 @@ class LocalBackend(Backend):
                 app.terminate()
             for app in self.apps.values():
                 await anyio.to_thread.run_sync(app.stop)
-            for launcher in self.launchers:  # it ends once its last server has, having reaped them all
-                await anyio.to_thread.run_sync(launcher.wait)
+            if self.launcher is not None:  # it ends once its last server has, having reaped them all
+                await anyio.to_thread.run_sync(self.launcher.wait)
         self.apps.clear()
-        self.launchers.clear()
+        self.launcher = None

@@ -136,6 +136,10 @@ def run_command(
 
     restore_stop_signals()
     load_dotenv()
+    if backend == "local":  # the app servers' launcher imports while this process does (see backends.launch)
+        from orchestrator.backends.launch import prestart
+
+        prestart()
     refuse_cmd_on_ray(backend, agent)
     if resume and out is None:
         raise fail_usage("--resume continues the run in --out DIR: give the folder of the run to resume")

@@ -117,3 +117,20 @@ async def test_a_server_that_cannot_start_is_named_with_its_exit_code_and_log(
     message = str(caught.value)
     assert "the mail server exited during startup (code 1)" in message, message
     assert f"log {tmp_path / 'logs' / 'mail.log'}" in message, message
+
+
+async def test_later_starts_use_the_same_launcher_and_a_prestarted_one_is_taken() -> None:
+    """`orchestrator run --backend local` starts the launcher before it loads anything (`prestart`); the backend
+    takes that one, and a later start of another app forks from it too."""
+    from orchestrator.backends import launch
+
+    launch.prestart()
+    prestarted = launch._prestarted
+    assert prestarted is not None
+    async with LocalBackend() as local:
+        await local.start(["mail"])
+        await local.start(["tickets"])
+        assert local.launcher is prestarted and launch._prestarted is None
+        parents = {int(_status(local.apps[app].process.pid, "PPid")) for app in ("mail", "tickets")}  # type: ignore[union-attr]
+        assert parents == {prestarted.process.pid}
+    assert prestarted.process.poll() is not None  # ended with its servers
