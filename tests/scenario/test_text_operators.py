@@ -775,3 +775,20 @@ def test_a_short_weekday_after_a_given_name_is_a_surname() -> None:
     timeline = "## Timeline, Thursday 17 December\n- 13:05 errors start; Jing Sun is paged\n- 14:00 resolved\n"
     now = datetime(2026, 12, 18, 12, 30, tzinfo=kolkata)
     assert check_time(timeline, datetime(2026, 12, 17, 13, 5, tzinfo=kolkata), "Asia/Kolkata", now).holds
+
+
+def test_another_zone_s_time_on_the_wanted_day_as_written_there_is_another_time() -> None:
+    """ "Thursday 14 May, 16:30 UTC (10:30 in Paris)" for 16:30 in Singapore: 16:30 UTC is the next day in
+    Singapore, but it is written on the wanted day, for the same meeting: another time, not another day's."""
+    from orchestrator.scenario.text.instants import check_time
+
+    wanted = datetime.fromisoformat("2026-05-14T16:30:00+08:00")
+    now = datetime.fromisoformat("2026-05-11T08:30:00+08:00")
+    text = "Done: the meeting is on Thursday 14 May, {} (10:30 in Paris). The invite is out."
+    wrong = check_time(text.format("16:30 UTC"), wanted, "Asia/Singapore", now)
+    assert wrong.conflicts == ["16:30 UTC"]
+    right = check_time(text.format("16:30-17:00 Singapore time"), wanted, "Asia/Singapore", now)
+    assert right.holds and right.conflicts == []
+    # Another day's time in another zone stays another day's: "Friday 15 May, 09:00 UTC" is not a conflict.
+    other_day = "Done: Thursday 14 May, 16:30 Singapore time. The retro is Friday 15 May, 09:00 UTC."
+    assert check_time(other_day, wanted, "Asia/Singapore", now).conflicts == []

@@ -132,6 +132,8 @@ def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iter
             continue
         if mention.own_date:
             about = any(o.date() == wanted.date() for o in instants(mention, local, wanted.date()))
+            if not about and mention.zone is not None and mention.dates:  # the day as written in its own zone:
+                about = wanted.astimezone(as_tzinfo(mention.zone)).date() in mention.dates  # "14 May, 16:30 UTC"
             about = about or offered_instead(mention)  # "Thursday 15:30, or Friday 10:00 if that's easier"
         else:
             about = mention.sentence in holding_sentences or dateless
