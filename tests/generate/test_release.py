@@ -91,3 +91,25 @@ def test_stats_refuse_an_edition_one_manifest(tmp_path: Path) -> None:
     (tmp_path / "tasks.jsonl").write_text(json.dumps({"id": "a", "family": "f", "split": "train"}) + "\n")
     with pytest.raises(SystemExit, match="edition-2 manifest is needed"):
         stats.main([str(tmp_path)])
+
+
+V2 = ROOT / "releases" / "v2.json"
+
+
+def test_release_v2_is_the_manifest_its_record_names_and_meets_every_target() -> None:
+    """The committed v2 manifest is the one v2.json records (whole and per family), generated with every task
+    proven, and it meets every target stats.py measures."""
+    record = json.loads(V2.read_text())
+    rows = release.read_manifest_file(ROOT / "releases" / record["manifest"])
+    found = release.summarize(rows)
+    assert record["digest_source"] == "generated" and record["options"] == release.V2_OPTIONS
+    assert found["manifest_sha256"] == record["manifest_sha256"]
+    for name, family in record["families"].items():
+        assert found["families"][name]["manifest_sha256"] == family["manifest_sha256"], name
+        assert family["tasks"] == 1000, name
+    assert stats.missed(stats.measure(rows)) == []
+
+
+@pytest.mark.slow
+def test_release_v2_rows_drawn_and_proven_again_equal_the_manifest() -> None:
+    assert release.main(["check", "--release", "v2", "--sample", "3", "--seed", "7"]) == 0

@@ -100,8 +100,27 @@ def _is_time_range(sentence: str, m: re.Match[str]) -> bool:
         return True
     if ":" in m.group(0) or re.search(months + r"\w*\s*$", before):
         return True
-    named = re.search(r"\b([A-ZÄÖÜ][^\W\d_]{3,})\s*$", sentence[max(0, m.start() - 30) : m.start()])
+    named = re.search(  # a word of four letters or more, or a hyphenated name ("Ursula-Schmidtke-Weg 96-85")
+        r"\b([A-ZÄÖÜ][^\W\d_]{3,}|[A-ZÄÖÜ][^\W\d_]*(?:-[^\W\d_]+)+)\s*$", sentence[max(0, m.start() - 30) : m.start()]
+    )
     return bool(named and not FACT_WORD.match(named.group(1)))  # "Fechnergasse 71-79", "Rooms 4-6": numbers of a name
+
+
+NAME_BEFORE = re.compile(r"\b[A-ZÄÖÜ][^\W\d_]+ $")
+NAME_AFTER = re.compile(r"^ ([A-ZÄÖÜ][^\W\d_]+)")
+
+
+def _hedges(sentence: str) -> bool:
+    """The sentence hedges; a hedge word capitalized inside a name, after the sentence's first word and next to
+    another capitalized word that is no day or month ("offsite at Hope Forum", "Bob Hope"), is not a hedge."""
+    for m in HEDGE.finditer(sentence):
+        word, before, after = m.group(0), sentence[: m.start()], sentence[m.end() :]
+        if word[0].isupper() and re.search(r"\w", before):
+            beside = NAME_AFTER.match(after)
+            if NAME_BEFORE.search(before) or (beside and not FACT_WORD.match(beside.group(1))):
+                continue
+        return True
+    return False
 
 
 @per_text
@@ -113,7 +132,7 @@ def asserted(text: str) -> str:
         sentence = m.group(0)
         if not sentence.strip():
             continue
-        if UNDERCUT.search(sentence) or HEDGE.search(sentence) or _alternatives(sentence):
+        if UNDERCUT.search(sentence) or _hedges(sentence) or _alternatives(sentence):
             out = _blank(out, m.start(), m.end())
             continue
         if sentence.rstrip().endswith("?") and not REQUEST.match(sentence):

@@ -122,3 +122,19 @@ def test_the_numbers_of_a_street_are_no_alternatives() -> None:
 
     assert claim_notes("- Thursday 13 August: offsite at Stiffel Forum, Herrmannallee 1-9, Berlin") == []
     assert claim_notes("We expect 12 to 14 people.") == ["We expect 12 to 14 people."]
+
+
+def test_names_that_look_like_hedges_or_ranges_are_stated() -> None:
+    """A venue named Hope, a street number range after a hyphenated street name: stated, as written; a hedge
+    word capitalized to pass as a name, next to a day or a number, still hedges."""
+    from orchestrator.scenario.text.claims import asserted
+
+    stated = [
+        "- Tuesday 29 September: offsite at Hope Forum, Flat 1, Evans Tunnel, London\n",
+        "- Wednesday 1 July: offsite at Jacobi Jäckel Forum, Ursula-Schmidtke-Weg 96-85, Berlin\n",
+        "Dinner with Bob Hope on Friday.",
+    ]
+    for text in stated:
+        assert asserted(text) == text, text
+    for text in ("We meet, Maybe Thursday.", "Meet on Thursday, Maybe 3 people.", "Hope to see you Thursday."):
+        assert asserted(text).strip() == "", text
