@@ -792,3 +792,16 @@ def test_another_zone_s_time_on_the_wanted_day_as_written_there_is_another_time(
     # Another day's time in another zone stays another day's: "Friday 15 May, 09:00 UTC" is not a conflict.
     other_day = "Done: Thursday 14 May, 16:30 Singapore time. The retro is Friday 15 May, 09:00 UTC."
     assert check_time(other_day, wanted, "Asia/Singapore", now).conflicts == []
+
+
+def test_a_restatement_of_the_other_reading_of_the_wanted_time_restates_nothing() -> None:
+    """ "10:00" may be read as 22:00; "10:00-11:00 Jakarta time (15:00 UTC, ...)" restates that other reading, so
+    for 10:00 in Jakarta the UTC time is another time; "(03:00 UTC, 13:00 in Sydney)" restates the wanted one."""
+    from orchestrator.scenario.text.instants import check_time
+
+    wanted = datetime.fromisoformat("2026-05-25T10:00:00+07:00")
+    now = datetime.fromisoformat("2026-05-20T12:00:00+07:00")
+    text = "Moved to Monday 25 May, 10:00-11:00 Jakarta time ({} UTC, 13:00 in Sydney). It's the only time."
+    assert check_time(text.format("15:00"), wanted, "Asia/Jakarta", now).conflicts == ["15:00 UTC"]
+    right = check_time(text.format("03:00"), wanted, "Asia/Jakarta", now)
+    assert right.holds and right.conflicts == []

@@ -58,14 +58,20 @@ ALTERNATIVE = re.compile(r"\b(?:or|alternatively|otherwise|else)\b", re.IGNORECA
 RESTATING = re.compile(r"^\s*(?:[(\[/=]|,|\s[–—-]|\bi\.e\.|\bwhich\s+is|\bthat's|\bthat\s+is|\bie)?\s*$", re.IGNORECASE)
 
 
-def restates(text: str, before: TimeMention, mention: TimeMention, local: tzinfo, anchor: date) -> bool:
+def restates(
+    text: str, before: TimeMention, mention: TimeMention, local: tzinfo, anchor: date, wanted: datetime | None = None
+) -> bool:
     """Whether `mention` gives the time just before it again in another zone: "15:00 UK (16:00 CEST)", "10:00 ET /
-    16:00 CET". Such a time is judged with the one it restates, not as another time for the same thing."""
+    16:00 CET". Such a time is judged with the one it restates, not as another time for the same thing. When the
+    time before it states `wanted`, only that reading of it counts ("10:00 Jakarta (15:00 UTC)" restates 22:00, the
+    other reading of "10:00", so it restates nothing)."""
     if mention.zone is None and before.zone is None:
         return False
     if not RESTATING.match(text[before.end : mention.start]):
         return False
     theirs = instants(before, local, anchor)  # on the restated time's own date, whatever date follows it
+    if wanted is not None and wanted in theirs:
+        theirs = [wanted]
     if mention.zone is None:
         return any(i in set(theirs) for i in instants(replace(mention, dates=before.dates), local, anchor))
     # Written in another zone, the same instant may fall on another day there ("16:30 Chicago (11:30 in
@@ -74,7 +80,14 @@ def restates(text: str, before: TimeMention, mention: TimeMention, local: tzinfo
     return any(i.astimezone(there).time().replace(tzinfo=None) in mention.times for i in theirs)
 
 
-def restated(text: str, mentions: tuple[TimeMention, ...], index: int, local: tzinfo, anchor: date) -> bool:
+def restated(
+    text: str,
+    mentions: tuple[TimeMention, ...],
+    index: int,
+    local: tzinfo,
+    anchor: date,
+    wanted: datetime | None = None,
+) -> bool:
     """Whether mention `index` restates the time before it; after a range, its start ("16:30-17:30 Chicago time
     (11:30 in Auckland)" gives the start again; "(12:30 in Auckland)", the end alone, restates nothing)."""
     if not index:
@@ -82,7 +95,7 @@ def restated(text: str, mentions: tuple[TimeMention, ...], index: int, local: tz
     before = mentions[index - 1]
     if before.range_end and index > 1:
         before = replace(mentions[index - 2], end=before.end)  # the gap read is the one after the range
-    return restates(text, before, mentions[index], local, anchor)
+    return restates(text, before, mentions[index], local, anchor, wanted)
 
 
 def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iterable[datetime] = ()) -> TimeVerdict:
@@ -128,7 +141,7 @@ def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iter
             continue
         if any(says(mention, other) for other in expected):
             continue
-        if restated(text, mentions, index, local, wanted.date()):
+        if restated(text, mentions, index, local, wanted.date(), wanted):
             continue
         if mention.own_date:
             about = any(o.date() == wanted.date() for o in instants(mention, local, wanted.date()))
