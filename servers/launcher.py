@@ -144,6 +144,8 @@ def main(argv: list[str] | None = None) -> None:
         _report({"started": request["app"], "pid": pid})
     control.close()
     reap(block=True)
+    sys.stdout.flush()
+    os._exit(0)  # nothing to tear down: the interpreter's own finalization would only delay the caller's wait
 
 
 if __name__ == "__main__":

@@ -149,6 +149,8 @@ class LocalBackend(Backend):
             await self.close_connections()
             for app in self.apps.values():
                 await app.endpoint.aclose()
+            if self.launcher is not None:  # no more servers: it ends as soon as its last one has
+                self.launcher.close()
             for app in self.apps.values():  # every server stops at once; then each is waited for
                 app.terminate()
             for app in self.apps.values():
