@@ -55,6 +55,8 @@ def _serve(conn: Connection, count: int, options: dict[str, Any]) -> None:
             return await env.step(payload)
         if method == "finish":
             return await env.finish(payload)
+        if method == "finish_running":  # a message for all: only the envs whose episode is still running submit it
+            return None if env.state.done or env.state.scenario is None else await env.finish(payload)
         if method == "state":
             return env.state, env.result
         if method == "snapshot":
@@ -164,11 +166,8 @@ class VectorEnv:
         """End the episodes: `messages` one for all (every env whose episode is still running submits it) or one
         per env (None: that env is left as it is)."""
         if isinstance(messages, str):
-            states = self.states()
-            chosen: list[str | None] = [None if s.done or s.scenario is None else messages for s in states]
-        else:
-            chosen = self._per_env(messages, "messages")
-        return self._batch("finish", chosen, skip_none=True)
+            return self._batch("finish_running", [messages] * self.num_envs)
+        return self._batch("finish", self._per_env(messages, "messages"), skip_none=True)
 
     def states(self) -> list[EnvState]:
         """Where each env stands (`ClawGymEnv.state`)."""
