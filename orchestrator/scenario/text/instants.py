@@ -73,7 +73,7 @@ def restates(
     if wanted is not None and wanted in theirs:
         theirs = [wanted]
     if mention.zone is None:
-        return any(i in set(theirs) for i in instants(replace(mention, dates=before.dates), local, anchor))
+        return not set(theirs).isdisjoint(instants(replace(mention, dates=before.dates), local, anchor))
     # Written in another zone, the same instant may fall on another day there ("16:30 Chicago (11:30 in
     # Auckland)", the next morning): the restatement is the clock time it reads there, whatever its day.
     there = as_tzinfo(mention.zone)
