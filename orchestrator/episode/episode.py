@@ -35,7 +35,7 @@ from orchestrator.backends.base import (
     ssl_context,
     trust_results,
 )
-from orchestrator.episode.gateway import Gateway, Trace, gateway_name, task_text
+from orchestrator.episode.gateway import Gateway, InProcessSession, Trace, gateway_name, task_text
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge, resolve
 from orchestrator.verify.process import injected_faults, judge_recovery
@@ -158,9 +158,15 @@ class Episode:
         anyone (the oracle, the environment API): their client does not validate each result against its output
         schema a second time, nor list the tools to learn the schemas. The app server validated the result against
         the model the schema is made from before it sent it, and the gateway passes it on unchanged (see
-        `orchestrator.backends.base.UpstreamClient` and tests/servers/core/test_output_schemas.py).
+        `orchestrator.backends.base.UpstreamClient` and tests/servers/core/test_output_schemas.py). In process,
+        such an agent calls the gateway's handlers directly (`InProcessSession`): the same answers and the same
+        trace, without a JSON-RPC round trip inside the process.
         """
         assert self.gateway is not None, "the episode is not open"
+        if trusted and self.gateway_url is None:
+            async with InProcessSession(self.gateway) as session:
+                yield session  # type: ignore[misc]
+            return
         async with contextlib.AsyncExitStack() as stack:
             if self.gateway_url is None:
                 client = await stack.enter_async_context(Client(self.gateway.server))

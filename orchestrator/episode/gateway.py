@@ -167,24 +167,30 @@ class Gateway:
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        entry = self.tools.get(params.name)
-        own = self.world is not None and params.name in self.world.tools
+        result, refused = await self.call(params.name, params.arguments)
+        if refused:
+            self._refused.add(ctx.request_id)
+        return result
+
+    async def call(self, name: str, arguments: dict[str, Any] | None) -> tuple[types.CallToolResult, bool]:
+        """Run one tool call as the agent asked it: the result, and whether it was refused over the call limit."""
+        entry = self.tools.get(name)
+        own = self.world is not None and name in self.world.tools
         if entry is None and not own:
-            return _error(f"Unknown tool {params.name!r}. Call tools/list to see the tools of this task.")
+            return _error(f"Unknown tool {name!r}. Call tools/list to see the tools of this task."), False
         limit = self.scenario.limits.max_tool_calls
         self.calls += 1
         if limit is not None and self.calls > limit:
-            self._refused.add(ctx.request_id)
-            return _error(f"Tool-call limit reached: this task allows at most {limit} tool calls.")
+            return _error(f"Tool-call limit reached: this task allows at most {limit} tool calls."), True
         if entry is None:
-            return await self.world.call_tool(params.name, params.arguments or {})
+            return await self.world.call_tool(name, arguments or {}), False
         app, original, _ = entry
         if self.world is None:
-            return await self._forward(app, original, params.arguments or {}, None)
-        meta = await self.world.before_call(params.name)  # what is due happens first; the call carries the time
-        result = await self._forward(app, original, params.arguments or {}, meta)
-        await self.world.after_call(params.name, params.arguments or {}, bool(result.is_error))
-        return result
+            return await self._forward(app, original, arguments or {}, None), False
+        meta = await self.world.before_call(name)  # what is due happens first; the call carries the time
+        result = await self._forward(app, original, arguments or {}, meta)
+        await self.world.after_call(name, arguments or {}, bool(result.is_error))
+        return result, False
 
     async def _forward(
         self, app: str, original: str, arguments: dict[str, Any], meta: dict[str, Any] | None
@@ -267,27 +273,121 @@ class Gateway:
             raise
         finally:
             params = {k: v for k, v in (ctx.params or {}).items() if k != "_meta"}
-            if ctx.method == "tools/list" and isinstance(result, Mapping):
-                # The same listing in every episode of the scenario, and its largest answer: its names are enough here.
-                result = {
-                    "tools": [tool.get("name") for tool in result.get("tools") or [] if isinstance(tool, Mapping)]
-                }
-            elif isinstance(result, Mapping):
+            if isinstance(result, Mapping):
                 result = dict(result)
             elif result is not None and hasattr(result, "model_dump"):
                 result = result.model_dump(mode="json", by_alias=True, exclude_none=True)
             refused = ctx.request_id in self._refused
             self._refused.discard(ctx.request_id)
-            (self.trace.add_refused if refused else self.trace.add)(
-                source="gateway",
-                wall=wall.isoformat(timespec="milliseconds"),
-                method=ctx.method,
-                params=params,
-                result=result,
-                error=error,
-                is_error=bool(error) or bool(isinstance(result, dict) and result.get("isError")),
-                latency_ms=round((time.perf_counter() - started) * 1000, 3),
-            )
+            self.record(ctx.method, params, result, error, refused, wall, started)
+
+    def record(
+        self,
+        method: str,
+        params: dict[str, Any],
+        result: dict[str, Any] | None,
+        error: str | None,
+        refused: bool,
+        wall: datetime,
+        started: float,
+    ) -> None:
+        """Trace one request the agent made: its params, its result in wire form (or the error it raised)."""
+        if method == "tools/list" and result is not None:
+            # The same listing in every episode of the scenario, and its largest answer: its names are enough here.
+            result = {"tools": [tool.get("name") for tool in result.get("tools") or [] if isinstance(tool, Mapping)]}
+        (self.trace.add_refused if refused else self.trace.add)(
+            source="gateway",
+            wall=wall.isoformat(timespec="milliseconds"),
+            method=method,
+            params=params,
+            result=result,
+            error=error,
+            is_error=bool(error) or bool(isinstance(result, dict) and result.get("isError")),
+            latency_ms=round((time.perf_counter() - started) * 1000, 3),
+        )
+
+
+class InProcessSession:
+    """The gateway as the orchestrator's own agents reach it in the same process (the oracle, the environment API,
+    a proof's scripts; `Episode.connect(trusted=True)`): the handlers an MCP session on the gateway runs, traced the
+    same way, without a JSON-RPC round trip inside one process. No request is encoded, decoded and validated again,
+    no result is shaped for the wire and parsed back; the trace gets each result in the wire form an MCP session
+    would have sent (tests/episode/test_in_process_session.py compares the two over the library).
+
+    It answers `call_tool` and `list_tools` as `mcp.Client` does. The first session of a process opens one real MCP
+    session on its gateway, whose `server/discover` answer (the same for every gateway) is traced again for the
+    later ones, as a client's connection would be."""
+
+    def __init__(self, gateway: Gateway) -> None:
+        self.gateway = gateway
+
+    async def __aenter__(self) -> InProcessSession:
+        server = self.gateway.server
+        key = (server.name, server.version, server.instructions)
+        wall, started = datetime.now(UTC), time.perf_counter()
+        known = _discovered.get(key)
+        if known is None:
+            from mcp import Client
+
+            async with Client(server):  # traces its server/discover: the entry every later session repeats
+                pass
+            entry = self.gateway.trace.entries[-1] if self.gateway.trace.entries else None
+            if entry is not None and entry.get("method") == DISCOVER and not entry.get("error"):
+                _discovered[key] = json.dumps(entry["result"])
+        else:
+            self.gateway.record(DISCOVER, {}, json.loads(known), None, False, wall, started)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None) -> types.CallToolResult:
+        """Call `name` through the gateway (the call limit, the living world, the trace), as an MCP session would."""
+        wall, started = datetime.now(UTC), time.perf_counter()
+        params: dict[str, Any] = {"name": name} if arguments is None else {"name": name, "arguments": arguments}
+        wire: dict[str, Any] | None = None
+        error: str | None = None
+        refused = False
+        try:
+            result, refused = await self.gateway.call(name, arguments)
+            wire = self._wire(result)
+        except Exception as exc:
+            error = str(exc)
+            raise
+        finally:
+            self.gateway.record("tools/call", params, wire, error, refused, wall, started)
+        return result
+
+    async def list_tools(self) -> types.ListToolsResult:
+        """Every tool of the task, as the gateway lists them."""
+        wall, started = datetime.now(UTC), time.perf_counter()
+        listing = await self.gateway._list_tools(None, None)  # type: ignore[arg-type]
+        wire = self._wire(listing)
+        self.gateway.record("tools/list", {}, wire, None, False, wall, started)
+        return types.ListToolsResult.model_validate(listing)
+
+    def _wire(self, result: types.Result | dict[str, Any]) -> dict[str, Any]:
+        """`result` as the gateway's MCP session sends it: dumped, its result type said and the gateway's name
+        stamped in its `_meta` (the result object gets the same stamp, as a client would read it)."""
+        wire = (
+            dict(result)
+            if isinstance(result, dict)
+            else result.model_dump(by_alias=True, mode="json", exclude_none=True)
+        )
+        wire.setdefault("resultType", "complete")
+        meta = wire.get("_meta")
+        if not isinstance(meta, dict) or meta.get(types.SERVER_INFO_META_KEY) is None:
+            stamp = self.gateway.server.server_info_stamp
+            wire["_meta"] = {**(meta or {}), types.SERVER_INFO_META_KEY: stamp}
+            if isinstance(result, types.Result):
+                result.meta = {**(result.meta or {}), types.SERVER_INFO_META_KEY: dict(stamp)}
+        return wire
+
+
+DISCOVER = "server/discover"
+_discovered: dict[tuple[Any, ...], str] = {}
+"""The gateway's `server/discover` answer as a real MCP session traced it, by the gateway's name, version and
+instructions (the same for every gateway of a process)."""
 
 
 MAX_CACHED_LISTINGS = 256
