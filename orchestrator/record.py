@@ -31,7 +31,7 @@ import hmac
 import json
 import os
 import secrets
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from math import comb
 from pathlib import Path
@@ -116,13 +116,19 @@ def write_summary(folder: Path, data: dict[str, Any], kind: str) -> Path:
 
 
 def write_episode(
-    folder: Path, result: Verdict, trace: list[dict[str, Any]], journal: list[dict[str, Any]] | None = None
+    folder: Path,
+    result: Verdict,
+    trace: list[dict[str, Any]],
+    journal: list[dict[str, Any]] | None = None,
+    encoded: Mapping[int, str] | None = None,
 ) -> None:
     """Write an episode's trace.jsonl, then its results.json (kind "episode") sealed (`seal`) over the trace, the
     journal the verdict was computed from and the verdict; each file atomically.
 
-    `journal` defaults to the app entries of `trace` (what `merged_trace` puts there)."""
-    text = "".join(json.dumps(entry, default=str) + "\n" for entry in trace).encode()
+    `journal` defaults to the app entries of `trace` (what `merged_trace` puts there); `encoded` has the lines of
+    entries already encoded, by `id()` (`Trace.lines`)."""
+    lines = encoded or {}
+    text = "".join((lines.get(id(entry)) or json.dumps(entry, default=str)) + "\n" for entry in trace).encode()
     _replace(folder / TRACE, text)
     if journal is None:
         journal = journal_of(trace)

@@ -30,7 +30,7 @@ from mcp.shared.exceptions import MCPError
 from orchestrator.backends.base import Upstream
 from orchestrator.scenario.model import GATEWAY_SEPARATOR, Scenario
 from servers import __version__
-from servers.core.limits import bounded
+from servers.core.limits import bounded_line
 
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 TASK_PROMPT = "task"
@@ -69,6 +69,9 @@ class Trace:
         """Tool calls refused over the call limit."""
         self.dropped = 0
         """Requests only counted because the trace was full."""
+        self.lines: dict[int, str] = {}
+        """Each kept entry's line of trace.jsonl, encoded once when it was added, by the entry's `id()` while the
+        entry is unchanged (`write_episode`'s `encoded`)."""
         self._refusals: dict[str, Any] | None = None
         self._full: dict[str, Any] | None = None
 
@@ -76,13 +79,12 @@ class Trace:
         """Append one entry (its params and result bounded); past `max_entries` or `max_bytes`, count it as dropped
         and note once that the trace is full."""
         if self._full is None:
-            for key in ("params", "result"):
-                if key in entry:
-                    entry[key] = bounded(entry[key])
-            size = len(json.dumps(entry, default=str))
-            if len(self.entries) < self.max_entries and self.size + size <= self.max_bytes:
-                self.size += size
-                self.entries.append({"seq": len(self.entries) + 1, **entry})
+            line = {"seq": len(self.entries) + 1, **entry}
+            text = bounded_line(line, ("params", "result"))
+            if len(self.entries) < self.max_entries and self.size + len(text) <= self.max_bytes:
+                self.size += len(text)
+                self.entries.append(line)
+                self.lines[id(line)] = text
                 return
             self._full = {"seq": len(self.entries) + 1, "source": "gateway", "wall": entry.get("wall"),
                           "method": "trace/full", "params": {}, "result": None, "error": None, "is_error": False,
@@ -90,6 +92,7 @@ class Trace:
             self.entries.append(self._full)
         self.dropped += 1
         self._full["dropped"] = self.dropped
+        self.lines.pop(id(self._full), None)
 
     @property
     def capped(self) -> dict[str, int] | None:
@@ -106,6 +109,7 @@ class Trace:
             self.add(**entry)
             self._refusals = self.entries[-1]
         self._refusals["refused_calls"] = self.refused
+        self.lines.pop(id(self._refusals), None)
 
 
 class Gateway:

@@ -215,7 +215,8 @@ async def run_episode(
         result.status = status  # type: ignore[assignment]
         if status == "agent_error":
             result.error = report.agent_error
-    write_episode(folder, result, trace, journal if journal is not None else journal_of(trace))
+    encoded = episode.trace.lines if episode is not None else None
+    write_episode(folder, result, trace, journal if journal is not None else journal_of(trace), encoded)
     return result
 
 

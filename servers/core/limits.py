@@ -120,6 +120,20 @@ def bounded(
     return {"truncated": True, "chars": len(whole), "sha256": digest(whole), "preview": text[: limit // 2]}
 
 
+def bounded_line(entry: dict[str, Any], keys: tuple[str, ...]) -> str:
+    """`entry` as one line of JSON with each of its `keys` bounded as `bounded` bounds it (a value that is cut is
+    replaced in `entry`). An entry whose values fit, the common case, is encoded once: its JSON within `ENTRY_LIMIT`
+    means each value's own JSON is too, so `bounded` would keep every one of them as it is."""
+    if all(_fits(entry[key], STRING_LIMIT, LIST_LIMIT) for key in keys if key in entry):
+        text = json.dumps(entry, default=str)
+        if len(text) <= ENTRY_LIMIT:
+            return text
+    for key in keys:
+        if key in entry:
+            entry[key] = bounded(entry[key])
+    return json.dumps(entry, default=str)
+
+
 def bounded_arguments(arguments: Any) -> Any:
     """A call's arguments as a journal entry keeps them: whole for anything a tool accepts, cut beyond."""
     return bounded(arguments, string_limit=ARGUMENT_STRING_LIMIT, limit=ARGUMENT_LIMIT)

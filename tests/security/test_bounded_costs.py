@@ -393,6 +393,55 @@ def test_bounded_keeps_small_values_and_marks_every_cut() -> None:
     assert huge["truncated"] is True and len(huge["sha256"]) == 64 and huge["chars"] > 270_000
 
 
+@pytest.mark.parametrize(
+    "result",
+    [
+        {"a": [1, 2, "x"], "b": None},
+        {"ids": list(range(1_000))},
+        {"text": "é" * (STRING_LIMIT + 1)},
+        {f"k{i}": "v" * 3_000 for i in range(30)},  # every string fits, the whole is over ENTRY_LIMIT
+        ("a", "tuple"),
+    ],
+    ids=["fits", "long-list", "long-string", "over-the-entry-limit", "tuple"],
+)
+def test_a_line_is_the_entry_with_each_value_bounded(result: Any) -> None:
+    """`bounded_line` encodes an entry once when nothing in it is cut, and is otherwise `bounded` on each value."""
+    import json
+
+    from servers.core.limits import bounded_line
+
+    entry = {"seq": 1, "params": {"name": "t", "arguments": {"q": "x" * 10}}, "result": result, "is_error": False}
+    expected = json.dumps({**entry, "params": bounded(entry["params"]), "result": bounded(result)})
+    assert bounded_line(dict(entry), ("params", "result")) == expected
+
+
+def test_the_trace_file_holds_each_entry_as_it_stands() -> None:
+    """Lines encoded when an entry was added are reused only while the entry is unchanged: the refusals counted on
+    one entry and a full trace's count are written as they end."""
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from orchestrator.episode.gateway import Trace
+    from orchestrator.record import write_episode
+    from orchestrator.run.runner import failed_result
+    from orchestrator.scenario.model import load
+
+    trace = Trace(max_entries=4)
+    trace.add(source="gateway", wall="w", method="tools/call", params={"name": "a"}, result={"x": "y" * 5_000})
+    for _ in range(3):
+        trace.add_refused(source="gateway", wall="w", method="tools/call", params={"name": "b"}, result=None)
+    for _ in range(5):
+        trace.add(source="gateway", wall="w", method="tools/list", params={}, result=None)
+    with tempfile.TemporaryDirectory() as out:
+        result = failed_result(load(TRAVEL_PATH), "error", "a test record", {})
+        write_episode(Path(out), result, trace.entries, [], trace.lines)
+        lines = [json.loads(line) for line in (Path(out) / "trace.jsonl").read_text().splitlines()]
+    assert lines == json.loads(json.dumps(trace.entries))
+    assert lines[1]["refused_calls"] == 3 and lines[-1]["dropped"] == 3
+    assert "5000 characters in all" in lines[0]["result"]["x"]
+
+
 async def test_the_gateway_trace_stays_bounded_and_counts_refused_calls() -> None:
     """An agent hammering the gateway past its call limit, with huge arguments, leaves a small trace."""
     from mcp import Client
