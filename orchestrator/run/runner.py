@@ -304,7 +304,7 @@ async def run_many(
 
     async def one(index: int) -> None:
         folder = episode_folder(options, index)
-        async with _released(mine), shared:
+        async with _released(mine), _released(shared) if slots is not None else contextlib.nullcontext():
             if interrupt.reason:
                 results[index] = not_run(scenario, folder, f"not started: the run was stopped by {interrupt.cause}",
                                          "interrupted", backend, options.seed + index)  # fmt: skip
@@ -335,18 +335,22 @@ async def run_many(
                     watch.stop_if_due(results[index], interrupt, notify)  # as if it had run
             else:
                 async with anyio.create_task_group() as tg:
-                    await _start_lazily(tg, (i for i in range(options.repeat) if i not in kept), mine, one)
+                    gates = (mine,) if slots is None else (mine, slots)
+                    await _start_lazily(tg, (i for i in range(options.repeat) if i not in kept), gates, one)
             outer.cancel_scope.cancel()
     return _recorded_run(scenario, options, kept | results, interrupt, len(kept))
 
 
 async def _start_lazily(
-    tg: TaskGroup, indexes: Iterable[int], gate: anyio.Semaphore, one: Callable[[int], Awaitable[None]]
+    tg: TaskGroup, indexes: Iterable[int], gates: tuple[anyio.Semaphore, ...], one: Callable[[int], Awaitable[None]]
 ) -> None:
-    """Start `one(index)` for each index once `gate` has a free slot (released by `one` as it ends), so a run of
-    a million episodes holds only the ones running, not a million waiting tasks."""
+    """Start `one(index)` for each index once each of `gates` has a free slot (released by `one` as it ends), so a
+    run of a million episodes holds only the ones running, not a million waiting tasks. A suite's shared slots are
+    the last gate: each scenario waits for them with one episode at a time, and the slots go to the scenarios in
+    turn (anyio's semaphores are first come, first served)."""
     for index in indexes:
-        await gate.acquire()
+        for gate in gates:
+            await gate.acquire()
         tg.start_soon(one, index)
 
 

@@ -155,6 +155,11 @@ def load_all(files: list[Path], loaded: dict[Path, Scenario] | None = None) -> l
     return runs
 
 
+SCENARIO_WINDOW = 64
+"""Scenarios of a suite in progress at once, taking the episode slots in turn (bounded: a suite of 20,000 generated
+tasks holds 64 scenarios' waiting starts, not 20,000)."""
+
+
 async def run_suite(
     runs: list[ScenarioRun],
     backend: Backend,
@@ -165,8 +170,8 @@ async def run_suite(
     judge: Judge | None = None,
     run_one: EpisodeRunner | None = None,
 ) -> SuiteRecord:
-    """Run every loaded scenario; at most `parallel` episodes at once in total, the next scenario starting as soon as
-    an episode slot is free (not when the scenarios before it have all ended). Writes OUT/results.json.
+    """Run every loaded scenario; at most `parallel` episodes at once in total, the slots going round the scenarios in
+    progress in turn (`SCENARIO_WINDOW`), the next scenario starting as soon as one ends. Writes OUT/results.json.
     `judge` answers the `judge` checks of every episode (None: they are unjudged); `run_one` runs each episode
     (see `run_many`: `orchestrator.run.ray.run_episode_on_ray` for the ray backend).
 
@@ -175,8 +180,10 @@ async def run_suite(
     _folder_names(runs, options.out)
     runnable = [r for r in runs if r.scenario is not None]
     within = max(1, min(options.repeat, options.parallel))
-    # one scenario more than fit at once: it fills the slots the others' last episodes leave free
-    scenario_slots = anyio.Semaphore(options.parallel // within + 1)
+    # Up to SCENARIO_WINDOW scenarios in progress (more if more episodes run at once); each waits for the shared slots
+    # with one episode at a time, so the slots go round them in turn: a scenario whose episodes wait (a retry-after
+    # honoured, a slow model) holds few of them while the others run, and every scenario's first episodes come early.
+    scenario_slots = anyio.Semaphore(max(SCENARIO_WINDOW, options.parallel + 1))
     episode_slots = anyio.Semaphore(max(1, options.parallel))
     interrupt = Interrupt()
     started = time.perf_counter()

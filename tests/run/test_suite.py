@@ -197,3 +197,47 @@ def test_sigterm_stops_the_suite_and_writes_what_ran(library: Path, tmp_path: Pa
     assert [row["status"] for row in summary["scenarios"]] == ["interrupted", "interrupted"]
     assert all((Path(row["folder"]) / "results.json").exists() for row in summary["scenarios"])
     assert "interrupted │" in stdout  # the passed column says why nothing was scored
+
+
+def test_a_scenario_whose_episodes_wait_leaves_the_other_scenarios_the_slots(tmp_path: Path) -> None:
+    """The suite's episode slots go round the scenarios in progress in turn: a scenario whose episodes wait (here the
+    agent waits 0.4 s in every episode of one scenario) holds at most its turn's share of the slots, and every
+    scenario's first episode starts before the slow one's later ones; still never more than --parallel at once."""
+    import anyio
+
+    from orchestrator.agents.base import AgentReport, OracleAgent
+    from orchestrator.backends.inprocess import InProcessBackend
+    from orchestrator.run import suite
+
+    slow_id = "reschedule-conflict"
+    running: list[str] = []
+    starts: list[str] = []
+    most = 0
+
+    class Waits(OracleAgent):
+        async def run(self, episode: object) -> AgentReport:
+            nonlocal most
+            sid = episode.scenario.id  # type: ignore[attr-defined]
+            starts.append(sid)
+            running.append(sid)
+            most = max(most, len(running))
+            try:
+                if sid == slow_id:
+                    await anyio.sleep(0.4)
+                return await super().run(episode)  # type: ignore[arg-type]
+            finally:
+                running.remove(sid)
+
+    files = [SCENARIOS / name for name in ("reschedule-conflict.yaml", "travel.yaml", "inbox-triage.yaml")]
+    runs = suite.load_all(files)
+    options = suite.SuiteOptions(out=tmp_path / "suite", repeat=4, parallel=4)
+
+    async def main() -> suite.SuiteRecord:
+        async with InProcessBackend() as backend:
+            return await suite.run_suite(runs, backend, Waits, options)
+
+    record = anyio.run(main)
+    assert record.summary["total"]["passes"] == 12 and most <= 4
+    # first come, first served among the scenarios: the slow one's later episodes wait their turn
+    assert set(starts[:3]) == {slow_id, "travel-berlin-offsite", "inbox-triage"}
+    assert starts.index("inbox-triage") < [i for i, s in enumerate(starts) if s == slow_id][1]
