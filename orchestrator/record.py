@@ -134,7 +134,7 @@ def write_episode(
         journal = journal_of(trace)
     result.digest = None
     verdict = with_kind(result.model_dump(mode="json"), EPISODE)
-    result.digest = seal(verdict, hashlib.sha256(text).hexdigest(), journal_digest(journal))
+    result.digest = seal(verdict, hashlib.sha256(text).hexdigest(), journal_digest(journal), plain=True)
     if "digest" in verdict:  # the verdict as dumped for the seal, with its seal: dumped once
         write_json(folder / RESULTS, {k: result.digest if k == "digest" else v for k, v in verdict.items()})
     else:
@@ -214,15 +214,26 @@ def record_key() -> bytes:
     return key
 
 
-def verdict_digest(verdict: dict[str, Any]) -> str:
-    """sha256 of a results.json without its digest, as canonical JSON: what any edit of the verdict changes."""
+def verdict_digest(verdict: dict[str, Any], *, plain: bool = False) -> str:
+    """sha256 of a results.json without its digest, as canonical JSON: what any edit of the verdict changes.
+
+    The verdict is read as JSON reads it back (tuples as lists, keys as strings); `plain` says it already is (a
+    `model_dump(mode="json")` or parsed JSON), which spares the round trip."""
     data = {k: v for k, v in verdict.items() if k != "digest"}
-    return hashlib.sha256(_canonical(json.loads(json.dumps(data, default=str))).encode()).hexdigest()
+    if not plain:
+        data = json.loads(json.dumps(data, default=str))
+    return hashlib.sha256(_canonical(data).encode()).hexdigest()
 
 
-def seal(verdict: dict[str, Any], trace_sha256: str, journal_sha256: str) -> dict[str, str]:
-    """The digest of a record: the sha256 of its trace, journal and verdict, and their HMAC under `record_key`."""
-    digest = {"algorithm": SEAL, "trace": trace_sha256, "journal": journal_sha256, "verdict": verdict_digest(verdict)}
+def seal(verdict: dict[str, Any], trace_sha256: str, journal_sha256: str, *, plain: bool = False) -> dict[str, str]:
+    """The digest of a record: the sha256 of its trace, journal and verdict, and their HMAC under `record_key`
+    (`plain`: as `verdict_digest`)."""
+    digest = {
+        "algorithm": SEAL,
+        "trace": trace_sha256,
+        "journal": journal_sha256,
+        "verdict": verdict_digest(verdict, plain=plain),
+    }
     return {**digest, "seal": _signature(digest)}
 
 
