@@ -106,7 +106,8 @@ def verify(
     score = sum(w * s for w, s in weighted) / weight if weight else 0.0
     if violations:
         score = 0.0
-    process_checks = [c for c in checks if isinstance(_check_at(scenario, c.id), JournalCheck)]
+    journal_checks = {check_id for check_id, _, check in scenario.checks() if isinstance(check, JournalCheck)}
+    process_checks = [c for c in checks if c.id in journal_checks]
     process_weight = sum(c.weight for c in process_checks)
     process = sum(c.weight for c in process_checks if c.passed) / process_weight if process_weight else None
     guards_hold = all(c.passed for c in checks if c.kind not in ("process", "unjudged"))
@@ -200,10 +201,6 @@ def _violations(
             for v in _forbidden(rule, index, changes, final_ctx, keys, journal)
         ]
     return violations, housekeeping
-
-
-def _check_at(scenario: Scenario, check_id: str) -> RowCheck | JournalCheck | JudgeCheck | ToldCheck | None:
-    return next((c for i, _, c in scenario.checks() if i == check_id), None)
 
 
 # -- row checks ----------------------------------------------------------------
