@@ -51,6 +51,7 @@ from orchestrator.env.rewards import (
 from orchestrator.env.scenarios import load_scenario
 from orchestrator.env.schema import EnvState, Observation, StepResult
 from orchestrator.episode.episode import Episode
+from orchestrator.episode.gateway import InProcessSession
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge
 from orchestrator.verify.results import Result
@@ -312,7 +313,11 @@ class ClawGymEnv:
             episode = Episode(scenario, endpoints, rng_seed=seed, episode_id=sandbox, judge=self.judge)
             ep.episode = await stack.enter_async_context(episode)
             ep.client = await stack.enter_async_context(ep.episode.connect(trusted=True))
-            listed = (await ep.client.list_tools()).tools
+            if isinstance(ep.client, InProcessSession):  # the listing as the gateway made it, copied once
+                tools = await ep.client.list_wire_tools()
+            else:
+                listed = (await ep.client.list_tools()).tools
+                tools = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in listed]
             ep.state = {app: dict(rows) for app, rows in ep.episode.seeded.items()}
             await read_fresh(ep)  # what the world did at the start (events due at once) is in the baseline
             baseline = evaluate(ep)
@@ -322,7 +327,6 @@ class ClawGymEnv:
             raise
         start_from(ep, baseline)
         self._ep = ep
-        tools = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in listed]
         ep.observation = make_observation(scenario, tools, {
             "episode_id": episode_id, "seed": seed, "apps": sorted(scenario.apps), "step_rewards": step_rewards,
             "max_tool_calls": scenario.limits.max_tool_calls, "max_steps": self.max_steps, "pass_mark": scenario.pass_mark,

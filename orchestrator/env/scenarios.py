@@ -7,6 +7,7 @@ May import `orchestrator.scenario` and `orchestrator.env.errors`.
 from __future__ import annotations
 
 import tempfile
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -38,8 +39,15 @@ def scenario_files(sources: Sequence[str | Path]) -> list[tuple[Path, Scenario]]
     return found
 
 
+LOADED_KEPT = 256
+_loaded: OrderedDict[tuple[str, int, int], Scenario] = OrderedDict()
+"""Scenario files loaded by this process, by path, modification time and size: an env resetting on the same file
+parses it once (a file changed since is loaded again). Loaded scenarios are shared and never changed."""
+
+
 def load_scenario(scenario: Scenario | str | Path) -> Scenario:
-    """A `Scenario` from a loaded scenario, a path to a YAML file, or YAML text (text with a line break or `id:`)."""
+    """A `Scenario` from a loaded scenario, a path to a YAML file (loaded once while it is unchanged), or YAML text
+    (text with a line break or `id:`)."""
     if isinstance(scenario, Scenario):
         return scenario
     if isinstance(scenario, str) and ("\n" in scenario or scenario.lstrip().startswith("id:")):
@@ -54,8 +62,17 @@ def load_scenario(scenario: Scenario | str | Path) -> Scenario:
         path = Path(scenario)
         if not path.is_file():
             raise EnvError(f"scenario {str(scenario)!r}: no such file (give a path, a Scenario, or YAML text)")
+        info = path.stat()
+        key = (str(path.resolve()), info.st_mtime_ns, info.st_size)
+        if (loaded := _loaded.get(key)) is not None:
+            _loaded.move_to_end(key)
+            return loaded
         try:
-            return load(path)
+            loaded = load(path)
         except ScenarioError as exc:
             raise EnvError(str(exc)) from None
+        _loaded[key] = loaded
+        while len(_loaded) > LOADED_KEPT:
+            _loaded.popitem(last=False)
+        return loaded
     raise EnvError(f"scenario: expected a path, a Scenario or YAML text, not {type(scenario).__name__}")

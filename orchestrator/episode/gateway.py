@@ -14,6 +14,7 @@ counted (results.json's `episode.trace_capped` says so).
 from __future__ import annotations
 
 import json
+import pickle
 import re
 import time
 from collections import OrderedDict
@@ -363,12 +364,19 @@ class InProcessSession:
         return result
 
     async def list_tools(self) -> types.ListToolsResult:
-        """Every tool of the task, as the gateway lists them."""
+        """Every tool of the task, as the gateway lists them (the gateway's own `Tool` objects: not to be changed)."""
+        await self.list_wire_tools(copy=False)
+        tools = [tool for _, _, tool in self.gateway.tools.values()]
+        if self.gateway.world is not None:
+            tools += list(self.gateway.world.tools.values())
+        return types.ListToolsResult(tools=tools)
+
+    async def list_wire_tools(self, *, copy: bool = True) -> list[dict[str, Any]]:
+        """Every tool of the task in the wire form tools/list sends (fresh copies the caller may change)."""
         wall, started = datetime.now(UTC), time.perf_counter()
         listing = await self.gateway._list_tools(None, None)  # type: ignore[arg-type]
-        wire = self._wire(listing)
-        self.gateway.record("tools/list", {}, wire, None, False, wall, started)
-        return types.ListToolsResult.model_validate(listing)
+        self.gateway.record("tools/list", {}, self._wire(listing), None, False, wall, started)
+        return pickle.loads(pickle.dumps(listing["tools"])) if copy else listing["tools"]
 
     def _wire(self, result: types.Result | dict[str, Any]) -> dict[str, Any]:
         """`result` as the gateway's MCP session sends it: dumped, its result type said and the gateway's name

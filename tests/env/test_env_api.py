@@ -103,6 +103,32 @@ async def test_reset_observation_step_and_close(travel: Scenario) -> None:
         await env.reset(TRAVEL_PATH)
 
 
+async def test_an_observation_is_the_callers_to_change_and_a_changed_file_is_read_again(tmp_path: Any) -> None:
+    """Observations share nothing with the gateway's listing or with each other: a trainer that edits one (a schema,
+    a description) sees the next reset unchanged; the tools are those an MCP client lists. A scenario file is parsed
+    once while unchanged, and again when it changes."""
+    from mcp import Client
+
+    path = tmp_path / "travel.yaml"
+    path.write_text(TRAVEL_PATH.read_text())
+    async with ClawGymEnv() as env:
+        first = await env.reset(path, seed=1)
+        async with Client(env._ep.episode.gateway.server) as client:  # type: ignore[union-attr]
+            over_mcp = [
+                t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in (await client.list_tools()).tools
+            ]
+        assert first.tools[:-1] == over_mcp
+        first.tools[0]["inputSchema"]["properties"].clear()
+        first.tools[0]["description"] = "changed"
+        first.openai_tools[0]["function"]["parameters"].clear()
+        second = await env.reset(path, seed=2)
+        assert second.tools[:-1] == over_mcp and second.openai_tools[0]["function"]["parameters"]
+        path.write_text(TRAVEL_PATH.read_text().replace("Plan the Berlin offsite trip", "Plan the trip", 1))
+        third = await env.reset(path, seed=3)
+        assert env._ep.scenario.title == "Plan the trip"  # type: ignore[union-attr]
+        assert third.tools[:-1] == over_mcp
+
+
 def test_actions_from_the_vendor_sdks() -> None:
     from anthropic.types import ToolUseBlock
     from openai.types.chat import ChatCompletionMessageToolCall
