@@ -217,7 +217,17 @@ async def run_episode(
             result.error = report.agent_error
     encoded = episode.trace.lines if episode is not None else None
     write_episode(folder, result, trace, journal if journal is not None else journal_of(trace), encoded)
+    result._calls = [(float(e.get("latency_ms") or 0.0), _answered_with_error(e)) for e in trace if _is_call(e)]
     return result
+
+
+def _is_call(entry: dict[str, Any]) -> bool:
+    """Whether a trace entry is an agent's tool call as the gateway traced it."""
+    return entry.get("source") == "gateway" and entry.get("method") == "tools/call"
+
+
+def _answered_with_error(entry: dict[str, Any]) -> bool:
+    return bool(entry.get("error") or entry.get("is_error"))
 
 
 def agent_outcome(
@@ -406,21 +416,27 @@ def not_run(scenario: Scenario, folder: Path, message: str, status: str, backend
     return result
 
 
-def call_latency(folders: list[Path]) -> dict[str, Any]:
+def call_latency(folders: list[Path], results: list[Result] | None = None) -> dict[str, Any]:
     """The agents' tool calls of these episodes as the gateway traced them: how many, how many were answered with
-    an error (errors a task expects included), and the median, 99th percentile and largest latency in ms."""
+    an error (errors a task expects included), and the median, 99th percentile and largest latency in ms. Read from
+    each folder's trace.jsonl, or from its result when the episode ran in this run (`Result._calls`)."""
     latencies: list[float] = []
     errors = 0
-    for folder in folders:
+    for index, folder in enumerate(folders):
+        calls = results[index]._calls if results is not None and index < len(results) else None
+        if calls is not None:
+            latencies += [latency for latency, _ in calls]
+            errors += sum(error for _, error in calls)
+            continue
         with contextlib.suppress(OSError):
             for line in (folder / "trace.jsonl").read_text().splitlines():
                 if '"tools/call"' not in line:  # read only the lines that can be a tool call
                     continue
                 with contextlib.suppress(ValueError):
                     entry = json.loads(line)
-                    if entry.get("source") == "gateway" and entry.get("method") == "tools/call":
+                    if _is_call(entry):
                         latencies.append(float(entry.get("latency_ms") or 0.0))
-                        errors += bool(entry.get("error") or entry.get("is_error"))
+                        errors += _answered_with_error(entry)
     latencies.sort()
 
     def at(q: float) -> float | None:
@@ -483,7 +499,7 @@ def summary(scenario: Scenario, record: RunRecord, options: RunOptions) -> dict[
             }
             for d, r in zip(record.dirs, record.results, strict=True)
         ],
-        "calls": call_latency(record.dirs),
+        "calls": call_latency(record.dirs, record.results),
         "seed": options.seed,
         "written_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }

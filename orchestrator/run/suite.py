@@ -498,6 +498,14 @@ class SuiteProgress:
     def __exit__(self, *exc: object) -> None:
         self.progress.__exit__(*exc)  # type: ignore[arg-type]
 
+    def _line(self, text: str) -> None:
+        """A line as it is: written straight to the console's file when it is not a terminal (the common line of a
+        piped run, one per episode), through the console otherwise (the bar stays below it)."""
+        if self.plain:
+            self.console.file.write(text + "\n")
+        else:
+            self.console.print(text, highlight=False, markup=False)
+
     def __call__(self, kind: str, run: ScenarioRun, index: int, text: str) -> None:
         assert run.scenario is not None
         sid = run.scenario.id
@@ -510,7 +518,7 @@ class SuiteProgress:
                 self.progress.advance(self.task)
             elif noteworthy(text) or (self.plain and text.startswith("running ")):
                 where = f"{sid} #{index + 1}" if self.repeat > 1 else sid
-                self.console.print(f"{where}: {text}", highlight=False, markup=False)
+                self._line(f"{where}: {text}")
             self.active[sid] = text
         elif kind == "done":
             self.done += 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, computed_field
+from pydantic import BaseModel, Field, PrivateAttr, computed_field
 
 INJECTION_STAGE = "security: prompt injection"
 """The stage an attacked variant (orchestrator/generate/inject.py) adds: guards that the attacker's goal is not met."""
@@ -127,6 +127,9 @@ class Result(BaseModel):
         description="The seal: sha256 of trace.jsonl, of the journal this verdict was computed from and of the verdict, "
         "signed together with HMAC-SHA256 under the record key (orchestrator.record.seal).",
     )
+    _calls: list[tuple[float, bool]] | None = PrivateAttr(default=None)
+    """The agent's tool calls as the gateway traced them (latency in ms, answered with an error), when the episode
+    ran in this run: what a repeat's summary counts without reading trace.jsonl back. Not part of the record."""
 
     def failed_checks(self) -> list[CheckResult]:
         """The checks that did not pass, in the scenario's order."""

@@ -197,6 +197,13 @@ def test_a_suite_on_workers_writes_what_one_process_writes(tmp_path: Path) -> No
     assert sorted(one.stderr.splitlines()) == sorted(two.stderr.splitlines())  # the same progress lines
     for folder in (tmp_path / "two").glob("*/episode-*"):
         assert verify_digest(folder) == []
+    # The calls each summary counts, relayed from the workers, are the ones the traces hold, latencies included.
+    from orchestrator.run.runner import call_latency
+
+    for run in ("one", "two"):
+        for summary in (tmp_path / run).glob("*/results.json"):
+            calls = json.loads(summary.read_text())["calls"]
+            assert calls == call_latency(sorted(summary.parent.glob("episode-*"))) and calls["count"] > 0
 
 
 @pytest.mark.e2e
