@@ -210,18 +210,25 @@ def main() -> None:
 
     signal.signal(signal.SIGTERM, _terminate)
     before = managed()
+    interrupted = False
     try:
         up = compose_up(ups)
         local, docker = anyio.run(episode_overhead, episodes)
         reset, restart = anyio.run(reset_vs_restart, resets, restarts)
     except KeyboardInterrupt:
+        interrupted = True
         print("interrupted: removing what the benchmark started", file=sys.stderr)
-        sys.exit(130)
     finally:
         with _shielded():
             removed = remove_new(before)
         if removed:
             print(f"removed {len(removed)} container(s), network(s) and volume(s) it started", file=sys.stderr)
+    if interrupted:
+        # Everything it started is removed. A worker thread may still be blocked in a Docker call that this made
+        # moot (a health wait on a container now gone): exit without waiting for it.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
 
     print(f"compose up to all 5 services healthy   median {median_ms(up) / 1000:8.2f} s    ({len(up)} runs)")
     print(f"episode overhead, local processes      median {median_ms(local):8.1f} ms   ({len(local)} episodes)")
