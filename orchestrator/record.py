@@ -30,12 +30,15 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from math import comb
 from pathlib import Path
 from typing import Any, Protocol
+
+import pydantic_core
 
 RESULTS = "results.json"
 TRACE = "trace.jsonl"
@@ -100,12 +103,35 @@ def _replace(path: Path, data: bytes) -> None:
     scratch.replace(path)
 
 
-def write_json(path: Path, data: Any) -> None:
+def write_json(path: Path, data: Any, *, plain: bool = False) -> None:
     """Write `data` as indented JSON, atomically. A results.json always says its kind: one missing is stamped
-    from `kind_of`, so every writer's results.json carries it."""
+    from `kind_of`, so every writer's results.json carries it. `plain`: `data` is JSON as `json.loads` gives it
+    (str keys, lists, no other types), which is encoded faster (`_indented`)."""
     if path.name == RESULTS and isinstance(data, dict):
         data = with_kind(data)
-    _replace(path, (json.dumps(data, indent=2, default=str) + "\n").encode())
+    _replace(path, _indented(data) if plain else (json.dumps(data, indent=2, default=str) + "\n").encode())
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # a surrogate pair, as JSON spells a character beyond the BMP
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def _indented(data: Any) -> bytes:
+    """Plain JSON `data` indented by two spaces, ASCII only, as `json.dumps(data, indent=2)` writes it (numbers may
+    be spelled differently, `1e-05` as `1e-5`: the same values). Encoded by pydantic-core, an order of magnitude
+    faster than the standard library's indenting encoder, which is pure Python; that one is the fallback."""
+    try:
+        text = pydantic_core.to_json(data, indent=2, inf_nan_mode="constants").decode()
+    except (ValueError, TypeError, pydantic_core.PydanticSerializationError):
+        return (json.dumps(data, indent=2, default=str) + "\n").encode()
+    return (_NON_ASCII.sub(_escape, text) if not text.isascii() else text).encode() + b"\n"
 
 
 def write_summary(folder: Path, data: dict[str, Any], kind: str) -> Path:
@@ -136,7 +162,7 @@ def write_episode(
     verdict = with_kind(result.model_dump(mode="json"), EPISODE)
     result.digest = seal(verdict, hashlib.sha256(text).hexdigest(), journal_digest(journal), plain=True)
     if "digest" in verdict:  # the verdict as dumped for the seal, with its seal: dumped once
-        write_json(folder / RESULTS, {k: result.digest if k == "digest" else v for k, v in verdict.items()})
+        write_json(folder / RESULTS, {k: result.digest if k == "digest" else v for k, v in verdict.items()}, plain=True)
     else:
         write_json(folder / RESULTS, with_kind(result.model_dump(mode="json"), EPISODE))
 

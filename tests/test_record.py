@@ -166,3 +166,30 @@ def test_pass_at_k_and_pass_hat_k() -> None:
     assert tables["pass_hat_k"] == {"1": 0.333333, "2": 0.0, "3": 0.0}
     assert pass_k_tables(2, 2) == {"pass_at_k": {"1": 1.0, "2": 1.0}, "pass_hat_k": {"1": 1.0, "2": 1.0}}
     assert pass_k_tables(0, 0) == {"pass_at_k": {}, "pass_hat_k": {}}
+
+
+def test_an_episodes_results_json_is_what_the_standard_encoder_writes(runs: Path, tmp_path: Path) -> None:
+    """An episode's results.json is encoded by pydantic-core: the same lines as `json.dumps(indent=2)`, ASCII only,
+    the same values (a number may be spelled otherwise), and a seal that verifies, also for text beyond ASCII."""
+    from orchestrator.record import _indented
+
+    episode = runs / "single" / "episode-001" if (runs / "single" / "episode-001").exists() else runs / "single"
+    written = (episode / RESULTS).read_text()
+    data = json.loads(written)
+    assert written == json.dumps(data, indent=2) + "\n" and verify_digest(episode) == []
+    odd = {"text": 'café … 😀 \u2028 \x01 "q" \\ /', "numbers": [1e-05, 1e16, 0.1, -0.0, 2**70], "none": {}}
+    text = _indented(odd).decode()
+    assert text.isascii() and json.loads(text) == odd
+    assert [line for line in text.splitlines() if "0.00001" not in line] == [
+        line for line in (json.dumps(odd, indent=2)).splitlines() if "1e-05" not in line
+    ]
+    # a verdict whose texts go beyond ASCII seals and verifies
+    copy = tmp_path / "episode"
+    shutil.copytree(episode, copy)
+    from orchestrator.record import write_episode
+    from orchestrator.run.runner import failed_result
+
+    result = failed_result(scenarios.load(TRAVEL_PATH), "error", "naïve — 😀 failed", {"note": "Zürich"})
+    write_episode(copy, result, read_trace(copy).entries)
+    assert verify_digest(copy) == [] and json.loads((copy / RESULTS).read_text())["error"] == "naïve — 😀 failed"
+    assert (copy / RESULTS).read_text().isascii()
