@@ -4,6 +4,7 @@
   running ones), each in its own folder, with pass@k and pass^k; resuming a run.
 - `control`: what stops a run: a signal, or its errors (fail-fast, --fail-on-error).
 - `suite`: every scenario of a folder, a glob or a list in one run, with one summary.
+- `slots`: how a suite's scenarios share its episode slots (longest first, at most half each while others wait).
 - `select`: which scenarios a run plays: files, folders, globs and ids, narrowed by tags, family, split, limit, sample.
 - `ray`: episodes as Ray tasks on workers that host the apps in process (`--backend ray`); `runner` does not
   import it: the caller gives `run_many` its `run_episode_on_ray` (`run_one=`).

@@ -5,7 +5,7 @@ interpreter start, no import: each worker is a copy of the orchestrator as it st
 in process (its own `InProcessBackend`, kept across its episodes) and runs whole episodes there with the runner's
 `run_episode`: seed, agent, verify, and the episode's folder written and sealed in place, as in one process. The
 orchestrator keeps the run: `run_many` and `run_suite` hand each episode to the pool (`run_one=pool.run_episode`),
-which gives it to the worker with the fewest episodes in flight and relays its stages (progress lines) and its
+which gives it to a worker (the fewest episodes of its scenario in flight, then the fewest in all) and relays its stages (progress lines) and its
 result back; the error watch, summaries and exit codes are the run's, unchanged.
 
 Stopping: workers ignore SIGINT and SIGTERM (a Ctrl-C reaches the whole process group). The orchestrator's first
@@ -109,6 +109,8 @@ class _Job:
     """One episode handed to a worker: its stage callback, and its result once the worker answered."""
 
     on_stage: Callable[[str], None]
+    scenario: str = ""
+    """The id of its scenario."""
     done: anyio.Event = field(default_factory=anyio.Event)
     result: Result | None = None
     error: str | None = None
@@ -263,8 +265,10 @@ class EpisodePool(Backend):
                 job.done.set()
             worker.jobs.clear()
 
-    async def _worker(self) -> _Worker:
-        """The live worker with the fewest episodes in flight; a new one forked when workers are missing."""
+    async def _worker(self, scenario: str) -> _Worker:
+        """The live worker with the fewest episodes of `scenario` in flight, then the fewest episodes; a new one forked
+        when workers are missing. Episodes of one scenario are alike: spread, those that wait (a retry-after honoured)
+        leave every worker some that work."""
         if self._group is None:
             raise BackendError("the episode pool runs episodes inside `async with pool:`")
         live = [w for w in self.workers if w.alive]
@@ -274,7 +278,7 @@ class EpisodePool(Backend):
             async with self._spawning:
                 while len(live := [w for w in self.workers if w.alive]) < self.size:
                     await self._attach(self._fork_one())
-        return min(live, key=lambda w: (len(w.jobs), w.index))
+        return min(live, key=lambda w: (sum(j.scenario == scenario for j in w.jobs.values()), len(w.jobs), w.index))
 
     async def _scenario_key(self, worker: _Worker, scenario: Scenario) -> int:
         """The key the worker knows `scenario` by, sending it first if it does not know it yet."""
@@ -341,11 +345,11 @@ class EpisodePool(Backend):
         config = judge.config if judge is not None else None
         problem: BaseException | None = None
         for _ in range(2):
-            job, job_id = _Job(on_stage), self._next_job
+            job, job_id = _Job(on_stage, scenario.id), self._next_job
             self._next_job += 1
             worker: _Worker | None = None
             try:
-                worker = await self._worker()
+                worker = await self._worker(scenario.id)
                 key = await self._scenario_key(worker, scenario)
                 worker.jobs[job_id] = job
                 await worker.send(("run", job_id, (key, recipe, rng_seed, timeout_s, folder, config)))

@@ -33,7 +33,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 from anyio.abc import TaskGroup
@@ -281,7 +281,7 @@ async def run_many(
     judge: Judge | None = None,
     run_one: EpisodeRunner | None = None,
     watch: ErrorWatch | None = None,
-    slots: anyio.Semaphore | None = None,
+    slots: Gate | None = None,
 ) -> RunRecord:
     """K episodes, `parallel` at once; each writes its folder whatever happens to the others; `judge` answers
     the scenario's `judge` checks in every episode (None: they are unjudged). `watch` (by default one for these
@@ -351,13 +351,21 @@ async def run_many(
     return _recorded_run(scenario, options, kept | results, interrupt, len(kept))
 
 
+class Gate(Protocol):
+    """Slots an episode takes before it starts and gives back as it ends: an `anyio.Semaphore`, or a scenario's share
+    of a suite's (`orchestrator.run.slots.Share`)."""
+
+    async def acquire(self) -> None: ...
+
+    def release(self) -> None: ...
+
+
 async def _start_lazily(
-    tg: TaskGroup, indexes: Iterable[int], gates: tuple[anyio.Semaphore, ...], one: Callable[[int], Awaitable[None]]
+    tg: TaskGroup, indexes: Iterable[int], gates: tuple[Gate, ...], one: Callable[[int], Awaitable[None]]
 ) -> None:
     """Start `one(index)` for each index once each of `gates` has a free slot (released by `one` as it ends), so a
     run of a million episodes holds only the ones running, not a million waiting tasks. A suite's shared slots are
-    the last gate: each scenario waits for them with one episode at a time, and the slots go to the scenarios in
-    turn (anyio's semaphores are first come, first served)."""
+    the last gate: each scenario waits for them with one episode at a time (see `orchestrator.run.slots`)."""
     for index in indexes:
         for gate in gates:
             await gate.acquire()
@@ -365,7 +373,7 @@ async def _start_lazily(
 
 
 @contextlib.asynccontextmanager
-async def _released(gate: anyio.Semaphore) -> AsyncIterator[None]:
+async def _released(gate: Gate) -> AsyncIterator[None]:
     """Hold a slot `_start_lazily` acquired for this episode, and give it back when the episode ends."""
     try:
         yield

@@ -41,6 +41,7 @@ from orchestrator.run.runner import (
     run_many,
     watch_signals,
 )
+from orchestrator.run.slots import SuiteSlots
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge
 from orchestrator.verify.results import Result
@@ -170,8 +171,9 @@ async def run_suite(
     judge: Judge | None = None,
     run_one: EpisodeRunner | None = None,
 ) -> SuiteRecord:
-    """Run every loaded scenario; at most `parallel` episodes at once in total, the slots going round the scenarios in
-    progress in turn (`SCENARIO_WINDOW`), the next scenario starting as soon as one ends. Writes OUT/results.json.
+    """Run every loaded scenario; at most `parallel` episodes at once in total, shared by the scenarios in progress
+    (`SCENARIO_WINDOW`, the next one starting as soon as one ends) as `SuiteSlots` shares them: the scenario whose
+    episodes take longest first, at most half the slots each while others wait. Writes OUT/results.json.
     `judge` answers the `judge` checks of every episode (None: they are unjudged); `run_one` runs each episode
     (see `run_many`: `orchestrator.run.ray.run_episode_on_ray` for the ray backend).
 
@@ -180,11 +182,11 @@ async def run_suite(
     _folder_names(runs, options.out)
     runnable = [r for r in runs if r.scenario is not None]
     within = max(1, min(options.repeat, options.parallel))
-    # Up to SCENARIO_WINDOW scenarios in progress (more if more episodes run at once); each waits for the shared slots
-    # with one episode at a time, so the slots go round them in turn: a scenario whose episodes wait (a retry-after
-    # honoured, a slow model) holds few of them while the others run, and every scenario's first episodes come early.
+    # Up to SCENARIO_WINDOW scenarios in progress (more if more episodes run at once), each waiting for the shared
+    # slots with one episode at a time: every scenario's first episode comes early, and one whose episodes wait (a
+    # retry-after honoured, a slow model) starts its others early, while the rest keep the cores busy.
     scenario_slots = anyio.Semaphore(max(SCENARIO_WINDOW, options.parallel + 1))
-    episode_slots = anyio.Semaphore(max(1, options.parallel))
+    episode_slots = SuiteSlots(options.parallel)
     interrupt = Interrupt()
     started = time.perf_counter()
     planned = sum(options.repeat - _kept(run, options) for run in runnable)
@@ -193,16 +195,21 @@ async def run_suite(
     async def one(run: ScenarioRun) -> None:
         assert run.scenario is not None and run.folder is not None
         async with scenario_slots:
-            async with episode_slots:  # a scenario starts when one of the suite's episode slots is free
-                pass
-            on_event("start", run, 0, "")
-            started = time.perf_counter()
+            started: list[float] = []
+
+            def start() -> None:  # a scenario starts when its first episode has a slot
+                on_event("start", run, 0, "")
+                started.append(time.perf_counter())
+
+            share = episode_slots.share(start)
             run.record = await run_many(
                 run.scenario, backend, make_agent, _options_of(run, options, within),
                 lambda index, stage: on_event("stage", run, index, stage), interrupt=interrupt, notify=notify, judge=judge,
-                run_one=run_one, watch=watch, slots=episode_slots,
+                run_one=run_one, watch=watch, slots=share,
             )  # fmt: skip
-            run.wall_s = time.perf_counter() - started
+            if not started:  # nothing ran: every episode kept, or not started
+                start()
+            run.wall_s = time.perf_counter() - started[0]
             on_event("done", run, 0, "")
 
     with collector_for_episodes():

@@ -314,3 +314,29 @@ def test_a_suite_starts_the_next_scenario_when_an_episode_slot_is_free(tmp_path:
     assert events[:2] == [("start", "rate-limited-triage"), ("start", "travel-berlin-offsite")]
     assert events.index(("done", "travel-berlin-offsite")) < events.index(("done", "rate-limited-triage"))
     assert peak[0] == 3
+
+
+def test_a_scenarios_episodes_are_spread_over_the_workers(tmp_path: Path) -> None:
+    """Episodes of one scenario go to the worker with the fewest of them in flight: a scenario whose episodes wait
+    (rate-limited-triage waits out a 429) never has them gathered on one worker while the other does all the work."""
+    from orchestrator.run import suite
+
+    runs = suite.load_all([SCENARIOS / "rate-limited-triage.yaml", *THREE])
+    pool = EpisodePool(2)
+    pool.fork()
+    seen: list[tuple[int, int]] = []
+
+    def on_event(kind: str, run: suite.ScenarioRun, index: int, text: str) -> None:
+        if kind == "stage":
+            waiting = [sum(j.scenario == "rate-limited-triage" for j in w.jobs.values()) for w in pool.workers]
+            seen.append((min(waiting), max(waiting)))
+
+    async def main() -> suite.SuiteRecord:
+        async with pool:
+            options = suite.SuiteOptions(out=tmp_path, repeat=8, parallel=8)
+            return await suite.run_suite(runs, pool, OracleAgent, options, on_event, run_one=pool.run_episode)
+
+    record = anyio.run(main)
+    assert record.exit_code() == 0 and record.summary["total"]["passes"] == 32
+    assert max(high for _, high in seen) >= 2  # four at once (half the slots): two on each worker
+    assert all(high - low <= 1 for low, high in seen), seen
