@@ -89,10 +89,10 @@ def test_run_help_groups_the_model_agent_options() -> None:
 
 def modules_loaded_by(*args: str) -> list[str]:
     """The heavy top-level modules a fresh interpreter has loaded after running the CLI with `args`."""
-    code = (
-        "import sys\nfrom orchestrator.cli import main\nsys.argv = ['orchestrator', *sys.argv[1:]]\n"
-        "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        f"print('\\n' + __import__('json').dumps(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r}))))"
+    code = (  # printed as the script exits (`leave` runs the exit handlers)
+        "import atexit, json, sys\nfrom orchestrator.cli import main\nsys.argv = ['orchestrator', *sys.argv[1:]]\n"
+        f"atexit.register(lambda: print('\\n' + json.dumps(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))))\n"
+        "main()\n"
     )
     done = subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
