@@ -35,8 +35,8 @@ def test_quick_start_commands_exist() -> None:
         "python3 -m venv .venv && .venv/bin/pip install -e '.[dev]'",
         ".venv/bin/orchestrator run scenarios/travel.yaml",
     ]
-    assert blocks[1].strip() == ".venv/bin/python -m pytest"
-    assert "python -m pytest" in (ROOT / ".ci" / "run").read_text()
+    assert blocks[1].strip() == ".venv/bin/python -m pytest -n auto"
+    assert ".venv/bin/python -m pytest -n auto " in (ROOT / ".ci" / "run").read_text()  # CI runs the same command
 
 
 def test_the_suite_run_comes_right_after_the_quick_start() -> None:
