@@ -6,6 +6,8 @@
 - `suite`: every scenario of a folder, a glob or a list in one run, with one summary.
 - `slots`: how a suite's scenarios share its episode slots (longest first, at most half each while others wait).
 - `select`: which scenarios a run plays: files, folders, globs and ids, narrowed by tags, family, split, limit, sample.
+- `pool`: in-process episodes on forked worker processes, one per core by default (`--workers`).
+- `recipe`: how another process makes a run's agent again (a pool's workers, Ray's).
 - `ray`: episodes as Ray tasks on workers that host the apps in process (`--backend ray`); `runner` does not
   import it: the caller gives `run_many` its `run_episode_on_ray` (`run_one=`).
 

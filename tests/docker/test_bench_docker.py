@@ -22,21 +22,40 @@ BENCH = ROOT / "benchmarks" / "bench_docker.py"
 def _managed(client) -> dict[str, set[str]]:  # noqa: ANN001
     selector = {"label": f"{MANAGED}=true"}
     return {
-        "containers": {c.id for c in client.containers.list(all=True, filters=selector)},
+        "containers": {c["Id"] for c in client.api.containers(all=True, filters=selector)},
         "networks": {n.id for n in client.networks.list(filters=selector)},
         "volumes": {v.name for v in client.volumes.list(filters=selector)},
     }
 
 
 def _bench_projects(client) -> dict[str, list[str]]:  # noqa: ANN001
-    """The benchmark's compose projects' containers and volumes (its projects are named clawgym-bench-…)."""
+    """The benchmark's compose projects' containers and volumes (its projects are named clawgym-bench-…). Read from
+    the engine's list alone: a container the benchmark removes meanwhile is not inspected after it is gone."""
     containers = [
-        c.name
-        for c in client.containers.list(all=True)
-        if c.labels.get("com.docker.compose.project", "").startswith("clawgym-bench-")
+        _name(c)
+        for c in client.api.containers(all=True)
+        if (c.get("Labels") or {}).get("com.docker.compose.project", "").startswith("clawgym-bench-")
     ]
     volumes = [v.name for v in client.volumes.list() if (v.attrs.get("Labels") or {}).get("com.docker.compose.project", "").startswith("clawgym-bench-")]  # fmt: skip
     return {"containers": containers, "volumes": volumes}
+
+
+def _remove_bench_projects(client) -> None:  # noqa: ANN001
+    """Remove the benchmark's compose projects' containers and volumes (after a failure killed it half way)."""
+    for listed in client.api.containers(all=True):
+        if (listed.get("Labels") or {}).get("com.docker.compose.project", "").startswith("clawgym-bench-"):
+            client.api.remove_container(listed["Id"], force=True)
+    for name in _bench_projects(client)["volumes"]:
+        client.api.remove_volume(name, force=True)
+
+
+def _name(listed: dict) -> str:
+    return (listed.get("Names") or ["/"])[0].lstrip("/")
+
+
+def _running(client) -> set[str]:  # noqa: ANN001
+    """The names of the running containers, from the engine's list alone (see `_bench_projects`)."""
+    return {_name(c) for c in client.api.containers()}
 
 
 def _wait(condition, timeout: float, proc: subprocess.Popen) -> None:  # noqa: ANN001
@@ -60,13 +79,14 @@ def test_a_stopped_benchmark_leaves_nothing_it_started(docker_client, number: in
             _wait(lambda: bool(_bench_projects(docker_client)["containers"]), 240, proc)
             _wait(lambda: not _bench_projects(docker_client)["containers"], 240, proc)
             wanted = {"clawgym-calendar", "clawgym-mail", "clawgym-docs", "clawgym-tickets"}
-            _wait(lambda: wanted <= {c.name for c in docker_client.containers.list()}, 240, proc)
+            _wait(lambda: wanted <= _running(docker_client), 240, proc)
         proc.send_signal(number)
         _, stderr = proc.communicate(timeout=180)
     finally:
-        if proc.poll() is None:
+        if proc.poll() is None:  # the test failed before the signal: kill the benchmark, remove what it left
             proc.kill()
             proc.wait()
+            _remove_bench_projects(docker_client)
     assert proc.returncode == 130, stderr
     assert "interrupted" in stderr
     assert _bench_projects(docker_client) == {"containers": [], "volumes": []}
