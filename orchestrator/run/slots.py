@@ -31,9 +31,8 @@ class Share:
     """One scenario's way to the suite's slots: `acquire` and `release` as an `anyio.Semaphore`'s, for one episode
     each. `on_first` is called when the scenario's first episode gets its slot."""
 
-    def __init__(self, slots: SuiteSlots, order: int, on_first: Callable[[], None]) -> None:
+    def __init__(self, slots: SuiteSlots, on_first: Callable[[], None]) -> None:
         self._slots = slots
-        self._order = order
         self._on_first: Callable[[], None] | None = on_first
         self._running: deque[float] = deque()  # when each running episode got its slot, oldest first
         self._held: deque[float] = deque(maxlen=RECENT)
@@ -94,14 +93,12 @@ class SuiteSlots:
         self.size = max(1, size)
         self.cap = max(1, cap if cap is not None else math.ceil(self.size / 2))
         self.free = self.size
-        self._shares = 0
         self._waiting: dict[Share, int] = {}
         self._arrivals = 0
 
     def share(self, on_first: Callable[[], None] = lambda: None) -> Share:
         """A new scenario's share of the slots."""
-        self._shares += 1
-        return Share(self, self._shares, on_first)
+        return Share(self, on_first)
 
     def queue(self, share: Share) -> None:
         self._arrivals += 1
