@@ -5,8 +5,8 @@ interpreter start, no import: each worker is a copy of the orchestrator as it st
 in process (its own `InProcessBackend`, kept across its episodes) and runs whole episodes there with the runner's
 `run_episode`: seed, agent, verify, and the episode's folder written and sealed in place, as in one process. The
 orchestrator keeps the run: `run_many` and `run_suite` hand each episode to the pool (`run_one=pool.run_episode`),
-which gives it to a worker (the fewest episodes of its scenario in flight, then the fewest in all) and relays its stages (progress lines) and its
-result back; the error watch, summaries and exit codes are the run's, unchanged.
+which gives it to a worker (the fewest episodes of its scenario in flight, then the fewest in all) and relays its
+stages (progress lines) and its result back; the error watch, summaries and exit codes are the run's, unchanged.
 
 Stopping: workers ignore SIGINT and SIGTERM (a Ctrl-C reaches the whole process group). The orchestrator's first
 signal stops the run as it always does, and the pool relays the stop to the episodes in flight, whose workers
