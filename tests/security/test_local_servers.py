@@ -229,7 +229,11 @@ def test_a_big_run_does_not_hold_up_the_viewer(runs: Path, tmp_path: Path) -> No
         page.join(120)
         print(f"page {took.get('page', 0):.2f} s; /healthz meanwhile: max {max(waits or [0]):.3f} s over {len(waits)}")
         assert len(waits) >= 2 and took["page"] > 0.6, "the page rendered too fast to show anything"
-        assert max(waits) < min(1.5, took["page"] / 3)  # the render shares the GIL, never the event loop
+        # The render shares the GIL, never the event loop: a blocked loop would keep /healthz waiting for the rest of
+        # the render (the page's time less the 0.3 s before the first /healthz, more than half of it as the page
+        # takes over 0.6 s), while one step of the render that holds the GIL took up to 0.8 s of a 2 s page on a slow
+        # machine.
+        assert max(waits) < min(1.5, took["page"] / 2)
     finally:
         server.should_exit = True
         thread.join(20)
