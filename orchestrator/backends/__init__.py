@@ -7,8 +7,10 @@ orchestrator.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from orchestrator.backends.base import AppEndpoint, Backend, BackendError, HttpEndpoint
+if TYPE_CHECKING:
+    from orchestrator.backends.base import AppEndpoint, Backend, BackendError, HttpEndpoint
 
 BACKENDS = ("local", "inprocess", "docker", "remote", "ray")
 
@@ -38,6 +40,16 @@ def make_backend(name: str, log_dir: Path | None = None, *, address: str | None 
 
         return RayBackend(address)
     raise ValueError(f"unknown backend {name!r}; use one of {', '.join(BACKENDS)}")
+
+
+def __getattr__(name: str) -> Any:
+    """`Backend`, `BackendError` and the endpoints, imported from `base` on first use: importing this package (or
+    `backends.launch`, which `orchestrator run` starts before anything else) costs no MCP SDK import."""
+    if name in ("AppEndpoint", "Backend", "BackendError", "HttpEndpoint"):
+        from orchestrator.backends import base
+
+        return getattr(base, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["BACKENDS", "AppEndpoint", "Backend", "BackendError", "HttpEndpoint", "make_backend"]

@@ -131,15 +131,15 @@ def run_command(
     and for errored episodes (an app server died, the model's API failed, the agent's command never started: not
     scored, counted apart; a run stopped by fail-fast or --fail-on-error); 130/143 when SIGINT/SIGTERM stopped the
     run (results are still written, with status interrupted)."""
-    from orchestrator.agents.models.options import ModelOptions
-    from orchestrator.run.select import Selection
-
     restore_stop_signals()
     load_dotenv()
     if backend == "local":  # the app servers' launcher imports while this process does (see backends.launch)
         from orchestrator.backends.launch import prestart
 
         prestart()
+    from orchestrator.agents.models.options import ModelOptions  # the MCP SDK, after the launcher has started
+    from orchestrator.run.select import Selection
+
     refuse_cmd_on_ray(backend, agent)
     if resume and out is None:
         raise fail_usage("--resume continues the run in --out DIR: give the folder of the run to resume")

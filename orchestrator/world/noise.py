@@ -28,9 +28,10 @@ import math
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from orchestrator.scenario.model import Scenario
+if TYPE_CHECKING:  # a profile is looked up (`--noise`'s check) before anything loads a scenario
+    from orchestrator.scenario.model import Scenario
 
 PEOPLE: dict[str, dict[str, tuple[str, str]]] = {
     "mail": {"contacts": ("email", "name")},
@@ -133,6 +134,8 @@ def profile(name: str) -> Profile:
 
 def noisy(scenario: Scenario, name: str, rng_seed: int) -> Scenario:
     """`scenario` under profile `name` for the episode seeded `rng_seed` (the scenario itself for `none`)."""
+    from orchestrator.scenario.model import Scenario
+
     chosen = profile(name)
     if chosen.name == "none":
         return scenario
