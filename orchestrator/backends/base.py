@@ -88,7 +88,7 @@ async def wait_healthy(
     server has died; `failure` words the error when `timeout` passes first.
     """
     deadline = time.monotonic() + timeout
-    async with httpx2.AsyncClient(timeout=2) as http:
+    async with httpx2.AsyncClient(timeout=2, verify=ssl_context()) as http:
         while time.monotonic() < deadline:
             url = await probe()
             if url is not None:

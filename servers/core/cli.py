@@ -19,9 +19,10 @@ import anyio
 import yaml
 from mcp.server.mcpserver import MCPServer
 from pydantic import ValidationError
+from starlette.applications import Starlette
 
 from servers.core.app import App, SandboxSpec, SeedError, problems_from
-from servers.core.http import build_http_app, is_loopback, transport_security, uvicorn_settings
+from servers.core.http import WebServer, build_http_app, is_loopback, transport_security, uvicorn_settings
 from servers.core.limits import DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_SANDBOX_MB
 from servers.core.mcp import build_mcp_server
 from servers.core.store import SandboxStore
@@ -266,6 +267,18 @@ def main(app: App, argv: list[str] | None = None) -> None:
         store.close()
 
 
+def prepare(apps: list[App]) -> None:
+    """Do now, once, what serving any of `apps` would do first in every server: make each app's MCP server (its
+    tools' schemas, the SDK's logging setup) and load uvicorn's protocol and event-loop classes. The local backend's
+    launcher calls it before it forks a server per app, so a forked server starts in a fraction of the time."""
+    import uvicorn
+
+    for app in apps:
+        build_mcp_server(app, SandboxStore(app, None))
+    anyio.run(anyio.sleep, 0)  # anyio's asyncio backend, which the MCP SDK's transport loads on first use
+    uvicorn.Config(Starlette(), log_config=None, **uvicorn_settings()).load()
+
+
 def serve_http(app: App, store: SandboxStore, server: MCPServer, args: argparse.Namespace) -> None:
     """Serve `server` and the admin plane over HTTP with uvicorn, on a port or an inherited listening socket."""
     import uvicorn
@@ -301,7 +314,7 @@ def serve_http(app: App, store: SandboxStore, server: MCPServer, args: argparse.
     config = uvicorn.Config(
         http_app, host=args.host, port=args.port, log_level=args.log_level, access_log=False, **uvicorn_settings()
     )
-    web = uvicorn.Server(config)
+    web = WebServer(config)
     with contextlib.suppress(KeyboardInterrupt):
         web.run(sockets=sockets)
     if not web.started:

@@ -107,6 +107,30 @@ def build_mcp_server(
         raise ValueError(f"call_timeout must be a positive number of seconds, got {call_timeout!r}")
     if not max_sandbox_mb > 0:
         raise ValueError(f"max_sandbox_mb must be a positive number of megabytes, got {max_sandbox_mb!r}")
+    server: MCPServer = MCPServer(
+        name=f"clawgym-{app.name}",
+        title=app.title,
+        instructions=app.instructions,
+        version=__version__,
+        log_level="WARNING",
+        tools=list(registered_tools(app)),
+    )
+    server.middleware.append(
+        SandboxMiddleware(store, sandbox_id, call_timeout=call_timeout, max_sandbox_mb=max_sandbox_mb)
+    )
+    return server
+
+
+_registered: dict[int, tuple[App, tuple[Tool, ...]]] = {}
+
+
+def registered_tools(app: App) -> tuple[Tool, ...]:
+    """`app`'s tools as the SDK registers them, made once per process: their schemas are generated from the
+    functions' signatures (about 2 to 4 ms a tool), and they hold nothing of a server or a store, so every server
+    of the app shares them (the local backend's launcher makes them before it forks a server for each app)."""
+    found = _registered.get(id(app))
+    if found is not None and found[0] is app:
+        return found[1]
     tools = []
     for tool in app.tools.tools.values():
         hints = ToolAnnotations(**asdict(tool.annotations))
@@ -118,18 +142,8 @@ def build_mcp_server(
         if registered.output_schema is not None:
             registered.output_schema = without_generated_titles(registered.output_schema)
         tools.append(registered)
-    server: MCPServer = MCPServer(
-        name=f"clawgym-{app.name}",
-        title=app.title,
-        instructions=app.instructions,
-        version=__version__,
-        log_level="WARNING",
-        tools=tools,
-    )
-    server.middleware.append(
-        SandboxMiddleware(store, sandbox_id, call_timeout=call_timeout, max_sandbox_mb=max_sandbox_mb)
-    )
-    return server
+    _registered[id(app)] = (app, tuple(tools))
+    return _registered[id(app)][1]
 
 
 def without_generated_titles(schema: dict[str, Any]) -> dict[str, Any]:

@@ -9,11 +9,12 @@ from typing import Any
 
 import anyio
 import pytest
+from helpers import structured
 from mcp import Client
 
 from servers import registry
 from servers.core import FaultPlan, FaultRule, SandboxSpec, SandboxStore, build_mcp_server
-from servers.core.mcp import bind_sandbox, call_in_process
+from servers.core.mcp import bind_sandbox, call_in_process, registered_tools
 
 SEED = {"projects": [{"key": "OPS", "name": "Operations"}], "tickets": [{"key": "OPS-1", "title": "Rotate keys"}]}
 CALLS: list[tuple[str, dict[str, Any]]] = [
@@ -154,4 +155,26 @@ async def test_a_heavy_call_in_process_does_not_hold_up_other_sandboxes() -> Non
         assert min(heavy_ms) > 100, f"the heavy call was not heavy enough to show anything: {report}"
         assert len(light_ms) >= 5 and statistics.median(light_ms) < 50, report
     finally:
+        store.close()
+
+
+async def test_two_servers_of_one_app_share_its_tools_and_each_calls_its_own_store() -> None:
+    """An app's tools are made once per process and shared by every server of it (the launcher makes them before it
+    forks); a shared tool still runs against the store of the server that was called, never another's."""
+    from servers.tickets import APP
+
+    stores = [SandboxStore(APP), SandboxStore(APP)]
+    for store, title in zip(stores, ["Rotate keys", "Renew certificates"], strict=True):
+        store.create("default", SandboxSpec(seed={"projects": [{"key": "OPS", "name": "Operations"}],
+                                                  "tickets": [{"key": "OPS-1", "title": title}]}))  # fmt: skip
+    servers = [build_mcp_server(APP, store) for store in stores]
+    assert registered_tools(APP) is registered_tools(APP)
+    titles = []
+    for server in servers:
+        async with Client(server, raise_exceptions=True) as client:
+            listed = (await client.list_tools()).tools
+            assert {t.name for t in listed} == set(APP.tools.tools)
+            titles.append(structured(await client.call_tool("get_ticket", {"key": "OPS-1"}))["title"])
+    assert titles == ["Rotate keys", "Renew certificates"]
+    for store in stores:
         store.close()
