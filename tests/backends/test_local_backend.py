@@ -134,3 +134,39 @@ async def test_later_starts_use_the_same_launcher_and_a_prestarted_one_is_taken(
         parents = {int(_status(local.apps[app].process.pid, "PPid")) for app in ("mail", "tickets")}  # type: ignore[union-attr]
         assert parents == {prestarted.process.pid}
     assert prestarted.process.poll() is not None  # ended with its servers
+
+
+async def test_a_server_told_to_stop_while_a_call_runs_answers_it_first() -> None:
+    """A server stops at once when nothing is open (the backend closes its connections first), but a stop that comes
+    while a call runs waits for the call: its answer arrives whole, and only then does the server end."""
+    import signal
+
+    import anyio
+    from helpers import structured
+
+    from servers.core import FaultPlan, FaultRule, SandboxSpec
+
+    spec = SandboxSpec(seed={"projects": [{"key": "OPS", "name": "Operations"}],
+                             "tickets": [{"key": "OPS-1", "title": "Rotate keys"}]})  # fmt: skip
+    slow = FaultPlan(rules=[FaultRule(tool="transition_ticket", kind="latency", latency_ms=800, calls=[1])])
+    async with LocalBackend() as local:
+        endpoint = (await local.start(["tickets"]))["tickets"]
+        await endpoint.create_sandbox("busy", spec)
+        await endpoint.set_faults("busy", slow)
+        server = local.apps["tickets"]
+        answers = []
+
+        async def transition() -> None:
+            async with endpoint.connect("busy") as client:
+                answers.append(await client.call_tool("transition_ticket", {"key": "OPS-1", "status": "done"}))
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(transition)
+            await anyio.sleep(0.3)  # the call waits out its latency
+            server.terminate()
+            await anyio.sleep(0.1)
+            assert server.process is not None and server.process.poll() is None  # still serving the call
+        code = await anyio.to_thread.run_sync(server.process.wait, 10)
+    assert [a.is_error for a in answers] == [False], answers
+    assert structured(answers[0])["status"] == "done"
+    assert code == -signal.SIGTERM
