@@ -6,16 +6,16 @@ stdio and in process), runs the call in a transaction that is rolled back
 when the result is an error, applies the sandbox's fault plan, and writes
 the call to the sandbox's journal.
 
-Each call has a time budget. The tool itself runs in a worker thread, so a
-heavy call never holds up the event loop (other sandboxes, `/healthz`, the
-admin API); calls to one sandbox stay serialized by its lock, so its
-connection is used by one call at a time. A call made in process
-(`call_in_process`, the in-process backend's gateway) runs on the event loop
-first, for at most `INLINE_SLICE_S`: the apps' calls are SQLite transactions
-of microseconds to a few milliseconds, and the hop to a thread and back costs
-more than most of them. One that runs past the slice is rolled back to where
-it began and run again in a worker thread with its whole budget, and its tool
-goes to a thread from then on (`InlinePolicy`). A call past its budget is stopped
+Each call has a time budget, and calls to one sandbox stay serialized by its
+lock, so its connection is used by one call at a time. A call runs on the
+event loop first (over HTTP, stdio or in process), for at most
+`INLINE_SLICE_S`: the apps' calls are SQLite transactions of microseconds to
+a few milliseconds, and the hop to a worker thread and back costs more than
+most of them. One that runs past the slice is rolled back to where it began
+and run again in a worker thread with its whole budget, and its tool goes to
+a thread from then on (`InlinePolicy`), so a heavy call holds up the event
+loop (other sandboxes, `/healthz`, the admin API) for one slice at most once
+per tool. A call past its budget is stopped
 (SQLite statements by a progress handler, Python loops at
 `Sandbox.checkpoint()`), rolled back and answered with an error. A call that
 would grow the sandbox past its storage cap is refused the same way. An
@@ -182,13 +182,13 @@ def _generated_titles(name: str) -> tuple[str, str]:
 
 
 INLINE_SLICE_S = 0.02
-"""How long a call made in process may hold the event loop before it is moved to a worker thread."""
+"""How long a call may hold the event loop before it is moved to a worker thread."""
 
 _inline: ContextVar[InlinePolicy | None] = ContextVar("clawgym_inline", default=None)
 
 
 class InlinePolicy:
-    """Which tools of one app server run on the event loop when called in process: every tool until one of its
+    """Which tools of one app server run on the event loop: every tool until one of its
     calls runs past `INLINE_SLICE_S` (stopped there, rolled back and run again in a worker thread); that tool runs in
     a thread from then on, so a heavy tool costs the loop one slice at most once."""
 
@@ -315,8 +315,7 @@ async def call_in_process(
     """Call tool `name` on sandbox `sandbox_id` of an app server in this process, without the JSON-RPC layer.
 
     The call takes the same way through the server as one over MCP, less the
-    request and result (de)serialization and, while its tool stays under the
-    server's `InlinePolicy` slice, the hop to a worker thread: the sandbox middleware (lock,
+    request and result (de)serialization: the sandbox middleware (lock,
     transaction, faults, time budget, storage cap, journal) and then the SDK's
     tool handling (arguments validated against the tool's signature, the
     result against its output model, a failing tool answered with `isError`).
@@ -338,12 +337,8 @@ async def call_in_process(
         assert isinstance(result, CallToolResult), f"{name} asked for input, which no ClawGym tool does"
         return result
 
-    inline = _inline.set(middleware.inline)
-    try:
-        with bind_sandbox(sandbox_id):
-            result = await middleware(_DirectRequest(params), run_tool)  # type: ignore[arg-type]
-    finally:
-        _inline.reset(inline)
+    with bind_sandbox(sandbox_id):
+        result = await middleware(_DirectRequest(params), run_tool)  # type: ignore[arg-type]
     return result if isinstance(result, CallToolResult) else CallToolResult.model_validate(result)
 
 
@@ -363,7 +358,7 @@ class SandboxMiddleware:
         self.call_timeout = call_timeout
         self.max_sandbox_bytes = int(max_sandbox_mb * 1024 * 1024)
         self.inline = InlinePolicy()
-        """Which tools run on the event loop when called in process (`call_in_process`)."""
+        """Which tools run on the event loop (every call, over any transport)."""
         self.parameters = {
             name: list(inspect.signature(tool.fn).parameters)[1:] for name, tool in store.app.tools.tools.items()
         }
@@ -499,6 +494,7 @@ class SandboxMiddleware:
         self, sandbox: Sandbox, ctx: ServerRequestContext[Any, Any], call_next: CallNext
     ) -> Any:
         token = _current.set(sandbox)
+        inline = _inline.set(self.inline)
         sandbox.budget = self.call_timeout
         sandbox.deadline = time.monotonic() + self.call_timeout
         sandbox.db.execute("BEGIN")
@@ -510,6 +506,7 @@ class SandboxMiddleware:
             raise
         finally:
             sandbox.deadline = None
+            _inline.reset(inline)
             _current.reset(token)
         if not _get(result, "isError", "is_error") and sandbox.db.total_changes != changes:  # a read adds no page
             used = _stored_bytes(sandbox.db)

@@ -93,8 +93,9 @@ def _bulk_mail(messages: int) -> dict[str, Any]:
 
 
 async def test_a_write_past_the_inline_slice_is_redone_once_in_a_thread() -> None:
-    """A call that runs past the slice on the loop is undone there and run again off it: the answer, the state and
-    the journal are those of one call made over MCP (in a thread), and the tool stays off the loop afterwards."""
+    """A call over MCP that runs past the slice on the loop is undone there and run again off it, once: the answer,
+    the state and the journal are those of the same call made in process afterwards (straight in a thread, the tool
+    now being known as heavy), each of them one call."""
     app = registry.load("mail")
     store = SandboxStore(app)
     try:
@@ -106,6 +107,7 @@ async def test_a_write_past_the_inline_slice_is_redone_once_in_a_thread() -> Non
         async with Client(server) as client:
             with bind_sandbox("over-mcp"):
                 expected = (await client.call_tool("delete_label", {"name": "Bulk"})).model_dump(exclude={"meta"})
+        assert policy.heavy == {"delete_label"}
         got = (await call_in_process(server, "direct", "delete_label", {"name": "Bulk"})).model_dump(exclude={"meta"})
         assert got == expected and not got["is_error"] and len(got["structured_content"]["removed_from"]) == 1500
         assert "delete_label" in policy.heavy
