@@ -240,6 +240,17 @@ class AppEndpoint(ABC):
     def connect(self, sandbox_id: str, secret: str | None = None) -> contextlib.AbstractAsyncContextManager[Upstream]:
         """A connection to the sandbox's tools; `secret` defaults to the one its creation here returned."""
 
+    async def create_and_snapshot(
+        self, sandbox_id: str, spec: SandboxSpec, *, replace: bool = False
+    ) -> tuple[str | None, dict[str, list[dict[str, Any]]]]:
+        """`create_sandbox`, and the sandbox's state as seeded (`snapshot`): one request over HTTP."""
+        secret = await self.create_sandbox(sandbox_id, spec, replace=replace)
+        return secret, await self.snapshot(sandbox_id)
+
+    async def state(self, sandbox_id: str) -> tuple[dict[str, list[dict[str, Any]]], list[dict[str, Any]]]:
+        """`snapshot` and the whole `journal`, read together between tool calls: one request over HTTP."""
+        return await self.snapshot(sandbox_id), await self.journal(sandbox_id)
+
     async def apply_world(self, sandbox_id: str, change: dict[str, Any]) -> dict[str, Any]:
         """Apply a world event's changes (`servers.core.world.WorldChange` as JSON); returns its journal seq and counts."""
         raise BackendError(f"{self.app}: this backend cannot apply world events")
@@ -320,6 +331,18 @@ class HttpEndpoint(AppEndpoint):
         secret: str = (await self._call("POST", "/sandboxes", json=body))["secret"]
         self.secrets[sandbox_id] = secret
         return secret
+
+    async def create_and_snapshot(
+        self, sandbox_id: str, spec: SandboxSpec, *, replace: bool = False
+    ) -> tuple[str | None, dict[str, list[dict[str, Any]]]]:
+        body = {"id": sandbox_id, "replace": replace, "owner": OWNER, "snapshot": True, **spec.model_dump(mode="json")}
+        answer = await self._call("POST", "/sandboxes", json=body)
+        self.secrets[sandbox_id] = answer["secret"]
+        return answer["secret"], answer["snapshot"]
+
+    async def state(self, sandbox_id: str) -> tuple[dict[str, list[dict[str, Any]]], list[dict[str, Any]]]:
+        answer = await self._call("GET", f"/sandboxes/{sandbox_id}/state")
+        return answer["tables"], answer["journal"]
 
     async def remove_leftovers(self) -> list[str]:
         listed = (await self._call("GET", "/sandboxes"))["sandboxes"]

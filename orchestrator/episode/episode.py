@@ -134,10 +134,10 @@ class Episode:
 
     async def _seed(self, app: str, endpoint: AppEndpoint) -> None:
         spec = self.scenario.sandbox_spec(app, self.rng_seed)
-        self.secrets[app] = await endpoint.create_sandbox(self.sandbox_id, spec, replace=True)
-        if app in self.scenario.faults:
+        self.secrets[app], seeded = await endpoint.create_and_snapshot(self.sandbox_id, spec, replace=True)
+        if app in self.scenario.faults:  # a fault plan changes no table
             await endpoint.set_faults(self.sandbox_id, self.scenario.faults[app])
-        self.seeded[app] = await endpoint.snapshot(self.sandbox_id)
+        self.seeded[app] = seeded
 
     async def __aexit__(self, *exc: object) -> None:
         # Connections close first, outside any new cancel scope (their task groups
@@ -185,6 +185,9 @@ class Episode:
         """Every app's journal, tools named as the agent saw them, in the order the calls happened."""
         with self._phase("snapshot"):
             journals = await each(self.endpoints, lambda app, endpoint: endpoint.journal(self.sandbox_id))
+        return self._merged(journals)
+
+    def _merged(self, journals: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
         merged = [
             entry | {"app": app, "tool": gateway_name(app, entry["tool"]) if entry["tool"] else entry["tool"]}
             for app, entries in journals.items()
@@ -199,9 +202,13 @@ class Episode:
         with self._phase("snapshot"):
             return await each(self.endpoints, lambda app, endpoint: endpoint.snapshot(self.sandbox_id))
 
-    async def verify(self, journal: list[dict[str, Any]] | None = None) -> Result:
-        """The verdict; pass the journal when it was already read, to read it once."""
-        final = self.final = await self.final_state()
+    async def verify(
+        self,
+        journal: list[dict[str, Any]] | None = None,
+        final: dict[str, dict[str, list[dict[str, Any]]]] | None = None,
+    ) -> Result:
+        """The verdict; pass the journal and the final state when they were already read, to read them once."""
+        final = self.final = final if final is not None else await self.final_state()
         journal = journal if journal is not None else await self.journal()
         attempted = self.gateway.calls if self.gateway else None
         with self._phase("verify"):
@@ -228,11 +235,14 @@ class Episode:
     async def finish(self) -> tuple[Result, list[dict[str, Any]]]:
         """Close the books of the episode: the verdict and the journal it was computed from.
 
-        Reads the journal once, verifies (asking the episode's judge), judges recovery under a noise profile
-        (`episode["noise"]` records the profile) and lists the injected faults (`episode["faults"]`). Every entry
-        point ends an episode here; the journal is for `merged_trace` and the record."""
-        journal = await self.journal()
-        result = await self.verify(journal)
+        Reads each app's state and journal together, once; verifies (asking the episode's judge), judges recovery
+        under a noise profile (`episode["noise"]` records the profile) and lists the injected faults
+        (`episode["faults"]`). Every entry point ends an episode here; the journal is for `merged_trace` and the
+        record."""
+        with self._phase("snapshot"):
+            read = await each(self.endpoints, lambda app, endpoint: endpoint.state(self.sandbox_id))
+        journal = self._merged({app: entries for app, (_, entries) in read.items()})
+        result = await self.verify(journal, {app: tables for app, (tables, _) in read.items()})
         if (profile := judge_noise(result, self.scenario, journal)) is not None:
             result.episode["noise"] = profile
         if faults := injected_faults(journal):

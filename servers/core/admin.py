@@ -168,6 +168,11 @@ class SandboxAdmin:
         async with self.store.locked(sandbox_id) as sandbox:
             return sandbox.journal(after, limit)
 
+    async def state(self, sandbox_id: str) -> tuple[dict[str, list[dict[str, Any]]], list[dict[str, Any]]]:
+        """Every app table's rows and the whole journal, read together between tool calls."""
+        async with self.store.locked(sandbox_id) as sandbox:
+            return sandbox.snapshot(), sandbox.journal(0, None)
+
     def faults(self, sandbox_id: str) -> FaultPlan:
         """The sandbox's fault plan."""
         return self.store.get(sandbox_id).faults

@@ -151,6 +151,7 @@ class CreateSandbox(SandboxSpec):
     id: str
     replace: bool = False
     owner: str | None = Field(None, max_length=200, description="Who made it, so its maker can find leftovers.")
+    snapshot: bool = Field(False, description="Answer with the seeded state too, as `GET …/snapshot` gives it.")
 
 
 def bearer(request_headers: Any) -> str | None:
@@ -263,12 +264,15 @@ async def list_sandboxes(request: Request) -> Response:
 async def create_sandbox(request: Request) -> Response:
     """Build (or replace) a sandbox; the answer carries its secret, the only time it is told."""
     body = await read_body(request, CreateSandbox)
-    spec = SandboxSpec.model_validate(body.model_dump(exclude={"id", "replace", "owner"}))
+    spec = SandboxSpec.model_validate(body.model_dump(exclude={"id", "replace", "owner", "snapshot"}))
     secret = secrets.token_urlsafe(32)
     started = time.perf_counter()
     sandbox = await admin_plane(request).create(body.id, spec, replace=body.replace, secret=secret, owner=body.owner)
     took = round((time.perf_counter() - started) * 1000, 3)
-    return JSONResponse(summary(sandbox) | {"seed_ms": took, "secret": secret}, status_code=201)
+    answer = summary(sandbox) | {"seed_ms": took, "secret": secret}
+    if body.snapshot:  # read with no await since it was made: nothing else has run on it
+        answer["snapshot"] = sandbox.snapshot()
+    return JSONResponse(answer, status_code=201)
 
 
 async def get_sandbox(request: Request) -> Response:
@@ -292,6 +296,13 @@ async def reset(request: Request) -> Response:
 async def snapshot(request: Request) -> Response:
     """Every app table's rows."""
     return JSONResponse(await admin_plane(request).snapshot(request.path_params["sandbox"]))
+
+
+async def state(request: Request) -> Response:
+    """Every app table's rows and the whole journal, read together between tool calls."""
+    sandbox_id = known(request)
+    tables, entries = await admin_plane(request).state(sandbox_id)
+    return JSONResponse({"sandbox": sandbox_id, "tables": tables, "journal": entries})
 
 
 async def journal(request: Request) -> Response:
@@ -414,6 +425,7 @@ def build_http_app(
         Route(f"{sandbox}/reset", admin(reset), methods=["POST"]),
         Route(f"{sandbox}/snapshot", admin(snapshot)),
         Route(f"{sandbox}/journal", admin(journal)),
+        Route(f"{sandbox}/state", admin(state), methods=["GET"]),
         Route(f"{sandbox}/clock", admin(get_clock), methods=["GET"]),
         Route(f"{sandbox}/clock", admin(set_clock), methods=["POST"]),
         Route(f"{sandbox}/faults", admin(get_faults), methods=["GET"]),

@@ -119,3 +119,29 @@ async def test_admin_operations_wait_for_a_call_in_flight_on_every_backend(name:
         assert [a.is_error for a in answers] == [False, False], answers
         assert structured(answers[1])["status"] == "done"
         assert len(failures) == 1 and "no sandbox with id 'busy'" in str(failures[0]), failures
+
+
+async def test_create_and_snapshot_and_state_read_what_the_separate_calls_read_on_every_backend() -> None:
+    """An episode seeds with `create_and_snapshot` and ends with `state` (one request each over HTTP); on both
+    backends they give what `create_sandbox`, `snapshot` and `journal` give, and the final state is read after the
+    calls, not before."""
+
+    async def run(name: str) -> tuple[Any, ...]:
+        async with make_backend(name) as backend:
+            endpoint = (await backend.start(["tickets"]))["tickets"]
+            secret, seeded = await endpoint.create_and_snapshot("pair", SPEC)
+            assert (secret is None) == (name == "inprocess")  # over HTTP its MCP endpoint needs the secret
+            assert seeded == await endpoint.snapshot("pair")
+            async with endpoint.connect("pair") as client:  # the secret kept by create_and_snapshot
+                await client.call_tool("transition_ticket", {"key": "OPS-1", "status": "in_progress"})
+            tables, journal = await endpoint.state("pair")
+            assert tables == await endpoint.snapshot("pair") and journal == await endpoint.journal("pair")
+            await endpoint.delete("pair")
+            steady = [{k: v for k, v in e.items() if k not in ("wall", "latency_ms")} for e in journal]
+            return seeded, tables, steady
+
+    in_process, local = await run("inprocess"), await run("local")
+    assert in_process == local
+    seeded, tables, journal = local
+    assert seeded["tickets"][0]["status"] == "todo" and tables["tickets"][0]["status"] == "in_progress"
+    assert [e["tool"] for e in journal] == ["transition_ticket"]

@@ -81,6 +81,29 @@ def test_sandbox_lifecycle_over_the_admin_api(server: AppProcess) -> None:
         assert admin.delete("/sandboxes/life").status_code == 404
 
 
+async def test_one_request_seeds_and_reads_back_and_one_reads_the_final_state(server: AppProcess) -> None:
+    """`snapshot: true` on create answers the seeded state; `GET …/state` is the snapshot and the whole journal at
+    once. Both say what the separate reads say, after real calls over MCP."""
+    created = create(server, "both", snapshot=True)
+    assert created.status_code == 201, created.text
+    with server.admin() as admin:
+        assert created.json()["snapshot"] == admin.get("/sandboxes/both/snapshot").json()
+        assert "snapshot" not in create(server, "plain").json()
+        async with server.client("both", created.json()["secret"]) as client:
+            await client.call_tool("create_event", {"title": "Retro", "start": "2026-03-04T16:00",
+                                                    "end": "2026-03-04T17:00"})  # fmt: skip
+            await client.call_tool("list_events", {})
+        state = admin.get("/sandboxes/both/state").json()
+        assert state["tables"] == admin.get("/sandboxes/both/snapshot").json()
+        assert state["journal"] == admin.get("/sandboxes/both/journal").json()["entries"]
+        assert [e["tool"] for e in state["journal"]] == ["create_event", "list_events"]
+        assert "Retro" in [e["title"] for e in state["tables"]["events"]]
+        for sandbox in ("both", "plain"):
+            admin.delete(f"/sandboxes/{sandbox}")
+        missing = admin.get("/sandboxes/both/state")
+    assert missing.status_code == 404 and missing.json()["error"] == "no sandbox with id 'both'"
+
+
 def test_bad_requests_are_422_naming_the_field(server: AppProcess) -> None:
     bad_seed = create(server, "bad", seed={"events": [{"title": "x", "start": "soon"}]})
     assert bad_seed.status_code == 422
