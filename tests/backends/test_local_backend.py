@@ -170,3 +170,14 @@ async def test_a_server_told_to_stop_while_a_call_runs_answers_it_first() -> Non
     assert [a.is_error for a in answers] == [False], answers
     assert structured(answers[0])["status"] == "done"
     assert code == -signal.SIGTERM
+
+
+async def test_the_servers_run_on_uvloop_and_parse_http_with_httptools() -> None:
+    """The dependencies that make a server's requests cheap are the ones its process has loaded (uvicorn falls back
+    to asyncio's own loop and h11 without a word when they are missing)."""
+    async with LocalBackend() as local:
+        await local.start(["mail"])
+        process = local.apps["mail"].process
+        assert process is not None and process.pid is not None
+        loaded = Path(f"/proc/{process.pid}/maps").read_text()
+    assert "/uvloop/" in loaded and "/httptools/" in loaded
