@@ -9,7 +9,6 @@ import re
 from typing import Any
 
 from rich.console import Console, Group
-from rich.markdown import Markdown
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
@@ -132,6 +131,8 @@ def render_scenario(console: Console, scenario: Scenario) -> None:
         f"as {scenario.persona.name} <{scenario.persona.email}>, {scenario.persona.timezone}; "
         f"clock starts {scenario.clock.start.isoformat()} ({scenario.clock.mode})"
     )
+    from rich.markdown import Markdown  # with pygments, about 40 ms: only showing a scenario needs it
+
     console.print(
         Panel(Markdown(scenario.instruction.strip()), title="instruction", title_align="left"), soft_wrap=False
     )
