@@ -5,9 +5,10 @@
 Starts a calendar server over HTTP with two sandboxes: `heavy` (a crowded calendar, N events shared by 20
 people) and `light` (empty). It measures, first with the server idle and then while `heavy` runs
 free-slot searches over 92 days back to back, the median latency of `/healthz` and of a call to `light`,
-and prints the medians side by side with the heavy call's own. Tool calls run off the event loop, so the
-first two columns should stay close. The third column is the same measurement on a server patched to run
-tools on the event loop, as they ran before: there every probe waits for the heavy call in progress.
+and prints the medians side by side with the heavy call's own. A call runs on the event loop for at most one
+slice (`servers.core.mcp.INLINE_SLICE_S`) and a tool seen to run past it runs in a worker thread from then on,
+so the first two columns should stay close. The third column is the same measurement on a server patched so
+that tools run wholly on the event loop: there every probe waits for the heavy call in progress.
 """
 
 from __future__ import annotations
