@@ -23,12 +23,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
-import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -36,66 +33,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-
-def tree_cpu(pid: int) -> float:
-    """CPU seconds of `pid` and its live children (each child's own, and what its reaped children used)."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(entry.name) == pid or int(fields[1]) == pid:
-            total += sum(int(v) for v in fields[11:15]) / ticks  # utime, stime, cutime, cstime
-    return total
+from windows import run_window  # noqa: E402 - beside this script
 
 
 def clawgym(scenarios: Path, repeat: int, parallel: int, workers: int | None, tree: Path = ROOT) -> dict[str, Any]:
-    """One `orchestrator run` of the library (the checkout `tree`'s): episodes, their window's wall and process-tree
-    CPU, the command's."""
-    with tempfile.TemporaryDirectory() as out:
-        command = [sys.executable, "-m", "orchestrator.cli", "run", str(scenarios), "--backend", "inprocess",
-                   "--repeat", str(repeat), "--parallel", str(parallel), "--out", out]  # fmt: skip
-        if workers is not None:
-            command += ["--workers", str(workers)]
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        started = time.perf_counter()
-        proc = subprocess.Popen(command, cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        window: dict[str, float] = {}
-        lines: list[str] = []
-
-        def read() -> None:
-            assert proc.stderr is not None
-            for line in proc.stderr:
-                if "at" not in window and ": starting" in line:  # a suite's first scenario, a repeat's first episode
-                    window["cpu"], window["at"] = tree_cpu(proc.pid), time.perf_counter()
-                lines.append(line)
-
-        reader = threading.Thread(target=read)
-        reader.start()
-        proc.wait()
-        ended = time.perf_counter()
-        reader.join()
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-        summary = json.loads((Path(out) / "results.json").read_text())
-    total = summary.get("total", summary)  # a suite's totals, or a repeat's summary itself
-    if proc.returncode != 0 or total["passes"] != total["episodes"]:
-        raise SystemExit(
-            f"orchestrator run did not pass every episode (exit {proc.returncode}):\n{''.join(lines[-20:])}"
-        )
-    episodes = total["episodes"]
-    wall = ended - window.get("at", started)
-    return {
-        "episodes": episodes,
-        "per_s": episodes / wall,
-        "cpu_ms": (cpu - window.get("cpu", 0.0)) * 1000 / episodes,
-        "command_s": ended - started,
-        "command_cpu_s": cpu,
-    }
+    """One `orchestrator run` of the library (the checkout `tree`'s): episodes, their window's rate and process-tree
+    CPU, the command's (`windows.run_window`)."""
+    args = ["run", str(scenarios), "--backend", "inprocess", "--repeat", str(repeat), "--parallel", str(parallel)]
+    return run_window(args + (["--workers", str(workers)] if workers is not None else []), tree)
 
 
 # -- the floor: the SDK's in-memory client straight on the apps ------------------------------------------------

@@ -22,43 +22,19 @@ Targets (2 cores): `--help` under 0.3 s, a cold travel run under 2 s, at least 2
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from windows import run_window  # beside this script
+
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def tree_cpu(pid: int) -> float:
-    """CPU seconds of `pid` and all its live descendants (each one's own, and what its reaped children used)."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    parents: dict[int, int] = {}
-    cpu: dict[int, float] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        parents[int(entry.name)] = int(fields[1])
-        cpu[int(entry.name)] = sum(int(v) for v in fields[11:15]) / ticks  # utime, stime, cutime, cstime
-    inside = {pid}
-    grown = True
-    while grown:
-        found = {p for p, parent in parents.items() if parent in inside} - inside
-        grown = bool(found)
-        inside |= found
-    return sum(cpu.get(p, 0.0) for p in inside)
 
 
 def command(args: list[str], tree: Path) -> subprocess.CompletedProcess[str]:
@@ -78,42 +54,10 @@ def timed(args: list[str], tree: Path) -> dict[str, float]:
 
 
 def suite(tree: Path, repeat: int, parallel: int) -> dict[str, float]:
-    """One `orchestrator run scenarios/ --backend local` of the checkout `tree`: episodes per second and CPU ms per
-    episode in the episode window, and the whole command's CPU per episode."""
-    with tempfile.TemporaryDirectory() as out:
-        args = [sys.executable, "-m", "orchestrator.cli", "run", "scenarios", "--backend", "local",
-                "--repeat", str(repeat), "--parallel", str(parallel), "--out", out]  # fmt: skip
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        proc = subprocess.Popen(args, cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                env={**os.environ, "PYTHONPATH": str(tree)})  # fmt: skip
-        window: dict[str, float] = {}
-        lines: list[str] = []
-
-        def read() -> None:
-            assert proc.stderr is not None
-            for line in proc.stderr:
-                if "at" not in window and ": starting" in line:
-                    window["cpu"], window["at"] = tree_cpu(proc.pid), time.perf_counter()
-                lines.append(line)
-
-        reader = threading.Thread(target=read)
-        reader.start()
-        proc.wait()
-        ended = time.perf_counter()
-        reader.join()
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-        total = json.loads((Path(out) / "results.json").read_text())["total"]
-    if proc.returncode != 0 or total["passes"] != total["episodes"]:
-        raise SystemExit(
-            f"orchestrator run did not pass every episode (exit {proc.returncode}):\n{''.join(lines[-20:])}"
-        )
-    episodes = total["episodes"]
-    return {
-        "per_s": episodes / (ended - window["at"]),
-        "cpu_ms": (cpu - window["cpu"]) * 1000 / episodes,
-        "command_cpu_ms": cpu * 1000 / episodes,
-    }
+    """One `orchestrator run scenarios/ --backend local` of the checkout `tree` (`windows.run_window`)."""
+    return run_window(
+        ["run", "scenarios", "--backend", "local", "--repeat", str(repeat), "--parallel", str(parallel)], tree
+    )
 
 
 def main() -> None:
