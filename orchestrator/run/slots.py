@@ -63,8 +63,9 @@ class Share:
         try:
             await granted.wait()
         except BaseException:
-            if granted.is_set():  # granted as the wait was cancelled: give the slot back
-                self.release()
+            if granted.is_set():  # granted as the wait was cancelled: the slot goes back, no episode having held it
+                self._running.pop()
+                self._slots.freed()
             else:
                 self._slots.unqueue(self)
             raise
@@ -101,14 +102,17 @@ class SuiteSlots:
         return Share(self, on_first)
 
     def queue(self, share: Share) -> None:
+        """`share` waits for a slot (`Share.acquire`): granted now if one is free and it may take it, else later."""
         self._arrivals += 1
         self._waiting[share] = self._arrivals
         self._dispatch()
 
     def unqueue(self, share: Share) -> None:
+        """`share` no longer waits (its wait was cancelled before a slot was granted)."""
         self._waiting.pop(share, None)
 
     def freed(self) -> None:
+        """A slot is free again (`Share.release`, or a grant given back): the next waiting scenario gets it."""
         self.free += 1
         self._dispatch()
 

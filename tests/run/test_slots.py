@@ -4,6 +4,7 @@ then the scenario whose episodes take longest, at most half the slots while anot
 from __future__ import annotations
 
 import math
+import time
 
 import anyio
 import pytest
@@ -106,5 +107,34 @@ def test_a_wait_cancelled_gives_no_slot_away() -> None:
         assert slots.free == 1
         await second.acquire()
         assert slots.free == 0
+
+    anyio.run(main)
+
+
+def test_a_slot_granted_as_its_wait_is_cancelled_goes_back_with_no_hold_recorded() -> None:
+    """The grant and the cancellation land in the same step: the slot is free again, and the scenario, none of whose
+    episodes ran, is still expected to be the longest (no near-zero hold counts toward its mean)."""
+    slots = SuiteSlots(1)
+    first, second = slots.share(), slots.share()
+
+    async def main() -> None:
+        await first.acquire()
+        async with anyio.create_task_group() as tasks:
+
+            async def wait() -> None:
+                with anyio.CancelScope() as scope:
+                    scopes.append(scope)
+                    await second.acquire()
+                ended.append(scope.cancelled_caught)
+
+            scopes: list[anyio.CancelScope] = []
+            ended: list[bool] = []
+            tasks.start_soon(wait)
+            await anyio.sleep(0.01)  # second now waits for the one slot
+            scopes[0].cancel()  # second's wait is cancelled...
+            first.release()  # ...and the slot granted to it before it runs again
+        assert ended == [True]
+        assert slots.free == 1 and second.holding == 0 and not slots._waiting
+        assert second.expected_s(time.perf_counter()) == math.inf
 
     anyio.run(main)
