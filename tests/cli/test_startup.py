@@ -68,20 +68,23 @@ def test_list_still_loads_every_app_it_validates_seeds_with() -> None:
 
 def test_run_on_local_starts_the_server_launcher_before_it_imports_the_mcp_sdk() -> None:
     """The launcher's imports overlap the orchestrator's only if it starts first: nothing `orchestrator run` does
-    before `prestart` (parsing its options, checking `--noise`) may import the SDK."""
+    before `prestart` (parsing its options, checking `--noise`, piped output's help width) may import the SDK, nor
+    typer's help layer (rich's Markdown and pygments)."""
     probe = (
         "import json, sys\n"
         "from orchestrator.backends import launch\n"
         "def prestart():\n"
-        "    print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))\n"
+        "    print(json.dumps(sorted(sys.modules)))\n"
         "    raise SystemExit(0)\n"
         "launch.prestart = prestart\n"
-        "from orchestrator.cli import app\n"
+        "from orchestrator.cli import main\n"
         "sys.argv = ['orchestrator', 'run', 'scenarios/travel.yaml', '--backend', 'local', '--noise', 'mild']\n"
-        "app()\n"
+        "main()\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip(), done.stderr
-    loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    modules = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    loaded = {m.split(".")[0] for m in modules}
     assert "orchestrator" in loaded
     assert not loaded & set(NOT_AT_START), sorted(loaded & set(NOT_AT_START))
+    assert not modules & {"typer.rich_utils", "rich.markdown", "pygments"}, sorted(modules & {"typer.rich_utils"})
