@@ -8,6 +8,7 @@ the SDK's), and none of that may pull in the SDK that only running an episode ne
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -81,7 +82,10 @@ def test_run_on_local_starts_the_server_launcher_before_it_imports_the_mcp_sdk()
         "sys.argv = ['orchestrator', 'run', 'scenarios/travel.yaml', '--backend', 'local', '--noise', 'mild']\n"
         "main()\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    piped = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "TERMINAL_WIDTH")}  # as a pipe has it
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, env=piped, capture_output=True, text=True, timeout=120
+    )  # fmt: skip
     assert done.returncode == 0 and done.stdout.strip(), done.stderr
     modules = set(json.loads(done.stdout.strip().splitlines()[-1]))
     loaded = {m.split(".")[0] for m in modules}
