@@ -99,7 +99,10 @@ def main(argv: list[str] | None = None) -> None:
     control = socket.socket(fileno=args.control_fd)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the servers end with their parent process, not by a group signal
     apps = {name: _load(name) for name in registry.available()}  # each app's own modules, imported once too
-    cli.prepare([app for app in apps.values() if app is not None])
+    try:
+        cli.prepare([app for app in apps.values() if app is not None])
+    except Exception:  # noqa: BLE001 - only the head start is lost: each server sets itself up and says why in its log
+        pass
     wake_read, wake_write = os.pipe()  # a server's end wakes the loop below (SIGCHLD)
     os.set_blocking(wake_write, False)
     signal.set_wakeup_fd(wake_write)

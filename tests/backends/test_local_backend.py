@@ -18,6 +18,7 @@ from helpers import ROOT
 
 from orchestrator.backends.local import LocalBackend
 from servers import registry
+from servers.core import SandboxSpec
 
 
 async def test_every_app_answers_on_its_own_port_with_its_own_token() -> None:
@@ -181,3 +182,25 @@ async def test_the_servers_run_on_uvloop_and_parse_http_with_httptools() -> None
         assert process is not None and process.pid is not None
         loaded = Path(f"/proc/{process.pid}/maps").read_text()
     assert "/uvloop/" in loaded and "/httptools/" in loaded
+
+
+async def test_servers_still_start_when_the_launcher_cannot_prepare_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Preparing the apps before the fork is only a head start: when it fails in the launcher, each forked server
+    sets itself up and serves as before."""
+    import os
+
+    (tmp_path / "sitecustomize.py").write_text(
+        "import servers.core.cli as cli\n"
+        "def prepare(apps):\n"
+        "    raise RuntimeError('no head start')\n"
+        "cli.prepare = prepare\n"
+    )
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), str(ROOT)]))
+    async with LocalBackend() as local:
+        endpoint = (await local.start(["tickets"]))["tickets"]
+        await endpoint.create_sandbox("plain", SandboxSpec())
+        async with endpoint.connect("plain") as client:
+            listed = await client.list_tools()
+        assert {t.name for t in listed.tools} == set(registry.load("tickets").tools.tools)
