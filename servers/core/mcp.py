@@ -121,16 +121,11 @@ def build_mcp_server(
     return server
 
 
-_registered: dict[int, tuple[App, tuple[Tool, ...]]] = {}
-
-
+@functools.cache
 def registered_tools(app: App) -> tuple[Tool, ...]:
     """`app`'s tools as the SDK registers them, made once per process: their schemas are generated from the
     functions' signatures (about 2 to 4 ms a tool), and they hold nothing of a server or a store, so every server
     of the app shares them (the local backend's launcher makes them before it forks a server for each app)."""
-    found = _registered.get(id(app))
-    if found is not None and found[0] is app:
-        return found[1]
     tools = []
     for tool in app.tools.tools.values():
         hints = ToolAnnotations(**asdict(tool.annotations))
@@ -142,8 +137,7 @@ def registered_tools(app: App) -> tuple[Tool, ...]:
         if registered.output_schema is not None:
             registered.output_schema = without_generated_titles(registered.output_schema)
         tools.append(registered)
-    _registered[id(app)] = (app, tuple(tools))
-    return _registered[id(app)][1]
+    return tuple(tools)
 
 
 def without_generated_titles(schema: dict[str, Any]) -> dict[str, Any]:
