@@ -70,7 +70,8 @@ INTERNAL_ERROR = "could not be completed because of an internal error"
 SANDBOX_SCOPE_KEY = "clawgym.sandbox"
 """Where the HTTP router leaves the sandbox id in the ASGI scope."""
 
-_current: ContextVar[Sandbox] = ContextVar("clawgym_sandbox")
+_current: ContextVar[tuple[Sandbox, InlinePolicy]] = ContextVar("clawgym_sandbox")
+"""The sandbox a tool call runs in, and its server's `InlinePolicy`: set by the middleware around each call."""
 _bound: ContextVar[str | None] = ContextVar("clawgym_bound_sandbox", default=None)
 
 
@@ -178,8 +179,6 @@ def _generated_titles(name: str) -> tuple[str, str]:
 INLINE_SLICE_S = 0.02
 """How long a call may hold the event loop before it is moved to a worker thread."""
 
-_inline: ContextVar[InlinePolicy | None] = ContextVar("clawgym_inline", default=None)
-
 
 class InlinePolicy:
     """Which tools of one app server run on the event loop: every tool until one of its
@@ -276,9 +275,8 @@ def _bind(tool: ToolDef) -> Callable[..., Any]:
     params = [p.replace(annotation=hints.get(p.name, p.annotation)) for p in list(signature.parameters.values())[1:]]
 
     async def call(**kwargs: Any) -> Any:
-        sandbox = _current.get()
-        policy = _inline.get()
-        if policy is not None and tool.name not in policy.heavy:
+        sandbox, policy = _current.get()
+        if tool.name not in policy.heavy:
             try:
                 return _run_inline(tool, sandbox, kwargs, policy)
             except _PastSlice:
@@ -487,8 +485,7 @@ class SandboxMiddleware:
     async def _call_in_transaction(
         self, sandbox: Sandbox, ctx: ServerRequestContext[Any, Any], call_next: CallNext
     ) -> Any:
-        token = _current.set(sandbox)
-        inline = _inline.set(self.inline)
+        token = _current.set((sandbox, self.inline))
         sandbox.budget = self.call_timeout
         sandbox.deadline = time.monotonic() + self.call_timeout
         sandbox.db.execute("BEGIN")
@@ -500,7 +497,6 @@ class SandboxMiddleware:
             raise
         finally:
             sandbox.deadline = None
-            _inline.reset(inline)
             _current.reset(token)
         if not _get(result, "isError", "is_error") and sandbox.db.total_changes != changes:  # a read adds no page
             used = _stored_bytes(sandbox.db)
