@@ -327,18 +327,22 @@ class HttpEndpoint(AppEndpoint):
         return response.json()
 
     async def create_sandbox(self, sandbox_id: str, spec: SandboxSpec, *, replace: bool = False) -> str | None:
-        body = {"id": sandbox_id, "replace": replace, "owner": OWNER, **spec.model_dump(mode="json")}
-        secret: str = (await self._call("POST", "/sandboxes", json=body))["secret"]
-        self.secrets[sandbox_id] = secret
-        return secret
+        return (await self._create(sandbox_id, spec, replace=replace, snapshot=False))["secret"]
 
     async def create_and_snapshot(
         self, sandbox_id: str, spec: SandboxSpec, *, replace: bool = False
     ) -> tuple[str | None, dict[str, list[dict[str, Any]]]]:
-        body = {"id": sandbox_id, "replace": replace, "owner": OWNER, "snapshot": True, **spec.model_dump(mode="json")}
-        answer = await self._call("POST", "/sandboxes", json=body)
-        self.secrets[sandbox_id] = answer["secret"]
+        answer = await self._create(sandbox_id, spec, replace=replace, snapshot=True)
         return answer["secret"], answer["snapshot"]
+
+    async def _create(self, sandbox_id: str, spec: SandboxSpec, *, replace: bool, snapshot: bool) -> dict[str, Any]:
+        """`POST /admin/sandboxes`: the answer (its `snapshot` too when asked); the secret is kept for `connect`."""
+        body = {"id": sandbox_id, "replace": replace, "owner": OWNER, **spec.model_dump(mode="json")}
+        if snapshot:
+            body["snapshot"] = True
+        answer: dict[str, Any] = await self._call("POST", "/sandboxes", json=body)
+        self.secrets[sandbox_id] = answer["secret"]
+        return answer
 
     async def state(self, sandbox_id: str) -> tuple[dict[str, list[dict[str, Any]]], list[dict[str, Any]]]:
         answer = await self._call("GET", f"/sandboxes/{sandbox_id}/state")
