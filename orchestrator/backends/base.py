@@ -34,6 +34,7 @@ import mcp.types as types
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from orchestrator.backends.aio import AiohttpTransport, Sessions, timeout_of
 from servers.core import FaultPlan, SandboxSpec
 
 log = logging.getLogger("clawgym.backends")
@@ -87,15 +88,18 @@ async def wait_healthy(
     before a container's port is published) and raises `BackendError` once the
     server has died; `failure` words the error when `timeout` passes first.
     """
+    import aiohttp
+
     deadline = time.monotonic() + timeout
-    async with httpx2.AsyncClient(timeout=2, verify=ssl_context()) as http:
+    async with aiohttp.ClientSession(timeout=timeout_of(read=2.0, connect=2.0)) as http:
         while time.monotonic() < deadline:
             url = await probe()
             if url is not None:
                 try:
-                    if (await http.get(f"{url}/healthz")).status_code == 200:
-                        return url
-                except httpx2.HTTPError:
+                    async with http.get(f"{url}/healthz") as response:
+                        if response.status == 200:
+                            return url
+                except (aiohttp.ClientError, TimeoutError):
                     pass
             await anyio.sleep(interval)
     raise BackendError(failure())
@@ -298,13 +302,10 @@ class HttpEndpoint(AppEndpoint):
     def __init__(self, app: str, base_url: str, token: str, *, protocol: str = "legacy") -> None:
         self.app = app
         self.base_url = base_url.rstrip("/")
-        # A request waits for a free connection as long as it takes (the server is the bottleneck, not the
-        # pool); each request itself still times out.
-        self.http = httpx2.AsyncClient(
-            base_url=f"{self.base_url}/admin", headers={"Authorization": f"Bearer {token}"},
-            timeout=httpx2.Timeout(60, pool=None), limits=POOL_LIMITS, verify=ssl_context(),
-        )  # fmt: skip
-        self.pool = httpx2.AsyncHTTPTransport(limits=POOL_LIMITS, verify=ssl_context())
+        self.admin = Sessions(limit=MAX_CONNECTIONS, headers={"Authorization": f"Bearer {token}"})
+        """The admin plane's connections (aiohttp, see `orchestrator.backends.aio`). A request waits for a free
+        connection as long as it takes (the server is the bottleneck, not the pool); each read still times out."""
+        self.pool = AiohttpTransport(Sessions(limit=MAX_CONNECTIONS))
         """The connections every MCP session of this endpoint shares, instead of a new client and new
         connections per episode."""
         self.protocol = protocol
@@ -314,17 +315,27 @@ class HttpEndpoint(AppEndpoint):
         self.secrets: dict[str, str] = {}
 
     async def _call(self, method: str, path: str, **kwargs: Any) -> Any:
+        """One admin request (`json`, `params` as aiohttp takes them): its JSON answer, or `BackendError`."""
+        import aiohttp
+
+        url = f"{self.base_url}/admin{path}"
         try:
-            response = await self.http.request(method, path, **kwargs)
-        except httpx2.HTTPError as exc:
-            raise BackendError(f"{self.app} server at {self.base_url} is unreachable: {exc}") from exc
-        if response.status_code >= 400:
+            async with self.admin.get().request(
+                method, url, timeout=timeout_of(read=60.0, connect=60.0), **kwargs
+            ) as response:
+                body = await response.read()
+                status = response.status
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            raise BackendError(
+                f"{self.app} server at {self.base_url} is unreachable: {str(exc) or type(exc).__name__}"
+            ) from exc
+        if status >= 400:
             try:
-                message = response.json().get("error", response.text)
-            except ValueError:
-                message = response.text
-            raise BackendError(f"{self.app}: {method} {path} failed ({response.status_code}): {message}")
-        return response.json()
+                message = json.loads(body).get("error", body.decode(errors="replace"))
+            except (ValueError, AttributeError):
+                message = body.decode(errors="replace")
+            raise BackendError(f"{self.app}: {method} {path} failed ({status}): {message}")
+        return json.loads(body)
 
     async def create_sandbox(self, sandbox_id: str, spec: SandboxSpec, *, replace: bool = False) -> str | None:
         return (await self._create(sandbox_id, spec, replace=replace, snapshot=False))["secret"]
@@ -392,15 +403,14 @@ class HttpEndpoint(AppEndpoint):
     async def connect(self, sandbox_id: str, secret: str | None = None) -> AsyncIterator[Client]:
         secret = secret or self.secrets.get(sandbox_id)
         headers = {"Authorization": f"Bearer {secret}"} if secret else None
-        transport = _Lent(self.pool)
-        async with httpx2.AsyncClient(transport=transport, headers=headers, timeout=MCP_TIMEOUT) as http:
+        async with httpx2.AsyncClient(transport=self.pool, headers=headers, timeout=MCP_TIMEOUT) as http:
             transport_streams = streamable_http_client(self.mcp_url(sandbox_id), http_client=http)
             async with UpstreamClient(transport_streams, mode=self.protocol, listings=self.listings) as client:
                 yield client
 
     async def aclose(self) -> None:
-        await self.http.aclose()
-        await self.pool.aclose()
+        await self.admin.aclose()
+        await self.pool.sessions.aclose()
 
 
 @functools.cache
@@ -410,21 +420,9 @@ def ssl_context() -> ssl.SSLContext:
     return ssl.create_default_context()
 
 
-POOL_LIMITS = httpx2.Limits(max_connections=256, max_keepalive_connections=64)
+MAX_CONNECTIONS = 256
 """Connections from this process to one app server, per plane (admin, MCP): bounded, so a thousand episodes at
-once wait for a connection instead of opening thousands of sockets; idle ones are kept for reuse."""
+once wait for a connection instead of opening thousands of sockets; idle ones are kept for reuse
+(`orchestrator.backends.aio.KEEPALIVE_S`)."""
 MCP_TIMEOUT = httpx2.Timeout(30.0, read=300.0, pool=None)
 """The SDK's own timeouts for MCP over HTTP, except that waiting for a pooled connection has no limit."""
-
-
-class _Lent(httpx2.AsyncBaseTransport):
-    """An endpoint's shared connection pool, lent to one session's client: closing the client leaves it open."""
-
-    def __init__(self, pool: httpx2.AsyncBaseTransport) -> None:
-        self.pool = pool
-
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        return await self.pool.handle_async_request(request)
-
-    async def aclose(self) -> None:
-        pass

@@ -1,0 +1,143 @@
+"""The orchestrator's HTTP to app servers on aiohttp (`orchestrator.backends.aio`), against real server processes:
+the admin plane, MCP through the SDK's client over the aiohttp transport, failures as the callers expect them,
+and one endpoint used from two event loops."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import anyio
+import httpx2
+import pytest
+from mcp.types import LATEST_PROTOCOL_VERSION
+
+from orchestrator.backends.aio import AiohttpTransport, Sessions
+from orchestrator.backends.base import BackendError, HttpEndpoint
+from orchestrator.scenario import load
+from tests.helpers import AppProcess, app_process, free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[AppProcess]:
+    with app_process("calendar") as proc:
+        yield proc
+
+
+def _spec():  # noqa: ANN202
+    return load(ROOT / "scenarios" / "travel.yaml").sandbox_spec("calendar", 7)
+
+
+@pytest.mark.parametrize("protocol", ["legacy", LATEST_PROTOCOL_VERSION])
+def test_an_episode_s_requests_go_through_aiohttp_on_both_planes(server: AppProcess, protocol: str) -> None:
+    """Create with its snapshot, MCP calls through the SDK's client (a read and a write), the state with the
+    journal of those calls, and delete; the admin plane's errors keep the server's own message."""
+
+    async def main() -> None:
+        endpoint = HttpEndpoint("calendar", server.url, server.token, protocol=protocol)
+        try:
+            secret, seeded = await endpoint.create_and_snapshot("aio-1", _spec(), replace=True)
+            assert secret and seeded["events"]
+            async with endpoint.connect("aio-1") as client:
+                tools = {t.name for t in (await client.list_tools()).tools}
+                assert {"list_events", "create_event"} <= tools
+                listed = await client.call_tool("list_events", {})
+                assert not listed.is_error and len(listed.structured_content["events"]) == len(seeded["events"])
+                made = await client.call_tool(
+                    "create_event",
+                    {"title": "aio check", "start": "2030-01-02T10:00:00", "end": "2030-01-02T11:00:00"},
+                )
+                assert not made.is_error, made.content
+                refused = await client.call_tool("get_event", {"event_id": "no-such-event"})
+                assert refused.is_error
+            tables, journal = await endpoint.state("aio-1")
+            assert len(tables["events"]) == len(seeded["events"]) + 1
+            assert [e["tool"] for e in journal] == ["list_events", "create_event", "get_event"]
+            await endpoint.delete("aio-1")
+            with pytest.raises(BackendError, match=r"calendar: GET /sandboxes/aio-1/state failed \(404\): .*aio-1"):
+                await endpoint.state("aio-1")
+        finally:
+            await endpoint.aclose()
+
+    anyio.run(main)
+
+
+def test_an_admin_request_to_a_server_that_is_gone_is_a_backend_error() -> None:
+    async def main() -> None:
+        endpoint = HttpEndpoint("calendar", f"http://127.0.0.1:{free_port()}", "token")
+        try:
+            with pytest.raises(BackendError, match=r"calendar server at http://127\.0\.0\.1:\d+ is unreachable: "):
+                await endpoint.journal("any")
+        finally:
+            await endpoint.aclose()
+
+    anyio.run(main)
+
+
+def test_the_transport_raises_httpx_errors_the_sdk_expects() -> None:
+    """Nothing listening: httpx's ConnectError; a server that never answers: httpx's ReadTimeout within the
+    request's read timeout; a body that is cut off: a ReadError, not an aiohttp exception."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    port = listener.getsockname()[1]
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            held.append(conn)
+            if len(held) == 2:  # the second request: a reply that promises more body than it sends
+                conn.recv(65536)
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+                conn.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+
+    async def main() -> None:
+        sessions = Sessions(limit=4)
+        async with httpx2.AsyncClient(
+            transport=AiohttpTransport(sessions), timeout=httpx2.Timeout(5, read=0.5)
+        ) as http:
+            with pytest.raises(httpx2.ConnectError):
+                await http.get(f"http://127.0.0.1:{free_port()}/")
+            started = time.monotonic()
+            with pytest.raises(httpx2.ReadTimeout):
+                await http.get(f"http://127.0.0.1:{port}/silent")
+            assert time.monotonic() - started < 3
+            with pytest.raises(httpx2.ReadError):
+                await http.get(f"http://127.0.0.1:{port}/cut")
+        await sessions.aclose()
+
+    try:
+        anyio.run(main)
+    finally:
+        listener.close()
+        for conn in held:
+            conn.close()
+
+
+def test_one_endpoint_serves_two_event_loops(server: AppProcess) -> None:
+    """A session belongs to its event loop: the same endpoint used from a second `anyio.run` (as a test or an
+    environment stepped from another thread does) makes its own connections instead of failing."""
+    endpoint = HttpEndpoint("calendar", server.url, server.token)
+
+    async def use(sandbox: str) -> int:
+        await endpoint.create_sandbox(sandbox, _spec(), replace=True)
+        async with endpoint.connect(sandbox) as client:
+            result = await client.call_tool("list_events", {})
+        await endpoint.delete(sandbox)
+        await endpoint.aclose()
+        return len(result.structured_content["events"])
+
+    first = anyio.run(use, "aio-loop-1")
+    second = anyio.run(use, "aio-loop-2")
+    assert first == second > 0
