@@ -34,7 +34,7 @@ import mcp.types as types
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from orchestrator.backends.aio import AiohttpTransport, Sessions, timeout_of
+from orchestrator.backends.aio import AiohttpTransport, McpUpstream, Sessions, timeout_of
 from servers.core import FaultPlan, SandboxSpec
 
 log = logging.getLogger("clawgym.backends")
@@ -400,8 +400,15 @@ class HttpEndpoint(AppEndpoint):
         return f"{self.base_url}/s/{sandbox_id}/mcp"
 
     @contextlib.asynccontextmanager
-    async def connect(self, sandbox_id: str, secret: str | None = None) -> AsyncIterator[Client]:
+    async def connect(self, sandbox_id: str, secret: str | None = None) -> AsyncIterator[Upstream]:
+        """The gateway's connection to the sandbox: one POST per call (`McpUpstream`) on a server known to speak a
+        modern protocol version, else the SDK's client with the initialize handshake."""
         secret = secret or self.secrets.get(sandbox_id)
+        if self.protocol != "legacy":
+            yield McpUpstream(
+                self.mcp_url(sandbox_id), secret, self.pool.sessions, self.listings, protocol=self.protocol
+            )
+            return
         headers = {"Authorization": f"Bearer {secret}"} if secret else None
         async with httpx2.AsyncClient(transport=self.pool, headers=headers, timeout=MCP_TIMEOUT) as http:
             transport_streams = streamable_http_client(self.mcp_url(sandbox_id), http_client=http)

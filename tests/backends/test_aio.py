@@ -4,6 +4,7 @@ and one endpoint used from two event loops."""
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
@@ -13,11 +14,14 @@ from pathlib import Path
 import anyio
 import httpx2
 import pytest
+from mcp.shared.exceptions import MCPError
 from mcp.types import LATEST_PROTOCOL_VERSION
 
-from orchestrator.backends.aio import AiohttpTransport, Sessions
+from orchestrator.backends.aio import AiohttpTransport, McpUpstream, Sessions, _answer
 from orchestrator.backends.base import BackendError, HttpEndpoint
 from orchestrator.scenario import load
+from servers import registry
+from servers.core.mcp import registered_tools
 from tests.helpers import AppProcess, app_process, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -141,3 +145,47 @@ def test_one_endpoint_serves_two_event_loops(server: AppProcess) -> None:
     first = anyio.run(use, "aio-loop-1")
     second = anyio.run(use, "aio-loop-2")
     assert first == second > 0
+
+
+def test_a_call_into_a_sandbox_that_is_gone_is_an_mcp_error_with_the_server_s_answer(server: AppProcess) -> None:
+    """A modern-protocol connection (`McpUpstream`): an HTTP error without a JSON-RPC response is an `MCPError` that
+    quotes the answer (the gateway tells the agent the call could not run); a wrong secret reads the same."""
+
+    async def main() -> None:
+        endpoint = HttpEndpoint("calendar", server.url, server.token, protocol=LATEST_PROTOCOL_VERSION)
+        try:
+            secret = await endpoint.create_sandbox("aio-gone", _spec(), replace=True)
+            async with endpoint.connect("aio-gone", secret) as client:
+                assert isinstance(client, McpUpstream)
+                await endpoint.delete("aio-gone")
+                with pytest.raises(MCPError, match=r"answered 404 without a JSON-RPC response: .*not found"):
+                    await client.call_tool("list_events", {})
+            async with endpoint.connect("aio-gone", "a wrong secret") as client:
+                with pytest.raises(MCPError, match="answered 404"):
+                    await client.call_tool("list_events", {})
+        finally:
+            await endpoint.aclose()
+
+    anyio.run(main)
+
+
+def test_no_app_binds_a_tool_argument_to_a_header() -> None:
+    """`McpUpstream` sends no `x-mcp-header` headers; the 2026 protocol needs them only for arguments a tool binds
+    to one, and no app's tool does."""
+    for name in registry.available():
+        for tool in registered_tools(registry.load(name)):
+            assert "x-mcp-header" not in json.dumps(tool.parameters), (name, tool.name)
+
+
+def test_a_response_on_an_event_stream_is_read_past_its_notifications() -> None:
+    """A server may answer a call on an event stream, notifications first: the response is the message with the
+    request's id; a stream cut before it has none."""
+    progress = {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": 1}}
+    answer = {"jsonrpc": "2.0", "id": 3, "result": {"content": [], "isError": False}}
+    other = {"jsonrpc": "2.0", "id": 2, "result": {"content": []}}
+    stream = "".join(f"event: message\r\ndata: {json.dumps(m)}\r\n\r\n" for m in (progress, other, answer))
+    assert _answer(stream.encode(), "text/event-stream", 3) == answer
+    cut = "".join(f"data: {json.dumps(m)}\n\n" for m in (progress, other))
+    assert _answer(cut.encode(), "text/event-stream; charset=utf-8", 3) is None
+    assert _answer(json.dumps(answer).encode(), "application/json", 3) == answer
+    assert _answer(b'{"error": "not found"}', "application/json", 3) is None
