@@ -154,8 +154,9 @@ class McpUpstream:
     not run); a server that cannot be reached or stops answering raises httpx's error, as the SDK's client does."""
 
     def __init__(
-        self, url: str, secret: str | None, sessions: Sessions, listings: ToolListing, *, protocol: str
+        self, app: str, url: str, secret: str | None, sessions: Sessions, listings: ToolListing, *, protocol: str
     ) -> None:
+        self.app = app
         self.url = url
         self.sessions = sessions
         self.listings = listings
@@ -210,11 +211,14 @@ class McpUpstream:
                 kind = response.headers.get("Content-Type", "").lower()
                 content = await response.read()
         except TimeoutError as exc:
-            raise httpx2.ReadTimeout(str(exc) or "timed out", request=request) from exc
+            raise httpx2.ReadTimeout(f"{self.app} server at {self.url}: timed out", request=request) from exc
         except aiohttp.ClientConnectorError as exc:
-            raise httpx2.ConnectError(str(exc), request=request) from exc
+            raise httpx2.ConnectError(
+                f"{self.app} server at {self.url} is unreachable: {exc}", request=request
+            ) from exc
         except aiohttp.ClientError as exc:
-            raise httpx2.ReadError(str(exc) or type(exc).__name__, request=request) from exc
+            why = str(exc) or type(exc).__name__
+            raise httpx2.ReadError(f"{self.app} server at {self.url} did not answer: {why}", request=request) from exc
         answer = _answer(content, kind, request_id)
         if answer is None:
             text = content.decode(errors="replace").strip()[:500]

@@ -406,7 +406,7 @@ class HttpEndpoint(AppEndpoint):
         secret = secret or self.secrets.get(sandbox_id)
         if self.protocol != "legacy":
             yield McpUpstream(
-                self.mcp_url(sandbox_id), secret, self.pool.sessions, self.listings, protocol=self.protocol
+                self.app, self.mcp_url(sandbox_id), secret, self.pool.sessions, self.listings, protocol=self.protocol
             )
             return
         headers = {"Authorization": f"Bearer {secret}"} if secret else None

@@ -204,3 +204,36 @@ async def test_servers_still_start_when_the_launcher_cannot_prepare_them(
         async with endpoint.connect("plain") as client:
             listed = await client.list_tools()
         assert {t.name for t in listed.tools} == set(registry.load("tickets").tools.tools)
+
+
+async def test_a_server_killed_mid_episode_makes_the_episode_an_error_not_a_failed_task(tmp_path: Path) -> None:
+    """The calendar server dies under an agent that keeps calling: the next call through the gateway raises (the
+    server is unreachable), and the episode is written as an infrastructure error naming the app, never scored."""
+    import os
+    import signal
+
+    from orchestrator.agents.base import Agent, AgentReport
+    from orchestrator.run.runner import run_episode
+    from orchestrator.scenario import load
+
+    scenario = load(ROOT / "scenarios" / "travel.yaml")
+
+    class KillsTheServer(Agent):
+        name = "kills-the-server"
+
+        def __init__(self, local: LocalBackend) -> None:
+            self.local = local
+
+        async def run(self, episode) -> AgentReport:  # noqa: ANN001
+            async with episode.connect(trusted=True) as client:
+                assert not (await client.call_tool("calendar__list_events", {})).is_error
+                os.kill(self.local.apps["calendar"].process.pid, signal.SIGKILL)
+                self.local.apps["calendar"].process.wait()
+                await client.call_tool("calendar__list_events", {})
+            return AgentReport(agent=self.name)
+
+    async with LocalBackend() as local:
+        result = await run_episode(scenario, local, KillsTheServer(local), folder=tmp_path / "ep", rng_seed=1)
+    assert result.status == "error", (result.status, result.error)
+    assert "calendar" in (result.error or "") and result.score == 0.0 and not result.passed
+    assert (tmp_path / "ep" / "results.json").exists()
