@@ -203,8 +203,8 @@ def remember_output_validators(client: Any) -> None:
 
 
 class Upstream(Protocol):
-    """What the gateway needs of its connection to one app's sandbox: an `UpstreamClient` over HTTP, a
-    `DirectClient` in process."""
+    """What the gateway needs of its connection to one app's sandbox: an `McpUpstream` over HTTP to a server that
+    speaks a modern protocol, an `UpstreamClient` (the SDK's client) to any other, a `DirectClient` in process."""
 
     async def list_tools(self) -> types.ListToolsResult: ...
 

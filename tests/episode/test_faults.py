@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
+import pytest
 from helpers import SCENARIOS
 
 from orchestrator import scenario as scenarios
+from orchestrator.backends import make_backend
+from orchestrator.backends.base import Backend
 from orchestrator.episode.episode import Episode
 
 FLAKY = scenarios.load(SCENARIOS / "flaky-ticketing.yaml")
@@ -45,7 +49,15 @@ async def added_tickets(episode: Episode) -> list[dict[str, Any]]:
     ]
 
 
-async def test_timeout_hits_the_gateway_deadline_and_changes_nothing(backend) -> None:
+@pytest.fixture(params=["inprocess", "local"])
+async def either_backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
+    """In process, and over HTTP (where giving up on a call closes its request to the app server)."""
+    async with make_backend(request.param) as backend:
+        yield backend
+
+
+async def test_timeout_hits_the_gateway_deadline_and_changes_nothing(either_backend: Backend) -> None:
+    backend = either_backend
     scenario = with_faults([{"tool": "create_ticket", "kind": "timeout", "calls": [1]}], call_deadline_s=0.3)
     assert scenario.faults["tickets"].rules[0].latency_ms == 800  # hangs just past the deadline
     async with Episode(scenario, await backend.start(scenario.apps)) as episode, episode.connect() as client:
