@@ -6,10 +6,11 @@ used about 0.7 ms of the orchestrator's CPU on a 2-core machine; with aiohttp ab
 (`benchmarks/bench_local.py` measures the whole run). Three ways in:
 
 - `Sessions`: the admin plane asks aiohttp directly (`HttpEndpoint._call`);
-- `McpUpstream`: the gateway's tool calls to a server known to speak a modern MCP protocol (`local`), one POST
-  each, without the SDK client's session machinery;
-- `AiohttpTransport`: elsewhere (`docker`, `remote`: the initialize handshake) the MCP SDK's client, which speaks
-  httpx, sends through an httpx transport on aiohttp that raises httpx's own errors (the SDK catches those).
+- `McpUpstream`: the gateway's tool calls to a server known to speak a modern MCP protocol (`local`'s; a
+  `docker` or `remote` one that announces it on `/healthz`, `base.protocol_of`), one POST each, without the SDK
+  client's session machinery;
+- `AiohttpTransport`: to any other server (the initialize handshake) the MCP SDK's client, which speaks httpx,
+  sends through an httpx transport on aiohttp that raises httpx's own errors (the SDK catches those).
 
 A session belongs to the event loop it was made in: `Sessions` keeps one per loop, so an endpoint used from a
 second loop (a test, an environment stepped from another thread) gets its own connections.

@@ -33,6 +33,7 @@ import httpx2
 import mcp.types as types
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from orchestrator.backends.aio import AiohttpTransport, McpUpstream, Sessions, timeout_of
 from servers.core import FaultPlan, SandboxSpec
@@ -81,8 +82,8 @@ class BackendError(RuntimeError):
 
 async def wait_healthy(
     probe: Callable[[], Awaitable[str | None]], *, timeout: float, failure: Callable[[], str], interval: float = 0.05
-) -> str:
-    """Poll `URL/healthz` until it answers 200; returns the URL.
+) -> tuple[str, dict[str, Any]]:
+    """Poll `URL/healthz` until it answers 200; returns the URL and the answer (see `protocol_of`).
 
     `probe` gives the server's base URL (None while it is not known yet, e.g.
     before a container's port is published) and raises `BackendError` once the
@@ -98,11 +99,22 @@ async def wait_healthy(
                 try:
                     async with http.get(f"{url}/healthz") as response:
                         if response.status == 200:
-                            return url
+                            health = await response.json(content_type=None)
+                            return url, health if isinstance(health, dict) else {}
+                except ValueError:  # a 200 that is not JSON: some other server
+                    pass
                 except (aiohttp.ClientError, TimeoutError):
                     pass
             await anyio.sleep(interval)
     raise BackendError(failure())
+
+
+def protocol_of(health: dict[str, Any]) -> str:
+    """How to open MCP sessions to a server, from its `/healthz` answer: the modern protocol version it announces
+    (`mcp`) when this orchestrator speaks it too, so calls go without a handshake (`McpUpstream`); else `legacy`
+    (a server of an older version announces none)."""
+    announced = health.get("mcp")
+    return announced if announced in MODERN_PROTOCOL_VERSIONS else "legacy"
 
 
 def first_error(exc: BaseException) -> BaseException:

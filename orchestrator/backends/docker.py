@@ -32,7 +32,7 @@ from typing import Any
 
 import anyio
 
-from orchestrator.backends.base import AppEndpoint, Backend, BackendError, HttpEndpoint, wait_healthy
+from orchestrator.backends.base import AppEndpoint, Backend, BackendError, HttpEndpoint, protocol_of, wait_healthy
 
 IMAGE = os.environ.get("CLAWGYM_IMAGE", "clawgym/apps:latest")
 NETWORK = "clawgym"
@@ -279,7 +279,7 @@ class DockerBackend(Backend):
             bindings = (container.attrs["NetworkSettings"]["Ports"] or {}).get(CONTAINER_PORT) or []
             return f"http://127.0.0.1:{bindings[0]['HostPort']}" if bindings else None
 
-        url = await wait_healthy(
+        url, health = await wait_healthy(
             probe, timeout=READY_TIMEOUT_S, interval=0.1,
             failure=lambda: f"the {app} container did not become healthy within {READY_TIMEOUT_S:g} s",
         )  # fmt: skip
@@ -288,7 +288,7 @@ class DockerBackend(Backend):
             raise BackendError(
                 f"the {app} container has no admin token in its data volume; run `orchestrator down` and retry"
             )
-        endpoint = HttpEndpoint(app, url, token)
+        endpoint = HttpEndpoint(app, url, token, protocol=protocol_of(health))
         await endpoint.remove_leftovers()
         self.endpoints[app] = endpoint
 

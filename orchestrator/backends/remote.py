@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from orchestrator.backends.base import AppEndpoint, Backend, BackendError, HttpEndpoint, wait_healthy
+from orchestrator.backends.base import AppEndpoint, Backend, BackendError, HttpEndpoint, protocol_of, wait_healthy
 
 READY_TIMEOUT_S = 60.0
 
@@ -61,7 +61,7 @@ class RemoteBackend(Backend):
                 async def probe(url: str = url) -> str:
                     return url
 
-                await wait_healthy(
+                _, health = await wait_healthy(
                     probe,
                     timeout=READY_TIMEOUT_S,
                     interval=0.2,
@@ -69,7 +69,7 @@ class RemoteBackend(Backend):
                         f"the {app} server at {url} did not answer /healthz within {READY_TIMEOUT_S:g} s"
                     ),
                 )
-                endpoint = HttpEndpoint(app, url, self.token_for(app))
+                endpoint = HttpEndpoint(app, url, self.token_for(app), protocol=protocol_of(health))
                 await endpoint.remove_leftovers()
                 self.endpoints[app] = endpoint
         return self.endpoints

@@ -40,6 +40,7 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.mcpserver import MCPServer
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp.types import LATEST_PROTOCOL_VERSION
 from pydantic import ConfigDict, Field
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -244,9 +245,12 @@ def whole_number(request: Request, name: str, default: int | None) -> int | None
 
 
 async def healthz(request: Request) -> Response:
-    """Liveness: the app's name and how many sandboxes it holds."""
+    """Liveness: the app's name, how many sandboxes it holds, and the newest MCP protocol version it speaks
+    (`mcp`: an orchestrator that knows it calls without the initialize handshake)."""
     store = admin_plane(request).store
-    return JSONResponse({"status": "ok", "app": store.app.name, "sandboxes": len(store)})
+    return JSONResponse(
+        {"status": "ok", "app": store.app.name, "sandboxes": len(store), "mcp": LATEST_PROTOCOL_VERSION}
+    )
 
 
 async def info(request: Request) -> Response:

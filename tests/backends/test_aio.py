@@ -18,7 +18,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import LATEST_PROTOCOL_VERSION
 
 from orchestrator.backends.aio import AiohttpTransport, McpUpstream, Sessions, _answer
-from orchestrator.backends.base import BackendError, HttpEndpoint
+from orchestrator.backends.base import BackendError, HttpEndpoint, protocol_of, wait_healthy
 from orchestrator.scenario import load
 from servers import registry
 from servers.core.mcp import registered_tools
@@ -189,3 +189,32 @@ def test_a_response_on_an_event_stream_is_read_past_its_notifications() -> None:
     assert _answer(cut.encode(), "text/event-stream; charset=utf-8", 3) is None
     assert _answer(json.dumps(answer).encode(), "application/json", 3) == answer
     assert _answer(b'{"error": "not found"}', "application/json", 3) is None
+
+
+def test_a_server_announces_the_protocol_it_speaks_and_docker_and_remote_follow_it(server: AppProcess) -> None:
+    """`/healthz` names the newest MCP protocol the server speaks; an orchestrator that speaks it too calls without
+    the handshake (`McpUpstream`), and one that does not know it (or a server that announces none, as an older
+    version's) keeps the SDK's client with the initialize handshake."""
+    health = httpx2.get(f"{server.url}/healthz", timeout=10).json()
+    assert health["mcp"] == LATEST_PROTOCOL_VERSION
+    assert protocol_of(health) == LATEST_PROTOCOL_VERSION
+    assert protocol_of({"status": "ok", "app": "calendar"}) == "legacy"
+    assert protocol_of({"mcp": "2099-01-01"}) == "legacy"
+
+    async def main() -> None:
+        async def probe() -> str:
+            return server.url
+
+        url, answer = await wait_healthy(probe, timeout=10, failure=lambda: "no answer")
+        assert (url, answer["app"]) == (server.url, "calendar")
+        endpoint = HttpEndpoint("calendar", url, server.token, protocol=protocol_of(answer))
+        try:
+            secret = await endpoint.create_sandbox("aio-announced", _spec(), replace=True)
+            async with endpoint.connect("aio-announced", secret) as client:
+                assert isinstance(client, McpUpstream)
+                assert not (await client.call_tool("list_events", {})).is_error
+            await endpoint.delete("aio-announced")
+        finally:
+            await endpoint.aclose()
+
+    anyio.run(main)
