@@ -42,11 +42,13 @@ class Sessions:
     """aiohttp client sessions to one server, one per event loop, made on first use.
 
     `limit`: connections at once from this process (a request waits for a free one as long as it takes); idle
-    ones are kept for reuse `KEEPALIVE_S`."""
+    ones are kept for reuse `KEEPALIVE_S`. `trust_env`: take proxies from the environment (`HTTPS_PROXY`,
+    `NO_PROXY`...), as httpx does by default; for a server on this machine they are not asked."""
 
-    def __init__(self, *, limit: int, headers: dict[str, str] | None = None) -> None:
+    def __init__(self, *, limit: int, headers: dict[str, str] | None = None, trust_env: bool = False) -> None:
         self.limit = limit
         self.headers = headers or {}
+        self.trust_env = trust_env
         self._by_loop: dict[asyncio.AbstractEventLoop, aiohttp.ClientSession] = {}
 
     def get(self) -> aiohttp.ClientSession:
@@ -64,6 +66,7 @@ class Sessions:
                 headers=self.headers,
                 auto_decompress=False,  # the body is handed on as sent (httpx decodes it for the SDK)
                 skip_auto_headers=("User-Agent",),
+                trust_env=self.trust_env,
             )
             self._by_loop[loop] = session
         return session

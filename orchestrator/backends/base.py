@@ -22,6 +22,7 @@ import os
 import socket
 import ssl
 import time
+import urllib.parse
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
@@ -314,10 +315,11 @@ class HttpEndpoint(AppEndpoint):
     def __init__(self, app: str, base_url: str, token: str, *, protocol: str = "legacy") -> None:
         self.app = app
         self.base_url = base_url.rstrip("/")
-        self.admin = Sessions(limit=MAX_CONNECTIONS, headers={"Authorization": f"Bearer {token}"})
+        proxied = urllib.parse.urlsplit(self.base_url).hostname not in LOOPBACK_NAMES  # a server elsewhere
+        self.admin = Sessions(limit=MAX_CONNECTIONS, headers={"Authorization": f"Bearer {token}"}, trust_env=proxied)
         """The admin plane's connections (aiohttp, see `orchestrator.backends.aio`). A request waits for a free
         connection as long as it takes (the server is the bottleneck, not the pool); each read still times out."""
-        self.pool = AiohttpTransport(Sessions(limit=MAX_CONNECTIONS))
+        self.pool = AiohttpTransport(Sessions(limit=MAX_CONNECTIONS, trust_env=proxied))
         """The connections every MCP session of this endpoint shares, instead of a new client and new
         connections per episode."""
         self.protocol = protocol
@@ -439,6 +441,8 @@ def ssl_context() -> ssl.SSLContext:
     return ssl.create_default_context()
 
 
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
+"""Hosts on this machine: requests to them never go through a proxy from the environment."""
 MAX_CONNECTIONS = 256
 """Connections from this process to one app server, per plane (admin, MCP): bounded, so a thousand episodes at
 once wait for a connection instead of opening thousands of sockets; idle ones are kept for reuse

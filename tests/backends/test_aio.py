@@ -218,3 +218,52 @@ def test_a_server_announces_the_protocol_it_speaks_and_docker_and_remote_follow_
             await endpoint.aclose()
 
     anyio.run(main)
+
+
+def test_a_server_elsewhere_is_reached_through_the_environment_s_proxy_and_this_machine_s_never(
+    server: AppProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As with httpx before: `HTTP_PROXY` carries the requests to a server on another host (here a proxy on
+    loopback that answers for it); a server on this machine is asked directly even when the proxy is down."""
+    seen: list[bytes] = []
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+
+    def proxy() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            with conn:
+                seen.append(conn.recv(65536).split(b"\r\n", 1)[0])
+                body = b'{"entries": []}'
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                             b"Content-Length: %d\r\n\r\n%s" % (len(body), body))  # fmt: skip
+
+    threading.Thread(target=proxy, daemon=True).start()
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{listener.getsockname()[1]}")
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+
+    async def main() -> None:
+        elsewhere = HttpEndpoint("calendar", "http://apps.example.test:8000", "token")
+        try:
+            assert await elsewhere.journal("any") == []
+        finally:
+            await elsewhere.aclose()
+        monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{free_port()}")  # nothing listens there
+        here = HttpEndpoint("calendar", server.url, server.token)
+        try:
+            await here.create_sandbox("aio-direct", _spec(), replace=True)
+            assert await here.journal("aio-direct") == []
+            await here.delete("aio-direct")
+        finally:
+            await here.aclose()
+
+    try:
+        anyio.run(main)
+    finally:
+        listener.close()
+    assert seen == [b"GET http://apps.example.test:8000/admin/sandboxes/any/journal?after=0 HTTP/1.1"]
