@@ -67,6 +67,7 @@ class Sessions:
                 auto_decompress=False,  # the body is handed on as sent (httpx decodes it for the SDK)
                 skip_auto_headers=("User-Agent",),
                 trust_env=self.trust_env,
+                cookie_jar=aiohttp.DummyCookieJar(),  # shared by every episode's requests: nothing carried over
             )
             self._by_loop[loop] = session
         return session

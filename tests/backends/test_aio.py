@@ -267,3 +267,44 @@ def test_a_server_elsewhere_is_reached_through_the_environment_s_proxy_and_this_
     finally:
         listener.close()
     assert seen == [b"GET http://apps.example.test:8000/admin/sandboxes/any/journal?after=0 HTTP/1.1"]
+
+
+def test_no_cookie_is_kept_between_requests_that_episodes_share_connections_for() -> None:
+    """The pooled sessions serve every episode of a run: a cookie one answer sets is not sent with the next
+    request (nothing of one episode's traffic reaches another's)."""
+    import http.server
+
+    cookies: list[str | None] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+            cookies.append(self.headers.get("Cookie"))
+            body = b'{"entries": []}'
+            self.send_response(200)
+            self.send_header("Set-Cookie", "episode=one; Path=/")
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+
+    async def main() -> None:
+        # By name: a cookie jar refuses cookies from a bare IP address anyway.
+        endpoint = HttpEndpoint("calendar", f"http://localhost:{httpd.server_address[1]}", "token")
+        try:
+            for _ in range(3):
+                assert await endpoint.journal("any") == []
+        finally:
+            await endpoint.aclose()
+
+    try:
+        anyio.run(main)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert cookies == [None, None, None]
