@@ -93,12 +93,16 @@ async def wait_healthy(
     import aiohttp
 
     deadline = time.monotonic() + timeout
-    async with aiohttp.ClientSession(timeout=timeout_of(read=2.0, connect=2.0)) as http:
+    sessions: dict[bool, aiohttp.ClientSession] = {}  # by whether the server is elsewhere (`elsewhere`)
+    try:
         while time.monotonic() < deadline:
             url = await probe()
             if url is not None:
+                far = elsewhere(url)
+                if far not in sessions:
+                    sessions[far] = aiohttp.ClientSession(timeout=timeout_of(read=2.0, connect=2.0), trust_env=far)
                 try:
-                    async with http.get(f"{url}/healthz") as response:
+                    async with sessions[far].get(f"{url}/healthz") as response:
                         if response.status == 200:
                             health = await response.json(content_type=None)
                             return url, health if isinstance(health, dict) else {}
@@ -107,7 +111,16 @@ async def wait_healthy(
                 except (aiohttp.ClientError, TimeoutError):
                     pass
             await anyio.sleep(interval)
+    finally:
+        for session in sessions.values():
+            await session.close()
     raise BackendError(failure())
+
+
+def elsewhere(url: str) -> bool:
+    """Whether `url`'s server is on another host: requests to it take proxies from the environment (`HTTPS_PROXY`,
+    `NO_PROXY`...), as httpx's do by default; to one on this machine, never."""
+    return urllib.parse.urlsplit(url).hostname not in LOOPBACK_NAMES
 
 
 def protocol_of(health: dict[str, Any]) -> str:
@@ -315,7 +328,7 @@ class HttpEndpoint(AppEndpoint):
     def __init__(self, app: str, base_url: str, token: str, *, protocol: str = "legacy") -> None:
         self.app = app
         self.base_url = base_url.rstrip("/")
-        proxied = urllib.parse.urlsplit(self.base_url).hostname not in LOOPBACK_NAMES  # a server elsewhere
+        proxied = elsewhere(self.base_url)
         self.admin = Sessions(limit=MAX_CONNECTIONS, headers={"Authorization": f"Bearer {token}"}, trust_env=proxied)
         """The admin plane's connections (aiohttp, see `orchestrator.backends.aio`). A request waits for a free
         connection as long as it takes (the server is the bottleneck, not the pool); each read still times out."""

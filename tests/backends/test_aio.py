@@ -223,8 +223,9 @@ def test_a_server_announces_the_protocol_it_speaks_and_docker_and_remote_follow_
 def test_a_server_elsewhere_is_reached_through_the_environment_s_proxy_and_this_machine_s_never(
     server: AppProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """As with httpx before: `HTTP_PROXY` carries the requests to a server on another host (here a proxy on
-    loopback that answers for it); a server on this machine is asked directly even when the proxy is down."""
+    """As with httpx before: `HTTP_PROXY` carries the requests to a server on another host, its health check
+    included (here a proxy on loopback answers for it); a server on this machine is asked directly even when the
+    proxy is down."""
     seen: list[bytes] = []
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
@@ -248,7 +249,11 @@ def test_a_server_elsewhere_is_reached_through_the_environment_s_proxy_and_this_
     monkeypatch.delenv("no_proxy", raising=False)
 
     async def main() -> None:
-        elsewhere = HttpEndpoint("calendar", "http://apps.example.test:8000", "token")
+        async def far() -> str:
+            return "http://apps.example.test:8000"
+
+        assert await wait_healthy(far, timeout=10, failure=lambda: "no answer") == (await far(), {"entries": []})
+        elsewhere = HttpEndpoint("calendar", await far(), "token")
         try:
             assert await elsewhere.journal("any") == []
         finally:
@@ -266,7 +271,10 @@ def test_a_server_elsewhere_is_reached_through_the_environment_s_proxy_and_this_
         anyio.run(main)
     finally:
         listener.close()
-    assert seen == [b"GET http://apps.example.test:8000/admin/sandboxes/any/journal?after=0 HTTP/1.1"]
+    assert seen == [
+        b"GET http://apps.example.test:8000/healthz HTTP/1.1",
+        b"GET http://apps.example.test:8000/admin/sandboxes/any/journal?after=0 HTTP/1.1",
+    ]
 
 
 def test_no_cookie_is_kept_between_requests_that_episodes_share_connections_for() -> None:
