@@ -63,9 +63,10 @@ NOT_FOUND = {"error": "not found"}
 """The whole answer for an unknown sandbox, a wrong secret or a session of another sandbox."""
 
 KEEP_ALIVE_S = 75.0
-"""How long the server keeps an idle HTTP connection open. Clients drop idle pooled connections sooner
-(the orchestrator's after 5 s, `orchestrator.backends.aio.KEEPALIVE_S`; httpx's too), so the server never closes one just as a client sends a request on it: with equal
-timeouts that race lost calls ("server disconnected without sending a response") under load."""
+"""How long the server keeps an idle HTTP connection open. Clients drop idle pooled connections sooner (the
+orchestrator's after 5 s, `orchestrator.backends.aio.KEEPALIVE_S`; httpx's too), so the server never closes one
+just as a client sends a request on it: with equal timeouts that race lost calls ("server disconnected without
+sending a response") under load."""
 BACKLOG = 4096
 """Connections the kernel queues before the server accepts them: room for a thousand episodes starting at once."""
 
