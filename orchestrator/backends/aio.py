@@ -19,8 +19,9 @@ second loop (a test, an environment stepped from another thread) gets its own co
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, Any
 
 import httpx2
@@ -36,6 +37,9 @@ if TYPE_CHECKING:
 KEEPALIVE_S = 5.0
 """How long an idle connection stays in the pool: well below the app servers' own keep-alive
 (`servers.core.http.KEEP_ALIVE_S`), so a request never goes out on a connection the server is closing."""
+MCP_CONNECT_S = 30.0
+MCP_READ_S = 300.0
+"""An MCP request's timeouts, connecting and each read (the SDK's own; `base.MCP_TIMEOUT` is the same for httpx)."""
 
 
 class Sessions:
@@ -86,6 +90,32 @@ def timeout_of(read: float | None, connect: float | None) -> aiohttp.ClientTimeo
     return aiohttp.ClientTimeout(total=None, connect=None, sock_connect=connect, sock_read=read)
 
 
+@contextlib.contextmanager
+def httpx_errors(
+    request: httpx2.Request,
+    *,
+    server: str | None = None,
+    timed_out: str = "timed out",
+    other: type[httpx2.TransportError] = httpx2.ReadError,
+) -> Iterator[None]:
+    """aiohttp's failures inside, raised as the httpx errors the MCP SDK's client catches: a timeout as
+    `ReadTimeout`, a failed connect as `ConnectError`, any other as `other`. `server` names the server in the
+    message ("calendar server at URL"); `timed_out` is the message of a timeout that says nothing itself."""
+    import aiohttp
+
+    try:
+        yield
+    except TimeoutError as exc:
+        raise httpx2.ReadTimeout(
+            f"{server}: {timed_out}" if server else str(exc) or timed_out, request=request
+        ) from exc
+    except aiohttp.ClientConnectorError as exc:
+        raise httpx2.ConnectError(f"{server} is unreachable: {exc}" if server else str(exc), request=request) from exc
+    except aiohttp.ClientError as exc:
+        why = str(exc) or type(exc).__name__
+        raise other(f"{server} did not answer: {why}" if server else why, request=request) from exc
+
+
 class _Body(httpx2.AsyncByteStream):
     """An aiohttp response's body as httpx reads it: chunks as they arrive, released when closed."""
 
@@ -94,15 +124,9 @@ class _Body(httpx2.AsyncByteStream):
         self.request = request
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        import aiohttp
-
-        try:
+        with httpx_errors(self.request, timed_out="timed out reading the response"):
             async for chunk in self.response.content.iter_any():
                 yield chunk
-        except TimeoutError as exc:
-            raise httpx2.ReadTimeout(str(exc) or "timed out reading the response", request=self.request) from exc
-        except aiohttp.ClientError as exc:
-            raise httpx2.ReadError(str(exc) or type(exc).__name__, request=self.request) from exc
 
     async def aclose(self) -> None:
         self.response.release()
@@ -117,10 +141,8 @@ class AiohttpTransport(httpx2.AsyncBaseTransport):
         self.sessions = sessions
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        import aiohttp
-
         timeouts: dict[str, Any] = request.extensions.get("timeout") or {}
-        try:
+        with httpx_errors(request, other=httpx2.RemoteProtocolError):
             response = await self.sessions.get().request(
                 request.method,
                 str(request.url),
@@ -129,12 +151,6 @@ class AiohttpTransport(httpx2.AsyncBaseTransport):
                 timeout=timeout_of(timeouts.get("read"), timeouts.get("connect")),
                 allow_redirects=False,
             )
-        except TimeoutError as exc:
-            raise httpx2.ReadTimeout(str(exc) or "timed out", request=request) from exc
-        except aiohttp.ClientConnectorError as exc:
-            raise httpx2.ConnectError(str(exc), request=request) from exc
-        except aiohttp.ClientError as exc:
-            raise httpx2.RemoteProtocolError(str(exc) or type(exc).__name__, request=request) from exc
         return httpx2.Response(
             response.status,
             headers=[(k.decode("latin-1"), v.decode("latin-1")) for k, v in response.raw_headers],
@@ -167,7 +183,6 @@ class McpUpstream:
         self.url = url
         self.sessions = sessions
         self.listings = listings
-        self.protocol = protocol
         self.headers = {
             "Accept": "application/json, text/event-stream",
             "Content-Type": "application/json",
@@ -198,8 +213,6 @@ class McpUpstream:
     async def _request(
         self, method: str, params: dict[str, Any], meta: dict[str, Any] | None, *, name: str | None = None
     ) -> dict[str, Any]:
-        import aiohttp
-
         self.ids += 1
         request_id = self.ids
         body = {
@@ -210,22 +223,13 @@ class McpUpstream:
         }
         headers = self.headers | {"Mcp-Method": method} | ({"Mcp-Name": encode_header_value(name)} if name else {})
         request = httpx2.Request("POST", self.url)  # named in the httpx errors raised, as the SDK's client's are
-        try:
+        with httpx_errors(request, server=f"{self.app} server at {self.url}"):
             async with self.sessions.get().post(
-                self.url, data=json.dumps(body), headers=headers, timeout=timeout_of(read=300.0, connect=30.0)
+                self.url, data=json.dumps(body), headers=headers, timeout=timeout_of(MCP_READ_S, MCP_CONNECT_S)
             ) as response:
                 status = response.status
                 kind = response.headers.get("Content-Type", "").lower()
                 content = await response.read()
-        except TimeoutError as exc:
-            raise httpx2.ReadTimeout(f"{self.app} server at {self.url}: timed out", request=request) from exc
-        except aiohttp.ClientConnectorError as exc:
-            raise httpx2.ConnectError(
-                f"{self.app} server at {self.url} is unreachable: {exc}", request=request
-            ) from exc
-        except aiohttp.ClientError as exc:
-            why = str(exc) or type(exc).__name__
-            raise httpx2.ReadError(f"{self.app} server at {self.url} did not answer: {why}", request=request) from exc
         answer = _answer(content, kind, request_id)
         if answer is None:
             text = content.decode(errors="replace").strip()[:500]

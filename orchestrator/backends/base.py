@@ -36,7 +36,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from orchestrator.backends.aio import AiohttpTransport, McpUpstream, Sessions, timeout_of
+from orchestrator.backends.aio import MCP_CONNECT_S, MCP_READ_S, AiohttpTransport, McpUpstream, Sessions, timeout_of
 from servers.core import FaultPlan, SandboxSpec
 
 log = logging.getLogger("clawgym.backends")
@@ -460,5 +460,5 @@ MAX_CONNECTIONS = 256
 """Connections from this process to one app server, per plane (admin, MCP): bounded, so a thousand episodes at
 once wait for a connection instead of opening thousands of sockets; idle ones are kept for reuse
 (`orchestrator.backends.aio.KEEPALIVE_S`)."""
-MCP_TIMEOUT = httpx2.Timeout(30.0, read=300.0, pool=None)
+MCP_TIMEOUT = httpx2.Timeout(MCP_CONNECT_S, read=MCP_READ_S, pool=None)
 """The SDK's own timeouts for MCP over HTTP, except that waiting for a pooled connection has no limit."""
