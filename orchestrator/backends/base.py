@@ -93,16 +93,15 @@ async def wait_healthy(
     import aiohttp
 
     deadline = time.monotonic() + timeout
-    sessions: dict[bool, aiohttp.ClientSession] = {}  # by whether the server is elsewhere (`elsewhere`)
+    http: aiohttp.ClientSession | None = None  # made for the first URL the probe gives (a proxy for one elsewhere)
     try:
         while time.monotonic() < deadline:
             url = await probe()
             if url is not None:
-                far = elsewhere(url)
-                if far not in sessions:
-                    sessions[far] = aiohttp.ClientSession(timeout=timeout_of(read=2.0, connect=2.0), trust_env=far)
+                if http is None:
+                    http = aiohttp.ClientSession(timeout=timeout_of(read=2.0, connect=2.0), trust_env=elsewhere(url))
                 try:
-                    async with sessions[far].get(f"{url}/healthz") as response:
+                    async with http.get(f"{url}/healthz") as response:
                         if response.status == 200:
                             health = await response.json(content_type=None)
                             return url, health if isinstance(health, dict) else {}
@@ -112,8 +111,8 @@ async def wait_healthy(
                     pass
             await anyio.sleep(interval)
     finally:
-        for session in sessions.values():
-            await session.close()
+        if http is not None:
+            await http.close()
     raise BackendError(failure())
 
 
