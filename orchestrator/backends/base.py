@@ -119,7 +119,9 @@ async def wait_healthy(
 def elsewhere(url: str) -> bool:
     """Whether `url`'s server is on another host: requests to it take proxies from the environment (`HTTPS_PROXY`,
     `NO_PROXY`...), as httpx's do by default; to one on this machine, never."""
-    return urllib.parse.urlsplit(url).hostname not in LOOPBACK_NAMES
+    from servers.core.http import is_loopback  # the server module, for the orchestrator's HTTP backends only
+
+    return not is_loopback(urllib.parse.urlsplit(url).hostname or "")
 
 
 def protocol_of(health: dict[str, Any]) -> str:
@@ -453,8 +455,6 @@ def ssl_context() -> ssl.SSLContext:
     return ssl.create_default_context()
 
 
-LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
-"""Hosts on this machine: requests to them never go through a proxy from the environment."""
 MAX_CONNECTIONS = 256
 """Connections from this process to one app server, per plane (admin, MCP): bounded, so a thousand episodes at
 once wait for a connection instead of opening thousands of sockets; idle ones are kept for reuse
