@@ -4,7 +4,8 @@ Every sandbox database holds the app's tables plus four of the core's own: `_met
 `_counters` (id generation), `_journal` (every tool call) and `_changes` (every row a call inserted, updated or
 deleted, written by triggers on the app's tables). `SeedImages` keeps, per app, the empty database (tables and
 triggers built once) and the seeded image of each recent spec, so a new in-memory sandbox of an equal spec is
-one `deserialize` instead of a validated, loaded seed.
+one `deserialize` instead of a validated, loaded seed. `EmptyDatabases` keeps connections to emptied in-memory
+databases of an app for its next sandboxes, whose seeding then skips reading the schema and compiling statements.
 
 May import `servers.core.app`, nothing else of the core.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 import weakref
@@ -158,6 +160,93 @@ class SeedImages:
 
 SEED_IMAGES = SeedImages()
 """The process's seeded images (see `Sandbox.create`)."""
+
+
+class EmptyDatabases:
+    """Connections to an app's empty in-memory database (`SeedImages.empty`), kept for the app's next sandboxes.
+
+    A new connection reads the whole schema, triggers included, on its first statement and compiles every
+    statement it runs the first time: most of the CPU of seeding a small sandbox. A connection given back
+    (`give`) is emptied by deleting every row (the schema and the compiled statements stay) and handed to the
+    next sandbox of its app (`take`), which finds exactly what a new one would: empty tables whose rowids start
+    at 1 again. At most `per_app` are kept per app, and only small ones: emptied pages stay allocated.
+    """
+
+    def __init__(self, images: SeedImages, per_app: int = 16, max_bytes: int = 2 * 2**20) -> None:
+        self.images = images
+        self.per_app = per_app
+        self.max_bytes = max_bytes
+        self._free: weakref.WeakKeyDictionary[App, list[sqlite3.Connection]] = weakref.WeakKeyDictionary()
+        self._tables: weakref.WeakKeyDictionary[App, tuple[str, ...]] = weakref.WeakKeyDictionary()
+        self._lock = threading.Lock()
+        self._inherited: list[sqlite3.Connection] = []
+
+    def take(self, app: App) -> sqlite3.Connection:
+        """A connection to an empty database of `app`: a kept one, else a new one."""
+        with self._lock:
+            free = self._free.get(app)
+            if free:
+                return free.pop()
+        conn = connect(":memory:")
+        conn.deserialize(self.images.empty(app))
+        return conn
+
+    def give(self, app: App, conn: sqlite3.Connection) -> None:
+        """Empty `conn`, a connection of `take` that nothing uses any more, and keep it; close it instead when
+        `app` has enough kept or it grew large. Its rows are deleted within one transaction, the change log last
+        (the app tables' triggers log the deletions)."""
+        with self._lock:
+            keep = len(self._free.get(app, ())) < self.per_app
+        if keep:
+            try:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                conn.set_progress_handler(None, 0)
+                size = conn.execute("PRAGMA page_count").fetchone()[0] * conn.execute("PRAGMA page_size").fetchone()[0]
+                keep = size <= self.max_bytes
+                if keep:
+                    conn.execute("BEGIN")
+                    for name in self._tables_of(app, conn):
+                        conn.execute(f'DELETE FROM "{name}"')
+                    conn.execute("COMMIT")
+            except sqlite3.Error:
+                keep = False
+        if keep:
+            with self._lock:
+                free = self._free.setdefault(app, [])
+                if len(free) < self.per_app:
+                    free.append(conn)
+                    return
+        conn.close()
+
+    def _tables_of(self, app: App, conn: sqlite3.Connection) -> tuple[str, ...]:
+        """Every table of `app`'s database with rows to delete, the change log last."""
+        tables = self._tables.get(app)
+        if tables is None:
+            names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")]
+            names = [n for n in names if n not in ("_changes", "sqlite_sequence")]
+            tables = self._tables[app] = (*names, "_changes")
+        return tables
+
+    def clear(self) -> None:
+        """Close every kept connection."""
+        with self._lock:
+            kept = [conn for free in self._free.values() for conn in free]
+            self._free.clear()
+        for conn in kept:
+            conn.close()
+
+    def _forget(self) -> None:
+        """In a forked child: set the parent's connections aside, neither used nor closed (SQLite's objects are
+        not to be carried across a fork), and replace the lock, which a thread of the parent may have held."""
+        self._inherited = [conn for free in self._free.values() for conn in free]
+        self._lock = threading.Lock()
+        self._free = weakref.WeakKeyDictionary()
+
+
+EMPTY_DATABASES = EmptyDatabases(SEED_IMAGES)
+"""The process's emptied in-memory databases (see `Sandbox.create` and `Sandbox.close`)."""
+os.register_at_fork(after_in_child=EMPTY_DATABASES._forget)
 
 
 V = TypeVar("V")

@@ -5,8 +5,10 @@ the journal and the change log, whose triggers are installed after seeding so th
 Snapshots show only the app's tables; the journal's reading and writing is `servers.core.journal`.
 
 In memory, the seeded image is kept as serialized bytes and a reset is one `deserialize`; a new sandbox starts
-from its app's empty image (tables and triggers built once) and, for a spec seeded before in this process, from
-that spec's seeded image (`servers.core.images.SeedImages`). On disk (`DATA_DIR/<id>/state.db` beside
+from its app's empty image (tables and triggers built once), on a connection an earlier sandbox of the app used
+and gave back emptied when it was deleted (`servers.core.images.EmptyDatabases`: no schema to read, statements
+already compiled), or, for a spec seeded before in this process, from that spec's seeded image
+(`servers.core.images.SeedImages`). On disk (`DATA_DIR/<id>/state.db` beside
 `seed.db`), a reset copies the seed database over the state with SQLite's backup API, and both files survive a
 restart of the process. `check_seed` loads a seed into a throwaway sandbox to find what a sandbox would refuse
 (so loading a scenario imports this module, which imports no MCP SDK: the `ToolError` a call fails with is the
@@ -36,7 +38,12 @@ from servers.core import journal
 from servers.core.app import App, Persona, Problem, SandboxSpec, SeedError
 from servers.core.clock import Clock, ClockSpec, isoformat
 from servers.core.faults import FaultPlan, FaultState
-from servers.core.images import CHANGES_SCHEMA, CORE_SCHEMA, SEED_IMAGES, Decoded, connect, spec_text
+from servers.core.images import CHANGES_SCHEMA, CORE_SCHEMA, EMPTY_DATABASES, SEED_IMAGES, Decoded, connect, spec_text
+
+_CLOSED = sqlite3.connect(":memory:", check_same_thread=False)
+_CLOSED.close()
+"""What a closed sandbox's `db` is once its connection went back to `EMPTY_DATABASES`: any use of it fails as
+on a closed connection, instead of reaching the sandbox that has it now."""
 
 
 class Sandbox:
@@ -93,6 +100,9 @@ class Sandbox:
         """That image's rows decoded (`SeedImages.decoded`), once a snapshot decoded them."""
         self.follows_clock = False
         """Whether tool calls' `_meta` time moves the clock (set by the orchestrator for a world whose time moves with the work)."""
+        self._reusable = directory is None
+        """Whether `close(reuse=True)` may keep the connection for another sandbox: in memory, and not reset (a
+        `deserialize` over statements compiled against the database it replaced)."""
 
     # -- building -------------------------------------------------------------
 
@@ -116,13 +126,12 @@ class Sandbox:
                 sandbox.seed_key = found
                 return sandbox
         seed = app.validate_seed(spec.seed)
-        conn = connect(directory / "state.db" if directory else ":memory:")
+        # In memory: the empty tables with the change log's triggers, built once per app, on a connection
+        # another sandbox may have used (`EmptyDatabases`); the seed's own row changes are logged and then
+        # dropped, so the seed itself logs nothing.
+        conn = EMPTY_DATABASES.take(app) if directory is None else connect(directory / "state.db")
         try:
-            if directory is None:
-                # The empty tables with the change log's triggers, built once per app; the seed's own
-                # row changes are logged and then dropped, so the seed itself logs nothing.
-                conn.deserialize(SEED_IMAGES.empty(app))
-            else:
+            if directory is not None:
                 conn.executescript(app.schema + CORE_SCHEMA)
             sandbox = cls(app, sandbox_id, conn, spec, Clock(spec.clock), FaultPlan(), directory, None)
             with sandbox.transaction():
@@ -209,6 +218,7 @@ class Sandbox:
     def reset(self) -> None:
         """Back to the seeded state: tables, counters and journal; the clock restarts."""
         if self._image is not None:
+            self._reusable = False
             self.db.deserialize(self._image)
         else:
             assert self.directory is not None
@@ -276,9 +286,15 @@ class Sandbox:
         self.fault_state = FaultState()
         self._write_meta("faults", plan.model_dump(mode="json"))
 
-    def close(self) -> None:
-        """Close the database connection."""
-        self.db.close()
+    def close(self, *, reuse: bool = False) -> None:
+        """Close the database connection. `reuse`: the caller knows nothing uses it any more (no tool call is in
+        flight: it holds the sandbox's lock, or the sandbox was never shared), so an in-memory one is emptied and
+        kept for the app's next sandbox (`EmptyDatabases`); this sandbox's `db` is then a closed connection."""
+        db, self.db = self.db, _CLOSED
+        if reuse and self._reusable:
+            EMPTY_DATABASES.give(self.app, db)
+        else:
+            db.close()
 
     def snapshot(self) -> dict[str, list[dict[str, Any]]]:
         """Every app table as `{table: [rows]}`, rows in insertion order, JSON columns decoded.
@@ -490,7 +506,7 @@ def check_seed(app: App, data: Any, persona: Persona, clock: ClockSpec | None = 
     seed = app.validate_seed(data)
     spec = SandboxSpec(seed=data or {}, persona=persona, clock=clock or ClockSpec())
     try:
-        Sandbox.create(app, "seed-check", spec).close()
+        Sandbox.create(app, "seed-check", spec).close(reuse=True)
     except sqlite3.Error as error:  # a constraint the seed's checks did not foresee
         raise SeedError(app.name, [Problem(loc="(root)", message=f"the seed cannot be stored: {error}")]) from None
     return seed

@@ -134,10 +134,11 @@ class SandboxStore:
         return sandbox
 
     def delete(self, sandbox_id: str) -> None:
-        """Close and forget the sandbox and remove its files (hold its lock while a tool call may use it: `locked`)."""
+        """Close and forget the sandbox and remove its files. Hold its lock (`locked`) while a tool call may use it:
+        an in-memory sandbox's connection goes, emptied, to the app's next sandbox (`Sandbox.close(reuse=True)`)."""
         sandbox = self.get(sandbox_id)
         del self.sandboxes[sandbox_id]
-        sandbox.close()
+        sandbox.close(reuse=True)
         if sandbox.directory is not None:
             shutil.rmtree(sandbox.directory, ignore_errors=True)
 

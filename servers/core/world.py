@@ -148,7 +148,7 @@ def event_rows(
         try:
             return scratch.snapshot()
         finally:
-            scratch.close()
+            scratch.close(reuse=True)
 
     before, after = build(seed, sandbox.spec.clock), build(combined)
     # The seeded rows' generated values (a thread id, say) under this id seed, mapped to the live sandbox's,
