@@ -1,6 +1,6 @@
 """`orchestrator run scenarios/ --backend inprocess` beside the warm MCP SDK floor, interleaved in one run.
 
-    python benchmarks/bench_floor.py [--rounds N] [--repeat K] [--parallel P] [--scenarios DIR]
+    python benchmarks/bench_floor.py [--rounds N] [--repeat K] [--parallel P] [--scenarios DIR] [--before DIR]
 
 Prints, for the library (every scenario of `scenarios/`, `--repeat K` episodes each, `--parallel P` at once):
 
@@ -12,7 +12,9 @@ Prints, for the library (every scenario of `scenarios/`, `--repeat K` episodes e
   and kept warm) replaying the same reference solutions directly against the apps: seed each app's sandbox, the
   calls, a snapshot of the final state, delete. No gateway, no verdict, no files. In one process, and in one
   process per core;
-- the ratios: ClawGym's rate over the floor's, one process against one process and all cores against all cores.
+- the ratios: ClawGym's rate over the floor's, one process against one process and all cores against all cores;
+- with `--before DIR` (another checkout, such as a `git worktree` of an older commit): that checkout's
+  `orchestrator run` in the same rounds, with its default and, if it has `--workers`, with `--workers 1`.
 
 The rounds are interleaved (floor, ClawGym, floor, ...) and the medians printed: the machine is shared and noisy,
 so only figures from the same run compare. Every ClawGym episode must pass (else the benchmark stops).
@@ -185,6 +187,11 @@ def main() -> None:
     # the older checkout runs its own library: scenarios are written for the verifier of their time
     then = args.before / "scenarios" if args.before and args.scenarios == ROOT / "scenarios" else scenarios
     before = [("orchestrator run, before", lambda: clawgym(then, args.repeat, args.parallel, None, args.before))]
+    if args.before and (args.before / "orchestrator" / "run" / "pool.py").exists():  # it has --workers
+        before.insert(
+            0,
+            ("orchestrator run --workers 1, before", lambda: clawgym(then, args.repeat, args.parallel, 1, args.before)),
+        )
     for _ in range(args.rounds):
         for name, measure in (*(before if args.before else ()),
             ("floor, 1 process", lambda: floor_process(args.scenarios, args.repeat, args.parallel, 1)),
@@ -211,8 +218,13 @@ def main() -> None:
           f"orchestrator run's default / the floor in one process: {cross:.2f}x")  # fmt: skip
     if args.before:
         then = median("orchestrator run, before", "per_s")
+        one_then = (
+            median("orchestrator run --workers 1, before", "per_s")
+            if "orchestrator run --workers 1, before" in rows
+            else then
+        )
         print(f"  orchestrator run's default / before: {median(f'orchestrator run ({cores} workers)', 'per_s') / then:.2f}x "
-              f"episodes/s; --workers 1 / before: {median('orchestrator run --workers 1', 'per_s') / then:.2f}x")  # fmt: skip
+              f"episodes/s; --workers 1 / before: {median('orchestrator run --workers 1', 'per_s') / one_then:.2f}x")  # fmt: skip
 
 
 if __name__ == "__main__":
