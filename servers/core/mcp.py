@@ -283,7 +283,11 @@ def _bind(tool: ToolDef) -> Callable[..., Any]:
                 pass
         # Off the event loop: a heavy call must not hold up other sandboxes or the admin API. The
         # sandbox lock is held meanwhile, so nothing else uses this sandbox's connection.
-        return await anyio.to_thread.run_sync(functools.partial(_run, tool, sandbox, kwargs))
+        sandbox.in_threads += 1
+        try:
+            return await anyio.to_thread.run_sync(functools.partial(_run, tool, sandbox, kwargs))
+        finally:  # not before the thread is done: a cancelled wait still waits for it
+            sandbox.in_threads -= 1
 
     call.__name__ = tool.name
     call.__doc__ = fn.__doc__

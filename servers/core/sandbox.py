@@ -100,6 +100,9 @@ class Sandbox:
         """That image's rows decoded (`SeedImages.decoded`), once a snapshot decoded them."""
         self.follows_clock = False
         """Whether tool calls' `_meta` time moves the clock (set by the orchestrator for a world whose time moves with the work)."""
+        self.in_threads = 0
+        """Tool calls of this sandbox running in a worker thread now (`servers.core.mcp`): while there are any, its
+        connection is not handed to another sandbox, whatever `close` is told."""
         self._reusable = directory is None
         """Whether `close(reuse=True)` may keep the connection for another sandbox: in memory, and not reset (a
         `deserialize` over statements compiled against the database it replaced)."""
@@ -291,7 +294,7 @@ class Sandbox:
         flight: it holds the sandbox's lock, or the sandbox was never shared), so an in-memory one is emptied and
         kept for the app's next sandbox (`EmptyDatabases`); this sandbox's `db` is then a closed connection."""
         db, self.db = self.db, _CLOSED
-        if reuse and self._reusable:
+        if reuse and self._reusable and not self.in_threads:
             EMPTY_DATABASES.give(self.app, db)
         else:
             db.close()

@@ -99,16 +99,27 @@ async def test_only_a_connection_nothing_else_may_use_is_kept() -> None:
     spec = SandboxSpec(seed=seed(3, "A"), clock=CLOCK)
     # Replaced while a call might still use it, closed with the store, or reset over compiled statements: closed.
     replaced = store.create("a", spec)
+    conns = [replaced.db]
     store.create("a", spec, replace=True)
     reset = store.create("b", spec)
+    conns.append(reset.db)
     reset.reset()
     await delete(store, "b")
-    kept = store.create("c", spec)
+    conns.append(store.create("c", spec).db)
     store.close()
-    for sandbox in (replaced, reset, kept):
-        with pytest.raises(sqlite3.ProgrammingError):
-            sandbox.db.execute("SELECT 1")
-    assert EMPTY_DATABASES.take(APP) not in (replaced.db, reset.db, kept.db)
+    for conn in conns:
+        with pytest.raises(sqlite3.ProgrammingError, match="closed database"):
+            conn.execute("SELECT 1")
+    taken = EMPTY_DATABASES.take(APP)
+    assert all(taken is not conn for conn in conns)
+    # Deleted, against the store's rule, while a heavy call runs in a worker thread: closed, not handed on.
+    store = SandboxStore(APP)
+    busy = store.create("d", spec)
+    conn = busy.db
+    busy.in_threads = 1
+    store.delete("d")
+    with pytest.raises(sqlite3.ProgrammingError, match="closed database"):
+        conn.execute("SELECT 1")
 
 
 def test_the_kept_connections_are_bounded_per_app_and_by_size() -> None:
