@@ -20,6 +20,7 @@ MARK = "left-behind-7f3a"
 def handed_on(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Any]]:
     """The connections sandboxes gave back and the ones they were given, to show the reuse happened."""
     seen: dict[str, list[Any]] = {"given": [], "taken": []}
+    images.SEED_IMAGES.clear()  # no seeded image of this scenario from an earlier test: every sandbox seeds afresh
     pool = images.EMPTY_DATABASES
     pool.clear()
     take, give = pool.take, pool.give
