@@ -186,12 +186,10 @@ def main() -> None:
     scenarios = args.scenarios.resolve()
     # the older checkout runs its own library: scenarios are written for the verifier of their time
     then = args.before / "scenarios" if args.before and args.scenarios == ROOT / "scenarios" else scenarios
+    one_before = "orchestrator run --workers 1, before"
     before = [("orchestrator run, before", lambda: clawgym(then, args.repeat, args.parallel, None, args.before))]
     if args.before and (args.before / "orchestrator" / "run" / "pool.py").exists():  # it has --workers
-        before.insert(
-            0,
-            ("orchestrator run --workers 1, before", lambda: clawgym(then, args.repeat, args.parallel, 1, args.before)),
-        )
+        before.insert(0, (one_before, lambda: clawgym(then, args.repeat, args.parallel, 1, args.before)))
     for _ in range(args.rounds):
         for name, measure in (*(before if args.before else ()),
             ("floor, 1 process", lambda: floor_process(args.scenarios, args.repeat, args.parallel, 1)),
@@ -218,11 +216,7 @@ def main() -> None:
           f"orchestrator run's default / the floor in one process: {cross:.2f}x")  # fmt: skip
     if args.before:
         then = median("orchestrator run, before", "per_s")
-        one_then = (
-            median("orchestrator run --workers 1, before", "per_s")
-            if "orchestrator run --workers 1, before" in rows
-            else then
-        )
+        one_then = median(one_before, "per_s") if one_before in rows else then
         print(f"  orchestrator run's default / before: {median(f'orchestrator run ({cores} workers)', 'per_s') / then:.2f}x "
               f"episodes/s; --workers 1 / before: {median('orchestrator run --workers 1', 'per_s') / one_then:.2f}x")  # fmt: skip
 
