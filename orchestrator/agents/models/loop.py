@@ -3,7 +3,8 @@
 One episode: connect to the gateway as an MCP client (in process), list its tools, convert them to the API's
 format, then turn after turn: one API request (retried on 408/409/429/529/5xx, timeouts and lost connections,
 honouring Retry-After, with backoff) → the tool calls it asks for, each run through the gateway → results back
-in the API's format. The episode ends when the model answers without a tool call, after `max_turns`, or when
+in the API's format. The episode ends when the model answers without a tool call, when its calls reach the
+scenario's tool-call limit (`limits.max_tool_calls`: every later call would be refused), after `max_turns`, or when
 the API keeps failing (`AgentReport.api_error`: the run records status `agent_error`, not a task failure).
 `messages.json` (the whole conversation in the API's format, the tools, per-turn records) is written at the end
 whatever happened, into the episode's folder.
@@ -73,11 +74,13 @@ class Usage:
     """The turns of one episode's loop, each a record of latency, tokens, stop reason, calls and retries."""
 
     turns: list[dict[str, Any]] = field(default_factory=list)
+    retries: int = 0
+    """Every retried request, those of a request that failed for good included (a turn records only its own)."""
 
     def totals(self, price: Any) -> dict[str, Any]:
         """Tokens, turns, retries and model latency summed over the turns, and `cost_usd` with a `Price`."""
         total = {key: sum(t[key] for t in self.turns) for key in ("input_tokens", "output_tokens", "cached_tokens")}
-        total |= {"turns": len(self.turns), "retries": sum(t["retries"] for t in self.turns),
+        total |= {"turns": len(self.turns), "retries": self.retries,
                   "model_latency_s": round(sum(t["latency_ms"] for t in self.turns) / 1000, 3)}  # fmt: skip
         if price is not None:
             total["cost_usd"] = round(
@@ -188,8 +191,8 @@ class ModelAgent(Agent, ABC):
 
     # ---- the loop ----
     async def run(self, episode: Episode) -> AgentReport:
-        """Ask the model in turns with the gateway's tools until it answers without a call, `max_turns` runs out or
-        the API fails for good (`api_error`); the final answer goes to the world as the report to the user, and
+        """Ask the model in turns with the gateway's tools until it answers without a call, its calls reach the
+        scenario's tool-call limit, `max_turns` runs out or the API fails for good (`api_error`); the final answer goes to the world as the report to the user, and
         `messages.json` is written to the episode's folder whatever happens."""
         report = AgentReport(agent=self.name)
         started = time.perf_counter()
@@ -199,7 +202,7 @@ class ModelAgent(Agent, ABC):
                 self.schemas = {t.name: t.input_schema for t in listed}
                 self.start(system_prompt(episode.scenario), task_text(episode.scenario), listed)
                 try:  # caught inside the client's task group, which would wrap it in an exception group
-                    await self._turns(client, report)
+                    await self._turns(client, report, episode)
                 except ModelAPIError as exc:
                     report.api_error = str(exc)
                     report.errors.append(str(exc))
@@ -215,7 +218,8 @@ class ModelAgent(Agent, ABC):
                 self.write_messages(episode.workdir / "messages.json")
         return report
 
-    async def _turns(self, client: Any, report: AgentReport) -> None:
+    async def _turns(self, client: Any, report: AgentReport, episode: Episode) -> None:
+        limit = episode.scenario.limits.max_tool_calls
         for _ in range(self.options.max_turns):
             reply = await self._request_with_retries()
             if not reply.calls:
@@ -226,6 +230,12 @@ class ModelAgent(Agent, ABC):
                 report.tool_calls += 1
                 results.append((call, outcome))
             self.add_results(results)
+            made = episode.gateway.calls if episode.gateway is not None else report.tool_calls
+            if limit is not None and made >= limit:  # the gateway refuses every later call: asking on only costs
+                report.errors.append(
+                    f"stopped at the scenario's tool-call limit of {limit} calls (limits.max_tool_calls)"
+                )
+                return
         report.errors.append(f"stopped after {self.options.max_turns} turns (--max-turns) without a final answer")
 
     def final_text(self) -> str:
@@ -278,6 +288,7 @@ class ModelAgent(Agent, ABC):
                     wait = self.options.backoff_s * 2**attempt * random.uniform(0.8, 1.2)
                 attempt += 1
                 self.retries += 1
+                self.usage.retries += 1
                 wait = min(wait, self.options.max_backoff_s)
                 self.on_progress(f"retrying in {round(wait, 2):g} s (retry {attempt} of {self.options.max_retries}) after "
                                  f"{self.describe(exc)}")  # fmt: skip
