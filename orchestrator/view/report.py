@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import re
 import time
 from pathlib import Path
 
@@ -29,8 +31,15 @@ def html_report(roots: list[Path]) -> str:
     )  # fmt: skip
 
 
+_MARKDOWN = re.compile(r"([\\`\[\]|])")
+"""What Markdown reads as markup inside a table cell (links, code, `|`): escaped with a backslash."""
+
+
 def _cell(text: object) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """`text` as one table cell of text: HTML escaped (`<img>`, `<script>` show as written, never render), the markup
+    of links and code and `|` escaped, lines joined."""
+    escaped = html.escape(" ".join(str(text).splitlines()), quote=False)
+    return _MARKDOWN.sub(r"\\\1", escaped)
 
 
 def markdown_report(roots: list[Path]) -> str:
