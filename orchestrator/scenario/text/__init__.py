@@ -30,5 +30,6 @@ Modules, one reading each: `clean` (what of a text is read), `zones`, `dates`, `
 (`mentions_time`, `mentions_date`), `amounts`, `people`, `links`, `leaks`, and `operators` (operands, whether an
 operator holds, what the text says instead).
 
-May import: nothing of the orchestrator (`price-parser` for amounts).
+May import: nothing of the orchestrator (`price-parser` for amounts; `quotequail`, `markdown-it-py` and
+`rapidfuzz` for the parse).
 """

@@ -10,7 +10,8 @@ from decimal import Decimal, InvalidOperation
 
 from price_parser import Price
 
-from orchestrator.scenario.text.clean import per_text, unquoted
+from orchestrator.scenario.text.clean import per_text
+from orchestrator.scenario.text.parse import read
 
 CURRENCY_WORDS = {
     "€": "EUR",
@@ -99,7 +100,7 @@ def check_amount(text: str, value: float | str | Decimal, currency: str | None) 
     except InvalidOperation:
         return False, [], []
     code = currency_code(currency) if currency else None
-    found = find_amounts(unquoted(text))
+    found = find_amounts(read(text))
     hit = any(abs(a.value - wanted) < Decimal("0.005") and (code is None or a.currency == code) for a in found)
     other = [
         a.text for a in found if abs(a.value - wanted) >= Decimal("0.005") and (code is None or a.currency == code)

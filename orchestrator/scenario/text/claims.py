@@ -19,12 +19,7 @@ from __future__ import annotations
 import re
 
 from orchestrator.scenario.text.clean import per_text
-
-SENTENCE = re.compile(r"(?:[^.!?\n]|\.(?=\d))+(?:[.!?]+|\n|$)|\n")
-CLAUSE_BREAK = re.compile(
-    r";|:(?!\d)|\s[–—-]\s|,\s*(?=(?:but|though|although|unless|if|however|yet|and\s+let|let|please|thanks|feel|so)\b)",
-    re.I,
-)
+from orchestrator.scenario.text.parse import MONTH, WEEKDAY, clauses, sentences
 
 HEDGE = re.compile(
     r"\b(?:hop(?:e|es|ed|ing)(?!\s+(?:this|that|it)\s+helps|\s+(?:you|all|everything)(?:'re|\s+are|\s+is|'s)\s+(?:well|good|fine)|"
@@ -57,11 +52,12 @@ NUMBER_RANGE = re.compile(
     re.I,
 )
 FACT_WORD = re.compile(
-    r"^(?:\d[\w:.,/-]*|[$€£]\d[\d.,]*|[A-Z]{3}\d[\d.,]*|eur|usd|gbp|chf|jpy|cad|aud|euros?|dollars?|pounds?|mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|"
-    r"sat(?:urday)?|sun(?:day)?|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|today|tomorrow|noon|midday|morning|afternoon|"
-    r"evening|next|this|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
-    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty)$",
+    r"^(?:\d[\w:.,/-]*|[$€£]\d[\d.,]*|[A-Z]{3}\d[\d.,]*|eur|usd|gbp|chf|jpy|cad|aud|euros?|dollars?|pounds?|"
+    + WEEKDAY
+    + "|"
+    + MONTH
+    + r"|today|tomorrow|noon|midday|morning|afternoon|evening|next|this|one|two|three|four|five|six|seven|eight|"
+    r"nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)$",
     re.I,
 )
 
@@ -69,15 +65,6 @@ FACT_WORD = re.compile(
 def _blank(text: str, start: int, end: int) -> str:
     piece = text[start:end]
     return text[:start] + re.sub(r"[^\n]", " ", piece) + text[end:]
-
-
-def _clauses(sentence: str, offset: int) -> list[tuple[int, int]]:
-    spans, start = [], 0
-    for m in CLAUSE_BREAK.finditer(sentence):
-        spans.append((offset + start, offset + m.start()))
-        start = m.end()
-    spans.append((offset + start, offset + len(sentence)))
-    return spans
 
 
 def _alternatives(sentence: str) -> bool:
@@ -93,12 +80,12 @@ def _is_time_range(sentence: str, m: re.Match[str]) -> bool:
     street's "Herrmannallee 1-9"), is a stated span, not alternatives."""
     before = sentence[max(0, m.start() - 12) : m.start()].lower()
     after = sentence[m.end() : m.end() + 14].lower()
-    months = r"\s*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
-    if re.match(r"\s*(?:[ap]\.?m\b|h\b|uhr|o'clock|hrs|" + months[3:] + ")", after) or re.search(
+    months = r"\s*" + MONTH
+    if re.match(r"\s*(?:[ap]\.?m\b|h\b|uhr|o'clock|hrs|" + MONTH + ")", after) or re.search(
         r"\b(?:from|at)\s*$", before
     ):
         return True
-    if ":" in m.group(0) or re.search(months + r"\w*\s*$", before):
+    if ":" in m.group(0) or re.search(months + r"\.?\s*$", before):
         return True
     named = re.search(  # a word of four letters or more, or a hyphenated name ("Ursula-Schmidtke-Weg 96-85")
         r"\b([A-ZÄÖÜ][^\W\d_]{3,}|[A-ZÄÖÜ][^\W\d_]*(?:-[^\W\d_]+)+)\s*$", sentence[max(0, m.start() - 30) : m.start()]
@@ -128,18 +115,18 @@ def asserted(text: str) -> str:
     """`text` with what it does not assert blanked: sentences that hedge, undercut themselves, offer alternatives
     or ask about the fact, and clauses under a condition."""
     out = text
-    for m in SENTENCE.finditer(text):
-        sentence = m.group(0)
+    for a, b in sentences(text):
+        sentence = text[a:b]
         if not sentence.strip():
             continue
         if UNDERCUT.search(sentence) or _hedges(sentence) or _alternatives(sentence):
-            out = _blank(out, m.start(), m.end())
+            out = _blank(out, a, b)
             continue
         if sentence.rstrip().endswith("?") and not REQUEST.match(sentence):
             breaks = list(QUESTION_BREAK.finditer(sentence))  # "Thursday, 14 guests - could you confirm?" asks the end
-            out = _blank(out, m.start() + (breaks[-1].end() if breaks else 0), m.end())
+            out = _blank(out, a + (breaks[-1].end() if breaks else 0), b)
             continue
-        for start, end in _clauses(sentence, m.start()):
+        for start, end in clauses(text, a, b):
             if CONDITION.search(text[start:end]):
                 out = _blank(out, start, end)
     return out
@@ -159,10 +146,10 @@ def asked(text: str) -> str:
     """`text` with everything blanked but its questions and requests: sentences that end in `?` or ask someone to
     act or answer ("could you approve", "please sign off", "let me know if it's OK", "I need your go-ahead")."""
     out = text
-    for m in SENTENCE.finditer(text):
-        sentence = m.group(0)
+    for a, b in sentences(text):
+        sentence = text[a:b]
         if sentence.strip() and not (sentence.rstrip().endswith("?") or ASKING.search(sentence)):
-            out = _blank(out, m.start(), m.end())
+            out = _blank(out, a, b)
     return out
 
 
@@ -170,7 +157,7 @@ def claim_notes(text: str) -> list[str]:
     """The sentences of `text` it does not assert, cut short, for failure reports."""
     kept = asserted(text)
     notes = []
-    for m in SENTENCE.finditer(text):
-        if m.group(0).strip() and kept[m.start() : m.end()] != m.group(0):
-            notes.append(" ".join(m.group(0).split())[:80])
+    for a, b in sentences(text):
+        if kept[a:b] != text[a:b]:
+            notes.append(" ".join(text[a:b].split())[:80])
     return notes

@@ -1,7 +1,6 @@
-"""What of a text is read: not what it quotes, not its links' insides.
-
-Quoted lines and forwarded messages are blanked (offsets hold), so that quoting a message does not state its
-content; `url_spans` lets the readers skip numbers inside links.
+"""Small helpers of the readers: a cache of readings per text (`per_text`), a value as text (`as_text`), and
+where a text's links are (`url_spans`), so numbers inside them are not read. What of a text is read at all
+(not what it quotes, nor its signature) is decided by its one parse (text/parse.py).
 """
 
 from __future__ import annotations
@@ -31,26 +30,6 @@ def per_text(fn: Callable[..., R]) -> Callable[..., R]:
 
     read.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
     return read
-
-
-QUOTE_HEADER = re.compile(r"^\s*On .{3,200}wrote:\s*$", re.I)
-ORIGINAL_BLOCK = re.compile(r"^\s*-{3,}\s*(?:Forwarded message|Original Message)\s*-{3,}\s*$", re.I)
-
-
-@per_text
-def unquoted(text: str) -> str:
-    """The text without what it quotes: `>` lines, their "On ... wrote:" header, and a forwarded or
-    original message below its separator line (blanked to the same length, so offsets hold)."""
-    out = []
-    quoting = False
-    for line in text.splitlines(keepends=True):
-        body = line.rstrip("\r\n")
-        quoting = quoting or ORIGINAL_BLOCK.match(body) is not None
-        if quoting or body.lstrip().startswith(">") or QUOTE_HEADER.match(body):
-            out.append(" " * len(body) + line[len(body) :])
-        else:
-            out.append(line)
-    return "".join(out)
 
 
 def as_text(value: object) -> str | None:

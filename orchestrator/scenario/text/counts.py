@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 
-from orchestrator.scenario.text.clean import inside, unquoted, url_spans
+from orchestrator.scenario.text.clean import inside, url_spans
+from orchestrator.scenario.text.parse import MONTH, read
 
 UNITS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
 TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
-MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 WORDS = re.compile(
     r"\b(?:(?P<tens>"
     + "|".join(TENS)
@@ -93,7 +93,7 @@ def counts_of(text: str, end: int, nouns: list[str]) -> bool:
 def check_count(text: str, wanted: int, of: list[str] | None = None, approx: float = 0.0) -> tuple[bool, list[str]]:
     """Whether `text` states the count `wanted` (within the share `approx` of it: "about 40" for 37 with 0.25; of
     one of the nouns `of`, when given); also every count it states, as written."""
-    own = unquoted(text)
+    own = read(text)
     found = find_counts(own)
     hit = any(abs(v - wanted) <= approx * wanted and (not of or counts_of(own, e, of)) for v, _, e in found)
     return hit, [own[s:e] for _, s, e in found]

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from orchestrator.scenario.text.clean import inside, url_spans
+from orchestrator.scenario.text.parse import MONTH, MONTHS, WEEKDAYS
 
 
 @dataclass
@@ -21,43 +22,7 @@ class DateMention:
     dates: list[date] = field(default_factory=list)
 
 
-MONTHS = {
-    name: index
-    for index, names in enumerate(
-        [
-            ("jan", "january"),
-            ("feb", "february"),
-            ("mar", "march"),
-            ("apr", "april"),
-            ("may",),
-            ("jun", "june"),
-            ("jul", "july"),
-            ("aug", "august"),
-            ("sep", "sept", "september"),
-            ("oct", "october"),
-            ("nov", "november"),
-            ("dec", "december"),
-        ],
-        start=1,
-    )
-    for name in names
-}
-WEEKDAYS = {
-    name: index
-    for index, names in enumerate(
-        [
-            ("monday", "mon"),
-            ("tuesday", "tue", "tues"),
-            ("wednesday", "wed", "weds"),
-            ("thursday", "thu", "thur", "thurs"),
-            ("friday", "fri"),
-            ("saturday", "sat"),
-            ("sunday", "sun"),
-        ]
-    )
-    for name in names
-}
-_MONTH = r"(?P<{}>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+_MONTH = r"(?P<{}>" + MONTH.replace("{", "{{").replace("}", "}}") + r")\.?"
 _DAY = r"(?P<{}>[0-3]?\d)(?:st|nd|rd|th)?"
 DATE_PATTERNS = [
     ("iso", re.compile(r"(?<![\d/.-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?!\d)")),

@@ -8,12 +8,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date, datetime, tzinfo
-from itertools import pairwise
 from zoneinfo import ZoneInfo
 
-from orchestrator.scenario.text.clean import inside, per_text, unquoted
+from orchestrator.scenario.text.clean import inside, per_text
 from orchestrator.scenario.text.dates import DateMention, find_dates
-from orchestrator.scenario.text.times import SENTENCE_END, TimeMention, find_times
+from orchestrator.scenario.text.parse import read, sentences
+from orchestrator.scenario.text.times import TimeMention, find_times
 from orchestrator.scenario.text.zones import as_tzinfo
 
 
@@ -110,7 +110,7 @@ def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iter
     `also` (other times the text is expected to state, such as the next interview of a loop) never do."""
     local = ZoneInfo(zone)
     wanted = wanted.astimezone(local)
-    text = unquoted(text)
+    text = read(text)
     today = now.astimezone(local).date()
     mentions = _times(text, today)
 
@@ -162,7 +162,7 @@ def check_date(text: str, wanted: date, zone: str, now: datetime) -> tuple[bool,
     mentions the wanted date ("15 March, or 15 April at the latest"), or when the text mentions only other
     dates; "Thanks for the delivery of 10 Feb. We pay on 15 March." names the delivery date as context."""
     local = ZoneInfo(zone)
-    text = unquoted(text)
+    text = read(text)
     today = now.astimezone(local).date()
     mentions: list[tuple[int, list[date], str]] = []
     spans: list[tuple[int, int]] = []
@@ -174,10 +174,10 @@ def check_date(text: str, wanted: date, zone: str, now: datetime) -> tuple[bool,
         if not inside(d.start, spans):
             mentions.append((d.start, d.dates, d.text.strip()))
     mentions.sort(key=lambda m: m[0])
-    bounds = [0, *(m.end() for m in SENTENCE_END.finditer(text)), len(text) + 1]
+    spans = sentences(text)
 
     def sentence(pos: int) -> tuple[int, int]:
-        return next((a, b) for a, b in pairwise(bounds) if a <= pos < b)
+        return next(((a, b) for a, b in spans if a <= pos < b), (pos, pos))
 
     hits = {sentence(start) for start, dates, _ in mentions if wanted in dates}
     other = [
@@ -212,7 +212,7 @@ def read_times(text: str, zone: str, now: datetime) -> TimeReading:
     local = ZoneInfo(zone)
     today = now.astimezone(local).date()
     reading = TimeReading([], [])
-    for mention in _times(unquoted(text), today):
+    for mention in _times(read(text), today):
         if mention.range_end:
             continue
         (reading.set_aside if mention.set_aside else reading.stated).append(instants(mention, local, today))
@@ -222,4 +222,4 @@ def read_times(text: str, zone: str, now: datetime) -> TimeReading:
 def read_dates(text: str, zone: str, now: datetime) -> list[list[date]]:
     """The dates `text` mentions, one list of possible dates per mention ("5/3", "Thursday": several)."""
     today = now.astimezone(ZoneInfo(zone)).date()
-    return [list(d.dates) for d in _dates(unquoted(text), today)]
+    return [list(d.dates) for d in _dates(read(text), today)]

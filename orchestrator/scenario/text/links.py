@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from orchestrator.scenario.text.clean import URL, unquoted
+from orchestrator.scenario.text.clean import URL
+from orchestrator.scenario.text.parse import read
 
 
 def normalize_url(url: str) -> str:
@@ -19,4 +20,4 @@ def normalize_url(url: str) -> str:
 def check_link(text: str, url: str) -> bool:
     """Whether `text` links exactly `url` (not a longer URL that starts with it)."""
     wanted = normalize_url(url)
-    return any(normalize_url(m.group(0)) == wanted for m in URL.finditer(unquoted(text)))
+    return any(normalize_url(m.group(0)) == wanted for m in URL.finditer(read(text)))

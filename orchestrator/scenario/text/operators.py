@@ -10,11 +10,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from orchestrator.scenario.text.amounts import ISO_CURRENCIES, check_amount, currency_code, find_amounts
 from orchestrator.scenario.text.claims import asked, asserted, claim_notes
-from orchestrator.scenario.text.clean import URL, as_text, unquoted
+from orchestrator.scenario.text.clean import URL, as_text
 from orchestrator.scenario.text.counts import check_count
 from orchestrator.scenario.text.instants import check_date, check_time
 from orchestrator.scenario.text.leaks import leak_score, section
 from orchestrator.scenario.text.links import check_link
+from orchestrator.scenario.text.parse import read
 from orchestrator.scenario.text.people import check_person
 from orchestrator.scenario.text.phrases import codes_of_shape, mentions_code, says, times_said
 
@@ -229,30 +230,30 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
     claimed = bool(spec.get("claimed", DEFAULT_CLAIMED.get(op, False)))
     if op == "misstates_amount":  # an amount stated (in the currency) that is none of the right ones
         if claimed:
-            text = asserted(unquoted(text))
+            text = asserted(read(text))
         rights = [d for d in map(_decimal, wanted if isinstance(wanted, list) else [wanted]) if d is not None]
         code = currency_code(str(spec["currency"])) if spec.get("currency") else None
         return any(
             (code is None or a.currency == code) and all(abs(a.value - r) >= Decimal("0.005") for r in rights)
-            for a in find_amounts(unquoted(text))
+            for a in find_amounts(read(text))
         )
     if op == "asks":  # a question or request that names one of the phrases
         phrases = wanted if isinstance(wanted, list) else [wanted]
-        return any(says(asked(unquoted(text)), str(w)) for w in phrases)
+        return any(says(asked(read(text)), str(w)) for w in phrases)
     if op == "says" and spec.get("once"):  # written exactly once (a total logged once, not twice)
         phrases = [str(w) for w in (wanted if isinstance(wanted, list) else [wanted])]
-        body = asserted(unquoted(text)) if claimed else unquoted(text)
+        body = asserted(read(text)) if claimed else read(text)
         return times_said(body, phrases) == 1
     if isinstance(wanted, list):  # read from a list column, such as a message's recipients; or says' phrases
         every = op == "says" and bool(spec.get("all", False))
         return (all if every else any)(operator_holds(op, value, item, spec, zone, now) for item in wanted)
     strict = bool(spec.get("strict", DEFAULT_STRICT.get(op, False)))
     if claimed:
-        text = asserted(unquoted(text))
+        text = asserted(read(text))
     if op == "says":
-        return any(says(unquoted(text), str(w)) for w in (wanted if isinstance(wanted, list) else [wanted]))
+        return any(says(read(text), str(w)) for w in (wanted if isinstance(wanted, list) else [wanted]))
     if op == "mentions_code":
-        return mentions_code(unquoted(text), str(wanted), bool(spec.get("only", False)))
+        return mentions_code(read(text), str(wanted), bool(spec.get("only", False)))
     if op == "mentions_count":
         of = spec.get("of")
         approx = float(spec.get("approx", 0.0))  # type: ignore[arg-type]
@@ -296,8 +297,8 @@ def explain(op: str, value: object, wanted: object, spec: dict[str, object], zon
     text = as_text(value)
     if text is None or wanted is None:
         return None
-    if spec.get("claimed", DEFAULT_CLAIMED.get(op, False)) and (notes := claim_notes(unquoted(text))):
-        said = _explain(op, asserted(unquoted(text)), wanted, spec, zone, now)
+    if spec.get("claimed", DEFAULT_CLAIMED.get(op, False)) and (notes := claim_notes(read(text))):
+        said = _explain(op, asserted(read(text)), wanted, spec, zone, now)
         return (f"{said}; " if said else "") + "not asserted: " + " | ".join(f"'{n}'" for n in notes[:3])
     return _explain(op, text, wanted, spec, zone, now)
 
@@ -322,10 +323,10 @@ def _explain(op: str, text: str, wanted: object, spec: dict[str, object], zone: 
         seen = check_count(text, -1)[1]
         return f"it states {', '.join(seen)}" if seen else "it states no count"
     if op == "mentions_code":
-        seen = codes_of_shape(unquoted(text), str(wanted))
+        seen = codes_of_shape(read(text), str(wanted))
         return f"it names {', '.join(seen)}" if seen else "it names no such code"
     if op == "links":
-        urls = [m.group(0).rstrip(".,;:!?)'\"") for m in URL.finditer(unquoted(text))]
+        urls = [m.group(0).rstrip(".,;:!?)'\"") for m in URL.finditer(read(text))]
         return f"it links {', '.join(urls)}" if urls else "it links nothing"
     if op == "leaks":
         source = str(wanted)

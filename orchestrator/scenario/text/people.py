@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from orchestrator.scenario.text.clean import unquoted
+from orchestrator.scenario.text.parse import read
 
 PERSON = re.compile(r"^\s*(?:\"?(?P<name>[^<\"]*?)\"?\s*)?(?:<(?P<email>[^>]+)>)?\s*$")
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -24,7 +24,7 @@ def parse_person(spec: str) -> tuple[str, str]:
 def check_person(text: str, spec: str) -> bool:
     """Whether `text` names the person: the address, the full name, the first name, or a title and the last name."""
     name, email = parse_person(spec)
-    text = unquoted(text)
+    text = read(text)
     if email and re.search(r"(?<![\w.+-])" + re.escape(email) + r"(?![\w-]|\.\w)", text, re.I):
         return True
     words = name.split()

@@ -17,6 +17,7 @@ from itertools import pairwise
 
 from orchestrator.scenario.text.clean import inside, url_spans
 from orchestrator.scenario.text.dates import DateMention, find_dates, valid_date
+from orchestrator.scenario.text.parse import MONTH, WEEKDAY, sentences
 from orchestrator.scenario.text.zones import (
     OFFSET,
     PLACE_AFTER,
@@ -100,15 +101,11 @@ TIME_CUE_AFTER = re.compile(r"^\s*(?:h\b|uhr\b|hrs\b|o'clock\b)", re.I)
 CURRENCY_AFTER = re.compile(r"^\s*(?:[€$£¥%]|(?-i:[A-Z]{3})\b|euros?\b|dollars?\b|pounds?\b)", re.I)
 RANGE_START = re.compile(r"[ \t]*(?:-|–|—|to|until|till|and)[ \t]*\d{1,2}(?::[0-5]\d|\s?[ap]\.?\s?m\.?(?![a-z]))", re.I)
 RANGE_JOIN = re.compile(r"^\s*(?:-|–|—|to|until|till|and)\s*$", re.I)
-SENTENCE_END = re.compile(r"(?<!\.m)(?<![ap]\.)[.!?](?=\s+[A-Z\"'(])|\n\s*\n|\n(?=\s*[-*•\d])")
 
 
 # A time the text sets aside ("instead of 09:30", "can't make 10:00", "moved from Tuesday 10:00 to ...", "10:00
 # doesn't work") is not one it states: it neither satisfies nor contradicts a check.
-_DAY_WORD = (
-    r"(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?|today|tomorrow|tonight|jan\w*|feb\w*|"
-    r"mar\w*|apr\w*|may|june?|july?|aug\w*|sep\w*|oct\w*|nov\w*|dec\w*|available|free|there)(?:'s)?\.?,?\s+"
-)
+_DAY_WORD = r"(?:" + WEEKDAY + "|" + MONTH + r"|today|tomorrow|tonight|available|free|there)(?:'s)?\.?,?\s+"
 _DATE_WORDS = (
     r"\s+(?:(?:at|on|the)\s+)?(?:" + _DAY_WORD + r")?"
     r"(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _DAY_WORD + r")?)?(?:(?:at|the)\s+)?$"
@@ -360,9 +357,9 @@ def _day_hours(hour: int, m: re.Match[str]) -> list[int]:
 
 
 def _sentences(text: str, mentions: list[TimeMention]) -> None:
-    bounds = [0, *(m.end() for m in SENTENCE_END.finditer(text)), len(text) + 1]
+    spans = sentences(text)
     for mention in mentions:
-        mention.sentence = next((a, b) for a, b in pairwise(bounds) if a <= mention.start < b)
+        mention.sentence = next(((a, b) for a, b in spans if a <= mention.start < b), (mention.start, mention.end))
 
 
 def _set_aside(text: str, mentions: list[TimeMention]) -> None:
