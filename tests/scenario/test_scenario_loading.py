@@ -171,3 +171,24 @@ def test_journal_checks_and_expectations_are_validated(tmp_path: Path) -> None:
 def test_yaml_syntax_errors_name_the_line(tmp_path: Path) -> None:
     found = problems_of(tmp_path, "id: x\ntitle: [unclosed\n")
     assert found[0].startswith(f"{tmp_path / 's.yaml'}:3: (file): not valid YAML")
+
+
+def test_a_scenario_too_large_is_refused_at_once_naming_the_file_and_the_limit(tmp_path: Path) -> None:
+    """A 13 MB scenario (a valid one with 76,000 seeded events) is refused by its size before it is parsed: parsing
+    it took over 30 s and 185 MB. The largest generated world's scenario (edition 2, large) is about 6 MB."""
+    import time
+
+    from orchestrator.scenario import yamlpaths
+
+    event = '      - {id: e%06d, title: "Planning session number %06d with the whole team", start: "2026-03-05T09:00:00+01:00", end: "2026-03-05T10:00:00+01:00", location: "Room 4"}\n'  # fmt: skip
+    rows = "".join(event % (i, i) for i in range(76_000))
+    path = write(tmp_path, VALID.replace("    events: [{id: a, title: A, start: \"{{ tomorrow 09:00 }}\", end: \"{{ tomorrow 10:00 }}\"}]\n", "    events:\n" + rows), "big.yaml")  # fmt: skip
+    size = path.stat().st_size
+    assert 12_500_000 < size < 14_000_000
+    started = time.perf_counter()
+    with pytest.raises(scenarios.ScenarioError) as caught:
+        scenarios.load(path)
+    assert time.perf_counter() - started < 1.0
+    message = str(caught.value)
+    assert str(path) in message and f"{size:,} bytes" in message and f"{yamlpaths.MAX_FILE_BYTES:,}" in message
+    assert yamlpaths.MAX_FILE_BYTES < size
