@@ -422,7 +422,7 @@ def test_every_text_operator_and_the_judge_are_documented() -> None:
     missing = [op for op in TEXT_OPERATORS if f"| `{op}` |" not in guide]
     assert not missing, f"scenarios/README.md has no operator row for {missing}"
     assert "### Text checks" in guide and "- judge:" in guide
-    assert "--judge MODEL@BASE_URL" in guide and "--judge" in (ROOT / "README.md").read_text()
+    assert "--judge MODEL@BASE_URL" in guide and "--judge" in (ROOT / "docs" / "concepts" / "verdict.md").read_text()
 
 
 CHECKLIST = """# Vendor contract checklist
