@@ -11,7 +11,21 @@ Tasks (registered under the `clawgym/` prefix through this distribution's `inspe
 
 Both take `backend` (where the apps run: inprocess, the default, or local, docker, ...), `seed` (the sandboxes'
 rng seed), `record` (a folder: each episode's results.json and trace.jsonl are written under it, as `orchestrator
-run` writes them, for `orchestrator view`) and `message_limit`.
+run` writes them, for `orchestrator view`), `idle_turns` and `message_limit`.
+
+How an episode ends: the agent calls `submit`; or its tool calls reach the scenario's tool-call limit
+(`limits.max_tool_calls`: the gateway would refuse every later call); or it answers `idle_turns` times in a row
+(default 3) without calling a tool (inspect's `react()` urges it on after each but the last); or the scenario's
+`timeout_s`, or one of inspect's own limits (`--message-limit`, `--token-limit`, `--time-limit`, ...; there is no
+message limit by default) stops it. Each is noted in the record's `agent_errors`.
+
+`inspect eval` of a ClawGym task exits 1 when a task ended in error (a sample that could not start or be verified
+with the default `--fail-on-error`), where inspect's own `eval` command exits 0 and leaves it to the log.
+
+mockllm, inspect's offline test model, counts the tokens of an output that carries no usage with tiktoken, whose
+encoding it downloads; in a ClawGym episode it counts them offline instead (about four characters a token), so
+`inspect eval clawgym/travel --model mockllm/model` runs without a network: its model never calls a tool and the
+episode ends after `idle_turns`, scored 0.
 
 Each sample is one episode of its scenario (`clawgym_agent`): the apps are started and seeded, the episode's
 gateway is served over Streamable HTTP on 127.0.0.1 behind a secret path, and inspect's own agent (`react()` with
@@ -24,17 +38,26 @@ start or be verified raises, so inspect reports the sample as errored rather tha
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import os
 import re
 import secrets
+import sys
 import uuid
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import anyio
 from inspect_ai import Task, task
-from inspect_ai.agent import Agent, as_solver, react
+from inspect_ai.agent import Agent, AgentState, as_solver, react
 from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.hooks import Hooks, RunEnd, hooks
+from inspect_ai.model import Model, get_model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, mean, metric, scorer, stderr
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolSource, mcp_server_http
@@ -43,7 +66,7 @@ from inspect_ai.util import LimitExceededError, store
 from orchestrator.agents.models.loop import prompt_preamble
 from orchestrator.backends import BACKENDS, make_backend
 from orchestrator.episode.episode import Episode
-from orchestrator.episode.gateway import task_text
+from orchestrator.episode.gateway import Gateway, task_text
 from orchestrator.episode.serving import serve_http
 from orchestrator.integrations.tasks import TaskEntry, TaskSetError, select_tasks
 from orchestrator.record import write_episode
@@ -58,8 +81,22 @@ MCP_TIMEOUT_S = 60.0
 """inspect's least timeout for one HTTP operation on the gateway; a scenario with a longer `call_deadline_s` gets
 that deadline and 5 s (a tool call may wait on the living world)."""
 
+IDLE_TURNS = 3
+"""How many answers in a row without a tool call end an episode of the default agent."""
+
 AgentFactory = Callable[[Scenario, ToolSource], Agent]
 """Builds the agent of one episode from its scenario and the MCP server of its gateway (a `ToolSource`)."""
+
+
+@dataclass
+class Ending:
+    """What the running episode's agent reads to know when to stop (its gateway's calls), and why it stopped."""
+
+    gateway: Gateway
+    why: str | None = None
+
+
+_ENDING: ContextVar[Ending | None] = ContextVar("clawgym_ending", default=None)
 
 
 def system_prompt(scenario: Scenario) -> str:
@@ -67,9 +104,55 @@ def system_prompt(scenario: Scenario) -> str:
     return prompt_preamble(scenario) + "\nWhen you are done, call `submit` with a short summary of what you did."
 
 
-def default_agent(scenario: Scenario, tools: ToolSource) -> Agent:
-    """inspect's `react()` agent with the scenario's system prompt and the gateway's tools."""
-    return react(name="clawgym", prompt=system_prompt(scenario), tools=[tools])
+def default_agent(scenario: Scenario, tools: ToolSource, idle_turns: int = IDLE_TURNS) -> Agent:
+    """inspect's `react()` agent with the scenario's system prompt and the gateway's tools; it stops at the scenario's
+    tool-call limit or after `idle_turns` answers in a row without a tool call (`until_done`)."""
+    return react(
+        name="clawgym", prompt=system_prompt(scenario), tools=[tools], on_continue=until_done(scenario, idle_turns)
+    )
+
+
+def until_done(scenario: Scenario, idle_turns: int = IDLE_TURNS) -> Callable[[AgentState], Any]:
+    """A `react()` `on_continue`: stop once the episode's gateway has counted the scenario's `max_tool_calls` (every
+    later call would be refused), or after `idle_turns` answers in a row without a tool call; else go on (react
+    urges a model that called no tool to go on or submit)."""
+    idle = 0
+    limit = scenario.limits.max_tool_calls
+
+    async def on_continue(state: AgentState) -> bool:
+        nonlocal idle
+        ending = _ENDING.get()
+        if limit is not None and ending is not None and ending.gateway.calls >= limit:
+            ending.why = f"stopped at the scenario's tool-call limit of {limit} calls (limits.max_tool_calls)"
+            return False
+        if state.output.message.tool_calls:
+            idle = 0
+            return True
+        idle += 1
+        if idle >= idle_turns:
+            if ending is not None:
+                ending.why = f"stopped after {idle} answers in a row without a tool call (-T idle_turns={idle_turns})"
+            return False
+        return True
+
+    return on_continue
+
+
+def count_tokens_offline(model: Model) -> None:
+    """Have mockllm, inspect's offline test model, count the tokens of an output without usage by its length (about
+    four characters a token) rather than with tiktoken, whose encoding it would download. Other models are left as
+    they are; a mockllm with its own `count_text_tokens` too."""
+    try:
+        from inspect_ai.model._providers.mockllm import MockLLM
+    except ImportError:  # pragma: no cover - another inspect layout: leave it to inspect
+        return
+    api = model.api
+    if isinstance(api, MockLLM) and "count_text_tokens" not in vars(api):
+
+        async def by_length(text: str) -> int:
+            return max(1, len(text) // 4)
+
+        api.count_text_tokens = by_length  # type: ignore[method-assign]
 
 
 def _list(value: str | Sequence[str] | None) -> list[str]:
@@ -118,16 +201,24 @@ def dataset(
 
 @solver
 def clawgym_agent(
-    agent: AgentFactory | None = None, backend: str = "inprocess", seed: int = 0, record: str | None = None
+    agent: AgentFactory | None = None,
+    backend: str = "inprocess",
+    seed: int = 0,
+    record: str | None = None,
+    idle_turns: int = IDLE_TURNS,
 ) -> Solver:
-    """Run the sample's scenario as one episode with inspect's agent on its tools; leave the verdict in the store."""
+    """Run the sample's scenario as one episode with inspect's agent on its tools; leave the verdict in the store.
+    Without `agent`, inspect's `react()` ending at the tool-call limit or after `idle_turns` (`default_agent`)."""
+    if idle_turns < 1:
+        raise ValueError(f"-T idle_turns={idle_turns}: expected at least 1")
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         file = (state.metadata or {}).get("scenario_file")
         if not file:
             raise ValueError(f"sample {state.sample_id!r}: no scenario_file in its metadata (not a ClawGym sample)")
         scenario = load(Path(file))
-        return await run_episode(state, generate, scenario, agent or default_agent, backend, seed, record)
+        make_agent = agent or partial(default_agent, idle_turns=idle_turns)
+        return await run_episode(state, generate, scenario, make_agent, backend, seed, record)
 
     return solve
 
@@ -158,30 +249,45 @@ async def run_episode(
             episode.gateway_url = url
             deadline = max(MCP_TIMEOUT_S, scenario.limits.call_deadline_s + 5)  # the gateway answers by its deadline
             tools = mcp_server_http(name="clawgym", url=url, timeout=deadline)
-            with anyio.move_on_after(scenario.limits.timeout_s) as clock:
-                try:
-                    state = await as_solver(make_agent(scenario, tools))(state, generate)
-                except (LimitExceededError, anyio.get_cancelled_exc_class()) as exc:
-                    stopped = exc
-        why = None
+            count_tokens_offline(get_model())
+            ending = Ending(episode.gateway)
+            token = _ENDING.set(ending)
+            try:
+                with anyio.move_on_after(scenario.limits.timeout_s) as clock:
+                    try:
+                        state = await as_solver(make_agent(scenario, tools))(state, generate)
+                    except (LimitExceededError, anyio.get_cancelled_exc_class()) as exc:
+                        stopped = exc
+            finally:
+                _ENDING.reset(token)
+        why = ending.why
         if clock.cancelled_caught:
             why = f"stopped after the {scenario.limits.timeout_s:g} s timeout"
         elif isinstance(stopped, LimitExceededError):
             why = f"stopped by inspect's {stopped.type} limit of {stopped.limit_str}"
         elif stopped is not None:
             why = "stopped by inspect (its time or working limit, or an interrupt)"
+        clocked = clock.cancelled_caught or (stopped is not None and not isinstance(stopped, LimitExceededError))
         with anyio.CancelScope(shield=stopped is not None and not isinstance(stopped, LimitExceededError)):
-            await close_books(episode, state, backend.name, url, why, record)
+            await close_books(episode, state, backend.name, url, why, record, timed_out=clocked)
     if stopped is not None:
         raise stopped
     return state
 
 
 async def close_books(
-    episode: Episode, state: TaskState, backend: str, url: str, why: str | None, record: str | None
+    episode: Episode,
+    state: TaskState,
+    backend: str,
+    url: str,
+    why: str | None,
+    record: str | None,
+    *,
+    timed_out: bool = False,
 ) -> None:
-    """Finish the episode (`Episode.finish`, as `orchestrator run` does), note how the agent stopped, write the
-    record under `record` when given and leave the verdict in the sample's store for `clawgym_verdict`."""
+    """Finish the episode (`Episode.finish`, as `orchestrator run` does), note how the agent stopped (`timed_out`: a
+    clock stopped it, the scenario's timeout or inspect's), write the record under `record` when given and leave the
+    verdict in the sample's store for `clawgym_verdict`."""
     result, journal = await episode.finish()
     result.episode.update(
         {"backend": backend, "agent": "inspect", "gateway": url, "model": str(state.model)}
@@ -189,8 +295,8 @@ async def close_books(
     )
     if why is not None:
         result.episode["agent_errors"] = [why]
-        if not why.startswith("stopped by inspect's"):  # a clock stopped it: the scenario's timeout or inspect's
-            result.status = "timeout"
+    if timed_out:
+        result.status = "timeout"
     if record:
         folder = Path(record) / f"{state.sample_id}-{state.epoch:03d}-{episode.sandbox_id.rsplit('-', 1)[-1]}"
         folder.mkdir(parents=True, exist_ok=True)
@@ -254,14 +360,16 @@ def verdict_score(result: Result, answer: str = "") -> Score:
     )
 
 
-def _task(samples: MemoryDataset, backend: str, seed: int, record: str | None, message_limit: int | None) -> Task:
+def _task(
+    samples: MemoryDataset, backend: str, seed: int, record: str | None, message_limit: int | None, idle_turns: int
+) -> Task:
     if backend not in BACKENDS:
         raise ValueError(f"-T backend={backend}: expected one of {', '.join(BACKENDS)}")
     if record is not None and Path(record).exists() and not Path(record).is_dir():
         raise ValueError(f"-T record={record}: is a file; give a folder for the episodes' records")
     return Task(
         dataset=samples,
-        solver=clawgym_agent(backend=backend, seed=seed, record=record),
+        solver=clawgym_agent(backend=backend, seed=seed, record=record, idle_turns=idle_turns),
         scorer=clawgym_verdict(),
         message_limit=message_limit,
     )
@@ -277,20 +385,25 @@ def scenarios(
     backend: str = "inprocess",
     seed: int = 0,
     record: str | None = None,
-    message_limit: int | None = 300,
+    idle_turns: int = IDLE_TURNS,
+    message_limit: int | None = None,
 ) -> Task:
     """ClawGym scenarios of files, folders, globs or ids (default `scenarios/`), narrowed by family, split, tags and
     limit; each sample one episode scored by ClawGym's verifier."""
     samples = dataset(scenarios, family=family, split=split, tags=tags, limit=limit)
-    return _task(samples, backend, seed, record, message_limit)
+    return _task(samples, backend, seed, record, message_limit, idle_turns)
 
 
 @task(name="clawgym/travel")
 def travel(
-    backend: str = "inprocess", seed: int = 0, record: str | None = None, message_limit: int | None = 300
+    backend: str = "inprocess",
+    seed: int = 0,
+    record: str | None = None,
+    idle_turns: int = IDLE_TURNS,
+    message_limit: int | None = None,
 ) -> Task:
     """The reference scenario (scenarios/travel.yaml: plan the Berlin offsite) as one sample."""
-    return _task(dataset(TRAVEL), backend, seed, record, message_limit)
+    return _task(dataset(TRAVEL), backend, seed, record, message_limit, idle_turns)
 
 
 def _registered_as_clawgym(*tasks: object) -> None:
@@ -307,14 +420,45 @@ def _registered_as_clawgym(*tasks: object) -> None:
 
 _registered_as_clawgym(travel, scenarios)
 
+
+def _inspect_eval_command() -> bool:
+    """Whether this process is inspect's `eval` command line (`inspect eval ...`), not a Python caller of `eval()`."""
+    program = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
+    return sys.argv[1:2] == ["eval"] and (program == "inspect" or sys.argv[0].endswith("inspect_ai/__main__.py"))
+
+
+def _exit_failed() -> None:
+    """Run the other exit handlers, flush, and leave with status 1."""
+    atexit.unregister(_exit_failed)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(1)
+
+
+@hooks(name="clawgym_exit_status", description="inspect eval of a ClawGym task exits 1 when a task ended in error")
+class ExitStatus(Hooks):
+    """inspect's `eval` command exits 0 when a task ended in error (it reports it in the log); a ClawGym task that
+    did exits 1, as `inspect eval-set` does, so a script or CI job sees the failure."""
+
+    async def on_run_end(self, data: RunEnd) -> None:
+        failed = [log for log in data.logs if log.eval.task.startswith("clawgym/") and log.status == "error"]
+        if failed and _inspect_eval_command():
+            atexit.unregister(_exit_failed)
+            atexit.register(_exit_failed)
+
+
 __all__: list[str] = [
     "clawgym_agent",
     "clawgym_verdict",
     "dataset",
+    "count_tokens_offline",
     "default_agent",
     "pass_rate",
     "scenarios",
     "system_prompt",
     "travel",
+    "until_done",
     "verdict_score",
 ]

@@ -238,3 +238,76 @@ async def test_an_own_agent_stopped_by_inspects_time_limit_is_scored_on_what_it_
     assert score.metadata["status"] == "timeout" and score.metadata["passed"] is False
     stages = {s["name"]: s["score"] for s in score.metadata["stages"]}
     assert 0.0 < stages["travel days blocked"] < 1.0
+
+
+def text(content: str) -> ModelOutput:
+    """A scripted model turn without a tool call (usage given, as in `output`)."""
+    out = ModelOutput.from_content("mockllm/model", content)
+    out.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
+    return out
+
+
+async def test_a_model_that_never_calls_submit_ends_at_the_scenarios_tool_call_limit(tmp_path: Path) -> None:
+    # Not at a 300-message default: the gateway refuses every call past the limit, so the episode ends there.
+    limited = tmp_path / "limited.yaml"
+    limited.write_text(TRAVEL_PATH.read_text().replace("max_tool_calls: 60", "max_tool_calls: 5"))
+    script = [output("mail__search_messages", {"query": f"Berlin {i}"}) for i in range(40)]
+    log = await run(scenarios(scenarios=str(limited), record=str(tmp_path / "runs")), script, tmp_path)
+    (sample,) = log.samples or []
+    called = [c.function for m in sample.messages if m.role == "assistant" for c in m.tool_calls or []]
+    assert called == ["mail__search_messages"] * 5 and sample.limit is None
+    score = sample.scores["clawgym_verdict"]
+    results = json.loads((Path(score.metadata["record"]) / "results.json").read_text())
+    assert results["episode"]["agent_errors"] == [
+        "stopped at the scenario's tool-call limit of 5 calls (limits.max_tool_calls)"
+    ]
+    assert results["status"] == "completed" and results["journal"]["calls"] == 5
+
+
+@pytest.mark.parametrize("idle_turns", [3, 1])
+async def test_a_model_that_stops_calling_tools_ends_after_idle_turns(tmp_path: Path, idle_turns: int) -> None:
+    calls = await reference_calls(TRAVEL_PATH)
+    script = [output(*calls[0])] + [text("I think I am done.") for _ in range(10)]
+    log = await run(travel(idle_turns=idle_turns, record=str(tmp_path / "runs")), script, tmp_path)
+    (sample,) = log.samples or []
+    answers = [m for m in sample.messages if m.role == "assistant"]
+    assert len(answers) == 1 + idle_turns and sample.limit is None
+    score = sample.scores["clawgym_verdict"]
+    assert score.value == 0.0 and score.metadata["status"] == "completed"
+    results = json.loads((Path(score.metadata["record"]) / "results.json").read_text())
+    assert results["episode"]["agent_errors"] == [
+        f"stopped after {idle_turns} answers in a row without a tool call (-T idle_turns={idle_turns})"
+    ]
+    with pytest.raises(ValueError, match="-T idle_turns=0"):
+        travel(idle_turns=0)
+
+
+def inspect_command(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """`inspect eval ...` as a user types it, without a network: any download goes to a dead proxy and fails."""
+    dead = "http://127.0.0.1:9"
+    environ = dict(os.environ) | {"HTTPS_PROXY": dead, "HTTP_PROXY": dead, "https_proxy": dead, "http_proxy": dead}
+    environ |= {"TIKTOKEN_CACHE_DIR": str(tmp_path / "tiktoken"), "NO_PROXY": "127.0.0.1,localhost"} | env
+    inspect = Path(sys.executable).parent / "inspect"
+    return subprocess.run(
+        [str(inspect), "eval", *args, "--display", "plain", "--log-dir", str(tmp_path / "logs")],
+        cwd=ROOT, env=environ, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+def test_inspect_eval_offline_with_mockllm_runs_clean_and_a_failed_task_exits_one(tmp_path: Path) -> None:
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    done = inspect_command(tmp_path, "clawgym/travel", "--model", "mockllm/model", "-T", f"record={tmp_path / 'runs'}")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "tiktoken" not in done.stdout + done.stderr
+    (log,) = [read_eval_log(info) for info in list_eval_logs(str(tmp_path / "logs"))]
+    assert log.status == "success" and log.samples and log.samples[0].scores["clawgym_verdict"].value == 0.0
+    (record,) = (tmp_path / "runs").iterdir()
+    results = json.loads((record / "results.json").read_text())
+    assert results["episode"]["agent_errors"] == [
+        "stopped after 3 answers in a row without a tool call (-T idle_turns=3)"
+    ]
+    # A task whose episode cannot start (no app server answers) ends in error: the command says so by its status.
+    failed = inspect_command(tmp_path, "clawgym/travel", "--model", "mockllm/model", "-T", "backend=remote",
+                             CLAWGYM_APP_URL="http://127.0.0.1:9/{app}", CLAWGYM_ADMIN_TOKEN="x")  # fmt: skip
+    assert failed.returncode == 1, failed.stdout[-3000:] + failed.stderr[-3000:]
