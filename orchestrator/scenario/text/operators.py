@@ -12,6 +12,7 @@ from orchestrator.scenario.text.amounts import ISO_CURRENCIES, check_amount, cur
 from orchestrator.scenario.text.claims import asked, asserted, claim_notes
 from orchestrator.scenario.text.clean import URL, as_text
 from orchestrator.scenario.text.counts import check_count
+from orchestrator.scenario.text.decisions import DECISIONS, decides, decisions
 from orchestrator.scenario.text.instants import check_date, check_time
 from orchestrator.scenario.text.leaks import leak_score, section
 from orchestrator.scenario.text.links import check_link
@@ -31,6 +32,7 @@ TEXT_OPERATORS = {
     "asks": "asks for",
     "mentions_code": "names the code",
     "mentions_count": "states the count",
+    "decides": "states the decision",
 }
 PRIMARY = {
     "mentions_time": "at",
@@ -44,6 +46,7 @@ PRIMARY = {
     "asks": "phrase",
     "mentions_code": "code",
     "mentions_count": "n",
+    "decides": "decision",
 }
 OPTIONS: dict[str, set[str]] = {
     "mentions_time": {"strict", "also", "zone", "claimed"},
@@ -57,6 +60,7 @@ OPTIONS: dict[str, set[str]] = {
     "asks": set(),
     "mentions_code": {"only", "claimed"},
     "mentions_count": {"claimed", "of", "approx"},
+    "decides": set(),
 }
 DEFAULT_STRICT = {"mentions_time": True, "mentions_date": False, "mentions_amount": False}
 DEFAULT_CLAIMED = {"says": True, "misstates_amount": True}
@@ -189,6 +193,8 @@ def _primary_problem(op: str, value: object) -> str | None:
         return f"expected a phrase (or a list of ways to write it), found {value!r}"
     if op == "mentions_count" and not (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
         return f"expected a whole number such as 14, found {value!r}"
+    if op == "decides" and value not in DECISIONS:
+        return f"expected one of {', '.join(DECISIONS)}, found {value!r}"
     if op == "mentions_code" and not (
         isinstance(value, str | int) and str(value).strip() and " " not in str(value).strip()
     ):
@@ -240,6 +246,8 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
     if op == "asks":  # a question or request that names one of the phrases
         phrases = wanted if isinstance(wanted, list) else [wanted]
         return any(says(asked(read(text)), str(w)) for w in phrases)
+    if op == "decides":  # a decision, read with its polarity in each clause (text/decisions.py)
+        return decides(text, str(wanted))
     if op == "says" and spec.get("once"):  # written exactly once (a total logged once, not twice)
         phrases = [str(w) for w in (wanted if isinstance(wanted, list) else [wanted])]
         body = asserted(read(text)) if claimed else read(text)
@@ -319,6 +327,9 @@ def _explain(op: str, text: str, wanted: object, spec: dict[str, object], zone: 
         return f"it states {', '.join(seen)}" if seen else "it states no amount with a currency"
     if op == "says":
         return None
+    if op == "decides":
+        found = sorted(decisions(text))
+        return f"it states {' and '.join(found)}" if found else "it states no decision"
     if op == "mentions_count":
         seen = check_count(text, -1)[1]
         return f"it states {', '.join(seen)}" if seen else "it states no count"

@@ -151,7 +151,7 @@ ABBREVIATION = re.compile(
 )
 CLAUSE_BREAK = re.compile(
     r";|:(?!\d)|\s\|\s|\s[–—-]\s|,\s*(?=(?:but|though|although|unless|if|however|yet|and\s+let|let|please|thanks|"
-    r"feel|so|while|whereas|since|because|as)\b)|\((?=[^)]*\))|\)",
+    r"feel|so|while|whereas|since|because|as)\b)|\((?=[^)]*\))|\)|[\u2705\u2714\u274c\U0001F300-\U0001FAFF]",
     re.I,
 )
 """Where a clause ends inside a sentence: `;`, `:`, a table's cell, a dash between spaces, a parenthesis, and a

@@ -1,0 +1,99 @@
+"""Decisions a text states (`decides`): approve or refuse, read clause by clause with their polarity.
+
+A clause decides when its verb is one of approving ("approved", "signed off", "green light", "good to go", "go
+ahead", "accepted", "granted", "OK for") or refusing ("refused", "rejected", "declined", "denied", "turned down",
+"it's a no", "no-go", "not successful", "decided against"). A negation before an approving verb in its clause
+makes a refusal ("he has decided not to approve it", "can't sign off on this", "we are unable to approve"); before
+a refusing verb it makes no decision ("not rejected"). A clause that leaves the decision open is no decision:
+"not approved yet, waiting on finance", "pending", "subject to approval", "leaning towards approving", "didn't
+approve or reject", a question, a request ("could you approve"), a condition ("if she approves"). Nouns that ask
+for a decision ("needs VP approval", "awaiting sign-off", "pre-approval") decide nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from orchestrator.scenario.text.claims import CONDITION, HEDGE, REQUEST
+from orchestrator.scenario.text.clean import per_text
+from orchestrator.scenario.text.parse import clauses, parse
+
+APPROVE = re.compile(
+    r"\b(?:(?:pre-?)?approv(?:e|ed|es|ing)\b|sign(?:s|ed|ing)?[\s-]+off\b|signed\s+it\b|green[\s-]?l(?:ight|it)|"
+    r"greenlit|good\s+to\s+go|go(?:ne)?[\s-]+ahead\b|go-ahead|accept(?:s|ed|ing)?\b|grant(?:s|ed|ing)?\b|"
+    r"authori[sz](?:e|ed|es|ing)\b|ok(?:'?d|ayed)\b|(?:ok|okay)\s+for\b|(?:is|that's|that\s+is)\s+(?:ok|okay|fine)\b|"
+    r"gave\s+(?:it\s+)?the\s+nod|agree(?:s|d)?\s+to\s+(?:this|the|your)\s+(?:request|proposal|extension)|cleared\b|(?<!\w)yes\b(?=\s+from)|thumbs[\s-]up)",
+    re.I,
+)
+REFUSE = re.compile(
+    r"\b(?:refus(?:e|ed|es|ing)|reject(?:s|ed|ing)?|declin(?:e|ed|es|ing)|den(?:y|ied|ies|ying)|"
+    r"turn(?:s|ed|ing)?\s+(?:it\s+|this\s+|that\s+)?down|(?:it's|it\s+is|that's|answer\s+is|that\s+is)\s+a\s+(?:no|hard\s+no)\b|"
+    r"a\s+no\s+from\b|no[\s-]go\b|(?:not|un)\s*successful|decided\s+against|vetoed|(?<!\w)nope\b|"
+    r"(?:not|n't|never)\s+(?:be\s+)?(?:to\s+)?(?:going\s+ahead|proceeding|renew(?:ing)?|covered|accepted))",
+    re.I,
+)
+NEGATION = re.compile(r"\b(?:not|never|no\s+longer|unable\s+to|refus(?:e|ed)\s+to|without)\b|n['’]t\b|\bcannot\b", re.I)
+OPEN = re.compile(
+    r"\b(?:yet|pending|wait(?:ing)?\s+(?:on|for)|await(?:s|ing)?|until|subject\s+to|lean(?:s|ing)?|"
+    r"undecided|not\s+(?:yet\s+)?decided|(?:has|have)n['’]t\s+decided|defer(?:red)?|postponed|tbd|tbc|"
+    r"whether|once|needs?|require[sd]?|(?<!not\s)(?<!unable\s)to\s+approve|for\s+(?:your\s+)?approval|"
+    r"recommend(?:s|ed)?|expect(?:s|ed)?|should|would|in\s+principle)\b",
+    re.I,
+)
+DECISIONS = ("approve", "refuse")
+NOUN_ONLY = re.compile(r"\b(?:approval|sign-?off|go-ahead)\b", re.I)
+
+
+def _clause_decisions(clause: str) -> set[str]:
+    if CONDITION.search(clause) or HEDGE.search(clause) or REQUEST.match(clause):
+        return set()
+    found: set[str] = set()
+    approving = [m for m in APPROVE.finditer(clause) if not NOUN_ONLY.fullmatch(m.group(0))]
+    refusing = list(REFUSE.finditer(clause))
+    if approving and refusing and NEGATION.search(clause[: min(approving[0].start(), refusing[0].start())]):
+        return set()  # "didn't approve or reject"
+    for m in approving:
+        before = clause[max(0, m.start() - 40) : m.start()]
+        if OPEN.search(clause):
+            continue
+        negated = NEGATION.search(before) is not None or re.search(r"\bnot\s*$", before) is not None
+        found.add("refuse" if negated else "approve")
+    for m in refusing:
+        before = clause[max(0, m.start() - 25) : m.start()]
+        if OPEN.search(clause) and not re.search(r"\bdecided\b", clause, re.I):
+            continue
+        if NEGATION.search(before) and not re.match(r"(?:not|n't|never)", m.group(0), re.I):
+            continue  # "not rejected"
+        found.add("refuse")
+    return found
+
+
+# A later sentence that takes an approval back: "Budget approved! ... we're still waiting on the CFO's signature".
+UNDONE = re.compile(
+    r"\b(?:still\s+(?:waiting|pending|awaiting)|nothing\s+is\s+(?:final|signed|committed|confirmed)|"
+    r"not\s+(?:yet\s+)?(?:final|official|signed)|before\s+anything\s+is\s+(?:committed|final|signed))\b",
+    re.I,
+)
+
+
+@per_text
+def decisions(text: str) -> frozenset[str]:
+    """The decisions `text` states: "approve", "refuse", both or neither."""
+    parsed = parse(text)
+    found: set[str] = set()
+    for a, b in parsed.sentences:
+        sentence = parsed.text[a:b]
+        if sentence.rstrip().endswith("?"):
+            continue
+        said: set[str] = set()
+        for start, end in clauses(parsed.text, a, b):
+            said |= _clause_decisions(parsed.text[start:end])
+        if not said and UNDONE.search(sentence):
+            found.discard("approve")
+        found |= said
+    return frozenset(found)
+
+
+def decides(text: str, decision: str) -> bool:
+    """Whether `text` states the decision `decision` ("approve" or "refuse")."""
+    return decision in decisions(text)
