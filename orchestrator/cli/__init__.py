@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import inspect
 import os
 import sys
 import threading
-from typing import NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 import typer
 
@@ -68,24 +70,40 @@ def _root(
     """Run agents against ClawGym scenarios, serve scenarios to MCP clients, and validate scenarios."""
 
 
+def help_text(doc: str | None) -> str | None:
+    """A command's docstring as its help: each paragraph on one line, for rich to wrap at the console's width (typer
+    keeps the docstring's own line breaks, which break lines mid-sentence); a paragraph that starts with click's
+    `\\b` keeps its lines."""
+    if doc is None:
+        return None
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    return "\n\n".join(
+        p if p.startswith("\b") else " ".join(line.strip() for line in p.splitlines()) for p in paragraphs
+    )
+
+
+def _command(group: typer.Typer, name: str, fn: Callable[..., Any]) -> None:
+    group.command(name, help=help_text(fn.__doc__))(fn)
+
+
 # In the order `orchestrator --help` lists them.
-app.command("show")(authoring.show_command)
-app.command("list")(authoring.list_command)
-app.command("generate")(authoring.generate_command)
-app.command("inject")(authoring.inject_command)
-app.command("validate")(authoring.validate_command)
-app.command("run")(running.run_command)
-app.command("retry")(retrying.retry_command)
-app.command("serve")(serving.serve_command)
+_command(app, "show", authoring.show_command)
+_command(app, "list", authoring.list_command)
+_command(app, "generate", authoring.generate_command)
+_command(app, "inject", authoring.inject_command)
+_command(app, "validate", authoring.validate_command)
+_command(app, "run", running.run_command)
+_command(app, "retry", retrying.retry_command)
+_command(app, "serve", serving.serve_command)
 app.add_typer(config_app, name="config")
-config_app.command("claude-desktop")(ops.claude_desktop_config)
-app.command("export")(records.export_command)
-app.command("verify-digest")(records.verify_digest_command)
-app.command("view")(records.view_command)
-app.command("report")(records.report_command)
-app.command("export-tasks")(tasks.export_tasks_command)
-app.command("serve-env")(serving.serve_env_command)
-app.command("down")(ops.down_command)
+_command(config_app, "claude-desktop", ops.claude_desktop_config)
+_command(app, "export", records.export_command)
+_command(app, "verify-digest", records.verify_digest_command)
+_command(app, "view", records.view_command)
+_command(app, "report", records.report_command)
+_command(app, "export-tasks", tasks.export_tasks_command)
+_command(app, "serve-env", serving.serve_env_command)
+_command(app, "down", ops.down_command)
 
 
 def _wide_piped_help(args: list[str]) -> None:

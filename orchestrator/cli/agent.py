@@ -1,5 +1,5 @@
-"""`--agent` and its options as a maker of fresh agents, one per episode; a bad spec, isolation or `--agent-env`
-is a usage error (exit 2) before anything starts."""
+"""`--agent` (or `--model PROVIDER/NAME`, inspect's spelling of a model agent) and its options as a maker of fresh
+agents, one per episode; a bad spec, isolation or `--agent-env` is a usage error (exit 2) before anything starts."""
 
 from __future__ import annotations
 
@@ -14,6 +14,28 @@ if TYPE_CHECKING:
 
     from orchestrator.agents.base import Agent
     from orchestrator.agents.models.options import ModelOptions
+
+
+MODEL_PROVIDERS = ("openai", "anthropic")
+"""The providers `--model PROVIDER/NAME` takes: each is the model agent `--agent PROVIDER:NAME`."""
+
+
+def chosen_agent(agent: str | None, model: str | None, default: str | None = "oracle") -> str | None:
+    """The agent spec of `--agent` and `--model`: `--model openai/gpt-4.1` is `--agent openai:gpt-4.1` (the name may
+    hold more slashes: `openai/org/model`); giving both, or a provider without a model agent, is a usage error."""
+    if model is None:
+        return agent if agent is not None else default
+    if agent is not None:
+        raise fail_usage(f"--agent {agent} and --model {model}: give one of them (--model P/NAME is --agent P:NAME)")
+    provider, slash, name = model.partition("/")
+    if not slash or not name.strip():
+        raise fail_usage(
+            f"--model {model}: expected PROVIDER/NAME, e.g. --model openai/gpt-4.1 or anthropic/claude-sonnet-4-5"
+        )
+    if provider not in MODEL_PROVIDERS:
+        raise fail_usage(f"--model {model}: the providers are {', '.join(MODEL_PROVIDERS)} (a local OpenAI-compatible "
+                         f"server is openai/NAME with --base-url)")  # fmt: skip
+    return f"{provider}:{name.strip()}"
 
 
 def agent_factory(

@@ -20,7 +20,7 @@ def claude_desktop_config(
         Path | None,
         typer.Option(
             "--out",
-            help="Folder the served episodes go to (one folder each, and latest) [default: runs/ID-claude-desktop].",
+            help="Folder the served episodes go to (one folder each, and latest) \\[default: runs/ID-claude-desktop].",
             callback=output_folder,
         ),
     ] = None,

@@ -142,7 +142,7 @@ BaseUrlOption = Annotated[
     typer.Option(
         "--base-url",
         rich_help_panel=MODEL_PANEL,
-        help="API base URL (an OpenAI-compatible server: vLLM, Ollama …) [default: OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the vendor's].",
+        help="API base URL (an OpenAI-compatible server: vLLM, Ollama …) \\[default: OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the vendor's].",
     ),
 ]
 MaxTurnsOption = Annotated[
@@ -157,7 +157,7 @@ MaxTokensOption = Annotated[
 TemperatureOption = Annotated[
     float | None,
     typer.Option(
-        "--temperature", min=0, rich_help_panel=MODEL_PANEL, help="Sampling temperature [default: the API's]."
+        "--temperature", min=0, rich_help_panel=MODEL_PANEL, help="Sampling temperature \\[default: the API's]."
     ),
 ]
 ModelSeedOption = Annotated[
@@ -312,17 +312,24 @@ SampleOption = Annotated[
 # -- `orchestrator run`'s own options, which `orchestrator retry` shares -----------------------------------------
 
 AgentOption = Annotated[
-    str,
+    str | None,
     typer.Option(
         "--agent",
-        help="oracle (the reference solution), noop, 'cmd:COMMAND' for any MCP agent, "
+        help="oracle (the reference solution, the default), noop, 'cmd:COMMAND' for any MCP agent, "
         "or a model: openai:MODEL (Chat Completions, any OpenAI-compatible server), anthropic:MODEL (Messages API).",
+    ),
+]
+ModelOption = Annotated[
+    str | None,
+    typer.Option(
+        "--model",
+        help="A model agent as inspect names it: openai/MODEL or anthropic/MODEL (the same as --agent openai:MODEL).",
     ),
 ]
 OutOption = Annotated[
     Path | None,
     typer.Option(
-        "--out", help="Folder for results.json and trace.jsonl [default: runs/ID-TIME].", callback=output_folder
+        "--out", help="Folder for results.json and trace.jsonl \\[default: runs/ID-TIME].", callback=output_folder
     ),
 ]
 SeedOption = Annotated[
@@ -330,7 +337,7 @@ SeedOption = Annotated[
 ]
 TimeoutOption = Annotated[
     float | None,
-    typer.Option("--timeout", callback=positive_seconds, help="Seconds the agent gets [default: the scenario's]."),
+    typer.Option("--timeout", callback=positive_seconds, help="Seconds the agent gets \\[default: the scenario's]."),
 ]
 RepeatOption = Annotated[
     int, typer.Option("--repeat", min=1, help="Run K episodes (seeds N, N+1 …) and report pass@k and pass^k.")

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from orchestrator.cli.agent import agent_factory
+from orchestrator.cli.agent import agent_factory, chosen_agent
 from orchestrator.cli.common import fail_usage, judge_or_exit, restore_stop_signals
 from orchestrator.cli.dotenv import load_dotenv
 from orchestrator.cli.options import (
@@ -32,6 +32,7 @@ from orchestrator.cli.options import (
     MaxRetriesOption,
     MaxTokensOption,
     MaxTurnsOption,
+    ModelOption,
     ModelSeedOption,
     ParallelOption,
     ParallelToolCallsOption,
@@ -47,8 +48,9 @@ from orchestrator.cli.running import RunSettings, refuse_cmd_on_ray, run_single,
 def retry_command(
     run: Annotated[Path, typer.Argument(help="The folder of a run, a --repeat run or a suite (its results.json).")],
     agent: Annotated[
-        str | None, typer.Option("--agent", help="The agent to run them with [default: the run's, as recorded].")
+        str | None, typer.Option("--agent", help="The agent to run them with \\[default: the run's, as recorded].")
     ] = None,
+    model_name: ModelOption = None,
     parallel: ParallelOption = 1,
     timeout: TimeoutOption = None,
     fail_fast: FailFastOption = True,
@@ -85,7 +87,7 @@ def retry_command(
     if missing:
         raise fail_usage(f"{run}: its scenario file(s) {', '.join(missing)} are not found from here: run retry from the "
                          "folder the run was made in")  # fmt: skip
-    spec = agent or planned.agent
+    spec = chosen_agent(agent, model_name, default=None) or planned.agent
     refuse_cmd_on_ray(backend, spec)
     model = ModelOptions(base_url=base_url, max_turns=max_turns, max_tokens=max_tokens, temperature=temperature, seed=model_seed,
                          parallel_tool_calls=parallel_tool_calls, request_timeout_s=request_timeout, max_retries=max_retries,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import anyio
 import typer
 
-from orchestrator.cli.agent import agent_factory
+from orchestrator.cli.agent import agent_factory, chosen_agent
 from orchestrator.cli.common import (
     backend_or_exit,
     console,
@@ -44,6 +44,7 @@ from orchestrator.cli.options import (
     MaxRetriesOption,
     MaxTokensOption,
     MaxTurnsOption,
+    ModelOption,
     ModelSeedOption,
     NoiseOption,
     OutOption,
@@ -90,7 +91,8 @@ def run_command(
             help="Scenario YAML file or id; or a folder, a glob, several files or ids to run them all as a suite."
         ),
     ],
-    agent: AgentOption = "oracle",
+    agent: AgentOption = None,
+    model_name: ModelOption = None,
     out: OutOption = None,
     seed: SeedOption = 0,
     timeout: TimeoutOption = None,
@@ -140,6 +142,7 @@ def run_command(
     from orchestrator.agents.models.options import ModelOptions  # the MCP SDK, after the launcher has started
     from orchestrator.run.select import Selection
 
+    agent = chosen_agent(agent, model_name) or "oracle"
     refuse_cmd_on_ray(backend, agent)
     if resume and out is None:
         raise fail_usage("--resume continues the run in --out DIR: give the folder of the run to resume")

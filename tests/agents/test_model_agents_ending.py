@@ -6,15 +6,18 @@ The model is the fake server of `fake_model.py` over real HTTP; the SDK, the loo
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fake_model import FakeModel, Served
 from helpers import TRAVEL_PATH
+from typer.testing import CliRunner
 
 from orchestrator.agents.models import ModelOptions, make_model_agent
 from orchestrator.backends.inprocess import InProcessBackend
+from orchestrator.cli import app
 from orchestrator.episode.episode import Episode
 from orchestrator.scenario import load
 
@@ -71,3 +74,22 @@ async def test_usage_counts_the_retries_of_turns_that_succeeded(fake: Served, tm
     options = ModelOptions(base_url=fake.url, backoff_s=0.01)
     report, _ = await episode_of("openai:flaky", options, tmp_path)
     assert report.usage["retries"] == 2 and report.turns[0]["retries"] == 2
+
+
+def test_model_provider_slash_name_is_the_model_agent(fake: Served, tmp_path: Path) -> None:
+    # inspect's spelling: --model openai/NAME is --agent openai:NAME.
+    out = tmp_path / "run"
+    args = ["run", str(TRAVEL_PATH), "--backend", "inprocess", "--base-url", fake.url, "--out", str(out)]
+    done = CliRunner().invoke(app, [*args, "--model", "openai/oracle"])
+    assert done.exit_code == 0, done.output
+    agent = json.loads((out / "results.json").read_text())["episode"]["agent"]
+    assert agent["agent"] == "openai:oracle" and agent["tool_calls"] == len(load(TRAVEL_PATH).oracle)
+    for model, message in [
+        ("gpt-4.1", "--model gpt-4.1: expected PROVIDER/NAME"),
+        ("openai/", "--model openai/: expected PROVIDER/NAME"),
+        ("vllm/llama", "--model vllm/llama: the providers are openai, anthropic"),
+    ]:
+        done = CliRunner().invoke(app, [*args, "--model", model])
+        assert done.exit_code == 2 and message in " ".join(done.output.split()), done.output
+    done = CliRunner().invoke(app, [*args, "--model", "openai/oracle", "--agent", "noop"])
+    assert done.exit_code == 2 and "give one of them" in done.output
