@@ -34,6 +34,7 @@ import re
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from math import comb
 from pathlib import Path
 from typing import Any, Protocol
@@ -153,6 +154,8 @@ def write_episode(
 
     `journal` defaults to the app entries of `trace` (what `merged_trace` puts there); `encoded` has the lines of
     entries already encoded, by `id()` (`Trace.lines`)."""
+    if isinstance(getattr(result, "episode", None), dict):
+        result.episode.setdefault("written_at", now())  # the run's date: a copy of the folder keeps it
     lines = encoded or {}
     text = "".join((lines.get(id(entry)) or json.dumps(entry, default=str)) + "\n" for entry in trace).encode()
     _replace(folder / TRACE, text)
@@ -165,6 +168,11 @@ def write_episode(
         write_json(folder / RESULTS, {k: result.digest if k == "digest" else v for k, v in verdict.items()}, plain=True)
     else:
         write_json(folder / RESULTS, with_kind(result.model_dump(mode="json"), EPISODE))
+
+
+def now() -> str:
+    """The time a record is written, as results.json states it: ISO 8601, to the second, with the UTC offset."""
+    return datetime.now(UTC).astimezone().isoformat(timespec="seconds")
 
 
 def reseal(folder: Path) -> None:

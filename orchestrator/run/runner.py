@@ -312,12 +312,23 @@ async def run_many(
             agent.hide.append(options.out.resolve())  # every episode's folder, siblings included
         return agent
 
+    labels: list[str] = []
+
+    def label() -> str:
+        """The agent's label for episodes that never start (made once, only when one does not)."""
+        if not labels:
+            try:
+                labels.append(_agent_label(make_agent()))
+            except Exception:  # an agent that cannot be made: the episode's error says why it did not start
+                labels.append("")
+        return labels[0]
+
     async def one(index: int) -> None:
         folder = episode_folder(options, index)
         async with _released(mine), _released(shared) if slots is not None else contextlib.nullcontext():
             if interrupt.reason:
                 results[index] = not_run(scenario, folder, f"not started: the run was stopped by {interrupt.cause}",
-                                         "interrupted", backend, options.seed + index)  # fmt: skip
+                                         "interrupted", backend, options.seed + index, label())  # fmt: skip
             else:
                 results[index] = await run_one(
                     variant(scenario, options, index), backend, prepare(), folder=folder, rng_seed=options.seed + index,
@@ -340,7 +351,13 @@ async def run_many(
                 message = describe_error(exc)
                 for index in sorted(set(range(options.repeat)) - set(kept)):
                     results[index] = not_run(
-                        scenario, episode_folder(options, index), message, "error", backend, options.seed + index
+                        scenario,
+                        episode_folder(options, index),
+                        message,
+                        "error",
+                        backend,
+                        options.seed + index,
+                        label(),
                     )
                     watch.stop_if_due(results[index], interrupt, notify)  # as if it had run
             else:
@@ -417,9 +434,16 @@ def recorded(scenario: Scenario, options: RunOptions, index: int) -> Result | No
         return None
 
 
-def not_run(scenario: Scenario, folder: Path, message: str, status: str, backend: Backend, rng_seed: int) -> Result:
-    """Record an episode that could not run (a failed result with `status` and `message`) in `folder`; the result."""
-    result = failed_result(scenario, status, message, {"backend": backend.name, "rng_seed": rng_seed})
+def not_run(
+    scenario: Scenario, folder: Path, message: str, status: str, backend: Backend, rng_seed: int, agent: str = ""
+) -> Result:
+    """Record an episode that could not run (a failed result with `status` and `message`) in `folder`, naming the
+    agent it was for (`agent`: its label, as a run's episodes name it), so it counts with that agent's episodes;
+    the result."""
+    info: dict[str, Any] = {"backend": backend.name, "rng_seed": rng_seed}
+    if agent:
+        info["agent"] = AgentReport(agent=agent).as_dict()
+    result = failed_result(scenario, status, message, info)
     write_episode(folder, result, [])
     return result
 

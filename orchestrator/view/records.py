@@ -113,18 +113,41 @@ class Record:
         return float(value) if isinstance(value, int | float) else None
 
     @property
+    def counts(self) -> dict[str, Any]:
+        """A repeat's or suite's episode counts (passes, failed, errored …); an episode has none."""
+        counts = self.data.get("total") if self.kind == SUITE else self.data if self.kind == REPEAT else None
+        return counts if isinstance(counts, dict) else {}
+
+    @property
     def status(self) -> str:
+        """An episode's status; a repeat or suite whose episodes all errored or were stopped says so ("stopped"
+        when fail-fast or a signal stopped it, else "errored")."""
+        if self.kind != EPISODE:
+            return (
+                ("stopped" if self.data.get("stopped") or self.data.get("interrupted") else "errored")
+                if self.errored
+                else "completed"
+            )
         return str(self.data.get("status") or "completed")
 
     @property
     def errored(self) -> bool:
-        """An episode that ended for a reason other than the task (`orchestrator.record.is_errored`): not scored."""
-        return self.kind == EPISODE and is_errored(self.status)
+        """An episode that ended for a reason other than the task (`orchestrator.record.is_errored`): not scored. A
+        repeat or suite is errored when none of its episodes failed and some errored without a pass for all: it has
+        no failure to show (a suite stopped by fail-fast: failed 0, errored 19)."""
+        if self.kind == EPISODE:
+            return is_errored(self.status)
+        counts = self.counts
+        return not self.passed and not counts.get("failed") and bool(counts.get("errored"))
 
     @property
     def episode(self) -> dict[str, Any]:
         value = self.data.get("episode")
         return value if isinstance(value, dict) else {}
+
+    inherited_agent: str = ""
+    """The agent of the suite this episode is part of, for an episode whose record names none (one that never
+    started, written before such records named their agent)."""
 
     @property
     def agent(self) -> str:
@@ -133,7 +156,7 @@ class Record:
         agent = self.episode.get("agent")
         if isinstance(agent, dict):
             agent = agent.get("agent")
-        return str(agent or "")
+        return str(agent or self.inherited_agent)
 
     @property
     def date(self) -> str:
@@ -223,7 +246,7 @@ class Library:
                 seen.add(real)
                 rel = results.folder.relative_to(base).as_posix() if results.folder != base else ""
                 rid = (prefix + rel).strip("/") or (base.resolve().name or "run")
-                modified = datetime.fromtimestamp(results.path.stat().st_mtime)
+                modified = written_at(results.data) or datetime.fromtimestamp(results.path.stat().st_mtime)
                 found.append(Record(rid, results.folder, results.data, results.kind, modified))
                 real_of[id(found[-1])] = real
         found.sort(key=lambda r: r.modified, reverse=True)
@@ -234,6 +257,12 @@ class Library:
             if parent is not None and parent.kind in (REPEAT, SUITE):
                 record.parent = parent.id
                 parent.children.append(record.id)
+        for record in found:  # an episode that never started, in an older record: its suite's agent
+            ancestor = record
+            while record.kind == EPISODE and not record.agent and ancestor.parent is not None:
+                ancestor = library.records[ancestor.parent]
+                if ancestor.kind == SUITE:
+                    record.inherited_agent = ancestor.agent
         return library
 
     def episodes(self) -> list[Record]:
@@ -247,6 +276,26 @@ class Library:
     def get(self, rid: str) -> Record | None:
         """The record with id `rid`, if there is one."""
         return self.records.get(rid)
+
+
+def written_at(data: Any) -> datetime | None:
+    """When a run record says it was written, in local time without a zone (as the lists show it): an episode's
+    `episode.written_at` (or `started_at`), a repeat's or suite's `written_at`; None when it says nothing readable
+    (an older record: the viewer falls back on the file's mtime, which a copy changes)."""
+    if not isinstance(data, dict):
+        return None
+    episode = data.get("episode") if isinstance(data.get("episode"), dict) else {}
+    for value in (episode.get("written_at"), episode.get("started_at"), data.get("written_at")):
+        if isinstance(value, str) and value:
+            try:
+                when = datetime.fromisoformat(value)
+            except ValueError:
+                try:
+                    when = datetime.strptime(value, "%Y-%m-%dT%H:%M:%S%z")
+                except ValueError:
+                    continue
+            return when.astimezone().replace(tzinfo=None) if when.tzinfo else when
+    return None
 
 
 # -- what the pages need ------------------------------------------------------------

@@ -112,7 +112,7 @@ GROUP = """{% extends "base.html" %}{% import "macros.html" as m %}
 {{ m.pager(pager) }}
 <table id="scenarios"><tr><th>scenario</th><th>verdict</th><th class="num">passes</th><th class="num">score</th><th>stages</th><th class="num">calls</th><th class="num">time</th><th class="num">cost</th></tr>
 {% for row in scenario_rows %}{% set child = children.get(row.get('id')) %}
-<tr class="{{ '' if row.get('passed') else 'failed' }}"><td>{% if child %}<a href="{{ link('run' if child.kind == 'episode' else 'group', child.id) }}">{{ row.get('id') }}</a>{% else %}{{ row.get('id') or row.get('file') }}{% endif %}</td>
+<tr class="{{ 'errored' if row.get('scored') == 0 and row.get('errored') else ('' if row.get('passed') else 'failed') }}"><td>{% if child %}<a href="{{ link('run' if child.kind == 'episode' else 'group', child.id) }}">{{ row.get('id') }}</a>{% else %}{{ row.get('id') or row.get('file') }}{% endif %}</td>
 <td>{% if row.get('status') == 'invalid' %}<span class="badge warn">invalid</span> {{ (row.get('problems') or [''])[0] }}{% elif row.get('scored') == 0 %}<span class="badge warn" title="not scored">{{ row.get('status') }}</span>{% elif row.get('passed') %}<span class="badge ok">passed</span>{% else %}<span class="badge bad">failed</span>{% endif %}{% if child %}{{ m.trust_flags(trust.get(child.id)) }}{% endif %}</td>
 <td class="num">{{ row.get('passes', '-') }}/{{ row.get('scored', row.get('episodes', '-')) }}{% if row.get('errored') %} <span class="warn">+{{ row.get('errored') }} errored</span>{% endif %}</td><td class="num">{{ m.score(row.get('score')) }}</td>
 <td>{% for s in row.get('stages', []) %}{{ s.get('name') }} {{ m.score(s.get('mean_score')) }}{% if not loop.last %} · {% endif %}{% endfor %}</td>

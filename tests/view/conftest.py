@@ -12,13 +12,14 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
+from unittest import mock
 
 import anyio
 import pytest
 from helpers import OUTSIDER, SCENARIOS, TRAVEL_PATH
 
+from orchestrator import record
 from orchestrator import scenario as scenarios
 from orchestrator.agents.base import Agent, AgentReport, NoopAgent, OracleAgent
 from orchestrator.backends.inprocess import InProcessBackend
@@ -66,7 +67,9 @@ class LeakyAgent(Agent):
 def make_runs(root: Path) -> dict[str, Path]:
     async def main() -> None:
         async with InProcessBackend() as backend:
-            await run_many(TRAVEL, backend, OracleAgent, RunOptions(out=root / "oracle", seed=1))
+            # an older run, as its record says: the date filter must tell them apart
+            with mock.patch.object(record, "now", lambda: "2025-01-15T12:00:00+00:00"):
+                await run_many(TRAVEL, backend, OracleAgent, RunOptions(out=root / "oracle", seed=1))
             await run_many(TRAVEL, backend, LeakyAgent, RunOptions(out=root / "leaky", seed=2))
             await run_many(TRAVEL, backend, OracleAgent, RunOptions(out=root / "repeat", seed=3, repeat=2))
             flaky = scenarios.load(SCENARIOS / "flaky-ticketing.yaml")
@@ -75,11 +78,6 @@ def make_runs(root: Path) -> dict[str, Path]:
             await suite.run_suite(runs, backend, NoopAgent, suite.SuiteOptions(out=root / "suite", agent="noop"))
 
     anyio.run(main)
-    # an older run: the date filter must tell them apart
-    old = time.mktime((2025, 1, 15, 12, 0, 0, 0, 0, -1))
-    import os
-
-    os.utime(root / "oracle" / "results.json", (old, old))
     return {"oracle": root / "oracle", "leaky": root / "leaky", "repeat": root / "repeat", "suite": root / "suite"}
 
 
