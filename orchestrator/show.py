@@ -186,11 +186,11 @@ def render_checks(console: Console, result: Result) -> None:
     console.print(
         f"{verdict}  {result.title} ({result.scenario})  score {result.score:.2f} / pass mark {result.pass_mark:g}{process}"
     )
-    table = Table(show_edge=False, expand=True)
-    table.add_column("stage", ratio=2)
-    table.add_column("check", ratio=5)
+    table = Table(show_edge=False, expand=True)  # fold: a narrow or piped console wraps a long value, never cuts it
+    table.add_column("stage", ratio=2, overflow="fold")
+    table.add_column("check", ratio=5, overflow="fold")
     table.add_column("", width=12)
-    table.add_column("why it failed", ratio=6)
+    table.add_column("why it failed", ratio=6, overflow="fold")
     for stage in result.stages:
         for index, check in enumerate(stage.checks):
             mark = (

@@ -285,6 +285,9 @@ def scenario_row(run: ScenarioRun) -> dict[str, Any]:
     def stage_mean(i: int) -> float | None:
         return _mean([r.stages[i].score if i < len(r.stages) else 0.0 for r in scored])
 
+    def stage_scored(i: int) -> bool:  # a stage of process checks only is not in the score
+        return not scored or any(r.stages[i].scored for r in scored if i < len(r.stages))
+
     costs = [cost for r in results if (cost := _cost(r)) is not None]
     durations = [
         float(r.episode["duration_s"]) for r in results if isinstance(r.episode.get("duration_s"), int | float)
@@ -299,7 +302,9 @@ def scenario_row(run: ScenarioRun) -> dict[str, Any]:
         "folder": str(run.folder),
         **counts.as_dict(),
         "passed": counts.scored > 0 and counts.failed == 0,
-        "stages": [{"name": name, "mean_score": stage_mean(i)} for i, name in enumerate(stage_names)],
+        "stages": [
+            {"name": name, "mean_score": stage_mean(i), "scored": stage_scored(i)} for i, name in enumerate(stage_names)
+        ],
         "calls": _mean([float(r.journal.calls) for r in results]),
         "duration_s": _mean(durations),
         "wall_s": round(run.wall_s, 3),
@@ -427,7 +432,11 @@ def render_suite(console: Any, summary: dict[str, Any]) -> None:
             passed = f"{mark}{'yes' if c else 'no'}[/]" if repeat == 1 else f"{mark}{c}/{n}[/]"
             if row.get("errored"):
                 passed += f" [yellow]+{row['errored']} errored[/]"
-        stages = " ".join(_fmt(s.get("mean_score"), ".2f") for s in row.get("stages", []))
+        stages = ", ".join(
+            f"{s.get('name')} {_fmt(s.get('mean_score'), '.2f')}"
+            for s in row.get("stages", [])
+            if s.get("scored", True)
+        )
         table.add_row(row["id"], passed, _fmt(row.get("score"), ".2f"), stages, _fmt(row.get("calls"), ".0f" if repeat == 1 else ".1f"),
                       _fmt(row.get("duration_s"), ".1f", " s"), _fmt(row.get("cost_usd"), ".4f", " $") if row.get("cost_usd") is not None else "-")  # fmt: skip
     print_table(console, table)
