@@ -287,6 +287,8 @@ class App:
         conn.close()
         self.change_triggers = "".join(table.change_triggers() for table in self.tables.values())
         """SQL installing the triggers that log every row change of the app's tables into `_changes`."""
+        self.undo_schema = "".join(table.undo_schema() for table in self.tables.values())
+        """SQL creating the undo tables an in-memory sandbox is rolled back with (`Sandbox.restore_seeded`)."""
         self.harm = harm if harm is not None else HarmModel()
         """Which row changes expose data, destroy it, or are housekeeping (see `servers.core.harm`)."""
         self.harm.check({name: table.columns for name, table in self.tables.items()})

@@ -142,7 +142,7 @@ class SeedImages:
         image = self._empty.get(app)
         if image is None:
             conn = sqlite3.connect(":memory:")
-            conn.executescript(app.schema + CORE_SCHEMA + CHANGES_SCHEMA + app.change_triggers)
+            conn.executescript(app.schema + CORE_SCHEMA + CHANGES_SCHEMA + app.change_triggers + app.undo_schema)
             image = self._empty[app] = conn.serialize()
             conn.close()
         return image
@@ -247,6 +247,88 @@ class EmptyDatabases:
 EMPTY_DATABASES = EmptyDatabases(SEED_IMAGES)
 """The process's emptied in-memory databases (see `Sandbox.create` and `Sandbox.close`)."""
 os.register_at_fork(after_in_child=EMPTY_DATABASES._forget)
+
+
+class WarmDatabases:
+    """In-memory sandbox databases put back to their seeded state, kept for the next sandbox of an equal spec.
+
+    A sandbox seeded in memory under a kept image's key (`SeedImages.key`) is rolled back when it is deleted
+    (`Sandbox.restore_seeded`: only the rows its episode touched are put back) and parked here with what its next
+    user needs (`entry`); the app's next sandbox of that key takes it (`take`) instead of copying the image into a
+    new database, whose schema would be read and whose statements would be compiled again. Bounded per key
+    (`per_key`, as many as run at once) and by bytes; the least recently parked go first.
+    """
+
+    def __init__(self, per_key: int = 8, max_bytes: int = 256 * 2**20) -> None:
+        self.per_key = per_key
+        self.max_bytes = max_bytes
+        self._parked: OrderedDict[tuple[int, str], tuple[weakref.ref[App], list[tuple[Any, int]]]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self._inherited: list[Any] = []
+
+    def take(self, app: App, key: str) -> Any | None:
+        """A parked entry of `app` under `key` (no longer kept here), or None."""
+        with self._lock:
+            entries = _recent(self._parked, app, key)
+            if not entries:
+                return None
+            entry, size = entries.pop()
+            self._bytes -= size
+            if not entries:
+                del self._parked[(id(app), key)]
+            return entry
+
+    def give(self, app: App, key: str, entry: Any, conn: sqlite3.Connection) -> bool:
+        """Park `entry` (holding `conn`, rolled back to its seeded state) under `key`; False when it is not kept (too
+        many of its key, or over the bytes), and the caller closes it."""
+        size = conn.execute("PRAGMA page_count").fetchone()[0] * conn.execute("PRAGMA page_size").fetchone()[0]
+        dropped: list[Any] = []
+        with self._lock:
+            if size > self.max_bytes:
+                return False
+            found = self._parked.get((id(app), key))
+            if found is None or found[0]() is not app:
+                found = self._parked[(id(app), key)] = (weakref.ref(app), [])
+            if len(found[1]) >= self.per_key:
+                return False
+            found[1].append((entry, size))
+            self._parked.move_to_end((id(app), key))
+            self._bytes += size
+            while self._bytes > self.max_bytes and self._parked:
+                gone_key, (_, gone) = next(iter(self._parked.items()))
+                old, old_size = gone.pop(0)
+                self._bytes -= old_size
+                dropped.append(old)
+                if not gone:
+                    del self._parked[gone_key]
+        for old in dropped:
+            old.close()
+        return True
+
+    def clear(self) -> None:
+        """Close every parked database."""
+        with self._lock:
+            parked = [entry for _, entries in self._parked.values() for entry, _ in entries]
+            self._parked.clear()
+            self._bytes = 0
+        for entry in parked:
+            entry.close()
+
+    def __len__(self) -> int:
+        return sum(len(entries) for _, entries in self._parked.values())
+
+    def _forget(self) -> None:
+        """In a forked child: as `EmptyDatabases._forget`."""
+        self._inherited = [entry for _, entries in self._parked.values() for entry, _ in entries]
+        self._lock = threading.Lock()
+        self._parked = OrderedDict()
+        self._bytes = 0
+
+
+WARM_DATABASES = WarmDatabases()
+"""The process's parked, rolled-back sandbox databases (see `Sandbox.create` and `Sandbox.close`)."""
+os.register_at_fork(after_in_child=WARM_DATABASES._forget)
 
 
 V = TypeVar("V")

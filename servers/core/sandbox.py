@@ -22,11 +22,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -38,12 +40,57 @@ from servers.core import journal
 from servers.core.app import App, Persona, Problem, SandboxSpec, SeedError
 from servers.core.clock import Clock, ClockSpec, isoformat
 from servers.core.faults import FaultPlan, FaultState
-from servers.core.images import CHANGES_SCHEMA, CORE_SCHEMA, EMPTY_DATABASES, SEED_IMAGES, Decoded, connect, spec_text
+from servers.core.images import (
+    CHANGES_SCHEMA,
+    CORE_SCHEMA,
+    EMPTY_DATABASES,
+    SEED_IMAGES,
+    WARM_DATABASES,
+    Decoded,
+    connect,
+    spec_text,
+)
+
+log = logging.getLogger("clawgym.sandbox")
 
 _CLOSED = sqlite3.connect(":memory:", check_same_thread=False)
 _CLOSED.close()
 """What a closed sandbox's `db` is once its connection went back to `EMPTY_DATABASES`: any use of it fails as
 on a closed connection, instead of reaching the sandbox that has it now."""
+
+
+@dataclass
+class Seeded:
+    """What putting an in-memory sandbox back to its seeded state needs (`Sandbox.restore_seeded`), taken when it
+    was seeded: each app table's largest rowid (every row past it is new), and the core's small tables as they
+    were (metadata and id counters)."""
+
+    max_rowids: dict[str, int]
+    meta: list[tuple[str, str]]
+    counters: list[tuple[str, int]]
+
+    @classmethod
+    def of(cls, app: App, db: sqlite3.Connection) -> Seeded:
+        return cls(
+            max_rowids={name: db.execute(f'SELECT max(rowid) FROM "{name}"').fetchone()[0] or 0 for name in app.tables},
+            meta=[tuple(r) for r in db.execute("SELECT key, value FROM _meta ORDER BY rowid")],  # type: ignore[misc]
+            counters=[tuple(r) for r in db.execute("SELECT prefix, n FROM _counters ORDER BY rowid")],  # type: ignore[misc]
+        )
+
+
+@dataclass
+class Parked:
+    """A sandbox's database rolled back to its seeded state and kept for the next sandbox of an equal spec
+    (`servers.core.images.WarmDatabases`)."""
+
+    conn: sqlite3.Connection
+    spec_text: str
+    image: bytes | None
+    seeded: Seeded
+    seeded_rows: Decoded | None
+
+    def close(self) -> None:
+        self.conn.close()
 
 
 class Sandbox:
@@ -103,6 +150,9 @@ class Sandbox:
         self.in_threads = 0
         """Tool calls of this sandbox running in a worker thread now (`servers.core.mcp`): while there are any, its
         connection is not handed to another sandbox, whatever `close` is told."""
+        self._seeded_state: Seeded | None = None
+        """How to put the database back to its seeded state by rolling back what changed (`restore_seeded`); None:
+        it is reset by copying the seeded image (on disk, or a clock not frozen)."""
         self._reusable = directory is None
         """Whether `close(reuse=True)` may keep the connection for another sandbox: in memory, and not reset (a
         `deserialize` over statements compiled against the database it replaced)."""
@@ -120,6 +170,10 @@ class Sandbox:
         text = spec_text(spec_json)  # written once: the image key, the stored spec and the comparison with an image's
         key = SEED_IMAGES.key(spec_json, text=text) if directory is None and spec.clock.mode == "frozen" else None
         if key is not None:
+            for found in (key, SEED_IMAGES.key(spec_json, any_rng_seed=True)):
+                parked = WARM_DATABASES.take(app, found)
+                if parked is not None:
+                    return cls._from_parked(app, sandbox_id, spec, text, found, parked)
             found, image = key, SEED_IMAGES.get(app, key)
             if image is None:
                 found = SEED_IMAGES.key(spec_json, any_rng_seed=True)
@@ -127,6 +181,7 @@ class Sandbox:
             if image is not None:
                 sandbox = cls._from_image(app, sandbox_id, spec, text, image)
                 sandbox.seed_key = found
+                sandbox._seeded_state = Seeded.of(app, sandbox.db)
                 return sandbox
         seed = app.validate_seed(spec.seed)
         # In memory: the empty tables with the change log's triggers, built once per app, on a connection
@@ -147,6 +202,8 @@ class Sandbox:
                     raise exc.naming_rows_of(spec.seed) from None
                 if directory is None:
                     conn.execute("DELETE FROM _changes")
+                    for name in app.tables:  # rows the loader updated or deleted: no episode's to undo
+                        conn.execute(f'DELETE FROM "_undo_{name}"')
             if directory is not None:
                 conn.executescript(CHANGES_SCHEMA + app.change_triggers)
             if directory is None:
@@ -155,6 +212,7 @@ class Sandbox:
                     # A seed that drew no ids does not depend on the episode seed: its image serves any.
                     sandbox.seed_key = key if sandbox._ids_drawn else SEED_IMAGES.key(spec_json, any_rng_seed=True)
                     SEED_IMAGES.put(app, sandbox.seed_key, sandbox._image)
+                    sandbox._seeded_state = Seeded.of(app, conn)
             else:
                 image = connect(directory / "seed.db")
                 conn.backup(image)
@@ -182,6 +240,22 @@ class Sandbox:
                 sandbox._image = conn.serialize()
         except BaseException:
             conn.close()
+            raise
+        return sandbox
+
+    @classmethod
+    def _from_parked(cls, app: App, sandbox_id: str, spec: SandboxSpec, text: str, key: str, parked: Parked) -> Sandbox:
+        """A sandbox on a parked database (`WarmDatabases`), as `_from_image` would have made it from the image."""
+        sandbox = cls(app, sandbox_id, parked.conn, spec, Clock(spec.clock), FaultPlan(), None, parked.image)
+        sandbox.seed_key, sandbox._seeded_state, sandbox._seeded_rows = key, parked.seeded, parked.seeded_rows
+        try:
+            with sandbox.transaction():
+                if parked.spec_text != text:  # an image shared across episode seeds: this sandbox's names its own
+                    sandbox._write_meta("spec", text=text)
+                    parked.seeded.meta = [(k, text if k == "spec" else v) for k, v in parked.seeded.meta]
+                sandbox._write_meta("clock", sandbox.clock.state())
+        except BaseException:
+            parked.conn.close()
             raise
         return sandbox
 
@@ -220,7 +294,9 @@ class Sandbox:
 
     def reset(self) -> None:
         """Back to the seeded state: tables, counters and journal; the clock restarts."""
-        if self._image is not None:
+        if self._seeded_state is not None:
+            self.restore_seeded()
+        elif self._image is not None:
             self._reusable = False
             self.db.deserialize(self._image)
         else:
@@ -235,6 +311,40 @@ class Sandbox:
             self._write_meta("faults", self.faults.model_dump(mode="json"))
             self._write_meta("access", self.access)
             self._write_meta("follows_clock", self.follows_clock)
+
+    def restore_seeded(self) -> None:
+        """Put the tables, the id counters, the metadata, the journal and the change log back as they were seeded,
+        by undoing only what changed since (`servers.core.schema.Table.undo_schema`), and the clock and the fault
+        plan's open windows with them: the state a sandbox seeded afresh from this spec starts in. In one
+        transaction, between calls (the caller holds the lock)."""
+        state = self._seeded_state
+        assert state is not None, "only a sandbox seeded in memory with a frozen clock is restored this way"
+        db = self.db
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        with self.transaction():
+            for name, table in self.app.tables.items():
+                undo, top = f'"_undo_{name}"', state.max_rowids[name]
+                columns = ", ".join(f'"{c}"' for c in table.columns)
+                # Rows touched (their first state kept), then rows added; deleting those logs them in the undo table
+                # too, past the seeded rowids, so only the seeded ones are put back.
+                db.execute(f'DELETE FROM "{name}" WHERE rowid IN (SELECT _rid FROM {undo})')
+                db.execute(f'DELETE FROM "{name}" WHERE rowid > ?', (top,))
+                db.execute(
+                    f'INSERT INTO "{name}" (rowid, {columns}) SELECT _rid, {columns} FROM {undo} '
+                    "WHERE _existed AND _rid <= ? ORDER BY _rid",
+                    (top,),
+                )
+                db.execute(f"DELETE FROM {undo}")
+            db.execute("DELETE FROM _journal")
+            db.execute("DELETE FROM _changes")
+            db.execute("DELETE FROM _counters")
+            db.executemany("INSERT INTO _counters (prefix, n) VALUES (?, ?)", state.counters)
+            db.execute("DELETE FROM _meta")
+            db.executemany("INSERT INTO _meta (key, value) VALUES (?, ?)", state.meta)
+        self.clock.restart()
+        self.fault_state = FaultState()
+        self.stale_s, self.stale_hidden, self.deadline = None, 0, None
 
     def set_access(self, *, secret: str | None, owner: str | None = None) -> None:
         """Require `secret` on the sandbox's MCP endpoint (None: no secret opens it) and tag who made it.
@@ -292,9 +402,32 @@ class Sandbox:
     def close(self, *, reuse: bool = False) -> None:
         """Close the database connection. `reuse`: the caller knows nothing uses it any more (no tool call is in
         flight: it holds the sandbox's lock, or the sandbox was never shared), so an in-memory one is emptied and
-        kept for the app's next sandbox (`EmptyDatabases`); this sandbox's `db` is then a closed connection."""
+        kept for the app's next sandbox (`EmptyDatabases`), or, seeded under a kept image's key, rolled back to its
+        seeded state and parked for the next sandbox of that key (`WarmDatabases`); this sandbox's `db` is then a
+        closed connection."""
         db, self.db = self.db, _CLOSED
-        if reuse and self._reusable and not self.in_threads:
+        if reuse and self._seeded_state is not None and self.seed_key is not None and not self.in_threads:
+            self.db = db  # rolled back and parked for the next sandbox of its spec (`WarmDatabases`)
+            try:
+                self.restore_seeded()
+                text = db.execute("SELECT value FROM _meta WHERE key = 'spec'").fetchone()[0]
+                parked = Parked(db, text, self._image, self._seeded_state, self._seeded_rows)
+                if WARM_DATABASES.give(self.app, self.seed_key, parked, db):
+                    return
+            except sqlite3.Error as error:
+                log.error(
+                    "sandbox %r could not be rolled back to its seeded state (%s); closed instead", self.id, error
+                )
+            else:
+                if self._reusable:  # not kept for its spec: emptied for the app's next sandbox
+                    EMPTY_DATABASES.give(self.app, db)
+                else:
+                    db.close()
+                return
+            finally:
+                self.db = _CLOSED
+            db.close()
+        elif reuse and self._reusable and not self.in_threads:
             EMPTY_DATABASES.give(self.app, db)
         else:
             db.close()

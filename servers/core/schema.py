@@ -94,6 +94,26 @@ class Table:
             f"{insert}, OLD.{key}, 'delete', {row('OLD')}, NULL); END;\n"
         )
 
+    def undo_schema(self) -> str:
+        """SQL creating this table's undo table and the triggers that fill it: the first state of each row an
+        update or a delete touches, by rowid (`INSERT OR IGNORE`: a later change keeps the first), so that
+        `servers.core.sandbox.Sandbox.restore_seeded` can put every row back where and as it was. Inserts need no
+        trigger: a new row's rowid is past the seeded ones, or the rowid of a row whose delete was kept.
+        """
+        table, undo = _ident(self.name), _ident(f"_undo_{self.name}")
+        columns = ", ".join(_ident(c) for c in self.columns)
+        old = ", ".join(f"OLD.{_ident(c)}" for c in self.columns)
+        changed = " OR ".join(f"OLD.{_ident(c)} IS NOT NEW.{_ident(c)}" for c in self.columns)
+        keep = f"INSERT OR IGNORE INTO {undo} (_rid, _existed, {columns}) VALUES (OLD.rowid, 1, {old});"
+        return (
+            f"CREATE TABLE IF NOT EXISTS {undo} (_rid INTEGER PRIMARY KEY, _existed INTEGER NOT NULL, {columns});\n"
+            f"CREATE TRIGGER IF NOT EXISTS {_ident(f'_undo_on_{self.name}_update')} AFTER UPDATE ON {table} "
+            f"WHEN {changed} OR OLD.rowid IS NOT NEW.rowid BEGIN {keep} "
+            f"INSERT OR IGNORE INTO {undo} (_rid, _existed) SELECT NEW.rowid, 0 WHERE NEW.rowid IS NOT OLD.rowid; END;\n"
+            f"CREATE TRIGGER IF NOT EXISTS {_ident(f'_undo_on_{self.name}_delete')} AFTER DELETE ON {table} "
+            f"BEGIN {keep} END;\n"
+        )
+
 
 def _ident(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'

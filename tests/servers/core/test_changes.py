@@ -386,8 +386,10 @@ def test_every_app_table_has_change_triggers(app_name: str) -> None:
     sb = store.create("t", SandboxSpec(seed=seed, persona=PERSONA, clock=CLOCK))
     triggers = {r[0] for r in sb.db.execute("SELECT tbl_name FROM sqlite_master WHERE type = 'trigger'")}
     assert triggers == set(app.tables)
-    count = sb.db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").fetchone()[0]
-    assert count == 3 * len(app.tables)
+    logging = "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE '\\_changes\\_%' ESCAPE '\\'"
+    assert sb.db.execute(logging).fetchone()[0] == 3 * len(app.tables)
+    undoing = "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE '\\_undo\\_%' ESCAPE '\\'"
+    assert sb.db.execute(undoing).fetchone()[0] == 2 * len(app.tables)  # update and delete (rollback reset)
     store.close()
 
 
