@@ -5,8 +5,8 @@ paid the difference of the verdict on the state so far (`evaluate`, no LLM judge
 shaping: the rewards of an episode sum to its final score); the last step is paid what is left (`settle`). Process
 counts (failed calls, injected faults, recoveries, lost replies, invalid actions) are reported beside the reward.
 
-May import `orchestrator.episode`, `orchestrator.scenario`, `orchestrator.verify` and `orchestrator.env.actions` /
-`orchestrator.env.schema`.
+May import `orchestrator.episode`, `orchestrator.scenario`, `orchestrator.verify`, `orchestrator.world.noise` and
+`orchestrator.env.actions` / `orchestrator.env.schema`.
 """
 
 from __future__ import annotations

@@ -21,8 +21,8 @@ command would run on another machine, outside this machine's isolation, so they 
 ray backend give it `run_episode_on_ray` (`run_many(..., run_one=run_episode_on_ray)`). The environment API on Ray
 is `orchestrator.env.ray.RayEnv`.
 
-May import `orchestrator.run.runner`, `orchestrator.record`, `orchestrator.backends`, `orchestrator.agents`,
-`orchestrator.scenario` and `orchestrator.verify`.
+May import `orchestrator.run.runner`, `orchestrator.run.recipe`, `orchestrator.record`, `orchestrator.backends`,
+`orchestrator.agents`, `orchestrator.scenario` and `orchestrator.verify`.
 """
 
 from __future__ import annotations
