@@ -25,7 +25,8 @@ Only the served scenarios can be reset to (by id or file name): a client cannot 
 base URL to give a client), loopback `Host` names (plus the bind address and `allowed_hosts` when bound elsewhere)
 and WebSocket `Origin`s; stateless `/reset`, `/step` and `/mcp` requests count against `max_sessions` with the
 sessions.
-May import the env's own modules, `orchestrator.scenario` and `openenv`; nothing imports it but the CLI.
+May import the env's own modules, `orchestrator.scenario`, `orchestrator.guard` and `openenv`; nothing imports it but
+the CLI.
 """
 
 from __future__ import annotations

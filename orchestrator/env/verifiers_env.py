@@ -18,8 +18,8 @@ The default seat plays with `ClawGymHarness`: verifiers' own chat loop (the `nul
 Python rather than in a uv environment built at run time, in a subprocess runtime. Any MCP-capable harness can be
 pinned instead (`load_environment(..., agent={"harness": {"id": "null"}})`).
 
-May import the env's own modules, `orchestrator.episode.serving`, `orchestrator.backends`, `orchestrator.scenario`
-and `verifiers`; nothing in ClawGym imports it.
+May import the env's own modules, `orchestrator.episode.serving`, `orchestrator.episode.gateway`,
+`orchestrator.backends`, `orchestrator.scenario` and `verifiers`; nothing in ClawGym imports it.
 """
 
 from __future__ import annotations
