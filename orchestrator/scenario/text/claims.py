@@ -26,10 +26,13 @@ HEDGE = re.compile(
     r"\s+you\s+(?:had|have|enjoy|are\s+doing))|hopefully|maybe|perhaps|possibl[ey]|probabl[ey]|might|"
     r"may\s+(?:be|slip|change|move|shift|still|not|need|end\s+up)|"
     r"aim(?:s|ed|ing)?\s+(?:for|at|to)|targeting|tentative(?:ly)?|(?<!un)likely|guess|"
-    r"not\s+sure|unsure|unclear|uncertain|ideally|pencil(?:l?ed)?\s+in|fingers\s+crossed)\b",
+    r"not\s+sure|unsure|unclear|uncertain|ideally|pencil(?:l?ed)?\s+(?:in|for)|fingers\s+crossed|realistically|"
+    r"propos(?:e|ing)|suggest(?:ing)?|provisional(?:ly)?|tentative|in\s+principle|should\s+be|ish)\b",
     re.I,
 )
-CONDITION = re.compile(r"\b(?:if|unless|assuming|provided\s+that|depend(?:s|ing)?\s+on|could(?!\s+you))\b", re.I)
+CONDITION = re.compile(
+    r"\b(?:if|unless|assuming|provided\s+that|depend(?:s|ing)?\s+on|contingent\s+on|could(?!\s+you))\b", re.I
+)
 QUESTION_BREAK = re.compile(r"[,;:]\s|\s[–—-]\s")
 REQUEST = re.compile(r"^\W*(?:\w+,\s*)?(?:(?:could|can|would|will)\s+you|please)\b", re.I)
 UNDERCUT = re.compile(
@@ -39,7 +42,8 @@ UNDERCUT = re.compile(
     r"(?:i|we)(?:'ll|\s+will)\s+(?:let\s+you\s+know|confirm|get\s+back\s+to\s+you)|"
     r"(?:will|to)\s+confirm\s+(?:later|soon|once|when|by)|subject\s+to\s+(?:change|confirmation)|"
     r"not\s+(?:100\s*%|a\s+hundred\s+percent)|can(?:'t|not)\s+(?:promise|guarantee|commit)|"
-    r"still\s+(?:waiting|open|pending|unknown|tbd)|pending|no\s+guarantee)",
+    r"still\s+(?:waiting|open|pending|unknown|tbd)|pending|no\s+guarantee|once\s+\w+\s+confirms?|"
+    r"awaiting\s+(?:confirmation|sign-?off)|(?:can|could)\s+still\s+(?:change|move|slip))",
     re.I,
 )
 OR_ALTERNATIVES = re.compile(
@@ -65,14 +69,6 @@ FACT_WORD = re.compile(
 def _blank(text: str, start: int, end: int) -> str:
     piece = text[start:end]
     return text[:start] + re.sub(r"[^\n]", " ", piece) + text[end:]
-
-
-def _alternatives(sentence: str) -> bool:
-    """The sentence offers values as alternatives ("Wednesday or Thursday", "12 to 14 people")."""
-    for m in OR_ALTERNATIVES.finditer(sentence):
-        if FACT_WORD.match(m.group("a").strip(".,")) and FACT_WORD.match(m.group("b").strip(".,")):
-            return True
-    return any(not _is_time_range(sentence, m) for m in NUMBER_RANGE.finditer(sentence))
 
 
 def _is_time_range(sentence: str, m: re.Match[str]) -> bool:
@@ -110,26 +106,123 @@ def _hedges(sentence: str) -> bool:
     return False
 
 
+KINDS = ("any", "time", "date", "amount", "count", "code")
+"""What a reading is about: an undercut or an alternative of another kind of fact does not govern it."""
+GOVERNS = {"any": {"time", "date", "amount", "count"}, "time": {"time", "date"}, "date": {"date"},
+           "amount": {"amount", "count"}, "count": {"count"}, "code": set()}  # fmt: skip
+"""The kinds of alternatives that take a reading's value away: a time on one of two days is not stated either."""
+TOPIC = re.compile(
+    r"\b(?P<time>(?:flight|start|end|departure|arrival|pick-?up|exact)\s+times?|times|timings?|eta|slots?)\b|"
+    r"\b(?P<date>dates?|days?|deadline)\b|"
+    r"\b(?P<amount>prices?|costs?|fares?|budget|amounts?|figures?|rates?|fees?|totals?|quotes?|invoice)\b|"
+    r"\b(?P<count>numbers|headcount|attendance|guest\s+list)\b|"
+    r"\b(?P<other>hotels?|rooms?|venues?|address|locations?|seats?|catering|menu|agenda|details|rest|logistics|"
+    r"transport|car|train|taxi|visa|links?|dial-?in|speakers?|owners?|format|name|flight\s+numbers?|gates?|"
+    r"terminal|signature|paperwork|contract|pricing\s+tier|room\s+number)\b",
+    re.I,
+)
+NOTHING_FINAL = re.compile(
+    r"\b(?:nothing(?:'s|\s+is)\s+(?:final|confirmed|fixed|booked|set|settled|decided)(?:\s+yet)?|"
+    r"none\s+of\s+(?:this|it)\s+is\s+(?:final|confirmed))\b",
+    re.I,
+)
+
+
+def _value_kinds(word: str) -> set[str]:
+    """The kinds of fact a word of an alternative may be a value of."""
+    word = word.strip(".,;:()")
+    kinds = set()
+    if re.fullmatch(
+        r"\d{1,2}(?:[:.h]\d{2})?(?:\s?[ap]\.?m\.?)?|\d{1,2}[ap]m|noon|midday|morning|afternoon|evening|"
+        r"midnight|\d{1,2}ish",
+        word,
+        re.I,
+    ):
+        kinds.add("time")
+    if re.fullmatch(
+        WEEKDAY + "|" + MONTH + r"|today|tomorrow|tonight|next|this|\d{1,2}(?:st|nd|rd|th)|\d{1,2}/\d{1,2}|"
+        r"\d{4}-\d{2}-\d{2}",
+        word,
+        re.I,
+    ):
+        kinds.add("date")
+    if re.fullmatch(
+        r"[$€£]\d[\d.,]*k?|[A-Z]{3}\d[\d.,]*|eur|usd|gbp|chf|jpy|cad|aud|euros?|dollars?|pounds?", word, re.I
+    ):
+        kinds.add("amount")
+    if re.fullmatch(
+        r"\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+        r"sixteen|seventeen|eighteen|nineteen|twenty",
+        word,
+        re.I,
+    ):
+        kinds.add("count")
+    if re.fullmatch(r"\d[\d.,']*\d|\d", word):
+        kinds.add("amount")
+    return kinds
+
+
+def _offers(clause: str, kind: str) -> bool:
+    """The clause offers values of a kind that governs `kind` as alternatives ("Wednesday or Thursday" for dates
+    and times, "4 or 5 people" for counts, "12 to 14 people"); "A or B" of other things offers nothing."""
+    governed = GOVERNS[kind]
+    for m in OR_ALTERNATIVES.finditer(clause):
+        shared = _value_kinds(m.group("a")) & _value_kinds(m.group("b"))
+        if shared & governed or ("time" in governed and _value_kinds(m.group("a")) & {"time"} and
+                                 _value_kinds(m.group("b")) & {"date", "time"}):  # fmt: skip
+            return True
+    if governed & {"count", "amount"}:
+        return any(not _is_time_range(clause, m) for m in NUMBER_RANGE.finditer(clause))
+    return False
+
+
+def _undercut_kinds(clause: str) -> set[str] | None:
+    """What an undercut clause takes back: the kinds its subject names ("flight times are still TBD": times;
+    "hotel TBC": nothing of ours), or None for everything ("not confirmed", "nothing is final yet")."""
+    topic = TOPIC.search(clause)
+    if topic is None:
+        return None
+    if topic.group("other"):
+        return set()
+    name = next(k for k in ("time", "date", "amount", "count") if topic.group(k))
+    return {"date", "time"} if name == "date" else {name}
+
+
 @per_text
-def asserted(text: str) -> str:
-    """`text` with what it does not assert blanked: sentences that hedge, undercut themselves, offer alternatives
-    or ask about the fact, and clauses under a condition."""
+def asserted(text: str, kind: str = "any") -> str:
+    """`text` with what it does not assert about a fact of `kind` blanked (see the module's docstring)."""
+    if kind == "code":
+        return text
     out = text
-    for a, b in sentences(text):
+    spans = sentences(text)
+    reading = {"time", "date", "amount", "count"} if kind == "any" else {kind}
+    if any(NOTHING_FINAL.search(text[a:b]) for a, b in spans):
+        return _blank(out, 0, len(text))
+    for a, b in spans:
         sentence = text[a:b]
-        if not sentence.strip():
-            continue
-        if UNDERCUT.search(sentence) or _hedges(sentence) or _alternatives(sentence):
-            out = _blank(out, a, b)
-            continue
         if sentence.rstrip().endswith("?") and not REQUEST.match(sentence):
             breaks = list(QUESTION_BREAK.finditer(sentence))  # "Thursday, 14 guests - could you confirm?" asks the end
             out = _blank(out, a + (breaks[-1].end() if breaks else 0), b)
             continue
-        for start, end in clauses(text, a, b):
-            if CONDITION.search(text[start:end]):
+        parts = clauses(text, a, b)
+        for start, end in parts:
+            clause = text[start:end]
+            if UNDERCUT.search(clause):
+                taken = _undercut_kinds(clause)
+                if taken is None or taken & reading:
+                    out = _blank(out, a, b)
+                    break
                 out = _blank(out, start, end)
+            elif _hedges(clause) or CONDITION.search(clause) or _offers(clause, kind):
+                out = _blank(out, start, end)
+                if not _has_value(clause) and _hedges(clause):
+                    out = _blank(out, a, b)  # "Probably — Thursday 15:30": the hedge stands for the sentence
+                    break
     return out
+
+
+def _has_value(clause: str) -> bool:
+    return any(_value_kinds(w) for w in re.findall(r"[\w:.$€£/-]+", clause))
 
 
 ASKING = re.compile(

@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 from orchestrator.scenario.text.clean import inside, per_text
 from orchestrator.scenario.text.dates import DateMention, find_dates
 from orchestrator.scenario.text.parse import read, sentences
+from orchestrator.scenario.text.roles import date_role, plays, set_aside
 from orchestrator.scenario.text.times import TimeMention, find_times
 from orchestrator.scenario.text.zones import as_tzinfo
 
@@ -155,8 +156,12 @@ def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iter
     return TimeVerdict(any(stated), conflicts, [m.text.strip() for m in mentions])
 
 
-def check_date(text: str, wanted: date, zone: str, now: datetime) -> tuple[bool, list[str], list[str]]:
-    """Whether `text` mentions the date `wanted`; also the other dates it mentions for the same thing, and all it mentions.
+def check_date(
+    text: str, wanted: date, zone: str, now: datetime, role: str | None = None
+) -> tuple[bool, list[str], list[str]]:
+    """Whether `text` mentions the date `wanted` (in the `role`, when given: text/roles.py); also the other dates it
+    mentions for the same thing, and all it mentions. A date the text sets aside (the old date of a move, a
+    cancelled one) neither states the date nor competes with it.
 
     Like other times for `mentions_time`, another date is for the same thing when it is in a sentence that
     mentions the wanted date ("15 March, or 15 April at the latest"), or when the text mentions only other
@@ -164,28 +169,31 @@ def check_date(text: str, wanted: date, zone: str, now: datetime) -> tuple[bool,
     local = ZoneInfo(zone)
     text = read(text)
     today = now.astimezone(local).date()
-    mentions: list[tuple[int, list[date], str]] = []
+    mentions: list[tuple[int, int, list[date], str]] = []
     spans: list[tuple[int, int]] = []
     for t in _times(text, today):
         if t.dates is not None and t.zone is not None and len(t.text) > 10:  # ISO date-times: their local date
-            mentions.append((t.start, [i.date() for i in instants(t, local, today)], t.text.strip()))
+            mentions.append((t.start, t.end, [i.date() for i in instants(t, local, today)], t.text.strip()))
             spans.append((t.start, t.end))
     for d in _dates(text, today):
         if not inside(d.start, spans):
-            mentions.append((d.start, d.dates, d.text.strip()))
+            mentions.append((d.start, d.end, d.dates, d.text.strip()))
     mentions.sort(key=lambda m: m[0])
     spans = sentences(text)
 
     def sentence(pos: int) -> tuple[int, int]:
         return next(((a, b) for a, b in spans if a <= pos < b), (pos, pos))
 
-    hits = {sentence(start) for start, dates, _ in mentions if wanted in dates}
+    kept = [m for m in mentions if not set_aside(text, m[0], m[1], sentence(m[0]))]
+    if role is not None:
+        kept = [m for m in kept if wanted not in m[2] or plays(date_role(text, m[0], m[1], sentence(m[0])), role)]
+    hits = {sentence(start) for start, _, dates, _ in kept if wanted in dates}
     other = [
         said
-        for start, dates, said in mentions
+        for start, _, dates, said in kept
         if wanted not in dates and (not hits or sentence(start) in hits) and not _same_weekday(said, wanted)
     ]
-    return bool(hits), other, [said for _, _, said in mentions]
+    return bool(hits), other, [said for _, _, _, said in mentions]
 
 
 WEEKDAY_ONLY = re.compile(r"(?:on\s+)?(?:a\s+)?(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?", re.I)

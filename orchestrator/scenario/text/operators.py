@@ -19,6 +19,7 @@ from orchestrator.scenario.text.links import check_link
 from orchestrator.scenario.text.parse import read
 from orchestrator.scenario.text.people import check_person
 from orchestrator.scenario.text.phrases import codes_of_shape, mentions_code, says, times_said
+from orchestrator.scenario.text.roles import ROLES
 
 TEXT_OPERATORS = {
     "mentions_time": "mentions the time",
@@ -50,7 +51,7 @@ PRIMARY = {
 }
 OPTIONS: dict[str, set[str]] = {
     "mentions_time": {"strict", "also", "zone", "claimed"},
-    "mentions_date": {"strict", "claimed"},
+    "mentions_date": {"strict", "claimed", "role"},
     "mentions_amount": {"currency", "strict", "claimed"},
     "misstates_amount": {"currency", "claimed"},
     "mentions_person": {"claimed"},
@@ -67,6 +68,9 @@ DEFAULT_CLAIMED = {"says": True, "misstates_amount": True}
 """`claimed: true` reads only what the text asserts (see text/claims.py): not hedged, not offered as one of
 several, not asked about. `says` asserts by default; a `forbid` or `not` condition on what a text reveals wants
 `claimed: false` (a hedged leak is a leak)."""
+FACT_KIND = {"mentions_time": "time", "mentions_date": "date", "mentions_amount": "amount",
+             "misstates_amount": "amount", "mentions_count": "count", "mentions_code": "code"}  # fmt: skip
+"""What a claimed reading is about: a caveat or an alternative about another kind of fact does not govern it."""
 LEAK_THRESHOLD = 0.15
 LEAK_MIN_SHARED = 3
 REF = "from"
@@ -142,6 +146,8 @@ def operand_problems(op: str, operand: object) -> list[tuple[tuple[str, ...], st
         isinstance(spec["approx"], int | float) and not isinstance(spec["approx"], bool) and 0 <= spec["approx"] < 1
     ):
         problems.append((("approx",), "expected a share of the count such as 0.25 (25% either way)"))
+    if "role" in spec and spec["role"] not in ROLES:
+        problems.append((("role",), f"expected one of {', '.join(ROLES)}, found {spec['role']!r}"))
     if "zone" in spec and (not isinstance(spec["zone"], str) or not _iana(spec["zone"])):
         problems.append((("zone",), f"expected an IANA time zone such as Europe/London, found {spec['zone']!r}"))
     for key in ("strict", "claimed", "only", "all"):
@@ -236,7 +242,7 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
     claimed = bool(spec.get("claimed", DEFAULT_CLAIMED.get(op, False)))
     if op == "misstates_amount":  # an amount stated (in the currency) that is none of the right ones
         if claimed:
-            text = asserted(read(text))
+            text = asserted(read(text), "amount")
         rights = [d for d in map(_decimal, wanted if isinstance(wanted, list) else [wanted]) if d is not None]
         code = currency_code(str(spec["currency"])) if spec.get("currency") else None
         return any(
@@ -257,7 +263,7 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
         return (all if every else any)(operator_holds(op, value, item, spec, zone, now) for item in wanted)
     strict = bool(spec.get("strict", DEFAULT_STRICT.get(op, False)))
     if claimed:
-        text = asserted(read(text))
+        text = asserted(read(text), FACT_KIND.get(op, "any"))
     if op == "says":
         return any(says(read(text), str(w)) for w in (wanted if isinstance(wanted, list) else [wanted]))
     if op == "mentions_code":
@@ -277,7 +283,7 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
         day = _date(wanted)
         if day is None:
             return False
-        hit, other, _ = check_date(text, day, zone, now)
+        hit, other, _ = check_date(text, day, zone, now, str(spec["role"]) if spec.get("role") else None)
         return hit and not (strict and other)
     if op == "mentions_amount":
         currency = spec.get("currency")
@@ -306,7 +312,7 @@ def explain(op: str, value: object, wanted: object, spec: dict[str, object], zon
     if text is None or wanted is None:
         return None
     if spec.get("claimed", DEFAULT_CLAIMED.get(op, False)) and (notes := claim_notes(read(text))):
-        said = _explain(op, asserted(read(text)), wanted, spec, zone, now)
+        said = _explain(op, asserted(read(text), FACT_KIND.get(op, "any")), wanted, spec, zone, now)
         return (f"{said}; " if said else "") + "not asserted: " + " | ".join(f"'{n}'" for n in notes[:3])
     return _explain(op, text, wanted, spec, zone, now)
 

@@ -1,0 +1,115 @@
+"""What a date is in its clause: its role (a meeting, a travel day out or back, a deadline, a holiday, a delivery,
+a start, a due date, an event), and whether the text sets it aside (the old date of a move, a cancelled slot).
+
+The role is read from the words nearest the date in its clause ("Sam has a public holiday on Tuesday 3 March, so
+we fly in on Wednesday": Tuesday is a holiday, Wednesday a travel day), else in its sentence (a table row:
+"Date: Tue 3 March | Leg: Outbound to Berlin"). A date with no role word near it has no role.
+"""
+
+from __future__ import annotations
+
+import re
+
+from orchestrator.scenario.text.parse import clauses
+
+ROLES = ("meeting", "travel-out", "travel-back", "travel", "deadline", "holiday", "delivery", "start", "due", "event")
+CUES: dict[str, re.Pattern[str]] = {
+    role: re.compile(pattern, re.I)
+    for role, pattern in {
+        "travel-back": r"\b(?:return(?:s|ing)?|back\s+(?:on|home)|fly(?:ing)?\s+(?:back|home)|flight\s+back|"
+        r"homebound|inbound|head(?:ing)?\s+back|come\s+back|coming\s+back|check[\s-]?out|checking\s+out|"
+        r"ret\.?|rückflug|rückreise|retour)\b",
+        "travel-out": r"\b(?:fly(?:ing)?\s+(?:out|in|to)|flies\s+(?:out|in|to)|depart(?:s|ing|ure)?|dep\.?|outbound|"
+        r"leav(?:e|es|ing)|out\s+on|travel(?:ling|ing)?\s+(?:out|in|to)|arriv(?:e|es|ing|al)\s+in|"
+        r"check[\s-]?in|checking\s+in|hinflug|anreise|aller)\b",
+        "travel": r"\b(?:travel(?:s|ling|ing)?|trip|fly(?:ing)?|flights?|train|journey|travel\s+days?)\b",
+        "holiday": r"\b(?:holiday|bank\s+holiday|public\s+holiday|vacation|pto|off\s+(?:on|that|sick)|"
+        r"day\s+off|out\s+of\s+(?:the\s+)?office|ooo|on\s+leave|annual\s+leave|feiertag|urlaub)\b",
+        "deadline": r"\b(?:deadline|due|by|no\s+later\s+than|latest|before|until|till|cut-?off|submit(?:ted)?|"
+        r"reply|respond|resubmit|expires?|closes?|frist|bis)\b",
+        "delivery": r"\b(?:deliver(?:y|ed|ies|s)?|ship(?:s|ped|ping|ment)?|dispatch(?:ed)?|arriv(?:e|es|al)|lands?|"
+        r"eta|lieferung|liefertermin|livraison)\b",
+        "start": r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|go[\s-]?live|first\s+day|kick(?:s|ing)?[\s-]?off|"
+        r"commenc(?:e|es|ing)|effective|onboarding|joins?|joining|launch(?:es)?|beginn)\b",
+        "due": r"\b(?:due|payable|pay(?:ment)?|paid|renew(?:al|s)?|invoice|billing|charge[sd]?|fällig)\b",
+        "meeting": r"\b(?:meet(?:ing)?s?|call|sync|review|interview|session|1:1|one-on-one|catch-?up|stand-?up|"
+        r"demo|workshop|appointment|kick-?off|briefing|debrief|retro|board|huddle|termin|réunion|moved|"
+        r"resched(?:uled?)?|invite)\b",
+        "event": r"\b(?:event|party|conference|summit|dinner|lunch|offsite|off-site|agm|launch|wedding|training|"
+        r"ceremony|gala|webinar|keynote|seminar|fair|festival|celebration|rehearsal|visit|tour|exam|"
+        r"hearing|signing|closing)\b",
+    }.items()
+}
+KIN = {
+    "travel": {"travel", "travel-out", "travel-back"},
+    "travel-out": {"travel-out"},
+    "travel-back": {"travel-back"},
+    "deadline": {"deadline", "due"},
+    "due": {"due", "deadline"},
+    "meeting": {"meeting", "event"},
+    "event": {"event", "meeting"},
+    "holiday": {"holiday"},
+    "delivery": {"delivery"},
+    "start": {"start"},
+}
+"""The roles a wanted role accepts: a travel day is a day out or back; a due date a deadline; an event a meeting."""
+
+
+def _nearest(text: str, lo: int, hi: int, start: int, end: int) -> str | None:
+    """The role of the cue nearest the date `text[start:end]` in `text[lo:hi]` (before it on a tie)."""
+    best: tuple[int, int, str] | None = None
+    for order, (role, cue) in enumerate(CUES.items()):
+        for m in cue.finditer(text, lo, hi):
+            if start <= m.start() < end:
+                continue
+            distance = start - m.end() if m.end() <= start else m.start() - end + 1
+            key = (max(distance, 0), order, role)
+            if best is None or key < best:
+                best = key
+    return best[2] if best else None
+
+
+def date_role(text: str, start: int, end: int, sentence: tuple[int, int]) -> str | None:
+    """The role of the date written at `text[start:end]` in its `sentence` (a span of `text`), if any is said."""
+    for a, b in clauses(text, *sentence):
+        if a <= start < b:
+            found = _nearest(text, a, b, start, end)
+            if found:
+                return found
+    return _nearest(text, *sentence, start, end)
+
+
+def plays(role: str | None, wanted: str) -> bool:
+    """Whether a date read in `role` is one in the `wanted` role."""
+    return role is not None and role in KIN.get(wanted, {wanted})
+
+
+DATE_SET_ASIDE_BEFORE = re.compile(
+    r"(?:\b(?:instead\s+of|rather\s+than|not|no\s+longer|cancel(?:l?ed|s)?|"
+    r"(?:mov|shift|push|postpon|reschedul|chang|bring|brought|delay|switch|swap)\w*\b[^.!?\n]{0,40}?\bfrom|drop(?:ped)?|skip(?:ping|ped)?|"
+    r"scrap(?:ped)?|old|previous(?:ly)?|original(?:ly)?|earlier|initial(?:ly)?|formerly|"
+    r"(?:was|were)\s+(?:meant|supposed|planned|scheduled|due|set|booked|going)(?:\s+to\s+be|\s+to\s+happen|\s+for)?|"
+    r"used\s+to\s+be|can(?:'|’)?t\s+(?:do|make|move\s+it\s+to)|won(?:'|’)?t\s+(?:do|make|be)|was|were|"
+    r"(?:mov|shift|push|switch)\w*\s+(?:[\w'’-]+\s+){0,3}?off|ignore|disregard|replac(?:es|ed|ing)|"
+    r"no\s+earlier\s+than|is(?:n['’]t|\s+not)|are(?:n['’]t|\s+not)|moved\s+away\s+from|superseded|void)"
+    r"(?:\s+(?:on|the|for|at|of|date|slot|plan|one|was))*\s*)$",
+    re.I,
+)
+DATE_SET_ASIDE_AFTER = re.compile(
+    r"^\s*(?:[\w'’]+\s+){0,3}?(?:(?:is|are|was|has\s+been)\s+(?:now\s+)?(?:off|out|cancell?ed|dropped|scrapped|"
+    r"moved|pushed|postponed|no\s+longer|not\s+(?:happening|possible|going\s+ahead))|"
+    r"(?:does|do|did|will)(?:\s+not|n['’]t)\s+(?:work|go\s+ahead|happen)|no\s+longer|anymore|→|->|=>|⟶|"
+    r"\(old\)|\(cancell?ed\)|(?:is|are|was)\s+(?:now\s+)?(?:superseded|void|obsolete|withdrawn|fully\s+booked)|"
+    r"(?:[\w'’]+\s+){0,3}(?:which|that)\s+(?:i|we)(?:['’]ve|\s+have)\s+cancell?ed)",
+    re.I,
+)
+
+
+def set_aside(text: str, start: int, end: int, sentence: tuple[int, int]) -> bool:
+    """Whether the date at `text[start:end]` is set aside: the old date of a move ("moved from Wednesday to
+    Thursday", "It was meant to be the 28th Jan"), a cancelled one ("the 12 March slot is cancelled"), one said not
+    to be it ("not Friday")."""
+    clause = next(((a, b) for a, b in clauses(text, *sentence) if a <= start < b), sentence)
+    before = text[max(clause[0], start - 50) : start]
+    after = text[end : min(clause[1], end + 50)]
+    return DATE_SET_ASIDE_BEFORE.search(before) is not None or DATE_SET_ASIDE_AFTER.match(after) is not None
