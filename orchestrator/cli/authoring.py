@@ -158,6 +158,14 @@ def generate_command(
         str | None,
         typer.Option("--split", help="Write only tasks of this split: train, test or core (edition 2: also test-ood)."),
     ] = None,
+    max_draws: Annotated[
+        int | None,
+        typer.Option(
+            "--max-draws",
+            help="Candidates each family may draw before it gives up: \\[default: 6 per task (+20); with --split, "
+            "50 times the split's budget: drawn until the split supplies --count, or clearly cannot].",
+        ),
+    ] = None,
     workers: WorkersOption = None,
     backend: Annotated[
         str, typer.Option("--backend", help="Where tasks are proven: local (this machine's cores) or ray.")
@@ -199,7 +207,11 @@ def generate_command(
         options = pipeline.Options(pipeline.family_names(family, edition), count, seed=seed, size=size, prove=prove,
                                    split=split, knobs=_knobs(knob or []), edition=edition,
                                    workers=workers or pipeline.default_workers(), backend=backend,
-                                   full_sample=pipeline.parse_share(full_sample))  # fmt: skip
+                                   full_sample=pipeline.parse_share(full_sample), max_draws=max_draws)  # fmt: skip
+        if family.strip() == "all" and options.never_in_split():  # all the families that can supply the split
+            left_out = options.never_in_split()
+            options.families = [f for f in options.families if f not in left_out]
+            err.print(f"all: {', '.join(left_out)} left out: no task of theirs is ever {split}", highlight=False)
         if inject:
             from orchestrator.generate import inject as injection
 
@@ -210,9 +222,11 @@ def generate_command(
     started = time.perf_counter()
     reports = _generate(options, out, started, replace)
     _print_generated(reports, out, time.perf_counter() - started, as_json)
-    short = [r.family for r in reports if r.written < count]
+    short = [r for r in reports if r.written < count]
     if short:
-        err.print(f"[yellow]fewer than {count} tasks for:[/] {', '.join(short)}", highlight=False)
+        err.print(f"[yellow]fewer than {count} tasks for:[/] {', '.join(r.family for r in short)}", highlight=False)
+        for r in short:
+            err.print(f"  {short_of(r, options)}", highlight=False)
         raise typer.Exit(1)
 
 
@@ -262,6 +276,16 @@ def _generate(options: pipeline.Options, out: Path, started: float, replace: boo
         except KeyboardInterrupt:
             err.print(f"stopped: the tasks proven so far are kept in {out}; run the same command to continue")
             raise typer.Exit(130) from None
+
+
+def short_of(report: pipeline.FamilyReport, options: pipeline.Options) -> str:
+    """Why a family wrote fewer tasks than asked: what its draws came to, and how to draw more."""
+    which = f"{options.split} tasks" if options.split else "tasks"
+    came = (f"{report.other_split} of other splits, {report.duplicates} duplicates, "
+            f"{sum(report.dropped.values())} dropped by proofs, {report.unfit} unfit")  # fmt: skip
+    more = f"--max-draws {report.drawn * 4} draws further" if report.drawn else "--max-draws draws further"
+    supply = f"its {options.split} split supplies no more within them" if options.split else "no more proved out"
+    return f"{report.family}: {report.written} of {options.count} {which} after {report.drawn} draws ({came}): {supply}; {more}"
 
 
 def _print_generated(reports: list[pipeline.FamilyReport], out: Path, elapsed: float, as_json: bool) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from orchestrator.generate.edition2 import OOD_FAMILIES as OOD
 from orchestrator.generate.family import Family, Task, families
 from orchestrator.generate.organization import SIZES
 
@@ -26,6 +27,11 @@ MIX = "mix"
 """Edition 2's default `size`: each organization's world size from `edition2.SIZE_MIX`."""
 MANIFEST = "tasks.jsonl"
 ATTEMPTS_PER_TASK = {None: 6, "train": 8, "test": 25, "core": 120, "test-ood": 120}
+SPLIT_DRAWS = 50
+"""With a split, a run draws up to this many times a family's usual budget (`count * ATTEMPTS_PER_TASK + 20`) before
+it decides the split cannot supply the tasks: edition 2 splits by organization, a group of tasks at a time, so a
+family can draw 70 candidates of the other splits in a row. Candidates of another split are not proven: drawing on
+costs little."""
 """How many candidates a run may draw per task asked for, before it gives up on a family."""
 
 Transform = Callable[[Task], Task | None]
@@ -63,6 +69,8 @@ class Options:
     """Share of tasks (0 to 1, by the hash of their ids) proven in full besides `prove`."""
     address: str | None = None
     """`backend="ray"`: the cluster to join (None: a local Ray)."""
+    max_draws: int | None = None
+    """Candidates a family may draw before the run gives up on it (`--max-draws`); default `attempts`' budget."""
 
     def __post_init__(self) -> None:
         if self.size is None:
@@ -92,6 +100,13 @@ class Options:
         splits = SPLITS if self.edition == 2 else SPLITS[:3]
         if self.split is not None and self.split not in splits:
             raise GenerateError(f"--split must be one of {', '.join(splits)}, got {self.split!r}")
+        never = self.never_in_split()
+        if never:
+            raise GenerateError(f"--split {self.split}: family {', '.join(never)} never draws a {self.split} task "
+                                f"(edition 2's held-out families {', '.join(OOD)} draw only test-ood tasks, the "
+                                "others never do); leave it out or give another --split")  # fmt: skip
+        if self.max_draws is not None and self.max_draws < self.count:
+            raise GenerateError(f"--max-draws must be at least --count ({self.count}), got {self.max_draws}")
         if self.workers < 1:
             raise GenerateError(f"--workers must be at least 1, got {self.workers}")
         if self.backend not in BACKENDS:
@@ -99,6 +114,13 @@ class Options:
         if not 0 <= self.full_sample <= 1:
             raise GenerateError(f"--full-sample must be a share from 0% to 100%, got {self.full_sample:.0%}")
         self._check_knobs(known)
+
+    def never_in_split(self) -> list[str]:
+        """The families that draw no task of `split` at all (edition 2: test-ood is the held-out families' split, and
+        theirs alone; core takes both)."""
+        if self.edition != 2 or self.split not in ("train", "test", "test-ood"):
+            return []
+        return [f for f in self.families if (f in OOD) != (self.split == "test-ood")]
 
     def _check_knobs(self, known: dict[str, type[Family]]) -> None:
         for name, value in self.knobs.items():
@@ -119,7 +141,8 @@ class Options:
         )
         return {"families": self.families, "count": self.count, "seed": self.seed, "size": self.size,
                 "prove": self.prove, "split": self.split, "knobs": self.knobs, "edition": self.edition,
-                "full_sample": self.full_sample, "transform": name}  # fmt: skip
+                "full_sample": self.full_sample, "transform": name} | (
+                {"max_draws": self.max_draws} if self.max_draws is not None else {})  # fmt: skip
 
 
 def family_names(spec: str, edition: int = 1) -> list[str]:
@@ -178,8 +201,12 @@ class FamilyReport:
 
 
 def attempts(options: Options) -> int:
-    """How many candidates a run may draw per family before it gives up on it."""
-    return options.count * ATTEMPTS_PER_TASK[options.split] + 20
+    """How many candidates a run may draw per family before it gives up on it: `--max-draws` when given; else the
+    usual budget, `SPLIT_DRAWS` times over with a split (drawn until the split supplies `count`, or clearly cannot)."""
+    if options.max_draws is not None:
+        return options.max_draws
+    budget = options.count * ATTEMPTS_PER_TASK[options.split] + 20
+    return budget if options.split is None else budget * SPLIT_DRAWS
 
 
 def problem_kind(problem: str) -> str:
