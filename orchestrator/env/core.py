@@ -328,7 +328,7 @@ class ClawGymEnv:
         start_from(ep, baseline)
         self._ep = ep
         ep.observation = make_observation(scenario, tools, {
-            "episode_id": episode_id, "seed": seed, "apps": sorted(scenario.apps), "step_rewards": step_rewards,
+            "episode_id": episode_id, "apps": sorted(scenario.apps), "step_rewards": step_rewards,
             "max_tool_calls": scenario.limits.max_tool_calls, "max_steps": self.max_steps, "pass_mark": scenario.pass_mark,
             "baseline_score": baseline.score,
             "end_action": SUBMIT, "noise": noise_profile(scenario),

@@ -3,7 +3,9 @@ gateway's tools in MCP, OpenAI and Anthropic formats, `submit` last).
 
 Its `title` is the gateway's name for the task (`AGENT_TITLE`, "Your task"), never the scenario's own title: a title
 is written for the scenario's readers and can tell what is coming ("... after Sam declines"), which the gateway
-hides from MCP agents, so an env's agent gets no more. `scenario` (the id) is the trainer's, for its bookkeeping.
+hides from MCP agents, so an env's agent gets no more. Nor does it get the scenario's id, task id, family or seed: they
+are the trainer's, in the env's `state` (an id names a generated task's family and seed, from which its reference
+solution can be rebuilt). `info["episode_id"]` is the caller's, or a fresh id that maps to nothing.
 
 The system prompt is the model loop's preamble (who the agent works for, the time, to do the task with the tools;
 `orchestrator.agents.models.loop.prompt_preamble`) with the env's own ending: call `submit` when done.
@@ -39,7 +41,6 @@ def make_observation(scenario: Scenario, tools: list[dict[str, Any]], info: dict
     everything = [*tools, json.loads(json.dumps(SUBMIT_TOOL))]
     openai, anthropic = _formats(everything)
     return Observation(
-        scenario=scenario.id,
         title=AGENT_TITLE,
         task=task_text(scenario),
         persona=scenario.persona.model_dump(mode="json"),

@@ -78,7 +78,6 @@ DEFAULT_PORT = 8000
 class ClawGymResetObservation(Observation):
     """What `reset` returns (OpenEnv drops `metadata` from the wire, so everything is a field)."""
 
-    scenario: str
     title: str
     task: str
     persona: dict[str, Any]

@@ -13,7 +13,6 @@ from pydantic import BaseModel, Field
 class Observation(BaseModel):
     """What `reset` returns: the task, who the agent works for, and the tools in three formats."""
 
-    scenario: str = Field(description="The scenario's id.")
     title: str
     task: str = Field(description="The instruction, as the gateway's `task` prompt gives it.")
     persona: dict[str, Any] = Field(description="name, email, timezone, domains of the person the agent works for.")

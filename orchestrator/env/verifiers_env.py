@@ -240,9 +240,9 @@ class _Front:
 
     def __init__(self, env: ClawGymEnv, obs: Observation) -> None:
         self.env = env
-        self.scenario = SimpleNamespace(id=obs.scenario)  # what the served app's /healthz reports
+        self.scenario = SimpleNamespace(id=env.state.scenario)  # what the served app's /healthz reports
         self.tools = [types.Tool.model_validate(t) for t in obs.tools]
-        self.server: Server[Any] = Server(f"clawgym-{obs.scenario}", on_list_tools=self._list, on_call_tool=self._call)
+        self.server: Server[Any] = Server("clawgym", on_list_tools=self._list, on_call_tool=self._call)
 
     async def _list(self, ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=self.tools)

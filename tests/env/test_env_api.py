@@ -54,7 +54,7 @@ def oracle_index(scenario: Scenario, tool: str, nth: int = 0) -> int:
 async def test_reset_observation_step_and_close(travel: Scenario) -> None:
     env = ClawGymEnv()  # without `async with`: close() by hand
     obs = await env.reset(TRAVEL_PATH, seed=3)
-    assert obs.scenario == "travel-berlin-offsite" and "Berlin offsite" in obs.task
+    assert env.state.scenario == "travel-berlin-offsite" and "Berlin offsite" in obs.task
     assert obs.persona["email"] == "dana@acme.test" and obs.now.startswith("2026-03-02T09:00:00+01:00")
     names = [t["name"] for t in obs.tools]
     assert names[-1] == SUBMIT and "mail__search_messages" in names and all("inputSchema" in t for t in obs.tools)
@@ -441,8 +441,8 @@ async def test_episodes_side_by_side_on_one_backend_stay_apart(travel: Scenario)
 
 def test_sync_wrapper(travel: Scenario) -> None:
     with SyncClawGymEnv(step_rewards=True) as env:
-        obs = env.reset(str(TRAVEL_PATH), seed=0)
-        assert obs.scenario == travel.id
+        env.reset(str(TRAVEL_PATH), seed=0)
+        assert env.state.scenario == travel.id
         saved: dict[str, Any] = {}
         total = 0.0
         for step in travel.oracle:

@@ -89,10 +89,10 @@ async def test_reference_solution_over_the_websocket_session_earns_the_verifiers
         reset = await env.reset(scenario="reschedule-conflict", seed=3, step_rewards=True)
         obs = reset.observation
         assert reset.done is False and reset.reward is None
-        assert obs["scenario"] == "reschedule-conflict" and "all-hands" in obs["task"]
+        assert "scenario" not in obs and "all-hands" in obs["task"]  # the id is the trainer's (state), not the agent's
         names = [t["name"] for t in obs["tools"]]
         assert names[-1] == "submit" and "calendar__list_events" in names and len(names) == len(obs["openai_tools"])
-        assert obs["info"]["seed"] == 3 and obs["info"]["step_rewards"] is True
+        assert "seed" not in obs["info"] and obs["info"]["step_rewards"] is True
 
         steps = await play_oracle(env)
         # Declared step rewards: a stage is credited where its checks first hold, not only at the end.
@@ -163,7 +163,7 @@ async def test_tools_over_mcp_with_openenvs_mcp_client(url: str) -> None:
 async def test_the_typed_client_gives_clawgyms_observations(url: str) -> None:
     async with ClawGymClient(base_url=url) as env:
         first = await env.reset(scenario="reschedule-conflict", seed=2)
-        assert isinstance(first.observation, ClawGymResetObservation) and first.observation.info["seed"] == 2
+        assert isinstance(first.observation, ClawGymResetObservation) and (await env.state()).seed == 2
         assert [t.name for t in await env.list_tools()][-1] == "submit"
         out = await env.call_tool("calendar__no_such_tool")
         assert isinstance(out.observation, ClawGymToolObservation)
@@ -183,8 +183,8 @@ async def test_only_served_scenarios_can_be_reset_to(url: str) -> None:
         # The session survives a refused reset; a step before any reset says what to do.
         early = await env.step({"type": "call_tool", "tool_name": "mail__search_messages", "arguments": {"query": ""}})
         assert "reset" in early.observation["error"]["message"]
-        ok = await env.reset(scenario="flaky-ticketing")
-        assert ok.observation["scenario"] == "flaky-ticketing"
+        await env.reset(scenario="flaky-ticketing")
+        assert (await env.state())["scenario"] == "flaky-ticketing"
         named = await env.reset(scenario="flaky-ticketing", episode_id="run 7/a@b")  # any id: sandboxes are named apart
         assert named.observation["info"]["episode_id"] == "run 7/a@b"
         with pytest.raises(RuntimeError, match="unknown noise profile 'loud'; profiles are: none, mild, harsh"):
@@ -198,7 +198,7 @@ def test_the_environment_class_works_synchronously_too() -> None:
     env = ClawGymOpenEnv(ScenarioSet([SCENARIO]))
     try:
         first = env.reset(seed=1)
-        assert first.scenario == "reschedule-conflict" and first.info["seed"] == 1
+        assert env.state.scenario == "reschedule-conflict" and env.state.seed == 1 and "seed" not in first.info
         assert env.step(ListToolsAction()).tools[-1].name == "submit"
         end = env.step(CallToolAction(tool_name="submit", arguments={"message": "nothing"}))
         assert end.done is True and end.reward == 0.0 and end.info["passed"] is False

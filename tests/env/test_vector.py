@@ -34,9 +34,9 @@ def test_a_batch_of_episodes_runs_across_processes_each_its_own_episode() -> Non
     scenario = load(RESCHEDULE)
     with VectorEnv(4, workers=2) as envs:
         assert len(set(envs.pids)) == 2 and os.getpid() not in envs.pids
-        observations = envs.reset(RESCHEDULE, seeds=10)
-        assert [o.info["seed"] for o in observations] == [10, 11, 12, 13]
-        assert {o.scenario for o in observations} == {scenario.id}
+        envs.reset(RESCHEDULE, seeds=10)
+        assert [s.seed for s in envs.states()] == [10, 11, 12, 13]
+        assert {s.scenario for s in envs.states()} == {scenario.id}
         saved: list[dict[str, Any]] = [{}, {}, {}, {}]
         for step in scenario.oracle:
             actions = [
