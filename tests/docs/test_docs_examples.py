@@ -11,6 +11,10 @@ A fence's options (`` ```python marks="ray" requires="ray" ``) say what an examp
   `http://127.0.0.1:8000/t/TOKEN`), `model` (an OpenAI-compatible model server that answers without calling a tool,
   at `http://127.0.0.1:8001/v1`), `exported-tasks` (run in a folder where `orchestrator export-tasks` wrote the
   library as `tasks-train` and `tasks.jsonl`).
+A shell block runs only when its fence says `run="MARK"` (`` ```bash run="e2e" ``): its lines go to `bash -e` with
+the venv first on `PATH`, in an empty folder that links the checkout's `scenarios/` and `examples/`, marked MARK;
+the other shell blocks are checked by test_docs_commands.py (every command and option they name exists).
+
 - `excerpt`: the block shows part of a source file (named by the option) and is not run; every line of its code
   (comments and lines with `...` aside) must be in that file, so the excerpt cannot drift from the code.
 """
@@ -34,6 +38,7 @@ from docpages import ROOT, Block, all_blocks
 
 PYTHON = [block for block in all_blocks() if block.language in ("python", "py")]
 KNOWN_OPTIONS = {"marks", "requires", "needs", "excerpt"}
+RUN_SHELL = [block for block in all_blocks() if block.language in ("bash", "sh", "") and "run" in block.options]
 SERVE_ENV_URL = "http://127.0.0.1:8000/t/TOKEN"
 MODEL_URL = "http://127.0.0.1:8001/v1"
 
@@ -160,4 +165,20 @@ def test_the_example_runs(block: Block, tmp_path: Path) -> None:
         script.write_text(source)
         command = [sys.executable, str(script)]
         run = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, f"{block.name} exited {run.returncode}:\n{run.stdout[-3000:]}\n{run.stderr[-5000:]}"
+
+
+def test_some_shell_blocks_run() -> None:
+    assert RUN_SHELL, "no shell block says run=...: the quick walk-through of docs/getting-started.md runs"
+
+
+@pytest.mark.parametrize(
+    "block", [pytest.param(b, id=b.name, marks=getattr(pytest.mark, b.options["run"])) for b in RUN_SHELL]
+)
+def test_the_shell_block_runs(block: Block, tmp_path: Path) -> None:
+    for folder in ("scenarios", "examples"):
+        (tmp_path / folder).symlink_to(ROOT / folder)
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    command = ["bash", "-euo", "pipefail", "-c", block.source]
+    run = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, f"{block.name} exited {run.returncode}:\n{run.stdout[-3000:]}\n{run.stderr[-5000:]}"
