@@ -161,3 +161,13 @@ def test_release_v2_and_the_image_name_are_documented() -> None:
         in (ROOT / "orchestrator/backends/docker.py").read_text()
     )
     assert "${CLAWGYM_IMAGE:-clawgym/apps:latest}" in (ROOT / "images/build.sh").read_text()
+
+
+def test_every_environment_variable_is_documented() -> None:
+    sources = [*ROOT.glob("orchestrator/**/*.py"), *ROOT.glob("servers/**/*.py"), *ROOT.glob("images/*.sh")]
+    used = {
+        v for path in [*sources, ROOT / "compose.yaml"] for v in re.findall(r"CLAWGYM_[A-Z0-9_]+", path.read_text())
+    }
+    assert {"CLAWGYM_IMAGE", "CLAWGYM_RECORD_KEY", "CLAWGYM_TASK", "CLAWGYM_PORT"} <= used
+    documented = set(re.findall(r"`(CLAWGYM_[A-Z0-9_]+)`", page("reference/environment.md")))
+    assert not used - documented, f"docs/reference/environment.md does not name {sorted(used - documented)}"
