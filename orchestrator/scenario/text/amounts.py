@@ -52,15 +52,51 @@ ISO_CURRENCIES = {
     "TRY",
     "ILS",
     "KRW",
+    "NGN",
+    "AED",
+    "SAR",
+    "QAR",
+    "KES",
+    "THB",
+    "IDR",
+    "MYR",
+    "PHP",
+    "VND",
+    "TWD",
+    "RON",
+    "BGN",
+    "ISK",
+    "UAH",
+    "EGP",
+    "MAD",
+    "CLP",
+    "COP",
+    "PEN",
+    "ARS",
 }
 _CUR = (
     r"(?:US\$|[€$£¥]|\b(?:" + "|".join(sorted(ISO_CURRENCIES)) + r")(?:\b|(?=[-−]?\d))|\b(?:euros?|dollars?|pounds?)\b)"
 )
 _NUM = r"(?:\d{1,3}(?:[,.'\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?![\d])"
+_MULT = r"(?:\s?(?P<{}>k|m|mn|bn|million|thousand|billion|mio\.?|tsd\.?)(?![\w]))?"
 AMOUNT = re.compile(
-    r"(?P<c1>" + _CUR + r")\s?(?P<n1>[-−]?" + _NUM + r")|(?<![\w.,])(?P<n2>[-−]?" + _NUM + r")\s?(?P<c2>" + _CUR + r")",
+    r"(?P<c1>"
+    + _CUR
+    + r")\s?(?P<n1>[-−]?"
+    + _NUM
+    + r")"
+    + _MULT.format("m1")
+    + r"|(?<![\w.,])(?P<n2>[-−]?"
+    + _NUM
+    + r")"
+    + _MULT.format("m2")
+    + r"\s?(?P<c2>"
+    + _CUR
+    + r")",
     re.I,
 )
+MULTIPLIERS = {"k": 1000, "thousand": 1000, "tsd": 1000, "tsd.": 1000, "m": 10**6, "mn": 10**6, "million": 10**6,
+               "mio": 10**6, "mio.": 10**6, "bn": 10**9, "billion": 10**9}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -89,18 +125,38 @@ def find_amounts(text: str) -> tuple[AmountMention, ...]:
         if price.amount is None:
             continue
         value = -price.amount if number.startswith("-") else price.amount
+        mult = (m["m1"] or m["m2"] or "").lower()
+        if mult:
+            value *= MULTIPLIERS[mult]
         out.append(AmountMention(m.group(0).strip(), value, currency))
     return tuple(out)
 
 
+SET_ASIDE = re.compile(
+    r"\b(?:not|instead\s+of|rather\s+than|was|were|(?:down|up|reduced|increased|cut|lowered|raised)\s+from|from|"
+    r"originally|previously|initially|old|earlier|asked\s+for|requested|claimed|demand(?:ed|s)?|would\s+have|"
+    r"list\s+price(?:\s+of)?|(?:first|original|earlier|previous)\s+(?:quote|offer|price|estimate)(?:\s+of)?|"
+    r"(?:declined|rejected|refused|turned\s+down)(?:\s+(?:the|their|your|an?))?(?:\s+\w+)?(?:\s+(?:of|for|at))?)"
+    r"[\s:(]*(?:the\s+|an?\s+)?$",
+    re.I,
+)
+
+
+def _set_aside(text: str, mention: AmountMention) -> bool:
+    at = text.find(mention.text)
+    return at != -1 and SET_ASIDE.search(text[max(0, at - 40) : at]) is not None
+
+
 def check_amount(text: str, value: float | str | Decimal, currency: str | None) -> tuple[bool, list[str], list[str]]:
-    """Whether `text` states `value` (in `currency`, when given); also other amounts in that currency, and all found."""
+    """Whether `text` states `value` (in `currency`, when given); also other amounts in that currency, and all found.
+    An amount set aside ("down from $94k", "instead of €45", "the customer asked for USD 1,130") states nothing."""
     try:
         wanted = Decimal(str(value))
     except InvalidOperation:
         return False, [], []
     code = currency_code(currency) if currency else None
-    found = find_amounts(read(text))
+    own = read(text)
+    found = [a for a in find_amounts(own) if not _set_aside(own, a)]
     hit = any(abs(a.value - wanted) < Decimal("0.005") and (code is None or a.currency == code) for a in found)
     other = [
         a.text for a in found if abs(a.value - wanted) >= Decimal("0.005") and (code is None or a.currency == code)

@@ -128,6 +128,17 @@ NOTHING_FINAL = re.compile(
 )
 
 
+ESTIMATE = re.compile(
+    r"(?:\b(?:about|around|roughly|approximately|approx\.?|circa|ca\.|up\s+to|at\s+least|at\s+most|more\s+than|"
+    r"over|under|fewer\s+than|less\s+than|nearly|almost|estimated|est\.|indicative(?:ly)?|ballpark|some)|~|±)"
+    r"\s*(?:[A-Z]{3}\s?|[$€£¥]\s?)?\d[\d.,']*(?:\s?(?:k|m|mn|bn|million|thousand|billion)\b)?|"
+    r"\b(?:about|around|roughly|approximately|nearly|almost|some)\s+(?:a\s+)?(?:dozen|twenty|thirty|forty|fifty|"
+    r"a\s+hundred|hundred)",
+    re.I,
+)
+"""An estimate ("about 2,300", "roughly CHF 85k", "~€240.000", "up to 120"): a claimed count or amount is exact."""
+
+
 def _value_kinds(word: str) -> set[str]:
     """The kinds of fact a word of an alternative may be a value of."""
     word = word.strip(".,;:()")
@@ -198,6 +209,9 @@ def asserted(text: str, kind: str = "any") -> str:
     reading = {"time", "date", "amount", "count"} if kind == "any" else {kind}
     if any(NOTHING_FINAL.search(text[a:b]) for a, b in spans):
         return _blank(out, 0, len(text))
+    if reading & {"count", "amount"}:
+        for m in ESTIMATE.finditer(text):
+            out = _blank(out, m.start(), m.end())
     for a, b in spans:
         sentence = text[a:b]
         if sentence.rstrip().endswith("?") and not REQUEST.match(sentence):

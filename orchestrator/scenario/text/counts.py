@@ -82,18 +82,61 @@ def _forms(noun: str) -> set[str]:
     return {noun, noun + "s"}
 
 
-def counts_of(text: str, end: int, nouns: list[str]) -> bool:
+PEOPLE = frozenset({"people", "person", "persons", "guests", "guest", "attendees", "participants", "pax", "heads",
+                    "adults", "colleagues", "members", "staff", "travellers", "travelers", "us", "covers", "seats",
+                    "diners", "headcount", "employees", "hires", "candidates"})  # fmt: skip
+PEOPLE_BEFORE = re.compile(
+    r"\b(?:party\s+of|table\s+for|group\s+of|team\s+of|for|serves|feeds|catering\s+for|we(?:'re|\s+are|'ll\s+be|"
+    r"\s+will\s+be)|headcount(?:\s+(?:of|is|:))?|expecting|booked\s+for)\s*$",
+    re.I,
+)
+
+
+def counts_of(text: str, end: int, nouns: list[str], start: int | None = None) -> bool:
     """Whether one of `nouns` (singular or plural) is among the three words after a count ending at `end`
-    ("34 other companies", "14 hungry guests", "32 others")."""
+    ("34 other companies", "14 hungry guests", "32 others"), or, for a count starting at `start`, among the three
+    words before it in its clause ("Hosts covered: 250", "headcount of 2"); a count of people is also written
+    "four of us", "a party of 5", "table for 5", "we're 6"."""
     words = [w.lower() for w in re.findall(r"[A-Za-z]+", text[end : end + 60])[:3]]
     forms = set().union(*(_forms(n) for n in nouns))
-    return any(w in forms for w in words)
+    if any(w in forms for w in words):
+        return True
+    before = ""
+    if start is not None:
+        lead = text[max(0, start - 40) : start]
+        before = re.split(r"[.;!?\n|()]", lead)[-1]
+        if any(w.lower() in forms for w in re.findall(r"[A-Za-z]+", before)[-3:]):
+            return True
+    if forms & PEOPLE:
+        if words[:1] and words[0] in PEOPLE or words[:2] == ["of", "us"] or words[:2] == ["of", "you"]:
+            return True
+        return bool(PEOPLE_BEFORE.search(before))
+    return False
+
+
+COUNT_SET_ASIDE = re.compile(
+    r"(?:\b(?:not|no\s+longer|instead\s+of|rather\s+than|was|were|originally|previously|from|cancel(?:l?ed)?)"
+    r"(?:\s+(?:the|a|an|for|of))?)\s*$",
+    re.I,
+)
 
 
 def check_count(text: str, wanted: int, of: list[str] | None = None, approx: float = 0.0) -> tuple[bool, list[str]]:
     """Whether `text` states the count `wanted` (within the share `approx` of it: "about 40" for 37 with 0.25; of
-    one of the nouns `of`, when given); also every count it states, as written."""
+    one of the nouns `of`, when given); also every count it states, as written. A count set aside ("not 4", "was 6") neither; and with
+    `of`, a second, other count of the same thing contradicts it ("party of 6" ... "table for eight")."""
     own = read(text)
     found = find_counts(own)
-    hit = any(abs(v - wanted) <= approx * wanted and (not of or counts_of(own, e, of)) for v, _, e in found)
+
+    def said(start: int) -> bool:
+        before = own[max(0, start - 20) : start]
+        return not COUNT_SET_ASIDE.search(before)
+
+    counted = [(v, st, e) for v, st, e in found if said(st) and (not of or counts_of(own, e, of, st))]
+    hit = any(abs(v - wanted) <= approx * wanted for v, _, _ in counted)
+    if hit and of:  # another count of the very noun, written after it, contradicts ("5 rooms" ... "4 rooms")
+        forms = set().union(*(_forms(n) for n in of))
+        nouned = [v for v, _, e in counted if re.findall(r"[A-Za-z]+", own[e : e + 30])[:1] and
+                  re.findall(r"[A-Za-z]+", own[e : e + 30])[0].lower() in forms]  # fmt: skip
+        hit = not any(abs(v - wanted) > approx * wanted for v in nouned)
     return hit, [own[s:e] for _, s, e in found]

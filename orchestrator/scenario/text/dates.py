@@ -31,7 +31,7 @@ DATE_PATTERNS = [
         re.compile(
             r"(?<![\w.:])(?:"
             + _DAY.format("d1")
-            + r"\s*(?:-|–|to)\s*)?"  # "6-8 March": a span of days states its first
+            + r"\s*(?:-|–|to)\s*)?"  # "6-8 March": a span of days states both ends
             + _DAY.format("d")
             + r"(?:\s+of)?[\s-]+"
             + _MONTH.format("mon")
@@ -139,7 +139,7 @@ def find_dates(text: str, today: date) -> list[DateMention]:
                 found_days = [
                     valid_date(int(g["y"]), month, day) if g.get("y") else _yearless(today, month, day) for day in days
                 ]
-                dates = [d for d in found_days if d][:1]
+                dates = [d for d in found_days if d]  # "3–6 March" states both ends
             elif kind == "num":
                 a, b = int(g["a"]), int(g["b"])
                 year = g.get("y")
