@@ -12,7 +12,9 @@ in process by default), serves its tools as a Streamable HTTP MCP server on 127.
 (`TOOL_PREFIX = None`: the model sees ClawGym's names, `mail__search_messages`). When the harness stops, the episode
 ends (`submit` if the model did not call it, with its last reply as the message) and the task's reward
 `clawgym_score` is the verifier's score; metrics: `passed`, `tool_calls`, `violations`, `truncated`, and
-`process` where the scenario has process checks.
+`process` where the scenario has process checks. A model that could not be reached or failed (verifiers'
+`ProviderError`) before the episode ended makes the episode an error (`Episode.errors`, `ok` false; verifiers
+retries it per `--env.retries`), never a task scored 0: the trace then carries no `clawgym_score`.
 
 The default seat plays with `ClawGymHarness`: verifiers' own chat loop (the `null` harness's program), run by this
 Python rather than in a uv environment built at run time, in a subprocess runtime. Any MCP-capable harness can be
@@ -230,9 +232,26 @@ class ClawGymVerifiersEnv(vf.Env[ClawGymEnvConfig]):
                 rollout.config = task.config.model_copy(update={"tools_url": url})
                 rollout.env = env
                 rollout._ending = None
-                await agents.agent.run(rollout)
+                trace = await agents.agent.run(rollout)
+            failed = model_failure(trace)
+            if failed is not None and not env.state.done:
+                raise vf.EnvError(
+                    f"{task.key}: the model failed before the episode ended ({failed}): the episode is not scored, "
+                    "its reward of 0 is no verdict (orchestrator run records such an episode as agent_error)"
+                )
         finally:
             await env.close()
+
+
+MODEL_ERRORS = ("ProviderError", "InterceptionError", "TunnelError")
+"""verifiers' errors of a model that could not be reached or did not answer (its transport, its HTTP status)."""
+
+
+def model_failure(trace: Any) -> str | None:
+    """What went wrong with the model in a rollout (`type: message` of its errors), or None when it answered: an
+    unreachable model is an error of the episode, not a task it failed (verifiers sums no reward into 0)."""
+    errors = [e for e in getattr(trace, "errors", None) or [] if getattr(e, "type", None) in MODEL_ERRORS]
+    return "; ".join(f"{e.type}: {e.message}" for e in errors) or None
 
 
 class _Front:

@@ -1,0 +1,46 @@
+"""In verifiers, a model that cannot be reached is an error of the episode (`Episode.errors` names it and says the
+episode is not scored), not a task the model failed with a reward of 0. Skipped without the verifiers extra unless
+CLAWGYM_REQUIRE_RL=1."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+from helpers import SCENARIOS, free_port
+
+try:
+    from verifiers.v1.clients import EvalClientConfig, ModelContext
+
+    from orchestrator.env.verifiers_env import load_environment
+except ImportError as exc:
+    if os.environ.get("CLAWGYM_REQUIRE_RL") == "1":
+        raise
+    pytest.skip(f"the verifiers extra is not installed ({exc}); pip install -e '.[verifiers]'", allow_module_level=True)
+
+KEY_VAR = "CLAWGYM_TEST_MODEL_KEY"
+
+
+async def rollout_against(base_url: str, scenario: Path) -> object:
+    os.environ.setdefault(KEY_VAR, "not-a-real-key")
+    env = load_environment([scenario], seeds=[3])
+    (task,) = list(env.taskset)
+    async with env.serving():
+        return await env.run_slot(
+            env.slots(task)[0],
+            ModelContext(model="any", client=EvalClientConfig(base_url=base_url, api_key_var=KEY_VAR)),
+        )
+
+
+@pytest.mark.slow
+def test_an_unreachable_model_is_an_error_of_the_episode_not_a_reward_of_zero() -> None:
+    episode = asyncio.run(rollout_against(f"http://127.0.0.1:{free_port()}/v1", SCENARIOS / "reschedule-conflict.yaml"))
+    assert not episode.ok  # type: ignore[attr-defined]
+    (error,) = episode.errors  # type: ignore[attr-defined]
+    assert error.type == "EnvError"
+    assert "reschedule-conflict@3: the model failed before the episode ended (ProviderError:" in error.message
+    assert "not scored" in error.message
+    (trace,) = episode.traces  # type: ignore[attr-defined]
+    assert "clawgym_score" not in trace.rewards
