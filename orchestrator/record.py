@@ -32,11 +32,12 @@ import json
 import os
 import re
 import secrets
+import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from math import comb
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Protocol
 
 import pydantic_core
@@ -46,6 +47,11 @@ TRACE = "trace.jsonl"
 MESSAGES = "messages.json"
 AGENT_LOG = "agent.log"
 MCP_CONFIG = "mcp.json"
+RUN_FILE = "run.json"
+"""The run's id, in the folder a run writes into (its root): `start_run` writes it, and each record the run writes
+is bound to it (`bind`)."""
+SEALED_FILES = (AGENT_LOG, MESSAGES, MCP_CONFIG)
+"""The files beside an episode's results.json that the viewer shows, sealed with it (their sha256, or their absence)."""
 EPISODE_FOLDER = "episode-{:03d}"
 """The folder of episode N (from 1) of a repeat: `EPISODE_FOLDER.format(N)`."""
 
@@ -110,6 +116,8 @@ def write_json(path: Path, data: Any, *, plain: bool = False) -> None:
     (str keys, lists, no other types), which is encoded faster (`_indented`)."""
     if path.name == RESULTS and isinstance(data, dict):
         data = with_kind(data)
+        if data.get("kind") in (REPEAT, SUITE):
+            data = sealed_summary(path.parent, data, plain=plain)
     _replace(path, _indented(data) if plain else (json.dumps(data, indent=2, default=str) + "\n").encode())
 
 
@@ -156,6 +164,7 @@ def write_episode(
     entries already encoded, by `id()` (`Trace.lines`)."""
     if isinstance(getattr(result, "episode", None), dict):
         result.episode.setdefault("written_at", now())  # the run's date: a copy of the folder keeps it
+        result.episode.update(bind(folder))
     lines = encoded or {}
     text = "".join((lines.get(id(entry)) or json.dumps(entry, default=str)) + "\n" for entry in trace).encode()
     _replace(folder / TRACE, text)
@@ -163,7 +172,9 @@ def write_episode(
         journal = journal_of(trace)
     result.digest = None
     verdict = with_kind(result.model_dump(mode="json"), EPISODE)
-    result.digest = seal(verdict, hashlib.sha256(text).hexdigest(), journal_digest(journal), plain=True)
+    result.digest = seal(
+        verdict, hashlib.sha256(text).hexdigest(), journal_digest(journal), plain=True, files=files_digest(folder)
+    )
     if "digest" in verdict:  # the verdict as dumped for the seal, with its seal: dumped once
         write_json(folder / RESULTS, {k: result.digest if k == "digest" else v for k, v in verdict.items()}, plain=True)
     else:
@@ -177,14 +188,91 @@ def now() -> str:
 
 def reseal(folder: Path) -> None:
     """Seal an episode folder written elsewhere (a Ray worker's files, copied here) under this machine's key: its
-    results.json gets the digest of its verdict, its trace.jsonl and the journal in that trace."""
+    results.json, bound to this folder and its run (`bind`), gets the digest of its verdict, its trace.jsonl, the
+    journal in that trace and the files the viewer shows."""
     verdict = loads((folder / RESULTS).read_text())
     raw = (folder / TRACE).read_bytes() if (folder / TRACE).exists() else b""
     journal = journal_of(parse_jsonl(raw.decode("utf-8", errors="replace")).entries)
     verdict = with_kind({k: v for k, v in verdict.items() if k != "digest"}, EPISODE)
-    write_json(
-        folder / RESULTS, {**verdict, "digest": seal(verdict, hashlib.sha256(raw).hexdigest(), journal_digest(journal))}
-    )
+    episode = verdict.get("episode") if isinstance(verdict.get("episode"), dict) else {}
+    verdict["episode"] = {**episode, **bind(folder)}
+    digest = seal(verdict, hashlib.sha256(raw).hexdigest(), journal_digest(journal), files=files_digest(folder))
+    write_json(folder / RESULTS, {**verdict, "digest": digest})
+
+
+# -- what a record is bound to: its run, its folder in the run, the files beside it ---------------
+
+
+def start_run(root: Path, *, resume: bool = False) -> str:
+    """Start a run that writes into `root`: a new run id in root/run.json (with --resume, the one there already, so
+    the episodes kept and the ones run now are one run's); returns it. Every record written under `root` is bound
+    to it (`bind`)."""
+    if resume and (found := _run_file(root)) is not None:
+        return found
+    run = secrets.token_hex(8)
+    write_json(root / RUN_FILE, {"run": run, "started_at": now()})
+    return run
+
+
+def _run_file(root: Path) -> str | None:
+    """The run id in root/run.json, or None (no such file, or not one)."""
+    path = root / RUN_FILE
+    if not path.is_file():
+        return None
+    data = read_json(path)
+    run = data.get("run") if isinstance(data, dict) else None
+    return run if isinstance(run, str) and run else None
+
+
+RUN_DEPTH = 2
+"""How far above a record its run's root may be: a suite's scenario folder holds its episodes' folders."""
+
+
+def run_root(folder: Path) -> tuple[Path, str] | None:
+    """The root of the run `folder` belongs to and its run id: the nearest of `folder` and up to `RUN_DEPTH` folders
+    above it that holds a run.json; None when none does."""
+    for root in [folder, *list(folder.parents)[:RUN_DEPTH]]:
+        run = _run_file(root)
+        if run is not None:
+            return root, run
+    return None
+
+
+def bind(folder: Path) -> dict[str, str]:
+    """What a record written in `folder` is bound to: `run`, its run's id, and `folder`, its folder relative to its
+    run's root ("." for the root itself). A folder of no run (`orchestrator serve`, the inspect task) starts one
+    there (`start_run`), so a record copied into it later names another run."""
+    folder = Path(os.path.abspath(folder))
+    found = run_root(folder)
+    if found is None:
+        folder.mkdir(parents=True, exist_ok=True)
+        return {"run": start_run(folder), "folder": "."}
+    root, run = found
+    return {"run": run, "folder": folder.relative_to(root).as_posix() if folder != root else "."}
+
+
+def _file_sha256(path: Path) -> str | None:
+    """sha256 of a regular file (`NOT_REGULAR` for a FIFO, a device or a folder in its place); None: not there."""
+    try:
+        info = path.lstat()
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return NOT_REGULAR
+    digest = hashlib.sha256()
+    with path.open("rb") as file:
+        while chunk := file.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+NOT_REGULAR = "not a regular file"
+
+
+def files_digest(folder: Path) -> dict[str, str]:
+    """The sha256 of each of `SEALED_FILES` in `folder` that is there: what the seal vouches for besides the verdict
+    and the trace (one not listed must not be there)."""
+    return {name: sha for name in SEALED_FILES if (sha := _file_sha256(folder / name)) is not None}
 
 
 # -- the seal ------------------------------------------------------------------------
@@ -259,20 +347,40 @@ def verdict_digest(verdict: dict[str, Any], *, plain: bool = False) -> str:
     return hashlib.sha256(_canonical(data).encode()).hexdigest()
 
 
-def seal(verdict: dict[str, Any], trace_sha256: str, journal_sha256: str, *, plain: bool = False) -> dict[str, str]:
-    """The digest of a record: the sha256 of its trace, journal and verdict, and their HMAC under `record_key`
+def seal(
+    verdict: dict[str, Any],
+    trace_sha256: str,
+    journal_sha256: str,
+    *,
+    plain: bool = False,
+    files: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """The digest of an episode's record: the sha256 of its trace, journal, verdict (which names its run and folder,
+    `bind`) and of the files beside it the viewer shows (`files_digest`), and their HMAC under `record_key`
     (`plain`: as `verdict_digest`)."""
-    digest = {
+    digest: dict[str, Any] = {
         "algorithm": SEAL,
         "trace": trace_sha256,
         "journal": journal_sha256,
         "verdict": verdict_digest(verdict, plain=plain),
     }
+    if files is not None:  # a string, as every value of a digest is: the files' sha256 as canonical JSON
+        digest["files"] = _canonical(dict(sorted(files.items())))
     return {**digest, "seal": _signature(digest)}
 
 
+def sealed_summary(folder: Path, data: dict[str, Any], *, plain: bool = False) -> dict[str, Any]:
+    """A repeat's or suite's summary (with its kind) bound to its run and folder (`bind`) and sealed: its digest is
+    the sha256 of the summary and its HMAC under `record_key`, so an edited total or a summary copied from another
+    run is refused (`verify_summary`)."""
+    data = {**{k: v for k, v in data.items() if k != "digest"}, **bind(folder)}
+    digest = {"algorithm": SEAL, "kind": data["kind"], "verdict": verdict_digest(data, plain=plain)}
+    return {**data, "digest": {**digest, "seal": _signature(digest)}}
+
+
 def _signature(digest: dict[str, Any]) -> str:
-    signed = {name: str(digest.get(name)) for name in ("trace", "journal", "verdict")}
+    signed: dict[str, Any] = {name: str(digest.get(name)) for name in ("trace", "journal", "verdict")}
+    signed |= {name: digest[name] for name in ("files", "kind") if name in digest}
     return hmac.new(record_key(), _canonical(signed).encode(), hashlib.sha256).hexdigest()
 
 
@@ -326,8 +434,17 @@ def verify_digest(folder: Path) -> list[str]:
                            "removed), so nothing vouches for its verdict"]  # fmt: skip
     if verdict_digest(result) != digest.get("verdict"):
         problems.append(f"the verdict in {RESULTS} (passed, score, checks, ...) does not match its digest")
-    if problems:
-        return problems
+    sealed = _sealed_files(digest.get("files"))
+    if sealed is None:
+        return [*problems, f"{UNBOUND}: {RESULTS} was sealed before seals covered {', '.join(SEALED_FILES)} and named "
+                           "the episode's run and folder, so a copy cannot be told from the original"]  # fmt: skip
+    problems += _files_problems(folder, sealed)
+    episode = result.get("episode") if isinstance(result.get("episode"), dict) else {}
+    problems += _binding_problems(folder, episode)
+    return problems or _seal_problems(digest)
+
+
+def _seal_problems(digest: dict[str, Any]) -> list[str]:
     try:
         signature = _signature(digest)
     except RecordKeyError as exc:
@@ -336,6 +453,104 @@ def verify_digest(folder: Path) -> list[str]:
         return [f"the seal in {RESULTS} does not match: its digest was recomputed after an edit, or it was sealed "
                 f"with another record key than this machine's"]  # fmt: skip
     return []
+
+
+UNTRUSTED_ISOLATION = (
+    "isolation none: the agent ran as a plain process and could read the checks and the record key, and rewrite "
+    "this record"
+)
+
+
+def untrusted_reason(verdict: Any) -> str | None:
+    """Why an episode's verdict is not to be trusted because of how its agent ran, or None: its agent, a command
+    (`cmd:`), ran with isolation none, so it could read the scenario's checks and the record key. Judged from every
+    field that says so (`episode.untrusted`, `episode.isolation`, the agent's label), so a record that drops one of
+    them is still untrusted; in-process agents (oracle, noop, model agents) run no foreign code and record isolation
+    none too."""
+    episode = verdict.get("episode") if isinstance(verdict, dict) else None
+    if not isinstance(episode, dict):
+        return None
+    if episode.get("untrusted"):
+        return str(episode["untrusted"])
+    agent = episode.get("agent")
+    label = str((agent.get("agent") if isinstance(agent, dict) else agent) or "")
+    if episode.get("isolation") in ("none", None, "") and label.startswith("cmd:"):
+        return UNTRUSTED_ISOLATION
+    return None
+
+
+UNBOUND = "unbound"
+"""How `verify_digest`'s problem about a record sealed before seals named its run and folder begins."""
+
+
+def _sealed_files(value: Any) -> dict[str, Any] | None:
+    """The files' sha256 a digest's `files` holds (canonical JSON), or None when it holds none."""
+    try:
+        files = json.loads(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+    return files if isinstance(files, dict) else None
+
+
+def _files_problems(folder: Path, sealed: dict[str, Any]) -> list[str]:
+    problems = []
+    for name in SEALED_FILES:
+        found, expected = _file_sha256(folder / name), sealed.get(name)
+        if found == expected:
+            continue
+        if expected is None:
+            problems.append(f"{name} was not there when {RESULTS} was sealed: it was added after")
+        elif found is None:
+            problems.append(f"{name} is missing: {RESULTS} was sealed with it")
+        else:
+            problems.append(f"{name} does not match the digest in {RESULTS}: it was edited or replaced")
+    return problems
+
+
+def _binding_problems(folder: Path, record: dict[str, Any]) -> list[str]:
+    """Whether a record (an episode's `episode`, or a summary) is where it was written: in the folder it names, in
+    the run whose run.json and summaries hold it."""
+    run, rel = record.get("run"), record.get("folder")
+    if not isinstance(run, str) or not isinstance(rel, str):
+        return [f"{RESULTS} names no run and folder (episode.run, episode.folder): it cannot be told from a copy"]
+    here = Path(os.path.abspath(folder))
+    parts = () if rel == "." else PurePosixPath(rel).parts
+    if parts and here.parts[-len(parts) :] != parts:
+        return [f"{RESULTS} was sealed in the folder {rel!r} of its run, not in {folder}: copied from another "
+                "episode's folder"]  # fmt: skip
+    root = here.parents[len(parts) - 1] if parts else here
+    problems = []
+    marked = _run_file(root)
+    if marked is not None and marked != run:
+        problems.append(f"{RESULTS} was sealed in run {run}, but {root / RUN_FILE} is run {marked}'s: copied from "
+                        "another run")  # fmt: skip
+    for above in [*here.parents[: len(parts)], *([] if parts else [here.parent])]:  # summaries over it in its run
+        summary = read_json(above / RESULTS) if (above / RESULTS).is_file() else None
+        if kind_of(summary) in (REPEAT, SUITE) and isinstance(summary.get("run"), str) and summary["run"] != run:
+            problems.append(f"{RESULTS} was sealed in run {run}, but the {kind_of(summary)} in {above} is run "
+                            f"{summary['run']}'s: copied from another run")  # fmt: skip
+            break
+    return problems
+
+
+def verify_summary(folder: Path) -> list[str]:
+    """Problems found checking the seal of a repeat's or suite's `folder/results.json` (empty: as it was sealed,
+    in the folder and run it was written in, under this machine's key)."""
+    path = folder / RESULTS
+    if path.exists() and not path.is_file():
+        return [f"cannot read the summary in {folder}: its {RESULTS} is not a regular file"]
+    try:
+        data = loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        return [f"cannot read the summary in {folder}: {exc}"]
+    digest = data.get("digest") if isinstance(data, dict) else None
+    if not isinstance(digest, dict) or "seal" not in digest:
+        return [f"{UNSEALED}: the {kind_of(data) or 'summary'} in {RESULTS} has no seal (written before summaries "
+                "were sealed, or its seal was removed), so nothing vouches for its totals"]  # fmt: skip
+    if verdict_digest(data) != digest.get("verdict") or digest.get("kind") != data.get("kind"):
+        return [f"the totals in {RESULTS} (passed, failed, scores, ...) do not match its digest: edited after it "
+                "was sealed"]  # fmt: skip
+    return _binding_problems(folder, data) or _seal_problems(digest)
 
 
 # -- reading -------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from orchestrator.record import (
     EPISODE,
     REPEAT,
     RESULTS,
+    RUN_FILE,
     SUITE,
     TRACE,
     find_records,
@@ -157,7 +158,7 @@ def test_kinds_are_stamped_and_recognised(tmp_path: Path) -> None:
     assert "kind" not in json.loads((tmp_path / "a" / "other.json").read_text())
     path = write_summary(tmp_path / "b", {"scenarios": [], "total": {}, "kind": "stale"}, SUITE)
     assert json.loads(path.read_text())["kind"] == SUITE
-    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a", "b", "other.json", RESULTS, RESULTS]
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a", "b", "other.json", RESULTS, RESULTS, RUN_FILE]
 
 
 def test_pass_at_k_and_pass_hat_k() -> None:

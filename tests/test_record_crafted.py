@@ -86,9 +86,9 @@ def test_verify_digest_checks_every_episode_of_a_run_folder(episode: Path, tmp_p
     anyio.run(main)
     result = CliRunner().invoke(app, ["verify-digest", str(tmp_path / "suite")])
     assert result.exit_code == 0, result.output
-    assert result.output.count("digest matches") == 2
+    assert result.output.count("digest matches") == 3  # the repeat summary and its two episodes
     result = CliRunner().invoke(app, ["verify-digest", str(folder), str(tmp_path / "suite")])
-    assert result.exit_code == 1 and result.output.count("digest matches") == 2, result.output
+    assert result.exit_code == 1 and result.output.count("digest matches") == 3, result.output
     empty = tmp_path / "empty"
     empty.mkdir()
     result = CliRunner().invoke(app, ["verify-digest", str(empty)])

@@ -67,33 +67,45 @@ def verify_digest_command(
         list[Path], typer.Argument(help="Run folders: an episode, a --repeat run, a suite, or a folder of them.")
     ],
 ) -> None:
-    """Check each episode's seal: that its verdict (results.json), trace.jsonl and journal are the ones sealed
-    together under this machine's record key (HMAC-SHA256). Exits 1 on any edit, and on an unsealed record."""
+    """Check each record's seal: that an episode's verdict (results.json), trace.jsonl, journal, agent.log,
+    messages.json and mcp.json, and a repeat's or suite's totals, are the ones sealed together under this machine's
+    record key (HMAC-SHA256), in the folder and run they were written in. Exits 1 on any edit, on a record copied
+    from another episode's folder or run, on an unsealed record, and on an episode whose agent ran with
+    --isolation none (untrusted, whatever its record says)."""
     from rich.markup import escape
 
-    from orchestrator.record import EPISODE, UNSEALED, find_records, verify_digest
+    from orchestrator.record import (
+        EPISODE,
+        UNBOUND,
+        UNSEALED,
+        find_records,
+        untrusted_reason,
+        verify_digest,
+        verify_summary,
+    )
 
     bad = 0
     for given in folders:
         if not given.exists():
             raise fail_usage(f"{given}: no such file or folder")
-        episodes = [found.folder for found in find_records(given) if found.kind == EPISODE]
-        if not episodes:
+        found = [record for record in find_records(given) if record.kind is not None]
+        if not any(record.kind == EPISODE for record in found):
             bad += 1
             console.print(f"{given}: [red]no episode (a results.json of an episode) in it[/]", highlight=False)
-        for folder in episodes:
-            problems = verify_digest(folder)
-            bad += bool(problems)
-            colour = "yellow" if problems and problems[-1].startswith(UNSEALED) else "red"
-            console.print(
-                f"{folder}: "
-                + (
-                    "[green]sealed, digest matches[/]"
-                    if not problems
-                    else f"[{colour}]{escape('; '.join(problems))}[/]"
-                ),
-                highlight=False,
-            )
+        for record in found:
+            episode = record.kind == EPISODE
+            problems = verify_digest(record.folder) if episode else verify_summary(record.folder)
+            untrusted = untrusted_reason(record.data) if episode and not problems else None
+            bad += bool(problems or untrusted)
+            colour = "yellow" if problems and problems[-1].startswith((UNSEALED, UNBOUND)) else "red"
+            what = "" if episode else f"{record.kind} "
+            if problems:
+                verdict = f"[{colour}]{what}{escape('; '.join(problems))}[/]"
+            elif untrusted:
+                verdict = f"[red]sealed, digest matches, but untrusted: {escape(untrusted)}[/]"
+            else:
+                verdict = f"[green]{what}sealed, digest matches[/]"
+            console.print(f"{record.folder}: {verdict}", highlight=False)
     raise typer.Exit(1 if bad else 0)
 
 

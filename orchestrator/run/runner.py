@@ -26,6 +26,7 @@ the agent's whole process tree is gone, and `digest` holds the sha256 of the
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import secrets
 import signal
@@ -51,6 +52,7 @@ from orchestrator.record import (
     journal_of,
     kind_of,
     read_json,
+    start_run,
     tally,
     verify_digest,
     write_episode,
@@ -89,6 +91,9 @@ class RunOptions:
     """Stop the run once this many (1 or more) or this share (below 1) of its episodes errored (`ErrorWatch`)."""
     resume: bool = False
     """Keep the episodes already recorded complete in `out` (not errored, same scenario and seed); run the rest."""
+    within_run: bool = False
+    """`out` is part of a run started above it (a suite's scenario folder): its records are bound to that run's id
+    (`orchestrator.record.bind`), not to one of its own."""
 
 
 @dataclass
@@ -162,6 +167,7 @@ async def run_episode(
     info |= {"untrusted": why} if (why := getattr(agent, "untrusted", None)) else {}  # isolation none
     if scenario.path is not None:
         info["scenario_file"] = str(scenario.path)
+    info["scenario_sha256"] = scenario_digest(scenario)
     report, status = AgentReport(agent=_agent_label(agent)), "completed"
     result: Result | None = None
     trace: list[dict[str, Any]] = []
@@ -219,6 +225,25 @@ async def run_episode(
     write_episode(folder, result, trace, journal if journal is not None else journal_of(trace), encoded)
     result._calls = [(float(e.get("latency_ms") or 0.0), _answered_with_error(e)) for e in trace if _is_call(e)]
     return result
+
+
+_digests: dict[tuple[str, int, int], str] = {}
+
+
+def scenario_digest(scenario: Scenario) -> str:
+    """sha256 of the scenario an episode ran, as its record states it (sealed with the verdict): of its file's bytes
+    (the noise profile and seed are recorded apart), remembered until the file changes; or of its data, for one
+    made in memory."""
+    if scenario.path is not None:
+        with contextlib.suppress(OSError):
+            info = scenario.path.stat()
+            key = (str(scenario.path), info.st_mtime_ns, info.st_size)
+            if key not in _digests:
+                if len(_digests) > 10_000:
+                    _digests.clear()
+                _digests[key] = hashlib.sha256(scenario.path.read_bytes()).hexdigest()
+            return _digests[key]
+    return hashlib.sha256(scenario.model_dump_json().encode()).hexdigest()
 
 
 def _is_call(entry: dict[str, Any]) -> bool:
@@ -302,6 +327,8 @@ async def run_many(
     results: dict[int, Result] = {}
     own = interrupt is None
     interrupt = interrupt or Interrupt()
+    if not options.within_run:
+        start_run(options.out, resume=options.resume)
     kept = {i: r for i in range(options.repeat) if options.resume and (r := recorded(scenario, options, i)) is not None}
     if watch is None:
         watch = ErrorWatch(options.repeat - len(kept), options.parallel, options.fail_fast, options.fail_on_error)

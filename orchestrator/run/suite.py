@@ -30,7 +30,7 @@ from orchestrator import scenario as scenarios
 from orchestrator.agents.base import Agent
 from orchestrator.backends.base import Backend
 from orchestrator.episode.collector import collector_for_episodes
-from orchestrator.record import SUITE, describe_errors, is_errored, tally, write_summary
+from orchestrator.record import SUITE, describe_errors, is_errored, start_run, tally, write_summary
 from orchestrator.run.runner import (
     EpisodeRunner,
     ErrorWatch,
@@ -180,6 +180,7 @@ async def run_suite(
     `on_event(kind, run, episode_index, text)`: kind is "stage" (an episode's stage changed), "start"
     or "done" (a scenario)."""
     _folder_names(runs, options.out)
+    start_run(options.out, resume=options.resume)  # one run: every scenario's records are bound to it
     runnable = [r for r in runs if r.scenario is not None]
     within = max(1, min(options.repeat, options.parallel))
     # Up to SCENARIO_WINDOW scenarios in progress (more if more episodes run at once), each waiting for the shared
@@ -242,7 +243,7 @@ def _options_of(run: ScenarioRun, options: SuiteOptions, within: int) -> RunOpti
     assert run.folder is not None
     return RunOptions(out=run.folder, seed=options.seed, repeat=options.repeat, parallel=within, timeout_s=options.timeout_s,
                       noise=options.noise, fail_fast=options.fail_fast, fail_on_error=options.fail_on_error,
-                      resume=options.resume)  # fmt: skip
+                      resume=options.resume, within_run=True)  # fmt: skip
 
 
 def _kept(run: ScenarioRun, options: SuiteOptions) -> int:

@@ -147,8 +147,9 @@ def _pager(page: rec.Page, href: Callable[[int], str]) -> dict[str, Any]:
 
 
 def _trust_of(records: list[rec.Record]) -> dict[str, rec.Trust]:
-    """The trust of the episodes a page shows (each seal is checked once, then remembered until it changes)."""
-    return {r.id: rec.trust(r) for r in records if r.kind == EPISODE}
+    """The trust of the records a page shows: episodes, and repeats and suites by their summaries' seals (each seal
+    is checked once, then remembered until it changes)."""
+    return {r.id: rec.trust(r) for r in records}
 
 
 def list_page(
@@ -177,7 +178,7 @@ def list_page(
         groups=groups,
         episodes=shown.rows,
         pager=_pager(shown, lambda n: link("list", **query, page=str(n))),
-        trust=_trust_of(shown.rows),
+        trust=_trust_of([*shown.rows, *groups]),
         records=library.records,
     )
 
@@ -240,7 +241,7 @@ def group_page(
     return ENV.get_template("group.html").render(
         **_common(library, link, embedded), g=group, children=children, child_records=episodes.rows,
         scenario_rows=scenarios.rows, pager=_pager(shown, lambda n: link("group", group.id, page=str(n))),
-        trust=_trust_of(listed),
+        trust=_trust_of([*listed, group]),
     )  # fmt: skip
 
 

@@ -28,8 +28,12 @@ from orchestrator.record import (
     MESSAGES,
     REPEAT,
     RESULTS,
+    RUN_DEPTH,
+    RUN_FILE,
+    SEALED_FILES,
     SUITE,
     TRACE,
+    UNBOUND,
     UNSEALED,
     find_records,
     is_errored,
@@ -37,7 +41,9 @@ from orchestrator.record import (
     read_json,
     read_trace,
     tally,
+    untrusted_reason,
     verify_digest,
+    verify_summary,
 )
 
 _MEMO_LIMIT = 20_000
@@ -198,11 +204,7 @@ class Record:
         In-process agents (oracle, noop, model agents) run no foreign code and record isolation none too."""
         if self.kind != EPISODE:
             return None
-        if self.episode.get("untrusted"):
-            return str(self.episode["untrusted"])
-        if self.episode.get("isolation") == "none" and self.agent.startswith("cmd:"):
-            return "isolation none: the agent ran as a plain process and could read the checks and rewrite this record"
-        return None
+        return untrusted_reason(self.data)
 
     def agent_log(self, limit: int = 20_000) -> str | None:
         """The end of what a command agent printed (`limit` characters), None without an agent.log."""
@@ -484,15 +486,26 @@ def _has_key() -> bool:
     return bool(os.environ.get(KEY_ENV)) or key_path().is_file()
 
 
+def _sealed_paths(folder: Path) -> list[Path]:
+    """The files a record's seal depends on: its own, and the run.json and summaries of the run above it."""
+    above = [folder.parent, *list(folder.parent.parents)[:RUN_DEPTH]]
+    return [folder / RESULTS, folder / TRACE, folder / RUN_FILE, *(folder / name for name in SEALED_FILES),
+            *(a / RESULTS for a in above), *(a / RUN_FILE for a in above)]  # fmt: skip
+
+
 def trust(record: Record) -> Trust:
-    """The episode's `Trust` (a repeat or suite: trusted, its episodes say), remembered until its results.json or
-    trace.jsonl changes: checking a seal reads the whole trace."""
-    if record.kind != EPISODE:
-        return Trust(None, "sealed")
-    stamps = (_stamp(record.folder / RESULTS), _stamp(record.folder / TRACE), _has_key())
+    """The record's `Trust`, remembered until a file its seal covers changes: checking a seal reads the whole trace.
+    A repeat's or suite's is its summary's seal (`orchestrator.record.verify_summary`): an edited total is flagged."""
+    stamps = (*map(_stamp, _sealed_paths(record.folder)), _has_key())
     hit = _trust_memo.get(record.folder)
     if hit is not None and hit[0] == stamps:
         return hit[1]
+    if record.kind != EPISODE:
+        found = _summary_trust(record, bool(stamps[-1]))
+        if len(_trust_memo) >= _MEMO_LIMIT:
+            _trust_memo.clear()
+        _trust_memo[record.folder] = (stamps, found)
+        return found
     digest = record.data.get("digest")
     if not isinstance(digest, dict) or "seal" not in digest:
         found = Trust(
@@ -500,7 +513,7 @@ def trust(record: Record) -> Trust:
         )
     elif (record.folder / TRACE).exists() and not _regular(record.folder / TRACE):
         found = Trust(record.untrusted, "broken", [f"{TRACE} is not a regular file (a FIFO or a device): not read"])
-    elif not stamps[2]:
+    elif not stamps[-1]:
         found = Trust(
             record.untrusted,
             "unchecked",
@@ -512,12 +525,30 @@ def trust(record: Record) -> Trust:
             found = Trust(record.untrusted, "sealed")
         elif all(p.startswith("cannot check the seal") for p in problems):
             found = Trust(record.untrusted, "unchecked", problems)
+        elif problems[0].startswith(UNBOUND):
+            found = Trust(record.untrusted, "unsealed", problems)
         else:
             found = Trust(record.untrusted, "broken", problems)
     if len(_trust_memo) >= _MEMO_LIMIT:
         _trust_memo.clear()
     _trust_memo[record.folder] = (stamps, found)
     return found
+
+
+def _summary_trust(record: Record, has_key: bool) -> Trust:
+    digest = record.data.get("digest")
+    if not isinstance(digest, dict) or "seal" not in digest:
+        return Trust(None, "unsealed", [f"{UNSEALED}: the {record.kind}'s {RESULTS} has no seal, so nothing vouches "
+                                        "for its totals"])  # fmt: skip
+    if not has_key:
+        return Trust(None, "unchecked", [f"no record key on this machine (${KEY_ENV} or {key_path()}) to check the "
+                                         "seal with"])  # fmt: skip
+    problems = verify_summary(record.folder)
+    if not problems:
+        return Trust(None, "sealed")
+    if all(p.startswith("cannot check the seal") for p in problems):
+        return Trust(None, "unchecked", problems)
+    return Trust(None, "unsealed" if problems[0].startswith(UNSEALED) else "broken", problems)
 
 
 # -- pages of long tables ------------------------------------------------------------------

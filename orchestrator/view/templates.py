@@ -79,7 +79,7 @@ LIST = """{% extends "base.html" %}{% import "macros.html" as m %}
 </table>
 {% if groups %}<h2>Suites and repeats</h2>
 <table id="groups"><tr><th>run</th><th>kind</th><th>agent</th><th class="num">scenarios / episodes</th><th class="num">passed</th><th class="num">score</th><th>pass@k</th><th>date</th></tr>
-{% for g in groups %}<tr><td><a href="{{ link('group', g.id) }}">{{ g.id }}</a></td><td>{{ g.kind }}</td><td>{{ g.agent or (g.children and records[g.children[0]].agent) or '' }}</td>
+{% for g in groups %}<tr><td><a href="{{ link('group', g.id) }}">{{ g.id }}</a>{{ m.trust_flags(trust.get(g.id)) }}</td><td>{{ g.kind }}</td><td>{{ g.agent or (g.children and records[g.children[0]].agent) or '' }}</td>
 {% if g.kind == 'suite' %}{% set t = g.data.get('total', {}) %}<td class="num">{{ t.get('run', '-') }} / {{ t.get('episodes', '-') }}</td><td class="num">{{ t.get('passed', '-') }}</td><td class="num">{{ m.score(t.get('score')) }}</td>
 <td>{% for k, v in (t.get('pass_at_k') or {}).items() %}@{{ k }} {{ m.score(v) }} {% endfor %}</td>
 {% else %}<td class="num">1 / {{ g.data.get('episodes', '-') }}</td><td class="num">{{ g.data.get('passes', '-') }}</td><td class="num">{{ m.score(g.score) }}</td>
@@ -104,7 +104,7 @@ GROUP = """{% extends "base.html" %}{% import "macros.html" as m %}
 {% block title %}{{ g.id }}{% endblock %}
 {% block body %}
 <h1>{{ g.kind }}: {{ g.id }}</h1>
-<p>{{ m.verdict(g) }} agent <b>{{ g.agent or '-' }}</b>, written {{ g.data.get('written_at') | when(g.date) }}, folder <code>{{ g.folder }}</code></p>
+<p>{{ m.verdict(g) }}{{ m.trust_flags(trust.get(g.id)) }} agent <b>{{ g.agent or '-' }}</b>, written {{ g.data.get('written_at') | when(g.date) }}, folder <code>{{ g.folder }}</code></p>
 {% if g.kind == 'suite' %}
 {% set t = g.data.get('total', {}) %}
 <p>{{ t.get('passed', 0) }}/{{ t.get('passed', 0) + t.get('failed', 0) if 'failed' in t else t.get('run', 0) }} scenarios passed;{% if t.get('errored') %} <span class="warn">{{ t.get('errored') }} errored episode(s), not scored: {% for reason, n in (t.get('errors') or {}).items() %}{{ reason }}{% if n > 1 %} (x{{ n }}){% endif %}; {% endfor %}</span>{% endif %} mean score {{ m.score(t.get('score')) }};

@@ -34,7 +34,7 @@ THREE = [TRAVEL_PATH, SCENARIOS / "reschedule-conflict.yaml", SCENARIOS / "flaky
 ENV = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "ANTHROPIC_"))} | {
     "OPENAI_API_KEY": "unused"
 }
-VOLATILE = {"duration_s", "sandbox", "written_at", "wall_s", "digest", "folder", "p50_ms", "p99_ms", "max_ms"}
+VOLATILE = {"duration_s", "sandbox", "written_at", "run", "wall_s", "digest", "folder", "p50_ms", "p99_ms", "max_ms"}
 
 
 def orchestrator(*args: str | Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
