@@ -130,7 +130,7 @@ def test_edition_one_options_refuse_edition_two_families_and_bad_values() -> Non
                          (dict(size="mix"), "--size"), (dict(split="test-ood"), "--split")):  # fmt: skip
         with pytest.raises(pipeline.GenerateError, match=message):
             pipeline.Options(["travel"], 1, edition=1, **bad).check()
-    pipeline.Options(["travel"], 1, edition=2, size="mix", split="test-ood").check()
+    pipeline.Options(["inbox-rules"], 1, edition=2, size="mix", split="test-ood").check()
 
 
 @pytest.mark.slow
