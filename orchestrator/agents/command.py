@@ -13,38 +13,47 @@ environment is an allow-list, nothing else of the orchestrator's:
     CLAWGYM_MCP_URL     the gateway's Streamable HTTP URL
     CLAWGYM_MCP_CONFIG  a JSON file in the `mcpServers` format Claude Desktop,
                         Claude Code and Cursor read, naming the gateway `clawgym`
-    CLAWGYM_SCENARIO    the scenario id
+    CLAWGYM_EPISODE     a name for its logs that maps to nothing (never the
+                        scenario id, task id, family or seed)
     NAME                each `--agent-env NAME` (API keys of model agents)
 
 Isolation, in tiers (`orchestrator.agents.isolation` builds them; `auto`
 takes the first that works here): `bwrap` (Debian's `bubblewrap`), else
-`unshare` (util-linux's `unshare`, `setpriv` and `mount`, on every Debian
-and Ubuntu machine), else `none`. Under `bwrap` and `unshare` the agent runs
-in its own PID, IPC and UTS namespaces with a read-only view of the file
-system. Who it runs as depends on the orchestrator's user:
+`unshare` (util-linux's `unshare`, `setpriv`, `mount` and `pivot_root`, on
+every Debian and Ubuntu machine), else `none`. Under `bwrap` and `unshare`
+the agent runs in its own PID, IPC and UTS namespaces, and its file system
+is an allow-list (`orchestrator.agents.view`), read-only but for its
+scratch folder:
+
+- the system's folders (/usr, /etc, /bin, /lib …), a fresh /proc, a minimal
+  /dev and an empty /tmp;
+- the interpreter the orchestrator runs on (its venv and base installation),
+  with ClawGym's packages covered: `import orchestrator` fails;
+- its program: the working directory when it holds nothing of ClawGym's,
+  else only the files the command names there, and a script the command
+  names elsewhere;
+- its scratch folder (HOME, TMPDIR and its mcp.json).
+
+Nothing else exists for it: no ClawGym checkout or installed package, no
+scenario file or git store, no release, no run record or generation root,
+no record key, no host socket, wherever they are on disk.
+
+Who it runs as depends on the orchestrator's user:
 
 - root: the sandbox is set up without a user namespace (which would map the
   agent back to host uid 0) and the command is started by `setpriv` as host
   uid/gid 65534 (`nobody`), no supplementary groups, no capabilities
   (bounding set emptied), `no_new_privs`. Its scratch folder is chowned to
-  it. A folder it needs (the interpreter's prefix, the venv, its working
-  directory) behind an ancestor others cannot enter (`/root` is 0700) is
-  reached by a tmpfs (0755) over that ancestor with the needed folder bound
-  back read-only. It may create user namespaces, like any unprivileged user;
-  the hiding mounts are locked in them, so nothing hidden can be uncovered.
+  it. A shown folder behind an ancestor others cannot enter (`/root` is
+  0700) is reachable alone: the folders on the way are the sandbox's own.
 - anyone else: a user namespace; under bwrap the caller's uid is shown as
   `nobody` and it cannot create further user namespaces; under unshare it is
   root of its user namespace without any capability. Its host uid stays the
   caller's: it cannot be less privileged than the caller here.
 
-`/tmp` is empty; the scenario file's folder and the files it includes, the
-git store of the repository holding them, a generation root holding it (its
-`tasks.jsonl` manifest), the run's output folder (and `runs/` beside it),
-the temp folder other episodes' scratch folders are in (`TMPDIR`, when not
-`/tmp`), the host's unix sockets under `/run` (Docker's included) are
-hidden; it sees only its own processes. The network is shared, so the
-gateway on loopback is reachable. When the agent's command exits, its PID
-namespace ends and every process it started dies with it (`setsid` children
+It sees only its own processes. The network is shared, so the gateway on
+loopback is reachable. When the agent's command exits, its PID namespace
+ends and every process it started dies with it (`setsid` children
 included). With `isolation: none` (neither works, or asked for) the agent
 runs as a plain process group under a child subreaper
 (`orchestrator/agents/reaper.py`) that kills whatever it leaves behind: it
@@ -60,8 +69,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
@@ -80,9 +89,10 @@ from orchestrator.agents.isolation import (
     UNTRUSTED,
     Isolation,
     IsolationError,
-    _within,
+    View,
     bwrap_command,
     bwrap_problem,
+    bwrap_through_fd,
     host_user_mode,
     reaper_command,
     resolve_isolation,
@@ -90,6 +100,7 @@ from orchestrator.agents.isolation import (
     unshare_problem,
 )
 from orchestrator.agents.process import LogCopier, SandboxInfo, describe_exit, stop_tree
+from orchestrator.agents.view import agent_view
 from orchestrator.episode.episode import Episode
 from orchestrator.episode.gateway import task_text
 
@@ -97,9 +108,13 @@ __all__ = ["ISOLATION_CHOICES", "CommandAgent", "IsolationError", "bwrap_problem
            "unshare_problem", "mcp_config"]  # fmt: skip
 
 ENV_PASSED = ("LANG", "LC_ALL", "LC_CTYPE", "TERM", "TZ")
-SOCKET_DIRS = (Path("/run"), Path("/var/run"))
 MANIFEST = "tasks.jsonl"
 """A generation root's manifest (`orchestrator generate`): its rows hold what the checks look for."""
+
+
+def episode_name() -> str:
+    """A name for the agent's logs that maps to nothing: not the scenario, its task, family or seed."""
+    return f"ep-{secrets.token_hex(8)}"
 
 
 def mcp_config(url: str) -> dict:
@@ -141,34 +156,6 @@ def git_stores(files: Iterable[Path]) -> list[Path]:
             else:
                 continue
             break
-    return sorted(found)
-
-
-def host_sockets(roots: Iterable[Path] = SOCKET_DIRS, depth: int = 3) -> list[Path]:
-    """Unix sockets under /run (the Docker daemon's, D-Bus …): connecting to one ignores read-only mounts."""
-    found: set[Path] = set()
-
-    def walk(folder: Path, level: int) -> None:
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            return
-        for entry in entries:
-            try:
-                mode = entry.stat(follow_symlinks=False).st_mode
-            except OSError:
-                continue
-            if stat.S_ISSOCK(mode):
-                found.add(Path(entry.path).resolve())
-            elif stat.S_ISDIR(mode) and level < depth:
-                walk(Path(entry.path), level + 1)
-
-    for root in roots:
-        if root.exists():
-            walk(root.resolve(), 1)
-    docker_host = os.environ.get("DOCKER_HOST", "")
-    if docker_host.startswith("unix://") and Path(docker_host[7:]).exists():
-        found.add(Path(docker_host[7:]).resolve())
     return sorted(found)
 
 
@@ -252,40 +239,29 @@ class CommandAgent(Agent):
             "CLAWGYM_TASK": task_text(episode.scenario),
             "CLAWGYM_MCP_URL": episode.gateway_url,
             "CLAWGYM_MCP_CONFIG": str(config),
-            "CLAWGYM_SCENARIO": episode.scenario.id,
+            "CLAWGYM_EPISODE": episode_name(),
         }
         return env
 
-    def hidden(self, episode: Episode) -> tuple[list[Path], list[Path]]:
-        """(folders, files) the agent must not see: the scenario and its includes, run folders, host sockets."""
-        folders, files = [], [*host_sockets()]
+    def forbidden(self, episode: Episode) -> list[Path]:
+        """This run's own places, never shown to the agent: the scenario and its includes, the git store holding
+        them, a generation root, the run folders, other episodes' scratch folders, the record key's folder."""
         scenario = scenario_sources(episode)
-        for file in scenario:
-            # The scenario's folder holds its siblings (and their solutions) too; hide it whole unless
-            # the agent's own directory is inside it, then hide the files one by one.
-            if _within(self.cwd, file.parent):
-                files.append(file)
-                files += [p.resolve() for p in file.parent.glob("*.y*ml")]
-            else:
-                folders.append(file.parent)
-        folders += git_stores(scenario)  # `git show HEAD:scenarios/x.yaml` would read it back
-        for root in generation_roots(scenario):  # `orchestrator generate`'s OUT, its manifest and every task
-            if _within(self.cwd, root):
-                files.append(root / MANIFEST)
-            else:
-                folders.append(root)
+        places = [*scenario, *git_stores(scenario), *generation_roots(scenario)]
+        for file in scenario:  # its sibling scenarios (and their solutions)
+            places += [p.resolve() for p in file.parent.glob("*.y*ml")]
         temp = Path(tempfile.gettempdir()).resolve()  # other episodes' scratch folders, whatever TMPDIR is
-        if temp not in (Path("/"), Path("/tmp")) and not _within(self.cwd, temp):
-            folders.append(temp)
+        if temp not in (Path("/"), Path("/tmp")):
+            places.append(temp)
         # The record key's folder (orchestrator.record.key_path): an agent running as the user could read it.
-        keys = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "clawgym"
-        if keys.is_dir() and not _within(self.cwd, keys):
-            folders.append(keys.resolve())
-        runs_root = self.cwd / "runs"
-        for folder in [*self.hide, *([episode.workdir.resolve()] if episode.workdir else []), runs_root]:
-            if not _within(self.cwd, folder):
-                folders.append(folder)
-        return folders, files
+        places.append(Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "clawgym")
+        places += [*self.hide, *([episode.workdir.resolve()] if episode.workdir else []), self.cwd / "runs"]
+        return [p.resolve() for p in places]
+
+    def view(self, episode: Episode, scratch: Path) -> tuple[View, list[str]]:
+        """What the agent's file system shows (`orchestrator.agents.view`), and notes for its log."""
+        return agent_view(self.command, cwd=self.cwd, scratch=scratch, interpreter=interpreter_folders(),
+                          forbidden=self.forbidden(episode))  # fmt: skip
 
     async def run(self, episode: Episode) -> AgentReport:
         """Start the command with its MCP config and scratch folder, copy its output to `agent.log`, and wait for
@@ -295,6 +271,8 @@ class CommandAgent(Agent):
         workdir = (episode.workdir or Path(tempfile.mkdtemp(prefix="clawgym-run-"))).resolve()
         workdir.mkdir(parents=True, exist_ok=True)
         scratch = Path(tempfile.mkdtemp(prefix="clawgym-agent-")).resolve()
+        root = scratch.parent / f"{scratch.name}.root"  # where `unshare` builds its file system (empty outside)
+        root.mkdir(mode=0o700)
         (scratch / "home").mkdir()
         (scratch / "tmp").mkdir()
         config = scratch / "mcp.json"
@@ -309,7 +287,7 @@ class CommandAgent(Agent):
         timeout = self.timeout_s or episode.scenario.limits.timeout_s
         started = time.perf_counter()
         try:
-            process, info = self._spawn(episode, env, scratch)
+            process, info = self._spawn(episode, env, scratch, workdir)
             if self.host_user and (closed := closed_to_agent([self.cwd, *interpreter_folders()])):
                 with (workdir / "agent.log").open("a") as log:  # said before the agent's own output
                     log.write(f"[the agent runs as uid {NOBODY}, which cannot open {', '.join(map(str, closed))} "
@@ -326,6 +304,7 @@ class CommandAgent(Agent):
                     await anyio.to_thread.run_sync(copier.finish)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
+            shutil.rmtree(root, ignore_errors=True)
         report.exit_code = process.returncode
         report.duration_s = time.perf_counter() - started
         if report.timed_out:
@@ -336,7 +315,7 @@ class CommandAgent(Agent):
         return report
 
     def _spawn(
-        self, episode: Episode, env: dict[str, str], scratch: Path
+        self, episode: Episode, env: dict[str, str], scratch: Path, workdir: Path
     ) -> tuple[subprocess.Popen[bytes], SandboxInfo]:
         info = SandboxInfo()
         common: dict[str, Any] = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "stderr": subprocess.STDOUT,
@@ -344,29 +323,29 @@ class CommandAgent(Agent):
         if self.isolation == "none":
             process = subprocess.Popen(reaper_command(self.command), env=env, cwd=self.cwd, **common)
             return process, info
-        folders, files = self.hidden(episode)
+        view, notes = self.view(episode, scratch)
+        if notes:
+            with (workdir / "agent.log").open("a") as log:  # said before the agent's own output
+                log.writelines(f"[{note}]\n" for note in notes)
         if self.isolation == "unshare":
-            argv = unshare_command(self.command, cwd=self.cwd, scratch=scratch, hide_dirs=folders, hide_files=files,
-                                   host_user=self.host_user, needed=interpreter_folders())  # fmt: skip
+            argv = unshare_command(self.command, view=view, root=scratch.parent / f"{scratch.name}.root",
+                                   host_user=self.host_user)  # fmt: skip
             process = subprocess.Popen(argv, env=env, cwd="/", **common)
             info.start_child_of(process.pid)
             return process, info
         read_end, write_end = os.pipe()
-        argv = bwrap_command(
-            self.command,
-            cwd=self.cwd,
-            scratch=scratch,
-            env=env,
-            hide_dirs=folders,
-            hide_files=files,
-            info_fd=write_end,
-            host_user=self.host_user,
-            needed=interpreter_folders(),
-        )
+        argv = bwrap_command(self.command, view=view, env=env, info_fd=write_end, host_user=self.host_user)
+        try:
+            argv, args_fd = bwrap_through_fd(argv, self.host_user)
+        except BaseException:
+            os.close(write_end)
+            os.close(read_end)
+            raise
         try:
             process = subprocess.Popen(argv, env={"PATH": os.environ.get("PATH", os.defpath)}, cwd="/",
-                                       pass_fds=(write_end,), **common)  # fmt: skip
+                                       pass_fds=(write_end, args_fd), **common)  # fmt: skip
         finally:
             os.close(write_end)
+            os.close(args_fd)
         info.start(read_end)
         return process, info

@@ -1,15 +1,20 @@
 """The tiers of a `cmd:` agent's isolation and the command lines that make them.
 
-- `bwrap` (Debian's `bubblewrap`): `bwrap_command`, its own PID, IPC and UTS namespaces and a read-only view of
-  the file system with what it must not see hidden.
+Both sandboxing tiers build the same file system, an allow-list (`View`): the system's folders (`SYSTEM_DIRS`)
+read-only, a fresh `/proc`, a minimal `/dev`, an empty `/tmp`, the folders and files the view shows (read-only), and
+the scratch folder (writable). Nothing else of the host exists inside. `orchestrator.agents.view` decides what a view
+shows.
+
+- `bwrap` (Debian's `bubblewrap`): `bwrap_command`, on bwrap's own empty root, with its own PID, IPC and UTS
+  namespaces.
 - `unshare` (util-linux, on every Debian and Ubuntu machine): `unshare_command`, the same without bwrap. util-linux
   `unshare` makes a PID, mount, IPC and UTS namespace (and, when the orchestrator is not root, an unprivileged user
-  namespace in which the caller is root); a shell script inside it makes every mount read-only, mounts a fresh `/tmp`,
-  `/dev/shm` and `/proc`, covers what is hidden with empty tmpfs folders (files with `/dev/null`), binds back the working
-  directory, the interpreter and the scratch folder (from file descriptors opened before anything was covered), and
-  `exec`s the command as the namespace's init through `setpriv`: host uid/gid 65534, no groups, no capabilities,
-  `no_new_privs` when root; root of the user namespace with no capabilities otherwise. When that init exits, the
-  kernel kills everything left in its PID namespace (`setsid` and double-forked children included).
+  namespace in which the caller is root); a shell script inside it mounts a tmpfs on an empty folder, binds the view
+  into it, makes it the root (`pivot_root`, the old root detached), makes every mount but /proc, /dev, /tmp and the
+  scratch folder read-only, and `exec`s the command as the namespace's init through `setpriv`: host uid/gid 65534, no
+  groups, no capabilities, `no_new_privs` when root; root of the user namespace with no capabilities otherwise. When
+  that init exits, the kernel kills everything left in its PID namespace (`setsid` and double-forked children
+  included).
 - `none`: a plain process group under `reaper` (a child subreaper that kills every descendant the agent leaves).
 
 `resolve_isolation` picks the tier (`auto`: bwrap, else unshare, else none) from probes that run a trivial sandbox.
@@ -23,11 +28,10 @@ import functools
 import os
 import shlex
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -44,11 +48,54 @@ class IsolationError(RuntimeError):
     """The requested isolation cannot be had on this machine."""
 
 
+# -- what the agent sees ---------------------------------------------------------------------------
+
+SYSTEM_DIRS = tuple(Path(p) for p in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"))
+"""The system's folders every sandbox shows read-only (a merged-/usr system's `/bin` and the like stay links)."""
+DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
+
+
+@dataclass(frozen=True)
+class View:
+    """What an agent's file system holds besides the system's folders (`SYSTEM_DIRS`), a fresh `/proc`, `/dev` and
+    `/tmp`: an allow-list. Everything not named here is absent, wherever it is on disk.
+
+    `read_only`: folders and files shown read-only at their own paths (the interpreter, the agent's program);
+    `covers`: folders inside them shown empty (an installed ClawGym package); `blanks`: files inside them shown empty;
+    `scratch`: the agent's own writable folder; `cwd`: its working directory (an empty folder unless shown)."""
+
+    cwd: Path
+    scratch: Path
+    read_only: tuple[Path, ...] = ()
+    covers: tuple[Path, ...] = ()
+    blanks: tuple[Path, ...] = ()
+
+    def shown(self) -> list[Path]:
+        """`read_only`, outermost first, without those inside another (already shown with it)."""
+        paths = sorted({Path(p) for p in self.read_only}, key=lambda p: (len(p.parts), str(p)))
+        kept: list[Path] = []
+        for path in paths:
+            if path.exists() and not any(_within(path, other) for other in kept):
+                kept.append(path)
+        return kept
+
+
+def system_entries() -> list[tuple[Path, str | None]]:
+    """(folder, its link target or None) for each of `SYSTEM_DIRS` this machine has."""
+    found = []
+    for folder in SYSTEM_DIRS:
+        if folder.is_symlink():
+            found.append((folder, os.readlink(folder)))
+        elif folder.is_dir():
+            found.append((folder, None))
+    return found
+
+
 # -- bwrap ------------------------------------------------------------------------------------------
 
-# What both modes share: a read-only view, fresh /proc, /dev and /tmp, its own PID, IPC and UTS namespaces.
+# What both modes share: an empty root, fresh /proc, /dev and /tmp, its own PID, IPC and UTS namespaces.
 SHARED_BWRAP = [
-    "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+    "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
     "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--share-net",
     "--die-with-parent", "--new-session", "--clearenv",
 ]  # fmt: skip
@@ -73,6 +120,14 @@ def host_user_mode() -> bool:
 def base_bwrap(host_user: bool) -> list[str]:
     """bwrap's options before the folders: without a user namespace when the agent becomes host uid 65534."""
     return list(SHARED_BWRAP) if host_user else list(BASE_BWRAP)
+
+
+def system_bwrap() -> list[str]:
+    """bwrap arguments showing the system's folders read-only (and its links as links)."""
+    args: list[str] = []
+    for folder, target in system_entries():
+        args += ["--symlink", target, str(folder)] if target is not None else ["--ro-bind", str(folder), str(folder)]
+    return args
 
 
 def setpriv_prefix() -> list[str]:
@@ -106,83 +161,45 @@ def bwrap_problem() -> str | None:
     if host_user and shutil.which("setpriv") is None:
         return "setpriv is not installed (Debian/Ubuntu: apt-get install util-linux); as root it makes the agent an unprivileged user"
     prefix = setpriv_prefix() if host_user else []
-    return _probe([bwrap, *base_bwrap(host_user), *prefix, "/bin/sh", "-c", f'test "$(id -u)" = {NOBODY}'], "bwrap")
+    check = f'test "$(id -u)" = {NOBODY} && ! ls /root /home /var /srv /opt /mnt 2>/dev/null'
+    return _probe([bwrap, *base_bwrap(host_user), *system_bwrap(), "--remount-ro", "/", *prefix, "/bin/sh", "-c", check],
+                  "bwrap")  # fmt: skip
 
 
 def _within(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
-def _traversable(folder: Path) -> bool:
-    """Whether another user (the agent's uid, in no group of the owner's) can pass through `folder`."""
-    try:
-        return bool(os.stat(folder).st_mode & stat.S_IXOTH)
-    except OSError:
-        return True  # missing: nothing to open up
-
-
-def blocked_folders(needed: Iterable[Path]) -> tuple[list[Path], dict[Path, Path]]:
-    """(covers, needed folder -> its cover): the first ancestor of each needed folder that others cannot enter, to be
-    covered by an empty tmpfs (0755) with the needed folder bound back; covers inside other covers are left out."""
-    blocked: dict[Path, Path] = {}
-    for path in {Path(p) for p in needed}:
-        for folder in reversed(path.parents):
-            if folder != path and not _traversable(folder):
-                blocked[path] = folder
-                break
-    covers = sorted({c for c in blocked.values() if not any(o in c.parents for o in blocked.values())})
-    return covers, blocked
-
-
-def reopen(needed: Iterable[Path]) -> list[str]:
-    """bwrap arguments giving the agent's uid a way to `needed` folders behind folders only their owner can enter.
-
-    The first such ancestor is covered by an empty tmpfs (mode 0755), the folders on the way are created
-    there (0755), and the needed folder is bound back read-only: its siblings stay out of sight."""
-    covers, blocked = blocked_folders(needed)
-    args: list[str] = []
-    for cover in covers:
-        args += ["--perms", "0755", "--tmpfs", str(cover)]
-    made: set[Path] = set(covers)
-    for path in sorted(blocked, key=lambda p: len(p.parts)):
-        if any(_within(path, other) for other in blocked if other != path):
-            continue  # inside another folder bound back
-        for folder in reversed(path.parents):
-            if any(cover in folder.parents for cover in covers) and folder not in made:
-                args += ["--perms", "0755", "--dir", str(folder)]
-                made.add(folder)
-        args += ["--ro-bind", str(path), str(path)]
-    return args
-
-
 def bwrap_command(
     command: str,
     *,
-    cwd: Path,
-    scratch: Path,
+    view: View,
     env: dict[str, str],
-    hide_dirs: Iterable[Path],
-    hide_files: Iterable[Path],
     info_fd: int | None = None,
     host_user: bool = False,
-    needed: Iterable[Path] = (),
 ) -> list[str]:
-    """The bwrap command line running `command` (see `orchestrator.agents.command` for what it isolates).
+    """The bwrap command line running `command` in `view` (see `orchestrator.agents.command` for what it isolates).
 
-    `host_user`: bwrap runs as root and the command as host uid 65534 (`setpriv`); `needed` are the
-    folders it must reach (the interpreter's), opened up when an ancestor shuts other users out."""
+    `host_user`: bwrap runs as root and the command as host uid 65534 (`setpriv`). Folders on the way to a shown
+    path are bwrap's own (0755), so a path behind a folder only its owner may enter (`/root`) is reachable alone."""
     bwrap = shutil.which("bwrap") or "bwrap"
-    args = [bwrap, *base_bwrap(host_user)]
-    if host_user:
-        args += reopen([*needed, cwd, scratch])
-    args += ["--ro-bind", str(cwd), str(cwd)]
-    for folder in sorted(set(hide_dirs)):
+    args = [bwrap, *base_bwrap(host_user), *system_bwrap()]
+    shown = view.shown()
+    fixed = [*SYSTEM_DIRS, *shown]
+    ways = {folder for path in [*shown, view.scratch, view.cwd] for folder in path.parents}
+    for folder in sorted(ways | {view.cwd}, key=lambda p: len(p.parts)):  # bwrap's own would be 0700
+        if folder not in (Path("/"), Path("/tmp")) and not any(_within(folder, other) for other in fixed):
+            args += ["--perms", "0755", "--dir", str(folder)]
+    for path in shown:
+        args += ["--ro-bind", str(path), str(path)]
+    for folder in sorted(set(view.covers)):
         if folder.is_dir():
             args += ["--tmpfs", str(folder)]
-    for file in sorted(set(hide_files)):
+    for file in sorted(set(view.blanks)):
         if file.exists() and not file.is_dir():
             args += ["--ro-bind", "/dev/null", str(file)]
-    args += ["--bind", str(scratch), str(scratch), "--chdir", str(cwd)]
+    args += ["--bind", str(view.scratch), str(view.scratch), "--remount-ro", "/"]
+    args += ["--chdir", str(view.cwd)]
     for name, value in env.items():
         args += ["--setenv", name, value]
     if info_fd is not None:
@@ -190,12 +207,22 @@ def bwrap_command(
     return [*args, *(setpriv_prefix() if host_user else []), "/bin/sh", "-c", command]
 
 
+def bwrap_through_fd(argv: list[str], host_user: bool) -> tuple[list[str], int]:
+    """`argv` (from `bwrap_command`) with bwrap's options moved into a memory file read through `--args FD` (returned
+    open, to pass to the child and close after): bwrap stays the sandbox's init, and its command line, which the agent
+    can read in /proc, would otherwise list every shown path and the agent's environment."""
+    tail = 3 + (len(SETPRIV) + 1 if host_user else 0)
+    options, rest = argv[1:-tail], argv[-tail:]
+    fd = os.memfd_create("bwrap-args", 0)
+    os.write(fd, b"".join(os.fsencode(option) + b"\0" for option in options))
+    os.lseek(fd, 0, os.SEEK_SET)
+    return [argv[0], "--args", str(fd), *rest], fd
+
+
 # -- unshare ----------------------------------------------------------------------------------------
 
-# Mounts left as they are when the rest is made read-only: the fresh /proc and the device nodes.
-KEEP_WRITABLE = ("/proc", "/dev", "/dev/pts", "/dev/mqueue", "/dev/shm")
-FIRST_FD = 3
-"""The first file descriptor the script opens on a folder to bind back (`sh` redirects single digits only)."""
+# Mounts left as they are when the rest is made read-only: the fresh /proc, the device nodes and /tmp.
+KEEP_WRITABLE = ("/proc", "/proc/*", "/dev", "/dev/*", "/tmp")
 
 
 def unshare_prefix(host_user: bool) -> list[str]:
@@ -211,88 +238,97 @@ def _q(path: Path | str) -> str:
     return shlex.quote(str(path))
 
 
-def _bind_back(lines: list[str], fd: int, target: Path, writable: bool) -> None:
-    lines += [
-        f"mkdir -p {_q(target)}",
-        f"mount --no-canonicalize --bind /proc/self/fd/{fd} {_q(target)}",
-        f"mount -o remount,bind,{'rw' if writable else 'ro'} {_q(target)}",
-    ]
+def _show(lines: list[str], source: Path | str, target: str, *, folder: bool) -> None:
+    """Bind `source` at `target` (a path under the new root): its mount point is made first."""
+    if folder:
+        lines.append(f"mkdir -p {target}")
+    else:
+        lines += [f"mkdir -p $(dirname {target})", f"touch {target}"]
+    lines.append(f"mount --no-canonicalize --rbind {_q(source)} {target}")
 
 
-def unshare_script(
-    command: str,
-    *,
-    cwd: Path,
-    scratch: Path,
-    hide_dirs: Iterable[Path],
-    hide_files: Iterable[Path],
-    host_user: bool,
-    needed: Iterable[Path] = (),
-) -> str:
-    """The shell script that sets up the mount namespace (as its root) and `exec`s `command` through `setpriv`."""
-    needed = list(needed)
-    covers, blocked = blocked_folders([*needed, cwd, scratch]) if host_user else ([], {})
-    under_tmp = {Path(p) for p in needed if _within(Path(p), Path("/tmp"))}  # the fresh /tmp would hide them
-    wanted = {*blocked, *under_tmp}
-    back = sorted(p for p in wanted if not any(_within(p, o) for o in wanted if o != p) and p not in (cwd, scratch))
-    keep = [*back, cwd, scratch]
-    fds = {path: FIRST_FD + i for i, path in enumerate(keep)}
-    if max(fds.values()) > 9:
-        raise IsolationError(f"--isolation unshare: too many folders to bind back ({', '.join(map(str, keep))})")
+def unshare_script(command: str, *, view: View, root: Path, host_user: bool) -> str:
+    """The shell script that builds the agent's file system on a tmpfs at `root` (an empty folder), makes it the
+    root (`pivot_root`, the old root detached), and `exec`s `command` through `setpriv`."""
+
+    def at(path: Path | str) -> str:
+        return _q(f"{root}{path}")
+
     # The setup's own tools come from the system's folders: the caller's PATH may point into /tmp, which the fresh
-    # /tmp below hides; the agent gets the caller's PATH back.
-    lines = [
-        "set -e",
-        'AGENT_PATH="$PATH"',
-        f"PATH={SYSTEM_PATH}",
-        *(f"exec {fd}<{_q(path)}" for path, fd in fds.items()),
+    # /tmp hides; the agent gets the caller's PATH back.
+    lines = ["set -e", "umask 022", 'AGENT_PATH="$PATH"', f"PATH={SYSTEM_PATH}"]
+    lines.append(f"mount -t tmpfs -o mode=0755,size=16m tmpfs {_q(root)}")
+    for folder, target in system_entries():
+        if target is not None:
+            lines.append(f"ln -s {_q(target)} {at(folder)}")
+        else:
+            _show(lines, folder, at(folder), folder=True)
+    lines += [f"mkdir -p {at('/proc')} {at('/dev')} {at('/tmp')}", f"mount --rbind /proc {at('/proc')}"]
+    lines.append(f"mount -t tmpfs -o mode=0755,size=1m tmpfs {at('/dev')}")
+    for device in DEVICES:
+        if Path("/dev", device).exists():
+            _show(lines, f"/dev/{device}", at(f"/dev/{device}"), folder=False)
+    lines += [
+        f"ln -s /proc/self/fd {at('/dev/fd')}",
+        *(f"ln -s /proc/self/fd/{n} {at('/dev/' + name)}" for n, name in enumerate(("stdin", "stdout", "stderr"))),
+        f"mkdir -p {at('/dev/shm')} {at('/dev/pts')} {at('/dev/mqueue')}",
+        f"mount -t tmpfs -o mode=1777,size=64m tmpfs {at('/dev/shm')}",  # not the host's
+        f"mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts {at('/dev/pts')} 2>/dev/null && "
+        f"ln -s pts/ptmx {at('/dev/ptmx')} || true",
+        f"mount -t mqueue mqueue {at('/dev/mqueue')} 2>/dev/null || true",  # its IPC namespace's
+        f"mount -t tmpfs -o mode=1777,size=1g tmpfs {at('/tmp')}",
     ]
-    skip = " | ".join(KEEP_WRITABLE)
+    for path in view.shown():
+        _show(lines, path, at(path), folder=path.is_dir())
+    for folder in sorted(set(view.covers)):
+        if folder.is_dir():
+            lines.append(f"mount -t tmpfs -o mode=0755,size=1m tmpfs {at(folder)}")
+    for file in sorted(set(view.blanks)):
+        if file.exists() and not file.is_dir():
+            lines.append(f"mount --bind /dev/null {at(file)}")
+    _show(lines, view.scratch, at(view.scratch), folder=True)
+    lines += [f"mkdir -p {at(view.cwd)} {at('/.old')}", f"cd {_q(root)}", "pivot_root . .old", "cd /",
+              "umount -l /.old", "rmdir /.old"]  # fmt: skip
+    keep = " | ".join([*KEEP_WRITABLE, _q(view.scratch)])
     lines.append(
-        "awk '{print $5}' /proc/self/mountinfo | sort -u | while read -r m; do "
-        f'm=$(printf "$m"); case "$m" in {skip}) continue;; esac; '
+        "awk '{print $5}' /proc/self/mountinfo | while read -r m; do "
+        f'm=$(printf "$m"); case "$m" in {keep}) continue;; esac; '
         'mount -o remount,bind,ro "$m" 2>/dev/null || true; done'
     )
-    lines.append("mount -t tmpfs -o mode=1777,size=1g tmpfs /tmp")
-    lines.append("if [ -d /dev/shm ]; then mount -t tmpfs -o mode=1777,size=64m tmpfs /dev/shm; fi")  # not the host's
-    lines.append("if [ -d /dev/mqueue ]; then mount -t mqueue mqueue /dev/mqueue 2>/dev/null || true; fi")  # its IPC's
-    for cover in covers:
-        lines.append(f"if [ -d {_q(cover)} ]; then mount -t tmpfs -o mode=0755,size=1m tmpfs {_q(cover)}; fi")
-    for path in back:
-        _bind_back(lines, fds[path], path, writable=False)
-    if cwd != Path("/"):
-        _bind_back(lines, fds[cwd], cwd, writable=False)
-    for folder in sorted(set(hide_dirs)):
-        if folder.is_dir() and not _within(cwd, folder):
-            lines.append(f"if [ -d {_q(folder)} ]; then mount -t tmpfs -o mode=0755,size=1m tmpfs {_q(folder)}; fi")
-    for file in sorted(set(hide_files)):
-        if file.exists() and not file.is_dir():
-            lines.append(f"if [ -e {_q(file)} ]; then mount --bind /dev/null {_q(file)}; fi")
-    _bind_back(lines, fds[scratch], scratch, writable=True)
-    lines += [f"exec {' '.join(f'{fd}<&-' for fd in fds.values())}", f"cd {_q(cwd)}", 'PATH="$AGENT_PATH"']
+    # The root and what it shows are read-only, or nothing runs.
+    lines.append('if touch /.clawgym-writable 2>/dev/null; then echo "the sandbox root is writable" >&2; exit 1; fi')
+    lines += [f"cd {_q(view.cwd)}", 'PATH="$AGENT_PATH"']
     drop = setpriv_prefix() if host_user else [_system_tool("setpriv"), *SETPRIV_USERNS]
     lines.append(f"exec {shlex.join(drop)} /bin/sh -c {shlex.quote(command)}")
     return "\n".join(lines) + "\n"
 
 
-def unshare_command(command: str, **kwargs: object) -> list[str]:
+def unshare_command(command: str, *, view: View, root: Path, host_user: bool) -> list[str]:
     """The command line running `command` under the `unshare` tier (`unshare_script`'s keywords)."""
-    host_user = bool(kwargs.get("host_user"))
-    return [*unshare_prefix(host_user), "/bin/sh", "-c", unshare_script(command, **kwargs)]  # type: ignore[arg-type]
+    return [
+        *unshare_prefix(host_user),
+        "/bin/sh",
+        "-c",
+        unshare_script(command, view=view, root=root, host_user=host_user),
+    ]
 
 
 @functools.cache
 def unshare_problem() -> str | None:
     """Why the unshare tier cannot isolate an agent here, or None when it can (probed once per process)."""
-    missing = [tool for tool in ("unshare", "setpriv", "mount") if shutil.which(tool) is None]
+    missing = [tool for tool in ("unshare", "setpriv", "mount", "pivot_root") if shutil.which(tool) is None]
     if missing:
         return f"{', '.join(missing)} not installed (Debian/Ubuntu: apt-get install util-linux mount)"
     host_user = host_user_mode()
     expect = NOBODY if host_user else 0
-    check = f'test "$(id -u)" = {expect} && test "$$" = 1 && ! touch /etc/.clawgym-probe 2>/dev/null'
-    with tempfile.TemporaryDirectory(prefix="clawgym-probe-") as scratch:
-        script = unshare_script(check, cwd=Path(scratch).resolve(), scratch=Path(scratch).resolve(), hide_dirs=(), hide_files=(),
-                                host_user=host_user)  # fmt: skip
+    check = (f'test "$(id -u)" = {expect} && test "$$" = 1 && ! touch /etc/.clawgym-probe 2>/dev/null '
+             "&& ! ls /root /home /var /srv /opt /mnt 2>/dev/null")  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="clawgym-probe-") as folder:
+        scratch, root = Path(folder, "scratch").resolve(), Path(folder, "root").resolve()
+        scratch.mkdir()
+        root.mkdir()
+        view = View(cwd=scratch, scratch=scratch)
+        script = unshare_script(check, view=view, root=root, host_user=host_user)
         problem = _probe([*unshare_prefix(host_user), "/bin/sh", "-c", script], "unshare")
     if problem and not host_user:
         problem += (" (unprivileged user namespaces: sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu "

@@ -1,5 +1,5 @@
 """`orchestrator.agents.isolation`'s unshare tier as an unprivileged user (the orchestrator not root): a user
-namespace of its own, in which the hidden folder stays hidden, the view is read-only, the command is the PID
+namespace of its own, in which a folder outside the view does not exist, the view is read-only, the command is the PID
 namespace's init, and no capability is left to undo any of it. Run as root, the test drops to uid 65534 first."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.agents.isolation import NOBODY, unshare_command
+from orchestrator.agents.isolation import NOBODY, View, unshare_command
 
 DROP = ["setpriv", "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups"] if os.geteuid() == 0 else []
 
@@ -37,13 +37,14 @@ def folders() -> Iterator[dict[str, Path]]:
     """A working directory, a scratch folder of the (dropped) user's and a folder to hide, none under /tmp."""
     root = Path(tempfile.mkdtemp(prefix="clawgym-userns-", dir="/var/tmp"))
     root.chmod(0o755)
-    made = {name: root / name for name in ("cwd", "scratch", "hidden")}
+    made = {name: root / name for name in ("cwd", "scratch", "hidden", "root")}
     for folder in made.values():
         folder.mkdir()
     (made["hidden"] / "answer.txt").write_text("THE-ANSWER\n")
     (made["cwd"] / "agent.py").write_text("print('agent code')\n")
     if DROP:
         os.chown(made["scratch"], NOBODY, NOBODY)
+        os.chown(made["root"], NOBODY, NOBODY)
     try:
         yield made
     finally:
@@ -58,7 +59,8 @@ def test_unshare_without_root_confines_the_command(folders: dict[str, Path]) -> 
         f"cat {scratch}/note; ls /tmp | wc -l; unshare --user --map-root-user --mount umount {hidden} || echo nested-refused; "
         f"mount -t tmpfs none {cwd} || echo mount-refused; echo done"
     )
-    argv = unshare_command(command, cwd=cwd, scratch=scratch, hide_dirs=[hidden], hide_files=[], host_user=False)
+    view = View(cwd=cwd, scratch=scratch, read_only=(cwd,))  # the hidden folder is simply not in it
+    argv = unshare_command(command, view=view, root=folders["root"], host_user=False)
     done = subprocess.run([*DROP, *argv], capture_output=True, text=True, timeout=60, env={"PATH": os.defpath})
     out = done.stdout + done.stderr
     assert done.returncode == 0 and "done" in out, out

@@ -43,7 +43,9 @@ def status_field(pid: int, name: str) -> list[str]:
 @pytest.mark.slow
 def test_agent_cannot_read_root_only_files(tmp_path: Path, outside: Path) -> None:
     secret = secrets.token_hex(12)
-    private = outside / "root-only.txt"
+    own = outside / "agent"  # the agent's working directory, shown to it: the file is there, but root's only
+    own.mkdir(mode=0o755)
+    private = own / "root-only.txt"
     private.write_text(f"secret:{secret}\n")
     private.chmod(0o600)
     command = (
@@ -52,7 +54,7 @@ def test_agent_cannot_read_root_only_files(tmp_path: Path, outside: Path) -> Non
         "echo scratch > $HOME/note && cat $HOME/note; python -c 'import sys; print(\"python\", sys.version_info[0])'; "
         "echo attempted"
     )
-    run = run_agent(tmp_path / "out", command)
+    run = run_agent(tmp_path / "out", command, cwd=own)
     assert "attempted" in run.log, run.log
     assert secret not in run.log and "shadow:root:" not in run.log
     assert run.log.count("Permission denied") >= 2, run.log
@@ -63,7 +65,7 @@ def test_agent_cannot_read_root_only_files(tmp_path: Path, outside: Path) -> Non
     assert "scratch\n" in run.log and "python 3\n" in run.log  # its HOME is writable, the interpreter reachable
     assert run.result["episode"]["isolation"] == TIER and run.result["episode"]["agent_uid"] == NOBODY
     # The control: the same agent without isolation is root and reads both.
-    control = run_agent(tmp_path / "control", command, isolation="none")
+    control = run_agent(tmp_path / "control", command, cwd=own, isolation="none")
     assert f"secret:{secret}" in control.log and "shadow:root:" in control.log
     assert "agent_uid" not in control.result["episode"]
 

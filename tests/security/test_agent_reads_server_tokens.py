@@ -32,7 +32,7 @@ def test_agent_cannot_read_tokens_of_servers_or_the_orchestrator(tmp_path: Path)
     ]  # (the command line holds both words too)
     names = {line.split("=", 1)[0] for line in own.splitlines() if "=" in line}
     assert names <= {"PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TZ", "VIRTUAL_ENV", "PYTHONUNBUFFERED",
-                     "CLAWGYM_TASK", "CLAWGYM_MCP_URL", "CLAWGYM_MCP_CONFIG", "CLAWGYM_SCENARIO", "MODEL_KEY", "PWD", "SHLVL",
+                     "CLAWGYM_TASK", "CLAWGYM_MCP_URL", "CLAWGYM_MCP_CONFIG", "CLAWGYM_EPISODE", "MODEL_KEY", "PWD", "SHLVL",
                      "_", "OLDPWD"}, names  # fmt: skip
     home = next(line.split("=", 1)[1] for line in own.splitlines() if line.startswith("HOME="))
     assert not home.startswith(str(tmp_path)) and home != os.environ.get("HOME")
