@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# Make one admin token per app server for compose.yaml (once; existing tokens are kept).
+# Make the secrets compose.yaml mounts (once; existing ones are kept):
 #
 #   images/secrets.sh [DIR]        # default: $CLAWGYM_SECRETS or ./.secrets
 #
-# The folder is 0700, so no other user of this machine can read the tokens.
+#   DIR/{app}_admin_token   one admin token per app server;
+#   DIR/record_key          this machine's record key, the one `orchestrator` seals and checks run records
+#                           with ($CLAWGYM_RECORD_KEY, else ~/.local/share/clawgym/record.key, made here when
+#                           missing): the gateway seals its records with it, so `verify-digest` and the viewer
+#                           on this machine check them. Run again after changing the key.
+#
+# The folder is 0700, so no other user of this machine can read them.
 # Compose mounts each file into its container as it is on disk, where the
 # server runs as uid 10001: as root the files are given to that uid (0600),
 # otherwise they are 0644 inside the private folder.
@@ -13,14 +19,41 @@ dir="${1:-${CLAWGYM_SECRETS:-$root/.secrets}}"
 umask 077
 mkdir -p "$dir"
 chmod 0700 "$dir"
+
+give() {  # the file readable by the containers' user, and by no other user of this machine
+  if [ "$(id -u)" -eq 0 ]; then
+    chown 10001 "$1"
+    chmod 0600 "$1"
+  else
+    chmod 0644 "$1"
+  fi
+}
+
 for app in calendar mail docs tickets; do
   file="$dir/${app}_admin_token"
   [ -s "$file" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$file"
-  if [ "$(id -u)" -eq 0 ]; then
-    chown 10001 "$file"
-    chmod 0600 "$file"
-  else
-    chmod 0644 "$file"
-  fi
+  give "$file"
 done
-echo "admin tokens in $dir"
+
+# The record key: as orchestrator.record.record_key finds it (and makes it: 64 hex digits, 0600 in a 0700 folder).
+if [ -n "${CLAWGYM_RECORD_KEY:-}" ]; then
+  key="$CLAWGYM_RECORD_KEY"
+else
+  keyfile="${XDG_DATA_HOME:-$HOME/.local/share}/clawgym/record.key"
+  if [ ! -s "$keyfile" ]; then
+    mkdir -p "$(dirname "$keyfile")"
+    chmod 0700 "$(dirname "$keyfile")"
+    head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$keyfile"
+    echo >>"$keyfile"
+    chmod 0600 "$keyfile"
+  fi
+  key="$(tr -d ' \n' <"$keyfile")"
+fi
+if [ "${#key}" -lt 64 ]; then
+  echo "the record key is too short for the gateway (a key file needs 64 hex digits or more)" >&2
+  exit 1
+fi
+printf '%s\n' "$key" >"$dir/record_key.tmp"
+mv -f "$dir/record_key.tmp" "$dir/record_key"
+give "$dir/record_key"
+echo "admin tokens and the record key in $dir"

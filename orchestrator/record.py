@@ -281,6 +281,9 @@ def files_digest(folder: Path) -> dict[str, str]:
 KEY_ENV = "CLAWGYM_RECORD_KEY"
 """The environment variable that gives the record key (at least 16 characters); agents never get it (their
 environment is an allow-list)."""
+KEY_FILE_ENV = "CLAWGYM_RECORD_KEY_FILE"
+"""The environment variable that names a file holding the record key (a compose secret: compose.yaml mounts the
+host's key, which images/secrets.sh copies, at /run/secrets/record_key), read when $CLAWGYM_RECORD_KEY is not set."""
 KEY_BYTES = 32
 SEAL = "hmac-sha256"
 _keys: dict[str, bytes] = {}
@@ -309,13 +312,24 @@ def _read_key(path: Path) -> bytes:
 
 
 def record_key() -> bytes:
-    """The key records are sealed with: $CLAWGYM_RECORD_KEY, else the one in `key_path()`, created (random, 0600)
-    the first time. Kept in memory once read. Raises RecordKeyError when it cannot be read or made."""
+    """The key records are sealed with: $CLAWGYM_RECORD_KEY, else the file $CLAWGYM_RECORD_KEY_FILE names, else the
+    one in `key_path()`, created (random, 0600) the first time. Kept in memory once read. Raises RecordKeyError when it cannot be read or made."""
     given = os.environ.get(KEY_ENV)
     if given is not None:
         if len(given) < 16:
             raise RecordKeyError(f"${KEY_ENV} is too short to be a key: expected at least 16 characters")
         return given.encode()
+    named = os.environ.get(KEY_FILE_ENV)
+    if named:  # a file its operator named, such as a compose secret (mounted as it is on the host)
+        try:
+            key = Path(named).read_text(encoding="ascii", errors="replace").strip()
+        except OSError as exc:
+            raise RecordKeyError(
+                f"${KEY_FILE_ENV}: cannot read the record key {named}: {exc.strerror or exc}"
+            ) from None
+        if len(key) < 2 * KEY_BYTES:
+            raise RecordKeyError(f"${KEY_FILE_ENV}: {named} is not a record key (expected {2 * KEY_BYTES} hex digits)")
+        return key.encode()
     path = key_path()
     if str(path) in _keys:
         return _keys[str(path)]

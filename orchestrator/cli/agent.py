@@ -91,10 +91,11 @@ def _command_agents(spec: str, isolation: str, env_names: list[str]) -> Callable
         err.print(f"[bold red]WARNING:[/] {warning}", highlight=False)
     elif chosen == "unshare" and isolation == "auto":
         err.print(f"isolation: unshare (util-linux namespaces), as {bwrap_problem()}", highlight=False)
-    from orchestrator.record import KEY_ENV
+    from orchestrator.record import KEY_ENV, KEY_FILE_ENV
 
-    if KEY_ENV in env_names:  # the key that seals records: an agent holding it could forge its own
-        raise fail_usage(f"--agent-env {KEY_ENV}: the record key is never given to an agent")
+    for name in (KEY_ENV, KEY_FILE_ENV):  # the key that seals records: an agent holding it could forge its own
+        if name in env_names:
+            raise fail_usage(f"--agent-env {name}: the record key is never given to an agent")
     missing = [name for name in env_names if name not in os.environ]
     if missing:
         raise fail_usage(f"--agent-env {', '.join(missing)}: not set in this environment")

@@ -25,6 +25,7 @@ from orchestrator.record import (
     AGENT_LOG,
     EPISODE,
     KEY_ENV,
+    KEY_FILE_ENV,
     MESSAGES,
     REPEAT,
     RESULTS,
@@ -483,7 +484,8 @@ class Trust:
 
 def _has_key() -> bool:
     """Whether this machine has a record key to check seals with (the viewer never makes one)."""
-    return bool(os.environ.get(KEY_ENV)) or key_path().is_file()
+    named = os.environ.get(KEY_FILE_ENV)
+    return bool(os.environ.get(KEY_ENV)) or (Path(named).is_file() if named else key_path().is_file())
 
 
 def _sealed_paths(folder: Path) -> list[Path]:

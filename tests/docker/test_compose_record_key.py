@@ -1,0 +1,64 @@
+"""Compose shares this machine's record key with its gateway, so the records the gateway seals verify here.
+
+images/secrets.sh copies the record key (as `orchestrator.record.record_key` finds it, made when missing) into the
+secrets folder; compose.yaml mounts it into the gateway and points $CLAWGYM_RECORD_KEY_FILE at it. Without a Docker
+engine this runs what the gateway does: an `orchestrator run`'s records sealed by a process that reads the
+key only from that file, checked by `verify-digest` on the machine's own key (test_docker.py's compose test checks
+the records of the real gateway container)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from helpers import ROOT, TRAVEL_PATH
+
+pytestmark = pytest.mark.e2e
+
+
+def orchestrator(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "orchestrator.cli", *args], env=env, capture_output=True, text=True,
+                          timeout=240)  # fmt: skip
+
+
+def test_compose_mounts_the_record_key_into_the_gateway() -> None:
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    gateway = compose["services"]["gateway"]
+    assert "record_key" in gateway["secrets"]
+    assert gateway["environment"]["CLAWGYM_RECORD_KEY_FILE"] == "/run/secrets/record_key"
+    assert compose["secrets"]["record_key"] == {"file": "${CLAWGYM_SECRETS:-./.secrets}/record_key"}
+    for name, service in compose["services"].items():  # the app servers never see it
+        assert name == "gateway" or "record_key" not in service.get("secrets", []), name
+
+
+def test_records_sealed_with_the_compose_key_verify_on_this_machine(tmp_path: Path) -> None:
+    home = {k: v for k, v in os.environ.items() if not k.startswith("CLAWGYM_RECORD_KEY")}
+    home |= {"HOME": str(tmp_path / "home"), "XDG_DATA_HOME": str(tmp_path / "data")}
+    secrets = tmp_path / "secrets"
+    made = subprocess.run([str(ROOT / "images" / "secrets.sh"), str(secrets)], env=home, capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    key = tmp_path / "data" / "clawgym" / "record.key"
+    assert key.stat().st_mode & 0o777 == 0o600  # made as orchestrator makes it
+    assert (secrets / "record_key").read_text().strip() == key.read_text().strip()
+    assert len(key.read_text().strip()) == 64
+    # The gateway: no key of its own (another HOME), only the file compose mounts.
+    gateway = home | {"HOME": str(tmp_path / "gateway-home"), "XDG_DATA_HOME": str(tmp_path / "gateway-data"),
+                      "CLAWGYM_RECORD_KEY_FILE": str(secrets / "record_key")}  # fmt: skip
+    out = tmp_path / "runs" / "compose"
+    done = orchestrator("run", str(TRAVEL_PATH), "--agent", "oracle", "--out", str(out), env=gateway)
+    assert done.returncode == 0, done.stderr
+    assert not (tmp_path / "gateway-data").exists()  # it made no key of its own
+    checked = orchestrator("verify-digest", str(tmp_path / "runs"), env=home)
+    assert checked.returncode == 0 and "sealed, digest matches" in checked.stdout, checked.stdout + checked.stderr
+    assert json.loads((out / "results.json").read_text())["passed"] is True
+    # A gateway with a key of its own (what compose did before): its records do not verify here.
+    alone = home | {"HOME": str(tmp_path / "alone-home"), "XDG_DATA_HOME": str(tmp_path / "alone-data")}
+    done = orchestrator("run", str(TRAVEL_PATH), "--agent", "oracle", "--out", str(tmp_path / "other" / "x"), env=alone)
+    assert done.returncode == 0, done.stderr
+    checked = orchestrator("verify-digest", str(tmp_path / "other"), env=home)
+    assert checked.returncode == 1 and "another record key" in checked.stdout
