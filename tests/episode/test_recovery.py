@@ -84,11 +84,12 @@ async def triage(backend: Any, *, hammer: bool, retry: bool = True) -> Any:
             args = {"key": key, "priority": priority, "add_labels": [label]}
             result = await client.call_tool("tickets__update_ticket", args)
             if result.is_error:
-                assert "429" in result.content[0].text and "Retry after 0.5 seconds" in result.content[0].text
+                window = TRIAGE.faults["tickets"].rules[0].retry_after_s
+                assert "429" in result.content[0].text and f"Retry after {window:g} seconds" in result.content[0].text
                 if hammer:
                     assert (await client.call_tool("tickets__update_ticket", args)).is_error
                 if retry:
-                    await anyio.sleep(0.55)
+                    await anyio.sleep(window + 0.05)
                     assert not (await client.call_tool("tickets__update_ticket", args)).is_error
         return await episode.verify()
 
