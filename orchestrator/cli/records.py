@@ -54,7 +54,7 @@ def export_command(
                         on_skip=skipped)  # fmt: skip
     except ExportError as exc:
         raise fail_usage(str(exc)) from None
-    err.print(f"{counts['written']} of {counts['episodes']} episodes written to {out}"
+    console.print(f"{counts['written']} of {counts['episodes']} episodes written to {out}"  # the answer: stdout
               + (f"; {counts['skipped']} malformed folder(s) or file(s) skipped (above)" if counts["skipped"] else "")
               + (f"; {counts['filtered']} left out by --passed-only/--min-score" if counts["filtered"] else "")
               + (f"; {counts['errors']} errored left out (--include-errored keeps them)" if counts["errors"] else "")

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from orchestrator.cli.common import err, fail_usage
+from orchestrator.cli.common import console, fail_usage
 from orchestrator.cli.options import output_path
 
 
@@ -54,4 +54,4 @@ def export_tasks_command(
         written = export_tasks(sources, fmt, out, family=family, split=split, tags=chosen, limit=limit)
     except (TaskSetError, ExportTasksError) as exc:
         raise fail_usage(str(exc)) from None
-    err.print(f"{written} task(s) written to {out} ({fmt})", highlight=False)
+    console.print(f"{written} task(s) written to {out} ({fmt})", highlight=False)  # the answer: stdout
