@@ -38,7 +38,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from orchestrator import scenario as scenarios  # noqa: E402
-from orchestrator.backends.docker import MANAGED, DockerBackend, compose_command, engine  # noqa: E402
+from orchestrator.backends.docker import (  # noqa: E402
+    MANAGED,
+    DockerBackend,
+    compose_command,
+    container_name,
+    engine,
+    project_name,
+)
 from orchestrator.backends.local import LocalBackend  # noqa: E402
 from orchestrator.episode.episode import Episode  # noqa: E402
 from servers.core import SandboxSpec  # noqa: E402
@@ -122,7 +129,8 @@ async def reset_vs_restart(resets: int, restarts: int) -> tuple[list[float], lis
             reset_samples.append(time.perf_counter() - started)
         await endpoint.delete(sandbox)
         await endpoint.create_sandbox(sandbox, SandboxSpec())
-    container = engine().containers.get("clawgym-calendar")
+    calendar = container_name(project_name(), "calendar")
+    container = engine().containers.get(calendar)
     restart_samples = []
     for _ in range(restarts):
         started = time.perf_counter()
@@ -136,7 +144,7 @@ async def reset_vs_restart(resets: int, restarts: int) -> tuple[list[float], lis
             except httpx2.HTTPError:
                 time.sleep(0.02)
             if time.perf_counter() - started > HEALTHY_TIMEOUT_S:
-                raise RuntimeError(f"clawgym-calendar: not healthy {HEALTHY_TIMEOUT_S:g} s after a restart")
+                raise RuntimeError(f"{calendar}: not healthy {HEALTHY_TIMEOUT_S:g} s after a restart")
         restart_samples.append(time.perf_counter() - started)
     async with DockerBackend() as backend:
         await (await backend.start(["calendar"]))["calendar"].delete(sandbox)

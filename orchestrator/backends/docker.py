@@ -1,12 +1,19 @@
 """The docker backend: one container per app, driven through the Docker Engine API.
 
-Containers run the image built by `images/build.sh` on a private network,
-publish their port on loopback only, keep their sandboxes on a named volume,
-and carry the label `org.clawgym.managed=true`. They are reused across
-episodes and runs as long as their image and settings are the current ones:
-an episode creates and deletes sandboxes inside them, it never restarts them.
-`orchestrator down` removes every container, network and volume with that
-label, and nothing else.
+Containers belong to a project, named as Docker Compose names its own: the
+project is `CLAWGYM_PROJECT` when set, else `clawgym-` and the name of the
+working folder (lower case, letters, digits, `-` and `_`), so runs from
+different checkouts or users never share or replace each other's containers.
+A project's containers are `PROJECT-APP-1` on the network `PROJECT_default`,
+with their sandboxes on the volume `PROJECT_APP-data`; they run the image
+built by `images/build.sh`, publish their port on loopback only, and carry
+the labels `org.clawgym.managed=true` and `org.clawgym.project=PROJECT`.
+Within a project they are reused across episodes and runs as long as their
+image and settings are the current ones: an episode creates and deletes
+sandboxes inside them, it never restarts them. `orchestrator down` removes
+one project's containers, network and volumes (this folder's, or
+`--project`), or with `--all-projects` every one ClawGym labelled, and
+nothing else.
 
 Each container is confined: memory, CPU and PID limits, every capability
 dropped, `no-new-privileges`, a read-only root filesystem with a tmpfs at
@@ -24,10 +31,12 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import secrets
 import tarfile
 import time
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -35,8 +44,8 @@ import anyio
 from orchestrator.backends.base import AppEndpoint, Backend, BackendError, HttpEndpoint, protocol_of, wait_healthy
 
 IMAGE = os.environ.get("CLAWGYM_IMAGE", "clawgym/apps:latest")
-NETWORK = "clawgym"
 MANAGED = "org.clawgym.managed"
+PROJECT = "org.clawgym.project"
 CONTAINER_PORT = "8000/tcp"
 READY_TIMEOUT_S = 60.0
 AMBIGUOUS_NETWORK_TRIES = 50
@@ -57,7 +66,7 @@ CONFINEMENT: dict[str, Any] = {
     "read_only": True,
     "tmpfs": {"/tmp": "rw,noexec,nosuid,nodev,size=64m"},
 }
-SETTINGS = "2"
+SETTINGS = "3"
 """Bumped when the way containers are made changes, so older ones are replaced rather than reused."""
 
 
@@ -102,9 +111,35 @@ def compose_command() -> list[str]:
     )
 
 
-def managed_labels(**extra: str) -> dict[str, str]:
-    """The Docker labels that mark a container or network as this backend's (to find and remove it), plus `extra`."""
-    return {MANAGED: "true", **extra}
+def project_name(name: str | None = None) -> str:
+    """The project whose containers a run uses, as Compose names one: `name`, else `CLAWGYM_PROJECT`, else `clawgym-`
+    and the working folder's name; lower case, letters, digits, `-` and `_`, starting with a letter or digit."""
+    raw = name or os.environ.get("CLAWGYM_PROJECT") or f"clawgym-{Path.cwd().name}"
+    cleaned = re.sub(r"[^a-z0-9_-]", "", raw.lower()).lstrip("-_")
+    if not cleaned:
+        raise BackendError(f"project name {raw!r}: needs a letter or digit (CLAWGYM_PROJECT)")
+    return cleaned
+
+
+def container_name(project: str, app: str) -> str:
+    """An app's container in a project, as Compose names a service's first container."""
+    return f"{project}-{app}-1"
+
+
+def network_name(project: str) -> str:
+    """A project's network, as Compose names its default network."""
+    return f"{project}_default"
+
+
+def volume_name(project: str, app: str) -> str:
+    """The volume of an app's sandboxes in a project, as Compose names a project's volume."""
+    return f"{project}_{app}-data"
+
+
+def managed_labels(project: str, **extra: str) -> dict[str, str]:
+    """The Docker labels that mark a container, network or volume as this backend's in `project` (to find and remove
+    it), plus `extra`."""
+    return {MANAGED: "true", PROJECT: project, **extra}
 
 
 class DockerBackend(Backend):
@@ -112,9 +147,11 @@ class DockerBackend(Backend):
 
     name = "docker"
 
-    def __init__(self, image: str = IMAGE) -> None:
+    def __init__(self, image: str = IMAGE, project: str | None = None) -> None:
         super().__init__()
         self.image_name = image
+        self.project = project_name(project)
+        self.network_name = network_name(self.project)
         self._client: Any = None
         self._image_id: str | None = None
         self._network_id: str | None = None
@@ -146,15 +183,18 @@ class DockerBackend(Backend):
         return self.endpoints
 
     def _network(self) -> Any:
-        """The `clawgym` network. Two runs may both create it (the engine does not stop them):
+        """The project's network. Two runs may both create it (the engine does not stop them):
         everyone then keeps the oldest and the others are removed."""
         from docker.errors import APIError, NotFound
 
+        name = self.network_name
         for _ in range(5):
-            found = [n for n in self.client.networks.list(names=[NETWORK]) if n.name == NETWORK]
+            found = [n for n in self.client.networks.list(names=[name]) if n.name == name]
             if not found:
                 try:
-                    self.client.networks.create(NETWORK, driver="bridge", labels=managed_labels(), check_duplicate=True)
+                    self.client.networks.create(
+                        name, driver="bridge", labels=managed_labels(self.project), check_duplicate=True
+                    )
                 except APIError as exc:
                     if exc.status_code != 409:  # 409: another run created it first
                         raise
@@ -166,7 +206,7 @@ class DockerBackend(Backend):
                         other.remove()
             self._network_id = oldest.id
             return oldest
-        raise BackendError(f"could not create or find the Docker network {NETWORK!r}")
+        raise BackendError(f"could not create or find the Docker network {name!r}")
 
     def _container(self, app: str) -> Any:
         """The app's container (see `_reuse_or_create`). A run that lost the race to create the network may still
@@ -182,13 +222,16 @@ class DockerBackend(Backend):
                     raise
                 time.sleep(0.2)
                 self._network()
-        raise BackendError(f"could not start the container clawgym-{app}: the network name {NETWORK!r} stays ambiguous")
+        raise BackendError(
+            f"could not start the container {container_name(self.project, app)}: the network name "
+            f"{self.network_name!r} stays ambiguous"
+        )
 
     def _reuse_or_create(self, app: str) -> Any:
         """The app's container: the current one when it is reusable, otherwise a new one."""
         from docker.errors import APIError, NotFound
 
-        name = f"clawgym-{app}"
+        name = container_name(self.project, app)
         deadline = time.monotonic() + READY_TIMEOUT_S
         while time.monotonic() < deadline:
             try:
@@ -197,6 +240,11 @@ class DockerBackend(Backend):
                 container = None
             if container is not None:
                 labels = container.labels
+                if labels.get(MANAGED) != "true" or labels.get(PROJECT) != self.project:
+                    raise BackendError(
+                        f"a container named {name} that is not this project's is in the way ({self.project}); remove "
+                        "it, or run in another project (CLAWGYM_PROJECT)"
+                    )
                 current = (
                     labels.get("org.clawgym.image") == self._image_id and labels.get("org.clawgym.settings") == SETTINGS
                 )
@@ -233,9 +281,10 @@ class DockerBackend(Backend):
             detach=True,
             environment={"CLAWGYM_ALLOWED_HOSTS": f"{app},{name}"},
             labels=managed_labels(
-                **{"org.clawgym.app": app, "org.clawgym.image": self._image_id or "", "org.clawgym.settings": SETTINGS}
+                self.project,
+                **{"org.clawgym.app": app, "org.clawgym.image": self._image_id or "", "org.clawgym.settings": SETTINGS},
             ),
-            network=self._network_id or NETWORK,
+            network=self._network_id or self.network_name,
             hostname=app,
             ports={CONTAINER_PORT: ("127.0.0.1", None)},
             volumes={self._volume(app): {"bind": "/data", "mode": "rw"}},
@@ -263,11 +312,11 @@ class DockerBackend(Backend):
     def _volume(self, app: str) -> str:
         from docker.errors import NotFound
 
-        name = f"clawgym-{app}-data"
+        name = volume_name(self.project, app)
         try:
             self.client.volumes.get(name)
         except NotFound:
-            self.client.volumes.create(name, labels=managed_labels(**{"org.clawgym.app": app}))
+            self.client.volumes.create(name, labels=managed_labels(self.project, **{"org.clawgym.app": app}))
         return name
 
     async def _ready(self, app: str, container: Any) -> None:
@@ -324,17 +373,18 @@ def _token_archive(token: str) -> bytes:
     return buffer.getvalue()
 
 
-def down() -> dict[str, list[str]]:
-    """Remove every container, network and volume ClawGym started; returns what was removed.
+def down(project: str | None = None, *, all_projects: bool = False) -> dict[str, list[str]]:
+    """Remove the containers, network and volumes of one project (`project_name(project)`: by default this folder's),
+    or with `all_projects` of every project ClawGym started; returns what was removed.
 
     Containers ClawGym did not start are never removed: one attached to its
     network is disconnected from it, and a volume one of them still uses is kept.
     """
     from docker.errors import APIError, NotFound
 
+    selector = {"label": f"{MANAGED}=true" if all_projects else f"{PROJECT}={project_name(project)}"}
     client = engine()
     removed: dict[str, list[str]] = {"containers": [], "networks": [], "volumes": []}
-    selector = {"label": f"{MANAGED}=true"}
     for container in client.containers.list(all=True, filters=selector):
         try:
             container.remove(force=True)

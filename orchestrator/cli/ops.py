@@ -49,18 +49,33 @@ def claude_desktop_config(
 
 
 def down_command(
+    project: Annotated[
+        str | None,
+        typer.Option(
+            "--project",
+            help="The project whose containers go \\[default: CLAWGYM_PROJECT, else clawgym-FOLDER, as runs here make].",
+        ),
+    ] = None,
+    all_projects: Annotated[
+        bool, typer.Option("--all-projects", help="Every project's: all that ClawGym labelled on this engine.")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print what was removed as JSON.")] = False,
 ) -> None:
-    """Remove every Docker container, network and volume ClawGym started (label org.clawgym.managed=true), and nothing else."""
+    """Remove the Docker containers, network and volumes of one ClawGym project (the one runs from this folder use,
+    or --project), or of every project with --all-projects; never anything else."""
     from orchestrator.backends import BackendError
-    from orchestrator.backends.docker import down
+    from orchestrator.backends.docker import down, project_name
 
+    if project is not None and all_projects:
+        raise fail_usage("--project and --all-projects: give one of them")
     try:
-        removed = down()
+        which = "every project" if all_projects else f"project {project_name(project)}"
+        removed = down(project, all_projects=all_projects)
     except BackendError as exc:
         raise fail_usage(str(exc)) from None
     if as_json:
         print(json.dumps(removed, indent=2))
         return
+    console.print(f"{which}:", highlight=False)
     for kind, names in removed.items():
-        console.print(f"removed {len(names)} {kind}" + (f": {', '.join(names)}" if names else ""))
+        console.print(f"removed {len(names)} {kind}" + (f": {', '.join(names)}" if names else ""), highlight=False)

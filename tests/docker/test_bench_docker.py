@@ -12,7 +12,7 @@ import time
 import pytest
 from helpers import ROOT
 
-from orchestrator.backends.docker import MANAGED
+from orchestrator.backends.docker import MANAGED, container_name, project_name
 
 pytestmark = pytest.mark.docker
 
@@ -78,7 +78,7 @@ def test_a_stopped_benchmark_leaves_nothing_it_started(docker_client, number: in
         else:  # compose is done and the docker backend's containers are up (or, if they were there before, reused)
             _wait(lambda: bool(_bench_projects(docker_client)["containers"]), 240, proc)
             _wait(lambda: not _bench_projects(docker_client)["containers"], 240, proc)
-            wanted = {"clawgym-calendar", "clawgym-mail", "clawgym-docs", "clawgym-tickets"}
+            wanted = {container_name(project_name(), app) for app in ("calendar", "mail", "docs", "tickets")}
             _wait(lambda: wanted <= _running(docker_client), 240, proc)
         proc.send_signal(number)
         _, stderr = proc.communicate(timeout=180)

@@ -16,7 +16,17 @@ import pytest
 from helpers import ROOT, TRAVEL_PATH, free_port, structured
 from mcp import Client
 
-from orchestrator.backends.docker import MANAGED, NETWORK, DockerBackend, compose_command, down
+from orchestrator.backends.docker import (
+    MANAGED,
+    PROJECT,
+    DockerBackend,
+    compose_command,
+    container_name,
+    down,
+    network_name,
+    project_name,
+    volume_name,
+)
 from servers.core import SandboxSpec
 
 pytestmark = pytest.mark.docker
@@ -31,8 +41,14 @@ def orchestrator(
     )  # fmt: skip
 
 
-def managed(client) -> dict[str, object]:  # noqa: ANN001
-    return {c.name: c for c in client.containers.list(all=True, filters={"label": f"{MANAGED}=true"})}
+def managed(client, project: str | None = None) -> dict[str, object]:  # noqa: ANN001
+    """The containers of a project (the tests' own by default)."""
+    selector = {"label": f"{PROJECT}={project_name(project)}"}
+    return {c.name: c for c in client.containers.list(all=True, filters=selector)}
+
+
+def names(project: str | None = None) -> set[str]:
+    return {container_name(project_name(project), app) for app in ("calendar", "mail", "docs", "tickets")}
 
 
 def assert_confined(container) -> None:  # noqa: ANN001
@@ -72,16 +88,17 @@ def test_oracle_passes_and_noop_fails(docker_client, tmp_path: Path) -> None:
 def test_containers_are_labeled_private_and_reused(docker_client, tmp_path: Path) -> None:
     assert orchestrator("run", str(TRAVEL_PATH), "--backend", "docker", "--out", str(tmp_path / "a")).returncode == 0
     before = {name: (c.id, c.attrs["State"]["StartedAt"]) for name, c in managed(docker_client).items()}
-    assert set(before) >= {"clawgym-calendar", "clawgym-mail", "clawgym-docs", "clawgym-tickets"}
+    assert set(before) >= names()
     assert orchestrator("run", str(TRAVEL_PATH), "--backend", "docker", "--out", str(tmp_path / "b")).returncode == 0
     after = managed(docker_client)
     for name, (container_id, started) in before.items():
         assert (after[name].id, after[name].attrs["State"]["StartedAt"]) == (container_id, started), name
-    calendar = after["clawgym-calendar"]
+    calendar = after[container_name(project_name(), "calendar")]
     assert calendar.labels[MANAGED] == "true" and calendar.labels["org.clawgym.app"] == "calendar"
+    assert calendar.labels[PROJECT] == project_name()
     bindings = calendar.attrs["NetworkSettings"]["Ports"]["8000/tcp"]
     assert [b["HostIp"] for b in bindings] == ["127.0.0.1"]
-    assert list(calendar.attrs["NetworkSettings"]["Networks"]) == ["clawgym"]
+    assert list(calendar.attrs["NetworkSettings"]["Networks"]) == [network_name(project_name())]
     assert calendar.attrs["Config"]["User"] == "clawgym"
     # Episodes delete their sandboxes: only 'default' is left in each server.
     assert json.loads((tmp_path / "b" / "results.json").read_text())["passed"]
@@ -112,7 +129,7 @@ async def test_disk_state_survives_a_container_restart(docker_client) -> None:
             structured(await client.call_tool("transition_ticket", {"key": "OPS-1", "status": "in_progress"}))
         before = await endpoint.snapshot(sandbox)
         journal = await endpoint.journal(sandbox)
-    container = docker_client.containers.get("clawgym-tickets")
+    container = docker_client.containers.get(container_name(project_name(), "tickets"))
     started = container.attrs["State"]["StartedAt"]
     await anyio.to_thread.run_sync(container.restart)
     container.reload()
@@ -228,8 +245,9 @@ def test_down_removes_what_clawgym_started_and_nothing_else(docker_client) -> No
         done = orchestrator("down", "--json")
         assert done.returncode == 0, done.stderr
         removed = json.loads(done.stdout)
-        assert {"clawgym-calendar", "clawgym-mail", "clawgym-docs", "clawgym-tickets"} <= set(removed["containers"])
-        assert "clawgym" in removed["networks"] and "clawgym-calendar-data" in removed["volumes"]
+        project = project_name()
+        assert names() <= set(removed["containers"])
+        assert network_name(project) in removed["networks"] and volume_name(project, "calendar") in removed["volumes"]
         assert managed(docker_client) == {}
         bystander.reload()
         assert bystander.status == "created"
@@ -249,7 +267,7 @@ def test_backend_containers_are_confined_and_show_no_token(docker_client) -> Non
     tokens = anyio.run(start)
     assert tokens["calendar"] != tokens["tickets"]
     for app, token in tokens.items():
-        container = docker_client.containers.get(f"clawgym-{app}")
+        container = docker_client.containers.get(container_name(project_name(), app))
         assert token not in json.dumps(container.attrs), f"docker inspect shows the {app} token"
         assert not any(e.startswith("CLAWGYM_ADMIN_TOKEN") for e in container.attrs["Config"]["Env"])
         assert token not in " ".join(container.attrs["Config"]["Cmd"] or [])
@@ -299,8 +317,9 @@ def test_two_cold_starts_at_once_both_succeed(docker_client) -> None:
     for run, (stdout, stderr) in zip(runs, outcomes, strict=True):
         assert run.returncode == 0, stderr[-3000:]
         assert stdout.startswith("ok")
-    assert set(managed(docker_client)) == {"clawgym-calendar", "clawgym-mail", "clawgym-docs", "clawgym-tickets"}
-    assert len([n for n in docker_client.networks.list(names=[NETWORK]) if n.name == NETWORK]) == 1
+    assert set(managed(docker_client)) == names()
+    network = network_name(project_name())
+    assert len([n for n in docker_client.networks.list(names=[network]) if n.name == network]) == 1
 
 
 def test_a_start_waits_out_another_runs_duplicate_of_the_network(docker_client) -> None:
@@ -309,14 +328,16 @@ def test_a_start_waits_out_another_runs_duplicate_of_the_network(docker_client) 
     down()
     backend = DockerBackend()
     backend._network()  # this run's network, the oldest
-    duplicate = docker_client.networks.create(NETWORK, driver="bridge", labels={MANAGED: "true"}, check_duplicate=False)
+    network = backend.network_name
+    labels = {MANAGED: "true", PROJECT: backend.project}
+    duplicate = docker_client.networks.create(network, driver="bridge", labels=labels, check_duplicate=False)
     try:
-        assert len([n for n in docker_client.networks.list(names=[NETWORK]) if n.name == NETWORK]) == 2
-        container = backend._container("tickets")  # without the retry: APIError "network clawgym is ambiguous"
+        assert len([n for n in docker_client.networks.list(names=[network]) if n.name == network]) == 2
+        container = backend._container("tickets")  # without the retry: APIError "network ... is ambiguous"
         container.reload()
         assert container.status == "running"
-        assert [n.id for n in docker_client.networks.list(names=[NETWORK]) if n.name == NETWORK] != [duplicate.id]
-        assert len([n for n in docker_client.networks.list(names=[NETWORK]) if n.name == NETWORK]) == 1
+        assert [n.id for n in docker_client.networks.list(names=[network]) if n.name == network] != [duplicate.id]
+        assert len([n for n in docker_client.networks.list(names=[network]) if n.name == network]) == 1
     finally:
         backend.client.close()
         down()
@@ -328,14 +349,15 @@ def test_down_copes_with_foreign_containers_on_its_network(docker_client) -> Non
             await backend.start(["tickets"])
 
     anyio.run(start)
+    network = network_name(project_name())
     foreign = docker_client.containers.run(
-        "clawgym/apps:latest", ["tickets"], name=f"foreign-{uuid.uuid4().hex[:6]}", network=NETWORK, detach=True
+        "clawgym/apps:latest", ["tickets"], name=f"foreign-{uuid.uuid4().hex[:6]}", network=network, detach=True
     )
     try:
         removed = down()
-        assert "clawgym-tickets" in removed["containers"] and NETWORK in removed["networks"]
+        assert container_name(project_name(), "tickets") in removed["containers"] and network in removed["networks"]
         foreign.reload()
-        assert foreign.status == "running" and NETWORK not in foreign.attrs["NetworkSettings"]["Networks"]
+        assert foreign.status == "running" and network not in foreign.attrs["NetworkSettings"]["Networks"]
         assert managed(docker_client) == {}
     finally:
         foreign.remove(force=True, v=True)
@@ -356,3 +378,46 @@ def test_the_image_carries_no_wheelhouse(docker_client) -> None:
         assert container.logs().decode().strip() == "[]"
     finally:
         container.remove(force=True, v=True)
+
+
+def test_runs_in_two_projects_at_once_keep_apart_and_down_removes_only_its_own(docker_client, tmp_path: Path) -> None:
+    # Compose's convention: a project's containers are PROJECT-APP-1; two projects never share or replace them, and
+    # `down` removes one project's (this folder's, or --project), another project's never.
+    other = f"{project_name()}-other"
+    runs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "orchestrator.cli",
+                "run",
+                str(TRAVEL_PATH),
+                "--backend",
+                "docker",
+                "--out",
+                str(tmp_path / project),
+            ],
+            cwd=ROOT,
+            env=os.environ | {"CLAWGYM_PROJECT": project},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        for project in (project_name(), other)
+    ]
+    try:
+        for run in runs:
+            _, stderr = run.communicate(timeout=300)
+            assert run.returncode == 0, stderr[-3000:]
+        assert set(managed(docker_client)) == names() and set(managed(docker_client, other)) == names(other)
+        mine = {c.id for c in managed(docker_client).values()}
+        assert mine.isdisjoint(c.id for c in managed(docker_client, other).values())
+        done = orchestrator("down", "--project", other, "--json")
+        assert done.returncode == 0, done.stderr
+        assert set(json.loads(done.stdout)["containers"]) == names(other)
+        assert managed(docker_client, other) == {} and {c.id for c in managed(docker_client).values()} == mine
+        assert docker_client.volumes.list(filters={"label": f"{PROJECT}={other}"}) == []
+        done = orchestrator("down", "--json")  # this folder's project: the tests' own (CLAWGYM_PROJECT)
+        assert set(json.loads(done.stdout)["containers"]) == names() and managed(docker_client) == {}
+    finally:
+        down(other)
