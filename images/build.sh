@@ -81,8 +81,12 @@ step "wheels for the image's Python ${image_python:0:1}.${image_python:1} ($arch
 "$python" -m pip wheel --quiet --disable-pip-version-check --no-deps --wheel-dir "$wheelhouse" "$root"
 "$python" -c 'import tomllib, sys; print("\n".join(tomllib.load(open(sys.argv[1], "rb"))["project"]["dependencies"]))' \
   "$root/pyproject.toml" >"$wheelhouse/requirements.txt"
+# Pure-Python dependencies published as source only get their (py3-none-any) wheel built here first.
+source_only=(quotequail)
+"$python" -m pip wheel --quiet --disable-pip-version-check --no-deps --wheel-dir "$wheelhouse" \
+  $(grep -E "^($(IFS='|'; echo "${source_only[*]}"))\b" "$wheelhouse/requirements.txt" | tr '\n' ' ')
 "$python" -m pip download --quiet --disable-pip-version-check --only-binary=:all: \
-  --python-version "$image_python" --implementation cp "${platforms[@]}" \
+  --python-version "$image_python" --implementation cp "${platforms[@]}" --find-links "$wheelhouse" \
   --dest "$wheelhouse" --requirement "$wheelhouse/requirements.txt"
 
 step "image $tag from $base"
