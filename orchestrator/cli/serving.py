@@ -3,10 +3,13 @@
 
 The transports are `orchestrator.episode.serving`'s and closing the episode is `Episode.finish`; the serve loop here
 starts the apps, serves until the client, a signal or the end of stdin stops it, and writes the episode's record.
+Over HTTP the gateway answers only under its secret (`/SECRET/mcp`): a random one unless `--secret` gives it.
 """
 
 from __future__ import annotations
 
+import re
+import secrets
 import signal
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +20,9 @@ import typer
 
 from orchestrator.cli.common import backend_or_exit, err, fail_usage, judge_or_exit, load_or_exit
 from orchestrator.cli.options import BackendOption, JudgeOption, NoiseOption, output_folder
+
+SECRET_ENV = "CLAWGYM_GATEWAY_SECRET"
+SECRET_FORM = re.compile(r"[A-Za-z0-9_-]{16,128}")
 
 if TYPE_CHECKING:
     from orchestrator.backends import Backend
@@ -45,6 +51,15 @@ def serve_command(
             callback=output_folder,
         ),
     ] = Path("runs"),
+    secret: Annotated[
+        str | None,
+        typer.Option(
+            "--secret",
+            envvar=SECRET_ENV,
+            help="Over HTTP: the secret in the MCP URL (http://HOST:PORT/SECRET/mcp) without which a request is "
+            f"refused (404); default a new random one, printed with the URL. Also ${SECRET_ENV}.",
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Episode seed.")] = 0,
     noise: NoiseOption = "none",
     backend: BackendOption = "local",
@@ -61,6 +76,10 @@ def serve_command(
 
     if transport not in ("stdio", "http"):
         raise fail_usage(f"--transport must be stdio or http, not {transport!r}")
+    if secret is not None and not SECRET_FORM.fullmatch(secret):
+        raise fail_usage(
+            f"--secret (or ${SECRET_ENV}): at least 16 letters, digits, '-' or '_', or leave it out for a random one"
+        )
     the_judge = judge_or_exit(judge)
     loaded = noisy(load_or_exit(scenario), noise, seed)
     if transport == "http":
@@ -76,7 +95,7 @@ def serve_command(
     folder = episode_folder(out, loaded.id)
     if hasattr(backend_impl, "log_dir"):
         backend_impl.log_dir = folder / "logs"
-    how = Serving(transport, host, port, allowed_host)
+    how = Serving(transport, host, port, allowed_host, secret or secrets.token_urlsafe(18))
     try:
         result = anyio.run(lambda: serve_episode(loaded, backend_impl, folder, how, seed=seed, judge=the_judge))
     except (BackendError, ServeError) as exc:
@@ -99,6 +118,8 @@ class Serving:
     host: str = "127.0.0.1"
     port: int = 8765
     allowed_hosts: list[str] | None = None
+    secret: str | None = None
+    """Over HTTP, the capability in the MCP URL's path: another local process that finds the port cannot use it."""
 
 
 async def serve_episode(
@@ -148,7 +169,7 @@ async def serve_until_stopped(episode: Episode, how: Serving) -> str | None:
                 err.print(f"serving {name} over stdio", highlight=False)
                 await serve_stdio(episode.gateway)
             else:
-                async with serve_http(episode.gateway, how.host, how.port, how.allowed_hosts) as url:
+                async with serve_http(episode.gateway, how.host, how.port, how.allowed_hosts, secret=how.secret) as url:
                     err.print(f"serving {name} at {url} (Ctrl-C to stop and verify)", highlight=False)
                     await anyio.sleep_forever()
             tg.cancel_scope.cancel()

@@ -47,7 +47,8 @@ def gateway_app(
     gateway: Gateway, host: str, allowed_hosts: list[str] | None = None, secret: str | None = None
 ) -> Starlette:
     """The gateway's web app: MCP at `/mcp`, or at `/SECRET/mcp` only when a secret is given (a capability:
-    another local process that finds the port cannot use it), and `/healthz`."""
+    another local process that finds the port cannot use it, and an agent learns nothing from `/healthz`), and
+    `/healthz`."""
     manager = StreamableHTTPSessionManager(
         gateway.server, security_settings=transport_security(host, allowed_hosts or [])
     )
@@ -59,14 +60,21 @@ def gateway_app(
     async def healthz(request: Request) -> JSONResponse:
         return JSONResponse({"status": "ok", "scenario": gateway.scenario.id, "tools": len(gateway.tools)})
 
+    async def alive(request: Request) -> JSONResponse:
+        return JSONResponse({"status": "ok"})
+
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         async with manager.run():
             yield
 
+    # Behind a secret, the open `/healthz` says only that it is up: the scenario's id (which names a generated task's
+    # family and seed) is for the secret's holder, at `/SECRET/healthz`.
+    health = (
+        [Route("/healthz", alive), Route(f"/{secret}/healthz", healthz)] if secret else [Route("/healthz", healthz)]
+    )
     return Starlette(
-        routes=[Route("/healthz", healthz), Route(mcp_path(secret), Endpoint(), methods=["GET", "POST", "DELETE"])],
-        lifespan=lifespan,
+        routes=[*health, Route(mcp_path(secret), Endpoint(), methods=["GET", "POST", "DELETE"])], lifespan=lifespan
     )
 
 

@@ -83,19 +83,21 @@ async def test_streamable_http_until_sigterm(mode: str, tmp_path: Path) -> None:
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "orchestrator.cli", "serve", str(TRAVEL_PATH), "--transport", "http", "--port", str(port),
-         "--out", str(tmp_path)],
+         "--out", str(tmp_path), "--secret", "served-test-secret-0123"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
         wait_healthy(f"http://127.0.0.1:{port}", proc)
-        async with Client(f"http://127.0.0.1:{port}/mcp", mode=mode) as client:
+        async with Client(f"http://127.0.0.1:{port}/served-test-secret-0123/mcp", mode=mode) as client:
             await inspect_gateway(client)
             created = await client.call_tool(
                 "calendar__create_event", {"title": "Travel to Berlin", "start": "2026-03-10T15:00"}
             )
             assert not created.is_error
         evil = httpx2.post(
-            f"http://127.0.0.1:{port}/mcp", json={}, headers={"Host": "evil.test", "Content-Type": "application/json"}
+            f"http://127.0.0.1:{port}/served-test-secret-0123/mcp",
+            json={},
+            headers={"Host": "evil.test", "Content-Type": "application/json"},
         )
         assert evil.status_code == 421
     finally:

@@ -58,11 +58,11 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     out = tmp_path_factory.mktemp("gateway")
     proc = subprocess.Popen(
         [sys.executable, "-m", "orchestrator.cli", "serve", str(TRAVEL_PATH), "--transport", "http", "--port", str(port),
-         "--out", str(out)],
+         "--out", str(out), "--secret", "interop-test-secret-0123"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip
     wait_healthy(f"http://127.0.0.1:{port}", proc)
-    yield f"http://127.0.0.1:{port}/mcp"
+    yield f"http://127.0.0.1:{port}/interop-test-secret-0123/mcp"
     proc.terminate()
     proc.wait(30)
 
