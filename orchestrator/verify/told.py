@@ -19,6 +19,7 @@ from typing import Any
 
 from orchestrator.scenario.checks import ToldCheck
 from orchestrator.scenario.conditions import Context, describe_condition, failures, holds, row_matches
+from orchestrator.scenario.text.addressed import addressed_to
 from orchestrator.scenario.text.operators import spec_of
 from orchestrator.verify.results import CheckResult
 
@@ -73,11 +74,32 @@ def recipients(message: Mapping[str, Any], bcc: bool) -> set[str]:
     return {str(a).strip().lower() for f in fields for a in message.get(f) or []}
 
 
-def _text(message: Mapping[str, Any], zone: str | None = None) -> str:
+def _text(
+    message: Mapping[str, Any], zone: str | None = None, name: str = "", others: Mapping[str, str] | None = None
+) -> str:
     """What a message says: its subject and body; with the recipient's `zone`, "10:00 your time" (or "your time
-    (IST)", an abbreviation the recipient's zone decides) is read in it."""
+    (IST)", an abbreviation the recipient's zone decides) is read in it; with their `name` and the other
+    recipients' (`others`), only the times addressed to them ("Priya, that's 9:30 your time; Sam, 14:30 your
+    time")."""
     text = f"{message.get('subject') or ''}\n\n{message.get('body') or ''}"
+    if zone and name:
+        return for_person(text, zone, name, others or {})
     return YOUR_TIME.sub(lambda m: f"{m['gap']}{zone}", text) if zone else text
+
+
+def for_person(text: str, zone: str, name: str, others: Mapping[str, str]) -> str:
+    """What a message tells one recipient (`name`, in `zone`), when others (`others`: name to zone) get their own
+    times in the same message: the times addressed to them, "your time" in their zone (text/addressed.py)."""
+    return addressed_to(text, zone, name, others)
+
+
+def names(ctx: Context) -> dict[str, tuple[str, str]]:
+    """People's names and time zones by email, where the scenario has a calendar that knows them."""
+    return {
+        str(p.get("email", "")).lower(): (str(p.get("name") or ""), str(p["timezone"]))
+        for p in ctx.rows("calendar", "people")
+        if p.get("timezone")
+    }
 
 
 def zones(ctx: Context) -> dict[str, str]:
@@ -115,6 +137,7 @@ def check_told(check: ToldCheck, check_id: str, stage: str, ctx: Context, key: s
     problems: list[str] = []
     found: list[dict[str, Any]] = []
     people_zones = zones(ctx)
+    people = names(ctx)
     closest: dict[str, Any] | None = None
     for person in spec.who:
         got = [m for m in sent if person.strip().lower() in recipients(m, spec.bcc)]
@@ -125,16 +148,22 @@ def check_told(check: ToldCheck, check_id: str, stage: str, ctx: Context, key: s
         found += [{key: m.get(key), "subject": m.get("subject")} for m in got[:3]]
         forwarded = [t for m in got if (t := _forwarded(m, by_id)) is not None]
         zone = people_zones.get(person.strip().lower())
+        name = people.get(person.strip().lower(), ("", ""))[0]
+
+        def said(m: Mapping[str, Any], zone: str | None = zone, name: str = name, person: str = person) -> str:
+            others = {people[r][0]: people[r][1] for r in recipients(m, True) if r in people and r != person.lower()}
+            return _text(m, zone, name if others else "", others)
+
         for fact in spec.facts:
             alternatives = fact[ANY] if set(fact) == {ANY} else [fact]
             if any(
-                any(holds(_text(m, zone), _claimed(f), app_ctx) for m in got)
+                any(holds(said(m), _claimed(f), app_ctx) for m in got)
                 or any(holds(t, _unclaimed(f), app_ctx) for t in forwarded)
                 for f in alternatives
             ):
                 continue
             claimed = _claimed(alternatives[0])
-            misses = failures({"text": _text(got[-1], zone)}, {"text": claimed}, app_ctx)
+            misses = failures({"text": said(got[-1])}, {"text": claimed}, app_ctx)
             if closest is None:
                 closest = {key: got[-1].get(key), "subject": got[-1].get("subject"), "mismatches": misses}
             problems.append(

@@ -122,7 +122,7 @@ TOPIC = re.compile(
     re.I,
 )
 NOTHING_FINAL = re.compile(
-    r"\b(?:nothing(?:'s|\s+is)\s+(?:final|confirmed|fixed|booked|set|settled|decided)(?:\s+yet)?|"
+    r"\b(?:nothing(?:'s|\s+is|\s+has\s+been)?\s+(?:final|confirmed|fixed|booked|set|settled|decided)(?:\s+yet)?|"
     r"none\s+of\s+(?:this|it)\s+is\s+(?:final|confirmed))\b",
     re.I,
 )

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date, datetime, tzinfo
+from itertools import pairwise
 from zoneinfo import ZoneInfo
 
 from orchestrator.scenario.text.clean import inside, per_text
@@ -55,6 +56,11 @@ class TimeVerdict:
         return f"mentions {', '.join(self.stated)}"
 
 
+SEE_YOU = re.compile(
+    r"\b(?:see\s+(?:you|y'all|everyone)|talk\s+(?:to\s+you\s+)?(?:then|soon)?|speak\s+(?:to\s+you\s+)?|"
+    r"meet\s+you|join\s+us|catch\s+you)\b[^.!?\n\d]{0,20}$",
+    re.I,
+)
 ALTERNATIVE = re.compile(r"\b(?:or|alternatively|otherwise|else)\b", re.IGNORECASE)
 RESTATING = re.compile(r"^\s*(?:[(\[/=]|,|\s[–—-]|\bi\.e\.|\bwhich\s+is|\bthat's|\bthat\s+is|\bie)?\s*$", re.IGNORECASE)
 
@@ -151,9 +157,59 @@ def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iter
             about = about or offered_instead(mention)  # "Thursday 15:30, or Friday 10:00 if that's easier"
         else:
             about = mention.sentence in holding_sentences or dateless
+            # a later "see you all at 10!" unsays the time stated before it
+            about = about or (
+                mention.sentence[0]
+                > min((m.start for m, ok in zip(mentions, stated, strict=True) if ok), default=10**9)
+                and SEE_YOU.search(text[mention.sentence[0] : mention.start]) is not None
+            )
         if about:
             conflicts.append(mention.text.strip())
     return TimeVerdict(any(stated), conflicts, [m.text.strip() for m in mentions])
+
+
+DURATION = re.compile(
+    r"\b(?:(?P<n>\d+(?:[.,]\d+)?|an?|one|two|three|four|half\s+an?)\s*[- ]?\s*(?P<unit>h(?:ou)?rs?|hours?|h(?=\d|\b)|"
+    r"min(?:ute)?s?|mins?|')(?:\s*(?P<m>\d{1,2})\s*(?:min(?:ute)?s?|m)?)?(?!\w))",
+    re.I,
+)
+_WORD_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "half an": 0.5, "half a": 0.5}
+
+
+def _minutes(m: re.Match[str]) -> float | None:
+    n = m["n"].lower()
+    value = _WORD_NUMBERS.get(" ".join(n.split())) if not n[0].isdigit() else float(n.replace(",", "."))
+    if value is None:
+        return None
+    unit = m["unit"].lower()
+    minutes = value * 60 if unit.startswith("h") else value
+    return minutes + (int(m["m"]) if m["m"] and unit.startswith("h") else 0)
+
+
+def states_end(text: str, wanted: datetime, end: datetime, zone: str, now: datetime) -> bool:
+    """Whether `text` gives the slot starting at `wanted` the end `end`: as the end of the range it starts
+    ("15:30–16:30 CET") or as a length ("45 min", "an hour", "1h30"), and no other end or length for it."""
+    local = ZoneInfo(zone)
+    text = read(text)
+    today = now.astimezone(local).date()
+    mentions = _times(text, today)
+    wanted, end = wanted.astimezone(local), end.astimezone(local)
+    ends: list[bool] = []
+    for first, second in pairwise(mentions):
+        if not second.range_end or first.set_aside:
+            continue
+        if wanted not in instants(first, local, wanted.date()) and not (
+            first.dates is None and any(i.time() == wanted.time() for i in instants(first, local, wanted.date()))
+        ):
+            continue
+        zoned = second if second.zone is not None else replace(second, zone=first.zone)
+        dated = zoned if zoned.dates is not None else replace(zoned, dates=[wanted.date()])
+        ends.append(end in instants(dated, local, end.date()) or end in instants(dated, local, wanted.date()))
+    if ends:
+        return all(ends)
+    lengths = [_minutes(m) for m in DURATION.finditer(text)]
+    lengths = [n for n in lengths if n is not None and 0 < n <= 24 * 60]
+    return bool(lengths) and (end - wanted).total_seconds() / 60 in lengths
 
 
 def check_date(

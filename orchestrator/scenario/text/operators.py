@@ -13,7 +13,7 @@ from orchestrator.scenario.text.claims import asked, asserted, claim_notes
 from orchestrator.scenario.text.clean import URL, as_text
 from orchestrator.scenario.text.counts import check_count
 from orchestrator.scenario.text.decisions import DECISIONS, decides, decisions
-from orchestrator.scenario.text.instants import check_date, check_time
+from orchestrator.scenario.text.instants import check_date, check_time, states_end
 from orchestrator.scenario.text.leaks import leak_score, section
 from orchestrator.scenario.text.links import check_link
 from orchestrator.scenario.text.parse import read
@@ -50,7 +50,7 @@ PRIMARY = {
     "decides": "decision",
 }
 OPTIONS: dict[str, set[str]] = {
-    "mentions_time": {"strict", "also", "zone", "claimed"},
+    "mentions_time": {"strict", "also", "zone", "claimed", "end"},
     "mentions_date": {"strict", "claimed", "role"},
     "mentions_amount": {"currency", "strict", "claimed"},
     "misstates_amount": {"currency", "claimed"},
@@ -135,6 +135,10 @@ def operand_problems(op: str, operand: object) -> list[tuple[tuple[str, ...], st
                     f"expected a list of date-times with their offsets such as [2026-03-05T16:30:00+01:00], found {spec['also']!r}",
                 )
             )
+    if "end" in spec and _instant(spec["end"]) is None:
+        problems.append(
+            (("end",), f"expected a date-time with its offset such as 2026-03-05T16:30:00+01:00, found {spec['end']!r}")
+        )
     if "of" in spec and not (
         isinstance(spec["of"], str)
         or isinstance(spec["of"], list)
@@ -278,6 +282,9 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
             return False
         reader, also = _time_options(spec, zone)
         verdict = check_time(text, instant, reader, now, also)
+        if spec.get("end") and verdict.holds and _instant(spec["end"]) is not None:
+            if not states_end(text, instant, _instant(spec["end"]), reader, now):  # type: ignore[arg-type]
+                return False
         return verdict.holds and not (strict and verdict.conflicts)
     if op == "mentions_date":
         day = _date(wanted)

@@ -326,13 +326,40 @@ def _tables(text: str) -> str:
     return "\n".join(lines)
 
 
+TIME_CELL = re.compile(r"\d{1,2}[:.h]\d{2}|\d{1,2}\s?[ap]\.?m\b", re.I)
+ZONE_WORD = re.compile(r"\b[A-Z]{2,5}\b|(?:UTC|GMT)\s*[+−-]\s*\d{1,2}")
+
+
+def _where(words: str) -> str | None:
+    """The zone or place a header or cell names ("Amsterdam (CEST)" → "CEST", "New York", "Lisboa"), if any."""
+    from orchestrator.scenario.text.zones import place_zone, zone_named
+
+    words = EMPHASIS.sub(lambda m: m.group(2) or m.group(3) or m.group(4) or "", words).strip()
+    for token in ZONE_WORD.findall(words):
+        if zone_named(token) is not None:
+            return token
+    plain = re.sub(r"\s*\(.*?\)\s*", " ", words).strip()
+    found = place_zone(plain) if plain else None
+    if found is None or found[1] < len(plain) - 1:
+        return None
+    return next((n for n in _places() if n.lower() == plain.lower()), plain)
+
+
 def _row(header: list[str], cells: list[str]) -> str:
+    """A table row as a line: each cell after its column's header; a time in a column (or a row) that names a
+    place or zone is written with it ("10:00 (CEST)", "14:00 (Lisboa)")."""
+    place = next((w for w in (_where(c) for c in cells if not TIME_CELL.search(c)) if w), None)
     parts = []
     for index, cell in enumerate(cells):
         if not cell:
             continue
         head = header[index] if index < len(header) else ""
         plain = EMPHASIS.sub(lambda m: m.group(2) or m.group(3) or m.group(4) or "", head).strip()
+        if TIME_CELL.search(cell) and not ZONE_WORD.search(cell):
+            where = _where(plain) or place
+            if where:
+                parts.append(f"{cell} ({where})")
+                continue
         parts.append(cell if GENERIC_HEADERS.match(plain) else f"{plain}: {cell}")
     return " | ".join(parts) + "."
 
@@ -358,6 +385,8 @@ def _words(text: str) -> str:
         dated = bool(DAY_BEFORE.search(before) or DAY_AFTER.match(after))
         if low in FOREIGN and DAY_BEFORE.search(before):
             return FOREIGN[low]
+        if word.islower() and _place_near_time(low, before, after):
+            return next(n for n in _places() if n.lower() == low)
         if len(low) >= 6:
             day = _close(low, _FULL_WEEKDAYS)
             if day:
@@ -372,6 +401,25 @@ def _words(text: str) -> str:
 
 
 DOTTED_DAY = re.compile(r"(?<![\d.])(\d{1,2})\.\s+(?=" + MONTH + ")", re.I)
+
+
+def _places() -> dict[str, str]:
+    from orchestrator.scenario.text.zones import PLACES
+
+    return PLACES
+
+
+def _place_near_time(low: str, before: str, after: str) -> bool:
+    """A place written in lower case right after a time or before "time" ("9:30 nyc", "london time")."""
+    from orchestrator.scenario.text.zones import PLACES_ANY_CASE
+
+    if low not in PLACES_ANY_CASE or low in COMMON_WORDS:
+        return False
+    return bool(re.search(r"(?:\d|[ap]\.?m\.?)\s*(?:\(|in\s+|for\s+)?$", before, re.I) or re.match(r"\s+time\b", after))
+
+
+COMMON_WORDS = frozenset({"central", "eastern", "mountain", "pacific", "wake", "center", "easter", "rio", "victoria",
+                          "june", "may", "hope", "reunion", "eucla", "us", "la", "ny", "sf"})  # fmt: skip
 
 
 def _close(word: str, names: list[str]) -> str | None:

@@ -44,6 +44,8 @@ class TimeMention:
     moved: bool = False  # set aside as the old time of a move: a time after it joined by "to" is the new one
     sentence: tuple[int, int] = (0, 0)
     own_date: bool = False  # its date is written in its own sentence (not carried over from an earlier one)
+    other: bool = False  # said of something else (someone's availability, when a page was sent): set aside when
+    # the text states another time
 
 
 AMPM = r"(?P<ampm>[ap]\.?\s?m\.?(?![a-z]))"
@@ -120,7 +122,8 @@ _CANT = (
     r"not\s+going\s+to)(?:\s+be\s+able\s+to)?"
 )
 SET_ASIDE = re.compile(
-    r"\b(?:instead\s+of|rather\s+than|no\s+longer(?:\s+(?:at|on|be|meeting))?|not(?:\s+(?:do|make))?|no|scrap|drop|skip|"
+    r"\b(?:instead\s+of|rather\s+than|no\s+longer(?:\s+(?:at|on|be|meeting))?|not(?:\s+(?:do|make))?|no|scrap|drop|"
+    r"skip(?:ping|ped)?|ignore|disregard|old|previous|original|"
     r"(?:originally|previously|initially|formerly)(?:\s+(?:we|it|they|I))?(?:\s+(?:was|were|had|planned|scheduled|set|"
     r"booked|agreed))?(?:\s+(?:for|at|on))?|used\s+to\s+be|cancel(?:l?ed)?|"
     + _CANT
@@ -146,6 +149,22 @@ SET_ASIDE_AFTER = re.compile(
     r"(?:works?|suits?|fits?|happens?|be)\b)",
     re.I,
 )
+# A time of something else than the fact: someone's availability ("Lee is free until 16:30"), when something was
+# noticed, sent or lands ("sent at 12:10", "landing around 21:00"), a time said to be wrong ("the 2:00 in her
+# email was a typo"), a slot marked cancelled in its row ("❌ withdrew").
+OTHER_BEFORE = re.compile(
+    r"\b(?:free|available|busy|blocked|booked\s+up|tied\s+up|offline|unavailable|away|out\s+of\s+office|"
+    r"in\s+(?:a\s+)?meetings?|on\s+a\s+(?:call|flight|plane)|(?:only\s+)?free\s+(?:from|after|before|until)|"
+    r"noticed|sent|replied|received|back\s+online|roughly|approximately|give\s+or\s+take|"
+    r"(?:his|her|their|my)\s+(?:day|morning|afternoon|evening)\s+(?:starts|ends))\b[^.!?\n\d;]{0,25}$",
+    re.I,
+)
+OTHER_AFTER = re.compile(
+    r"^\s*(?:[\w'’-]+\s+){0,5}?(?:(?:is|was|were)\s+(?:a\s+|an\s+)?(?:typo|mistake|wrong|error|outdated|incorrect)|"
+    r"(?:is|are|has\s+been|was)\s+(?:now\s+)?(?:off|out|cancell?ed|called\s+off|scrapped|dropped|withdrawn)\b)",
+    re.I,
+)
+STRUCK_ROW = re.compile(r"❌|\b(?:withdr[ae]wn?|cancell?ed|called\s+off|declined)\b", re.I)
 # Weaker: "it was 10:00", "the call that was at 10:30": set aside only when the text states another time.
 WAS_BEFORE = re.compile(r"\b(?:was|were)(?:\s+(?:at|set\s+for|scheduled\s+for|planned\s+for|for))?\s+$", re.I)
 
@@ -228,6 +247,9 @@ def find_times(text: str, today: date) -> list[TimeMention]:
     _sentences(text, mentions)
     _set_aside(text, mentions)
     _join_ranges(text, mentions)
+    if any(m.other for m in mentions) and any(not (m.other or m.set_aside or m.range_end) for m in mentions):
+        for mention in mentions:
+            mention.set_aside = mention.set_aside or mention.other
     _places_before(text, mentions)
     _declared_zones(text, mentions)
     _place_on_dates(text, mentions, dates)
@@ -380,6 +402,14 @@ def _set_aside(text: str, mentions: list[TimeMention]) -> None:
             mention.set_aside = mention.moved = True
         elif SET_ASIDE.search(before) or SET_ASIDE_AFTER.match(after) or _moved_to_from(text, mentions, index):
             mention.set_aside = True
+        elif OTHER_AFTER.match(text[mention.end : mention.end + 60]):
+            mention.set_aside = True
+        elif OTHER_BEFORE.search(before):
+            mention.other = True  # "Lee is free until 16:30": not a competing time when another one is stated
+        elif " | " in text[mention.sentence[0] : mention.sentence[1]] and STRUCK_ROW.search(
+            text[mention.sentence[0] : mention.sentence[1]]
+        ):
+            mention.set_aside = True  # a table row marked cancelled
         elif WAS_BEFORE.search(before):
             weak.append(mention)
     for mention in weak:

@@ -44,6 +44,28 @@ ZONE_ABBREVIATIONS: dict[str, tzinfo | str] = {
     "PT": "America/Los_Angeles",
     "PST": "America/Los_Angeles",
     "PDT": "America/Los_Angeles",
+    "NZST": "Pacific/Auckland",
+    "NZDT": "Pacific/Auckland",
+    "NZT": "Pacific/Auckland",
+    "AWST": "Australia/Perth",
+    "ACST": "Australia/Adelaide",
+    "ACDT": "Australia/Adelaide",
+    "HKT": "Asia/Hong_Kong",
+    "PHT": "Asia/Manila",
+    "PKT": "Asia/Karachi",
+    "ICT": "Asia/Bangkok",
+    "WIB": "Asia/Jakarta",
+    "GST": "Asia/Dubai",
+    "HST": "Pacific/Honolulu",
+    "AKST": "America/Anchorage",
+    "AKDT": "America/Anchorage",
+    "BRT": "America/Sao_Paulo",
+    "ART": "America/Argentina/Buenos_Aires",
+    "SAST": "Africa/Johannesburg",
+    "CAT": "Africa/Maputo",
+    "EAT": "Africa/Nairobi",
+    "WAT": "Africa/Lagos",
+    "TRT": "Europe/Istanbul",
 }
 ZONE = re.compile(
     r"\s*\(?\s*(?P<zone>"
@@ -87,6 +109,73 @@ PLACE_ALIASES: dict[str, str] = {
     "Japan": "Asia/Tokyo",
     "Korea": "Asia/Seoul",
     "China": "Asia/Shanghai",
+    "NYC": "America/New_York",
+    "NY": "America/New_York",
+    "SF": "America/Los_Angeles",
+    "LA": "America/Los_Angeles",
+    "Lisboa": "Europe/Lisbon",
+    "Bengaluru": "Asia/Kolkata",
+    "Bangalore": "Asia/Kolkata",
+    "Mumbai": "Asia/Kolkata",
+    "Delhi": "Asia/Kolkata",
+    "New Delhi": "Asia/Kolkata",
+    "Hyderabad": "Asia/Kolkata",
+    "Chennai": "Asia/Kolkata",
+    "Pune": "Asia/Kolkata",
+    "San Francisco": "America/Los_Angeles",
+    "Seattle": "America/Los_Angeles",
+    "Portland": "America/Los_Angeles",
+    "San Diego": "America/Los_Angeles",
+    "Boston": "America/New_York",
+    "Washington": "America/New_York",
+    "Atlanta": "America/New_York",
+    "Miami": "America/New_York",
+    "Philadelphia": "America/New_York",
+    "Austin": "America/Chicago",
+    "Dallas": "America/Chicago",
+    "Houston": "America/Chicago",
+    "Minneapolis": "America/Chicago",
+    "Salt Lake City": "America/Denver",
+    "Montreal": "America/Toronto",
+    "Ottawa": "America/Toronto",
+    "Calgary": "America/Edmonton",
+    "Munich": "Europe/Berlin",
+    "München": "Europe/Berlin",
+    "Frankfurt": "Europe/Berlin",
+    "Hamburg": "Europe/Berlin",
+    "Cologne": "Europe/Berlin",
+    "Köln": "Europe/Berlin",
+    "Düsseldorf": "Europe/Berlin",
+    "Stuttgart": "Europe/Berlin",
+    "Leipzig": "Europe/Berlin",
+    "Barcelona": "Europe/Madrid",
+    "Milan": "Europe/Rome",
+    "Milano": "Europe/Rome",
+    "Geneva": "Europe/Zurich",
+    "Basel": "Europe/Zurich",
+    "Lyon": "Europe/Paris",
+    "Rotterdam": "Europe/Amsterdam",
+    "Porto": "Europe/Lisbon",
+    "Krakow": "Europe/Warsaw",
+    "Gothenburg": "Europe/Stockholm",
+    "Edinburgh": "Europe/London",
+    "Manchester": "Europe/London",
+    "Glasgow": "Europe/London",
+    "Cork": "Europe/Dublin",
+    "Osaka": "Asia/Tokyo",
+    "Beijing": "Asia/Shanghai",
+    "Shenzhen": "Asia/Shanghai",
+    "Hanoi": "Asia/Bangkok",
+    "Ho Chi Minh City": "Asia/Ho_Chi_Minh",
+    "Saigon": "Asia/Ho_Chi_Minh",
+    "Abu Dhabi": "Asia/Dubai",
+    "Cape Town": "Africa/Johannesburg",
+    "Wellington": "Pacific/Auckland",
+    "Canberra": "Australia/Sydney",
+    "Rio": "America/Sao_Paulo",
+    "Rio de Janeiro": "America/Sao_Paulo",
+    "Brasília": "America/Sao_Paulo",
+    "Brasilia": "America/Sao_Paulo",
     "Central European": "Europe/Berlin",
     "Central Europe": "Europe/Berlin",
     "US Eastern": "America/New_York",
@@ -152,6 +241,8 @@ def _places() -> dict[str, str]:
 
 
 PLACES = _places()
+PLACES_ANY_CASE = {name.lower(): zone for name, zone in PLACES.items()}
+"""Places in any case ("london", "nyc", "LONDON")."""
 _LETTERS = "A-Za-zÀ-ÖØ-öø-ÿ"
 _PLACE = (
     r"(?P<place>[A-ZÀ-ÖØ-Þ]["
@@ -189,9 +280,12 @@ def place_zone(words: str) -> tuple[str, int] | None:
     """The zone of the longest place that `words` starts with, and how many characters it takes."""
     parts = re.split(r"(?<=[^ -])(?=[ -])", words)
     for n in range(len(parts), 0, -1):
-        name = _unaccented("".join(parts[:n]).rstrip("."))
-        if name in PLACES:
-            return PLACES[name], len("".join(parts[:n]))
+        written = "".join(parts[:n]).rstrip(".")
+        for name in (written, _unaccented(written)):
+            if name in PLACES:
+                return PLACES[name], len("".join(parts[:n]))
+            if name.lower() in PLACES_ANY_CASE and (name.islower() or name.isupper()):
+                return PLACES_ANY_CASE[name.lower()], len("".join(parts[:n]))
     return None
 
 

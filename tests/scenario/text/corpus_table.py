@@ -160,9 +160,10 @@ def for_recipient(message: Message, email: str) -> str:
     person = next((r for r in message.recipients if str(r.get("email", "")).lower() == email.lower()), None)
     if person is None:
         raise ValueError(f"{message.source}: fact for {email}, who is not among the recipients")
-    others = [str(r.get("name", "")) for r in message.recipients if r is not person]
-    if hasattr(told, "addressed_to"):
-        return told.addressed_to(message.text, str(person.get("zone")), str(person.get("name", "")), others)
+    others = {str(r.get("name", "")): str(r.get("zone")) for r in message.recipients if r is not person}
+    if hasattr(told, "for_person"):
+        name = str(person.get("name", "")) if others else ""
+        return told._text({"body": message.text}, str(person.get("zone")), name, others)
     return told._text({"body": message.text}, str(person.get("zone")))
 
 

@@ -51,7 +51,7 @@ def test_a_signature_is_not_read() -> None:
 
 def test_a_table_is_a_row_per_line_with_its_header_cells() -> None:
     text = "New time:\n\n| Person | London | New York |\n|---|---|---|\n| Ana | 14:30 | **09:30** |\n\nThanks"
-    assert "Ana | London: 14:30 | New York: 09:30." in read(text)
+    assert "Ana | 14:30 (London) | 09:30 (New York)." in read(text)
     ny = {"mentions_time": {"at": "2026-03-05T09:30:00-05:00", "strict": False}}
     assert holds("Thursday 5 March\n\n" + text, ny, CTX)
 

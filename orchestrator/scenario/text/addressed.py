@@ -1,0 +1,116 @@
+"""What a message tells one of its recipients: the times addressed to them, read in their zone.
+
+A mail to several people often gives each their own time: "Priya, that's 9:30 your time; Sam, 14:30 your time",
+"- Anna — 12:00 for you in Berlin", a table row per person. Each time in a sentence that names recipients belongs
+to the recipient named nearest it (in its clause first); "your time", "for you" and "(yours)" are read in the
+zone of the person the time belongs to. When no sentence names the recipient beside a time, the whole message is
+theirs, its "your time" in their zone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from orchestrator.scenario.text.parse import clauses, parse
+
+TIME_TOKEN = re.compile(
+    r"\b\d{1,2}(?:[:.h]\d{2})?\s?(?:[ap]\.?m\.?)?(?=\W|$)(?<!\d{3})|\b(?:noon|midday|midnight|half\s+past|quarter\s+(?:past|to)|"
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?:\s+o'clock)?)\b",
+    re.I,
+)
+CLOCK = re.compile(r"\d{1,2}[:.h]\d{2}|\d\s?[ap]\.?m\b|\b(?:noon|midday|half\s+past|o'clock)\b", re.I)
+YOURS = re.compile(
+    r"(?P<phrase>[ \t]*(?:\(\s*yours\s*\)|,?\s*(?:your|ur)\s+(?:local\s+)?time|for\s+(?:both\s+of\s+)?you(?:\s+both)?|"
+    r"(?:on\s+)?your\s+(?:side|end|clock)))(?P<after>[ \t]*(?:\(?\s*(?:in\s+)?(?:[A-Z][\w./-]+|[A-Z]{2,5})\)?)?)",
+    re.I,
+)
+
+
+def _first(name: str) -> str:
+    return name.split()[0] if name.split() else name
+
+
+def _names(name: str) -> re.Pattern[str]:
+    words = [re.escape(w) for w in {name.strip(), _first(name)} if w]
+    return re.compile(r"(?<!\w)(?:" + "|".join(sorted(words, key=len, reverse=True)) + r")(?!\w)")
+
+
+def _in_zone(piece: str, zone: str) -> str:
+    """ "your time", "for you", "(yours)" read in `zone`, unless a place or zone is written right after them."""
+
+    def put(m: re.Match[str]) -> str:
+        after = m.group("after")
+        if after.strip():
+            return " " + after.strip()  # "for you in Chicago", "your time (IST)": the place written decides
+        return f" {zone}"
+
+    return YOURS.sub(put, piece)
+
+
+def addressed_to(text: str, zone: str, name: str, others: Mapping[str, str] | None = None) -> str:
+    """The part of `text` that tells the recipient `name` (in `zone`) a time, with "your time" in their zone; the
+    others' names with their zones (`others`) tell whose the other times are."""
+    parsed = parse(text)
+    own = parsed.text
+    people = {name: zone, **{n: z for n, z in (others or {}).items() if n and n != name}}
+    patterns = {n: _names(n) for n in people if n.strip()}
+    mine: list[str] = []
+    named_anywhere = False
+    for a, b in parsed.sentences:
+        sentence = own[a:b]
+        found = {n: [m.start() + a for m in p.finditer(sentence)] for n, p in patterns.items()}
+        found = {n: at for n, at in found.items() if at}
+        if not found or not CLOCK.search(sentence):
+            continue
+        if name not in found and len(found) >= 1 and not YOURS.search(sentence):
+            continue
+        pieces = _owned(own, a, b, found)
+        if name in found:
+            named_anywhere = True
+        mine += [_in_zone(p, zone) for p in pieces.get(name, [])]
+    if named_anywhere and any(CLOCK.search(p) for p in mine):
+        return "\n".join(mine)
+    rest = [own[a:b] for a, b in parsed.sentences if not _others_only(own[a:b], patterns, name)]
+    return _in_zone("".join(rest), zone)
+
+
+def _others_only(sentence: str, patterns: Mapping[str, re.Pattern[str]], name: str) -> bool:
+    """A sentence with a time that names only other recipients is theirs."""
+    if not CLOCK.search(sentence):
+        return False
+    named = {n for n, p in patterns.items() if p.search(sentence)}
+    return bool(named) and name not in named
+
+
+def _owned(text: str, a: int, b: int, found: Mapping[str, list[int]]) -> dict[str, list[str]]:
+    """The clauses of a sentence, each given to the recipient whose name is nearest its times (in the clause
+    first): "that's 21:00 for you, Lars, and 22:00 for Aino" gives 21:00 to Lars, 22:00 to Aino."""
+    out: dict[str, list[str]] = {}
+    spans = clauses(text, a, b)
+    for m in TIME_TOKEN.finditer(text, a, b):
+        if not CLOCK.search(m.group(0)) and not re.search(r"\d", m.group(0)):
+            continue
+        clause = next(((x, y) for x, y in spans if x <= m.start() < y), (a, b))
+        inside = {n: [p for p in at if clause[0] <= p < clause[1]] for n, at in found.items()}
+        inside = {n: at for n, at in inside.items() if at}
+        if not inside:
+            continue  # a time in a clause that names no one is the message's own ("15:30 CET (Priya, ...)")
+        owner = min(inside, key=lambda n: min(abs(p - m.start()) for p in inside[n]))
+        start, end = _piece(text, m.start(), m.end(), clause, found)
+        out.setdefault(owner, []).append(text[start:end])
+    return out
+
+
+def _piece(text: str, start: int, end: int, clause: tuple[int, int], found: Mapping[str, list[int]]) -> tuple[int, int]:
+    """The words around a time up to the next time or name: "20:00 your time", "11:00 am for you in New York"."""
+    stops = sorted(p for at in found.values() for p in at)
+    right = min([p for p in stops if p > end] + [clause[1]])
+    nxt = TIME_TOKEN.search(text, end, right)
+    while nxt is not None and not CLOCK.search(nxt.group(0)):
+        nxt = TIME_TOKEN.search(text, nxt.end(), right)
+    if nxt is not None:
+        gap = text[end : nxt.start()]
+        right = nxt.end() if re.fullmatch(r"\s*(?:-|–|—|to|until|till)\s*", gap) else nxt.start()
+    left = max([p for p in stops if p < start] + [clause[0]])
+    return left, right
