@@ -32,8 +32,16 @@ def _first(name: str) -> str:
 
 
 def _names(name: str) -> re.Pattern[str]:
-    words = [re.escape(w) for w in {name.strip(), _first(name)} if w]
-    return re.compile(r"(?<!\w)(?:" + "|".join(sorted(words, key=len, reverse=True)) + r")(?!\w)")
+    """The recipient's name where a message speaks to them: "Priya, ...", "Priya: 9:30", "- Anna — 12:00",
+    "for Sam", "@Lars"; not "Lee is free until 16:30" (a person spoken of)."""
+    words = "|".join(sorted((re.escape(w) for w in {name.strip(), _first(name)} if w), key=len, reverse=True))
+    return re.compile(
+        r"(?:(?<=\bfor\s)|(?<=\bto\s)|(?<=@))(?:" + words + r")(?!\w)|"
+        r"(?<!\w)(?:"
+        + words
+        + r")(?=\s*(?:[,:;|–—]|\s-\s|\)|\.\s*$|\s+(?:that's|that\s+is|this\s+is|it's|it\s+is)\b))",
+        re.M,
+    )
 
 
 def _in_zone(piece: str, zone: str) -> str:
@@ -71,16 +79,17 @@ def addressed_to(text: str, zone: str, name: str, others: Mapping[str, str] | No
         mine += [_in_zone(p, zone) for p in pieces.get(name, [])]
     if named_anywhere and any(CLOCK.search(p) for p in mine):
         return "\n".join(mine)
-    rest = [own[a:b] for a, b in parsed.sentences if not _others_only(own[a:b], patterns, name)]
-    return _in_zone("".join(rest), zone)
-
-
-def _others_only(sentence: str, patterns: Mapping[str, re.Pattern[str]], name: str) -> bool:
-    """A sentence with a time that names only other recipients is theirs."""
-    if not CLOCK.search(sentence):
-        return False
-    named = {n for n, p in patterns.items() if p.search(sentence)}
-    return bool(named) and name not in named
+    rest = []
+    for a, b in parsed.sentences:  # the message's own times, without those addressed to others
+        found = {n: [m.start() + a for m in p.finditer(own[a:b])] for n, p in patterns.items() if n != name}
+        found = {n: at for n, at in found.items() if at}
+        sentence = own[a:b]
+        if found and CLOCK.search(sentence):
+            for pieces in _owned(own, a, b, found).values():
+                for piece in pieces:
+                    sentence = sentence.replace(piece, " " * len(piece), 1)
+        rest.append(sentence)
+    return _in_zone("\n".join(rest), zone)
 
 
 def _owned(text: str, a: int, b: int, found: Mapping[str, list[int]]) -> dict[str, list[str]]:
@@ -94,9 +103,13 @@ def _owned(text: str, a: int, b: int, found: Mapping[str, list[int]]) -> dict[st
         clause = next(((x, y) for x, y in spans if x <= m.start() < y), (a, b))
         inside = {n: [p for p in at if clause[0] <= p < clause[1]] for n, at in found.items()}
         inside = {n: at for n, at in inside.items() if at}
-        if not inside:
-            continue  # a time in a clause that names no one is the message's own ("15:30 CET (Priya, ...)")
-        owner = min(inside, key=lambda n: min(abs(p - m.start()) for p in inside[n]))
+        if not inside:  # "- Omar — 19:30": the name just before, with no other time between
+            before = [(p, n) for n, at in found.items() for p in at if p < m.start()]
+            if not before or CLOCK.search(text, max(before)[0], m.start()):
+                continue  # a time that no one is named before is the message's own ("15:30 CET (Priya, ...)")
+            owner = max(before)[1]
+        else:
+            owner = min(inside, key=lambda n: min(abs(p - m.start()) for p in inside[n]))
         start, end = _piece(text, m.start(), m.end(), clause, found)
         out.setdefault(owner, []).append(text[start:end])
     return out
