@@ -105,7 +105,9 @@ def restated(
     return restates(text, before, mentions[index], local, anchor, wanted)
 
 
-def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iterable[datetime] = ()) -> TimeVerdict:
+def check_time(
+    text: str, wanted: datetime, zone: str, now: datetime, also: Iterable[datetime] = (), day: bool = False
+) -> TimeVerdict:
     """Whether `text` states the instant `wanted`; `conflicts` are other times it states for the same thing.
 
     Another time is for the same thing when it shares a sentence with the wanted time, when it is
@@ -114,7 +116,9 @@ def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iter
     at all. So "Thursday 15:30 or 09:30", "Thursday 15:30, or Friday 10:00 if that's easier" and
     "Thursday 15:30. See you Thursday 09:30" conflict, while "Thursday
     15:30 works. My 14:00 call ends at 15:00." does not. Ends of ranges, set-aside times and the instants
-    `also` (other times the text is expected to state, such as the next interview of a loop) never do."""
+    `also` (other times the text is expected to state, such as the next interview of a loop) never do. With `day`,
+    a time written with no day states the instant only when it falls on the clock's day ("moved to 15:30-16:30 CET"
+    does not tell Thursday)."""
     local = ZoneInfo(zone)
     wanted = wanted.astimezone(local)
     text = read(text)
@@ -165,7 +169,13 @@ def check_time(text: str, wanted: datetime, zone: str, now: datetime, also: Iter
             )
         if about:
             conflicts.append(mention.text.strip())
-    return TimeVerdict(any(stated), conflicts, [m.text.strip() for m in mentions])
+    # "day and time": a time with no day anywhere in the text states the instant only on the clock's own day
+    holds = any(stated) and (
+        not day
+        or wanted.date() == today
+        or any(ok and m.dates is not None for m, ok in zip(mentions, stated, strict=True))
+    )
+    return TimeVerdict(holds, conflicts, [m.text.strip() for m in mentions])
 
 
 DURATION = re.compile(

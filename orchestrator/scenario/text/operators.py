@@ -50,7 +50,7 @@ PRIMARY = {
     "decides": "decision",
 }
 OPTIONS: dict[str, set[str]] = {
-    "mentions_time": {"strict", "also", "zone", "claimed", "end"},
+    "mentions_time": {"strict", "also", "zone", "claimed", "end", "day"},
     "mentions_date": {"strict", "claimed", "role"},
     "mentions_amount": {"currency", "strict", "claimed"},
     "misstates_amount": {"currency", "claimed"},
@@ -154,7 +154,7 @@ def operand_problems(op: str, operand: object) -> list[tuple[tuple[str, ...], st
         problems.append((("role",), f"expected one of {', '.join(ROLES)}, found {spec['role']!r}"))
     if "zone" in spec and (not isinstance(spec["zone"], str) or not _iana(spec["zone"])):
         problems.append((("zone",), f"expected an IANA time zone such as Europe/London, found {spec['zone']!r}"))
-    for key in ("strict", "claimed", "only", "all"):
+    for key in ("strict", "claimed", "only", "all", "day"):
         if key in spec and not isinstance(spec[key], bool):
             problems.append(((key,), "expected true or false"))
     if "currency" in spec:
@@ -281,7 +281,7 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
         if instant is None:
             return False
         reader, also = _time_options(spec, zone)
-        verdict = check_time(text, instant, reader, now, also)
+        verdict = check_time(text, instant, reader, now, also, bool(spec.get("day", False)))
         if spec.get("end") and verdict.holds and _instant(spec["end"]) is not None:
             if not states_end(text, instant, _instant(spec["end"]), reader, now):  # type: ignore[arg-type]
                 return False

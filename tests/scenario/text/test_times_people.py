@@ -59,3 +59,11 @@ def test_a_slot_set_aside_or_someones_availability_does_not_compete() -> None:
     assert holds("Thursday 5 March, 15:30 CET, the one hour that fits (Lee is free until 16:30).", CLAIMED, CTX)
     assert holds("Thursday 5 March, 15:30 CET. The 10:00 demo is off.", CLAIMED, CTX)
     assert holds("Thursday 5 March at 15:30 — ignore the 13:45 page, that was a flaky check.", CLAIMED, CTX)
+
+
+def test_day_and_time_requires_the_day() -> None:
+    day_and_time = {"mentions_time": {"at": AT, "claimed": True, "day": True}}
+    assert not holds("Moved to 15:30-16:30 CET.", day_and_time, CTX)
+    assert not holds("Moved to Frdiay 15:30 CET.", day_and_time, CTX)
+    assert holds("Moved to Thrusday 15:30 CET.", day_and_time, CTX)
+    assert holds("Moved to 15:30-16:30 CET.", CLAIMED, CTX)  # without `day`, a time alone is read on its day
