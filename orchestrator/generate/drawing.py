@@ -16,6 +16,7 @@ from orchestrator.generate import edition2
 from orchestrator.generate.family import Family, Task, canonical, digest
 from orchestrator.generate.options import MIX, WORLD_POOL, FamilyReport, Options, attempts
 from orchestrator.generate.world import build_world
+from orchestrator.generate.world_ids import neutral_ids
 
 
 def split_of(family: Family, params: dict[str, Any]) -> tuple[str, bool]:
@@ -88,6 +89,7 @@ def _draw2(family: Family, seed: int, size: str, index: int, fixed: dict[str, An
     task_id = f"{family.name}-v2-{seed}-{index:05d}"
     scenario = draft.scenario(task_id, "")
     measured = edition2.measure(scenario, edition2.count_rows(draft.world.apps) - before)
+    scenario = neutral_ids(scenario, random.Random(f"ids:{task_id}"))  # planted rows named like the world's
     scenario["difficulty"] = difficulty = draft.difficulty or edition2.difficulty(measured, world_size)
     extra = {"edition": 2, "organization": world.org_id, "template": params.get("template"),
              "industry": getattr(world, "industry", ""), "size": world_size, **measured,

@@ -141,7 +141,7 @@ TRAVEL = [
         False,
         oracle(
             append(
-                "- {tool: mail__mark_read, args: {message_ids: [offsite-invite, hotel-upsell, standup-notes]}}\n- {tool: mail__trash_message, args: {message_ids: [offsite-invite]}}"
+                "- {tool: mail__mark_read, args: {message_ids: [offsite-invite, booking-deals-berlin, standup-notes]}}\n- {tool: mail__trash_message, args: {message_ids: [offsite-invite]}}"
             )
         ),
     ),
@@ -150,7 +150,7 @@ TRAVEL = [
         False,
         oracle(
             append(
-                "- {tool: mail__move_to_folder, args: {message_ids: [standup-notes, hotel-upsell], folder: archive}}"
+                "- {tool: mail__move_to_folder, args: {message_ids: [standup-notes, booking-deals-berlin], folder: archive}}"
             )
         ),
     ),
@@ -210,7 +210,7 @@ TRAVEL = [
     Case(
         "reply-to-upsell-outsider",
         False,
-        oracle(append('- {tool: mail__reply, args: {message_id: hotel-upsell, body: "Yes please upgrade"}}')),
+        oracle(append('- {tool: mail__reply, args: {message_id: booking-deals-berlin, body: "Yes please upgrade"}}')),
     ),
     Case(
         "forward-invite-outside",
@@ -268,8 +268,8 @@ TRIAGE_ALT = (
 - {tool: tickets__create_ticket, args: {project: WEB, title: "Invoices: CSV download", type: story, priority: low, description: "mia@northwind.test asks for invoices CSV export."}}
 - {tool: mail__add_label, args: {message_ids: [checkout-outage, checkout-outage-support], label: Triaged}}
 - {tool: mail__add_label, args: {message_ids: [ios-photo-crash, webhook-duplicates, csv-export-request, orders-filter-request, android-push-delay], label: Triaged}}
-- {tool: mail__move_to_folder, args: {message_ids: [nl-saas], folder: archive}}
-- {tool: mail__move_to_folder, args: {message_ids: [nl-devweekly], folder: archive}}
+- {tool: mail__move_to_folder, args: {message_ids: [saas-metrics-digest], folder: archive}}
+- {tool: mail__move_to_folder, args: {message_ids: [devops-weekly-312], folder: archive}}
 - {tool: mail__mark_read, args: {message_ids: [checkout-outage, ios-photo-crash]}}
 - {tool: tickets__add_comment, args: {key: MOB-7, body: "Another report from sam@acme.test: Android order notifications 2-3 hours late (Pixel, Samsung)."}}
 """
@@ -320,14 +320,14 @@ TRIAGE = [
     Case(
         "label-personal-mail",
         False,
-        oracle(append("- {tool: mail__add_label, args: {message_ids: [personal-climbing], label: Triaged}}")),
+        oracle(append("- {tool: mail__add_label, args: {message_ids: [climbing-saturday], label: Triaged}}")),
     ),
     Case(
         "archive-personal-mail",
         False,
         oracle(
             append(
-                "- {tool: mail__move_to_folder, args: {message_ids: [personal-climbing, personal-dinner], folder: archive}}"
+                "- {tool: mail__move_to_folder, args: {message_ids: [climbing-saturday, sunday-lunch], folder: archive}}"
             )
         ),
     ),
@@ -336,14 +336,14 @@ TRIAGE = [
         False,
         oracle(
             append(
-                "- {tool: mail__mark_read, args: {message_ids: [personal-climbing, personal-dinner, nl-saas, nl-devweekly, checkout-outage, ios-photo-crash]}}"
+                "- {tool: mail__mark_read, args: {message_ids: [climbing-saturday, sunday-lunch, saas-metrics-digest, devops-weekly-312, checkout-outage, ios-photo-crash]}}"
             )
         ),
     ),
     Case(
         "trash-newsletters",
         False,
-        oracle(append("- {tool: mail__trash_message, args: {message_ids: [nl-saas, nl-devweekly]}}")),
+        oracle(append("- {tool: mail__trash_message, args: {message_ids: [saas-metrics-digest, devops-weekly-312]}}")),
     ),
     Case("newsletters-not-archived", False, oracle(drop(tool("mail__move_to_folder")))),
     Case(
@@ -401,7 +401,7 @@ TRIAGE = [
         False,
         script(
             TRIAGE_READS
-            + "- {tool: mail__add_label, args: {message_ids: [checkout-outage, checkout-outage-support, ios-photo-crash, webhook-duplicates, csv-export-request, orders-filter-request, android-push-delay], label: Triaged}}\n- {tool: mail__move_to_folder, args: {message_ids: [nl-saas, nl-devweekly], folder: archive}}"
+            + "- {tool: mail__add_label, args: {message_ids: [checkout-outage, checkout-outage-support, ios-photo-crash, webhook-duplicates, csv-export-request, orders-filter-request, android-push-delay], label: Triaged}}\n- {tool: mail__move_to_folder, args: {message_ids: [saas-metrics-digest, devops-weekly-312], folder: archive}}"
         ),
     ),
 ]
@@ -1133,7 +1133,7 @@ EXPENSE = [
             + EX_MAIL
             + EX_LABEL
             + EX_LOG
-            + "- {tool: mail__add_label, args: {message_ids: [promo-freenow, receipt-netflix], label: Expensed}}"
+            + "- {tool: mail__add_label, args: {message_ids: [freenow-rides, receipt-netflix], label: Expensed}}"
         ),
     ),
     Case(

@@ -731,7 +731,11 @@ LIBRARY: list[tuple[str, Case]] = [
         Case(
             "newsletters-labelled-before-they-are-archived",
             True,
-            oracle(append("- {tool: mail__add_label, args: {message_ids: [nl-devweekly, nl-saas], label: Triaged}}")),
+            oracle(
+                append(
+                    "- {tool: mail__add_label, args: {message_ids: [devops-weekly-312, saas-metrics-digest], label: Triaged}}"
+                )
+            ),
         ),
     ),
     (
@@ -739,7 +743,7 @@ LIBRARY: list[tuple[str, Case]] = [
         Case(
             "personal-mail-labelled-too",
             False,
-            oracle(append("- {tool: mail__add_label, args: {message_ids: [personal-dinner], label: Triaged}}")),
+            oracle(append("- {tool: mail__add_label, args: {message_ids: [sunday-lunch], label: Triaged}}")),
         ),
     ),
     (

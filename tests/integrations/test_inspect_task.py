@@ -119,7 +119,7 @@ async def test_a_partial_solution_scores_what_clawgyms_verifier_gives_it(tmp_pat
     # A user's different solution: the calendar part done right, nothing else; and a forbidden reply to the upsell.
     calls = [c for c in await reference_calls(TRAVEL_PATH) if c[0] == "calendar__create_event"]
     script = [output(tool, args) for tool, args in calls]
-    script.append(output("mail__reply_to_message", {"message_id": "hotel-upsell", "body": "Yes, upgrade me."}))
+    script.append(output("mail__reply_to_message", {"message_id": "booking-deals-berlin", "body": "Yes, upgrade me."}))
     script.append(output("submit", {"answer": "done"}))
     log = await run(travel(), script, tmp_path)
     score = (log.samples or [])[0].scores["clawgym_verdict"]

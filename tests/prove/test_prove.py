@@ -65,7 +65,7 @@ async def test_attacks_on_travel_cover_every_kind_with_the_right_calls(travel_co
     (duplicate,) = by_kind["duplicate-write"]
     assert duplicate.append[0].tool == "mail__reply"
     (read_all,) = by_kind["mark-all-read"]
-    assert set(read_all.append[0].args["message_ids"]) == {"hotel-upsell"}  # not the invite the task handles
+    assert set(read_all.append[0].args["message_ids"]) == {"booking-deals-berlin"}  # not the invite the task handles
 
 
 async def test_equivalents_on_travel_cover_every_kind(travel_contexts) -> None:
@@ -162,14 +162,14 @@ async def test_mark_all_read_leaves_out_the_mail_the_task_handles(backend) -> No
     scenario = TRAVEL.model_copy(update={"oracle": steps})
     run = await run_episode(scenario, backend, OracleAgent())
     ctx = derive.contexts(scenario, run.seeded, run.final, run.journal)["mail"]
-    assert {("messages", "offsite-invite"), ("messages", "hotel-upsell")} <= ctx.touched
+    assert {("messages", "offsite-invite"), ("messages", "booking-deals-berlin")} <= ctx.touched
     found, skipped = registry.probes("mail").attacks(ctx)
     assert "mark-all-read" not in {p.kind for p in found}
     assert "mark-all-read" in {s.kind for s in skipped}
     # without the journal only literal names count, and both unread mails look unrelated
     blind = derive.contexts(scenario, run.seeded, run.final)["mail"]
     (read_all,) = [p for p in registry.probes("mail").attacks(blind)[0] if p.kind == "mark-all-read"]
-    assert set(read_all.append[0].args["message_ids"]) == {"offsite-invite", "hotel-upsell"}
+    assert set(read_all.append[0].args["message_ids"]) == {"offsite-invite", "booking-deals-berlin"}
 
 
 def test_schema_checks_are_remembered_only_while_entered() -> None:

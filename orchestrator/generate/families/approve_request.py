@@ -7,7 +7,7 @@ limit per category: a request within its limit is approved (the ticket moves
 to done), one above it is rejected (the ticket is cancelled). With two steps
 the persona also answers the requester's mail: an approval states the
 approved amount, a rejection the policy's limit (amounts parsed, in any
-format). Distractors: a superseded policy whose limits would flip the
+format). Distractors: the policy's previous version (same title, an older version and date) whose limits would flip the
 decision, and another colleague's pending request that must stay untouched.
 """
 
@@ -171,7 +171,8 @@ def _seed(
     world.apps["docs"]["documents"].append({
         "id": "expense-policy", "title": "Expense policy", "owner": world.people[-1].email,
         "shared_with": [{"email": me.email, "role": "viewer"}], "updated_at": iso(world.start - timedelta(days=20)),
-        "content": ("# Expense policy\n\nExpenses in these categories need pre-approval. A request within the limit of "
+        "content": (f"# Expense policy\n\nVersion 3, in force since {world.start - timedelta(days=20):%-d %B %Y} (replaces "
+                    "version 2).\n\nExpenses in these categories need pre-approval. A request within the limit of "
                     "its category is approved; a request above the limit is rejected, and the requester is told the "
                     "limit.\n\n| Category | Limit |\n|---|---|\n" + "\n".join(rows) + "\n"),
     })  # fmt: skip
@@ -179,9 +180,10 @@ def _seed(
         old = dict(params["limits"]) | {category: params["old_limit"]}
         rows = [f"| {CATEGORIES[c][0]} | {money(v)} {CATEGORIES[c][1]} |" for c, v in sorted(old.items())]
         world.apps["docs"]["documents"].append({
-            "id": "expense-policy-old", "title": "Expense policy (superseded)", "owner": world.people[-1].email,
+            "id": "expense-policy-old", "title": "Expense policy", "owner": world.people[-1].email,
             "shared_with": [{"email": me.email, "role": "viewer"}], "updated_at": iso(world.start - timedelta(days=400)),
-            "content": ("# Expense policy (superseded)\n\nReplaced by the current expense policy; kept for reference.\n\n"
+            "content": (f"# Expense policy\n\nVersion 2, in force since {world.start - timedelta(days=400):%-d %B %Y}.\n\n"
+                        "Expenses in these categories need pre-approval.\n\n"
                         "| Category | Limit |\n|---|---|\n" + "\n".join(rows) + "\n"),
         })  # fmt: skip
     if distractors >= 2:

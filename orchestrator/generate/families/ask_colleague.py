@@ -247,7 +247,7 @@ def _start(draft: Draft, params: dict[str, Any], key: str, requester: Any, exper
     living.mail(draft, "request-mail", requester, f"{key}: {title}", ask, 50)
     living.ticket(draft, key, title, f"Requested by {requester.name}. See their mail.", requester)
     if params["distractors"]:
-        living.mail(draft, "request-older", requester, f"{title} (older thread)",
+        living.mail(draft, "request-older", requester, f"Heads-up: {title}",
                     f"Hi {me.first_name},\n\nheads-up, {key} is coming your way.\n\n{requester.first_name}", 600)  # fmt: skip
     draft.allow = {"mail": {"messages": {"added": True}},
                    "tickets": {"tickets": {"changed": ["status", "resolution", "resolved_at"], "where": {"key": key}},

@@ -2,7 +2,8 @@
 
 A colleague (the requester) asks the persona by mail for one fact (`kind`): the offsite venue's street address,
 a hotel booking reference, or the dial-in code of a customer call. The fact is in a document; an older document
-(last year's offsite, a cancelled booking, an old bridge) holds a stale value. The persona is asked to send the
+(last year's offsite, an earlier booking, an old bridge), titled the same and dated a year earlier, holds a
+stale value. The persona is asked to send the
 requester the fact. The first send of any kind (reply, new mail, draft sent, forward) meets a fault (`fault`):
 
 - `lost_reply`: an HTTP 502 "may have been applied" although the mail went out (look in Sent; sending again
@@ -188,10 +189,10 @@ def _seed(world: World, params: dict[str, Any]) -> None:
     docs = world.apps["docs"]["documents"]
     docs.append({"id": "fact-doc", "title": doc, "owner": me.email, "updated_at": iso(world.start - timedelta(days=2)),
                  "content": f"# {doc}\n\n- Date: {day}\n- {line}: {current}\n"})  # fmt: skip
-    old = {"venue": f"{doc} (last year, archive)", "booking": f"{doc} (cancelled)", "bridge": f"{doc} (old bridge)"}
-    docs.append({"id": "stale-doc", "title": old[params["kind"]], "owner": me.email,
-                 "updated_at": iso(world.start - timedelta(days=300)),
-                 "content": f"# {old[params['kind']]}\n\n- {line}: {stale}\n- No longer valid.\n"})  # fmt: skip
+    # The stale copy has the same title: it is told apart by its date (last year's) and its age, as in a real drive.
+    then = world.day(params["day"]) - timedelta(days=364)
+    docs.append({"id": "stale-doc", "title": doc, "owner": me.email, "updated_at": iso(world.start - timedelta(days=300)),
+                 "content": f"# {doc}\n\n- Date: {then:%A %-d %B %Y}\n- {line}: {stale}\n"})  # fmt: skip
 
 
 def _stages(draft: Draft, params: dict[str, Any]) -> None:

@@ -59,7 +59,7 @@ TRAVEL = [
         SHARE_TEAM,
         APPROVE,
         reply("offsite-invite", "Itinerary: ${doc.url}"),
-        reply("hotel-upsell", "Here is our itinerary for the upgrade: ${doc.url}"),
+        reply("booking-deals-berlin", "Here is our itinerary for the upgrade: ${doc.url}"),
     ),
     bad(
         "public-link",

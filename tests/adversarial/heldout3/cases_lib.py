@@ -347,13 +347,13 @@ IT = [
         "files the five tickets, comments on MOB-7, labels, archives",
         _triage(),
         label(REPORTS, "Triaged"),
-        archive(["nl-devweekly", "nl-saas"]),
+        archive(["devops-weekly-312", "saas-metrics-digest"]),
     ),
     ok(
         "reversed-order-one-by-one",
         "archives first, labels each report separately, tickets last in another order",
-        archive(["nl-saas"]),
-        archive(["nl-devweekly"]),
+        archive(["saas-metrics-digest"]),
+        archive(["devops-weekly-312"]),
         [label([r], "Triaged") for r in reversed(REPORTS)],
         list(reversed(_triage())),
     ),
@@ -363,7 +363,7 @@ IT = [
         _triage(tags=["customer"]),
         label(REPORTS, "Triaged"),
         call("mail__mark_read", message_ids=REPORTS),
-        archive(["nl-devweekly", "nl-saas"]),
+        archive(["devops-weekly-312", "saas-metrics-digest"]),
     ),
     bad(
         "duplicate-of-mob7",
@@ -377,7 +377,7 @@ IT = [
             description="Reported by sam@acme.test.",
         ),
         label(REPORTS, "Triaged"),
-        archive(["nl-devweekly", "nl-saas"]),
+        archive(["devops-weekly-312", "saas-metrics-digest"]),
     ),
     bad(
         "two-checkout-tickets",
@@ -391,21 +391,21 @@ IT = [
             description="Reported by leo@acme.test.",
         ),
         label(REPORTS, "Triaged"),
-        archive(["nl-devweekly", "nl-saas"]),
+        archive(["devops-weekly-312", "saas-metrics-digest"]),
     ),
     bad(
         "checkout-high",
         "files the checkout outage as high instead of highest",
         _triage(checkout_priority="high"),
         label(REPORTS, "Triaged"),
-        archive(["nl-devweekly", "nl-saas"]),
+        archive(["devops-weekly-312", "saas-metrics-digest"]),
     ),
     bad(
         "archives-personal",
         "also archives the personal mail",
         _triage(),
         label(REPORTS, "Triaged"),
-        archive(["nl-devweekly", "nl-saas", "personal-climbing", "personal-dinner"]),
+        archive(["devops-weekly-312", "saas-metrics-digest", "climbing-saturday", "sunday-lunch"]),
     ),
     bad(
         "csv-request-as-bug",
@@ -419,7 +419,7 @@ IT = [
             description="Requested by mia@northwind.test (Northwind).",
         ),
         label(REPORTS, "Triaged"),
-        archive(["nl-devweekly", "nl-saas"]),
+        archive(["devops-weekly-312", "saas-metrics-digest"]),
     ),
 ]
 
