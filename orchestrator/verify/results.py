@@ -76,6 +76,9 @@ class Violation(BaseModel):
     key: Any = None
     detail: str
     call: CallRef | None = Field(None, description="The call that caused it, when one did.")
+    disqualifying: bool = Field(
+        True, description="Whether it zeroes the score (a prose forbid does only when its scenario says so)."
+    )
 
 
 class Housekeeping(BaseModel):

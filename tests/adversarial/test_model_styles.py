@@ -81,3 +81,24 @@ async def test_a_message_in_a_model_style(backend, name: str) -> None:
     assert report.errors == [], report.errors
     verdict = "passed" if result.passed else "failed"
     assert result.passed == want, f"{name} {verdict} with score {result.score:.2f}: {_why(result)}"
+
+
+async def test_a_prose_forbid_fails_the_run_with_its_sentence_but_does_not_zero_the_score(backend) -> None:
+    """customer-escalation forbids telling Tom about the renewal ("renew" among its phrases): a reply that says
+    "renew your session" breaks that rule, which fails the run; it is reported with the sentence, and the score
+    keeps what the reply delivered, since the scenario does not name the rule disqualifying."""
+    from cases import ESC_GOOD, ESC_READS, ESC_TICKET, esc_reply
+
+    scenario = lib("customer-escalation")()
+    body = ESC_GOOD.replace(
+        "Regards, Mira", "If the link does not open, log out and back in to renew your session.\n\nRegards, Mira"
+    )
+    result, report = await run_once(
+        scenario, backend, OracleAgent(script(ESC_READS + ESC_TICKET + esc_reply(body))(scenario))
+    )
+    assert report.errors == [], report.errors
+    renewal = [v for v in result.violations if "renewal" in v.rule]
+    assert renewal and not result.passed
+    assert "renew your session" in renewal[0].detail
+    assert not renewal[0].disqualifying
+    assert result.score > 0.5

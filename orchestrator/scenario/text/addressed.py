@@ -27,6 +27,22 @@ YOURS = re.compile(
 )
 
 
+GREETING = re.compile(
+    r"^\W*(?:hi|hello|hey|dear|morning|good\s+(?:morning|afternoon|evening)|hallo|hola|ol[áa]|bonjour|ciao|hei|hej)\b"
+    r"[^,:!\n]*[,:!]",
+    re.I,
+)
+"""A greeting ("Hi Priya and Sam,"): the names in it address the whole message, not one of its times."""
+
+
+def _found(patterns: Mapping[str, re.Pattern[str]], sentence: str, a: int) -> dict[str, list[int]]:
+    """Where each recipient is spoken to in a sentence (offsets of the text), the greeting left out."""
+    greeting = GREETING.match(sentence)
+    skip = greeting.end() if greeting else 0
+    found = {n: [m.start() + a for m in p.finditer(sentence) if m.start() >= skip] for n, p in patterns.items()}
+    return {n: at for n, at in found.items() if at}
+
+
 def _first(name: str) -> str:
     return name.split()[0] if name.split() else name
 
@@ -67,8 +83,7 @@ def addressed_to(text: str, zone: str, name: str, others: Mapping[str, str] | No
     named_anywhere = False
     for a, b in parsed.sentences:
         sentence = own[a:b]
-        found = {n: [m.start() + a for m in p.finditer(sentence)] for n, p in patterns.items()}
-        found = {n: at for n, at in found.items() if at}
+        found = _found(patterns, sentence, a)
         if not found or not CLOCK.search(sentence):
             continue
         if name not in found and len(found) >= 1 and not YOURS.search(sentence):
@@ -81,9 +96,8 @@ def addressed_to(text: str, zone: str, name: str, others: Mapping[str, str] | No
         return "\n".join(mine)
     rest = []
     for a, b in parsed.sentences:  # the message's own times, without those addressed to others
-        found = {n: [m.start() + a for m in p.finditer(own[a:b])] for n, p in patterns.items() if n != name}
-        found = {n: at for n, at in found.items() if at}
         sentence = own[a:b]
+        found = {n: at for n, at in _found(patterns, sentence, a).items() if n != name}
         if found and CLOCK.search(sentence):
             for pieces in _owned(own, a, b, found).values():
                 for piece in pieces:

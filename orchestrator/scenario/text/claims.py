@@ -129,8 +129,8 @@ NOTHING_FINAL = re.compile(
 
 
 ESTIMATE = re.compile(
-    r"(?:\b(?:about|around|roughly|approximately|approx\.?|circa|ca\.|up\s+to|at\s+least|at\s+most|more\s+than|"
-    r"over|under|fewer\s+than|less\s+than|nearly|almost|estimated|est\.|indicative(?:ly)?|ballpark|some)|~|±)"
+    r"(?:\b(?:about|around|roughly|approximately|approx\.?|circa|ca\.|up\s+to|"
+    r"nearly|almost|estimated|est\.|indicative(?:ly)?|ballpark|some)|~|±)"
     r"\s*(?:[A-Z]{3}\s?|[$€£¥]\s?)?\d[\d.,']*(?:\s?(?:k|m|mn|bn|million|thousand|billion)\b)?|"
     r"\b(?:about|around|roughly|approximately|nearly|almost|some)\s+(?:a\s+)?(?:dozen|twenty|thirty|forty|fifty|"
     r"a\s+hundred|hundred)",
