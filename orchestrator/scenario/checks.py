@@ -246,6 +246,9 @@ class Forbid(_Model):
     call: str | None = None
     args: dict[str, Any] = Field(default_factory=dict)
     name: str | None = None
+    # A rule on what a text says (a text operator in `where`) fails the run but zeroes the score only when the
+    # scenario names it disqualifying; any other rule always does.
+    disqualifying: bool | None = None
 
     @model_validator(mode="after")
     def _state_or_call(self) -> Forbid:
