@@ -47,7 +47,8 @@ IMAGE = os.environ.get("CLAWGYM_IMAGE", "clawgym/apps:latest")
 MANAGED = "org.clawgym.managed"
 PROJECT = "org.clawgym.project"
 CONTAINER_PORT = "8000/tcp"
-READY_TIMEOUT_S = 60.0
+READY_TIMEOUT_S = float(os.environ.get("CLAWGYM_DOCKER_READY_TIMEOUT", "60"))
+"""Seconds a container has to become healthy (env CLAWGYM_DOCKER_READY_TIMEOUT: a busy machine needs more)."""
 AMBIGUOUS_NETWORK_TRIES = 50
 """Starts tried, 0.2 s apart, while another run's duplicate of the network is still there (see `_container`)."""
 SERVER_UID = 10001

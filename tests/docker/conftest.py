@@ -17,6 +17,7 @@ from orchestrator.backends.base import BackendError
 from orchestrator.backends.docker import IMAGE, down, engine
 
 os.environ["CLAWGYM_PROJECT"] = TEST_PROJECT = f"clawgym-test-{uuid.uuid4().hex[:6]}"
+os.environ.setdefault("CLAWGYM_DOCKER_READY_TIMEOUT", "180")  # the commands the tests start, on a busy machine
 
 
 @pytest.fixture(scope="session")
