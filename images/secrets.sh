@@ -4,6 +4,7 @@
 #   images/secrets.sh [DIR]        # default: $CLAWGYM_SECRETS or ./.secrets
 #
 #   DIR/{app}_admin_token   one admin token per app server;
+#   DIR/gateway_secret      the secret in the gateway's MCP URL: http://127.0.0.1:8765/SECRET/mcp;
 #   DIR/record_key          this machine's record key, the one `orchestrator` seals and checks run records
 #                           with ($CLAWGYM_RECORD_KEY, else ~/.local/share/clawgym/record.key, made here when
 #                           missing): the gateway seals its records with it, so `verify-digest` and the viewer
@@ -29,8 +30,8 @@ give() {  # the file readable by the containers' user, and by no other user of t
   fi
 }
 
-for app in calendar mail docs tickets; do
-  file="$dir/${app}_admin_token"
+for name in calendar_admin_token mail_admin_token docs_admin_token tickets_admin_token gateway_secret; do
+  file="$dir/$name"
   [ -s "$file" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$file"
   give "$file"
 done
@@ -56,4 +57,4 @@ fi
 printf '%s\n' "$key" >"$dir/record_key.tmp"
 mv -f "$dir/record_key.tmp" "$dir/record_key"
 give "$dir/record_key"
-echo "admin tokens and the record key in $dir"
+echo "admin tokens, the gateway's secret and the record key in $dir"

@@ -62,3 +62,57 @@ def test_records_sealed_with_the_compose_key_verify_on_this_machine(tmp_path: Pa
     assert done.returncode == 0, done.stderr
     checked = orchestrator("verify-digest", str(tmp_path / "other"), env=home)
     assert checked.returncode == 1 and "another record key" in checked.stdout
+
+
+@pytest.mark.docker
+def test_the_compose_gateways_records_verify_on_this_machine(docker_client, tmp_path: Path) -> None:
+    """compose up, an episode served by the gateway container, stopped (it verifies and seals), copied out as the
+    docs say: `verify-digest` on this machine says sealed, and the viewer shows it trusted."""
+    import time
+    import uuid
+
+    import anyio
+    from helpers import free_port
+    from mcp import Client
+
+    from orchestrator.backends.docker import compose_command
+    from orchestrator.record import verify_digest
+    from orchestrator.view.records import Library, trust
+
+    project, port, secrets = f"clawgym-test-{uuid.uuid4().hex[:6]}", free_port(), tmp_path / "secrets"
+    made = subprocess.run([str(ROOT / "images" / "secrets.sh"), str(secrets)], capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAWGYM_ADMIN_TOKEN")}
+    env |= {"CLAWGYM_SECRETS": str(secrets), "CLAWGYM_GATEWAY_PORT": str(port)}
+    compose = [*compose_command(), "--project-name", project, "--file", str(ROOT / "compose.yaml")]
+    try:
+        up = subprocess.run([*compose, "up", "-d"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+        assert up.returncode == 0, up.stderr
+        containers = docker_client.containers.list(filters={"label": f"com.docker.compose.project={project}"})
+        deadline = time.monotonic() + 120
+        while not all(c.reload() or c.attrs["State"].get("Health", {}).get("Status") == "healthy" for c in containers):
+            assert time.monotonic() < deadline, "compose did not come up healthy"
+            time.sleep(1)
+
+        async def use_gateway() -> None:
+            secret = (secrets / "gateway_secret").read_text().strip()  # the URL's secret, as compose.yaml says
+            async with Client(f"http://127.0.0.1:{port}/{secret}/mcp") as client:
+                await client.call_tool("calendar__list_calendars", {})
+
+        anyio.run(use_gateway)
+        stop = subprocess.run([*compose, "stop", "gateway"], cwd=ROOT, env=env, capture_output=True, text=True,
+                              timeout=120)  # fmt: skip
+        assert stop.returncode == 0, stop.stderr
+        gateway = subprocess.run([*compose, "ps", "-aq", "gateway"], cwd=ROOT, env=env, capture_output=True,
+                                 text=True, timeout=60).stdout.strip()  # fmt: skip
+        copied = subprocess.run(["docker", "cp", f"{gateway}:/data/runs/latest", str(tmp_path / "runs")],
+                                capture_output=True, text=True, timeout=60)  # fmt: skip
+        assert copied.returncode == 0, copied.stderr
+    finally:
+        subprocess.run([*compose, "down", "-v", "--remove-orphans"], cwd=ROOT, env=env, capture_output=True,
+                       timeout=120)  # fmt: skip
+    folders = [p.parent for p in (tmp_path / "runs").glob("travel-berlin-offsite-*/results.json")]
+    assert len(folders) == 1, list((tmp_path / "runs").iterdir())
+    assert verify_digest(folders[0]) == []
+    episodes = Library.scan([tmp_path / "runs"]).episodes()
+    assert len(episodes) == 1 and trust(episodes[0]).seal == "sealed"
