@@ -42,7 +42,7 @@ from orchestrator.agents.base import Agent
 from orchestrator.backends.base import BackendError
 from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.backends.ray import RayBackend
-from orchestrator.record import reseal, write_episode, write_json
+from orchestrator.record import RUN_FILE, reseal, write_episode, write_json
 from orchestrator.run.recipe import AgentNotPortable, AgentRecipe
 from orchestrator.run.recipe import recipe_of as make_recipe
 from orchestrator.run.runner import Interrupt, failed_result, run_episode
@@ -220,7 +220,8 @@ async def run_episode_on_ray(
         return _record_failure(folder, failed_result(scenario, "error", error or "the Ray task returned nothing", info))
     on_stage("writing")
     for name, data in payload["files"].items():
-        (folder / Path(name).name).write_bytes(data)
+        if Path(name).name != RUN_FILE:  # the worker's scratch folder was a run of its own; this folder's run is here
+            (folder / Path(name).name).write_bytes(data)
     reseal(folder)  # sealed here, under the head's record key: workers neither hold it nor have the last word
     return Result.model_validate(json.loads((folder / "results.json").read_text()))
 
