@@ -249,6 +249,8 @@ def check_rows(release: dict[str, Any], rows: list[dict[str, Any]], sample: int,
     their rows byte for byte."""
     from orchestrator.generate import prover  # noqa: PLC0415
 
+    if seed is None:  # named below, so the same rows can be checked again
+        seed = random.SystemRandom().randrange(2**31)
     picked = random.Random(seed).sample(rows, min(sample, len(rows)))
     opts = pipeline_options(release["options"])
     problems = []
@@ -267,7 +269,8 @@ def check_rows(release: dict[str, Any], rows: list[dict[str, Any]], sample: int,
                     problems.append(f"{row['id']}: differs in {', '.join(fields)}")
         finally:
             proving.close()
-    print(f"{len(picked)} random row(s) drawn and proven again", file=sys.stderr)
+    names = ", ".join(row["id"] for row in sorted(picked, key=lambda r: (r["family"], r["index"])))
+    print(f"{len(picked)} random row(s) (--seed {seed}) drawn and proven again: {names}", file=sys.stderr)
     return problems
 
 
