@@ -21,6 +21,7 @@ from orchestrator.scenario.checks import ToldCheck
 from orchestrator.scenario.conditions import Context, describe_condition, failures, holds, row_matches
 from orchestrator.scenario.text.addressed import addressed_to
 from orchestrator.scenario.text.operators import spec_of
+from orchestrator.scenario.text.parse import read
 from orchestrator.verify.results import CheckResult
 
 ANY = "any"
@@ -114,12 +115,26 @@ def _forwarded(message: Mapping[str, Any], by_id: Mapping[Any, Mapping[str, Any]
     return None if original is None else _text(original)
 
 
+FACT_TOKEN = re.compile(r"https?://\S+|\b[A-Z][A-Z0-9]*-\d+\b|\b\d+(?:[.,:/-]\d+)*\b|[$€£¥]\s?\d[\d.,]*", re.I)
+
+
+def _facts(body: str) -> tuple[str, ...]:
+    """What a message delivers that its wording does not: its codes, numbers, times, dates, amounts and links."""
+    return tuple(sorted(m.group(0).lower() for m in FACT_TOKEN.finditer(read(body))))
+
+
 def _repeat(messages: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]] | None:
-    """Two messages with the same content (same words, near enough)."""
+    """Two messages with the same content: the same words, near enough, delivering the same facts (three replies
+    that differ only in their ticket key are three messages)."""
     norm = [" ".join(str(m.get("body") or "").lower().split()) for m in messages]
+    facts = [_facts(str(m.get("body") or "")) for m in messages]
     for i in range(len(messages)):
         for j in range(i + 1, len(messages)):
-            if norm[i] and SequenceMatcher(None, norm[i], norm[j], autojunk=False).ratio() >= REPEAT_SIMILARITY:
+            if (
+                norm[i]
+                and facts[i] == facts[j]
+                and SequenceMatcher(None, norm[i], norm[j], autojunk=False).ratio() >= REPEAT_SIMILARITY
+            ):
                 return messages[i], messages[j]
     return None
 

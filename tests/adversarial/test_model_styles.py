@@ -102,3 +102,18 @@ async def test_a_prose_forbid_fails_the_run_with_its_sentence_but_does_not_zero_
     assert "renew your session" in renewal[0].detail
     assert not renewal[0].disqualifying
     assert result.score > 0.5
+
+
+async def test_messages_that_differ_only_in_their_facts_are_not_one_sent_twice(backend) -> None:
+    """Two mails alike but for the facts they deliver (here, the ticket each one is about) are two messages; the
+    same mail twice is still a repeat."""
+    scenario = RESCHEDULE()
+    first = mail("The roadmap review is now Thursday 15:30 CET. Notes are tracked in OPS-142.")
+    second = mail("The roadmap review is now Thursday 15:30 CET. Notes are tracked in OPS-143.")
+    steps = script(RS_READS + RS_MOVE + RS_DOC + first + second)(scenario)
+    result, _ = await run_once(scenario, backend, OracleAgent(steps))
+    assert result.passed, _why(result)
+    twice = script(RS_READS + RS_MOVE + RS_DOC + first + first)(scenario)
+    result, _ = await run_once(scenario, backend, OracleAgent(twice))
+    assert not result.passed
+    assert "the same message twice" in _why(result)
