@@ -208,10 +208,8 @@ def generate_command(
                                    split=split, knobs=_knobs(knob or []), edition=edition,
                                    workers=workers or pipeline.default_workers(), backend=backend,
                                    full_sample=pipeline.parse_share(full_sample), max_draws=max_draws)  # fmt: skip
-        if family.strip() == "all" and options.never_in_split():  # all the families that can supply the split
-            left_out = options.never_in_split()
-            options.families = [f for f in options.families if f not in left_out]
-            err.print(f"all: {', '.join(left_out)} left out: no task of theirs is ever {split}", highlight=False)
+        if family.strip() == "all":
+            _leave_out_what_never_draws_the_split(options)
         if inject:
             from orchestrator.generate import inject as injection
 
@@ -222,9 +220,24 @@ def generate_command(
     started = time.perf_counter()
     reports = _generate(options, out, started, replace)
     _print_generated(reports, out, time.perf_counter() - started, as_json)
-    short = [r for r in reports if r.written < count]
+    _say_what_fell_short(reports, options)
+
+
+def _leave_out_what_never_draws_the_split(options: pipeline.Options) -> None:
+    """`all` with a split: the families that can supply it (edition 2's held-out families draw only test-ood)."""
+    left_out = options.never_in_split()
+    if left_out:
+        options.families = [f for f in options.families if f not in left_out]
+        err.print(f"all: {', '.join(left_out)} left out: no task of theirs is ever {options.split}", highlight=False)
+
+
+def _say_what_fell_short(reports: list[pipeline.FamilyReport], options: pipeline.Options) -> None:
+    """Exit 1 naming each family that wrote fewer than --count tasks, what its draws came to and how to draw more."""
+    short = [r for r in reports if r.written < options.count]
     if short:
-        err.print(f"[yellow]fewer than {count} tasks for:[/] {', '.join(r.family for r in short)}", highlight=False)
+        err.print(
+            f"[yellow]fewer than {options.count} tasks for:[/] {', '.join(r.family for r in short)}", highlight=False
+        )
         for r in short:
             err.print(f"  {short_of(r, options)}", highlight=False)
         raise typer.Exit(1)

@@ -26,12 +26,11 @@ def test_run_json_prints_the_episode_record_and_export_counts_the_trace_lines_it
 
     exported = tmp_path / "train.jsonl"
     done = CliRunner().invoke(app, ["export", str(out), "--out", str(exported)])
-    assert done.exit_code == 0 and "1 of 1 episodes written" in done.stderr and "skipped" not in done.stderr, (
-        done.stderr
-    )
+    assert done.exit_code == 0 and "1 of 1 episodes written" in done.stdout, done.output  # the answer: stdout
+    assert "skipped" not in done.stderr, done.stderr
 
     trace = out / "trace.jsonl"
     lines = trace.read_bytes().splitlines(keepends=True)
     trace.write_bytes(lines[0] + b'{"source": "gateway", "meth\n' + b"\xff\xfe not json\n" + b"".join(lines[1:]))
     done = CliRunner().invoke(app, ["export", str(out), "--out", str(exported)])
-    assert done.exit_code == 0 and "2 unreadable trace line(s) skipped" in done.stderr, done.stderr
+    assert done.exit_code == 0 and "2 unreadable trace line(s) skipped" in done.stdout, done.output
