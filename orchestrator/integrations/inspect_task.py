@@ -2,6 +2,10 @@
 
     inspect eval clawgym/travel --model openai/gpt-4o
     inspect eval clawgym/scenarios -T scenarios=gen/ -T split=test --model anthropic/claude-sonnet-4-0
+    inspect eval clawgym/travel --model openai/MODEL --model-base-url http://127.0.0.1:8000/v1 -M responses_api=false
+
+A local OpenAI-compatible server (vLLM, Ollama, llama.cpp) speaks Chat Completions, not the Responses API that
+inspect's `openai/` provider uses by default: give it `-M responses_api=false`.
 
 Tasks (registered under the `clawgym/` prefix through this distribution's `inspect_ai` entry point):
 
