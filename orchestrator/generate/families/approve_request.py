@@ -168,23 +168,28 @@ def _seed(
         "description": f"Category: {label}\nWhat: {params['item']}\nAmount: {money(amount)} {unit}\n",
     })  # fmt: skip
     rows = [f"| {CATEGORIES[c][0]} | {money(v)} {CATEGORIES[c][1]} |" for c, v in sorted(params["limits"].items())]
+    rules = ("Expenses in these categories need pre-approval. A request within the limit of its category is approved; a "
+             "request above the limit is rejected, and the requester is told the limit.\n\n")  # fmt: skip
+    since, before = world.start - timedelta(days=20), world.start - timedelta(days=400)
+    if world.edition == 2:  # the two versions are told apart by their version and date, not by a label
+        current = f"# Expense policy\n\nVersion 3, in force since {since:%-d %B %Y} (replaces version 2).\n\n{rules}"
+        old_title, old_head = "Expense policy", f"# Expense policy\n\nVersion 2, in force since {before:%-d %B %Y}.\n\n"
+    else:  # release v1's tasks, byte for byte
+        current = f"# Expense policy\n\n{rules}"
+        old_title = "Expense policy (superseded)"
+        old_head = "# Expense policy (superseded)\n\nReplaced by the current expense policy; kept for reference.\n\n"
     world.apps["docs"]["documents"].append({
         "id": "expense-policy", "title": "Expense policy", "owner": world.people[-1].email,
-        "shared_with": [{"email": me.email, "role": "viewer"}], "updated_at": iso(world.start - timedelta(days=20)),
-        "content": (f"# Expense policy\n\nVersion 3, in force since {world.start - timedelta(days=20):%-d %B %Y} (replaces "
-                    "version 2).\n\nExpenses in these categories need pre-approval. A request within the limit of "
-                    "its category is approved; a request above the limit is rejected, and the requester is told the "
-                    "limit.\n\n| Category | Limit |\n|---|---|\n" + "\n".join(rows) + "\n"),
+        "shared_with": [{"email": me.email, "role": "viewer"}], "updated_at": iso(since),
+        "content": current + "| Category | Limit |\n|---|---|\n" + "\n".join(rows) + "\n",
     })  # fmt: skip
     if distractors >= 1:
         old = dict(params["limits"]) | {category: params["old_limit"]}
         rows = [f"| {CATEGORIES[c][0]} | {money(v)} {CATEGORIES[c][1]} |" for c, v in sorted(old.items())]
         world.apps["docs"]["documents"].append({
-            "id": "expense-policy-old", "title": "Expense policy", "owner": world.people[-1].email,
-            "shared_with": [{"email": me.email, "role": "viewer"}], "updated_at": iso(world.start - timedelta(days=400)),
-            "content": (f"# Expense policy\n\nVersion 2, in force since {world.start - timedelta(days=400):%-d %B %Y}.\n\n"
-                        "Expenses in these categories need pre-approval.\n\n"
-                        "| Category | Limit |\n|---|---|\n" + "\n".join(rows) + "\n"),
+            "id": "expense-policy-old", "title": old_title, "owner": world.people[-1].email,
+            "shared_with": [{"email": me.email, "role": "viewer"}], "updated_at": iso(before),
+            "content": old_head + "| Category | Limit |\n|---|---|\n" + "\n".join(rows) + "\n",
         })  # fmt: skip
     if distractors >= 2:
         world.apps["tickets"]["tickets"].append({
