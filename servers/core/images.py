@@ -14,15 +14,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import sqlite3
+import sys
 import threading
 import weakref
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any, TypeVar
 
+import orjson
+
 from servers.core.app import App
+
+log = logging.getLogger("clawgym.sandbox")
 
 CORE_SCHEMA = """
 CREATE TABLE _meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -73,8 +79,66 @@ order: the seeded rows, and what any later row stored exactly as one of them dec
 
 
 def spec_text(spec_json: Any) -> str:
-    """A sandbox spec as JSON text, the one form it is stored and compared in."""
+    """A sandbox spec as JSON text, the one form it is stored in."""
     return json.dumps(spec_json, separators=(",", ":"))
+
+
+def image_keys(spec: Any) -> tuple[str, str]:
+    """The keys a sandbox spec's seeded image is kept under: the spec's digest, and its digest without the episode
+    seed (for a seed that drew no ids, whose image serves any episode seed).
+
+    The seed rows are written by orjson as they are (scenario files hold whole worlds: several MB, which pydantic
+    and the standard library's encoder take tens of milliseconds to write, every episode); what orjson cannot write
+    (a key that is not a string, a type it does not know) is written as the stored spec is."""
+    head = orjson.dumps([spec.persona.model_dump(mode="json"), spec.clock.model_dump(mode="json")])
+    try:
+        seed = orjson.dumps(spec.seed)
+    except TypeError:
+        seed = b"json:" + spec_text(spec.model_dump(mode="json")["seed"]).encode()
+    loose = hashlib.sha256(head + b"\0" + seed).hexdigest()
+    return hashlib.sha256(f"{loose}/{spec.rng_seed}".encode()).hexdigest(), loose
+
+
+IMAGES_ENV = "CLAWGYM_IMAGES"
+"""Where seeded images are kept as files, one per app and spec, for every process of the machine: a folder, or
+`off`. Unset: `~/.cache/clawgym/images` (under `XDG_CACHE_HOME` when it is set)."""
+
+DISK_MIN_COST_S = 0.01
+"""Only images whose seeding took at least this long (CPU) are written as files: smaller ones build faster."""
+
+DISK_MAX_BYTES = 2 * 2**30
+"""The folder's bound: past it, the least recently written files go."""
+
+
+def images_folder() -> Path | None:
+    """The folder of seeded image files (`IMAGES_ENV`), or None when they are off."""
+    value = os.environ.get(IMAGES_ENV, "").strip()
+    if value.lower() == "off":
+        return None
+    if value:
+        return Path(value).expanduser()
+    cache = os.environ.get("XDG_CACHE_HOME", "").strip()
+    return (Path(cache).expanduser() if cache else Path.home() / ".cache") / "clawgym" / "images"
+
+
+_code_digests: weakref.WeakKeyDictionary[App, str] = weakref.WeakKeyDictionary()
+
+
+def code_digest(app: App) -> str:
+    """A digest of what an app's seeded image depends on besides its spec: its schema, its seed loader's folder and
+    the core's sources (the folder of its seed model: the app's own), so an image file written by other code is never read."""
+    digest = _code_digests.get(app)
+    if digest is None:
+        h = hashlib.sha256(app.schema.encode() + (CORE_SCHEMA + CHANGES_SCHEMA).encode())
+        folders = {Path(__file__).parent}
+        module = sys.modules.get(app.seed_model.__module__)  # the app's folder: its seed model beside its loader
+        if module is not None and getattr(module, "__file__", None):
+            folders.add(Path(module.__file__).parent)  # type: ignore[arg-type]
+        for folder in sorted(folders):
+            for source in sorted(folder.glob("*.py")):
+                h.update(source.name.encode() + b"\0" + source.read_bytes())
+        digest = _code_digests[app] = h.hexdigest()[:16]
+    return digest
 
 
 class SeedImages:
@@ -106,12 +170,30 @@ class SeedImages:
         return hashlib.sha256((text or spec_text(spec_json)).encode()).hexdigest()
 
     def get(self, app: App, key: str) -> bytes | None:
-        """The seeded image of `app` under spec digest `key`, if kept."""
+        """The seeded image of `app` under spec digest `key`, if kept: in this process, else as a file another
+        process (or an earlier run) wrote (`IMAGES_ENV`)."""
         with self._lock:
-            return _recent(self._images, app, key)
+            image = _recent(self._images, app, key)
+        if image is None and (path := self._file(app, key)) is not None:
+            try:
+                image = path.read_bytes()
+            except OSError:
+                return None
+            if not image.startswith(b"SQLite format 3\0") or len(image) % 512:  # damaged: seeded and written again
+                path.unlink(missing_ok=True)
+                return None
+            self.put(app, key, image)
+        return image
 
-    def put(self, app: App, key: str, image: bytes) -> None:
-        """Keep `image` as `app`'s seeded image under `key`, dropping the least recently used past the bounds."""
+    def _file(self, app: App, key: str) -> Path | None:
+        folder = images_folder()
+        return None if folder is None else folder / f"{app.name}-{code_digest(app)}-{key}.db"
+
+    def put(self, app: App, key: str, image: bytes, cost_s: float = 0.0) -> None:
+        """Keep `image` as `app`'s seeded image under `key`, dropping the least recently used past the bounds;
+        `cost_s`: what seeding it took, in CPU seconds (worth a file for other processes past `DISK_MIN_COST_S`)."""
+        if cost_s >= DISK_MIN_COST_S and (path := self._file(app, key)) is not None:
+            _write_file(path, image)
         if len(image) > self.max_bytes:
             return
         with self._lock:
@@ -160,6 +242,25 @@ class SeedImages:
 
 SEED_IMAGES = SeedImages()
 """The process's seeded images (see `Sandbox.create`)."""
+
+
+def _write_file(path: Path, image: bytes) -> None:
+    """Write an image file atomically (a reader sees the whole file or none), then keep the folder under
+    `DISK_MAX_BYTES`; a folder that cannot be written is skipped (the image stays in this process)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        scratch = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
+        scratch.write_bytes(image)
+        os.replace(scratch, path)
+        files = sorted(((f.stat().st_mtime, f.stat().st_size, f) for f in path.parent.glob("*.db")), key=lambda e: e[0])
+        total = sum(size for _, size, _ in files)
+        for _, size, old in files:
+            if total <= DISK_MAX_BYTES:
+                break
+            old.unlink(missing_ok=True)
+            total -= size
+    except OSError as error:
+        log.warning("seeded image not written to %s: %s", path, error)
 
 
 class EmptyDatabases:

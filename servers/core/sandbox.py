@@ -48,6 +48,7 @@ from servers.core.images import (
     WARM_DATABASES,
     Decoded,
     connect,
+    image_keys,
     spec_text,
 )
 
@@ -84,7 +85,6 @@ class Parked:
     (`servers.core.images.WarmDatabases`)."""
 
     conn: sqlite3.Connection
-    spec_text: str
     image: bytes | None
     seeded: Seeded
     seeded_rows: Decoded | None
@@ -166,23 +166,22 @@ class Sandbox:
         In memory, a sandbox built from the same app and an equal spec as an earlier one (frozen clock)
         starts from that one's seeded image (see `SeedImages`) instead of validating and loading the seed again.
         """
-        spec_json = spec.model_dump(mode="json")
-        text = spec_text(spec_json)  # written once: the image key, the stored spec and the comparison with an image's
-        key = SEED_IMAGES.key(spec_json, text=text) if directory is None and spec.clock.mode == "frozen" else None
-        if key is not None:
-            for found in (key, SEED_IMAGES.key(spec_json, any_rng_seed=True)):
+        key = loose = None
+        if directory is None and spec.clock.mode == "frozen":
+            key, loose = image_keys(spec)
+            for found in (key, loose):
                 parked = WARM_DATABASES.take(app, found)
                 if parked is not None:
-                    return cls._from_parked(app, sandbox_id, spec, text, found, parked)
-            found, image = key, SEED_IMAGES.get(app, key)
-            if image is None:
-                found = SEED_IMAGES.key(spec_json, any_rng_seed=True)
+                    return cls._from_parked(app, sandbox_id, spec, found, parked)
+            for found in (key, loose):
                 image = SEED_IMAGES.get(app, found)
-            if image is not None:
-                sandbox = cls._from_image(app, sandbox_id, spec, text, image)
-                sandbox.seed_key = found
-                sandbox._seeded_state = Seeded.of(app, sandbox.db)
-                return sandbox
+                if image is not None:
+                    sandbox = cls._from_image(app, sandbox_id, spec, image)
+                    sandbox.seed_key = found
+                    sandbox._seeded_state = Seeded.of(app, sandbox.db)
+                    return sandbox
+        text = spec_text(spec.model_dump(mode="json"))
+        started = time.thread_time()
         seed = app.validate_seed(spec.seed)
         # In memory: the empty tables with the change log's triggers, built once per app, on a connection
         # another sandbox may have used (`EmptyDatabases`); the seed's own row changes are logged and then
@@ -194,6 +193,7 @@ class Sandbox:
             sandbox = cls(app, sandbox_id, conn, spec, Clock(spec.clock), FaultPlan(), directory, None)
             with sandbox.transaction():
                 sandbox._write_meta("spec", text=text)
+                sandbox._write_meta("rng_seed", spec.rng_seed)
                 sandbox._write_meta("clock", sandbox.clock.state())
                 sandbox._write_meta("faults", sandbox.faults.model_dump(mode="json"))
                 try:
@@ -208,10 +208,10 @@ class Sandbox:
                 conn.executescript(CHANGES_SCHEMA + app.change_triggers)
             if directory is None:
                 sandbox._image = conn.serialize()
-                if key is not None:
+                if key is not None and loose is not None:
                     # A seed that drew no ids does not depend on the episode seed: its image serves any.
-                    sandbox.seed_key = key if sandbox._ids_drawn else SEED_IMAGES.key(spec_json, any_rng_seed=True)
-                    SEED_IMAGES.put(app, sandbox.seed_key, sandbox._image)
+                    sandbox.seed_key = key if sandbox._ids_drawn else loose
+                    SEED_IMAGES.put(app, sandbox.seed_key, sandbox._image, cost_s=time.thread_time() - started)
                     sandbox._seeded_state = Seeded.of(app, conn)
             else:
                 image = connect(directory / "seed.db")
@@ -223,37 +223,33 @@ class Sandbox:
         return sandbox
 
     @classmethod
-    def _from_image(cls, app: App, sandbox_id: str, spec: SandboxSpec, text: str, image: bytes) -> Sandbox:
-        """A sandbox in memory from the seeded image of an equal spec: the same tables, counters and change-log
-        triggers, an empty journal and change log, the default fault plan, and a clock started now.
-        `text`: the spec as `spec_text` wrote it."""
+    def _from_image(cls, app: App, sandbox_id: str, spec: SandboxSpec, image: bytes) -> Sandbox:
+        """A sandbox in memory from the seeded image of an equal spec (but, for a seed that drew no ids, its episode
+        seed): the same tables, counters and change-log triggers, an empty journal and change log, the default fault
+        plan, a clock started now, and its own episode seed (`_meta.rng_seed`: the stored spec is the image's)."""
         conn = connect(":memory:")
         try:
             conn.deserialize(image)
             sandbox = cls(app, sandbox_id, conn, spec, Clock(spec.clock), FaultPlan(), None, image)
-            same_spec = conn.execute("SELECT value FROM _meta WHERE key = 'spec'").fetchone()[0] == text
             with sandbox.transaction():
-                if not same_spec:
-                    sandbox._write_meta("spec", text=text)
+                sandbox._write_meta("rng_seed", spec.rng_seed)
                 sandbox._write_meta("clock", sandbox.clock.state())
-            if not same_spec:  # an image shared across episode seeds: this sandbox's reset image names its own
-                sandbox._image = conn.serialize()
         except BaseException:
             conn.close()
             raise
         return sandbox
 
     @classmethod
-    def _from_parked(cls, app: App, sandbox_id: str, spec: SandboxSpec, text: str, key: str, parked: Parked) -> Sandbox:
+    def _from_parked(cls, app: App, sandbox_id: str, spec: SandboxSpec, key: str, parked: Parked) -> Sandbox:
         """A sandbox on a parked database (`WarmDatabases`), as `_from_image` would have made it from the image."""
         sandbox = cls(app, sandbox_id, parked.conn, spec, Clock(spec.clock), FaultPlan(), None, parked.image)
         sandbox.seed_key, sandbox._seeded_state, sandbox._seeded_rows = key, parked.seeded, parked.seeded_rows
         try:
             with sandbox.transaction():
-                if parked.spec_text != text:  # an image shared across episode seeds: this sandbox's names its own
-                    sandbox._write_meta("spec", text=text)
-                    parked.seeded.meta = [(k, text if k == "spec" else v) for k, v in parked.seeded.meta]
+                sandbox._write_meta("rng_seed", spec.rng_seed)
                 sandbox._write_meta("clock", sandbox.clock.state())
+            # rolled back to this episode seed from now on (a seed that drew no ids serves any)
+            parked.seeded.meta = [(k, str(spec.rng_seed) if k == "rng_seed" else v) for k, v in parked.seeded.meta]
         except BaseException:
             parked.conn.close()
             raise
@@ -410,8 +406,7 @@ class Sandbox:
             self.db = db  # rolled back and parked for the next sandbox of its spec (`WarmDatabases`)
             try:
                 self.restore_seeded()
-                text = db.execute("SELECT value FROM _meta WHERE key = 'spec'").fetchone()[0]
-                parked = Parked(db, text, self._image, self._seeded_state, self._seeded_rows)
+                parked = Parked(db, self._image, self._seeded_state, self._seeded_rows)
                 if WARM_DATABASES.give(self.app, self.seed_key, parked, db):
                     return
             except sqlite3.Error as error:
