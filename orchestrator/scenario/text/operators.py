@@ -271,7 +271,7 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
     if op == "says":
         return any(says(read(text), str(w)) for w in (wanted if isinstance(wanted, list) else [wanted]))
     if op == "mentions_code":
-        return mentions_code(read(text), str(wanted), bool(spec.get("only", False)))
+        return mentions_code(read(text), str(wanted), bool(spec.get("only", False)), claimed)
     if op == "mentions_count":
         of = spec.get("of")
         approx = float(spec.get("approx", 0.0))  # type: ignore[arg-type]

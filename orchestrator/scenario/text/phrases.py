@@ -98,9 +98,29 @@ def code_pattern(code: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-]){re.escape(code.strip())}(?![\w-]|\.\d)", re.I)
 
 
-def mentions_code(text: str, code: str, only: bool = False) -> bool:
-    """Whether `text` names `code`; with `only`, and no other code of its shape."""
-    if not code_pattern(code).search(text):
+CODE_SET_ASIDE = re.compile(
+    r"(?:\b(?:not|instead\s+of|rather\s+than|dup(?:e|licate)?\s+of|merged|typo|wrong|old|cancell?ed|"
+    r"superseded\s+by|replaced|replaces|ignore|no\s+longer)\b[^.!?\n]{0,12})$",
+    re.I,
+)
+
+
+def mentions_code(text: str, code: str, only: bool = False, claimed: bool = False) -> bool:
+    """Whether `text` names `code`; with `only`, and no other code of its shape; with `claimed`, somewhere it does
+    not set the code aside ("not K9TWQA", "dupe of HD-4410", "merged OPS-7710 into ...", "4471-A was cancelled")."""
+    found = list(code_pattern(code).finditer(text))
+    if claimed:
+        found = [
+            m
+            for m in found
+            if not CODE_SET_ASIDE.search(text[max(0, m.start() - 30) : m.start()])
+            and not re.match(
+                r"\s*(?:\([^)]*\)\s*)?(?:was|is|has\s+been)\s+(?:cancell?ed|closed|wrong|void|superseded)",
+                text[m.end() : m.end() + 40],
+                re.I,
+            )  # fmt: skip
+        ]
+    if not found:
         return False
     if not only:
         return True

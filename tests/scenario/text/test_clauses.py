@@ -95,3 +95,17 @@ def test_a_count_contradicted_or_estimated_is_not_claimed() -> None:
     assert not holds("Booked 5 rooms. Correction: four rooms total.", rooms, CTX)
     assert not holds("About 5 rooms are left.", rooms, CTX)
     assert holds("Booked 5 rooms for the team.", rooms, CTX)
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "expected"),
+    [
+        ("Sorry — the correct PNR is K9TWQ4, not K9TWQA.", "K9TWQA", False),
+        ("Sorry — the correct PNR is K9TWQ4, not K9TWQA.", "K9TWQ4", True),
+        ("Closing HD-4417 — dupe of HD-4410.", "HD-4410", False),
+        ("Merged OPS-7710 into OPS-7702. Please track OPS-7702.", "OPS-7710", False),
+        ("Merged OPS-7710 into OPS-7702. Please track OPS-7702.", "OPS-7702", True),
+    ],
+)
+def test_a_code_set_aside_is_not_claimed(text: str, code: str, expected: bool) -> None:
+    assert holds(text, {"mentions_code": {"code": code, "claimed": True}}, CTX) is expected

@@ -20,7 +20,7 @@ FLOORS = {
     "amount": 0.815,
     "decision": 0.91,
     "count": 0.755,
-    "code": 0.89,
+    "code": 0.92,
 }
 
 
