@@ -82,7 +82,10 @@ def _text(
     (IST)", an abbreviation the recipient's zone decides) is read in it; with their `name` and the other
     recipients' (`others`), only the times addressed to them ("Priya, that's 9:30 your time; Sam, 14:30 your
     time")."""
-    text = f"{message.get('subject') or ''}\n\n{message.get('body') or ''}"
+    subject = str(message.get("subject") or "")
+    if REPLY_SUBJECT.match(subject):
+        subject = ""  # "Re: Design review tomorrow at 10:00" is the original's subject, not what this mail says
+    text = f"{subject}\n\n{message.get('body') or ''}"
     if zone and name:
         return for_person(text, zone, name, others or {})
     return YOUR_TIME.sub(lambda m: f"{m['gap']}{zone}", text) if zone else text
@@ -115,6 +118,7 @@ def _forwarded(message: Mapping[str, Any], by_id: Mapping[Any, Mapping[str, Any]
     return None if original is None else _text(original)
 
 
+REPLY_SUBJECT = re.compile(r"^\s*(?:re|fw|fwd|aw|wg|sv|tr|rif)\s*(?:\[\d+\])?\s*:", re.I)
 FACT_TOKEN = re.compile(r"https?://\S+|\b[A-Z][A-Z0-9]*-\d+\b|\b\d+(?:[.,:/-]\d+)*\b|[$€£¥]\s?\d[\d.,]*", re.I)
 
 

@@ -397,7 +397,28 @@ def _words(text: str) -> str:
                 return month.capitalize()
         return word
 
-    return DOTTED_DAY.sub(r"\1 ", WORD.sub(fix, text))
+    text = DOTTED_DAY.sub(r"\1 ", WORD.sub(fix, text))
+    text = UHR.sub(lambda m: f"{m['h']}:{m['m'] or '00'}", text)
+    return ORDINAL_WORDS.sub(lambda m: _ORDINALS[" ".join(m.group(1).lower().replace("-", " ").split())], text)
+
+
+UHR = re.compile(r"\b(?P<h>[01]?\d|2[0-3])(?:[:.](?P<m>[0-5]\d))?\s*Uhr\b")
+"""German "15 Uhr", "11:30 Uhr": the clock time alone."""
+_UNITS = "first second third fourth fifth sixth seventh eighth ninth".split()
+_ORDINALS = (
+    {w: f"{i}" for i, w in enumerate(_UNITS, 1)}
+    | {w: f"{i}" for i, w in enumerate("tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth "
+                                       "seventeenth eighteenth nineteenth".split(), 10)}
+    | {"twentieth": "20", "thirtieth": "30"}
+    | {f"twenty {w}": f"{20 + i}" for i, w in enumerate(_UNITS, 1)}
+    | {"thirty first": "31"}
+)  # fmt: skip
+ORDINAL_WORDS = re.compile(
+    r"\b(?<!-)(" + "|".join(sorted((k.replace(" ", "[ -]") for k in _ORDINALS), key=len, reverse=True)) + r")"
+    r"(?=\s+(?:of\s+)?" + MONTH + r")",
+    re.I,
+)
+"""A day in words before its month ("the thirty-first of May"): its number."""
 
 
 DOTTED_DAY = re.compile(r"(?<![\d.])(\d{1,2})\.\s+(?=" + MONTH + ")", re.I)

@@ -156,12 +156,18 @@ OTHER_BEFORE = re.compile(
     r"\b(?:free|available|busy|blocked|booked\s+up|tied\s+up|offline|unavailable|away|out\s+of\s+office|"
     r"in\s+(?:a\s+)?meetings?|on\s+a\s+(?:call|flight|plane)|(?:only\s+)?free\s+(?:from|after|before|until)|"
     r"noticed|sent|replied|received|back\s+online|roughly|approximately|give\s+or\s+take|"
-    r"(?:his|her|their|my)\s+(?:day|morning|afternoon|evening)\s+(?:starts|ends))\b[^.!?\n\d;]{0,25}$",
+    r"(?:his|her|their|my)\s+(?:day|morning|afternoon|evening)\s+(?:starts|ends)|"
+    r"(?:has|have|got)\s+(?:a|an|another|his|her|their)\s+(?:[\w-]+\s+){0,3}?(?:call|meeting|appointment|session|"
+    r"commitment|conflict|clash|flight|train|interview))\b[^.!?\n\d;]{0,25}$",
     re.I,
 )
 OTHER_AFTER = re.compile(
     r"^\s*(?:[\w'’-]+\s+){0,5}?(?:(?:is|was|were)\s+(?:a\s+|an\s+)?(?:typo|mistake|wrong|error|outdated|incorrect)|"
     r"(?:is|are|has\s+been|was)\s+(?:now\s+)?(?:off|out|cancell?ed|called\s+off|scrapped|dropped|withdrawn)\b)",
+    re.I,
+)
+OLD_LABEL = re.compile(
+    r"\b(?:old|previous|original|former|earlier|cancell?ed)\s+(?:time|slot|start|date|meeting|booking)s?\s*[:=]\s*$",
     re.I,
 )
 STRUCK_ROW = re.compile(r"❌|\b(?:withdr[ae]wn?|cancell?ed|called\s+off|declined)\b", re.I)
@@ -242,6 +248,7 @@ def find_times(text: str, today: date) -> list[TimeMention]:
             zone, end = _zone_after(text, m.end())
             mentions.append(TimeMention(m.start(), end, text[m.start() : end], [time(int(m["h"]), int(m["m"]))], zone))
             taken.append((m.start(), end))
+    mentions += _word_ranges(text, spans, taken)
     mentions += _word_times(text, spans, taken)
     mentions.sort(key=lambda t: t.start)
     _sentences(text, mentions)
@@ -365,6 +372,37 @@ def _word_times(text: str, spans: list[tuple[int, int]], taken: list[tuple[int, 
     return found
 
 
+_WORD_HOUR = r"(?P<{}>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+# "two to three in the afternoon", "nine to eleven am": a range of hours in words, its part of the day after it
+WORD_RANGE = re.compile(
+    r"\b"
+    + _WORD_HOUR.format("a")
+    + r"\s*(?:to|until|till|-|–)\s*"
+    + _WORD_HOUR.format("b")
+    + r"(?:\s?"
+    + AMPM
+    + r"|\s+(?:in\s+the\s+)?(?P<day>morning|afternoon|evening))",
+    re.I,
+)
+
+
+def _word_ranges(text: str, spans: list[tuple[int, int]], taken: list[tuple[int, int]]) -> list[TimeMention]:
+    """A range of hours in words with its part of the day: its start and its end."""
+    found: list[TimeMention] = []
+    for m in WORD_RANGE.finditer(text):
+        if not _free(*m.span(), spans, taken):
+            continue
+        pm = (m["ampm"] or "").lower().startswith("p") or (m["day"] or "").lower() in ("afternoon", "evening")
+        a, b = NUMBER_WORDS[m["a"].lower()], NUMBER_WORDS[m["b"].lower()]
+        start_hour = a % 12 + (12 if pm and (a <= b or a == 12) else 0)
+        end_hour = b % 12 + (12 if pm else 0)
+        zone, end = _zone_after(text, m.end())
+        found.append(TimeMention(m.start(), m.start() + len(m["a"]), m["a"], [time(start_hour % 24, 0)], zone))
+        found.append(TimeMention(m.start("b"), end, text[m.start("b") : end], [time(end_hour % 24, 0)], zone))
+        taken.append((m.start(), end))
+    return found
+
+
 def _day_hours(hour: int, m: re.Match[str]) -> list[int]:
     """The hours a spoken hour may mean: "two" is 02 or 14, "two pm" or "two in the afternoon" is 14."""
     if hour > 12:
@@ -402,6 +440,8 @@ def _set_aside(text: str, mentions: list[TimeMention]) -> None:
             mention.set_aside = mention.moved = True
         elif SET_ASIDE.search(before) or SET_ASIDE_AFTER.match(after) or _moved_to_from(text, mentions, index):
             mention.set_aside = True
+        elif OLD_LABEL.search(before):
+            mention.set_aside = True  # "Old time: 10:00-11:00"
         elif OTHER_AFTER.match(text[mention.end : mention.end + 60]):
             mention.set_aside = True
         elif OTHER_BEFORE.search(before):

@@ -67,3 +67,22 @@ def test_day_and_time_requires_the_day() -> None:
     assert not holds("Moved to Frdiay 15:30 CET.", day_and_time, CTX)
     assert holds("Moved to Thrusday 15:30 CET.", day_and_time, CTX)
     assert holds("Moved to 15:30-16:30 CET.", CLAIMED, CTX)  # without `day`, a time alone is read on its day
+
+
+def test_words_german_and_labels_as_agents_write_them() -> None:
+    tomorrow = {"mentions_time": {"at": "2026-03-03T14:00:00+01:00", "claimed": True}}
+    assert holds("The review moves to tomorrow, two to three in the afternoon.", tomorrow, CTX)
+    assert holds("Neuer Termin: Dienstag, 3. März, 14:00-15:00 Uhr.", tomorrow, CTX)
+    assert holds("Neuer Termin: Dienstag, 3. März, um 14 Uhr.", tomorrow, CTX)
+    bullets = (
+        "- New time: tomorrow, 14:00-15:00 (Sam has a customer call at 10:00)\n- Old time: 10:00-11:00 - cancelled"
+    )
+    assert holds(bullets, tomorrow, CTX)
+    assert holds(
+        "Release on the thirty-first of March.", {"mentions_date": {"date": "2026-03-31", "claimed": True}}, CTX
+    )
+
+
+def test_a_replys_subject_is_the_original_subject() -> None:
+    text = _text({"subject": "Re: Design review tomorrow at 10:00", "body": "Done: moved to tomorrow 14:00."})
+    assert holds(text, {"mentions_time": {"at": "2026-03-03T14:00:00+01:00", "claimed": True}}, CTX)
