@@ -138,5 +138,7 @@ def check_count(text: str, wanted: int, of: list[str] | None = None, approx: flo
         forms = set().union(*(_forms(n) for n in of))
         nouned = [v for v, _, e in counted if re.findall(r"[A-Za-z]+", own[e : e + 30])[:1] and
                   re.findall(r"[A-Za-z]+", own[e : e + 30])[0].lower() in forms]  # fmt: skip
+        if forms & PEOPLE:  # people are counted in many words: "14 guests" ... "the 12 of us"
+            nouned += [v for v, st, e in counted if re.match(r"\s+of\s+(?:us|you)\b", own[e : e + 10])]
         hit = not any(abs(v - wanted) > approx * wanted for v in nouned)
     return hit, [own[s:e] for _, s, e in found]

@@ -109,3 +109,9 @@ def test_a_count_contradicted_or_estimated_is_not_claimed() -> None:
 )
 def test_a_code_set_aside_is_not_claimed(text: str, code: str, expected: bool) -> None:
     assert holds(text, {"mentions_code": {"code": code, "claimed": True}}, CTX) is expected
+
+
+def test_people_counted_again_in_other_words_contradict() -> None:
+    guests = {"mentions_count": {"n": 14, "of": ["guests", "people"], "claimed": True}}
+    assert not holds("Dinner on Thursday for 14 guests. We'll need one long table for the 12 of us.", guests, CTX)
+    assert holds("Dinner on Thursday for 14 guests. One long table, please.", guests, CTX)
