@@ -7,6 +7,7 @@
                    "suite"    many scenarios: one folder per scenario and a summary of them all
     trace.jsonl    the gateway's trace and the app journals, one JSON object a line
     messages.json  a model agent's conversation; agent.log a command agent's output; mcp.json its MCP config
+    run.json       the run's id, in the folder the run writes into (its root; `start_run`)
 
 Writers (`orchestrator.run`, `orchestrator serve`) write a results.json atomically and always with its `kind`.
 Readers (the viewer, export, the CLI) tell kinds apart with `kind_of`, which also recognises a record written before
@@ -14,11 +15,16 @@ Readers (the viewer, export, the CLI) tell kinds apart with `kind_of`, which als
 counted, it never costs the rest of the file.
 
 The digest in an episode's results.json seals the record: the sha256 of its trace.jsonl, of the journal the verdict
-was computed from and of the verdict itself (results.json without its digest), signed together with HMAC-SHA256
-under the record key (`record_key`: $CLAWGYM_RECORD_KEY, else a 0600 file under ~/.local/share/clawgym that the
-orchestrator creates and agents never see). `write_episode` writes it and `verify_digest` checks it: any edit of
-the verdict, the trace or the journal, and a digest recomputed without the key, fail. A record written before
-records were sealed still reads everywhere; `verify_digest` calls it unsealed.
+was computed from, of the verdict itself (results.json without its digest) and of the files beside it the viewer shows
+(agent.log, messages.json, mcp.json: `SEALED_FILES`), signed together with HMAC-SHA256 under the record key
+(`record_key`: $CLAWGYM_RECORD_KEY, else the file $CLAWGYM_RECORD_KEY_FILE names (compose's secret), else a 0600
+file under ~/.local/share/clawgym that the orchestrator creates and agents never see). The verdict names the
+episode's run and its folder in the run (`bind`: run.json in the run's folder holds the run's id, `start_run`) and
+the scenario's sha256; a repeat's or suite's summary is sealed the same way (`sealed_summary`). `write_episode`
+writes the seal and `verify_digest` (`verify_summary`) checks it: any edit of the verdict, the trace, the journal,
+a file the viewer shows or a summary's totals, a record copied into another episode's folder or run, and a digest
+recomputed without the key, fail. A record written before records were sealed still reads everywhere;
+`verify_digest` calls it unsealed (or unbound: sealed before seals named the run and folder).
 
 May import: nothing (the standard library only), so the viewer reads run folders without depending on how runs
 are made.
