@@ -1,0 +1,185 @@
+"""Every required fact of a library scenario is decided without a judge.
+
+Two parts. Statically, no stage of a library scenario carries a requirement with a judge check alone: every judge
+check stands beside row, text or intent checks in its stage. Dynamically, the reference solution with one fact
+made wrong (a wrong room, a wrong first day, a superseded count in a P.S., stale systems, a swapped hotel and
+venue...) fails with no judge configured, and the same solution through another legitimate shape (a comment on the
+whole document instead of an anchored one) passes. The cases mutate the facts the instruction and its seed
+policies require, not the wording of the reference.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "adversarial"))
+
+from harness import Case, oracle  # noqa: E402
+
+from orchestrator import scenario as scenarios  # noqa: E402
+from orchestrator.agents import OracleAgent  # noqa: E402
+from orchestrator.prove.validate import _why, run_once  # noqa: E402
+from orchestrator.scenario import OracleStep, Scenario, relative_dates  # noqa: E402
+
+LIBRARY = sorted((ROOT / "scenarios").glob("*.yaml"))
+
+
+def _judge_only_stages(path: Path) -> list[str]:
+    data = yaml.safe_load(path.read_text())
+    bad = []
+    for stage in data.get("stages", []):
+        checks = stage.get("checks", [])
+        judged = [c for c in checks if "judge" in c]
+        decided = [c for c in checks if "judge" not in c and "journal" not in c]
+        if judged and not decided:
+            bad.append(stage.get("name", "?"))
+    return bad
+
+
+@pytest.mark.parametrize("path", LIBRARY, ids=[p.stem for p in LIBRARY])
+def test_no_stage_rests_on_a_judge_alone(path: Path) -> None:
+    assert _judge_only_stages(path) == [], f"{path.name}: stages decided by a judge alone"
+
+
+def test_the_static_check_sees_a_judge_only_stage(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        yaml.safe_dump(
+            {"stages": [{"name": "told", "checks": [{"judge": {"rubric": "the reply says the trip is approved"}}]}]}
+        )
+    )
+    assert _judge_only_stages(bad) == ["told"]
+
+
+def body(tool: str, old: str, new: str, field: str = "body", nth: int | None = None):
+    """An edit of the reference solution: in the `field` argument of its `tool` steps (the `nth` one only, when
+    given), `old` becomes `new`. The edit must apply, so a case never silently tests the reference itself."""
+
+    def edit(s: Scenario, steps: list[OracleStep]) -> list[OracleStep]:
+        hits = [x for x in steps if x.tool == tool and isinstance(x.args.get(field), str)]
+        if nth is not None:
+            hits = hits[nth : nth + 1]
+        start = s.clock.start.astimezone(ZoneInfo(s.persona.timezone))
+        done = False
+        for x in hits:
+            if old in x.args[field]:
+                x.args[field] = x.args[field].replace(old, relative_dates.expand(new, start))
+                done = True
+        assert done, f"{tool}.{field} has no {old!r} in the reference solution"
+        return steps
+
+    return edit
+
+
+def unanchor(s: Scenario, steps: list[OracleStep]) -> list[OracleStep]:
+    """Every anchored doc comment of the reference left on the whole document, naming its clause in words."""
+    out = []
+    for x in steps:
+        if x.tool == "docs__add_comment" and x.args.get("quote"):
+            x = copy.deepcopy(x)
+            x.args["body"] = f'On "{x.args.pop("quote")}": {x.args["body"]}'
+        out.append(x)
+    return out
+
+
+CASES: dict[str, list[Case]] = {
+    "contract-review": [
+        Case("a-comment-per-clause-on-the-whole-document", True, oracle(unanchor)),
+        Case(
+            "net-60-asked-for-payment",
+            False,
+            oracle(body("docs__add_comment", "net 45; please change this to 45", "net 60; please change this to 60")),
+        ),
+    ],
+    "oncall-handover": [
+        Case("reference-passes-without-a-judge", True, oracle()),
+    ],
+    "declined-meeting": [
+        Case(
+            "mail-sends-them-to-another-room",
+            False,
+            oracle(body("mail__send_message", "in Room Spree", "in Room Havel", nth=1)),
+        ),
+        Case("mail-names-no-room", True, oracle(body("mail__send_message", " in Room Spree", "", nth=1))),
+    ],
+    "changed-request": [
+        Case(
+            "ps-contradicts-the-headcount",
+            False,
+            oracle(
+                body("mail__send_message", "Thanks, Dana", "Thanks, Dana\n\nP.S. So that's a table for 12, please.")
+            ),
+        ),
+        Case(
+            "ps-with-the-old-day",
+            False,
+            oracle(body("mail__send_message", "Thanks, Dana", "Thanks, Dana\n\nP.S. See you on Wednesday then!")),
+        ),
+        Case(
+            "old-figures-set-aside",
+            True,
+            oracle(
+                body(
+                    "mail__send_message",
+                    "for 14 guests.",
+                    "for 14 guests (not 12 as first planned, and not Wednesday).",
+                )
+            ),
+        ),
+    ],
+    "new-hire-onboarding": [
+        Case(
+            "mail-gives-another-first-day",
+            False,
+            oracle(
+                body(
+                    "mail__send_message",
+                    "Sam is your buddy.",
+                    "Sam is your buddy. Your first day is {{ next tuesday | human }}.",
+                )
+            ),
+        ),
+        Case(
+            "mail-names-stale-systems",
+            False,
+            oracle(
+                body(
+                    "mail__send_message",
+                    "Sam is your buddy.",
+                    "Sam is your buddy. IT is setting up Jenkins, VPN and Jira for you.",
+                )
+            ),
+        ),
+        Case(
+            "mail-with-the-right-first-day",
+            True,
+            oracle(
+                body(
+                    "mail__send_message",
+                    "Sam is your buddy.",
+                    "Sam is your buddy. Your first day is {{ next monday | human }}.",
+                )
+            ),
+        ),
+    ],
+}
+
+
+def _cases() -> list[tuple[str, Case]]:
+    return [(name, case) for name, cases in CASES.items() for case in cases]
+
+
+@pytest.mark.parametrize(("name", "case"), _cases(), ids=[f"{n}:{c.id}" for n, c in _cases()])
+async def test_a_wrong_fact_fails_without_a_judge(backend, name: str, case: Case) -> None:
+    scenario = scenarios.load(ROOT / "scenarios" / f"{name}.yaml")
+    steps = case.steps(scenario)
+    result, report = await run_once(scenario, backend, OracleAgent(steps))
+    assert report.errors == [], report.errors
+    assert result.passed == case.want, f"{name}:{case.id}: score {result.score:.2f}: {_why(result)}"
