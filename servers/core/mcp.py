@@ -42,10 +42,16 @@ from typing import Any, get_type_hints
 import anyio
 from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import ValidationError
+
+try:  # how the SDK writes a tool's result as text content (`convert_result`); without it, `convert_result` itself
+    from mcp.server.mcpserver.utilities.func_metadata import _convert_to_content as _to_content
+except ImportError:  # pragma: no cover - another SDK version
+    _to_content = None
 
 from servers.core import faults
 from servers.core.app import App, ToolDef
@@ -322,10 +328,13 @@ async def call_in_process(
     params: dict[str, Any] = {"name": name, "arguments": arguments}
     if meta is not None:
         params["_meta"] = meta
+    tool = middleware.tools.get(name)
 
     async def run_tool(_: Any) -> CallToolResult:
         try:
-            result = await server.call_tool(name, arguments)
+            if tool is None:
+                raise ToolError(f"Unknown tool: {name}")
+            result = await _run_tool(tool, arguments)
         except MCPError:
             raise
         except Exception as exc:  # as the SDK's own tools/call handler answers it
@@ -336,6 +345,38 @@ async def call_in_process(
     with bind_sandbox(sandbox_id):
         result = await middleware(_DirectRequest(params), run_tool)  # type: ignore[arg-type]
     return result if isinstance(result, CallToolResult) else CallToolResult.model_validate(result)
+
+
+async def _run_tool(tool: Tool, arguments: dict[str, Any]) -> Any:
+    """What the SDK's `Tool.run` does for one of an app's tools (`registered_tools`: async, no context, no resolvers),
+    with the same errors, less its dispatch (a `Context` and the tool manager's lookup) and, for a result that is
+    already an instance of the tool's output model, less validating it against that model again: the validator
+    hands back the very instance it was given, so its dump is the same."""
+    try:
+        validated = tool.fn_metadata.validate_arguments(arguments)
+    except ValidationError as exc:
+        raise ToolError(f"Error executing tool {tool.name}: {exc}") from exc
+    except MCPError:
+        raise
+    except Exception as exc:
+        raise UnexpectedToolError(f"Error executing tool {tool.name}") from exc
+    try:
+        result = await tool.fn(**validated)
+        metadata = tool.fn_metadata
+        model = metadata.output_model if metadata.output_schema is not None else None
+        if model is not None and not metadata.wrap_output and type(result) is model and _to_content is not None:
+            return CallToolResult(
+                content=_to_content(result), structured_content=result.model_dump(mode="json", by_alias=True)
+            )
+        return metadata.convert_result(result)
+    except MCPError:
+        raise
+    except UnexpectedToolError as exc:
+        raise UnexpectedToolError(f"Error executing tool {tool.name}: {exc}") from exc
+    except ToolError as exc:
+        raise ToolError(f"Error executing tool {tool.name}: {exc}") from exc
+    except Exception as exc:
+        raise UnexpectedToolError(f"Error executing tool {tool.name}") from exc
 
 
 class SandboxMiddleware:
@@ -358,6 +399,8 @@ class SandboxMiddleware:
         self.parameters = {
             name: list(inspect.signature(tool.fn).parameters)[1:] for name, tool in store.app.tools.tools.items()
         }
+        self.tools = {tool.name: tool for tool in registered_tools(store.app)}
+        """The app's tools as the SDK registered them, by name, for calls made in process (`call_in_process`)."""
 
     def unknown_arguments(self, tool: str, arguments: dict[str, Any]) -> str | None:
         """Arguments the tool does not take would otherwise be dropped silently; say so instead."""
