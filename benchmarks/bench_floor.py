@@ -49,13 +49,18 @@ def clawgym(scenarios: Path, repeat: int, parallel: int, workers: int | None, tr
 
 
 class FloorEpisode:
-    """What the oracle agent needs of an episode, served by warm SDK clients on the apps' servers directly."""
+    """What the oracle agent needs of an episode, served by warm SDK clients on the apps' servers directly; with
+    `python`, by the tool bodies called as Python functions on the sandboxes (each call in a transaction, its result
+    dumped as the SDK would put it in structured content): no MCP at all, no journal, no middleware."""
 
-    def __init__(self, scenario: Any, sandbox_id: str, endpoints: dict[str, Any], clients: dict[str, Any]) -> None:
+    def __init__(
+        self, scenario: Any, sandbox_id: str, endpoints: dict[str, Any], clients: dict[str, Any], python: bool = False
+    ) -> None:
         self.scenario = scenario
         self.sandbox_id = sandbox_id
         self.endpoints = endpoints
         self.clients = clients
+        self.python = python
 
     def connect(self, *, trusted: bool = False) -> Any:
         import contextlib
@@ -72,6 +77,8 @@ class FloorEpisode:
                 client = episode.clients.get(app)
                 if client is None:  # a gateway tool (world__…): there is no gateway here
                     return CallToolResult(content=[TextContent(type="text", text=f"no tool {name}")], is_error=True)
+                if episode.python:
+                    return python_call(episode.endpoints[app], episode.sandbox_id, tool, arguments)
                 with bind_sandbox(episode.sandbox_id):
                     return await client.call_tool(tool, arguments)
 
@@ -82,7 +89,25 @@ class FloorEpisode:
         return direct()
 
 
-async def floor(scenarios: list[Any], passes: int, parallel: int, start_at: float = 0.0) -> dict[str, Any]:
+def python_call(endpoint: Any, sandbox_id: str, tool: str, arguments: dict[str, Any]) -> Any:
+    """The tool's body as a Python function on the sandbox, in a transaction (rolled back when it raises)."""
+    from mcp.types import CallToolResult, TextContent
+    from pydantic import BaseModel
+
+    sandbox = endpoint.store.get(sandbox_id)
+    fn = endpoint.store.app.tools.tools[tool].fn
+    try:
+        with sandbox.transaction():
+            result = fn(sandbox, **arguments)
+    except Exception as exc:
+        return CallToolResult(content=[TextContent(type="text", text=str(exc))], is_error=True)
+    structured = result.model_dump(mode="json") if isinstance(result, BaseModel) else {"result": result}
+    return CallToolResult(content=[], structured_content=structured)
+
+
+async def floor(
+    scenarios: list[Any], passes: int, parallel: int, start_at: float = 0.0, python: bool = False
+) -> dict[str, Any]:
     """The floor over `scenarios`: one pass to warm up, then (from the epoch time `start_at`, so that processes
     measured together start together) `passes` passes, `parallel` episodes at once."""
     import contextlib
@@ -109,7 +134,7 @@ async def floor(scenarios: list[Any], passes: int, parallel: int, start_at: floa
                 await endpoint.create_sandbox(sandbox, scenario.sandbox_spec(app, rng_seed), replace=True)
                 if app in scenario.faults:
                     await endpoint.set_faults(sandbox, scenario.faults[app])
-            report = await OracleAgent().run(FloorEpisode(scenario, sandbox, mine, clients))  # type: ignore[arg-type]
+            report = await OracleAgent().run(FloorEpisode(scenario, sandbox, mine, clients, python))  # type: ignore[arg-type]
             for endpoint in mine.values():
                 await endpoint.snapshot(sandbox)
                 await endpoint.delete(sandbox)
@@ -135,12 +160,14 @@ async def floor(scenarios: list[Any], passes: int, parallel: int, start_at: floa
             "ended": began + took}  # fmt: skip
 
 
-def floor_process(scenarios_dir: Path, passes: int, parallel: int, processes: int) -> dict[str, Any]:
+def floor_process(
+    scenarios_dir: Path, passes: int, parallel: int, processes: int, python: bool = False
+) -> dict[str, Any]:
     """The floor in `processes` processes of its own at once (each warmed up, then timed together from the same
     moment): all their episodes over the time from the first one's start to the last one's end."""
     start_at = time.time() + 5.0 + 2.0 * processes  # after every process has imported and warmed up
     command = [sys.executable, __file__, "--floor-only", "--scenarios", str(scenarios_dir), "--repeat", str(passes),
-               "--parallel", str(parallel), "--start-at", str(start_at)]  # fmt: skip
+               "--parallel", str(parallel), "--start-at", str(start_at)] + (["--python"] if python else [])  # fmt: skip
     procs = [subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True) for _ in range(processes)]
     results = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in procs]
     if any(p.returncode for p in procs):
@@ -174,12 +201,17 @@ def main() -> None:
         help="another checkout (e.g. a `git worktree` of an older commit): its orchestrator run too",
     )
     parser.add_argument("--floor-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--python", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--start-at", type=float, default=0.0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.floor_only:
         import anyio
 
-        print(json.dumps(anyio.run(floor, library(args.scenarios), args.repeat, args.parallel, args.start_at)))
+        print(
+            json.dumps(
+                anyio.run(floor, library(args.scenarios), args.repeat, args.parallel, args.start_at, args.python)
+            )
+        )
         return
     cores = len(os.sched_getaffinity(0))
     rows: dict[str, list[dict[str, Any]]] = {}
@@ -193,6 +225,7 @@ def main() -> None:
     for _ in range(args.rounds):
         for name, measure in (*(before if args.before else ()),
             ("floor, 1 process", lambda: floor_process(args.scenarios, args.repeat, args.parallel, 1)),
+            ("Python-function floor, 1 process", lambda: floor_process(args.scenarios, args.repeat, args.parallel, 1, True)),
             ("orchestrator run --workers 1", lambda: clawgym(args.scenarios, args.repeat, args.parallel, 1)),
             (f"floor, {cores} processes", lambda: floor_process(args.scenarios, args.repeat, max(1, args.parallel // cores), cores)),
             (f"orchestrator run ({cores} workers)", lambda: clawgym(args.scenarios, args.repeat, args.parallel, None)),
@@ -210,6 +243,9 @@ def main() -> None:
         command = f"{median(name, 'command_s'):12.1f} s" if "command_s" in rows[name][0] else ""
         print(f"  {name:36} {median(name, 'per_s'):10.1f} {median(name, 'cpu_ms'):15.1f} {command:>14}")
     one = median("orchestrator run --workers 1", "per_s") / median("floor, 1 process", "per_s")
+    cpu = median("orchestrator run --workers 1", "cpu_ms")
+    print(f"  CPU per episode, --workers 1: {cpu / median('floor, 1 process', 'cpu_ms'):.2f}x the SDK floor, "
+          f"{cpu / median('Python-function floor, 1 process', 'cpu_ms'):.2f}x the Python-function floor")  # fmt: skip
     many = median(f"orchestrator run ({cores} workers)", "per_s") / median(f"floor, {cores} processes", "per_s")
     cross = median(f"orchestrator run ({cores} workers)", "per_s") / median("floor, 1 process", "per_s")
     print(f"  ClawGym / floor: {one:.2f}x in one process, {many:.2f}x on {cores} cores each; "
