@@ -84,8 +84,8 @@ def test_export_leaves_errored_episodes_out_unless_asked(errored_runs: Path, tmp
     out = tmp_path / "data.jsonl"
     done = CliRunner().invoke(app, ["export", str(errored_runs), "--out", str(out)])
     assert done.exit_code == 0, done.output
-    assert (
-        "1 of 2 episodes written" in done.stderr and "1 errored left out (--include-errored keeps them)" in done.stderr
+    assert (  # export answers on stdout
+        "1 of 2 episodes written" in done.stdout and "1 errored left out (--include-errored keeps them)" in done.stdout
     )
     assert [json.loads(line)["agent"] for line in out.read_text().splitlines()] == ["oracle"]
     done = CliRunner().invoke(app, ["export", str(errored_runs), "--out", str(out), "--include-errored"])
