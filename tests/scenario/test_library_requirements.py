@@ -109,6 +109,41 @@ CASES: dict[str, list[Case]] = {
         ),
         Case("mail-names-no-room", True, oracle(body("mail__send_message", " in Room Spree", "", nth=1))),
     ],
+    "release-checklist": [
+        Case(
+            "announces-sso-as-shipped",
+            False,
+            oracle(
+                body(
+                    "mail__send_message",
+                    "Safari avatar uploads.",
+                    "Safari avatar uploads, plus SSO login for enterprise accounts.",
+                )
+            ),
+        ),
+        Case(
+            "announcement-names-what-slips",
+            True,
+            oracle(
+                body(
+                    "mail__send_message",
+                    "Safari avatar uploads.",
+                    "Safari avatar uploads. SSO login and the billing redesign slip to 2.9.",
+                )
+            ),
+        ),
+        Case(
+            "note-says-the-unready-ticket-ships",
+            False,
+            oracle(
+                body(
+                    "tickets__add_comment",
+                    "Still blocked by OPS-17, so this misses release 2.8.",
+                    "Included in release 2.8.",
+                )
+            ),
+        ),
+    ],
     "changed-request": [
         Case(
             "ps-contradicts-the-headcount",
