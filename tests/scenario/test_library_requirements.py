@@ -67,12 +67,13 @@ def body(tool: str, old: str, new: str, field: str = "body", nth: int | None = N
         if nth is not None:
             hits = hits[nth : nth + 1]
         start = s.clock.start.astimezone(ZoneInfo(s.persona.timezone))
+        old_text = relative_dates.expand(old, start)
         done = False
         for x in hits:
-            if old in x.args[field]:
-                x.args[field] = x.args[field].replace(old, relative_dates.expand(new, start))
+            if old_text in x.args[field]:
+                x.args[field] = x.args[field].replace(old_text, relative_dates.expand(new, start))
                 done = True
-        assert done, f"{tool}.{field} has no {old!r} in the reference solution"
+        assert done, f"{tool}.{field} has no {old_text!r} in the reference solution"
         return steps
 
     return edit
@@ -140,6 +141,42 @@ CASES: dict[str, list[Case]] = {
                     "tickets__add_comment",
                     "Still blocked by OPS-17, so this misses release 2.8.",
                     "Included in release 2.8.",
+                )
+            ),
+        ),
+    ],
+    "travel": [
+        Case(
+            "reply-gives-wrong-travel-dates",
+            False,
+            oracle(
+                body(
+                    "mail__reply",
+                    "Travel days are blocked",
+                    "We fly out on {{ next monday | human }} and back on {{ next saturday | human }}; travel days are blocked",
+                )
+            ),
+        ),
+        Case(
+            "itinerary-flies-back-a-day-late",
+            False,
+            oracle(
+                body(
+                    "docs__create_document",
+                    "- {{ next friday | human }}: travel home",
+                    "- {{ next saturday | human }}: travel home",
+                    field="content",
+                )
+            ),
+        ),
+        Case(
+            "reply-gives-the-right-travel-dates",
+            True,
+            oracle(
+                body(
+                    "mail__reply",
+                    "Travel days are blocked",
+                    "We fly out on {{ next tuesday | human }} and back on {{ next friday | human }}; travel days are blocked",
                 )
             ),
         ),
