@@ -170,6 +170,24 @@ CASES: dict[str, list[Case]] = {
             ),
         ),
         Case(
+            "itinerary-swaps-hotel-and-venue",
+            False,
+            oracle(
+                body(
+                    "docs__create_document",
+                    "check in at Motel One Berlin-Mitte",
+                    "check in at Factory Berlin",
+                    field="content",
+                ),
+                body(
+                    "docs__create_document",
+                    "offsite at Factory Berlin, Rheinsberger Str. 76",
+                    "offsite at Motel One Berlin-Mitte",
+                    field="content",
+                ),
+            ),
+        ),
+        Case(
             "reply-gives-the-right-travel-dates",
             True,
             oracle(
