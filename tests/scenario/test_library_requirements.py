@@ -199,6 +199,38 @@ CASES: dict[str, list[Case]] = {
             ),
         ),
     ],
+    "meeting-notes-followup": [
+        Case(
+            "follow-up-makes-up-a-launch-date",
+            False,
+            oracle(
+                body(
+                    "mail__send_message",
+                    "Notes: ${notes.url}",
+                    "The launch is set for {{ today + 30d | human }}.\n\nNotes: ${notes.url}",
+                )
+            ),
+        ),
+        Case(
+            "follow-up-lists-only-the-keys",
+            False,
+            oracle(
+                lambda s, steps: [
+                    x.model_copy(
+                        update={
+                            "args": {
+                                **x.args,
+                                "body": "Hi all, tickets: ${mockups.key}, ${flag.key}, ${launch.key}. Elena",
+                            }
+                        }
+                    )
+                    if x.tool == "mail__send_message"
+                    else x
+                    for x in steps
+                ]
+            ),
+        ),
+    ],
     "changed-request": [
         Case(
             "ps-contradicts-the-headcount",
