@@ -61,6 +61,10 @@ SEE_YOU = re.compile(
     r"meet\s+you|join\s+us|catch\s+you)\b[^.!?\n\d]{0,20}$",
     re.I,
 )
+FOR_YOU = re.compile(
+    r"[^.!?\n\d]{0,20}?\bfor\s+(?:you|him|her|them)\b|[ \t]*\(?(?:your|his|her|their)\s+time\b|[ \t]*\(yours\)",
+    re.I,
+)
 ALTERNATIVE = re.compile(r"\b(?:or|alternatively|otherwise|else)\b", re.IGNORECASE)
 RESTATING = re.compile(r"^\s*(?:[(\[/=]|,|\s[–—-]|\bi\.e\.|\bwhich\s+is|\bthat's|\bthat\s+is|\bie)?\s*$", re.IGNORECASE)
 
@@ -103,6 +107,19 @@ def restated(
     if before.range_end and index > 1:
         before = replace(mentions[index - 2], end=before.end)  # the gap read is the one after the range
     return restates(text, before, mentions[index], local, anchor, wanted)
+
+
+def converted(mention: TimeMention, holding: list[TimeMention], local: tzinfo, wanted: datetime) -> bool:
+    """Whether `mention` gives the wanted time in another zone than the one it is stated in ("Thursday 15:00 Paris;
+    Emma, 14:00 in London; Daniel, 9:00 in New York"): a conversion for someone, right or wrong, and no other time
+    for the same thing (a wrong one is read where the conversion is addressed, by a `told` check)."""
+    if mention.zone is None or not holding or mention.start < holding[0].start:
+        return False  # a conversion follows the time it converts: "8:00 New York ... 10:00 Santiago" unsays 8:00
+    theirs = as_tzinfo(mention.zone).utcoffset(wanted.replace(tzinfo=None))
+    return all(
+        theirs != (as_tzinfo(m.zone) if m.zone is not None else local).utcoffset(wanted.replace(tzinfo=None))
+        for m in holding
+    )
 
 
 def check_time(
@@ -153,6 +170,10 @@ def check_time(
         if any(says(mention, other) for other in expected):
             continue
         if restated(text, mentions, index, local, wanted.date(), wanted):
+            continue
+        if converted(mention, [m for m, ok in zip(mentions, stated, strict=True) if ok], local, wanted):
+            continue
+        if FOR_YOU.match(text, mention.end):  # "Anil, that's 12:30 for you": read for that person (told)
             continue
         if mention.own_date:
             about = any(o.date() == wanted.date() for o in instants(mention, local, wanted.date()))

@@ -122,7 +122,8 @@ _CANT = (
     r"not\s+going\s+to)(?:\s+be\s+able\s+to)?"
 )
 SET_ASIDE = re.compile(
-    r"\b(?:instead\s+of|rather\s+than|no\s+longer(?:\s+(?:at|on|be|meeting))?|not(?:\s+(?:do|make))?|no|scrap|drop|"
+    r"\b(?:instead\s+of|rather\s+than|(?:an)?statt|au\s+lieu\s+de|en\s+(?:lugar|vez)\s+de|(?:the\s+)?usual|"
+    r"(?:last\s+week|yesterday)(?:'s|’s)|no\s+longer(?:\s+(?:at|on|be|meeting))?|not(?:\s+(?:do|make))?|no|scrap|drop|"
     r"skip(?:ping|ped)?|ignore|disregard|old|previous|original|"
     r"(?:originally|previously|initially|formerly)(?:\s+(?:we|it|they|I))?(?:\s+(?:was|were|had|planned|scheduled|set|"
     r"booked|agreed))?(?:\s+(?:for|at|on))?|used\s+to\s+be|cancel(?:l?ed)?|"
@@ -163,7 +164,8 @@ OTHER_BEFORE = re.compile(
 )
 OTHER_AFTER = re.compile(
     r"^\s*(?:[\w'’-]+\s+){0,5}?(?:(?:is|was|were)\s+(?:a\s+|an\s+)?(?:typo|mistake|wrong|error|outdated|incorrect)|"
-    r"(?:is|are|has\s+been|was)\s+(?:now\s+)?(?:off|out|cancell?ed|called\s+off|scrapped|dropped|withdrawn)\b)",
+    r"(?:is|are|has\s+been|was)\s+(?:now\s+)?(?:off|out|cancell?ed|called\s+off|scrapped|dropped|withdrawn|retired|"
+    r"released|freed\s+up|gone)\b)",
     re.I,
 )
 OLD_LABEL = re.compile(
@@ -432,7 +434,9 @@ def _set_aside(text: str, mentions: list[TimeMention]) -> None:
         before, after = text[start : mention.start], text[mention.end : mention.end + 40]
         nxt = mentions[index + 1] if index + 1 < len(mentions) else None
         joined = nxt is not None and nxt.sentence == mention.sentence
-        if re.search(r"\bfrom" + _DATE_WORDS, before, re.I) and SET_ASIDE.search(before):
+        if re.search(r"\bfrom" + _DATE_WORDS, before, re.I) and (
+            SET_ASIDE.search(before) or _from_aside(text, before, mention)
+        ):
             mention.set_aside = mention.moved = True
         elif (joined and (ARROW_AFTER.match(after) or MOVED_AFTER.match(after))) or (
             joined and MOVE_BEFORE.search(before) and MOVE_AFTER.match(after) and not re.search(r"\bto\s", before)
@@ -454,6 +458,13 @@ def _set_aside(text: str, mentions: list[TimeMention]) -> None:
             weak.append(mention)
     for mention in weak:
         mention.set_aside = any(not m.set_aside and m not in weak for m in mentions)
+
+
+def _from_aside(text: str, before: str, mention: TimeMention) -> bool:
+    """The old time of a move given aside after the new one: "Moved tmrw's standup to 3pm (from 9:30)"."""
+    return bool(re.search(r"\(\s*(?:was\s+|previously\s+)?from\s+$", before, re.I)) and bool(
+        re.search(r"\b" + _MOVE + r"\b", text[mention.sentence[0] : mention.start], re.I)
+    )
 
 
 def _moved_to_from(text: str, mentions: list[TimeMention], index: int) -> bool:

@@ -189,6 +189,39 @@ PLACE_ALIASES: dict[str, str] = {
     "US West Coast": "America/Los_Angeles",
     "West Coast": "America/Los_Angeles",
     "Pacific": "America/Los_Angeles",
+    "Hawaii": "Pacific/Honolulu",
+    "Alaska": "America/Anchorage",
+    "Azores": "Atlantic/Azores",
+    "Ponta Delgada": "Atlantic/Azores",
+    "Funchal": "Atlantic/Madeira",
+    "Ciudad de México": "America/Mexico_City",
+    "Ciudad de Mexico": "America/Mexico_City",
+    "CDMX": "America/Mexico_City",
+    "Mexico": "America/Mexico_City",
+    "México": "America/Mexico_City",
+    "Nueva York": "America/New_York",
+    "Londres": "Europe/London",
+    "Colombia": "America/Bogota",
+    "Peru": "America/Lima",
+    "Perú": "America/Lima",
+    "Chile": "America/Santiago",
+    "Argentina": "America/Argentina/Buenos_Aires",
+    "Brazil": "America/Sao_Paulo",
+    "Brasil": "America/Sao_Paulo",
+    "Turkey": "Europe/Istanbul",
+    "Türkiye": "Europe/Istanbul",
+    "Egypt": "Africa/Cairo",
+    "Kenya": "Africa/Nairobi",
+    "Nigeria": "Africa/Lagos",
+    "South Africa": "Africa/Johannesburg",
+    "Philippines": "Asia/Manila",
+    "Vietnam": "Asia/Ho_Chi_Minh",
+    "Thailand": "Asia/Bangkok",
+    "Indonesia": "Asia/Jakarta",
+    "Pakistan": "Asia/Karachi",
+    "Bangladesh": "Asia/Dhaka",
+    "New Zealand": "Pacific/Auckland",
+    "Iceland": "Atlantic/Reykjavik",
 }
 # Last parts of zone names that are more often a person's name or a common word than a place.
 NOT_PLACES = frozenset(
@@ -253,7 +286,8 @@ _PLACE = (
 )
 # After a time: "13:00 Lisbon time", "9:30 am New York", "(13:00 for Ana in Lisbon)", "09:30 in New York".
 PLACE_AFTER = re.compile(
-    r"[ \t]*\(?[ \t]*(?:(?:for|to)[ \t]+(?:[A-Z][a-z]+[ \t]+)?(?:in|at)[ \t]+|(?:here[ \t]+)?in[ \t]+(?:the[ \t]+)?|"
+    r"[ \t]*\(?[ \t]*(?:(?:for|to)[ \t]+(?:[A-Z][a-z]+[ \t]+|(?:you|him|her|them|us)[ \t]+)?(?:in|at)[ \t]+|"
+    r"(?:here[ \t]+)?(?:in|en|à)[ \t]+(?:the[ \t]+)?|"
     r"for[ \t]+(?:the[ \t]+)?)?" + _PLACE
 )
 # Before a time, at the start of a line or after a separator: "London: 14:00", "Berlin 15:00, London 14:00",

@@ -1,0 +1,42 @@
+"""General causes of misreadings found on the corpus of agent-written messages, one test per cause."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from orchestrator.scenario.conditions import Context, holds
+
+CTX = Context({}, {}, timezone="Europe/Berlin", now=datetime(2026, 3, 2, 8, tzinfo=UTC))
+AT = "2026-03-05T15:30:00+01:00"
+CLAIMED = {"mentions_time": {"at": AT, "claimed": True}}
+
+
+def test_a_conversion_for_someone_after_the_time_is_no_other_time() -> None:
+    # right or wrong, a conversion into another zone restates the time before it (a told check reads it)
+    assert holds("Review: Thursday 5 March, 15:30 Berlin. Emma, 14:30 in London; Dan, 8:30 in New York.", CLAIMED, CTX)
+    assert holds("Thursday 5 March at 15:30 CET, that's 9:30 for you in Chicago.", CLAIMED, CTX)
+    assert holds("Thursday 5 March at 15:30 CET. Anil, that's 20:00 for you.", CLAIMED, CTX)
+    # a time given first in another zone and then differently in ours: the wrong one is not the meeting's
+    nyc = {"mentions_time": {"at": "2026-03-05T08:30:00-05:00", "claimed": True}}
+    assert not holds("Call: Thursday 5 March, 15:30 Berlin. Dan, that's 8:30 in New York.", nyc, CTX)
+    # another time in our own zone still competes
+    assert not holds("Review: Thursday 5 March, 15:30 CET. See you at 16:30 CET.", CLAIMED, CTX)
+
+
+def test_places_people_write_in_tables_and_other_languages() -> None:
+    table = "| Option | Berlin | Hawaii | Status |\n|---|---|---|---|\n| **Thu 5 Mar** | **15:30** | **04:30** | confirmed |"
+    assert holds(table, CLAIMED, CTX)
+    assert holds("Die Prüfung ist am Donnerstag, 5. März um 15:30 (Berlin), es decir 9:30 en Ciudad de México.",
+                 CLAIMED, CTX)  # fmt: skip
+
+
+def test_an_old_time_set_aside_in_other_words() -> None:
+    old = {"mentions_time": {"at": "2026-03-05T10:00:00+01:00", "claimed": True}}
+    for text in (
+        "Moved Thursday's standup to 15:30 (from 10:00).",
+        "Der Termin ist jetzt am 5. März um 15:30 Uhr (statt 10 Uhr).",
+        "Thursday 5 March, 15:30 (last week's 10:00 slot is retired).",
+        "Thursday 5 March lands at 15:30 for the team, not the usual 10:00.",
+    ):
+        assert holds(text, CLAIMED, CTX), text
+        assert not holds(text, old, CTX), text
