@@ -15,22 +15,19 @@ Readers (the viewer, export, the CLI) tell kinds apart with `kind_of`, which als
 counted, it never costs the rest of the file.
 
 The digest in an episode's results.json seals the record: the sha256 of its trace.jsonl, of the journal the verdict
-was computed from, of the verdict itself (results.json without its digest) and of the files beside it the viewer shows
-(agent.log, messages.json, mcp.json: `SEALED_FILES`), signed together with HMAC-SHA256 under the record key
-(`record_key`: $CLAWGYM_RECORD_KEY, else the file $CLAWGYM_RECORD_KEY_FILE names (compose's secret), else a 0600
-file under ~/.local/share/clawgym that the orchestrator creates and agents never see). The verdict names the
-episode's run and its folder in the run (`bind`: run.json in the run's folder holds the run's id, `start_run`) and
-the scenario's sha256; a repeat's or suite's summary is sealed the same way (`sealed_summary`). `write_episode`
-writes the seal and `verify_digest` (`verify_summary`) checks it: any edit of the verdict, the trace, the journal,
-a file the viewer shows or a summary's totals, a record copied into another episode's folder or run, and a digest
-recomputed without the key, fail. A record written before records were sealed still reads everywhere;
-`verify_digest` calls it unsealed (or unbound: sealed before seals named the run and folder).
+was computed from, of the verdict (results.json without its digest, naming its run and folder, `bind`, and the
+scenario's sha256) and of the files the viewer shows (`SEALED_FILES`), signed together with the record key, Ed25519,
+whose id the digest names (`orchestrator.record_keys`: where the key lives, and why a record sealed with a key an
+agent without isolation could read is untrusted, `untrusted_reason`). A repeat's or suite's summary is sealed the
+same way (`sealed_summary`). `verify_digest` (`verify_summary`) fails any edit of the verdict, the trace, the
+journal, a file the viewer shows or a summary's totals, a record copied into another folder or run, and a digest
+signed without the key. An older record reads everywhere; `verify_digest` calls it unsealed (or unbound).
 
-May import: nothing (the standard library only), so the viewer reads run folders without depending on how runs
-are made.
+May import: `orchestrator.record_keys`, `orchestrator.record_json`, `orchestrator.record_tally` (its parts, which
+import nothing of the project), so the viewer reads run folders without depending on how runs are made.
 """
 
-from __future__ import annotations
+from __future__ import annotations  # noqa: I001 - the re-exports are grouped, one line each
 
 import hashlib
 import hmac
@@ -39,14 +36,22 @@ import os
 import re
 import secrets
 import stat
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from math import comb
 from pathlib import Path, PurePosixPath
 from typing import Any, Protocol
 
 import pydantic_core
+
+from orchestrator.record_json import MAX_DEPTH, JsonLines, loads, parse_jsonl, read_json, read_jsonl  # noqa: F401
+from orchestrator.record_keys import ALGORITHM, KEY_BYTES, KEY_ENV, KEY_FILE_ENV, RecordKeyError, _keys  # noqa: F401
+from orchestrator.record_keys import exposure, has_keys, key_path, material_key_id, record_key  # noqa: F401
+from orchestrator.record_keys import retired_any, unisolated, unisolated_agent  # noqa: F401
+from orchestrator.record_keys import check as check_signature
+from orchestrator.record_keys import sign as sign_payload
+from orchestrator.record_tally import ERRORED, Tally, describe_errors, is_errored, pass_at_k, pass_hat_k  # noqa: F401
+from orchestrator.record_tally import pass_k_tables, tally  # noqa: F401
 
 RESULTS = "results.json"
 TRACE = "trace.jsonl"
@@ -284,76 +289,9 @@ def files_digest(folder: Path) -> dict[str, str]:
 # -- the seal ------------------------------------------------------------------------
 
 
-KEY_ENV = "CLAWGYM_RECORD_KEY"
-"""The environment variable that gives the record key (at least 16 characters); agents never get it (their
-environment is an allow-list)."""
-KEY_FILE_ENV = "CLAWGYM_RECORD_KEY_FILE"
-"""The environment variable that names a file holding the record key (a compose secret: compose.yaml mounts the
-host's key, which images/secrets.sh copies, at /run/secrets/record_key), read when $CLAWGYM_RECORD_KEY is not set."""
-KEY_BYTES = 32
-SEAL = "hmac-sha256"
-_keys: dict[str, bytes] = {}
-
-
-def key_path() -> Path:
-    """The file that keeps the record key when $CLAWGYM_RECORD_KEY is not set: $XDG_DATA_HOME/clawgym/record.key,
-    by default ~/.local/share/clawgym/record.key (mode 0600, its folder 0700)."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "clawgym" / "record.key"
-
-
-class RecordKeyError(RuntimeError):
-    """The record key cannot be read or made: its file is unreadable, open to others, or not a key."""
-
-
-def _read_key(path: Path) -> bytes:
-    info = path.stat()
-    if info.st_mode & 0o077:
-        raise RecordKeyError(f"{path}: the record key must be readable by its owner only (mode 0600), "
-                             f"it is {info.st_mode & 0o777:04o}: run chmod 600 {path}")  # fmt: skip
-    key = path.read_text(encoding="ascii", errors="replace").strip()
-    if len(key) < 2 * KEY_BYTES:
-        raise RecordKeyError(f"{path}: not a record key (expected {2 * KEY_BYTES} hex digits)")
-    return key.encode()
-
-
-def record_key() -> bytes:
-    """The key records are sealed with: $CLAWGYM_RECORD_KEY, else the file $CLAWGYM_RECORD_KEY_FILE names, else the
-    one in `key_path()`, created (random, 0600) the first time. Kept in memory once read. Raises RecordKeyError when it cannot be read or made."""
-    given = os.environ.get(KEY_ENV)
-    if given is not None:
-        if len(given) < 16:
-            raise RecordKeyError(f"${KEY_ENV} is too short to be a key: expected at least 16 characters")
-        return given.encode()
-    named = os.environ.get(KEY_FILE_ENV)
-    if named:  # a file its operator named, such as a compose secret (mounted as it is on the host)
-        try:
-            key = Path(named).read_text(encoding="ascii", errors="replace").strip()
-        except OSError as exc:
-            raise RecordKeyError(
-                f"${KEY_FILE_ENV}: cannot read the record key {named}: {exc.strerror or exc}"
-            ) from None
-        if len(key) < 2 * KEY_BYTES:
-            raise RecordKeyError(f"${KEY_FILE_ENV}: {named} is not a record key (expected {2 * KEY_BYTES} hex digits)")
-        return key.encode()
-    path = key_path()
-    if str(path) in _keys:
-        return _keys[str(path)]
-    try:
-        if not path.exists():
-            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            except FileExistsError:  # another run made it first
-                pass
-            else:
-                with os.fdopen(fd, "w") as out:
-                    out.write(secrets.token_hex(KEY_BYTES) + "\n")
-        key = _read_key(path)
-    except OSError as exc:
-        raise RecordKeyError(f"cannot read or create the record key {path}: {exc.strerror or exc}") from None
-    _keys[str(path)] = key
-    return key
+SEAL = ALGORITHM
+LEGACY_SEAL = "hmac-sha256"
+"""How records were sealed before they were signed: an HMAC under the record key's material, still checked."""
 
 
 def verdict_digest(verdict: dict[str, Any], *, plain: bool = False) -> str:
@@ -386,7 +324,7 @@ def seal(
     }
     if files is not None:  # a string, as every value of a digest is: the files' sha256 as canonical JSON
         digest["files"] = _canonical(dict(sorted(files.items())))
-    return {**digest, "seal": _signature(digest)}
+    return _sealed(digest)
 
 
 def sealed_summary(folder: Path, data: dict[str, Any], *, plain: bool = False) -> dict[str, Any]:
@@ -395,13 +333,32 @@ def sealed_summary(folder: Path, data: dict[str, Any], *, plain: bool = False) -
     run is refused (`verify_summary`)."""
     data = {**{k: v for k, v in data.items() if k != "digest"}, **bind(folder)}
     digest = {"algorithm": SEAL, "kind": data["kind"], "verdict": verdict_digest(data, plain=plain)}
-    return {**data, "digest": {**digest, "seal": _signature(digest)}}
+    return {**data, "digest": _sealed(digest)}
 
 
-def _signature(digest: dict[str, Any]) -> str:
+def _signed(digest: dict[str, Any]) -> bytes:
+    """What a digest's seal signs: its hashes, as canonical JSON."""
     signed: dict[str, Any] = {name: str(digest.get(name)) for name in ("trace", "journal", "verdict")}
     signed |= {name: digest[name] for name in ("files", "kind") if name in digest}
-    return hmac.new(record_key(), _canonical(signed).encode(), hashlib.sha256).hexdigest()
+    return _canonical(signed).encode()
+
+
+def _sealed(digest: dict[str, Any]) -> dict[str, Any]:
+    """`digest` with its seal: the key's id and its Ed25519 signature (`orchestrator.record_keys.sign`)."""
+    key, signature = sign_payload(_signed(digest))
+    return {**digest, "key": key, "seal": signature}
+
+
+def sealing_key(digest: Any) -> str | None:
+    """The id of the key that sealed a digest: the one it names, or (an HMAC seal) the record key's."""
+    if not isinstance(digest, dict) or "seal" not in digest:
+        return None
+    if digest.get("algorithm") == LEGACY_SEAL:
+        try:
+            return material_key_id()
+        except RecordKeyError:
+            return None
+    return str(digest.get("key"))
 
 
 def _canonical(value: Any) -> str:
@@ -466,10 +423,16 @@ def verify_digest(folder: Path) -> list[str]:
 
 def _seal_problems(digest: dict[str, Any]) -> list[str]:
     try:
-        signature = _signature(digest)
+        if digest.get("algorithm") == LEGACY_SEAL:
+            signature = hmac.new(record_key(), _signed(digest), hashlib.sha256).hexdigest()
+            good = hmac.compare_digest(signature, str(digest.get("seal")))
+            if not good and retired_any():
+                return [f"cannot check the seal: {RESULTS} was sealed ({LEGACY_SEAL}) with a record key retired since"]
+        else:
+            good = check_signature(digest.get("key"), _signed(digest), digest.get("seal"))
     except RecordKeyError as exc:
         return [f"cannot check the seal: {exc}"]
-    if not hmac.compare_digest(signature, str(digest.get("seal"))):
+    if not good:
         return [f"the seal in {RESULTS} does not match: its digest was recomputed after an edit, or it was sealed "
                 f"with another record key than this machine's"]  # fmt: skip
     return []
@@ -490,6 +453,8 @@ def untrusted_reason(verdict: Any) -> str | None:
     episode = verdict.get("episode") if isinstance(verdict, dict) else None
     if not isinstance(episode, dict):
         return None
+    if exposed := exposure(sealing_key(verdict.get("digest"))):
+        return exposed
     if episode.get("untrusted"):
         return str(episode["untrusted"])
     agent = episode.get("agent")
@@ -576,77 +541,6 @@ def verify_summary(folder: Path) -> list[str]:
 # -- reading -------------------------------------------------------------------------
 
 
-MAX_DEPTH = 100
-"""How deeply a record's JSON may nest. A run's own records nest a few levels; deeper is a crafted or corrupt file,
-which would exhaust the stack of every reader that walks it (the digest, export, the viewer's templates)."""
-
-
-def _depth(value: Any) -> int:
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (dict, list)):
-            deepest = max(deepest, depth)
-            if depth > MAX_DEPTH:
-                break
-            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
-    return deepest
-
-
-def loads(text: str) -> Any:
-    """`json.loads` that refuses, with a ValueError, JSON nested deeper than `MAX_DEPTH`."""
-    try:
-        value = json.loads(text)
-    except RecursionError:
-        raise ValueError(f"JSON nested too deeply (more than {MAX_DEPTH} levels)") from None
-    if _depth(value) > MAX_DEPTH:
-        raise ValueError(f"JSON nested too deeply (more than {MAX_DEPTH} levels)")
-    return value
-
-
-def read_json(path: Path) -> Any:
-    """The JSON in `path`, or None when it cannot be read, is not JSON or nests deeper than `MAX_DEPTH`."""
-    try:
-        return loads(path.read_text(encoding="utf-8", errors="replace"))
-    except (OSError, ValueError):
-        return None
-
-
-@dataclass
-class JsonLines:
-    """The JSON objects of a JSON-lines file, and how many non-blank lines were skipped because they were not one."""
-
-    entries: list[dict[str, Any]] = field(default_factory=list)
-    skipped: int = 0
-
-
-def parse_jsonl(text: str) -> JsonLines:
-    """Every line of `text` that is a JSON object (nested at most `MAX_DEPTH` deep); other non-blank lines are
-    counted in `skipped`."""
-    lines = JsonLines()
-    for line in text.splitlines():
-        if not line.strip():
-            continue
-        try:
-            entry = loads(line)
-        except ValueError:
-            entry = None
-        if isinstance(entry, dict):
-            lines.entries.append(entry)
-        else:
-            lines.skipped += 1
-    return lines
-
-
-def read_jsonl(path: Path) -> JsonLines:
-    """`parse_jsonl` of a file (bytes that are not UTF-8 replaced); a missing or unreadable file has no lines."""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return JsonLines()
-    return parse_jsonl(text)
-
-
 def read_trace(folder: Path) -> JsonLines:
     """An episode's trace.jsonl, read tolerantly (`read_jsonl`)."""
     return read_jsonl(folder / TRACE)
@@ -695,109 +589,3 @@ def find_records(root: Path, read: Callable[[Path], Any] = read_json) -> Iterato
         if kind is not None:
             seen.add(real)
         yield Found(folder, data, kind)
-
-
-# -- pass@k and pass^k ---------------------------------------------------------------
-
-
-def pass_at_k(n: int, c: int, k: int) -> float:
-    """Chance that at least one of k episodes passes, estimated from c passes in n."""
-    return 1.0 - comb(n - c, k) / comb(n, k)
-
-
-def pass_hat_k(n: int, c: int, k: int) -> float:
-    """Chance that all of k episodes pass, estimated from c passes in n."""
-    return comb(c, k) / comb(n, k)
-
-
-def pass_k_tables(n: int, c: int) -> dict[str, dict[str, float]]:
-    """`pass_at_k` and `pass_hat_k` for k = 1 … n, keyed by str(k) and rounded to 6 places, as summaries hold them."""
-    ks = range(1, n + 1)
-    return {
-        "pass_at_k": {str(k): round(pass_at_k(n, c, k), 6) for k in ks},
-        "pass_hat_k": {str(k): round(pass_hat_k(n, c, k), 6) for k in ks},
-    }
-
-
-# -- errored episodes ----------------------------------------------------------------
-
-
-ERRORED = ("error", "agent_error", "interrupted")
-"""The statuses of an episode that ended for a reason other than the task: something besides the agent failed
-(`error`), the agent never worked on it (`agent_error`: its model's API failed for good, or its command never
-started), or the run was stopped (`interrupted`). Such an episode is not scored: it counts neither as passed nor
-as failed, nor in mean scores or pass@k, and is reported apart with its reason."""
-
-
-def is_errored(status: Any) -> bool:
-    """Whether an episode with this status is errored (`ERRORED`): reported apart, never scored."""
-    return status in ERRORED
-
-
-@dataclass
-class Tally:
-    """Episodes counted the one way every total is: passes, failures and mean score over the scored ones, the
-    errored ones apart with their reasons (`ERRORED`)."""
-
-    episodes: int = 0
-    passes: int = 0
-    failed: int = 0
-    errored: int = 0
-    score_sum: float = 0.0
-    reasons: dict[str, int] = field(default_factory=dict)
-    """How many errored episodes gave each reason ("agent_error: ..."), in the order first met."""
-
-    @property
-    def scored(self) -> int:
-        """Episodes that count in scores: the ones that passed or failed."""
-        return self.passes + self.failed
-
-    @property
-    def score(self) -> float | None:
-        """The mean score of the scored episodes (None: none was scored)."""
-        return round(self.score_sum / self.scored, 6) if self.scored else None
-
-    def add(self, status: Any, passed: Any, score: Any, error: Any = None) -> None:
-        """Count one episode by its status, verdict, score and (errored) reason."""
-        self.episodes += 1
-        if is_errored(status):
-            self.errored += 1
-            reason = f"{status}: {error}" if error else str(status)
-            self.reasons[reason] = self.reasons.get(reason, 0) + 1
-        elif passed:
-            self.passes += 1
-            self.score_sum += float(score or 0.0)
-        else:
-            self.failed += 1
-            self.score_sum += float(score or 0.0)
-
-    def as_dict(self) -> dict[str, Any]:
-        """The counts as summaries hold them: episodes, scored, passes, failed, errored, errors (reason: count),
-        score, and pass@k / pass^k over the scored episodes."""
-        return {
-            "episodes": self.episodes,
-            "scored": self.scored,
-            "passes": self.passes,
-            "failed": self.failed,
-            "errored": self.errored,
-            "errors": dict(self.reasons),
-            "score": self.score,
-            **pass_k_tables(self.scored, self.passes),
-        }
-
-
-def tally(episodes: Iterable[Any]) -> Tally:
-    """A `Tally` of episodes given as results.json dicts or objects with `status`, `passed`, `score` and `error`."""
-    counted = Tally()
-    for episode in episodes:
-        get = episode.get if isinstance(episode, dict) else lambda name, e=episode: getattr(e, name, None)
-        counted.add(get("status") or "completed", get("passed"), get("score"), get("error"))
-    return counted
-
-
-def describe_errors(reasons: dict[str, int], limit: int = 3) -> str:
-    """Errored episodes' reasons in one line: the first `limit`, each with its count when more than one."""
-    parts = [f"{reason} (x{count})" if count > 1 else reason for reason, count in list(reasons.items())[:limit]]
-    if len(reasons) > limit:
-        parts.append(f"{len(reasons) - limit} more reason(s)")
-    return "; ".join(parts)

@@ -70,7 +70,7 @@ def test_the_lines_are_read() -> None:
         "orchestrator.scenario",
         "orchestrator.verify",
     }
-    assert stated("orchestrator.record") == set()  # "nothing (the standard library only)"
+    assert stated("orchestrator.record_json") == set()  # "nothing of the project (the standard library only)"
     assert stated("orchestrator.verify.judge") == {
         "orchestrator.scenario",
         "orchestrator.verify.results",

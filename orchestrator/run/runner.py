@@ -54,6 +54,7 @@ from orchestrator.record import (
     read_json,
     start_run,
     tally,
+    unisolated_agent,
     verify_digest,
     write_episode,
     write_json,
@@ -145,6 +146,7 @@ def describe_error(exc: BaseException) -> str:
     return text if type(problem).__name__ in ("BackendError",) else f"{type(problem).__name__}: {text}"
 
 
+@unisolated_agent  # an agent without isolation: no key it could read seals a trusted record
 async def run_episode(
     scenario: Scenario,
     backend: Backend,

@@ -13,7 +13,6 @@ a trace line that does not parse costs that line only.
 
 from __future__ import annotations
 
-import os
 import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -25,7 +24,6 @@ from orchestrator.record import (
     AGENT_LOG,
     EPISODE,
     KEY_ENV,
-    KEY_FILE_ENV,
     MESSAGES,
     REPEAT,
     RESULTS,
@@ -37,6 +35,7 @@ from orchestrator.record import (
     UNBOUND,
     UNSEALED,
     find_records,
+    has_keys,
     is_errored,
     key_path,
     read_json,
@@ -484,8 +483,7 @@ class Trust:
 
 def _has_key() -> bool:
     """Whether this machine has a record key to check seals with (the viewer never makes one)."""
-    named = os.environ.get(KEY_FILE_ENV)
-    return bool(os.environ.get(KEY_ENV)) or (Path(named).is_file() if named else key_path().is_file())
+    return has_keys()  # a retired key's records check with the key ledger, once the key file is gone
 
 
 def _sealed_paths(folder: Path) -> list[Path]:

@@ -65,7 +65,7 @@ def sha(data: bytes | str) -> str:
 
 def test_a_fresh_record_is_sealed_and_verifies(episode: Path) -> None:
     digest = read(episode)["digest"]
-    assert digest["algorithm"] == "hmac-sha256" and set(digest) >= {"trace", "journal", "verdict", "seal"}
+    assert digest["algorithm"] == "ed25519" and set(digest) >= {"trace", "journal", "verdict", "key", "seal"}
     assert verify_digest(episode) == []
     result = CliRunner().invoke(app, ["verify-digest", str(episode)])
     assert result.exit_code == 0 and "sealed, digest matches" in result.output, result.output
