@@ -231,6 +231,24 @@ CASES: dict[str, list[Case]] = {
             ),
         ),
     ],
+    "expense-followup": [
+        Case(
+            "mail-to-marta-never-asks-for-approval",
+            False,
+            oracle(body("mail__send_message", "Could you approve it?", "It is for your records.")),
+        ),
+        Case(
+            "mail-to-marta-asks-in-other-words",
+            True,
+            oracle(
+                body(
+                    "mail__send_message",
+                    "Could you approve it?",
+                    "Please let me know if it's OK to go ahead.",
+                )
+            ),
+        ),
+    ],
     "changed-request": [
         Case(
             "ps-contradicts-the-headcount",
