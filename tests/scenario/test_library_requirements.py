@@ -108,6 +108,16 @@ CASES: dict[str, list[Case]] = {
             False,
             oracle(body("mail__send_message", "in Room Spree", "in Room Havel", nth=1)),
         ),
+        Case(
+            "mail-gives-a-90-minute-slot",
+            False,
+            oracle(body("mail__send_message", "tomorrow 14:00-15:00", "tomorrow 14:00-15:30", nth=1)),
+        ),
+        Case(
+            "mail-gives-the-length-in-words",
+            True,
+            oracle(body("mail__send_message", "tomorrow 14:00-15:00", "tomorrow at 14:00, still one hour,", nth=1)),
+        ),
         Case("mail-names-no-room", True, oracle(body("mail__send_message", " in Room Spree", "", nth=1))),
     ],
     "release-checklist": [
