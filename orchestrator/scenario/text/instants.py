@@ -13,8 +13,8 @@ from zoneinfo import ZoneInfo
 
 from orchestrator.scenario.text.clean import inside, per_text
 from orchestrator.scenario.text.dates import DateMention, find_dates
-from orchestrator.scenario.text.parse import read, sentences
-from orchestrator.scenario.text.roles import date_role, plays, set_aside
+from orchestrator.scenario.text.parse import WEEKDAY, WEEKDAYS, read, sentences
+from orchestrator.scenario.text.roles import TRAVEL, date_role, plays, set_aside, travel_leg
 from orchestrator.scenario.text.times import TimeMention, find_times
 from orchestrator.scenario.text.zones import as_tzinfo
 
@@ -271,9 +271,15 @@ def check_date(
     def sentence(pos: int) -> tuple[int, int]:
         return next(((a, b) for a, b in spans if a <= pos < b), (pos, pos))
 
-    kept = [m for m in mentions if not set_aside(text, m[0], m[1], sentence(m[0]))]
+    kept = [m for m in mentions if not set_aside(text, m[0], m[1], sentence(m[0])) and not _wrong_weekday(m[3], m[2])]
     if role is not None:
-        kept = [m for m in kept if wanted not in m[2] or plays(date_role(text, m[0], m[1], sentence(m[0])), role)]
+        roles = [date_role(text, m[0], m[1], sentence(m[0])) for m in kept]
+        travel = [i for i, r in enumerate(roles) if r in TRAVEL]
+        roles = [
+            travel_leg(r, wanted, m[2], m[3], bool(travel) and i == travel[0], bool(travel) and i == travel[-1])
+            for i, (m, r) in enumerate(zip(kept, roles, strict=True))
+        ]
+        kept = [m for m, r in zip(kept, roles, strict=True) if wanted not in m[2] or plays(r, role)]
     hits = {sentence(start) for start, _, dates, _ in kept if wanted in dates}
     other = [
         said
@@ -281,6 +287,19 @@ def check_date(
         if wanted not in dates and (not hits or sentence(start) in hits) and not _same_weekday(said, wanted)
     ]
     return bool(hits), other, [said for _, _, _, said in mentions]
+
+
+WRITTEN_WEEKDAY = re.compile(r"^(?:on\s+)?(" + WEEKDAY + r")\b[.,]?\s*(?:the\s+|\()?\s*\d", re.I)
+
+
+def _wrong_weekday(said: str, dates: list[date]) -> bool:
+    """A day written with a weekday it does not fall on ("Monday 14 April 2026", a Tuesday): which day is meant is
+    open, so neither is stated."""
+    m = WRITTEN_WEEKDAY.match(said)
+    if m is None or not dates:
+        return False
+    day = WEEKDAYS.get(m.group(1).lower().rstrip("."))
+    return day is not None and all(d.weekday() != day for d in dates)
 
 
 WEEKDAY_ONLY = re.compile(r"(?:on\s+)?(?:a\s+)?(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?", re.I)

@@ -18,23 +18,27 @@ CUES: dict[str, re.Pattern[str]] = {
     for role, pattern in {
         "travel-back": r"\b(?:return(?:s|ing)?|back\s+(?:on|home)|fly(?:ing)?\s+(?:back|home)|flight\s+back|"
         r"homebound|inbound|head(?:ing)?\s+back|come\s+back|coming\s+back|check[\s-]?out|checking\s+out|"
-        r"ret\.?|rückflug|rückreise|retour)\b",
+        r"ret\.?|rückflug|rückreise|retour|volta|vuelta|regreso|return\s+flight)\b",
         "travel-out": r"\b(?:fly(?:ing)?\s+(?:out|in|to)|flies\s+(?:out|in|to)|depart(?:s|ing|ure)?|dep\.?|outbound|"
         r"leav(?:e|es|ing)|out\s+on|travel(?:ling|ing)?\s+(?:out|in|to)|arriv(?:e|es|ing|al)\s+in|"
-        r"check[\s-]?in|checking\s+in|hinflug|anreise|aller)\b",
+        r"check[\s-]?in|checking\s+in|hinflug|hinreise|anreise|aller|ida|outward|salida)\b",
         "travel": r"\b(?:travel(?:s|ling|ing)?|trip|fly(?:ing)?|flights?|train|journey|travel\s+days?)\b",
         "holiday": r"\b(?:holiday|bank\s+holiday|public\s+holiday|vacation|pto|off\s+(?:on|that|sick)|"
-        r"day\s+off|out\s+of\s+(?:the\s+)?office|ooo|on\s+leave|annual\s+leave|feiertag|urlaub)\b",
+        r"day\s+off|out\s+of\s+(?:the\s+)?office|ooo|on\s+leave|annual\s+leave|feiertag|urlaub|(?:office\s+)?closed|"
+        r"shut|labou?r\s+day|memorial\s+day|thanksgiving|christmas(?:\s+day)?|boxing\s+day|new\s+year(?:'s)?\s+day|"
+        r"easter\s+(?:monday|friday)|good\s+friday|independence\s+day|national\s+day|(?:king|queen)(?:'s)?\s+day)\b",
         "deadline": r"\b(?:deadline|due|by|no\s+later\s+than|latest|before|until|till|cut-?off|submit(?:ted)?|"
         r"reply|respond|resubmit|expires?|closes?|frist|bis)\b",
         "delivery": r"\b(?:deliver(?:y|ed|ies|s)?|ship(?:s|ped|ping|ment)?|dispatch(?:ed)?|arriv(?:e|es|al)|lands?|"
-        r"eta|lieferung|liefertermin|livraison)\b",
+        r"eta|lieferung|liefertermin|livraison|pick-?up|collect(?:ion|ed)?|courier)\b",
         "start": r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|go[\s-]?live|first\s+day|kick(?:s|ing)?[\s-]?off|"
-        r"commenc(?:e|es|ing)|effective|onboarding|joins?|joining|launch(?:es)?|beginn)\b",
-        "due": r"\b(?:due|payable|pay(?:ment)?|paid|renew(?:al|s)?|invoice|billing|charge[sd]?|fällig)\b",
+        r"commenc(?:e|es|ing)|effective|onboarding|joins?|joining|launch(?:es)?|beginn|reopen(?:s|ing)?|"
+        r"releas(?:e|es|ed)|day\s+one|lease|move-?in)\b",
+        "due": r"\b(?:due|payable|pay(?:ment)?|paid|renew(?:al|s)?|invoice|billing|charge[sd]?|fällig|payout|"
+        r"reimburse(?:ment|d)?|refund(?:ed)?|settle(?:ment|d)?)\b",
         "meeting": r"\b(?:meet(?:ing)?s?|call|sync|review|interview|session|1:1|one-on-one|catch-?up|stand-?up|"
         r"demo|workshop|appointment|kick-?off|briefing|debrief|retro|board|huddle|termin|réunion|moved|"
-        r"resched(?:uled?)?|invite)\b",
+        r"resched(?:uled?)?|invite|weekly|panel|1-1|catch\s+up)\b",
         "event": r"\b(?:event|party|conference|summit|dinner|lunch|offsite|off-site|agm|launch|wedding|training|"
         r"ceremony|gala|webinar|keynote|seminar|fair|festival|celebration|rehearsal|visit|tour|exam|"
         r"hearing|signing|closing)\b",
@@ -77,6 +81,24 @@ def date_role(text: str, start: int, end: int, sentence: tuple[int, int]) -> str
             if found:
                 return found
     return _nearest(text, *sentence, start, end)
+
+
+TRAVEL = ("travel", "travel-out", "travel-back")
+
+
+def travel_leg(role: str | None, wanted: object, dates: list[object], said: str, first: bool, last: bool) -> str | None:
+    """A travel day's leg: the start of a range of days is the day out, its end the day back ("trip 8-14 Nov");
+    a travel date without its leg is the day out when it is the text's first travel date, the day back when it is
+    its last of several."""
+    if role not in TRAVEL:
+        return role
+    if len(dates) == 2 and re.search(r"[–—-]|\bto\b|\buntil\b|\bbis\b|\bal\b|\ba\b", said) and dates[0] != dates[1]:
+        return "travel-out" if wanted == dates[0] else "travel-back" if wanted == dates[-1] else role
+    if role == "travel" and first != last:
+        return "travel-out" if first else "travel-back"
+    if role == "travel" and first and last:
+        return "travel-out"
+    return role
 
 
 def plays(role: str | None, wanted: str) -> bool:

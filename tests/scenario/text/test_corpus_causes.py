@@ -40,3 +40,32 @@ def test_an_old_time_set_aside_in_other_words() -> None:
     ):
         assert holds(text, CLAIMED, CTX), text
         assert not holds(text, old, CTX), text
+
+
+def date(day: str, role: str) -> dict[str, object]:
+    return {"mentions_date": {"date": day, "role": role, "claimed": True}}
+
+
+def test_a_trip_s_range_of_days_is_its_day_out_and_its_day_back() -> None:
+    text = "Here's the Lisbon trip (8–14 Nov, 6 nights); hotel booked."
+    assert holds(text, date("2026-11-08", "travel-out"), CTX)
+    assert holds(text, date("2026-11-14", "travel-back"), CTX)
+    assert not holds(text, date("2026-11-14", "travel-out"), CTX)
+    # a travel day without its leg: the first is the day out, the last of several the day back
+    two = "Your flight to Lisbon is on Sunday 8 November. The flight home is on Saturday 14 November."
+    assert holds(two, date("2026-11-08", "travel-out"), CTX)
+    assert holds(two, date("2026-11-14", "travel-back"), CTX)
+
+
+def test_role_words_agents_write() -> None:
+    assert holds("Office closed Monday 7 September (Labour Day).", date("2026-09-07", "holiday"), CTX)
+    assert holds("Payout is on 30 March.", date("2026-03-30", "due"), CTX)
+    assert holds("The office reopens on 6 April.", date("2026-04-06", "start"), CTX)
+    assert holds(
+        "| Pessoa | Ida | Volta |\n|---|---|---|\n| Caio | 8 Nov | 14 Nov |", date("2026-11-14", "travel-back"), CTX
+    )
+
+
+def test_a_day_written_with_another_weekday_is_not_stated() -> None:
+    assert holds("The review is on Tuesday 14 April 2026.", date("2026-04-14", "meeting"), CTX)
+    assert not holds("The review is on Monday 14 April 2026.", date("2026-04-14", "meeting"), CTX)
