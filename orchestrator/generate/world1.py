@@ -56,10 +56,18 @@ class Builder:
         start, end = self.rng.choice(WORK_HOURS)
         street = fake.street_address().replace("\n", ", ")
         return Person(
-            email=self.email(first, last, domain), name=f"{first} {last}", first_name=first, last_name=last,
-            timezone=office.timezone, city=office.city, address=f"{street}, {fake.postcode()} {office.city}, {office.country}",
-            work_start=start, work_end=end, internal=internal, company=company,
-        )  # fmt: skip
+            email=self.email(first, last, domain),
+            name=f"{first} {last}",
+            first_name=first,
+            last_name=last,
+            timezone=office.timezone,
+            city=office.city,
+            address=f"{street}, {fake.postcode()} {office.city}, {office.country}",
+            work_start=start,
+            work_end=end,
+            internal=internal,
+            company=company,
+        )
 
     def build(self) -> World:
         rng, size = self.rng, self.size
@@ -96,8 +104,12 @@ class Builder:
         for _ in range(size.customers):
             office = rng.choice(OFFICES)
             company = self.faker(office.locale).company().replace(",", "")
-            p = self.human(office, f"{ascii_slug(company.split()[0], '-') or 'customer'}-{len(outsiders)}.test",
-                           internal=False, company=company)  # fmt: skip
+            p = self.human(
+                office,
+                f"{ascii_slug(company.split()[0], '-') or 'customer'}-{len(outsiders)}.test",
+                internal=False,
+                company=company,
+            )
             p.role = "Customer"
             outsiders.append(p)
         monday = date(START_YEAR, 1, 5) + timedelta(weeks=rng.randrange(0, 48))
@@ -251,16 +263,30 @@ class Builder:
         rng, me, text = self.rng, world.persona, self.text
         teams = sorted({p.team for p in world.people} | {me.team})
         folders = [{"id": f"fld-{ascii_slug(t, '-')}", "name": t} for t in teams]
-        directory = ["# Team directory", "", f"Who works at {world.org}, where, and when.", "",
-                     "| Name | Email | Team | Role | Office | Time zone | Hours | Address |", "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+        directory = [
+            "# Team directory",
+            "",
+            f"Who works at {world.org}, where, and when.",
+            "",
+            "| Name | Email | Team | Role | Office | Time zone | Hours | Address |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
         for p in [me, *world.people]:
-            directory.append(f"| {p.name} | {p.email} | {p.team} | {p.role} | {p.city} | {p.timezone} | "
-                             f"{p.work_start}-{p.work_end} | {p.address} |")  # fmt: skip
-        documents: list[dict[str, Any]] = [{
-            "id": "doc-directory", "title": "Team directory", "owner": world.people[-1].email, "folder_id": f"fld-{ascii_slug('People', '-')}"
-            if "People" in teams else None, "shared_with": [{"email": me.email, "role": "viewer"}],
-            "content": "\n".join(directory) + "\n", "updated_at": iso(world.start - timedelta(days=10)),
-        }]  # fmt: skip
+            directory.append(
+                f"| {p.name} | {p.email} | {p.team} | {p.role} | {p.city} | {p.timezone} | "
+                f"{p.work_start}-{p.work_end} | {p.address} |"
+            )
+        documents: list[dict[str, Any]] = [
+            {
+                "id": "doc-directory",
+                "title": "Team directory",
+                "owner": world.people[-1].email,
+                "folder_id": f"fld-{ascii_slug('People', '-')}" if "People" in teams else None,
+                "shared_with": [{"email": me.email, "role": "viewer"}],
+                "content": "\n".join(directory) + "\n",
+                "updated_at": iso(world.start - timedelta(days=10)),
+            }
+        ]
         kinds = ["Meeting notes", "Design doc", "Runbook", "Proposal", "Retrospective", "Plan"]
         for i in range(self.size.docs):
             owner = me if rng.random() < 0.35 else rng.choice(world.people)
@@ -276,9 +302,17 @@ class Builder:
                 if peer is not owner and all(s["email"] != peer.email for s in shares):
                     shares.append({"email": peer.email, "role": rng.choice(["viewer", "commenter", "editor"])})
             updated = world.start - timedelta(days=rng.randrange(1, 120), minutes=rng.randrange(0, 600))
-            documents.append({"id": f"doc-{i + 1:05d}", "title": title, "owner": owner.email,
-                              "folder_id": f"fld-{ascii_slug(owner.team, '-')}", "shared_with": shares,
-                              "content": "\n".join(body), "updated_at": iso(updated)})  # fmt: skip
+            documents.append(
+                {
+                    "id": f"doc-{i + 1:05d}",
+                    "title": title,
+                    "owner": owner.email,
+                    "folder_id": f"fld-{ascii_slug(owner.team, '-')}",
+                    "shared_with": shares,
+                    "content": "\n".join(body),
+                    "updated_at": iso(updated),
+                }
+            )
         return {"folders": folders, "documents": documents}
 
     # -- tickets ------------------------------------------------------------------
@@ -292,8 +326,14 @@ class Builder:
         for team in teams[: self.size.projects]:
             members = [p for p in everyone if p.team == team] or everyone
             lead = next((p for p in members if p.role == TEAMS[team]["lead"]), members[0])
-            projects.append({"key": TEAMS[team]["project"], "name": team, "lead": lead.email,
-                             "description": f"Work of the {team} team."})  # fmt: skip
+            projects.append(
+                {
+                    "key": TEAMS[team]["project"],
+                    "name": team,
+                    "lead": lead.email,
+                    "description": f"Work of the {team} team.",
+                }
+            )
         tickets, comments = [], []
         numbers = {p["key"]: 0 for p in projects}
         for _ in range(self.size.tickets):
@@ -308,14 +348,27 @@ class Builder:
             updated = created + timedelta(days=rng.randrange(0, 5), minutes=rng.randrange(0, 300))
             updated = min(updated, world.start - timedelta(minutes=5))
             summary = text.bs()
-            tickets.append({
-                "key": key, "title": summary[:1].upper() + summary[1:], "description": text.paragraph(nb_sentences=2),
-                "type": rng.choice(["task", "task", "bug", "story"]), "status": status,
-                "priority": rng.choice(["low", "medium", "medium", "high"]),
-                "assignee": rng.choice(members).email if status != "todo" or rng.random() < 0.5 else None,
-                "reporter": rng.choice(everyone).email, "created_at": iso(created), "updated_at": iso(updated),
-            })  # fmt: skip
+            tickets.append(
+                {
+                    "key": key,
+                    "title": summary[:1].upper() + summary[1:],
+                    "description": text.paragraph(nb_sentences=2),
+                    "type": rng.choice(["task", "task", "bug", "story"]),
+                    "status": status,
+                    "priority": rng.choice(["low", "medium", "medium", "high"]),
+                    "assignee": rng.choice(members).email if status != "todo" or rng.random() < 0.5 else None,
+                    "reporter": rng.choice(everyone).email,
+                    "created_at": iso(created),
+                    "updated_at": iso(updated),
+                }
+            )
             for _ in range(rng.choice([0, 0, 1, 2])):
-                comments.append({"ticket_key": key, "author": rng.choice(members).email, "body": text.sentence(nb_words=12),
-                                 "created_at": iso(min(updated, created + timedelta(hours=rng.randrange(1, 48))))})  # fmt: skip
+                comments.append(
+                    {
+                        "ticket_key": key,
+                        "author": rng.choice(members).email,
+                        "body": text.sentence(nb_words=12),
+                        "created_at": iso(min(updated, created + timedelta(hours=rng.randrange(1, 48)))),
+                    }
+                )
         return {"projects": projects, "users": users, "tickets": tickets, "comments": comments}

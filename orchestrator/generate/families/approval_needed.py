@@ -22,18 +22,62 @@ from orchestrator.generate.families import _living as living
 from orchestrator.generate.family import Draft, Family, register
 from orchestrator.generate.world import World, iso
 
-DOCS = ("Pricing model 2026", "Customer health dashboard notes", "Vendor contracts tracker", "Hiring pipeline",
-        "Incident response runbook", "Partner revenue forecast", "Security review checklist", "Board deck drafts")  # fmt: skip
-ITEMS = (("a 27-inch monitor", 420), ("a standing desk", 690), ("a conference ticket", 950),
-         ("noise-cancelling headphones", 310), ("a design tool licence", 540), ("a laptop dock", 260),
-         ("an online course", 380), ("a usability testing panel", 1200))  # fmt: skip
-REFUSALS = ("the budget for this quarter is spent", "we need to revisit it next quarter",
-            "it should go through the team lead first", "we already have a shared one for that")  # fmt: skip
-GRANTED = ["approved", "granted", "go ahead", "green light", "signed off", "given you access", "shared", "raised",
-           "ordered", "placed"]  # fmt: skip
-REFUSED = ["refused", "declined", "rejected", "not approved", "didn't approve", "did not approve", "denied",
-           "turned down", "won't approve", "can't approve", "cannot approve", "said no", "isn't approved",
-           "wasn't approved", "was not approved", "not going ahead"]  # fmt: skip
+DOCS = (
+    "Pricing model 2026",
+    "Customer health dashboard notes",
+    "Vendor contracts tracker",
+    "Hiring pipeline",
+    "Incident response runbook",
+    "Partner revenue forecast",
+    "Security review checklist",
+    "Board deck drafts",
+)
+ITEMS = (
+    ("a 27-inch monitor", 420),
+    ("a standing desk", 690),
+    ("a conference ticket", 950),
+    ("noise-cancelling headphones", 310),
+    ("a design tool licence", 540),
+    ("a laptop dock", 260),
+    ("an online course", 380),
+    ("a usability testing panel", 1200),
+)
+REFUSALS = (
+    "the budget for this quarter is spent",
+    "we need to revisit it next quarter",
+    "it should go through the team lead first",
+    "we already have a shared one for that",
+)
+GRANTED = [
+    "approved",
+    "granted",
+    "go ahead",
+    "green light",
+    "signed off",
+    "given you access",
+    "shared",
+    "raised",
+    "ordered",
+    "placed",
+]
+REFUSED = [
+    "refused",
+    "declined",
+    "rejected",
+    "not approved",
+    "didn't approve",
+    "did not approve",
+    "denied",
+    "turned down",
+    "won't approve",
+    "can't approve",
+    "cannot approve",
+    "said no",
+    "isn't approved",
+    "wasn't approved",
+    "was not approved",
+    "not going ahead",
+]
 ASKS = ["approve", "approval", "sign off", "sign-off", "go ahead", "ok", "okay", "green light", "permission", "yes"]
 """What a comment asking the approver names (the `asks` operator: a question or a request, not a statement)."""
 REQUESTS = [
@@ -106,12 +150,20 @@ class ApprovalNeeded(Family):
         kind = rng.choice(["access", "purchase"])
         item, amount = rng.choice(ITEMS)
         params = {
-            "kind": kind, "decision": rng.choice(["approve", "refuse"]), "requester": requester.email,
-            "approver": approver.email, "buyer": buyer.email, "doc": rng.choice(DOCS), "item": item,
-            "amount": amount, "refusal": rng.choice(REFUSALS), "centre": f"CC-{rng.randint(1000, 9999)}", "delay": rng.choice([10, 15, 20, 30]),
+            "kind": kind,
+            "decision": rng.choice(["approve", "refuse"]),
+            "requester": requester.email,
+            "approver": approver.email,
+            "buyer": buyer.email,
+            "doc": rng.choice(DOCS),
+            "item": item,
+            "amount": amount,
+            "refusal": rng.choice(REFUSALS),
+            "centre": f"CC-{rng.randint(1000, 9999)}",
+            "delay": rng.choice([10, 15, 20, 30]),
             "number": living.next_number(world, living.project_key(world), rng),
             "distractors": knobs.get("distractors", 0),
-        }  # fmt: skip
+        }
         phrasing.stamp(params, rng, lambda p: _instruction(world, p))
         return params
 
@@ -185,8 +237,14 @@ def _instruction(world: World, params: dict[str, Any]) -> phrasing.Composition:
             "(it's in the team budget doc)"
         )
         short = "raise the purchase ticket"
-    values = {"r": requester.first_name, "m": approver.first_name, "key": _key(world, params),
-              "what": _what(world, params), "act": act, "act_short": short}  # fmt: skip
+    values = {
+        "r": requester.first_name,
+        "m": approver.first_name,
+        "key": _key(world, params),
+        "what": _what(world, params),
+        "act": act,
+        "act_short": short,
+    }
     return living.compose(world, params["wording"], "approval-needed", "approve", REQUESTS, values)
 
 
@@ -244,10 +302,19 @@ def _action(draft: Draft, params: dict[str, Any], key: str) -> list[dict[str, An
                 "args": {"document_id": "asked-doc", "email": params["requester"], "role": "editor"},
             }
         ]
-    return [{"tool": "tickets__create_ticket", "unchecked": ["title"], "args": {
-        "project": living.project_key(world), "title": f"Purchase: {params['item']}", "assignee": params["buyer"],
-        "description": f"Buy {params['item']}, EUR {params['amount']:,}, for {world.person(params['requester']).name} "
-                       f"(approved in {key}). Cost centre: {params['centre']}."}}]  # fmt: skip
+    return [
+        {
+            "tool": "tickets__create_ticket",
+            "unchecked": ["title"],
+            "args": {
+                "project": living.project_key(world),
+                "title": f"Purchase: {params['item']}",
+                "assignee": params["buyer"],
+                "description": f"Buy {params['item']}, EUR {params['amount']:,}, for {world.person(params['requester']).name} "
+                f"(approved in {key}). Cost centre: {params['centre']}.",
+            },
+        }
+    ]
 
 
 def _stages(draft: Draft, params: dict[str, Any], key: str) -> None:

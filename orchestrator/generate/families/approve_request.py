@@ -73,11 +73,21 @@ class ApproveRequest(Family):
         )
         text = fake(rng)
         params = {
-            "requester": requester.email, "other": other.email, "category": category, "limits": limits, "amount": amount,
-            "decision": decision, "margin": margin, "old_limit": old_limit, "item": text.catch_phrase().lower(),
-            "other_item": text.catch_phrase().lower(), "steps": knobs.get("steps", 1), "distractors": knobs.get("distractors", 0),
-            "phrasing": rng.randrange(len(INSTRUCTIONS)), "number": rng.randint(12, 480),
-        }  # fmt: skip
+            "requester": requester.email,
+            "other": other.email,
+            "category": category,
+            "limits": limits,
+            "amount": amount,
+            "decision": decision,
+            "margin": margin,
+            "old_limit": old_limit,
+            "item": text.catch_phrase().lower(),
+            "other_item": text.catch_phrase().lower(),
+            "steps": knobs.get("steps", 1),
+            "distractors": knobs.get("distractors", 0),
+            "phrasing": rng.randrange(len(INSTRUCTIONS)),
+            "number": rng.randint(12, 480),
+        }
         if world.edition != 2:
             return params
         other_category = rng.choice(sorted(CATEGORIES))
@@ -212,18 +222,34 @@ def _reply(draft: Draft, params: dict[str, Any], requester: Person, key: str, st
     amount, approved = params["amount"], params["decision"] == "approve"
     label, unit, _ = CATEGORIES[params["category"]]
     limit = params["limits"][params["category"]]
-    draft.stage(f"{requester.first_name} is told", [
-        {"name": f"{requester.name} is told {money(stated)}, by any mail",
-         "told": {"who": [requester.email], "facts": [{"mentions_amount": {"value": stated, "currency": CURRENCY}}]}},
-    ])  # fmt: skip
+    draft.stage(
+        f"{requester.first_name} is told",
+        [
+            {
+                "name": f"{requester.name} is told {money(stated)}, by any mail",
+                "told": {
+                    "who": [requester.email],
+                    "facts": [{"mentions_amount": {"value": stated, "currency": CURRENCY}}],
+                },
+            },
+        ],
+    )
     draft.allow["mail"] = {"messages": {"added": True}}
     return [
         {"tool": "mail__search_messages", "args": {"query": f"from:{requester.email} {key}"}, "save": "found"},
-        {"tool": "mail__reply", "args": {"message_id": "${found.messages.0.id}", "body": (
-            f"Hi {requester.first_name},\n\n{key} is approved: {money(amount)} {unit}.\n\n{me.first_name}" if approved else
-            f"Hi {requester.first_name},\n\nsorry, I had to reject {key}: the policy's limit for {label.lower()} is "
-            f"{money(limit)} {unit}.\n\n{me.first_name}")}},
-    ]  # fmt: skip
+        {
+            "tool": "mail__reply",
+            "args": {
+                "message_id": "${found.messages.0.id}",
+                "body": (
+                    f"Hi {requester.first_name},\n\n{key} is approved: {money(amount)} {unit}.\n\n{me.first_name}"
+                    if approved
+                    else f"Hi {requester.first_name},\n\nsorry, I had to reject {key}: the policy's limit for {label.lower()} is "
+                    f"{money(limit)} {unit}.\n\n{me.first_name}"
+                ),
+            },
+        },
+    ]
 
 
 # -- edition 2: instructions composed from parts (phrasing.compose) --------------------------------------------------
@@ -323,15 +349,35 @@ REPLIES = [
 ]
 PHRASEBOOKS = {"decide": DECIDE}
 ITEMS = {
-    "hotel": ("hotel for the customer visit", "hotel for the regional team meeting", "two nights for the partner "
-              "workshop", "hotel near the trade fair", "stay for the onsite training"),
-    "equipment": ("a second monitor", "a laptop docking station", "a noise-cancelling headset", "an ergonomic chair",
-                  "a tablet for site visits"),
-    "training": ("project management certification", "advanced spreadsheet course", "public speaking workshop",
-                 "data analysis course", "leadership programme"),
-    "software": ("design tool licence", "diagramming tool subscription", "password manager team plan",
-                 "survey tool subscription", "transcription service"),
-}  # fmt: skip
+    "hotel": (
+        "hotel for the customer visit",
+        "hotel for the regional team meeting",
+        "two nights for the partner workshop",
+        "hotel near the trade fair",
+        "stay for the onsite training",
+    ),
+    "equipment": (
+        "a second monitor",
+        "a laptop docking station",
+        "a noise-cancelling headset",
+        "an ergonomic chair",
+        "a tablet for site visits",
+    ),
+    "training": (
+        "project management certification",
+        "advanced spreadsheet course",
+        "public speaking workshop",
+        "data analysis course",
+        "leadership programme",
+    ),
+    "software": (
+        "design tool licence",
+        "diagramming tool subscription",
+        "password manager team plan",
+        "survey tool subscription",
+        "transcription service",
+    ),
+}
 """Edition 2: what a request of each category is for (instead of Faker's catch-phrases)."""
 """Edition 2's phrasebooks by intent."""
 
@@ -339,8 +385,12 @@ ITEMS = {
 def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
     requester = world.person(params["requester"])
-    values = {"requester": requester.name, "requester_first": requester.first_name, "key": f"REQ-{params['number']}",
-              "reply": ""}  # fmt: skip
+    values = {
+        "requester": requester.name,
+        "requester_first": requester.first_name,
+        "key": f"REQ-{params['number']}",
+        "reply": "",
+    }
     extra: tuple[str, ...] = ()
     if params["steps"] >= 2:
         reply, reply_id = phrasing.pick(world, params["wording"], "approve-request", "decide", "reply", REPLIES)

@@ -23,8 +23,18 @@ from orchestrator.generate.family import Draft, Family, human_day, join, registe
 from orchestrator.generate.scheduling import aligned_starts, day_window
 from orchestrator.generate.world import World, iso
 
-TOPICS = ("design critique", "pricing sync", "launch dry run", "hiring debrief", "vendor review", "budget check-in",
-          "roadmap walkthrough", "onboarding review", "support escalation review", "quarterly planning")  # fmt: skip
+TOPICS = (
+    "design critique",
+    "pricing sync",
+    "launch dry run",
+    "hiring debrief",
+    "vendor review",
+    "budget check-in",
+    "roadmap walkthrough",
+    "onboarding review",
+    "support escalation review",
+    "quarterly planning",
+)
 REQUESTS = [
     "{r} asked me (by mail) to book the {topic} with {guests} for {when} and to add it to our {doc}. {r} said it might "
     "still change, so watch for a follow-up and make sure everything matches the latest version. Then confirm to {r}.",
@@ -105,31 +115,43 @@ class ChangedRequest(Family):
         later = [first[0] + k for k in (1, 2, 3) if world.day(first[0] + k).weekday() < 5][:1]
         days = [first[0], *later] if rng.random() < 0.5 else [*later, first[0]]
         for offset2 in days:  # the same day or the next working day, whichever has room
-            starts = [s for s in aligned_starts(world.free_windows(final_guests, day_window(world, offset2)), minutes)
-                      if not (taken[0] <= s < taken[1]) and s.time() != first[1].time()]  # fmt: skip  # a new hour
+            starts = [
+                s
+                for s in aligned_starts(world.free_windows(final_guests, day_window(world, offset2)), minutes)
+                if not (taken[0] <= s < taken[1]) and s.time() != first[1].time()
+            ]  # a new hour
             if starts:
                 break
         else:
             return None
         params = {
-            "change": change, "requester": requester.email, "guests": [g1.email, g2.email], "new_guest": g3.email,
-            "minutes": minutes, "day": first[0], "start": iso(first[1]), "new_day": offset2,
-            "new_start": iso(rng.choice(starts)), "topic": rng.choice(TOPICS), "delay": rng.choice([5, 10, 15]),
+            "change": change,
+            "requester": requester.email,
+            "guests": [g1.email, g2.email],
+            "new_guest": g3.email,
+            "minutes": minutes,
+            "day": first[0],
+            "start": iso(first[1]),
+            "new_day": offset2,
+            "new_start": iso(rng.choice(starts)),
+            "topic": rng.choice(TOPICS),
+            "delay": rng.choice([5, 10, 15]),
             "distractors": knobs.get("distractors", 0),
-        }  # fmt: skip
+        }
         phrasing.stamp(params, rng, lambda p: _instruction(world, p))
         return params
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         c = _Case(world, params)
         draft = Draft(
-            world, title=f"Book the {params['topic']} and follow {c.requester.first_name}'s change",
+            world,
+            title=f"Book the {params['topic']} and follow {c.requester.first_name}'s change",
             instruction=_instruction(world, params).text,
             description=f"Booked for {human_day(c.start)} {c.start:%H:%M}; the follow-up moves it to "
-            f"{human_day(c.new_start)} {c.new_start:%H:%M}" + (f" and swaps {c.dropped.first_name} for "
-                                                               f"{c.added.first_name}." if c.swap else "."),
+            f"{human_day(c.new_start)} {c.new_start:%H:%M}"
+            + (f" and swaps {c.dropped.first_name} for {c.added.first_name}." if c.swap else "."),
             tags=["generated", "changed-request", "living-world", "follow-up", "calendar", "docs", "mail"],
-        )  # fmt: skip
+        )
         _seed(draft, c)
         _stages(draft, c)
         draft.oracle = _oracle(c)
@@ -165,8 +187,13 @@ class _Case:
 
 def _values(world: World, params: dict[str, Any]) -> dict[str, Any]:
     c = _Case(world, params)
-    return {"r": c.requester.first_name, "topic": params["topic"], "guests": join([g.first_name for g in c.guests]),
-            "when": f"{human_day(c.start)} at {c.start:%H:%M} for {c.minutes} minutes", "doc": "team schedule doc"}  # fmt: skip
+    return {
+        "r": c.requester.first_name,
+        "topic": params["topic"],
+        "guests": join([g.first_name for g in c.guests]),
+        "when": f"{human_day(c.start)} at {c.start:%H:%M} for {c.minutes} minutes",
+        "doc": "team schedule doc",
+    }
 
 
 def _instruction(world: World, params: dict[str, Any]) -> phrasing.Composition:
@@ -177,31 +204,75 @@ def _seed(draft: Draft, c: _Case) -> None:
     """The request, the schedule doc, the follow-up the world sends after the first booking."""
     world, me, topic = c.world, c.world.persona, c.params["topic"]
     guests = join([g.first_name for g in c.guests])
-    living.mail(draft, "request-mail", c.requester, f"{topic[:1].upper()}{topic[1:]}",
-                f"Hi {me.first_name},\n\ncould you book the {topic} with {guests} for {human_day(c.start)}, "
-                f"{c.start:%H:%M}-{c.end:%H:%M}, and add it to the team schedule doc? I'm still checking a couple of "
-                f"things, so it may change; I'll mail you if it does.\n\nThanks,\n{c.requester.first_name}", 35)  # fmt: skip
+    living.mail(
+        draft,
+        "request-mail",
+        c.requester,
+        f"{topic[:1].upper()}{topic[1:]}",
+        f"Hi {me.first_name},\n\ncould you book the {topic} with {guests} for {human_day(c.start)}, "
+        f"{c.start:%H:%M}-{c.end:%H:%M}, and add it to the team schedule doc? I'm still checking a couple of "
+        f"things, so it may change; I'll mail you if it does.\n\nThanks,\n{c.requester.first_name}",
+        35,
+    )
     if c.params["distractors"]:
-        living.mail(draft, "request-earlier", c.requester, "Schedule doc",
-                    f"Hi {me.first_name},\n\nreminder that everything we book goes into the team schedule doc.\n\n"
-                    f"{c.requester.first_name}", 2000)  # fmt: skip
-    draft.add("docs", "documents", {
-        "id": c.doc_id, "title": "Team schedule", "owner": me.email, "updated_at": iso(world.start - timedelta(days=2)),
-        "shared_with": [{"email": p.email, "role": "editor"} for p in [c.requester, *c.guests]],
-        "content": f"# Team schedule\n\nSessions coming up (time in {me.city} time):\n\n{c.line}\n- Team offsite: "
-                   "next quarter\n"})  # fmt: skip
-    swap = (f" Also, {c.dropped.first_name} can't join after all; please invite {c.added.first_name} instead."
-            if c.swap else "")  # fmt: skip
-    follow = (f"Hi {me.first_name},\n\nchange of plan, sorry: please make it {human_day(c.new_start)}, "
-              f"{c.new_start:%H:%M}-{c.new_end:%H:%M} instead.{swap} Same length.\n\nThanks,\n{c.requester.first_name}")  # fmt: skip
-    draft.extra["world"] = living.world_section(events=[{
-        "name": "requester-changes-the-request",
-        "when": {"app": "calendar", "table": "events", "added": True,
-                 "where": {"attendees": {"has": {"email": c.guests[0].email}}}},
-        "delay": f"{c.params['delay']}m", "app": "mail",
-        "add": {"messages": [{"id": "follow-up", "from": c.requester.address_line, "to": [me.email],
-                              "in_reply_to": "request-mail", "subject": f"Re: {topic[:1].upper()}{topic[1:]}",
-                              "body": follow}]}}])  # fmt: skip
+        living.mail(
+            draft,
+            "request-earlier",
+            c.requester,
+            "Schedule doc",
+            f"Hi {me.first_name},\n\nreminder that everything we book goes into the team schedule doc.\n\n"
+            f"{c.requester.first_name}",
+            2000,
+        )
+    draft.add(
+        "docs",
+        "documents",
+        {
+            "id": c.doc_id,
+            "title": "Team schedule",
+            "owner": me.email,
+            "updated_at": iso(world.start - timedelta(days=2)),
+            "shared_with": [{"email": p.email, "role": "editor"} for p in [c.requester, *c.guests]],
+            "content": f"# Team schedule\n\nSessions coming up (time in {me.city} time):\n\n{c.line}\n- Team offsite: "
+            "next quarter\n",
+        },
+    )
+    swap = (
+        f" Also, {c.dropped.first_name} can't join after all; please invite {c.added.first_name} instead."
+        if c.swap
+        else ""
+    )
+    follow = (
+        f"Hi {me.first_name},\n\nchange of plan, sorry: please make it {human_day(c.new_start)}, "
+        f"{c.new_start:%H:%M}-{c.new_end:%H:%M} instead.{swap} Same length.\n\nThanks,\n{c.requester.first_name}"
+    )
+    draft.extra["world"] = living.world_section(
+        events=[
+            {
+                "name": "requester-changes-the-request",
+                "when": {
+                    "app": "calendar",
+                    "table": "events",
+                    "added": True,
+                    "where": {"attendees": {"has": {"email": c.guests[0].email}}},
+                },
+                "delay": f"{c.params['delay']}m",
+                "app": "mail",
+                "add": {
+                    "messages": [
+                        {
+                            "id": "follow-up",
+                            "from": c.requester.address_line,
+                            "to": [me.email],
+                            "in_reply_to": "request-mail",
+                            "subject": f"Re: {topic[:1].upper()}{topic[1:]}",
+                            "body": follow,
+                        }
+                    ]
+                },
+            }
+        ]
+    )
 
 
 def _stages(draft: Draft, c: _Case) -> None:
@@ -248,20 +319,46 @@ def _oracle(c: _Case) -> list[dict[str, Any]]:
         update |= {"add_attendees": [c.added.email], "remove_attendees": [c.dropped.email]}
     return [
         {"tool": "mail__search_messages", "args": {"query": f"from:{c.requester.email}"}},
-        {"tool": "mail__get_message", "args": {"message_id": "request-mail"}, "save": "req"},  # (not the newest of theirs)
-        {"tool": "calendar__find_free_slots", "args": {
-            "attendees": [g.email for g in c.guests], "duration_minutes": c.minutes, "time_min": iso(window[0]),
-            "time_max": iso(window[1])}},
-        {"tool": "calendar__create_event", "unchecked": ["title"], "save": "event", "args": {
-            "title": title, "start": iso(c.start), "end": iso(c.end), "attendees": [g.email for g in c.guests]}},
+        {
+            "tool": "mail__get_message",
+            "args": {"message_id": "request-mail"},
+            "save": "req",
+        },  # (not the newest of theirs)
+        {
+            "tool": "calendar__find_free_slots",
+            "args": {
+                "attendees": [g.email for g in c.guests],
+                "duration_minutes": c.minutes,
+                "time_min": iso(window[0]),
+                "time_max": iso(window[1]),
+            },
+        },
+        {
+            "tool": "calendar__create_event",
+            "unchecked": ["title"],
+            "save": "event",
+            "args": {
+                "title": title,
+                "start": iso(c.start),
+                "end": iso(c.end),
+                "attendees": [g.email for g in c.guests],
+            },
+        },
         {"tool": "docs__get_document", "args": {"document_id": c.doc_id}},
         {"tool": "docs__edit_document", "args": {"document_id": c.doc_id, "find": c.line[2:], "replace": entry}},
         {"tool": "world__wait", "args": {}},
         {"tool": "mail__get_thread", "args": {"thread_id": "${req.thread_id}"}},
         {"tool": "calendar__update_event", "args": update},
         {"tool": "docs__edit_document", "args": {"document_id": c.doc_id, "find": entry, "replace": new_entry}},
-        {"tool": "mail__reply", "args": {"message_id": "follow-up", "body": (
-            f"Hi {c.requester.first_name},\n\ndone: the {topic} is now {human_day(c.new_start)}, "
-            f"{c.new_start:%H:%M}-{c.new_end:%H:%M} with {join([g.first_name for g in c.final])}, and the team schedule "
-            f"doc says so.\n\n{world.persona.first_name}")}},
-    ]  # fmt: skip
+        {
+            "tool": "mail__reply",
+            "args": {
+                "message_id": "follow-up",
+                "body": (
+                    f"Hi {c.requester.first_name},\n\ndone: the {topic} is now {human_day(c.new_start)}, "
+                    f"{c.new_start:%H:%M}-{c.new_end:%H:%M} with {join([g.first_name for g in c.final])}, and the team schedule "
+                    f"doc says so.\n\n{world.persona.first_name}"
+                ),
+            },
+        },
+    ]

@@ -22,10 +22,25 @@ from orchestrator.generate.scheduling import aligned_starts, day_window
 from orchestrator.generate.world import World, iso
 from servers.calendar.model import subtract
 
-TOPICS = ("Design review", "Pipeline review", "Partner sync", "Incident follow-up", "Pricing workshop",
-          "Hiring calibration", "Roadmap review", "Release go/no-go", "Customer feedback review", "Budget review")  # fmt: skip
-REASONS = ("a customer call landed on it", "I have to cover the on-call handover then", "I'm at the dentist",
-           "the quarterly audit interview got put there", "my flight was moved")  # fmt: skip
+TOPICS = (
+    "Design review",
+    "Pipeline review",
+    "Partner sync",
+    "Incident follow-up",
+    "Pricing workshop",
+    "Hiring calibration",
+    "Roadmap review",
+    "Release go/no-go",
+    "Customer feedback review",
+    "Budget review",
+)
+REASONS = (
+    "a customer call landed on it",
+    "I have to cover the on-call handover then",
+    "I'm at the dentist",
+    "the quarterly audit interview got put there",
+    "my flight was moved",
+)
 REQUESTS = [
     "{d} still hasn't answered the invite to the {title} ({when}); they said they'd let me know within the half "
     "hour. If anyone can't make it, move the meeting to a time that day when everyone is free, fix the time in the "
@@ -93,8 +108,11 @@ class DeclinedInvite(Family):
         minutes = rng.choice([30, 45, 60])
         for offset in rng.sample([1, 2, 3], 3):
             window = day_window(world, offset)
-            olds = [s for s in aligned_starts(world.free_windows(emails, window), minutes)
-                    if s >= world.start + timedelta(hours=3)]  # fmt: skip
+            olds = [
+                s
+                for s in aligned_starts(world.free_windows(emails, window), minutes)
+                if s >= world.start + timedelta(hours=3)
+            ]
             if not olds:
                 continue
             old = rng.choice(olds)
@@ -103,11 +121,18 @@ class DeclinedInvite(Family):
             if not news:
                 continue
             params = {
-                "guests": emails, "decliner": rng.choice(emails), "minutes": minutes, "day": offset, "old": iso(old),
-                "new": iso(rng.choice(news)), "topic": rng.choice(TOPICS), "reason": rng.choice(REASONS),
-                "delay": rng.choice([10, 15, 20, 25]), "guests_count": count, "distractors": knobs.get("distractors", 0),
-
-            }  # fmt: skip
+                "guests": emails,
+                "decliner": rng.choice(emails),
+                "minutes": minutes,
+                "day": offset,
+                "old": iso(old),
+                "new": iso(rng.choice(news)),
+                "topic": rng.choice(TOPICS),
+                "reason": rng.choice(REASONS),
+                "delay": rng.choice([10, 15, 20, 25]),
+                "guests_count": count,
+                "distractors": knobs.get("distractors", 0),
+            }
             phrasing.stamp(params, rng, lambda p: _instruction(world, p))
             return params
         return None
@@ -115,11 +140,13 @@ class DeclinedInvite(Family):
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         text = _instruction(world, params).text
         draft = Draft(
-            world, title=f"Move the {params['topic'].lower()} after a guest declines", instruction=text,
+            world,
+            title=f"Move the {params['topic'].lower()} after a guest declines",
+            instruction=text,
             description=f"{world.person(params['decliner']).name} declines; the only time that day for everyone is "
             f"{params['new'][11:16]}.",
             tags=["generated", "declined-invite", "living-world", "scheduling", "calendar", "docs", "mail"],
-        )  # fmt: skip
+        )
         _seed(draft, params)
         _stages(draft, params)
         draft.oracle = _oracle(draft, params)
@@ -130,8 +157,13 @@ class DeclinedInvite(Family):
 def _values(world: World, params: dict[str, Any]) -> dict[str, Any]:
     old = datetime.fromisoformat(params["old"])
     guests = [world.person(e) for e in params["guests"]]
-    return {"d": world.person(params["decliner"]).first_name, "title": params["topic"].lower(), "day": human_day(old),
-            "when": f"{human_day(old)} at {old:%H:%M}", "guests": join([g.first_name for g in guests])}  # fmt: skip
+    return {
+        "d": world.person(params["decliner"]).first_name,
+        "title": params["topic"].lower(),
+        "day": human_day(old),
+        "when": f"{human_day(old)} at {old:%H:%M}",
+        "guests": join([g.first_name for g in guests]),
+    }
 
 
 def _instruction(world: World, params: dict[str, Any]) -> phrasing.Composition:
@@ -185,30 +217,74 @@ def _stages(draft: Draft, params: dict[str, Any]) -> None:
     new_end = new + timedelta(minutes=params["minutes"])
     guests = params["guests"]
     everyone = [*guests, me.email]
-    draft.stage("the meeting moves to the one time everyone is free", [
-        {"name": f"the meeting itself now runs {human_day(new)}, {new:%H:%M}-{new_end:%H:%M}", "app": "calendar",
-         "table": "events", "where": {"id": "the-meeting", "start": {"equals": iso(new)}, "end": {"equals": iso(new_end)},
-                                      "status": "confirmed"}},
-        {"name": "its guests are unchanged", "app": "calendar", "table": "events",
-         "where": {"id": "the-meeting", "attendees": {"length": len(guests)}},
-         "expect": {"count": 1, "all": {"attendees": {"not": {"has": {"email": {"not_one_of": everyone}}}}}}},
-        {"name": "no new event stands in for it", "app": "calendar", "table": "events", "added": True,
-         "where": {"status": {"not_equals": "cancelled"}}, "expect": {"count": 0}},
-    ], weight=2)  # fmt: skip
-    draft.stage("the agenda and the guests have the new time", [
-        {"name": f"the agenda states {new:%H:%M} and no other time for the meeting", "app": "docs", "table": "documents",
-         "where": {"id": "meeting-agenda", "content": {"mentions_time": {"at": iso(new), "claimed": True}}}},
-        *({"name": f"{world.person(e).name} is told {human_day(new)}, {new:%H:%M}",
-           "told": {"who": [e], "facts": [{"mentions_time": iso(new)}]}} for e in guests),
-    ])  # fmt: skip
-    draft.stage("noticed the decline", [
-        {"name": "the decline was read before the meeting moved",
-         "journal": {"read_first": "calendar__update_event",
-                     "entity": {"app": "mail", "table": "messages", "where": {"id": "decline-mail"}}}, "required": True},
-    ])  # fmt: skip
-    draft.allow = {"calendar": {"events": {"changed": ["start", "end", "timezone"], "where": {"id": "the-meeting"}}},
-                   "mail": {"messages": {"added": True}},
-                   "docs": {"documents": {"changed": ["content"], "where": {"id": "meeting-agenda"}}}}  # fmt: skip
+    draft.stage(
+        "the meeting moves to the one time everyone is free",
+        [
+            {
+                "name": f"the meeting itself now runs {human_day(new)}, {new:%H:%M}-{new_end:%H:%M}",
+                "app": "calendar",
+                "table": "events",
+                "where": {
+                    "id": "the-meeting",
+                    "start": {"equals": iso(new)},
+                    "end": {"equals": iso(new_end)},
+                    "status": "confirmed",
+                },
+            },
+            {
+                "name": "its guests are unchanged",
+                "app": "calendar",
+                "table": "events",
+                "where": {"id": "the-meeting", "attendees": {"length": len(guests)}},
+                "expect": {"count": 1, "all": {"attendees": {"not": {"has": {"email": {"not_one_of": everyone}}}}}},
+            },
+            {
+                "name": "no new event stands in for it",
+                "app": "calendar",
+                "table": "events",
+                "added": True,
+                "where": {"status": {"not_equals": "cancelled"}},
+                "expect": {"count": 0},
+            },
+        ],
+        weight=2,
+    )
+    draft.stage(
+        "the agenda and the guests have the new time",
+        [
+            {
+                "name": f"the agenda states {new:%H:%M} and no other time for the meeting",
+                "app": "docs",
+                "table": "documents",
+                "where": {"id": "meeting-agenda", "content": {"mentions_time": {"at": iso(new), "claimed": True}}},
+            },
+            *(
+                {
+                    "name": f"{world.person(e).name} is told {human_day(new)}, {new:%H:%M}",
+                    "told": {"who": [e], "facts": [{"mentions_time": iso(new)}]},
+                }
+                for e in guests
+            ),
+        ],
+    )
+    draft.stage(
+        "noticed the decline",
+        [
+            {
+                "name": "the decline was read before the meeting moved",
+                "journal": {
+                    "read_first": "calendar__update_event",
+                    "entity": {"app": "mail", "table": "messages", "where": {"id": "decline-mail"}},
+                },
+                "required": True,
+            },
+        ],
+    )
+    draft.allow = {
+        "calendar": {"events": {"changed": ["start", "end", "timezone"], "where": {"id": "the-meeting"}}},
+        "mail": {"messages": {"added": True}},
+        "docs": {"documents": {"changed": ["content"], "where": {"id": "meeting-agenda"}}},
+    }
 
 
 def _oracle(draft: Draft, params: dict[str, Any]) -> list[dict[str, Any]]:
@@ -224,18 +300,38 @@ def _oracle(draft: Draft, params: dict[str, Any]) -> list[dict[str, Any]]:
         {"tool": "mail__search_messages", "args": {"query": f"from:{decliner.email}"}, "save": "news"},
         {"tool": "mail__get_message", "args": {"message_id": "${news.messages.0.id}"}},
         {"tool": "calendar__get_event", "args": {"event_id": "the-meeting"}, "save": "meeting"},
-        {"tool": "calendar__find_free_slots", "save": "free", "args": {
-            "attendees": params["guests"], "duration_minutes": params["minutes"], "time_min": iso(window[0]),
-            "time_max": iso(window[1])}},
-        {"tool": "calendar__update_event", "args": {"event_id": "${meeting.id}", "start": "${free.slots.0.start}",
-                                                    "end": "${free.slots.0.end}"}},
+        {
+            "tool": "calendar__find_free_slots",
+            "save": "free",
+            "args": {
+                "attendees": params["guests"],
+                "duration_minutes": params["minutes"],
+                "time_min": iso(window[0]),
+                "time_max": iso(window[1]),
+            },
+        },
+        {
+            "tool": "calendar__update_event",
+            "args": {"event_id": "${meeting.id}", "start": "${free.slots.0.start}", "end": "${free.slots.0.end}"},
+        },
         {"tool": "docs__get_document", "args": {"document_id": "meeting-agenda"}},
-        {"tool": "docs__edit_document", "args": {
-            "document_id": "meeting-agenda", "find": f"{human_day(old)}, {old:%H:%M}–{end:%H:%M}",
-            "replace": f"{human_day(new)}, {new:%H:%M}–{new_end:%H:%M}"}},
-        {"tool": "mail__send_message", "unchecked": ["subject"], "args": {
-            "to": params["guests"], "subject": f"{params['topic']}: new time",
-            "body": f"Hi {firsts},\n\n{decliner.first_name} can't make {old:%H:%M}, so I've moved the "
-                    f"{params['topic'].lower()} to {human_day(new)}, {new:%H:%M}-{new_end:%H:%M} ({me.city} time), the "
-                    f"one time we're all free. The agenda is updated.\n\n{me.first_name}"}},
-    ]  # fmt: skip
+        {
+            "tool": "docs__edit_document",
+            "args": {
+                "document_id": "meeting-agenda",
+                "find": f"{human_day(old)}, {old:%H:%M}–{end:%H:%M}",
+                "replace": f"{human_day(new)}, {new:%H:%M}–{new_end:%H:%M}",
+            },
+        },
+        {
+            "tool": "mail__send_message",
+            "unchecked": ["subject"],
+            "args": {
+                "to": params["guests"],
+                "subject": f"{params['topic']}: new time",
+                "body": f"Hi {firsts},\n\n{decliner.first_name} can't make {old:%H:%M}, so I've moved the "
+                f"{params['topic'].lower()} to {human_day(new)}, {new:%H:%M}-{new_end:%H:%M} ({me.city} time), the "
+                f"one time we're all free. The agenda is updated.\n\n{me.first_name}",
+            },
+        },
+    ]

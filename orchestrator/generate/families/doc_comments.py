@@ -77,12 +77,17 @@ class DocComments(Family):
             if all(name.split()[0].lower() != n.split()[0].lower() for n in names):
                 names.append(name)
         params = {
-            "title": f"Design doc: {text.catch_phrase()}", "project": world.apps["tickets"]["projects"][0]["key"],
-            "components": names, "authors": [rng.choice(people).email for _ in names],
-            "asks": [rng.randrange(len(ASKS)) for _ in names], "open_count": open_count, "resolved_count": resolved_count,
-            "steps": knobs.get("steps", 1), "phrasing": rng.randrange(len(INSTRUCTIONS)),
+            "title": f"Design doc: {text.catch_phrase()}",
+            "project": world.apps["tickets"]["projects"][0]["key"],
+            "components": names,
+            "authors": [rng.choice(people).email for _ in names],
+            "asks": [rng.randrange(len(ASKS)) for _ in names],
+            "open_count": open_count,
+            "resolved_count": resolved_count,
+            "steps": knobs.get("steps", 1),
+            "phrasing": rng.randrange(len(INSTRUCTIONS)),
             "paragraphs": [text.paragraph(nb_sentences=3) for _ in range(3)],
-        }  # fmt: skip
+        }
         if world.edition != 2:
             return params
         if not _words2(world, rng, params):
@@ -281,9 +286,11 @@ def _words2(world: World, rng: random.Random, params: dict[str, Any]) -> bool:
     if len(names) < len(params["components"]):
         return False
     subject = rng.choice(industry.docs)
-    params.update(title=f"Design doc: {subject[:1].upper() + subject[1:]}",
-                  components=names[: len(params["components"])],
-                  paragraphs=[writer.sentences(vocab.DOC_SENTENCES, 3) for _ in range(3)])  # fmt: skip
+    params.update(
+        title=f"Design doc: {subject[:1].upper() + subject[1:]}",
+        components=names[: len(params["components"])],
+        paragraphs=[writer.sentences(vocab.DOC_SENTENCES, 3) for _ in range(3)],
+    )
     return True
 
 
@@ -295,8 +302,9 @@ def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
     values = {"title": params["title"], "project": params["project"], "resolve": ""}
     extra: tuple[str, ...] = ()
     if params["steps"] >= 2:
-        values["resolve"], resolve_id = phrasing.pick(world, params["wording"], "doc-comments", "tickets", "resolve",
-                                                      RESOLVES)  # fmt: skip
+        values["resolve"], resolve_id = phrasing.pick(
+            world, params["wording"], "doc-comments", "tickets", "resolve", RESOLVES
+        )
         extra = (resolve_id,)
     made = phrasing.word(world, params["wording"], "doc-comments", "tickets", TICKETS, values)
     return phrasing.Composition(made.text, made.template, made.parts + extra)

@@ -29,9 +29,23 @@ from orchestrator.generate.world import World, iso
 
 FAULTS = ("error", "timeout", "rate_limit", "lost_reply")
 SEVERITY = {"outage": ("highest", "sev1"), "blocker": ("high", "sev2"), "cosmetic": ("low", "sev3")}
-COMPONENTS = ("checkout page", "CSV export", "SSO login", "invoice PDF", "search results", "mobile sync",
-              "password reset", "dashboard charts", "notification emails", "file upload", "audit log",
-              "billing portal", "calendar sync", "API tokens page", "report scheduler")  # fmt: skip
+COMPONENTS = (
+    "checkout page",
+    "CSV export",
+    "SSO login",
+    "invoice PDF",
+    "search results",
+    "mobile sync",
+    "password reset",
+    "dashboard charts",
+    "notification emails",
+    "file upload",
+    "audit log",
+    "billing portal",
+    "calendar sync",
+    "API tokens page",
+    "report scheduler",
+)
 SYMPTOMS = {
     "outage": "Since {time} the {component} fails for every customer with an internal error; nobody can use it.",
     "blocker": "{company}'s admins get an error on the {component} every time, which blocks their month-end work. "
@@ -139,24 +153,32 @@ class FlakyTriage(Family):
         kinds = rng.sample(list(SEVERITY), count)
         seed = rng.randrange(1 << 30)
         params = {
-            "reporter": rng.choice(people).email, "project": rng.choice(world.apps["tickets"]["projects"])["key"],
-            "kinds": kinds, "components": rng.sample(COMPONENTS, count), "company": rng.choice(companies),
+            "reporter": rng.choice(people).email,
+            "project": rng.choice(world.apps["tickets"]["projects"])["key"],
+            "kinds": kinds,
+            "components": rng.sample(COMPONENTS, count),
+            "company": rng.choice(companies),
             "times": [f"{rng.randint(6, 8):02d}:{rng.choice(['05', '20', '35', '50'])}" for _ in kinds],
             "idea": list(rng.choice(IDEAS)) if knobs.get("distractors", 0) else None,
-            "fault": rng.choice(FAULTS), "at": rng.randint(1, count), "seed": seed,
-        }  # fmt: skip
+            "fault": rng.choice(FAULTS),
+            "at": rng.randint(1, count),
+            "seed": seed,
+        }
         params["template"] = _instruction(world, params)[1]
         return params
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         me, reporter = world.persona, world.person(params["reporter"])
         _seed(world, params)
-        draft = Draft(world, title="File the bug reports by the triage guide while the tracker fails",
-                      instruction=_instruction(world, params)[0],
-                      description=f"{len(params['kinds'])} bug report(s) from {reporter.name} filed in {params['project']} "
-                      f"by the triage guide and the keys sent back; the tracker's create_ticket call {params['at']} meets "
-                      f"a {params['fault']} fault.",
-                      tags=["generated", "flaky-triage", "fault-injection", "retry", "mail", "docs", "tickets"])  # fmt: skip
+        draft = Draft(
+            world,
+            title="File the bug reports by the triage guide while the tracker fails",
+            instruction=_instruction(world, params)[0],
+            description=f"{len(params['kinds'])} bug report(s) from {reporter.name} filed in {params['project']} "
+            f"by the triage guide and the keys sent back; the tracker's create_ticket call {params['at']} meets "
+            f"a {params['fault']} fault.",
+            tags=["generated", "flaky-triage", "fault-injection", "retry", "mail", "docs", "tickets"],
+        )
         _stages(draft, params, me.email)
         draft.extra["faults"] = {"tickets": {"rules": [_rule(params)]}}
         draft.oracle = _oracle(params)
@@ -169,8 +191,9 @@ class FlakyTriage(Family):
 def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:
     count = len(params["kinds"])
     values = {"reporter": world.person(params["reporter"]).first_name, "count": {2: "two", 3: "three"}[count]}
-    return phrasing.compose(world, random.Random(params["seed"]), "flaky-triage", "file", REQUESTS, values,
-                            openers=OPENERS, closers=CLOSERS)  # fmt: skip
+    return phrasing.compose(
+        world, random.Random(params["seed"]), "flaky-triage", "file", REQUESTS, values, openers=OPENERS, closers=CLOSERS
+    )
 
 
 def _seed(world: World, params: dict[str, Any]) -> None:
@@ -181,23 +204,47 @@ def _seed(world: World, params: dict[str, Any]) -> None:
         zip(params["kinds"], params["components"], params["times"], strict=True)
     ):
         body = SYMPTOMS[kind].format(component=component, time=time, company=params["company"])
-        mail.append({"id": f"bug-report-{n + 1}", "from": reporter.address_line, "to": [me.email],
-                     "subject": f"Bug: {component}", "sent_at": iso(world.start - timedelta(minutes=90 - 20 * n)),
-                     "body": f"Hi {me.first_name},\n\n{body}\n\nSteps: open the {component} and try to use it.\n\n"
-                             f"{reporter.first_name}"})  # fmt: skip
+        mail.append(
+            {
+                "id": f"bug-report-{n + 1}",
+                "from": reporter.address_line,
+                "to": [me.email],
+                "subject": f"Bug: {component}",
+                "sent_at": iso(world.start - timedelta(minutes=90 - 20 * n)),
+                "body": f"Hi {me.first_name},\n\n{body}\n\nSteps: open the {component} and try to use it.\n\n"
+                f"{reporter.first_name}",
+            }
+        )
     if params["idea"]:
-        mail.append({"id": "feature-idea", "from": reporter.address_line, "to": [me.email],
-                     "subject": "Idea for the backlog", "sent_at": iso(world.start - timedelta(minutes=15)),
-                     "body": f"Not a bug, just a thought: {params['idea'][1]} would be lovely some day.\n\n{reporter.first_name}"})  # fmt: skip
-    rules = "\n".join(f"- {label}: {what}, priority **{prio}**, label `{label}`." for what, (prio, label) in (
-        ("an outage or data loss (down for everyone)", SEVERITY["outage"]),
-        ("a bug that blocks one customer's work", SEVERITY["blocker"]),
-        ("a cosmetic bug", SEVERITY["cosmetic"])))  # fmt: skip
-    world.apps["docs"]["documents"].append({
-        "id": "triage-guide", "title": "Bug triage guide", "owner": me.email, "updated_at": iso(world.start - timedelta(days=20)),
-        "content": f"# Bug triage guide\n\nEvery bug goes to project **{params['project']}** as type **bug**, one ticket "
-                   f"per bug, with a priority and exactly one severity label:\n\n{rules}\n\nFeature ideas are not filed as "
-                   "tickets. Reply to the reporter with the new keys.\n"})  # fmt: skip
+        mail.append(
+            {
+                "id": "feature-idea",
+                "from": reporter.address_line,
+                "to": [me.email],
+                "subject": "Idea for the backlog",
+                "sent_at": iso(world.start - timedelta(minutes=15)),
+                "body": f"Not a bug, just a thought: {params['idea'][1]} would be lovely some day.\n\n{reporter.first_name}",
+            }
+        )
+    rules = "\n".join(
+        f"- {label}: {what}, priority **{prio}**, label `{label}`."
+        for what, (prio, label) in (
+            ("an outage or data loss (down for everyone)", SEVERITY["outage"]),
+            ("a bug that blocks one customer's work", SEVERITY["blocker"]),
+            ("a cosmetic bug", SEVERITY["cosmetic"]),
+        )
+    )
+    world.apps["docs"]["documents"].append(
+        {
+            "id": "triage-guide",
+            "title": "Bug triage guide",
+            "owner": me.email,
+            "updated_at": iso(world.start - timedelta(days=20)),
+            "content": f"# Bug triage guide\n\nEvery bug goes to project **{params['project']}** as type **bug**, one ticket "
+            f"per bug, with a priority and exactly one severity label:\n\n{rules}\n\nFeature ideas are not filed as "
+            "tickets. Reply to the reporter with the new keys.\n",
+        }
+    )
 
 
 def _about(component: str) -> dict[str, Any]:
@@ -260,18 +307,32 @@ def _oracle(params: dict[str, Any]) -> list[dict[str, Any]]:
     reporter, project = params["reporter"], params["project"]
     oracle: list[dict[str, Any]] = [
         {"tool": "mail__search_messages", "args": {"query": f"from:{reporter} subject:bug"}},
-        *({"tool": "mail__get_message", "args": {"message_id": f"bug-report-{n + 1}"}, "save": f"report{n + 1}"}
-          for n in range(len(params["kinds"]))),
+        *(
+            {"tool": "mail__get_message", "args": {"message_id": f"bug-report-{n + 1}"}, "save": f"report{n + 1}"}
+            for n in range(len(params["kinds"]))
+        ),
         {"tool": "docs__search_documents", "args": {"query": "triage guide"}, "save": "guides"},
         {"tool": "docs__get_document", "args": {"document_id": "${guides.documents.0.id}"}},
-    ]  # fmt: skip
+    ]
     for n, (kind, component) in enumerate(zip(params["kinds"], params["components"], strict=True)):
         prio, label = SEVERITY[kind]
-        oracle.append({"tool": "tickets__create_ticket", "save": f"t{n + 1}", "unchecked": ["title", "description"],
-                       "args": {"project": project, "type": "bug", "priority": prio, "labels": [label],
-                                "title": f"{component[:1].upper() + component[1:]}: {kind}",
-                                "description": SYMPTOMS[kind].format(component=component, time=params["times"][n],
-                                                                     company=params["company"])}})  # fmt: skip
+        oracle.append(
+            {
+                "tool": "tickets__create_ticket",
+                "save": f"t{n + 1}",
+                "unchecked": ["title", "description"],
+                "args": {
+                    "project": project,
+                    "type": "bug",
+                    "priority": prio,
+                    "labels": [label],
+                    "title": f"{component[:1].upper() + component[1:]}: {kind}",
+                    "description": SYMPTOMS[kind].format(
+                        component=component, time=params["times"][n], company=params["company"]
+                    ),
+                },
+            }
+        )
     oracle.append({"tool": "tickets__search_tickets", "args": {"project": project, "status": "todo"}})
     keys = ", ".join(f"${{t{n + 1}.key}} ({c})" for n, c in enumerate(params["components"]))
     oracle.append(
