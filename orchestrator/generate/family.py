@@ -1,341 +1,299 @@
-"""flaky-triage (edition 2): file and triage the bug reports a colleague mailed, while the tracker misbehaves.
+"""Task families: a task template over a generated world.
 
-A colleague (the reporter) mailed the persona two or three bug reports this morning, each about one component:
-an outage (down for everyone), a bug that blocks one customer, or a cosmetic glitch. The team's triage guide in
-Docs says where bugs go (one project), their type, and the priority and severity label each kind gets; feature
-ideas are not filed (a distractor mail holds one). The persona is asked to file one ticket per report by the guide
-and reply to the reporter with the keys. The tracker fails one `create_ticket` call (`fault`):
+A family draws its parameters from a world (`sample`), then builds the
+scenario of those parameters (`build`): the instruction in one of several
+phrasings, the rows it adds to the world, the checks and forbids, and the
+reference solution, all from the same parameters. Families register
+themselves with `@register`; the pipeline finds them by `name`.
 
-- `error`: an HTTP 503 before the tool runs (retry it);
-- `timeout`: no answer within the call deadline, "may or may not have been applied" (it was not: look, then retry);
-- `rate_limit`: an HTTP 429 naming when to retry (wait, then retry);
-- `lost_reply`: an HTTP 502 although the ticket was created (look it up; a blind retry files a duplicate).
+    @register
+    class MeetingAcrossZones(Family):
+        name = "meeting-tz"
+        title = "Schedule a meeting across time zones"
+        apps = ("calendar", "mail")
+        knobs = {"distractors": (0, 2, 4), "tz_spread": (1, 2, 3)}
+        split_params = ("zones", "duration", "phrasing")
 
-Judged: exactly one new ticket per report (found by its component), in the guide's project, a bug at the guide's
-priority with its severity label and no other; as many new tickets as reports (no duplicate from a blind retry, no
-ticket for the idea); the reporter told every new key. Required process check by fault: the failed create retried
-(`error`, `timeout`), the rate limit waited out, or the lost create not redone. Also: the guide read before filing.
+        def sample(self, world, rng, knobs):        # -> dict | None (JSON-able parameters)
+            ...
+        def build(self, world, params):             # -> Draft
+            draft = Draft(world, title=..., instruction=...)
+            draft.add("calendar", "busy", {...})     # rows the task needs, added to this world copy
+            draft.stage("the meeting is booked", [...checks...])
+            draft.allow = {...}; draft.forbid = [...]; draft.oracle = [...]
+            return draft
+
+`build` must be a pure function of the world and the parameters: everything
+random is drawn in `sample` and recorded in the parameters (the manifest
+keeps them). The world it receives is a copy; change it freely.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
-from datetime import timedelta
-from typing import Any
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
-from orchestrator.generate import phrasing
-from orchestrator.generate.family import Draft, Family, register
-from orchestrator.generate.world import World, iso
+import yaml
+from faker import Faker
 
-FAULTS = ("error", "timeout", "rate_limit", "lost_reply")
-SEVERITY = {"outage": ("highest", "sev1"), "blocker": ("high", "sev2"), "cosmetic": ("low", "sev3")}
-COMPONENTS = (
-    "checkout page",
-    "CSV export",
-    "SSO login",
-    "invoice PDF",
-    "search results",
-    "mobile sync",
-    "password reset",
-    "dashboard charts",
-    "notification emails",
-    "file upload",
-    "audit log",
-    "billing portal",
-    "calendar sync",
-    "API tokens page",
-    "report scheduler",
-)
-SYMPTOMS = {
-    "outage": "Since {time} the {component} fails for every customer with an internal error; nobody can use it.",
-    "blocker": "{company}'s admins get an error on the {component} every time, which blocks their month-end work. "
-    "Other customers are fine.",
-    "cosmetic": "On the {component} the labels overlap the icons by a few pixels. Purely cosmetic, nothing breaks.",
-}
-IDEAS = (
-    ("dark mode", "a dark mode for the dashboard"),
-    ("keyboard shortcuts", "keyboard shortcuts in the editor"),
-    ("emoji reactions", "emoji reactions on comments"),
-)
-"""Feature ideas a distractor mail holds: (the words a ticket about it would use, the mail's wording)."""
-DEADLINE_S = 1.0
-"""The call deadline of a `timeout` task (seconds of real time an agent waits for the hung call)."""
+from orchestrator.generate.world import World
 
-REQUESTS = [
-    "{reporter} mailed me {count} bug reports this morning. File a ticket for each following our triage guide in "
-    "Docs, and reply to {reporter} with the ticket keys.",
-    "Please file {reporter}'s bug reports from today ({count} mails) the way the triage guide says, then send "
-    "{reporter} the keys.",
-    "Can you sort out the bug reports {reporter} sent me today? One ticket per report, triaged by our guide in Docs, "
-    "and let {reporter} know the keys.",
-    "{reporter} found {count} bugs; the reports are in my inbox. Ticket each one per the triage guide (project, "
-    "priority, severity label) and reply with the keys.",
-    "Triage and file today's bug reports from {reporter}: one ticket each, as our bug triage guide says. {reporter} "
-    "wants the keys back.",
-    "Please turn {reporter}'s {count} bug mails from this morning into tickets, following the triage guide, and tell "
-    "{reporter} which keys they got.",
-    "There are {count} new bug reports from {reporter} in my mail. File them by the book (the triage guide in Docs) "
-    "and reply to {reporter} with the keys so they can follow them.",
-    "Could you log {reporter}'s bug reports in the tracker? Our triage guide says where and how. Send {reporter} the "
-    "ticket keys afterwards.",
-    "File a ticket for every bug {reporter} reported today, triaged per our guide, and reply to them with the keys. "
-    "Only real bugs, please.",
-    "{reporter} is waiting for tickets for the bugs they mailed me today. Create them as the triage guide describes "
-    "and reply with the keys.",
-    "Get {reporter}'s {count} bug reports into the tracker (the triage guide in Docs has the rules) and let "
-    "{reporter} know the keys.",
-    "Can you take care of today's bug reports from {reporter}? Each needs a ticket set up per our triage guide; then "
-    "mail {reporter} the keys.",
-    "I got {count} bug reports from {reporter}. Please file one ticket per bug exactly as our triage guide says and "
-    "answer {reporter} with the keys.",
-    "Please process {reporter}'s bug mails from this morning: tickets filed per the triage guide, keys sent back to "
-    "{reporter}.",
-    "{reporter} reported {count} bugs by mail. Put each into the tracker with the priority and label the triage guide "
-    "gives, and reply to {reporter} with the keys.",
-    "Bug reports from {reporter} need filing: follow the triage guide in Docs for each, one ticket per bug, and send "
-    "{reporter} the keys.",
-    "Forwarding you the job: {reporter} sent {count} bug reports today. File them as our guide says and reply to "
-    "{reporter} with the ticket keys.",
-    "Would you file the bugs {reporter} mailed me today? Triage them with our guide and reply with the keys when "
-    "they're in.",
-    "Today's bug reports from {reporter} ({count} of them) should become tickets, triaged the way the guide in Docs "
-    "says. Reply to {reporter} with the keys.",
-    "Please log each of {reporter}'s new bug reports as a ticket (triage guide rules) and tell {reporter} the keys "
-    "in a reply.",
-    "Handle {reporter}'s {count} bug reports for me: a ticket for each as per the triage guide, then the keys to "
-    "{reporter}.",
-    "{reporter} needs the bugs from this morning's mails filed. Use our triage guide for project, priority and label, "
-    "and reply with the keys.",
-    "Please get {reporter}'s reported bugs into the tracker today, triaged as the guide says, and send them the keys.",
-    "Can you file {reporter}'s bug reports (in my inbox since this morning) following the triage guide, and reply "
-    "to {reporter} with the keys?",
-]
-OPENERS = [
-    "The tracker has been flaky all morning, so double-check what you file.",
-    "Heads-up: the ticket system is timing out now and then today.",
-    "Busy morning here.",
-    "QA was busy yesterday.",
-    "I'm in workshops until lunch.",
-    "Our tracker is having a bad day, sorry in advance.",
-    "Quick one before standup.",
-    "Something for your list today.",
-]
-CLOSERS = [
-    "Make sure nothing gets filed twice.",
-    "No duplicates, please: check before you retry.",
-    "Keep the reply short.",
-    "Don't file anything that isn't a bug.",
-    "Go by the guide for the priorities, not by gut feeling.",
-    "If the tracker errors, look before you try again.",
-    "One ticket per bug, no more.",
-    "The guide is the doc called 'Bug triage guide'.",
-]
+KNOBS = ("size", "distractors", "steps", "tz_spread")
+"""Difficulty knobs a family may declare (`size`, the world size, is set for the whole run)."""
+
+DIFFICULTIES = ("easy", "medium", "hard")
 
 
-@register
-class FlakyTriage(Family):
-    """The task family of bug reports filed and triaged while the tracker fails a call."""
+@dataclass
+class Draft:
+    """A scenario being written: the world copy it lives in, and every part of the scenario file."""
 
-    name = "flaky-triage"
-    title = "File and triage bug reports while the tracker fails"
-    apps = ("mail", "docs", "tickets")
-    knobs = {"steps": (2, 3), "distractors": (0, 1)}
-    split_params = ("template", "fault", "kinds")
-    editions = (2,)
+    world: World
+    title: str
+    instruction: str
+    description: str = ""
+    tags: list[str] = field(default_factory=list)
+    stages: list[dict[str, Any]] = field(default_factory=list)
+    allow: dict[str, Any] = field(default_factory=dict)
+    relax: dict[str, Any] = field(default_factory=dict)
+    forbid: list[dict[str, Any]] = field(default_factory=list)
+    oracle: list[dict[str, Any]] = field(default_factory=list)
+    oracles: list[list[dict[str, Any]]] = field(default_factory=list)
+    limits: dict[str, Any] = field(default_factory=lambda: {"max_tool_calls": 60, "timeout_s": 600})
+    difficulty: str | None = None
+    """Overrides the difficulty derived from the knobs."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Other top-level scenario keys (e.g. `faults`), written as given."""
 
+    def add(self, app: str, table: str, row: dict[str, Any], *, first: bool = False) -> dict[str, Any]:
+        """Add a seed row to the world copy (`first`: before the world's own rows, e.g. a mail that others answer)."""
+        rows = self.world.apps.setdefault(app, {}).setdefault(table, [])
+        rows.insert(0, row) if first else rows.append(row)
+        return row
+
+    def stage(self, name: str, checks: list[dict[str, Any]], weight: float = 1.0) -> None:
+        stage: dict[str, Any] = {"name": name}
+        if weight != 1.0:
+            stage["weight"] = weight
+        stage["checks"] = checks
+        self.stages.append(stage)
+
+    def scenario(self, scenario_id: str, difficulty: str) -> dict[str, Any]:
+        """The scenario file's data, keys in the order scenario files write them."""
+        data: dict[str, Any] = {
+            "id": scenario_id,
+            "title": self.title,
+            "description": self.description or self.title,
+            "tags": self.tags,
+            "difficulty": self.difficulty or difficulty,
+            **self.world.scenario_head(),
+            "instruction": self.instruction,
+            "apps": {app: tables for app, tables in self.world.apps.items() if app in self.apps_used()},
+            "stages": self.stages,
+        }
+        for key in ("allow", "relax", "forbid"):
+            if getattr(self, key):
+                data[key] = getattr(self, key)
+        data["limits"] = self.limits
+        data.update(self.extra)
+        data["oracle"] = self.oracle
+        if self.oracles:
+            data["oracles"] = self.oracles
+        return data
+
+    def apps_used(self) -> set[str]:
+        """Every app of the world: tasks see the whole organization (distraction included)."""
+        return set(self.world.apps)
+
+
+class Family(ABC):
+    """A task template; subclasses set the class attributes and implement `sample` and `build`."""
+
+    name: ClassVar[str]
+    """Lowercase letters, digits and '-': the command line's FAMILY and the prefix of task ids."""
+    title: ClassVar[str]
+    apps: ClassVar[tuple[str, ...]]
+    """The apps its tasks act in (every task still seeds the whole world)."""
+    knobs: ClassVar[dict[str, tuple[Any, ...]]] = {}
+    """Difficulty knobs (see `KNOBS`) and the values a task may take, easiest first."""
+    split_params: ClassVar[tuple[str, ...]] = ()
+    """Parameters whose combination decides the split: train and test never share a combination."""
+    phrasings: ClassVar[int] = 1
+    """How many ways the instruction is worded (the parameter `phrasing` picks one)."""
+    editions: ClassVar[tuple[int, ...]] = (1, 2)
+    """The task-set editions the family draws tasks for: edition 1 is release v1's (its ten families, worded and
+    built as then, byte for byte); edition 2 words instructions with `phrasing.compose` (`world.edition`)."""
+
+    @abstractmethod
     def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        users = {u["email"] for u in world.apps["tickets"]["users"]}
-        people = [p for p in world.people if p.email in users and p.email != world.persona.email]
-        companies = sorted({o.company for o in world.outsiders if o.company})
-        if not people or not companies:
-            return None
-        count = knobs.get("steps", 2)
-        kinds = rng.sample(list(SEVERITY), count)
-        seed = rng.randrange(1 << 30)
-        params = {
-            "reporter": rng.choice(people).email,
-            "project": rng.choice(world.apps["tickets"]["projects"])["key"],
-            "kinds": kinds,
-            "components": rng.sample(COMPONENTS, count),
-            "company": rng.choice(companies),
-            "times": [f"{rng.randint(6, 8):02d}:{rng.choice(['05', '20', '35', '50'])}" for _ in kinds],
-            "idea": list(rng.choice(IDEAS)) if knobs.get("distractors", 0) else None,
-            "fault": rng.choice(FAULTS),
-            "at": rng.randint(1, count),
-            "seed": seed,
-        }
-        params["template"] = _instruction(world, params)[1]
-        return params
+        """Draw this task's parameters (JSON-able) from the world; None when the world cannot host one."""
 
+    @abstractmethod
     def build(self, world: World, params: dict[str, Any]) -> Draft:
-        me, reporter = world.persona, world.person(params["reporter"])
-        _seed(world, params)
-        draft = Draft(
-            world,
-            title="File the bug reports by the triage guide while the tracker fails",
-            instruction=_instruction(world, params)[0],
-            description=f"{len(params['kinds'])} bug report(s) from {reporter.name} filed in {params['project']} "
-            f"by the triage guide and the keys sent back; the tracker's create_ticket call {params['at']} meets "
-            f"a {params['fault']} fault.",
-            tags=["generated", "flaky-triage", "fault-injection", "retry", "mail", "docs", "tickets"],
-        )
-        _stages(draft, params, me.email)
-        draft.extra["faults"] = {"tickets": {"rules": [_rule(params)]}}
-        draft.oracle = _oracle(params)
-        draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
-        if params["fault"] == "timeout":
-            draft.limits["call_deadline_s"] = DEADLINE_S
-        return draft
+        """The scenario of these parameters over `world` (a copy: add rows to it through the draft)."""
+
+    def difficulty(self, knobs: dict[str, Any], params: dict[str, Any]) -> str:
+        """easy / medium / hard from where each knob sits in its range (world size counts too)."""
+        ranks = []
+        for name, values in self.knobs.items():
+            if name in knobs and knobs[name] in values and len(values) > 1:
+                ranks.append(values.index(knobs[name]) / (len(values) - 1))
+        size = {"small": 0.0, "medium": 0.5, "large": 1.0}.get(knobs.get("size", "small"), 0.0)
+        score = (sum(ranks) + size) / (len(ranks) + 1)
+        return DIFFICULTIES[min(2, int(score * 3))]
+
+    def split_key(self, params: dict[str, Any]) -> str:
+        picked = {k: params.get(k) for k in self.split_params} if self.split_params else params
+        return canonical(picked)
 
 
-def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:
-    count = len(params["kinds"])
-    values = {"reporter": world.person(params["reporter"]).first_name, "count": {2: "two", 3: "three"}[count]}
-    return phrasing.compose(
-        world, random.Random(params["seed"]), "flaky-triage", "file", REQUESTS, values, openers=OPENERS, closers=CLOSERS
-    )
+FAMILIES: dict[str, type[Family]] = {}
 
 
-def _seed(world: World, params: dict[str, Any]) -> None:
-    """The reports, the idea, the triage guide."""
-    me, reporter = world.persona, world.person(params["reporter"])
-    mail = world.apps["mail"].setdefault("messages", [])
-    for n, (kind, component, time) in enumerate(
-        zip(params["kinds"], params["components"], params["times"], strict=True)
-    ):
-        body = SYMPTOMS[kind].format(component=component, time=time, company=params["company"])
-        mail.append(
-            {
-                "id": f"bug-report-{n + 1}",
-                "from": reporter.address_line,
-                "to": [me.email],
-                "subject": f"Bug: {component}",
-                "sent_at": iso(world.start - timedelta(minutes=90 - 20 * n)),
-                "body": f"Hi {me.first_name},\n\n{body}\n\nSteps: open the {component} and try to use it.\n\n"
-                f"{reporter.first_name}",
-            }
-        )
-    if params["idea"]:
-        mail.append(
-            {
-                "id": "feature-idea",
-                "from": reporter.address_line,
-                "to": [me.email],
-                "subject": "Idea for the backlog",
-                "sent_at": iso(world.start - timedelta(minutes=15)),
-                "body": f"Not a bug, just a thought: {params['idea'][1]} would be lovely some day.\n\n{reporter.first_name}",
-            }
-        )
-    rules = "\n".join(
-        f"- {label}: {what}, priority **{prio}**, label `{label}`."
-        for what, (prio, label) in (
-            ("an outage or data loss (down for everyone)", SEVERITY["outage"]),
-            ("a bug that blocks one customer's work", SEVERITY["blocker"]),
-            ("a cosmetic bug", SEVERITY["cosmetic"]),
-        )
-    )
-    world.apps["docs"]["documents"].append(
-        {
-            "id": "triage-guide",
-            "title": "Bug triage guide",
-            "owner": me.email,
-            "updated_at": iso(world.start - timedelta(days=20)),
-            "content": f"# Bug triage guide\n\nEvery bug goes to project **{params['project']}** as type **bug**, one ticket "
-            f"per bug, with a priority and exactly one severity label:\n\n{rules}\n\nFeature ideas are not filed as "
-            "tickets. Reply to the reporter with the new keys.\n",
+def register(cls: type[Family]) -> type[Family]:
+    """Class decorator: adds a task family to the registry `families()` reads."""
+    if cls.name in FAMILIES and FAMILIES[cls.name] is not cls:
+        raise ValueError(f"two families named {cls.name!r}")
+    FAMILIES[cls.name] = cls
+    return cls
+
+
+def families() -> dict[str, type[Family]]:
+    """Every registered family by name (importing the built-in family modules first)."""
+    from orchestrator.generate import families as package  # noqa: PLC0415
+
+    package.load_all()
+    return dict(sorted(FAMILIES.items()))
+
+
+# -- helpers families share --------------------------------------------------------
+
+
+def canonical(value: Any) -> str:
+    """A value as canonical JSON (sorted keys, no spaces): what digests and deduplication compare."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def digest(value: Any, length: int = 16) -> str:
+    """A short SHA-256 hex digest of a string or of a value's canonical JSON."""
+    text = value if isinstance(value, str) else canonical(value)
+    return hashlib.sha256(text.encode()).hexdigest()[:length]
+
+
+def phrase(templates: list[str], index: int, **values: Any) -> str:
+    """Template `index` (mod the count) filled with `values` (`str.format`)."""
+    return " ".join(templates[index % len(templates)].format(**values).split())
+
+
+def human_day(day: Any) -> str:
+    """'Thursday 5 March' for a date or date-time."""
+    return f"{day:%A} {day.day} {day:%B}"
+
+
+def join(items: list[str]) -> str:
+    """'A', 'A and B', 'A, B and C'."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def human_time(when: Any) -> str:
+    """A time of day as instructions write it: `14:30`."""
+    return f"{when:%H:%M}"
+
+
+_FAKERS: dict[str, Faker] = {}
+
+
+def fake(rng: random.Random, locale: str = "en_US") -> Faker:
+    """A Faker for names and text, seeded from `rng` (so the task's parameters decide what it says)."""
+    if locale not in _FAKERS:
+        _FAKERS[locale] = Faker(locale)
+    found = _FAKERS[locale]
+    found.seed_instance(rng.randrange(1 << 30))
+    return found
+
+
+@dataclass
+class Task:
+    """One generated task: its scenario and what the manifest says about it."""
+
+    id: str
+    family: str
+    index: int
+    params: dict[str, Any]
+    knobs: dict[str, Any]
+    difficulty: str
+    split: str
+    core: bool
+    world: dict[str, Any]
+    """{seed, size, digest} of the world it was built on."""
+    scenario: dict[str, Any]
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Edition 2: what the manifest row adds (edition, organization, template, industry, size, measured
+    properties: calls, apps, planted, events, responders, ask_user, faults)."""
+
+    def yaml(self) -> str:
+        return dump_yaml(self.scenario)
+
+    def content_hash(self, text: str | None = None) -> str:
+        """The sha256 of the scenario file (`text`: its YAML when already dumped)."""
+        return hashlib.sha256((self.yaml() if text is None else text).encode()).hexdigest()
+
+    def checks_key(self) -> str:
+        """What makes two tasks the same after normalization: the family and what is judged (checks, forbids,
+        allow and relax rules, names and weights aside). Different parameters with the same checks collide."""
+
+        def strip(value: Any) -> Any:
+            if isinstance(value, dict):
+                return {k: strip(v) for k, v in value.items() if k not in ("name", "weight")}
+            if isinstance(value, list):
+                return [strip(v) for v in value]
+            return value
+
+        s = self.scenario
+        judged = {
+            "stages": [strip(st["checks"]) for st in s["stages"]],
+            "forbid": strip(s.get("forbid", [])),
+            "allow": s.get("allow", {}),
+            "relax": s.get("relax", {}),
         }
-    )
+        return digest({"family": self.family, "judged": judged}, 32)
+
+    def manifest_row(self, text: str | None = None) -> dict[str, Any]:
+        """The manifest's row of the task (`text`: its YAML when already dumped)."""
+        return {
+            "id": self.id,
+            "family": self.family,
+            "index": self.index,
+            "split": self.split,
+            "core": self.core,
+            "difficulty": self.difficulty,
+            "knobs": self.knobs,
+            "parameters": self.params,
+            "world": self.world,
+            "content_hash": self.content_hash(text),
+            **self.extra,
+        }
 
 
-def _about(component: str) -> dict[str, Any]:
-    return {"any": [{col: {"says": {"phrase": component, "claimed": False}}} for col in ("title", "description")]}
+class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+    """libyaml's emitter when PyYAML has it (ten times faster; scenario files hold whole worlds)."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
 
 
-def _stages(draft: Draft, params: dict[str, Any], me: str) -> None:
-    project, reporter = params["project"], params["reporter"]
-    recovery = {"error": ("the failed create was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "timeout": ("the create that timed out was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "rate_limit": ("the rate limit was waited out before retrying", {"waited_for_rate_limit": "tickets__create_ticket"}),
-                "lost_reply": ("the create whose reply was lost was not redone", {"no_duplicate_after_lost_reply": "tickets__create_ticket"}),
-                }[params["fault"]]  # fmt: skip
-    draft.stage("recovered from the tracker's fault", [
-        {"name": recovery[0], "journal": recovery[1], "required": True},
-        {"name": "read the triage guide before filing", "journal": {"read_first": "tickets__create_ticket", "entity": {
-            "app": "docs", "table": "documents", "where": {"id": "triage-guide"}}}},
-    ], weight=0.5)  # fmt: skip
-    checks: list[dict[str, Any]] = []
-    for kind, component in zip(params["kinds"], params["components"], strict=True):
-        prio, label = SEVERITY[kind]
-        others = [s[1] for s in SEVERITY.values() if s[1] != label]
-        checks.append({"name": f"one ticket about the {component}: a {project} bug at {prio} priority labelled {label}",
-                       "app": "tickets", "table": "tickets", "added": True, "where": _about(component),
-                       "expect": {"count": 1, "all": {"project": project, "type": "bug", "priority": prio,
-                                                      "labels": {"contains": label, "not": {"has": {"one_of": others}}}}}})  # fmt: skip
-    checks.append({"name": f"{len(params['kinds'])} new tickets in all (no duplicate, nothing for the idea)",
-                   "app": "tickets", "table": "tickets", "added": True, "expect": {"count": len(params["kinds"])}})  # fmt: skip
-    draft.stage("every report filed once, by the guide", checks, weight=2)
-    draft.stage("the reporter has the keys", [
-        {"name": "the reporter is told every new key", "told": {"who": [reporter], "facts": [
-            {"mentions_code": {"from": {"app": "tickets", "table": "tickets", "added": True, "where": _about(c), "field": "key"}}}
-            for c in params["components"]]}},
-    ])  # fmt: skip
-    draft.allow = {
-        "tickets": {"tickets": {"added": True, "where": {"project": project}}},
-        "mail": {"messages": {"added": True}},
-    }
-    draft.forbid = [{"name": "mail goes to the reporter only", "app": "mail", "table": "messages", "change": "added",
-                     "where": {"folder": "sent", "any": [{f: {"has": {"not_equals": reporter}}} for f in ("to", "cc", "bcc")]}}]  # fmt: skip
-    if params["idea"]:
-        draft.forbid.append({"name": "the feature idea is not filed", "app": "tickets", "table": "tickets", "change": "added",
-                             "where": _about(params["idea"][0])})  # fmt: skip
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
-def _rule(params: dict[str, Any]) -> dict[str, Any]:
-    rule: dict[str, Any] = {"tool": "create_ticket", "calls": [params["at"]]}
-    if params["fault"] == "error":
-        rule["message"] = "HTTP 503 Service Unavailable: upstream tickets-api did not respond in time. Please retry."
-    else:
-        rule["kind"] = params["fault"]
-    if params["fault"] == "rate_limit":
-        rule["retry_after_s"] = 0.5
-    return rule
+_Dumper.add_representer(str, _str)
 
 
-def _oracle(params: dict[str, Any]) -> list[dict[str, Any]]:
-    """Read the reports and the guide, file each (the oracle recovers from the fault as its policy says: it waits
-    and retries, or looks up a lost create), check the project, reply with the keys."""
-    reporter, project = params["reporter"], params["project"]
-    oracle: list[dict[str, Any]] = [
-        {"tool": "mail__search_messages", "args": {"query": f"from:{reporter} subject:bug"}},
-        *(
-            {"tool": "mail__get_message", "args": {"message_id": f"bug-report-{n + 1}"}, "save": f"report{n + 1}"}
-            for n in range(len(params["kinds"]))
-        ),
-        {"tool": "docs__search_documents", "args": {"query": "triage guide"}, "save": "guides"},
-        {"tool": "docs__get_document", "args": {"document_id": "${guides.documents.0.id}"}},
-    ]
-    for n, (kind, component) in enumerate(zip(params["kinds"], params["components"], strict=True)):
-        prio, label = SEVERITY[kind]
-        oracle.append(
-            {
-                "tool": "tickets__create_ticket",
-                "save": f"t{n + 1}",
-                "unchecked": ["title", "description"],
-                "args": {
-                    "project": project,
-                    "type": "bug",
-                    "priority": prio,
-                    "labels": [label],
-                    "title": f"{component[:1].upper() + component[1:]}: {kind}",
-                    "description": SYMPTOMS[kind].format(
-                        component=component, time=params["times"][n], company=params["company"]
-                    ),
-                },
-            }
-        )
-    oracle.append({"tool": "tickets__search_tickets", "args": {"project": project, "status": "todo"}})
-    keys = ", ".join(f"${{t{n + 1}.key}} ({c})" for n, c in enumerate(params["components"]))
-    oracle.append(
-        {"tool": "mail__reply", "args": {"message_id": "${report1.id}", "body": f"Thanks, all filed: {keys}."}}
-    )
-    return oracle
+def dump_yaml(data: Any) -> str:
+    """YAML the way generated scenario files are written: key order kept, block text, deterministic."""
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120, default_flow_style=False)

@@ -1,341 +1,345 @@
-"""flaky-triage (edition 2): file and triage the bug reports a colleague mailed, while the tracker misbehaves.
+"""Instructions as people write them (edition 2): phrasings composed from parts, held out by template.
 
-A colleague (the reporter) mailed the persona two or three bug reports this morning, each about one component:
-an outage (down for everyone), a bug that blocks one customer, or a cosmetic glitch. The team's triage guide in
-Docs says where bugs go (one project), their type, and the priority and severity label each kind gets; feature
-ideas are not filed (a distractor mail holds one). The persona is asked to file one ticket per report by the guide
-and reply to the reporter with the keys. The tracker fails one `create_ticket` call (`fault`):
+An edition-2 family words its instruction with `compose`: one *request* (the ask itself; its id is the task's
+template), optionally wrapped in an *opener* (context, a greeting, a forwarded mail) and a *closer* (a constraint, a
+thank-you), all `str.format` templates over the task's values. Around them `compose` may add a greeting, an
+aside and a sign-off shared by every family (`GREETINGS`, `ASIDES`, `SIGNOFFS`), and sometimes the slips people
+make when they type fast (`slip`: a lower-case first letter, a missing full stop, no comma before "and", a dropped
+"the"), made on the templates' own words only, never on a value (a name, number, time, date or key). Every part
+has an id, `<family>/<intent>/<kind>/<n>` (the shared ones `common/all/<kind>/<n>`), and every id falls on one side
+of the split by its own hash (`template_split`): a task on a test organization is worded only with test parts, a
+train task only with train parts, so test phrasings never appear in train.
 
-- `error`: an HTTP 503 before the tool runs (retry it);
-- `timeout`: no answer within the call deadline, "may or may not have been applied" (it was not: look, then retry);
-- `rate_limit`: an HTTP 429 naming when to retry (wait, then retry);
-- `lost_reply`: an HTTP 502 although the ticket was created (look it up; a blind retry files a duplicate).
+    text, template = compose(world, rng, "reschedule", "move", REQUESTS, values, openers=OPENERS, closers=CLOSERS)
+    params["template"] = template      # recorded in the parameters and the manifest
 
-Judged: exactly one new ticket per report (found by its component), in the guide's project, a bug at the guide's
-priority with its severity label and no other; as many new tickets as reports (no duplicate from a blind retry, no
-ticket for the idea); the reporter told every new key. Required process check by fault: the failed create retried
-(`error`, `timeout`), the rate limit waited out, or the lost create not redone. Also: the guide read before filing.
+`compose_parts` does the same and also returns the ids of every part used (families record them as
+`params["parts"]`); `word` composes from a `Phrasebook` (a family's requests, openers and closers for one intent)
+with a random stream of its own seed, so `sample` and `build` word a task alike; `stamp` records a task's wording
+in its parameters (`wording`, `template`, `parts`). A world without a split (`world.split is None`: edition 1, or
+a run without splits) may use every part. A template may hold line breaks (a forwarded mail); spaces within a line
+are collapsed.
+
+May import nothing first-party.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
-from datetime import timedelta
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from orchestrator.generate import phrasing
-from orchestrator.generate.family import Draft, Family, register
-from orchestrator.generate.world import World, iso
+TEST_SHARE = 25
+"""Percent of every part list held out for test (by the hash of each part's id)."""
 
-FAULTS = ("error", "timeout", "rate_limit", "lost_reply")
-SEVERITY = {"outage": ("highest", "sev1"), "blocker": ("high", "sev2"), "cosmetic": ("low", "sev3")}
-COMPONENTS = (
-    "checkout page",
-    "CSV export",
-    "SSO login",
-    "invoice PDF",
-    "search results",
-    "mobile sync",
-    "password reset",
-    "dashboard charts",
-    "notification emails",
-    "file upload",
-    "audit log",
-    "billing portal",
-    "calendar sync",
-    "API tokens page",
-    "report scheduler",
-)
-SYMPTOMS = {
-    "outage": "Since {time} the {component} fails for every customer with an internal error; nobody can use it.",
-    "blocker": "{company}'s admins get an error on the {component} every time, which blocks their month-end work. "
-    "Other customers are fine.",
-    "cosmetic": "On the {component} the labels overlap the icons by a few pixels. Purely cosmetic, nothing breaks.",
-}
-IDEAS = (
-    ("dark mode", "a dark mode for the dashboard"),
-    ("keyboard shortcuts", "keyboard shortcuts in the editor"),
-    ("emoji reactions", "emoji reactions on comments"),
-)
-"""Feature ideas a distractor mail holds: (the words a ticket about it would use, the mail's wording)."""
-DEADLINE_S = 1.0
-"""The call deadline of a `timeout` task (seconds of real time an agent waits for the hung call)."""
+USE = {"greeting": 0.5, "opener": 0.8, "closer": 0.8, "aside": 0.35, "signoff": 0.5}
+"""How often each optional part is used (when its list has one on the world's side)."""
+SLIPS = 0.3
+"""How often an instruction carries typing slips."""
 
-REQUESTS = [
-    "{reporter} mailed me {count} bug reports this morning. File a ticket for each following our triage guide in "
-    "Docs, and reply to {reporter} with the ticket keys.",
-    "Please file {reporter}'s bug reports from today ({count} mails) the way the triage guide says, then send "
-    "{reporter} the keys.",
-    "Can you sort out the bug reports {reporter} sent me today? One ticket per report, triaged by our guide in Docs, "
-    "and let {reporter} know the keys.",
-    "{reporter} found {count} bugs; the reports are in my inbox. Ticket each one per the triage guide (project, "
-    "priority, severity label) and reply with the keys.",
-    "Triage and file today's bug reports from {reporter}: one ticket each, as our bug triage guide says. {reporter} "
-    "wants the keys back.",
-    "Please turn {reporter}'s {count} bug mails from this morning into tickets, following the triage guide, and tell "
-    "{reporter} which keys they got.",
-    "There are {count} new bug reports from {reporter} in my mail. File them by the book (the triage guide in Docs) "
-    "and reply to {reporter} with the keys so they can follow them.",
-    "Could you log {reporter}'s bug reports in the tracker? Our triage guide says where and how. Send {reporter} the "
-    "ticket keys afterwards.",
-    "File a ticket for every bug {reporter} reported today, triaged per our guide, and reply to them with the keys. "
-    "Only real bugs, please.",
-    "{reporter} is waiting for tickets for the bugs they mailed me today. Create them as the triage guide describes "
-    "and reply with the keys.",
-    "Get {reporter}'s {count} bug reports into the tracker (the triage guide in Docs has the rules) and let "
-    "{reporter} know the keys.",
-    "Can you take care of today's bug reports from {reporter}? Each needs a ticket set up per our triage guide; then "
-    "mail {reporter} the keys.",
-    "I got {count} bug reports from {reporter}. Please file one ticket per bug exactly as our triage guide says and "
-    "answer {reporter} with the keys.",
-    "Please process {reporter}'s bug mails from this morning: tickets filed per the triage guide, keys sent back to "
-    "{reporter}.",
-    "{reporter} reported {count} bugs by mail. Put each into the tracker with the priority and label the triage guide "
-    "gives, and reply to {reporter} with the keys.",
-    "Bug reports from {reporter} need filing: follow the triage guide in Docs for each, one ticket per bug, and send "
-    "{reporter} the keys.",
-    "Forwarding you the job: {reporter} sent {count} bug reports today. File them as our guide says and reply to "
-    "{reporter} with the ticket keys.",
-    "Would you file the bugs {reporter} mailed me today? Triage them with our guide and reply with the keys when "
-    "they're in.",
-    "Today's bug reports from {reporter} ({count} of them) should become tickets, triaged the way the guide in Docs "
-    "says. Reply to {reporter} with the keys.",
-    "Please log each of {reporter}'s new bug reports as a ticket (triage guide rules) and tell {reporter} the keys "
-    "in a reply.",
-    "Handle {reporter}'s {count} bug reports for me: a ticket for each as per the triage guide, then the keys to "
-    "{reporter}.",
-    "{reporter} needs the bugs from this morning's mails filed. Use our triage guide for project, priority and label, "
-    "and reply with the keys.",
-    "Please get {reporter}'s reported bugs into the tracker today, triaged as the guide says, and send them the keys.",
-    "Can you file {reporter}'s bug reports (in my inbox since this morning) following the triage guide, and reply "
-    "to {reporter} with the keys?",
+GREETINGS = [
+    "Hi!",
+    "Hey.",
+    "Hi there.",
+    "Morning!",
+    "Hello.",
+    "Hey, quick one.",
+    "Hi, hope your day is going well.",
+    "Hi — one for you.",
+    "Hello! Small favour.",
+    "Hey there!",
+    "Good morning.",
+    "Quick request.",
+    "Hi, got a minute?",
+    "Hey — when you have a moment.",
+    "Okay, next thing.",
+    "Right, another one.",
+    "Hi, need a hand with something.",
+    "One more thing for today.",
+    "Hiya.",
+    "Hello again.",
+    "Hey! Something for your list.",
+    "Hi, a task for you.",
+    "Morning, hope you're well.",
+    "So, a task.",
+    "Hi, hope your week is going well.",
+    "Hey, can you help?",
+    "Good afternoon.",
+    "Hi again!",
+    "Hi there, one more.",
+    "Morning.",
+    "Afternoon!",
+    "Hey, need a favour.",
+    "Hello, quick task.",
+    "Hi. Got something for you.",
+    "Hey, hope all's well.",
+    "Hi, small thing.",
+    "Hello there!",
+    "Hey hey.",
+    "OK, here's one.",
+    "Hi, if you have a sec.",
+    "Heya.",
+    "Hi, could use your help.",
 ]
-OPENERS = [
-    "The tracker has been flaky all morning, so double-check what you file.",
-    "Heads-up: the ticket system is timing out now and then today.",
-    "Busy morning here.",
-    "QA was busy yesterday.",
-    "I'm in workshops until lunch.",
-    "Our tracker is having a bad day, sorry in advance.",
-    "Quick one before standup.",
-    "Something for your list today.",
+"""Greetings any instruction may open with (ids `common/all/greeting/<n>`)."""
+
+SIGNOFFS = [
+    "Thanks!",
+    "Thank you.",
+    "Thanks a lot.",
+    "Cheers.",
+    "Much appreciated.",
+    "Thanks in advance.",
+    "Thanks, you're a star.",
+    "Appreciate it!",
+    "Ta.",
+    "Many thanks.",
+    "Thanks so much.",
+    "Thank you!",
+    "Cheers, thanks.",
+    "Let me know if anything is unclear.",
+    "Shout if you get stuck.",
+    "Thanks for sorting this out.",
+    "Grateful for the help.",
+    "Thanks, that'd be a big help.",
+    "Thanks very much.",
+    "That's all, thanks.",
+    "Thanks — really appreciate it.",
+    "Ping me when it's done.",
+    "Cheers for this.",
+    "Thanks a million.",
+    "Thank you so much.",
+    "Thanks, legend.",
+    "Cheers!",
+    "Thanks, I owe you one.",
+    "Appreciated.",
+    "Thanks heaps.",
+    "Many thanks in advance.",
+    "Thanks for your help.",
+    "Let me know when that's done.",
+    "Tell me if something looks off.",
+    "Thanks, that's everything.",
+    "Thanks again.",
+    "Cheers, much appreciated.",
+    "Thanks a bunch.",
+    "Let me know how it goes.",
+    "Thank you kindly.",
+    "Ta, thanks.",
 ]
-CLOSERS = [
-    "Make sure nothing gets filed twice.",
-    "No duplicates, please: check before you retry.",
-    "Keep the reply short.",
-    "Don't file anything that isn't a bug.",
-    "Go by the guide for the priorities, not by gut feeling.",
-    "If the tracker errors, look before you try again.",
-    "One ticket per bug, no more.",
-    "The guide is the doc called 'Bug triage guide'.",
+"""Sign-offs any instruction may end with (ids `common/all/signoff/<n>`)."""
+
+ASIDES = [
+    "No rush.",
+    "It's not urgent.",
+    "This one matters to me.",
+    "I'll check on it later.",
+    "It shouldn't take long.",
+    "Should be straightforward.",
+    "I'd do it myself but I'm short on time.",
+    "I trust your judgement on the details.",
+    "Take your time and get it right.",
+    "I've been meaning to do this all week.",
+    "It's been on my to-do list for a while.",
+    "Hopefully quick.",
+    "Sorry for the admin.",
+    "I know it's a bit fiddly.",
+    "This would really help me out.",
+    "It's the last thing on my list today.",
+    "I'm relying on you for this one.",
+    "Better to be careful than fast here.",
+    "Accuracy matters more than speed.",
+    "I won't be able to check before it's done.",
+    "I'll be offline for a bit.",
+    "I'm in meetings, so I can't help much.",
+    "Whenever you get to it today.",
+    "This has to be right.",
+    "It's a small one.",
+    "Please be careful with it.",
+    "I'd like this off my plate.",
+    "Thanks for picking this up.",
+    "Let's get it done properly.",
+    "I appreciate you taking it on.",
 ]
+"""Asides any instruction may carry after its request (ids `common/all/aside/<n>`): how it matters, never a new
+constraint the checks do not hold."""
 
 
-@register
-class FlakyTriage(Family):
-    """The task family of bug reports filed and triaged while the tracker fails a call."""
-
-    name = "flaky-triage"
-    title = "File and triage bug reports while the tracker fails"
-    apps = ("mail", "docs", "tickets")
-    knobs = {"steps": (2, 3), "distractors": (0, 1)}
-    split_params = ("template", "fault", "kinds")
-    editions = (2,)
-
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        users = {u["email"] for u in world.apps["tickets"]["users"]}
-        people = [p for p in world.people if p.email in users and p.email != world.persona.email]
-        companies = sorted({o.company for o in world.outsiders if o.company})
-        if not people or not companies:
-            return None
-        count = knobs.get("steps", 2)
-        kinds = rng.sample(list(SEVERITY), count)
-        seed = rng.randrange(1 << 30)
-        params = {
-            "reporter": rng.choice(people).email,
-            "project": rng.choice(world.apps["tickets"]["projects"])["key"],
-            "kinds": kinds,
-            "components": rng.sample(COMPONENTS, count),
-            "company": rng.choice(companies),
-            "times": [f"{rng.randint(6, 8):02d}:{rng.choice(['05', '20', '35', '50'])}" for _ in kinds],
-            "idea": list(rng.choice(IDEAS)) if knobs.get("distractors", 0) else None,
-            "fault": rng.choice(FAULTS),
-            "at": rng.randint(1, count),
-            "seed": seed,
-        }
-        params["template"] = _instruction(world, params)[1]
-        return params
-
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
-        me, reporter = world.persona, world.person(params["reporter"])
-        _seed(world, params)
-        draft = Draft(
-            world,
-            title="File the bug reports by the triage guide while the tracker fails",
-            instruction=_instruction(world, params)[0],
-            description=f"{len(params['kinds'])} bug report(s) from {reporter.name} filed in {params['project']} "
-            f"by the triage guide and the keys sent back; the tracker's create_ticket call {params['at']} meets "
-            f"a {params['fault']} fault.",
-            tags=["generated", "flaky-triage", "fault-injection", "retry", "mail", "docs", "tickets"],
-        )
-        _stages(draft, params, me.email)
-        draft.extra["faults"] = {"tickets": {"rules": [_rule(params)]}}
-        draft.oracle = _oracle(params)
-        draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
-        if params["fault"] == "timeout":
-            draft.limits["call_deadline_s"] = DEADLINE_S
-        return draft
+def part_id(family: str, intent: str, kind: str, index: int) -> str:
+    """The id of part `index` of a list: `<family>/<intent>/<kind>/<index>`."""
+    return f"{family}/{intent}/{kind}/{index}"
 
 
-def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:
-    count = len(params["kinds"])
-    values = {"reporter": world.person(params["reporter"]).first_name, "count": {2: "two", 3: "three"}[count]}
-    return phrasing.compose(
-        world, random.Random(params["seed"]), "flaky-triage", "file", REQUESTS, values, openers=OPENERS, closers=CLOSERS
-    )
+def template_split(template: str) -> str:
+    """`train` or `test`: the side of the split a part id falls on (its own hash, so adding parts moves none)."""
+    bucket = int(hashlib.sha256(template.encode()).hexdigest()[:8], 16) % 100
+    return "test" if bucket < TEST_SHARE else "train"
 
 
-def _seed(world: World, params: dict[str, Any]) -> None:
-    """The reports, the idea, the triage guide."""
-    me, reporter = world.persona, world.person(params["reporter"])
-    mail = world.apps["mail"].setdefault("messages", [])
-    for n, (kind, component, time) in enumerate(
-        zip(params["kinds"], params["components"], params["times"], strict=True)
+def usable(family: str, intent: str, kind: str, parts: Sequence[str], split: str | None) -> list[int]:
+    """Indexes of the parts a task of `split` may use (all of them when `split` is None); never empty when the list
+    has a part on each side (the caller's lists must, for a split run)."""
+    every = list(range(len(parts)))
+    if split is None:
+        return every
+    return [i for i in every if template_split(part_id(family, intent, kind, i)) == split]
+
+
+def sides(family: str, intent: str, kind: str, parts: Sequence[str]) -> dict[str, int]:
+    """How many parts of a list fall on each side: {"train": n, "test": m}."""
+    counts = {"train": 0, "test": 0}
+    for i in range(len(parts)):
+        counts[template_split(part_id(family, intent, kind, i))] += 1
+    return counts
+
+
+@dataclass(frozen=True)
+class Composition:
+    """A composed instruction: its text, its template (the request's id) and the ids of every part used."""
+
+    text: str
+    template: str
+    parts: tuple[str, ...]
+
+
+def compose_parts(
+    world: Any,
+    rng: random.Random,
+    family: str,
+    intent: str,
+    requests: Sequence[str],
+    values: Mapping[str, Any],
+    *,
+    openers: Sequence[str] = (),
+    closers: Sequence[str] = (),
+) -> Composition:
+    """`compose`, with the ids of every part used. Raises ValueError when the split has no request, or when a part
+    names a value the family did not give."""
+    split = getattr(world, "split", None)
+    picks = usable(family, intent, "request", requests, split)
+    if not picks:
+        raise ValueError(f"{family}/{intent}: no request phrasing on the {split} side of the split; add more")
+    index = rng.choice(picks)
+    used = [part_id(family, intent, "request", index)]
+    body = [requests[index]]
+    for kind, parts, owner, before in (
+        ("opener", openers, (family, intent), True),
+        ("aside", ASIDES, ("common", "all"), False),
+        ("closer", closers, (family, intent), False),
+        ("greeting", GREETINGS, ("common", "all"), True),
+        ("signoff", SIGNOFFS, ("common", "all"), False),
     ):
-        body = SYMPTOMS[kind].format(component=component, time=time, company=params["company"])
-        mail.append(
-            {
-                "id": f"bug-report-{n + 1}",
-                "from": reporter.address_line,
-                "to": [me.email],
-                "subject": f"Bug: {component}",
-                "sent_at": iso(world.start - timedelta(minutes=90 - 20 * n)),
-                "body": f"Hi {me.first_name},\n\n{body}\n\nSteps: open the {component} and try to use it.\n\n"
-                f"{reporter.first_name}",
-            }
-        )
-    if params["idea"]:
-        mail.append(
-            {
-                "id": "feature-idea",
-                "from": reporter.address_line,
-                "to": [me.email],
-                "subject": "Idea for the backlog",
-                "sent_at": iso(world.start - timedelta(minutes=15)),
-                "body": f"Not a bug, just a thought: {params['idea'][1]} would be lovely some day.\n\n{reporter.first_name}",
-            }
-        )
-    rules = "\n".join(
-        f"- {label}: {what}, priority **{prio}**, label `{label}`."
-        for what, (prio, label) in (
-            ("an outage or data loss (down for everyone)", SEVERITY["outage"]),
-            ("a bug that blocks one customer's work", SEVERITY["blocker"]),
-            ("a cosmetic bug", SEVERITY["cosmetic"]),
-        )
-    )
-    world.apps["docs"]["documents"].append(
-        {
-            "id": "triage-guide",
-            "title": "Bug triage guide",
-            "owner": me.email,
-            "updated_at": iso(world.start - timedelta(days=20)),
-            "content": f"# Bug triage guide\n\nEvery bug goes to project **{params['project']}** as type **bug**, one ticket "
-            f"per bug, with a priority and exactly one severity label:\n\n{rules}\n\nFeature ideas are not filed as "
-            "tickets. Reply to the reporter with the new keys.\n",
-        }
+        choices = usable(*owner, kind, parts, split)
+        if not choices or rng.random() >= USE[kind]:
+            continue
+        pick = rng.choice(choices)
+        used.append(part_id(*owner, kind, pick))
+        body.insert(0, parts[pick]) if before else body.append(parts[pick])
+    template = body[0]
+    for before, after in zip(body, body[1:], strict=False):
+        template += ("\n\n" if "\n" in before or "\n" in after else " ") + after  # a forwarded mail: its own lines
+    if rng.random() < SLIPS:
+        template = slip(template, rng)
+    try:
+        text = template.format(**values)
+    except (KeyError, IndexError) as exc:
+        raise ValueError(f"{family}/{intent}: a phrasing names {exc} but the family gives no such value") from None
+    return Composition(tidy(text), used[0], tuple(used))
+
+
+@dataclass(frozen=True)
+class Phrasebook:
+    """The parts one intent of a family is worded from: requests (the ask; >= 20, >= 4 of them on the test side),
+    openers (context, a forwarded mail) and closers (constraints, politeness)."""
+
+    requests: Sequence[str]
+    openers: Sequence[str] = ()
+    closers: Sequence[str] = ()
+
+
+def word(world: Any, seed: int, family: str, intent: str, book: Phrasebook, values: Mapping[str, Any]) -> Composition:
+    """`compose_parts` of a phrasebook with its own random stream (`seed`, recorded in the task's parameters), so a
+    family's `build` words the instruction exactly as its `sample` did."""
+    return compose_parts(
+        world, random.Random(seed), family, intent, book.requests, values, openers=book.openers, closers=book.closers
     )
 
 
-def _about(component: str) -> dict[str, Any]:
-    return {"any": [{col: {"says": {"phrase": component, "claimed": False}}} for col in ("title", "description")]}
+def pick(world: Any, seed: int, family: str, intent: str, kind: str, parts: Sequence[str]) -> tuple[str, str]:
+    """One part of another kind (e.g. the sentence of an extra step) of the world's split, drawn with its own random
+    stream (`seed`): (its text, its id)."""
+    choices = usable(family, intent, kind, parts, getattr(world, "split", None))
+    if not choices:
+        raise ValueError(f"{family}/{intent}: no {kind} part on the {world.split} side of the split; add more")
+    index = random.Random(f"{seed}:{kind}").choice(choices)
+    return parts[index], part_id(family, intent, kind, index)
 
 
-def _stages(draft: Draft, params: dict[str, Any], me: str) -> None:
-    project, reporter = params["project"], params["reporter"]
-    recovery = {"error": ("the failed create was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "timeout": ("the create that timed out was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "rate_limit": ("the rate limit was waited out before retrying", {"waited_for_rate_limit": "tickets__create_ticket"}),
-                "lost_reply": ("the create whose reply was lost was not redone", {"no_duplicate_after_lost_reply": "tickets__create_ticket"}),
-                }[params["fault"]]  # fmt: skip
-    draft.stage("recovered from the tracker's fault", [
-        {"name": recovery[0], "journal": recovery[1], "required": True},
-        {"name": "read the triage guide before filing", "journal": {"read_first": "tickets__create_ticket", "entity": {
-            "app": "docs", "table": "documents", "where": {"id": "triage-guide"}}}},
-    ], weight=0.5)  # fmt: skip
-    checks: list[dict[str, Any]] = []
-    for kind, component in zip(params["kinds"], params["components"], strict=True):
-        prio, label = SEVERITY[kind]
-        others = [s[1] for s in SEVERITY.values() if s[1] != label]
-        checks.append({"name": f"one ticket about the {component}: a {project} bug at {prio} priority labelled {label}",
-                       "app": "tickets", "table": "tickets", "added": True, "where": _about(component),
-                       "expect": {"count": 1, "all": {"project": project, "type": "bug", "priority": prio,
-                                                      "labels": {"contains": label, "not": {"has": {"one_of": others}}}}}})  # fmt: skip
-    checks.append({"name": f"{len(params['kinds'])} new tickets in all (no duplicate, nothing for the idea)",
-                   "app": "tickets", "table": "tickets", "added": True, "expect": {"count": len(params["kinds"])}})  # fmt: skip
-    draft.stage("every report filed once, by the guide", checks, weight=2)
-    draft.stage("the reporter has the keys", [
-        {"name": "the reporter is told every new key", "told": {"who": [reporter], "facts": [
-            {"mentions_code": {"from": {"app": "tickets", "table": "tickets", "added": True, "where": _about(c), "field": "key"}}}
-            for c in params["components"]]}},
-    ])  # fmt: skip
-    draft.allow = {
-        "tickets": {"tickets": {"added": True, "where": {"project": project}}},
-        "mail": {"messages": {"added": True}},
-    }
-    draft.forbid = [{"name": "mail goes to the reporter only", "app": "mail", "table": "messages", "change": "added",
-                     "where": {"folder": "sent", "any": [{f: {"has": {"not_equals": reporter}}} for f in ("to", "cc", "bcc")]}}]  # fmt: skip
-    if params["idea"]:
-        draft.forbid.append({"name": "the feature idea is not filed", "app": "tickets", "table": "tickets", "change": "added",
-                             "where": _about(params["idea"][0])})  # fmt: skip
+def stamp(params: dict[str, Any], rng: random.Random, wording: Any) -> dict[str, Any]:
+    """Edition 2's wording recorded in a task's parameters: the edition-1 `phrasing` index dropped, a `wording` seed
+    drawn from `rng`, and the `template` and `parts` that `wording(params) -> Composition` uses with it."""
+    params.pop("phrasing", None)
+    params["wording"] = rng.randrange(1 << 30)
+    made = wording(params)
+    params.update(template=made.template, parts=list(made.parts))
+    return params
 
 
-def _rule(params: dict[str, Any]) -> dict[str, Any]:
-    rule: dict[str, Any] = {"tool": "create_ticket", "calls": [params["at"]]}
-    if params["fault"] == "error":
-        rule["message"] = "HTTP 503 Service Unavailable: upstream tickets-api did not respond in time. Please retry."
-    else:
-        rule["kind"] = params["fault"]
-    if params["fault"] == "rate_limit":
-        rule["retry_after_s"] = 0.5
-    return rule
+def compose(
+    world: Any,
+    rng: random.Random,
+    family: str,
+    intent: str,
+    requests: Sequence[str],
+    values: Mapping[str, Any],
+    *,
+    openers: Sequence[str] = (),
+    closers: Sequence[str] = (),
+) -> tuple[str, str]:
+    """An instruction and its template id: a request of the world's split, with an opener and a closer of the same
+    split when the lists give some (each also may be left out), and perhaps a greeting, a sign-off and typing slips.
+    Raises ValueError when a split has no request."""
+    made = compose_parts(world, rng, family, intent, requests, values, openers=openers, closers=closers)
+    return made.text, made.template
 
 
-def _oracle(params: dict[str, Any]) -> list[dict[str, Any]]:
-    """Read the reports and the guide, file each (the oracle recovers from the fault as its policy says: it waits
-    and retries, or looks up a lost create), check the project, reply with the keys."""
-    reporter, project = params["reporter"], params["project"]
-    oracle: list[dict[str, Any]] = [
-        {"tool": "mail__search_messages", "args": {"query": f"from:{reporter} subject:bug"}},
-        *(
-            {"tool": "mail__get_message", "args": {"message_id": f"bug-report-{n + 1}"}, "save": f"report{n + 1}"}
-            for n in range(len(params["kinds"]))
-        ),
-        {"tool": "docs__search_documents", "args": {"query": "triage guide"}, "save": "guides"},
-        {"tool": "docs__get_document", "args": {"document_id": "${guides.documents.0.id}"}},
-    ]
-    for n, (kind, component) in enumerate(zip(params["kinds"], params["components"], strict=True)):
-        prio, label = SEVERITY[kind]
-        oracle.append(
-            {
-                "tool": "tickets__create_ticket",
-                "save": f"t{n + 1}",
-                "unchecked": ["title", "description"],
-                "args": {
-                    "project": project,
-                    "type": "bug",
-                    "priority": prio,
-                    "labels": [label],
-                    "title": f"{component[:1].upper() + component[1:]}: {kind}",
-                    "description": SYMPTOMS[kind].format(
-                        component=component, time=params["times"][n], company=params["company"]
-                    ),
-                },
-            }
-        )
-    oracle.append({"tool": "tickets__search_tickets", "args": {"project": project, "status": "todo"}})
-    keys = ", ".join(f"${{t{n + 1}.key}} ({c})" for n, c in enumerate(params["components"]))
-    oracle.append(
-        {"tool": "mail__reply", "args": {"message_id": "${report1.id}", "body": f"Thanks, all filed: {keys}."}}
-    )
-    return oracle
+def tidy(text: str) -> str:
+    """Spaces collapsed within each line, lines stripped, at most one blank line in a row."""
+    lines = [" ".join(line.split()) for line in text.strip().splitlines()]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+_FREE = re.compile(r"\{[^{}]*\}|\"[^\"]*\"|'[A-Z][^']*'")
+"""What a slip never touches: a value's placeholder and a quoted name."""
+
+
+def slip(template: str, rng: random.Random) -> str:
+    """The template with one or two slips people make typing fast: the first letter in lower case, the last full
+    stop or the comma before "and", "then", "so" or "but" left out, a "the" dropped. Only the template's own words
+    change (never a placeholder, so never a name, number, time, date or key, and nothing inside quotes)."""
+    spans = [(m.start(), m.end()) for m in _FREE.finditer(template)]
+
+    def free(at: int) -> bool:
+        return not any(s <= at < e for s, e in spans)
+
+    kinds = ["lower", "stop", "comma", "article"]
+    rng.shuffle(kinds)
+    for kind in kinds[: rng.choice([1, 1, 2])]:
+        if kind == "lower" and template[:1].isupper() and template[1:2].islower() and free(0):
+            template = template[0].lower() + template[1:]
+        elif kind == "stop" and template.endswith(".") and free(len(template) - 1):
+            template = template[:-1]
+        elif kind == "comma":
+            at = [m.start() for m in re.finditer(r"(?<=[a-z]), (?=(and|then|so|but) )", template) if free(m.start())]
+            if at:
+                cut = rng.choice(at)
+                template = template[:cut] + template[cut + 1 :]
+        elif kind == "article":
+            at = [m.start() for m in re.finditer(r"(?<= )the (?=[a-z])", template) if free(m.start())]
+            if at:
+                cut = rng.choice(at)
+                template = template[:cut] + template[cut + 4 :]
+        spans = [(m.start(), m.end()) for m in _FREE.finditer(template)]
+    return template

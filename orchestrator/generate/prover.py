@@ -1,341 +1,280 @@
-"""flaky-triage (edition 2): file and triage the bug reports a colleague mailed, while the tracker misbehaves.
+"""Proving drawn tasks from memory, in this process, on a pool of processes or on Ray.
 
-A colleague (the reporter) mailed the persona two or three bug reports this morning, each about one component:
-an outage (down for everyone), a bug that blocks one customer, or a cosmetic glitch. The team's triage guide in
-Docs says where bugs go (one project), their type, and the priority and severity label each kind gets; feature
-ideas are not filed (a distractor mail holds one). The persona is asked to file one ticket per report by the guide
-and reply to the reporter with the keys. The tracker fails one `create_ticket` call (`fault`):
+A candidate is `(family, index)` of a run (`Plan`: seed, size, edition, split, knobs, proofs). `Prover.outcome`
+draws it, keeps it only when it is of the wanted split, loads its scenario from the data just built
+(`scenario.load_data`: no YAML is written and read back to prove it) and proves it with `prove.validate`: the basic
+proofs always, the full ones (mutations, attacks, equivalents) for `--prove full` or when the task falls in the
+full sample (`in_full_sample`, by the hash of its id). A proven task's YAML is written to the staging folder; the
+`Outcome` says what happened (unfit, other split, proven, dropped and why) with the proof counts by kind.
 
-- `error`: an HTTP 503 before the tool runs (retry it);
-- `timeout`: no answer within the call deadline, "may or may not have been applied" (it was not: look, then retry);
-- `rate_limit`: an HTTP 429 naming when to retry (wait, then retry);
-- `lost_reply`: an HTTP 502 although the ticket was created (look it up; a blind retry files a duplicate).
+Executors run `Prover.outcome` and hand back `concurrent.futures.Future`s: `InlineExecutor` (one thread of this
+process), `PoolExecutor` (one process per worker, `spawn`ed, each with its own in-process backend) and
+`RayExecutor` (one Ray actor per worker). The pipeline decides what to keep, in index order, so every executor and
+worker count writes the same bytes.
 
-Judged: exactly one new ticket per report (found by its component), in the guide's project, a bug at the guide's
-priority with its severity label and no other; as many new tickets as reports (no duplicate from a blind retry, no
-ticket for the idea); the reporter told every new key. Required process check by fault: the failed create retried
-(`error`, `timeout`), the rate limit waited out, or the lost create not redone. Also: the guide read before filing.
+May import: `scenario`, `prove`, `backends`, `episode.collector`, `orchestrator.generate` modules.
 """
 
 from __future__ import annotations
 
-import random
-from datetime import timedelta
+import asyncio
+import concurrent.futures as cf
+import contextlib
+import multiprocessing
+import os
+import signal
+import threading
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
-from orchestrator.generate import phrasing
-from orchestrator.generate.family import Draft, Family, register
-from orchestrator.generate.world import World, iso
+from orchestrator.episode.collector import collector_for_episodes
+from orchestrator.generate.family import Task, digest
 
-FAULTS = ("error", "timeout", "rate_limit", "lost_reply")
-SEVERITY = {"outage": ("highest", "sev1"), "blocker": ("high", "sev2"), "cosmetic": ("low", "sev3")}
-COMPONENTS = (
-    "checkout page",
-    "CSV export",
-    "SSO login",
-    "invoice PDF",
-    "search results",
-    "mobile sync",
-    "password reset",
-    "dashboard charts",
-    "notification emails",
-    "file upload",
-    "audit log",
-    "billing portal",
-    "calendar sync",
-    "API tokens page",
-    "report scheduler",
-)
-SYMPTOMS = {
-    "outage": "Since {time} the {component} fails for every customer with an internal error; nobody can use it.",
-    "blocker": "{company}'s admins get an error on the {component} every time, which blocks their month-end work. "
-    "Other customers are fine.",
-    "cosmetic": "On the {component} the labels overlap the icons by a few pixels. Purely cosmetic, nothing breaks.",
-}
-IDEAS = (
-    ("dark mode", "a dark mode for the dashboard"),
-    ("keyboard shortcuts", "keyboard shortcuts in the editor"),
-    ("emoji reactions", "emoji reactions on comments"),
-)
-"""Feature ideas a distractor mail holds: (the words a ticket about it would use, the mail's wording)."""
-DEADLINE_S = 1.0
-"""The call deadline of a `timeout` task (seconds of real time an agent waits for the hung call)."""
-
-REQUESTS = [
-    "{reporter} mailed me {count} bug reports this morning. File a ticket for each following our triage guide in "
-    "Docs, and reply to {reporter} with the ticket keys.",
-    "Please file {reporter}'s bug reports from today ({count} mails) the way the triage guide says, then send "
-    "{reporter} the keys.",
-    "Can you sort out the bug reports {reporter} sent me today? One ticket per report, triaged by our guide in Docs, "
-    "and let {reporter} know the keys.",
-    "{reporter} found {count} bugs; the reports are in my inbox. Ticket each one per the triage guide (project, "
-    "priority, severity label) and reply with the keys.",
-    "Triage and file today's bug reports from {reporter}: one ticket each, as our bug triage guide says. {reporter} "
-    "wants the keys back.",
-    "Please turn {reporter}'s {count} bug mails from this morning into tickets, following the triage guide, and tell "
-    "{reporter} which keys they got.",
-    "There are {count} new bug reports from {reporter} in my mail. File them by the book (the triage guide in Docs) "
-    "and reply to {reporter} with the keys so they can follow them.",
-    "Could you log {reporter}'s bug reports in the tracker? Our triage guide says where and how. Send {reporter} the "
-    "ticket keys afterwards.",
-    "File a ticket for every bug {reporter} reported today, triaged per our guide, and reply to them with the keys. "
-    "Only real bugs, please.",
-    "{reporter} is waiting for tickets for the bugs they mailed me today. Create them as the triage guide describes "
-    "and reply with the keys.",
-    "Get {reporter}'s {count} bug reports into the tracker (the triage guide in Docs has the rules) and let "
-    "{reporter} know the keys.",
-    "Can you take care of today's bug reports from {reporter}? Each needs a ticket set up per our triage guide; then "
-    "mail {reporter} the keys.",
-    "I got {count} bug reports from {reporter}. Please file one ticket per bug exactly as our triage guide says and "
-    "answer {reporter} with the keys.",
-    "Please process {reporter}'s bug mails from this morning: tickets filed per the triage guide, keys sent back to "
-    "{reporter}.",
-    "{reporter} reported {count} bugs by mail. Put each into the tracker with the priority and label the triage guide "
-    "gives, and reply to {reporter} with the keys.",
-    "Bug reports from {reporter} need filing: follow the triage guide in Docs for each, one ticket per bug, and send "
-    "{reporter} the keys.",
-    "Forwarding you the job: {reporter} sent {count} bug reports today. File them as our guide says and reply to "
-    "{reporter} with the ticket keys.",
-    "Would you file the bugs {reporter} mailed me today? Triage them with our guide and reply with the keys when "
-    "they're in.",
-    "Today's bug reports from {reporter} ({count} of them) should become tickets, triaged the way the guide in Docs "
-    "says. Reply to {reporter} with the keys.",
-    "Please log each of {reporter}'s new bug reports as a ticket (triage guide rules) and tell {reporter} the keys "
-    "in a reply.",
-    "Handle {reporter}'s {count} bug reports for me: a ticket for each as per the triage guide, then the keys to "
-    "{reporter}.",
-    "{reporter} needs the bugs from this morning's mails filed. Use our triage guide for project, priority and label, "
-    "and reply with the keys.",
-    "Please get {reporter}'s reported bugs into the tracker today, triaged as the guide says, and send them the keys.",
-    "Can you file {reporter}'s bug reports (in my inbox since this morning) following the triage guide, and reply "
-    "to {reporter} with the keys?",
-]
-OPENERS = [
-    "The tracker has been flaky all morning, so double-check what you file.",
-    "Heads-up: the ticket system is timing out now and then today.",
-    "Busy morning here.",
-    "QA was busy yesterday.",
-    "I'm in workshops until lunch.",
-    "Our tracker is having a bad day, sorry in advance.",
-    "Quick one before standup.",
-    "Something for your list today.",
-]
-CLOSERS = [
-    "Make sure nothing gets filed twice.",
-    "No duplicates, please: check before you retry.",
-    "Keep the reply short.",
-    "Don't file anything that isn't a bug.",
-    "Go by the guide for the priorities, not by gut feeling.",
-    "If the tracker errors, look before you try again.",
-    "One ticket per bug, no more.",
-    "The guide is the doc called 'Bug triage guide'.",
-]
+FULL_VARIATIONS = 12
+"""Variation episodes a side (channels, extras, wordings; hedges, stuffing, wrong zones, stale values) in the full
+proofs of a generated task: fewer than `orchestrator validate`'s 30, since a release proves thousands."""
 
 
-@register
-class FlakyTriage(Family):
-    """The task family of bug reports filed and triaged while the tracker fails a call."""
+@dataclass(frozen=True)
+class Plan:
+    """What every candidate of a run shares (picklable: it goes to worker processes)."""
 
-    name = "flaky-triage"
-    title = "File and triage bug reports while the tracker fails"
-    apps = ("mail", "docs", "tickets")
-    knobs = {"steps": (2, 3), "distractors": (0, 1)}
-    split_params = ("template", "fault", "kinds")
-    editions = (2,)
-
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        users = {u["email"] for u in world.apps["tickets"]["users"]}
-        people = [p for p in world.people if p.email in users and p.email != world.persona.email]
-        companies = sorted({o.company for o in world.outsiders if o.company})
-        if not people or not companies:
-            return None
-        count = knobs.get("steps", 2)
-        kinds = rng.sample(list(SEVERITY), count)
-        seed = rng.randrange(1 << 30)
-        params = {
-            "reporter": rng.choice(people).email,
-            "project": rng.choice(world.apps["tickets"]["projects"])["key"],
-            "kinds": kinds,
-            "components": rng.sample(COMPONENTS, count),
-            "company": rng.choice(companies),
-            "times": [f"{rng.randint(6, 8):02d}:{rng.choice(['05', '20', '35', '50'])}" for _ in kinds],
-            "idea": list(rng.choice(IDEAS)) if knobs.get("distractors", 0) else None,
-            "fault": rng.choice(FAULTS),
-            "at": rng.randint(1, count),
-            "seed": seed,
-        }
-        params["template"] = _instruction(world, params)[1]
-        return params
-
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
-        me, reporter = world.persona, world.person(params["reporter"])
-        _seed(world, params)
-        draft = Draft(
-            world,
-            title="File the bug reports by the triage guide while the tracker fails",
-            instruction=_instruction(world, params)[0],
-            description=f"{len(params['kinds'])} bug report(s) from {reporter.name} filed in {params['project']} "
-            f"by the triage guide and the keys sent back; the tracker's create_ticket call {params['at']} meets "
-            f"a {params['fault']} fault.",
-            tags=["generated", "flaky-triage", "fault-injection", "retry", "mail", "docs", "tickets"],
-        )
-        _stages(draft, params, me.email)
-        draft.extra["faults"] = {"tickets": {"rules": [_rule(params)]}}
-        draft.oracle = _oracle(params)
-        draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
-        if params["fault"] == "timeout":
-            draft.limits["call_deadline_s"] = DEADLINE_S
-        return draft
+    seed: int
+    size: str
+    edition: int
+    split: str | None
+    knobs: tuple[tuple[str, Any], ...]
+    prove: str
+    full_share: float
+    """The share of tasks (0 to 1) proven in full besides `--prove full` (`--full-sample`)."""
+    staging: str
+    """Folder where proven tasks' files are written as `<family>/<id>.yaml`."""
+    transform: Any = None
 
 
-def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:
-    count = len(params["kinds"])
-    values = {"reporter": world.person(params["reporter"]).first_name, "count": {2: "two", 3: "three"}[count]}
-    return phrasing.compose(
-        world, random.Random(params["seed"]), "flaky-triage", "file", REQUESTS, values, openers=OPENERS, closers=CLOSERS
-    )
+@dataclass
+class Outcome:
+    """What became of one candidate: `unfit`, `other_split`, `proven` or `dropped` (with the problem)."""
+
+    family: str
+    index: int
+    status: str
+    key: str = ""
+    """The task's checks key (`Task.checks_key`), for deduplication."""
+    row: dict[str, Any] | None = None
+    problem: str = ""
+    episodes: int = 0
+    full: bool = False
+    counts: dict[str, int] = field(default_factory=dict)
+    """Proof episodes by kind: reference, noop, mutations, attacks, equivalents (and how many held)."""
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
 
 
-def _seed(world: World, params: dict[str, Any]) -> None:
-    """The reports, the idea, the triage guide."""
-    me, reporter = world.persona, world.person(params["reporter"])
-    mail = world.apps["mail"].setdefault("messages", [])
-    for n, (kind, component, time) in enumerate(
-        zip(params["kinds"], params["components"], params["times"], strict=True)
-    ):
-        body = SYMPTOMS[kind].format(component=component, time=time, company=params["company"])
-        mail.append(
-            {
-                "id": f"bug-report-{n + 1}",
-                "from": reporter.address_line,
-                "to": [me.email],
-                "subject": f"Bug: {component}",
-                "sent_at": iso(world.start - timedelta(minutes=90 - 20 * n)),
-                "body": f"Hi {me.first_name},\n\n{body}\n\nSteps: open the {component} and try to use it.\n\n"
-                f"{reporter.first_name}",
-            }
-        )
-    if params["idea"]:
-        mail.append(
-            {
-                "id": "feature-idea",
-                "from": reporter.address_line,
-                "to": [me.email],
-                "subject": "Idea for the backlog",
-                "sent_at": iso(world.start - timedelta(minutes=15)),
-                "body": f"Not a bug, just a thought: {params['idea'][1]} would be lovely some day.\n\n{reporter.first_name}",
-            }
-        )
-    rules = "\n".join(
-        f"- {label}: {what}, priority **{prio}**, label `{label}`."
-        for what, (prio, label) in (
-            ("an outage or data loss (down for everyone)", SEVERITY["outage"]),
-            ("a bug that blocks one customer's work", SEVERITY["blocker"]),
-            ("a cosmetic bug", SEVERITY["cosmetic"]),
-        )
-    )
-    world.apps["docs"]["documents"].append(
-        {
-            "id": "triage-guide",
-            "title": "Bug triage guide",
-            "owner": me.email,
-            "updated_at": iso(world.start - timedelta(days=20)),
-            "content": f"# Bug triage guide\n\nEvery bug goes to project **{params['project']}** as type **bug**, one ticket "
-            f"per bug, with a priority and exactly one severity label:\n\n{rules}\n\nFeature ideas are not filed as "
-            "tickets. Reply to the reporter with the new keys.\n",
-        }
-    )
+def in_full_sample(task_id: str, share: float) -> bool:
+    """Whether a task is in a run's full-proof sample: its id's hash, in 10,000 buckets, below `share`."""
+    return share > 0 and int(digest(f"full:{task_id}"), 16) % 10_000 < round(share * 10_000)
 
 
-def _about(component: str) -> dict[str, Any]:
-    return {"any": [{col: {"says": {"phrase": component, "claimed": False}}} for col in ("title", "description")]}
+def proof_counts(check: Any) -> dict[str, int]:
+    """A validation's episodes by kind, and how many of each held."""
+    counts = {"reference": 1 if check.oracle is not None else 0, "noop": 1 if check.noop is not None else 0}
+    if check.mutations:
+        counts["mutations"] = len(check.mutations)
+        counts["mutations_caught"] = sum(1 for m in check.mutations if m.caught)
+    if check.attacks:
+        counts["attacks"] = len(check.attacks)
+        counts["attacks_failed"] = sum(1 for t in check.attacks if t.outcome == "failed")
+    if check.equivalents:
+        counts["equivalents"] = len(check.equivalents)
+        counts["equivalents_passed"] = sum(1 for t in check.equivalents if t.outcome == "passed")
+    return counts
 
 
-def _stages(draft: Draft, params: dict[str, Any], me: str) -> None:
-    project, reporter = params["project"], params["reporter"]
-    recovery = {"error": ("the failed create was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "timeout": ("the create that timed out was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "rate_limit": ("the rate limit was waited out before retrying", {"waited_for_rate_limit": "tickets__create_ticket"}),
-                "lost_reply": ("the create whose reply was lost was not redone", {"no_duplicate_after_lost_reply": "tickets__create_ticket"}),
-                }[params["fault"]]  # fmt: skip
-    draft.stage("recovered from the tracker's fault", [
-        {"name": recovery[0], "journal": recovery[1], "required": True},
-        {"name": "read the triage guide before filing", "journal": {"read_first": "tickets__create_ticket", "entity": {
-            "app": "docs", "table": "documents", "where": {"id": "triage-guide"}}}},
-    ], weight=0.5)  # fmt: skip
-    checks: list[dict[str, Any]] = []
-    for kind, component in zip(params["kinds"], params["components"], strict=True):
-        prio, label = SEVERITY[kind]
-        others = [s[1] for s in SEVERITY.values() if s[1] != label]
-        checks.append({"name": f"one ticket about the {component}: a {project} bug at {prio} priority labelled {label}",
-                       "app": "tickets", "table": "tickets", "added": True, "where": _about(component),
-                       "expect": {"count": 1, "all": {"project": project, "type": "bug", "priority": prio,
-                                                      "labels": {"contains": label, "not": {"has": {"one_of": others}}}}}})  # fmt: skip
-    checks.append({"name": f"{len(params['kinds'])} new tickets in all (no duplicate, nothing for the idea)",
-                   "app": "tickets", "table": "tickets", "added": True, "expect": {"count": len(params["kinds"])}})  # fmt: skip
-    draft.stage("every report filed once, by the guide", checks, weight=2)
-    draft.stage("the reporter has the keys", [
-        {"name": "the reporter is told every new key", "told": {"who": [reporter], "facts": [
-            {"mentions_code": {"from": {"app": "tickets", "table": "tickets", "added": True, "where": _about(c), "field": "key"}}}
-            for c in params["components"]]}},
-    ])  # fmt: skip
-    draft.allow = {
-        "tickets": {"tickets": {"added": True, "where": {"project": project}}},
-        "mail": {"messages": {"added": True}},
-    }
-    draft.forbid = [{"name": "mail goes to the reporter only", "app": "mail", "table": "messages", "change": "added",
-                     "where": {"folder": "sent", "any": [{f: {"has": {"not_equals": reporter}}} for f in ("to", "cc", "bcc")]}}]  # fmt: skip
-    if params["idea"]:
-        draft.forbid.append({"name": "the feature idea is not filed", "app": "tickets", "table": "tickets", "change": "added",
-                             "where": _about(params["idea"][0])})  # fmt: skip
+class Prover:
+    """Draws and proves candidates on one in-process backend, on an event loop of its own."""
+
+    def __init__(self, plan: Plan) -> None:
+        from orchestrator.backends.inprocess import InProcessBackend  # noqa: PLC0415
+
+        self.plan = plan
+        self.loop = asyncio.new_event_loop()
+        self.backend = InProcessBackend()
+        self.loop.run_until_complete(self.backend.__aenter__())
+        self._collector = contextlib.ExitStack()  # a task makes and drops whole worlds: rows, nodes of its YAML
+        self._collector.enter_context(collector_for_episodes())
+
+    def close(self) -> None:
+        self.loop.run_until_complete(self.backend.__aexit__(None, None, None))
+        self.loop.close()
+        self._collector.close()
+
+    def outcome(self, family: str, index: int) -> Outcome:
+        """Draw candidate `index` of `family`, and prove it when it is of the wanted split."""
+        from orchestrator.generate import drawing, edition2  # noqa: PLC0415
+        from orchestrator.generate.family import families  # noqa: PLC0415
+
+        plan = self.plan
+        if plan.edition == 2 and plan.split is not None:  # the organization decides the split: no need to draw
+            split, core = edition2.organization(plan.seed, family, index)[1:]
+            if not drawing.in_split(plan.split, split, core):
+                return Outcome(family, index, "other_split")
+        task = drawing.draw(families()[family](), plan.seed, plan.size, index, dict(plan.knobs), edition=plan.edition)
+        if task is None:
+            return Outcome(family, index, "unfit")
+        if not drawing.in_split(plan.split, task.split, task.core):
+            return Outcome(family, index, "other_split")
+        if plan.transform is not None:
+            task = plan.transform(task)
+            if task is None:
+                return Outcome(family, index, "unfit")
+        from orchestrator.prove.schema_cache import schema_checks_remembered  # noqa: PLC0415
+
+        with schema_checks_remembered():  # per task: a prover left open (Ctrl-C) leaves no patched classes behind
+            return self.loop.run_until_complete(self._prove(task))
+
+    async def _prove(self, task: Task) -> Outcome:
+        from orchestrator import scenario as scenarios  # noqa: PLC0415
+        from orchestrator.prove.validate import validate  # noqa: PLC0415
+
+        plan = self.plan
+        done = Outcome(task.family, task.index, "dropped", key=task.checks_key())
+        text = task.yaml()
+        try:
+            loaded = scenarios.load_data(task.scenario, f"{task.id}.yaml")
+        except scenarios.ScenarioError as exc:
+            done.problem = f"load: {exc.problems[0] if exc.problems else exc}"
+            return done
+        full = plan.prove == "full" or in_full_sample(task.id, plan.full_share)
+        done.full = full
+        try:
+            check = await validate(
+                loaded,
+                self.backend,
+                mutate=full,
+                attack=full,
+                equivalents=full,
+                variations=FULL_VARIATIONS if full else None,
+            )
+        except Exception as exc:  # a seed the apps refuse, a backend error: the task is unsound
+            done.problem = f"seed: {type(exc).__name__}: {exc}"
+            return done
+        done.episodes, done.counts = check.episodes, proof_counts(check)
+        if not check.valid:
+            done.problem = check.problems[0]
+            return done
+        target = Path(plan.staging) / task.family / f"{task.id}.yaml"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_suffix(f".part{os.getpid()}")
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(target)
+        done.status, done.row = "proven", task.manifest_row(text)
+        return done
 
 
-def _rule(params: dict[str, Any]) -> dict[str, Any]:
-    rule: dict[str, Any] = {"tool": "create_ticket", "calls": [params["at"]]}
-    if params["fault"] == "error":
-        rule["message"] = "HTTP 503 Service Unavailable: upstream tickets-api did not respond in time. Please retry."
-    else:
-        rule["kind"] = params["fault"]
-    if params["fault"] == "rate_limit":
-        rule["retry_after_s"] = 0.5
-    return rule
+# -- executors -------------------------------------------------------------------------------------------------------
+
+_LOCAL = threading.local()
 
 
-def _oracle(params: dict[str, Any]) -> list[dict[str, Any]]:
-    """Read the reports and the guide, file each (the oracle recovers from the fault as its policy says: it waits
-    and retries, or looks up a lost create), check the project, reply with the keys."""
-    reporter, project = params["reporter"], params["project"]
-    oracle: list[dict[str, Any]] = [
-        {"tool": "mail__search_messages", "args": {"query": f"from:{reporter} subject:bug"}},
-        *(
-            {"tool": "mail__get_message", "args": {"message_id": f"bug-report-{n + 1}"}, "save": f"report{n + 1}"}
-            for n in range(len(params["kinds"]))
-        ),
-        {"tool": "docs__search_documents", "args": {"query": "triage guide"}, "save": "guides"},
-        {"tool": "docs__get_document", "args": {"document_id": "${guides.documents.0.id}"}},
-    ]
-    for n, (kind, component) in enumerate(zip(params["kinds"], params["components"], strict=True)):
-        prio, label = SEVERITY[kind]
-        oracle.append(
-            {
-                "tool": "tickets__create_ticket",
-                "save": f"t{n + 1}",
-                "unchecked": ["title", "description"],
-                "args": {
-                    "project": project,
-                    "type": "bug",
-                    "priority": prio,
-                    "labels": [label],
-                    "title": f"{component[:1].upper() + component[1:]}: {kind}",
-                    "description": SYMPTOMS[kind].format(
-                        component=component, time=params["times"][n], company=params["company"]
-                    ),
-                },
-            }
-        )
-    oracle.append({"tool": "tickets__search_tickets", "args": {"project": project, "status": "todo"}})
-    keys = ", ".join(f"${{t{n + 1}.key}} ({c})" for n, c in enumerate(params["components"]))
-    oracle.append(
-        {"tool": "mail__reply", "args": {"message_id": "${report1.id}", "body": f"Thanks, all filed: {keys}."}}
-    )
-    return oracle
+def _start(plan: Plan, quiet: bool) -> None:
+    if quiet:  # a worker process: Ctrl-C is the parent's to handle (it keeps what was proven and stops the pool)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _LOCAL.prover = Prover(plan)
+
+
+def _run(family: str, index: int) -> Outcome:
+    return _LOCAL.prover.outcome(family, index)
+
+
+def _finish() -> None:
+    found = getattr(_LOCAL, "prover", None)
+    if found is not None:
+        found.close()
+        _LOCAL.prover = None
+
+
+class InlineExecutor:
+    """Proves in this process, on one thread of its own (its event loop is apart from any running one)."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.pool = cf.ThreadPoolExecutor(1, initializer=_start, initargs=(plan, False))
+        self.workers = 1
+        self.futures: list[cf.Future[Outcome]] = []
+
+    def submit(self, family: str, index: int) -> cf.Future[Outcome]:
+        self.futures = [f for f in self.futures if not f.done()]
+        self.futures.append(self.pool.submit(_run, family, index))
+        return self.futures[-1]
+
+    def close(self, wait: bool = True) -> None:
+        """Stop: candidates not started are cancelled; with `wait`, the prover's backend is closed after the running
+        one (on Ctrl-C the thread ends with the process)."""
+        for future in self.futures:
+            future.cancel()
+        if wait:
+            self.pool.submit(_finish).result()
+        self.pool.shutdown(wait=wait, cancel_futures=True)
+
+
+class PoolExecutor:
+    """Proves on `workers` processes (spawned: each imports the families and starts its own backend)."""
+
+    def __init__(self, plan: Plan, workers: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.pool = cf.ProcessPoolExecutor(workers, mp_context=context, initializer=_start, initargs=(plan, True))
+        self.workers = workers
+
+    def submit(self, family: str, index: int) -> cf.Future[Outcome]:
+        return self.pool.submit(_run, family, index)
+
+    def close(self, wait: bool = True) -> None:
+        """Stop: candidates not started are cancelled; `wait` for the running ones (not on Ctrl-C)."""
+        self.pool.shutdown(wait=wait, cancel_futures=True)
+
+
+class RayExecutor:
+    """Proves on `workers` Ray actors (a local Ray on 127.0.0.1, or the cluster at `address`)."""
+
+    def __init__(self, plan: Plan, workers: int, address: str | None = None) -> None:
+        from orchestrator.backends.ray import RayBackend  # noqa: PLC0415
+
+        self.backend = RayBackend(address, num_cpus=workers)
+        self.backend.connect()
+        ray = self.backend.ray
+        actor = ray.remote(num_cpus=1)(_RayProver)
+        self.actors = [actor.remote(plan) for _ in range(workers)]
+        self.turn = 0
+        self.workers = workers
+
+    def submit(self, family: str, index: int) -> cf.Future[Outcome]:
+        actor = self.actors[self.turn % len(self.actors)]
+        self.turn += 1
+        return actor.outcome.remote(family, index).future()
+
+    def close(self, wait: bool = True) -> None:
+        """Stop the actors (and the local Ray this started)."""
+        ray = self.backend.ray
+        for actor in self.actors:
+            ray.kill(actor)
+        if self.backend.started_here:
+            ray.shutdown()
+
+
+class _RayProver:
+    """A Ray actor holding one `Prover`."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.prover = Prover(plan)
+
+    def outcome(self, family: str, index: int) -> Outcome:
+        return self.prover.outcome(family, index)
+
+
+def executor(plan: Plan, workers: int, backend: str = "local", address: str | None = None) -> Any:
+    """The executor for `--backend` (`local`: inline for one worker, else a process pool; `ray`) and `--workers`."""
+    if backend == "ray":
+        return RayExecutor(plan, workers, address)
+    return InlineExecutor(plan) if workers == 1 else PoolExecutor(plan, workers)

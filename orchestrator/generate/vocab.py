@@ -1,341 +1,345 @@
-"""flaky-triage (edition 2): file and triage the bug reports a colleague mailed, while the tracker misbehaves.
+"""Curated vocabularies for edition-2 worlds: what an organization of each industry talks about, and a `Writer` that
+composes work text from it (mail subjects and bodies, meeting titles, documents, ticket summaries).
 
-A colleague (the reporter) mailed the persona two or three bug reports this morning, each about one component:
-an outage (down for everyone), a bug that blocks one customer, or a cosmetic glitch. The team's triage guide in
-Docs says where bugs go (one project), their type, and the priority and severity label each kind gets; feature
-ideas are not filed (a distractor mail holds one). The persona is asked to file one ticket per report by the guide
-and reply to the reporter with the keys. The tracker fails one `create_ticket` call (`fault`):
+- `INDUSTRIES`: `Industry` by name (software, logistics, healthcare, retail, manufacturing, finance, education,
+  media, energy, hospitality, legal, nonprofit), read from `industries.RAW`: name endings, teams (`Team`),
+  products, components, problems, topics, document subjects and kinds, newsletters, sentences.
+- `organization_name(seed)`: the organization of a seed, `(name, industry)`; names are distinct for seeds below
+  `ORGANIZATIONS` (a permutation of the seed picks the parts), industries cycle through all of them.
+- `company(rng, industry, taken)`: a customer's or vendor's name from the same curated parts ("Harbor Freight
+  Partners"), never a person's name.
+- `Writer(industry, rng, peers, partners)`: text for one world; families may build one over a world
+  (`Writer.of(world, rng)`) to word their own rows in the world's industry.
 
-- `error`: an HTTP 503 before the tool runs (retry it);
-- `timeout`: no answer within the call deadline, "may or may not have been applied" (it was not: look, then retry);
-- `rate_limit`: an HTTP 429 naming when to retry (wait, then retry);
-- `lost_reply`: an HTTP 502 although the ticket was created (look it up; a blind retry files a duplicate).
-
-Judged: exactly one new ticket per report (found by its component), in the guide's project, a bug at the guide's
-priority with its severity label and no other; as many new tickets as reports (no duplicate from a blind retry, no
-ticket for the idea); the reporter told every new key. Required process check by fault: the failed create retried
-(`error`, `timeout`), the rate limit waited out, or the lost create not redone. Also: the guide read before filing.
+Every text comes from these lists, never from Faker's catch-phrases or filler.
 """
 
 from __future__ import annotations
 
+import math
 import random
-from datetime import timedelta
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from orchestrator.generate import phrasing
-from orchestrator.generate.family import Draft, Family, register
-from orchestrator.generate.world import World, iso
+from orchestrator.generate.industries import RAW
 
-FAULTS = ("error", "timeout", "rate_limit", "lost_reply")
-SEVERITY = {"outage": ("highest", "sev1"), "blocker": ("high", "sev2"), "cosmetic": ("low", "sev3")}
-COMPONENTS = (
-    "checkout page",
-    "CSV export",
-    "SSO login",
-    "invoice PDF",
-    "search results",
-    "mobile sync",
-    "password reset",
-    "dashboard charts",
-    "notification emails",
-    "file upload",
-    "audit log",
-    "billing portal",
-    "calendar sync",
-    "API tokens page",
-    "report scheduler",
+
+def _items(text: str) -> tuple[str, ...]:
+    return tuple(item.strip() for item in text.split(";") if item.strip())
+
+
+@dataclass(frozen=True)
+class Team:
+    """A team of an edition-2 organization: its name, ticket project key, lead's role and members' roles."""
+
+    name: str
+    project: str
+    lead: str
+    roles: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Industry:
+    """An industry's curated vocabulary (see `industries.RAW` for what each list holds)."""
+
+    name: str
+    suffixes: tuple[str, ...]
+    partners: tuple[str, ...]
+    teams: tuple[Team, ...]
+    products: tuple[str, ...]
+    components: tuple[str, ...]
+    problems: tuple[str, ...]
+    topics: tuple[str, ...]
+    docs: tuple[str, ...]
+    kinds: tuple[str, ...]
+    newsletters: tuple[str, ...]
+    sentences: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, name: str, raw: dict[str, str]) -> Industry:
+        """An industry from its entry in `industries.RAW`."""
+        teams = []
+        for item in _items(raw["teams"]):
+            team, project, lead, roles = item.split(":")
+            teams.append(Team(team, project, lead, tuple(roles.split(","))))
+        lists = {key: _items(value) for key, value in raw.items() if key != "teams"}
+        return cls(name=name, teams=tuple(teams), **lists)
+
+
+INDUSTRIES: dict[str, Industry] = {name: Industry.parse(name, raw) for name, raw in RAW.items()}
+
+ORG_FIRST = _items(
+    "Harbor; Cedar; Summit; Meridian; Northwind; Bluebird; Granite; Juniper; Redwood; Silverline; Lakeside; Maple; "
+    "Oakridge; Pinecrest; Riverbend; Stonebridge; Westfield; Eastgate; Highland; Brightwater; Clearview; Foxglove; "
+    "Goldcrest; Ironwood; Kestrel; Larkspur; Moorland; Newhaven; Orchard; Pebble; Quarry; Rosewood; Saltmarsh; "
+    "Tidewater; Upland; Valley; Willow; Alder; Beacon; Copper; Driftwood; Elmstead; Fairview; Glenbrook; Heron; "
+    "Indigo; Keystone; Lantern; Mariner; Northstar; Osprey; Prairie; Ravenwood; Sandstone; Thornbury; Union; Vista; "
+    "Yarrow; Atlas; Bramble; Coastal; Delta; Evergreen; Falcon; Grove; Hawthorn; Kingfisher; Birch; Canyon; Dune; "
+    "Ember; Fern; Garnet; Linden; Marble; Opal; Poplar; Quill; Tamarack; Umber; Vireo; Aspen; Basalt; Cobalt; Flint; "
+    "Halcyon; Kettle; Lodestar; Mistral; Nimbus; Onyx; Sterling; Topaz; Vantage; Crescent; Horizon; Pinnacle; "
+    "Sequoia; Solstice; Tundra; Zenith; Cascade; Boreal"
 )
-SYMPTOMS = {
-    "outage": "Since {time} the {component} fails for every customer with an internal error; nobody can use it.",
-    "blocker": "{company}'s admins get an error on the {component} every time, which blocks their month-end work. "
-    "Other customers are fine.",
-    "cosmetic": "On the {component} the labels overlap the icons by a few pixels. Purely cosmetic, nothing breaks.",
-}
-IDEAS = (
-    ("dark mode", "a dark mode for the dashboard"),
-    ("keyboard shortcuts", "keyboard shortcuts in the editor"),
-    ("emoji reactions", "emoji reactions on comments"),
+"""First words of organization and company names: places, trees, birds, stones; none a person's first name."""
+ORG_SECOND = _items(
+    "Point; Bay; Creek; Hill; Park; Hollow; Mill; Peak; Springs; Works; Row; Landing; Heights; Meadow; Rock; Cove; "
+    "Forest; Island; Street; Square; Common"
 )
-"""Feature ideas a distractor mail holds: (the words a ticket about it would use, the mail's wording)."""
-DEADLINE_S = 1.0
-"""The call deadline of a `timeout` task (seconds of real time an agent waits for the hung call)."""
+"""Second words of organization names (none a part of a first word); "" (no second word) is also a choice."""
 
-REQUESTS = [
-    "{reporter} mailed me {count} bug reports this morning. File a ticket for each following our triage guide in "
-    "Docs, and reply to {reporter} with the ticket keys.",
-    "Please file {reporter}'s bug reports from today ({count} mails) the way the triage guide says, then send "
-    "{reporter} the keys.",
-    "Can you sort out the bug reports {reporter} sent me today? One ticket per report, triaged by our guide in Docs, "
-    "and let {reporter} know the keys.",
-    "{reporter} found {count} bugs; the reports are in my inbox. Ticket each one per the triage guide (project, "
-    "priority, severity label) and reply with the keys.",
-    "Triage and file today's bug reports from {reporter}: one ticket each, as our bug triage guide says. {reporter} "
-    "wants the keys back.",
-    "Please turn {reporter}'s {count} bug mails from this morning into tickets, following the triage guide, and tell "
-    "{reporter} which keys they got.",
-    "There are {count} new bug reports from {reporter} in my mail. File them by the book (the triage guide in Docs) "
-    "and reply to {reporter} with the keys so they can follow them.",
-    "Could you log {reporter}'s bug reports in the tracker? Our triage guide says where and how. Send {reporter} the "
-    "ticket keys afterwards.",
-    "File a ticket for every bug {reporter} reported today, triaged per our guide, and reply to them with the keys. "
-    "Only real bugs, please.",
-    "{reporter} is waiting for tickets for the bugs they mailed me today. Create them as the triage guide describes "
-    "and reply with the keys.",
-    "Get {reporter}'s {count} bug reports into the tracker (the triage guide in Docs has the rules) and let "
-    "{reporter} know the keys.",
-    "Can you take care of today's bug reports from {reporter}? Each needs a ticket set up per our triage guide; then "
-    "mail {reporter} the keys.",
-    "I got {count} bug reports from {reporter}. Please file one ticket per bug exactly as our triage guide says and "
-    "answer {reporter} with the keys.",
-    "Please process {reporter}'s bug mails from this morning: tickets filed per the triage guide, keys sent back to "
-    "{reporter}.",
-    "{reporter} reported {count} bugs by mail. Put each into the tracker with the priority and label the triage guide "
-    "gives, and reply to {reporter} with the keys.",
-    "Bug reports from {reporter} need filing: follow the triage guide in Docs for each, one ticket per bug, and send "
-    "{reporter} the keys.",
-    "Forwarding you the job: {reporter} sent {count} bug reports today. File them as our guide says and reply to "
-    "{reporter} with the ticket keys.",
-    "Would you file the bugs {reporter} mailed me today? Triage them with our guide and reply with the keys when "
-    "they're in.",
-    "Today's bug reports from {reporter} ({count} of them) should become tickets, triaged the way the guide in Docs "
-    "says. Reply to {reporter} with the keys.",
-    "Please log each of {reporter}'s new bug reports as a ticket (triage guide rules) and tell {reporter} the keys "
-    "in a reply.",
-    "Handle {reporter}'s {count} bug reports for me: a ticket for each as per the triage guide, then the keys to "
-    "{reporter}.",
-    "{reporter} needs the bugs from this morning's mails filed. Use our triage guide for project, priority and label, "
-    "and reply with the keys.",
-    "Please get {reporter}'s reported bugs into the tracker today, triaged as the guide says, and send them the keys.",
-    "Can you file {reporter}'s bug reports (in my inbox since this morning) following the triage guide, and reply "
-    "to {reporter} with the keys?",
-]
-OPENERS = [
-    "The tracker has been flaky all morning, so double-check what you file.",
-    "Heads-up: the ticket system is timing out now and then today.",
-    "Busy morning here.",
-    "QA was busy yesterday.",
-    "I'm in workshops until lunch.",
-    "Our tracker is having a bad day, sorry in advance.",
-    "Quick one before standup.",
-    "Something for your list today.",
-]
-CLOSERS = [
-    "Make sure nothing gets filed twice.",
-    "No duplicates, please: check before you retry.",
-    "Keep the reply short.",
-    "Don't file anything that isn't a bug.",
-    "Go by the guide for the priorities, not by gut feeling.",
-    "If the tracker errors, look before you try again.",
-    "One ticket per bug, no more.",
-    "The guide is the doc called 'Bug triage guide'.",
-]
+ORGANIZATIONS = len(ORG_FIRST) * (len(ORG_SECOND) + 1) * len(INDUSTRIES) * 6
+"""Seeds below this get distinct organization names (six name endings per industry)."""
+
+_STEP = next(n for n in range(7919, ORGANIZATIONS) if math.gcd(n, ORGANIZATIONS) == 1)
 
 
-@register
-class FlakyTriage(Family):
-    """The task family of bug reports filed and triaged while the tracker fails a call."""
+def organization_name(seed: int) -> tuple[str, Industry]:
+    """The organization of an edition-2 seed: its name and industry (distinct names for seeds below
+    `ORGANIZATIONS`; consecutive seeds go through every industry)."""
+    index = (seed * _STEP + 104729) % ORGANIZATIONS
+    industry = list(INDUSTRIES.values())[index % len(INDUSTRIES)]
+    index //= len(INDUSTRIES)
+    suffix = industry.suffixes[index % 6 % len(industry.suffixes)]
+    index //= 6
+    second = ("", *ORG_SECOND)[index % (len(ORG_SECOND) + 1)]
+    first = ORG_FIRST[index // (len(ORG_SECOND) + 1)]
+    return " ".join(w for w in (first, second, suffix) if w), industry
 
-    name = "flaky-triage"
-    title = "File and triage bug reports while the tracker fails"
-    apps = ("mail", "docs", "tickets")
-    knobs = {"steps": (2, 3), "distractors": (0, 1)}
-    split_params = ("template", "fault", "kinds")
-    editions = (2,)
 
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        users = {u["email"] for u in world.apps["tickets"]["users"]}
-        people = [p for p in world.people if p.email in users and p.email != world.persona.email]
-        companies = sorted({o.company for o in world.outsiders if o.company})
-        if not people or not companies:
-            return None
-        count = knobs.get("steps", 2)
-        kinds = rng.sample(list(SEVERITY), count)
-        seed = rng.randrange(1 << 30)
-        params = {
-            "reporter": rng.choice(people).email,
-            "project": rng.choice(world.apps["tickets"]["projects"])["key"],
-            "kinds": kinds,
-            "components": rng.sample(COMPONENTS, count),
-            "company": rng.choice(companies),
-            "times": [f"{rng.randint(6, 8):02d}:{rng.choice(['05', '20', '35', '50'])}" for _ in kinds],
-            "idea": list(rng.choice(IDEAS)) if knobs.get("distractors", 0) else None,
-            "fault": rng.choice(FAULTS),
-            "at": rng.randint(1, count),
-            "seed": seed,
+def company(rng: random.Random, industry: Industry, taken: set[str]) -> str:
+    """A customer's or vendor's company name from curated parts ("Cedar Point Analytics") whose first word is not in
+    `taken` (the first words of the organization and of the companies drawn before; the caller adds it)."""
+    free = [w for w in ORG_FIRST if w not in taken]
+    if not free:
+        raise ValueError(f"no free company name left for {industry.name}: {len(taken)} first words taken")
+    first, second = rng.choice(free), rng.choice(("", "", *ORG_SECOND))
+    return " ".join(w for w in (first, second, rng.choice(industry.partners)) if w)
+
+
+# -- shared sentences (slots: {product} {component} {topic} {peer} {partner} {team}; capitalized: {Topic} ...) ------
+
+THREAD_SUBJECTS = _items(
+    "{Topic}: next steps; {Topic} follow-up; Notes from the {topic} meeting; Question about the {component}; "
+    "{Topic} timeline; Draft for the {topic}; Numbers for the {topic}; Update on {product}; {Topic}: open questions; "
+    "Feedback on {product}; Quick check on the {component}; Agenda for the {topic} review; {Topic} budget; "
+    "Handover: {topic}; {Component} issue, who owns it?; Plan for {product}"
+)
+THREAD_SENTENCES = _items(
+    "I went through the latest numbers for the {topic} and most of it looks right.; Could you take a look at the "
+    "open points on the {topic} before our next sync?; {peer} is collecting the feedback, so please send yours to "
+    "them as well.; I added my comments to the draft, and the part about the {component} needs another pass.; "
+    "Let's keep the scope to {product} for now and come back to the rest next quarter.; The budget for the {topic} "
+    "is unchanged, but the timeline slipped by a week.; I talked to {peer} and we agree on the approach, pending the "
+    "costs.; Can you check whether {partner} signed off on the last version?; There is no rush on this, end of next "
+    "week is fine.; I would like to close this out before the month-end reporting.; The open question is still who "
+    "owns the {component} going forward.; Happy to go through it in our next 1:1 if that is easier.; I put the "
+    "summary in the shared folder so everyone works from the same version.; We might need help from the {team} team "
+    "on the {component}.; Thanks for pulling this together so quickly.; Let me know if anything in the plan looks "
+    "off to you.; The first results look promising, but the sample is still small.; I would hold off on telling "
+    "{partner} until we have the final figures."
+)
+REPLY_SENTENCES = _items(
+    "Thanks, that works for me.; Agreed. I will update the plan and share it.; Good catch. I will ask {peer} to "
+    "look at the {component} first.; Makes sense, let's go with the smaller option for now.; I can take that one, "
+    "expect a draft in a couple of days.; Sounds good. I will add it to the agenda for the {topic} review.; Not yet, "
+    "I am still waiting on {partner} to confirm.; Yes, the numbers match what I have.; Fine by me, as long as the "
+    "{team} team is in the loop."
+)
+CUSTOMER_SUBJECTS = _items(
+    "Question about {product}; Pricing for {product}; Problem with {product}; Changes to {product} next quarter?; "
+    "Renewal of our contract; Invoice question; Request for a call about {product}; New contact for our account"
+)
+CUSTOMER_SENTENCES = _items(
+    "We have been using {product} for a few months and have a question about how it works for our second site.; "
+    "Could you send us the current pricing for {product}, including any volume discounts?; Our finance team needs "
+    "an updated invoice with our new billing address.; Since last week we have seen problems with {product}, and "
+    "our team would like to know what changed.; We are planning our budget for next year and would like to know "
+    "about any price changes.; Could we set up a short call with your team next week?; Please let me know who our "
+    "contact is now that our account manager has changed.; We would like to add two more locations to our "
+    "contract.; Thank you for the quick help last time, it made a real difference.; Is there any documentation we "
+    "can share with our new staff?"
+)
+DOC_HEADINGS = _items(
+    "Background; Goals; Scope; Current state; Proposal; Risks; Open questions; Timeline; Owners; Decisions; "
+    "Next steps; Budget; Success measures; Dependencies"
+)
+DOC_SENTENCES = _items(
+    "This document describes how we handle the {topic} and who owns each step.; The goal is to make {product} more "
+    "reliable without adding work for the {team} team.; Today the {component} is maintained by two people, which "
+    "is a risk when one of them is away.; We will review the results after the first month and adjust the plan.; "
+    "Anything that changes the customer-facing side of {product} needs sign-off from its owner.; {peer} owns the "
+    "timeline, and questions about the budget go to finance.; Changes to the {component} are out of scope for "
+    "now.; The main risk is the dependency on {partner}, who has not confirmed their dates.; Each step below lists "
+    "the owner, the expected duration and how we check that it is done.; We agreed to keep the old process running "
+    "in parallel for two weeks.; Feedback from the pilot was mostly positive, with a few concerns about the "
+    "{component}.; Costs are covered by this year's budget, and no new headcount is needed.; The checklist at the "
+    "end is what we use on the day.; If something goes wrong, roll back first and investigate after."
+)
+TICKET_TASKS = _items(
+    "Update the {doc} document; Review pricing for {product}; Schedule training on the {component}; Clean up the "
+    "{component} settings; Collect feedback on {product}; Prepare the {topic} plan; Document the {component} "
+    "workaround; Check the {component} before the {topic}"
+)
+BUG_IMPACT = _items(
+    "Reported by the {team} team after the last change.; Seen on several accounts since the last release, not every "
+    "user is affected.; Affects {product}, and customers have noticed.; No customer impact so far, but the logs fill "
+    "up.; Found during the {topic} preparations."
+)
+BUG_DETAIL = _items(
+    "Steps to reproduce are in the first comment.; The workaround for now is to do it by hand and note it in the "
+    "log.; Happens about once a day, usually in the afternoon.; It started after the last update.; Restarting helps "
+    "for a few hours."
+)
+TASK_SENTENCES = _items(
+    "This blocks part of the {topic} work.; We need this done before the {topic}.; Low urgency, but it keeps coming "
+    "up with the {team} team.; {peer} has the background and can help.; One page is enough.; Agreed in the last "
+    "{team} team meeting.; Please link the result here when it is done."
+)
+COMMENT_SENTENCES = _items(
+    "I can reproduce this on my side.; Fixed in the latest build, please check.; Waiting for {partner} to "
+    "confirm.; Moved to next week's plan.; This looks like the same issue {peer} saw last month.; Added the logs "
+    "from this morning.; Can we lower the priority? There is a workaround.; Looks good now, closing after one more "
+    "check.; I asked the {team} team for help.; Still happening after the restart."
+)
+NEWSLETTER_HEADLINES = _items(
+    "What the latest numbers say about {topic}; Five ways teams are rethinking {topic}; Interview: one company's "
+    "approach to {topic}; The week in review; Trends to watch next quarter; A practical guide to {topic}; Survey "
+    "results: how your peers handle {topic}; Events and webinars this month"
+)
+NEWSLETTER_SENTENCES = _items(
+    "This week: what changed in the market and what it means for your team.; Readers told us they want more "
+    "practical examples, so this issue has three.; Our survey of four hundred managers found that planning is "
+    "still the biggest challenge.; Registration for next month's webinar is open.; Several large companies "
+    "announced new partnerships this month.; We also look at what smaller teams do differently.; As always, reply "
+    "to this mail with feedback or story ideas."
+)
+MEETING_KINDS = _items("review; sync; planning; kickoff; check-in; working session; walkthrough; update")
+MEETING_SENTENCES = _items(
+    "Agenda: status of the {topic}, open questions, next steps.; Let's go through the open items on the "
+    "{component}.; Decide on the plan for {product}.; Review the draft and agree on owners.; Short call to unblock "
+    "the {topic}."
+)
+ROOMS = _items(
+    "Zoom; Zoom; Google Meet; Microsoft Teams; Boardroom; Training room; Room 2.14; Room 3B; Small meeting room; "
+    "Project room; Room 1.05; Lounge"
+)
+
+
+class _Slots(dict[str, Any]):
+    """The values of a template's slots, drawn when first asked for (left to right), the same within a text."""
+
+    def __init__(self, writer: Writer) -> None:
+        super().__init__()
+        self.writer = writer
+
+    def __missing__(self, key: str) -> str:
+        base = key.lower()
+        if base not in self:
+            self[base] = self.writer.value(base)
+        value = self[base]
+        return value[:1].upper() + value[1:] if key[:1].isupper() else value
+
+
+class Writer:
+    """Work text of one world in its industry's words, drawn with `rng`. `peers`: colleagues' first names;
+    `partners`: customer and vendor companies; `teams`: the organization's team names."""
+
+    def __init__(
+        self,
+        industry: Industry,
+        rng: random.Random,
+        peers: Sequence[str],
+        partners: Sequence[str],
+        teams: Sequence[str],
+    ) -> None:
+        self.industry, self.rng = industry, rng
+        self.peers, self.partners, self.teams = list(peers) or ["the team"], list(partners) or ["the client"], teams
+        self.thread_sentences = (*THREAD_SENTENCES, *industry.sentences)
+
+    @classmethod
+    def of(cls, world: Any, rng: random.Random) -> Writer:
+        """A writer over a built edition-2 world (its industry, colleagues, outside companies and teams)."""
+        industry = INDUSTRIES[world.industry]
+        companies = sorted({p.company for p in world.outsiders if p.company})
+        teams = sorted({p.team for p in world.people})
+        return cls(industry, rng, [p.first_name for p in world.people], companies, teams)
+
+    def value(self, slot: str) -> str:
+        """A value for one slot: a product, component, topic, doc subject, colleague, partner company or team."""
+        ind = self.industry
+        pools = {
+            "product": ind.products,
+            "component": ind.components,
+            "topic": ind.topics,
+            "doc": ind.docs,
+            "peer": self.peers,
+            "partner": self.partners,
+            "team": self.teams,
+            "problem": ind.problems,
         }
-        params["template"] = _instruction(world, params)[1]
-        return params
+        if slot not in pools:
+            raise KeyError(f"unknown slot {{{slot}}} in a vocabulary template")
+        return self.rng.choice(pools[slot])
 
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
-        me, reporter = world.persona, world.person(params["reporter"])
-        _seed(world, params)
-        draft = Draft(
-            world,
-            title="File the bug reports by the triage guide while the tracker fails",
-            instruction=_instruction(world, params)[0],
-            description=f"{len(params['kinds'])} bug report(s) from {reporter.name} filed in {params['project']} "
-            f"by the triage guide and the keys sent back; the tracker's create_ticket call {params['at']} meets "
-            f"a {params['fault']} fault.",
-            tags=["generated", "flaky-triage", "fault-injection", "retry", "mail", "docs", "tickets"],
-        )
-        _stages(draft, params, me.email)
-        draft.extra["faults"] = {"tickets": {"rules": [_rule(params)]}}
-        draft.oracle = _oracle(params)
-        draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
-        if params["fault"] == "timeout":
-            draft.limits["call_deadline_s"] = DEADLINE_S
-        return draft
+    def fill(self, template: str, slots: _Slots | None = None) -> str:
+        """A template with its slots filled (from `slots` when given: one text's parts name the same things)."""
+        return template.format_map(slots if slots is not None else _Slots(self))
 
+    def pick(self, templates: Sequence[str], slots: _Slots | None = None) -> str:
+        return self.fill(self.rng.choice(templates), slots)
 
-def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:
-    count = len(params["kinds"])
-    values = {"reporter": world.person(params["reporter"]).first_name, "count": {2: "two", 3: "three"}[count]}
-    return phrasing.compose(
-        world, random.Random(params["seed"]), "flaky-triage", "file", REQUESTS, values, openers=OPENERS, closers=CLOSERS
-    )
+    def sentences(self, templates: Sequence[str], n: int, slots: _Slots | None = None) -> str:
+        """`n` different sentences of `templates`, filled, as one paragraph."""
+        return " ".join(self.fill(t, slots) for t in self.rng.sample(list(templates), min(n, len(templates))))
 
+    # -- what the world's rows say (each text's parts talk about the same topic, product, component) ---------------
 
-def _seed(world: World, params: dict[str, Any]) -> None:
-    """The reports, the idea, the triage guide."""
-    me, reporter = world.persona, world.person(params["reporter"])
-    mail = world.apps["mail"].setdefault("messages", [])
-    for n, (kind, component, time) in enumerate(
-        zip(params["kinds"], params["components"], params["times"], strict=True)
-    ):
-        body = SYMPTOMS[kind].format(component=component, time=time, company=params["company"])
-        mail.append(
-            {
-                "id": f"bug-report-{n + 1}",
-                "from": reporter.address_line,
-                "to": [me.email],
-                "subject": f"Bug: {component}",
-                "sent_at": iso(world.start - timedelta(minutes=90 - 20 * n)),
-                "body": f"Hi {me.first_name},\n\n{body}\n\nSteps: open the {component} and try to use it.\n\n"
-                f"{reporter.first_name}",
-            }
-        )
-    if params["idea"]:
-        mail.append(
-            {
-                "id": "feature-idea",
-                "from": reporter.address_line,
-                "to": [me.email],
-                "subject": "Idea for the backlog",
-                "sent_at": iso(world.start - timedelta(minutes=15)),
-                "body": f"Not a bug, just a thought: {params['idea'][1]} would be lovely some day.\n\n{reporter.first_name}",
-            }
-        )
-    rules = "\n".join(
-        f"- {label}: {what}, priority **{prio}**, label `{label}`."
-        for what, (prio, label) in (
-            ("an outage or data loss (down for everyone)", SEVERITY["outage"]),
-            ("a bug that blocks one customer's work", SEVERITY["blocker"]),
-            ("a cosmetic bug", SEVERITY["cosmetic"]),
-        )
-    )
-    world.apps["docs"]["documents"].append(
-        {
-            "id": "triage-guide",
-            "title": "Bug triage guide",
-            "owner": me.email,
-            "updated_at": iso(world.start - timedelta(days=20)),
-            "content": f"# Bug triage guide\n\nEvery bug goes to project **{params['project']}** as type **bug**, one ticket "
-            f"per bug, with a priority and exactly one severity label:\n\n{rules}\n\nFeature ideas are not filed as "
-            "tickets. Reply to the reporter with the new keys.\n",
-        }
-    )
+    def meeting(self) -> tuple[str, str, str]:
+        """A one-off meeting: (title, location, description)."""
+        slots = _Slots(self)
+        if self.rng.random() < 0.2:
+            title = self.pick(["{partner} call", "{Product} demo", "{Component} walkthrough"], slots)
+        else:
+            title = f"{self.fill('{Topic}', slots)} {self.rng.choice(MEETING_KINDS)}"
+        return title, self.rng.choice(ROOMS), self.pick(MEETING_SENTENCES, slots)
 
+    def thread(self) -> tuple[str, str]:
+        """A colleague's mail: (subject, body paragraph)."""
+        slots = _Slots(self)
+        return self.pick(THREAD_SUBJECTS, slots), self.sentences(self.thread_sentences, 3, slots)
 
-def _about(component: str) -> dict[str, Any]:
-    return {"any": [{col: {"says": {"phrase": component, "claimed": False}}} for col in ("title", "description")]}
+    def reply(self) -> str:
+        return self.sentences(REPLY_SENTENCES, 2)
 
+    def customer(self) -> tuple[str, str]:
+        """A customer's mail: (subject, body paragraph)."""
+        slots = _Slots(self)
+        return self.pick(CUSTOMER_SUBJECTS, slots), self.sentences(CUSTOMER_SENTENCES, 3, slots)
 
-def _stages(draft: Draft, params: dict[str, Any], me: str) -> None:
-    project, reporter = params["project"], params["reporter"]
-    recovery = {"error": ("the failed create was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "timeout": ("the create that timed out was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "rate_limit": ("the rate limit was waited out before retrying", {"waited_for_rate_limit": "tickets__create_ticket"}),
-                "lost_reply": ("the create whose reply was lost was not redone", {"no_duplicate_after_lost_reply": "tickets__create_ticket"}),
-                }[params["fault"]]  # fmt: skip
-    draft.stage("recovered from the tracker's fault", [
-        {"name": recovery[0], "journal": recovery[1], "required": True},
-        {"name": "read the triage guide before filing", "journal": {"read_first": "tickets__create_ticket", "entity": {
-            "app": "docs", "table": "documents", "where": {"id": "triage-guide"}}}},
-    ], weight=0.5)  # fmt: skip
-    checks: list[dict[str, Any]] = []
-    for kind, component in zip(params["kinds"], params["components"], strict=True):
-        prio, label = SEVERITY[kind]
-        others = [s[1] for s in SEVERITY.values() if s[1] != label]
-        checks.append({"name": f"one ticket about the {component}: a {project} bug at {prio} priority labelled {label}",
-                       "app": "tickets", "table": "tickets", "added": True, "where": _about(component),
-                       "expect": {"count": 1, "all": {"project": project, "type": "bug", "priority": prio,
-                                                      "labels": {"contains": label, "not": {"has": {"one_of": others}}}}}})  # fmt: skip
-    checks.append({"name": f"{len(params['kinds'])} new tickets in all (no duplicate, nothing for the idea)",
-                   "app": "tickets", "table": "tickets", "added": True, "expect": {"count": len(params["kinds"])}})  # fmt: skip
-    draft.stage("every report filed once, by the guide", checks, weight=2)
-    draft.stage("the reporter has the keys", [
-        {"name": "the reporter is told every new key", "told": {"who": [reporter], "facts": [
-            {"mentions_code": {"from": {"app": "tickets", "table": "tickets", "added": True, "where": _about(c), "field": "key"}}}
-            for c in params["components"]]}},
-    ])  # fmt: skip
-    draft.allow = {
-        "tickets": {"tickets": {"added": True, "where": {"project": project}}},
-        "mail": {"messages": {"added": True}},
-    }
-    draft.forbid = [{"name": "mail goes to the reporter only", "app": "mail", "table": "messages", "change": "added",
-                     "where": {"folder": "sent", "any": [{f: {"has": {"not_equals": reporter}}} for f in ("to", "cc", "bcc")]}}]  # fmt: skip
-    if params["idea"]:
-        draft.forbid.append({"name": "the feature idea is not filed", "app": "tickets", "table": "tickets", "change": "added",
-                             "where": _about(params["idea"][0])})  # fmt: skip
+    def newsletter(self, name: str) -> tuple[str, str]:
+        """An issue of newsletter `name`: (subject, body of two paragraphs)."""
+        slots = _Slots(self)
+        lines = [self.fill(t, slots) for t in self.rng.sample(list(NEWSLETTER_SENTENCES), 6)]
+        return f"{name}: {self.pick(NEWSLETTER_HEADLINES, slots)}", " ".join(lines[:3]) + "\n\n" + " ".join(lines[3:])
 
+    def ticket(self) -> tuple[str, str, str]:
+        """A ticket: (type, summary, description)."""
+        slots = _Slots(self)
+        kind = self.rng.choice(["task", "task", "bug", "story"])
+        if kind == "bug":
+            summary = f"{self.fill('{Component}', slots)} {self.rng.choice(self.industry.problems)}"
+            return kind, summary, f"{self.pick(BUG_IMPACT, slots)} {self.pick(BUG_DETAIL, slots)}"
+        return kind, self.pick(TICKET_TASKS, slots), self.sentences(TASK_SENTENCES, 2, slots)
 
-def _rule(params: dict[str, Any]) -> dict[str, Any]:
-    rule: dict[str, Any] = {"tool": "create_ticket", "calls": [params["at"]]}
-    if params["fault"] == "error":
-        rule["message"] = "HTTP 503 Service Unavailable: upstream tickets-api did not respond in time. Please retry."
-    else:
-        rule["kind"] = params["fault"]
-    if params["fault"] == "rate_limit":
-        rule["retry_after_s"] = 0.5
-    return rule
+    def comment(self) -> str:
+        return self.pick(COMMENT_SENTENCES)
 
-
-def _oracle(params: dict[str, Any]) -> list[dict[str, Any]]:
-    """Read the reports and the guide, file each (the oracle recovers from the fault as its policy says: it waits
-    and retries, or looks up a lost create), check the project, reply with the keys."""
-    reporter, project = params["reporter"], params["project"]
-    oracle: list[dict[str, Any]] = [
-        {"tool": "mail__search_messages", "args": {"query": f"from:{reporter} subject:bug"}},
-        *(
-            {"tool": "mail__get_message", "args": {"message_id": f"bug-report-{n + 1}"}, "save": f"report{n + 1}"}
-            for n in range(len(params["kinds"]))
-        ),
-        {"tool": "docs__search_documents", "args": {"query": "triage guide"}, "save": "guides"},
-        {"tool": "docs__get_document", "args": {"document_id": "${guides.documents.0.id}"}},
-    ]
-    for n, (kind, component) in enumerate(zip(params["kinds"], params["components"], strict=True)):
-        prio, label = SEVERITY[kind]
-        oracle.append(
-            {
-                "tool": "tickets__create_ticket",
-                "save": f"t{n + 1}",
-                "unchecked": ["title", "description"],
-                "args": {
-                    "project": project,
-                    "type": "bug",
-                    "priority": prio,
-                    "labels": [label],
-                    "title": f"{component[:1].upper() + component[1:]}: {kind}",
-                    "description": SYMPTOMS[kind].format(
-                        component=component, time=params["times"][n], company=params["company"]
-                    ),
-                },
-            }
-        )
-    oracle.append({"tool": "tickets__search_tickets", "args": {"project": project, "status": "todo"}})
-    keys = ", ".join(f"${{t{n + 1}.key}} ({c})" for n, c in enumerate(params["components"]))
-    oracle.append(
-        {"tool": "mail__reply", "args": {"message_id": "${report1.id}", "body": f"Thanks, all filed: {keys}."}}
-    )
-    return oracle
+    def document(self) -> tuple[str, list[str]]:
+        """A document: (title, body lines in Markdown)."""
+        slots = _Slots(self)
+        kind = self.rng.choice(self.industry.kinds + ("Meeting notes", "Plan", "Proposal", "Retrospective"))
+        title = f"{kind}: {self.fill('{Doc}' if self.rng.random() < 0.6 else '{Topic}', slots)}"
+        body = [f"# {title}", ""]
+        for heading in self.rng.sample(list(DOC_HEADINGS), self.rng.randint(1, 3)):
+            body += [f"## {heading}", "", self.sentences(DOC_SENTENCES, 3, slots), ""]
+        return title, body

@@ -1,60 +1,78 @@
-"""Edition-1 worlds, byte for byte what release v1 was built on: names, addresses and text from Faker (its
-catch-phrases and filler), seeded from the world's seed; every other choice from `random.Random`; the clock a
-Monday 09:00 of START_YEAR in the persona's zone. Do not change what this module draws, or in which order.
+"""Edition-2 worlds: a thousand organizations, each worded in its industry's curated vocabulary.
+
+The seed picks the organization (`vocab.organization_name`: its name, distinct for seeds below
+`vocab.ORGANIZATIONS`, and its industry, whose teams, products, components and sentences every row is
+written with, through `vocab.Writer`). Faker gives people's names (romanized where its locale writes
+another script) and street addresses only; offices come from `organization.OFFICES_V2`; the clock
+starts on any weekday of START_YEAR (1-2 January and 24-31 December aside) at 08:00-16:00 on the hour
+or half hour, in the persona's zone; no two people of a world share a first name. The same seed and
+size give the same world, byte for byte.
 """
 
 from __future__ import annotations
 
-import hashlib
 import random
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from faker import Faker
-
+from orchestrator.generate import vocab
 from orchestrator.generate.model import START_YEAR, Person, World, ascii_slug, iso
-from orchestrator.generate.organization import OFFICES, TEAMS, WORK_HOURS, Office, Size
+from orchestrator.generate.organization import OFFICES_V2, WORK_HOURS, Office, Size
+from orchestrator.generate.world1 import Builder
 from servers.calendar.model import bounds
 
-_FAKERS: dict[str, Faker] = {}
+NAME_TRIES = 25
+"""Redraws of a first name already taken in the world before the name is drawn from en_US instead."""
 
 
-class Builder:
-    """Builds one edition-1 world of a seed and a size (`build()`)."""
+def clock_days() -> list[date]:
+    """The days an edition-2 clock may start on: every weekday of START_YEAR but New Year and late December."""
+    first, days = date(START_YEAR, 1, 3), []
+    while first.year == START_YEAR and (first.month, first.day) < (12, 24):
+        if first.weekday() < 5:
+            days.append(first)
+        first += timedelta(days=1)
+    return days
+
+
+CLOCK_TIMES = [time(h, m) for h in range(8, 17) for m in (0, 30) if (h, m) <= (16, 0)]
+"""08:00, 08:30 … 16:00: when an edition-2 clock may start."""
+
+
+class Builder2(Builder):
+    """Builds one edition-2 world of a seed and a size (`build()`)."""
 
     def __init__(self, seed: int, size: Size) -> None:
-        self.seed = seed
-        self.size = size
-        self.rng = random.Random(f"world:{seed}:{size.name}")
-        self.fakers: dict[str, Faker] = {}
-        self.text = self.faker("en_US")
-        self.emails: set[str] = set()
+        super().__init__(seed, size)
+        self.rng = random.Random(f"world2:{seed}:{size.name}")
+        self.first_names: set[str] = set()
+        self.org, self.industry = vocab.organization_name(seed)
 
-    def faker(self, locale: str) -> Faker:
+    def faker(self, locale: str) -> Any:
+        """The world's Faker of `locale`, seeded apart from edition 1's."""
         if locale not in self.fakers:
-            if locale not in _FAKERS:  # creating one is slow (it scans its providers); seeding is not
-                _FAKERS[locale] = Faker(locale)
-            fake = _FAKERS[locale]
-            fake.seed_instance(
-                int(hashlib.sha256(f"{self.seed}:{self.size.name}:{locale}".encode()).hexdigest()[:12], 16)
-            )
-            self.fakers[locale] = fake
+            fake = super().faker(locale)
+            fake.seed_instance(f"world2:{self.seed}:{self.size.name}:{locale}")
         return self.fakers[locale]
 
-    def email(self, first: str, last: str, domain: str) -> str:
-        base = f"{ascii_slug(first)}.{ascii_slug(last)}".strip(".") or "someone"
-        candidate, n = f"{base}@{domain}", 2
-        while candidate in self.emails:
-            candidate, n = f"{base}{n}@{domain}", n + 1
-        self.emails.add(candidate)
-        return candidate
-
     def human(self, office: Office, domain: str, *, internal: bool = True, company: str = "") -> Person:
+        """A person of `office` whose first name nobody else in the world has."""
         fake = self.faker(office.locale)
-        first, last = fake.first_name(), fake.last_name()
+        romanized = hasattr(fake, "first_romanized_name")
+        for attempt in range(NAME_TRIES + 1):
+            if attempt == NAME_TRIES:
+                fake, romanized = self.faker("en_US"), False
+            first = fake.first_romanized_name() if romanized else fake.first_name()
+            if ascii_slug(first) not in self.first_names:
+                break
+        while ascii_slug(first) in self.first_names:  # en_US has thousands; a world has at most a few hundred people
+            first = fake.first_name()
+        self.first_names.add(ascii_slug(first))
+        last = fake.last_romanized_name() if romanized else fake.last_name()
         start, end = self.rng.choice(WORK_HOURS)
-        street = fake.street_address().replace("\n", ", ")
+        local = self.faker(office.locale)
+        street = local.street_address().replace("\n", ", ")
         return Person(
             email=self.email(first, last, domain),
             name=f"{first} {last}",
@@ -62,7 +80,7 @@ class Builder:
             last_name=last,
             timezone=office.timezone,
             city=office.city,
-            address=f"{street}, {fake.postcode()} {office.city}, {office.country}",
+            address=f"{street}, {local.postcode()} {office.city}, {office.country}",
             work_start=start,
             work_end=end,
             internal=internal,
@@ -70,51 +88,33 @@ class Builder:
         )
 
     def build(self) -> World:
-        rng, size = self.rng, self.size
-        org_fake = self.faker("en_US")
-        org = org_fake.company().replace(",", "")
-        slug = ascii_slug(org.split()[0], "-") or "org"
-        domains = [f"{slug}.test"] + [f"{slug}-{ascii_slug(o, '-')}.test" for o in ("labs", "cloud", "studio")][
-            : size.domains - 1
-        ]
-        offices = rng.sample(OFFICES, size.offices)
+        rng, size, industry = self.rng, self.size, self.industry
+        slug = ascii_slug(self.org, "-")
+        domains = [f"{slug}.test"] + [f"{slug}-{x}.test" for x in ("group", "intl", "mail")][: size.domains - 1]
+        offices = self.offices()
+        teams = {t.name: t for t in industry.teams}
         persona = self.human(offices[0], domains[0])
-        teams = list(TEAMS)
-        persona.team, persona.role = rng.choice(teams[:4]), ""
-        persona.role = rng.choice(TEAMS[persona.team]["roles"])
-        people: list[Person] = []
-        for i in range(size.people - 1):
-            office = offices[0] if i < 2 else rng.choice(offices)
-            domain = domains[0] if i < 4 else rng.choice(domains)
-            p = self.human(office, domain)
-            p.team = persona.team if i < 4 else rng.choice(teams)
-            people.append(p)
-        # Team leads first, then roles and managers: the lead of a team manages its members.
+        persona.team = rng.choice(list(teams)[:4])
+        persona.role = rng.choice(teams[persona.team].roles)
+        people = self.colleagues(offices, domains, persona.team, list(teams))
         leads: dict[str, Person] = {}
         for p in people:
             if p.team not in leads:
                 leads[p.team] = p
-                p.role = TEAMS[p.team]["lead"]
+                p.role = teams[p.team].lead
             else:
-                p.role = rng.choice(TEAMS[p.team]["roles"])
+                p.role = rng.choice(teams[p.team].roles)
         for p in [persona, *people]:
             lead = leads.get(p.team)
             p.manager = lead.email if lead is not None and lead is not p else None
-        outsiders: list[Person] = []
-        for _ in range(size.customers):
-            office = rng.choice(OFFICES)
-            company = self.faker(office.locale).company().replace(",", "")
-            p = self.human(
-                office,
-                f"{ascii_slug(company.split()[0], '-') or 'customer'}-{len(outsiders)}.test",
-                internal=False,
-                company=company,
-            )
-            p.role = "Customer"
-            outsiders.append(p)
-        monday = date(START_YEAR, 1, 5) + timedelta(weeks=rng.randrange(0, 48))
-        start = datetime.combine(monday, time(9), ZoneInfo(persona.timezone))
-        world = World(self.seed, size.name, org, domains, offices, persona, people, outsiders, start)
+        outsiders = self.outsiders()
+        start = datetime.combine(rng.choice(clock_days()), rng.choice(CLOCK_TIMES), ZoneInfo(persona.timezone))
+        world = World(self.seed, size.name, self.org, domains, offices, persona, people, outsiders, start)
+        world.industry = industry.name
+        self.now, self.tz = start.astimezone(UTC), start.tzinfo
+        self.writer = vocab.Writer(
+            industry, rng, [p.first_name for p in people], [o.company for o in outsiders], sorted(leads)
+        )
         world.apps = {
             "calendar": self.calendar(world),
             "mail": self.mail(world),
@@ -123,144 +123,238 @@ class Builder:
         }
         return world
 
-    # -- calendar ---------------------------------------------------------------
+    def iso(self, instant: datetime) -> str:
+        """An instant as the persona's zone writes it. History is counted back from the clock in real time (in UTC),
+        so a daylight-saving change in between neither shifts it nor makes a wall time that does not exist."""
+        return iso(instant.astimezone(self.tz))
 
-    def working_days(self, world: World) -> list[date]:
-        days = [world.day(d) for d in range(-self.size.days_before, self.size.days_after)]
-        return [d for d in days if d.weekday() < 5]
+    def offices(self) -> list[Office]:
+        """The organization's offices, no two in zones that keep the same time (so N offices are N time zones)."""
+        chosen: list[Office] = []
+        seen: set[tuple[Any, ...]] = set()
+        for office in self.rng.sample(OFFICES_V2, len(OFFICES_V2)):
+            zone = ZoneInfo(office.timezone)
+            key = tuple(zone.utcoffset(datetime(START_YEAR, month, 1)) for month in (1, 4, 7, 10))
+            if key not in seen:
+                seen.add(key)
+                chosen.append(office)
+            if len(chosen) == self.size.offices:
+                break
+        return chosen
+
+    def colleagues(self, offices: list[Office], domains: list[str], home: str, teams: list[str]) -> list[Person]:
+        """Everyone inside the organization but the persona: the first four on the persona's team."""
+        people = []
+        for i in range(self.size.people - 1):
+            office = offices[0] if i < 2 else self.rng.choice(offices)
+            domain = domains[0] if i < 4 else self.rng.choice(domains)
+            p = self.human(office, domain)
+            p.team = home if i < 4 else self.rng.choice(teams)
+            people.append(p)
+        return people
+
+    def outsiders(self) -> list[Person]:
+        """Customers and vendors, each of a company whose first word no other company (nor the organization) has."""
+        taken = {self.org.split()[0]}
+        out = []
+        for n in range(self.size.customers):
+            name = vocab.company(self.rng, self.industry, taken)
+            taken.add(name.split()[0])
+            office = self.rng.choice(OFFICES_V2)
+            p = self.human(office, f"{ascii_slug(name, '-')}.test", internal=False, company=name)
+            p.role = "Vendor" if n % 4 == 3 else "Customer"
+            out.append(p)
+        return out
+
+    # -- calendar ---------------------------------------------------------------
 
     def calendar(self, world: World) -> dict[str, Any]:
         rng, me = self.rng, world.persona
         team = [p for p in world.people if p.team == me.team][:6]
         events: list[dict[str, Any]] = []
-        n = 0
 
         def event(title: str, start: datetime, minutes: int, attendees: list[Person], **extra: Any) -> None:
-            nonlocal n
-            n += 1
-            events.append({"id": f"evt-{n:05d}", "title": title, "start": iso(start),
-                           "end": iso(start + timedelta(minutes=minutes)),
-                           "attendees": [{"email": a.email, "response": rng.choice(["accepted", "accepted", "tentative", "needsAction"])}
-                                         for a in attendees], **extra})  # fmt: skip
+            events.append(
+                {
+                    "id": f"evt-{len(events) + 1:05d}",
+                    "title": title,
+                    "start": iso(start),
+                    "end": iso(start + timedelta(minutes=minutes)),
+                    "attendees": [
+                        {"email": a.email, "response": rng.choice(["accepted", "accepted", "tentative", "needsAction"])}
+                        for a in attendees
+                    ],
+                    **extra,
+                }
+            )
 
         days = self.working_days(world)
         manager = next((p for p in world.people if p.email == me.manager), None)
         for d in days:
-            # Recurring: a daily stand-up, a weekly 1:1 with the manager, a weekly team sync.
-            event(f"{me.team} stand-up", world.at(d, "09:30"), 15, team, location="Zoom",
-                  description="Daily stand-up (recurring).")  # fmt: skip
+            event(
+                f"{me.team} stand-up",
+                world.at(d, "09:30"),
+                15,
+                team,
+                location="Zoom",
+                description="Daily stand-up (recurring).",
+            )
             if d.weekday() == 1 and manager is not None:
-                event(f"1:1 {me.first_name} / {manager.first_name}", world.at(d, "11:00"), 30, [manager],
-                      description="Weekly 1:1 (recurring).")  # fmt: skip
+                event(
+                    f"1:1 {me.first_name} / {manager.first_name}",
+                    world.at(d, "11:00"),
+                    30,
+                    [manager],
+                    description="Weekly 1:1 (recurring).",
+                )
             if d.weekday() == 3:
-                event(f"{me.team} weekly sync", world.at(d, "14:00"), 60, team, location="Zoom",
-                      description="Weekly team sync (recurring).")  # fmt: skip
-            # One-off meetings at free half hours of the day.
+                event(
+                    f"{me.team} weekly sync",
+                    world.at(d, "14:00"),
+                    60,
+                    team,
+                    location="Zoom",
+                    description="Weekly team sync (recurring).",
+                )
             for _ in range(self._count(self.size.meetings_per_day)):
                 for _attempt in range(6):
-                    clock = f"{rng.randrange(10, 17):02d}:{rng.choice(['00', '30'])}"
-                    start = world.at(d, clock)
+                    start = world.at(d, f"{rng.randrange(10, 17):02d}:{rng.choice(['00', '30'])}")
                     minutes = rng.choice([30, 30, 45, 60])
-                    if not any(
-                        bounds(e)[0] < start + timedelta(minutes=minutes) and start < bounds(e)[1] for e in events[-8:]
-                    ):
+                    end = start + timedelta(minutes=minutes)
+                    if not any(bounds(e)[0] < end and start < bounds(e)[1] for e in events[-8:]):
                         guests = rng.sample(world.people, min(len(world.people), rng.randint(1, 3)))
-                        topic = self.text.catch_phrase()
-                        event(topic[:1].upper() + topic[1:], start, minutes, guests, location=rng.choice(["Zoom", "Google Meet", f"Room {self.text.last_name()}"]),
-                              description=self.text.sentence(nb_words=10))  # fmt: skip
+                        title, room, about = self.writer.meeting()
+                        event(title, start, minutes, guests, location=room, description=about)
                         break
-        # A company holiday as an all-day event.
         holiday = days[len(days) // 2]
-        n += 1
-        events.append({"id": f"evt-{n:05d}", "title": f"{world.org} summer party" if holiday.month in (6, 7, 8) else f"{world.org} offsite",
-                       "all_day": True, "start": holiday.isoformat(), "end": holiday.isoformat(), "organizer": world.people[0].email,
-                       "attendees": [me.email]})  # fmt: skip
-        busy = []
+        events.append(
+            {
+                "id": f"evt-{len(events) + 1:05d}",
+                "title": f"{world.org} offsite",
+                "all_day": True,
+                "start": holiday.isoformat(),
+                "end": holiday.isoformat(),
+                "organizer": world.people[0].email,
+                "attendees": [me.email],
+            }
+        )
+        people = [me.calendar_person(), *(p.calendar_person() for p in world.people)]
+        return {"people": people, "events": events, "busy": self.busy_blocks(world, days)}
+
+    def busy_blocks(self, world: World, days: list[date]) -> list[dict[str, str]]:
+        """Colleagues' busy blocks inside their working hours (about `busy_per_day` a day each)."""
+        rng, busy = self.rng, []
         for p in world.people:
             for d in days:
                 for _ in range(self._count(self.size.busy_per_day)):
                     open_, close = p.work_window(d)
                     span = int((close - open_).total_seconds() // 1800) - 1
                     begin = open_ + timedelta(minutes=30 * rng.randrange(0, max(span, 1)))
-                    busy.append(
-                        {
-                            "email": p.email,
-                            "start": iso(begin),
-                            "end": iso(begin + timedelta(minutes=rng.choice([30, 60, 90]))),
-                        }
-                    )
-        people = [me.calendar_person(), *(p.calendar_person() for p in world.people)]
-        return {"people": people, "events": events, "busy": busy}
-
-    def _count(self, mean: float) -> int:
-        whole = int(mean)
-        return whole + (1 if self.rng.random() < mean - whole else 0)
+                    end = begin + timedelta(minutes=rng.choice([30, 60, 90]))
+                    busy.append({"email": p.email, "start": iso(begin), "end": iso(end)})
+        return busy
 
     # -- mail ---------------------------------------------------------------------
 
     def mail(self, world: World) -> dict[str, Any]:
-        rng, me, text = self.rng, world.persona, self.text
+        rng, me, writer = self.rng, world.persona, self.writer
         messages: list[dict[str, Any]] = []
         span = max(self.size.days_before, 3)
 
-        def when(max_days: int = span) -> datetime:
-            back = timedelta(minutes=rng.randrange(30, max_days * 24 * 60))
-            return world.start - back
+        def when() -> datetime:
+            return self.now - timedelta(minutes=rng.randrange(30, span * 24 * 60))
 
-        def add(**row: Any) -> dict[str, Any]:
-            row = {"id": f"msg-{len(messages) + 1:05d}", **row}
-            row["sent_at"] = iso(row["sent_at"])
+        def add(**row: Any) -> None:
+            row = {"id": f"msg-{len(messages) + 1:05d}", **row, "sent_at": self.iso(row["sent_at"])}
             messages.append(row)
-            return row
 
         senders = []
-        for _ in range(max(2, self.size.newsletters // 10)):
-            name = text.company().replace(",", "")
-            senders.append((f"{name} Weekly", f"newsletter@{ascii_slug(name.split()[0], '-')}-news.test"))
+        for name in rng.sample(
+            self.industry.newsletters, min(len(self.industry.newsletters), max(2, self.size.newsletters // 10))
+        ):
+            senders.append((name, f"newsletter@{ascii_slug(name, '-')}.test"))
         for _ in range(self.size.newsletters):
             name, address = rng.choice(senders)
+            subject, body = writer.newsletter(name)
             at = when()
-            add(**{"from": f"{name} <{address}>", "subject": f"{name}: {text.catch_phrase()}", "sent_at": at,
-                   "body": "\n\n".join(text.paragraphs(nb=2)) + f"\n\nYou are receiving this because you subscribed to {name}. Unsubscribe any time.",
-                   "is_read": at < world.start - timedelta(days=1), "labels": ["Newsletters"]})  # fmt: skip
+            add(
+                **{
+                    "from": f"{name} <{address}>",
+                    "subject": subject,
+                    "sent_at": at,
+                    "body": f"{body}\n\nYou are receiving this because you subscribed to {name}. Unsubscribe any time.",
+                    "is_read": at < self.now - timedelta(days=1),
+                    "labels": ["Newsletters"],
+                }
+            )
+        projects = [t.project for t in self.industry.teams]
         for _ in range(self.size.notifications):
-            project = rng.choice(list(TEAMS.values()))["project"]
-            at = when()
-            add(**{"from": f"Tickets <notifications@{world.domain}>", "sent_at": at,
-                   "subject": f"[{project}-{rng.randint(1, 400)}] {text.bs().capitalize()}: status changed",
-                   "body": f"{rng.choice(world.people).name} moved the ticket to {rng.choice(['in progress', 'in review', 'done'])}.",
-                   "is_read": True})  # fmt: skip
+            _kind, summary, _ = writer.ticket()
+            add(
+                **{
+                    "from": f"Tickets <notifications@{world.domain}>",
+                    "sent_at": when(),
+                    "subject": f"[{rng.choice(projects)}-{rng.randint(1, 400)}] {summary}: status changed",
+                    "body": f"{rng.choice(world.people).name} moved the ticket to {rng.choice(['in progress', 'in review', 'done'])}.",
+                    "is_read": True,
+                }
+            )
         for _ in range(self.size.threads):
-            peer = rng.choice(world.people)
-            topic = text.bs().capitalize()
-            at = when()
-            first = add(**{"from": peer.address_line, "to": [me.email], "subject": topic, "sent_at": at,
-                           "body": f"Hi {me.first_name},\n\n{text.paragraph(nb_sentences=3)}\n\n{peer.first_name}", "is_read": True})  # fmt: skip
-            for k in range(rng.randint(0, 2)):
-                at += timedelta(minutes=rng.randrange(20, 600))
-                if at >= world.start:
-                    break
-                mine = k % 2 == 0
-                add(**{"from": me.address_line if mine else peer.address_line, "to": [peer.email if mine else me.email],
-                       "subject": f"Re: {topic}", "sent_at": at, "in_reply_to": messages[-1]["id"],
-                       "body": f"{text.paragraph(nb_sentences=2)}\n\n{me.first_name if mine else peer.first_name}",
-                       "is_read": True})  # fmt: skip
-            del first
+            self.thread(world, rng.choice(world.people), when(), add, messages)
         for _ in range(self.size.customer_mails):
             c = rng.choice(world.outsiders)
+            subject, body = writer.customer()
             at = when()
-            add(**{"from": c.address_line, "to": [me.email], "subject": f"Question about {text.bs()}", "sent_at": at,
-                   "body": f"Hello,\n\n{text.paragraph(nb_sentences=3)}\n\nBest regards,\n{c.name}, {c.company}",
-                   "is_read": at < world.start - timedelta(days=1)})  # fmt: skip
-        messages.sort(key=lambda m: (m["sent_at"], m["id"]))
-        # Replies must come after what they answer: sorting by time keeps that, as a reply is always later.
+            add(
+                **{
+                    "from": c.address_line,
+                    "to": [me.email],
+                    "subject": subject,
+                    "sent_at": at,
+                    "body": f"Hello {me.first_name},\n\n{body}\n\nBest regards,\n{c.name}, {c.company}",
+                    "is_read": at < self.now - timedelta(days=1),
+                }
+            )
+        messages.sort(key=lambda m: (datetime.fromisoformat(m["sent_at"]), m["id"]))  # instants, not wall clocks
         contacts = [{"email": p.email, "name": p.name} for p in [*world.people, *world.outsiders]]
         return {"labels": ["Newsletters", "Receipts", "Follow-up"], "contacts": contacts, "messages": messages}
+
+    def thread(self, world: World, peer: Person, at: datetime, add: Any, messages: list[dict[str, Any]]) -> None:
+        """A colleague's mail to the persona and up to two replies back and forth (all before the clock)."""
+        me = world.persona
+        subject, body = self.writer.thread()
+        add(
+            **{
+                "from": peer.address_line,
+                "to": [me.email],
+                "subject": subject,
+                "sent_at": at,
+                "body": f"Hi {me.first_name},\n\n{body}\n\n{peer.first_name}",
+                "is_read": True,
+            }
+        )
+        for k in range(self.rng.randint(0, 2)):
+            at += timedelta(minutes=self.rng.randrange(20, 600))
+            if at >= self.now:
+                break
+            mine = k % 2 == 0
+            sender, to = (me, peer) if mine else (peer, me)
+            add(
+                **{
+                    "from": sender.address_line,
+                    "to": [to.email],
+                    "subject": f"Re: {subject}",
+                    "sent_at": at,
+                    "in_reply_to": messages[-1]["id"],
+                    "body": f"{self.writer.reply()}\n\n{sender.first_name}",
+                    "is_read": True,
+                }
+            )
 
     # -- docs ---------------------------------------------------------------------
 
     def docs(self, world: World) -> dict[str, Any]:
-        rng, me, text = self.rng, world.persona, self.text
+        rng, me = self.rng, world.persona
         teams = sorted({p.team for p in world.people} | {me.team})
         folders = [{"id": f"fld-{ascii_slug(t, '-')}", "name": t} for t in teams]
         directory = [
@@ -276,32 +370,27 @@ class Builder:
                 f"| {p.name} | {p.email} | {p.team} | {p.role} | {p.city} | {p.timezone} | "
                 f"{p.work_start}-{p.work_end} | {p.address} |"
             )
+        people_folder = next((f["id"] for f in folders if f["name"] in ("People", "HR")), None)
         documents: list[dict[str, Any]] = [
             {
                 "id": "doc-directory",
                 "title": "Team directory",
                 "owner": world.people[-1].email,
-                "folder_id": f"fld-{ascii_slug('People', '-')}" if "People" in teams else None,
+                "folder_id": people_folder,
                 "shared_with": [{"email": me.email, "role": "viewer"}],
                 "content": "\n".join(directory) + "\n",
-                "updated_at": iso(world.start - timedelta(days=10)),
+                "updated_at": self.iso(self.now - timedelta(days=10)),
             }
         ]
-        kinds = ["Meeting notes", "Design doc", "Runbook", "Proposal", "Retrospective", "Plan"]
+        roles = ["viewer", "commenter", "editor"]
         for i in range(self.size.docs):
             owner = me if rng.random() < 0.35 else rng.choice(world.people)
-            kind = rng.choice(kinds)
-            title = f"{kind}: {text.catch_phrase()}"
-            body = [f"# {title}", ""]
-            for _ in range(rng.randint(1, 3)):
-                body += [f"## {text.bs().capitalize()}", "", text.paragraph(nb_sentences=4), ""]
-            shares = []
-            if owner is not me:
-                shares.append({"email": me.email, "role": rng.choice(["viewer", "commenter", "editor"])})
+            title, body = self.writer.document()
+            shares = [] if owner is me else [{"email": me.email, "role": rng.choice(roles)}]
             for peer in rng.sample(world.people, min(len(world.people), rng.randint(0, 3))):
                 if peer is not owner and all(s["email"] != peer.email for s in shares):
-                    shares.append({"email": peer.email, "role": rng.choice(["viewer", "commenter", "editor"])})
-            updated = world.start - timedelta(days=rng.randrange(1, 120), minutes=rng.randrange(0, 600))
+                    shares.append({"email": peer.email, "role": rng.choice(roles)})
+            updated = self.now - timedelta(days=rng.randrange(1, 120), minutes=rng.randrange(0, 600))
             documents.append(
                 {
                     "id": f"doc-{i + 1:05d}",
@@ -310,7 +399,7 @@ class Builder:
                     "folder_id": f"fld-{ascii_slug(owner.team, '-')}",
                     "shared_with": shares,
                     "content": "\n".join(body),
-                    "updated_at": iso(updated),
+                    "updated_at": self.iso(updated),
                 }
             )
         return {"folders": folders, "documents": documents}
@@ -318,48 +407,48 @@ class Builder:
     # -- tickets ------------------------------------------------------------------
 
     def tickets(self, world: World) -> dict[str, Any]:
-        rng, text = self.rng, self.text
+        rng = self.rng
         everyone = [world.persona, *world.people]
         users = [{"email": p.email, "name": p.name, "team": p.team, "role": p.role} for p in everyone]
-        teams = [world.persona.team] + [t for t in TEAMS if t != world.persona.team]
+        teams = {t.name: t for t in self.industry.teams}
+        order = [world.persona.team] + [t for t in teams if t != world.persona.team]
         projects = []
-        for team in teams[: self.size.projects]:
-            members = [p for p in everyone if p.team == team] or everyone
-            lead = next((p for p in members if p.role == TEAMS[team]["lead"]), members[0])
+        for name in order[: self.size.projects]:
+            members = [p for p in everyone if p.team == name] or everyone
+            lead = next((p for p in members if p.role == teams[name].lead), members[0])
             projects.append(
                 {
-                    "key": TEAMS[team]["project"],
-                    "name": team,
+                    "key": teams[name].project,
+                    "name": name,
                     "lead": lead.email,
-                    "description": f"Work of the {team} team.",
+                    "description": f"Work of the {name} team.",
                 }
             )
         tickets, comments = [], []
         numbers = {p["key"]: 0 for p in projects}
+        statuses = ["todo", "todo", "in_progress", "in_progress", "in_review", "done", "done", "cancelled"]
         for _ in range(self.size.tickets):
             project = rng.choice(projects)
             numbers[project["key"]] += 1
             key = f"{project['key']}-{numbers[project['key']]}"
             members = [p for p in everyone if p.team == project["name"]] or everyone
-            status = rng.choice(
-                ["todo", "todo", "in_progress", "in_progress", "in_review", "done", "done", "cancelled"]
-            )
-            created = world.start - timedelta(days=rng.randrange(1, 90), minutes=rng.randrange(0, 600))
+            status = rng.choice(statuses)
+            created = self.now - timedelta(days=rng.randrange(1, 90), minutes=rng.randrange(0, 600))
             updated = created + timedelta(days=rng.randrange(0, 5), minutes=rng.randrange(0, 300))
-            updated = min(updated, world.start - timedelta(minutes=5))
-            summary = text.bs()
+            updated = min(updated, self.now - timedelta(minutes=5))
+            kind, summary, description = self.writer.ticket()
             tickets.append(
                 {
                     "key": key,
-                    "title": summary[:1].upper() + summary[1:],
-                    "description": text.paragraph(nb_sentences=2),
-                    "type": rng.choice(["task", "task", "bug", "story"]),
+                    "title": summary,
+                    "description": description,
+                    "type": kind,
                     "status": status,
                     "priority": rng.choice(["low", "medium", "medium", "high"]),
                     "assignee": rng.choice(members).email if status != "todo" or rng.random() < 0.5 else None,
                     "reporter": rng.choice(everyone).email,
-                    "created_at": iso(created),
-                    "updated_at": iso(updated),
+                    "created_at": self.iso(created),
+                    "updated_at": self.iso(updated),
                 }
             )
             for _ in range(rng.choice([0, 0, 1, 2])):
@@ -367,8 +456,8 @@ class Builder:
                     {
                         "ticket_key": key,
                         "author": rng.choice(members).email,
-                        "body": text.sentence(nb_words=12),
-                        "created_at": iso(min(updated, created + timedelta(hours=rng.randrange(1, 48)))),
+                        "body": self.writer.comment(),
+                        "created_at": self.iso(min(updated, created + timedelta(hours=rng.randrange(1, 48)))),
                     }
                 )
         return {"projects": projects, "users": users, "tickets": tickets, "comments": comments}

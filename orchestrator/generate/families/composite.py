@@ -1,364 +1,428 @@
-"""changed-request (edition 2): the requester changes the ask after the first action; the end state follows the
-latest request.
+"""Composite tasks: 2-4 families chained over one world, asked for in one instruction (edition 2).
 
-A colleague asks the persona by mail to book a session with two colleagues at a given time and to note it in the
-team's schedule doc, warning that it may still change. Once the persona has booked it (an event the agent added),
-the requester's follow-up arrives some minutes later (a `world:` event) and moves it to another time, on the same
-day or another one but never at the same hour (else the old time would also be right), and may also swap one guest
-for another (`change`: `time` or `time+guest`). Judged: one session
-(found by its guests, not its title) at the new time, none left at the old one, the dropped guest off the invite;
-the schedule doc states the new time and no other for it; the requester is told the new time. A process check
-wants the follow-up read before the requester is answered.
+A composite family names a chain of part families (`Composite.chain`, parts described in `composite_parts`; a
+place of the chain may offer alternatives, one drawn per task). Its
+`sample` draws the parts in order on one copy of the world: each part is sampled, adjusted to the parts before it
+(`fit`: a shared person, a refused overlap), and built on that copy before the next is sampled, so a later part
+sees the earlier parts' rows, people and times and never collides with them. `build` replays the parts on the
+given world in the same order and merges their drafts into one scenario:
+
+- stages: every part's, named `<part label>: <stage>`, weights kept;
+- allow and relax rules: concatenated per app and table (an allow rule list per table);
+- forbids: every part's, except that a forbid that confines mail to a part's recipients (`has: {not_one_of: ..}`,
+  `has: {not_equals: ..}`) also lets through the recipients the other parts must write to (their `told` people and
+  the addresses their reference mails go to), so no part's forbid forbids another part's required mail; and a
+  part's "no new row stands in" count is scoped to that part's own rows (`adapt`);
+- the reference solution: the parts' reference calls in order, each part's saved names prefixed (`p1_found`); an
+  alternative reference runs the parts in the opposite order.
+
+The instruction is the parts' request sentences (each from its part's list, on the world's side of the split, see
+`phrasing`), joined by linking words, with the composite's own opener and closer. The manifest's `template` is
+the parts' request ids joined by `+` (each on the world's side of the split, so no template is shared between
+train and test); `parts` lists the id of every part used (each part's request, the opener, the closer);
+`chain` holds each part's family, knobs and parameters.
 """
 
 from __future__ import annotations
 
+import json
 import random
-from datetime import datetime, timedelta
-from typing import Any
+import re
+from typing import Any, ClassVar
 
-from orchestrator.generate import phrasing
-from orchestrator.generate.families import _living as living
-from orchestrator.generate.family import Draft, Family, human_day, join, register
-from orchestrator.generate.scheduling import aligned_starts, day_window
-from orchestrator.generate.world import World, iso
+from orchestrator.generate.families.composite_parts import LAST, MIDDLE, PARTS
+from orchestrator.generate.families.reschedule import Move
+from orchestrator.generate.families.travel import Trip
+from orchestrator.generate.family import Draft, Family, canonical, families, register
+from orchestrator.generate.phrasing import part_id, template_split, usable
+from orchestrator.generate.world import World
 
-TOPICS = (
-    "design critique",
-    "pricing sync",
-    "launch dry run",
-    "hiring debrief",
-    "vendor review",
-    "budget check-in",
-    "roadmap walkthrough",
-    "onboarding review",
-    "support escalation review",
-    "quarterly planning",
-)
-REQUESTS = [
-    "{r} asked me (by mail) to book the {topic} with {guests} for {when} and to add it to our {doc}. {r} said it might "
-    "still change, so watch for a follow-up and make sure everything matches the latest version. Then confirm to {r}.",
-    "Please set up the {topic} {r} asked for ({when}, with {guests}) and put it in the {doc}. Plans may shift: if {r} "
-    "sends an update, follow it. Let {r} know the final time when you're done.",
-    "Can you sort out {r}'s {topic}? Book it with {guests} for {when}, note it in the {doc}, and keep an eye out for "
-    "changes from {r} before you confirm.",
-    "{r} needs the {topic} booked ({when}, {guests}) and listed in the {doc}. They warned me the details could change "
-    "within the hour, so check for their follow-up and adjust. Confirm to {r} at the end.",
-    "Book the {topic} for {r}: {when}, guests {guests}. Add it to the {doc} too. If {r} changes anything afterwards, "
-    "the latest request wins; tell {r} what you ended up with.",
-    "Forwarding {r}'s request: the {topic} with {guests}, {when}, plus an entry in the {doc}. Expect a change from {r} "
-    "(there usually is one) and make the calendar and the doc match it, then reply to {r}.",
-    "Could you handle the {topic} for {r}? It's {when} with {guests}, and it should be in the {doc}. Wait a bit for "
-    "{r}'s final word and go with whatever that says; then confirm.",
-    "{r} wants the {topic} with {guests} on the calendar for {when}, and written into the {doc}. Heads-up: {r} tends "
-    "to change plans, so check the thread again after booking. Let {r} know the final slot.",
-    "Please put the {topic} in for {when} with {guests}, as {r} asked, and update the {doc}. Watch {r}'s thread for "
-    "an update and follow the latest ask. Close the loop with {r} by mail.",
-    "Take {r}'s {topic} request: book it ({when}; {guests}), record it in the {doc}, and if a change comes in from {r}, "
-    "redo what needs redoing. Finish with a confirmation to {r}.",
-    "Set up {r}'s {topic} ({when}) with {guests} and log it in the {doc}. {r} may send a correction shortly; the "
-    "calendar and the doc must match the latest request. Then tell {r}.",
-    "I need the {topic} booked: {when}, {guests}, as {r} asked. Add it to the {doc}. Before you tell {r} it's done, "
-    "check whether they changed anything, and follow the change.",
-    "Please handle the {topic} that {r} asked about. Book {when} with {guests}, update the {doc}, then wait for {r}'s "
-    "follow-up (it's coming) and make sure the final setup matches it. Confirm to {r}.",
-    "{r} is organising the {topic}. Book it for {when} with {guests} and add it to the {doc}; they'll probably adjust "
-    "it once they see the invite, so follow up on that before confirming to them.",
-    "Book {r}'s {topic} ({guests}, {when}) and put it in the {doc}. Things may still move: go with {r}'s latest mail, "
-    "and undo whatever the change makes wrong. Reply to {r} with the final time.",
-    "Could you get the {topic} on the calendar for {when} with {guests} and into the {doc}? {r} said to expect a "
-    "change; follow it, then let {r} know.",
-    "For {r}: the {topic} with {guests}, {when}. Calendar plus {doc} entry, please. {r}'s last word counts, so check "
-    "for a follow-up after you book. Confirm to {r} when all is in place.",
-    "Please book the {topic} {r} wants ({when}, with {guests}), note it in the {doc}, and then wait for {r}'s "
-    "follow-up. Whatever they change, the invite and the doc should end up matching it. Tell {r} once done.",
-    "{r} pinged about the {topic}: {when}, {guests}. Put it on the calendar and in the {doc}. They mentioned a "
-    "possible change; if it comes, apply it. Then confirm to {r}.",
-    "Handle the {topic} for {r}, please: book {when} with {guests}, update the {doc}, and stay on the thread for "
-    "{r}'s update. Final state should match the latest ask. Send {r} the confirmation.",
-    "Can you book the {topic} with {guests} for {when}? {r} asked for it and wants it in the {doc} too. Give {r} a "
-    "little time to confirm or change it, follow the latest, and let them know.",
-    "The {topic} ({r}'s request) needs booking for {when} with {guests} and a line in the {doc}. {r} may revise it "
-    "after the invite goes out; if so, update both. Confirm the final version to {r}.",
-    "Please get the {topic} set up per {r}'s mail ({when}; {guests}), add it to the {doc}, then look out for {r}'s "
-    "follow-up and make everything match it before confirming.",
-    "{r} asked for the {topic} with {guests} at {when}. Book it, add it to the {doc}, and check back for a change from "
-    "{r} (they said one might come). Wrap up with a note to {r}.",
-    "Could you take care of the {topic}? {r} wants it {when} with {guests}, listed in the {doc}. Expect {r} to tweak "
-    "it; follow the newest request and then confirm to them.",
-]
+ATTEMPTS = 6
+"""Draws of a part (and of the whole chain) before the world is found unfit."""
+MIN_CALLS = 10
+"""A composite's reference solution makes at least this many calls (fewer: the chain is drawn again)."""
+SAVED = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)")
+
+
+class Composite(Family):
+    """A chain of families asked for in one instruction; subclasses set `chain`, `openers`, `closers`."""
+
+    chain: ClassVar[tuple[str | tuple[str, ...], ...]]
+    """The part families in order; a tuple at a place offers alternatives, one drawn per task."""
+    openers: ClassVar[tuple[str, ...]] = ()
+    closers: ClassVar[tuple[str, ...]] = ()
+    editions = (2,)
+    split_params = ("parts",)
+
+    def fit(
+        self, world: World, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
+    ) -> dict[str, Any] | None:
+        """A part's parameters adjusted to the parts drawn before it, or None to draw the part again."""
+        return params
+
+    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+        for _ in range(ATTEMPTS):
+            copy = world.copy()
+            parts = self._draw(copy, rng, knobs.get("size", "small"))
+            if parts is not None:
+                return {"chain": parts, **self._words(copy, rng, parts)}
+        return None
+
+    def _draw(self, world: World, rng: random.Random, size: str) -> list[dict[str, Any]] | None:
+        """The chain's parts drawn in order on `world` (each built on it before the next), or None."""
+        known = families()
+        parts: list[dict[str, Any]] = []
+        calls = 0
+        for place in self.chain:
+            name = place if isinstance(place, str) else rng.choice(place)
+            family = known[name]()
+            ranges = {**family.knobs, **PARTS[name].knobs}
+            for _ in range(ATTEMPTS):
+                knobs = {k: rng.choice(v) for k, v in sorted(ranges.items()) if k in family.knobs and k != "size"}
+                params = family.sample(world, rng, {**knobs, "size": size})
+                if params is not None:
+                    params = self.fit(world, name, json.loads(canonical(params)), parts)
+                if params is not None:
+                    break
+            else:
+                return None
+            calls += len(family.build(world, params).oracle)
+            parts.append({"family": name, "knobs": knobs, "params": params})
+        return parts if calls >= MIN_CALLS else None
+
+    def _words(self, world: World, rng: random.Random, parts: list[dict[str, Any]]) -> dict[str, Any]:
+        """The instruction's choices: a request per part (the world's split side), linking words, opener, closer."""
+        split = getattr(world, "split", None)
+        requests, links = [], []
+        for n, part in enumerate(parts):
+            spec = PARTS[part["family"]]
+            picks = usable(self.name, spec.label, "request", spec.requests, split)
+            if not picks:
+                raise ValueError(f"{self.name}/{spec.label}: no request phrasing on the {split} side of the split")
+            requests.append(rng.choice(picks))
+            links.append(0 if n == 0 else rng.randrange(len(LAST if n == len(parts) - 1 else MIDDLE)))
+        chosen: dict[str, Any] = {"requests": requests, "links": links}
+        for kind, options in (("opener", self.openers), ("closer", self.closers)):
+            choices = usable(self.name, "chain", kind, options, split)
+            chosen[kind] = rng.choice(choices) if choices and rng.random() >= 0.3 else None
+        asks = [
+            part_id(self.name, PARTS[p["family"]].label, "request", i) for p, i in zip(parts, requests, strict=True)
+        ]
+        ids = asks + [
+            part_id(self.name, "chain", kind, chosen[kind]) for kind in ("opener", "closer") if chosen[kind] is not None
+        ]
+        return {**chosen, "template": "+".join(asks), "parts": ids}
+
+    def build(self, world: World, params: dict[str, Any]) -> Draft:
+        known = families()
+        drafts = [known[p["family"]]().build(world, p["params"]) for p in params["chain"]]
+        return merge(self, world, params, drafts)
+
+    def difficulty(self, knobs: dict[str, Any], params: dict[str, Any]) -> str:
+        """Hard: every composite needs ten calls or more across three apps or more."""
+        return "hard"
+
+
+def instruction(family: Composite, world: World, params: dict[str, Any]) -> str:
+    """The composite's instruction from its recorded choices: the parts' sentences joined, opener and closer."""
+    values: dict[str, Any] = {}
+    sentences = []
+    count = len(params["chain"])
+    for n, (part, index, link) in enumerate(zip(params["chain"], params["requests"], params["links"], strict=True)):
+        spec = PARTS[part["family"]]
+        own = spec.values(world, part["params"])
+        for key, value in own.items():
+            values.setdefault(key, value)
+        text = spec.requests[index].format(**own)
+        text = (LAST if n == count - 1 else MIDDLE)[link] + text if n else text
+        sentences.append(text[:1].upper() + text[1:])
+    if params.get("opener") is not None:
+        sentences.insert(0, family.openers[params["opener"]].format(**values))
+    if params.get("closer") is not None:
+        sentences.append(family.closers[params["closer"]].format(**values))
+    return " ".join(" ".join(sentences).split())
+
+
+def merge(family: Composite, world: World, params: dict[str, Any], drafts: list[Draft]) -> Draft:
+    """One draft of the parts' drafts (see the module's docstring for what is merged and how)."""
+    parts = params["chain"]
+    merged = Draft(
+        world,
+        title=family.title,
+        instruction=instruction(family, world, params),
+        description=" Then: ".join(d.description or d.title for d in drafts),
+        tags=list(
+            dict.fromkeys(
+                ["generated", family.name, "composite", *(t for d in drafts for t in d.tags if t != "generated")]
+            )
+        ),
+    )
+    reached = [recipients(d) for d in drafts]
+    for n, (part, draft) in enumerate(zip(parts, drafts, strict=True)):
+        adapt(part, draft)
+        label = PARTS[part["family"]].label
+        for stage in draft.stages:
+            merged.stages.append({**stage, "name": f"{label}: {stage['name']}"})
+        others = sorted({r for m, rs in enumerate(reached) if m != n for r in rs})
+        merged.forbid += [widen(f, others) if f.get("app") == "mail" else f for f in draft.forbid]
+        _merge_allow(merged.allow, draft.allow)
+        for key, rules in draft.relax.items():
+            merged.relax.setdefault(key, []).extend(rules)
+        for key, value in draft.extra.items():
+            _merge_extra(merged.extra, key, value)
+    oracles = [prefixed(d.oracle, f"p{n + 1}_") for n, d in enumerate(drafts)]
+    merged.oracle = [step for steps in oracles for step in steps]
+    merged.oracles = [[step for steps in reversed(oracles) for step in steps]]
+    merged.limits = {
+        "max_tool_calls": sum(d.limits.get("max_tool_calls", 40) for d in drafts),
+        "timeout_s": max(d.limits.get("timeout_s", 600) for d in drafts),
+    }
+    return merged
+
+
+def recipients(draft: Draft) -> set[str]:
+    """Who a part must write to: the people its `told` checks name and its reference mails' recipients."""
+    out: set[str] = set()
+    for stage in draft.stages:
+        for check in stage["checks"]:
+            if "told" in check:
+                out.update(check["told"]["who"])
+    for step in draft.oracle:
+        if step["tool"] in ("mail__send_message", "mail__create_draft"):
+            for field in ("to", "cc"):
+                out.update(a for a in step["args"].get(field, []) if "${" not in a)
+    return out
+
+
+RECIPIENTS = ("to", "cc", "bcc")
+
+
+def widen(rule: Any, others: list[str], field: str = "") -> Any:
+    """A mail forbid whose recipient lists also let through `others` (every `not_one_of`/`not_equals` under `has`
+    of a `to`, `cc` or `bcc` condition; other columns' conditions stay as they are)."""
+    if isinstance(rule, list):
+        return [widen(r, others, field) for r in rule]
+    if not isinstance(rule, dict):
+        return rule
+    out = {}
+    for key, value in rule.items():
+        if key == "has" and field in RECIPIENTS and isinstance(value, dict) and others:
+            if "not_one_of" in value and isinstance(value["not_one_of"], list):
+                value = {
+                    **value,
+                    "not_one_of": [*value["not_one_of"], *(o for o in others if o not in value["not_one_of"])],
+                }
+            elif "not_equals" in value and isinstance(value["not_equals"], str):
+                kept = {k: v for k, v in value.items() if k != "not_equals"}
+                value = {**kept, "not_one_of": [value["not_equals"], *(o for o in others if o != value["not_equals"])]}
+        out[key] = widen(value, others, key if key in RECIPIENTS else field if key in ("any", "all") else "")
+    return out
+
+
+def adapt(part: dict[str, Any], draft: Draft) -> None:
+    """Scope a part's checks that count every new row of a table another part may add to: a meeting part's checks
+    on new events ("no new event stands in for it", "exactly one new event") count events with its guests only."""
+    if part["family"] not in ("reschedule", "meeting-tz"):
+        return
+    guests = part["params"]["guests"]
+    for stage in draft.stages:
+        for check in stage["checks"]:
+            where = check.get("where", {})
+            if check.get("app") == "calendar" and check.get("added") and "attendees" not in where:
+                check["where"] = {**where, "attendees": {"has": {"email": {"one_of": guests}}}}
+
+
+def prefixed(steps: list[dict[str, Any]], prefix: str) -> list[dict[str, Any]]:
+    """Reference steps with every saved name (and every reference to one) prefixed, so parts never share a name."""
+    names = {step["save"] for step in steps if "save" in step}
+
+    def rename(value: Any) -> Any:
+        if isinstance(value, str):
+            return SAVED.sub(lambda m: "${" + (prefix + m[1] if m[1] in names else m[1]), value)
+        if isinstance(value, list):
+            return [rename(v) for v in value]
+        if isinstance(value, dict):
+            return {k: rename(v) for k, v in value.items()}
+        return value
+
+    out = []
+    for step in steps:
+        step = {**step, "args": rename(step.get("args", {}))}
+        if "save" in step:
+            step["save"] = prefix + step["save"]
+        out.append(step)
+    return out
+
+
+def _merge_allow(into: dict[str, Any], allow: dict[str, Any]) -> None:
+    for app, tables in allow.items():
+        if not isinstance(tables, dict):
+            raise ValueError(f"composite: allow.{app} must be a table mapping to merge, got {tables!r}")
+        mine = into.setdefault(app, {})
+        for table, rules in tables.items():
+            listed = (
+                [dict(added="added" in rules, changed="changed" in rules, removed="removed" in rules)]
+                if (isinstance(rules, list) and rules and isinstance(rules[0], str))
+                else (rules if isinstance(rules, list) else [rules])
+            )
+            if table in mine:
+                before = mine[table] if isinstance(mine[table], list) else [mine[table]]
+                mine[table] = before + [r for r in listed if r not in before]
+            else:
+                mine[table] = listed[0] if len(listed) == 1 else listed
+
+
+def _merge_extra(into: dict[str, Any], key: str, value: Any) -> None:
+    if key not in into:
+        into[key] = value
+    elif isinstance(into[key], dict) and isinstance(value, dict):
+        for sub, inner in value.items():
+            _merge_extra(into[key], sub, inner)
+    elif isinstance(into[key], list) and isinstance(value, list):
+        into[key] = into[key] + value
+    else:
+        raise ValueError(f"composite: two parts set {key!r} differently")
+
+
+def test_side_count(family: Composite) -> int:
+    """How many chains of request phrasings fall on the test side (the product of each part's test-side count)."""
+    count = 1
+    for place in family.chain:
+        count *= sum(
+            sum(
+                template_split(part_id(family.name, PARTS[name].label, "request", i)) == "test"
+                for i in range(len(PARTS[name].requests))
+            )
+            for name in options(place)
+        )
+    return count
+
+
+def options(place: str | tuple[str, ...]) -> tuple[str, ...]:
+    """The part families a place of a chain offers."""
+    return (place,) if isinstance(place, str) else place
 
 
 @register
-class ChangedRequest(Family):
-    """The task family of a booking whose request changes after the first action."""
+class IncidentFollowup(Composite):
+    """An incident closed out, the meeting its review displaces moved, and a customer answered, in one request."""
 
-    name = "changed-request"
-    title = "Follow the requester's latest change after acting on the first request"
-    apps = ("mail", "calendar", "docs")
-    knobs = {"distractors": (0, 1)}
-    split_params = ("change", "template", "topic")
-    editions = (2,)
+    name = "incident-followup"
+    title = "Close out an incident, move the meeting its review displaces, answer a customer"
+    chain = ("incident", "reschedule", "customer-answer")
+    apps = ("calendar", "docs", "mail", "tickets")
+    openers = (
+        "Rough day after the {service} outage, so here's a list.",
+        "A few things to sort out today, mostly fallout from the {service} incident.",
+        "I'm stuck in meetings all day; can you take these?",
+        "Hi! Three things for you today.",
+        "The {service} incident has left me with a pile of follow-ups.",
+        "Quick list for today, please.",
+        "Fallout from yesterday's {service} incident, plus a customer waiting:",
+        "Could you handle these for me this morning?",
+    )
+    closers = (
+        "Thanks a lot!",
+        "Thanks, that would be a big help.",
+        "Cheers.",
+        "Thank you!",
+        "Much appreciated.",
+        "No need to check with me before doing these.",
+        "All of it today, please.",
+        "Thanks in advance.",
+    )
 
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        people = living.teammates(world, rng, 4, near=True)
-        if people is None:
-            return None
-        requester, g1, g2, g3 = people
-        change = rng.choice(["time", "time+guest"])
-        minutes = rng.choice([30, 45, 60])
-        first = living.one_slot(world, rng, [g1.email, g2.email], minutes, [1, 2, 3])
-        if first is None:
-            return None
-        final_guests = [g1.email, g3.email if change == "time+guest" else g2.email]
-        taken = (first[1] - timedelta(minutes=minutes), first[1] + timedelta(minutes=2 * minutes))
-        later = [first[0] + k for k in (1, 2, 3) if world.day(first[0] + k).weekday() < 5][:1]
-        days = [first[0], *later] if rng.random() < 0.5 else [*later, first[0]]
-        for offset2 in days:  # the same day or the next working day, whichever has room
-            starts = [
-                s
-                for s in aligned_starts(world.free_windows(final_guests, day_window(world, offset2)), minutes)
-                if not (taken[0] <= s < taken[1]) and s.time() != first[1].time()
-            ]  # a new hour
-            if starts:
-                break
-        else:
-            return None
-        params = {
-            "change": change,
-            "requester": requester.email,
-            "guests": [g1.email, g2.email],
-            "new_guest": g3.email,
-            "minutes": minutes,
-            "day": first[0],
-            "start": iso(first[1]),
-            "new_day": offset2,
-            "new_start": iso(rng.choice(starts)),
-            "topic": rng.choice(TOPICS),
-            "delay": rng.choice([5, 10, 15]),
-            "distractors": knobs.get("distractors", 0),
-        }
-        phrasing.stamp(params, rng, lambda p: _instruction(world, p))
+    def fit(
+        self, world: World, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
+    ) -> dict[str, Any] | None:
+        if family == "reschedule":
+            lead = earlier[0]["params"]["lead"]
+            if lead != world.persona.manager and lead not in params["guests"]:
+                params = {**params, "organizer": lead}
+            params = {**params, "clash": "Postmortem review"}
         return params
 
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
-        c = _Case(world, params)
-        draft = Draft(
-            world,
-            title=f"Book the {params['topic']} and follow {c.requester.first_name}'s change",
-            instruction=_instruction(world, params).text,
-            description=f"Booked for {human_day(c.start)} {c.start:%H:%M}; the follow-up moves it to "
-            f"{human_day(c.new_start)} {c.new_start:%H:%M}"
-            + (f" and swaps {c.dropped.first_name} for {c.added.first_name}." if c.swap else "."),
-            tags=["generated", "changed-request", "living-world", "follow-up", "calendar", "docs", "mail"],
-        )
-        _seed(draft, c)
-        _stages(draft, c)
-        draft.oracle = _oracle(c)
-        draft.limits = {"max_tool_calls": 50, "timeout_s": 900}
-        return draft
 
+@register
+class OffboardHandover(Composite):
+    """A colleague offboarded and a design review's open comments ticketed, in one request (inbox-rules, which the
+    brief also offers here, is held out of family: no composite carries it)."""
 
-class _Case:
-    """One drawn task: the people, the first and the final booking, the ids it uses."""
-
-    def __init__(self, world: World, params: dict[str, Any]) -> None:
-        self.world, self.params = world, params
-        self.requester = world.person(params["requester"])
-        self.guests = [world.person(e) for e in params["guests"]]
-        self.swap = params["change"] == "time+guest"
-        self.dropped = self.guests[1]
-        self.added = world.person(params["new_guest"])
-        self.final = [self.guests[0], self.added if self.swap else self.guests[1]]
-        self.minutes = params["minutes"]
-        self.start = datetime.fromisoformat(params["start"])
-        self.new_start = datetime.fromisoformat(params["new_start"])
-        self.doc_id = "team-schedule"
-        self.line = f"- {params['topic'][:1].upper()}{params['topic'][1:]}: TBD"
-
-    @property
-    def end(self) -> datetime:
-        return self.start + timedelta(minutes=self.minutes)
-
-    @property
-    def new_end(self) -> datetime:
-        return self.new_start + timedelta(minutes=self.minutes)
-
-
-def _values(world: World, params: dict[str, Any]) -> dict[str, Any]:
-    c = _Case(world, params)
-    return {
-        "r": c.requester.first_name,
-        "topic": params["topic"],
-        "guests": join([g.first_name for g in c.guests]),
-        "when": f"{human_day(c.start)} at {c.start:%H:%M} for {c.minutes} minutes",
-        "doc": "team schedule doc",
-    }
-
-
-def _instruction(world: World, params: dict[str, Any]) -> phrasing.Composition:
-    return living.compose(world, params["wording"], "changed-request", "change", REQUESTS, _values(world, params))
-
-
-def _seed(draft: Draft, c: _Case) -> None:
-    """The request, the schedule doc, the follow-up the world sends after the first booking."""
-    world, me, topic = c.world, c.world.persona, c.params["topic"]
-    guests = join([g.first_name for g in c.guests])
-    living.mail(
-        draft,
-        "request-mail",
-        c.requester,
-        f"{topic[:1].upper()}{topic[1:]}",
-        f"Hi {me.first_name},\n\ncould you book the {topic} with {guests} for {human_day(c.start)}, "
-        f"{c.start:%H:%M}-{c.end:%H:%M}, and add it to the team schedule doc? I'm still checking a couple of "
-        f"things, so it may change; I'll mail you if it does.\n\nThanks,\n{c.requester.first_name}",
-        35,
+    name = "offboard-handover"
+    title = "Hand over a leaver's work and ticket a design review's open comments"
+    chain = ("offboard", "doc-comments")
+    apps = ("calendar", "docs", "tickets")
+    openers = (
+        "Handover week, so a couple of admin jobs.",
+        "Two things on my plate I'd like you to take.",
+        "{leaver_first} is leaving, and there is more tidying up after that.",
+        "Could you do some housekeeping for me?",
+        "Some admin for today, please.",
+        "Before {leaver_first} goes, let's get things in order.",
+        "Hi, two jobs for you.",
+        "I'm short on time today, so please take these two.",
     )
-    if c.params["distractors"]:
-        living.mail(
-            draft,
-            "request-earlier",
-            c.requester,
-            "Schedule doc",
-            f"Hi {me.first_name},\n\nreminder that everything we book goes into the team schedule doc.\n\n"
-            f"{c.requester.first_name}",
-            2000,
-        )
-    draft.add(
-        "docs",
-        "documents",
-        {
-            "id": c.doc_id,
-            "title": "Team schedule",
-            "owner": me.email,
-            "updated_at": iso(world.start - timedelta(days=2)),
-            "shared_with": [{"email": p.email, "role": "editor"} for p in [c.requester, *c.guests]],
-            "content": f"# Team schedule\n\nSessions coming up (time in {me.city} time):\n\n{c.line}\n- Team offsite: "
-            "next quarter\n",
-        },
-    )
-    swap = (
-        f" Also, {c.dropped.first_name} can't join after all; please invite {c.added.first_name} instead."
-        if c.swap
-        else ""
-    )
-    follow = (
-        f"Hi {me.first_name},\n\nchange of plan, sorry: please make it {human_day(c.new_start)}, "
-        f"{c.new_start:%H:%M}-{c.new_end:%H:%M} instead.{swap} Same length.\n\nThanks,\n{c.requester.first_name}"
-    )
-    draft.extra["world"] = living.world_section(
-        events=[
-            {
-                "name": "requester-changes-the-request",
-                "when": {
-                    "app": "calendar",
-                    "table": "events",
-                    "added": True,
-                    "where": {"attendees": {"has": {"email": c.guests[0].email}}},
-                },
-                "delay": f"{c.params['delay']}m",
-                "app": "mail",
-                "add": {
-                    "messages": [
-                        {
-                            "id": "follow-up",
-                            "from": c.requester.address_line,
-                            "to": [me.email],
-                            "in_reply_to": "request-mail",
-                            "subject": f"Re: {topic[:1].upper()}{topic[1:]}",
-                            "body": follow,
-                        }
-                    ]
-                },
-            }
-        ]
+    closers = (
+        "Thanks!",
+        "Thanks a lot.",
+        "Appreciated.",
+        "Thank you!",
+        "Cheers.",
+        "Thanks for handling this.",
+        "No need to check with me first.",
+        "Thanks in advance.",
     )
 
-
-def _stages(draft: Draft, c: _Case) -> None:
-    new, new_end = c.new_start, c.new_end
-    first = c.guests[0].email
-    checks: list[dict[str, Any]] = [
-        {"name": f"the session runs {human_day(new)} {new:%H:%M}-{new_end:%H:%M} with {c.guests[0].first_name}",
-         "app": "calendar", "table": "events", "added": True,
-         "where": {"start": {"equals": iso(new)}, "end": {"equals": iso(new_end)}, "status": "confirmed",
-                   "attendees": {"has": {"email": first}}}},
-        {"name": f"{c.final[1].first_name} is invited to it", "app": "calendar", "table": "events", "added": True,
-         "where": {"start": {"equals": iso(new)}, "status": "confirmed", "attendees": {"has": {"email": c.final[1].email}}}},
-        {"name": "one session is booked, and none is left at the first time", "app": "calendar", "table": "events",
-         "added": True, "where": {"status": "confirmed", "attendees": {"has": {"email": first}}}, "expect": {"count": 1}},
-    ]  # fmt: skip
-    if c.swap:
-        checks.append({"name": f"{c.dropped.first_name} is no longer invited", "app": "calendar", "table": "events",
-                       "added": True, "where": {"status": "confirmed", "attendees": {"has": {"email": c.dropped.email}}},
-                       "expect": {"count": 0}})  # fmt: skip
-    draft.stage("the booking follows the latest request", checks, weight=2)
-    draft.stage("the schedule doc and the requester have the new time", [
-        {"name": f"the schedule doc states {human_day(new)} {new:%H:%M} and no other time for it", "app": "docs",
-         "table": "documents", "where": {"id": c.doc_id, "content": {"mentions_time": {"at": iso(new), "claimed": True}}}},
-        {"name": f"{c.requester.name} is told {human_day(new)} {new:%H:%M}",
-         "told": {"who": [c.requester.email], "facts": [{"mentions_time": iso(new)}]}},
-    ])  # fmt: skip
-    draft.stage("noticed the change", [
-        {"name": "the follow-up was read before the requester was answered",
-         "journal": {"read_first": "mail__send_message|mail__reply|mail__forward|mail__send_draft",
-                     "entity": {"app": "mail", "table": "messages", "where": {"id": "follow-up"}}}, "required": True},
-    ])  # fmt: skip
-    draft.allow = {"mail": {"messages": {"added": True}}, "calendar": {"events": {"added": True}},
-                   "docs": {"documents": {"changed": ["content"], "where": {"id": c.doc_id}}}}  # fmt: skip
+    def fit(
+        self, world: World, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
+    ) -> dict[str, Any] | None:
+        if family == "doc-comments" and earlier[0]["params"]["leaver"] in params["authors"]:
+            return None  # a ticket for someone who is leaving: the parts would disagree
+        return params
 
 
-def _oracle(c: _Case) -> list[dict[str, Any]]:
-    world, topic = c.world, c.params["topic"]
-    title = f"{topic[:1].upper()}{topic[1:]}"
-    window = day_window(world, c.params["day"])
-    entry = f"{title}: {human_day(c.start)}, {c.start:%H:%M}-{c.end:%H:%M}"
-    new_entry = f"{title}: {human_day(c.new_start)}, {c.new_start:%H:%M}-{c.new_end:%H:%M}"
-    update: dict[str, Any] = {"event_id": "${event.id}", "start": iso(c.new_start)}  # it keeps its length
-    if c.swap:
-        update |= {"add_attendees": [c.added.email], "remove_attendees": [c.dropped.email]}
-    return [
-        {"tool": "mail__search_messages", "args": {"query": f"from:{c.requester.email}"}},
-        {
-            "tool": "mail__get_message",
-            "args": {"message_id": "request-mail"},
-            "save": "req",
-        },  # (not the newest of theirs)
-        {
-            "tool": "calendar__find_free_slots",
-            "args": {
-                "attendees": [g.email for g in c.guests],
-                "duration_minutes": c.minutes,
-                "time_min": iso(window[0]),
-                "time_max": iso(window[1]),
-            },
-        },
-        {
-            "tool": "calendar__create_event",
-            "unchecked": ["title"],
-            "save": "event",
-            "args": {
-                "title": title,
-                "start": iso(c.start),
-                "end": iso(c.end),
-                "attendees": [g.email for g in c.guests],
-            },
-        },
-        {"tool": "docs__get_document", "args": {"document_id": c.doc_id}},
-        {"tool": "docs__edit_document", "args": {"document_id": c.doc_id, "find": c.line[2:], "replace": entry}},
-        {"tool": "world__wait", "args": {}},
-        {"tool": "mail__get_thread", "args": {"thread_id": "${req.thread_id}"}},
-        {"tool": "calendar__update_event", "args": update},
-        {"tool": "docs__edit_document", "args": {"document_id": c.doc_id, "find": entry, "replace": new_entry}},
-        {
-            "tool": "mail__reply",
-            "args": {
-                "message_id": "follow-up",
-                "body": (
-                    f"Hi {c.requester.first_name},\n\ndone: the {topic} is now {human_day(c.new_start)}, "
-                    f"{c.new_start:%H:%M}-{c.new_end:%H:%M} with {join([g.first_name for g in c.final])}, and the team schedule "
-                    f"doc says so.\n\n{world.persona.first_name}"
-                ),
-            },
-        },
-    ]
+@register
+class TravelAndMeetings(Composite):
+    """A trip to an offsite planned and a clashing meeting moved, in one request."""
+
+    name = "travel-and-meetings"
+    title = "Plan a trip to an offsite and move a meeting off a new conflict"
+    chain = ("travel", ("reschedule", "meeting-tz"))
+    apps = ("calendar", "docs", "mail", "tickets")
+    openers = (
+        "Calendar and travel stuff for you today.",
+        "I'm off to an offsite next week, and this week's calendar is a mess.",
+        "Two things, both calendar-ish.",
+        "Could you help me get organized?",
+        "Hi! A trip to plan and a clash to fix.",
+        "Some planning for me, please.",
+        "A bit of admin before next week's offsite.",
+        "Two requests, no rush but today would be great.",
+    )
+    closers = (
+        "Thanks!",
+        "Thanks so much.",
+        "Cheers.",
+        "Thank you!",
+        "Much appreciated.",
+        "Thanks in advance.",
+        "No need to check with me before doing these.",
+        "That's all for now, thanks.",
+    )
+
+    def fit(
+        self, world: World, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
+    ) -> dict[str, Any] | None:
+        trip = Trip.of(world, earlier[0]["params"]) if earlier else None
+        if trip is None:
+            return params
+        if set(params["guests"]) & {trip.organizer.email, *(p.email for p in trip.team)}:
+            return None  # the travel reply's days and the meeting mail's day would reach the same person
+        if family == "reschedule":
+            move = Move.of(world, params)
+            days = {move.old.date(), move.target[0].date()}
+        else:
+            days = {world.day(params["day"])}
+        if any(trip.out <= day <= trip.back for day in days):
+            return None  # a meeting while the persona travels
+        return params

@@ -1,364 +1,299 @@
-"""changed-request (edition 2): the requester changes the ask after the first action; the end state follows the
-latest request.
+"""The parts a composite task chains (see `composite`): per part family, its request sentences and their values.
 
-A colleague asks the persona by mail to book a session with two colleagues at a given time and to note it in the
-team's schedule doc, warning that it may still change. Once the persona has booked it (an event the agent added),
-the requester's follow-up arrives some minutes later (a `world:` event) and moves it to another time, on the same
-day or another one but never at the same hour (else the old time would also be right), and may also swap one guest
-for another (`change`: `time` or `time+guest`). Judged: one session
-(found by its guests, not its title) at the new time, none left at the old one, the dropped guest off the invite;
-the schedule doc states the new time and no other for it; the requester is told the new time. A process check
-wants the follow-up read before the requester is answered.
+A composite words each part with a sentence of that part's own list (`Part.requests`, filled from
+`Part.values(world, params)`), so the parts read as one request; the sentences start in lower case (the
+composite puts a linking word before them, or capitalizes the first). Each sentence asks for everything the
+part's checks judge, as the part family's own instruction does.
 """
 
 from __future__ import annotations
 
-import random
-from datetime import datetime, timedelta
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
-from orchestrator.generate import phrasing
-from orchestrator.generate.families import _living as living
-from orchestrator.generate.family import Draft, Family, human_day, join, register
-from orchestrator.generate.scheduling import aligned_starts, day_window
-from orchestrator.generate.world import World, iso
-
-TOPICS = (
-    "design critique",
-    "pricing sync",
-    "launch dry run",
-    "hiring debrief",
-    "vendor review",
-    "budget check-in",
-    "roadmap walkthrough",
-    "onboarding review",
-    "support escalation review",
-    "quarterly planning",
-)
-REQUESTS = [
-    "{r} asked me (by mail) to book the {topic} with {guests} for {when} and to add it to our {doc}. {r} said it might "
-    "still change, so watch for a follow-up and make sure everything matches the latest version. Then confirm to {r}.",
-    "Please set up the {topic} {r} asked for ({when}, with {guests}) and put it in the {doc}. Plans may shift: if {r} "
-    "sends an update, follow it. Let {r} know the final time when you're done.",
-    "Can you sort out {r}'s {topic}? Book it with {guests} for {when}, note it in the {doc}, and keep an eye out for "
-    "changes from {r} before you confirm.",
-    "{r} needs the {topic} booked ({when}, {guests}) and listed in the {doc}. They warned me the details could change "
-    "within the hour, so check for their follow-up and adjust. Confirm to {r} at the end.",
-    "Book the {topic} for {r}: {when}, guests {guests}. Add it to the {doc} too. If {r} changes anything afterwards, "
-    "the latest request wins; tell {r} what you ended up with.",
-    "Forwarding {r}'s request: the {topic} with {guests}, {when}, plus an entry in the {doc}. Expect a change from {r} "
-    "(there usually is one) and make the calendar and the doc match it, then reply to {r}.",
-    "Could you handle the {topic} for {r}? It's {when} with {guests}, and it should be in the {doc}. Wait a bit for "
-    "{r}'s final word and go with whatever that says; then confirm.",
-    "{r} wants the {topic} with {guests} on the calendar for {when}, and written into the {doc}. Heads-up: {r} tends "
-    "to change plans, so check the thread again after booking. Let {r} know the final slot.",
-    "Please put the {topic} in for {when} with {guests}, as {r} asked, and update the {doc}. Watch {r}'s thread for "
-    "an update and follow the latest ask. Close the loop with {r} by mail.",
-    "Take {r}'s {topic} request: book it ({when}; {guests}), record it in the {doc}, and if a change comes in from {r}, "
-    "redo what needs redoing. Finish with a confirmation to {r}.",
-    "Set up {r}'s {topic} ({when}) with {guests} and log it in the {doc}. {r} may send a correction shortly; the "
-    "calendar and the doc must match the latest request. Then tell {r}.",
-    "I need the {topic} booked: {when}, {guests}, as {r} asked. Add it to the {doc}. Before you tell {r} it's done, "
-    "check whether they changed anything, and follow the change.",
-    "Please handle the {topic} that {r} asked about. Book {when} with {guests}, update the {doc}, then wait for {r}'s "
-    "follow-up (it's coming) and make sure the final setup matches it. Confirm to {r}.",
-    "{r} is organising the {topic}. Book it for {when} with {guests} and add it to the {doc}; they'll probably adjust "
-    "it once they see the invite, so follow up on that before confirming to them.",
-    "Book {r}'s {topic} ({guests}, {when}) and put it in the {doc}. Things may still move: go with {r}'s latest mail, "
-    "and undo whatever the change makes wrong. Reply to {r} with the final time.",
-    "Could you get the {topic} on the calendar for {when} with {guests} and into the {doc}? {r} said to expect a "
-    "change; follow it, then let {r} know.",
-    "For {r}: the {topic} with {guests}, {when}. Calendar plus {doc} entry, please. {r}'s last word counts, so check "
-    "for a follow-up after you book. Confirm to {r} when all is in place.",
-    "Please book the {topic} {r} wants ({when}, with {guests}), note it in the {doc}, and then wait for {r}'s "
-    "follow-up. Whatever they change, the invite and the doc should end up matching it. Tell {r} once done.",
-    "{r} pinged about the {topic}: {when}, {guests}. Put it on the calendar and in the {doc}. They mentioned a "
-    "possible change; if it comes, apply it. Then confirm to {r}.",
-    "Handle the {topic} for {r}, please: book {when} with {guests}, update the {doc}, and stay on the thread for "
-    "{r}'s update. Final state should match the latest ask. Send {r} the confirmation.",
-    "Can you book the {topic} with {guests} for {when}? {r} asked for it and wants it in the {doc} too. Give {r} a "
-    "little time to confirm or change it, follow the latest, and let them know.",
-    "The {topic} ({r}'s request) needs booking for {when} with {guests} and a line in the {doc}. {r} may revise it "
-    "after the invite goes out; if so, update both. Confirm the final version to {r}.",
-    "Please get the {topic} set up per {r}'s mail ({when}; {guests}), add it to the {doc}, then look out for {r}'s "
-    "follow-up and make everything match it before confirming.",
-    "{r} asked for the {topic} with {guests} at {when}. Book it, add it to the {doc}, and check back for a change from "
-    "{r} (they said one might come). Wrap up with a note to {r}.",
-    "Could you take care of the {topic}? {r} wants it {when} with {guests}, listed in the {doc}. Expect {r} to tweak "
-    "it; follow the newest request and then confirm to them.",
-]
+from orchestrator.generate.families.reschedule import Move
+from orchestrator.generate.family import human_day, join
+from orchestrator.generate.world import World
 
 
-@register
-class ChangedRequest(Family):
-    """The task family of a booking whose request changes after the first action."""
+@dataclass(frozen=True)
+class Part:
+    """One family as a part of a composite: its stage label, request sentences, values and knob ranges."""
 
-    name = "changed-request"
-    title = "Follow the requester's latest change after acting on the first request"
-    apps = ("mail", "calendar", "docs")
-    knobs = {"distractors": (0, 1)}
-    split_params = ("change", "template", "topic")
-    editions = (2,)
-
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        people = living.teammates(world, rng, 4, near=True)
-        if people is None:
-            return None
-        requester, g1, g2, g3 = people
-        change = rng.choice(["time", "time+guest"])
-        minutes = rng.choice([30, 45, 60])
-        first = living.one_slot(world, rng, [g1.email, g2.email], minutes, [1, 2, 3])
-        if first is None:
-            return None
-        final_guests = [g1.email, g3.email if change == "time+guest" else g2.email]
-        taken = (first[1] - timedelta(minutes=minutes), first[1] + timedelta(minutes=2 * minutes))
-        later = [first[0] + k for k in (1, 2, 3) if world.day(first[0] + k).weekday() < 5][:1]
-        days = [first[0], *later] if rng.random() < 0.5 else [*later, first[0]]
-        for offset2 in days:  # the same day or the next working day, whichever has room
-            starts = [
-                s
-                for s in aligned_starts(world.free_windows(final_guests, day_window(world, offset2)), minutes)
-                if not (taken[0] <= s < taken[1]) and s.time() != first[1].time()
-            ]  # a new hour
-            if starts:
-                break
-        else:
-            return None
-        params = {
-            "change": change,
-            "requester": requester.email,
-            "guests": [g1.email, g2.email],
-            "new_guest": g3.email,
-            "minutes": minutes,
-            "day": first[0],
-            "start": iso(first[1]),
-            "new_day": offset2,
-            "new_start": iso(rng.choice(starts)),
-            "topic": rng.choice(TOPICS),
-            "delay": rng.choice([5, 10, 15]),
-            "distractors": knobs.get("distractors", 0),
-        }
-        phrasing.stamp(params, rng, lambda p: _instruction(world, p))
-        return params
-
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
-        c = _Case(world, params)
-        draft = Draft(
-            world,
-            title=f"Book the {params['topic']} and follow {c.requester.first_name}'s change",
-            instruction=_instruction(world, params).text,
-            description=f"Booked for {human_day(c.start)} {c.start:%H:%M}; the follow-up moves it to "
-            f"{human_day(c.new_start)} {c.new_start:%H:%M}"
-            + (f" and swaps {c.dropped.first_name} for {c.added.first_name}." if c.swap else "."),
-            tags=["generated", "changed-request", "living-world", "follow-up", "calendar", "docs", "mail"],
-        )
-        _seed(draft, c)
-        _stages(draft, c)
-        draft.oracle = _oracle(c)
-        draft.limits = {"max_tool_calls": 50, "timeout_s": 900}
-        return draft
+    family: str
+    label: str
+    """The prefix of the part's stage names."""
+    requests: tuple[str, ...]
+    values: Callable[[World, dict[str, Any]], dict[str, Any]]
+    knobs: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    """Knob ranges inside a composite (narrower than the family's own, so the chain stays long enough)."""
 
 
-class _Case:
-    """One drawn task: the people, the first and the final booking, the ids it uses."""
-
-    def __init__(self, world: World, params: dict[str, Any]) -> None:
-        self.world, self.params = world, params
-        self.requester = world.person(params["requester"])
-        self.guests = [world.person(e) for e in params["guests"]]
-        self.swap = params["change"] == "time+guest"
-        self.dropped = self.guests[1]
-        self.added = world.person(params["new_guest"])
-        self.final = [self.guests[0], self.added if self.swap else self.guests[1]]
-        self.minutes = params["minutes"]
-        self.start = datetime.fromisoformat(params["start"])
-        self.new_start = datetime.fromisoformat(params["new_start"])
-        self.doc_id = "team-schedule"
-        self.line = f"- {params['topic'][:1].upper()}{params['topic'][1:]}: TBD"
-
-    @property
-    def end(self) -> datetime:
-        return self.start + timedelta(minutes=self.minutes)
-
-    @property
-    def new_end(self) -> datetime:
-        return self.new_start + timedelta(minutes=self.minutes)
+def _incident(world: World, params: dict[str, Any]) -> dict[str, Any]:
+    return {"service": params["service"], "lead": world.person(params["lead"]).first_name}
 
 
-def _values(world: World, params: dict[str, Any]) -> dict[str, Any]:
-    c = _Case(world, params)
+def _reschedule(world: World, params: dict[str, Any]) -> dict[str, Any]:
+    target = Move.of(world, params).target[0]
     return {
-        "r": c.requester.first_name,
-        "topic": params["topic"],
-        "guests": join([g.first_name for g in c.guests]),
-        "when": f"{human_day(c.start)} at {c.start:%H:%M} for {c.minutes} minutes",
-        "doc": "team schedule doc",
+        "organizer": world.person(params["organizer"]).first_name,
+        "clash": params["clash"].lower(),
+        "when": "the same day" if params["same_day"] else f"on {human_day(target)}",
+        "doc": " Also fix the time in the meeting's agenda doc." if params["with_doc"] else "",
     }
 
 
-def _instruction(world: World, params: dict[str, Any]) -> phrasing.Composition:
-    return living.compose(world, params["wording"], "changed-request", "change", REQUESTS, _values(world, params))
+def _customer(world: World, params: dict[str, Any]) -> dict[str, Any]:
+    customer = world.person(params["customer"])
+    note = " Then add a comment on the ticket saying you updated them." if params["with_note"] else ""
+    return {"customer": customer.first_name, "company": customer.company, "feature": params["feature"], "note": note}
 
 
-def _seed(draft: Draft, c: _Case) -> None:
-    """The request, the schedule doc, the follow-up the world sends after the first booking."""
-    world, me, topic = c.world, c.world.persona, c.params["topic"]
-    guests = join([g.first_name for g in c.guests])
-    living.mail(
-        draft,
-        "request-mail",
-        c.requester,
-        f"{topic[:1].upper()}{topic[1:]}",
-        f"Hi {me.first_name},\n\ncould you book the {topic} with {guests} for {human_day(c.start)}, "
-        f"{c.start:%H:%M}-{c.end:%H:%M}, and add it to the team schedule doc? I'm still checking a couple of "
-        f"things, so it may change; I'll mail you if it does.\n\nThanks,\n{c.requester.first_name}",
-        35,
-    )
-    if c.params["distractors"]:
-        living.mail(
-            draft,
-            "request-earlier",
-            c.requester,
-            "Schedule doc",
-            f"Hi {me.first_name},\n\nreminder that everything we book goes into the team schedule doc.\n\n"
-            f"{c.requester.first_name}",
-            2000,
-        )
-    draft.add(
-        "docs",
-        "documents",
-        {
-            "id": c.doc_id,
-            "title": "Team schedule",
-            "owner": me.email,
-            "updated_at": iso(world.start - timedelta(days=2)),
-            "shared_with": [{"email": p.email, "role": "editor"} for p in [c.requester, *c.guests]],
-            "content": f"# Team schedule\n\nSessions coming up (time in {me.city} time):\n\n{c.line}\n- Team offsite: "
-            "next quarter\n",
-        },
-    )
-    swap = (
-        f" Also, {c.dropped.first_name} can't join after all; please invite {c.added.first_name} instead."
-        if c.swap
-        else ""
-    )
-    follow = (
-        f"Hi {me.first_name},\n\nchange of plan, sorry: please make it {human_day(c.new_start)}, "
-        f"{c.new_start:%H:%M}-{c.new_end:%H:%M} instead.{swap} Same length.\n\nThanks,\n{c.requester.first_name}"
-    )
-    draft.extra["world"] = living.world_section(
-        events=[
-            {
-                "name": "requester-changes-the-request",
-                "when": {
-                    "app": "calendar",
-                    "table": "events",
-                    "added": True,
-                    "where": {"attendees": {"has": {"email": c.guests[0].email}}},
-                },
-                "delay": f"{c.params['delay']}m",
-                "app": "mail",
-                "add": {
-                    "messages": [
-                        {
-                            "id": "follow-up",
-                            "from": c.requester.address_line,
-                            "to": [me.email],
-                            "in_reply_to": "request-mail",
-                            "subject": f"Re: {topic[:1].upper()}{topic[1:]}",
-                            "body": follow,
-                        }
-                    ]
-                },
-            }
-        ]
-    )
+def _offboard(world: World, params: dict[str, Any]) -> dict[str, Any]:
+    leaver, successor = world.person(params["leaver"]), world.person(params["successor"])
+    return {
+        "leaver": leaver.name,
+        "leaver_first": leaver.first_name,
+        "successor": successor.name,
+        "successor_first": successor.first_name,
+        "day": human_day(world.day(params["last_day"])),
+    }
 
 
-def _stages(draft: Draft, c: _Case) -> None:
-    new, new_end = c.new_start, c.new_end
-    first = c.guests[0].email
-    checks: list[dict[str, Any]] = [
-        {"name": f"the session runs {human_day(new)} {new:%H:%M}-{new_end:%H:%M} with {c.guests[0].first_name}",
-         "app": "calendar", "table": "events", "added": True,
-         "where": {"start": {"equals": iso(new)}, "end": {"equals": iso(new_end)}, "status": "confirmed",
-                   "attendees": {"has": {"email": first}}}},
-        {"name": f"{c.final[1].first_name} is invited to it", "app": "calendar", "table": "events", "added": True,
-         "where": {"start": {"equals": iso(new)}, "status": "confirmed", "attendees": {"has": {"email": c.final[1].email}}}},
-        {"name": "one session is booked, and none is left at the first time", "app": "calendar", "table": "events",
-         "added": True, "where": {"status": "confirmed", "attendees": {"has": {"email": first}}}, "expect": {"count": 1}},
-    ]  # fmt: skip
-    if c.swap:
-        checks.append({"name": f"{c.dropped.first_name} is no longer invited", "app": "calendar", "table": "events",
-                       "added": True, "where": {"status": "confirmed", "attendees": {"has": {"email": c.dropped.email}}},
-                       "expect": {"count": 0}})  # fmt: skip
-    draft.stage("the booking follows the latest request", checks, weight=2)
-    draft.stage("the schedule doc and the requester have the new time", [
-        {"name": f"the schedule doc states {human_day(new)} {new:%H:%M} and no other time for it", "app": "docs",
-         "table": "documents", "where": {"id": c.doc_id, "content": {"mentions_time": {"at": iso(new), "claimed": True}}}},
-        {"name": f"{c.requester.name} is told {human_day(new)} {new:%H:%M}",
-         "told": {"who": [c.requester.email], "facts": [{"mentions_time": iso(new)}]}},
-    ])  # fmt: skip
-    draft.stage("noticed the change", [
-        {"name": "the follow-up was read before the requester was answered",
-         "journal": {"read_first": "mail__send_message|mail__reply|mail__forward|mail__send_draft",
-                     "entity": {"app": "mail", "table": "messages", "where": {"id": "follow-up"}}}, "required": True},
-    ])  # fmt: skip
-    draft.allow = {"mail": {"messages": {"added": True}}, "calendar": {"events": {"added": True}},
-                   "docs": {"documents": {"changed": ["content"], "where": {"id": c.doc_id}}}}  # fmt: skip
+def _comments(world: World, params: dict[str, Any]) -> dict[str, Any]:
+    resolve = " Once a comment has its ticket, resolve the comment." if params["steps"] >= 2 else ""
+    return {"title": params["title"], "project": params["project"], "resolve": resolve}
 
 
-def _oracle(c: _Case) -> list[dict[str, Any]]:
-    world, topic = c.world, c.params["topic"]
-    title = f"{topic[:1].upper()}{topic[1:]}"
-    window = day_window(world, c.params["day"])
-    entry = f"{title}: {human_day(c.start)}, {c.start:%H:%M}-{c.end:%H:%M}"
-    new_entry = f"{title}: {human_day(c.new_start)}, {c.new_start:%H:%M}-{c.new_end:%H:%M}"
-    update: dict[str, Any] = {"event_id": "${event.id}", "start": iso(c.new_start)}  # it keeps its length
-    if c.swap:
-        update |= {"add_attendees": [c.added.email], "remove_attendees": [c.dropped.email]}
-    return [
-        {"tool": "mail__search_messages", "args": {"query": f"from:{c.requester.email}"}},
-        {
-            "tool": "mail__get_message",
-            "args": {"message_id": "request-mail"},
-            "save": "req",
-        },  # (not the newest of theirs)
-        {
-            "tool": "calendar__find_free_slots",
-            "args": {
-                "attendees": [g.email for g in c.guests],
-                "duration_minutes": c.minutes,
-                "time_min": iso(window[0]),
-                "time_max": iso(window[1]),
-            },
-        },
-        {
-            "tool": "calendar__create_event",
-            "unchecked": ["title"],
-            "save": "event",
-            "args": {
-                "title": title,
-                "start": iso(c.start),
-                "end": iso(c.end),
-                "attendees": [g.email for g in c.guests],
-            },
-        },
-        {"tool": "docs__get_document", "args": {"document_id": c.doc_id}},
-        {"tool": "docs__edit_document", "args": {"document_id": c.doc_id, "find": c.line[2:], "replace": entry}},
-        {"tool": "world__wait", "args": {}},
-        {"tool": "mail__get_thread", "args": {"thread_id": "${req.thread_id}"}},
-        {"tool": "calendar__update_event", "args": update},
-        {"tool": "docs__edit_document", "args": {"document_id": c.doc_id, "find": entry, "replace": new_entry}},
-        {
-            "tool": "mail__reply",
-            "args": {
-                "message_id": "follow-up",
-                "body": (
-                    f"Hi {c.requester.first_name},\n\ndone: the {topic} is now {human_day(c.new_start)}, "
-                    f"{c.new_start:%H:%M}-{c.new_end:%H:%M} with {join([g.first_name for g in c.final])}, and the team schedule "
-                    f"doc says so.\n\n{world.persona.first_name}"
-                ),
-            },
-        },
-    ]
+TRAVEL_TODO = {
+    2: "block my travel days in the calendar and confirm to {organizer} which days I travel",
+    3: "block my travel days in the calendar, write the itinerary into a doc the team can edit, and reply to "
+    "{organizer} with the doc's link",
+    4: "block my travel days in the calendar, write the itinerary into a doc the team can edit, file the "
+    "travel-approval ticket our travel policy asks for, and reply to {organizer} with the doc's link",
+}
+
+
+def _travel(world: World, params: dict[str, Any]) -> dict[str, Any]:
+    organizer = world.person(params["organizer"]).first_name
+    return {
+        "organizer": organizer,
+        "city": params["city"],
+        "todo": TRAVEL_TODO[params["steps"]].format(organizer=organizer),
+    }
+
+
+MEETING_TODO = {
+    "direct": "set up a {minutes}-minute meeting about {topic} with {names} on {day}: a time when all of us are free "
+    "within everyone's working hours, with all of them invited",
+    "mail": "set up the meeting {requester} asked me for by mail (a time when everyone is free within their working "
+    "hours), invite everyone, and reply to {requester} with the time",
+}
+
+
+def _meeting(world: World, params: dict[str, Any]) -> dict[str, Any]:
+    values = {
+        "minutes": params["minutes"],
+        "topic": params["topic"],
+        "day": human_day(world.day(params["day"])),
+        "names": join([world.person(e).name for e in params["guests"]]),
+        "requester": world.person(params["requester"]).first_name if params.get("requester") else "",
+    }
+    return {"todo": MEETING_TODO[params["via"]].format(**values)}
+
+
+INCIDENT = Part(
+    "incident",
+    "incident",
+    (
+        "yesterday's {service} incident is resolved: wrap it up the way {lead} asks in the incident thread (the bug "
+        "ticket for the fix, the postmortem doc and the status update).",
+        "please do the follow-up for the {service} outage, everything {lead} listed in the incident thread: a fix "
+        "ticket, a postmortem document and the status mail.",
+        "close out the {service} incident as {lead} describes at the end of the thread: file the bug, start the "
+        "postmortem, send the status update.",
+        "can you sort out the paperwork for yesterday's {service} incident? {lead}'s last mail in the thread says what's "
+        "needed: ticket, postmortem, status update.",
+        "{lead} wants the {service} incident closed out: a ticket for the fix, a postmortem doc and the status update, "
+        "all as the incident thread says.",
+        "the {service} outage needs its follow-up: read the incident thread and do what {lead} asks there (fix ticket, "
+        "postmortem, status mail).",
+        "take care of the {service} incident wrap-up. {lead}'s thread names the owner, the priority and where the status "
+        "goes; file the ticket, write the postmortem and send the update.",
+        "for yesterday's {service} incident, file the follow-up bug, start the postmortem and send the status update, "
+        "exactly as {lead} laid it out in the thread.",
+        "{lead} is waiting on the ticket for the {service} fix, the postmortem doc and the status mail; the details are "
+        "all in the incident thread.",
+        "please handle what's left of yesterday's {service} incident per {lead}'s mail in the thread: bug ticket, "
+        "postmortem, status update.",
+    ),
+    _incident,
+    {"steps": (3, 4), "distractors": (0, 1)},
+)
+
+RESCHEDULE = Part(
+    "reschedule",
+    "meeting",
+    (
+        "{organizer} put the {clash} on my calendar (see their mail) and it lands on one of my meetings: move my meeting "
+        "to a time {when} when all its guests and I are free, inside everyone's working hours and with the same length, "
+        "and email the guests the new time.{doc}",
+        "the {clash} that {organizer} scheduled clashes with a meeting of mine; find the slot {when} that works for "
+        "everyone on that meeting (working hours only, same length), move it there and let the guests know by mail.{doc}",
+        "{organizer}'s {clash} now overlaps one of my meetings, so reschedule mine to a time {when} when every guest and "
+        "I are free during working hours, same duration, and mail the guests about the change.{doc}",
+        "my meeting that collides with {organizer}'s {clash} has to move: same length, {when}, at a time all of its "
+        "guests and I are free within working hours. Tell the guests the new time by email.{doc}",
+        "can you sort out the clash between the {clash} ({organizer} just booked it, there's a mail) and my meeting? "
+        "Move my meeting {when} to when all of us are free in working hours, keeping its length, and mail its guests.{doc}",
+        "there's a conflict on my calendar now: {organizer} booked the {clash} over one of my meetings. Please move that "
+        "meeting (not a copy) to the free slot {when} for its guests and me, working hours only, same duration, and send "
+        "the guests the new time.{doc}",
+        "the {clash} from {organizer} takes the slot of one of my meetings; shift my meeting {when} to a time that fits "
+        "everybody's calendar and working hours, keep the length, and let the guests know by mail.{doc}",
+        "please move the meeting of mine that the {clash} ({organizer}'s mail) lands on to a slot {when} when its guests "
+        "and I are all free during working hours, same length, then mail the guests the new time.{doc}",
+        "{organizer} says the {clash} can't move, so my overlapping meeting has to: find a time {when} when all its "
+        "guests and I are free inside working hours, keep the duration, move it and email them the new time.{doc}",
+        "a mail from {organizer} says the {clash} is now on my calendar, on top of a meeting of mine. Move my meeting "
+        "(the same one, same length) {when} to the time all its guests and I are free in working hours, and mail the "
+        "guests when it is now.{doc}",
+    ),
+    _reschedule,
+    {"steps": (1, 2), "distractors": (0, 1), "tz_spread": (1, 2)},
+)
+
+CUSTOMER = Part(
+    "customer-answer",
+    "customer",
+    (
+        "{customer} from {company} is chasing me about their {feature} problem: answer them from what's on their "
+        "ticket, when the fix ships and what they can do until then.{note}",
+        "please reply to {customer}'s latest mail about {feature}: tell them when the fix is due and give them the "
+        "workaround from the ticket.{note}",
+        "get back to {customer} ({company}), who wants an update on the {feature} issue; the fix date and the workaround "
+        "are on their ticket.{note}",
+        "{customer} at {company} asked again about {feature}; send them the fix date and the workaround from their "
+        "ticket, and nothing internal.{note}",
+        "can you answer {customer}'s chaser about the {feature} issue? Give them the release date of the fix and the "
+        "workaround, both on the ticket.{note}",
+        "{company} is waiting on us about {feature}: reply to {customer} with when it gets fixed and how to work around "
+        "it meanwhile, from their ticket.{note}",
+        "answer {customer} from {company} on the {feature} problem: the date the fix ships and the workaround, as the "
+        "ticket has them.{note}",
+        "{customer}'s {feature} issue needs a reply: look at their ticket and tell them the fix date and the "
+        "workaround.{note}",
+        "please update {customer} ({company}) on {feature}: the fix date and the workaround from the ticket, in an answer "
+        "to their mail.{note}",
+        "{customer} ({company}) wrote again about {feature}. Can you sort that out? They need the fix date and the "
+        "workaround that are on their ticket.{note}",
+    ),
+    _customer,
+    {"distractors": (0, 1, 2), "steps": (1, 2)},
+)
+
+OFFBOARD = Part(
+    "offboard",
+    "handover",
+    (
+        "{leaver} is leaving and {day} is their last day: hand their work over to {successor}, that is all of "
+        "{leaver_first}'s open tickets reassigned to {successor_first}, edit access for {successor_first} on my documents "
+        "{leaver_first} can edit, and {leaver_first}'s meetings after their last day declined.",
+        "offboarding for {leaver}: their last day is {day} and {successor} takes over. Move every open ticket of theirs "
+        "to {successor_first}, share each of my docs {leaver_first} can edit with {successor_first} as editor, and "
+        "decline {leaver_first}'s meetings after {day}.",
+        "can you do the handover from {leaver_first} to {successor_first}? {leaver_first} leaves after {day}. Open "
+        "tickets go to {successor_first}; {successor_first} needs edit access wherever {leaver_first} could edit my "
+        "documents; and decline {leaver_first}'s meetings after {day}.",
+        "{leaver}'s last day is {day}. Give {successor} what {leaver_first} had: their open tickets, editor access to my "
+        "docs {leaver_first} could edit, and decline the meetings {leaver_first} set up for after {day}.",
+        "{successor} is taking over from {leaver}, whose last day is {day}: reassign {leaver_first}'s open tickets to "
+        "{successor_first}, make {successor_first} an editor on my documents {leaver_first} can edit, and decline "
+        "{leaver_first}'s meetings after {day}.",
+        "please run the offboarding of {leaver} (last day {day}): open tickets to {successor}, {successor_first} as "
+        "editor on my docs where {leaver_first} is one, and decline {leaver_first}'s meetings after that day.",
+        "HR confirmed {day} is {leaver}'s last day. Hand over to {successor}: every open ticket of {leaver_first}'s, "
+        "edit rights on my documents {leaver_first} can edit, and decline {leaver_first}'s meetings after {day}.",
+        "sort out {leaver_first}'s handover to {successor_first} (last day: {day}): reassign the open tickets, give "
+        "{successor_first} edit access to my docs {leaver_first} could edit, decline {leaver_first}'s meetings after "
+        "{day}.",
+        "{leaver} is off after {day} and {successor} inherits the work: open tickets reassigned, my documents "
+        "{leaver_first} can edit shared with {successor_first} as editor, and {leaver_first}'s meetings after {day} "
+        "declined.",
+    ),
+    _offboard,
+    {"steps": (2, 3), "distractors": (0, 1)},
+)
+
+COMMENTS = Part(
+    "doc-comments",
+    "review",
+    (
+        'people left review comments on my doc "{title}": turn every open comment into a ticket in {project}, assigned '
+        "to the person who raised it.{resolve}",
+        'go through the open comments on "{title}" and file one {project} ticket for each, assigned to its '
+        "commenter.{resolve}",
+        'make sure each unresolved comment on my document "{title}" becomes a ticket in the {project} project, owned by '
+        "whoever wrote the comment.{resolve}",
+        'the review of "{title}" left open comments; file a {project} ticket per open comment and assign it to the '
+        "comment's author.{resolve}",
+        'can you turn the open review comments on "{title}" into {project} tickets? One each, assigned to whoever left '
+        "it; skip the resolved ones.{resolve}",
+        'every open comment on my design doc "{title}" needs a ticket in {project}, with the commenter as '
+        "assignee.{resolve}",
+        'please ticket the open review comments on "{title}" in {project}: one ticket per comment, assigned to its '
+        "author.{resolve}",
+        'the comments still open on "{title}" should become {project} tickets, each assigned to the person who wrote '
+        "it.{resolve}",
+        'file the open feedback on "{title}" as {project} tickets, one per open comment, each owned by the '
+        "commenter.{resolve}",
+    ),
+    _comments,
+    {"steps": (1, 2), "distractors": (0, 1)},
+)
+
+TRAVEL = Part(
+    "travel",
+    "trip",
+    (
+        "{organizer} emailed me about the {city} offsite: {todo}.",
+        "please plan my trip to the {city} offsite ({organizer}'s mail has the dates): {todo}.",
+        "sort out my travel for the offsite in {city} that {organizer} wrote about: {todo}.",
+        "for the {city} offsite {organizer} mailed me about, {todo}.",
+        "can you handle the {city} offsite trip? {organizer}'s mail has the details; {todo}.",
+        "I'm going to the offsite in {city} (see {organizer}'s mail), so {todo}.",
+        "the {city} offsite is on. From {organizer}'s mail, {todo}.",
+        "get my {city} offsite trip in order per {organizer}'s mail: {todo}.",
+        "{organizer} is organizing the {city} offsite; {todo}.",
+        "my trip to {city}: {organizer}'s mail says when the offsite is, so {todo}.",
+    ),
+    _travel,
+    {"steps": (3, 4), "distractors": (0, 1)},
+)
+
+MEETING = Part(
+    "meeting-tz",
+    "booking",
+    (
+        "please {todo}.",
+        "can you {todo}?",
+        "I need a meeting sorted: {todo}.",
+        "could you also {todo}?",
+        "one for the calendar: {todo}.",
+        "help me {todo}, please.",
+        "would you {todo}?",
+        "there's a meeting to book: {todo}.",
+        "please take care of this: {todo}.",
+        "I'd like you to {todo}.",
+    ),
+    _meeting,
+    {"steps": (1, 2), "distractors": (0, 1), "tz_spread": (1, 2)},
+)
+
+PARTS = {part.family: part for part in (INCIDENT, RESCHEDULE, CUSTOMER, OFFBOARD, COMMENTS, TRAVEL, MEETING)}
+"""Every part a composite may chain, by family name."""
+
+MIDDLE = ("Then ", "After that, ", "Also, ", "Next, ", "On top of that, ", "While you're at it, ", "")
+LAST = ("Finally, ", "And ", "Lastly, ", "One more thing: ", "Last, ", "")
+"""Linking words before the second and later parts' sentences (wording only; no split rides on them)."""

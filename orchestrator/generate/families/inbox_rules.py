@@ -1,341 +1,501 @@
-"""flaky-triage (edition 2): file and triage the bug reports a colleague mailed, while the tracker misbehaves.
+"""inbox-rules: triage today's inbox by the persona's rules.
 
-A colleague (the reporter) mailed the persona two or three bug reports this morning, each about one component:
-an outage (down for everyone), a bug that blocks one customer, or a cosmetic glitch. The team's triage guide in
-Docs says where bugs go (one project), their type, and the priority and severity label each kind gets; feature
-ideas are not filed (a distractor mail holds one). The persona is asked to file one ticket per report by the guide
-and reply to the reporter with the keys. The tracker fails one `create_ticket` call (`fault`):
-
-- `error`: an HTTP 503 before the tool runs (retry it);
-- `timeout`: no answer within the call deadline, "may or may not have been applied" (it was not: look, then retry);
-- `rate_limit`: an HTTP 429 naming when to retry (wait, then retry);
-- `lost_reply`: an HTTP 502 although the ticket was created (look it up; a blind retry files a duplicate).
-
-Judged: exactly one new ticket per report (found by its component), in the guide's project, a bug at the guide's
-priority with its severity label and no other; as many new tickets as reports (no duplicate from a blind retry, no
-ticket for the idea); the reporter told every new key. Required process check by fault: the failed create retried
-(`error`, `timeout`), the rate limit waited out, or the lost create not redone. Also: the guide read before filing.
+One to three rules (label a customer's mail, archive newsletters, star the
+manager's mail, label ticket notifications), given in the instruction or in a
+"Mail rules" doc. The family adds this morning's mail for each rule and, as
+distractors, near misses: the same senders' older mail (out of scope), a mail
+that only mentions the customer, a colleague who shares the manager's first
+name. Which messages a rule selects is computed from the rule over the whole
+mailbox, the world's own mail included.
+Judged: exactly the selected messages carry the rule's label, star or
+folder; a change to any other message is collateral damage (world rules).
 """
 
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from orchestrator.generate import phrasing
-from orchestrator.generate.family import Draft, Family, register
-from orchestrator.generate.world import World, iso
+from orchestrator.generate import phrasing, vocab
+from orchestrator.generate.family import Draft, Family, fake, join, phrase, register
+from orchestrator.generate.world import Person, World, ascii_slug, iso
 
-FAULTS = ("error", "timeout", "rate_limit", "lost_reply")
-SEVERITY = {"outage": ("highest", "sev1"), "blocker": ("high", "sev2"), "cosmetic": ("low", "sev3")}
-COMPONENTS = (
-    "checkout page",
-    "CSV export",
-    "SSO login",
-    "invoice PDF",
-    "search results",
-    "mobile sync",
-    "password reset",
-    "dashboard charts",
-    "notification emails",
-    "file upload",
-    "audit log",
-    "billing portal",
-    "calendar sync",
-    "API tokens page",
-    "report scheduler",
-)
-SYMPTOMS = {
-    "outage": "Since {time} the {component} fails for every customer with an internal error; nobody can use it.",
-    "blocker": "{company}'s admins get an error on the {component} every time, which blocks their month-end work. "
-    "Other customers are fine.",
-    "cosmetic": "On the {component} the labels overlap the icons by a few pixels. Purely cosmetic, nothing breaks.",
-}
-IDEAS = (
-    ("dark mode", "a dark mode for the dashboard"),
-    ("keyboard shortcuts", "keyboard shortcuts in the editor"),
-    ("emoji reactions", "emoji reactions on comments"),
-)
-"""Feature ideas a distractor mail holds: (the words a ticket about it would use, the mail's wording)."""
-DEADLINE_S = 1.0
-"""The call deadline of a `timeout` task (seconds of real time an agent waits for the hung call)."""
+KINDS = ("customer", "newsletters", "manager", "notifications")
 
-REQUESTS = [
-    "{reporter} mailed me {count} bug reports this morning. File a ticket for each following our triage guide in "
-    "Docs, and reply to {reporter} with the ticket keys.",
-    "Please file {reporter}'s bug reports from today ({count} mails) the way the triage guide says, then send "
-    "{reporter} the keys.",
-    "Can you sort out the bug reports {reporter} sent me today? One ticket per report, triaged by our guide in Docs, "
-    "and let {reporter} know the keys.",
-    "{reporter} found {count} bugs; the reports are in my inbox. Ticket each one per the triage guide (project, "
-    "priority, severity label) and reply with the keys.",
-    "Triage and file today's bug reports from {reporter}: one ticket each, as our bug triage guide says. {reporter} "
-    "wants the keys back.",
-    "Please turn {reporter}'s {count} bug mails from this morning into tickets, following the triage guide, and tell "
-    "{reporter} which keys they got.",
-    "There are {count} new bug reports from {reporter} in my mail. File them by the book (the triage guide in Docs) "
-    "and reply to {reporter} with the keys so they can follow them.",
-    "Could you log {reporter}'s bug reports in the tracker? Our triage guide says where and how. Send {reporter} the "
-    "ticket keys afterwards.",
-    "File a ticket for every bug {reporter} reported today, triaged per our guide, and reply to them with the keys. "
-    "Only real bugs, please.",
-    "{reporter} is waiting for tickets for the bugs they mailed me today. Create them as the triage guide describes "
-    "and reply with the keys.",
-    "Get {reporter}'s {count} bug reports into the tracker (the triage guide in Docs has the rules) and let "
-    "{reporter} know the keys.",
-    "Can you take care of today's bug reports from {reporter}? Each needs a ticket set up per our triage guide; then "
-    "mail {reporter} the keys.",
-    "I got {count} bug reports from {reporter}. Please file one ticket per bug exactly as our triage guide says and "
-    "answer {reporter} with the keys.",
-    "Please process {reporter}'s bug mails from this morning: tickets filed per the triage guide, keys sent back to "
-    "{reporter}.",
-    "{reporter} reported {count} bugs by mail. Put each into the tracker with the priority and label the triage guide "
-    "gives, and reply to {reporter} with the keys.",
-    "Bug reports from {reporter} need filing: follow the triage guide in Docs for each, one ticket per bug, and send "
-    "{reporter} the keys.",
-    "Forwarding you the job: {reporter} sent {count} bug reports today. File them as our guide says and reply to "
-    "{reporter} with the ticket keys.",
-    "Would you file the bugs {reporter} mailed me today? Triage them with our guide and reply with the keys when "
-    "they're in.",
-    "Today's bug reports from {reporter} ({count} of them) should become tickets, triaged the way the guide in Docs "
-    "says. Reply to {reporter} with the keys.",
-    "Please log each of {reporter}'s new bug reports as a ticket (triage guide rules) and tell {reporter} the keys "
-    "in a reply.",
-    "Handle {reporter}'s {count} bug reports for me: a ticket for each as per the triage guide, then the keys to "
-    "{reporter}.",
-    "{reporter} needs the bugs from this morning's mails filed. Use our triage guide for project, priority and label, "
-    "and reply with the keys.",
-    "Please get {reporter}'s reported bugs into the tracker today, triaged as the guide says, and send them the keys.",
-    "Can you file {reporter}'s bug reports (in my inbox since this morning) following the triage guide, and reply "
-    "to {reporter} with the keys?",
+INSTRUCTIONS = [
+    "Please go through the mail that came in today and apply my rules: {rules}. Leave everything else as it is.",
+    "Triage today's inbox for me: {rules}. Don't touch any other mail.",
+    "Can you tidy up what arrived in my inbox today? The rules are: {rules}. Nothing else should change.",
 ]
-OPENERS = [
-    "The tracker has been flaky all morning, so double-check what you file.",
-    "Heads-up: the ticket system is timing out now and then today.",
-    "Busy morning here.",
-    "QA was busy yesterday.",
-    "I'm in workshops until lunch.",
-    "Our tracker is having a bad day, sorry in advance.",
-    "Quick one before standup.",
-    "Something for your list today.",
-]
-CLOSERS = [
-    "Make sure nothing gets filed twice.",
-    "No duplicates, please: check before you retry.",
-    "Keep the reply short.",
-    "Don't file anything that isn't a bug.",
-    "Go by the guide for the priorities, not by gut feeling.",
-    "If the tracker errors, look before you try again.",
-    "One ticket per bug, no more.",
-    "The guide is the doc called 'Bug triage guide'.",
+IN_DOC = [
+    "Please triage the mail that came in today using the rules in my 'Mail rules' doc. Leave everything else as it is.",
+    "Apply my mail rules (the 'Mail rules' doc in Docs) to today's inbox, and don't touch any other mail.",
 ]
 
 
 @register
-class FlakyTriage(Family):
-    """The task family of bug reports filed and triaged while the tracker fails a call."""
+class InboxRules(Family):
+    """The task family of an inbox triaged by rules given in the request or in a document."""
 
-    name = "flaky-triage"
-    title = "File and triage bug reports while the tracker fails"
-    apps = ("mail", "docs", "tickets")
-    knobs = {"steps": (2, 3), "distractors": (0, 1)}
-    split_params = ("template", "fault", "kinds")
-    editions = (2,)
+    name = "inbox-rules"
+    title = "Triage an inbox by rules"
+    apps = ("mail", "docs")
+    knobs = {"steps": (1, 2, 3), "distractors": (0, 1, 2)}
+    split_params = ("kinds", "in_doc", "phrasing", "distractors")
 
     def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        users = {u["email"] for u in world.apps["tickets"]["users"]}
-        people = [p for p in world.people if p.email in users and p.email != world.persona.email]
-        companies = sorted({o.company for o in world.outsiders if o.company})
-        if not people or not companies:
+        kinds = sorted(rng.sample(KINDS, knobs.get("steps", 1)), key=KINDS.index)
+        if "manager" in kinds and not world.persona.manager:
             return None
-        count = knobs.get("steps", 2)
-        kinds = rng.sample(list(SEVERITY), count)
-        seed = rng.randrange(1 << 30)
+        text = fake(rng)
+        customer = rng.choice(world.outsiders)
+        in_doc = rng.random() < 0.4
         params = {
-            "reporter": rng.choice(people).email,
-            "project": rng.choice(world.apps["tickets"]["projects"])["key"],
             "kinds": kinds,
-            "components": rng.sample(COMPONENTS, count),
-            "company": rng.choice(companies),
-            "times": [f"{rng.randint(6, 8):02d}:{rng.choice(['05', '20', '35', '50'])}" for _ in kinds],
-            "idea": list(rng.choice(IDEAS)) if knobs.get("distractors", 0) else None,
-            "fault": rng.choice(FAULTS),
-            "at": rng.randint(1, count),
-            "seed": seed,
+            "customer": customer.email,
+            "colleague": {"first": text.first_name(), "last": text.last_name()},
+            "new_counts": {k: rng.randint(1, 2) for k in kinds},
+            "distractors": knobs.get("distractors", 0),
+            "subjects": [text.catch_phrase() for _ in range(12)],
+            "minutes": sorted(rng.sample(range(5, 500), 12)),
+            "in_doc": in_doc,
+            "phrasing": rng.randrange(len(IN_DOC if in_doc else INSTRUCTIONS)),
         }
-        params["template"] = _instruction(world, params)[1]
-        return params
+        if world.edition != 2:
+            return params
+        writer = vocab.Writer.of(world, rng)  # edition 2: subjects in the world's industry words
+        params["subjects"] = [writer.pick(vocab.THREAD_SUBJECTS) for _ in range(12)]
+        return phrasing.stamp(params, rng, lambda p: _word(world, p))
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
-        me, reporter = world.persona, world.person(params["reporter"])
-        _seed(world, params)
-        draft = Draft(
-            world,
-            title="File the bug reports by the triage guide while the tracker fails",
-            instruction=_instruction(world, params)[0],
-            description=f"{len(params['kinds'])} bug report(s) from {reporter.name} filed in {params['project']} "
-            f"by the triage guide and the keys sent back; the tracker's create_ticket call {params['at']} meets "
-            f"a {params['fault']} fault.",
-            tags=["generated", "flaky-triage", "fault-injection", "retry", "mail", "docs", "tickets"],
-        )
-        _stages(draft, params, me.email)
-        draft.extra["faults"] = {"tickets": {"rules": [_rule(params)]}}
-        draft.oracle = _oracle(params)
+        me = world.persona
+        customer = world.person(params["customer"])
+        domain = customer.email.split("@")[1]
+        label = customer.company.split()[0].strip(".,-") or "Customer"
+        manager = world.person(me.manager) if me.manager else None
+        midnight = world.at(world.start.date(), "00:00")
+        _seed_mail(world, params, customer, manager, midnight)
+        _seed_labels(world, params, label)
+        targets = _targets(world, params, domain, manager, midnight)
+        rules_text = {
+            "customer": f"label everything from {customer.company} (anyone at {domain}) as '{label}'",
+            "newsletters": "archive the newsletters",
+            "manager": f"star mail from my manager, {manager.name if manager else ''}",
+            "notifications": "label the ticket notifications as 'Tickets'",
+        }
+        rules = [rules_text[k] for k in params["kinds"]] if world.edition != 2 else _rules2(world, params)[0]
+        draft = _draft(world, params, rules)
+        checks, allow, oracle = _apply_rules(world, params, targets, domain, label, manager)
+        draft.stage("the rules are applied to today's mail", checks, weight=2)
+        draft.allow = {"mail": {"messages": allow}}
+        draft.oracle = oracle
         draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
-        if params["fault"] == "timeout":
-            draft.limits["call_deadline_s"] = DEADLINE_S
         return draft
 
 
-def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:
-    count = len(params["kinds"])
-    values = {"reporter": world.person(params["reporter"]).first_name, "count": {2: "two", 3: "three"}[count]}
-    return phrasing.compose(
-        world, random.Random(params["seed"]), "flaky-triage", "file", REQUESTS, values, openers=OPENERS, closers=CLOSERS
-    )
+def _seed_mail(
+    world: World, params: dict[str, Any], customer: Person, manager: Person | None, midnight: datetime
+) -> None:
+    """Today's mail of each kind the rules are about, and near misses (older mail, look-alike senders)."""
+    me = world.persona
+    subjects, minutes = iter(params["subjects"]), iter(params["minutes"])
+    added: list[dict[str, Any]] = []
 
-
-def _seed(world: World, params: dict[str, Any]) -> None:
-    """The reports, the idea, the triage guide."""
-    me, reporter = world.persona, world.person(params["reporter"])
-    mail = world.apps["mail"].setdefault("messages", [])
-    for n, (kind, component, time) in enumerate(
-        zip(params["kinds"], params["components"], params["times"], strict=True)
-    ):
-        body = SYMPTOMS[kind].format(component=component, time=time, company=params["company"])
-        mail.append(
-            {
-                "id": f"bug-report-{n + 1}",
-                "from": reporter.address_line,
-                "to": [me.email],
-                "subject": f"Bug: {component}",
-                "sent_at": iso(world.start - timedelta(minutes=90 - 20 * n)),
-                "body": f"Hi {me.first_name},\n\n{body}\n\nSteps: open the {component} and try to use it.\n\n"
-                f"{reporter.first_name}",
-            }
-        )
-    if params["idea"]:
-        mail.append(
-            {
-                "id": "feature-idea",
-                "from": reporter.address_line,
-                "to": [me.email],
-                "subject": "Idea for the backlog",
-                "sent_at": iso(world.start - timedelta(minutes=15)),
-                "body": f"Not a bug, just a thought: {params['idea'][1]} would be lovely some day.\n\n{reporter.first_name}",
-            }
-        )
-    rules = "\n".join(
-        f"- {label}: {what}, priority **{prio}**, label `{label}`."
-        for what, (prio, label) in (
-            ("an outage or data loss (down for everyone)", SEVERITY["outage"]),
-            ("a bug that blocks one customer's work", SEVERITY["blocker"]),
-            ("a cosmetic bug", SEVERITY["cosmetic"]),
-        )
-    )
-    world.apps["docs"]["documents"].append(
-        {
-            "id": "triage-guide",
-            "title": "Bug triage guide",
-            "owner": me.email,
-            "updated_at": iso(world.start - timedelta(days=20)),
-            "content": f"# Bug triage guide\n\nEvery bug goes to project **{params['project']}** as type **bug**, one ticket "
-            f"per bug, with a priority and exactly one severity label:\n\n{rules}\n\nFeature ideas are not filed as "
-            "tickets. Reply to the reporter with the new keys.\n",
+    def mail(sender: str, *, today: bool = True, body: str = "", **extra: Any) -> None:
+        at = world.start - timedelta(minutes=next(minutes) if today else 60 * 24 + next(minutes))
+        if today and at < midnight:
+            at = midnight + timedelta(minutes=5 * (len(added) + 1))
+        n = len(added) + 1
+        row = {
+            "id": f"today-{n:02d}",
+            "from": sender,
+            "to": [me.email],
+            "subject": next(subjects),
+            "sent_at": iso(at),
+            "body": body or "Hello,\n\nplease see below.\n\nThanks",
+            **extra,
         }
-    )
+        if not today:
+            row["id"], row["is_read"] = f"older-{n:02d}", True
+        added.append(row)
+
+    newsletter = next((m["from"] for m in world.apps["mail"]["messages"] if "-news.test" in str(m.get("from"))), None)
+    counts, dist = params["new_counts"], params["distractors"]
+    colleague = f"{params['colleague']['first']} {params['colleague']['last']}"
+    for kind in params["kinds"]:
+        for _ in range(counts[kind]):
+            if kind == "customer":
+                mail(
+                    customer.address_line,
+                    body=f"Hi {me.first_name},\n\na question about our account.\n\n{customer.name}",
+                )
+            elif kind == "newsletters":
+                mail(
+                    newsletter or "Industry Weekly <newsletter@weekly-news.test>",
+                    body="This week's stories.\n\nYou are receiving this because you subscribed. Unsubscribe any time.",
+                )
+            elif kind == "manager" and manager is not None:
+                mail(
+                    manager.address_line,
+                    body=f"Hi {me.first_name},\n\ncan we talk about this later today?\n\n{manager.first_name}",
+                )
+            elif kind == "notifications":
+                mail(f"Tickets <notifications@{world.domain}>", body="A ticket you follow changed status.")
+        for d in range(dist):
+            if kind == "customer":
+                if d == 0:
+                    mail(customer.address_line, today=False, body="An older note from us.")
+                else:
+                    mail(
+                        f"{colleague} <{ascii_slug(colleague)}@{world.domain}>",
+                        body=f"FYI, {customer.company} asked about their contract again.",
+                    )
+            elif kind == "newsletters":
+                mail(
+                    newsletter or "Industry Weekly <newsletter@weekly-news.test>",
+                    today=False,
+                    body="Last week's stories.\n\nUnsubscribe any time.",
+                )
+            elif kind == "manager" and manager is not None:
+                if d == 0:
+                    mail(manager.address_line, today=False, body="Yesterday's note.")
+                else:
+                    mail(
+                        f"{manager.first_name} {params['colleague']['last']} <{ascii_slug(manager.first_name + ' ' + params['colleague']['last'])}@{domain_of_outsider(world)}>",
+                        body="Hello, following up on my earlier message.",
+                    )
+            elif kind == "notifications":
+                mail(f"Tickets <notifications@{world.domain}>", today=False, body="A ticket you follow changed status.")
+    world.apps["mail"]["messages"] += added
+    world.apps["mail"]["messages"].sort(key=lambda m: datetime.fromisoformat(m["sent_at"]))
 
 
-def _about(component: str) -> dict[str, Any]:
-    return {"any": [{col: {"says": {"phrase": component, "claimed": False}}} for col in ("title", "description")]}
+def _seed_labels(world: World, params: dict[str, Any], label: str) -> None:
+    if label not in world.apps["mail"]["labels"]:
+        world.apps["mail"]["labels"].append(label)
+    if "notifications" in params["kinds"] and "Tickets" not in world.apps["mail"]["labels"]:
+        world.apps["mail"]["labels"].append("Tickets")
 
 
-def _stages(draft: Draft, params: dict[str, Any], me: str) -> None:
-    project, reporter = params["project"], params["reporter"]
-    recovery = {"error": ("the failed create was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "timeout": ("the create that timed out was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "rate_limit": ("the rate limit was waited out before retrying", {"waited_for_rate_limit": "tickets__create_ticket"}),
-                "lost_reply": ("the create whose reply was lost was not redone", {"no_duplicate_after_lost_reply": "tickets__create_ticket"}),
-                }[params["fault"]]  # fmt: skip
-    draft.stage("recovered from the tracker's fault", [
-        {"name": recovery[0], "journal": recovery[1], "required": True},
-        {"name": "read the triage guide before filing", "journal": {"read_first": "tickets__create_ticket", "entity": {
-            "app": "docs", "table": "documents", "where": {"id": "triage-guide"}}}},
-    ], weight=0.5)  # fmt: skip
-    checks: list[dict[str, Any]] = []
-    for kind, component in zip(params["kinds"], params["components"], strict=True):
-        prio, label = SEVERITY[kind]
-        others = [s[1] for s in SEVERITY.values() if s[1] != label]
-        checks.append({"name": f"one ticket about the {component}: a {project} bug at {prio} priority labelled {label}",
-                       "app": "tickets", "table": "tickets", "added": True, "where": _about(component),
-                       "expect": {"count": 1, "all": {"project": project, "type": "bug", "priority": prio,
-                                                      "labels": {"contains": label, "not": {"has": {"one_of": others}}}}}})  # fmt: skip
-    checks.append({"name": f"{len(params['kinds'])} new tickets in all (no duplicate, nothing for the idea)",
-                   "app": "tickets", "table": "tickets", "added": True, "expect": {"count": len(params["kinds"])}})  # fmt: skip
-    draft.stage("every report filed once, by the guide", checks, weight=2)
-    draft.stage("the reporter has the keys", [
-        {"name": "the reporter is told every new key", "told": {"who": [reporter], "facts": [
-            {"mentions_code": {"from": {"app": "tickets", "table": "tickets", "added": True, "where": _about(c), "field": "key"}}}
-            for c in params["components"]]}},
-    ])  # fmt: skip
-    draft.allow = {
-        "tickets": {"tickets": {"added": True, "where": {"project": project}}},
-        "mail": {"messages": {"added": True}},
+def _targets(
+    world: World, params: dict[str, Any], domain: str, manager: Person | None, midnight: datetime
+) -> dict[str, list[str]]:
+    """Per rule, the ids of today's inbox mail it applies to."""
+    me = world.persona
+
+    def today(m: dict[str, Any]) -> bool:
+        return (
+            m.get("folder", "inbox") == "inbox"
+            and datetime.fromisoformat(m["sent_at"]) >= midnight
+            and not str(m.get("from", "")).endswith(f"<{me.email}>")
+        )
+
+    def sender(m: dict[str, Any]) -> str:
+        raw = str(m.get("from", ""))
+        return raw.split("<")[-1].rstrip(">").strip().lower()
+
+    selectors = {
+        "customer": lambda m: sender(m).endswith(f"@{domain}"),
+        "newsletters": lambda m: sender(m).startswith("newsletter@"),
+        "manager": lambda m: manager is not None and sender(m) == manager.email,
+        "notifications": lambda m: sender(m) == f"notifications@{world.domain}",
     }
-    draft.forbid = [{"name": "mail goes to the reporter only", "app": "mail", "table": "messages", "change": "added",
-                     "where": {"folder": "sent", "any": [{f: {"has": {"not_equals": reporter}}} for f in ("to", "cc", "bcc")]}}]  # fmt: skip
-    if params["idea"]:
-        draft.forbid.append({"name": "the feature idea is not filed", "app": "tickets", "table": "tickets", "change": "added",
-                             "where": _about(params["idea"][0])})  # fmt: skip
+    return {
+        k: [m["id"] for m in world.apps["mail"]["messages"] if today(m) and selectors[k](m)] for k in params["kinds"]
+    }
 
 
-def _rule(params: dict[str, Any]) -> dict[str, Any]:
-    rule: dict[str, Any] = {"tool": "create_ticket", "calls": [params["at"]]}
-    if params["fault"] == "error":
-        rule["message"] = "HTTP 503 Service Unavailable: upstream tickets-api did not respond in time. Please retry."
-    else:
-        rule["kind"] = params["fault"]
-    if params["fault"] == "rate_limit":
-        rule["retry_after_s"] = 0.5
-    return rule
-
-
-def _oracle(params: dict[str, Any]) -> list[dict[str, Any]]:
-    """Read the reports and the guide, file each (the oracle recovers from the fault as its policy says: it waits
-    and retries, or looks up a lost create), check the project, reply with the keys."""
-    reporter, project = params["reporter"], params["project"]
-    oracle: list[dict[str, Any]] = [
-        {"tool": "mail__search_messages", "args": {"query": f"from:{reporter} subject:bug"}},
-        *(
-            {"tool": "mail__get_message", "args": {"message_id": f"bug-report-{n + 1}"}, "save": f"report{n + 1}"}
-            for n in range(len(params["kinds"]))
-        ),
-        {"tool": "docs__search_documents", "args": {"query": "triage guide"}, "save": "guides"},
-        {"tool": "docs__get_document", "args": {"document_id": "${guides.documents.0.id}"}},
-    ]
-    for n, (kind, component) in enumerate(zip(params["kinds"], params["components"], strict=True)):
-        prio, label = SEVERITY[kind]
-        oracle.append(
+def _draft(world: World, params: dict[str, Any], rules: list[str]) -> Draft:
+    """The scenario's words; the rules are in the instruction, or in a doc the instruction points to."""
+    if world.edition == 2:
+        instruction = _word(world, params).text
+    if params["in_doc"]:
+        if world.edition != 2:
+            instruction = phrase(IN_DOC, params["phrasing"])
+        world.apps["docs"]["documents"].append(
             {
-                "tool": "tickets__create_ticket",
-                "save": f"t{n + 1}",
-                "unchecked": ["title", "description"],
-                "args": {
-                    "project": project,
-                    "type": "bug",
-                    "priority": prio,
-                    "labels": [label],
-                    "title": f"{component[:1].upper() + component[1:]}: {kind}",
-                    "description": SYMPTOMS[kind].format(
-                        component=component, time=params["times"][n], company=params["company"]
-                    ),
-                },
+                "id": "mail-rules",
+                "title": "Mail rules",
+                "content": "# Mail rules\n\nFor the mail that comes in each day:\n\n"
+                + "".join(f"- {r[:1].upper() + r[1:]}\n" for r in rules)
+                + "\nEverything else stays as it is.\n",
+                "updated_at": iso(world.start - timedelta(days=30)),
             }
         )
-    oracle.append({"tool": "tickets__search_tickets", "args": {"project": project, "status": "todo"}})
-    keys = ", ".join(f"${{t{n + 1}.key}} ({c})" for n, c in enumerate(params["components"]))
-    oracle.append(
-        {"tool": "mail__reply", "args": {"message_id": "${report1.id}", "body": f"Thanks, all filed: {keys}."}}
+    elif world.edition != 2:
+        instruction = phrase(INSTRUCTIONS, params["phrasing"], rules=join(rules))
+    return Draft(
+        world,
+        title=f"Triage today's inbox by {len(rules)} rule{'s' if len(rules) > 1 else ''}",
+        instruction=instruction,
+        description="Apply the rules to exactly the mail that came in today and "
+        "matches them: " + "; ".join(rules) + ".",
+        tags=["generated", "inbox-rules", "triage", "mail"] + (["docs"] if params["in_doc"] else []),
     )
-    return oracle
+
+
+def _apply_rules(
+    world: World, params: dict[str, Any], targets: dict[str, list[str]], domain: str, label: str, manager: Person | None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """Per rule: the check that it was applied to exactly its mail, the changes it allows, the oracle's call."""
+    checks: list[dict[str, Any]] = []
+    allow: list[dict[str, Any]] = []
+    oracle: list[dict[str, Any]] = []
+    if params["in_doc"]:
+        oracle += [
+            {"tool": "docs__search_documents", "args": {"query": "mail rules"}, "save": "rules"},
+            {"tool": "docs__get_document", "args": {"document_id": "${rules.documents.0.id}"}},
+        ]
+    oracle.append(
+        {"tool": "mail__search_messages", "args": {"query": f"in:inbox after:{world.start.date().isoformat()}"}}
+    )
+    for kind in params["kinds"]:
+        ids = targets[kind]
+        n = len(ids)
+        if kind == "customer":
+            checks.append(
+                {
+                    "name": f"the {n} mail(s) from {domain} today are labelled '{label}'",
+                    "app": "mail",
+                    "table": "messages",
+                    "where": {"id": {"one_of": ids}, "labels": {"contains": label}},
+                    "expect": {"count": n},
+                }
+            )
+            allow.append({"changed": ["labels", "is_read"], "where": {"id": {"one_of": ids}}})
+            oracle.append({"tool": "mail__add_label", "args": {"message_ids": ids, "label": label}})
+        elif kind == "newsletters":
+            checks.append(
+                {
+                    "name": f"the {n} newsletter(s) of today are archived",
+                    "app": "mail",
+                    "table": "messages",
+                    "where": {"id": {"one_of": ids}, "folder": "archive"},
+                    "expect": {"count": n},
+                }
+            )
+            allow.append({"changed": ["folder", "is_read"], "where": {"id": {"one_of": ids}}})
+            oracle.append({"tool": "mail__move_to_folder", "args": {"message_ids": ids, "folder": "archive"}})
+        elif kind == "manager":
+            checks.append(
+                {
+                    "name": f"the {n} mail(s) from {manager.name if manager else ''} today are starred",
+                    "app": "mail",
+                    "table": "messages",
+                    "where": {"id": {"one_of": ids}, "is_starred": True},
+                    "expect": {"count": n},
+                }
+            )
+            allow.append({"changed": ["is_starred", "is_read"], "where": {"id": {"one_of": ids}}})
+            oracle.append({"tool": "mail__star", "args": {"message_ids": ids}})
+        else:
+            checks.append(
+                {
+                    "name": f"the {n} ticket notification(s) of today are labelled 'Tickets'",
+                    "app": "mail",
+                    "table": "messages",
+                    "where": {"id": {"one_of": ids}, "labels": {"contains": "Tickets"}},
+                    "expect": {"count": n},
+                }
+            )
+            allow.append({"changed": ["labels", "is_read"], "where": {"id": {"one_of": ids}}})
+            oracle.append({"tool": "mail__add_label", "args": {"message_ids": ids, "label": "Tickets"}})
+    return checks, allow, oracle
+
+
+def domain_of_outsider(world: World) -> str:
+    """An outside domain for a near-miss sender who shares a colleague's first name."""
+    return world.outsiders[-1].email.split("@")[1] if world.outsiders else "example-partner.test"
+
+
+# -- edition 2: instructions composed from parts (phrasing.compose) --------------------------------------------------
+
+RULES = {
+    "customer": [
+        "label everything from {company} (anyone at {domain}) as '{label}'",
+        "put the '{label}' label on any mail from {company}, i.e. anyone at {domain}",
+        "give mail from anyone at {domain} ({company}) the label '{label}'",
+        "tag {company}'s mail (all {domain} addresses) with '{label}'",
+        "label anything sent from a {domain} address ({company}) '{label}'",
+        "label {company} mail, meaning every sender at {domain}, as '{label}'",
+    ],
+    "newsletters": [
+        "archive the newsletters",
+        "send the newsletters to the archive",
+        "archive any newsletter",
+        "move the newsletters out of the inbox into the archive",
+        "get the newsletters archived",
+        "archive every newsletter that came in",
+        "archive all newsletters",
+        "archive newsletters (don't delete them)",
+        "file the newsletters away in the archive",
+    ],
+    "manager": [
+        "star mail from my manager, {manager}",
+        "star anything {manager} (my manager) sent",
+        "give mail from my manager {manager} a star",
+        "put a star on my manager's mail (that's {manager})",
+        "star whatever came from {manager}, my manager",
+        "star my manager's messages ({manager})",
+    ],
+    "notifications": [
+        "label the ticket notifications as 'Tickets'",
+        "give the ticket notifications the 'Tickets' label",
+        "put the 'Tickets' label on the ticket notifications",
+        "tag the notification mails from the ticket tracker with 'Tickets'",
+        "label anything from the ticket tracker's notifications as 'Tickets'",
+        "label the tracker's notification mails 'Tickets'",
+    ],
+}
+LISTED = phrasing.Phrasebook(
+    requests=[
+        "Please go through the mail that came in today and apply my rules: {rules}. Leave everything else as it is.",
+        "Triage today's inbox for me: {rules}. Don't touch any other mail.",
+        "Can you tidy up what arrived in my inbox today? The rules are: {rules}. Nothing else should change.",
+        "Could you sort today's incoming mail? {Rules}. Everything else stays as it is.",
+        "Inbox triage for today's mail, please: {rules}. Leave all other messages alone.",
+        "Apply these rules to the mail I got today: {rules}. Don't change anything else.",
+        "For today's mail only: {rules}. The rest of my inbox stays untouched.",
+        "I need today's inbox cleaned up with my usual rules: {rules}. Please leave other mail as it is.",
+        "Go through what came in today and {rules}. No other changes, please.",
+        "Can you run my mail rules on today's inbox? They are: {rules}. Other messages stay as they are.",
+        "Please handle today's inbox: {rules}. Older mail and anything else should not change.",
+        "Sort out the mail from today for me. Rules: {rules}. Nothing else gets touched.",
+        "Today's mail needs triage: {rules}. Leave the rest alone.",
+        "Would you triage my inbox for today? {Rules}. Don't touch anything else.",
+        "Apply my triage rules to today's incoming mail, and only today's: {rules}. Leave every other message be.",
+        "Could you go over today's inbox and {rules}? Nothing else should change.",
+        "Please clean up the mail that arrived today: {rules}. Keep all other mail exactly as it is.",
+        "Run through today's messages and apply the following: {rules}. Everything else as is.",
+        "My rules for today's mail: {rules}. Can you apply them and leave everything else untouched?",
+        "Today's inbox, please: {rules}. Don't change any other mail.",
+        "---------- Forwarded message ----------\nSubject: Inbox rules\n\nFor today's mail: {rules}.\n----------\n\n"
+        "Can you apply these to what came in today? Leave all other mail as it is.",
+        "Forwarding my rules to you: {rules}. Please apply them to today's inbox and leave everything else alone.",
+    ],
+    openers=[
+        "My inbox is a mess.",
+        "Too much mail today.",
+        "I can't see the wood for the trees in my inbox.",
+        "I'm trying to get to inbox zero.",
+        "Morning triage time.",
+        "I've been away from my mail for a bit.",
+        "Inbox admin for you.",
+        "Help me get on top of mail.",
+        "Today's been a busy mail day.",
+        "Let's get my inbox in order.",
+        "A bit of housekeeping.",
+        "Mail first, then everything else.",
+    ],
+    closers=[
+        "Only today's mail.",
+        "Older messages stay as they are.",
+        "Don't delete anything.",
+        "Don't reply to anything.",
+        "Don't forward anything.",
+        "Leave mail from other senders alone.",
+        "No other labels, please.",
+        "Don't move anything that doesn't match a rule.",
+        "Check the senders' addresses, not just the names.",
+        "Don't star anything the rules don't mention.",
+        "Keep it to exactly what the rules say.",
+        "Just today's inbox.",
+    ],
+)
+DOC = phrasing.Phrasebook(
+    requests=[
+        "Please triage the mail that came in today using the rules in my 'Mail rules' doc. Leave everything else as "
+        "it is.",
+        "Apply my mail rules (the 'Mail rules' doc in Docs) to today's inbox, and don't touch any other mail.",
+        "Can you sort today's incoming mail by the rules I keep in the 'Mail rules' document? Nothing else should "
+        "change.",
+        "My triage rules are in a doc called 'Mail rules'. Please apply them to the mail that arrived today and "
+        "leave everything else alone.",
+        "Could you run the rules from my 'Mail rules' doc over today's inbox? Other mail stays as it is.",
+        "Today's inbox needs triage; follow the 'Mail rules' doc. Don't touch any other messages.",
+        "Go through the mail that came in today and do what my 'Mail rules' doc says. No other changes.",
+        "Please look up my 'Mail rules' doc and apply it to today's mail only. Leave the rest of the inbox alone.",
+        "Triage today's mail the way my 'Mail rules' document describes, please, and leave everything else as is.",
+        "Can you apply the rules written in 'Mail rules' (in Docs) to what arrived in my inbox today? Nothing else "
+        "should change.",
+        "The 'Mail rules' doc has my triage rules. Apply them to today's incoming mail and don't change anything else.",
+        "Would you sort out today's inbox according to my 'Mail rules' doc? Keep other mail untouched.",
+        "Inbox triage for today, following the 'Mail rules' doc. Leave all other mail as it is.",
+        "Please use my 'Mail rules' doc to triage the mail from today. Don't touch anything it doesn't cover.",
+        "Run my usual triage on today's mail; the rules are in the 'Mail rules' doc. Nothing else changes.",
+        "Could you open the 'Mail rules' doc and apply those rules to today's inbox? Leave other mail alone.",
+        "Apply whatever my 'Mail rules' doc says to the mail that came in today, and only to that.",
+        "Sort today's mail by my rules (see the 'Mail rules' document). Don't change any other message.",
+        "I keep my inbox rules in 'Mail rules'. Can you apply them to today's mail? The rest stays as it is.",
+        "Triage what came in today using my 'Mail rules' doc, please. Everything else untouched.",
+        "---------- Forwarded message ----------\nSubject: Mail rules\n\nThe rules are in the 'Mail rules' doc.\n"
+        "----------\n\nPlease apply the rules from that doc to today's inbox and leave all other mail as it is.",
+        "Forwarding a reminder to myself: my rules are in the 'Mail rules' doc. Can you apply them to today's "
+        "mail and leave everything else alone?",
+    ],
+    openers=[
+        "My inbox is overflowing.",
+        "I wrote my rules down so I wouldn't have to repeat them.",
+        "Morning triage, please.",
+        "Too much mail came in today.",
+        "Time for the daily inbox sweep.",
+        "I'm behind on email.",
+        "Let's get today's mail sorted.",
+        "I've been in meetings all day.",
+        "Inbox housekeeping.",
+        "Help me stay on top of my mail.",
+        "Quick inbox job.",
+        "Daily mail routine.",
+    ],
+    closers=[
+        "Only today's mail.",
+        "Older messages stay as they are.",
+        "Don't edit the rules doc.",
+        "Don't delete anything.",
+        "Don't reply to anything.",
+        "Leave mail the rules don't cover alone.",
+        "No extra labels or stars.",
+        "Check sender addresses carefully.",
+        "Keep it to exactly what the doc says.",
+        "Just today's inbox.",
+        "Don't archive anything the doc doesn't mention.",
+        "Nothing older than today.",
+    ],
+)
+PHRASEBOOKS = {"listed": LISTED, "doc": DOC}
+"""Edition 2's phrasebooks by intent (the rules in the instruction, or in the 'Mail rules' doc)."""
+
+
+def _rules2(world: World, params: dict[str, Any]) -> tuple[list[str], tuple[str, ...]]:
+    """The rules in edition 2's words (each drawn from its kind's held-out variants), and the ids of those words."""
+    customer = world.person(params["customer"])
+    manager = world.person(world.persona.manager) if world.persona.manager else None
+    values = {
+        "company": customer.company,
+        "domain": customer.email.split("@")[1],
+        "manager": manager.name if manager else "",
+        "label": customer.company.split()[0].strip(".,-") or "Customer",
+    }
+    rules, ids = [], []
+    for kind in params["kinds"]:
+        rule, rule_id = phrasing.pick(world, params["wording"], "inbox-rules", "listed", f"rule-{kind}", RULES[kind])
+        rules.append(rule.format(**values))
+        ids.append(rule_id)
+    return rules, tuple(ids)
+
+
+def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+    """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
+    rules, ids = _rules2(world, params)
+    intent = "doc" if params["in_doc"] else "listed"
+    text = join(rules)
+    made = phrasing.word(
+        world,
+        params["wording"],
+        "inbox-rules",
+        intent,
+        PHRASEBOOKS[intent],
+        {"rules": text, "Rules": text[:1].upper() + text[1:]},
+    )
+    return phrasing.Composition(made.text, made.template, made.parts + ids)

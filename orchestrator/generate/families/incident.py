@@ -1,341 +1,572 @@
-"""flaky-triage (edition 2): file and triage the bug reports a colleague mailed, while the tracker misbehaves.
+"""incident: turn an incident thread into a follow-up ticket, a status mail and a postmortem document.
 
-A colleague (the reporter) mailed the persona two or three bug reports this morning, each about one component:
-an outage (down for everyone), a bug that blocks one customer, or a cosmetic glitch. The team's triage guide in
-Docs says where bugs go (one project), their type, and the priority and severity label each kind gets; feature
-ideas are not filed (a distractor mail holds one). The persona is asked to file one ticket per report by the guide
-and reply to the reporter with the keys. The tracker fails one `create_ticket` call (`fault`):
+Yesterday a service of the organization failed; the responders worked it out
+in a mail thread the persona is copied on: when it started, what the cause
+was, who owns the fix, when it was resolved. The persona is asked to file a
+bug ticket for the fix (in the team's project, assigned to the owner the
+thread names, at the priority it asks for), start a postmortem document in
+the Postmortems folder with the cause and the timeline (shared with the
+responders as commenters, a step knob), and send the status update to the
+address the thread gives, naming the ticket. Distractors are older incident
+threads about other services with other owners, causes and times.
 
-- `error`: an HTTP 503 before the tool runs (retry it);
-- `timeout`: no answer within the call deadline, "may or may not have been applied" (it was not: look, then retry);
-- `rate_limit`: an HTTP 429 naming when to retry (wait, then retry);
-- `lost_reply`: an HTTP 502 although the ticket was created (look it up; a blind retry files a duplicate).
-
-Judged: exactly one new ticket per report (found by its component), in the guide's project, a bug at the guide's
-priority with its severity label and no other; as many new tickets as reports (no duplicate from a blind retry, no
-ticket for the idea); the reporter told every new key. Required process check by fault: the failed create retried
-(`error`, `timeout`), the rate limit waited out, or the lost create not redone. Also: the guide read before filing.
+Judged by role and by value: the one new ticket's project, type, priority
+and assignee; the one new document's folder, its cause (the cause's two key
+terms) and its timeline (start and resolution times, parsed); the status
+mail's recipients, the resolution time it states (parsed, any format or
+zone) and the new ticket's key.
 """
 
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing
-from orchestrator.generate.family import Draft, Family, register
-from orchestrator.generate.world import World, iso
+from orchestrator.generate.family import Draft, Family, human_day, join, phrase, register
+from orchestrator.generate.world import Person, World, iso
 
-FAULTS = ("error", "timeout", "rate_limit", "lost_reply")
-SEVERITY = {"outage": ("highest", "sev1"), "blocker": ("high", "sev2"), "cosmetic": ("low", "sev3")}
-COMPONENTS = (
-    "checkout page",
-    "CSV export",
-    "SSO login",
-    "invoice PDF",
-    "search results",
-    "mobile sync",
-    "password reset",
-    "dashboard charts",
-    "notification emails",
-    "file upload",
-    "audit log",
-    "billing portal",
-    "calendar sync",
-    "API tokens page",
-    "report scheduler",
-)
-SYMPTOMS = {
-    "outage": "Since {time} the {component} fails for every customer with an internal error; nobody can use it.",
-    "blocker": "{company}'s admins get an error on the {component} every time, which blocks their month-end work. "
-    "Other customers are fine.",
-    "cosmetic": "On the {component} the labels overlap the icons by a few pixels. Purely cosmetic, nothing breaks.",
-}
-IDEAS = (
-    ("dark mode", "a dark mode for the dashboard"),
-    ("keyboard shortcuts", "keyboard shortcuts in the editor"),
-    ("emoji reactions", "emoji reactions on comments"),
-)
-"""Feature ideas a distractor mail holds: (the words a ticket about it would use, the mail's wording)."""
-DEADLINE_S = 1.0
-"""The call deadline of a `timeout` task (seconds of real time an agent waits for the hung call)."""
+INSTRUCTIONS = [
+    "Yesterday's {service} incident is over. Please wrap it up the way {lead} asks in the incident thread: file the "
+    "bug ticket for the fix, start the postmortem doc, and send the status update.",
+    "Can you do the follow-up for the {service} outage from yesterday? Everything is in the incident mail thread: "
+    "a bug ticket for the fix, a postmortem document, and the status mail {lead} asked for.",
+    "Please take care of the paperwork for yesterday's {service} incident, as {lead} listed it at the end of the "
+    "thread (ticket, postmortem, status update).",
+    "{lead} wants the {service} incident closed out: read the thread, then file the fix ticket, write up the "
+    "postmortem and send the status update as described there.",
+]
 
-REQUESTS = [
-    "{reporter} mailed me {count} bug reports this morning. File a ticket for each following our triage guide in "
-    "Docs, and reply to {reporter} with the ticket keys.",
-    "Please file {reporter}'s bug reports from today ({count} mails) the way the triage guide says, then send "
-    "{reporter} the keys.",
-    "Can you sort out the bug reports {reporter} sent me today? One ticket per report, triaged by our guide in Docs, "
-    "and let {reporter} know the keys.",
-    "{reporter} found {count} bugs; the reports are in my inbox. Ticket each one per the triage guide (project, "
-    "priority, severity label) and reply with the keys.",
-    "Triage and file today's bug reports from {reporter}: one ticket each, as our bug triage guide says. {reporter} "
-    "wants the keys back.",
-    "Please turn {reporter}'s {count} bug mails from this morning into tickets, following the triage guide, and tell "
-    "{reporter} which keys they got.",
-    "There are {count} new bug reports from {reporter} in my mail. File them by the book (the triage guide in Docs) "
-    "and reply to {reporter} with the keys so they can follow them.",
-    "Could you log {reporter}'s bug reports in the tracker? Our triage guide says where and how. Send {reporter} the "
-    "ticket keys afterwards.",
-    "File a ticket for every bug {reporter} reported today, triaged per our guide, and reply to them with the keys. "
-    "Only real bugs, please.",
-    "{reporter} is waiting for tickets for the bugs they mailed me today. Create them as the triage guide describes "
-    "and reply with the keys.",
-    "Get {reporter}'s {count} bug reports into the tracker (the triage guide in Docs has the rules) and let "
-    "{reporter} know the keys.",
-    "Can you take care of today's bug reports from {reporter}? Each needs a ticket set up per our triage guide; then "
-    "mail {reporter} the keys.",
-    "I got {count} bug reports from {reporter}. Please file one ticket per bug exactly as our triage guide says and "
-    "answer {reporter} with the keys.",
-    "Please process {reporter}'s bug mails from this morning: tickets filed per the triage guide, keys sent back to "
-    "{reporter}.",
-    "{reporter} reported {count} bugs by mail. Put each into the tracker with the priority and label the triage guide "
-    "gives, and reply to {reporter} with the keys.",
-    "Bug reports from {reporter} need filing: follow the triage guide in Docs for each, one ticket per bug, and send "
-    "{reporter} the keys.",
-    "Forwarding you the job: {reporter} sent {count} bug reports today. File them as our guide says and reply to "
-    "{reporter} with the ticket keys.",
-    "Would you file the bugs {reporter} mailed me today? Triage them with our guide and reply with the keys when "
-    "they're in.",
-    "Today's bug reports from {reporter} ({count} of them) should become tickets, triaged the way the guide in Docs "
-    "says. Reply to {reporter} with the keys.",
-    "Please log each of {reporter}'s new bug reports as a ticket (triage guide rules) and tell {reporter} the keys "
-    "in a reply.",
-    "Handle {reporter}'s {count} bug reports for me: a ticket for each as per the triage guide, then the keys to "
-    "{reporter}.",
-    "{reporter} needs the bugs from this morning's mails filed. Use our triage guide for project, priority and label, "
-    "and reply with the keys.",
-    "Please get {reporter}'s reported bugs into the tracker today, triaged as the guide says, and send them the keys.",
-    "Can you file {reporter}'s bug reports (in my inbox since this morning) following the triage guide, and reply "
-    "to {reporter} with the keys?",
+CAUSES = [
+    (
+        "a config change that cut the {service} database connection pool from {a} to {b} connections",
+        ["connection pool", "{b}"],
+    ),
+    ("the TLS certificate of {host} expired and clients refused to connect", ["certificate", "{host}"]),
+    ("database migration {n} took a lock on the {table} table for the whole deploy", ["{n}", "lock"]),
+    ("the disk of {host} filled up with debug logs", ["disk", "{host}"]),
+    ("a retry storm from the {table} worker overloaded the {service} API after a deploy", ["retry", "{table}"]),
 ]
-OPENERS = [
-    "The tracker has been flaky all morning, so double-check what you file.",
-    "Heads-up: the ticket system is timing out now and then today.",
-    "Busy morning here.",
-    "QA was busy yesterday.",
-    "I'm in workshops until lunch.",
-    "Our tracker is having a bad day, sorry in advance.",
-    "Quick one before standup.",
-    "Something for your list today.",
-]
-CLOSERS = [
-    "Make sure nothing gets filed twice.",
-    "No duplicates, please: check before you retry.",
-    "Keep the reply short.",
-    "Don't file anything that isn't a bug.",
-    "Go by the guide for the priorities, not by gut feeling.",
-    "If the tracker errors, look before you try again.",
-    "One ticket per bug, no more.",
-    "The guide is the doc called 'Bug triage guide'.",
-]
+
+PRIORITIES = ("high", "highest")
+OPEN_MINUTES = (25, 40, 55, 70, 95)
+
+
+def _service(rng: random.Random, words: list[str]) -> str:
+    return f"{rng.choice(words)}-{rng.choice(['api', 'service', 'gateway', 'sync', 'search'])}"
 
 
 @register
-class FlakyTriage(Family):
-    """The task family of bug reports filed and triaged while the tracker fails a call."""
+class Incident(Family):
+    """The task family of an incident thread turned into a ticket, a status mail and a postmortem."""
 
-    name = "flaky-triage"
-    title = "File and triage bug reports while the tracker fails"
-    apps = ("mail", "docs", "tickets")
-    knobs = {"steps": (2, 3), "distractors": (0, 1)}
-    split_params = ("template", "fault", "kinds")
-    editions = (2,)
+    name = "incident"
+    title = "Turn an incident thread into a ticket, a status mail and a postmortem"
+    apps = ("mail", "tickets", "docs")
+    knobs = {"distractors": (0, 1, 2), "steps": (3, 4)}
+    split_params = ("cause", "priority", "steps", "phrasing", "responders_count")
+    phrasings = len(INSTRUCTIONS)
 
     def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        users = {u["email"] for u in world.apps["tickets"]["users"]}
-        people = [p for p in world.people if p.email in users and p.email != world.persona.email]
-        companies = sorted({o.company for o in world.outsiders if o.company})
-        if not people or not companies:
+        team = [p for p in world.people if p.team == world.persona.team]
+        if len(team) < 2 or len(world.people) < 4:
             return None
-        count = knobs.get("steps", 2)
-        kinds = rng.sample(list(SEVERITY), count)
-        seed = rng.randrange(1 << 30)
+        projects = [p["key"] for p in world.apps["tickets"]["projects"]]
+        words = sorted(
+            {w for w in (p["name"] for p in world.apps["tickets"]["projects"])}
+            | {"orbit", "ledger", "atlas", "relay", "beacon", "harbor", "quartz"}
+        )
+        words = [w.lower() for w in words if w.isalpha()]
+        responders = sorted(rng.sample(world.people, rng.choice([2, 3])), key=lambda p: p.email)
+        lead, owner = responders[0], responders[-1]
+        service = _service(rng, words)
+        cause = rng.randrange(len(CAUSES))
+        back = -1
+        while world.edition == 2 and world.day(back).weekday() >= 5:  # edition 2: the last working day
+            back -= 1
+        begin = world.at(world.day(back), f"{rng.randint(9, 15):02d}:{rng.choice(['05', '12', '20', '35', '48'])}")
+        minutes = rng.choice(OPEN_MINUTES)
+        distractors = []
+        for d in range(knobs.get("distractors", 0)):
+            other = _service(rng, words)
+            if other == service:
+                continue
+            who = rng.choice([p for p in world.people if p not in responders] or world.people)
+            distractors.append(
+                {
+                    "service": other,
+                    "cause": (cause + d + 1) % len(CAUSES),
+                    "owner": who.email,
+                    "days_ago": 3 + 4 * d,
+                    "minutes": rng.choice(OPEN_MINUTES),
+                }
+            )
         params = {
-            "reporter": rng.choice(people).email,
-            "project": rng.choice(world.apps["tickets"]["projects"])["key"],
-            "kinds": kinds,
-            "components": rng.sample(COMPONENTS, count),
-            "company": rng.choice(companies),
-            "times": [f"{rng.randint(6, 8):02d}:{rng.choice(['05', '20', '35', '50'])}" for _ in kinds],
-            "idea": list(rng.choice(IDEAS)) if knobs.get("distractors", 0) else None,
-            "fault": rng.choice(FAULTS),
-            "at": rng.randint(1, count),
-            "seed": seed,
+            "service": service,
+            "cause": cause,
+            "responders": [p.email for p in responders],
+            "lead": lead.email,
+            "owner": owner.email,
+            "start": iso(begin),
+            "minutes": minutes,
+            "project": projects[0],
+            "priority": rng.choice(PRIORITIES),
+            "steps": knobs.get("steps", 3),
+            "phrasing": rng.randrange(len(INSTRUCTIONS)),
+            "status_to": f"status@{world.domain}",
+            "n": rng.randint(100, 999),
+            "a": 50,
+            "b": rng.choice([4, 5, 8]),
+            "host": f"{rng.choice(words)}-{rng.randint(1, 9)}.{world.domain}",
+            "table": rng.choice(words),
+            "distractors": distractors,
+            "responders_count": len(responders),
         }
-        params["template"] = _instruction(world, params)[1]
-        return params
+        return params if world.edition != 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
-        me, reporter = world.persona, world.person(params["reporter"])
-        _seed(world, params)
-        draft = Draft(
-            world,
-            title="File the bug reports by the triage guide while the tracker fails",
-            instruction=_instruction(world, params)[0],
-            description=f"{len(params['kinds'])} bug report(s) from {reporter.name} filed in {params['project']} "
-            f"by the triage guide and the keys sent back; the tracker's create_ticket call {params['at']} meets "
-            f"a {params['fault']} fault.",
-            tags=["generated", "flaky-triage", "fault-injection", "retry", "mail", "docs", "tickets"],
-        )
-        _stages(draft, params, me.email)
-        draft.extra["faults"] = {"tickets": {"rules": [_rule(params)]}}
-        draft.oracle = _oracle(params)
+        inc = IncidentFacts.of(world, params)
+        self._seed_threads(inc)
+        draft = _draft(inc)
+        draft.add("docs", "folders", {"id": "postmortems", "name": "Postmortems"})
+        draft.stage("the fix is ticketed", _ticket_checks(inc), weight=1.5)
+        draft.stage("the postmortem is started", _doc_checks(inc), weight=2)
+        draft.stage("the status update is out", _mail_checks(inc), weight=1.5)
+        draft.allow = {
+            "tickets": {"tickets": {"added": True, "where": {"project": inc.project}}},
+            "docs": {"documents": {"added": True}},
+            "mail": {"messages": {"added": True}},
+        }
+        draft.oracle = _oracle(inc)
         draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
-        if params["fault"] == "timeout":
-            draft.limits["call_deadline_s"] = DEADLINE_S
         return draft
 
+    def _seed_threads(self, inc: IncidentFacts) -> None:
+        """Older incidents' threads first (distractors), then this one's, which asks for the close-out."""
+        world, params = inc.world, inc.params
+        for i, other in enumerate(params["distractors"]):
+            o_cause, _ = CAUSES[other["cause"]]
+            o_begin = inc.begin - timedelta(days=other["days_ago"])
+            self._thread(
+                world,
+                f"inc-old-{i}",
+                f"Incident: {other['service']} errors",
+                other["service"],
+                o_cause.format(**{**inc.values, "service": other["service"]}),
+                world.person(other["owner"]),
+                world.person(other["owner"]),
+                inc.responders[:1],
+                o_begin,
+                o_begin + timedelta(minutes=other["minutes"]),
+                None,
+                inc.project,
+                "high",
+            )
+        self._thread(
+            world,
+            "inc",
+            inc.subject,
+            params["service"],
+            inc.cause,
+            inc.lead,
+            inc.owner,
+            inc.responders,
+            inc.begin,
+            inc.resolved,
+            (params["status_to"], inc.share),
+            inc.project,
+            inc.priority,
+        )
 
-def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:
-    count = len(params["kinds"])
-    values = {"reporter": world.person(params["reporter"]).first_name, "count": {2: "two", 3: "three"}[count]}
-    return phrasing.compose(
-        world, random.Random(params["seed"]), "flaky-triage", "file", REQUESTS, values, openers=OPENERS, closers=CLOSERS
+    def _thread(
+        self,
+        world: World,
+        prefix: str,
+        subject: str,
+        service: str,
+        cause: str,
+        lead: Any,
+        owner: Any,
+        responders: list[Any],
+        begin: datetime,
+        resolved: datetime,
+        ask: tuple[str, bool] | None,
+        project: str,
+        priority: str,
+    ) -> None:
+        me = world.persona
+        to = [me.email, *[p.email for p in responders if p is not lead]]
+        others = [p for p in responders if p is not lead and p is not owner]
+        bodies = [
+            (
+                lead,
+                begin + timedelta(minutes=3),
+                f"{service} started failing at {begin:%H:%M} ({me.timezone}): most requests error out. I'm on it"
+                + (f"; {owner.first_name} is looking too." if owner is not lead else "."),
+            ),
+            (
+                owner,
+                begin + timedelta(minutes=(resolved - begin).seconds // 120),
+                f"Found it: {cause}. Working on a mitigation.",
+            ),
+        ]
+        if others:
+            bodies.append(
+                (others[0], resolved - timedelta(minutes=4), "Customer-facing error rate is dropping here too.")
+            )
+        closing = f"Resolved at {resolved:%H:%M} ({me.timezone}); error rates are back to normal."
+        if ask is not None:
+            address, share = ask
+            closing += (
+                f"\n\n{me.first_name}, could you wrap this up? Please file a bug in {project} for the real fix, "
+                f"assigned to {owner.first_name}, priority {priority}; start a postmortem doc in the Postmortems "
+                "folder with the cause and the timeline"
+                + (f", shared with {join([p.first_name for p in responders])} as commenters" if share else "")
+                + f"; and send the status update to {address} with the ticket number and when it was resolved."
+            )
+        bodies.append((lead, resolved + timedelta(minutes=10), closing))
+        previous = None
+        for i, (who, when, text) in enumerate(bodies):
+            row = {
+                "id": f"{prefix}-{i}",
+                "from": who.address_line,
+                "to": [p for p in to if p != who.email] or [me.email],
+                "subject": subject if i == 0 else f"Re: {subject}",
+                "sent_at": iso(when),
+                "body": f"{text}\n\n{who.first_name}",
+                "is_read": ask is None,
+            }
+            if previous:
+                row["in_reply_to"] = previous
+            previous = row["id"]
+            world.apps["mail"]["messages"].append(row)
+
+
+def _escape(term: str) -> str:
+    return re.escape(term)
+
+
+@dataclass
+class IncidentFacts:
+    """One drawn incident: who responded, led and owns the fix, when it began and was resolved, and its cause."""
+
+    world: World
+    params: dict[str, Any]
+    responders: list[Person]
+    lead: Person
+    owner: Person
+    begin: datetime
+    resolved: datetime
+    values: dict[str, Any]
+    cause: str
+    key_terms: list[str]
+    project: str
+    priority: str
+    share: bool
+    day: str
+    subject: str
+
+    @classmethod
+    def of(cls, world: World, params: dict[str, Any]) -> IncidentFacts:
+        begin = datetime.fromisoformat(params["start"])
+        cause_text, terms = CAUSES[params["cause"]]
+        values = {k: params[k] for k in ("service", "n", "a", "b", "host", "table")}
+        return cls(
+            world,
+            params,
+            [world.person(e) for e in params["responders"]],
+            world.person(params["lead"]),
+            world.person(params["owner"]),
+            begin,
+            begin + timedelta(minutes=params["minutes"]),
+            values,
+            cause_text.format(**values),
+            [t.format(**values) for t in terms],
+            params["project"],
+            params["priority"],
+            params["steps"] >= 4,
+            human_day(begin),
+            f"Incident: {params['service']} errors",
+        )
+
+
+def _draft(inc: IncidentFacts) -> Draft:
+    params, begin, resolved = inc.params, inc.begin, inc.resolved
+    if inc.world.edition == 2:
+        instruction = _word(inc.world, params).text
+    else:
+        instruction = phrase(INSTRUCTIONS, params["phrasing"], service=params["service"], lead=inc.lead.first_name)
+    return Draft(
+        inc.world,
+        title=f"Close out the {params['service']} incident",
+        instruction=instruction,
+        description=f"From the incident thread about {params['service']} ({inc.day}): a {inc.priority}-priority bug "
+        f"for {inc.owner.name} in {inc.project}, a postmortem in Postmortems with the cause ({inc.cause}) and the "
+        f"timeline {begin:%H:%M}-{resolved:%H:%M}"
+        + (", shared with the responders" if inc.share else "")
+        + f", and a status mail to {params['status_to']} naming the ticket.",
+        tags=["generated", "incident", "mail", "tickets", "docs", "multi-app"],
     )
 
 
-def _seed(world: World, params: dict[str, Any]) -> None:
-    """The reports, the idea, the triage guide."""
-    me, reporter = world.persona, world.person(params["reporter"])
-    mail = world.apps["mail"].setdefault("messages", [])
-    for n, (kind, component, time) in enumerate(
-        zip(params["kinds"], params["components"], params["times"], strict=True)
-    ):
-        body = SYMPTOMS[kind].format(component=component, time=time, company=params["company"])
-        mail.append(
-            {
-                "id": f"bug-report-{n + 1}",
-                "from": reporter.address_line,
-                "to": [me.email],
-                "subject": f"Bug: {component}",
-                "sent_at": iso(world.start - timedelta(minutes=90 - 20 * n)),
-                "body": f"Hi {me.first_name},\n\n{body}\n\nSteps: open the {component} and try to use it.\n\n"
-                f"{reporter.first_name}",
-            }
-        )
-    if params["idea"]:
-        mail.append(
-            {
-                "id": "feature-idea",
-                "from": reporter.address_line,
-                "to": [me.email],
-                "subject": "Idea for the backlog",
-                "sent_at": iso(world.start - timedelta(minutes=15)),
-                "body": f"Not a bug, just a thought: {params['idea'][1]} would be lovely some day.\n\n{reporter.first_name}",
-            }
-        )
-    rules = "\n".join(
-        f"- {label}: {what}, priority **{prio}**, label `{label}`."
-        for what, (prio, label) in (
-            ("an outage or data loss (down for everyone)", SEVERITY["outage"]),
-            ("a bug that blocks one customer's work", SEVERITY["blocker"]),
-            ("a cosmetic bug", SEVERITY["cosmetic"]),
-        )
-    )
-    world.apps["docs"]["documents"].append(
+def _ticket_checks(inc: IncidentFacts) -> list[dict[str, Any]]:
+    project, owner, priority, service = inc.project, inc.owner, inc.priority, inc.params["service"]
+    terms = list(inc.key_terms)
+    return [
         {
-            "id": "triage-guide",
-            "title": "Bug triage guide",
-            "owner": me.email,
-            "updated_at": iso(world.start - timedelta(days=20)),
-            "content": f"# Bug triage guide\n\nEvery bug goes to project **{params['project']}** as type **bug**, one ticket "
-            f"per bug, with a priority and exactly one severity label:\n\n{rules}\n\nFeature ideas are not filed as "
-            "tickets. Reply to the reporter with the new keys.\n",
+            "name": f"one new bug in {project} for {owner.name} at {priority} priority",
+            "app": "tickets",
+            "table": "tickets",
+            "added": True,
+            "expect": {
+                "count": 1,
+                "all": {"project": project, "type": "bug", "priority": priority, "assignee": owner.email},
+            },
+        },
+        {
+            "name": f"it is about the incident ({service} or its cause)",
+            "app": "tickets",
+            "table": "tickets",
+            "added": True,
+            "where": {
+                "any": [
+                    *(
+                        {column: {"says": {"phrase": [service, *terms], "claimed": False}}}
+                        for column in ("title", "description")
+                    ),
+                    {"labels": {"has": {"icontains": service}}},
+                ]
+            },
+        },
+    ]
+
+
+def _doc_checks(inc: IncidentFacts) -> list[dict[str, Any]]:
+    begin, resolved, day, key_terms = inc.begin, inc.resolved, inc.day, inc.key_terms
+    doc_checks: list[dict[str, Any]] = [
+        {
+            "name": "one new postmortem, in the Postmortems folder",
+            "app": "docs",
+            "table": "documents",
+            "added": True,
+            "expect": {"count": 1, "all": {"folder_id": "postmortems"}},
+        },
+        {
+            "name": f"it gives the cause ({' and '.join(key_terms)})",
+            "app": "docs",
+            "table": "documents",
+            "added": True,
+            "where": {"content": {"says": {"phrase": list(key_terms), "all": True, "claimed": False}}},
+        },
+        {
+            "name": f"its timeline runs from {begin:%H:%M} to the resolution at {resolved:%H:%M} on {day}",
+            "app": "docs",
+            "table": "documents",
+            "added": True,
+            "where": {"content": {"mentions_time": {"at": iso(begin), "strict": False, "claimed": True}}},
+            "expect": {
+                "count": 1,
+                "all": {"content": {"mentions_time": {"at": iso(resolved), "strict": False, "claimed": True}}},
+            },
+        },
+    ]
+    if inc.share:
+        doc_checks += [
+            {
+                "name": f"{p.name} can comment on the postmortem",
+                "app": "docs",
+                "table": "documents",
+                "added": True,
+                "where": {"shared_with": {"has": {"email": p.email, "role": "commenter"}}},
+            }
+            for p in inc.responders
+        ]
+    return doc_checks
+
+
+def _mail_checks(inc: IncidentFacts) -> list[dict[str, Any]]:
+    to, resolved, day = inc.params["status_to"], inc.resolved, inc.day
+    return [
+        {
+            "name": f"{to} is told the incident was resolved at {resolved:%H:%M} on {day}, and the new ticket",
+            "told": {
+                "who": [to],
+                "facts": [
+                    {"mentions_time": {"at": iso(resolved), "strict": False}},
+                    {"contains": {"from": {"app": "tickets", "table": "tickets", "added": True, "field": "key"}}},
+                ],
+            },
+        },
+    ]
+
+
+def _oracle(inc: IncidentFacts) -> list[dict[str, Any]]:
+    """Read the thread, file the bug, write (and share) the postmortem, send the status mail."""
+    me, params, begin, resolved, day, cause = inc.world.persona, inc.params, inc.begin, inc.resolved, inc.day, inc.cause
+    owner, to = inc.owner, params["status_to"]
+    timeline = "\n".join(
+        [
+            f"- {begin:%H:%M} errors on {params['service']} start; {inc.lead.name} is paged",
+            f"- {(begin + timedelta(minutes=params['minutes'] // 2)):%H:%M} cause found: {cause}",
+            f"- {resolved:%H:%M} resolved",
+        ]
+    )
+    content = (
+        f"# Postmortem: {params['service']} incident, {day}\n\n## Summary\n{params['service']} failed for "
+        f"{params['minutes']} minutes.\n\n## Cause\n{cause[0].upper() + cause[1:]}.\n\n## Timeline ({me.timezone})\n"
+        f"{timeline}\n\n## Follow-up\n${{ticket.key}}, owned by {owner.name}.\n"
+    )
+    oracle: list[dict[str, Any]] = [
+        {"tool": "mail__search_messages", "args": {"query": f'subject:"{inc.subject}"'}, "save": "found"},
+        {"tool": "mail__get_thread", "args": {"thread_id": "${found.messages.0.thread_id}"}},
+        {
+            "tool": "tickets__create_ticket",
+            "args": {
+                "project": inc.project,
+                "title": f"Fix the cause of the {params['service']} incident of {day}",
+                "description": f"{params['service']} failed on {day}: {cause}. Timeline in the postmortem.",
+                "type": "bug",
+                "priority": inc.priority,
+                "assignee": owner.email,
+            },
+            "save": "ticket",
+            "unchecked": ["title", "description"],
+        },
+        {
+            "tool": "docs__create_document",
+            "args": {
+                "title": f"Postmortem: {params['service']} incident",
+                "content": content,
+                "folder_id": "postmortems",
+            },
+            "save": "doc",
+            "unchecked": ["title"],
+        },
+    ]
+    if inc.share:
+        oracle += [
+            {
+                "tool": "docs__share_document",
+                "args": {"document_id": "${doc.id}", "email": p.email, "role": "commenter"},
+            }
+            for p in inc.responders
+        ]
+    oracle.append(
+        {
+            "tool": "mail__send_message",
+            "args": {
+                "to": [to],
+                "subject": f"Resolved: {params['service']} incident",
+                "body": (
+                    f"Hi all,\n\nthe {params['service']} incident of {day} is resolved: it started at {begin:%H:%M} and was "
+                    f"resolved at {resolved:%H:%M} ({me.timezone}). The fix is tracked in ${{ticket.key}}, owned by "
+                    f"{owner.name}; the postmortem is in progress.\n\n{me.first_name}"
+                ),
+            },
+            "unchecked": ["subject"],
         }
     )
-
-
-def _about(component: str) -> dict[str, Any]:
-    return {"any": [{col: {"says": {"phrase": component, "claimed": False}}} for col in ("title", "description")]}
-
-
-def _stages(draft: Draft, params: dict[str, Any], me: str) -> None:
-    project, reporter = params["project"], params["reporter"]
-    recovery = {"error": ("the failed create was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "timeout": ("the create that timed out was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "rate_limit": ("the rate limit was waited out before retrying", {"waited_for_rate_limit": "tickets__create_ticket"}),
-                "lost_reply": ("the create whose reply was lost was not redone", {"no_duplicate_after_lost_reply": "tickets__create_ticket"}),
-                }[params["fault"]]  # fmt: skip
-    draft.stage("recovered from the tracker's fault", [
-        {"name": recovery[0], "journal": recovery[1], "required": True},
-        {"name": "read the triage guide before filing", "journal": {"read_first": "tickets__create_ticket", "entity": {
-            "app": "docs", "table": "documents", "where": {"id": "triage-guide"}}}},
-    ], weight=0.5)  # fmt: skip
-    checks: list[dict[str, Any]] = []
-    for kind, component in zip(params["kinds"], params["components"], strict=True):
-        prio, label = SEVERITY[kind]
-        others = [s[1] for s in SEVERITY.values() if s[1] != label]
-        checks.append({"name": f"one ticket about the {component}: a {project} bug at {prio} priority labelled {label}",
-                       "app": "tickets", "table": "tickets", "added": True, "where": _about(component),
-                       "expect": {"count": 1, "all": {"project": project, "type": "bug", "priority": prio,
-                                                      "labels": {"contains": label, "not": {"has": {"one_of": others}}}}}})  # fmt: skip
-    checks.append({"name": f"{len(params['kinds'])} new tickets in all (no duplicate, nothing for the idea)",
-                   "app": "tickets", "table": "tickets", "added": True, "expect": {"count": len(params["kinds"])}})  # fmt: skip
-    draft.stage("every report filed once, by the guide", checks, weight=2)
-    draft.stage("the reporter has the keys", [
-        {"name": "the reporter is told every new key", "told": {"who": [reporter], "facts": [
-            {"mentions_code": {"from": {"app": "tickets", "table": "tickets", "added": True, "where": _about(c), "field": "key"}}}
-            for c in params["components"]]}},
-    ])  # fmt: skip
-    draft.allow = {
-        "tickets": {"tickets": {"added": True, "where": {"project": project}}},
-        "mail": {"messages": {"added": True}},
-    }
-    draft.forbid = [{"name": "mail goes to the reporter only", "app": "mail", "table": "messages", "change": "added",
-                     "where": {"folder": "sent", "any": [{f: {"has": {"not_equals": reporter}}} for f in ("to", "cc", "bcc")]}}]  # fmt: skip
-    if params["idea"]:
-        draft.forbid.append({"name": "the feature idea is not filed", "app": "tickets", "table": "tickets", "change": "added",
-                             "where": _about(params["idea"][0])})  # fmt: skip
-
-
-def _rule(params: dict[str, Any]) -> dict[str, Any]:
-    rule: dict[str, Any] = {"tool": "create_ticket", "calls": [params["at"]]}
-    if params["fault"] == "error":
-        rule["message"] = "HTTP 503 Service Unavailable: upstream tickets-api did not respond in time. Please retry."
-    else:
-        rule["kind"] = params["fault"]
-    if params["fault"] == "rate_limit":
-        rule["retry_after_s"] = 0.5
-    return rule
-
-
-def _oracle(params: dict[str, Any]) -> list[dict[str, Any]]:
-    """Read the reports and the guide, file each (the oracle recovers from the fault as its policy says: it waits
-    and retries, or looks up a lost create), check the project, reply with the keys."""
-    reporter, project = params["reporter"], params["project"]
-    oracle: list[dict[str, Any]] = [
-        {"tool": "mail__search_messages", "args": {"query": f"from:{reporter} subject:bug"}},
-        *(
-            {"tool": "mail__get_message", "args": {"message_id": f"bug-report-{n + 1}"}, "save": f"report{n + 1}"}
-            for n in range(len(params["kinds"]))
-        ),
-        {"tool": "docs__search_documents", "args": {"query": "triage guide"}, "save": "guides"},
-        {"tool": "docs__get_document", "args": {"document_id": "${guides.documents.0.id}"}},
-    ]
-    for n, (kind, component) in enumerate(zip(params["kinds"], params["components"], strict=True)):
-        prio, label = SEVERITY[kind]
-        oracle.append(
-            {
-                "tool": "tickets__create_ticket",
-                "save": f"t{n + 1}",
-                "unchecked": ["title", "description"],
-                "args": {
-                    "project": project,
-                    "type": "bug",
-                    "priority": prio,
-                    "labels": [label],
-                    "title": f"{component[:1].upper() + component[1:]}: {kind}",
-                    "description": SYMPTOMS[kind].format(
-                        component=component, time=params["times"][n], company=params["company"]
-                    ),
-                },
-            }
-        )
-    oracle.append({"tool": "tickets__search_tickets", "args": {"project": project, "status": "todo"}})
-    keys = ", ".join(f"${{t{n + 1}.key}} ({c})" for n, c in enumerate(params["components"]))
-    oracle.append(
-        {"tool": "mail__reply", "args": {"message_id": "${report1.id}", "body": f"Thanks, all filed: {keys}."}}
-    )
     return oracle
+
+
+# -- edition 2: instructions composed from parts (phrasing.compose) --------------------------------------------------
+
+WRAPUP = phrasing.Phrasebook(
+    requests=[
+        "{Whose} {service} incident is over. Please wrap it up the way {lead} asks in the incident thread: file the "
+        "bug ticket for the fix, start the postmortem doc, and send the status update.",
+        "Can you do the follow-up for the {service} outage {when}? Everything is in the incident mail thread: a bug "
+        "ticket for the fix, a postmortem document, and the status mail {lead} asked for.",
+        "Please take care of the paperwork for {whose} {service} incident, as {lead} listed it at the end of the "
+        "thread (ticket, postmortem, status update).",
+        "{lead} wants the {service} incident closed out: read the thread, then file the fix ticket, write up the "
+        "postmortem and send the status update as described there.",
+        "Could you close out the {service} incident from {when_bare}? {lead}'s last mail in the thread says what's "
+        "needed: a bug ticket for the fix, a postmortem doc and a status update.",
+        "The {service} outage {when} is resolved. Please do the wrap-up {lead} asked for in the incident thread: the "
+        "fix ticket, the postmortem and the status mail.",
+        "Incident follow-up for {service}, please. Go through the thread from {when_bare}, file the bug for the real "
+        "fix, start the postmortem document and send out the status update, all as {lead} describes.",
+        "Can you handle the aftermath of {whose} {service} incident? {lead} spelled out the steps at the end of the "
+        "thread: ticket for the fix, postmortem doc, status update.",
+        "Please finish off the {service} incident: per {lead}'s mail in the thread, file the follow-up bug, create "
+        "the postmortem and send the status update.",
+        "{Whose} {service} incident needs closing out. Read the incident thread and do what {lead} asks there: the "
+        "bug ticket, the postmortem doc and the status mail.",
+        "Would you do the incident admin for {service}? The thread from {when_bare} has everything: a ticket for the "
+        "fix, a postmortem, and the status update {lead} wants sent.",
+        "Time to wrap up the {service} outage. Following {lead}'s instructions in the incident thread, file the fix "
+        "ticket, start the postmortem doc and send the status update.",
+        "Please action {lead}'s wrap-up list for the {service} incident {when}: ticket for the fix, postmortem "
+        "document, status update. The details are all in the thread.",
+        "Can you close the loop on the {service} incident? The incident thread ends with {lead} asking for a bug "
+        "ticket, a postmortem doc and a status mail; please do all three.",
+        "I need the {service} incident written up and closed: file the ticket for the fix, start the postmortem "
+        "and send the status update, the way {lead} asked in the thread.",
+        "The {service} incident thread from {when_bare} ends with a to-do list from {lead}. Could you do it: the "
+        "bug ticket, the postmortem doc and the status update?",
+        "Please do the post-incident tasks for {service} that {lead} listed in the thread: a bug ticket for the fix, "
+        "a postmortem document and the status update mail.",
+        "{service} went down {when} and it's fixed now. Can you do the follow-ups from {lead}'s last mail in the "
+        "thread (ticket, postmortem, status update)?",
+        "Wrap-up for {whose} {service} incident: read the thread, then do the three things {lead} asks for at the "
+        "end (fix ticket, postmortem, status update).",
+        "Could you sort out the {service} incident follow-up? {lead} wants a bug filed for the fix, the postmortem "
+        "started and the status update sent; the details are in the incident thread.",
+        "---------- Forwarded message ----------\nFrom: {lead}\nSubject: Incident: {service} errors\n\nResolved. "
+        "Could you wrap this up? (details in the thread)\n----------\n\nPlease do what {lead} asks in the incident "
+        "thread: file the fix ticket, start the postmortem doc and send the status update.",
+        "Forwarding {lead}'s ask about the {service} incident: please read the thread and file the bug ticket for "
+        "the fix, start the postmortem and send the status update as described.",
+    ],
+    openers=[
+        "The incident is finally over.",
+        "That was a long incident, as you saw.",
+        "Post-incident admin time.",
+        "I'm still catching up after the outage.",
+        "{lead} has been chasing me about this.",
+        "Things are stable again.",
+        "Let's get the incident paperwork done.",
+        "I'm on call again today, so I'm short on time.",
+        "We said we'd do this properly this time.",
+        "Before we forget the details, one for you.",
+        "Follow-up from the outage.",
+        "Incident hygiene, please.",
+    ],
+    closers=[
+        "Use the times and the cause from the thread.",
+        "Make sure the ticket goes to whoever the thread says owns the fix.",
+        "Put the postmortem in the Postmortems folder.",
+        "Include the ticket number in the status update.",
+        "Set the priority the thread asks for.",
+        "Don't mix it up with older incidents.",
+        "Keep the timeline accurate.",
+        "The status update goes to the address in the thread.",
+        "One ticket is enough.",
+        "Stick to what's in the thread.",
+        "Get the resolution time right.",
+        "Say in the status update when it was resolved.",
+    ],
+)
+PHRASEBOOKS = {"wrapup": WRAPUP}
+"""Edition 2's phrasebooks by intent."""
+
+
+def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+    """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
+    day = datetime.fromisoformat(params["start"]).date()
+    yesterday = (world.start.date() - day).days == 1
+    name = f"{day:%A}"
+    whose = "yesterday's" if yesterday else f"{name}'s"
+    values = {
+        "service": params["service"],
+        "lead": world.person(params["lead"]).first_name,
+        "whose": whose,
+        "Whose": whose[:1].upper() + whose[1:],
+        "when": "yesterday" if yesterday else f"on {name}",
+        "when_bare": "yesterday" if yesterday else f"last {name}",
+    }
+    return phrasing.word(world, params["wording"], "incident", "wrapup", WRAPUP, values)

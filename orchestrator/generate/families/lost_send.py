@@ -1,341 +1,340 @@
-"""flaky-triage (edition 2): file and triage the bug reports a colleague mailed, while the tracker misbehaves.
+"""lost-send (edition 2): answer a colleague with a fact from a doc, while the mail server fails the first send.
 
-A colleague (the reporter) mailed the persona two or three bug reports this morning, each about one component:
-an outage (down for everyone), a bug that blocks one customer, or a cosmetic glitch. The team's triage guide in
-Docs says where bugs go (one project), their type, and the priority and severity label each kind gets; feature
-ideas are not filed (a distractor mail holds one). The persona is asked to file one ticket per report by the guide
-and reply to the reporter with the keys. The tracker fails one `create_ticket` call (`fault`):
+A colleague (the requester) asks the persona by mail for one fact (`kind`): the offsite venue's street address,
+a hotel booking reference, or the dial-in code of a customer call. The fact is in a document; an older document
+(last year's offsite, an earlier booking, an old bridge), titled the same and dated a year earlier, holds a
+stale value. The persona is asked to send the
+requester the fact. The first send of any kind (reply, new mail, draft sent, forward) meets a fault (`fault`):
 
-- `error`: an HTTP 503 before the tool runs (retry it);
-- `timeout`: no answer within the call deadline, "may or may not have been applied" (it was not: look, then retry);
-- `rate_limit`: an HTTP 429 naming when to retry (wait, then retry);
-- `lost_reply`: an HTTP 502 although the ticket was created (look it up; a blind retry files a duplicate).
+- `lost_reply`: an HTTP 502 "may have been applied" although the mail went out (look in Sent; sending again
+  delivers it twice);
+- `error`: an HTTP 503 before anything is sent (send it again);
+- `timeout`: no answer within the call deadline, "may or may not have been applied" (it was not: look, then send).
 
-Judged: exactly one new ticket per report (found by its component), in the guide's project, a bug at the guide's
-priority with its severity label and no other; as many new tickets as reports (no duplicate from a blind retry, no
-ticket for the idea); the reporter told every new key. Required process check by fault: the failed create retried
-(`error`, `timeout`), the rate limit waited out, or the lost create not redone. Also: the guide read before filing.
+Judged: the requester is told the fact, and exactly one mail to them states it (delivered once in content, however
+it was sent); no mail gives the stale value; mail goes to the requester only. Required for `lost_reply`: the lost
+send was not redone. Also: the request read before answering.
 """
 
 from __future__ import annotations
 
 import random
+import string
 from datetime import timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing
-from orchestrator.generate.family import Draft, Family, register
+from orchestrator.generate.family import Draft, Family, human_day, register
 from orchestrator.generate.world import World, iso
 
-FAULTS = ("error", "timeout", "rate_limit", "lost_reply")
-SEVERITY = {"outage": ("highest", "sev1"), "blocker": ("high", "sev2"), "cosmetic": ("low", "sev3")}
-COMPONENTS = (
-    "checkout page",
-    "CSV export",
-    "SSO login",
-    "invoice PDF",
-    "search results",
-    "mobile sync",
-    "password reset",
-    "dashboard charts",
-    "notification emails",
-    "file upload",
-    "audit log",
-    "billing portal",
-    "calendar sync",
-    "API tokens page",
-    "report scheduler",
+FAULTS = ("lost_reply", "error", "timeout")
+KINDS = ("venue", "booking", "bridge")
+SEND_TOOLS = ("reply", "send_message", "send_draft", "forward")
+STREETS = (
+    "Kastanienallee",
+    "Harbour Road",
+    "Lindenstrasse",
+    "Maple Avenue",
+    "Rue des Lilas",
+    "Calle Mayor",
+    "Elm Street",
+    "Canal Street",
+    "Birch Lane",
+    "Via Roma",
+    "Quay Street",
+    "Orchard Row",
+    "Mill Road",
+    "Station Square",
+    "Rosenweg",
+    "King's Parade",
 )
-SYMPTOMS = {
-    "outage": "Since {time} the {component} fails for every customer with an internal error; nobody can use it.",
-    "blocker": "{company}'s admins get an error on the {component} every time, which blocks their month-end work. "
-    "Other customers are fine.",
-    "cosmetic": "On the {component} the labels overlap the icons by a few pixels. Purely cosmetic, nothing breaks.",
-}
-IDEAS = (
-    ("dark mode", "a dark mode for the dashboard"),
-    ("keyboard shortcuts", "keyboard shortcuts in the editor"),
-    ("emoji reactions", "emoji reactions on comments"),
-)
-"""Feature ideas a distractor mail holds: (the words a ticket about it would use, the mail's wording)."""
+VENUES = ("Old Brewery", "Glasshouse", "Riverside Hall", "Forum Loft", "Printworks", "Lighthouse Rooms", "Atrium")
+HOTELS = ("Hotel Meridian", "The Granary", "Parkview Inn", "Hotel Aurora", "Harbour House", "The Linden")
 DEADLINE_S = 1.0
 """The call deadline of a `timeout` task (seconds of real time an agent waits for the hung call)."""
 
+THINGS = {
+    "venue": ("the offsite venue's address", "Offsite logistics", "offsite venue address"),
+    "booking": ("the hotel booking reference", "Hotel bookings", "hotel booking reference"),
+    "bridge": ("the dial-in code for the {company} call", "Customer call: {company}", "dial-in code for the call"),
+}
+"""Per kind: what the requester needs, the document's title, what the request mail asks for."""
+
 REQUESTS = [
-    "{reporter} mailed me {count} bug reports this morning. File a ticket for each following our triage guide in "
-    "Docs, and reply to {reporter} with the ticket keys.",
-    "Please file {reporter}'s bug reports from today ({count} mails) the way the triage guide says, then send "
-    "{reporter} the keys.",
-    "Can you sort out the bug reports {reporter} sent me today? One ticket per report, triaged by our guide in Docs, "
-    "and let {reporter} know the keys.",
-    "{reporter} found {count} bugs; the reports are in my inbox. Ticket each one per the triage guide (project, "
-    "priority, severity label) and reply with the keys.",
-    "Triage and file today's bug reports from {reporter}: one ticket each, as our bug triage guide says. {reporter} "
-    "wants the keys back.",
-    "Please turn {reporter}'s {count} bug mails from this morning into tickets, following the triage guide, and tell "
-    "{reporter} which keys they got.",
-    "There are {count} new bug reports from {reporter} in my mail. File them by the book (the triage guide in Docs) "
-    "and reply to {reporter} with the keys so they can follow them.",
-    "Could you log {reporter}'s bug reports in the tracker? Our triage guide says where and how. Send {reporter} the "
-    "ticket keys afterwards.",
-    "File a ticket for every bug {reporter} reported today, triaged per our guide, and reply to them with the keys. "
-    "Only real bugs, please.",
-    "{reporter} is waiting for tickets for the bugs they mailed me today. Create them as the triage guide describes "
-    "and reply with the keys.",
-    "Get {reporter}'s {count} bug reports into the tracker (the triage guide in Docs has the rules) and let "
-    "{reporter} know the keys.",
-    "Can you take care of today's bug reports from {reporter}? Each needs a ticket set up per our triage guide; then "
-    "mail {reporter} the keys.",
-    "I got {count} bug reports from {reporter}. Please file one ticket per bug exactly as our triage guide says and "
-    "answer {reporter} with the keys.",
-    "Please process {reporter}'s bug mails from this morning: tickets filed per the triage guide, keys sent back to "
-    "{reporter}.",
-    "{reporter} reported {count} bugs by mail. Put each into the tracker with the priority and label the triage guide "
-    "gives, and reply to {reporter} with the keys.",
-    "Bug reports from {reporter} need filing: follow the triage guide in Docs for each, one ticket per bug, and send "
-    "{reporter} the keys.",
-    "Forwarding you the job: {reporter} sent {count} bug reports today. File them as our guide says and reply to "
-    "{reporter} with the ticket keys.",
-    "Would you file the bugs {reporter} mailed me today? Triage them with our guide and reply with the keys when "
-    "they're in.",
-    "Today's bug reports from {reporter} ({count} of them) should become tickets, triaged the way the guide in Docs "
-    "says. Reply to {reporter} with the keys.",
-    "Please log each of {reporter}'s new bug reports as a ticket (triage guide rules) and tell {reporter} the keys "
-    "in a reply.",
-    "Handle {reporter}'s {count} bug reports for me: a ticket for each as per the triage guide, then the keys to "
-    "{reporter}.",
-    "{reporter} needs the bugs from this morning's mails filed. Use our triage guide for project, priority and label, "
-    "and reply with the keys.",
-    "Please get {reporter}'s reported bugs into the tracker today, triaged as the guide says, and send them the keys.",
-    "Can you file {reporter}'s bug reports (in my inbox since this morning) following the triage guide, and reply "
-    "to {reporter} with the keys?",
+    "{requester} needs {thing}; it's in the '{doc}' doc. Please reply to them with it.",
+    "Can you send {requester} {thing}? You'll find it in the '{doc}' document.",
+    "{requester} asked me for {thing}. It's in '{doc}' in Docs; please answer their mail with it.",
+    "Please get back to {requester} with {thing} (see the '{doc}' doc).",
+    "Could you answer {requester}'s mail? They want {thing}, which is written in '{doc}'.",
+    "{requester} is waiting for {thing}. Look it up in '{doc}' and mail it to them.",
+    "Reply to {requester} with {thing}, please; the '{doc}' doc has it.",
+    "Can you sort out {requester}'s question? They need {thing}, and it's in our '{doc}' doc.",
+    "Send {requester} {thing} from the '{doc}' document, in answer to their mail.",
+    "{requester} mailed me about {thing}. Please look it up in '{doc}' and let them have it.",
+    "I owe {requester} {thing}. It's in the '{doc}' doc; could you send it to them?",
+    "Please answer {requester}: they asked for {thing}, which you'll find in '{doc}'.",
+    "Help {requester} out with {thing}, please. The current one is in the '{doc}' doc.",
+    "Could you mail {requester} {thing}? The '{doc}' doc in Docs has it.",
+    "{requester} can't find {thing}; it's in '{doc}'. Reply to them with it.",
+    "Please let {requester} know {thing}. Take it from the '{doc}' document.",
+    "Forwarding you {requester}'s ask: they need {thing}. It's in '{doc}', please send it over.",
+    "Can you reply to {requester} with {thing}? Use the '{doc}' doc, not an older one.",
+    "{requester} wants {thing} today. It's in the '{doc}' doc; mail it to them.",
+    "Get {thing} to {requester}, please. You'll find it in the doc '{doc}'.",
+    "Answer {requester}'s mail with {thing} from '{doc}', please.",
+    "{requester} needs {thing} before they head off; please send it from the '{doc}' doc.",
+    "Would you send {requester} {thing}? It's written down in '{doc}'.",
+    "Please make sure {requester} gets {thing}; the '{doc}' document has the current one.",
 ]
 OPENERS = [
-    "The tracker has been flaky all morning, so double-check what you file.",
-    "Heads-up: the ticket system is timing out now and then today.",
-    "Busy morning here.",
-    "QA was busy yesterday.",
-    "I'm in workshops until lunch.",
-    "Our tracker is having a bad day, sorry in advance.",
-    "Quick one before standup.",
-    "Something for your list today.",
+    "Mail has been acting up today.",
+    "Quick one.",
+    "Heads-up: our mail server dropped a few messages this morning.",
+    "Before I forget:",
+    "I'm between meetings.",
+    "Small favour.",
+    "The mail gateway is flaky today, so keep an eye on it.",
+    "Something for your list.",
 ]
 CLOSERS = [
-    "Make sure nothing gets filed twice.",
-    "No duplicates, please: check before you retry.",
-    "Keep the reply short.",
-    "Don't file anything that isn't a bug.",
-    "Go by the guide for the priorities, not by gut feeling.",
-    "If the tracker errors, look before you try again.",
-    "One ticket per bug, no more.",
-    "The guide is the doc called 'Bug triage guide'.",
+    "Just once, please: nobody likes the same mail twice.",
+    "Make sure it actually goes out.",
+    "If sending errors, check Sent before you try again.",
+    "Keep it short.",
+    "Only to them, please.",
+    "No need to copy me.",
+    "One mail is enough.",
+    "They need it today.",
 ]
 
 
 @register
-class FlakyTriage(Family):
-    """The task family of bug reports filed and triaged while the tracker fails a call."""
+class LostSend(Family):
+    """The task family of a fact mailed once while the mail server fails the first send."""
 
-    name = "flaky-triage"
-    title = "File and triage bug reports while the tracker fails"
-    apps = ("mail", "docs", "tickets")
-    knobs = {"steps": (2, 3), "distractors": (0, 1)}
-    split_params = ("template", "fault", "kinds")
+    name = "lost-send"
+    title = "Send a fact once although the mail server fails the first send"
+    apps = ("mail", "docs")
+    knobs = {"distractors": (0, 1)}
+    split_params = ("template", "fault", "kind")
     editions = (2,)
 
     def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        users = {u["email"] for u in world.apps["tickets"]["users"]}
-        people = [p for p in world.people if p.email in users and p.email != world.persona.email]
+        people = [p for p in world.people if p.email != world.persona.email]
         companies = sorted({o.company for o in world.outsiders if o.company})
         if not people or not companies:
             return None
-        count = knobs.get("steps", 2)
-        kinds = rng.sample(list(SEVERITY), count)
-        seed = rng.randrange(1 << 30)
+        streets, venues = rng.sample(STREETS, 2), rng.sample(VENUES, 2)
+        letters = string.ascii_uppercase
         params = {
-            "reporter": rng.choice(people).email,
-            "project": rng.choice(world.apps["tickets"]["projects"])["key"],
-            "kinds": kinds,
-            "components": rng.sample(COMPONENTS, count),
-            "company": rng.choice(companies),
-            "times": [f"{rng.randint(6, 8):02d}:{rng.choice(['05', '20', '35', '50'])}" for _ in kinds],
-            "idea": list(rng.choice(IDEAS)) if knobs.get("distractors", 0) else None,
+            "requester": rng.choice(people).email,
+            "kind": rng.choice(KINDS),
             "fault": rng.choice(FAULTS),
-            "at": rng.randint(1, count),
-            "seed": seed,
+            "streets": streets,
+            "numbers": [rng.randint(2, 98) for _ in streets],
+            "venues": venues,
+            "hotel": rng.choice(HOTELS),
+            "codes": [f"{rng.choice(letters)}{rng.choice(letters)}-{rng.randint(10000, 99999)}" for _ in range(2)],
+            "company": rng.choice(companies),
+            "day": rng.randint(3, 12),
+            "other_mail": bool(knobs.get("distractors", 0)),
+            "seed": rng.randrange(1 << 30),
         }
         params["template"] = _instruction(world, params)[1]
         return params
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
-        me, reporter = world.persona, world.person(params["reporter"])
+        requester = world.person(params["requester"])
         _seed(world, params)
+        thing = THINGS[params["kind"]][0].format(company=params["company"])
         draft = Draft(
             world,
-            title="File the bug reports by the triage guide while the tracker fails",
+            title="Send a fact once while the mail server fails",
             instruction=_instruction(world, params)[0],
-            description=f"{len(params['kinds'])} bug report(s) from {reporter.name} filed in {params['project']} "
-            f"by the triage guide and the keys sent back; the tracker's create_ticket call {params['at']} meets "
-            f"a {params['fault']} fault.",
-            tags=["generated", "flaky-triage", "fault-injection", "retry", "mail", "docs", "tickets"],
+            description=f"{requester.name} needs {thing}; the first send meets a {params['fault']} fault, and "
+            "the mail must reach them exactly once.",
+            tags=["generated", "lost-send", "fault-injection", "idempotency", "mail", "docs"],
         )
-        _stages(draft, params, me.email)
-        draft.extra["faults"] = {"tickets": {"rules": [_rule(params)]}}
-        draft.oracle = _oracle(params)
-        draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
+        _stages(draft, params)
+        rule: dict[str, Any] = {"kind": params["fault"], "calls": [1]}
+        if params["fault"] == "error":
+            rule = {
+                "calls": [1],
+                "message": "HTTP 503 Service Unavailable: the mail server did not accept the message. Please retry.",
+            }
+        draft.extra["faults"] = {"mail": {"rules": [{"tool": tool, **rule} for tool in SEND_TOOLS]}}
+        draft.oracle, alternative = _oracles(params, requester.first_name)
+        draft.oracles = [alternative]
+        draft.limits = {"max_tool_calls": 20, "timeout_s": 300}
         if params["fault"] == "timeout":
             draft.limits["call_deadline_s"] = DEADLINE_S
         return draft
 
 
 def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:
-    count = len(params["kinds"])
-    values = {"reporter": world.person(params["reporter"]).first_name, "count": {2: "two", 3: "three"}[count]}
+    thing, doc, _ = (t.format(company=params["company"]) for t in THINGS[params["kind"]])
+    values = {"requester": world.person(params["requester"]).first_name, "thing": thing, "doc": doc}
     return phrasing.compose(
-        world, random.Random(params["seed"]), "flaky-triage", "file", REQUESTS, values, openers=OPENERS, closers=CLOSERS
+        world, random.Random(params["seed"]), "lost-send", "send", REQUESTS, values, openers=OPENERS, closers=CLOSERS
+    )
+
+
+def facts(params: dict[str, Any]) -> tuple[str, str, dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The current and the stale value as the documents write them, and the operators that find in a text the
+    current value stated (hedges and alternatives state nothing), the current value at all, and the stale one."""
+    if params["kind"] == "venue":
+        current, stale = (
+            f"{v}, {s} {n}" for v, s, n in zip(params["venues"], params["streets"], params["numbers"], strict=True)
+        )
+        # the street, not its number: a number beside it reads as a count
+        said, old = params["streets"]
+    else:
+        current, stale = said, old = params["codes"]
+    return (
+        current,
+        stale,
+        {"says": said},
+        {"says": {"phrase": said, "claimed": False}},
+        {"says": {"phrase": old, "claimed": False}},
     )
 
 
 def _seed(world: World, params: dict[str, Any]) -> None:
-    """The reports, the idea, the triage guide."""
-    me, reporter = world.persona, world.person(params["reporter"])
+    """The request mail, the current and the stale document, and an unrelated mail from the requester."""
+    me, requester = world.persona, world.person(params["requester"])
+    current, stale, *_ = facts(params)
+    thing, doc, ask = (t.format(company=params["company"]) for t in THINGS[params["kind"]])
+    day = human_day(world.day(params["day"]))
+    body = {
+        "venue": f"I'm booking the taxis for the offsite on {day}. Could you send me the {ask}?",
+        "booking": f"I'm checking in on {day} and the hotel wants the {ask}. Could you send it to me?",
+        "bridge": f"I'm joining the {params['company']} call on {day} from home. What's the {ask}?",
+    }[params["kind"]]
     mail = world.apps["mail"].setdefault("messages", [])
-    for n, (kind, component, time) in enumerate(
-        zip(params["kinds"], params["components"], params["times"], strict=True)
-    ):
-        body = SYMPTOMS[kind].format(component=component, time=time, company=params["company"])
-        mail.append(
-            {
-                "id": f"bug-report-{n + 1}",
-                "from": reporter.address_line,
-                "to": [me.email],
-                "subject": f"Bug: {component}",
-                "sent_at": iso(world.start - timedelta(minutes=90 - 20 * n)),
-                "body": f"Hi {me.first_name},\n\n{body}\n\nSteps: open the {component} and try to use it.\n\n"
-                f"{reporter.first_name}",
-            }
-        )
-    if params["idea"]:
-        mail.append(
-            {
-                "id": "feature-idea",
-                "from": reporter.address_line,
-                "to": [me.email],
-                "subject": "Idea for the backlog",
-                "sent_at": iso(world.start - timedelta(minutes=15)),
-                "body": f"Not a bug, just a thought: {params['idea'][1]} would be lovely some day.\n\n{reporter.first_name}",
-            }
-        )
-    rules = "\n".join(
-        f"- {label}: {what}, priority **{prio}**, label `{label}`."
-        for what, (prio, label) in (
-            ("an outage or data loss (down for everyone)", SEVERITY["outage"]),
-            ("a bug that blocks one customer's work", SEVERITY["blocker"]),
-            ("a cosmetic bug", SEVERITY["cosmetic"]),
-        )
-    )
-    world.apps["docs"]["documents"].append(
+    mail.append(
         {
-            "id": "triage-guide",
-            "title": "Bug triage guide",
+            "id": "ask-fact",
+            "from": requester.address_line,
+            "to": [me.email],
+            "subject": f"Quick question: {ask}",
+            "sent_at": iso(world.start - timedelta(minutes=40)),
+            "body": f"Hi {me.first_name},\n\n{body}\n\nThanks,\n{requester.first_name}",
+        }
+    )
+    if params["other_mail"]:
+        mail.append(
+            {
+                "id": "other-note",
+                "from": requester.address_line,
+                "to": [me.email],
+                "subject": "Lunch?",
+                "sent_at": iso(world.start - timedelta(days=1, hours=2)),
+                "is_read": True,
+                "body": f"Lunch on Friday?\n\n{requester.first_name}",
+            }
+        )
+    line = {"venue": "Venue", "booking": f"{params['hotel']}, booking reference", "bridge": "Dial-in code"}[
+        params["kind"]
+    ]
+    docs = world.apps["docs"]["documents"]
+    docs.append(
+        {
+            "id": "fact-doc",
+            "title": doc,
             "owner": me.email,
-            "updated_at": iso(world.start - timedelta(days=20)),
-            "content": f"# Bug triage guide\n\nEvery bug goes to project **{params['project']}** as type **bug**, one ticket "
-            f"per bug, with a priority and exactly one severity label:\n\n{rules}\n\nFeature ideas are not filed as "
-            "tickets. Reply to the reporter with the new keys.\n",
+            "updated_at": iso(world.start - timedelta(days=2)),
+            "content": f"# {doc}\n\n- Date: {day}\n- {line}: {current}\n",
+        }
+    )
+    # The stale copy has the same title: it is told apart by its date (last year's) and its age, as in a real drive.
+    then = world.day(params["day"]) - timedelta(days=364)
+    docs.append(
+        {
+            "id": "stale-doc",
+            "title": doc,
+            "owner": me.email,
+            "updated_at": iso(world.start - timedelta(days=300)),
+            "content": f"# {doc}\n\n- Date: {then:%A %-d %B %Y}\n- {line}: {stale}\n",
         }
     )
 
 
-def _about(component: str) -> dict[str, Any]:
-    return {"any": [{col: {"says": {"phrase": component, "claimed": False}}} for col in ("title", "description")]}
-
-
-def _stages(draft: Draft, params: dict[str, Any], me: str) -> None:
-    project, reporter = params["project"], params["reporter"]
-    recovery = {"error": ("the failed create was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "timeout": ("the create that timed out was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "rate_limit": ("the rate limit was waited out before retrying", {"waited_for_rate_limit": "tickets__create_ticket"}),
-                "lost_reply": ("the create whose reply was lost was not redone", {"no_duplicate_after_lost_reply": "tickets__create_ticket"}),
-                }[params["fault"]]  # fmt: skip
-    draft.stage("recovered from the tracker's fault", [
-        {"name": recovery[0], "journal": recovery[1], "required": True},
-        {"name": "read the triage guide before filing", "journal": {"read_first": "tickets__create_ticket", "entity": {
-            "app": "docs", "table": "documents", "where": {"id": "triage-guide"}}}},
-    ], weight=0.5)  # fmt: skip
-    checks: list[dict[str, Any]] = []
-    for kind, component in zip(params["kinds"], params["components"], strict=True):
-        prio, label = SEVERITY[kind]
-        others = [s[1] for s in SEVERITY.values() if s[1] != label]
-        checks.append({"name": f"one ticket about the {component}: a {project} bug at {prio} priority labelled {label}",
-                       "app": "tickets", "table": "tickets", "added": True, "where": _about(component),
-                       "expect": {"count": 1, "all": {"project": project, "type": "bug", "priority": prio,
-                                                      "labels": {"contains": label, "not": {"has": {"one_of": others}}}}}})  # fmt: skip
-    checks.append({"name": f"{len(params['kinds'])} new tickets in all (no duplicate, nothing for the idea)",
-                   "app": "tickets", "table": "tickets", "added": True, "expect": {"count": len(params["kinds"])}})  # fmt: skip
-    draft.stage("every report filed once, by the guide", checks, weight=2)
-    draft.stage("the reporter has the keys", [
-        {"name": "the reporter is told every new key", "told": {"who": [reporter], "facts": [
-            {"mentions_code": {"from": {"app": "tickets", "table": "tickets", "added": True, "where": _about(c), "field": "key"}}}
-            for c in params["components"]]}},
-    ])  # fmt: skip
-    draft.allow = {
-        "tickets": {"tickets": {"added": True, "where": {"project": project}}},
-        "mail": {"messages": {"added": True}},
-    }
-    draft.forbid = [{"name": "mail goes to the reporter only", "app": "mail", "table": "messages", "change": "added",
-                     "where": {"folder": "sent", "any": [{f: {"has": {"not_equals": reporter}}} for f in ("to", "cc", "bcc")]}}]  # fmt: skip
-    if params["idea"]:
-        draft.forbid.append({"name": "the feature idea is not filed", "app": "tickets", "table": "tickets", "change": "added",
-                             "where": _about(params["idea"][0])})  # fmt: skip
-
-
-def _rule(params: dict[str, Any]) -> dict[str, Any]:
-    rule: dict[str, Any] = {"tool": "create_ticket", "calls": [params["at"]]}
-    if params["fault"] == "error":
-        rule["message"] = "HTTP 503 Service Unavailable: upstream tickets-api did not respond in time. Please retry."
-    else:
-        rule["kind"] = params["fault"]
-    if params["fault"] == "rate_limit":
-        rule["retry_after_s"] = 0.5
-    return rule
-
-
-def _oracle(params: dict[str, Any]) -> list[dict[str, Any]]:
-    """Read the reports and the guide, file each (the oracle recovers from the fault as its policy says: it waits
-    and retries, or looks up a lost create), check the project, reply with the keys."""
-    reporter, project = params["reporter"], params["project"]
-    oracle: list[dict[str, Any]] = [
-        {"tool": "mail__search_messages", "args": {"query": f"from:{reporter} subject:bug"}},
-        *(
-            {"tool": "mail__get_message", "args": {"message_id": f"bug-report-{n + 1}"}, "save": f"report{n + 1}"}
-            for n in range(len(params["kinds"]))
-        ),
-        {"tool": "docs__search_documents", "args": {"query": "triage guide"}, "save": "guides"},
-        {"tool": "docs__get_document", "args": {"document_id": "${guides.documents.0.id}"}},
+def _stages(draft: Draft, params: dict[str, Any]) -> None:
+    requester = params["requester"]
+    _, _, stated, mentioned, stale_op = facts(params)
+    to_them = {"folder": "sent", "any": [{f: {"contains": requester}} for f in ("to", "cc", "bcc")]}
+    process: list[dict[str, Any]] = [
+        {
+            "name": "read the request before answering it",
+            "journal": {"read_first": "mail__reply|mail__send_message|mail__create_draft"},
+        },
     ]
-    for n, (kind, component) in enumerate(zip(params["kinds"], params["components"], strict=True)):
-        prio, label = SEVERITY[kind]
-        oracle.append(
+    if params["fault"] == "lost_reply":
+        process.insert(
+            0,
             {
-                "tool": "tickets__create_ticket",
-                "save": f"t{n + 1}",
-                "unchecked": ["title", "description"],
-                "args": {
-                    "project": project,
-                    "type": "bug",
-                    "priority": prio,
-                    "labels": [label],
-                    "title": f"{component[:1].upper() + component[1:]}: {kind}",
-                    "description": SYMPTOMS[kind].format(
-                        component=component, time=params["times"][n], company=params["company"]
-                    ),
-                },
-            }
+                "name": "the send whose reply was lost was not redone (no second mail with the same content)",
+                "journal": {"no_duplicate_after_lost_reply": "*"},
+                "required": True,
+            },
         )
-    oracle.append({"tool": "tickets__search_tickets", "args": {"project": project, "status": "todo"}})
-    keys = ", ".join(f"${{t{n + 1}.key}} ({c})" for n, c in enumerate(params["components"]))
-    oracle.append(
-        {"tool": "mail__reply", "args": {"message_id": "${report1.id}", "body": f"Thanks, all filed: {keys}."}}
+    draft.stage("the failed send was handled", process, weight=0.5)
+    draft.stage(
+        "the requester has it, exactly once",
+        [
+            {
+                "name": "the requester is told the current value (a reply or a new mail)",
+                "told": {"who": [requester], "facts": [stated]},
+            },
+            {
+                "name": "exactly one mail to the requester states it (not lost, not sent twice)",
+                "app": "mail",
+                "table": "messages",
+                "added": True,
+                "where": {**to_them, "body": mentioned},
+                "expect": {"count": 1},
+            },
+            {
+                "name": "no mail gives the stale value",
+                "app": "mail",
+                "table": "messages",
+                "added": True,
+                "where": {"folder": "sent", "body": stale_op},
+                "expect": "none",
+            },
+        ],
+        weight=2,
     )
-    return oracle
+    draft.allow = {"mail": {"messages": {"added": True}}}
+    draft.forbid = [
+        {
+            "name": "mail goes to the requester only",
+            "app": "mail",
+            "table": "messages",
+            "change": "added",
+            "where": {"folder": "sent", "any": [{f: {"has": {"not_equals": requester}}} for f in ("to", "cc", "bcc")]},
+        }
+    ]
+
+
+def _oracles(params: dict[str, Any], first: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The reference (a reply, then a look in Sent) and an alternative (a new mail, then a look in Sent). The oracle
+    never redoes a lost send (its recovery looks the call up); it sends again after an error or a timeout."""
+    requester = params["requester"]
+    current, *_ = facts(params)
+    _, doc, _ = (t.format(company=params["company"]) for t in THINGS[params["kind"]])
+    body = f"Hi {first},\n\nhere it is: {current}.\n\nBest"
+    reads = [
+        {"tool": "mail__search_messages", "args": {"query": f"from:{requester}"}, "save": "found"},
+        {"tool": "mail__get_message", "args": {"message_id": "ask-fact"}, "save": "ask"},
+        {"tool": "docs__search_documents", "args": {"query": doc}, "save": "docs"},
+        {"tool": "docs__get_document", "args": {"document_id": "fact-doc"}},
+    ]
+    check = {"tool": "mail__search_messages", "args": {"query": f"in:sent to:{requester}"}}
+    reply = {"tool": "mail__reply", "args": {"message_id": "${ask.id}", "body": body}}
+    new = {
+        "tool": "mail__send_message",
+        "args": {"to": [requester], "subject": "Re: your question", "body": body},
+        "unchecked": ["subject"],
+    }
+    return [*reads, reply, check], [*reads, new, check]

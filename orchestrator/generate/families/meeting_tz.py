@@ -1,341 +1,520 @@
-"""flaky-triage (edition 2): file and triage the bug reports a colleague mailed, while the tracker misbehaves.
+"""meeting-tz: schedule a meeting across time zones around busy calendars.
 
-A colleague (the reporter) mailed the persona two or three bug reports this morning, each about one component:
-an outage (down for everyone), a bug that blocks one customer, or a cosmetic glitch. The team's triage guide in
-Docs says where bugs go (one project), their type, and the priority and severity label each kind gets; feature
-ideas are not filed (a distractor mail holds one). The persona is asked to file one ticket per report by the guide
-and reply to the reporter with the keys. The tracker fails one `create_ticket` call (`fault`):
-
-- `error`: an HTTP 503 before the tool runs (retry it);
-- `timeout`: no answer within the call deadline, "may or may not have been applied" (it was not: look, then retry);
-- `rate_limit`: an HTTP 429 naming when to retry (wait, then retry);
-- `lost_reply`: an HTTP 502 although the ticket was created (look it up; a blind retry files a duplicate).
-
-Judged: exactly one new ticket per report (found by its component), in the guide's project, a bug at the guide's
-priority with its severity label and no other; as many new tickets as reports (no duplicate from a blind retry, no
-ticket for the idea); the reporter told every new key. Required process check by fault: the failed create retried
-(`error`, `timeout`), the rate limit waited out, or the lost create not redone. Also: the guide read before filing.
+The persona is asked (directly, or by a colleague's mail) to book a meeting of
+a given length with colleagues in one to three time zones on a given day,
+inside everyone's working hours. The family fills the guests' calendars so that
+exactly one slot of that length is free for everyone that day; a mail request
+may suggest times that do not work (distractors). Judged: one new event at
+that slot, with exactly those guests; for a mail request, a reply to the
+colleague that states the time (parsed, in any zone or format).
 """
 
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from orchestrator.generate import phrasing
-from orchestrator.generate.family import Draft, Family, register
-from orchestrator.generate.world import World, iso
+from orchestrator.generate import phrasing, vocab
+from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
+from orchestrator.generate.scheduling import aligned_starts, day_window, fill, pick_guests, workday
+from orchestrator.generate.world import Person, World, iso
 
-FAULTS = ("error", "timeout", "rate_limit", "lost_reply")
-SEVERITY = {"outage": ("highest", "sev1"), "blocker": ("high", "sev2"), "cosmetic": ("low", "sev3")}
-COMPONENTS = (
-    "checkout page",
-    "CSV export",
-    "SSO login",
-    "invoice PDF",
-    "search results",
-    "mobile sync",
-    "password reset",
-    "dashboard charts",
-    "notification emails",
-    "file upload",
-    "audit log",
-    "billing portal",
-    "calendar sync",
-    "API tokens page",
-    "report scheduler",
-)
-SYMPTOMS = {
-    "outage": "Since {time} the {component} fails for every customer with an internal error; nobody can use it.",
-    "blocker": "{company}'s admins get an error on the {component} every time, which blocks their month-end work. "
-    "Other customers are fine.",
-    "cosmetic": "On the {component} the labels overlap the icons by a few pixels. Purely cosmetic, nothing breaks.",
-}
-IDEAS = (
-    ("dark mode", "a dark mode for the dashboard"),
-    ("keyboard shortcuts", "keyboard shortcuts in the editor"),
-    ("emoji reactions", "emoji reactions on comments"),
-)
-"""Feature ideas a distractor mail holds: (the words a ticket about it would use, the mail's wording)."""
-DEADLINE_S = 1.0
-"""The call deadline of a `timeout` task (seconds of real time an agent waits for the hung call)."""
+DIRECT = [
+    "Please set up a {minutes}-minute meeting about {topic} with {names} on {day}. Find a time when all of us are free "
+    "within everyone's working hours and send them the invite.",
+    "Can you find a slot on {day} for a {minutes}-minute {topic} meeting with {names}? It has to fit everyone's "
+    "calendar and working hours ({places}). Book it and invite them.",
+    "Book a {minutes}-minute slot for me with {names} on {day} to talk about {topic}. Pick the time that works for "
+    "everybody's calendars, inside each person's working day, and invite them.",
+    "I need a {minutes} min call with {names} on {day} ({topic}). Put it in my calendar at a time when everyone is "
+    "free during their working hours, with all of them invited.",
+]
+VIA_MAIL = [
+    "{requester} emailed me about a meeting. Set it up the way they ask: find a time when everyone is free within "
+    "their working hours, send the invite, and reply to {requester} with the time.",
+    "Please handle {requester}'s mail about getting a meeting on the calendar: book it when all of us are free "
+    "(working hours only), invite everyone, and let {requester} know when it is.",
+    "Could you sort out the meeting {requester} asked me for by mail? Everyone must be free and inside their working "
+    "day. Invite them and answer {requester} with the time you picked.",
+]
 
-REQUESTS = [
-    "{reporter} mailed me {count} bug reports this morning. File a ticket for each following our triage guide in "
-    "Docs, and reply to {reporter} with the ticket keys.",
-    "Please file {reporter}'s bug reports from today ({count} mails) the way the triage guide says, then send "
-    "{reporter} the keys.",
-    "Can you sort out the bug reports {reporter} sent me today? One ticket per report, triaged by our guide in Docs, "
-    "and let {reporter} know the keys.",
-    "{reporter} found {count} bugs; the reports are in my inbox. Ticket each one per the triage guide (project, "
-    "priority, severity label) and reply with the keys.",
-    "Triage and file today's bug reports from {reporter}: one ticket each, as our bug triage guide says. {reporter} "
-    "wants the keys back.",
-    "Please turn {reporter}'s {count} bug mails from this morning into tickets, following the triage guide, and tell "
-    "{reporter} which keys they got.",
-    "There are {count} new bug reports from {reporter} in my mail. File them by the book (the triage guide in Docs) "
-    "and reply to {reporter} with the keys so they can follow them.",
-    "Could you log {reporter}'s bug reports in the tracker? Our triage guide says where and how. Send {reporter} the "
-    "ticket keys afterwards.",
-    "File a ticket for every bug {reporter} reported today, triaged per our guide, and reply to them with the keys. "
-    "Only real bugs, please.",
-    "{reporter} is waiting for tickets for the bugs they mailed me today. Create them as the triage guide describes "
-    "and reply with the keys.",
-    "Get {reporter}'s {count} bug reports into the tracker (the triage guide in Docs has the rules) and let "
-    "{reporter} know the keys.",
-    "Can you take care of today's bug reports from {reporter}? Each needs a ticket set up per our triage guide; then "
-    "mail {reporter} the keys.",
-    "I got {count} bug reports from {reporter}. Please file one ticket per bug exactly as our triage guide says and "
-    "answer {reporter} with the keys.",
-    "Please process {reporter}'s bug mails from this morning: tickets filed per the triage guide, keys sent back to "
-    "{reporter}.",
-    "{reporter} reported {count} bugs by mail. Put each into the tracker with the priority and label the triage guide "
-    "gives, and reply to {reporter} with the keys.",
-    "Bug reports from {reporter} need filing: follow the triage guide in Docs for each, one ticket per bug, and send "
-    "{reporter} the keys.",
-    "Forwarding you the job: {reporter} sent {count} bug reports today. File them as our guide says and reply to "
-    "{reporter} with the ticket keys.",
-    "Would you file the bugs {reporter} mailed me today? Triage them with our guide and reply with the keys when "
-    "they're in.",
-    "Today's bug reports from {reporter} ({count} of them) should become tickets, triaged the way the guide in Docs "
-    "says. Reply to {reporter} with the keys.",
-    "Please log each of {reporter}'s new bug reports as a ticket (triage guide rules) and tell {reporter} the keys "
-    "in a reply.",
-    "Handle {reporter}'s {count} bug reports for me: a ticket for each as per the triage guide, then the keys to "
-    "{reporter}.",
-    "{reporter} needs the bugs from this morning's mails filed. Use our triage guide for project, priority and label, "
-    "and reply with the keys.",
-    "Please get {reporter}'s reported bugs into the tracker today, triaged as the guide says, and send them the keys.",
-    "Can you file {reporter}'s bug reports (in my inbox since this morning) following the triage guide, and reply "
-    "to {reporter} with the keys?",
-]
-OPENERS = [
-    "The tracker has been flaky all morning, so double-check what you file.",
-    "Heads-up: the ticket system is timing out now and then today.",
-    "Busy morning here.",
-    "QA was busy yesterday.",
-    "I'm in workshops until lunch.",
-    "Our tracker is having a bad day, sorry in advance.",
-    "Quick one before standup.",
-    "Something for your list today.",
-]
-CLOSERS = [
-    "Make sure nothing gets filed twice.",
-    "No duplicates, please: check before you retry.",
-    "Keep the reply short.",
-    "Don't file anything that isn't a bug.",
-    "Go by the guide for the priorities, not by gut feeling.",
-    "If the tracker errors, look before you try again.",
-    "One ticket per bug, no more.",
-    "The guide is the doc called 'Bug triage guide'.",
-]
+
+def _names(people: list[Person]) -> str:
+    return join([p.name for p in people])
+
+
+def _places(world: World, people: list[Person]) -> str:
+    cities = list(dict.fromkeys([world.persona.city, *(p.city for p in people)]))
+    return f"we're all in {cities[0]}" if len(cities) == 1 else f"we're spread over {join(cities)}"
 
 
 @register
-class FlakyTriage(Family):
-    """The task family of bug reports filed and triaged while the tracker fails a call."""
+class MeetingAcrossZones(Family):
+    """The task family of meetings scheduled across the guests' time zones and working hours."""
 
-    name = "flaky-triage"
-    title = "File and triage bug reports while the tracker fails"
-    apps = ("mail", "docs", "tickets")
-    knobs = {"steps": (2, 3), "distractors": (0, 1)}
-    split_params = ("template", "fault", "kinds")
-    editions = (2,)
+    name = "meeting-tz"
+    title = "Schedule a meeting across time zones"
+    apps = ("calendar", "mail")
+    knobs = {"tz_spread": (1, 2, 3), "distractors": (0, 1, 2), "steps": (1, 2)}
+    split_params = ("zones", "minutes", "guests_count", "via", "phrasing", "suggestions_count")
 
     def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        users = {u["email"] for u in world.apps["tickets"]["users"]}
-        people = [p for p in world.people if p.email in users and p.email != world.persona.email]
-        companies = sorted({o.company for o in world.outsiders if o.company})
-        if not people or not companies:
-            return None
-        count = knobs.get("steps", 2)
-        kinds = rng.sample(list(SEVERITY), count)
-        seed = rng.randrange(1 << 30)
-        params = {
-            "reporter": rng.choice(people).email,
-            "project": rng.choice(world.apps["tickets"]["projects"])["key"],
-            "kinds": kinds,
-            "components": rng.sample(COMPONENTS, count),
-            "company": rng.choice(companies),
-            "times": [f"{rng.randint(6, 8):02d}:{rng.choice(['05', '20', '35', '50'])}" for _ in kinds],
-            "idea": list(rng.choice(IDEAS)) if knobs.get("distractors", 0) else None,
-            "fault": rng.choice(FAULTS),
-            "at": rng.randint(1, count),
-            "seed": seed,
-        }
-        params["template"] = _instruction(world, params)[1]
-        return params
+        via = "mail" if knobs.get("steps", 1) == 2 else "direct"
+        minutes = rng.choice([30, 45, 60])
+        count = rng.choice([2, 3])
+        for _ in range(12):
+            guests = pick_guests(world, rng, count, knobs.get("tz_spread", 1))
+            if guests is None:
+                return None
+            offset = rng.randint(1, 4)
+            if world.edition == 2:  # any weekday may be today: the meeting falls on a working day
+                offset = workday(world, offset)
+            window = day_window(world, offset)
+            emails = [g.email for g in guests]
+            starts = aligned_starts(world.free_windows(emails, window), minutes)
+            if not starts:
+                continue
+            slot = rng.choice(starts)
+            keep = (slot, slot + timedelta(minutes=minutes))
+            blocks = fill(world, emails, window, keep)
+            busy_starts = [datetime.fromisoformat(b["start"]) for b in blocks]
+            suggestions = (
+                sorted(rng.sample(busy_starts, min(len(busy_starts), knobs.get("distractors", 0))))
+                if via == "mail" or world.edition == 2
+                else []
+            )
+            requester = rng.choice(guests).email if via == "mail" else None
+            topic = world_topic(rng)
+            zones = sorted({world.persona.timezone, *(g.timezone for g in guests)})
+            params = {
+                "guests": emails,
+                "day": offset,
+                "minutes": minutes,
+                "slot": iso(slot),
+                "topic": topic,
+                "via": via,
+                "requester": requester,
+                "suggestions": [iso(s) for s in suggestions],
+                "suggestions_count": len(suggestions),
+                "zones": zones,
+                "guests_count": len(guests),
+                "phrasing": rng.randrange(len(VIA_MAIL if via == "mail" else DIRECT)),
+            }
+            if world.edition == 2:
+                del params["phrasing"]
+                params["topic"] = rng.choice(vocab.INDUSTRIES[world.industry].topics)  # the industry's, not Faker's
+                params["wording"] = rng.randrange(1 << 30)
+                made = _word(world, params)
+                params.update(template=made.template, parts=list(made.parts))
+            return params
+        return None
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
-        me, reporter = world.persona, world.person(params["reporter"])
-        _seed(world, params)
+        guests = [world.person(e) for e in params["guests"]]
+        minutes = params["minutes"]
+        slot = datetime.fromisoformat(params["slot"])
+        end = slot + timedelta(minutes=minutes)
+        window = day_window(world, params["day"])
+        day = human_day(world.day(params["day"]))
+        me = world.persona
+        for block in fill(world, params["guests"], window, (slot, end)):
+            world.apps["calendar"].setdefault("busy", []).append(block)
+        values = {
+            "minutes": minutes,
+            "topic": params["topic"],
+            "names": _names(guests),
+            "day": day,
+            "places": _places(world, guests),
+        }
+        requester = world.person(params["requester"]) if params["via"] == "mail" else None
+        if world.edition == 2:
+            instruction = _word(world, params).text
+        elif requester is not None:
+            values["requester"] = requester.first_name
+            instruction = phrase(VIA_MAIL, params["phrasing"], **values)
+        else:
+            instruction = phrase(DIRECT, params["phrasing"], **values)
         draft = Draft(
             world,
-            title="File the bug reports by the triage guide while the tracker fails",
-            instruction=_instruction(world, params)[0],
-            description=f"{len(params['kinds'])} bug report(s) from {reporter.name} filed in {params['project']} "
-            f"by the triage guide and the keys sent back; the tracker's create_ticket call {params['at']} meets "
-            f"a {params['fault']} fault.",
-            tags=["generated", "flaky-triage", "fault-injection", "retry", "mail", "docs", "tickets"],
+            title=f"Schedule a {minutes}-minute meeting across time zones",
+            instruction=instruction,
+            description=f"Book the one {minutes}-minute slot on {day} when {_names(guests)} and the user are all "
+            f"free inside their working hours ({_places(world, guests)}).",
+            tags=["generated", "meeting-tz", "scheduling", "time-zones", "calendar"] + (["mail"] if requester else []),
         )
-        _stages(draft, params, me.email)
-        draft.extra["faults"] = {"tickets": {"rules": [_rule(params)]}}
-        draft.oracle = _oracle(params)
+        _booked_stage(draft, params, guests, slot, end, day)
+        draft.allow = {"calendar": {"events": {"added": True}}}
+        oracle: list[dict[str, Any]] = []
+        if requester is not None:
+            oracle += _asked_by_mail(draft, params, guests, requester, slot, day)
+        oracle += [
+            {
+                "tool": "calendar__find_free_slots",
+                "args": {
+                    "attendees": params["guests"],
+                    "duration_minutes": minutes,
+                    "time_min": iso(window[0]),
+                    "time_max": iso(window[1]),
+                },
+                "save": "free",
+            },
+            {
+                "tool": "calendar__create_event",
+                "args": {
+                    "title": params["topic"][:1].upper() + params["topic"][1:],
+                    "start": "${free.slots.0.start}",
+                    "end": "${free.slots.0.end}",
+                    "attendees": params["guests"],
+                    "description": f"{minutes} minutes about {params['topic']}.",
+                },
+                "unchecked": ["title", "description"],
+            },
+        ]
+        if requester is not None:
+            theirs = slot.astimezone(requester_tz(requester))
+            oracle.append(
+                {
+                    "tool": "mail__reply",
+                    "args": {
+                        "message_id": "${request.id}",
+                        "body": f"Hi {requester.first_name},\n\ndone: the meeting is on {day}, {slot:%H:%M}-{end:%H:%M} {me.city} time "
+                        f"({theirs:%H:%M} in {requester.city}). The invite is out.\n\n{me.first_name}",
+                    },
+                }
+            )
+        draft.oracle = oracle
         draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
-        if params["fault"] == "timeout":
-            draft.limits["call_deadline_s"] = DEADLINE_S
         return draft
 
 
-def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:
-    count = len(params["kinds"])
-    values = {"reporter": world.person(params["reporter"]).first_name, "count": {2: "two", 3: "three"}[count]}
-    return phrasing.compose(
-        world, random.Random(params["seed"]), "flaky-triage", "file", REQUESTS, values, openers=OPENERS, closers=CLOSERS
+def _booked_stage(
+    draft: Draft, params: dict[str, Any], guests: list[Person], slot: datetime, end: datetime, day: str
+) -> None:
+    """The stage of the one new event at the only free slot, with exactly the guests invited."""
+    me = draft.world.persona
+    everyone = [*params["guests"], me.email]
+    draft.stage(
+        "the meeting is booked at the only free slot",
+        [
+            {
+                "name": "exactly one new event",
+                "app": "calendar",
+                "table": "events",
+                "added": True,
+                "expect": {"count": 1},
+            },
+            {
+                "name": f"it runs {slot:%H:%M}-{end:%H:%M} on {day} ({me.timezone}), confirmed",
+                "app": "calendar",
+                "table": "events",
+                "added": True,
+                "where": {"start": {"equals": iso(slot)}, "end": {"equals": iso(end)}, "status": "confirmed"},
+            },
+            {
+                "name": f"{_names(guests)} are invited, and nobody else",
+                "app": "calendar",
+                "table": "events",
+                "added": True,
+                "expect": {
+                    "count": 1,
+                    "all": {
+                        "attendees": {
+                            **{"has": {"email": params["guests"][0]}},
+                            "not": {"has": {"email": {"not_one_of": everyone}}},
+                        }
+                    },
+                },
+            },
+        ]
+        + [
+            {
+                "name": f"{g.name} is invited",
+                "app": "calendar",
+                "table": "events",
+                "added": True,
+                "where": {"attendees": {"has": {"email": g.email}}},
+            }
+            for g in guests[1:]
+        ],
+        weight=2,
     )
 
 
-def _seed(world: World, params: dict[str, Any]) -> None:
-    """The reports, the idea, the triage guide."""
-    me, reporter = world.persona, world.person(params["reporter"])
-    mail = world.apps["mail"].setdefault("messages", [])
-    for n, (kind, component, time) in enumerate(
-        zip(params["kinds"], params["components"], params["times"], strict=True)
-    ):
-        body = SYMPTOMS[kind].format(component=component, time=time, company=params["company"])
-        mail.append(
-            {
-                "id": f"bug-report-{n + 1}",
-                "from": reporter.address_line,
-                "to": [me.email],
-                "subject": f"Bug: {component}",
-                "sent_at": iso(world.start - timedelta(minutes=90 - 20 * n)),
-                "body": f"Hi {me.first_name},\n\n{body}\n\nSteps: open the {component} and try to use it.\n\n"
-                f"{reporter.first_name}",
-            }
-        )
-    if params["idea"]:
-        mail.append(
-            {
-                "id": "feature-idea",
-                "from": reporter.address_line,
-                "to": [me.email],
-                "subject": "Idea for the backlog",
-                "sent_at": iso(world.start - timedelta(minutes=15)),
-                "body": f"Not a bug, just a thought: {params['idea'][1]} would be lovely some day.\n\n{reporter.first_name}",
-            }
-        )
-    rules = "\n".join(
-        f"- {label}: {what}, priority **{prio}**, label `{label}`."
-        for what, (prio, label) in (
-            ("an outage or data loss (down for everyone)", SEVERITY["outage"]),
-            ("a bug that blocks one customer's work", SEVERITY["blocker"]),
-            ("a cosmetic bug", SEVERITY["cosmetic"]),
-        )
-    )
-    world.apps["docs"]["documents"].append(
+def _asked_by_mail(
+    draft: Draft, params: dict[str, Any], guests: list[Person], requester: Person, slot: datetime, day: str
+) -> list[dict[str, Any]]:
+    """The requester's mail asking for the meeting, the stage of telling them the time, whom mail may go to;
+    the oracle's reading of the request."""
+    me, minutes = draft.world.persona, params["minutes"]
+    oracle: list[dict[str, Any]] = []
+    message_id = f"req-{params['slot'][:10]}-{requester.email.split('@')[0]}"[:60]
+    others = [g for g in guests if g is not requester]
+    lines = [
+        f"Hi {me.first_name},",
+        "",
+        f"could you set up a {minutes}-minute meeting about {params['topic']} with {_names(others)}, you and me "
+        f"on {day}? Please send the invite to all of us.",
+    ]
+    if params["suggestions"]:
+        local = [datetime.fromisoformat(s).astimezone(requester_tz(requester)) for s in params["suggestions"]]
+        times = " or ".join(f"{t:%H:%M}" for t in local)
+        lines += ["", f"I could do {times} my time ({requester.city}), if that works for the others."]
+    lines += ["", "Thanks!", requester.first_name]
+    sent = draft.world.start - timedelta(minutes=47)
+    draft.add(
+        "mail",
+        "messages",
         {
-            "id": "triage-guide",
-            "title": "Bug triage guide",
-            "owner": me.email,
-            "updated_at": iso(world.start - timedelta(days=20)),
-            "content": f"# Bug triage guide\n\nEvery bug goes to project **{params['project']}** as type **bug**, one ticket "
-            f"per bug, with a priority and exactly one severity label:\n\n{rules}\n\nFeature ideas are not filed as "
-            "tickets. Reply to the reporter with the new keys.\n",
+            "id": message_id,
+            "from": requester.address_line,
+            "to": [me.email],
+            "subject": f"Meeting about {params['topic']}",
+            "sent_at": iso(sent),
+            "body": "\n".join(lines),
+        },
+    )
+    draft.allow["mail"] = {"messages": {"added": True}}
+    draft.stage(
+        f"{requester.first_name} is told the time",
+        [
+            {
+                "name": f"{requester.name} is told {day}, {slot:%H:%M} (any zone or format), and no other time for it",
+                "told": {"who": [requester.email], "facts": [{"mentions_time": iso(slot)}]},
+            },
+        ],
+    )
+    draft.forbid.append(
+        {
+            "name": "mail goes only to the meeting's guests",
+            "app": "mail",
+            "table": "messages",
+            "change": "added",
+            "where": {
+                "folder": "sent",
+                "any": [
+                    {"to": {"has": {"not_one_of": params["guests"]}}},
+                    {"cc": {"has": {"not_one_of": params["guests"]}}},
+                    {"bcc": {"has": {"not_one_of": params["guests"]}}},
+                ],
+            },
         }
     )
-
-
-def _about(component: str) -> dict[str, Any]:
-    return {"any": [{col: {"says": {"phrase": component, "claimed": False}}} for col in ("title", "description")]}
-
-
-def _stages(draft: Draft, params: dict[str, Any], me: str) -> None:
-    project, reporter = params["project"], params["reporter"]
-    recovery = {"error": ("the failed create was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "timeout": ("the create that timed out was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "rate_limit": ("the rate limit was waited out before retrying", {"waited_for_rate_limit": "tickets__create_ticket"}),
-                "lost_reply": ("the create whose reply was lost was not redone", {"no_duplicate_after_lost_reply": "tickets__create_ticket"}),
-                }[params["fault"]]  # fmt: skip
-    draft.stage("recovered from the tracker's fault", [
-        {"name": recovery[0], "journal": recovery[1], "required": True},
-        {"name": "read the triage guide before filing", "journal": {"read_first": "tickets__create_ticket", "entity": {
-            "app": "docs", "table": "documents", "where": {"id": "triage-guide"}}}},
-    ], weight=0.5)  # fmt: skip
-    checks: list[dict[str, Any]] = []
-    for kind, component in zip(params["kinds"], params["components"], strict=True):
-        prio, label = SEVERITY[kind]
-        others = [s[1] for s in SEVERITY.values() if s[1] != label]
-        checks.append({"name": f"one ticket about the {component}: a {project} bug at {prio} priority labelled {label}",
-                       "app": "tickets", "table": "tickets", "added": True, "where": _about(component),
-                       "expect": {"count": 1, "all": {"project": project, "type": "bug", "priority": prio,
-                                                      "labels": {"contains": label, "not": {"has": {"one_of": others}}}}}})  # fmt: skip
-    checks.append({"name": f"{len(params['kinds'])} new tickets in all (no duplicate, nothing for the idea)",
-                   "app": "tickets", "table": "tickets", "added": True, "expect": {"count": len(params["kinds"])}})  # fmt: skip
-    draft.stage("every report filed once, by the guide", checks, weight=2)
-    draft.stage("the reporter has the keys", [
-        {"name": "the reporter is told every new key", "told": {"who": [reporter], "facts": [
-            {"mentions_code": {"from": {"app": "tickets", "table": "tickets", "added": True, "where": _about(c), "field": "key"}}}
-            for c in params["components"]]}},
-    ])  # fmt: skip
-    draft.allow = {
-        "tickets": {"tickets": {"added": True, "where": {"project": project}}},
-        "mail": {"messages": {"added": True}},
-    }
-    draft.forbid = [{"name": "mail goes to the reporter only", "app": "mail", "table": "messages", "change": "added",
-                     "where": {"folder": "sent", "any": [{f: {"has": {"not_equals": reporter}}} for f in ("to", "cc", "bcc")]}}]  # fmt: skip
-    if params["idea"]:
-        draft.forbid.append({"name": "the feature idea is not filed", "app": "tickets", "table": "tickets", "change": "added",
-                             "where": _about(params["idea"][0])})  # fmt: skip
-
-
-def _rule(params: dict[str, Any]) -> dict[str, Any]:
-    rule: dict[str, Any] = {"tool": "create_ticket", "calls": [params["at"]]}
-    if params["fault"] == "error":
-        rule["message"] = "HTTP 503 Service Unavailable: upstream tickets-api did not respond in time. Please retry."
-    else:
-        rule["kind"] = params["fault"]
-    if params["fault"] == "rate_limit":
-        rule["retry_after_s"] = 0.5
-    return rule
-
-
-def _oracle(params: dict[str, Any]) -> list[dict[str, Any]]:
-    """Read the reports and the guide, file each (the oracle recovers from the fault as its policy says: it waits
-    and retries, or looks up a lost create), check the project, reply with the keys."""
-    reporter, project = params["reporter"], params["project"]
-    oracle: list[dict[str, Any]] = [
-        {"tool": "mail__search_messages", "args": {"query": f"from:{reporter} subject:bug"}},
-        *(
-            {"tool": "mail__get_message", "args": {"message_id": f"bug-report-{n + 1}"}, "save": f"report{n + 1}"}
-            for n in range(len(params["kinds"]))
-        ),
-        {"tool": "docs__search_documents", "args": {"query": "triage guide"}, "save": "guides"},
-        {"tool": "docs__get_document", "args": {"document_id": "${guides.documents.0.id}"}},
+    oracle += [
+        {"tool": "mail__search_messages", "args": {"query": f"from:{requester.email}"}, "save": "found"},
+        {"tool": "mail__get_message", "args": {"message_id": "${found.messages.0.id}"}, "save": "request"},
     ]
-    for n, (kind, component) in enumerate(zip(params["kinds"], params["components"], strict=True)):
-        prio, label = SEVERITY[kind]
-        oracle.append(
-            {
-                "tool": "tickets__create_ticket",
-                "save": f"t{n + 1}",
-                "unchecked": ["title", "description"],
-                "args": {
-                    "project": project,
-                    "type": "bug",
-                    "priority": prio,
-                    "labels": [label],
-                    "title": f"{component[:1].upper() + component[1:]}: {kind}",
-                    "description": SYMPTOMS[kind].format(
-                        component=component, time=params["times"][n], company=params["company"]
-                    ),
-                },
-            }
-        )
-    oracle.append({"tool": "tickets__search_tickets", "args": {"project": project, "status": "todo"}})
-    keys = ", ".join(f"${{t{n + 1}.key}} ({c})" for n, c in enumerate(params["components"]))
-    oracle.append(
-        {"tool": "mail__reply", "args": {"message_id": "${report1.id}", "body": f"Thanks, all filed: {keys}."}}
-    )
     return oracle
+
+
+def requester_tz(person: Person) -> ZoneInfo:
+    """The time zone of the person who asks for the meeting."""
+    return ZoneInfo(person.timezone)
+
+
+def world_topic(rng: random.Random) -> str:
+    """A made-up meeting topic, drawn from `rng`."""
+    return fake(rng).catch_phrase().lower()
+
+
+# -- edition 2: instructions composed from parts (phrasing.compose) --------------------------------------------------
+
+BOOK_DIRECT = phrasing.Phrasebook(
+    requests=[
+        "Please set up a {minutes}-minute meeting about {topic} with {names} on {day}. Find a time when all of us "
+        "are free within everyone's working hours and send them the invite.{hint}",
+        "Can you find a slot on {day} for a {minutes}-minute {topic} meeting with {names}? It has to fit everyone's "
+        "calendar and working hours ({places}). Book it and invite them.{hint}",
+        "Book {minutes} minutes with {names} on {day} to talk about {topic}: a time that works for everybody's "
+        "calendars, inside each person's working day, with all of them invited.{hint}",
+        "I need a {minutes} min call with {names} on {day} ({topic}). Put it in my calendar at a time when everyone "
+        "is free during their working hours, and invite all of them.{hint}",
+        "Could you get {names_and_me} into a {minutes}-minute meeting on {day}? Topic: {topic}. Pick a time we're all "
+        "free and that sits inside everyone's working hours, and send the invites.{hint}",
+        "Set up {topic} with {names}, {minutes} minutes, on {day}. Everyone has to be free and within their working "
+        "hours; invite them all.{hint}",
+        "I need {minutes} minutes on {day} with {names} for {topic}. Can you book it at a time none of us is busy, "
+        "during everyone's working hours, and invite them?{hint}",
+        "Please schedule a {minutes}-minute {topic} session on {day} with {names}. Since {places}, make sure it "
+        "falls inside everyone's working hours and nobody is busy, then send the invite.{hint}",
+        "Find us a time on {day}: {names_and_me}, {minutes} minutes, about {topic}. It must suit all our calendars "
+        "and working hours. Create the event with them invited.{hint}",
+        "Would you book a {minutes}-minute meeting on {day} with {names} to go over {topic}? Choose a time when all "
+        "of us are free in our working hours, and invite everyone.{hint}",
+        "Meeting request: {topic}, {minutes} minutes, {day}, with {names}. Book a slot that fits all our calendars "
+        "inside working hours and invite them.{hint}",
+        "Can you sort out a {topic} meeting for {names_and_me} on {day}? {minutes} minutes, at a time everyone is "
+        "free during their working day. Send the invite to all of them.{hint}",
+        "I'd like to talk {topic} with {names} on {day}, {minutes} minutes. Please find when we're all free within "
+        "working hours ({places}) and book it with them invited.{hint}",
+        "Put a {minutes}-minute meeting on my calendar for {day} with {names} about {topic}, at a time when all of "
+        "us are free and inside everyone's working hours. Invite them.{hint}",
+        "Grab {minutes} minutes on {day} with {names} for {topic}, whenever all of us are free in working hours, "
+        "and send them the invite.{hint}",
+        "Please organise a {minutes}-minute call on {day}, {topic}, with {names}. It needs to land when everyone is "
+        "free and within working hours for all of us; invite them.{hint}",
+        "Book the {topic} meeting with {names} for {day}: {minutes} minutes, at a time that fits everyone's "
+        "calendar and working hours. Make sure they're all invited.{hint}",
+        "Is there a time on {day} when {names_and_i} are all free for {minutes} minutes inside our working hours? "
+        "Book a {topic} meeting then and invite them.{hint}",
+        "Get a {minutes}-minute {topic} meeting in with {names} on {day}. Respect everyone's working hours "
+        "({places}) and calendars, and send the invite to all of them.{hint}",
+        "Schedule {minutes} minutes on {day} for {names_and_me} to discuss {topic}. Choose a slot when nobody is "
+        "busy and everyone is in working hours, then invite them.{hint}",
+        "On {day} I need {minutes} minutes with {names} about {topic}. Can you find a time that works for all our "
+        "calendars and working hours and book it with them invited?{hint}",
+        "Quick scheduling task: {minutes} minutes, {names}, {day}, topic {topic}. Book it at a time we're all free "
+        "during working hours and invite them.{hint}",
+        "Please arrange a meeting about {topic} on {day} with {names}, {minutes} minutes long, at a time that suits "
+        "everyone's calendars inside their working hours. Send the invitations.{hint}",
+        "Could you line up {minutes} minutes with {names} on {day} for {topic}? Find when all of us are free within "
+        "working hours and put it in with everyone invited.{hint}",
+    ],
+    openers=[
+        "Scheduling job for you.",
+        "I keep failing to find a time for this.",
+        "Time zones are doing my head in.",
+        "We said we'd meet this week.",
+        "I promised to set something up.",
+        "Calendar tetris time.",
+        "One for the calendar.",
+        "This one's been on my list for a while.",
+        "Need some help with my calendar.",
+        "Following up on something we discussed.",
+        "I'd like to get this moving.",
+        "Could you help me with a meeting?",
+    ],
+    closers=[
+        "Only invite the people I named.",
+        "Just one meeting, please.",
+        "Make sure everyone is invited.",
+        "Keep it to {minutes} minutes.",
+        "Don't move anything that's already on the calendar.",
+        "No need to email anyone separately, the invite is enough.",
+        "Please don't book outside anyone's working hours.",
+        "A single event is all I need.",
+        "Don't add anyone else to it.",
+        "Leave my other events as they are.",
+        "Mind the time zones.",
+        "Keep the invite to just us.",
+    ],
+)
+HINTS = [
+    " I was thinking {times}, but only if that really works for everyone; otherwise pick what does.",
+    " Maybe {times}? Check it first though, everyone has to be free.",
+    " {times} might be good, but go with whatever time actually works for all of us.",
+    " My guess would be {times}; please verify against everyone's calendars before booking.",
+    " Someone mentioned {times}, not sure that works for everyone, so check.",
+    " I had {times} in mind, but their calendars win if it doesn't fit.",
+    " Possibly {times}? Don't take my word for it, check the calendars.",
+    " Perhaps {times}, if nobody's busy then; if they are, find another time.",
+]
+BOOK_MAIL = phrasing.Phrasebook(
+    requests=[
+        "{requester} emailed me about a meeting. Set it up the way they ask: find a time when everyone is free within "
+        "their working hours, send the invite, and reply to {requester} with the time.",
+        "Please handle {requester}'s mail about getting a meeting on the calendar: book it when all of us are free "
+        "(working hours only), invite everyone, and let {requester} know when it is.",
+        "Could you sort out the meeting {requester} asked me for by mail? Everyone must be free and inside their "
+        "working day. Invite them and answer {requester} with the time you picked.",
+        "Can you take care of {requester}'s meeting request in my inbox? Book it for a time when every person on it "
+        "is free in working hours, invite them, and reply to {requester} with the time.",
+        "{requester} wants a meeting, it's in their mail to me. Please find a slot that fits everyone's calendars "
+        "and working hours, book it with the people they list, and tell {requester} the time.",
+        "There's a mail from {requester} asking for a meeting. Book it as they describe, at a time when all of us "
+        "are free inside working hours, and reply to {requester} saying when it is.",
+        "Please read {requester}'s mail and set up the meeting they want: everyone free, everyone in working hours, "
+        "everyone invited. Then let {requester} know the time by replying.",
+        "Handle the meeting {requester} asked for (see their email): find the time that works for everyone within "
+        "working hours, send the invite and write back to {requester} with the time.",
+        "Could you action {requester}'s request for a meeting? It's in my inbox. Choose a time we're all free during "
+        "working hours, invite the people they mention, and reply with the time.",
+        "{requester} asked me by mail to set up a meeting. Please do it: a time when all of us are free and in "
+        "working hours, with invites to everyone, and a reply to {requester} giving the time.",
+        "Can you book the meeting {requester} emailed about? Whatever day and length they asked for, at a time "
+        "everyone is free within working hours. Invite everyone and reply to {requester} with the time.",
+        "My inbox has a meeting request from {requester}. Please schedule it where everyone is free during their "
+        "working hours, send the invitations, and tell {requester} the time in a reply.",
+        "Set up what {requester} asked for in their mail: a meeting at a time that suits everyone's calendar and "
+        "working hours, with all of them invited. Reply to {requester} with when it is.",
+        "Please get {requester}'s meeting on the calendar. Details are in their email. Everyone has to be free and "
+        "in working hours; invite them all and reply to {requester} with the time you chose.",
+        "Would you deal with {requester}'s mail? They want a meeting booked. Find the time when all the people "
+        "involved are free in their working hours, invite them, and let {requester} know the time.",
+        "Reply to {requester} about the meeting they asked for, once you've booked it: pick a time when everyone "
+        "is free inside working hours and send the invite to all of them.",
+        "{requester} is waiting on me for a meeting slot (see their mail). Can you book it at a time when everybody "
+        "is free during working hours, invite them, and answer {requester} with the time?",
+        "Please action the meeting request from {requester}: book it for when all attendees are free within their "
+        "working hours, invite everyone, reply to {requester} with the time.",
+        "Can you look at {requester}'s email and book the meeting they need? Everyone free, working hours "
+        "respected, all invited, and a reply to {requester} with the time.",
+        "---------- Forwarded message ----------\nFrom: {requester}\nSubject: Meeting\n\nCould you set up the meeting "
+        "I describe in my mail to you?\n----------\n\nPlease do this: the details are in {requester}'s mail in my "
+        "inbox. Book it when everyone is free in their working hours, invite them all, and reply to {requester} "
+        "with the time.",
+        "Forwarding {requester}'s ask to you: they want a meeting (their mail has the details). Book it at a time "
+        "all of us are free within working hours, invite everyone, and reply to {requester} with the time.",
+        "Take {requester}'s meeting request off my plate please: find when everyone's free in working hours, book "
+        "it with all of them invited, and reply to {requester} with the time.",
+        "Sort out {requester}'s meeting for me? Their mail says who and when; choose a time when all of us are "
+        "free during working hours, send the invite, and tell {requester} the time by reply.",
+        "I owe {requester} a meeting slot, see their email. Book it at a time everyone is free within working "
+        "hours, invite everyone they listed, and reply to {requester} with the time.",
+    ],
+    openers=[
+        "My inbox is piling up.",
+        "I'm in workshops all day.",
+        "I've been slow on this one.",
+        "I haven't had time to answer {requester}.",
+        "Could you help me catch up on mail?",
+        "This one slipped through the cracks.",
+        "Another scheduling one.",
+        "I'm behind on email.",
+        "Let's not keep {requester} waiting.",
+        "Quick favour with my calendar.",
+        "I said I'd get back to {requester} today.",
+        "One from my inbox.",
+    ],
+    closers=[
+        "Only invite the people in their mail.",
+        "Their suggested times may not work for everyone, so check the calendars.",
+        "Answer {requester} by mail.",
+        "Just one meeting, please.",
+        "Don't email anyone outside the meeting.",
+        "Make sure the time in your reply matches the invite.",
+        "Stick to everyone's working hours.",
+        "Leave my other events alone.",
+        "Mention the time clearly in the reply.",
+        "Keep the invite to the people they named.",
+        "Don't book outside anyone's working day.",
+        "A single event is enough.",
+    ],
+)
+PHRASEBOOKS = {"direct": BOOK_DIRECT, "mail": BOOK_MAIL}
+"""Edition 2's phrasebooks by intent (how the meeting is asked for: `via`)."""
+
+
+def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+    """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
+    guests = [world.person(e) for e in params["guests"]]
+    values = {
+        "minutes": params["minutes"],
+        "topic": params["topic"],
+        "names": _names(guests),
+        "day": human_day(world.day(params["day"])),
+        "places": _places(world, guests),
+        "hint": "",
+        "names_and_me": join([g.name for g in guests] + ["me"]),
+        "names_and_i": join([g.name for g in guests] + ["I"]),
+    }
+    extra: tuple[str, ...] = ()
+    if params["via"] == "mail":
+        values["requester"] = world.person(params["requester"]).first_name
+    elif params["suggestions"]:  # distractors: times that do not work, named in the instruction itself
+        hint, hint_id = phrasing.pick(world, params["wording"], "meeting-tz", "direct", "hint", HINTS)
+        times = " or ".join(f"{datetime.fromisoformat(s):%H:%M}" for s in params["suggestions"])
+        values["hint"], extra = hint.format(times=times), (hint_id,)
+    made = phrasing.word(world, params["wording"], "meeting-tz", params["via"], PHRASEBOOKS[params["via"]], values)
+    return phrasing.Composition(made.text, made.template, made.parts + extra)

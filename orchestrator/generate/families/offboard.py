@@ -1,341 +1,477 @@
-"""flaky-triage (edition 2): file and triage the bug reports a colleague mailed, while the tracker misbehaves.
+"""offboard: hand a leaving colleague's work over to their successor.
 
-A colleague (the reporter) mailed the persona two or three bug reports this morning, each about one component:
-an outage (down for everyone), a bug that blocks one customer, or a cosmetic glitch. The team's triage guide in
-Docs says where bugs go (one project), their type, and the priority and severity label each kind gets; feature
-ideas are not filed (a distractor mail holds one). The persona is asked to file one ticket per report by the guide
-and reply to the reporter with the keys. The tracker fails one `create_ticket` call (`fault`):
+A colleague leaves after a given day. The persona is asked to reassign every
+open ticket assigned to them (todo, in progress, in review or blocked; done
+and cancelled ones stay as they are) to the successor, to give the successor
+edit access to every document the persona owns that the leaver can edit, and
+to decline the leaver's meetings (the persona is invited) that fall after
+their last day. The family adds some of each to the world, and the world's
+own rows that match count too. Distractors: the leaver's closed tickets,
+their meetings before the last day, documents the leaver can only view, and
+open tickets of other people.
 
-- `error`: an HTTP 503 before the tool runs (retry it);
-- `timeout`: no answer within the call deadline, "may or may not have been applied" (it was not: look, then retry);
-- `rate_limit`: an HTTP 429 naming when to retry (wait, then retry);
-- `lost_reply`: an HTTP 502 although the ticket was created (look it up; a blind retry files a duplicate).
-
-Judged: exactly one new ticket per report (found by its component), in the guide's project, a bug at the guide's
-priority with its severity label and no other; as many new tickets as reports (no duplicate from a blind retry, no
-ticket for the idea); the reporter told every new key. Required process check by fault: the failed create retried
-(`error`, `timeout`), the rate limit waited out, or the lost create not redone. Also: the guide read before filing.
+Judged on the seeded rows by value: each open ticket's assignee, each
+document's sharing (the successor as editor), the persona's answer to each
+later meeting; allow rules confine the changes to exactly those rows.
 """
 
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
-from orchestrator.generate import phrasing
-from orchestrator.generate.family import Draft, Family, register
-from orchestrator.generate.world import World, iso
+from orchestrator.generate import phrasing, vocab
+from orchestrator.generate.family import Draft, Family, fake, human_day, phrase, register
+from orchestrator.generate.world import Person, World, iso
 
-FAULTS = ("error", "timeout", "rate_limit", "lost_reply")
-SEVERITY = {"outage": ("highest", "sev1"), "blocker": ("high", "sev2"), "cosmetic": ("low", "sev3")}
-COMPONENTS = (
-    "checkout page",
-    "CSV export",
-    "SSO login",
-    "invoice PDF",
-    "search results",
-    "mobile sync",
-    "password reset",
-    "dashboard charts",
-    "notification emails",
-    "file upload",
-    "audit log",
-    "billing portal",
-    "calendar sync",
-    "API tokens page",
-    "report scheduler",
-)
-SYMPTOMS = {
-    "outage": "Since {time} the {component} fails for every customer with an internal error; nobody can use it.",
-    "blocker": "{company}'s admins get an error on the {component} every time, which blocks their month-end work. "
-    "Other customers are fine.",
-    "cosmetic": "On the {component} the labels overlap the icons by a few pixels. Purely cosmetic, nothing breaks.",
-}
-IDEAS = (
-    ("dark mode", "a dark mode for the dashboard"),
-    ("keyboard shortcuts", "keyboard shortcuts in the editor"),
-    ("emoji reactions", "emoji reactions on comments"),
-)
-"""Feature ideas a distractor mail holds: (the words a ticket about it would use, the mail's wording)."""
-DEADLINE_S = 1.0
-"""The call deadline of a `timeout` task (seconds of real time an agent waits for the hung call)."""
+INSTRUCTIONS = [
+    "{leaver} is leaving; {day} is their last day. Please hand their work over to {successor}: reassign all of "
+    "{leaver_first}'s open tickets to {successor_first}, give {successor_first} edit access to my documents that "
+    "{leaver_first} can edit, and decline {leaver_first}'s meetings after their last day.",
+    "Offboarding for {leaver}: their last day is {day} and {successor} takes over. Move every open ticket of theirs to "
+    "{successor_first}, share each of my docs {leaver_first} has edit rights on with {successor_first} as editor, and "
+    "decline the meetings {leaver_first} organized for after {day}.",
+    "Can you do the handover from {leaver_first} to {successor_first}? {leaver_first} leaves after {day}. Open tickets "
+    "go to {successor_first}; {successor_first} needs edit access wherever {leaver_first} could edit my documents; "
+    "and please decline {leaver_first}'s invitations for any meeting after {day}.",
+]
 
-REQUESTS = [
-    "{reporter} mailed me {count} bug reports this morning. File a ticket for each following our triage guide in "
-    "Docs, and reply to {reporter} with the ticket keys.",
-    "Please file {reporter}'s bug reports from today ({count} mails) the way the triage guide says, then send "
-    "{reporter} the keys.",
-    "Can you sort out the bug reports {reporter} sent me today? One ticket per report, triaged by our guide in Docs, "
-    "and let {reporter} know the keys.",
-    "{reporter} found {count} bugs; the reports are in my inbox. Ticket each one per the triage guide (project, "
-    "priority, severity label) and reply with the keys.",
-    "Triage and file today's bug reports from {reporter}: one ticket each, as our bug triage guide says. {reporter} "
-    "wants the keys back.",
-    "Please turn {reporter}'s {count} bug mails from this morning into tickets, following the triage guide, and tell "
-    "{reporter} which keys they got.",
-    "There are {count} new bug reports from {reporter} in my mail. File them by the book (the triage guide in Docs) "
-    "and reply to {reporter} with the keys so they can follow them.",
-    "Could you log {reporter}'s bug reports in the tracker? Our triage guide says where and how. Send {reporter} the "
-    "ticket keys afterwards.",
-    "File a ticket for every bug {reporter} reported today, triaged per our guide, and reply to them with the keys. "
-    "Only real bugs, please.",
-    "{reporter} is waiting for tickets for the bugs they mailed me today. Create them as the triage guide describes "
-    "and reply with the keys.",
-    "Get {reporter}'s {count} bug reports into the tracker (the triage guide in Docs has the rules) and let "
-    "{reporter} know the keys.",
-    "Can you take care of today's bug reports from {reporter}? Each needs a ticket set up per our triage guide; then "
-    "mail {reporter} the keys.",
-    "I got {count} bug reports from {reporter}. Please file one ticket per bug exactly as our triage guide says and "
-    "answer {reporter} with the keys.",
-    "Please process {reporter}'s bug mails from this morning: tickets filed per the triage guide, keys sent back to "
-    "{reporter}.",
-    "{reporter} reported {count} bugs by mail. Put each into the tracker with the priority and label the triage guide "
-    "gives, and reply to {reporter} with the keys.",
-    "Bug reports from {reporter} need filing: follow the triage guide in Docs for each, one ticket per bug, and send "
-    "{reporter} the keys.",
-    "Forwarding you the job: {reporter} sent {count} bug reports today. File them as our guide says and reply to "
-    "{reporter} with the ticket keys.",
-    "Would you file the bugs {reporter} mailed me today? Triage them with our guide and reply with the keys when "
-    "they're in.",
-    "Today's bug reports from {reporter} ({count} of them) should become tickets, triaged the way the guide in Docs "
-    "says. Reply to {reporter} with the keys.",
-    "Please log each of {reporter}'s new bug reports as a ticket (triage guide rules) and tell {reporter} the keys "
-    "in a reply.",
-    "Handle {reporter}'s {count} bug reports for me: a ticket for each as per the triage guide, then the keys to "
-    "{reporter}.",
-    "{reporter} needs the bugs from this morning's mails filed. Use our triage guide for project, priority and label, "
-    "and reply with the keys.",
-    "Please get {reporter}'s reported bugs into the tracker today, triaged as the guide says, and send them the keys.",
-    "Can you file {reporter}'s bug reports (in my inbox since this morning) following the triage guide, and reply "
-    "to {reporter} with the keys?",
-]
-OPENERS = [
-    "The tracker has been flaky all morning, so double-check what you file.",
-    "Heads-up: the ticket system is timing out now and then today.",
-    "Busy morning here.",
-    "QA was busy yesterday.",
-    "I'm in workshops until lunch.",
-    "Our tracker is having a bad day, sorry in advance.",
-    "Quick one before standup.",
-    "Something for your list today.",
-]
-CLOSERS = [
-    "Make sure nothing gets filed twice.",
-    "No duplicates, please: check before you retry.",
-    "Keep the reply short.",
-    "Don't file anything that isn't a bug.",
-    "Go by the guide for the priorities, not by gut feeling.",
-    "If the tracker errors, look before you try again.",
-    "One ticket per bug, no more.",
-    "The guide is the doc called 'Bug triage guide'.",
-]
+OPEN = ("todo", "in_progress", "in_review", "blocked")
+CLOSED = ("done", "cancelled")
 
 
 @register
-class FlakyTriage(Family):
-    """The task family of bug reports filed and triaged while the tracker fails a call."""
+class Offboard(Family):
+    """The task family of offboarding a colleague: tickets reassigned, documents handed over, meetings declined."""
 
-    name = "flaky-triage"
-    title = "File and triage bug reports while the tracker fails"
-    apps = ("mail", "docs", "tickets")
-    knobs = {"steps": (2, 3), "distractors": (0, 1)}
-    split_params = ("template", "fault", "kinds")
-    editions = (2,)
+    name = "offboard"
+    title = "Offboard a colleague: reassign tickets, hand over documents, decline their meetings"
+    apps = ("tickets", "docs", "calendar")
+    knobs = {"steps": (1, 2, 3), "distractors": (0, 1, 2)}
+    split_params = ("tickets_added", "distractors", "last_day", "statuses", "phrasing")
+    phrasings = len(INSTRUCTIONS)
 
     def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+        candidates = list(world.people[1:-1])  # not the directory's owner nor the offsite's organizer
         users = {u["email"] for u in world.apps["tickets"]["users"]}
-        people = [p for p in world.people if p.email in users and p.email != world.persona.email]
-        companies = sorted({o.company for o in world.outsiders if o.company})
-        if not people or not companies:
+        candidates = [p for p in candidates if p.email in users]
+        if world.edition == 2:  # a leaver or successor sharing the persona's first name would be ambiguous
+            firsts = [p.first_name for p in candidates]
+            candidates = [
+                p for p in candidates if p.first_name != world.persona.first_name and firsts.count(p.first_name) == 1
+            ]
+        if len(candidates) < 2:
             return None
-        count = knobs.get("steps", 2)
-        kinds = rng.sample(list(SEVERITY), count)
-        seed = rng.randrange(1 << 30)
+        leaver, successor = rng.sample(candidates, 2)
+        steps, distractors = knobs.get("steps", 1), knobs.get("distractors", 0)
+        last = rng.randint(1, 4)
+        while world.edition == 2 and world.day(last).weekday() >= 5:  # edition 2: the last day is a working day
+            last += 1
+        projects = [p["key"] for p in world.apps["tickets"]["projects"]]
+        text = fake(rng)
         params = {
-            "reporter": rng.choice(people).email,
-            "project": rng.choice(world.apps["tickets"]["projects"])["key"],
-            "kinds": kinds,
-            "components": rng.sample(COMPONENTS, count),
-            "company": rng.choice(companies),
-            "times": [f"{rng.randint(6, 8):02d}:{rng.choice(['05', '20', '35', '50'])}" for _ in kinds],
-            "idea": list(rng.choice(IDEAS)) if knobs.get("distractors", 0) else None,
-            "fault": rng.choice(FAULTS),
-            "at": rng.randint(1, count),
-            "seed": seed,
+            "leaver": leaver.email,
+            "successor": successor.email,
+            "last_day": last,
+            "tickets_added": steps,
+            "docs_added": max(1, steps - 1),
+            "meetings_added": steps,
+            "distractors": distractors,
+            "projects": [rng.choice(projects) for _ in range(steps + distractors)],
+            "titles": [text.bs().capitalize() for _ in range(4 * steps + 4 * distractors + 4)],
+            "statuses": [rng.choice(OPEN) for _ in range(steps)],
+            "closed": [rng.choice(CLOSED) for _ in range(distractors)],
+            "hours": [rng.choice(["10:00", "11:30", "14:00", "15:30"]) for _ in range(steps + distractors)],
+            "phrasing": rng.randrange(len(INSTRUCTIONS)),
         }
-        params["template"] = _instruction(world, params)[1]
-        return params
+        if world.edition != 2:
+            return params
+        writer = vocab.Writer.of(world, rng)  # edition 2: titles in the world's industry words
+        params["titles"] = [writer.ticket()[1] for _ in params["titles"]]
+        return phrasing.stamp(params, rng, lambda p: _word(world, p))
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
-        me, reporter = world.persona, world.person(params["reporter"])
-        _seed(world, params)
+        leaver, successor = world.person(params["leaver"]), world.person(params["successor"])
+        last = world.day(params["last_day"])
+        titles = list(params["titles"])
+        _seed_tickets(world, params, leaver, successor, titles)
+        _seed_docs(world, params, leaver, titles)
+        _seed_meetings(world, params, leaver, titles)
+        open_keys, closed_keys, doc_ids, later = _handover(world, leaver, last)
         draft = Draft(
             world,
-            title="File the bug reports by the triage guide while the tracker fails",
-            instruction=_instruction(world, params)[0],
-            description=f"{len(params['kinds'])} bug report(s) from {reporter.name} filed in {params['project']} "
-            f"by the triage guide and the keys sent back; the tracker's create_ticket call {params['at']} meets "
-            f"a {params['fault']} fault.",
-            tags=["generated", "flaky-triage", "fault-injection", "retry", "mail", "docs", "tickets"],
+            title=f"Offboard {leaver.name}",
+            instruction="",
+            tags=["generated", "offboard", "tickets", "docs", "calendar", "multi-app"],
         )
-        _stages(draft, params, me.email)
-        draft.extra["faults"] = {"tickets": {"rules": [_rule(params)]}}
-        draft.oracle = _oracle(params)
-        draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
-        if params["fault"] == "timeout":
-            draft.limits["call_deadline_s"] = DEADLINE_S
+        if world.edition == 2:
+            draft.instruction = _word(world, params).text
+        else:
+            draft.instruction = phrase(
+                INSTRUCTIONS,
+                params["phrasing"],
+                leaver=leaver.name,
+                leaver_first=leaver.first_name,
+                successor=successor.name,
+                successor_first=successor.first_name,
+                day=human_day(last),
+            )
+        draft.description = (
+            f"{leaver.name} leaves after {human_day(last)}: {len(open_keys)} open ticket(s) to {successor.name}, "
+            f"{len(doc_ids)} document(s) shared with them as editor, {len(later)} meeting(s) declined."
+        )
+        _stages(draft, leaver, successor, open_keys, closed_keys, doc_ids, later)
+        oracle: list[dict[str, Any]] = [
+            {"tool": "tickets__search_tickets", "args": {"assignee": leaver.email, "resolved": False}},
+        ]
+        oracle += [
+            {"tool": "tickets__assign_ticket", "args": {"key": key, "assignee": successor.email}} for key in open_keys
+        ]
+        docs = world.apps["docs"]["documents"]
+        already = {
+            d["id"]
+            for d in docs
+            if any(s["email"] == successor.email and s["role"] == "editor" for s in d.get("shared_with", []))
+        }
+        oracle += [
+            {"tool": "docs__share_document", "args": {"document_id": doc, "email": successor.email, "role": "editor"}}
+            for doc in doc_ids
+            if doc not in already
+        ]
+        oracle += [
+            {"tool": "calendar__respond_to_event", "args": {"event_id": event, "response": "declined"}}
+            for event in later
+        ]
+        draft.oracle = oracle
+        draft.limits = {"max_tool_calls": 30 + 2 * (len(open_keys) + len(doc_ids) + len(later)), "timeout_s": 600}
         return draft
 
 
-def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:
-    count = len(params["kinds"])
-    values = {"reporter": world.person(params["reporter"]).first_name, "count": {2: "two", 3: "three"}[count]}
-    return phrasing.compose(
-        world, random.Random(params["seed"]), "flaky-triage", "file", REQUESTS, values, openers=OPENERS, closers=CLOSERS
-    )
+def _seed_tickets(world: World, params: dict[str, Any], leaver: Person, successor: Person, titles: list[str]) -> None:
+    """The leaver's open tickets, and distractors: their closed tickets and others' open ones in the same projects."""
+    me = world.persona
+    tickets = world.apps["tickets"]
+    numbers: dict[str, int] = {}
+    for t in tickets["tickets"]:
+        project, _, n = t["key"].rpartition("-")
+        numbers[project] = max(numbers.get(project, 0), int(n))
 
-
-def _seed(world: World, params: dict[str, Any]) -> None:
-    """The reports, the idea, the triage guide."""
-    me, reporter = world.persona, world.person(params["reporter"])
-    mail = world.apps["mail"].setdefault("messages", [])
-    for n, (kind, component, time) in enumerate(
-        zip(params["kinds"], params["components"], params["times"], strict=True)
-    ):
-        body = SYMPTOMS[kind].format(component=component, time=time, company=params["company"])
-        mail.append(
-            {
-                "id": f"bug-report-{n + 1}",
-                "from": reporter.address_line,
-                "to": [me.email],
-                "subject": f"Bug: {component}",
-                "sent_at": iso(world.start - timedelta(minutes=90 - 20 * n)),
-                "body": f"Hi {me.first_name},\n\n{body}\n\nSteps: open the {component} and try to use it.\n\n"
-                f"{reporter.first_name}",
-            }
-        )
-    if params["idea"]:
-        mail.append(
-            {
-                "id": "feature-idea",
-                "from": reporter.address_line,
-                "to": [me.email],
-                "subject": "Idea for the backlog",
-                "sent_at": iso(world.start - timedelta(minutes=15)),
-                "body": f"Not a bug, just a thought: {params['idea'][1]} would be lovely some day.\n\n{reporter.first_name}",
-            }
-        )
-    rules = "\n".join(
-        f"- {label}: {what}, priority **{prio}**, label `{label}`."
-        for what, (prio, label) in (
-            ("an outage or data loss (down for everyone)", SEVERITY["outage"]),
-            ("a bug that blocks one customer's work", SEVERITY["blocker"]),
-            ("a cosmetic bug", SEVERITY["cosmetic"]),
-        )
-    )
-    world.apps["docs"]["documents"].append(
-        {
-            "id": "triage-guide",
-            "title": "Bug triage guide",
-            "owner": me.email,
-            "updated_at": iso(world.start - timedelta(days=20)),
-            "content": f"# Bug triage guide\n\nEvery bug goes to project **{params['project']}** as type **bug**, one ticket "
-            f"per bug, with a priority and exactly one severity label:\n\n{rules}\n\nFeature ideas are not filed as "
-            "tickets. Reply to the reporter with the new keys.\n",
+    def new_ticket(project: str, status: str, assignee: str) -> str:
+        numbers[project] = numbers.get(project, 0) + 1
+        key = f"{project}-{numbers[project]}"
+        created = world.start - timedelta(days=10 + numbers[project] % 7)
+        row = {
+            "key": key,
+            "title": titles.pop(0),
+            "description": f"Owned by {world.person(assignee).name}.",
+            "type": "task",
+            "status": status,
+            "priority": "medium",
+            "assignee": assignee,
+            "reporter": me.email,
+            "created_at": iso(created),
+            "updated_at": iso(created + timedelta(days=1)),
         }
-    )
+        if status in CLOSED:
+            row["resolution"] = "done" if status == "done" else "wont_do"
+        tickets["tickets"].append(row)
+        return key
+
+    steps, distractors = params["tickets_added"], params["distractors"]
+    for i in range(steps):
+        new_ticket(params["projects"][i], params["statuses"][i], leaver.email)
+    for i in range(distractors):
+        new_ticket(params["projects"][steps + i], params["closed"][i], leaver.email)
+        others = [p for p in world.people if p.email not in (leaver.email, successor.email)]
+        new_ticket(params["projects"][steps + i], "in_progress", others[i % len(others)].email)
 
 
-def _about(component: str) -> dict[str, Any]:
-    return {"any": [{col: {"says": {"phrase": component, "claimed": False}}} for col in ("title", "description")]}
-
-
-def _stages(draft: Draft, params: dict[str, Any], me: str) -> None:
-    project, reporter = params["project"], params["reporter"]
-    recovery = {"error": ("the failed create was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "timeout": ("the create that timed out was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "rate_limit": ("the rate limit was waited out before retrying", {"waited_for_rate_limit": "tickets__create_ticket"}),
-                "lost_reply": ("the create whose reply was lost was not redone", {"no_duplicate_after_lost_reply": "tickets__create_ticket"}),
-                }[params["fault"]]  # fmt: skip
-    draft.stage("recovered from the tracker's fault", [
-        {"name": recovery[0], "journal": recovery[1], "required": True},
-        {"name": "read the triage guide before filing", "journal": {"read_first": "tickets__create_ticket", "entity": {
-            "app": "docs", "table": "documents", "where": {"id": "triage-guide"}}}},
-    ], weight=0.5)  # fmt: skip
-    checks: list[dict[str, Any]] = []
-    for kind, component in zip(params["kinds"], params["components"], strict=True):
-        prio, label = SEVERITY[kind]
-        others = [s[1] for s in SEVERITY.values() if s[1] != label]
-        checks.append({"name": f"one ticket about the {component}: a {project} bug at {prio} priority labelled {label}",
-                       "app": "tickets", "table": "tickets", "added": True, "where": _about(component),
-                       "expect": {"count": 1, "all": {"project": project, "type": "bug", "priority": prio,
-                                                      "labels": {"contains": label, "not": {"has": {"one_of": others}}}}}})  # fmt: skip
-    checks.append({"name": f"{len(params['kinds'])} new tickets in all (no duplicate, nothing for the idea)",
-                   "app": "tickets", "table": "tickets", "added": True, "expect": {"count": len(params["kinds"])}})  # fmt: skip
-    draft.stage("every report filed once, by the guide", checks, weight=2)
-    draft.stage("the reporter has the keys", [
-        {"name": "the reporter is told every new key", "told": {"who": [reporter], "facts": [
-            {"mentions_code": {"from": {"app": "tickets", "table": "tickets", "added": True, "where": _about(c), "field": "key"}}}
-            for c in params["components"]]}},
-    ])  # fmt: skip
-    draft.allow = {
-        "tickets": {"tickets": {"added": True, "where": {"project": project}}},
-        "mail": {"messages": {"added": True}},
-    }
-    draft.forbid = [{"name": "mail goes to the reporter only", "app": "mail", "table": "messages", "change": "added",
-                     "where": {"folder": "sent", "any": [{f: {"has": {"not_equals": reporter}}} for f in ("to", "cc", "bcc")]}}]  # fmt: skip
-    if params["idea"]:
-        draft.forbid.append({"name": "the feature idea is not filed", "app": "tickets", "table": "tickets", "change": "added",
-                             "where": _about(params["idea"][0])})  # fmt: skip
-
-
-def _rule(params: dict[str, Any]) -> dict[str, Any]:
-    rule: dict[str, Any] = {"tool": "create_ticket", "calls": [params["at"]]}
-    if params["fault"] == "error":
-        rule["message"] = "HTTP 503 Service Unavailable: upstream tickets-api did not respond in time. Please retry."
-    else:
-        rule["kind"] = params["fault"]
-    if params["fault"] == "rate_limit":
-        rule["retry_after_s"] = 0.5
-    return rule
-
-
-def _oracle(params: dict[str, Any]) -> list[dict[str, Any]]:
-    """Read the reports and the guide, file each (the oracle recovers from the fault as its policy says: it waits
-    and retries, or looks up a lost create), check the project, reply with the keys."""
-    reporter, project = params["reporter"], params["project"]
-    oracle: list[dict[str, Any]] = [
-        {"tool": "mail__search_messages", "args": {"query": f"from:{reporter} subject:bug"}},
-        *(
-            {"tool": "mail__get_message", "args": {"message_id": f"bug-report-{n + 1}"}, "save": f"report{n + 1}"}
-            for n in range(len(params["kinds"]))
-        ),
-        {"tool": "docs__search_documents", "args": {"query": "triage guide"}, "save": "guides"},
-        {"tool": "docs__get_document", "args": {"document_id": "${guides.documents.0.id}"}},
-    ]
-    for n, (kind, component) in enumerate(zip(params["kinds"], params["components"], strict=True)):
-        prio, label = SEVERITY[kind]
-        oracle.append(
+def _seed_docs(world: World, params: dict[str, Any], leaver: Person, titles: list[str]) -> None:
+    """Docs the leaver edits (to hand over), and distractors they only read."""
+    me, docs = world.persona, world.apps["docs"]["documents"]
+    for i in range(params["docs_added"]):
+        docs.append(
             {
-                "tool": "tickets__create_ticket",
-                "save": f"t{n + 1}",
-                "unchecked": ["title", "description"],
-                "args": {
-                    "project": project,
-                    "type": "bug",
-                    "priority": prio,
-                    "labels": [label],
-                    "title": f"{component[:1].upper() + component[1:]}: {kind}",
-                    "description": SYMPTOMS[kind].format(
-                        component=component, time=params["times"][n], company=params["company"]
-                    ),
-                },
+                "id": f"handover-{i + 1}",
+                "title": titles.pop(0),
+                "owner": me.email,
+                "shared_with": [{"email": leaver.email, "role": "editor"}],
+                "content": f"# Notes\n\nKept up to date by {leaver.name} and {me.name}.\n",
+                "updated_at": iso(world.start - timedelta(days=3 + i)),
             }
         )
-    oracle.append({"tool": "tickets__search_tickets", "args": {"project": project, "status": "todo"}})
-    keys = ", ".join(f"${{t{n + 1}.key}} ({c})" for n, c in enumerate(params["components"]))
-    oracle.append(
-        {"tool": "mail__reply", "args": {"message_id": "${report1.id}", "body": f"Thanks, all filed: {keys}."}}
+    for i in range(params["distractors"]):
+        docs.append(
+            {
+                "id": f"read-only-{i + 1}",
+                "title": titles.pop(0),
+                "owner": me.email,
+                "shared_with": [{"email": leaver.email, "role": "viewer"}],
+                "content": "# Reference\n\nFor reading.\n",
+                "updated_at": iso(world.start - timedelta(days=5 + i)),
+            }
+        )
+
+
+def _seed_meetings(world: World, params: dict[str, Any], leaver: Person, titles: list[str]) -> None:
+    """The leaver's meetings with the persona after the last day (to decline), and distractors before it."""
+    me, events = world.persona, world.apps["calendar"]["events"]
+    for i in range(params["meetings_added"] + params["distractors"]):
+        after = i < params["meetings_added"]
+        day = world.day(params["last_day"] + 1 + i) if after else world.day(min(i, params["last_day"]))
+        start = world.at(day, params["hours"][i])
+        events.append(
+            {
+                "id": f"leaver-mtg-{i + 1}",
+                "title": f"{leaver.first_name} / {me.first_name}: {titles.pop(0) if titles else 'sync'}",
+                "start": iso(start),
+                "end": iso(start + timedelta(minutes=30)),
+                "organizer": leaver.email,
+                "attendees": [{"email": me.email, "response": "accepted"}],
+            }
+        )
+
+
+def _handover(world: World, leaver: Person, last: date) -> tuple[list[str], list[str], list[str], list[str]]:
+    """What the world now holds, the world's own rows included: the leaver's open and closed ticket keys, the
+    persona's docs the leaver edits, and the leaver's meetings with the persona after the last day."""
+    me, tickets = world.persona, world.apps["tickets"]
+    docs, events = world.apps["docs"]["documents"], world.apps["calendar"]["events"]
+    open_keys = sorted(
+        t["key"] for t in tickets["tickets"] if t.get("assignee") == leaver.email and t.get("status", "todo") in OPEN
     )
-    return oracle
+    closed_keys = sorted(
+        t["key"] for t in tickets["tickets"] if t.get("assignee") == leaver.email and t.get("status") in CLOSED
+    )
+    doc_ids = sorted(
+        d["id"]
+        for d in docs
+        if d.get("owner") == me.email
+        and not d.get("trashed")
+        and any(s["email"] == leaver.email and s["role"] == "editor" for s in d.get("shared_with", []))
+    )
+    cutoff = world.at(last + timedelta(days=1), "00:00")
+    later = sorted(
+        e["id"]
+        for e in events
+        if e.get("organizer") == leaver.email
+        and e.get("status", "confirmed") != "cancelled"
+        and _start(world, e) >= cutoff
+        and any(_email(a) == me.email for a in e.get("attendees", []))
+    )
+    return open_keys, closed_keys, doc_ids, later
+
+
+def _stages(
+    draft: Draft,
+    leaver: Person,
+    successor: Person,
+    open_keys: list[str],
+    closed_keys: list[str],
+    doc_ids: list[str],
+    later: list[str],
+) -> None:
+    """A stage per part of the handover (tickets, docs, meetings), and the changes each allows."""
+    me = draft.world.persona
+    draft.stage(
+        "open tickets reassigned",
+        [
+            {
+                "name": f"{key} is assigned to {successor.name}",
+                "app": "tickets",
+                "table": "tickets",
+                "where": {"key": key, "assignee": successor.email},
+            }
+            for key in open_keys
+        ]
+        + [
+            {
+                "name": f"{key} (closed) stays with {leaver.name}",
+                "app": "tickets",
+                "table": "tickets",
+                "where": {"key": key, "assignee": leaver.email},
+            }
+            for key in closed_keys
+        ],
+        weight=max(1, len(open_keys)),
+    )
+    draft.stage(
+        "documents handed over",
+        [
+            {
+                "name": f"{doc} is shared with {successor.name} as editor",
+                "app": "docs",
+                "table": "documents",
+                "where": {"id": doc, "shared_with": {"has": {"email": successor.email, "role": "editor"}}},
+            }
+            for doc in doc_ids
+        ],
+        weight=max(1, len(doc_ids)),
+    )
+    draft.stage(
+        "later meetings declined",
+        [
+            {
+                "name": f"{event} is declined",
+                "app": "calendar",
+                "table": "events",
+                "where": {"id": event, "attendees": {"has": {"email": me.email, "response": "declined"}}},
+            }
+            for event in later
+        ],
+        weight=max(1, len(later)),
+    )
+    shares = {d["id"]: d.get("shared_with", []) for d in draft.world.apps["docs"]["documents"] if d["id"] in doc_ids}
+    draft.forbid += [
+        {
+            "name": f"{doc} keeps {share['email']}'s access (the handover adds, it takes nothing away)",
+            "app": "docs",
+            "table": "documents",
+            "where": {"id": doc, "shared_with": {"not": {"has": {"email": share["email"]}}}},
+        }
+        for doc in doc_ids
+        for share in shares.get(doc, [])
+    ]
+    draft.allow = {
+        "tickets": {"tickets": {"changed": ["assignee"], "where": {"key": {"one_of": open_keys}}}},
+        "docs": {"documents": {"changed": ["shared_with"], "where": {"id": {"one_of": doc_ids or ["-"]}}}},
+        "calendar": {"events": {"changed": ["attendees"], "where": {"id": {"one_of": later}}}},
+    }
+
+
+def _email(attendee: Any) -> str:
+    return attendee["email"] if isinstance(attendee, dict) else str(attendee)
+
+
+def _start(world: World, event: dict[str, Any]) -> Any:
+    from datetime import datetime  # noqa: PLC0415
+
+    value = event["start"]
+    if len(value) == 10:
+        return world.at(datetime.fromisoformat(value).date(), "00:00")
+    return datetime.fromisoformat(value)
+
+
+# -- edition 2: instructions composed from parts (phrasing.compose) --------------------------------------------------
+
+LEAVE = phrasing.Phrasebook(
+    requests=[
+        "{leaver} is leaving; {day} is their last day. Please hand their work over to {successor}: reassign all of "
+        "{leaver_first}'s open tickets to {successor_first}, give {successor_first} edit access to my documents that "
+        "{leaver_first} can edit, and decline {leaver_first}'s meetings after their last day.",
+        "Offboarding for {leaver}: their last day is {day} and {successor} takes over. Move every open ticket of "
+        "theirs to {successor_first}, share each of my docs {leaver_first} has edit rights on with {successor_first} "
+        "as editor, and decline the meetings {leaver_first} organized for after {day}.",
+        "Can you do the handover from {leaver_first} to {successor_first}? {leaver_first} leaves after {day}. Open "
+        "tickets go to {successor_first}; {successor_first} needs edit access wherever {leaver_first} could edit my "
+        "documents; and please decline {leaver_first}'s invitations for any meeting after {day}.",
+        "{leaver_first} finishes on {day}, and {successor} is picking up their work. Please reassign "
+        "{leaver_first}'s open tickets to {successor_first}, make {successor_first} an editor on every doc of mine "
+        "that {leaver_first} can edit, and decline {leaver_first}'s meetings after {day}.",
+        "Could you sort out {leaver}'s handover? Last day: {day}. Successor: {successor}. That means: open tickets "
+        "reassigned to {successor_first}, edit access for {successor_first} on my documents {leaver_first} can edit, "
+        "and {leaver_first}'s meetings after {day} declined.",
+        "Please hand {leaver_first}'s work to {successor_first}; {leaver_first}'s last day is {day}. Every open "
+        "ticket assigned to {leaver_first} goes to {successor_first}, {successor_first} gets edit rights on my docs "
+        "that {leaver_first} can edit, and I decline {leaver_first}'s meetings that come after {day}.",
+        "With {leaver} leaving after {day}, can you move their open tickets to {successor}, share with "
+        "{successor_first} as editor every document of mine that {leaver_first} can edit, and decline "
+        "{leaver_first}'s meetings after that day?",
+        "Handover time: {leaver_first} is off after {day} and {successor_first} inherits their work. Reassign the "
+        "open tickets, give {successor_first} edit access to my docs {leaver_first} edits, and decline "
+        "{leaver_first}'s meetings scheduled after {day}.",
+        "I need {leaver}'s offboarding done. They leave after {day}. {successor} should get all of {leaver_first}'s "
+        "open tickets and edit access to my documents {leaver_first} can edit; decline {leaver_first}'s meetings "
+        "after {day} for me.",
+        "Please transfer {leaver_first}'s open tickets to {successor_first}, add {successor_first} as an editor to my "
+        "docs that {leaver_first} can edit, and decline any of {leaver_first}'s meetings after {day}, which is "
+        "{leaver_first}'s last day.",
+        "Could you take care of the handover from {leaver} to {successor}? {leaver_first}'s last day is {day}. Open "
+        "tickets to {successor_first}, editor access for {successor_first} on my documents where {leaver_first} is "
+        "an editor, and decline {leaver_first}'s meetings after {day}.",
+        "{leaver_first} is moving on ({day} is the last day). Please make {successor_first} the assignee of all "
+        "{leaver_first}'s open tickets, give {successor_first} edit access to my docs {leaver_first} can edit, and "
+        "decline {leaver_first}'s meetings after {day}.",
+        "Can you handle offboarding {leaver_first}? {successor} takes over from them after {day}. Reassign their "
+        "open tickets, share my documents they can edit with {successor_first} (edit rights), and decline their "
+        "meetings after {day}.",
+        "Please do the usual leaver handover for {leaver}: last day {day}, successor {successor}. Open tickets move "
+        "to {successor_first}; {successor_first} becomes an editor of my documents {leaver_first} can edit; "
+        "{leaver_first}'s meetings after {day} get declined.",
+        "{successor_first} is taking over from {leaver_first}, who leaves after {day}. Could you reassign "
+        "{leaver_first}'s open tickets to {successor_first}, give {successor_first} edit access to each doc of mine "
+        "{leaver_first} can edit, and decline {leaver_first}'s meetings after {day}?",
+        "Offboard {leaver_first}, please. Last day {day}. Hand the open tickets to {successor_first}, give "
+        "{successor_first} editor access to my docs that {leaver_first} can edit, decline {leaver_first}'s meetings "
+        "after {day}.",
+        "Would you hand over {leaver}'s work to {successor}? {leaver_first} is gone after {day}. All open tickets to "
+        "{successor_first}, edit access for {successor_first} on my documents {leaver_first} can edit, and decline "
+        "{leaver_first}'s meetings after {day}.",
+        "Please get {successor_first} set up to cover for {leaver_first}, who leaves after {day}: reassign "
+        "{leaver_first}'s open tickets to them, give them edit access to my documents {leaver_first} can edit, and "
+        "decline {leaver_first}'s meetings after {day}.",
+        "Before {leaver_first} leaves ({day} is the last day), can you move their open tickets to {successor}, make "
+        "{successor_first} an editor on my docs {leaver_first} can edit, and decline {leaver_first}'s meetings after "
+        "{day}?",
+        "Leaver handover: {leaver} (last day {day}) to {successor}. Open tickets reassigned, edit access on my docs "
+        "where {leaver_first} can edit, {leaver_first}'s meetings after {day} declined. Can you do that?",
+        "---------- Forwarded message ----------\nSubject: {leaver}'s last day\n\n{leaver_first}'s last day is {day}; "
+        "{successor} takes over.\n----------\n\nCan you do the handover? Reassign {leaver_first}'s open tickets to "
+        "{successor_first}, give {successor_first} edit access to my documents {leaver_first} can edit, and decline "
+        "{leaver_first}'s meetings after {day}.",
+        "Forwarding the news that {leaver} leaves after {day} and {successor} takes over. Please reassign "
+        "{leaver_first}'s open tickets to {successor_first}, share my docs {leaver_first} can edit with "
+        "{successor_first} as editor, and decline {leaver_first}'s meetings after {day}.",
+    ],
+    openers=[
+        "Sad news, but we need to plan for it.",
+        "HR confirmed the dates.",
+        "{leaver_first} handed in their notice.",
+        "Team changes coming up.",
+        "I want a clean handover this time.",
+        "Let's make sure nothing falls through the cracks.",
+        "{successor_first} agreed to take this on.",
+        "Admin for a leaver.",
+        "I've been putting this off.",
+        "Please help me with a handover.",
+        "People changes on the team.",
+        "Offboarding admin.",
+        "{leaver_first}'s leaving do is next week.",
+        "The org chart is changing again.",
+        "{leaver_first} is moving to another company.",
+        "We're losing a good one.",
+        "I promised {successor_first} a smooth start.",
+    ],
+    closers=[
+        "Leave closed tickets as they are.",
+        "Only open tickets need to move.",
+        "Don't decline meetings before {day}.",
+        "Documents {leaver_first} can only view don't need changing.",
+        "Don't touch other people's tickets.",
+        "Don't remove {leaver_first}'s access, just add {successor_first}'s.",
+        "Keep meetings on or before {day} as they are.",
+        "Don't reassign anything that's already done.",
+        "Edit access only, not ownership.",
+        "Nothing else needs to change.",
+        "Leave other colleagues' work alone.",
+        "Only my documents.",
+        "Don't reassign tickets that belong to other people.",
+        "Keep {leaver_first}'s meetings up to {day} as they are.",
+    ],
+)
+PHRASEBOOKS = {"leave": LEAVE}
+"""Edition 2's phrasebooks by intent."""
+
+
+def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+    """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
+    leaver, successor = world.person(params["leaver"]), world.person(params["successor"])
+    values = {
+        "leaver": leaver.name,
+        "leaver_first": leaver.first_name,
+        "successor": successor.name,
+        "successor_first": successor.first_name,
+        "day": human_day(world.day(params["last_day"])),
+    }
+    return phrasing.word(world, params["wording"], "offboard", "leave", LEAVE, values)

@@ -1,341 +1,595 @@
-"""flaky-triage (edition 2): file and triage the bug reports a colleague mailed, while the tracker misbehaves.
+"""travel: plan a trip to an offsite (the kind of task `scenarios/travel.yaml` is, generalized).
 
-A colleague (the reporter) mailed the persona two or three bug reports this morning, each about one component:
-an outage (down for everyone), a bug that blocks one customer, or a cosmetic glitch. The team's triage guide in
-Docs says where bugs go (one project), their type, and the priority and severity label each kind gets; feature
-ideas are not filed (a distractor mail holds one). The persona is asked to file one ticket per report by the guide
-and reply to the reporter with the keys. The tracker fails one `create_ticket` call (`fault`):
-
-- `error`: an HTTP 503 before the tool runs (retry it);
-- `timeout`: no answer within the call deadline, "may or may not have been applied" (it was not: look, then retry);
-- `rate_limit`: an HTTP 429 naming when to retry (wait, then retry);
-- `lost_reply`: an HTTP 502 although the ticket was created (look it up; a blind retry files a duplicate).
-
-Judged: exactly one new ticket per report (found by its component), in the guide's project, a bug at the guide's
-priority with its severity label and no other; as many new tickets as reports (no duplicate from a blind retry, no
-ticket for the idea); the reporter told every new key. Required process check by fault: the failed create retried
-(`error`, `timeout`), the rate limit waited out, or the lost create not redone. Also: the guide read before filing.
+A colleague mails about an offsite in another city: the days, the venue, the
+hotel, who goes. The persona flies in the day before and back the day after.
+Steps: 2 = block both travel days and reply confirming them; 3 = also write an
+itinerary doc the team can edit and reply with its link; 4 = also file the
+approval ticket the travel policy doc asks for (project, type, the manager as
+assignee, the doc linked). Distractors: an outside hotel upsell and an older
+mail about another trip with other dates.
+Judged by role: the two events the agent added (one within each travel day,
+or all that day), the doc it added (hotel, venue and both travel days, parsed;
+each teammate an editor), the ticket it added, the reply it sent.
 """
 
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing
-from orchestrator.generate.family import Draft, Family, register
-from orchestrator.generate.world import World, iso
+from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
+from orchestrator.generate.organization import OFFICES
+from orchestrator.generate.world import Person, World, iso
 
-FAULTS = ("error", "timeout", "rate_limit", "lost_reply")
-SEVERITY = {"outage": ("highest", "sev1"), "blocker": ("high", "sev2"), "cosmetic": ("low", "sev3")}
-COMPONENTS = (
-    "checkout page",
-    "CSV export",
-    "SSO login",
-    "invoice PDF",
-    "search results",
-    "mobile sync",
-    "password reset",
-    "dashboard charts",
-    "notification emails",
-    "file upload",
-    "audit log",
-    "billing portal",
-    "calendar sync",
-    "API tokens page",
-    "report scheduler",
-)
-SYMPTOMS = {
-    "outage": "Since {time} the {component} fails for every customer with an internal error; nobody can use it.",
-    "blocker": "{company}'s admins get an error on the {component} every time, which blocks their month-end work. "
-    "Other customers are fine.",
-    "cosmetic": "On the {component} the labels overlap the icons by a few pixels. Purely cosmetic, nothing breaks.",
+INSTRUCTIONS = {
+    2: [
+        "{organizer} emailed me about the {city} offsite. Block my travel days on my calendar and reply to "
+        "{organizer} confirming which days I travel.",
+        "Please handle {organizer}'s mail about the offsite in {city}: put my two travel days in my calendar and "
+        "let {organizer} know the days I'll be travelling.",
+    ],
+    3: [
+        "{organizer} emailed me about the {city} offsite. Block the travel days on my calendar, write the itinerary "
+        "into a doc the team can edit, and reply to {organizer} with the doc link.",
+        "Sort out my {city} offsite trip from {organizer}'s mail: travel days blocked in my calendar, an itinerary "
+        "doc that everyone going can edit, and a reply to {organizer} with its link.",
+    ],
+    4: [
+        "{organizer} emailed me about the {city} offsite. Block the travel days on my calendar, write the itinerary "
+        "into a doc shared with the team, file a travel-approval ticket, and reply to {organizer} with the doc link.",
+        "Please plan my trip to the {city} offsite ({organizer}'s mail): travel days in my calendar, an itinerary "
+        "doc the team can edit, the approval ticket our travel policy wants, and a reply to {organizer} with the "
+        "link.",
+    ],
 }
-IDEAS = (
-    ("dark mode", "a dark mode for the dashboard"),
-    ("keyboard shortcuts", "keyboard shortcuts in the editor"),
-    ("emoji reactions", "emoji reactions on comments"),
-)
-"""Feature ideas a distractor mail holds: (the words a ticket about it would use, the mail's wording)."""
-DEADLINE_S = 1.0
-"""The call deadline of a `timeout` task (seconds of real time an agent waits for the hung call)."""
-
-REQUESTS = [
-    "{reporter} mailed me {count} bug reports this morning. File a ticket for each following our triage guide in "
-    "Docs, and reply to {reporter} with the ticket keys.",
-    "Please file {reporter}'s bug reports from today ({count} mails) the way the triage guide says, then send "
-    "{reporter} the keys.",
-    "Can you sort out the bug reports {reporter} sent me today? One ticket per report, triaged by our guide in Docs, "
-    "and let {reporter} know the keys.",
-    "{reporter} found {count} bugs; the reports are in my inbox. Ticket each one per the triage guide (project, "
-    "priority, severity label) and reply with the keys.",
-    "Triage and file today's bug reports from {reporter}: one ticket each, as our bug triage guide says. {reporter} "
-    "wants the keys back.",
-    "Please turn {reporter}'s {count} bug mails from this morning into tickets, following the triage guide, and tell "
-    "{reporter} which keys they got.",
-    "There are {count} new bug reports from {reporter} in my mail. File them by the book (the triage guide in Docs) "
-    "and reply to {reporter} with the keys so they can follow them.",
-    "Could you log {reporter}'s bug reports in the tracker? Our triage guide says where and how. Send {reporter} the "
-    "ticket keys afterwards.",
-    "File a ticket for every bug {reporter} reported today, triaged per our guide, and reply to them with the keys. "
-    "Only real bugs, please.",
-    "{reporter} is waiting for tickets for the bugs they mailed me today. Create them as the triage guide describes "
-    "and reply with the keys.",
-    "Get {reporter}'s {count} bug reports into the tracker (the triage guide in Docs has the rules) and let "
-    "{reporter} know the keys.",
-    "Can you take care of today's bug reports from {reporter}? Each needs a ticket set up per our triage guide; then "
-    "mail {reporter} the keys.",
-    "I got {count} bug reports from {reporter}. Please file one ticket per bug exactly as our triage guide says and "
-    "answer {reporter} with the keys.",
-    "Please process {reporter}'s bug mails from this morning: tickets filed per the triage guide, keys sent back to "
-    "{reporter}.",
-    "{reporter} reported {count} bugs by mail. Put each into the tracker with the priority and label the triage guide "
-    "gives, and reply to {reporter} with the keys.",
-    "Bug reports from {reporter} need filing: follow the triage guide in Docs for each, one ticket per bug, and send "
-    "{reporter} the keys.",
-    "Forwarding you the job: {reporter} sent {count} bug reports today. File them as our guide says and reply to "
-    "{reporter} with the ticket keys.",
-    "Would you file the bugs {reporter} mailed me today? Triage them with our guide and reply with the keys when "
-    "they're in.",
-    "Today's bug reports from {reporter} ({count} of them) should become tickets, triaged the way the guide in Docs "
-    "says. Reply to {reporter} with the keys.",
-    "Please log each of {reporter}'s new bug reports as a ticket (triage guide rules) and tell {reporter} the keys "
-    "in a reply.",
-    "Handle {reporter}'s {count} bug reports for me: a ticket for each as per the triage guide, then the keys to "
-    "{reporter}.",
-    "{reporter} needs the bugs from this morning's mails filed. Use our triage guide for project, priority and label, "
-    "and reply with the keys.",
-    "Please get {reporter}'s reported bugs into the tracker today, triaged as the guide says, and send them the keys.",
-    "Can you file {reporter}'s bug reports (in my inbox since this morning) following the triage guide, and reply "
-    "to {reporter} with the keys?",
-]
-OPENERS = [
-    "The tracker has been flaky all morning, so double-check what you file.",
-    "Heads-up: the ticket system is timing out now and then today.",
-    "Busy morning here.",
-    "QA was busy yesterday.",
-    "I'm in workshops until lunch.",
-    "Our tracker is having a bad day, sorry in advance.",
-    "Quick one before standup.",
-    "Something for your list today.",
-]
-CLOSERS = [
-    "Make sure nothing gets filed twice.",
-    "No duplicates, please: check before you retry.",
-    "Keep the reply short.",
-    "Don't file anything that isn't a bug.",
-    "Go by the guide for the priorities, not by gut feeling.",
-    "If the tracker errors, look before you try again.",
-    "One ticket per bug, no more.",
-    "The guide is the doc called 'Bug triage guide'.",
-]
 
 
 @register
-class FlakyTriage(Family):
-    """The task family of bug reports filed and triaged while the tracker fails a call."""
+class Travel(Family):
+    """The task family of travel to an offsite: flights and hotel booked by policy, calendar, tickets and mail."""
 
-    name = "flaky-triage"
-    title = "File and triage bug reports while the tracker fails"
-    apps = ("mail", "docs", "tickets")
-    knobs = {"steps": (2, 3), "distractors": (0, 1)}
-    split_params = ("template", "fault", "kinds")
-    editions = (2,)
+    name = "travel"
+    title = "Plan travel to an offsite"
+    apps = ("mail", "calendar", "docs", "tickets")
+    knobs = {"steps": (2, 3, 4), "distractors": (0, 1, 2)}
+    split_params = ("city", "days", "team_size", "steps", "phrasing", "distractors")
 
     def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        users = {u["email"] for u in world.apps["tickets"]["users"]}
-        people = [p for p in world.people if p.email in users and p.email != world.persona.email]
-        companies = sorted({o.company for o in world.outsiders if o.company})
-        if not people or not companies:
+        steps = knobs.get("steps", 3)
+        if steps == 4 and not world.persona.manager:
             return None
-        count = knobs.get("steps", 2)
-        kinds = rng.sample(list(SEVERITY), count)
-        seed = rng.randrange(1 << 30)
+        office = rng.choice([o for o in OFFICES if o.city != world.persona.city])
+        local = fake(rng, office.locale)
+        venue = f"{local.last_name()} Forum"
+        street = local.street_address().replace("\n", ", ")
+        hotel = f"Hotel {local.last_name()}"
+        team = rng.sample([p for p in world.people if p.email != world.persona.manager], rng.randint(1, 3))
+        organizer = team[0]
+        first = rng.randint(8, 10)  # next week, Tuesday to Thursday
+        days = rng.choice([1, 2]) if first < 10 else 1
+        if world.edition == 2:  # any weekday may be today: still next week's Tuesday to Thursday
+            first -= world.start.weekday()
         params = {
-            "reporter": rng.choice(people).email,
-            "project": rng.choice(world.apps["tickets"]["projects"])["key"],
-            "kinds": kinds,
-            "components": rng.sample(COMPONENTS, count),
-            "company": rng.choice(companies),
-            "times": [f"{rng.randint(6, 8):02d}:{rng.choice(['05', '20', '35', '50'])}" for _ in kinds],
-            "idea": list(rng.choice(IDEAS)) if knobs.get("distractors", 0) else None,
-            "fault": rng.choice(FAULTS),
-            "at": rng.randint(1, count),
-            "seed": seed,
+            "city": office.city,
+            "venue": venue,
+            "street": street,
+            "hotel": hotel,
+            "organizer": organizer.email,
+            "team": sorted(p.email for p in team),
+            "team_size": len(team),
+            "first": first,
+            "days": days,
+            "steps": steps,
+            "distractors": knobs.get("distractors", 0),
+            "phrasing": rng.randrange(len(INSTRUCTIONS[steps])),
+            "other_city": rng.choice(OFFICES).city,
         }
-        params["template"] = _instruction(world, params)[1]
-        return params
+        return params if world.edition != 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
-        me, reporter = world.persona, world.person(params["reporter"])
-        _seed(world, params)
-        draft = Draft(
-            world,
-            title="File the bug reports by the triage guide while the tracker fails",
-            instruction=_instruction(world, params)[0],
-            description=f"{len(params['kinds'])} bug report(s) from {reporter.name} filed in {params['project']} "
-            f"by the triage guide and the keys sent back; the tracker's create_ticket call {params['at']} meets "
-            f"a {params['fault']} fault.",
-            tags=["generated", "flaky-triage", "fault-injection", "retry", "mail", "docs", "tickets"],
-        )
-        _stages(draft, params, me.email)
-        draft.extra["faults"] = {"tickets": {"rules": [_rule(params)]}}
-        draft.oracle = _oracle(params)
-        draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
-        if params["fault"] == "timeout":
-            draft.limits["call_deadline_s"] = DEADLINE_S
+        trip = Trip.of(world, params)
+        _seed_mail(trip)
+        if trip.steps == 4 and trip.manager is not None:
+            _seed_policy(trip)
+        draft = _draft(trip)
+        allow: dict[str, Any] = {"calendar": {"events": {"added": True}}, "mail": {"messages": {"added": True}}}
+        oracle = _travel_days(draft, trip)
+        if trip.steps >= 3:
+            oracle += _itinerary(draft, trip, allow)
+        if trip.steps == 4 and trip.manager is not None:
+            oracle += _approval(draft, trip, trip.manager, allow)
+        oracle.append(_reply(draft, trip))
+        draft.allow = allow
+        draft.oracle = oracle
+        draft.limits = {"max_tool_calls": 60, "timeout_s": 600}
         return draft
 
 
-def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:
-    count = len(params["kinds"])
-    values = {"reporter": world.person(params["reporter"]).first_name, "count": {2: "two", 3: "three"}[count]}
-    return phrasing.compose(
-        world, random.Random(params["seed"]), "flaky-triage", "file", REQUESTS, values, openers=OPENERS, closers=CLOSERS
-    )
+@dataclass
+class Trip:
+    """One drawn trip: who organizes and goes, the offsite's days, and the days out and back."""
+
+    world: World
+    params: dict[str, Any]
+    organizer: Person
+    team: list[Person]
+    manager: Person | None
+    steps: int
+    first: date
+    last: date
+    out: date
+    back: date
+    venue: str
+    hotel: str
+    city: str
+    offsite: str
+
+    @classmethod
+    def of(cls, world: World, params: dict[str, Any]) -> Trip:
+        me = world.persona
+        first, last = world.day(params["first"]), world.day(params["first"] + params["days"] - 1)
+        return cls(
+            world,
+            params,
+            world.person(params["organizer"]),
+            [world.person(e) for e in params["team"]],
+            world.person(me.manager) if me.manager else None,
+            params["steps"],
+            first,
+            last,
+            first - timedelta(days=1),
+            last + timedelta(days=1),
+            params["venue"],
+            params["hotel"],
+            params["city"],
+            human_day(first) if first == last else f"{human_day(first)} and {human_day(last)}",
+        )
 
 
-def _seed(world: World, params: dict[str, Any]) -> None:
-    """The reports, the idea, the triage guide."""
-    me, reporter = world.persona, world.person(params["reporter"])
-    mail = world.apps["mail"].setdefault("messages", [])
-    for n, (kind, component, time) in enumerate(
-        zip(params["kinds"], params["components"], params["times"], strict=True)
-    ):
-        body = SYMPTOMS[kind].format(component=component, time=time, company=params["company"])
-        mail.append(
-            {
-                "id": f"bug-report-{n + 1}",
-                "from": reporter.address_line,
-                "to": [me.email],
-                "subject": f"Bug: {component}",
-                "sent_at": iso(world.start - timedelta(minutes=90 - 20 * n)),
-                "body": f"Hi {me.first_name},\n\n{body}\n\nSteps: open the {component} and try to use it.\n\n"
-                f"{reporter.first_name}",
-            }
-        )
-    if params["idea"]:
-        mail.append(
-            {
-                "id": "feature-idea",
-                "from": reporter.address_line,
-                "to": [me.email],
-                "subject": "Idea for the backlog",
-                "sent_at": iso(world.start - timedelta(minutes=15)),
-                "body": f"Not a bug, just a thought: {params['idea'][1]} would be lovely some day.\n\n{reporter.first_name}",
-            }
-        )
-    rules = "\n".join(
-        f"- {label}: {what}, priority **{prio}**, label `{label}`."
-        for what, (prio, label) in (
-            ("an outage or data loss (down for everyone)", SEVERITY["outage"]),
-            ("a bug that blocks one customer's work", SEVERITY["blocker"]),
-            ("a cosmetic bug", SEVERITY["cosmetic"]),
-        )
+def _seed_mail(trip: Trip) -> None:
+    """The organizer's mail about the offsite, and the distractors: an outside upsell, an older trip's mail."""
+    world, params, me, organizer = trip.world, trip.params, trip.world.persona, trip.organizer
+    first, out, back, city = trip.first, trip.out, trip.back, trip.city
+    invite_id = f"offsite-{city.lower().replace(' ', '-')}-{first.isoformat()}"
+    world.apps["mail"]["messages"].append(
+        {
+            "id": invite_id,
+            "from": organizer.address_line,
+            "to": [me.email],
+            "cc": [p.email for p in trip.team if p is not organizer],
+            "subject": f"{city} offsite - travel",
+            "sent_at": iso(world.start - timedelta(minutes=50)),
+            "body": f"Hi {me.first_name},\n\nthe {city} offsite is on {trip.offsite} at {trip.venue} ({street_line(params)}). "
+            f"Please fly in the day before, {human_day(out)}, and back on {human_day(back)}. The office booked "
+            f"everyone into {trip.hotel}.\n\n"
+            + (
+                f"Could you put together the itinerary for the team ({join([p.first_name for p in trip.team] + ['you'])}) "
+                "and give all of us edit access so we can add our flights? Travel approval works as the travel "
+                "policy doc says.\n\n"
+                if trip.steps >= 3
+                else "Let me know your travel days.\n\n"
+            )
+            + f"Thanks!\n{organizer.first_name}",
+        }
     )
+    if params["distractors"] >= 1:
+        world.apps["mail"]["messages"].append(
+            {
+                "id": f"upsell-{first.isoformat()}",
+                "from": "Booking Deals <deals@booking-deals.test>",
+                "to": [me.email],
+                "subject": f"Upgrade your {city} stay today!",
+                "sent_at": iso(world.start - timedelta(minutes=80)),
+                "body": f"Exclusive offer for your {city} trip. Reply to this mail to upgrade to a suite.",
+            }
+        )
+    if params["distractors"] >= 2:
+        old = world.start - timedelta(days=40)
+        world.apps["mail"]["messages"].append(
+            {
+                "id": f"old-trip-{first.isoformat()}",
+                "from": organizer.address_line,
+                "to": [me.email],
+                "is_read": True,
+                "subject": f"{params['other_city']} workshop - travel",
+                "sent_at": iso(old),
+                "body": f"Hi {me.first_name},\n\nfor the {params['other_city']} workshop please travel on "
+                f"{human_day(old.date() + timedelta(days=3))} and back on {human_day(old.date() + timedelta(days=5))}.\n\n"
+                f"{organizer.first_name}",
+            }
+        )
+
+
+def _seed_policy(trip: Trip) -> None:
+    """The TRAVEL project and the travel policy doc that says how to file an approval."""
+    world, me, manager = trip.world, trip.world.persona, trip.manager
+    assert manager is not None
+    tickets = world.apps["tickets"]
+    if not any(p["key"] == "TRAVEL" for p in tickets["projects"]):
+        tickets["projects"].append({"key": "TRAVEL", "name": "Travel approvals", "lead": manager.email})
     world.apps["docs"]["documents"].append(
         {
-            "id": "triage-guide",
-            "title": "Bug triage guide",
-            "owner": me.email,
-            "updated_at": iso(world.start - timedelta(days=20)),
-            "content": f"# Bug triage guide\n\nEvery bug goes to project **{params['project']}** as type **bug**, one ticket "
-            f"per bug, with a priority and exactly one severity label:\n\n{rules}\n\nFeature ideas are not filed as "
-            "tickets. Reply to the reporter with the new keys.\n",
+            "id": "travel-policy",
+            "title": "Travel policy",
+            "owner": manager.email,
+            "shared_with": [{"email": me.email, "role": "viewer"}],
+            "updated_at": iso(world.start - timedelta(days=60)),
+            "content": "# Travel policy\n\nEvery trip needs an approval ticket before booking:\n\n"
+            "- project TRAVEL, type **request**\n"
+            f"- assigned to your manager ({me.first_name} reports to {manager.name}: {manager.email})\n"
+            "- the description links the trip's itinerary document\n\n"
+            f"Keep itineraries inside {world.org}: never share them outside {world.domain}.\n",
         }
     )
 
 
-def _about(component: str) -> dict[str, Any]:
-    return {"any": [{col: {"says": {"phrase": component, "claimed": False}}} for col in ("title", "description")]}
-
-
-def _stages(draft: Draft, params: dict[str, Any], me: str) -> None:
-    project, reporter = params["project"], params["reporter"]
-    recovery = {"error": ("the failed create was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "timeout": ("the create that timed out was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "rate_limit": ("the rate limit was waited out before retrying", {"waited_for_rate_limit": "tickets__create_ticket"}),
-                "lost_reply": ("the create whose reply was lost was not redone", {"no_duplicate_after_lost_reply": "tickets__create_ticket"}),
-                }[params["fault"]]  # fmt: skip
-    draft.stage("recovered from the tracker's fault", [
-        {"name": recovery[0], "journal": recovery[1], "required": True},
-        {"name": "read the triage guide before filing", "journal": {"read_first": "tickets__create_ticket", "entity": {
-            "app": "docs", "table": "documents", "where": {"id": "triage-guide"}}}},
-    ], weight=0.5)  # fmt: skip
-    checks: list[dict[str, Any]] = []
-    for kind, component in zip(params["kinds"], params["components"], strict=True):
-        prio, label = SEVERITY[kind]
-        others = [s[1] for s in SEVERITY.values() if s[1] != label]
-        checks.append({"name": f"one ticket about the {component}: a {project} bug at {prio} priority labelled {label}",
-                       "app": "tickets", "table": "tickets", "added": True, "where": _about(component),
-                       "expect": {"count": 1, "all": {"project": project, "type": "bug", "priority": prio,
-                                                      "labels": {"contains": label, "not": {"has": {"one_of": others}}}}}})  # fmt: skip
-    checks.append({"name": f"{len(params['kinds'])} new tickets in all (no duplicate, nothing for the idea)",
-                   "app": "tickets", "table": "tickets", "added": True, "expect": {"count": len(params["kinds"])}})  # fmt: skip
-    draft.stage("every report filed once, by the guide", checks, weight=2)
-    draft.stage("the reporter has the keys", [
-        {"name": "the reporter is told every new key", "told": {"who": [reporter], "facts": [
-            {"mentions_code": {"from": {"app": "tickets", "table": "tickets", "added": True, "where": _about(c), "field": "key"}}}
-            for c in params["components"]]}},
-    ])  # fmt: skip
-    draft.allow = {
-        "tickets": {"tickets": {"added": True, "where": {"project": project}}},
-        "mail": {"messages": {"added": True}},
-    }
-    draft.forbid = [{"name": "mail goes to the reporter only", "app": "mail", "table": "messages", "change": "added",
-                     "where": {"folder": "sent", "any": [{f: {"has": {"not_equals": reporter}}} for f in ("to", "cc", "bcc")]}}]  # fmt: skip
-    if params["idea"]:
-        draft.forbid.append({"name": "the feature idea is not filed", "app": "tickets", "table": "tickets", "change": "added",
-                             "where": _about(params["idea"][0])})  # fmt: skip
-
-
-def _rule(params: dict[str, Any]) -> dict[str, Any]:
-    rule: dict[str, Any] = {"tool": "create_ticket", "calls": [params["at"]]}
-    if params["fault"] == "error":
-        rule["message"] = "HTTP 503 Service Unavailable: upstream tickets-api did not respond in time. Please retry."
+def _draft(trip: Trip) -> Draft:
+    steps, city, out, back = trip.steps, trip.city, trip.out, trip.back
+    if trip.world.edition == 2:
+        instruction = _word(trip.world, trip.params).text
     else:
-        rule["kind"] = params["fault"]
-    if params["fault"] == "rate_limit":
-        rule["retry_after_s"] = 0.5
-    return rule
-
-
-def _oracle(params: dict[str, Any]) -> list[dict[str, Any]]:
-    """Read the reports and the guide, file each (the oracle recovers from the fault as its policy says: it waits
-    and retries, or looks up a lost create), check the project, reply with the keys."""
-    reporter, project = params["reporter"], params["project"]
-    oracle: list[dict[str, Any]] = [
-        {"tool": "mail__search_messages", "args": {"query": f"from:{reporter} subject:bug"}},
-        *(
-            {"tool": "mail__get_message", "args": {"message_id": f"bug-report-{n + 1}"}, "save": f"report{n + 1}"}
-            for n in range(len(params["kinds"]))
-        ),
-        {"tool": "docs__search_documents", "args": {"query": "triage guide"}, "save": "guides"},
-        {"tool": "docs__get_document", "args": {"document_id": "${guides.documents.0.id}"}},
-    ]
-    for n, (kind, component) in enumerate(zip(params["kinds"], params["components"], strict=True)):
-        prio, label = SEVERITY[kind]
-        oracle.append(
-            {
-                "tool": "tickets__create_ticket",
-                "save": f"t{n + 1}",
-                "unchecked": ["title", "description"],
-                "args": {
-                    "project": project,
-                    "type": "bug",
-                    "priority": prio,
-                    "labels": [label],
-                    "title": f"{component[:1].upper() + component[1:]}: {kind}",
-                    "description": SYMPTOMS[kind].format(
-                        component=component, time=params["times"][n], company=params["company"]
-                    ),
-                },
-            }
+        instruction = phrase(
+            INSTRUCTIONS[steps], trip.params["phrasing"], organizer=trip.organizer.first_name, city=city
         )
-    oracle.append({"tool": "tickets__search_tickets", "args": {"project": project, "status": "todo"}})
-    keys = ", ".join(f"${{t{n + 1}.key}} ({c})" for n, c in enumerate(params["components"]))
-    oracle.append(
-        {"tool": "mail__reply", "args": {"message_id": "${report1.id}", "body": f"Thanks, all filed: {keys}."}}
+    return Draft(
+        trip.world,
+        title=f"Plan the trip to the {city} offsite",
+        instruction=instruction,
+        description=f"Travel out on {human_day(out)} and back on {human_day(back)}; "
+        + {
+            2: "block both days and confirm them to the organizer.",
+            3: "block both days, write an itinerary the team can edit, reply with its link.",
+            4: "block both days, write a shared itinerary, file the approval ticket, reply with the link.",
+        }[steps],
+        tags=["generated", "travel", "mail", "calendar"]
+        + (["docs"] if steps >= 3 else [])
+        + (["tickets"] if steps == 4 else []),
     )
+
+
+def _on(day: date, world: World, trip: tuple[date, date]) -> dict[str, Any]:
+    """An event on `day`: within it, a night flight (leaving that evening or in the small hours, landing the next day),
+    an afternoon flight landing after midnight (whatever zone its times are written in), all that day, or an all-day
+    block over the trip that covers it (starting at most a day before it, ending at most a day after it)."""
+    after = day + timedelta(days=1)
+    first, last = trip[0] - timedelta(days=1), trip[1] + timedelta(days=2)
+    return {
+        "status": "confirmed",
+        "any": [
+            {
+                "all_day": True,
+                "start": {"gte": first.isoformat(), "lte": day.isoformat()},
+                "end": {"gte": day.isoformat(), "lte": last.isoformat()},
+            },
+            {"start": {"same_date": day.isoformat()}, "end": {"same_date": day.isoformat()}},
+            {
+                "start": {"gte": iso(world.at(day, "00:00"))},
+                "end": {
+                    "within": {  # "00:00 to 24:00"
+                        "start": iso(world.at(day, "00:00")),
+                        "end": iso(world.at(after, "00:00")),
+                    }
+                },
+            },
+            {
+                "start": {"within": {"start": iso(world.at(day, "18:00")), "end": iso(world.at(after, "06:00"))}},
+                "end": {"within": {"start": iso(world.at(after, "00:00")), "end": iso(world.at(after, "18:00"))}},
+            },  # a night flight
+            {
+                "start": {"within": {"start": iso(world.at(day, "12:00")), "end": iso(world.at(day, "18:00"))}},
+                "end": {"within": {"start": iso(world.at(after, "00:00")), "end": iso(world.at(after, "06:00"))}},
+            },  # lands after midnight
+            {"all_day": True, "start": day.isoformat(), "end": {"one_of": [day.isoformat(), after.isoformat()]}},
+        ],
+    }
+
+
+def _travel_days(draft: Draft, trip: Trip) -> list[dict[str, Any]]:
+    """The stage of the two travel events; the oracle up to creating them (reading the mail, and the policy)."""
+    world, organizer, city, out, back = trip.world, trip.organizer, trip.city, trip.out, trip.back
+    draft.stage(
+        "travel days blocked",
+        [
+            {
+                "name": f"the way out, {human_day(out)}, is blocked (an event that day, or one block over the trip)",
+                "app": "calendar",
+                "table": "events",
+                "added": True,
+                "where": _on(out, world, (out, back)),
+            },
+            {
+                "name": f"the way back, {human_day(back)}, is blocked",
+                "app": "calendar",
+                "table": "events",
+                "added": True,
+                "where": _on(back, world, (out, back)),
+            },
+        ],
+    )
+    oracle: list[dict[str, Any]] = [
+        {
+            "tool": "mail__search_messages",
+            "args": {"query": f"from:{organizer.email} subject:{city.split()[0].lower()}"},
+            "save": "found",
+        },
+        {"tool": "mail__get_message", "args": {"message_id": "${found.messages.0.id}"}, "save": "invite"},
+    ]
+    if trip.steps == 4:
+        oracle += [
+            {"tool": "docs__search_documents", "args": {"query": "travel policy"}, "save": "policies"},
+            {"tool": "docs__get_document", "args": {"document_id": "${policies.documents.0.id}"}},
+        ]
+    oracle += [
+        {
+            "tool": "calendar__create_event",
+            "args": {
+                "title": f"Travel to {city}",
+                "start": iso(world.at(out, "14:00")),
+                "end": iso(world.at(out, "18:00")),
+                "description": f"Flight to {city}.",
+            },
+            "unchecked": ["title", "description"],
+        },
+        {
+            "tool": "calendar__create_event",
+            "args": {
+                "title": f"Travel back from {city}",
+                "start": iso(world.at(back, "10:00")),
+                "end": iso(world.at(back, "14:00")),
+                "description": "Flight home.",
+            },
+            "unchecked": ["title", "description"],
+        },
+    ]
     return oracle
+
+
+def _itinerary(draft: Draft, trip: Trip, allow: dict[str, Any]) -> list[dict[str, Any]]:
+    """The stage of the itinerary doc the team can edit; the oracle's steps writing and sharing it."""
+    out, back, hotel, venue, city = trip.out, trip.back, trip.hotel, trip.venue, trip.city
+    others = [p for p in trip.team]
+    draft.stage(
+        "itinerary shared with the team",
+        [
+            {
+                "name": "one new doc naming the venue and the hotel",
+                "app": "docs",
+                "table": "documents",
+                "added": True,
+                "expect": {"count": 1, "all": {"content": {"says": {"phrase": [hotel, venue], "all": True}}}},
+            },
+            {
+                "name": f"it gives the travel days, out {human_day(out)} and back {human_day(back)}",
+                "app": "docs",
+                "table": "documents",
+                "added": True,
+                "where": {"content": {"mentions_date": {"date": out.isoformat(), "claimed": True}}},
+                "expect": {
+                    "count": 1,
+                    "all": {"content": {"mentions_date": {"date": back.isoformat(), "claimed": True}}},
+                },
+            },
+        ]
+        + [
+            {
+                "name": f"{p.name} can edit it",
+                "app": "docs",
+                "table": "documents",
+                "added": True,
+                "where": {"shared_with": {"has": {"email": p.email, "role": "editor"}}},
+            }
+            for p in others
+        ],
+    )
+    allow["docs"] = {"documents": {"added": True}}
+    oracle: list[dict[str, Any]] = [
+        {
+            "tool": "docs__create_document",
+            "save": "doc",
+            "unchecked": ["title"],
+            "args": {
+                "title": f"{city} offsite itinerary",
+                "content": f"# {city} offsite itinerary\n\n- {human_day(out)}: travel to {city}, check in at {hotel}\n"
+                f"- {trip.offsite}: offsite at {venue}, {street_line(trip.params)}\n- {human_day(back)}: travel home\n\n"
+                "Add your flights below.\n",
+            },
+        }
+    ]
+    oracle += [
+        {"tool": "docs__share_document", "args": {"document_id": "${doc.id}", "email": p.email, "role": "editor"}}
+        for p in others
+    ]
+    return oracle
+
+
+def _approval(draft: Draft, trip: Trip, manager: Person, allow: dict[str, Any]) -> list[dict[str, Any]]:
+    """The stage of the approval ticket the policy asks for; the oracle's step filing it."""
+    doc_url = {"from": {"app": "docs", "table": "documents", "added": True, "field": "url"}}
+    draft.stage(
+        "approval filed",
+        [
+            {
+                "name": f"one new ticket, a TRAVEL request for {manager.name} that links the new doc",
+                "app": "tickets",
+                "table": "tickets",
+                "added": True,
+                "expect": {
+                    "count": 1,
+                    "all": {
+                        "project": "TRAVEL",
+                        "type": "request",
+                        "status": {"not_one_of": ["done", "cancelled"]},
+                        "assignee": manager.email,
+                        "description": {"contains": doc_url},
+                    },
+                },
+            },
+        ],
+        weight=1.5,
+    )
+    allow["tickets"] = {"tickets": {"added": True}}
+    return [
+        {
+            "tool": "tickets__create_ticket",
+            "unchecked": ["title"],
+            "args": {
+                "project": "TRAVEL",
+                "title": f"Travel approval - {trip.city} offsite",
+                "type": "request",
+                "assignee": manager.email,
+                "description": f"Trip to {trip.city}, {trip.out.isoformat()} to {trip.back.isoformat()}. Itinerary: ${{doc.url}}",
+            },
+        }
+    ]
+
+
+def _reply(draft: Draft, trip: Trip) -> dict[str, Any]:
+    """The stage of the reply to the organizer; the oracle's step sending it."""
+    organizer, steps, out, back = trip.organizer, trip.steps, trip.out, trip.back
+    doc_url = {"from": {"app": "docs", "table": "documents", "added": True, "field": "url"}}
+    if steps >= 3:
+        facts: list[dict[str, Any]] = [{"links": doc_url}]
+        body = f"Hi {organizer.first_name}, the itinerary is here and you can all edit it: ${{doc.url}}. My travel days are blocked."
+    else:
+        facts = [{"mentions_date": out.isoformat()}, {"mentions_date": back.isoformat()}]
+        body = f"Hi {organizer.first_name}, I fly in on {human_day(out)} and back on {human_day(back)}; both days are blocked."
+    what = "the new doc's link" if steps >= 3 else "the days out and back"
+    checks = [
+        {"name": f"{organizer.name} is told {what}, by any mail", "told": {"who": [organizer.email], "facts": facts}}
+    ]
+    draft.stage("replied to the organizer", checks)
+    return {"tool": "mail__reply", "args": {"message_id": "${invite.id}", "body": body}}
+
+
+def street_line(params: dict[str, Any]) -> str:
+    """The venue's address as one line: street and city."""
+    return f"{params['street']}, {params['city']}"
+
+
+def escape(text: str) -> str:
+    """`text` as a regular expression matching it literally (for generated checks)."""
+    return re.escape(text)
+
+
+# -- edition 2: instructions composed from parts (phrasing.compose) --------------------------------------------------
+
+STEPS = {
+    "block": [
+        "block my travel days on my calendar",
+        "put my two travel days in my calendar",
+        "block the day I fly out and the day I fly back in my calendar",
+        "mark both travel days as busy on my calendar",
+        "get my travel days onto my calendar",
+        "block out the travel days in my calendar",
+        "add my outbound and return travel days to my calendar",
+        "make sure both travel days are blocked on my calendar",
+    ],
+    "doc": [
+        "write the itinerary into a doc the team can edit",
+        "put the itinerary in a document everyone going can edit",
+        "write up an itinerary doc and give the people going edit access",
+        "create an itinerary document that the team going can edit",
+        "draft the trip itinerary in a doc shared with the team as editors",
+        "start an itinerary doc with the travel days, hotel and venue, editable by the team",
+        "make a doc with the itinerary that the others going can edit",
+        "write the itinerary (travel days, hotel, venue) in a doc the team can edit",
+        "set up an itinerary document and share it with the team for editing",
+        "put together an itinerary doc the whole group can edit",
+        "write an itinerary doc and let the team edit it",
+    ],
+    "ticket": [
+        "file the travel-approval ticket our travel policy asks for",
+        "raise the approval ticket the travel policy wants",
+        "open the travel approval ticket as our policy describes",
+    ],
+    "reply-days": [
+        "reply to {organizer} confirming which days I travel",
+        "let {organizer} know the days I'll be travelling",
+        "answer {organizer} with my travel days",
+        "write back to {organizer} confirming my travel dates",
+        "reply to {organizer} saying which days I'm travelling",
+    ],
+    "reply-link": [
+        "reply to {organizer} with the doc link",
+        "send {organizer} the itinerary link in a reply",
+        "answer {organizer} with a link to the itinerary",
+        "write back to {organizer} with the doc's link",
+        "reply to {organizer}'s mail with the link to the itinerary",
+    ],
+}
+PLAN = phrasing.Phrasebook(
+    requests=[
+        "{organizer} emailed me about the {city} offsite. Please {todo}.",
+        "Please handle {organizer}'s mail about the offsite in {city}: {todo}.",
+        "Sort out my {city} offsite trip from {organizer}'s mail: {todo}.",
+        "Can you plan my trip to the {city} offsite? {organizer}'s mail has the details. I need you to {todo}.",
+        "I'm going to the {city} offsite (see {organizer}'s email). Could you {todo}?",
+        "Could you take care of the travel side of the {city} offsite? Going by {organizer}'s mail, {todo}.",
+        "The {city} offsite is on; {organizer} sent the details. Please {todo}.",
+        "Trip prep for {city}, please. From {organizer}'s mail: {todo}.",
+        "Can you get me organised for the offsite in {city}? {organizer} mailed the plan. Please {todo}.",
+        "{organizer}'s offsite mail needs handling: {todo}. It's the one about {city}.",
+        "Please sort my travel for the {city} offsite that {organizer} wrote about: {todo}.",
+        "Would you plan the {city} trip for me? The offsite details are in {organizer}'s email; {todo}.",
+        "Offsite in {city}: {organizer} emailed the details. Can you {todo}?",
+        "I need my {city} offsite travel sorted. {organizer}'s mail says when and where. Please {todo}.",
+        "Could you deal with the logistics of the {city} offsite from {organizer}'s mail? Specifically: {todo}.",
+        "Please do my trip admin for the {city} offsite ({organizer} sent the info): {todo}.",
+        "Help me get ready for the {city} offsite. Read {organizer}'s email, then {todo}.",
+        "Travel for the {city} offsite, going by {organizer}'s mail: {todo}, please.",
+        "Can you handle my {city} offsite travel? {organizer}'s email has the offsite days; {todo}.",
+        "{organizer} is organising the {city} offsite and mailed me about it. Can you {todo}?",
+        "---------- Forwarded message ----------\nFrom: {organizer}\nSubject: {city} offsite\n\nDetails of the "
+        "offsite are in my mail to you.\n----------\n\nCan you sort out my trip? Please {todo}.",
+        "Forwarding {organizer}'s offsite mail to you (it's in my inbox): for the {city} trip, please {todo}.",
+    ],
+    openers=[
+        "Offsite season again.",
+        "I'm looking forward to {city}.",
+        "Travel admin, my favourite.",
+        "The offsite is coming up fast.",
+        "I haven't planned anything for the trip yet.",
+        "{organizer} needs an answer soon.",
+        "I'll be travelling next week.",
+        "Let's get the trip sorted early.",
+        "Could you help me with a trip?",
+        "One more thing before the offsite.",
+        "I'd like the travel settled today.",
+        "Trip planning time.",
+    ],
+    closers=[
+        "I fly in the day before and back the day after, as {organizer} suggests.",
+        "The hotel and venue details are in {organizer}'s mail.",
+        "Don't share anything outside the company.",
+        "Ignore hotel upgrade offers.",
+        "Mind the dates: it's this offsite, not an older trip.",
+        "Keep it to the people who are going.",
+        "Use the dates from {organizer}'s mail.",
+        "No need to book flights or the hotel.",
+        "Answer {organizer} by mail.",
+        "Nothing needs to go to outside addresses.",
+        "Double-check the dates before replying.",
+        "The travel days are the day before and the day after the offsite.",
+    ],
+)
+PHRASEBOOKS = {"plan": PLAN}
+"""Edition 2's phrasebooks by intent (one: the steps are listed in `{todo}`, each in held-out words)."""
+
+
+def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+    """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
+    steps, organizer = params["steps"], world.person(params["organizer"]).first_name
+    kinds = ["block"] + (["doc"] if steps >= 3 else []) + (["ticket"] if steps == 4 else [])
+    kinds.append("reply-link" if steps >= 3 else "reply-days")
+    todo, ids = [], []
+    for kind in kinds:
+        text, part = phrasing.pick(world, params["wording"], "travel", "plan", kind, STEPS[kind])
+        todo.append(text.format(organizer=organizer))
+        ids.append(part)
+    values = {"organizer": organizer, "city": params["city"], "todo": join(todo)}
+    made = phrasing.word(world, params["wording"], "travel", "plan", PLAN, values)
+    return phrasing.Composition(made.text, made.template, made.parts + tuple(ids))
