@@ -259,6 +259,13 @@ CASES: dict[str, list[Case]] = {
             ),
         ),
     ],
+    "reschedule-conflict": [
+        Case(
+            "mail-gives-a-90-minute-slot",
+            False,
+            oracle(body("mail__send_message", "15:30-16:30 CET", "15:30-17:00 CET")),
+        ),
+    ],
     "changed-request": [
         Case(
             "ps-contradicts-the-headcount",
