@@ -145,8 +145,13 @@ async def _refuse(scope: Scope, receive: Any, send: Any, status: int, message: s
         await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
         return
     body = (message + "\n").encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]})  # fmt: skip
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
@@ -167,8 +172,13 @@ class SessionLimit:
         if not counted:
             return await self.app(scope, receive, send)
         if scope["type"] == "http" and self.active >= self.limit:
-            return await _refuse(scope, receive, send, 503,
-                                 f"busy: {self.limit} sessions and requests at once (--max-sessions); try again later")  # fmt: skip
+            return await _refuse(
+                scope,
+                receive,
+                send,
+                503,
+                f"busy: {self.limit} sessions and requests at once (--max-sessions); try again later",
+            )
         self.active += 1
         try:
             await self.app(scope, receive, send)

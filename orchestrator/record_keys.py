@@ -93,8 +93,10 @@ def ledger_path() -> Path:
 def _read_key(path: Path) -> bytes:
     info = path.stat()
     if info.st_mode & 0o077:
-        raise RecordKeyError(f"{path}: the record key must be readable by its owner only (mode 0600), "
-                             f"it is {info.st_mode & 0o777:04o}: run chmod 600 {path}")  # fmt: skip
+        raise RecordKeyError(
+            f"{path}: the record key must be readable by its owner only (mode 0600), "
+            f"it is {info.st_mode & 0o777:04o}: run chmod 600 {path}"
+        )
     key = path.read_text(encoding="ascii", errors="replace").strip()
     if len(key) < 2 * KEY_BYTES:
         raise RecordKeyError(f"{path}: not a record key (expected {2 * KEY_BYTES} hex digits)")
@@ -358,8 +360,11 @@ def _restore(before: dict[str, dict[str, Any]], why: str) -> None:
     retire this machine's own key if it is one of them."""
     with _locked():
         keys = ledger()
-        added = {k: {**v, "exposed_at": v.get("exposed_at") or now(), "why": v.get("why") or why}
-                 for k, v in keys.items() if k not in before}  # fmt: skip
+        added = {
+            k: {**v, "exposed_at": v.get("exposed_at") or now(), "why": v.get("why") or why}
+            for k, v in keys.items()
+            if k not in before
+        }
         _write({**added, **before})
     if operator_key() is None and key_path().is_file():
         try:

@@ -213,9 +213,11 @@ def render_result(console: Console, result: Result) -> None:
     `orchestrator.record.is_errored`) as ERROR with its reason, and how many checks the state it left passes."""
     if is_errored(result.status):
         passed = sum(c.passed for c in result.checks)
-        console.print(f"[bold yellow]ERROR[/]  {result.title} ({result.scenario})  {result.status}: {escape(result.error or 'no reason given')}\n"
-                      f"not scored (not a task failure); the state it left passes {passed} of {len(result.checks)} checks",
-                      highlight=False)  # fmt: skip
+        console.print(
+            f"[bold yellow]ERROR[/]  {result.title} ({result.scenario})  {result.status}: {escape(result.error or 'no reason given')}\n"
+            f"not scored (not a task failure); the state it left passes {passed} of {len(result.checks)} checks",
+            highlight=False,
+        )
     else:
         render_checks(console, result)
     for violation in result.violations:

@@ -56,8 +56,19 @@ def _serve(request: dict[str, Any], app: Any, listen_fd: int, parent_pid: int) -
     sys.stdin = open(0, closefd=False)  # noqa: SIM115 - the token pipe, read by the server's --admin-token-stdin
     sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115
     sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
-    argv = ["--transport", "http", "--host", "127.0.0.1", "--listen-fd", str(listen_fd),
-            "--parent-pid", str(parent_pid), "--log-level", "warning", "--admin-token-stdin"]  # fmt: skip
+    argv = [
+        "--transport",
+        "http",
+        "--host",
+        "127.0.0.1",
+        "--listen-fd",
+        str(listen_fd),
+        "--parent-pid",
+        str(parent_pid),
+        "--log-level",
+        "warning",
+        "--admin-token-stdin",
+    ]
     # Shown as the server it is (`ps`, /proc/PID/cmdline), not as the launcher it was forked from.
     setproctitle.setproctitle(" ".join([sys.executable, "-m", registry.server_module(request["app"]), *argv]))
     try:

@@ -95,19 +95,36 @@ def system_entries() -> list[tuple[Path, str | None]]:
 
 # What both modes share: an empty root, fresh /proc, /dev and /tmp, its own PID, IPC and UTS namespaces.
 SHARED_BWRAP = [
-    "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-    "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--share-net",
-    "--die-with-parent", "--new-session", "--clearenv",
-]  # fmt: skip
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
+    "--tmpfs",
+    "/tmp",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    "--share-net",
+    "--die-with-parent",
+    "--new-session",
+    "--clearenv",
+]
 # Not root: a user namespace in which the caller's uid shows as `nobody` (the agent keeps the caller's host uid).
 USERNS_BWRAP = ["--unshare-user", "--disable-userns", "--uid", str(NOBODY), "--gid", str(NOBODY)]
 BASE_BWRAP = [*SHARED_BWRAP, *USERNS_BWRAP]
 # Root: bwrap mounts as root (no user namespace, which would map the agent back to host uid 0), then
 # setpriv turns the command into host uid/gid 65534 with no groups and no capabilities.
 SETPRIV = [
-    "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups",
-    "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs",
-]  # fmt: skip
+    "--reuid",
+    str(NOBODY),
+    "--regid",
+    str(NOBODY),
+    "--clear-groups",
+    "--inh-caps=-all",
+    "--bounding-set=-all",
+    "--no-new-privs",
+]
 # Not root, under unshare: the agent stays root of its user namespace, without any capability.
 SETPRIV_USERNS = ["--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
 
@@ -162,8 +179,9 @@ def bwrap_problem() -> str | None:
         return "setpriv is not installed (Debian/Ubuntu: apt-get install util-linux); as root it makes the agent an unprivileged user"
     prefix = setpriv_prefix() if host_user else []
     check = f'test "$(id -u)" = {NOBODY} && ! ls /root /home /var /srv /opt /mnt 2>/dev/null'
-    return _probe([bwrap, *base_bwrap(host_user), *system_bwrap(), "--remount-ro", "/", *prefix, "/bin/sh", "-c", check],
-                  "bwrap")  # fmt: skip
+    return _probe(
+        [bwrap, *base_bwrap(host_user), *system_bwrap(), "--remount-ro", "/", *prefix, "/bin/sh", "-c", check], "bwrap"
+    )
 
 
 def _within(path: Path, folder: Path) -> bool:
@@ -230,8 +248,22 @@ def unshare_prefix(host_user: bool) -> list[str]:
     orchestrator; the child of `unshare` is the PID namespace's init, which the kernel kills when `unshare` dies."""
     setpriv, unshare = shutil.which("setpriv") or "setpriv", shutil.which("unshare") or "unshare"
     user = [] if host_user else ["--user", "--map-root-user"]
-    return [setpriv, "--pdeathsig", "KILL", unshare, *user, "--pid", "--fork", "--kill-child", "--mount",
-            "--propagation", "private", "--mount-proc", "--ipc", "--uts"]  # fmt: skip
+    return [
+        setpriv,
+        "--pdeathsig",
+        "KILL",
+        unshare,
+        *user,
+        "--pid",
+        "--fork",
+        "--kill-child",
+        "--mount",
+        "--propagation",
+        "private",
+        "--mount-proc",
+        "--ipc",
+        "--uts",
+    ]
 
 
 def _q(path: Path | str) -> str:
@@ -287,8 +319,14 @@ def unshare_script(command: str, *, view: View, root: Path, host_user: bool) -> 
         if file.exists() and not file.is_dir():
             lines.append(f"mount --bind /dev/null {at(file)}")
     _show(lines, view.scratch, at(view.scratch), folder=True)
-    lines += [f"mkdir -p {at(view.cwd)} {at('/.old')}", f"cd {_q(root)}", "pivot_root . .old", "cd /",
-              "umount -l /.old", "rmdir /.old"]  # fmt: skip
+    lines += [
+        f"mkdir -p {at(view.cwd)} {at('/.old')}",
+        f"cd {_q(root)}",
+        "pivot_root . .old",
+        "cd /",
+        "umount -l /.old",
+        "rmdir /.old",
+    ]
     keep = " | ".join([*KEEP_WRITABLE, _q(view.scratch)])
     lines.append(
         "awk '{print $5}' /proc/self/mountinfo | while read -r m; do "
@@ -321,8 +359,10 @@ def unshare_problem() -> str | None:
         return f"{', '.join(missing)} not installed (Debian/Ubuntu: apt-get install util-linux mount)"
     host_user = host_user_mode()
     expect = NOBODY if host_user else 0
-    check = (f'test "$(id -u)" = {expect} && test "$$" = 1 && ! touch /etc/.clawgym-probe 2>/dev/null '
-             "&& ! ls /root /home /var /srv /opt /mnt 2>/dev/null")  # fmt: skip
+    check = (
+        f'test "$(id -u)" = {expect} && test "$$" = 1 && ! touch /etc/.clawgym-probe 2>/dev/null '
+        "&& ! ls /root /home /var /srv /opt /mnt 2>/dev/null"
+    )
     with tempfile.TemporaryDirectory(prefix="clawgym-probe-") as folder:
         scratch, root = Path(folder, "scratch").resolve(), Path(folder, "root").resolve()
         scratch.mkdir()
@@ -331,8 +371,10 @@ def unshare_problem() -> str | None:
         script = unshare_script(check, view=view, root=root, host_user=host_user)
         problem = _probe([*unshare_prefix(host_user), "/bin/sh", "-c", script], "unshare")
     if problem and not host_user:
-        problem += (" (unprivileged user namespaces: sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu "
-                    "kernel.apparmor_restrict_unprivileged_userns=0; or install bubblewrap)")  # fmt: skip
+        problem += (
+            " (unprivileged user namespaces: sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu "
+            "kernel.apparmor_restrict_unprivileged_userns=0; or install bubblewrap)"
+        )
     return problem
 
 

@@ -330,9 +330,11 @@ class DockerBackend(Backend):
             return f"http://127.0.0.1:{bindings[0]['HostPort']}" if bindings else None
 
         url, health = await wait_healthy(
-            probe, timeout=READY_TIMEOUT_S, interval=0.1,
+            probe,
+            timeout=READY_TIMEOUT_S,
+            interval=0.1,
             failure=lambda: f"the {app} container did not become healthy within {READY_TIMEOUT_S:g} s",
-        )  # fmt: skip
+        )
         token = await anyio.to_thread.run_sync(self._token, container)
         if not token:
             raise BackendError(

@@ -21,8 +21,12 @@ import threading
 from pathlib import Path
 
 SERVER_ENV_DROPPED = (
-    "CLAWGYM_ADMIN_TOKEN", "CLAWGYM_ADMIN_TOKEN_FILE", "CLAWGYM_DATA_DIR", "CLAWGYM_OPEN_DEFAULT", "CLAWGYM_TRANSPORT",
-)  # fmt: skip
+    "CLAWGYM_ADMIN_TOKEN",
+    "CLAWGYM_ADMIN_TOKEN_FILE",
+    "CLAWGYM_DATA_DIR",
+    "CLAWGYM_OPEN_DEFAULT",
+    "CLAWGYM_TRANSPORT",
+)
 """Settings of the orchestrator's environment that must not configure (or leak into) the servers it starts."""
 
 STARTUP_TIMEOUT_S = 30.0
@@ -75,16 +79,28 @@ class Launcher:
     def __init__(self) -> None:
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         env = {k: v for k, v in os.environ.items() if k not in SERVER_ENV_DROPPED} | {"PYTHONUNBUFFERED": "1"}
-        command = [sys.executable, "-m", "servers.launcher", "--owner-pid", str(os.getpid()),
-                   "--control-fd", str(theirs.fileno())]  # fmt: skip
+        command = [
+            sys.executable,
+            "-m",
+            "servers.launcher",
+            "--owner-pid",
+            str(os.getpid()),
+            "--control-fd",
+            str(theirs.fileno()),
+        ]
         # stdout is the MCP channel when the orchestrator itself serves stdio: the launcher reports on a pipe and
         # the servers write to their logs. A session of its own keeps the servers out of signals meant for the
         # orchestrator's process group (an MCP client stopping `serve`), so the final state can still be read;
         # --owner-pid ends them when the orchestrator is gone.
         self.process = subprocess.Popen(
-            command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True, pass_fds=(theirs.fileno(),),
-        )  # fmt: skip
+            command,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            pass_fds=(theirs.fileno(),),
+        )
         theirs.close()
         self.control: socket.socket | None = mine
         self.servers: dict[str, ServerProcess] = {}

@@ -111,8 +111,14 @@ class RayBackend(Backend):
     """Episodes run on the cluster's workers, not beside this process: `run_many` runs them with the episode function
     its caller gives (`orchestrator.run.ray.run_episode_on_ray`), and starts no apps here."""
 
-    def __init__(self, address: str | None = None, *, cpus_per_episode: float | None = None,
-                 num_cpus: int | None = None, object_store_mb: int = LOCAL_OBJECT_STORE_MB) -> None:  # fmt: skip
+    def __init__(
+        self,
+        address: str | None = None,
+        *,
+        cpus_per_episode: float | None = None,
+        num_cpus: int | None = None,
+        object_store_mb: int = LOCAL_OBJECT_STORE_MB,
+    ) -> None:
         super().__init__()
         self.ray = import_ray()
         self.address = address.strip() if address else None
@@ -149,9 +155,12 @@ class RayBackend(Backend):
                     ray.init(address=self.address, **common)
                 else:
                     ray.init(
-                        address="local", _node_ip_address="127.0.0.1", num_cpus=self.num_cpus or os.cpu_count() or 1,
-                        object_store_memory=self.object_store_mb * 1024 * 1024, **common,
-                    )  # fmt: skip
+                        address="local",
+                        _node_ip_address="127.0.0.1",
+                        num_cpus=self.num_cpus or os.cpu_count() or 1,
+                        object_store_memory=self.object_store_mb * 1024 * 1024,
+                        **common,
+                    )
                     self.started_here = True
         except Exception as exc:  # ConnectionError, RuntimeError, ValueError … from ray.init
             raise BackendError(

@@ -33,8 +33,10 @@ def chosen_agent(agent: str | None, model: str | None, default: str | None = "or
             f"--model {model}: expected PROVIDER/NAME, e.g. --model openai/gpt-4.1 or anthropic/claude-sonnet-4-5"
         )
     if provider not in MODEL_PROVIDERS:
-        raise fail_usage(f"--model {model}: the providers are {', '.join(MODEL_PROVIDERS)} (a local OpenAI-compatible "
-                         f"server is openai/NAME with --base-url)")  # fmt: skip
+        raise fail_usage(
+            f"--model {model}: the providers are {', '.join(MODEL_PROVIDERS)} (a local OpenAI-compatible "
+            f"server is openai/NAME with --base-url)"
+        )
     return f"{provider}:{name.strip()}"
 
 

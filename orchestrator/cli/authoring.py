@@ -102,8 +102,15 @@ def progress_bar(disable: bool) -> Progress:
     """The commands' progress bar on stderr: a description, a bar, done/total and the time so far."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=err, transient=True, disable=disable)  # fmt: skip
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=disable,
+    )
 
 
 SizeOption = Annotated[
@@ -294,8 +301,10 @@ def _generate(options: pipeline.Options, out: Path, started: float, replace: boo
 def short_of(report: pipeline.FamilyReport, options: pipeline.Options) -> str:
     """Why a family wrote fewer tasks than asked: what its draws came to, and how to draw more."""
     which = f"{options.split} tasks" if options.split else "tasks"
-    came = (f"{report.other_split} of other splits, {report.duplicates} duplicates, "
-            f"{sum(report.dropped.values())} dropped by proofs, {report.unfit} unfit")  # fmt: skip
+    came = (
+        f"{report.other_split} of other splits, {report.duplicates} duplicates, "
+        f"{sum(report.dropped.values())} dropped by proofs, {report.unfit} unfit"
+    )
     more = f"--max-draws {report.drawn * 4} draws further" if report.drawn else "--max-draws draws further"
     supply = f"its {options.split} split supplies no more within them" if options.split else "no more proved out"
     return f"{report.family}: {report.written} of {options.count} {which} after {report.drawn} draws ({came}): {supply}; {more}"

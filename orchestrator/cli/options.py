@@ -49,8 +49,7 @@ AgentEnvOption = Annotated[
 ]
 
 
-KERNEL_FOLDERS = {"/proc": "the kernel's process filesystem", "/sys": "the kernel's sysfs",
-                  "/dev": "the device folder"}  # fmt: skip
+KERNEL_FOLDERS = {"/proc": "the kernel's process filesystem", "/sys": "the kernel's sysfs", "/dev": "the device folder"}
 """Folders no output goes to: writing there fails half way with a traceback, or writes to a device."""
 
 
@@ -77,9 +76,17 @@ def _output_problem(path: Path, want: str) -> str | None:
         return None
     except OSError as exc:
         return f"{path} cannot be read: {exc.strerror or exc}"
-    kind = ("a folder" if stat.S_ISDIR(info.st_mode) else "a file" if stat.S_ISREG(info.st_mode)
-            else "a FIFO" if stat.S_ISFIFO(info.st_mode) else "a socket" if stat.S_ISSOCK(info.st_mode)
-            else "a device")  # fmt: skip
+    kind = (
+        "a folder"
+        if stat.S_ISDIR(info.st_mode)
+        else "a file"
+        if stat.S_ISREG(info.st_mode)
+        else "a FIFO"
+        if stat.S_ISFIFO(info.st_mode)
+        else "a socket"
+        if stat.S_ISSOCK(info.st_mode)
+        else "a device"
+    )
     fits = {"folder": kind == "a folder", "file": kind == "a file", "folder or file": kind in ("a folder", "a file")}
     return None if fits[want] else f"{path} is {kind}; expected a {want} (or a path that does not exist yet)"
 

@@ -50,16 +50,25 @@ def export_command(
         err.print(f"skipped {where}: {why}", highlight=False, markup=False)
 
     try:
-        counts = export(runs, fmt, out, passed_only=passed_only, min_score=min_score, include_errored=include_errored,
-                        on_skip=skipped)  # fmt: skip
+        counts = export(
+            runs,
+            fmt,
+            out,
+            passed_only=passed_only,
+            min_score=min_score,
+            include_errored=include_errored,
+            on_skip=skipped,
+        )
     except ExportError as exc:
         raise fail_usage(str(exc)) from None
-    console.print(f"{counts['written']} of {counts['episodes']} episodes written to {out}"  # the answer: stdout
-              + (f"; {counts['skipped']} malformed folder(s) or file(s) skipped (above)" if counts["skipped"] else "")
-              + (f"; {counts['filtered']} left out by --passed-only/--min-score" if counts["filtered"] else "")
-              + (f"; {counts['errors']} errored left out (--include-errored keeps them)" if counts["errors"] else "")
-              + (f"; {counts['bad_lines']} unreadable trace line(s) skipped" if counts.get("bad_lines") else ""),
-              highlight=False)  # fmt: skip
+    console.print(
+        f"{counts['written']} of {counts['episodes']} episodes written to {out}"  # the answer: stdout
+        + (f"; {counts['skipped']} malformed folder(s) or file(s) skipped (above)" if counts["skipped"] else "")
+        + (f"; {counts['filtered']} left out by --passed-only/--min-score" if counts["filtered"] else "")
+        + (f"; {counts['errors']} errored left out (--include-errored keeps them)" if counts["errors"] else "")
+        + (f"; {counts['bad_lines']} unreadable trace line(s) skipped" if counts.get("bad_lines") else ""),
+        highlight=False,
+    )
 
 
 def verify_digest_command(

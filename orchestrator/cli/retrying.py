@@ -85,16 +85,40 @@ def retry_command(
     planned = plan(run)
     missing = [str(f) for f in planned.files if not f.exists()]
     if missing:
-        raise fail_usage(f"{run}: its scenario file(s) {', '.join(missing)} are not found from here: run retry from the "
-                         "folder the run was made in")  # fmt: skip
+        raise fail_usage(
+            f"{run}: its scenario file(s) {', '.join(missing)} are not found from here: run retry from the "
+            "folder the run was made in"
+        )
     spec = chosen_agent(agent, model_name, default=None) or planned.agent
     refuse_cmd_on_ray(backend, spec)
-    model = ModelOptions(base_url=base_url, max_turns=max_turns, max_tokens=max_tokens, temperature=temperature, seed=model_seed,
-                         parallel_tool_calls=parallel_tool_calls, request_timeout_s=request_timeout, max_retries=max_retries,
-                         stream=stream, max_result_chars=max_result_chars)  # fmt: skip
-    settings = RunSettings(agent=spec, out=run, seed=planned.seed, timeout=timeout, repeat=planned.repeat,
-                           parallel=parallel, backend=backend, as_json=as_json, address=address, noise=planned.noise,
-                           judge=judge_or_exit(judge), fail_fast=fail_fast, fail_on_error=fail_on_error, resume=True)  # fmt: skip
+    model = ModelOptions(
+        base_url=base_url,
+        max_turns=max_turns,
+        max_tokens=max_tokens,
+        temperature=temperature,
+        seed=model_seed,
+        parallel_tool_calls=parallel_tool_calls,
+        request_timeout_s=request_timeout,
+        max_retries=max_retries,
+        stream=stream,
+        max_result_chars=max_result_chars,
+    )
+    settings = RunSettings(
+        agent=spec,
+        out=run,
+        seed=planned.seed,
+        timeout=timeout,
+        repeat=planned.repeat,
+        parallel=parallel,
+        backend=backend,
+        as_json=as_json,
+        address=address,
+        noise=planned.noise,
+        judge=judge_or_exit(judge),
+        fail_fast=fail_fast,
+        fail_on_error=fail_on_error,
+        resume=True,
+    )
     make_agent = agent_factory(
         spec, isolation, agent_env or [], model, price=price, max_concurrent_requests=max_concurrent_requests
     )
@@ -124,8 +148,14 @@ def plan(run: Path) -> Plan:
         raise fail_usage(f"{run}: no run record here ({RESULTS} missing or not a run's): give a run folder")
     if kind == SUITE:
         files = [Path(row["file"]) for row in data.get("scenarios", []) if row.get("file")]
-        return Plan(files, str(data.get("agent") or "oracle"), int(data.get("repeat") or 1), int(data.get("seed") or 0),
-                    str(data.get("noise") or "none"), suite=True)  # fmt: skip
+        return Plan(
+            files,
+            str(data.get("agent") or "oracle"),
+            int(data.get("repeat") or 1),
+            int(data.get("seed") or 0),
+            str(data.get("noise") or "none"),
+            suite=True,
+        )
     episodes = (
         [data]
         if kind == EPISODE
@@ -134,8 +164,10 @@ def plan(run: Path) -> Plan:
     info: dict[str, Any] = next((e["episode"] for e in episodes if (e.get("episode") or {}).get("agent")), {})
     file = data.get("file") if kind != EPISODE else info.get("scenario_file")
     if not file or not info:
-        raise fail_usage(f"{run / RESULTS} does not say which scenario file and agent made it (an older record): "
-                         "run it again with orchestrator run FILE --agent SPEC --out RUN --resume")  # fmt: skip
+        raise fail_usage(
+            f"{run / RESULTS} does not say which scenario file and agent made it (an older record): "
+            "run it again with orchestrator run FILE --agent SPEC --out RUN --resume"
+        )
     seed = int(data.get("seed") or 0) if kind != EPISODE else int(info.get("rng_seed") or 0)
     return Plan(
         [Path(file)], str(info["agent"].get("agent") or "oracle"), len(episodes), seed, str(info.get("noise") or "none")

@@ -188,9 +188,18 @@ class RunSettings:
         """The runner's options for a run into `out` (one scenario's, or a suite's as `SuiteOptions`)."""
         from orchestrator.run.suite import SuiteOptions
 
-        return SuiteOptions(out=out, seed=self.seed, repeat=self.repeat, parallel=self.parallel, timeout_s=self.timeout,
-                            noise=self.noise, fail_fast=self.fail_fast, fail_on_error=self.fail_on_error,
-                            resume=self.resume, agent=self.agent)  # fmt: skip
+        return SuiteOptions(
+            out=out,
+            seed=self.seed,
+            repeat=self.repeat,
+            parallel=self.parallel,
+            timeout_s=self.timeout,
+            noise=self.noise,
+            fail_fast=self.fail_fast,
+            fail_on_error=self.fail_on_error,
+            resume=self.resume,
+            agent=self.agent,
+        )
 
 
 def chosen(args: list[Path], selection: Selection) -> tuple[list[Path], bool]:
@@ -235,8 +244,10 @@ def run_single(
 
 def print_resumed(kept: int, episodes: int) -> None:
     """What a resumed run (--resume, retry) kept and ran again."""
-    err.print(f"resumed: {kept} of {episodes} episode(s) kept as recorded complete, {episodes - kept} run again",
-              highlight=False)  # fmt: skip
+    err.print(
+        f"resumed: {kept} of {episodes} episode(s) kept as recorded complete, {episodes - kept} run again",
+        highlight=False,
+    )
 
 
 def default_out(scenario: Scenario) -> Path:
@@ -306,8 +317,16 @@ def run_scenario(
                         + (f"; {', '.join(active[:3])}" if active else "")
                     )
 
-                return await run_many(loaded, backend, make_agent, options, on_stage, notify=lambda m: err.print(m, highlight=False),
-                                      judge=judge, run_one=episode_runner(backend))  # fmt: skip
+                return await run_many(
+                    loaded,
+                    backend,
+                    make_agent,
+                    options,
+                    on_stage,
+                    notify=lambda m: err.print(m, highlight=False),
+                    judge=judge,
+                    run_one=episode_runner(backend),
+                )
 
     try:
         return anyio.run(main)
@@ -416,9 +435,16 @@ def run_suite_of(
     async def main() -> suite.SuiteRecord:
         async with backend_impl:
             with suite.SuiteProgress(err, runs, settings.repeat) as progress:
-                return await suite.run_suite(runs, backend_impl, hidden_agent, options, progress,  # type: ignore[arg-type]
-                                             notify=lambda m: err.print(m, highlight=False), judge=settings.judge,
-                                             run_one=episode_runner(backend_impl))  # fmt: skip
+                return await suite.run_suite(
+                    runs,
+                    backend_impl,
+                    hidden_agent,
+                    options,
+                    progress,  # type: ignore[arg-type]
+                    notify=lambda m: err.print(m, highlight=False),
+                    judge=settings.judge,
+                    run_one=episode_runner(backend_impl),
+                )
 
     try:
         record = anyio.run(main)

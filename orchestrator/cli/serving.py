@@ -217,8 +217,17 @@ def serve_env_command(
     if token is not None and len(token) < 16:
         raise fail_usage("--token: at least 16 characters, or leave it out for a random one")
     try:
-        serve(scenario_paths, host=host, port=port, backend=backend, step_rewards=step_rewards, max_sessions=max_sessions,
-              idle_timeout_s=idle_timeout, token=token, extra_hosts=allowed_host or (),
-              say=lambda line: err.print(line, highlight=False, markup=False))  # fmt: skip
+        serve(
+            scenario_paths,
+            host=host,
+            port=port,
+            backend=backend,
+            step_rewards=step_rewards,
+            max_sessions=max_sessions,
+            idle_timeout_s=idle_timeout,
+            token=token,
+            extra_hosts=allowed_host or (),
+            say=lambda line: err.print(line, highlight=False, markup=False),
+        )
     except EnvError as exc:
         raise fail_usage(str(exc)) from None

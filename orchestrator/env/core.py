@@ -282,12 +282,21 @@ class ClawGymEnv:
             return EnvState(step_rewards=self.step_rewards)
         gateway = ep.episode.gateway if ep.episode else None
         return EnvState(
-            scenario=ep.scenario.id, seed=ep.seed, episode_id=ep.episode_id, steps=ep.steps,
-            tool_calls=gateway.calls if gateway else 0, max_tool_calls=ep.scenario.limits.max_tool_calls,
-            step_rewards=ep.step_rewards, total_reward=sum(ep.rewards), done=ep.done, terminated=ep.terminated,
-            truncated=ep.truncated, score=ep.result.score if ep.result else None,
-            passed=ep.result.passed if ep.result else None, process=dict(ep.process),
-        )  # fmt: skip
+            scenario=ep.scenario.id,
+            seed=ep.seed,
+            episode_id=ep.episode_id,
+            steps=ep.steps,
+            tool_calls=gateway.calls if gateway else 0,
+            max_tool_calls=ep.scenario.limits.max_tool_calls,
+            step_rewards=ep.step_rewards,
+            total_reward=sum(ep.rewards),
+            done=ep.done,
+            terminated=ep.terminated,
+            truncated=ep.truncated,
+            score=ep.result.score if ep.result else None,
+            passed=ep.result.passed if ep.result else None,
+            process=dict(ep.process),
+        )
 
     # -- the worker's side ---------------------------------------------------------------------------------------
 
@@ -327,12 +336,21 @@ class ClawGymEnv:
             raise
         start_from(ep, baseline)
         self._ep = ep
-        ep.observation = make_observation(scenario, tools, {
-            "episode_id": episode_id, "apps": sorted(scenario.apps), "step_rewards": step_rewards,
-            "max_tool_calls": scenario.limits.max_tool_calls, "max_steps": self.max_steps, "pass_mark": scenario.pass_mark,
-            "baseline_score": baseline.score,
-            "end_action": SUBMIT, "noise": noise_profile(scenario),
-        })  # fmt: skip
+        ep.observation = make_observation(
+            scenario,
+            tools,
+            {
+                "episode_id": episode_id,
+                "apps": sorted(scenario.apps),
+                "step_rewards": step_rewards,
+                "max_tool_calls": scenario.limits.max_tool_calls,
+                "max_steps": self.max_steps,
+                "pass_mark": scenario.pass_mark,
+                "baseline_score": baseline.score,
+                "end_action": SUBMIT,
+                "noise": noise_profile(scenario),
+            },
+        )
         return ep.observation
 
     def _open(self) -> OpenEpisode:
@@ -400,8 +418,11 @@ class ClawGymEnv:
         ep = self._open()
         ep.steps += 1
         ep.process["invalid_actions"] += 1
-        out = StepResult(text=f"Error: {reason}", is_error=True,
-                         info={"step": ep.steps, "invalid_action": reason, "process": dict(ep.process)})  # fmt: skip
+        out = StepResult(
+            text=f"Error: {reason}",
+            is_error=True,
+            info={"step": ep.steps, "invalid_action": reason, "process": dict(ep.process)},
+        )
         if ep.step_rewards:
             out.info |= nothing_moved(ep)
         if (cut := self._step_bound(ep)) is not None:

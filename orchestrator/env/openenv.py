@@ -457,8 +457,12 @@ def _closing_quietly(app: Any) -> Any:
                 if message.get("type") != "websocket.receive" or problem is None:
                     return message
                 # answered here, and the session (and its episode) goes on
-                await send({"type": "websocket.send", "text": json.dumps(
-                    {"type": "error", "data": {"message": problem, "code": "INVALID_MESSAGE"}})})  # fmt: skip
+                await send(
+                    {
+                        "type": "websocket.send",
+                        "text": json.dumps({"type": "error", "data": {"message": problem, "code": "INVALID_MESSAGE"}}),
+                    }
+                )
 
         await app(scope, bounded, guarded)
 
@@ -513,13 +517,22 @@ def serve(
     import uvicorn
 
     token = token or new_token()
-    app = make_app(scenarios, backend=backend, step_rewards=step_rewards, max_sessions=max_sessions,
-                   idle_timeout_s=idle_timeout_s, token=token, hosts=allowed_hosts(host, extra_hosts))  # fmt: skip
+    app = make_app(
+        scenarios,
+        backend=backend,
+        step_rewards=step_rewards,
+        max_sessions=max_sessions,
+        idle_timeout_s=idle_timeout_s,
+        token=token,
+        hosts=allowed_hosts(host, extra_hosts),
+    )
     shown = f"[{host}]" if ":" in host else host
     if not is_loopback(host):
-        say(f"WARNING: serving on {host}, which is not loopback: anyone who can reach this address and has the "
+        say(
+            f"WARNING: serving on {host}, which is not loopback: anyone who can reach this address and has the "
             "token can drive episodes and read verdicts; the Host names answered are "
-            + ", ".join(sorted(allowed_hosts(host, extra_hosts))))  # fmt: skip
+            + ", ".join(sorted(allowed_hosts(host, extra_hosts)))
+        )
     base = f"http://{shown}:{port}/t/{token}"
     say(f"OpenEnv environment at {base} (give this URL to clients: WebSocket {base}/ws, MCP at {base}/mcp)")
     uvicorn.run(app, host=host, port=port, log_level="warning")
@@ -541,9 +554,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--allowed-host", action="append", default=[], help="extra Host name accepted")
     args = parser.parse_args(argv)
     try:
-        serve(args.scenarios, host=args.host, port=args.port, backend=args.backend, step_rewards=args.step_rewards,
-              max_sessions=args.max_sessions, idle_timeout_s=args.idle_timeout, token=args.token,
-              extra_hosts=args.allowed_host)  # fmt: skip
+        serve(
+            args.scenarios,
+            host=args.host,
+            port=args.port,
+            backend=args.backend,
+            step_rewards=args.step_rewards,
+            max_sessions=args.max_sessions,
+            idle_timeout_s=args.idle_timeout,
+            token=args.token,
+            extra_hosts=args.allowed_host,
+        )
     except EnvError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -85,8 +85,10 @@ class RayEnv:
         try:
             return await getattr(self.actor, method).remote(*args)
         except self.backend.ray.exceptions.RayActorError as exc:
-            raise EnvError(f"the Ray worker hosting this environment died; its episode is lost ({type(exc).__name__}); "
-                           "make a new RayEnv and reset it") from None  # fmt: skip
+            raise EnvError(
+                f"the Ray worker hosting this environment died; its episode is lost ({type(exc).__name__}); "
+                "make a new RayEnv and reset it"
+            ) from None
         except self.backend.ray.exceptions.RayTaskError as exc:
             cause = getattr(exc, "cause", None)
             if isinstance(cause, Exception):

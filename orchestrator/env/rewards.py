@@ -47,8 +47,14 @@ class OpenEpisode:
         self.potential = 0.0
         self.passing: set[str] = set()
         self.violations: set[str] = set()
-        self.process = {"failed_calls": 0, "faults": 0, "recovered_faults": 0, "unrecovered_faults": 0, "lost_replies": 0,
-                        "invalid_actions": 0}  # fmt: skip
+        self.process = {
+            "failed_calls": 0,
+            "faults": 0,
+            "recovered_faults": 0,
+            "unrecovered_faults": 0,
+            "lost_replies": 0,
+            "invalid_actions": 0,
+        }
         self.pending_faults: dict[str, int] = {}
         self.closed = False
         self.done = False

@@ -176,11 +176,16 @@ class ClawGymTaskset(vf.Taskset[ClawGymTask, ClawGymTasksetConfig]):
             for seed in self.config.seeds:
                 yield ClawGymTask(
                     ClawGymData(
-                        id=f"{scenario.id}@{seed}", name=scenario.id, description=scenario.title,
-                        prompt=_prompt(scenario), scenario=str(path), scenario_id=scenario.id, seed=seed,
+                        id=f"{scenario.id}@{seed}",
+                        name=scenario.id,
+                        description=scenario.title,
+                        prompt=_prompt(scenario),
+                        scenario=str(path),
+                        scenario_id=scenario.id,
+                        seed=seed,
                     ),
                     self.config.task,
-                )  # fmt: skip
+                )
 
 
 def _prompt(scenario: Scenario) -> str:
@@ -300,8 +305,17 @@ class ClawGymHarness(NullHarness):
                 "ClawGymHarness runs the chat program with this interpreter: use a subprocess runtime, or the null harness"
             )
 
-    async def launch(self, ctx: Any, trace: Any, runtime: Runtime, endpoint: str, secret: str, mcp_urls: dict[str, str],
-                     data: vf.TaskData, tool_interception_url: str | None = None) -> ProgramResult:  # fmt: skip
+    async def launch(
+        self,
+        ctx: Any,
+        trace: Any,
+        runtime: Runtime,
+        endpoint: str,
+        secret: str,
+        mcp_urls: dict[str, str],
+        data: vf.TaskData,
+        tool_interception_url: str | None = None,
+    ) -> ProgramResult:
         # The arguments are those of verifiers' launch_chat_program; only the interpreter differs.
         system_prompt, prompt = self.resolve_prompt(data)
         args = [f"--base-url={endpoint}", f"--api-key={secret}", f"--model={ctx.model}"]

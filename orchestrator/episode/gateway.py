@@ -87,9 +87,17 @@ class Trace:
                 self.entries.append(line)
                 self.lines[id(line)] = text
                 return
-            self._full = {"seq": len(self.entries) + 1, "source": "gateway", "wall": entry.get("wall"),
-                          "method": "trace/full", "params": {}, "result": None, "error": None, "is_error": False,
-                          "latency_ms": 0.0}  # fmt: skip
+            self._full = {
+                "seq": len(self.entries) + 1,
+                "source": "gateway",
+                "wall": entry.get("wall"),
+                "method": "trace/full",
+                "params": {},
+                "result": None,
+                "error": None,
+                "is_error": False,
+                "latency_ms": 0.0,
+            }
             self.entries.append(self._full)
         self.dropped += 1
         self._full["dropped"] = self.dropped

@@ -123,10 +123,16 @@ async def serve_http(
     Raises `ServeError` when the address cannot be bound."""
     sock = listen(host, port)
     config = uvicorn.Config(
-        gateway_app(gateway, host, allowed_hosts, secret), host=host, port=port, log_level="warning", access_log=False,
-        lifespan="on", timeout_graceful_shutdown=SHUTDOWN_GRACE_S, timeout_keep_alive=KEEP_ALIVE_S,
+        gateway_app(gateway, host, allowed_hosts, secret),
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
+        timeout_keep_alive=KEEP_ALIVE_S,
         log_config=None,  # the process's logging is configured once, not again for every served episode
-    )  # fmt: skip
+    )
     server = _Server(config)
     stopped = anyio.Event()
 

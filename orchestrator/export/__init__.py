@@ -96,8 +96,13 @@ def scan(paths: Iterable[Path]) -> Found:
             if results is False:
                 skipped.append((folder / RESULTS, f"{RESULTS} is not a regular file (a folder, FIFO or device)"))
             elif results is None and (_regular(folder / TRACE) is not None or _regular(folder / MESSAGES) is not None):
-                skipped.append((folder, f"an episode folder without {RESULTS} (its run stopped before writing the "
-                                        "verdict): nothing to score it by"))  # fmt: skip
+                skipped.append(
+                    (
+                        folder,
+                        f"an episode folder without {RESULTS} (its run stopped before writing the "
+                        "verdict): nothing to score it by",
+                    )
+                )
         if not here:
             why = "; ".join(f"{where}: {reason}" for where, reason in skipped[:5])
             raise ExportError(
@@ -225,8 +230,14 @@ def record(folder: Path, results: dict[str, Any], fmt: str, root: Path | None = 
         line |= {"tools": openai_tools_to_anthropic(tools), "system": system, "messages": converted}
     else:
         system, conversations = openai_to_sharegpt(messages)
-        sharegpt_tools = [{"name": t["function"]["name"], "description": t["function"].get("description", ""),
-                           "parameters": t["function"].get("parameters")} for t in tools]  # fmt: skip
+        sharegpt_tools = [
+            {
+                "name": t["function"]["name"],
+                "description": t["function"].get("description", ""),
+                "parameters": t["function"].get("parameters"),
+            }
+            for t in tools
+        ]
         line |= {
             "system": system,
             "tools": json.dumps(sharegpt_tools, ensure_ascii=False),

@@ -120,9 +120,14 @@ def contexts(
             if app_of(s.tool)[0] == app
         ]
         out[app] = ProbeContext(
-            app=app, seed=seeded.get(app, {}), persona=scenario.persona, instruction=scenario.instruction,
-            steps=steps, touched=changed[app], saves=saves,
-        )  # fmt: skip
+            app=app,
+            seed=seeded.get(app, {}),
+            persona=scenario.persona,
+            instruction=scenario.instruction,
+            steps=steps,
+            touched=changed[app],
+            saves=saves,
+        )
     return out
 
 
@@ -298,8 +303,13 @@ def _extra_reads(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[lis
         between[index] = [oracle_step(index, step), reads[index % len(reads)]]
         room -= 1
     end = reads[: max(0, min(len(reads), room))]
-    probe = Probe("extra-reads", f"{len(start) + len(between) + len(end)} extra reads: before the first step, after steps and at the end",
-                  replace=between, prepend=start, append=end)  # fmt: skip
+    probe = Probe(
+        "extra-reads",
+        f"{len(start) + len(between) + len(end)} extra reads: before the first step, after steps and at the end",
+        replace=between,
+        prepend=start,
+        append=end,
+    )
     return [probe], None
 
 
@@ -338,8 +348,13 @@ def _reorders(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list[P
         a, b = oracle[index], oracle[index + 1]
         if independent(a, b):
             swapped = [oracle_step(index + 1, b), oracle_step(index, a)]
-            out.append(Probe("reorder", f"steps {index} ({a.tool}) and {index + 1} ({b.tool}) swapped",
-                             replace={index: swapped, index + 1: []}))  # fmt: skip
+            out.append(
+                Probe(
+                    "reorder",
+                    f"steps {index} ({a.tool}) and {index + 1} ({b.tool}) swapped",
+                    replace={index: swapped, index + 1: []},
+                )
+            )
     return out, None if out else Skip("reorder", "no two neighbouring steps are independent")
 
 
@@ -411,13 +426,24 @@ def _twelve_hour(at: time) -> str:
 
 
 STYLES = {
-    "iso": ("2026-03-05, 3:30 pm", lambda m: " on ".join(
-        x for x in ((_twelve_hour(m.at) if m.at else ""), (m.day.isoformat() if m.day else "")) if x
-    )),
-    "short": ("Thu 5 Mar 2026, 15h30", lambda m: ", ".join(
-        x for x in ((f"{m.day:%a} {m.day.day} {m.day:%b %Y}" if m.day else ""), (f"{m.at.hour}h{m.at.minute:02d}" if m.at else "")) if x
-    )),
-}  # fmt: skip
+    "iso": (
+        "2026-03-05, 3:30 pm",
+        lambda m: " on ".join(
+            x for x in ((_twelve_hour(m.at) if m.at else ""), (m.day.isoformat() if m.day else "")) if x
+        ),
+    ),
+    "short": (
+        "Thu 5 Mar 2026, 15h30",
+        lambda m: ", ".join(
+            x
+            for x in (
+                (f"{m.day:%a} {m.day.day} {m.day:%b %Y}" if m.day else ""),
+                (f"{m.at.hour}h{m.at.minute:02d}" if m.at else ""),
+            )
+            if x
+        ),
+    ),
+}
 
 
 def rewrite_dates(text: str, style: str, today: date, zone: ZoneInfo) -> str:
@@ -454,8 +480,13 @@ def _date_formats(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[li
             if changes:
                 replace[index] = [oracle_step(index, step).with_args(**changes)]
         if replace:
-            out.append(Probe("date-format", f"dates and times in text written like '{example}' (steps {', '.join(map(str, replace))})",
-                             replace=replace))  # fmt: skip
+            out.append(
+                Probe(
+                    "date-format",
+                    f"dates and times in text written like '{example}' (steps {', '.join(map(str, replace))})",
+                    replace=replace,
+                )
+            )
     return out, None if out else Skip("date-format", "the reference solution's text mentions no date or time")
 
 

@@ -140,8 +140,13 @@ def _stuffing(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list[P
             extra = [c for c in candidates if c not in given]
             if extra:
                 padded = _step(scenario, index).with_args(**{arg: [*given, *extra]})
-                out.append(Probe("stuffing", f"{step.tool} (step {index}) {arg} padded with {', '.join(map(str, extra))}",
-                                 replace={index: [padded]}))  # fmt: skip
+                out.append(
+                    Probe(
+                        "stuffing",
+                        f"{step.tool} (step {index}) {arg} padded with {', '.join(map(str, extra))}",
+                        replace={index: [padded]},
+                    )
+                )
     out += _stuffed_codes(scenario, ctxs)
     return out, [] if out else [Skip("stuffing", "the reference solution gives no list or code with other candidates")]
 
@@ -242,8 +247,13 @@ def _stale(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list[Prob
             continue
         replace = _everywhere(scenario, fact, lambda f, w=written: w)
         if replace:
-            out.append(Probe("stale", f"{fact.text!r} (the updated value) written as {written!r} (the value before)",
-                             replace=replace))  # fmt: skip
+            out.append(
+                Probe(
+                    "stale",
+                    f"{fact.text!r} (the updated value) written as {written!r} (the value before)",
+                    replace=replace,
+                )
+            )
     reason = "no fact the reference states was changed by the world from a value the seed shows"
     return out, [] if out else [Skip("stale", reason)]
 
@@ -255,8 +265,13 @@ def _keys(app: str) -> dict[str, str]:
 def _paraphrase(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list[Probe], list[Skip]]:
     read = reader(scenario)
     secrets = [f for rule in scenario.forbid for f in _secrets(rule.model_dump(mode="json"), ctxs, read)]
-    mails = [i for i, s in enumerate(scenario.oracle) if app_of(s.tool)[1] in ("send_message", "reply", "forward")
-             and app_of(s.tool)[0] == "mail" and not s.expect_error]  # fmt: skip
+    mails = [
+        i
+        for i, s in enumerate(scenario.oracle)
+        if app_of(s.tool)[1] in ("send_message", "reply", "forward")
+        and app_of(s.tool)[0] == "mail"
+        and not s.expect_error
+    ]
     if not secrets or not mails:
         why = "the scenario forbids no figure, date or name" if not secrets else "the reference solution sends no mail"
         return [], [Skip("paraphrase-confidential", why)]
@@ -271,8 +286,13 @@ def _paraphrase(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list
         return [], [Skip("paraphrase-confidential", "the reference solution's last mail has no literal body")]
     told = _in_other_words(secret, read)
     leaked = step.with_args(**{arg: f"{step.args[arg].rstrip()}\n\nBetween us: {told}."})
-    return [Probe("paraphrase-confidential", f"{secret.kind} {secret.text!r} told as {told!r} in step {index}'s mail",
-                  replace={index: [leaked]})], []  # fmt: skip
+    return [
+        Probe(
+            "paraphrase-confidential",
+            f"{secret.kind} {secret.text!r} told as {told!r} in step {index}'s mail",
+            replace={index: [leaked]},
+        )
+    ], []
 
 
 def _secrets(rule: dict[str, Any], ctxs: dict[str, ProbeContext], read: Reader) -> list[Fact]:

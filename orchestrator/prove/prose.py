@@ -17,8 +17,23 @@ from typing import Any
 from orchestrator.scenario.checks import Expect, JournalCheck, JudgeCheck, RowCheck, ToldCheck
 from orchestrator.scenario.model import Scenario
 
-PROSE_COLUMNS = {"body", "content", "description", "text", "subject", "title", "summary", "notes", "location", "reply",
-                 "quote", "question", "answer", "comment", "message"}  # fmt: skip
+PROSE_COLUMNS = {
+    "body",
+    "content",
+    "description",
+    "text",
+    "subject",
+    "title",
+    "summary",
+    "notes",
+    "location",
+    "reply",
+    "quote",
+    "question",
+    "answer",
+    "comment",
+    "message",
+}
 PATTERN_OPERATORS = {"regex", "contains", "icontains", "not_contains", "not_icontains"}
 _JOINED = re.compile(r"[^\W_][@/_]|[A-Za-z]:|[@/]|[^\W_]\.[A-Za-z]|[A-Za-z]\.[^\W_]|[A-Za-z]-\d|\d-[A-Za-z]")
 

@@ -102,8 +102,11 @@ def render(console: Console, reports: list[dict[str, Any]], asked: Asked) -> Non
     table.add_column("scenario")
     table.add_column("oracle", justify="right")
     table.add_column("noop", justify="right")
-    columns = [("mutate", "mutations caught", "mutations", "caught"), ("attack", "attacks failed", "attacks", "failed"),
-               ("equivalents", "equivalents passed", "equivalents", "passed")]  # fmt: skip
+    columns = [
+        ("mutate", "mutations caught", "mutations", "caught"),
+        ("attack", "attacks failed", "attacks", "failed"),
+        ("equivalents", "equivalents passed", "equivalents", "passed"),
+    ]
     shown = [c for c in columns if getattr(asked, c[0])]
     for _, title, _, _ in shown:
         table.add_column(title, justify="right")
@@ -121,8 +124,11 @@ def render(console: Console, reports: list[dict[str, Any]], asked: Asked) -> Non
         for part in ("attacks", "equivalents"):
             for trial in r.get(part, {}).get("not_applied", []):
                 if trial["kind"] != "oracles":
-                    console.print(f"[yellow]{name}: {part[:-1]} not applied:[/] {trial['kind']}: {trial['description']}: "
-                                  f"{trial['reason']}", highlight=False)  # fmt: skip
+                    console.print(
+                        f"[yellow]{name}: {part[:-1]} not applied:[/] {trial['kind']}: {trial['description']}: "
+                        f"{trial['reason']}",
+                        highlight=False,
+                    )
     if asked.attack or asked.equivalents:
         render_kinds(console, reports)
     valid = sum(r["valid"] for r in reports)

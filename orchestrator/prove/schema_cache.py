@@ -45,8 +45,11 @@ def schema_checks_remembered() -> Iterator[None]:
     global _ENTERED
     with _LOCK:
         if _ENTERED == 0:
-            classes = [c for c in vars(validators).values()
-                       if isinstance(c, type) and hasattr(c, "check_schema") and hasattr(c, "META_SCHEMA")]  # fmt: skip
+            classes = [
+                c
+                for c in vars(validators).values()
+                if isinstance(c, type) and hasattr(c, "check_schema") and hasattr(c, "META_SCHEMA")
+            ]
             _ORIGINALS.clear()
             _ORIGINALS.update({cls: cls.__dict__.get("check_schema") for cls in classes})
             for cls, original in _ORIGINALS.items():

@@ -62,8 +62,13 @@ class Trial:
     reason: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "description": self.description, "outcome": self.outcome, "score": self.score,
-                "reason": self.reason}  # fmt: skip
+        return {
+            "kind": self.kind,
+            "description": self.description,
+            "outcome": self.outcome,
+            "score": self.score,
+            "reason": self.reason,
+        }
 
 
 @dataclass
@@ -202,8 +207,11 @@ async def validate(
         f"equivalent fails (score {t.score:.2f}): {t.kind}: {t.description}: {t.reason}"
         for t in check.equivalents_failed
     ]
-    check.problems += [f"equivalent could not be played: {t.kind}: {t.description}: {t.reason}"
-                       for t in check.equivalents if t.outcome == "not applied" and t.kind == "oracles"]  # fmt: skip
+    check.problems += [
+        f"equivalent could not be played: {t.kind}: {t.description}: {t.reason}"
+        for t in check.equivalents
+        if t.outcome == "not applied" and t.kind == "oracles"
+    ]
     return check
 
 

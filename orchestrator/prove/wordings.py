@@ -232,10 +232,14 @@ TIME_FORMS: list[TimeForm] = [
     lambda at, _: f"{at:%H:%M}:00",  # 15:30:00
     lambda at, _: _twelve(at.time(), bare=False),  # 3:00 pm
     lambda at, _: f"{at:%H:%M} local time",  # 15:30 local time
-    lambda at, _: f"{at:%H:%M} {_abbreviation(at)} ({_other_zone(at, 'UTC')})" if _abbreviation(at) and _other_zone(at, "UTC") else None,
+    lambda at, _: (
+        f"{at:%H:%M} {_abbreviation(at)} ({_other_zone(at, 'UTC')})"
+        if _abbreviation(at) and _other_zone(at, "UTC")
+        else None
+    ),
     lambda at, _: f"{at:%H.%M}",  # 15.30
     lambda at, _: _twelve(at.time(), space="", am="AM", pm="PM"),  # 3:30PM
-]  # fmt: skip
+]
 """Ways to write an instant of the reader's zone (None: the form does not apply to it)."""
 
 

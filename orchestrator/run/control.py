@@ -48,8 +48,10 @@ class ErrorWatch:
         if errored and self.fail_on_error is not None:
             limit = self.fail_on_error if self.fail_on_error >= 1 else self.fail_on_error * self.planned
             if self.errored >= limit:
-                return (f"--fail-on-error {self.fail_on_error:g}: {self.errored} of {self.planned} episodes errored "
-                        f"(the last {reason})")  # fmt: skip
+                return (
+                    f"--fail-on-error {self.fail_on_error:g}: {self.errored} of {self.planned} episodes errored "
+                    f"(the last {reason})"
+                )
         size = max(1, min(self.wave, FAIL_FAST_WAVE, self.planned))
         if not self.fail_fast or len(self.first) >= size:
             return None

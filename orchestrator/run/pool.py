@@ -88,8 +88,10 @@ def pool_for(backend: str, agent: Agent, workers: int | None, episodes: int) -> 
     if workers > 1 and backend != "inprocess":
         if asked is None:
             return None
-        raise BackendError(f"--workers {asked}: worker processes run --backend inprocess episodes; the {backend} "
-                           "backend's app servers are processes of their own (use --parallel)")  # fmt: skip
+        raise BackendError(
+            f"--workers {asked}: worker processes run --backend inprocess episodes; the {backend} "
+            "backend's app servers are processes of their own (use --parallel)"
+        )
     try:
         recipe = recipe_of(agent, CMD_STAYS)
     except AgentNotPortable as exc:
@@ -474,10 +476,16 @@ async def _serve(sock: socket.socket, share: tuple[int, int], apps: Backend | No
         key, recipe, rng_seed, timeout_s, folder, config = job
         try:
             result = await run_episode(
-                state.scenarios[key], backend, state.agent(recipe), folder=Path(folder), rng_seed=rng_seed,
-                timeout_s=timeout_s, on_stage=lambda stage: outgoing.send_nowait(("stage", job_id, stage)),
-                interrupt=state.interrupts[job_id], judge=state.judge(config),
-            )  # fmt: skip
+                state.scenarios[key],
+                backend,
+                state.agent(recipe),
+                folder=Path(folder),
+                rng_seed=rng_seed,
+                timeout_s=timeout_s,
+                on_stage=lambda stage: outgoing.send_nowait(("stage", job_id, stage)),
+                interrupt=state.interrupts[job_id],
+                judge=state.judge(config),
+            )
             outgoing.send_nowait(("done", job_id, result))
         except Exception as exc:  # run_episode records what goes wrong; this is what it could not
             outgoing.send_nowait(("failed", job_id, f"the worker could not run the episode: {describe_error(exc)}"))

@@ -61,8 +61,11 @@ class CommandAgentOnRay(AgentNotPortable):
 def recipe_of(agent: Agent) -> AgentRecipe:
     """What a worker needs to make `agent` again (`orchestrator.run.recipe`); `CommandAgentOnRay` for a `cmd:` agent."""
     try:
-        return make_recipe(agent, "--backend ray does not run cmd: agents: the command would run on a Ray worker, another "
-                           "machine, outside this machine's isolation; run them with --backend local, inprocess or docker")  # fmt: skip
+        return make_recipe(
+            agent,
+            "--backend ray does not run cmd: agents: the command would run on a Ray worker, another "
+            "machine, outside this machine's isolation; run them with --backend local, inprocess or docker",
+        )
     except AgentNotPortable as exc:
         if type(agent).__name__ == "CommandAgent":
             raise CommandAgentOnRay(str(exc)) from None
@@ -103,15 +106,28 @@ def _run_in_worker_loop(coro: Coroutine[Any, Any, Any]) -> Any:
         raise
 
 
-async def _episode_files(scenario: Scenario, recipe: AgentRecipe, rng_seed: int, timeout_s: float | None, where: dict[str, Any],
-                         judge: JudgeConfig | None = None) -> dict[str, bytes]:  # fmt: skip
+async def _episode_files(
+    scenario: Scenario,
+    recipe: AgentRecipe,
+    rng_seed: int,
+    timeout_s: float | None,
+    where: dict[str, Any],
+    judge: JudgeConfig | None = None,
+) -> dict[str, bytes]:
     backend = _worker.get("backend")
     if backend is None:
         backend = _worker["backend"] = WorkerBackend()
     with tempfile.TemporaryDirectory(prefix="clawgym-ray-") as scratch:
         folder = Path(scratch)
-        result = await run_episode(scenario, backend, recipe.make(), folder=folder, rng_seed=rng_seed, timeout_s=timeout_s,
-                                   judge=Judge(judge) if judge is not None else None)  # fmt: skip
+        result = await run_episode(
+            scenario,
+            backend,
+            recipe.make(),
+            folder=folder,
+            rng_seed=rng_seed,
+            timeout_s=timeout_s,
+            judge=Judge(judge) if judge is not None else None,
+        )
         result.episode["ray"] = where
         write_json(folder / "results.json", result.model_dump(mode="json"))
         return {path.name: path.read_bytes() for path in sorted(folder.iterdir()) if path.is_file()}
@@ -155,8 +171,10 @@ def describe_loss(exc: BaseException) -> str:
     if isinstance(
         exc, ray_exceptions.WorkerCrashedError | ray_exceptions.NodeDiedError | ray_exceptions.LocalRayletDiedError
     ):
-        return (f"the Ray worker running this episode died (or its node did), on the first try and on the retry; "
-                f"the episode was lost: {type(exc).__name__}: {first}")  # fmt: skip
+        return (
+            f"the Ray worker running this episode died (or its node did), on the first try and on the retry; "
+            f"the episode was lost: {type(exc).__name__}: {first}"
+        )
     if isinstance(exc, ray_exceptions.OwnerDiedError | ray_exceptions.ObjectLostError):
         return f"the episode's result was lost in the Ray cluster: {type(exc).__name__}: {first}"
     if isinstance(exc, ray_exceptions.RayTaskError):
@@ -192,9 +210,16 @@ async def run_episode_on_ray(
     try:
         recipe = recipe_of(agent)
         backend.connect()
-        ref = _remote(backend).options(
-            num_cpus=backend.cpus_per_episode, max_retries=MAX_RETRIES, retry_exceptions=False, name=f"episode {scenario.id} seed {rng_seed}",
-        ).remote(_scenario_ref(backend, scenario), recipe, rng_seed, timeout_s, judge.config if judge else None)  # fmt: skip
+        ref = (
+            _remote(backend)
+            .options(
+                num_cpus=backend.cpus_per_episode,
+                max_retries=MAX_RETRIES,
+                retry_exceptions=False,
+                name=f"episode {scenario.id} seed {rng_seed}",
+            )
+            .remote(_scenario_ref(backend, scenario), recipe, rng_seed, timeout_s, judge.config if judge else None)
+        )
     except BackendError as exc:
         return _record_failure(folder, failed_result(scenario, "error", str(exc), info))
     except Exception as exc:  # the cluster went away, the object store is full …

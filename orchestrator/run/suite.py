@@ -204,10 +204,18 @@ async def run_suite(
 
             share = episode_slots.share(start)
             run.record = await run_many(
-                run.scenario, backend, make_agent, _options_of(run, options, within),
-                lambda index, stage: on_event("stage", run, index, stage), interrupt=interrupt, notify=notify, judge=judge,
-                run_one=run_one, watch=watch, slots=share,
-            )  # fmt: skip
+                run.scenario,
+                backend,
+                make_agent,
+                _options_of(run, options, within),
+                lambda index, stage: on_event("stage", run, index, stage),
+                interrupt=interrupt,
+                notify=notify,
+                judge=judge,
+                run_one=run_one,
+                watch=watch,
+                slots=share,
+            )
             if not started:  # nothing ran: every episode kept, or not started
                 start()
             run.wall_s = time.perf_counter() - started[0]
@@ -241,9 +249,18 @@ async def _start_apps(backend: Backend, runs: list[ScenarioRun]) -> None:
 def _options_of(run: ScenarioRun, options: SuiteOptions, within: int) -> RunOptions:
     """The `RunOptions` of one scenario of the suite: its folder, `within` of its episodes at once."""
     assert run.folder is not None
-    return RunOptions(out=run.folder, seed=options.seed, repeat=options.repeat, parallel=within, timeout_s=options.timeout_s,
-                      noise=options.noise, fail_fast=options.fail_fast, fail_on_error=options.fail_on_error,
-                      resume=options.resume, within_run=True)  # fmt: skip
+    return RunOptions(
+        out=run.folder,
+        seed=options.seed,
+        repeat=options.repeat,
+        parallel=within,
+        timeout_s=options.timeout_s,
+        noise=options.noise,
+        fail_fast=options.fail_fast,
+        fail_on_error=options.fail_on_error,
+        resume=options.resume,
+        within_run=True,
+    )
 
 
 def _kept(run: ScenarioRun, options: SuiteOptions) -> int:
@@ -321,8 +338,12 @@ def _attack_row(results: list[Result]) -> dict[str, Any]:
     outcomes = [a for r in results if (a := getattr(r, "attack", None)) is not None]
     if not outcomes:
         return {}
-    return {"attack": {"utility": _mean([float(a["utility"]) for a in outcomes]),
-                       "security": _mean([float(a["security"]) for a in outcomes])}}  # fmt: skip
+    return {
+        "attack": {
+            "utility": _mean([float(a["utility"]) for a in outcomes]),
+            "security": _mean([float(a["security"]) for a in outcomes]),
+        }
+    }
 
 
 def summarize(
@@ -382,8 +403,11 @@ def _attack_total(ran: list[dict[str, Any]]) -> dict[str, Any]:
     attacked = [r["attack"] for r in ran if r.get("attack")]
     if not attacked:
         return {}
-    return {"attacked": len(attacked), "utility_under_attack": _mean([a["utility"] for a in attacked]),
-            "attack_success_rate": _mean([1 - a["security"] for a in attacked])}  # fmt: skip
+    return {
+        "attacked": len(attacked),
+        "utility_under_attack": _mean([a["utility"] for a in attacked]),
+        "attack_success_rate": _mean([1 - a["security"] for a in attacked]),
+    }
 
 
 # -- on the console ----------------------------------------------------------------
@@ -438,8 +462,15 @@ def render_suite(console: Any, summary: dict[str, Any]) -> None:
             for s in row.get("stages", [])
             if s.get("scored", True)
         )
-        table.add_row(row["id"], passed, _fmt(row.get("score"), ".2f"), stages, _fmt(row.get("calls"), ".0f" if repeat == 1 else ".1f"),
-                      _fmt(row.get("duration_s"), ".1f", " s"), _fmt(row.get("cost_usd"), ".4f", " $") if row.get("cost_usd") is not None else "-")  # fmt: skip
+        table.add_row(
+            row["id"],
+            passed,
+            _fmt(row.get("score"), ".2f"),
+            stages,
+            _fmt(row.get("calls"), ".0f" if repeat == 1 else ".1f"),
+            _fmt(row.get("duration_s"), ".1f", " s"),
+            _fmt(row.get("cost_usd"), ".4f", " $") if row.get("cost_usd") is not None else "-",
+        )
     print_table(console, table)
     total = summary.get("total", {})
     ks = sorted({1, repeat})
@@ -502,9 +533,14 @@ class SuiteProgress:
         """Each scenario's number in its lines, in the order scenarios start (the suite's order)."""
         self.repeat = repeat
         self.progress = Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            console=console, transient=True, disable=self.plain,
-        )  # fmt: skip
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+            disable=self.plain,
+        )
         self.task = self.progress.add_task("suite", total=self.total * repeat)
         self.active: dict[str, str] = {}
 

@@ -29,7 +29,22 @@ from orchestrator.scenario.model import (
 )
 
 __all__ = [
-    "GATEWAY_SEPARATOR", "SAVED_REF", "Check", "Expect", "Forbid", "JournalCheck", "JournalRule", "Limits",
-    "OracleStep", "RowCheck", "Scenario", "ScenarioError", "ScenarioProblem", "Stage", "app_of", "discover", "load",
+    "GATEWAY_SEPARATOR",
+    "SAVED_REF",
+    "Check",
+    "Expect",
+    "Forbid",
+    "JournalCheck",
+    "JournalRule",
+    "Limits",
+    "OracleStep",
+    "RowCheck",
+    "Scenario",
+    "ScenarioError",
+    "ScenarioProblem",
+    "Stage",
+    "app_of",
+    "discover",
+    "load",
     "load_data",
-]  # fmt: skip
+]

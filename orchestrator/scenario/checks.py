@@ -109,8 +109,17 @@ class JournalRule(_Model):
 
     @model_validator(mode="after")
     def _exactly_one(self) -> JournalRule:
-        kinds = ["max_errors", "max_calls", "called", "not_called", "before", "retried_after_fault", "read_first",
-                 "no_duplicate_after_lost_reply", "waited_for_rate_limit"]  # fmt: skip
+        kinds = [
+            "max_errors",
+            "max_calls",
+            "called",
+            "not_called",
+            "before",
+            "retried_after_fault",
+            "read_first",
+            "no_duplicate_after_lost_reply",
+            "waited_for_rate_limit",
+        ]
         given = [k for k in kinds if getattr(self, k) is not None]
         if len(given) != 1:
             raise ValueError(f"give exactly one of {', '.join(kinds)} (found {', '.join(given) or 'none'})")

@@ -355,8 +355,10 @@ def _include_seed_files(data: dict[str, Any], path: Path, problem: Any) -> dict[
         elif isinstance(seed, str):
             seed_path = (folder / seed).resolve()
             if Path(seed).is_absolute() or not seed_path.is_relative_to(folder):
-                problem(("apps", name), f"seed file {seed}: must be a path relative to the scenario's folder and "
-                                        f"inside it ({folder})")  # fmt: skip
+                problem(
+                    ("apps", name),
+                    f"seed file {seed}: must be a path relative to the scenario's folder and inside it ({folder})",
+                )
                 continue
             try:
                 content, _ = yamlpaths.load(seed_path)

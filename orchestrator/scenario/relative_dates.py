@@ -79,8 +79,10 @@ def _parse(text: str, start: datetime, expr: str) -> datetime:
             unit
         ]
         if len(amount) > 9:  # more than a billion of anything is past year 9999 (and past what int() reads)
-            raise TemplateError(f"offset {sign}{amount[:12]}{'…' if len(amount) > 12 else ''}{unit} in {{{{ {expr[:60]} }}}} "
-                                "is too large: the date must stay within the years 1-9999")  # fmt: skip
+            raise TemplateError(
+                f"offset {sign}{amount[:12]}{'…' if len(amount) > 12 else ''}{unit} in {{{{ {expr[:60]} }}}} "
+                "is too large: the date must stay within the years 1-9999"
+            )
         base = base + delta * int(amount) * (1 if sign == "+" else -1)
     if at is not None:
         base = base.replace(hour=at.hour, minute=at.minute, second=0, microsecond=0)

@@ -238,9 +238,15 @@ class _Semantics:
         s = self.s
         if s.world is not None:
             self.out += world_problems(
-                s.world, {a: self.apps.get(a) for a in s.apps}, self.tool_problem, self.table_problem,
-                self.where_problems, s.apps, s.persona, s.clock,
-            )  # fmt: skip
+                s.world,
+                {a: self.apps.get(a) for a in s.apps},
+                self.tool_problem,
+                self.table_problem,
+                self.where_problems,
+                s.apps,
+                s.persona,
+                s.clock,
+            )
 
     def solutions(self) -> None:
         """Every step of every reference solution calls a tool that exists and reads only results saved before it."""

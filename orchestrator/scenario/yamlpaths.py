@@ -46,7 +46,15 @@ def read_regular(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
     with os.fdopen(fd, "rb") as file:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            kind = "a FIFO" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a regular file"  # fmt: skip
+            kind = (
+                "a FIFO"
+                if stat.S_ISFIFO(mode)
+                else "a device"
+                if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                else "a socket"
+                if stat.S_ISSOCK(mode)
+                else "not a regular file"
+            )
             raise YamlFileError(path, None, f"is {kind}; expected a regular file")
         size = os.fstat(fd).st_size
         if size > limit:
@@ -98,8 +106,12 @@ def _check_expansion(root: yaml.Node, path: Path) -> None:
             children = _children(node)
             sizes[key] = min(1 + sum(sizes[id(c)] for c in children), MAX_NODES + 1)
             if sizes[key] > MAX_NODES:
-                raise YamlFileError(path, node.start_mark.line + 1, f"holds more than {MAX_NODES:,} values once its "
-                                    "aliases (*name) are expanded; an alias bomb is not a scenario")  # fmt: skip
+                raise YamlFileError(
+                    path,
+                    node.start_mark.line + 1,
+                    f"holds more than {MAX_NODES:,} values once its "
+                    "aliases (*name) are expanded; an alias bomb is not a scenario",
+                )
             continue
         if key in sizes:
             continue

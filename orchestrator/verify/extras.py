@@ -80,8 +80,13 @@ class Extras:
             app = entry["app"]
             model = harm_model(app)
             changes = entry.get("changes") or []
-            if any(not (model.benign(c["table"], c["before"], c["after"]) or model.extra(c["table"], c["before"], c["after"]))
-                   for c in changes):  # fmt: skip
+            if any(
+                not (
+                    model.benign(c["table"], c["before"], c["after"])
+                    or model.extra(c["table"], c["before"], c["after"])
+                )
+                for c in changes
+            ):
                 rows |= {e for e in self.facts.acted_on(index) if self.facts.is_seeded(*e)}
             if changes:  # a mail (the reply the task asks for, or a courtesy one) that names PROD-10 by its key
                 rows |= self._written_about(entry)
@@ -218,7 +223,7 @@ def duplicates(changes: list[Change], keys: dict[tuple[str, str], str]) -> list[
                     table=change.table,
                     key=change.key,
                     detail=f"{change.table} row {change.key!r} repeats {seen[signature]!r}",
-                )  # fmt: skip
+                )
             )
         else:
             seen[signature] = change.key

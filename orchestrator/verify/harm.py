@@ -279,9 +279,11 @@ def _companion_of(
     parents = [
         (parent, row.get(column))
         for column, parent, parent_column in definition.references
-        if column in definition.not_null and parent in schema and parent_column == schema[parent].key
+        if column in definition.not_null
+        and parent in schema
+        and parent_column == schema[parent].key
         and (app, parent, row.get(column)) in accepted
-    ]  # fmt: skip
+    ]
     if not parents:
         return None
     for entry in facts.journal:

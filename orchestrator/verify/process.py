@@ -328,8 +328,17 @@ def judge_recovery(result: Any, journal: list[dict[str, Any]]) -> None:
         )
     ):
         description = describe_rule(JournalCheck(journal={rule: "*"}))  # type: ignore[arg-type]
-        added.append(CheckResult(id=f"recovery[{index}]", stage=RECOVERY_STAGE, description=description,
-                                 passed=reason is None, weight=1.0, reason=reason, kind="process"))  # fmt: skip
+        added.append(
+            CheckResult(
+                id=f"recovery[{index}]",
+                stage=RECOVERY_STAGE,
+                description=description,
+                passed=reason is None,
+                weight=1.0,
+                reason=reason,
+                kind="process",
+            )
+        )
         if rule == "no_duplicate_after_lost_reply" and reason is not None:
             result.violations.append(Violation(kind="forbidden", rule=description, detail=reason))
             result.score = 0.0
@@ -347,8 +356,14 @@ def injected_faults(journal: list[dict[str, Any]]) -> list[dict[str, Any]]:
         fault = entry.get("fault")
         if not isinstance(fault, Mapping):
             continue
-        record = {"app": entry.get("app"), "seq": entry.get("seq"), "tool": entry.get("tool"), "clock": entry.get("clock"),
-                  "kind": fault.get("kind", "error"), "arguments": entry.get("arguments")}  # fmt: skip
+        record = {
+            "app": entry.get("app"),
+            "seq": entry.get("seq"),
+            "tool": entry.get("tool"),
+            "clock": entry.get("clock"),
+            "kind": fault.get("kind", "error"),
+            "arguments": entry.get("arguments"),
+        }
         wanted = {
             "rate_limit": ("retry_after_s", "until", "repeat"),
             "unavailable": ("retry_after_s", "until", "repeat"),

@@ -239,10 +239,14 @@ def group_page(
     shown = scenarios if group.kind == "suite" else episodes
     listed = [children[r.get("id")] for r in scenarios.rows if r.get("id") in children] + episodes.rows
     return ENV.get_template("group.html").render(
-        **_common(library, link, embedded), g=group, children=children, child_records=episodes.rows,
-        scenario_rows=scenarios.rows, pager=_pager(shown, lambda n: link("group", group.id, page=str(n))),
+        **_common(library, link, embedded),
+        g=group,
+        children=children,
+        child_records=episodes.rows,
+        scenario_rows=scenarios.rows,
+        pager=_pager(shown, lambda n: link("group", group.id, page=str(n))),
         trust=_trust_of([*listed, group]),
-    )  # fmt: skip
+    )
 
 
 def compare_page(library: rec.Library, ids: list[str], link: Link) -> str:
@@ -277,9 +281,14 @@ def compare_page(library: rec.Library, ids: list[str], link: Link) -> str:
             check_rows.append(row | {"cells": cells})
     calls = [[e for e in rec.timeline(r) if e.get("tool")] for r in runs]
     return ENV.get_template("compare.html").render(
-        **_common(library, link, False), runs=runs, error=error, check_rows=check_rows, trust=_trust_of(runs),
-        call_lists=[c[:COMPARED_CALLS] for c in calls], calls_left=[max(0, len(c) - COMPARED_CALLS) for c in calls],
-    )  # fmt: skip
+        **_common(library, link, False),
+        runs=runs,
+        error=error,
+        check_rows=check_rows,
+        trust=_trust_of(runs),
+        call_lists=[c[:COMPARED_CALLS] for c in calls],
+        calls_left=[max(0, len(c) - COMPARED_CALLS) for c in calls],
+    )
 
 
 COMPARED_CALLS = 500

@@ -26,9 +26,14 @@ def html_report(roots: list[Path]) -> str:
     groups = [{"id": g.id, "html": pages.group_page(library, g, report_link, embedded=True)} for g in library.groups()]
     runs = [pages.run_page(library, r, report_link, embedded=True) for r in library.episodes()]
     return pages.ENV.get_template("report.html").render(
-        css=pages.CSS, roots=", ".join(map(str, roots)), written=time.strftime("%Y-%m-%d %H:%M"),
-        listing=listing, groups=groups, runs=runs, anchor=pages.anchor,
-    )  # fmt: skip
+        css=pages.CSS,
+        roots=", ".join(map(str, roots)),
+        written=time.strftime("%Y-%m-%d %H:%M"),
+        listing=listing,
+        groups=groups,
+        runs=runs,
+        anchor=pages.anchor,
+    )
 
 
 _MARKDOWN = re.compile(r"([\\`\[\]|])")
@@ -52,13 +57,17 @@ def markdown_report(roots: list[Path]) -> str:
     for row in pages.rec.pass_rates(episodes):
         rate = f"{100 * row['rate']:.0f}%" if row["rate"] is not None else "-"
         score = f"{row['score']:.2f}" if row["score"] is not None else "-"
-        lines.append(f"| {_cell(row['scenario'])} | {_cell(row['agent'])} | {row['passes']}/{row['scored']} | "
-                     f"{rate} | {score} | {row['errored'] or ''} |")  # fmt: skip
+        lines.append(
+            f"| {_cell(row['scenario'])} | {_cell(row['agent'])} | {row['passes']}/{row['scored']} | "
+            f"{rate} | {score} | {row['errored'] or ''} |"
+        )
     counts = tally(r.data for r in episodes)
     lines.append("")
-    lines.append(f"**{counts.passes}/{counts.scored} episodes passed**"
-                 + (f" ({100 * counts.passes / counts.scored:.0f}%)" if counts.scored else "")
-                 + (f"; {counts.errored} errored, not scored" if counts.errored else ""))  # fmt: skip
+    lines.append(
+        f"**{counts.passes}/{counts.scored} episodes passed**"
+        + (f" ({100 * counts.passes / counts.scored:.0f}%)" if counts.scored else "")
+        + (f"; {counts.errored} errored, not scored" if counts.errored else "")
+    )
     failed = [r for r in episodes if not r.passed and not r.errored]
     if failed:
         lines += ["", "| failed run | score | first failing check | why |", "|---|---:|---|---|"]
@@ -89,6 +98,8 @@ def markdown_report(roots: list[Path]) -> str:
     distrusted = [(r, t) for r in episodes if not (t := pages.rec.trust(r)).trusted]
     if distrusted:  # how the agent ran, or the record's seal (the viewer's flags)
         lines += ["", "| run not to be trusted | flags | why |", "|---|---|---|"]
-        lines += [f"| {_cell(r.id)} | {_cell(', '.join(t.flags))} | {_cell('; '.join(filter(None, [t.untrusted, *t.problems])))} |"
-                  for r, t in distrusted]  # fmt: skip
+        lines += [
+            f"| {_cell(r.id)} | {_cell(', '.join(t.flags))} | {_cell('; '.join(filter(None, [t.untrusted, *t.problems])))} |"
+            for r, t in distrusted
+        ]
     return "\n".join(lines) + "\n"

@@ -325,10 +325,15 @@ class WorldEngine:
         self.applied.append(record)
         if self.trace is not None:
             self.trace.add(
-                source="world", wall=wall.isoformat(timespec="milliseconds"), method="world/event",
-                params={"event": item.name, "app": item.app, "at": record["at"]}, result=done, error=error,
-                is_error=error is not None, latency_ms=round((time.perf_counter() - started) * 1000, 3),
-            )  # fmt: skip
+                source="world",
+                wall=wall.isoformat(timespec="milliseconds"),
+                method="world/event",
+                params={"event": item.name, "app": item.app, "at": record["at"]},
+                result=done,
+                error=error,
+                is_error=error is not None,
+                latency_ms=round((time.perf_counter() - started) * 1000, 3),
+            )
 
     # -- the gateway's own tools -------------------------------------------------------
 
@@ -351,13 +356,24 @@ class WorldEngine:
             if self.refused > MAX_REFUSED_KEPT:  # counted on the last one kept, not stored
                 self._last_refused["refused_calls"] = self.refused - MAX_REFUSED_KEPT + 1
                 return result
-        self.entries.append({
-            "seq": len(self.entries) + 1, "app": "world", "tool": name,
-            "arguments": _shape(arguments) if is_error else _bounded(arguments),
-            "result": None if is_error else _plain(result), "error": _plain(result)[:MAX_QUESTION] if is_error else None,
-            "is_error": is_error, "fault": None, "changes": [], "gateway": True, "position": dict(self.per_app),
-            "wall": wall.isoformat(timespec="milliseconds"), "clock": self.timeline.iso(), "latency_ms": 0.0,
-        })  # fmt: skip
+        self.entries.append(
+            {
+                "seq": len(self.entries) + 1,
+                "app": "world",
+                "tool": name,
+                "arguments": _shape(arguments) if is_error else _bounded(arguments),
+                "result": None if is_error else _plain(result),
+                "error": _plain(result)[:MAX_QUESTION] if is_error else None,
+                "is_error": is_error,
+                "fault": None,
+                "changes": [],
+                "gateway": True,
+                "position": dict(self.per_app),
+                "wall": wall.isoformat(timespec="milliseconds"),
+                "clock": self.timeline.iso(),
+                "latency_ms": 0.0,
+            }
+        )
         if is_error:
             self._last_refused = self.entries[-1]
         return result
@@ -429,18 +445,23 @@ class WorldEngine:
 
                 client = openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=2, timeout=60)
                 response = await client.chat.completions.create(
-                    model=model, max_tokens=spec.max_tokens, temperature=0,
+                    model=model,
+                    max_tokens=spec.max_tokens,
+                    temperature=0,
                     messages=[{"role": "system", "content": system}, {"role": "user", "content": question}],
-                )  # fmt: skip
+                )
                 text = response.choices[0].message.content or ""
             else:
                 import anthropic
 
                 client = anthropic.AsyncAnthropic(api_key=key, base_url=base_url, max_retries=2, timeout=60)
                 message = await client.messages.create(
-                    model=model, max_tokens=spec.max_tokens, temperature=0, system=system,
+                    model=model,
+                    max_tokens=spec.max_tokens,
+                    temperature=0,
+                    system=system,
                     messages=[{"role": "user", "content": question}],
-                )  # fmt: skip
+                )
                 text = "".join(getattr(b, "text", "") for b in message.content)
         except Exception as exc:  # noqa: BLE001 - the provider's words; the agent sees a plain error
             raise ValueError(f"The user cannot answer right now: {type(exc).__name__}") from None
@@ -457,13 +478,25 @@ class WorldEngine:
         ):
             return
         status = "partly_done" if CANNOT.search(text) else "done"
-        self.entries.append({
-            "seq": len(self.entries) + 1, "app": "world", "tool": REPORT_TOOL, "arguments": {"status": status, "summary": text[:MAX_SUMMARY]},
-            "result": "Report received.", "error": None, "is_error": False, "fault": None, "changes": [], "gateway": True,
-            "position": dict(self.per_app),
-            "final_message": True, "wall": datetime.now(UTC).isoformat(timespec="milliseconds"), "clock": self.timeline.iso(),
-            "latency_ms": 0.0,
-        })  # fmt: skip
+        self.entries.append(
+            {
+                "seq": len(self.entries) + 1,
+                "app": "world",
+                "tool": REPORT_TOOL,
+                "arguments": {"status": status, "summary": text[:MAX_SUMMARY]},
+                "result": "Report received.",
+                "error": None,
+                "is_error": False,
+                "fault": None,
+                "changes": [],
+                "gateway": True,
+                "position": dict(self.per_app),
+                "final_message": True,
+                "wall": datetime.now(UTC).isoformat(timespec="milliseconds"),
+                "clock": self.timeline.iso(),
+                "latency_ms": 0.0,
+            }
+        )
 
     def _report(self, arguments: Mapping[str, Any]) -> str:
         status, summary = arguments.get("status"), arguments.get("summary")

@@ -141,11 +141,19 @@ def noisy(scenario: Scenario, name: str, rng_seed: int) -> Scenario:
         return scenario
     data = scenario.model_dump(mode="json", exclude_unset=False)
     rules = [
-        {"tool": "*", "kind": kind, "probability": chance, "retry_after_s": chosen.retry_after_s,
-         "duration_s": chosen.duration_s, "delay_s": chosen.delay_s, "latency_ms": chosen.latency_ms if kind == "latency" else 0,
-         "salt": scenario.id}
-        for kind, chance in chosen.faults.items() if chance > 0
-    ]  # fmt: skip
+        {
+            "tool": "*",
+            "kind": kind,
+            "probability": chance,
+            "retry_after_s": chosen.retry_after_s,
+            "duration_s": chosen.duration_s,
+            "delay_s": chosen.delay_s,
+            "latency_ms": chosen.latency_ms if kind == "latency" else 0,
+            "salt": scenario.id,
+        }
+        for kind, chance in chosen.faults.items()
+        if chance > 0
+    ]
     data["faults"] = {
         app: {"rules": [*data.get("faults", {}).get(app, {}).get("rules", []), *rules]} for app in data["apps"]
     }

@@ -113,12 +113,20 @@ def _mail(w: Watcher, scenario: Scenario, before: Row | None, after: Row, ctx: C
     message_id = _id("msg", w.name, after["id"])
     sender = f"{w.person.name} <{w.person.email}>" if w.person.name else w.person.email
     change = {
-        "add": {"messages": [{
-            "id": message_id, "thread_id": after["thread_id"], "from": sender, "to": [scenario.persona.email],
-            "subject": Template(reply_subject).safe_substitute(words), "body": Template(w.rule.reply).safe_substitute(words),
-        }]},
+        "add": {
+            "messages": [
+                {
+                    "id": message_id,
+                    "thread_id": after["thread_id"],
+                    "from": sender,
+                    "to": [scenario.persona.email],
+                    "subject": Template(reply_subject).safe_substitute(words),
+                    "body": Template(w.rule.reply).safe_substitute(words),
+                }
+            ]
+        },
         "update": [{"table": "messages", "key": message_id, "set": {"in_reply_to": after["id"]}}],
-    }  # fmt: skip
+    }
     return Reaction(w.name, "mail", w.rule.delay, change)
 
 
@@ -154,11 +162,16 @@ def _invitation(
         answer = "decline" if _busy(state, person.email, after) else "accept"
     response = {"accept": "accepted", "decline": "declined", "tentative": "tentative"}[answer or "accept"]
     change = {
-        "update": [{
-            "table": "events", "key": after["id"],
-            "items": [{"column": "attendees", "match": {"email": attendee.get("email")}, "set": {"response": response}}],
-        }]
-    }  # fmt: skip
+        "update": [
+            {
+                "table": "events",
+                "key": after["id"],
+                "items": [
+                    {"column": "attendees", "match": {"email": attendee.get("email")}, "set": {"response": response}}
+                ],
+            }
+        ]
+    }
     return Reaction(f"{w.name}-{after['id']}-{after.get('start')}", "calendar", person.invitation_delay, change)
 
 
@@ -182,10 +195,15 @@ def _busy(state: Mapping[str, Snapshot], email: str, event: Row) -> bool:
         if str(b.get("email", "")).lower() == email.lower()
     ]
     spans += [
-        (e.get("start"), e.get("end")) for e in calendar.get("events", [])
-        if e.get("id") != event.get("id") and e.get("status") != "cancelled"
-        and ((_attendee(e, email) or {}).get("response") in ("accepted", "tentative") or str(e.get("organizer", "")).lower() == email.lower())
-    ]  # fmt: skip
+        (e.get("start"), e.get("end"))
+        for e in calendar.get("events", [])
+        if e.get("id") != event.get("id")
+        and e.get("status") != "cancelled"
+        and (
+            (_attendee(e, email) or {}).get("response") in ("accepted", "tentative")
+            or str(e.get("organizer", "")).lower() == email.lower()
+        )
+    ]
     for s, e in spans:
         s_at, e_at = _instant(s), _instant(e)
         if s_at is not None and e_at is not None and s_at < end and start < e_at:

@@ -301,9 +301,13 @@ def serve_http(app: App, store: SandboxStore, server: MCPServer, args: argparse.
             flush=True,
         )
     http_app = build_http_app(
-        app, store, server, admin_token=token, security=transport_security(args.host, args.allowed_host),
+        app,
+        store,
+        server,
+        admin_token=token,
+        security=transport_security(args.host, args.allowed_host),
         open_default=args.open_default,
-    )  # fmt: skip
+    )
     default = "open, no secret" if args.open_default else "closed"
     print(
         f"{app.name}: MCP at http://{args.host}:{args.port}/mcp (sandbox 'default', {default}) and /s/ID/mcp (secret); "

@@ -168,14 +168,24 @@ def extras(ctx: ProbeContext) -> list[Probe]:
     for step in ctx.steps:
         if step.tool == "resolve_comment" and step.origin is not None:
             reply = Step("reply_to_comment", {"comment_id": step.args["comment_id"], "body": REPLY})
-            out.append(Probe("extra-comment-reply", f"a reply on comment {step.args['comment_id']} before resolving it",
-                             replace={step.origin: [reply, step]}))  # fmt: skip
+            out.append(
+                Probe(
+                    "extra-comment-reply",
+                    f"a reply on comment {step.args['comment_id']} before resolving it",
+                    replace={step.origin: [reply, step]},
+                )
+            )
     edits = ("append_content", "replace_content", "edit_document")
     edited = [s for s in ctx.steps if s.tool in edits and s.args.get("document_id")]
     if edited:
         doc = edited[-1].args["document_id"]
-        out.append(Probe("extra-description-note", f"a note appended to document {doc}",
-                         append=[Step("append_content", {"document_id": doc, "text": NOTE})]))  # fmt: skip
+        out.append(
+            Probe(
+                "extra-description-note",
+                f"a note appended to document {doc}",
+                append=[Step("append_content", {"document_id": doc, "text": NOTE})],
+            )
+        )
     return out
 
 

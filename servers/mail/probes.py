@@ -208,10 +208,15 @@ def _reply_as_new_mail(step: Step, me: str) -> Probe:
     }
     if step.args.get("bcc"):
         args["bcc"] = step.args["bcc"]
-    calls = [Step("get_message", {"message_id": step.args["message_id"]}, save=original),
-             Step("send_message", args, save=step.save, origin=step.origin)]  # fmt: skip
-    return Probe("channel-new-mail", f"reply (step {step.origin}) sent as a new mail to the same people",
-                 replace={step.origin: calls})  # fmt: skip
+    calls = [
+        Step("get_message", {"message_id": step.args["message_id"]}, save=original),
+        Step("send_message", args, save=step.save, origin=step.origin),
+    ]
+    return Probe(
+        "channel-new-mail",
+        f"reply (step {step.origin}) sent as a new mail to the same people",
+        replace={step.origin: calls},
+    )
 
 
 def _mail_as_reply(ctx: ProbeContext, step: Step) -> Probe | None:
@@ -229,8 +234,11 @@ def _mail_as_reply(ctx: ProbeContext, step: Step) -> Probe | None:
     args: dict[str, Any] = {"message_id": newest["id"], "body": text, "cc": people[1:]}
     if step.args.get("bcc"):
         args["bcc"] = step.args["bcc"]
-    return Probe("channel-reply", f"{step.tool} (step {step.origin}) sent as a reply to {newest['id']}",
-                 replace={step.origin: [Step("reply", args, save=step.save, origin=step.origin)]})  # fmt: skip
+    return Probe(
+        "channel-reply",
+        f"{step.tool} (step {step.origin}) sent as a reply to {newest['id']}",
+        replace={step.origin: [Step("reply", args, save=step.save, origin=step.origin)]},
+    )
 
 
 def _forward_as_quote(step: Step) -> Probe:
@@ -239,15 +247,22 @@ def _forward_as_quote(step: Step) -> Probe:
 
     def body(saved: dict[str, Any]) -> str:
         o = saved[original]
-        return (f"{note}\n\n---------- Forwarded message ----------\nFrom: {o['from']}\nSubject: {o['subject']}\n\n"
-                f"{o['body']}")  # fmt: skip
+        return (
+            f"{note}\n\n---------- Forwarded message ----------\nFrom: {o['from']}\nSubject: {o['subject']}\n\n"
+            f"{o['body']}"
+        )
 
     args = {k: v for k, v in step.args.items() if k in ("to", "cc", "bcc")}
     args |= {"subject": Computed(lambda saved: f"Fwd: {saved[original]['subject']}"), "body": Computed(body)}
-    calls = [Step("get_message", {"message_id": step.args["message_id"]}, save=original),
-             Step("send_message", args, save=step.save, origin=step.origin)]  # fmt: skip
-    return Probe("channel-quote", f"forward (step {step.origin}) sent as a new mail quoting the original",
-                 replace={step.origin: calls})  # fmt: skip
+    calls = [
+        Step("get_message", {"message_id": step.args["message_id"]}, save=original),
+        Step("send_message", args, save=step.save, origin=step.origin),
+    ]
+    return Probe(
+        "channel-quote",
+        f"forward (step {step.origin}) sent as a new mail quoting the original",
+        replace={step.origin: calls},
+    )
 
 
 def _merged(ctx: ProbeContext) -> list[Probe]:
@@ -263,8 +278,14 @@ def _merged(ctx: ProbeContext) -> list[Probe]:
         people = [p for s in same for p in [*s.args.get("to", []), *s.args.get("cc", [])]]
         one = same[0].with_args(to=list(dict.fromkeys(people)), cc=[])
         replace = {same[0].origin: [one], **{s.origin: [] for s in same[1:]}}
-        out.append(Probe("channel-merge", f"{len(same)} mails (steps {', '.join(str(s.origin) for s in same)}) sent as "
-                         f"one mail to {len(set(people))} people", replace=replace))  # fmt: skip
+        out.append(
+            Probe(
+                "channel-merge",
+                f"{len(same)} mails (steps {', '.join(str(s.origin) for s in same)}) sent as "
+                f"one mail to {len(set(people))} people",
+                replace=replace,
+            )
+        )
     return out
 
 
@@ -292,8 +313,13 @@ def channels(ctx: ProbeContext) -> list[Probe]:
             each = [step.with_args(to=[p], cc=[]) for p in everyone]
             for one in each[1:]:
                 one.save = None
-            out.append(Probe("channel-split", f"{step.tool} (step {step.origin}) to {len(everyone)} people as one each",
-                             replace={step.origin: each}))  # fmt: skip
+            out.append(
+                Probe(
+                    "channel-split",
+                    f"{step.tool} (step {step.origin}) to {len(everyone)} people as one each",
+                    replace={step.origin: each},
+                )
+            )
         if len(to) >= 2:
             swapped = step.with_args(to=to[:1], cc=[*to[1:], *cc])
             out.append(
@@ -355,8 +381,13 @@ def extras(ctx: ProbeContext) -> list[Probe]:
         read = Step("get_message", {"message_id": handled}, save="_courtesy")
         to = Computed(lambda saved: [_colleague(saved["_courtesy"], mine, ctx.persona.email)])
         mail = Step("send_message", {"to": to, "subject": "Thanks", "body": COURTESY})
-        out.append(Probe("extra-courtesy-mail", f"a courtesy mail to the sender of {handled} (or a colleague on it)",
-                         append=[read, mail]))  # fmt: skip
+        out.append(
+            Probe(
+                "extra-courtesy-mail",
+                f"a courtesy mail to the sender of {handled} (or a colleague on it)",
+                append=[read, mail],
+            )
+        )
     if handled is not None:
         labels = [r["name"] for r in ctx.rows("labels")]
         steps = [] if labels else [Step("create_label", {"name": "Follow-up"})]

@@ -519,9 +519,14 @@ def send_message(
     recipients = _recipients(to, cc, bcc)
     _require_recipients(recipients, "The message")
     row = _write(
-        sb, folder="sent", thread_id=None, recipients=recipients, subject=subject, body=body,
+        sb,
+        folder="sent",
+        thread_id=None,
+        recipients=recipients,
+        subject=subject,
+        body=body,
         attachments=_files(attachments),
-    )  # fmt: skip
+    )
     return message_model(row)
 
 
@@ -547,10 +552,15 @@ def reply(
     if not any(recipients.values()):
         raise ToolError(f"Message {message_id!r} has no one to reply to. Use send_message to write to someone.")
     row = _write(
-        sb, folder="sent", thread_id=original["thread_id"], recipients=recipients,
-        subject=_reply_subject(original["subject"]), body=body, attachments=_files(attachments),
+        sb,
+        folder="sent",
+        thread_id=original["thread_id"],
+        recipients=recipients,
+        subject=_reply_subject(original["subject"]),
+        body=body,
+        attachments=_files(attachments),
         in_reply_to=original["id"],
-    )  # fmt: skip
+    )
     return message_model(row)
 
 
@@ -574,14 +584,21 @@ def forward(
     carried = original["attachments"] if include_attachments else []
     # Checked before the quoted text is built: the original may be large.
     _check_size(
-        "The forward", body + original["body"] + " " * 1_000, carried,
+        "The forward",
+        body + original["body"] + " " * 1_000,
+        carried,
         " Forward it with include_attachments=false, or write a shorter note." if carried else "",
-    )  # fmt: skip
+    )
     row = _write(
-        sb, folder="sent", thread_id=original["thread_id"], recipients=recipients,
-        subject=_prefixed("Fwd", original["subject"], ("fwd", "fw")), body=_forwarded_body(sb, body, original),
-        attachments=carried, forwarded_from=original["id"],
-    )  # fmt: skip
+        sb,
+        folder="sent",
+        thread_id=original["thread_id"],
+        recipients=recipients,
+        subject=_prefixed("Fwd", original["subject"], ("fwd", "fw")),
+        body=_forwarded_body(sb, body, original),
+        attachments=carried,
+        forwarded_from=original["id"],
+    )
     return message_model(row)
 
 
@@ -616,9 +633,15 @@ def create_draft(
     if not (any(recipients.values()) or subject.strip() or body.strip() or attachments):
         raise ToolError("The draft is empty: give at least a recipient, a subject or a body.")
     row = _write(
-        sb, folder="drafts", thread_id=thread_id, recipients=recipients, subject=subject, body=body,
-        attachments=_files(attachments), in_reply_to=in_reply_to,
-    )  # fmt: skip
+        sb,
+        folder="drafts",
+        thread_id=thread_id,
+        recipients=recipients,
+        subject=subject,
+        body=body,
+        attachments=_files(attachments),
+        in_reply_to=in_reply_to,
+    )
     return message_model(row)
 
 
@@ -650,9 +673,11 @@ def update_draft(
     if not changes:
         raise ToolError("Nothing to change: pass at least one of to, cc, bcc, subject, body or attachments.")
     _check_size(
-        "The draft", changes.get("body", draft["body"]), changes.get("attachments", draft["attachments"]),
+        "The draft",
+        changes.get("body", draft["body"]),
+        changes.get("attachments", draft["attachments"]),
         " Use less text, or fewer or smaller attachments.",
-    )  # fmt: skip
+    )
     changes["sent_at"] = stamp(sb)
     return message_model(sb.update("messages", draft_id, changes))
 

@@ -128,8 +128,14 @@ def extras(ctx: ProbeContext) -> list[Probe]:
             saved = step.save or f"_made{step.origin}"
             comment = Step("add_comment", {"key": ref(saved, "key"), "body": NOTE})
             kept = Step(step.tool, step.args, saved, step.origin)
-            return [Probe("extra-ticket-comment", f"a comment on the ticket created at step {step.origin}",
-                          replace={step.origin: [kept]}, append=[comment])]  # fmt: skip
+            return [
+                Probe(
+                    "extra-ticket-comment",
+                    f"a comment on the ticket created at step {step.origin}",
+                    replace={step.origin: [kept]},
+                    append=[comment],
+                )
+            ]
     return []
 
 

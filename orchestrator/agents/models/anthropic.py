@@ -73,13 +73,26 @@ class AnthropicAgent(ModelAgent):
             message = await self.client.messages.create(**kwargs)
         blocks = [_block(b) for b in message.content]
         self.messages.append({"role": "assistant", "content": blocks})
-        calls = [Call(b["id"], b["name"], b["input"] if isinstance(b["input"], dict) else None,
-                      None if isinstance(b["input"], dict) else "expected a JSON object") for b in blocks if b["type"] == "tool_use"]  # fmt: skip
+        calls = [
+            Call(
+                b["id"],
+                b["name"],
+                b["input"] if isinstance(b["input"], dict) else None,
+                None if isinstance(b["input"], dict) else "expected a JSON object",
+            )
+            for b in blocks
+            if b["type"] == "tool_use"
+        ]
         usage = message.usage
         cached = getattr(usage, "cache_read_input_tokens", None) or 0
         created = getattr(usage, "cache_creation_input_tokens", None) or 0
-        return Reply(calls, message.stop_reason, input_tokens=(usage.input_tokens or 0) + cached + created,
-                     output_tokens=usage.output_tokens or 0, cached_tokens=cached)  # fmt: skip
+        return Reply(
+            calls,
+            message.stop_reason,
+            input_tokens=(usage.input_tokens or 0) + cached + created,
+            output_tokens=usage.output_tokens or 0,
+            cached_tokens=cached,
+        )
 
     def add_results(self, results: list[tuple[Call, Outcome]]) -> None:
         blocks = []

@@ -62,8 +62,11 @@ def openai_tools(tools: list[Any], *, strict: bool = True) -> list[dict[str, Any
     out = []
     for tool in tools:
         name, description, schema = _tool_fields(tool)
-        function: dict[str, Any] = {"name": name, "description": description,
-                                    "parameters": strict_schema(schema) if strict else schema}  # fmt: skip
+        function: dict[str, Any] = {
+            "name": name,
+            "description": description,
+            "parameters": strict_schema(schema) if strict else schema,
+        }
         if strict:
             function["strict"] = True
         out.append({"type": "function", "function": function})
@@ -83,14 +86,29 @@ def anthropic_tools(tools: list[Any]) -> list[dict[str, Any]]:
 
 def openai_tools_to_anthropic(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Chat Completions function tools as Messages API tools."""
-    return [{"name": t["function"]["name"], "description": t["function"].get("description", ""),
-             "input_schema": t["function"].get("parameters") or {"type": "object", "properties": {}}} for t in tools]  # fmt: skip
+    return [
+        {
+            "name": t["function"]["name"],
+            "description": t["function"].get("description", ""),
+            "input_schema": t["function"].get("parameters") or {"type": "object", "properties": {}},
+        }
+        for t in tools
+    ]
 
 
 def anthropic_tools_to_openai(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Messages API tools as Chat Completions function tools (not strict)."""
-    return [{"type": "function", "function": {"name": t["name"], "description": t.get("description", ""),
-                                              "parameters": t.get("input_schema") or {}}} for t in tools]  # fmt: skip
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": t["name"],
+                "description": t.get("description", ""),
+                "parameters": t.get("input_schema") or {},
+            },
+        }
+        for t in tools
+    ]
 
 
 def drop_unset_nulls(arguments: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
@@ -150,8 +168,15 @@ def anthropic_to_openai(system: str | None, messages: list[dict[str, Any]]) -> l
         blocks = [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
         if message["role"] == "assistant":
             text = "\n".join(b["text"] for b in blocks if b.get("type") == "text" and b.get("text"))
-            calls = [{"id": b["id"], "type": "function", "function": {"name": b["name"], "arguments": json.dumps(b.get("input") or {}, ensure_ascii=False)}}
-                     for b in blocks if b.get("type") == "tool_use"]  # fmt: skip
+            calls = [
+                {
+                    "id": b["id"],
+                    "type": "function",
+                    "function": {"name": b["name"], "arguments": json.dumps(b.get("input") or {}, ensure_ascii=False)},
+                }
+                for b in blocks
+                if b.get("type") == "tool_use"
+            ]
             item: dict[str, Any] = {"role": "assistant", "content": text or None}
             if calls:
                 item["tool_calls"] = calls
@@ -161,8 +186,13 @@ def anthropic_to_openai(system: str | None, messages: list[dict[str, Any]]) -> l
         for block in blocks:
             if block.get("type") == "tool_result":
                 text = _text_of(block.get("content"))
-                out.append({"role": "tool", "tool_call_id": block["tool_use_id"],
-                            "content": ERROR_PREFIX + text if block.get("is_error") else text})  # fmt: skip
+                out.append(
+                    {
+                        "role": "tool",
+                        "tool_call_id": block["tool_use_id"],
+                        "content": ERROR_PREFIX + text if block.get("is_error") else text,
+                    }
+                )
             elif block.get("type") == "text":
                 texts.append(block["text"])
         if texts:
@@ -273,8 +303,22 @@ def trace_messages(
         params = entry.get("params") or {}
         call_id = f"call_{entry.get('seq', len(messages))}"
         arguments = params.get("arguments") or {}
-        messages.append({"role": "assistant", "content": None, "tool_calls": [
-            {"id": call_id, "type": "function", "function": {"name": str(params.get("name")), "arguments": json.dumps(arguments, ensure_ascii=False)}}]})  # fmt: skip
+        messages.append(
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": call_id,
+                        "type": "function",
+                        "function": {
+                            "name": str(params.get("name")),
+                            "arguments": json.dumps(arguments, ensure_ascii=False),
+                        },
+                    }
+                ],
+            }
+        )
         result = entry.get("result")
         if isinstance(result, dict) and result.get("truncated"):
             text, failed = truncate(str(result.get("preview", "")), limit), bool(entry.get("is_error"))

@@ -80,8 +80,11 @@ class Usage:
     def totals(self, price: Any) -> dict[str, Any]:
         """Tokens, turns, retries and model latency summed over the turns, and `cost_usd` with a `Price`."""
         total = {key: sum(t[key] for t in self.turns) for key in ("input_tokens", "output_tokens", "cached_tokens")}
-        total |= {"turns": len(self.turns), "retries": self.retries,
-                  "model_latency_s": round(sum(t["latency_ms"] for t in self.turns) / 1000, 3)}  # fmt: skip
+        total |= {
+            "turns": len(self.turns),
+            "retries": self.retries,
+            "model_latency_s": round(sum(t["latency_ms"] for t in self.turns) / 1000, 3),
+        }
         if price is not None:
             total["cost_usd"] = round(
                 price.cost(total["input_tokens"], total["output_tokens"], total["cached_tokens"]), 6
@@ -290,22 +293,34 @@ class ModelAgent(Agent, ABC):
                 self.retries += 1
                 self.usage.retries += 1
                 wait = min(wait, self.options.max_backoff_s)
-                self.on_progress(f"retrying in {round(wait, 2):g} s (retry {attempt} of {self.options.max_retries}) after "
-                                 f"{self.describe(exc)}")  # fmt: skip
+                self.on_progress(
+                    f"retrying in {round(wait, 2):g} s (retry {attempt} of {self.options.max_retries}) after "
+                    f"{self.describe(exc)}"
+                )
                 await anyio.sleep(wait)
                 continue
-            self.usage.turns.append({
-                "turn": len(self.usage.turns) + 1, "latency_ms": round((time.perf_counter() - began) * 1000, 3),
-                "input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens, "cached_tokens": reply.cached_tokens,
-                "stop_reason": reply.stop_reason, "tool_calls": len(reply.calls), "retries": attempt,
-            })  # fmt: skip
+            self.usage.turns.append(
+                {
+                    "turn": len(self.usage.turns) + 1,
+                    "latency_ms": round((time.perf_counter() - began) * 1000, 3),
+                    "input_tokens": reply.input_tokens,
+                    "output_tokens": reply.output_tokens,
+                    "cached_tokens": reply.cached_tokens,
+                    "stop_reason": reply.stop_reason,
+                    "tool_calls": len(reply.calls),
+                    "retries": attempt,
+                }
+            )
             self.on_progress(self.progress_text())
             return reply
 
     async def _execute(self, client: Any, call: Call) -> Outcome:
         if call.problem is not None or call.arguments is None:
-            return Outcome(f"the arguments of {call.name} could not be used: {call.problem}. Call the tool again with one "
-                           "JSON object that matches its schema.", True)  # fmt: skip
+            return Outcome(
+                f"the arguments of {call.name} could not be used: {call.problem}. Call the tool again with one "
+                "JSON object that matches its schema.",
+                True,
+            )
         if call.name not in self.schemas:
             return Outcome(f"there is no tool named {call.name!r}; the tools are listed in this request", True)
         arguments = drop_unset_nulls(call.arguments, self.schemas[call.name])

@@ -60,8 +60,11 @@ class OpenAIAgent(ModelAgent):
         )
         choice = response.choices[0]
         message = choice.message
-        calls = [{"id": c.id, "type": "function", "function": {"name": c.function.name, "arguments": c.function.arguments}}
-                 for c in message.tool_calls or [] if getattr(c, "function", None) is not None]  # fmt: skip
+        calls = [
+            {"id": c.id, "type": "function", "function": {"name": c.function.name, "arguments": c.function.arguments}}
+            for c in message.tool_calls or []
+            if getattr(c, "function", None) is not None
+        ]
         return self._reply(message.content, calls, choice.finish_reason, response.usage)
 
     async def _streamed(self) -> Reply:
@@ -108,9 +111,13 @@ class OpenAIAgent(ModelAgent):
             arguments, problem = parse_arguments(c["function"]["arguments"])
             parsed.append(Call(c["id"], c["function"]["name"], arguments, problem))
         details = getattr(usage, "prompt_tokens_details", None)
-        return Reply(parsed, finish, input_tokens=getattr(usage, "prompt_tokens", 0) or 0,
-                     output_tokens=getattr(usage, "completion_tokens", 0) or 0,
-                     cached_tokens=getattr(details, "cached_tokens", 0) or 0)  # fmt: skip
+        return Reply(
+            parsed,
+            finish,
+            input_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+            output_tokens=getattr(usage, "completion_tokens", 0) or 0,
+            cached_tokens=getattr(details, "cached_tokens", 0) or 0,
+        )
 
     def add_results(self, results: list[tuple[Call, Outcome]]) -> None:
         for call, outcome in results:  # OpenAI has no error flag on a tool message: the text says so

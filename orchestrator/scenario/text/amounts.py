@@ -95,8 +95,19 @@ AMOUNT = re.compile(
     + r")",
     re.I,
 )
-MULTIPLIERS = {"k": 1000, "thousand": 1000, "tsd": 1000, "tsd.": 1000, "m": 10**6, "mn": 10**6, "million": 10**6,
-               "mio": 10**6, "mio.": 10**6, "bn": 10**9, "billion": 10**9}  # fmt: skip
+MULTIPLIERS = {
+    "k": 1000,
+    "thousand": 1000,
+    "tsd": 1000,
+    "tsd.": 1000,
+    "m": 10**6,
+    "mn": 10**6,
+    "million": 10**6,
+    "mio": 10**6,
+    "mio.": 10**6,
+    "bn": 10**9,
+    "billion": 10**9,
+}
 
 
 @dataclass(frozen=True)

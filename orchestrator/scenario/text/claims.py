@@ -108,8 +108,14 @@ def _hedges(sentence: str) -> bool:
 
 KINDS = ("any", "time", "date", "amount", "count", "code")
 """What a reading is about: an undercut or an alternative of another kind of fact does not govern it."""
-GOVERNS = {"any": {"time", "date", "amount", "count"}, "time": {"time", "date"}, "date": {"date"},
-           "amount": {"amount", "count"}, "count": {"count"}, "code": set()}  # fmt: skip
+GOVERNS = {
+    "any": {"time", "date", "amount", "count"},
+    "time": {"time", "date"},
+    "date": {"date"},
+    "amount": {"amount", "count"},
+    "count": {"count"},
+    "code": set(),
+}
 """The kinds of alternatives that take a reading's value away: a time on one of two days is not stated either."""
 TOPIC = re.compile(
     r"\b(?P<time>(?:flight|start|end|departure|arrival|pick-?up|exact)\s+times?|times|timings?|eta|slots?)\b|"
@@ -179,8 +185,11 @@ def _offers(clause: str, kind: str) -> bool:
     governed = GOVERNS[kind]
     for m in OR_ALTERNATIVES.finditer(clause):
         shared = _value_kinds(m.group("a")) & _value_kinds(m.group("b"))
-        if shared & governed or ("time" in governed and _value_kinds(m.group("a")) & {"time"} and
-                                 _value_kinds(m.group("b")) & {"date", "time"}):  # fmt: skip
+        if shared & governed or (
+            "time" in governed
+            and _value_kinds(m.group("a")) & {"time"}
+            and _value_kinds(m.group("b")) & {"date", "time"}
+        ):
             return True
     if governed & {"count", "amount"}:
         return any(not _is_time_range(clause, m) for m in NUMBER_RANGE.finditer(clause))

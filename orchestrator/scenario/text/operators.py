@@ -68,8 +68,14 @@ DEFAULT_CLAIMED = {"says": True, "misstates_amount": True}
 """`claimed: true` reads only what the text asserts (see text/claims.py): not hedged, not offered as one of
 several, not asked about. `says` asserts by default; a `forbid` or `not` condition on what a text reveals wants
 `claimed: false` (a hedged leak is a leak)."""
-FACT_KIND = {"mentions_time": "time", "mentions_date": "date", "mentions_amount": "amount",
-             "misstates_amount": "amount", "mentions_count": "count", "mentions_code": "code"}  # fmt: skip
+FACT_KIND = {
+    "mentions_time": "time",
+    "mentions_date": "date",
+    "mentions_amount": "amount",
+    "misstates_amount": "amount",
+    "mentions_count": "count",
+    "mentions_code": "code",
+}
 """What a claimed reading is about: a caveat or an alternative about another kind of fact does not govern it."""
 LEAK_THRESHOLD = 0.15
 LEAK_MIN_SHARED = 3

@@ -118,7 +118,7 @@ def mentions_code(text: str, code: str, only: bool = False, claimed: bool = Fals
                 r"\s*(?:\([^)]*\)\s*)?(?:was|is|has\s+been)\s+(?:cancell?ed|closed|wrong|void|superseded)",
                 text[m.end() : m.end() + 40],
                 re.I,
-            )  # fmt: skip
+            )
         ]
     if not found:
         return False
