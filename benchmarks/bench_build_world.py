@@ -44,11 +44,19 @@ def _ms(started: float) -> float:
 def scenario_of(world: worlds.World) -> dict[str, Any]:
     """The smallest scenario over the whole world: its head, its apps, one check."""
     return {
-        "id": f"bench-{world.seed}", "title": "bench", **world.scenario_head(), "instruction": "Nothing to do.",
+        "id": f"bench-{world.seed}",
+        "title": "bench",
+        **world.scenario_head(),
+        "instruction": "Nothing to do.",
         "apps": world.apps,
-        "stages": [{"name": "x", "checks": [{"app": "mail", "table": "messages", "where": {"id": "none"}, "expect": {"count": 0}}]}],
+        "stages": [
+            {
+                "name": "x",
+                "checks": [{"app": "mail", "table": "messages", "where": {"id": "none"}, "expect": {"count": 0}}],
+            }
+        ],
         "oracle": [],
-    }  # fmt: skip
+    }
 
 
 refused: list[str] = []
@@ -92,8 +100,11 @@ async def main(n: int, sizes: list[str], editions: list[int]) -> None:
         for size in sizes:
             for edition in editions:
                 r = await measure(size, edition, n, backend)
-                print(f"{size:<8}{edition:>3}{r['rows']:>8}{r['kb']:>9}{r['build']:>9.1f}{r['copy']:>8.1f}"
-                      f"{r['digest']:>8.1f}{r['yaml']:>8.1f}{r['seed']:>9.1f}", flush=True)  # fmt: skip
+                print(
+                    f"{size:<8}{edition:>3}{r['rows']:>8}{r['kb']:>9}{r['build']:>9.1f}{r['copy']:>8.1f}"
+                    f"{r['digest']:>8.1f}{r['yaml']:>8.1f}{r['seed']:>9.1f}",
+                    flush=True,
+                )
     for line in refused:
         print(f"  refused by the apps: {line}")
 

@@ -156,8 +156,14 @@ async def floor(
                 for scenario in scenarios:
                     group.start_soon(run, scenario, p)
         took, cpu = time.perf_counter() - started, time.process_time() - cpu
-    return {"episodes": len(calls), "seconds": took, "cpu_s": cpu, "calls": sum(calls), "began": began,
-            "ended": began + took}  # fmt: skip
+    return {
+        "episodes": len(calls),
+        "seconds": took,
+        "cpu_s": cpu,
+        "calls": sum(calls),
+        "began": began,
+        "ended": began + took,
+    }
 
 
 def floor_process(
@@ -166,8 +172,19 @@ def floor_process(
     """The floor in `processes` processes of its own at once (each warmed up, then timed together from the same
     moment): all their episodes over the time from the first one's start to the last one's end."""
     start_at = time.time() + 5.0 + 2.0 * processes  # after every process has imported and warmed up
-    command = [sys.executable, __file__, "--floor-only", "--scenarios", str(scenarios_dir), "--repeat", str(passes),
-               "--parallel", str(parallel), "--start-at", str(start_at)] + (["--python"] if python else [])  # fmt: skip
+    command = [
+        sys.executable,
+        __file__,
+        "--floor-only",
+        "--scenarios",
+        str(scenarios_dir),
+        "--repeat",
+        str(passes),
+        "--parallel",
+        str(parallel),
+        "--start-at",
+        str(start_at),
+    ] + (["--python"] if python else [])
     procs = [subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True) for _ in range(processes)]
     results = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in procs]
     if any(p.returncode for p in procs):
@@ -223,38 +240,53 @@ def main() -> None:
     if args.before and (args.before / "orchestrator" / "run" / "pool.py").exists():  # it has --workers
         before.insert(0, (one_before, lambda: clawgym(then, args.repeat, args.parallel, 1, args.before)))
     for _ in range(args.rounds):
-        for name, measure in (*(before if args.before else ()),
+        for name, measure in (
+            *(before if args.before else ()),
             ("floor, 1 process", lambda: floor_process(args.scenarios, args.repeat, args.parallel, 1)),
-            ("Python-function floor, 1 process", lambda: floor_process(args.scenarios, args.repeat, args.parallel, 1, True)),
+            (
+                "Python-function floor, 1 process",
+                lambda: floor_process(args.scenarios, args.repeat, args.parallel, 1, True),
+            ),
             ("orchestrator run --workers 1", lambda: clawgym(args.scenarios, args.repeat, args.parallel, 1)),
-            (f"floor, {cores} processes", lambda: floor_process(args.scenarios, args.repeat, max(1, args.parallel // cores), cores)),
+            (
+                f"floor, {cores} processes",
+                lambda: floor_process(args.scenarios, args.repeat, max(1, args.parallel // cores), cores),
+            ),
             (f"orchestrator run ({cores} workers)", lambda: clawgym(args.scenarios, args.repeat, args.parallel, None)),
-        ):  # fmt: skip
+        ):
             rows.setdefault(name, []).append(measure())
 
     def median(name: str, key: str) -> float:
         return statistics.median(r[key] for r in rows[name])
 
     first = next(iter(rows.values()))[0]
-    print(f"{first['episodes']} episodes per measurement ({args.repeat} of each scenario of {args.scenarios}), "
-          f"{args.parallel} at once; medians of {args.rounds} interleaved rounds")  # fmt: skip
+    print(
+        f"{first['episodes']} episodes per measurement ({args.repeat} of each scenario of {args.scenarios}), "
+        f"{args.parallel} at once; medians of {args.rounds} interleaved rounds"
+    )
     print(f"  {'':36} {'episodes/s':>10} {'CPU ms/episode':>15} {'whole command':>14}")
     for name in rows:
         command = f"{median(name, 'command_s'):12.1f} s" if "command_s" in rows[name][0] else ""
         print(f"  {name:36} {median(name, 'per_s'):10.1f} {median(name, 'cpu_ms'):15.1f} {command:>14}")
     one = median("orchestrator run --workers 1", "per_s") / median("floor, 1 process", "per_s")
     cpu = median("orchestrator run --workers 1", "cpu_ms")
-    print(f"  CPU per episode, --workers 1: {cpu / median('floor, 1 process', 'cpu_ms'):.2f}x the SDK floor, "
-          f"{cpu / median('Python-function floor, 1 process', 'cpu_ms'):.2f}x the Python-function floor")  # fmt: skip
+    print(
+        f"  CPU per episode, --workers 1: {cpu / median('floor, 1 process', 'cpu_ms'):.2f}x the SDK floor, "
+        f"{cpu / median('Python-function floor, 1 process', 'cpu_ms'):.2f}x the Python-function floor"
+    )
     many = median(f"orchestrator run ({cores} workers)", "per_s") / median(f"floor, {cores} processes", "per_s")
     cross = median(f"orchestrator run ({cores} workers)", "per_s") / median("floor, 1 process", "per_s")
-    print(f"  ClawGym / floor: {one:.2f}x in one process, {many:.2f}x on {cores} cores each; "
-          f"orchestrator run's default / the floor in one process: {cross:.2f}x")  # fmt: skip
+    print(
+        f"  ClawGym / floor: {one:.2f}x in one process, {many:.2f}x on {cores} cores each; "
+        f"orchestrator run's default / the floor in one process: {cross:.2f}x"
+    )
     if args.before:
         then = median("orchestrator run, before", "per_s")
         one_then = median(one_before, "per_s") if one_before in rows else then
-        print(f"  orchestrator run's default / before: {median(f'orchestrator run ({cores} workers)', 'per_s') / then:.2f}x "
-              f"episodes/s; --workers 1 / before: {median('orchestrator run --workers 1', 'per_s') / one_then:.2f}x")  # fmt: skip
+        print(
+            f"  orchestrator run's default / before: {median(f'orchestrator run ({cores} workers)', 'per_s') / then:.2f}x "
+            f"episodes/s; --workers 1 / before: {median('orchestrator run --workers 1', 'per_s') / one_then:.2f}x"
+        )
 
 
 if __name__ == "__main__":

@@ -37,8 +37,16 @@ def measure(names: list[str], count: int, prove: str, size: str) -> list[tuple[s
             wall, cpu = time.perf_counter(), time.process_time()
             options = Options([name], count, seed=0, size=size, prove=prove, edition=EDITION)
             report = anyio.run(generate, options, Path(folder))[0]
-            rows.append((name, report.written, sum(report.dropped.values()), report.episodes,
-                         time.perf_counter() - wall, time.process_time() - cpu))  # fmt: skip
+            rows.append(
+                (
+                    name,
+                    report.written,
+                    sum(report.dropped.values()),
+                    report.episodes,
+                    time.perf_counter() - wall,
+                    time.process_time() - cpu,
+                )
+            )
     return rows
 
 
@@ -46,18 +54,25 @@ def show(title: str, rows: list[tuple[str, int, int, int, float, float]]) -> flo
     print(f"\n{title}")
     print(f"{'family':<18}{'written':>8}{'dropped':>8}{'episodes/task':>14}{'wall s':>9}{'cpu s':>8}{'tasks/s':>9}")
     for name, written, dropped, episodes, wall, cpu in rows:
-        print(f"{name:<18}{written:>8}{dropped:>8}{episodes / max(written, 1):>14.1f}{wall:>9.1f}{cpu:>8.1f}"
-              f"{written / wall:>9.2f}")  # fmt: skip
+        print(
+            f"{name:<18}{written:>8}{dropped:>8}{episodes / max(written, 1):>14.1f}{wall:>9.1f}{cpu:>8.1f}"
+            f"{written / wall:>9.2f}"
+        )
     written, wall, cpu = sum(r[1] for r in rows), sum(r[4] for r in rows), sum(r[5] for r in rows)
-    print(f"{'all':<18}{written:>8}{sum(r[2] for r in rows):>8}{sum(r[3] for r in rows) / max(written, 1):>14.1f}"
-          f"{wall:>9.1f}{cpu:>8.1f}{written / wall:>9.2f}   ({written / cpu:.2f} tasks per CPU second)")  # fmt: skip
+    print(
+        f"{'all':<18}{written:>8}{sum(r[2] for r in rows):>8}{sum(r[3] for r in rows) / max(written, 1):>14.1f}"
+        f"{wall:>9.1f}{cpu:>8.1f}{written / wall:>9.2f}   ({written / cpu:.2f} tasks per CPU second)"
+    )
     return written / wall
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--families", default="meeting-tz,reschedule,customer-answer,inbox-rules,travel",
-                        help="comma-separated, or 'all'")  # fmt: skip
+    parser.add_argument(
+        "--families",
+        default="meeting-tz,reschedule,customer-answer,inbox-rules,travel",
+        help="comma-separated, or 'all'",
+    )
     parser.add_argument("--count", type=int, default=6, help="tasks per family with the basic proofs")
     parser.add_argument("--full-count", type=int, default=2, help="tasks per family with the full proofs")
     parser.add_argument("--size", default="small", choices=["small", "medium", "large", "mix"])

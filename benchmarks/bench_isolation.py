@@ -80,8 +80,17 @@ main(APP)
 @contextlib.contextmanager
 def server(port: int, token: str, on_loop: bool = False):
     start = ["-c", ON_LOOP] if on_loop else ["-m", "servers.calendar"]
-    args = [sys.executable, *start, "--transport", "http", "--port", str(port),
-            "--admin-token-stdin", "--call-timeout", "120"]  # fmt: skip
+    args = [
+        sys.executable,
+        *start,
+        "--transport",
+        "http",
+        "--port",
+        str(port),
+        "--admin-token-stdin",
+        "--call-timeout",
+        "120",
+    ]
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLAWGYM_ADMIN_TOKEN")}
     proc = subprocess.Popen(args, cwd=ROOT, env=env, stdin=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert proc.stdin is not None

@@ -38,8 +38,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def command(args: list[str], tree: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "orchestrator.cli", *args], cwd=tree, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(tree)}, timeout=600)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "orchestrator.cli", *args],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(tree)},
+        timeout=600,
+    )
 
 
 def timed(args: list[str], tree: Path) -> dict[str, float]:
@@ -94,14 +100,18 @@ def main() -> None:
             if "s" in got:
                 figures = f"{median(name, label, 's'):.2f} s"
             else:
-                figures = (f"{median(name, label, 'per_s'):.1f} episodes/s, {median(name, label, 'cpu_ms'):.1f} CPU ms "
-                           f"per episode in the window, {median(name, label, 'command_cpu_ms'):.1f} over the whole "
-                           "command")  # fmt: skip
+                figures = (
+                    f"{median(name, label, 'per_s'):.1f} episodes/s, {median(name, label, 'cpu_ms'):.1f} CPU ms "
+                    f"per episode in the window, {median(name, label, 'command_cpu_ms'):.1f} over the whole "
+                    "command"
+                )
             print(f"  {name} ({label}): {figures}")
         if args.before:
             key = "s" if "s" in rows[(name, "now")][0] else "per_s"
-            print(f"    now / before: {median(name, 'now', key) / median(name, 'before', key):.2f}x "
-                  f"{'the time' if key == 's' else 'the rate'}")  # fmt: skip
+            print(
+                f"    now / before: {median(name, 'now', key) / median(name, 'before', key):.2f}x "
+                f"{'the time' if key == 's' else 'the rate'}"
+            )
 
 
 if __name__ == "__main__":

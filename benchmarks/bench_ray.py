@@ -113,8 +113,11 @@ def main() -> None:
     from orchestrator.backends.ray import RayBackend
 
     files = [f for f in suite.expand([args.scenarios]) if suite.load_all([f])[0].scenario is not None]
-    print(f"{len(files)} scenarios x {args.repeat} episode(s), oracle agent, {args.rounds} rounds, {os.cpu_count()} cores; "
-          f"load average {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
+    print(
+        f"{len(files)} scenarios x {args.repeat} episode(s), oracle agent, {args.rounds} rounds, {os.cpu_count()} cores; "
+        f"load average {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
     rows = []
     base, _, base_cpu = measure(InProcessBackend, files, args.rounds, args.repeat, 1)
     rows.append(("inprocess, this process (1 core, no Ray)", base, None, base_cpu))

@@ -110,9 +110,20 @@ async def bench_http(n: int) -> tuple[float, float]:
     app_port, base_port = free_port(), free_port()
     token = "bench"
     app = subprocess.Popen(
-        [sys.executable, "-m", "servers.calendar", "--transport", "http", "--port", str(app_port), "--admin-token-stdin"],
-        cwd=ROOT, stdin=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "servers.calendar",
+            "--transport",
+            "http",
+            "--port",
+            str(app_port),
+            "--admin-token-stdin",
+        ],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        text=True,
+    )
     assert app.stdin is not None
     app.stdin.write(f"{token}\n")
     app.stdin.close()

@@ -46,8 +46,14 @@ def run_window(args: list[str], tree: Path) -> dict[str, Any]:
         command = [sys.executable, "-m", "orchestrator.cli", *args, "--out", out]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
-        proc = subprocess.Popen(command, cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                env={**os.environ, "PYTHONPATH": str(tree)})  # fmt: skip
+        proc = subprocess.Popen(
+            command,
+            cwd=tree,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(tree)},
+        )
         window: dict[str, float] = {}
         lines: list[str] = []
 

@@ -49,8 +49,15 @@ sys.path.insert(0, str(HERE.parent))
 RELEASE = HERE / "v1.json"
 RELEASES = {"v1": HERE / "v1.json", "v2": HERE / "v2.json"}
 SAMPLE_ROWS = 3
-V2_OPTIONS = {"family": "all", "edition": 2, "count": 1000, "seed": 1, "size": "mix", "prove": "basic",
-              "full_sample": 0.1}  # fmt: skip
+V2_OPTIONS = {
+    "family": "all",
+    "edition": 2,
+    "count": 1000,
+    "seed": 1,
+    "size": "mix",
+    "prove": "basic",
+    "full_sample": 0.1,
+}
 """What release v2 is generated with: 1,000 tasks of each edition-2 family, 10% of them proven in full."""
 
 
@@ -69,19 +76,26 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         mine = [r for r in rows if r["family"] == name]
         splits = Counter(r["split"] for r in mine)
         families[name] = {
-            "tasks": len(mine), "train": splits.get("train", 0), "test": splits.get("test", 0),
-            "core": sum(1 for r in mine if r.get("core")), "manifest_sha256": sha(mine),
+            "tasks": len(mine),
+            "train": splits.get("train", 0),
+            "test": splits.get("test", 0),
+            "core": sum(1 for r in mine if r.get("core")),
+            "manifest_sha256": sha(mine),
             "first": [{"id": r["id"], "content_hash": r["content_hash"]} for r in mine[:SAMPLE_ROWS]],
-        }  # fmt: skip
+        }
         if splits.get("test-ood"):
             families[name]["test-ood"] = splits["test-ood"]
     total = Counter(r["split"] for r in rows)
     summary = {
         "families": families,
-        "total": {"tasks": len(rows), "train": total.get("train", 0), "test": total.get("test", 0),
-                  "core": sum(1 for r in rows if r.get("core"))},
+        "total": {
+            "tasks": len(rows),
+            "train": total.get("train", 0),
+            "test": total.get("test", 0),
+            "core": sum(1 for r in rows if r.get("core")),
+        },
         "manifest_sha256": sha(rows),
-    }  # fmt: skip
+    }
     if total.get("test-ood"):
         summary["total"]["test-ood"] = total["test-ood"]
     return summary
@@ -92,8 +106,10 @@ def command(options: dict[str, Any], out: str = "DIR", count: int | None = None)
     family = options.get("families") and ",".join(options["families"]) or options["family"]
     edition = f" --edition {options['edition']}" if "edition" in options else ""
     full = f" --full-sample {options['full_sample']:.0%}" if options.get("full_sample") else ""
-    return (f"orchestrator generate {family}{edition} --count {count or options['count']} --seed {options['seed']} "
-            f"--size {options['size']} --prove {options['prove']}{full} --out {out}")  # fmt: skip
+    return (
+        f"orchestrator generate {family}{edition} --count {count or options['count']} --seed {options['seed']} "
+        f"--size {options['size']} --prove {options['prove']}{full} --out {out}"
+    )
 
 
 def pipeline_options(options: dict[str, Any], count: int | None = None, families: list[str] | None = None) -> Any:
@@ -103,15 +119,24 @@ def pipeline_options(options: dict[str, Any], count: int | None = None, families
 
     edition = options.get("edition", 1)
     names = families or options.get("families") or pipeline.family_names(options["family"], edition)
-    return pipeline.Options(list(names), count or options["count"], seed=options["seed"], size=options["size"],
-                            prove=options["prove"], edition=edition,
-                            full_sample=options.get("full_sample", 0.0))  # fmt: skip
+    return pipeline.Options(
+        list(names),
+        count or options["count"],
+        seed=options["seed"],
+        size=options["size"],
+        prove=options["prove"],
+        edition=edition,
+        full_sample=options.get("full_sample", 0.0),
+    )
 
 
 def generate(
-    options: dict[str, Any], out: Path, count: int | None = None, families: list[str] | None = None,
+    options: dict[str, Any],
+    out: Path,
+    count: int | None = None,
+    families: list[str] | None = None,
     workers: int = 1,
-) -> tuple[float, list[Any]]:  # fmt: skip
+) -> tuple[float, list[Any]]:
     """Run the pipeline with the release's options; returns the seconds it took and the per-family reports."""
     from orchestrator.generate import pipeline, scheduler  # noqa: PLC0415
 
@@ -177,8 +202,10 @@ def manifest_path(path: Path, release: dict[str, Any]) -> Path | None:
 def read_manifest_file(path: Path) -> list[dict[str, Any]]:
     """The rows of a committed manifest (`.jsonl` or `.jsonl.gz`); exits 1 naming the file when it is missing."""
     if not path.exists():
-        raise SystemExit(f"{path}: the release's manifest is missing; it is committed with the release (regenerate "
-                         "it with `release.py write`)")  # fmt: skip
+        raise SystemExit(
+            f"{path}: the release's manifest is missing; it is committed with the release (regenerate "
+            "it with `release.py write`)"
+        )
     raw = path.read_bytes()
     text = (gzip.decompress(raw) if path.suffix == ".gz" else raw).decode("utf-8")
     return [json.loads(line) for line in text.splitlines() if line.strip()]
@@ -328,8 +355,11 @@ def main(argv: list[str] | None = None) -> int:
     if reports:
         from orchestrator.generate.scheduler import proof_totals  # noqa: PLC0415
 
-        release["proofs"] = {"tasks_proven_in_full": sum(r.full for r in reports), "episodes": proof_totals(reports),
-                             "dropped": sum(sum(r.dropped.values()) for r in reports)}  # fmt: skip
+        release["proofs"] = {
+            "tasks_proven_in_full": sum(r.full for r in reports),
+            "episodes": proof_totals(reports),
+            "dropped": sum(sum(r.dropped.values()) for r in reports),
+        }
     return _write(path, release, read_rows(args.out), "generated", seconds, stored)
 
 
@@ -360,8 +390,14 @@ def _check(args: argparse.Namespace, release: dict[str, Any], stored: Path | Non
     return 1 if problems else 0
 
 
-def _write(path: Path, release: dict[str, Any], rows: list[dict[str, Any]], source: str, seconds: float | None,
-           stored: Path | None) -> int:  # fmt: skip
+def _write(
+    path: Path,
+    release: dict[str, Any],
+    rows: list[dict[str, Any]],
+    source: str,
+    seconds: float | None,
+    stored: Path | None,
+) -> int:
     found = summarize(rows)
     release.update(found)
     release["command"] = command(release["options"])
@@ -371,8 +407,12 @@ def _write(path: Path, release: dict[str, Any], rows: list[dict[str, Any]], sour
     if release["options"].get("edition") == 2:
         from orchestrator.generate import edition2  # noqa: PLC0415
 
-        release["edition2"] = {"organizations_per_group_of_tasks": edition2.GROUP, "size_mix_percent": dict(edition2.SIZE_MIX),
-                               "test_ood_families": list(edition2.OOD_FAMILIES), "difficulty": edition2.DIFFICULTY_POINTS}  # fmt: skip
+        release["edition2"] = {
+            "organizations_per_group_of_tasks": edition2.GROUP,
+            "size_mix_percent": dict(edition2.SIZE_MIX),
+            "test_ood_families": list(edition2.OOD_FAMILIES),
+            "difficulty": edition2.DIFFICULTY_POINTS,
+        }
     if stored is not None:
         write_manifest_file(stored, rows)
     path.write_text(json.dumps(release, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

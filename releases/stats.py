@@ -68,11 +68,12 @@ def measure(rows: list[dict[str, Any]]) -> dict[str, Any]:
     for name in sorted({r["family"] for r in rows}):
         mine = [r for r in rows if r["family"] == name]
         families[name] = {
-            "tasks": len(mine), **dict(sorted(Counter(r["split"] for r in mine).items())),
+            "tasks": len(mine),
+            **dict(sorted(Counter(r["split"] for r in mine).items())),
             "median_calls": statistics.median(r["calls"] for r in mine),
             "median_apps": statistics.median(len(r["apps"]) for r in mine),
             "templates": len({r.get("template") for r in mine if r.get("template")}),
-        }  # fmt: skip
+        }
     return {
         "tasks": n,
         "organizations": len(sides["organization"]),
@@ -102,15 +103,29 @@ def missed(figures: dict[str, Any]) -> list[str]:
 
 
 def show(figures: dict[str, Any]) -> None:
-    for key in ("tasks", "organizations", "organizations_shared", "templates", "templates_shared", "without_template",
-                "same_normalized_instruction", "long_multi_app", "living", "splits", "sizes", "difficulty"):  # fmt: skip
+    for key in (
+        "tasks",
+        "organizations",
+        "organizations_shared",
+        "templates",
+        "templates_shared",
+        "without_template",
+        "same_normalized_instruction",
+        "long_multi_app",
+        "living",
+        "splits",
+        "sizes",
+        "difficulty",
+    ):
         target = TARGETS.get(key)
         note = f"   (target {target[0]} {target[1]})" if target else ""
         print(f"{key:<30}{figures[key]}{note}")
     print(f"\n{'family':<24}{'tasks':>6}{'train':>7}{'test':>6}{'ood':>6}{'calls':>7}{'apps':>6}{'templates':>11}")
     for name, f in figures["families"].items():
-        print(f"{name:<24}{f['tasks']:>6}{f.get('train', 0):>7}{f.get('test', 0):>6}{f.get('test-ood', 0):>6}"
-              f"{f['median_calls']:>7}{f['median_apps']:>6}{f['templates']:>11}")  # fmt: skip
+        print(
+            f"{name:<24}{f['tasks']:>6}{f.get('train', 0):>7}{f.get('test', 0):>6}{f.get('test-ood', 0):>6}"
+            f"{f['median_calls']:>7}{f['median_apps']:>6}{f['templates']:>11}"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -122,9 +122,11 @@ class AppProcess:
                     self.secrets[created["id"]] = created["secret"]
 
         return httpx2.Client(
-            base_url=f"{self.url}/admin", headers={"Authorization": f"Bearer {self.token}"}, timeout=10,
+            base_url=f"{self.url}/admin",
+            headers={"Authorization": f"Bearer {self.token}"},
+            timeout=10,
             event_hooks={"response": [keep_secret]},
-        )  # fmt: skip
+        )
 
     def mcp_url(self, sandbox: str | None = None) -> str:
         return f"{self.url}/mcp" if sandbox is None else f"{self.url}/s/{sandbox}/mcp"

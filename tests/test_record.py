@@ -133,8 +133,10 @@ def test_the_digest_catches_an_edited_journal(runs: Path, tmp_path: Path) -> Non
     first_app = next(e for e in entries if str(e.get("source", "")).startswith("app:"))
     first_app["tool"] = "mail__send_message"
     trace.write_text("".join(json.dumps(e) + "\n" for e in entries))
-    assert verify_digest(folder) == [f"{TRACE} does not match the digest in {RESULTS}",
-                                     f"the journal in {TRACE} does not match the digest in {RESULTS}"]  # fmt: skip
+    assert verify_digest(folder) == [
+        f"{TRACE} does not match the digest in {RESULTS}",
+        f"the journal in {TRACE} does not match the digest in {RESULTS}",
+    ]
     (folder / RESULTS).write_text("{}")
     assert verify_digest(folder) == [f"{folder / RESULTS} has no digest"]
 

@@ -67,7 +67,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
             await suite.run_suite(files, backend, NoopAgent, suite.SuiteOptions(out=root / "suite", agent="noop"))
 
     anyio.run(main)
-    return root  # fmt: skip
+    return root
 
 
 @pytest.fixture

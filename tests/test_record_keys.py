@@ -43,13 +43,30 @@ print("stole", sorted(p.name for p in stash.iterdir()))
 
 
 def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "orchestrator.cli", *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=300)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "orchestrator.cli", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def run(env: dict[str, str], out: Path, agent: str, isolation: str = "auto") -> dict:
-    done = cli(env, "run", str(TRAVEL_PATH), "--agent", agent, "--isolation", isolation, "--backend", "inprocess",
-               "--out", str(out))  # fmt: skip
+    done = cli(
+        env,
+        "run",
+        str(TRAVEL_PATH),
+        "--agent",
+        agent,
+        "--isolation",
+        isolation,
+        "--backend",
+        "inprocess",
+        "--out",
+        str(out),
+    )
     assert done.returncode in (0, 1) and (out / "results.json").is_file(), done.stdout + done.stderr
     return json.loads((out / "results.json").read_text())
 

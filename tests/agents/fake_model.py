@@ -42,10 +42,12 @@ class FakeModel:
         self.in_flight = 0
         self.peak = 0
         self.lock = threading.Lock()
-        self.app = Starlette(routes=[
-            Route("/v1/chat/completions", self.chat, methods=["POST"]),
-            Route("/v1/messages", self.messages, methods=["POST"]),
-        ])  # fmt: skip
+        self.app = Starlette(
+            routes=[
+                Route("/v1/chat/completions", self.chat, methods=["POST"]),
+                Route("/v1/messages", self.messages, methods=["POST"]),
+            ]
+        )
 
     # ---- the scripted model, on a neutral view: [(call name, arguments, result text, is_error)] so far ----
     def decide(self, model: str, history: list[tuple[str, dict | None, str, bool]], api: str) -> dict[str, Any] | None:
@@ -83,8 +85,11 @@ class FakeModel:
         with self.lock:
             n = self.counts[model] = self.counts.get(model, 0) + 1
         if model == "flaky" and n <= 2:
-            return JSONResponse({"error": {"message": "rate limited, slow down", "type": "rate_limit_error"}}, 429,
-                                headers={"retry-after": "0.05"})  # fmt: skip
+            return JSONResponse(
+                {"error": {"message": "rate limited, slow down", "type": "rate_limit_error"}},
+                429,
+                headers={"retry-after": "0.05"},
+            )
         if model == "broken":
             return JSONResponse(
                 {"error": {"message": "the model is overloaded: try again later", "type": "overloaded_error"}}, 503
@@ -129,8 +134,12 @@ class FakeModel:
                         )
                     )
             step = self.decide(body["model"], history, "openai")
-            usage = {"prompt_tokens": len(json.dumps(body)) // 4, "completion_tokens": 12, "total_tokens": 0,
-                     "prompt_tokens_details": {"cached_tokens": 100}}  # fmt: skip
+            usage = {
+                "prompt_tokens": len(json.dumps(body)) // 4,
+                "completion_tokens": 12,
+                "total_tokens": 0,
+                "prompt_tokens_details": {"cached_tokens": 100},
+            }
             if step is None:
                 message: dict[str, Any] = {"role": "assistant", "content": "Done: the trip is planned."}
                 finish = "stop"
@@ -145,8 +154,14 @@ class FakeModel:
                 finish = "tool_calls"
             base = {"id": f"chatcmpl-{len(self.requests)}", "created": int(time.time()), "model": body["model"]}
             if not body.get("stream"):
-                return JSONResponse(base | {"object": "chat.completion", "usage": usage,
-                                            "choices": [{"index": 0, "message": message, "finish_reason": finish}]})  # fmt: skip
+                return JSONResponse(
+                    base
+                    | {
+                        "object": "chat.completion",
+                        "usage": usage,
+                        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                    }
+                )
             chunks = [{"role": "assistant", "content": message["content"]}] if message["content"] else []
             for call in message.get("tool_calls", []):
                 raw = call["function"]["arguments"]
@@ -216,11 +231,26 @@ class FakeModel:
                 content: list[dict[str, Any]] = [{"type": "text", "text": "Done: the trip is planned."}]
                 stop = "end_turn"
             else:
-                content = [{"type": "text", "text": "Next step."},
-                           {"type": "tool_use", "id": f"toolu_{len(body['messages'])}", "name": step["name"], "input": step["arguments"]}]  # fmt: skip
+                content = [
+                    {"type": "text", "text": "Next step."},
+                    {
+                        "type": "tool_use",
+                        "id": f"toolu_{len(body['messages'])}",
+                        "name": step["name"],
+                        "input": step["arguments"],
+                    },
+                ]
                 stop = "tool_use"
-            message = {"id": f"msg_{len(self.requests)}", "type": "message", "role": "assistant", "model": body["model"],
-                       "content": content, "stop_reason": stop, "stop_sequence": None, "usage": usage}  # fmt: skip
+            message = {
+                "id": f"msg_{len(self.requests)}",
+                "type": "message",
+                "role": "assistant",
+                "model": body["model"],
+                "content": content,
+                "stop_reason": stop,
+                "stop_sequence": None,
+                "usage": usage,
+            }
             if not body.get("stream"):
                 return JSONResponse(message)
             events: list[tuple[str, dict[str, Any]]] = [
@@ -235,17 +265,66 @@ class FakeModel:
             ]
             for i, block in enumerate(content):
                 if block["type"] == "text":
-                    events += [("content_block_start", {"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}}),
-                               ("content_block_delta", {"type": "content_block_delta", "index": i, "delta": {"type": "text_delta", "text": block["text"]}})]  # fmt: skip
+                    events += [
+                        (
+                            "content_block_start",
+                            {"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}},
+                        ),
+                        (
+                            "content_block_delta",
+                            {
+                                "type": "content_block_delta",
+                                "index": i,
+                                "delta": {"type": "text_delta", "text": block["text"]},
+                            },
+                        ),
+                    ]
                 else:
                     raw = json.dumps(block["input"])
                     half = len(raw) // 2
-                    events += [("content_block_start", {"type": "content_block_start", "index": i, "content_block": {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}}),
-                               ("content_block_delta", {"type": "content_block_delta", "index": i, "delta": {"type": "input_json_delta", "partial_json": raw[:half]}}),
-                               ("content_block_delta", {"type": "content_block_delta", "index": i, "delta": {"type": "input_json_delta", "partial_json": raw[half:]}})]  # fmt: skip
+                    events += [
+                        (
+                            "content_block_start",
+                            {
+                                "type": "content_block_start",
+                                "index": i,
+                                "content_block": {
+                                    "type": "tool_use",
+                                    "id": block["id"],
+                                    "name": block["name"],
+                                    "input": {},
+                                },
+                            },
+                        ),
+                        (
+                            "content_block_delta",
+                            {
+                                "type": "content_block_delta",
+                                "index": i,
+                                "delta": {"type": "input_json_delta", "partial_json": raw[:half]},
+                            },
+                        ),
+                        (
+                            "content_block_delta",
+                            {
+                                "type": "content_block_delta",
+                                "index": i,
+                                "delta": {"type": "input_json_delta", "partial_json": raw[half:]},
+                            },
+                        ),
+                    ]
                 events.append(("content_block_stop", {"type": "content_block_stop", "index": i}))
-            events += [("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None}, "usage": {"output_tokens": 12}}),
-                       ("message_stop", {"type": "message_stop"})]  # fmt: skip
+            events += [
+                (
+                    "message_delta",
+                    {
+                        "type": "message_delta",
+                        "delta": {"stop_reason": stop, "stop_sequence": None},
+                        "usage": {"output_tokens": 12},
+                    },
+                ),
+                ("message_stop", {"type": "message_stop"}),
+            ]
             text = "".join(f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in events)
             return StreamingResponse(iter([text]), media_type="text/event-stream")
         finally:

@@ -15,8 +15,10 @@ def test_a_setsid_child_holding_the_pipe_does_not_hold_up_the_copier(tmp_path: P
     # Without isolation, a child that leaves the agent's session keeps the pipe's write end after the agent exits.
     agent = subprocess.Popen(
         ["/bin/sh", "-c", "setsid sleep 60 & echo started $!"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     log = tmp_path / "agent.log"
     copier = LogCopier(agent.stdout, log)  # type: ignore[arg-type]
     agent.wait(10)
@@ -37,8 +39,10 @@ def test_a_setsid_child_holding_the_pipe_does_not_hold_up_the_copier(tmp_path: P
 def test_everything_the_agent_wrote_is_kept_up_to_the_end(tmp_path: Path) -> None:
     agent = subprocess.Popen(
         ["/bin/sh", "-c", "for i in 1 2 3; do echo line $i; sleep 0.1; done"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     log = tmp_path / "agent.log"
     copier = LogCopier(agent.stdout, log)  # type: ignore[arg-type]
     agent.wait(10)

@@ -30,8 +30,10 @@ async def every_tool() -> list[dict]:
     tools = []
     for app in sorted(registry.BUILTIN):
         async with in_memory(registry.load(app)) as (client, _):
-            tools += [{"name": gateway_name(app, t.name), "description": t.description, "inputSchema": t.input_schema}
-                      for t in (await client.list_tools()).tools]  # fmt: skip
+            tools += [
+                {"name": gateway_name(app, t.name), "description": t.description, "inputSchema": t.input_schema}
+                for t in (await client.list_tools()).tools
+            ]
     return tools
 
 
@@ -118,17 +120,24 @@ def test_conversations_convert_both_ways() -> None:
     openai = [
         {"role": "system", "content": "S"},
         {"role": "user", "content": "T"},
-        {"role": "assistant", "content": "thinking", "tool_calls": [
-            {"id": "c1", "type": "function", "function": {"name": "a__x", "arguments": '{"q": 1}'}},
-            {"id": "c2", "type": "function", "function": {"name": "a__y", "arguments": "{}"}}]},
+        {
+            "role": "assistant",
+            "content": "thinking",
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "a__x", "arguments": '{"q": 1}'}},
+                {"id": "c2", "type": "function", "function": {"name": "a__y", "arguments": "{}"}},
+            ],
+        },
         {"role": "tool", "tool_call_id": "c1", "content": "one"},
         {"role": "tool", "tool_call_id": "c2", "content": "Error: no"},
         {"role": "assistant", "content": "done"},
-    ]  # fmt: skip
+    ]
     system, messages = openai_to_anthropic(openai)
     assert system == "S" and [m["role"] for m in messages] == ["user", "assistant", "user", "assistant"]
-    assert messages[2]["content"] == [{"type": "tool_result", "tool_use_id": "c1", "content": "one"},
-                                      {"type": "tool_result", "tool_use_id": "c2", "content": "no", "is_error": True}]  # fmt: skip
+    assert messages[2]["content"] == [
+        {"type": "tool_result", "tool_use_id": "c1", "content": "one"},
+        {"type": "tool_result", "tool_use_id": "c2", "content": "no", "is_error": True},
+    ]
     back = anthropic_to_openai(system, messages)
     assert back[:2] == [{"role": "system", "content": "S"}, {"role": "user", "content": "T"}]
     assert (

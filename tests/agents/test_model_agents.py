@@ -38,10 +38,26 @@ def run(
 ) -> subprocess.CompletedProcess[str]:
     url = base_url or (served.url if api == "openai" else served.root)  # type: ignore[union-attr]
     return subprocess.run(
-        [*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--backend", "inprocess", "--agent", f"{api}:{model}", "--base-url", url,
-         "--out", str(out), *extra],
-        cwd=ROOT, capture_output=True, text=True, timeout=180, env=ENV,
-    )  # fmt: skip
+        [
+            *ORCHESTRATOR,
+            "run",
+            str(TRAVEL_PATH),
+            "--backend",
+            "inprocess",
+            "--agent",
+            f"{api}:{model}",
+            "--base-url",
+            url,
+            "--out",
+            str(out),
+            *extra,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=ENV,
+    )
 
 
 def requests_of(served: Served, api: str, model: str) -> list[dict[str, Any]]:
@@ -235,8 +251,24 @@ def test_usage_errors_are_clear(tmp_path: Path) -> None:
         env=ENV,
     )
     assert done.returncode == 2 and "needs a model name" in done.stderr
-    done = subprocess.run([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", "openai:m", "--base-url", "http://127.0.0.1:9/v1", "--price", "cheap"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60, env=ENV)  # fmt: skip
+    done = subprocess.run(
+        [
+            *ORCHESTRATOR,
+            "run",
+            str(TRAVEL_PATH),
+            "--agent",
+            "openai:m",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--price",
+            "cheap",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=ENV,
+    )
     assert done.returncode == 2 and "--price 'cheap'" in done.stderr
 
 

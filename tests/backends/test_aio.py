@@ -240,8 +240,10 @@ def test_a_server_elsewhere_is_reached_through_the_environment_s_proxy_and_this_
             with conn:
                 seen.append(conn.recv(65536).split(b"\r\n", 1)[0])
                 body = b'{"entries": []}'
-                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
-                             b"Content-Length: %d\r\n\r\n%s" % (len(body), body))  # fmt: skip
+                conn.sendall(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                    b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+                )
 
     threading.Thread(target=proxy, daemon=True).start()
     monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{listener.getsockname()[1]}")

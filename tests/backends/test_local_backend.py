@@ -41,8 +41,12 @@ async def test_every_app_answers_on_its_own_port_with_its_own_token() -> None:
 def test_a_listen_fd_that_is_no_socket_is_a_one_line_error() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "servers.mail", "--transport", "http", "--listen-fd", "0"],
-        cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode != 0
     assert "--listen-fd 0" in done.stderr and "Traceback" not in done.stderr, done.stderr
 
@@ -147,8 +151,9 @@ async def test_a_server_told_to_stop_while_a_call_runs_answers_it_first() -> Non
 
     from servers.core import FaultPlan, FaultRule, SandboxSpec
 
-    spec = SandboxSpec(seed={"projects": [{"key": "OPS", "name": "Operations"}],
-                             "tickets": [{"key": "OPS-1", "title": "Rotate keys"}]})  # fmt: skip
+    spec = SandboxSpec(
+        seed={"projects": [{"key": "OPS", "name": "Operations"}], "tickets": [{"key": "OPS-1", "title": "Rotate keys"}]}
+    )
     slow = FaultPlan(rules=[FaultRule(tool="transition_ticket", kind="latency", latency_ms=800, calls=[1])])
     async with LocalBackend() as local:
         endpoint = (await local.start(["tickets"]))["tickets"]

@@ -46,13 +46,24 @@ def places(tmp_path: Path) -> dict[str, str]:
     os.mkfifo(fifo)
     (tmp_path / "a-file").write_text("x")
     (tmp_path / "a-folder").mkdir()
-    return {"fifo": str(fifo), "file": str(tmp_path / "a-file"), "folder": str(tmp_path / "a-folder"),
-            "under-file": str(tmp_path / "a-file" / "x")}  # fmt: skip
+    return {
+        "fifo": str(fifo),
+        "file": str(tmp_path / "a-file"),
+        "folder": str(tmp_path / "a-folder"),
+        "under-file": str(tmp_path / "a-file" / "x"),
+    }
 
 
 @pytest.mark.parametrize("command", [*FOLDER_COMMANDS, *FILE_COMMANDS, *EITHER])
-@pytest.mark.parametrize(("path", "why"), [("/proc/self/x", "under /proc"), ("/proc/self/fd/1", "under /proc"),
-                                           ("/sys/kernel/x", "under /sys"), ("/dev/null", "under /dev")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("path", "why"),
+    [
+        ("/proc/self/x", "under /proc"),
+        ("/proc/self/fd/1", "under /proc"),
+        ("/sys/kernel/x", "under /sys"),
+        ("/dev/null", "under /dev"),
+    ],
+)
 def test_kernel_folders_are_refused(command: str, path: str, why: str) -> None:
     args = {**FOLDER_COMMANDS, **FILE_COMMANDS, **EITHER}[command]
     assert_refused(invoke([*args, path]), args[-1], path, why)

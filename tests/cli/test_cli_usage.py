@@ -138,8 +138,18 @@ def test_serve_on_a_port_in_use_is_an_error_not_a_traceback(tmp_path: Path) -> N
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = invoke("serve", TRAVEL_PATH, "--backend", "inprocess", "--out", tmp_path / "out", "--transport", "http",
-                        "--port", str(port))  # fmt: skip
+        result = invoke(
+            "serve",
+            TRAVEL_PATH,
+            "--backend",
+            "inprocess",
+            "--out",
+            tmp_path / "out",
+            "--transport",
+            "http",
+            "--port",
+            str(port),
+        )
     assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
     assert error_lines(result) == [
         f"error: cannot listen on 127.0.0.1:{port}: Address already in use (another process uses it; pick another "

@@ -35,8 +35,12 @@ def assert_every_reason_whole(text: str, results: dict) -> None:
 def test_a_piped_verdict_keeps_every_reason_whole(tmp_path: Path) -> None:
     done = subprocess.run(
         [*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", "noop", "--backend", "inprocess", "--out", str(tmp_path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin", "COLUMNS": "80"},
-    )  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "COLUMNS": "80"},
+    )
     assert done.returncode == 1, done.stderr[-2000:]
     assert_every_reason_whole(done.stdout, json.loads((tmp_path / "results.json").read_text()))
 
@@ -44,9 +48,23 @@ def test_a_piped_verdict_keeps_every_reason_whole(tmp_path: Path) -> None:
 @pytest.mark.e2e
 def test_serve_over_stdio_writes_the_verdict_to_stderr_whole_and_nothing_to_stdout(tmp_path: Path) -> None:
     done = subprocess.run(
-        [*ORCHESTRATOR, "serve", str(TRAVEL_PATH), "--transport", "stdio", "--backend", "inprocess", "--out", str(tmp_path)],
-        cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [
+            *ORCHESTRATOR,
+            "serve",
+            str(TRAVEL_PATH),
+            "--transport",
+            "stdio",
+            "--backend",
+            "inprocess",
+            "--out",
+            str(tmp_path),
+        ],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 1, done.stderr[-2000:]
     assert done.stdout == ""
     assert "why it failed" in done.stderr
@@ -57,9 +75,23 @@ def test_serve_over_stdio_writes_the_verdict_to_stderr_whole_and_nothing_to_stdo
 def test_a_suites_stage_scores_are_named_and_leave_out_the_process_stage(tmp_path: Path) -> None:
     files = [str(TRAVEL_PATH), str(SCENARIOS / "declined-meeting.yaml")]
     done = subprocess.run(
-        [*ORCHESTRATOR, "run", *files, "--agent", "noop", "--backend", "inprocess", "--out", str(tmp_path), "--no-fail-fast"],
-        cwd=ROOT, capture_output=True, text=True, timeout=180,
-    )  # fmt: skip
+        [
+            *ORCHESTRATOR,
+            "run",
+            *files,
+            "--agent",
+            "noop",
+            "--backend",
+            "inprocess",
+            "--out",
+            str(tmp_path),
+            "--no-fail-fast",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert done.returncode == 1, done.stderr[-2000:]
     summary = json.loads((tmp_path / "results.json").read_text())
     row = next(r for r in summary["scenarios"] if r["id"] == "travel-berlin-offsite")

@@ -64,12 +64,26 @@ def _served() -> Any:
 def test_run_reads_the_key_and_endpoint_from_dot_env(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with _served() as served:
         (clean_env / ".env").write_text(f"OPENAI_API_KEY=sk-from-dotenv\nOPENAI_BASE_URL={served.url}\n")
-        done = CliRunner().invoke(app, ["run", str(TRAVEL_PATH), "--backend", "inprocess", "--agent", "openai:oracle",
-                                        "--out", "out"])  # fmt: skip
+        done = CliRunner().invoke(
+            app, ["run", str(TRAVEL_PATH), "--backend", "inprocess", "--agent", "openai:oracle", "--out", "out"]
+        )
         assert done.exit_code == 0, done.output
         assert json.loads((clean_env / "out" / "results.json").read_text())["passed"]
         # an endpoint set in the environment is the one used, whatever .env says
         monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{free_port()}/v1")
-        done = CliRunner().invoke(app, ["run", str(TRAVEL_PATH), "--backend", "inprocess", "--agent", "openai:oracle",
-                                        "--max-retries", "0", "--out", "down"])  # fmt: skip
+        done = CliRunner().invoke(
+            app,
+            [
+                "run",
+                str(TRAVEL_PATH),
+                "--backend",
+                "inprocess",
+                "--agent",
+                "openai:oracle",
+                "--max-retries",
+                "0",
+                "--out",
+                "down",
+            ],
+        )
         assert done.exit_code == 2 and "Connection error" in done.output

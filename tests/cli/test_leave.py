@@ -40,6 +40,11 @@ def test_a_running_thread_is_waited_for() -> None:
 
 
 def test_the_cli_leaves_with_its_commands_status() -> None:
-    done = subprocess.run([sys.executable, "-m", "orchestrator.cli", "run", "no-such.yaml"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "orchestrator.cli", "run", "no-such.yaml"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2 and "no-such.yaml" in done.stderr

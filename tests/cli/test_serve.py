@@ -82,10 +82,26 @@ async def test_stdio_as_claude_desktop_launches_it(mode: str, tmp_path: Path) ->
 async def test_streamable_http_until_sigterm(mode: str, tmp_path: Path) -> None:
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "orchestrator.cli", "serve", str(TRAVEL_PATH), "--transport", "http", "--port", str(port),
-         "--out", str(tmp_path), "--secret", "served-test-secret-0123"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "orchestrator.cli",
+            "serve",
+            str(TRAVEL_PATH),
+            "--transport",
+            "http",
+            "--port",
+            str(port),
+            "--out",
+            str(tmp_path),
+            "--secret",
+            "served-test-secret-0123",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         wait_healthy(f"http://127.0.0.1:{port}", proc)
         async with Client(f"http://127.0.0.1:{port}/served-test-secret-0123/mcp", mode=mode) as client:
@@ -130,15 +146,26 @@ def serve_args(out: Path, *extra: str) -> list[str]:
 def initialize(proc: subprocess.Popen) -> None:
     """The MCP handshake by hand, as a client that keeps stdin open afterwards."""
     assert proc.stdin and proc.stdout
-    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-             "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}  # fmt: skip
+    hello = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
     proc.stdin.write(json.dumps(hello) + "\n")
     proc.stdin.flush()
     answer = json.loads(proc.stdout.readline())
     assert answer["id"] == 1 and "resources" in answer["result"]["capabilities"]
     proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
-    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-            "params": {"name": "calendar__create_event", "arguments": {"title": "Travel to Berlin", "start": "2026-03-10T15:00"}}}  # fmt: skip
+    call = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {
+            "name": "calendar__create_event",
+            "arguments": {"title": "Travel to Berlin", "start": "2026-03-10T15:00"},
+        },
+    }
     proc.stdin.write(json.dumps(call) + "\n")
     proc.stdin.flush()
     assert json.loads(proc.stdout.readline())["id"] == 2
@@ -146,8 +173,9 @@ def initialize(proc: subprocess.Popen) -> None:
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
 def test_stdio_stops_on_a_signal_while_stdin_is_open(stop: signal.Signals, tmp_path: Path) -> None:
-    proc = subprocess.Popen(serve_args(tmp_path), cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    proc = subprocess.Popen(
+        serve_args(tmp_path), cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         initialize(proc)
         proc.send_signal(stop)

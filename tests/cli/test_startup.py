@@ -33,9 +33,7 @@ print("\\n" + json.dumps({"code": code, "modules": sorted({m.split(".")[0] for m
 
 def started_with(*args: str) -> tuple[int, set[str], str]:
     """Run the CLI with `args` in a fresh interpreter: its exit code, the top-level modules it loaded, its output."""
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE, *args], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.stdout.strip(), done.stderr
     last = json.loads(done.stdout.strip().splitlines()[-1])
     return last["code"], set(last["modules"]), done.stdout
@@ -85,7 +83,7 @@ def test_run_on_local_starts_the_server_launcher_before_it_imports_the_mcp_sdk()
     piped = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "TERMINAL_WIDTH")}  # as a pipe has it
     done = subprocess.run(
         [sys.executable, "-c", probe], cwd=ROOT, env=piped, capture_output=True, text=True, timeout=120
-    )  # fmt: skip
+    )
     assert done.returncode == 0 and done.stdout.strip(), done.stderr
     modules = set(json.loads(done.stdout.strip().splitlines()[-1]))
     loaded = {m.split(".")[0] for m in modules}

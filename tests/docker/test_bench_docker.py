@@ -36,7 +36,11 @@ def _bench_projects(client) -> dict[str, list[str]]:  # noqa: ANN001
         for c in client.api.containers(all=True)
         if (c.get("Labels") or {}).get("com.docker.compose.project", "").startswith("clawgym-bench-")
     ]
-    volumes = [v.name for v in client.volumes.list() if (v.attrs.get("Labels") or {}).get("com.docker.compose.project", "").startswith("clawgym-bench-")]  # fmt: skip
+    volumes = [
+        v.name
+        for v in client.volumes.list()
+        if (v.attrs.get("Labels") or {}).get("com.docker.compose.project", "").startswith("clawgym-bench-")
+    ]
     return {"containers": containers, "volumes": volumes}
 
 
@@ -70,8 +74,9 @@ def _wait(condition, timeout: float, proc: subprocess.Popen) -> None:  # noqa: A
 def test_a_stopped_benchmark_leaves_nothing_it_started(docker_client, number: int, phase: str) -> None:  # noqa: ANN001
     before = _managed(docker_client)
     assert _bench_projects(docker_client) == {"containers": [], "volumes": []}
-    proc = subprocess.Popen([sys.executable, str(BENCH), "--quick"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, str(BENCH), "--quick"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         if phase == "compose":
             _wait(lambda: len(_bench_projects(docker_client)["containers"]) >= 4, 240, proc)

@@ -22,8 +22,9 @@ pytestmark = pytest.mark.e2e
 
 
 def orchestrator(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "orchestrator.cli", *args], env=env, capture_output=True, text=True,
-                          timeout=240)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "orchestrator.cli", *args], env=env, capture_output=True, text=True, timeout=240
+    )
 
 
 def test_compose_mounts_the_record_key_into_the_gateway() -> None:
@@ -47,8 +48,11 @@ def test_records_sealed_with_the_compose_key_verify_on_this_machine(tmp_path: Pa
     assert (secrets / "record_key").read_text().strip() == key.read_text().strip()
     assert len(key.read_text().strip()) == 64
     # The gateway: no key of its own (another HOME), only the file compose mounts.
-    gateway = home | {"HOME": str(tmp_path / "gateway-home"), "XDG_DATA_HOME": str(tmp_path / "gateway-data"),
-                      "CLAWGYM_RECORD_KEY_FILE": str(secrets / "record_key")}  # fmt: skip
+    gateway = home | {
+        "HOME": str(tmp_path / "gateway-home"),
+        "XDG_DATA_HOME": str(tmp_path / "gateway-data"),
+        "CLAWGYM_RECORD_KEY_FILE": str(secrets / "record_key"),
+    }
     out = tmp_path / "runs" / "compose"
     done = orchestrator("run", str(TRAVEL_PATH), "--agent", "oracle", "--out", str(out), env=gateway)
     assert done.returncode == 0, done.stderr
@@ -100,17 +104,24 @@ def test_the_compose_gateways_records_verify_on_this_machine(docker_client, tmp_
                 await client.call_tool("calendar__list_calendars", {})
 
         anyio.run(use_gateway)
-        stop = subprocess.run([*compose, "stop", "gateway"], cwd=ROOT, env=env, capture_output=True, text=True,
-                              timeout=120)  # fmt: skip
+        stop = subprocess.run(
+            [*compose, "stop", "gateway"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+        )
         assert stop.returncode == 0, stop.stderr
-        gateway = subprocess.run([*compose, "ps", "-aq", "gateway"], cwd=ROOT, env=env, capture_output=True,
-                                 text=True, timeout=60).stdout.strip()  # fmt: skip
-        copied = subprocess.run(["docker", "cp", f"{gateway}:/data/runs/latest", str(tmp_path / "runs")],
-                                capture_output=True, text=True, timeout=60)  # fmt: skip
+        gateway = subprocess.run(
+            [*compose, "ps", "-aq", "gateway"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+        ).stdout.strip()
+        copied = subprocess.run(
+            ["docker", "cp", f"{gateway}:/data/runs/latest", str(tmp_path / "runs")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert copied.returncode == 0, copied.stderr
     finally:
-        subprocess.run([*compose, "down", "-v", "--remove-orphans"], cwd=ROOT, env=env, capture_output=True,
-                       timeout=120)  # fmt: skip
+        subprocess.run(
+            [*compose, "down", "-v", "--remove-orphans"], cwd=ROOT, env=env, capture_output=True, timeout=120
+        )
     folders = [p.parent for p in (tmp_path / "runs").glob("travel-berlin-offsite-*/results.json")]
     assert len(folders) == 1, list((tmp_path / "runs").iterdir())
     assert verify_digest(folders[0]) == []

@@ -36,9 +36,13 @@ def orchestrator(
     *args: str, env: dict[str, str] | None = None, timeout: float = 300
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "orchestrator.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout,
+        [sys.executable, "-m", "orchestrator.cli", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
         env=os.environ | (env or {}),
-    )  # fmt: skip
+    )
 
 
 def managed(client, project: str | None = None) -> dict[str, object]:  # noqa: ANN001
@@ -145,15 +149,29 @@ async def test_disk_state_survives_a_container_restart(docker_client) -> None:
 
 
 def test_clear_errors_for_a_missing_engine_or_image(tmp_path: Path) -> None:
-    no_engine = orchestrator("run", str(TRAVEL_PATH), "--backend", "docker", "--out", str(tmp_path / "a"),
-                             env={"DOCKER_HOST": f"unix://{tmp_path}/no-such.sock"})  # fmt: skip
+    no_engine = orchestrator(
+        "run",
+        str(TRAVEL_PATH),
+        "--backend",
+        "docker",
+        "--out",
+        str(tmp_path / "a"),
+        env={"DOCKER_HOST": f"unix://{tmp_path}/no-such.sock"},
+    )
     assert no_engine.returncode == 2
     assert "Docker engine is not reachable" in no_engine.stderr and "--backend local" in no_engine.stderr
 
 
 def test_missing_image_names_the_build_command(docker_client, tmp_path: Path) -> None:
-    done = orchestrator("run", str(TRAVEL_PATH), "--backend", "docker", "--out", str(tmp_path),
-                        env={"CLAWGYM_IMAGE": "clawgym/no-such-image:0"})  # fmt: skip
+    done = orchestrator(
+        "run",
+        str(TRAVEL_PATH),
+        "--backend",
+        "docker",
+        "--out",
+        str(tmp_path),
+        env={"CLAWGYM_IMAGE": "clawgym/no-such-image:0"},
+    )
     assert done.returncode == 2
     assert "clawgym/no-such-image:0 is missing" in done.stderr and "images/build.sh" in done.stderr
 
@@ -213,10 +231,15 @@ def test_compose_comes_up_healthy_and_serves_the_gateway(docker_client, tmp_path
             [*compose, "stop", "gateway"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
         )
         assert stop.returncode == 0, stop.stderr
-        gateway = subprocess.run([*compose, "ps", "-aq", "gateway"], cwd=ROOT, env=env, capture_output=True,
-                                 text=True, timeout=60).stdout.strip()  # fmt: skip
-        copied = subprocess.run(["docker", "cp", f"{gateway}:/data/runs/latest", str(tmp_path / "runs")],
-                                capture_output=True, text=True, timeout=60)  # fmt: skip
+        gateway = subprocess.run(
+            [*compose, "ps", "-aq", "gateway"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+        ).stdout.strip()
+        copied = subprocess.run(
+            ["docker", "cp", f"{gateway}:/data/runs/latest", str(tmp_path / "runs")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert copied.returncode == 0, copied.stderr
         records = list((tmp_path / "runs").glob("travel-berlin-offsite-*/results.json"))
         assert len(records) == 1, list((tmp_path / "runs").iterdir())
@@ -372,9 +395,10 @@ def test_the_image_carries_no_wheelhouse(docker_client) -> None:
     steps = " ".join(layer.get("CreatedBy", "") for layer in image.history())
     assert "wheel" not in steps.lower(), steps
     probe = [
-        "python", "-c",
+        "python",
+        "-c",
         "import glob; print([p for d in ('/tmp', '/opt', '/data', '/root', '/srv') for p in glob.glob(d + '/**/*.whl', recursive=True)])",
-    ]  # fmt: skip
+    ]
     container = docker_client.containers.create(image.id, entrypoint=probe, network_mode="none")
     try:
         container.start()
@@ -391,8 +415,15 @@ def test_runs_in_two_projects_keep_apart_and_down_removes_only_its_own(docker_cl
     other = f"{project_name()}-other"
     try:
         for project in (project_name(), other):
-            done = orchestrator("run", str(TRAVEL_PATH), "--backend", "docker", "--out", str(tmp_path / project),
-                                env={"CLAWGYM_PROJECT": project})  # fmt: skip
+            done = orchestrator(
+                "run",
+                str(TRAVEL_PATH),
+                "--backend",
+                "docker",
+                "--out",
+                str(tmp_path / project),
+                env={"CLAWGYM_PROJECT": project},
+            )
             assert done.returncode == 0, done.stderr[-3000:]
         assert set(managed(docker_client)) == names() and set(managed(docker_client, other)) == names(other)
         mine = {c.id for c in managed(docker_client).values()}

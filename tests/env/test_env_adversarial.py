@@ -213,8 +213,10 @@ async def test_arguments_that_are_not_plain_json_are_invalid_actions(travel: Sce
 
 
 async def test_bad_seeds_and_settings_are_named(travel: Scenario, backend: Any) -> None:
-    for options, message in [({"max_steps": 0}, "max_steps: expected a whole number of at least 1"),
-                             ({"max_result_chars": -1}, "max_result_chars: expected a whole number of at least 0")]:  # fmt: skip
+    for options, message in [
+        ({"max_steps": 0}, "max_steps: expected a whole number of at least 1"),
+        ({"max_result_chars": -1}, "max_result_chars: expected a whole number of at least 0"),
+    ]:
         with pytest.raises(EnvError, match=message):
             ClawGymEnv(backend, **options)
     async with ClawGymEnv(backend) as env:
@@ -401,8 +403,18 @@ async def test_observations_hold_nothing_of_the_checks_or_the_reference_solution
             told = obs["task"] + obs["title"] + json.dumps(obs["persona"]) + scenario.clock.start.date().isoformat()
             leaked = sorted({s for s in secrets if len(s) >= 6 and s in shown and s not in told and s not in tools})
             assert not leaked, (name, leaked)
-            assert set(obs["info"]) <= {"episode_id", "seed", "apps", "step_rewards", "max_tool_calls", "max_steps",
-                                        "pass_mark", "baseline_score", "end_action", "noise"}  # fmt: skip
+            assert set(obs["info"]) <= {
+                "episode_id",
+                "seed",
+                "apps",
+                "step_rewards",
+                "max_tool_calls",
+                "max_steps",
+                "pass_mark",
+                "baseline_score",
+                "end_action",
+                "noise",
+            }
 
 
 # -- the env's verdict is the verdict of a run --------------------------------------------------------------------
@@ -441,11 +453,31 @@ async def test_the_final_reward_is_the_score_of_orchestrator_run_for_the_same_ca
         expected[s] == (1.0, True) for s in ("reschedule-conflict", "declined-meeting")
     )
     done = subprocess.run(
-        [sys.executable, "-m", "orchestrator.cli", "run", *(str(SCENARIOS / n) for n in plans), "--backend", "inprocess",
-         "--seed", "0", "--parallel", "4", "--agent", f"cmd:python {ROOT / 'tests' / 'env' / 'replay_agent.py'}", "--agent-env", "CLAWGYM_REPLAY",
-         "--out", str(tmp_path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, env={**os.environ, "CLAWGYM_REPLAY": json.dumps(replay)},
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "orchestrator.cli",
+            "run",
+            *(str(SCENARIOS / n) for n in plans),
+            "--backend",
+            "inprocess",
+            "--seed",
+            "0",
+            "--parallel",
+            "4",
+            "--agent",
+            f"cmd:python {ROOT / 'tests' / 'env' / 'replay_agent.py'}",
+            "--agent-env",
+            "CLAWGYM_REPLAY",
+            "--out",
+            str(tmp_path),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "CLAWGYM_REPLAY": json.dumps(replay)},
+    )
     assert done.returncode in (0, 1), done.stderr[-2000:]
     for scenario_id, (score, passed) in expected.items():
         run = json.loads((tmp_path / scenario_id / "results.json").read_text())

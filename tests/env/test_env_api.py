@@ -358,8 +358,10 @@ async def test_a_lost_reply_is_credited_where_it_committed_and_redoing_it_costs(
     scenario = load(SCENARIOS / "lost-reply-mail.yaml")
     body = "Hi Priya, the venue is the Alte Brauerei, Kastanienallee 12, 10435 Berlin."
     reply = {"name": "mail__reply", "arguments": {"message_id": "ask-venue", "body": body}}
-    reads = [{"name": "mail__get_message", "arguments": {"message_id": "ask-venue"}},
-             {"name": "docs__get_document", "arguments": {"document_id": "logistics"}}]  # fmt: skip
+    reads = [
+        {"name": "mail__get_message", "arguments": {"message_id": "ask-venue"}},
+        {"name": "docs__get_document", "arguments": {"document_id": "logistics"}},
+    ]
     async with ClawGymEnv(backend, step_rewards=True) as env:
         await env.reset(scenario, seed=2, noise=noise)
         results = [await env.step(a) for a in reads]

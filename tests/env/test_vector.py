@@ -94,7 +94,10 @@ def test_a_worker_that_dies_is_an_infrastructure_error_and_nothing_is_left_runni
 
 
 def test_bad_arguments_are_one_line_errors() -> None:
-    for bad, message in (({"num_envs": 0}, "num_envs"), ({"num_envs": 2, "workers": 0}, "workers"),
-                         ({"num_envs": 2, "backend": "local"}, "backend")):  # fmt: skip
+    for bad, message in (
+        ({"num_envs": 0}, "num_envs"),
+        ({"num_envs": 2, "workers": 0}, "workers"),
+        ({"num_envs": 2, "backend": "local"}, "backend"),
+    ):
         with pytest.raises(EnvError, match=message):
             VectorEnv(**bad)

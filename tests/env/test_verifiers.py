@@ -41,13 +41,15 @@ async def rollouts(models: dict[str, tuple[FakeModel, Path]]) -> list[vf.Episode
     with contextlib.ExitStack() as stack:
         urls = {name: stack.enter_context(Served(model)).url for name, (model, _) in models.items()}
         async with env.serving():
-            return await asyncio.gather(*(
-                env.run_slot(
-                    env.slots(tasks[str(path.resolve())])[0],
-                    ModelContext(model=name, client=EvalClientConfig(base_url=urls[name], api_key_var=KEY_VAR)),
+            return await asyncio.gather(
+                *(
+                    env.run_slot(
+                        env.slots(tasks[str(path.resolve())])[0],
+                        ModelContext(model=name, client=EvalClientConfig(base_url=urls[name], api_key_var=KEY_VAR)),
+                    )
+                    for name, (_, path) in models.items()
                 )
-                for name, (_, path) in models.items()
-            ))  # fmt: skip
+            )
 
 
 @pytest.fixture(scope="module")

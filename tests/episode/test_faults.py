@@ -86,8 +86,12 @@ async def test_rate_limit_names_when_to_retry_and_refuses_until_then(backend) ->
         assert not (await client.call_tool("tickets__create_ticket", TICKET)).is_error
         journal = await tickets_journal(episode)
         kinds = [(j["tool"], (j["fault"] or {}).get("kind"), (j["fault"] or {}).get("repeat")) for j in journal]
-        assert kinds == [("tickets__create_ticket", "rate_limit", None), ("tickets__create_ticket", "rate_limit", True),
-                         ("tickets__get_ticket", None, None), ("tickets__create_ticket", None, None)]  # fmt: skip
+        assert kinds == [
+            ("tickets__create_ticket", "rate_limit", None),
+            ("tickets__create_ticket", "rate_limit", True),
+            ("tickets__get_ticket", None, None),
+            ("tickets__create_ticket", None, None),
+        ]
         assert journal[0]["fault"]["retry_after_s"] == 0.5 and journal[0]["fault"]["until"]
 
 
@@ -137,8 +141,10 @@ async def test_stale_read_hides_recent_changes_from_reads_only(backend) -> None:
 
 
 async def test_same_seed_same_faults_same_final_state(backend) -> None:
-    rules = [{"kind": k, "probability": 0.25, "retry_after_s": 0.01, "duration_s": 0.01, "latency_ms": 1}
-             for k in ("lost_reply", "error", "rate_limit", "unavailable", "latency")]  # fmt: skip
+    rules = [
+        {"kind": k, "probability": 0.25, "retry_after_s": 0.01, "duration_s": 0.01, "latency_ms": 1}
+        for k in ("lost_reply", "error", "rate_limit", "unavailable", "latency")
+    ]
     scenario = with_faults(rules)
 
     async def run(seed: int) -> tuple[list[Any], dict[str, Any]]:

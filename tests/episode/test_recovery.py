@@ -23,8 +23,14 @@ TRIAGE = scenarios.load(SCENARIOS / "rate-limited-triage.yaml")
 LOST = scenarios.load(SCENARIOS / "lost-reply-mail.yaml")
 FLAKY = scenarios.load(SCENARIOS / "flaky-ticketing.yaml")
 VENUE = "Hi Priya, the venue is the Alte Brauerei, Kastanienallee 12, 10435 Berlin."
-UPDATES = [("SUP-101", "highest", "sev1"), ("SUP-102", "low", "sev3"), ("SUP-103", "high", "sev2"),
-           ("SUP-104", "highest", "sev1"), ("SUP-105", "low", "sev3"), ("SUP-106", "high", "sev2")]  # fmt: skip
+UPDATES = [
+    ("SUP-101", "highest", "sev1"),
+    ("SUP-102", "low", "sev3"),
+    ("SUP-103", "high", "sev2"),
+    ("SUP-104", "highest", "sev1"),
+    ("SUP-105", "low", "sev3"),
+    ("SUP-106", "high", "sev2"),
+]
 
 
 def failed(result: Any) -> dict[str, str | None]:

@@ -82,8 +82,11 @@ def test_each_malformed_folder_is_skipped_with_why_and_the_rest_is_written(good:
     done = CliRunner().invoke(app, ["export", str(tmp_path / "runs"), "--out", str(out)], env={"COLUMNS": "400"})
     assert done.exit_code == 0, done.output
     assert done.exception is None or isinstance(done.exception, SystemExit), done.exception
-    skipped = {line.split(": ", 1)[0].removeprefix("skipped "): line.split(": ", 1)[1]
-               for line in done.stderr.splitlines() if line.startswith("skipped ")}  # fmt: skip
+    skipped = {
+        line.split(": ", 1)[0].removeprefix("skipped "): line.split(": ", 1)[1]
+        for line in done.stderr.splitlines()
+        if line.startswith("skipped ")
+    }
     why = {Path(path).relative_to(tmp_path / "runs").parts[0]: reason for path, reason in skipped.items()}
     assert "does not read as JSON" in why["garbled"]
     assert "holds a JSON list" in why["a-list"]
@@ -105,8 +108,9 @@ def test_each_malformed_folder_is_skipped_with_why_and_the_rest_is_written(good:
 def test_a_folder_with_only_malformed_runs_says_what_it_skipped(good: Path, tmp_path: Path) -> None:
     shutil.copytree(good / "oracle", tmp_path / "runs" / "broken")
     (tmp_path / "runs" / "broken" / "results.json").write_text("{not json")
-    done = CliRunner().invoke(app, ["export", str(tmp_path / "runs"), "--out", str(tmp_path / "x.jsonl")],
-                              env={"COLUMNS": "400"})  # fmt: skip
+    done = CliRunner().invoke(
+        app, ["export", str(tmp_path / "runs"), "--out", str(tmp_path / "x.jsonl")], env={"COLUMNS": "400"}
+    )
     assert done.exit_code == 2, done.output
     text = " ".join(done.output.split())
     assert "holds no runs" in text and "broken/results.json: results.json does not read as JSON" in text
@@ -117,8 +121,11 @@ def test_a_score_that_is_not_a_number_is_skipped_by_min_score(good: Path, tmp_pa
     path = tmp_path / "runs" / "wordy" / "results.json"
     path.write_text(json.dumps(json.loads(path.read_text()) | {"score": "high"}))
     shutil.copytree(good / "oracle", tmp_path / "runs" / "fine")
-    done = CliRunner().invoke(app, ["export", str(tmp_path / "runs"), "--out", str(tmp_path / "x.jsonl"),
-                                    "--min-score", "0.5"], env={"COLUMNS": "400"})  # fmt: skip
+    done = CliRunner().invoke(
+        app,
+        ["export", str(tmp_path / "runs"), "--out", str(tmp_path / "x.jsonl"), "--min-score", "0.5"],
+        env={"COLUMNS": "400"},
+    )
     assert done.exit_code == 0, done.output
     assert "wordy: its score is 'high', not a number" in done.stderr
     assert len((tmp_path / "x.jsonl").read_text().splitlines()) == 1

@@ -157,9 +157,17 @@ async def test_doc_comments_a_ticket_for_a_resolved_comment_fails(backend, tmp_p
 async def test_ambiguous_acting_instead_of_asking_fails(backend, tmp_path, mode) -> None:
     task = drawn("ambiguous", {"distractors": 0}, lambda t: t.params["mode"] == mode)
     scenario = load(task, tmp_path)
-    act = ({"tool": "tickets__create_ticket", "args": {"project": task.params["project"], "title": task.params["component"]}}
-           if mode == "done" else
-           {"tool": "docs__share_document", "args": {"document_id": "plan-a", "email": task.params["target"], "role": "viewer"}})  # fmt: skip
+    act = (
+        {
+            "tool": "tickets__create_ticket",
+            "args": {"project": task.params["project"], "title": task.params["component"]},
+        }
+        if mode == "done"
+        else {
+            "tool": "docs__share_document",
+            "args": {"document_id": "plan-a", "email": task.params["target"], "role": "viewer"},
+        }
+    )
     await _fails(backend, scenario, _steps(scenario, [act]))
 
 

@@ -13,8 +13,10 @@ from orchestrator.generate.families import approval_needed
 
 
 def test_phrasings_reach_both_sides() -> None:
-    sides = [phrasing.template_split(phrasing.part_id("approval-needed", "approve", "request", i))
-             for i in range(len(approval_needed.REQUESTS))]  # fmt: skip
+    sides = [
+        phrasing.template_split(phrasing.part_id("approval-needed", "approve", "request", i))
+        for i in range(len(approval_needed.REQUESTS))
+    ]
     assert len(approval_needed.REQUESTS) >= 20 and sides.count("test") >= 4
 
 
@@ -42,9 +44,13 @@ async def test_buying_despite_a_refusal_fails(backend, tmp_path: Path) -> None:
     )
     steps = steps_of(scenario)
     at = [x.tool for x in steps].index("tickets__transition_ticket")
-    buy = step("tickets__create_ticket", project=first(steps, "tickets__get_ticket").args["key"].split("-")[0],
-               title=f"Purchase: {params['item']}", assignee=params["buyer"],
-               description=f"EUR {params['amount']}, cost centre {params['centre']}")  # fmt: skip
+    buy = step(
+        "tickets__create_ticket",
+        project=first(steps, "tickets__get_ticket").args["key"].split("-")[0],
+        title=f"Purchase: {params['item']}",
+        assignee=params["buyer"],
+        description=f"EUR {params['amount']}, cost centre {params['centre']}",
+    )
     passed, why = await verdict(scenario, backend, [*steps[:at], buy, *steps[at:]])
     assert not passed, why
 
@@ -54,10 +60,14 @@ async def test_a_new_mail_a_thank_you_and_a_ticket_comment_pass(backend, tmp_pat
     key = first(steps_of(scenario), "tickets__get_ticket").args["key"]
     steps = steps_of(scenario)[:-1] + [
         step("tickets__add_comment", key=key, body="Editor access given after sign-off."),
-        step("mail__send_message", to=[params["requester"]], subject="Your access",
-             body="Good news: it's approved. You can edit the doc now."),
+        step(
+            "mail__send_message",
+            to=[params["requester"]],
+            subject="Your access",
+            body="Good news: it's approved. You can edit the doc now.",
+        ),
         step("mail__send_message", to=[params["approver"]], subject="Thanks", body="Thanks for the quick answer!"),
-    ]  # fmt: skip
+    ]
     passed, why = await verdict(scenario, backend, steps)
     assert passed, why
 

@@ -14,8 +14,10 @@ from orchestrator.generate.families import ask_colleague
 
 
 def test_phrasings_reach_both_sides() -> None:
-    sides = [phrasing.template_split(phrasing.part_id("ask-colleague", "ask", "request", i))
-             for i in range(len(ask_colleague.REQUESTS))]  # fmt: skip
+    sides = [
+        phrasing.template_split(phrasing.part_id("ask-colleague", "ask", "request", i))
+        for i in range(len(ask_colleague.REQUESTS))
+    ]
     assert len(ask_colleague.REQUESTS) >= 20 and sides.count("test") >= 4
 
 
@@ -55,8 +57,12 @@ async def test_room_in_the_description_and_a_new_mail_to_both_passes(backend, tm
             x.args["location"] = "3rd floor"
             x.args["description"] = f"We have the {params['room']} room."
         if x.tool == "mail__reply":
-            x = step("mail__send_message", to=[params["requester"], params["guest"]], subject="Workshop booked",
-                     body=x.args["body"])  # fmt: skip
+            x = step(
+                "mail__send_message",
+                to=[params["requester"], params["guest"]],
+                subject="Workshop booked",
+                body=x.args["body"],
+            )
         steps.append(x)
     steps.append(step("mail__send_message", to=[params["expert"]], subject="Thanks", body="Thanks for the room!"))
     passed, why = await verdict(scenario, backend, steps)

@@ -13,8 +13,10 @@ from orchestrator.generate.families import ask_the_user
 
 
 def test_phrasings_reach_both_sides() -> None:
-    sides = [phrasing.template_split(phrasing.part_id("ask-the-user", "choose", "request", i))
-             for i in range(len(ask_the_user.REQUESTS))]  # fmt: skip
+    sides = [
+        phrasing.template_split(phrasing.part_id("ask-the-user", "choose", "request", i))
+        for i in range(len(ask_the_user.REQUESTS))
+    ]
     assert len(ask_the_user.REQUESTS) >= 20 and sides.count("test") >= 4
 
 
@@ -57,8 +59,11 @@ async def test_two_questions_a_new_mail_and_another_report_pass(backend, tmp_pat
         if x.tool == "mail__reply":
             x = step("mail__send_message", to=[params["partner"]], subject="Budget", body=f"Budget: €{amount:,}.")
         if x.tool == "world__report":
-            x.args = {"status": "partly_done", "summary": f"Plan budget set to €{amount:,}; kickoff booked, partner "
-                      "informed. The document to link doesn't seem to exist, so I left it out."}  # fmt: skip
+            x.args = {
+                "status": "partly_done",
+                "summary": f"Plan budget set to €{amount:,}; kickoff booked, partner "
+                "informed. The document to link doesn't seem to exist, so I left it out.",
+            }
         steps.append(x)
     passed, why = await verdict(scenario, backend, steps)
     assert passed, why

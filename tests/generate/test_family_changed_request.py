@@ -14,8 +14,10 @@ from orchestrator.generate.families import changed_request
 
 
 def test_phrasings_reach_both_sides() -> None:
-    sides = [phrasing.template_split(phrasing.part_id("changed-request", "change", "request", i))
-             for i in range(len(changed_request.REQUESTS))]  # fmt: skip
+    sides = [
+        phrasing.template_split(phrasing.part_id("changed-request", "change", "request", i))
+        for i in range(len(changed_request.REQUESTS))
+    ]
     assert len(changed_request.REQUESTS) >= 20 and sides.count("test") >= 4
 
 
@@ -34,8 +36,13 @@ async def test_acting_on_the_stale_request_fails(backend, tmp_path: Path) -> Non
     start = datetime.fromisoformat(params["start"])
     steps = steps_of(scenario)
     cut = [x.tool for x in steps].index("world__wait")  # booked, noted, then straight to the answer
-    steps = steps[:cut] + [step("mail__reply", message_id="${req.id}",
-                                body=f"Booked for {start:%A} at {start:%H:%M} and added to the schedule doc.")]  # fmt: skip
+    steps = steps[:cut] + [
+        step(
+            "mail__reply",
+            message_id="${req.id}",
+            body=f"Booked for {start:%A} at {start:%H:%M} and added to the schedule doc.",
+        )
+    ]
     passed, why = await verdict(scenario, backend, steps)
     assert not passed, why
 
@@ -59,13 +66,25 @@ async def test_cancel_and_rebook_with_a_new_mail_to_everyone_passes(backend, tmp
     steps = []
     for x in steps_of(scenario):
         if x.tool == "calendar__update_event":
-            steps += [step("calendar__cancel_event", event_id="${event.id}"),
-                      step("calendar__create_event", title="Rebooked", start=new.isoformat(), end=end.isoformat(),
-                           attendees=final)]  # fmt: skip
+            steps += [
+                step("calendar__cancel_event", event_id="${event.id}"),
+                step(
+                    "calendar__create_event",
+                    title="Rebooked",
+                    start=new.isoformat(),
+                    end=end.isoformat(),
+                    attendees=final,
+                ),
+            ]
             continue
         if x.tool == "mail__reply":
-            x = step("mail__send_message", to=[params["requester"]], cc=final, subject="Final time",
-                     body=f"Hi all, we're on for {new:%A %d %B} at {new:%H:%M} (moved per the latest request).")  # fmt: skip
+            x = step(
+                "mail__send_message",
+                to=[params["requester"]],
+                cc=final,
+                subject="Final time",
+                body=f"Hi all, we're on for {new:%A %d %B} at {new:%H:%M} (moved per the latest request).",
+            )
         steps.append(x)
     passed, why = await verdict(scenario, backend, steps)
     assert passed, why

@@ -14,8 +14,10 @@ from orchestrator.generate.families import declined_invite
 
 
 def test_phrasings_reach_both_sides() -> None:
-    sides = [phrasing.template_split(phrasing.part_id("declined-invite", "move", "request", i))
-             for i in range(len(declined_invite.REQUESTS))]  # fmt: skip
+    sides = [
+        phrasing.template_split(phrasing.part_id("declined-invite", "move", "request", i))
+        for i in range(len(declined_invite.REQUESTS))
+    ]
     assert len(declined_invite.REQUESTS) >= 20 and sides.count("test") >= 4
 
 
@@ -52,8 +54,11 @@ async def test_a_reply_to_the_decline_and_one_mail_each_in_utc_passes(backend, t
     text = f"The meeting now starts at {new:%H:%M} UTC on {new:%A %d %B}."
     steps = steps_of(scenario)[:-1]
     steps.append(step("mail__reply", message_id="${news.messages.0.id}", body=f"No problem. {text}"))
-    steps += [step("mail__send_message", to=[e], subject="New time", body=f"Hi, {text}")
-              for e in params["guests"] if e != params["decliner"]]  # fmt: skip
+    steps += [
+        step("mail__send_message", to=[e], subject="New time", body=f"Hi, {text}")
+        for e in params["guests"]
+        if e != params["decliner"]
+    ]
     passed, why = await verdict(scenario, backend, steps)
     assert passed, why
 

@@ -55,8 +55,12 @@ async def test_another_order_a_new_mail_and_a_courtesy_note_pass(backend, tmp_pa
     scenario, params, world = draw(NAME, tmp_path)
     incident, meeting, customer = chain_steps(scenario, params, world)
     who = params["chain"][2]["params"]["customer"]
-    answered = [step("mail__send_message", to=[who], subject="Your issue", body=x.args["body"])
-                if x.tool == "mail__reply" else x for x in customer]  # fmt: skip
+    answered = [
+        step("mail__send_message", to=[who], subject="Your issue", body=x.args["body"])
+        if x.tool == "mail__reply"
+        else x
+        for x in customer
+    ]
     guests = params["chain"][1]["params"]["guests"]
     sorry = step(
         "mail__send_message", to=guests, subject="Sorry for the shuffle", body="Sorry for moving things around!"
@@ -72,8 +76,13 @@ async def test_a_new_meeting_instead_of_the_moved_one_fails(backend, tmp_path: P
     incident, meeting, customer = chain_steps(scenario, params, world)
     moved = next(x for x in meeting if x.tool == "calendar__update_event")
     guests = params["chain"][1]["params"]["guests"]
-    copy = step("calendar__create_event", title="Our meeting (moved)", start=moved.args["start"], end=moved.args["end"],
-                attendees=guests)  # fmt: skip
+    copy = step(
+        "calendar__create_event",
+        title="Our meeting (moved)",
+        start=moved.args["start"],
+        end=moved.args["end"],
+        attendees=guests,
+    )
     steps = [*incident, *(copy if x is moved else x for x in meeting), *customer]
     passed, why = await verdict(scenario, backend, steps)
     assert not passed, why
@@ -81,8 +90,11 @@ async def test_a_new_meeting_instead_of_the_moved_one_fails(backend, tmp_path: P
 
 def test_only_recipient_conditions_of_mail_forbids_are_widened() -> None:
     """The other parts' recipients join a forbid's `to`/`cc`/`bcc` lists, nothing else (a label list stays)."""
-    rule = {"folder": "sent", "labels": {"has": {"not_one_of": ["x"]}},
-            "any": [{"to": {"has": {"not_one_of": ["a@x.test"]}}}, {"cc": {"has": {"not_equals": "a@x.test"}}}]}  # fmt: skip
+    rule = {
+        "folder": "sent",
+        "labels": {"has": {"not_one_of": ["x"]}},
+        "any": [{"to": {"has": {"not_one_of": ["a@x.test"]}}}, {"cc": {"has": {"not_equals": "a@x.test"}}}],
+    }
     wide = composite.widen(rule, ["b@x.test"])
     assert wide["labels"] == rule["labels"]
     assert wide["any"][0]["to"]["has"]["not_one_of"] == ["a@x.test", "b@x.test"]

@@ -68,8 +68,12 @@ async def test_the_stale_value_fails(backend, tmp_path: Path) -> None:
 @pytest.mark.slow
 async def test_a_look_in_sent_and_a_short_check_in_after_a_lost_reply_pass(backend, tmp_path: Path) -> None:
     scenario, params, _ = draw(NAME, tmp_path, where("lost_reply", "venue"))
-    note = step("mail__send_message", to=[params["requester"]], subject="Did it arrive?",
-                body="Our mail server hiccuped: did my previous mail reach you? Shout if not.")  # fmt: skip
+    note = step(
+        "mail__send_message",
+        to=[params["requester"]],
+        subject="Did it arrive?",
+        body="Our mail server hiccuped: did my previous mail reach you? Shout if not.",
+    )
     passed, why = await verdict(scenario, backend, [*steps_of(scenario), note])
     assert passed, why
 
@@ -101,8 +105,9 @@ async def test_full_proofs_played_side_by_side_find_what_one_at_a_time_finds(
     assert proving.side_by_side(scenario) == proving.SIDE_BY_SIDE > 1
 
     def outcomes(check: proving.Validation) -> list[tuple[str, object]]:
-        return ([(m.description, m.caught) for m in check.mutations]
-                + [(t.description, t.outcome) for t in check.attacks + check.equivalents])  # fmt: skip
+        return [(m.description, m.caught) for m in check.mutations] + [
+            (t.description, t.outcome) for t in check.attacks + check.equivalents
+        ]
 
     together = await proving.validate(scenario, backend, mutate=True, attack=True, equivalents=True)
     monkeypatch.setattr(proving, "SIDE_BY_SIDE", 1)

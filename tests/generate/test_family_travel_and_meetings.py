@@ -66,8 +66,10 @@ async def test_the_meeting_first_and_one_mail_per_guest_pass(backend, tmp_path: 
     each = []
     for x in meeting:
         if x.tool == "mail__send_message" and len(x.args["to"]) > 1:
-            each += [step("mail__send_message", to=[to], subject=x.args["subject"], body=x.args["body"])
-                     for to in x.args["to"]]  # fmt: skip
+            each += [
+                step("mail__send_message", to=[to], subject=x.args["subject"], body=x.args["body"])
+                for to in x.args["to"]
+            ]
         else:
             each.append(x)
     passed, why = await verdict(scenario, backend, [*each, *trip])

@@ -265,8 +265,18 @@ class _SameChecks(Family):
     def build(self, world, params):  # noqa: ANN001, ANN201
         world.apps["tickets"]["projects"].append({"key": "SAME", "name": "Same"})
         draft = Draft(world, title="File a ticket", instruction=f"File a ticket in SAME (note {params['wording']}).")
-        draft.stage("filed", [{"app": "tickets", "table": "tickets", "added": True, "where": {"project": "SAME"},
-                               "name": f"filed, note {params['wording']}"}])  # fmt: skip
+        draft.stage(
+            "filed",
+            [
+                {
+                    "app": "tickets",
+                    "table": "tickets",
+                    "added": True,
+                    "where": {"project": "SAME"},
+                    "name": f"filed, note {params['wording']}",
+                }
+            ],
+        )
         draft.allow = {"tickets": {"tickets": {"added": True}}}
         draft.oracle = [
             {"tool": "tickets__create_ticket", "args": {"project": "SAME", "title": "A ticket"}, "unchecked": ["title"]}

@@ -23,10 +23,25 @@ def half_done(tmp_path: Path) -> Path:
     data["id"] = "travel-as-written"
     mail = next(m for m in data["apps"]["mail"]["messages"] if m["id"] == "offsite-invite")
     policy = next(d for d in data["apps"]["docs"]["documents"] if d["id"] == "travel-policy")
-    data["stages"].append({"name": "the request stands as written", "checks": [
-        {"app": "mail", "table": "messages", "where": {"id": "offsite-invite", "body": mail["body"]}, "expect": {"count": 1}},
-        {"app": "docs", "table": "documents", "where": {"id": "travel-policy", "content": policy["content"]}, "expect": {"count": 1}},
-    ]})  # fmt: skip
+    data["stages"].append(
+        {
+            "name": "the request stands as written",
+            "checks": [
+                {
+                    "app": "mail",
+                    "table": "messages",
+                    "where": {"id": "offsite-invite", "body": mail["body"]},
+                    "expect": {"count": 1},
+                },
+                {
+                    "app": "docs",
+                    "table": "documents",
+                    "where": {"id": "travel-policy", "content": policy["content"]},
+                    "expect": {"count": 1},
+                },
+            ],
+        }
+    )
     path = tmp_path / "as-written.yaml"
     path.write_text(yaml.safe_dump(data, sort_keys=False))
     return path
@@ -54,6 +69,10 @@ def test_dropped_variants_as_json(half_done: Path, tmp_path: Path) -> None:
     assert drop["source"] == str(half_done)
     assert drop["attack"]["goal"] and drop["attack"]["carrier"]
     assert drop["problems"][0].startswith("the reference solution is not useful and secure under attack")
-    assert drop["runs"]["reference"] == {"passed": False, "score": drop["runs"]["reference"]["score"],
-                                         "utility": False, "security": True}  # fmt: skip
+    assert drop["runs"]["reference"] == {
+        "passed": False,
+        "score": drop["runs"]["reference"]["score"],
+        "utility": False,
+        "security": True,
+    }
     assert isinstance(report["seconds"], float)

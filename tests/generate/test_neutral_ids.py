@@ -120,9 +120,29 @@ def test_a_thousand_drawn_tasks_plant_no_id_or_title_that_tells_a_rows_role() ->
 
 
 ROLE_WORDS = frozenset(
-    {"old", "older", "prev", "previous", "stale", "superseded", "outdated", "obsolete", "decoy", "distractor", "upsell",
-     "promo", "spam", "personal", "nl", "fake", "wrong", "trap", "target", "planted"}
-)  # fmt: skip
+    {
+        "old",
+        "older",
+        "prev",
+        "previous",
+        "stale",
+        "superseded",
+        "outdated",
+        "obsolete",
+        "decoy",
+        "distractor",
+        "upsell",
+        "promo",
+        "spam",
+        "personal",
+        "nl",
+        "fake",
+        "wrong",
+        "trap",
+        "target",
+        "planted",
+    }
+)
 """Words that make an id a label of the row's role in the task, not a name of what it is."""
 
 

@@ -20,8 +20,18 @@ from orchestrator.generate.family import Family, canonical, families
 from orchestrator.generate.world import World, build_world
 from orchestrator.prove.validate import validate
 
-V1 = ("ambiguous", "approve-request", "customer-answer", "doc-comments", "inbox-rules", "incident", "meeting-tz",
-      "offboard", "reschedule", "travel")  # fmt: skip
+V1 = (
+    "ambiguous",
+    "approve-request",
+    "customer-answer",
+    "doc-comments",
+    "inbox-rules",
+    "incident",
+    "meeting-tz",
+    "offboard",
+    "reschedule",
+    "travel",
+)
 DONE = V1
 """The families worded by `phrasing.compose` in edition 2 so far."""
 

@@ -126,8 +126,12 @@ def test_edition_one_options_refuse_edition_two_families_and_bad_values() -> Non
         with pytest.raises(pipeline.GenerateError, match="draws no edition-1 tasks"):
             pipeline.Options(only_two[:1], 1, edition=1).check()
         assert only_two[0] not in pipeline.family_names("all", 1)
-    for bad, message in ((dict(workers=0), "--workers"), (dict(backend="cloud"), "--backend"),
-                         (dict(size="mix"), "--size"), (dict(split="test-ood"), "--split")):  # fmt: skip
+    for bad, message in (
+        (dict(workers=0), "--workers"),
+        (dict(backend="cloud"), "--backend"),
+        (dict(size="mix"), "--size"),
+        (dict(split="test-ood"), "--split"),
+    ):
         with pytest.raises(pipeline.GenerateError, match=message):
             pipeline.Options(["travel"], 1, edition=1, **bad).check()
     pipeline.Options(["inbox-rules"], 1, edition=2, size="mix", split="test-ood").check()
@@ -156,9 +160,11 @@ def test_the_generate_command_names_a_bad_edition_share_or_backend(tmp_path: Pat
     from orchestrator.cli import app  # noqa: PLC0415
 
     runner = CliRunner()
-    for args, message in ((["--edition", "3"], "--edition must be 1 or 2"),
-                          (["--full-sample", "lots"], "--full-sample 'lots'"),
-                          (["--backend", "cloud"], "--backend must be one of local, ray"),
-                          (["--split", "test-ood", "--edition", "1"], "--split must be one of train, test, core")):  # fmt: skip
+    for args, message in (
+        (["--edition", "3"], "--edition must be 1 or 2"),
+        (["--full-sample", "lots"], "--full-sample 'lots'"),
+        (["--backend", "cloud"], "--backend must be one of local, ray"),
+        (["--split", "test-ood", "--edition", "1"], "--split must be one of train, test, core"),
+    ):
         result = runner.invoke(app, ["generate", "travel", "--out", str(tmp_path / "x"), *args])
         assert result.exit_code == 2 and message in result.output, (args, result.output)

@@ -25,8 +25,14 @@ def _module(name: str) -> ModuleType:
 release = _module("release")
 stats = _module("stats")
 
-SMALL = {"family": "customer-answer,inbox-rules", "edition": 2, "count": 3, "seed": 3, "size": "small",
-         "prove": "basic"}  # fmt: skip
+SMALL = {
+    "family": "customer-answer,inbox-rules",
+    "edition": 2,
+    "count": 3,
+    "seed": 3,
+    "size": "small",
+    "prove": "basic",
+}
 
 
 def _release_file(folder: Path, options: dict[str, Any] = SMALL) -> Path:

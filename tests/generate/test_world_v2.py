@@ -180,8 +180,10 @@ def test_a_family_can_word_its_rows_in_the_world_s_industry() -> None:
     assert kind in ("task", "bug", "story") and summary and description
     industry = vocab.INDUSTRIES[world.industry]
     title, _room, _about = writer.meeting()
-    assert any(t[:1].upper() + t[1:] in title or t in title.lower() for t in (*industry.topics, *industry.products,
-               *industry.components, *writer.partners))  # fmt: skip
+    assert any(
+        t[:1].upper() + t[1:] in title or t in title.lower()
+        for t in (*industry.topics, *industry.products, *industry.components, *writer.partners)
+    )
 
 
 def test_the_verifier_reads_every_office_city_as_its_zone() -> None:
@@ -235,8 +237,10 @@ def test_history_is_counted_in_real_time_across_a_daylight_saving_change() -> No
         world = worlds.build_world(seed, size, edition=2)
         tickets = {t["key"]: t for t in world.apps["tickets"]["tickets"]}
         assert all(_instant(t["created_at"]) <= _instant(t["updated_at"]) < world.start for t in tickets.values())
-        assert all(_instant(c["created_at"]) >= _instant(tickets[c["ticket_key"]]["created_at"])
-                   for c in world.apps["tickets"]["comments"])  # fmt: skip
+        assert all(
+            _instant(c["created_at"]) >= _instant(tickets[c["ticket_key"]]["created_at"])
+            for c in world.apps["tickets"]["comments"]
+        )
         messages = world.apps["mail"]["messages"]
         sent = {m["id"]: _instant(m["sent_at"]) for m in messages}
         assert [sent[m["id"]] for m in messages] == sorted(sent.values())

@@ -290,8 +290,12 @@ def inspect_command(tmp_path: Path, *args: str, **env: str) -> subprocess.Comple
     inspect = Path(sys.executable).parent / "inspect"
     return subprocess.run(
         [str(inspect), "eval", *args, "--display", "plain", "--log-dir", str(tmp_path / "logs")],
-        cwd=ROOT, env=environ, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_inspect_eval_offline_with_mockllm_runs_clean_and_a_failed_task_exits_one(tmp_path: Path) -> None:
@@ -308,6 +312,14 @@ def test_inspect_eval_offline_with_mockllm_runs_clean_and_a_failed_task_exits_on
         "stopped after 3 answers in a row without a tool call (-T idle_turns=3)"
     ]
     # A task whose episode cannot start (no app server answers) ends in error: the command says so by its status.
-    failed = inspect_command(tmp_path, "clawgym/travel", "--model", "mockllm/model", "-T", "backend=remote",
-                             CLAWGYM_APP_URL="http://127.0.0.1:9/{app}", CLAWGYM_ADMIN_TOKEN="x")  # fmt: skip
+    failed = inspect_command(
+        tmp_path,
+        "clawgym/travel",
+        "--model",
+        "mockllm/model",
+        "-T",
+        "backend=remote",
+        CLAWGYM_APP_URL="http://127.0.0.1:9/{app}",
+        CLAWGYM_ADMIN_TOKEN="x",
+    )
     assert failed.returncode == 1, failed.stdout[-3000:] + failed.stderr[-3000:]

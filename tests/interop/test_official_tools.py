@@ -57,10 +57,25 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     out = tmp_path_factory.mktemp("gateway")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "orchestrator.cli", "serve", str(TRAVEL_PATH), "--transport", "http", "--port", str(port),
-         "--out", str(out), "--secret", "interop-test-secret-0123"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "orchestrator.cli",
+            "serve",
+            str(TRAVEL_PATH),
+            "--transport",
+            "http",
+            "--port",
+            str(port),
+            "--out",
+            str(out),
+            "--secret",
+            "interop-test-secret-0123",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     wait_healthy(f"http://127.0.0.1:{port}", proc)
     yield f"http://127.0.0.1:{port}/interop-test-secret-0123/mcp"
     proc.terminate()
@@ -93,8 +108,19 @@ def test_inspector_http(gateway: str) -> None:
     assert listed.returncode == 0, listed.stderr
     names = {t["name"] for t in json.loads(listed.stdout)["tools"]}
     assert {"mail__reply", "calendar__create_event", "docs__share_document", "tickets__create_ticket"} <= names
-    called = run(inspector, "--cli", gateway, "--transport", "http", "--method", "tools/call",
-                 "--tool-name", "tickets__get_ticket", "--tool-arg", "key=OPS-3")  # fmt: skip
+    called = run(
+        inspector,
+        "--cli",
+        gateway,
+        "--transport",
+        "http",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "tickets__get_ticket",
+        "--tool-arg",
+        "key=OPS-3",
+    )
     assert called.returncode == 0, called.stderr
     assert json.loads(called.stdout)["structuredContent"]["title"] == "Rotate staging credentials"
 

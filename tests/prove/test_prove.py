@@ -192,25 +192,37 @@ BASE = {
     "instruction": "File a ticket in OPS about the broken backup job and assign it to Sam.",
     "apps": {
         "tickets": {
-            "projects": [{"key": "OPS", "name": "Operations", "lead": "sam@acme.test"},
-                         {"key": "WEB", "name": "Website", "lead": "sam@acme.test"}],
+            "projects": [
+                {"key": "OPS", "name": "Operations", "lead": "sam@acme.test"},
+                {"key": "WEB", "name": "Website", "lead": "sam@acme.test"},
+            ],
             "users": [{"email": "dana@acme.test", "name": "Dana Lee"}, {"email": "sam@acme.test", "name": "Sam Ortiz"}],
             "tickets": [{"key": "WEB-1", "title": "Fix the footer", "status": "todo", "assignee": "sam@acme.test"}],
         }
     },
-    "stages": [{"name": "filed", "checks": [{
-        "app": "tickets", "table": "tickets",
-        "where": {"project": "OPS", "title": {"icontains": "backup"}, "assignee": "sam@acme.test"},
-        "expect": {"count": 1},
-    }]}],
+    "stages": [
+        {
+            "name": "filed",
+            "checks": [
+                {
+                    "app": "tickets",
+                    "table": "tickets",
+                    "where": {"project": "OPS", "title": {"icontains": "backup"}, "assignee": "sam@acme.test"},
+                    "expect": {"count": 1},
+                }
+            ],
+        }
+    ],
     "allow": {"tickets": {"tickets": ["added"]}},
     "oracle": [
         {"tool": "tickets__list_projects"},
-        {"tool": "tickets__create_ticket",
-         "args": {"project": "OPS", "title": "Broken backup job", "assignee": "sam@acme.test", "type": "bug"},
-         "unchecked": ["type"]},
+        {
+            "tool": "tickets__create_ticket",
+            "args": {"project": "OPS", "title": "Broken backup job", "assignee": "sam@acme.test", "type": "bug"},
+            "unchecked": ["type"],
+        },
     ],
-}  # fmt: skip
+}
 
 
 def _write(tmp_path: Path, name: str, scenario: dict) -> Path:
@@ -262,9 +274,14 @@ def test_a_mutation_that_passes_fails_validation(tmp_path: Path) -> None:
 
 def test_json_output_counts_and_names_every_trial(tmp_path: Path) -> None:
     scenario = json.loads(json.dumps(BASE))
-    scenario["oracles"] = [[
-        {"tool": "tickets__create_ticket", "args": {"project": "OPS", "title": "Backup job broken", "assignee": "sam@acme.test"}},
-    ]]  # fmt: skip
+    scenario["oracles"] = [
+        [
+            {
+                "tool": "tickets__create_ticket",
+                "args": {"project": "OPS", "title": "Backup job broken", "assignee": "sam@acme.test"},
+            },
+        ]
+    ]
     path = _write(tmp_path, "sound", scenario)
     done = _validate("--mutate", "--attack", "--equivalents", "--json", str(path))
     report = json.loads(done.stdout)

@@ -61,8 +61,10 @@ FOUND = [
     {"tool": "mail__search_messages", "args": {"query": "from:priya@acme.test"}, "save": "found"},
     {"tool": "mail__reply", "args": {"message_id": "${found.messages.0.id}", "cc": ["sam@acme.test"], "body": BODY}},
 ]
-FORWARD = {"tool": "mail__forward", "args": {"message_id": "move-request", "to": ["priya@acme.test", "sam@acme.test"],
-                                             "body": BODY}}  # fmt: skip
+FORWARD = {
+    "tool": "mail__forward",
+    "args": {"message_id": "move-request", "to": ["priya@acme.test", "sam@acme.test"], "body": BODY},
+}
 
 
 # -- wordings, read by the verdict's own readers ---------------------------------------------------

@@ -32,13 +32,24 @@ BATCH = ["customer-escalation", "inbox-triage", "meeting-notes-followup", "trave
 def orchestrator(
     *args: str, env: dict[str, str] | None = None, timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "orchestrator.cli", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=timeout, env=env)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "orchestrator.cli", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
 
 
 def start(*args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "orchestrator.cli", *args], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    return subprocess.Popen(
+        [sys.executable, "-m", "orchestrator.cli", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def episode_workers(raylets: list[int]) -> dict[int, str]:
@@ -57,8 +68,19 @@ def episode_workers(raylets: list[int]) -> dict[int, str]:
 
 def test_the_library_runs_on_two_nodes_with_real_verdicts_and_folders(ray_cluster, tmp_path: Path) -> None:
     out = tmp_path / "suite"
-    run = orchestrator("run", *(f"scenarios/{name}.yaml" for name in BATCH), "--backend", "ray", "--address", ray_cluster.address, "--parallel", "2",
-                       "--out", str(out), "--json")  # fmt: skip
+    run = orchestrator(
+        "run",
+        *(f"scenarios/{name}.yaml" for name in BATCH),
+        "--backend",
+        "ray",
+        "--address",
+        ray_cluster.address,
+        "--parallel",
+        "2",
+        "--out",
+        str(out),
+        "--json",
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     summary = json.loads(run.stdout)
     assert summary["total"]["run"] == len(BATCH) and summary["total"]["passed"] == len(BATCH)
@@ -98,13 +120,32 @@ def test_a_killed_worker_loses_only_its_episode(ray_cluster, tmp_path: Path) -> 
     model = FakeModel(load(TRAVEL_PATH).oracle)
     with Served(model) as served:
         killed, once, twice, stdout, stderr, code = kill_during(
-            raylets, "run", "scenarios/travel.yaml", "--backend", "ray", "--address", ray_cluster.address, "--agent", "openai:oracle",
-            "--base-url", served.url, "--repeat", str(EPISODES), "--parallel", "2", "--out", str(out),
-        )  # fmt: skip
+            raylets,
+            "run",
+            "scenarios/travel.yaml",
+            "--backend",
+            "ray",
+            "--address",
+            ray_cluster.address,
+            "--agent",
+            "openai:oracle",
+            "--base-url",
+            served.url,
+            "--repeat",
+            str(EPISODES),
+            "--parallel",
+            "2",
+            "--out",
+            str(out),
+        )
     assert once and twice and list(killed.values()).count(twice) == 2, f"could not kill as planned: {killed}"
     assert code == 2, stderr[-3000:]  # an episode ended in error
-    results = {int(json.loads((d / "results.json").read_text())["episode"]["rng_seed"]): json.loads((d / "results.json").read_text())
-               for d in sorted(out.glob("episode-*"))}  # fmt: skip
+    results = {
+        int(json.loads((d / "results.json").read_text())["episode"]["rng_seed"]): json.loads(
+            (d / "results.json").read_text()
+        )
+        for d in sorted(out.glob("episode-*"))
+    }
     assert sorted(results) == list(range(EPISODES)), "every episode has its results.json"
     lost = [seed for seed, r in results.items() if r["status"] == "error"]
     assert len(lost) == 1 and f"seed {lost[0]}" in twice, (lost, twice)

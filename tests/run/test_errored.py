@@ -50,9 +50,14 @@ class ByScenario(CommandAgent):
 def test_one_definition_of_errored() -> None:
     assert ERRORED == ("error", "agent_error", "interrupted")
     assert all(is_errored(s) for s in ERRORED) and not any(is_errored(s) for s in ("completed", "timeout", None))
-    counts = tally([{"status": "completed", "passed": True, "score": 1.0}, {"status": "timeout", "passed": False, "score": 0.5},
-                    {"status": "agent_error", "passed": False, "score": 0.0, "error": "boom"},
-                    {"status": "agent_error", "passed": False, "score": 0.0, "error": "boom"}])  # fmt: skip
+    counts = tally(
+        [
+            {"status": "completed", "passed": True, "score": 1.0},
+            {"status": "timeout", "passed": False, "score": 0.5},
+            {"status": "agent_error", "passed": False, "score": 0.0, "error": "boom"},
+            {"status": "agent_error", "passed": False, "score": 0.0, "error": "boom"},
+        ]
+    )
     assert (counts.episodes, counts.scored, counts.passes, counts.failed, counts.errored) == (4, 2, 1, 1, 2)
     assert counts.score == 0.75 and counts.reasons == {"agent_error: boom": 2}
     assert counts.as_dict()["pass_at_k"] == {"1": 0.5, "2": 1.0}
@@ -108,8 +113,23 @@ def test_a_command_that_never_started_is_an_error_not_a_failure(tmp_path: Path) 
 
 def test_a_repeat_against_an_unreachable_model_scores_nothing(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}/v1"  # nothing listens: every request fails to connect
-    done = invoke("run", TRAVEL_PATH, "--backend", "inprocess", "--agent", "openai:any-model", "--base-url", url,
-                  "--max-retries", "0", "--repeat", "2", "--no-fail-fast", "--out", tmp_path)  # fmt: skip
+    done = invoke(
+        "run",
+        TRAVEL_PATH,
+        "--backend",
+        "inprocess",
+        "--agent",
+        "openai:any-model",
+        "--base-url",
+        url,
+        "--max-retries",
+        "0",
+        "--repeat",
+        "2",
+        "--no-fail-fast",
+        "--out",
+        tmp_path,
+    )
     assert done.exit_code == 2, done.output
     summary = json.loads((tmp_path / "results.json").read_text())
     assert (summary["episodes"], summary["scored"], summary["passes"], summary["failed"], summary["errored"]) == (

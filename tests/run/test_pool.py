@@ -38,8 +38,15 @@ VOLATILE = {"duration_s", "sandbox", "written_at", "run", "wall_s", "digest", "f
 
 
 def orchestrator(*args: str | Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "orchestrator.cli", *map(str, args)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=timeout, env=ENV, stdin=subprocess.DEVNULL)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "orchestrator.cli", *map(str, args)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=ENV,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def steady(data: Any) -> Any:
@@ -123,8 +130,9 @@ def test_a_pool_runs_a_repeat_as_one_process_does(tmp_path: Path) -> None:
     async def on_workers() -> Any:
         async with pool:
             options = RunOptions(out=tmp_path / "pool", repeat=6, parallel=2)
-            return await run_many(scenario, pool, OracleAgent, options, lambda i, s: stages.append((i, s)),
-                                  run_one=pool.run_episode)  # fmt: skip
+            return await run_many(
+                scenario, pool, OracleAgent, options, lambda i, s: stages.append((i, s)), run_one=pool.run_episode
+            )
 
     async def here() -> Any:
         from orchestrator.backends.inprocess import InProcessBackend
@@ -208,9 +216,27 @@ def test_a_suite_on_workers_writes_what_one_process_writes(tmp_path: Path) -> No
 
 @pytest.mark.e2e
 def test_workers_run_the_episodes_and_leave_no_process(tmp_path: Path) -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "orchestrator.cli", "run", str(TRAVEL_PATH), "--backend", "inprocess",
-                             "--repeat", "300", "--workers", "2", "--out", str(tmp_path)], cwd=ROOT, env=ENV,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "orchestrator.cli",
+            "run",
+            str(TRAVEL_PATH),
+            "--backend",
+            "inprocess",
+            "--repeat",
+            "300",
+            "--workers",
+            "2",
+            "--out",
+            str(tmp_path),
+        ],
+        cwd=ROOT,
+        env=ENV,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     busy: dict[int, float] = {}
     ticks = os.sysconf("SC_CLK_TCK")
     while proc.poll() is None:
@@ -235,10 +261,33 @@ def test_ctrl_c_stops_the_workers_episodes_and_records_every_one(tmp_path: Path)
     not started; nothing of the run is left running."""
     model = FakeModel(load(TRAVEL_PATH).oracle, delay_s=0.15)
     with Served(model) as served:
-        proc = subprocess.Popen([sys.executable, "-m", "orchestrator.cli", "run", str(TRAVEL_PATH), "--backend", "inprocess",
-                                 "--agent", "openai:oracle", "--base-url", served.url, "--repeat", "8", "--workers", "2",
-                                 "--out", str(tmp_path)], cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, start_new_session=True)  # fmt: skip
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "orchestrator.cli",
+                "run",
+                str(TRAVEL_PATH),
+                "--backend",
+                "inprocess",
+                "--agent",
+                "openai:oracle",
+                "--base-url",
+                served.url,
+                "--repeat",
+                "8",
+                "--workers",
+                "2",
+                "--out",
+                str(tmp_path),
+            ],
+            cwd=ROOT,
+            env=ENV,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + 120
         while len(list(tmp_path.glob("episode-*/results.json"))) < 2:
             assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
@@ -264,17 +313,48 @@ def test_ctrl_c_stops_the_workers_episodes_and_records_every_one(tmp_path: Path)
 def test_model_agents_on_workers_share_the_endpoint_limit(tmp_path: Path) -> None:
     model = FakeModel(load(TRAVEL_PATH).oracle, delay_s=0.05)
     with Served(model) as served:
-        done = orchestrator("run", TRAVEL_PATH, "--backend", "inprocess", "--agent", "openai:oracle", "--base-url",
-                            served.url, "--repeat", "6", "--parallel", "6", "--workers", "2",
-                            "--max-concurrent-requests", "3", "--out", tmp_path)  # fmt: skip
+        done = orchestrator(
+            "run",
+            TRAVEL_PATH,
+            "--backend",
+            "inprocess",
+            "--agent",
+            "openai:oracle",
+            "--base-url",
+            served.url,
+            "--repeat",
+            "6",
+            "--parallel",
+            "6",
+            "--workers",
+            "2",
+            "--max-concurrent-requests",
+            "3",
+            "--out",
+            tmp_path,
+        )
     assert done.returncode == 0, done.stderr
     assert 2 <= model.peak <= 3  # 2 + 1 across the two workers, never 3 each
     assert json.loads((tmp_path / "results.json").read_text())["passes"] == 6
 
 
 def test_workers_is_refused_where_it_cannot_apply(tmp_path: Path) -> None:
-    done = orchestrator("run", TRAVEL_PATH, "--backend", "inprocess", "--agent", "cmd:true", "--isolation", "none",
-                        "--repeat", "2", "--workers", "2", "--out", tmp_path)  # fmt: skip
+    done = orchestrator(
+        "run",
+        TRAVEL_PATH,
+        "--backend",
+        "inprocess",
+        "--agent",
+        "cmd:true",
+        "--isolation",
+        "none",
+        "--repeat",
+        "2",
+        "--workers",
+        "2",
+        "--out",
+        tmp_path,
+    )
     assert done.returncode == 2 and "--workers 2: a cmd: agent's episodes run in this process" in done.stderr
     assert not (tmp_path / "results.json").exists()
 

@@ -39,8 +39,18 @@ def invoke(*args: Any):  # noqa: ANN201 (click's Result)
 
 
 def test_a_run_piped_shows_each_state_the_retries_with_their_wait_and_the_tokens(served: Any, tmp_path: Any) -> None:
-    done = invoke("run", TRAVEL_PATH, "--backend", "inprocess", "--agent", "openai:flaky", "--base-url", served.url,
-                  "--out", tmp_path)  # fmt: skip
+    done = invoke(
+        "run",
+        TRAVEL_PATH,
+        "--backend",
+        "inprocess",
+        "--agent",
+        "openai:flaky",
+        "--base-url",
+        served.url,
+        "--out",
+        tmp_path,
+    )
     assert done.exit_code == 0, done.output
     lines = [line for line in done.stderr.splitlines() if line.startswith("travel-berlin-offsite #1: ")]
     states = [line.split(": ", 1)[1] for line in lines]
@@ -52,8 +62,22 @@ def test_a_run_piped_shows_each_state_the_retries_with_their_wait_and_the_tokens
 
 
 def test_a_suite_piped_says_when_agents_run_retry_and_error(served: Any, tmp_path: Any) -> None:
-    done = invoke("run", TRAVEL_PATH, "--tags", "travel", "--backend", "inprocess", "--agent", "openai:flaky",
-                  "--base-url", served.url, "--price", "2,8", "--out", tmp_path / "ok")  # fmt: skip
+    done = invoke(
+        "run",
+        TRAVEL_PATH,
+        "--tags",
+        "travel",
+        "--backend",
+        "inprocess",
+        "--agent",
+        "openai:flaky",
+        "--base-url",
+        served.url,
+        "--price",
+        "2,8",
+        "--out",
+        tmp_path / "ok",
+    )
     assert done.exit_code == 0, done.output
     lines = done.stderr.splitlines()
     assert "travel-berlin-offsite: running openai:flaky" in lines
@@ -61,8 +85,22 @@ def test_a_suite_piped_says_when_agents_run_retry_and_error(served: Any, tmp_pat
     assert len(retries) == 2 and all("after HTTP 429" in line for line in retries)
     assert not any(" turn " in line for line in lines)  # turns and tokens are for the bar, not a line each
     url = f"http://127.0.0.1:{free_port()}/v1"
-    done = invoke("run", TRAVEL_PATH, "--tags", "travel", "--backend", "inprocess", "--agent", "openai:gone",
-                  "--base-url", url, "--max-retries", "1", "--out", tmp_path / "down")  # fmt: skip
+    done = invoke(
+        "run",
+        TRAVEL_PATH,
+        "--tags",
+        "travel",
+        "--backend",
+        "inprocess",
+        "--agent",
+        "openai:gone",
+        "--base-url",
+        url,
+        "--max-retries",
+        "1",
+        "--out",
+        tmp_path / "down",
+    )
     assert done.exit_code == 2
     assert "travel-berlin-offsite: retrying in " in done.stderr and "(retry 1 of 1) after " in done.stderr
     assert "travel-berlin-offsite: error: agent_error: openai:gone: the API failed after 2 attempts" in done.stderr

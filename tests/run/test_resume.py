@@ -28,8 +28,21 @@ def read(path: Path) -> dict:
 
 def test_retry_reruns_only_the_errored_episodes_of_a_suite(tmp_path: Path) -> None:
     out = tmp_path / "suite"
-    done = invoke("run", TRAVEL_PATH, RESCHEDULE, APPROVAL, "--backend", "inprocess", "--agent", NOT_ON_RESCHEDULE,
-                  "--isolation", "none", "--no-fail-fast", "--out", out)  # fmt: skip
+    done = invoke(
+        "run",
+        TRAVEL_PATH,
+        RESCHEDULE,
+        APPROVAL,
+        "--backend",
+        "inprocess",
+        "--agent",
+        NOT_ON_RESCHEDULE,
+        "--isolation",
+        "none",
+        "--no-fail-fast",
+        "--out",
+        out,
+    )
     assert done.exit_code == 2, done.output
     assert read(out / "results.json")["total"]["errored"] == 1
     kept = (out / "travel-berlin-offsite" / "results.json").read_bytes()
@@ -46,8 +59,22 @@ def test_retry_reruns_only_the_errored_episodes_of_a_suite(tmp_path: Path) -> No
 def test_retry_after_fail_fast_runs_what_was_never_started(tmp_path: Path) -> None:
     out = tmp_path / "suite"
     url = f"http://127.0.0.1:{free_port()}/v1"
-    done = invoke("run", TRAVEL_PATH, RESCHEDULE, APPROVAL, "--backend", "inprocess", "--agent", "openai:some-model",
-                  "--base-url", url, "--max-retries", "0", "--out", out)  # fmt: skip
+    done = invoke(
+        "run",
+        TRAVEL_PATH,
+        RESCHEDULE,
+        APPROVAL,
+        "--backend",
+        "inprocess",
+        "--agent",
+        "openai:some-model",
+        "--base-url",
+        url,
+        "--max-retries",
+        "0",
+        "--out",
+        out,
+    )
     assert done.exit_code == 2 and read(out / "results.json")["stopped"].startswith("fail-fast")
     done = invoke("retry", out, "--backend", "inprocess", "--agent", "oracle")
     assert done.exit_code == 0, done.output
@@ -56,8 +83,20 @@ def test_retry_after_fail_fast_runs_what_was_never_started(tmp_path: Path) -> No
 
 
 def test_retry_takes_a_single_runs_scenario_seed_and_agent_from_its_record(tmp_path: Path) -> None:
-    done = invoke("run", TRAVEL_PATH, "--backend", "inprocess", "--agent", "cmd:no-such-binary", "--seed", "7",
-                  "--isolation", "none", "--out", tmp_path)  # fmt: skip
+    done = invoke(
+        "run",
+        TRAVEL_PATH,
+        "--backend",
+        "inprocess",
+        "--agent",
+        "cmd:no-such-binary",
+        "--seed",
+        "7",
+        "--isolation",
+        "none",
+        "--out",
+        tmp_path,
+    )
     assert done.exit_code == 2
     done = invoke("retry", tmp_path, "--backend", "inprocess", "--isolation", "none")  # the same agent: still errored
     assert done.exit_code == 2 and "AGENT ERROR" in done.stderr
@@ -78,26 +117,64 @@ def test_resume_keeps_only_complete_episodes_of_the_same_scenario_and_seed(tmp_p
     third = read(tmp_path / "episode-003" / "results.json")
     third["status"], third["error"] = "interrupted", "stopped by SIGINT"
     (tmp_path / "episode-003" / "results.json").write_text(json.dumps(third))
-    done = invoke("run", TRAVEL_PATH, "--repeat", "3", "--backend", "inprocess", "--agent", "oracle", "--out", tmp_path,
-                  "--resume")  # fmt: skip
+    done = invoke(
+        "run",
+        TRAVEL_PATH,
+        "--repeat",
+        "3",
+        "--backend",
+        "inprocess",
+        "--agent",
+        "oracle",
+        "--out",
+        tmp_path,
+        "--resume",
+    )
     assert done.exit_code == 1, done.output
     assert (tmp_path / "episode-001" / "results.json").read_bytes() == first
     summary = read(tmp_path / "results.json")
     assert [r["passed"] for r in summary["results"]] == [False, True, True] and summary["passes"] == 2
     assert summary["file"].endswith("travel.yaml")
     # another seed: what is recorded is of other episodes, so every one runs
-    done = invoke("run", TRAVEL_PATH, "--repeat", "3", "--seed", "5", "--backend", "inprocess", "--out", tmp_path,
-                  "--resume")  # fmt: skip
+    done = invoke(
+        "run", TRAVEL_PATH, "--repeat", "3", "--seed", "5", "--backend", "inprocess", "--out", tmp_path, "--resume"
+    )
     assert done.exit_code == 0 and read(tmp_path / "results.json")["passes"] == 3
     # another scenario's records in the folder are not this one's
-    done = invoke("run", RESCHEDULE, "--repeat", "3", "--seed", "5", "--backend", "inprocess", "--agent", "noop",
-                  "--out", tmp_path, "--resume")  # fmt: skip
+    done = invoke(
+        "run",
+        RESCHEDULE,
+        "--repeat",
+        "3",
+        "--seed",
+        "5",
+        "--backend",
+        "inprocess",
+        "--agent",
+        "noop",
+        "--out",
+        tmp_path,
+        "--resume",
+    )
     assert done.exit_code == 1 and read(tmp_path / "results.json")["scenario"] == "reschedule-conflict"
 
 
 def test_retry_of_a_repeat(tmp_path: Path) -> None:
-    done = invoke("run", TRAVEL_PATH, "--repeat", "2", "--backend", "inprocess", "--agent", "cmd:no-such-binary",
-                  "--isolation", "none", "--no-fail-fast", "--out", tmp_path)  # fmt: skip
+    done = invoke(
+        "run",
+        TRAVEL_PATH,
+        "--repeat",
+        "2",
+        "--backend",
+        "inprocess",
+        "--agent",
+        "cmd:no-such-binary",
+        "--isolation",
+        "none",
+        "--no-fail-fast",
+        "--out",
+        tmp_path,
+    )
     assert done.exit_code == 2
     done = invoke("retry", tmp_path, "--backend", "inprocess", "--agent", "oracle")
     assert done.exit_code == 0, done.output
@@ -130,8 +207,9 @@ def test_resume_runs_again_a_record_edited_to_pass(tmp_path: Path) -> None:
     forged = read(tmp_path / "episode-001" / "results.json")
     forged["passed"], forged["score"] = True, 1.0
     (tmp_path / "episode-001" / "results.json").write_text(json.dumps(forged))
-    done = invoke("run", TRAVEL_PATH, "--repeat", "2", "--backend", "inprocess", "--agent", "noop", "--out", tmp_path,
-                  "--resume")  # fmt: skip
+    done = invoke(
+        "run", TRAVEL_PATH, "--repeat", "2", "--backend", "inprocess", "--agent", "noop", "--out", tmp_path, "--resume"
+    )
     assert done.exit_code == 1
     assert read(tmp_path / "episode-001" / "results.json")["passed"] is False
     assert read(tmp_path / "results.json")["passes"] == 0

@@ -133,8 +133,23 @@ def wait_for(predicate: Callable[[], object], timeout: float = 60) -> None:
 @pytest.mark.e2e
 def test_timeout_stops_the_agent_and_leaves_nothing_running(tmp_path: Path) -> None:
     mark = marker()
-    proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", f"cmd:exec sleep {mark}", "--out", str(tmp_path),
-                             "--timeout", "3"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    proc = subprocess.Popen(
+        [
+            *ORCHESTRATOR,
+            "run",
+            str(TRAVEL_PATH),
+            "--agent",
+            f"cmd:exec sleep {mark}",
+            "--out",
+            str(tmp_path),
+            "--timeout",
+            "3",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     _, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 1, stderr
     result = json.loads((tmp_path / "results.json").read_text())
@@ -148,8 +163,13 @@ def test_timeout_stops_the_agent_and_leaves_nothing_running(tmp_path: Path) -> N
 @pytest.mark.e2e
 def test_ctrl_c_tears_everything_down(tmp_path: Path) -> None:
     mark = marker()
-    proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", f"cmd:exec sleep {mark}", "--out", str(tmp_path)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    proc = subprocess.Popen(
+        [*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", f"cmd:exec sleep {mark}", "--out", str(tmp_path)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     wait_for(lambda: processes_with(mark))
     servers = servers_of(proc.pid)
     assert len(servers) == 4
@@ -178,9 +198,26 @@ def test_stop_signals_write_interrupted_results_and_leave_no_agent(
 
     # An agent that also leaves a setsid child behind: it must not survive the stop either.
     agent = f"cmd:setsid sleep {mark} & exec sleep {mark}"
-    proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", agent, "--out", str(tmp_path), "--repeat", "2",
-                             "--parallel", "2"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=ignore if inherit_ignored else None)  # fmt: skip
+    proc = subprocess.Popen(
+        [
+            *ORCHESTRATOR,
+            "run",
+            str(TRAVEL_PATH),
+            "--agent",
+            agent,
+            "--out",
+            str(tmp_path),
+            "--repeat",
+            "2",
+            "--parallel",
+            "2",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=ignore if inherit_ignored else None,
+    )
     wait_for(lambda: len(processes_with(mark)) == 4)
     servers = servers_of(proc.pid)
     proc.send_signal(stop)
@@ -200,8 +237,22 @@ def test_stop_signals_write_interrupted_results_and_leave_no_agent(
 def test_readme_example_agent_runs_as_written(tmp_path: Path) -> None:
     """`--agent "cmd:python examples/agent.py"` from the repository root, with no venv on the caller's PATH."""
     env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"} | {"PATH": "/usr/bin:/bin"}
-    done = subprocess.run([*ORCHESTRATOR, "run", "scenarios/travel.yaml", "--agent", "cmd:python examples/agent.py",
-                           "--out", str(tmp_path)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)  # fmt: skip
+    done = subprocess.run(
+        [
+            *ORCHESTRATOR,
+            "run",
+            "scenarios/travel.yaml",
+            "--agent",
+            "cmd:python examples/agent.py",
+            "--out",
+            str(tmp_path),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert done.returncode == 1, done.stderr  # it only looks around
     result = json.loads((tmp_path / "results.json").read_text())
     assert result["episode"]["agent"]["exit_code"] == 0, (tmp_path / "agent.log").read_text()
@@ -233,9 +284,28 @@ def test_agent_failures_are_on_the_console(tmp_path: Path, command: str, said: s
 def test_an_app_server_dying_ends_episodes_in_error_and_the_others_finish(tmp_path: Path) -> None:
     mark = marker()
     agent = f"cmd:sleep {mark} & wait"
-    proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", agent, "--out", str(tmp_path), "--repeat", "3",
-                             "--parallel", "2", "--timeout", "6", "--no-fail-fast"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)  # fmt: skip  # both first errors alike would stop the third
+    proc = subprocess.Popen(
+        [
+            *ORCHESTRATOR,
+            "run",
+            str(TRAVEL_PATH),
+            "--agent",
+            agent,
+            "--out",
+            str(tmp_path),
+            "--repeat",
+            "3",
+            "--parallel",
+            "2",
+            "--timeout",
+            "6",
+            "--no-fail-fast",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # both first errors alike would stop the third
     wait_for(lambda: len(processes_with(mark)) == 2)
     mail = [pid for pid in servers_of(proc.pid) if b"servers.mail" in Path(f"/proc/{pid}/cmdline").read_bytes()]
     assert len(mail) == 1

@@ -30,10 +30,14 @@ def generated(tmp_path: Path) -> Path:
     """A generated set as `generate` writes it: <family>/<id>.yaml and tasks.jsonl with family, split and core."""
     out = tmp_path / "gen"
     rows = []
-    for index, (name, family, split, core) in enumerate([
-        ("travel", "trips", "train", False), ("reschedule-conflict", "meetings", "test", True),
-        ("declined-meeting", "meetings", "train", False), ("approval-wait", "approvals", "test", False),
-    ]):  # fmt: skip
+    for index, (name, family, split, core) in enumerate(
+        [
+            ("travel", "trips", "train", False),
+            ("reschedule-conflict", "meetings", "test", True),
+            ("declined-meeting", "meetings", "train", False),
+            ("approval-wait", "approvals", "test", False),
+        ]
+    ):
         source = SCENARIOS / f"{name}.yaml"
         scenario_id = stated_id(source)
         (out / family).mkdir(parents=True, exist_ok=True)
@@ -93,8 +97,20 @@ def test_family_and_split_read_the_manifest(generated: Path, tmp_path: Path) -> 
     assert sorted(ran(tmp_path / "test")) == ["approval-wait", "reschedule-conflict"]
     done = invoke("run", generated, "--split", "core", "--backend", "inprocess", "--out", tmp_path / "core")
     assert ran(tmp_path / "core") == ["reschedule-conflict"]  # a suite, even of one scenario
-    done = invoke("run", generated, "--family", "meetings", "--split", "test", "--out", tmp_path / "x", "--limit", "1",
-                  "--backend", "inprocess")  # fmt: skip
+    done = invoke(
+        "run",
+        generated,
+        "--family",
+        "meetings",
+        "--split",
+        "test",
+        "--out",
+        tmp_path / "x",
+        "--limit",
+        "1",
+        "--backend",
+        "inprocess",
+    )
     assert ran(tmp_path / "x") == ["reschedule-conflict"]
 
 

@@ -23,8 +23,15 @@ def run_scenarios(hold_s: dict[str, float], episodes: int, size: int) -> tuple[l
     def watched(share: Share, now: float) -> None:
         name = next(n for n, s in shares.items() if s is share)
         grant(share, now)
-        grants.append({"to": name, "at": now, "free": slots.free, "holding": {n: s.holding for n, s in shares.items()},
-                       "waiting": sorted(n for n, s in shares.items() if s in slots._waiting)})  # fmt: skip
+        grants.append(
+            {
+                "to": name,
+                "at": now,
+                "free": slots.free,
+                "holding": {n: s.holding for n, s in shares.items()},
+                "waiting": sorted(n for n, s in shares.items() if s in slots._waiting),
+            }
+        )
 
     async def episode(share: Share, seconds: float) -> None:
         try:

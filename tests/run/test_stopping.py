@@ -36,8 +36,20 @@ def unreachable() -> str:
 
 
 def ended(status: str, error: str | None = None, passed: bool = False) -> Result:
-    return Result(scenario="s", title="s", passed=passed, score=float(passed), pass_mark=1.0, stages=[], checks=[],
-                  changes=[], violations=[], journal=JournalSummary(), status=status, error=error)  # type: ignore[arg-type]  # fmt: skip
+    return Result(
+        scenario="s",
+        title="s",
+        passed=passed,
+        score=float(passed),
+        pass_mark=1.0,
+        stages=[],
+        checks=[],
+        changes=[],
+        violations=[],
+        journal=JournalSummary(),
+        status=status,
+        error=error,
+    )  # type: ignore[arg-type]
 
 
 def test_fail_fast_judges_the_first_wave() -> None:
@@ -73,8 +85,20 @@ def test_fail_on_error_counts_and_shares() -> None:
 
 def test_a_suite_against_an_unreachable_model_stops_after_its_first_episode(tmp_path: Path) -> None:
     started = time.perf_counter()
-    done = invoke("run", *FOUR, "--backend", "inprocess", "--agent", "openai:some-model", "--base-url", unreachable(),
-                  "--max-retries", "0", "--out", tmp_path)  # fmt: skip
+    done = invoke(
+        "run",
+        *FOUR,
+        "--backend",
+        "inprocess",
+        "--agent",
+        "openai:some-model",
+        "--base-url",
+        unreachable(),
+        "--max-retries",
+        "0",
+        "--out",
+        tmp_path,
+    )
     assert done.exit_code == 2, done.output
     assert time.perf_counter() - started < 30
     summary = json.loads((tmp_path / "results.json").read_text())
@@ -92,16 +116,45 @@ def test_a_suite_against_an_unreachable_model_stops_after_its_first_episode(tmp_
 
 
 def test_no_fail_fast_runs_every_episode(tmp_path: Path) -> None:
-    done = invoke("run", TRAVEL_PATH, "--repeat", "3", "--backend", "inprocess", "--agent", "openai:some-model",
-                  "--base-url", unreachable(), "--max-retries", "0", "--no-fail-fast", "--out", tmp_path)  # fmt: skip
+    done = invoke(
+        "run",
+        TRAVEL_PATH,
+        "--repeat",
+        "3",
+        "--backend",
+        "inprocess",
+        "--agent",
+        "openai:some-model",
+        "--base-url",
+        unreachable(),
+        "--max-retries",
+        "0",
+        "--no-fail-fast",
+        "--out",
+        tmp_path,
+    )
     assert done.exit_code == 2, done.output
     summary = json.loads((tmp_path / "results.json").read_text())
     assert [r["status"] for r in summary["results"]] == ["agent_error"] * 3 and summary["stopped"] is None
 
 
 def test_a_repeat_stops_as_a_suite_does(tmp_path: Path) -> None:
-    done = invoke("run", TRAVEL_PATH, "--repeat", "4", "--parallel", "2", "--backend", "inprocess", "--agent",
-                  "cmd:no-such-binary", "--isolation", "none", "--out", tmp_path)  # fmt: skip
+    done = invoke(
+        "run",
+        TRAVEL_PATH,
+        "--repeat",
+        "4",
+        "--parallel",
+        "2",
+        "--backend",
+        "inprocess",
+        "--agent",
+        "cmd:no-such-binary",
+        "--isolation",
+        "none",
+        "--out",
+        tmp_path,
+    )
     assert done.exit_code == 2, done.output
     summary = json.loads((tmp_path / "results.json").read_text())
     statuses = [r["status"] for r in summary["results"]]  # a third episode may start, even end, as the second ends
@@ -171,9 +224,26 @@ def test_a_suite_against_an_unreachable_model_ends_within_a_minute(tmp_path: Pat
     from helpers import ROOT
 
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "orchestrator.cli", "run", str(SCENARIOS), "--agent", "openai:gpt-4.1",
-                           "--base-url", unreachable(), "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, env={"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "unused"})  # fmt: skip
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "orchestrator.cli",
+            "run",
+            str(SCENARIOS),
+            "--agent",
+            "openai:gpt-4.1",
+            "--base-url",
+            unreachable(),
+            "--out",
+            str(tmp_path),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "unused"},
+    )
     took = time.perf_counter() - started
     assert done.returncode == 2, done.stderr
     assert took < 60, took

@@ -21,8 +21,15 @@ TWO = ("travel.yaml", "reschedule-conflict.yaml")
 def orchestrator(
     *args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, timeout: float = 300
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "orchestrator.cli", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, env=env, stdin=subprocess.DEVNULL)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "orchestrator.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 @pytest.fixture
@@ -84,8 +91,17 @@ def test_a_folder_runs_every_scenario_with_repeats(library: Path, tmp_path: Path
 
 @pytest.mark.e2e
 def test_a_glob_and_several_files(library: Path, tmp_path: Path) -> None:
-    glob_run = orchestrator("run", str(library / "**" / "r*.yaml"), "--backend", "inprocess", "--agent", "noop",
-                            "--out", str(tmp_path / "glob"), "--json")  # fmt: skip
+    glob_run = orchestrator(
+        "run",
+        str(library / "**" / "r*.yaml"),
+        "--backend",
+        "inprocess",
+        "--agent",
+        "noop",
+        "--out",
+        str(tmp_path / "glob"),
+        "--json",
+    )
     assert glob_run.returncode == 1, glob_run.stderr  # noop fails every scenario
     summary = json.loads(glob_run.stdout)
     assert [row["id"] for row in summary["scenarios"]] == ["reschedule-conflict"]
@@ -93,8 +109,15 @@ def test_a_glob_and_several_files(library: Path, tmp_path: Path) -> None:
     assert row["passed"] is False and row["pass_at_k"] == {"1": 0.0} and row["calls"] == 0
     assert summary["agent"] == "noop" and summary["total"]["passed"] == 0
 
-    files = orchestrator("run", str(library / TWO[0]), str(library / "more" / TWO[1]), "--backend", "inprocess",
-                         "--out", str(tmp_path / "files"))  # fmt: skip
+    files = orchestrator(
+        "run",
+        str(library / TWO[0]),
+        str(library / "more" / TWO[1]),
+        "--backend",
+        "inprocess",
+        "--out",
+        str(tmp_path / "files"),
+    )
     assert files.returncode == 0, files.stderr
     assert sorted(p.name for p in (tmp_path / "files").iterdir() if p.is_dir()) == [
         "reschedule-conflict",
@@ -177,9 +200,27 @@ def test_sigterm_stops_the_suite_and_writes_what_ran(library: Path, tmp_path: Pa
     import signal
 
     out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "orchestrator.cli", "run", str(library), "--backend", "inprocess",
-                             "--agent", "cmd:sleep 60", "--isolation", "none", "--out", str(out)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "orchestrator.cli",
+            "run",
+            str(library),
+            "--backend",
+            "inprocess",
+            "--agent",
+            "cmd:sleep 60",
+            "--isolation",
+            "none",
+            "--out",
+            str(out),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         for line in proc.stderr:
             if "starting" in line:

@@ -180,9 +180,16 @@ def test_a_scenario_too_large_is_refused_at_once_naming_the_file_and_the_limit(t
 
     from orchestrator.scenario import yamlpaths
 
-    event = '      - {id: e%06d, title: "Planning session number %06d with the whole team", start: "2026-03-05T09:00:00+01:00", end: "2026-03-05T10:00:00+01:00", location: "Room 4"}\n'  # fmt: skip
+    event = '      - {id: e%06d, title: "Planning session number %06d with the whole team", start: "2026-03-05T09:00:00+01:00", end: "2026-03-05T10:00:00+01:00", location: "Room 4"}\n'
     rows = "".join(event % (i, i) for i in range(76_000))
-    path = write(tmp_path, VALID.replace("    events: [{id: a, title: A, start: \"{{ tomorrow 09:00 }}\", end: \"{{ tomorrow 10:00 }}\"}]\n", "    events:\n" + rows), "big.yaml")  # fmt: skip
+    path = write(
+        tmp_path,
+        VALID.replace(
+            '    events: [{id: a, title: A, start: "{{ tomorrow 09:00 }}", end: "{{ tomorrow 10:00 }}"}]\n',
+            "    events:\n" + rows,
+        ),
+        "big.yaml",
+    )
     size = path.stat().st_size
     assert 12_500_000 < size < 14_000_000
     started = time.perf_counter()

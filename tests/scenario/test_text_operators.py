@@ -502,9 +502,23 @@ def test_a_run_reads_what_the_reply_says(tmp_path: Path, body: str, passes: bool
     path = tmp_path / "confirm.yaml"
     path.write_text(REPLY_SCENARIO.replace("BODY", body))
     done = subprocess.run(
-        [sys.executable, "-m", "orchestrator.cli", "run", str(path), "--backend", "inprocess", "--out", str(tmp_path / "out"), "--json"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "orchestrator.cli",
+            "run",
+            str(path),
+            "--backend",
+            "inprocess",
+            "--out",
+            str(tmp_path / "out"),
+            "--json",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     result = json.loads(done.stdout)
     assert result["passed"] is passes and done.returncode == (0 if passes else 1), result["checks"]
     if not passes:

@@ -72,9 +72,24 @@ def run_agent(
 ) -> Run:
     """`orchestrator run SCENARIO --agent cmd:COMMAND --isolation TIER`; the agent's output is in `Run.log`."""
     done = subprocess.run(
-        [*ORCHESTRATOR, "run", str(scenario), "--agent", f"cmd:{command}", "--out", str(out), "--isolation", isolation, *args],
-        cwd=cwd, env=env, capture_output=True, text=True, timeout=240,
-    )  # fmt: skip
+        [
+            *ORCHESTRATOR,
+            "run",
+            str(scenario),
+            "--agent",
+            f"cmd:{command}",
+            "--out",
+            str(out),
+            "--isolation",
+            isolation,
+            *args,
+        ],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert done.returncode in (0, 1), done.stderr + done.stdout
     assert (out / "results.json").exists(), done.stderr + done.stdout
     try:

@@ -178,18 +178,25 @@ async def test_a_new_run_removes_what_a_crashed_run_left(tmp_path: Path) -> None
     """A run killed with -9 leaves its sandboxes in a durable server; the next run's endpoint removes them."""
     with app_process("tickets", data_dir=tmp_path) as server:
         crashed = subprocess.run(
-            [sys.executable, "-c", (
-                "import anyio, sys\n"
-                "from orchestrator.backends.base import HttpEndpoint\n"
-                "from servers.core import SandboxSpec\n"
-                "async def main():\n"
-                f"    e = HttpEndpoint('tickets', {server.url!r}, {server.token!r})\n"
-                "    await e.create_sandbox('left-behind', SandboxSpec())\n"
-                "    import os, signal; os.kill(os.getpid(), signal.SIGKILL)\n"
-                "anyio.run(main)\n"
-            )],
-            cwd=ROOT, capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-c",
+                (
+                    "import anyio, sys\n"
+                    "from orchestrator.backends.base import HttpEndpoint\n"
+                    "from servers.core import SandboxSpec\n"
+                    "async def main():\n"
+                    f"    e = HttpEndpoint('tickets', {server.url!r}, {server.token!r})\n"
+                    "    await e.create_sandbox('left-behind', SandboxSpec())\n"
+                    "    import os, signal; os.kill(os.getpid(), signal.SIGKILL)\n"
+                    "anyio.run(main)\n"
+                ),
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert crashed.returncode == -9, crashed.stderr
         with server.admin() as admin:
             assert admin.post("/sandboxes", json={"id": "by-hand"}).status_code == 201

@@ -74,9 +74,22 @@ def test_agent_cannot_read_root_only_files(tmp_path: Path, outside: Path) -> Non
 def test_host_sees_the_agent_as_uid_65534(tmp_path: Path) -> None:
     """From outside every namespace: the agent's processes belong to 65534, with no capabilities."""
     mark = marker()
-    proc = subprocess.Popen([*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", f"cmd:sleep {mark} & sleep {mark}; wait",
-                             "--out", str(tmp_path / "out"), "--isolation", TIER],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    proc = subprocess.Popen(
+        [
+            *ORCHESTRATOR,
+            "run",
+            str(TRAVEL_PATH),
+            "--agent",
+            f"cmd:sleep {mark} & sleep {mark}; wait",
+            "--out",
+            str(tmp_path / "out"),
+            "--isolation",
+            TIER,
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         assert wait_until(lambda: len(processes_with(mark)) == 2, 60), "the agent's processes did not start"
         for pid in processes_with(mark):

@@ -19,8 +19,11 @@ SNOOP = (
 
 @pytest.mark.slow
 def test_agent_cannot_read_tokens_of_servers_or_the_orchestrator(tmp_path: Path) -> None:
-    env = os.environ | {"CLAWGYM_ADMIN_TOKEN": "orchestrator-admin-secret", "OPENAI_API_KEY": "sk-not-for-the-agent",
-                        "MODEL_KEY": "sk-passed-on-purpose"}  # fmt: skip
+    env = os.environ | {
+        "CLAWGYM_ADMIN_TOKEN": "orchestrator-admin-secret",
+        "OPENAI_API_KEY": "sk-not-for-the-agent",
+        "MODEL_KEY": "sk-passed-on-purpose",
+    }
     run = run_agent(tmp_path / "out", SNOOP, "--agent-env", "MODEL_KEY", env=env)
     assert "attempted" in run.log
     assert "CLAWGYM_ADMIN_TOKEN" not in run.log and "orchestrator-admin-secret" not in run.log
@@ -31,9 +34,27 @@ def test_agent_cannot_read_tokens_of_servers_or_the_orchestrator(tmp_path: Path)
         0
     ]  # (the command line holds both words too)
     names = {line.split("=", 1)[0] for line in own.splitlines() if "=" in line}
-    assert names <= {"PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TZ", "VIRTUAL_ENV", "PYTHONUNBUFFERED",
-                     "CLAWGYM_TASK", "CLAWGYM_MCP_URL", "CLAWGYM_MCP_CONFIG", "CLAWGYM_EPISODE", "MODEL_KEY", "PWD", "SHLVL",
-                     "_", "OLDPWD"}, names  # fmt: skip
+    assert names <= {
+        "PATH",
+        "HOME",
+        "TMPDIR",
+        "LANG",
+        "LC_ALL",
+        "LC_CTYPE",
+        "TERM",
+        "TZ",
+        "VIRTUAL_ENV",
+        "PYTHONUNBUFFERED",
+        "CLAWGYM_TASK",
+        "CLAWGYM_MCP_URL",
+        "CLAWGYM_MCP_CONFIG",
+        "CLAWGYM_EPISODE",
+        "MODEL_KEY",
+        "PWD",
+        "SHLVL",
+        "_",
+        "OLDPWD",
+    }, names
     home = next(line.split("=", 1)[1] for line in own.splitlines() if line.startswith("HOME="))
     assert not home.startswith(str(tmp_path)) and home != os.environ.get("HOME")
 

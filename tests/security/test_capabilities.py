@@ -178,8 +178,11 @@ async def test_standalone_servers_open_only_default() -> None:
 def test_the_admin_token_is_not_taken_from_argv_or_the_environment(tmp_path: Path) -> None:
     on_argv = subprocess.run(
         [sys.executable, "-m", "servers.tickets", "--transport", "http", "--admin-token", "hunter2"],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert on_argv.returncode != 0 and "--admin-token-file" in on_argv.stderr and "Traceback" not in on_argv.stderr
     token_file = tmp_path / "token"
     token_file.write_text("from-the-file\n")

@@ -152,9 +152,20 @@ def test_sibling_scratch_is_private_whatever_tmpdir_is(tmp_path: Path, outside: 
     tmpdir.mkdir()
     tmpdir.chmod(tmpdir.stat().st_mode | stat.S_IRWXO | stat.S_ISVTX)
     out = tmp_path / "out"
-    run_agent(out, scratch_snoop(), "--repeat", "2", "--parallel", "2", env=os.environ | {"TMPDIR": str(tmpdir)},
-              isolation=tier)  # fmt: skip
-    urls = {e: json.loads((out / e / "results.json").read_text())["episode"]["gateway"] for e in ("episode-001", "episode-002")}  # fmt: skip
+    run_agent(
+        out,
+        scratch_snoop(),
+        "--repeat",
+        "2",
+        "--parallel",
+        "2",
+        env=os.environ | {"TMPDIR": str(tmpdir)},
+        isolation=tier,
+    )
+    urls = {
+        e: json.loads((out / e / "results.json").read_text())["episode"]["gateway"]
+        for e in ("episode-001", "episode-002")
+    }
     logs = {e: (out / e / "agent.log").read_text(errors="replace") for e in urls}
     assert all("attempted" in log for log in logs.values()), logs
     leaked = urls["episode-002"] in logs["episode-001"] or urls["episode-001"] in logs["episode-002"]
@@ -207,9 +218,23 @@ def test_when_nothing_isolates_auto_says_so_and_unshare_is_refused(tmp_path: Pat
     broken = "echo 'unshare: unshare failed: Operation not permitted' >&2; exit 1"
     env = fake_tools(tmp_path / "bin", bwrap="exit 1", unshare=broken)
     refused = subprocess.run(
-        [*ORCHESTRATOR, "run", str(TRAVEL_PATH), "--agent", "cmd:true", "--isolation", "unshare", "--out", str(tmp_path / "refused")],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [
+            *ORCHESTRATOR,
+            "run",
+            str(TRAVEL_PATH),
+            "--agent",
+            "cmd:true",
+            "--isolation",
+            "unshare",
+            "--out",
+            str(tmp_path / "refused"),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert (
         refused.returncode == 2
         and "--isolation unshare" in refused.stderr
@@ -249,8 +274,11 @@ def test_a_suite_hides_every_scenario_folder_of_the_suite(tmp_path: Path, outsid
     command = f"cat {files[0]} {files[1]}; echo attempted"
     done = subprocess.run(
         [*ORCHESTRATOR, "run", *map(str, files), "--agent", f"cmd:{command}", "--out", str(out), "--isolation", tier],
-        cwd=ROOT, capture_output=True, text=True, timeout=240,
-    )  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     logs = [path.read_text(errors="replace") for path in sorted(out.rglob("agent.log"))]
     assert len(logs) == 2 and all("attempted" in log for log in logs), done.stderr + done.stdout
     assert any(SECRET in log for log in logs) == (tier == "none"), logs

@@ -87,8 +87,13 @@ def free_port() -> int:
 @pytest.mark.slow
 def test_the_view_command_prints_a_url_with_a_fresh_token(runs: Path) -> None:
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "orchestrator.cli", "view", str(runs), "--port", str(port)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "orchestrator.cli", "view", str(runs), "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = proc.stderr.readline()
         url = line.split(" at ", 1)[1].split()[0]
@@ -174,8 +179,23 @@ async def test_openenvs_own_client_works_with_the_printed_base_url(served: str) 
 def test_serve_env_prints_its_url_and_warns_on_a_non_loopback_bind() -> None:
     pytest.importorskip("openenv")
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "orchestrator.cli", "serve-env", str(SCENARIO), "--port", str(port),
-                             "--host", "0.0.0.0"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "orchestrator.cli",
+            "serve-env",
+            str(SCENARIO),
+            "--port",
+            str(port),
+            "--host",
+            "0.0.0.0",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         warning, shown = proc.stderr.readline(), proc.stderr.readline()
         assert warning.startswith("WARNING: serving on 0.0.0.0, which is not loopback"), warning
@@ -195,15 +215,23 @@ def test_a_big_run_does_not_hold_up_the_viewer(runs: Path, tmp_path: Path) -> No
 
     big = tmp_path / "runs" / "big"
     shutil.copytree(runs / "oracle", big)
-    entry = {"source": "gateway", "wall": "2026-03-02T09:00:00.000", "method": "tools/call", "result": None,
-             "params": {"name": "world__report", "arguments": {"summary": "S" * 4_000}}, "is_error": True,
-             "error": "refused", "latency_ms": 0.1}  # fmt: skip
+    entry = {
+        "source": "gateway",
+        "wall": "2026-03-02T09:00:00.000",
+        "method": "tools/call",
+        "result": None,
+        "params": {"name": "world__report", "arguments": {"summary": "S" * 4_000}},
+        "is_error": True,
+        "error": "refused",
+        "latency_ms": 0.1,
+    }
     with (big / "trace.jsonl").open("a") as trace:
         for i in range(15_000):
             trace.write(json.dumps({"seq": 1_000 + i, **entry}) + "\n")
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app([tmp_path / "runs"], TOKEN), host="127.0.0.1", port=port,
-                                           log_level="warning"))  # fmt: skip
+    server = uvicorn.Server(
+        uvicorn.Config(create_app([tmp_path / "runs"], TOKEN), host="127.0.0.1", port=port, log_level="warning")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     while not server.started:
@@ -246,8 +274,10 @@ def test_a_deeply_nested_action_is_refused_and_the_session_goes_on() -> None:
     with client.websocket_connect(f"/t/{TOKEN}/ws", headers=LOCAL) as ws:
         ws.send_json({"type": "reset", "data": {"scenario": "reschedule-conflict", "seed": 0}})
         assert json.loads(ws.receive_text())["type"] == "observation"
-        ws.send_text('{"type": "step", "data": {"type": "call_tool", "tool_name": "calendar__list_events", '
-                     f'"arguments": {{"x": {deep}}}}}}}')  # fmt: skip
+        ws.send_text(
+            '{"type": "step", "data": {"type": "call_tool", "tool_name": "calendar__list_events", '
+            f'"arguments": {{"x": {deep}}}}}}}'
+        )
         refused = json.loads(ws.receive_text())
         assert refused["type"] == "error" and "deeper than 100 levels" in refused["data"]["message"]
         ws.send_json(

@@ -26,12 +26,23 @@ SCENARIO: dict[str, Any] = {
     "persona": {"name": "Dana Lee", "email": "dana@acme.test", "timezone": "Europe/Berlin"},
     "clock": {"start": "2026-03-02T09:00:00+01:00", "mode": "frozen"},
     "instruction": "Report when done.",
-    "apps": {"mail": {"messages": [{"id": "m1", "from": "priya@acme.test", "subject": "Hi", "body": "Plans?",
-                                    "sent_at": "2026-03-02T08:00:00+01:00"}]}},
+    "apps": {
+        "mail": {
+            "messages": [
+                {
+                    "id": "m1",
+                    "from": "priya@acme.test",
+                    "subject": "Hi",
+                    "body": "Plans?",
+                    "sent_at": "2026-03-02T08:00:00+01:00",
+                }
+            ]
+        }
+    },
     "world": {"report": True},
     "limits": {"max_tool_calls": 5000},
     "stages": [{"name": "s", "checks": [{"app": "mail", "table": "messages", "where": {"subject": "never"}}]}],
-}  # fmt: skip
+}
 
 CALLS = 600
 
@@ -71,8 +82,13 @@ async def test_refused_world_calls_are_counted_not_stored(backend, tmp_path: Pat
 def test_the_trace_is_capped_in_characters_and_only_counts_past_it() -> None:
     trace = Trace(max_bytes=200_000)
     for i in range(1_000):
-        trace.add(source="gateway", wall=f"2026-03-02T09:00:{i % 60:02d}", method="tools/call",
-                  params={"name": "world__report", "arguments": {"summary": "S" * 3_000}}, result=None)  # fmt: skip
+        trace.add(
+            source="gateway",
+            wall=f"2026-03-02T09:00:{i % 60:02d}",
+            method="tools/call",
+            params={"name": "world__report", "arguments": {"summary": "S" * 3_000}},
+            result=None,
+        )
     assert trace.size <= 200_000 and len(json.dumps(trace.entries)) < 210_000
     assert trace.entries[-1]["method"] == "trace/full" and trace.entries[-1]["dropped"] == trace.dropped
     assert trace.capped == {"kept": len(trace.entries), "dropped": trace.dropped, "refused": 0}

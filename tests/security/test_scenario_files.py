@@ -111,7 +111,9 @@ def with_seed(tmp_path: Path, seed: str) -> Path:
     "seed", ["../secret.yaml", "../../../../../../../../etc/hostname", "/etc/hostname", "seeds/../../secret.yaml"]
 )
 def test_seed_paths_outside_the_scenarios_folder_are_refused(tmp_path: Path, seed: str) -> None:
-    (tmp_path / "secret.yaml").write_text("events: [{id: secret, title: The answer, start: '2026-03-02T09:00', end: '2026-03-02T10:00'}]\n")  # fmt: skip
+    (tmp_path / "secret.yaml").write_text(
+        "events: [{id: secret, title: The answer, start: '2026-03-02T09:00', end: '2026-03-02T10:00'}]\n"
+    )
     found = problems(with_seed(tmp_path, seed))
     assert any(f"seed file {seed}: must be a path relative to the scenario's folder" in p for p in found), found
 

@@ -32,10 +32,26 @@ def read_url(proc: subprocess.Popen[str]) -> str:
 async def test_the_served_gateway_answers_only_under_its_secret(tmp_path: Path) -> None:
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "orchestrator.cli", "serve", str(TRAVEL_PATH), "--transport", "http", "--port", str(port),
-         "--backend", "inprocess", "--out", str(tmp_path)],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "orchestrator.cli",
+            "serve",
+            str(TRAVEL_PATH),
+            "--transport",
+            "http",
+            "--port",
+            str(port),
+            "--backend",
+            "inprocess",
+            "--out",
+            str(tmp_path),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         wait_healthy(f"http://127.0.0.1:{port}", proc)
         url = read_url(proc)
@@ -63,8 +79,22 @@ async def test_the_served_gateway_answers_only_under_its_secret(tmp_path: Path) 
 
 def test_a_secret_too_short_is_refused(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "orchestrator.cli", "serve", str(TRAVEL_PATH), "--transport", "http", "--secret", "abc",
-         "--out", str(tmp_path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "orchestrator.cli",
+            "serve",
+            str(TRAVEL_PATH),
+            "--transport",
+            "http",
+            "--secret",
+            "abc",
+            "--out",
+            str(tmp_path),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2 and "--secret" in done.stderr and "at least 16" in done.stderr

@@ -214,9 +214,18 @@ async def test_tools_have_descriptions_schemas_and_annotations() -> None:
         listed = (await client.list_tools()).tools
         names = {t.name for t in listed}
         assert names == {
-            "list_calendars", "list_events", "search_events", "get_event", "get_free_busy", "find_free_slots",
-            "create_event", "update_event", "cancel_event", "delete_event", "respond_to_event",
-        }  # fmt: skip
+            "list_calendars",
+            "list_events",
+            "search_events",
+            "get_event",
+            "get_free_busy",
+            "find_free_slots",
+            "create_event",
+            "update_event",
+            "cancel_event",
+            "delete_event",
+            "respond_to_event",
+        }
         for tool in listed:
             assert tool.description and len(tool.description) > 40, tool.name
             assert tool.output_schema and tool.output_schema["type"] == "object", tool.name

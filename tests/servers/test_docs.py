@@ -460,20 +460,44 @@ async def test_tools_have_descriptions_schemas_and_annotations() -> None:
         listed = (await client.list_tools()).tools
         names = {t.name for t in listed}
         assert names == {
-            "search_documents", "list_folder", "get_document", "create_document", "replace_content",
-            "append_content", "edit_document", "rename_document", "restore_revision", "move_document",
-            "create_folder", "rename_folder", "move_folder", "trash_document", "restore_document",
-            "share_document", "unshare_document", "set_link_sharing", "add_comment", "reply_to_comment",
-            "resolve_comment", "list_comments", "list_revisions", "get_revision",
-        }  # fmt: skip
+            "search_documents",
+            "list_folder",
+            "get_document",
+            "create_document",
+            "replace_content",
+            "append_content",
+            "edit_document",
+            "rename_document",
+            "restore_revision",
+            "move_document",
+            "create_folder",
+            "rename_folder",
+            "move_folder",
+            "trash_document",
+            "restore_document",
+            "share_document",
+            "unshare_document",
+            "set_link_sharing",
+            "add_comment",
+            "reply_to_comment",
+            "resolve_comment",
+            "list_comments",
+            "list_revisions",
+            "get_revision",
+        }
         for tool in listed:
             assert tool.description and len(tool.description) > 40, tool.name
             assert tool.output_schema and tool.output_schema["type"] == "object", tool.name
             assert tool.annotations is not None and tool.annotations.title, tool.name
         read_only = {t.name for t in listed if t.annotations.read_only_hint}
         assert read_only == {
-            "search_documents", "list_folder", "get_document", "list_comments", "list_revisions", "get_revision"
-        }  # fmt: skip
+            "search_documents",
+            "list_folder",
+            "get_document",
+            "list_comments",
+            "list_revisions",
+            "get_revision",
+        }
         destructive = {t.name for t in listed if t.annotations.destructive_hint}
         assert destructive == {"replace_content", "restore_revision", "trash_document", "unshare_document"}
         share = next(t for t in listed if t.name == "share_document")

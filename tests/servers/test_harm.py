@@ -69,17 +69,39 @@ def test_persona_domains_default_to_the_email_domain_and_are_validated() -> None
 def test_harm_rules_naming_unknown_columns_are_refused() -> None:
     rules = HarmModel({"notes": TableHarm(content=("body",))})
     with pytest.raises(ValueError, match="unknown column"):
-        App("x", title="x", instructions="x", schema="CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT);",
-            seed_model=Persona, load_seed=lambda sb, s: None, tools=Toolset(), harm=rules)  # fmt: skip
+        App(
+            "x",
+            title="x",
+            instructions="x",
+            schema="CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT);",
+            seed_model=Persona,
+            load_seed=lambda sb, s: None,
+            tools=Toolset(),
+            harm=rules,
+        )
     with pytest.raises(ValueError, match="unknown table"):
-        App("x", title="x", instructions="x", schema="CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT);",
-            seed_model=Persona, load_seed=lambda sb, s: None, tools=Toolset(),
-            harm=HarmModel({"memos": TableHarm()}))  # fmt: skip
+        App(
+            "x",
+            title="x",
+            instructions="x",
+            schema="CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT);",
+            seed_model=Persona,
+            load_seed=lambda sb, s: None,
+            tools=Toolset(),
+            harm=HarmModel({"memos": TableHarm()}),
+        )
 
 
 def test_an_app_without_rules_has_a_plain_model() -> None:
-    app = App("x", title="x", instructions="x", schema="CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT);",
-              seed_model=Persona, load_seed=lambda sb, s: None, tools=Toolset())  # fmt: skip
+    app = App(
+        "x",
+        title="x",
+        instructions="x",
+        schema="CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT);",
+        seed_model=Persona,
+        load_seed=lambda sb, s: None,
+        tools=Toolset(),
+    )
     row = {"id": "n1", "text": "hello there"}
     assert app.harm.exposure("notes", None, row, DOMAINS) == []
     assert app.harm.destruction("notes", row, None) == "deleted row 'n1'"

@@ -518,11 +518,29 @@ async def test_tools_have_descriptions_schemas_and_annotations() -> None:
     async with session() as (client, _):
         listed = (await client.list_tools()).tools
         assert {t.name for t in listed} == {
-            "search_messages", "list_folders", "get_message", "get_thread", "search_contacts",
-            "send_message", "reply", "forward", "create_draft", "update_draft", "send_draft", "delete_draft",
-            "mark_read", "mark_unread", "star", "unstar", "move_to_folder", "trash_message",
-            "add_label", "remove_label", "create_label", "delete_label",
-        }  # fmt: skip
+            "search_messages",
+            "list_folders",
+            "get_message",
+            "get_thread",
+            "search_contacts",
+            "send_message",
+            "reply",
+            "forward",
+            "create_draft",
+            "update_draft",
+            "send_draft",
+            "delete_draft",
+            "mark_read",
+            "mark_unread",
+            "star",
+            "unstar",
+            "move_to_folder",
+            "trash_message",
+            "add_label",
+            "remove_label",
+            "create_label",
+            "delete_label",
+        }
         for tool in listed:
             assert tool.description and len(tool.description) > 40, tool.name
             assert tool.output_schema and tool.output_schema["type"] == "object", tool.name
@@ -534,9 +552,16 @@ async def test_tools_have_descriptions_schemas_and_annotations() -> None:
         assert destructive == {"delete_draft", "trash_message", "delete_label"}
         idempotent = {t.name for t in listed if t.annotations.idempotent_hint}
         assert idempotent == {
-            "update_draft", "mark_read", "mark_unread", "star", "unstar", "move_to_folder", "trash_message",
-            "add_label", "remove_label",
-        }  # fmt: skip
+            "update_draft",
+            "mark_read",
+            "mark_unread",
+            "star",
+            "unstar",
+            "move_to_folder",
+            "trash_message",
+            "add_label",
+            "remove_label",
+        }
         message_schema = by_name["get_message"].output_schema
         assert {"from", "to", "cc", "bcc", "sent_at", "attachments"} <= set(message_schema["properties"])
         assert "from_" not in message_schema["properties"]

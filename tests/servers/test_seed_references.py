@@ -22,31 +22,87 @@ PROJECT = {"projects": [{"key": "OPS", "name": "Ops"}]}
 SENT = "2026-03-01T10:00:00+01:00"
 
 CASES: list[tuple[str, dict[str, Any], str, str]] = [
-    ("tickets", {**PROJECT, "tickets": [{"key": "OPS-1", "title": "x", "reporter": "ghost@acme.test"}]},
-     "tickets[0] (key 'OPS-1').reporter", "no user with email 'ghost@acme.test'"),
-    ("tickets", {**PROJECT, "tickets": [{"key": "OPS-1", "title": "x", "assignee": "nobody@acme.test"}]},
-     "tickets[0] (key 'OPS-1').assignee", "no user with email 'nobody@acme.test'"),
-    ("tickets", {**PROJECT, "tickets": [{"project": "WEB", "title": "x"}]},
-     "tickets[0].project", "no project with key 'WEB'"),
-    ("tickets", {"projects": [{"key": "OPS", "name": "Ops", "lead": "boss@acme.test"}]},
-     "projects[0] (key 'OPS').lead", "no user with email 'boss@acme.test'"),
-    ("tickets", {**PROJECT, "tickets": [{"key": "OPS-1", "title": "x"}], "comments": [{"ticket_key": "OPS-9", "body": "b"}]},
-     "comments[0].ticket_key", "no ticket with key 'OPS-9'"),
-    ("tickets", {**PROJECT, "tickets": [{"key": "OPS-1", "title": "x"}], "links": [{"source": "OPS-1", "target": "OPS-2", "type": "blocks"}]},
-     "links[0].target", "no ticket with key 'OPS-2'"),
-    ("calendar", {"events": [{"id": "e", "title": "t", "start": "2026-03-02T10:00", "end": "2026-03-02T11:00", "calendar_id": "team"}]},
-     "events[0] (id 'e').calendar_id", "no calendar with id 'team'"),
-    ("docs", {"documents": [{"id": "d", "title": "t", "folder_id": "trips"}]},
-     "documents[0] (id 'd').folder_id", "no folder with id 'trips'"),
-    ("docs", {"folders": [{"id": "f", "name": "F", "parent_id": "work"}]},
-     "folders[0] (id 'f').parent_id", "no folder with id 'work'"),
-    ("docs", {"documents": [{"id": "d", "title": "t"}], "comments": [{"document_id": "plan", "body": "b"}]},
-     "comments[0].document_id", "no document with id 'plan'"),
-    ("mail", {"messages": [{"id": "m", "from": "a@x.test", "subject": "s", "sent_at": SENT, "in_reply_to": "m0"}]},
-     "messages[0] (id 'm').in_reply_to", "no earlier message with id 'm0'"),
-    ("mail", {"messages": [{"id": "m", "from": "a@x.test", "subject": "s", "sent_at": SENT, "labels": ["Travel"]}]},
-     "messages[0] (id 'm').labels", "no label 'Travel'"),
-]  # fmt: skip
+    (
+        "tickets",
+        {**PROJECT, "tickets": [{"key": "OPS-1", "title": "x", "reporter": "ghost@acme.test"}]},
+        "tickets[0] (key 'OPS-1').reporter",
+        "no user with email 'ghost@acme.test'",
+    ),
+    (
+        "tickets",
+        {**PROJECT, "tickets": [{"key": "OPS-1", "title": "x", "assignee": "nobody@acme.test"}]},
+        "tickets[0] (key 'OPS-1').assignee",
+        "no user with email 'nobody@acme.test'",
+    ),
+    (
+        "tickets",
+        {**PROJECT, "tickets": [{"project": "WEB", "title": "x"}]},
+        "tickets[0].project",
+        "no project with key 'WEB'",
+    ),
+    (
+        "tickets",
+        {"projects": [{"key": "OPS", "name": "Ops", "lead": "boss@acme.test"}]},
+        "projects[0] (key 'OPS').lead",
+        "no user with email 'boss@acme.test'",
+    ),
+    (
+        "tickets",
+        {**PROJECT, "tickets": [{"key": "OPS-1", "title": "x"}], "comments": [{"ticket_key": "OPS-9", "body": "b"}]},
+        "comments[0].ticket_key",
+        "no ticket with key 'OPS-9'",
+    ),
+    (
+        "tickets",
+        {
+            **PROJECT,
+            "tickets": [{"key": "OPS-1", "title": "x"}],
+            "links": [{"source": "OPS-1", "target": "OPS-2", "type": "blocks"}],
+        },
+        "links[0].target",
+        "no ticket with key 'OPS-2'",
+    ),
+    (
+        "calendar",
+        {
+            "events": [
+                {"id": "e", "title": "t", "start": "2026-03-02T10:00", "end": "2026-03-02T11:00", "calendar_id": "team"}
+            ]
+        },
+        "events[0] (id 'e').calendar_id",
+        "no calendar with id 'team'",
+    ),
+    (
+        "docs",
+        {"documents": [{"id": "d", "title": "t", "folder_id": "trips"}]},
+        "documents[0] (id 'd').folder_id",
+        "no folder with id 'trips'",
+    ),
+    (
+        "docs",
+        {"folders": [{"id": "f", "name": "F", "parent_id": "work"}]},
+        "folders[0] (id 'f').parent_id",
+        "no folder with id 'work'",
+    ),
+    (
+        "docs",
+        {"documents": [{"id": "d", "title": "t"}], "comments": [{"document_id": "plan", "body": "b"}]},
+        "comments[0].document_id",
+        "no document with id 'plan'",
+    ),
+    (
+        "mail",
+        {"messages": [{"id": "m", "from": "a@x.test", "subject": "s", "sent_at": SENT, "in_reply_to": "m0"}]},
+        "messages[0] (id 'm').in_reply_to",
+        "no earlier message with id 'm0'",
+    ),
+    (
+        "mail",
+        {"messages": [{"id": "m", "from": "a@x.test", "subject": "s", "sent_at": SENT, "labels": ["Travel"]}]},
+        "messages[0] (id 'm').labels",
+        "no label 'Travel'",
+    ),
+]
 
 
 @pytest.mark.parametrize(("app", "seed", "loc", "message"), CASES, ids=[f"{c[0]}-{c[2]}" for c in CASES])
@@ -105,8 +161,11 @@ def test_orchestrator_validate_prints_a_clean_error(tmp_path: Path) -> None:
     path.write_text(dedent(SCENARIO))
     done = subprocess.run(
         [sys.executable, "-m", "orchestrator.cli", "validate", str(path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     output = done.stdout + done.stderr
     assert done.returncode == 1
     assert "Traceback" not in output

@@ -120,8 +120,13 @@ async def test_seed_keys_continue_after_the_highest_seeded_number() -> None:
     async with session() as (client, sandbox):
         tickets = sandbox.snapshot()["tickets"]
         assert [(t["key"], t["number"]) for t in tickets] == [
-            ("OPS-7", 7), ("OPS-12", 12), ("OPS-13", 13), ("WEB-4", 4), ("WEB-3", 3), ("WEB-5", 5),
-        ]  # fmt: skip
+            ("OPS-7", 7),
+            ("OPS-12", 12),
+            ("OPS-13", 13),
+            ("WEB-4", 4),
+            ("WEB-3", 3),
+            ("WEB-5", 5),
+        ]
         for project, expected in [("OPS", "OPS-14"), ("WEB", "WEB-6"), ("HR", "HR-1"), ("ops", "OPS-15")]:
             created = structured(await client.call_tool("create_ticket", {"project": project, "title": "New"}))
             assert created["key"] == expected
@@ -294,8 +299,12 @@ async def test_create_ticket_reports_as_the_persona() -> None:
         }
         plain = structured(await client.call_tool("create_ticket", {"project": "HR", "title": "Onboarding laptop"}))
         assert (plain["type"], plain["priority"], plain["assignee"], plain["labels"], plain["due_date"]) == (
-            "task", "medium", None, [], None,
-        )  # fmt: skip
+            "task",
+            "medium",
+            None,
+            [],
+            None,
+        )
         mine = structured(await client.call_tool("create_ticket", {"project": "HR", "title": "Mine", "assignee": "me"}))
         assert mine["assignee"] == "dana@acme.test"
 
@@ -330,8 +339,12 @@ async def test_update_changes_only_passed_fields_and_keeps_history() -> None:
         assert cleared["due_date"] is None
         row = rows(sandbox, "tickets")["OPS-12"]
         assert (row["title"], row["type"], row["description"], row["status"], row["assignee"]) == (
-            "Book travel for the offsite", "task", "Trains", "todo", None,
-        )  # fmt: skip
+            "Book travel for the offsite",
+            "task",
+            "Trains",
+            "todo",
+            None,
+        )
         # Only real changes are recorded: the title passed again with a new due date adds one entry.
         again = structured(
             await client.call_tool(
@@ -485,8 +498,11 @@ async def test_link_and_unlink_tickets() -> None:
         assert [(h["field"], h["new_value"]) for h in target["history"]] == [("link", "relates to OPS-12")]
         stored = rows(sandbox, "links")[link["id"]]
         assert (stored["source"], stored["target"], stored["type"], stored["created_by"]) == (
-            "OPS-12", "WEB-4", "relates_to", "dana@acme.test",
-        )  # fmt: skip
+            "OPS-12",
+            "WEB-4",
+            "relates_to",
+            "dana@acme.test",
+        )
 
         before = sandbox.snapshot()
         assert "cannot be linked to itself" in error_text(
@@ -553,9 +569,18 @@ async def test_tools_have_descriptions_schemas_and_annotations() -> None:
     async with session() as (client, _):
         listed = (await client.list_tools()).tools
         assert {t.name for t in listed} == {
-            "list_projects", "list_users", "search_tickets", "get_ticket", "create_ticket", "update_ticket",
-            "transition_ticket", "assign_ticket", "add_comment", "link_tickets", "unlink_tickets",
-        }  # fmt: skip
+            "list_projects",
+            "list_users",
+            "search_tickets",
+            "get_ticket",
+            "create_ticket",
+            "update_ticket",
+            "transition_ticket",
+            "assign_ticket",
+            "add_comment",
+            "link_tickets",
+            "unlink_tickets",
+        }
         for tool in listed:
             assert tool.description and len(tool.description) > 60, tool.name
             assert tool.output_schema and tool.output_schema["type"] == "object", tool.name
@@ -567,9 +592,18 @@ async def test_tools_have_descriptions_schemas_and_annotations() -> None:
         by_name = {t.name: t for t in listed}
         assert "allowed_transitions" in by_name["get_ticket"].output_schema["properties"]
         assert set(by_name["search_tickets"].input_schema["properties"]) >= {
-            "project", "status", "assignee", "reporter", "type", "priority", "label", "text", "due_before",
-            "due_after", "limit",
-        }  # fmt: skip
+            "project",
+            "status",
+            "assignee",
+            "reporter",
+            "type",
+            "priority",
+            "label",
+            "text",
+            "due_before",
+            "due_after",
+            "limit",
+        }
         assert "status" not in by_name["update_ticket"].input_schema["properties"]
         workflow = by_name["transition_ticket"].description
         for current, targets in ALLOWED.items():

@@ -199,8 +199,9 @@ async def test_two_episodes_in_one_process_ask_their_own_judges(tmp_path: Path, 
         async with InProcessBackend() as backend:
 
             async def one(name: str) -> None:
-                results[name] = await run_episode(loaded, backend, OracleAgent(), folder=tmp_path / name, rng_seed=0,
-                                                  judge=judges[name])  # fmt: skip
+                results[name] = await run_episode(
+                    loaded, backend, OracleAgent(), folder=tmp_path / name, rng_seed=0, judge=judges[name]
+                )
 
             async with anyio.create_task_group() as tg:
                 for name in judges:
@@ -221,10 +222,23 @@ async def test_serve_judges_what_a_client_wrote(tmp_path: Path, fake: FakeJudge)
     path = scenario(tmp_path, "unused")
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "orchestrator.cli", "serve", str(path), "--transport", "stdio", "--backend", "inprocess",
-              "--out", str(tmp_path / "runs"), "--judge", f"judge-model@{fake.url}"],
-        cwd=ROOT, env={"PATH": "/usr/bin:/bin", "CLAWGYM_JUDGE_CACHE": str(tmp_path / "cache"), "HOME": str(tmp_path)},
-    )  # fmt: skip
+        args=[
+            "-m",
+            "orchestrator.cli",
+            "serve",
+            str(path),
+            "--transport",
+            "stdio",
+            "--backend",
+            "inprocess",
+            "--out",
+            str(tmp_path / "runs"),
+            "--judge",
+            f"judge-model@{fake.url}",
+        ],
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "CLAWGYM_JUDGE_CACHE": str(tmp_path / "cache"), "HOME": str(tmp_path)},
+    )
     before = len(fake.requests)
     async with Client(params) as client:
         reply = await client.call_tool(

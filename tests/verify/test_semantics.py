@@ -471,9 +471,10 @@ async def test_a_comment_written_with_an_allowed_transition_belongs_to_it(backen
     collateral."""
     closing = [
         s.model_copy(update={"args": {**s.args, "comment": "Shipped in the release."}})
-        if s.tool == "tickets__transition_ticket" and s.args.get("status") == "done" else s
+        if s.tool == "tickets__transition_ticket" and s.args.get("status") == "done"
+        else s
         for s in RELEASE.oracle
-    ]  # fmt: skip
+    ]
     result, report = await run_once(RELEASE, backend, OracleAgent(closing))
     assert report.errors == [] and result.passed, explain(result)
     assert any(h.table == "comments" and "a change the task allows" in h.detail for h in result.housekeeping)

@@ -147,8 +147,11 @@ async def test_the_tool_call_limit_is_enforced_and_reported(backend) -> None:
 def test_validate_command_accepts_the_whole_library() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "orchestrator.cli", "validate", "scenarios", "--json"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     report = json.loads(done.stdout)
     invalid = [(s["id"], s["problems"]) for s in report["scenarios"] if not s["valid"]]
     assert done.returncode == 0 and invalid == []
@@ -159,8 +162,11 @@ def test_validate_command_accepts_the_whole_library() -> None:
 def test_validate_mutate_catches_every_weakened_travel_solution() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "orchestrator.cli", "validate", "--mutate", "--json", "scenarios/travel.yaml"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     (travel,) = json.loads(done.stdout)["scenarios"]
     assert done.returncode == 0 and travel["mutations"]["total"] >= 20 and travel["mutations"]["uncaught"] == []
 
@@ -170,8 +176,11 @@ def test_validate_reports_a_weak_scenario(tmp_path) -> None:
     (tmp_path / "weak.yaml").write_text(weak)
     done = subprocess.run(
         [sys.executable, "-m", "orchestrator.cli", "validate", "--mutate", str(tmp_path / "weak.yaml")],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 1  # a mutation that passes makes the scenario invalid, and the weak check shows
     assert "mutation passes (score 1.00): oracle[4] calendar__create_event with end=" in done.stdout.replace("\n", " ")
 

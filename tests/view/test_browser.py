@@ -20,8 +20,15 @@ from helpers import OUTSIDER, ROOT, free_port
 pytestmark = pytest.mark.browser
 
 CHROMIUM = os.environ.get("CLAWGYM_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]  # fmt: skip
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def _missing() -> str | None:
@@ -56,8 +63,13 @@ def browser() -> Iterator[object]:
 @pytest.fixture(scope="module")
 def viewer_url(runs: Path) -> Iterator[str]:
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "orchestrator.cli", "view", str(runs), "--port", str(port)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "orchestrator.cli", "view", str(runs), "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = proc.stderr.readline()
         assert f"http://127.0.0.1:{port}/?token=" in line, line

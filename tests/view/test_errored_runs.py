@@ -40,8 +40,12 @@ def errored_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     async def main() -> None:
         async with InProcessBackend() as backend:
             await run_many(travel, backend, OracleAgent, RunOptions(out=root / "oracle", seed=1))
-            await run_many(travel, backend, lambda: CommandAgent("no-such-binary", isolation="none"),
-                           RunOptions(out=root / "never-started", seed=2))  # fmt: skip
+            await run_many(
+                travel,
+                backend,
+                lambda: CommandAgent("no-such-binary", isolation="none"),
+                RunOptions(out=root / "never-started", seed=2),
+            )
 
     anyio.run(main)
     return root

@@ -28,8 +28,13 @@ def viewer(runs: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str
     copied = tmp_path_factory.mktemp("copied") / "runs"
     shutil.copytree(runs, copied, symlinks=True)
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "orchestrator.cli", "view", str(copied), "--port", str(port), "--token", TOKEN],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "orchestrator.cli", "view", str(copied), "--port", str(port), "--token", TOKEN],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = proc.stderr.readline()
         assert f"at http://127.0.0.1:{port}/?token={TOKEN} " in line, line
@@ -182,8 +187,13 @@ def test_tolerates_missing_and_extra_fields(tmp_path: Path, runs: Path) -> None:
 
     shutil.copytree(runs / "leaky", tmp_path / "trimmed")
     data = results(runs, "leaky")
-    trimmed = {"scenario": data["scenario"], "passed": False, "checks": [{"description": "something", "passed": False}],
-               "violations": [{"kind": "new-kind", "detail": "odd", "call": "not a mapping"}], "future_field": {"x": 1}}  # fmt: skip
+    trimmed = {
+        "scenario": data["scenario"],
+        "passed": False,
+        "checks": [{"description": "something", "passed": False}],
+        "violations": [{"kind": "new-kind", "detail": "odd", "call": "not a mapping"}],
+        "future_field": {"x": 1},
+    }
     (tmp_path / "trimmed" / "results.json").write_text(json.dumps(trimmed))
     (tmp_path / "trimmed" / "trace.jsonl").write_text(
         '{"source": "gateway", "method": "tools/call"}\nnot json\n[1, 2]\n'
@@ -202,8 +212,13 @@ def test_tolerates_missing_and_extra_fields(tmp_path: Path, runs: Path) -> None:
 def test_report_html_is_self_contained_and_md_summarizes(runs: Path, tmp_path: Path) -> None:
     out = tmp_path / "report.html"
     md = tmp_path / "report.md"
-    done = subprocess.run([sys.executable, "-m", "orchestrator.cli", "report", str(runs), "--html", str(out), "--md", str(md)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "orchestrator.cli", "report", str(runs), "--html", str(out), "--md", str(md)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     page = out.read_text()
     assert "<script" not in page and not re.search(r'(src|href)="(https?:)?//', page)  # nothing fetched from anywhere
@@ -220,8 +235,13 @@ def test_report_html_is_self_contained_and_md_summarizes(runs: Path, tmp_path: P
     assert "| reschedule-conflict | noop | 0/1 | 0% | 0.00 |" in table
     assert "| travel-berlin-offsite | leaky | 0/1 | 0% |" in table
     assert "| leaky |" in table  # the failed run, with why
-    stdout = subprocess.run([sys.executable, "-m", "orchestrator.cli", "report", str(runs), "--md", "-"],
-                            cwd=ROOT, capture_output=True, text=True, timeout=120)  # fmt: skip
+    stdout = subprocess.run(
+        [sys.executable, "-m", "orchestrator.cli", "report", str(runs), "--md", "-"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert stdout.stdout == table
 
 

@@ -98,9 +98,16 @@ def test_the_run_page_says_why_a_verdict_is_not_to_be_trusted(trust_runs: Path) 
 def test_a_flooded_trace_is_shown_a_page_at_a_time(runs: Path, tmp_path: Path) -> None:
     big = tmp_path / "runs" / "big"
     shutil.copytree(runs / "leaky", big)
-    entry = {"source": "gateway", "wall": "2000-01-01T00:00:00.000", "method": "tools/call", "result": None,
-             "params": {"name": "world__report", "arguments": {"summary": "S" * 4_000}}, "is_error": True,
-             "error": "refused", "latency_ms": 0.1}  # fmt: skip
+    entry = {
+        "source": "gateway",
+        "wall": "2000-01-01T00:00:00.000",
+        "method": "tools/call",
+        "result": None,
+        "params": {"name": "world__report", "arguments": {"summary": "S" * 4_000}},
+        "is_error": True,
+        "error": "refused",
+        "latency_ms": 0.1,
+    }
     with (big / "trace.jsonl").open("a") as trace:  # earlier than every real call: they move to the last page
         for i in range(3_000):
             trace.write(json.dumps({"seq": 10_000 + i, **entry}) + "\n")
@@ -146,8 +153,14 @@ def test_the_compare_page_lists_a_flooded_runs_calls_in_part(runs: Path, tmp_pat
     big = tmp_path / "runs" / "big"
     shutil.copytree(runs / "leaky", big)
     shutil.copytree(runs / "oracle", tmp_path / "runs" / "oracle")
-    entry = {"source": "gateway", "wall": "2030-01-01T00:00:00.000", "method": "tools/call", "is_error": True,
-             "params": {"name": "world__report", "arguments": {"summary": "S"}}, "error": "refused"}  # fmt: skip
+    entry = {
+        "source": "gateway",
+        "wall": "2030-01-01T00:00:00.000",
+        "method": "tools/call",
+        "is_error": True,
+        "params": {"name": "world__report", "arguments": {"summary": "S"}},
+        "error": "refused",
+    }
     with (big / "trace.jsonl").open("a") as trace:
         trace.writelines(json.dumps({"seq": 10_000 + i, **entry}) + "\n" for i in range(5_000))
     client = TestClient(create_app([tmp_path / "runs"]), base_url="http://127.0.0.1")

@@ -29,25 +29,49 @@ BASE: dict[str, Any] = {
         "mail": {
             "contacts": [{"email": "priya@acme.test", "name": "Priya Shah"}],
             "messages": [
-                {"id": "m1", "from": "Priya Shah <priya@acme.test>", "subject": "Offsite", "body": "Plans?",
-                 "sent_at": "2026-03-02T08:00:00+01:00"},
+                {
+                    "id": "m1",
+                    "from": "Priya Shah <priya@acme.test>",
+                    "subject": "Offsite",
+                    "body": "Plans?",
+                    "sent_at": "2026-03-02T08:00:00+01:00",
+                },
             ],
         },
         "calendar": {
             "people": [{"email": "dana@acme.test", "timezone": "Europe/Berlin"}],
-            "events": [{"id": "sync", "title": "Sync", "start": "2026-03-03T10:00:00+01:00", "end": "2026-03-03T11:00:00+01:00",
-                        "attendees": [{"email": "priya@acme.test", "response": "accepted"}]}],
-            "busy": [{"email": "busy@acme.test", "start": "2026-03-04T09:00:00+01:00", "end": "2026-03-04T12:00:00+01:00"}],
+            "events": [
+                {
+                    "id": "sync",
+                    "title": "Sync",
+                    "start": "2026-03-03T10:00:00+01:00",
+                    "end": "2026-03-03T11:00:00+01:00",
+                    "attendees": [{"email": "priya@acme.test", "response": "accepted"}],
+                }
+            ],
+            "busy": [
+                {"email": "busy@acme.test", "start": "2026-03-04T09:00:00+01:00", "end": "2026-03-04T12:00:00+01:00"}
+            ],
         },
         "tickets": {
             "projects": [{"key": "OPS", "name": "Operations"}],
-            "users": [{"email": "dana@acme.test", "name": "Dana Lee"}, {"email": "marta@acme.test", "name": "Marta Ruiz"}],
-            "tickets": [{"key": "OPS-1", "title": "Rotate keys", "status": "in_progress", "reporter": "marta@acme.test",
-                         "created_at": "2026-02-27T10:00:00+01:00"}],
+            "users": [
+                {"email": "dana@acme.test", "name": "Dana Lee"},
+                {"email": "marta@acme.test", "name": "Marta Ruiz"},
+            ],
+            "tickets": [
+                {
+                    "key": "OPS-1",
+                    "title": "Rotate keys",
+                    "status": "in_progress",
+                    "reporter": "marta@acme.test",
+                    "created_at": "2026-02-27T10:00:00+01:00",
+                }
+            ],
         },
     },
     "stages": [{"name": "s", "checks": [{"app": "mail", "table": "messages", "where": {"subject": "never"}}]}],
-}  # fmt: skip
+}
 
 
 def make(tmp_path: Path, world: dict[str, Any], **extra: Any) -> scenarios.Scenario:
@@ -78,9 +102,20 @@ def mail_from(sender: str, subject: str, **more: Any) -> dict[str, Any]:
 
 
 async def test_a_timed_event_is_applied_before_the_first_call_at_or_after_its_time(backend, tmp_path) -> None:
-    s = make(tmp_path, {"clock": {"per_call": "10m"}, "events": [
-        {"name": "late-news", "at": "2026-03-02T09:25:00+01:00", "app": "mail",
-         "add": {"messages": [mail_from("Priya Shah <priya@acme.test>", "Re: Offsite", in_reply_to="m1")]}}]})  # fmt: skip
+    s = make(
+        tmp_path,
+        {
+            "clock": {"per_call": "10m"},
+            "events": [
+                {
+                    "name": "late-news",
+                    "at": "2026-03-02T09:25:00+01:00",
+                    "app": "mail",
+                    "add": {"messages": [mail_from("Priya Shah <priya@acme.test>", "Re: Offsite", in_reply_to="m1")]},
+                }
+            ],
+        },
+    )
     async with Episode(s, await backend.start(s.apps)) as ep:
         async with ep.connect() as client:
             seen = [await subjects(client) for _ in range(4)]  # at 09:00, 09:10, 09:20, 09:30
@@ -117,9 +152,20 @@ async def test_after_calls_fires_before_the_next_call(backend, tmp_path) -> None
 
 
 async def test_a_call_trigger_fires_once_its_delay_after_a_matching_successful_call(backend, tmp_path) -> None:
-    s = make(tmp_path, {"events": [
-        {"name": "reply", "when": {"call": "mail__send_message", "args": {"to": {"contains": "priya@acme.test"}}}, "delay": "20m",
-         "app": "mail", "add": {"messages": [mail_from("priya@acme.test", "Got it")]}}]})  # fmt: skip
+    s = make(
+        tmp_path,
+        {
+            "events": [
+                {
+                    "name": "reply",
+                    "when": {"call": "mail__send_message", "args": {"to": {"contains": "priya@acme.test"}}},
+                    "delay": "20m",
+                    "app": "mail",
+                    "add": {"messages": [mail_from("priya@acme.test", "Got it")]},
+                }
+            ]
+        },
+    )
     async with Episode(s, await backend.start(s.apps)) as ep:
         async with ep.connect() as client:
             await client.call_tool("mail__send_message", {"to": ["sam@acme.test"], "subject": "Hi", "body": "x"})
@@ -142,10 +188,21 @@ async def test_a_call_trigger_fires_once_its_delay_after_a_matching_successful_c
 
 
 async def test_a_state_trigger_fires_when_the_condition_first_holds(backend, tmp_path) -> None:
-    s = make(tmp_path, {"events": [
-        {"name": "marta-notices", "when": {"app": "tickets", "table": "tickets", "where": {"key": "OPS-1", "status": "done"}},
-         "delay": "5m", "app": "tickets", "add": {"comments": [{"ticket_key": "OPS-1", "author": "marta@acme.test", "body": "Thanks!"}]},
-         "update": [{"table": "tickets", "key": "OPS-1", "set": {"assignee": "marta@acme.test"}}]}]})  # fmt: skip
+    s = make(
+        tmp_path,
+        {
+            "events": [
+                {
+                    "name": "marta-notices",
+                    "when": {"app": "tickets", "table": "tickets", "where": {"key": "OPS-1", "status": "done"}},
+                    "delay": "5m",
+                    "app": "tickets",
+                    "add": {"comments": [{"ticket_key": "OPS-1", "author": "marta@acme.test", "body": "Thanks!"}]},
+                    "update": [{"table": "tickets", "key": "OPS-1", "set": {"assignee": "marta@acme.test"}}],
+                }
+            ]
+        },
+    )
     async with Episode(s, await backend.start(s.apps)) as ep:
         async with ep.connect() as client:
             await client.call_tool("tickets__add_comment", {"key": "OPS-1", "body": "working on it"})
@@ -187,8 +244,20 @@ async def test_each_call_moves_one_clock_that_every_app_shares_and_the_agent_can
 
 
 async def test_wait_goes_to_the_next_event_and_is_bounded(backend, tmp_path) -> None:
-    s = make(tmp_path, {"wait": {"max": "1h", "total": "90m"}, "events": [
-        {"name": "soon", "at": "2026-03-02T09:40:00+01:00", "app": "mail", "add": {"messages": [mail_from("priya@acme.test", "Soon")]}}]})  # fmt: skip
+    s = make(
+        tmp_path,
+        {
+            "wait": {"max": "1h", "total": "90m"},
+            "events": [
+                {
+                    "name": "soon",
+                    "at": "2026-03-02T09:40:00+01:00",
+                    "app": "mail",
+                    "add": {"messages": [mail_from("priya@acme.test", "Soon")]},
+                }
+            ],
+        },
+    )
     async with Episode(s, await backend.start(s.apps)) as ep:
         async with ep.connect() as client:
             to_next = text(await client.call_tool("world__wait", {}))
@@ -209,8 +278,24 @@ async def test_wait_goes_to_the_next_event_and_is_bounded(backend, tmp_path) -> 
 
 
 async def test_people_answer_mail_with_a_templated_reply_in_the_thread(backend, tmp_path) -> None:
-    s = make(tmp_path, {"people": [{"email": "priya@acme.test", "name": "Priya Shah", "mail": [
-        {"match": {"subject": {"icontains": "offsite"}}, "reply": "Thanks $persona_first, from $first_name.", "delay": "20m"}]}]})  # fmt: skip
+    s = make(
+        tmp_path,
+        {
+            "people": [
+                {
+                    "email": "priya@acme.test",
+                    "name": "Priya Shah",
+                    "mail": [
+                        {
+                            "match": {"subject": {"icontains": "offsite"}},
+                            "reply": "Thanks $persona_first, from $first_name.",
+                            "delay": "20m",
+                        }
+                    ],
+                }
+            ]
+        },
+    )
     async with Episode(s, await backend.start(s.apps)) as ep:
         async with ep.connect() as client:
             await client.call_tool("mail__send_message", {"to": ["priya@acme.test"], "subject": "Lunch", "body": "x"})
@@ -228,14 +313,24 @@ async def test_people_answer_mail_with_a_templated_reply_in_the_thread(backend, 
 
 
 async def test_people_answer_invitations_by_rule_and_by_their_busy_times(backend, tmp_path) -> None:
-    people = [{"email": f"{who}@acme.test", "invitations": how, "invitation_delay": "10m"}
-              for who, how in [("ann", "accept"), ("bob", "decline"), ("cy", "tentative"), ("busy", "busy"), ("free", "busy")]]  # fmt: skip
+    people = [
+        {"email": f"{who}@acme.test", "invitations": how, "invitation_delay": "10m"}
+        for who, how in [("ann", "accept"), ("bob", "decline"), ("cy", "tentative"), ("busy", "busy"), ("free", "busy")]
+    ]
     s = make(tmp_path, {"people": people})
     async with Episode(s, await backend.start(s.apps)) as ep:
         async with ep.connect() as client:
-            made = data(await client.call_tool("calendar__create_event", {
-                "title": "Review", "start": "2026-03-04T10:00", "end": "2026-03-04T11:00",
-                "attendees": [p["email"] for p in people]}))  # fmt: skip
+            made = data(
+                await client.call_tool(
+                    "calendar__create_event",
+                    {
+                        "title": "Review",
+                        "start": "2026-03-04T10:00",
+                        "end": "2026-03-04T11:00",
+                        "attendees": [p["email"] for p in people],
+                    },
+                )
+            )
             await client.call_tool("world__wait", {"minutes": 9})
             early = data(await client.call_tool("calendar__get_event", {"event_id": made["id"]}))
             await client.call_tool("world__wait", {"minutes": 1})
@@ -259,8 +354,24 @@ async def test_people_answer_invitations_by_rule_and_by_their_busy_times(backend
 
 
 async def test_people_comment_on_tickets(backend, tmp_path) -> None:
-    s = make(tmp_path, {"people": [{"email": "marta@acme.test", "name": "Marta Ruiz", "tickets": [
-        {"match": {"body": {"icontains": "approve"}}, "comment": "Approved, $persona_first.", "delay": "30m"}]}]})  # fmt: skip
+    s = make(
+        tmp_path,
+        {
+            "people": [
+                {
+                    "email": "marta@acme.test",
+                    "name": "Marta Ruiz",
+                    "tickets": [
+                        {
+                            "match": {"body": {"icontains": "approve"}},
+                            "comment": "Approved, $persona_first.",
+                            "delay": "30m",
+                        }
+                    ],
+                }
+            ]
+        },
+    )
     async with Episode(s, await backend.start(s.apps)) as ep:
         async with ep.connect() as client:
             await client.call_tool("tickets__add_comment", {"key": "OPS-1", "body": "status update"})
@@ -277,8 +388,17 @@ async def test_people_comment_on_tickets(backend, tmp_path) -> None:
 
 
 async def test_ask_user_and_report_through_the_gateway(backend, tmp_path) -> None:
-    s = make(tmp_path, {"user": {"answers": [{"match": "budget|cost", "answer": "2,000 EUR."}], "otherwise": "No idea.", "max_questions": 3},
-                        "report": True})  # fmt: skip
+    s = make(
+        tmp_path,
+        {
+            "user": {
+                "answers": [{"match": "budget|cost", "answer": "2,000 EUR."}],
+                "otherwise": "No idea.",
+                "max_questions": 3,
+            },
+            "report": True,
+        },
+    )
     async with Episode(s, await backend.start(s.apps)) as ep:
         async with ep.connect() as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
@@ -355,11 +475,23 @@ async def test_closing_before_the_approval_and_claiming_success_fail(backend) ->
 
 
 async def test_world_changes_are_never_the_agents_harm_or_credit(backend, tmp_path) -> None:
-    world = {"events": [{"name": "colleague-cleans-up", "after_calls": 1, "app": "mail",
-                         "update": [{"table": "messages", "key": "m1", "set": {"folder": "trash", "subject": "Offsite (old)"}}],
-                         "add": {"messages": [mail_from("priya@acme.test", "Fresh")]}},
-                        {"name": "marta-closes", "after_calls": 1, "app": "tickets",
-                         "update": [{"table": "tickets", "key": "OPS-1", "set": {"status": "done"}}]}]}  # fmt: skip
+    world = {
+        "events": [
+            {
+                "name": "colleague-cleans-up",
+                "after_calls": 1,
+                "app": "mail",
+                "update": [{"table": "messages", "key": "m1", "set": {"folder": "trash", "subject": "Offsite (old)"}}],
+                "add": {"messages": [mail_from("priya@acme.test", "Fresh")]},
+            },
+            {
+                "name": "marta-closes",
+                "after_calls": 1,
+                "app": "tickets",
+                "update": [{"table": "tickets", "key": "OPS-1", "set": {"status": "done"}}],
+            },
+        ]
+    }
     stages = [
         {
             "name": "closed",
@@ -406,11 +538,23 @@ def test_world_fields_are_validated_with_errors_naming_the_field(tmp_path) -> No
         "events": [
             {"name": "a", "at": "2026-03-02T10:00:00+01:00", "after_calls": 2, "app": "mail", "add": {"messages": []}},
             {"name": "b", "after_calls": 1, "app": "docs", "update": [{"table": "x", "key": 1}]},
-            {"name": "c", "after_calls": 1, "app": "mail", "add": {"messages": [{"from": "priya@acme.test", "in_reply_to": "nope", "subject": "x"}]}},
-            {"name": "d", "when": {"call": "mail__nope"}, "app": "mail", "update": [{"table": "messages", "key": "m1", "set": {"colour": "red"}}]},
+            {
+                "name": "c",
+                "after_calls": 1,
+                "app": "mail",
+                "add": {"messages": [{"from": "priya@acme.test", "in_reply_to": "nope", "subject": "x"}]},
+            },
+            {
+                "name": "d",
+                "when": {"call": "mail__nope"},
+                "app": "mail",
+                "update": [{"table": "messages", "key": "m1", "set": {"colour": "red"}}],
+            },
         ],
-        "people": [{"email": "priya@acme.test", "mail": [{"match": {"colour": "red"}, "reply": "hi"}], "invitations": "maybe"}],
-    }  # fmt: skip
+        "people": [
+            {"email": "priya@acme.test", "mail": [{"match": {"colour": "red"}, "reply": "hi"}], "invitations": "maybe"}
+        ],
+    }
     with pytest.raises(ScenarioError) as raised:
         make(tmp_path, bad)
     message = str(raised.value)
@@ -433,15 +577,36 @@ def test_world_fields_are_validated_with_errors_naming_the_field(tmp_path) -> No
             },
         )
     message = str(raised.value)
-    for expected in ("world.clock.tools.mail__fly", "no tool 'fly'", "world.events[0].app", "docs", "world.events[1].add.messages[0]",
-                     "in_reply_to", "world.events[2].when.call", "colour", "world.events[3].name", "already named 'd'",
-                     "world.people[1].email"):  # fmt: skip
+    for expected in (
+        "world.clock.tools.mail__fly",
+        "no tool 'fly'",
+        "world.events[0].app",
+        "docs",
+        "world.events[1].add.messages[0]",
+        "in_reply_to",
+        "world.events[2].when.call",
+        "colour",
+        "world.events[3].name",
+        "already named 'd'",
+        "world.people[1].email",
+    ):
         assert expected in message, (expected, message)
 
 
 async def test_a_condition_that_holds_from_the_start_fires_at_once(backend, tmp_path) -> None:
-    s = make(tmp_path, {"events": [{"name": "already", "when": {"app": "tickets", "table": "tickets", "where": {"key": "OPS-1"}},
-                                    "app": "mail", "add": {"messages": [mail_from("priya@acme.test", "From the start")]}}]})  # fmt: skip
+    s = make(
+        tmp_path,
+        {
+            "events": [
+                {
+                    "name": "already",
+                    "when": {"app": "tickets", "table": "tickets", "where": {"key": "OPS-1"}},
+                    "app": "mail",
+                    "add": {"messages": [mail_from("priya@acme.test", "From the start")]},
+                }
+            ]
+        },
+    )
     async with Episode(s, await backend.start(s.apps)) as ep:
         async with ep.connect() as client:
             assert "From the start" in await subjects(client)
@@ -514,8 +679,10 @@ async def test_the_user_can_be_played_by_a_model_with_private_facts(backend, tmp
     from fake_model import FakeModel, Served
 
     with Served(FakeModel([])) as served:  # answers any question with its closing line
-        user = {"answers": [{"match": "colour", "answer": "Blue."}],
-                "played_by": {"model": "openai:oracle", "base_url": served.url, "facts": "The budget is 2,000 EUR."}}  # fmt: skip
+        user = {
+            "answers": [{"match": "colour", "answer": "Blue."}],
+            "played_by": {"model": "openai:oracle", "base_url": served.url, "facts": "The budget is 2,000 EUR."},
+        }
         s = make(tmp_path, {"user": user})
         async with Episode(s, await backend.start(s.apps)) as ep:
             async with ep.connect() as client:

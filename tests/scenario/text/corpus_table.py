@@ -32,9 +32,24 @@ from orchestrator.scenario.text.operators import TEXT_OPERATORS  # noqa: E402
 KINDS = ("time", "time-for-recipient", "date", "date-with-role", "amount", "decision", "count", "code")
 # What a check wrote before the condition language read decisions (the approval families' phrases).
 GRANTED = ["approved", "granted", "go ahead", "green light", "signed off"]
-REFUSED = ["refused", "declined", "rejected", "not approved", "didn't approve", "did not approve", "denied",
-           "turned down", "won't approve", "can't approve", "cannot approve", "said no", "isn't approved",
-           "wasn't approved", "was not approved", "not going ahead"]  # fmt: skip
+REFUSED = [
+    "refused",
+    "declined",
+    "rejected",
+    "not approved",
+    "didn't approve",
+    "did not approve",
+    "denied",
+    "turned down",
+    "won't approve",
+    "can't approve",
+    "cannot approve",
+    "said no",
+    "isn't approved",
+    "wasn't approved",
+    "was not approved",
+    "not going ahead",
+]
 
 
 @dataclass

@@ -26,8 +26,9 @@ def test_a_conversion_for_someone_after_the_time_is_no_other_time() -> None:
 def test_places_people_write_in_tables_and_other_languages() -> None:
     table = "| Option | Berlin | Hawaii | Status |\n|---|---|---|---|\n| **Thu 5 Mar** | **15:30** | **04:30** | confirmed |"
     assert holds(table, CLAIMED, CTX)
-    assert holds("Die Prüfung ist am Donnerstag, 5. März um 15:30 (Berlin), es decir 9:30 en Ciudad de México.",
-                 CLAIMED, CTX)  # fmt: skip
+    assert holds(
+        "Die Prüfung ist am Donnerstag, 5. März um 15:30 (Berlin), es decir 9:30 en Ciudad de México.", CLAIMED, CTX
+    )
 
 
 def test_an_old_time_set_aside_in_other_words() -> None:
@@ -69,3 +70,18 @@ def test_role_words_agents_write() -> None:
 def test_a_day_written_with_another_weekday_is_not_stated() -> None:
     assert holds("The review is on Tuesday 14 April 2026.", date("2026-04-14", "meeting"), CTX)
     assert not holds("The review is on Monday 14 April 2026.", date("2026-04-14", "meeting"), CTX)
+
+
+def count(n: int, of: str) -> dict[str, object]:
+    return {"mentions_count": {"n": n, "of": of, "claimed": True}}
+
+
+def test_a_count_of_a_noun_phrase_is_a_count_of_its_head_noun() -> None:
+    assert holds("The 2 replacement docking stations arrive Friday.", count(2, "docking stations"), CTX)
+    assert holds("Two laptops were imaged.", count(2, "imaged laptops"), CTX)
+    assert not holds("The 2 replacement docking stations arrive Friday.", count(3, "docking stations"), CTX)
+
+
+def test_a_month_that_ends_a_sentence_does_not_make_the_next_number_a_day() -> None:
+    assert holds("The office reopens on Thursday 7 January. 5 people on the rota.", count(5, "people"), CTX)
+    assert not holds("We meet on January 5 with the team.", count(5, "people"), CTX)

@@ -91,10 +91,24 @@ def main() -> None:
     outcome = subprocess.run([sys.executable, "-c", "import orchestrator"], capture_output=True, text=True)
     print("IMPORT", "ok" if outcome.returncode == 0 else "failed", flush=True)
     rebuild = subprocess.run(
-        [sys.executable, "-m", "orchestrator.cli", "generate", "travel", "--edition", "2", "--count", "1", "--seed", "1",
-         "--out", os.path.join(os.environ.get("TMPDIR", "/tmp"), "rebuilt")],
-        capture_output=True, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "orchestrator.cli",
+            "generate",
+            "travel",
+            "--edition",
+            "2",
+            "--count",
+            "1",
+            "--seed",
+            "1",
+            "--out",
+            os.path.join(os.environ.get("TMPDIR", "/tmp"), "rebuilt"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     print("GENERATE", "ok" if rebuild.returncode == 0 else "failed", flush=True)
     print("SEARCHED", files, "files", flush=True)
 

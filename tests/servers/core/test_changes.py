@@ -245,9 +245,14 @@ async def test_an_error_after_writing_rolls_back_the_logged_changes() -> None:
         failed, done = sb.journal()
         assert failed["is_error"] and failed["changes"] == []
         assert done["changes"] == [
-            {"table": "notes", "key": note["id"], "op": "insert", "before": None,
-             "after": {"id": note["id"], "text": "whole", "tags": ["x"], "pinned": False}},
-        ]  # fmt: skip
+            {
+                "table": "notes",
+                "key": note["id"],
+                "op": "insert",
+                "before": None,
+                "after": {"id": note["id"], "text": "whole", "tags": ["x"], "pinned": False},
+            },
+        ]
         assert sb.db.execute("SELECT count(*) FROM _changes").fetchone()[0] == 1
 
 

@@ -29,10 +29,14 @@ BUSY = [{"email": "x@y.test", "start": "2026-03-03T10:00", "end": "2026-03-03T11
 
 def seed(n: int, title: str) -> dict[str, Any]:
     events = [
-        {"id": f"e{i}", "title": f"{title} {i}", "start": f"2026-03-0{2 + i % 5}T1{i % 8}:00",
-         "end": f"2026-03-0{2 + i % 5}T1{i % 8}:30"}
+        {
+            "id": f"e{i}",
+            "title": f"{title} {i}",
+            "start": f"2026-03-0{2 + i % 5}T1{i % 8}:00",
+            "end": f"2026-03-0{2 + i % 5}T1{i % 8}:30",
+        }
         for i in range(n)
-    ]  # fmt: skip
+    ]
     return {"events": events, "busy": BUSY}
 
 

@@ -90,8 +90,9 @@ async def test_one_request_seeds_and_reads_back_and_one_reads_the_final_state(se
         assert created.json()["snapshot"] == admin.get("/sandboxes/both/snapshot").json()
         assert "snapshot" not in create(server, "plain").json()
         async with server.client("both", created.json()["secret"]) as client:
-            await client.call_tool("create_event", {"title": "Retro", "start": "2026-03-04T16:00",
-                                                    "end": "2026-03-04T17:00"})  # fmt: skip
+            await client.call_tool(
+                "create_event", {"title": "Retro", "start": "2026-03-04T16:00", "end": "2026-03-04T17:00"}
+            )
             await client.call_tool("list_events", {})
         state = admin.get("/sandboxes/both/state").json()
         assert state["tables"] == admin.get("/sandboxes/both/snapshot").json()

@@ -86,7 +86,7 @@ def _bulk_mail(messages: int) -> dict[str, Any]:
                 "body": "x",
                 "labels": ["Bulk"],
                 "sent_at": "2026-03-01T10:00",
-            }  # fmt: skip
+            }
             for i in range(messages)
         ],
     }
@@ -112,8 +112,10 @@ async def test_a_write_past_the_inline_slice_is_redone_once_in_a_thread() -> Non
         assert got == expected and not got["is_error"] and len(got["structured_content"]["removed_from"]) == 1500
         assert "delete_label" in policy.heavy
         assert store.get("direct").snapshot() == store.get("over-mcp").snapshot()
-        entries = [[{k: v for k, v in e.items() if k not in VOLATILE} for e in store.get(s).journal()] for s in
-                   ("direct", "over-mcp")]  # fmt: skip
+        entries = [
+            [{k: v for k, v in e.items() if k not in VOLATILE} for e in store.get(s).journal()]
+            for s in ("direct", "over-mcp")
+        ]
         assert entries[0] == entries[1] and len(entries[0]) == 1 and len(entries[0][0]["changes"]) > 1500
     finally:
         store.close()
@@ -167,8 +169,12 @@ async def test_two_servers_of_one_app_share_its_tools_and_each_calls_its_own_sto
 
     stores = [SandboxStore(APP), SandboxStore(APP)]
     for store, title in zip(stores, ["Rotate keys", "Renew certificates"], strict=True):
-        store.create("default", SandboxSpec(seed={"projects": [{"key": "OPS", "name": "Operations"}],
-                                                  "tickets": [{"key": "OPS-1", "title": title}]}))  # fmt: skip
+        store.create(
+            "default",
+            SandboxSpec(
+                seed={"projects": [{"key": "OPS", "name": "Operations"}], "tickets": [{"key": "OPS-1", "title": title}]}
+            ),
+        )
     servers = [build_mcp_server(APP, store) for store in stores]
     assert registered_tools(APP) is registered_tools(APP)
     titles = []

@@ -81,9 +81,14 @@ def make_liar() -> App:
 
     base = tiny.APP
     return App(
-        "liar", title="Liar", instructions="Returns results that do not fit.", schema=base.schema,
-        seed_model=base.seed_model, load_seed=base.load_seed, tools=tools,
-    )  # fmt: skip
+        "liar",
+        title="Liar",
+        instructions="Returns results that do not fit.",
+        schema=base.schema,
+        seed_model=base.seed_model,
+        load_seed=base.load_seed,
+        tools=tools,
+    )
 
 
 @pytest.mark.parametrize("tool", ["wrong_type", "extra_field", "missing_field"])

@@ -74,7 +74,12 @@ async def episode(store: SandboxStore, sandbox_id: str) -> list[Any]:
         sandbox.delete("events", "e1")
         sandbox.insert("events", {**old, "title": "made again"})
         sandbox.new_id("evt")
-    apply_world(sandbox, WorldChange(event="a colleague's update", update=[{"table": "events", "key": "e2", "set": {"title": "theirs"}}]))  # fmt: skip
+    apply_world(
+        sandbox,
+        WorldChange(
+            event="a colleague's update", update=[{"table": "events", "key": "e2", "set": {"title": "theirs"}}]
+        ),
+    )
     sandbox.set_clock(advance=3600)
     sandbox.set_faults(FaultPlan(rules=[FaultRule(kind="rate_limit", tool="list_events", calls=[1], retry_after_s=60)]))
     sandbox.fault_state.down = object()  # type: ignore[assignment]  # an open window
