@@ -19,7 +19,10 @@ from orchestrator.view.app import create_app
 
 
 @pytest.mark.slow  # a cmd: agent's process
-def test_verify_digest_and_the_viewer_refuse_an_isolation_none_record(tmp_path: Path) -> None:
+def test_verify_digest_and_the_viewer_refuse_an_isolation_none_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the unisolated run retires the key it finds there
     runner = CliRunner()
     plain = tmp_path / "runs" / "plain"
     done = runner.invoke(
@@ -47,13 +50,14 @@ def test_verify_digest_and_the_viewer_refuse_an_isolation_none_record(tmp_path: 
     )
     record = json.loads((plain / "results.json").read_text())
     assert record["episode"]["isolation"] == "none" and verify_digest(plain) == []  # intact, and still untrusted
-    assert "isolation none" in str(untrusted_reason(record))
+    assert "exposed" in str(untrusted_reason(record))  # sealed with the episode's own key, exposed to its agent
+    assert "exposed" not in str(untrusted_reason({**record, "digest": {}}))
     checked = runner.invoke(app, ["verify-digest", str(plain)])
-    assert checked.exit_code == 1 and "untrusted" in checked.output and "isolation none" in checked.output
+    assert checked.exit_code == 1 and "untrusted" in checked.output and "exposed" in checked.output
     checked = runner.invoke(app, ["verify-digest", str(oracle)])
     assert checked.exit_code == 0 and "untrusted" not in checked.output
     # without the field that says so, the agent and its isolation still do (a record written before `untrusted`)
-    del record["episode"]["untrusted"]
+    del record["episode"]["untrusted"], record["digest"]
     assert "isolation none" in str(untrusted_reason(record))
     listing = TestClient(create_app([tmp_path / "runs"]), base_url="http://127.0.0.1").get("/").text
     assert "untrusted" in listing.split('href="/run/plain"')[1].split("</tr>")[0]

@@ -4,6 +4,7 @@ verification (or writes it during the run)."""
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -46,7 +47,8 @@ def test_the_same_agent_without_isolation_forges_results(tmp_path: Path) -> None
     """The control: without isolation the agent kills the reaper that would end its child (it runs as the same
     user), the child survives and the record is rewritten."""
     out, mark = tmp_path / "out", f"forger-{marker()}"
-    run = run_agent(out, forger(out, mark).replace("; exit 0", "; kill -9 $PPID; exit 0"), isolation="none")
+    keys = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}  # the unisolated run retires the key it finds
+    run = run_agent(out, forger(out, mark).replace("; exit 0", "; kill -9 $PPID; exit 0"), isolation="none", env=keys)
     assert "child-started" in run.log
     assert wait_until(lambda: (out / "forged.json").exists(), 30)  # a loaded machine is slow to schedule it
     assert wait_until(lambda: (out / "results.json").read_text() == "FORGED\n", 5)
