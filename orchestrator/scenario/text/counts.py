@@ -32,7 +32,10 @@ NOT_AFTER = re.compile(
     re.I,
 )
 WORD_TIME_AFTER = re.compile(r"\s*(?:[ap]\.?m\b|o'clock)", re.I)
-NOT_BEFORE = re.compile(r"(?:" + MONTH + r"\.?|\bat|\bv|\bversion|\bno\.|\bnumber|#|[€$£¥])\s*$", re.I)
+# a month before a number makes it a day ("March 5", "Jan. 5"), not a month that ends a sentence ("January. 5 people")
+NOT_BEFORE = re.compile(
+    r"(?:(?<![\w.])" + MONTH + r"(?:(?<=\b\w{3})\.)?|\bat|\bv|\bversion|\bno\.|\bnumber|#|[€$£¥])\s*$", re.I
+)
 
 
 def find_counts(text: str) -> list[tuple[int, int, int]]:
@@ -70,7 +73,10 @@ def find_counts(text: str) -> list[tuple[int, int, int]]:
 def _forms(noun: str) -> set[str]:
     """A noun and its singular or plural ("companies", "company"); "others" stays itself, so "3 other days"
     is not a count of others."""
-    noun = noun.lower()
+    noun = noun.lower().strip()
+    if " " in noun:  # "docking stations", "votes in favour": the phrase, or its head noun
+        head = noun.split()[-1] if " of " not in noun and " in " not in noun else noun.split()[0]
+        return {noun} | _forms(head)
     if noun == "others":
         return {noun}
     if noun.endswith("ies"):
