@@ -221,6 +221,8 @@ def asserted(text: str, kind: str = "any") -> str:
     if reading & {"count", "amount"}:
         for m in ESTIMATE.finditer(text):
             out = _blank(out, m.start(), m.end())
+    for a, b in _options_not_taken(text):
+        out = _blank(out, a, b)
     for a, b in spans:
         sentence = text[a:b]
         if sentence.rstrip().endswith("?") and not REQUEST.match(sentence):
@@ -241,6 +243,31 @@ def asserted(text: str, kind: str = "any") -> str:
                 if not _has_value(clause) and _hedges(clause):
                     out = _blank(out, a, b)  # "Probably — Thursday 15:30": the hedge stands for the sentence
                     break
+    return out
+
+
+CHOSEN = re.compile(
+    r"✅|✔|☑|(?<!not\s)(?<!un)\b(?:booked|confirmed|chosen|selected|picked|accepted|agreed|going\s+with|"
+    r"winner|signed)\b",
+    re.I,
+)
+
+
+def _options_not_taken(text: str) -> list[tuple[int, int]]:
+    """The rows of a table of options that are not the one taken: when some rows of a table are marked taken
+    ("booked", "✅ confirmed") and others are not, the others are offers, not statements."""
+    out: list[tuple[int, int]] = []
+    rows: list[tuple[int, int]] = []
+    at = 0
+    for line in [*text.split("\n"), ""]:
+        if " | " in line:
+            rows.append((at, at + len(line)))
+        else:
+            taken = [r for r in rows if CHOSEN.search(text, *r)]
+            if taken and len(taken) < len(rows):
+                out += [r for r in rows if r not in taken]
+            rows = []
+        at += len(line) + 1
     return out
 
 

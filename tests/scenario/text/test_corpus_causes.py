@@ -85,3 +85,16 @@ def test_a_count_of_a_noun_phrase_is_a_count_of_its_head_noun() -> None:
 def test_a_month_that_ends_a_sentence_does_not_make_the_next_number_a_day() -> None:
     assert holds("The office reopens on Thursday 7 January. 5 people on the rota.", count(5, "people"), CTX)
     assert not holds("We meet on January 5 with the team.", count(5, "people"), CTX)
+
+
+def test_the_rows_of_a_table_of_options_not_taken_are_offers() -> None:
+    table = (
+        "| Hotel | Rate | Status |\n|---|---|---|\n| Langham | USD 412 | over policy |\n"
+        "| Hyatt | USD 289 | **booked** |\n| Hampton | USD 219 | available |"
+    )
+    amount = {"mentions_amount": {"value": "289.00", "currency": "USD", "claimed": True}}
+    assert holds(table, amount, CTX)
+    assert not holds(table, {"mentions_amount": {"value": "412.00", "currency": "USD", "claimed": True}}, CTX)
+    # a table with no row marked taken states every row
+    plain = table.replace("**booked**", "available")
+    assert holds(plain, {"mentions_amount": {"value": "412.00", "currency": "USD", "claimed": True}}, CTX)
