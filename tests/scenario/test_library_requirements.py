@@ -154,6 +154,36 @@ CASES: dict[str, list[Case]] = {
                 )
             ),
         ),
+        Case(
+            "a-bug-listed-under-features",
+            False,
+            oracle(
+                body(
+                    "docs__create_document",
+                    "## Fixes\n- WEB-42: CSV export uses the wrong time zone\n",
+                    "- WEB-42: CSV export uses the wrong time zone\n## Fixes\n",
+                    field="content",
+                )
+            ),
+        ),
+        Case(
+            "bug-titles-in-other-words",
+            True,
+            oracle(
+                body(
+                    "docs__create_document",
+                    "CSV export uses the wrong time zone",
+                    "CSV exports now use the right time zone",
+                    field="content",
+                ),
+                body(
+                    "docs__create_document",
+                    "Avatar upload fails on Safari",
+                    "Avatar uploads work again on Safari",
+                    field="content",
+                ),
+            ),
+        ),
     ],
     "travel": [
         Case(
