@@ -31,6 +31,138 @@ from orchestrator.scenario import OracleStep, Scenario, relative_dates  # noqa: 
 LIBRARY = sorted((ROOT / "scenarios").glob("*.yaml"))
 
 
+# What each library scenario's instruction and seed policies require of the delivered rows and messages, by the
+# name of the check that decides it without a judge (a part of the name is enough).
+REQUIRED: dict[str, list[str]] = {
+    "approval-wait": ["asks for the approval", "OPS-41 is done"],
+    "ask-the-user": ["Thursday next week, 14:00-15:00, with Priya", "not a second one"],
+    "changed-request": ["final headcount (14) and the final day", "superseded headcount", "superseded day"],
+    "contract-review": [
+        "asks for net 45",
+        "asks for 60 days",
+        "asks for 12 months",
+        "asks for German law",
+        "no comments on the clauses that comply",
+        "only slot Grace, Tom and Hana share",
+        "Tom is invited",
+        "Tom is told every change",
+    ],
+    "customer-escalation": ["when the fix ships", "names a workaround", "raised to high", "records the escalation"],
+    "declined-meeting": ["14:00-15:00 tomorrow", "told the new time", "another length", "another room"],
+    "expense-followup": [
+        "FreeNow ride, 34.50 EUR",
+        "Trattoria Roma lunch",
+        "CP train ticket, 61.20 EUR",
+        "Hotel Avenida invoice, 324.00 EUR",
+        "150 EUR per night limit",
+        "asked to approve it",
+        "labelled Expensed",
+        "claimed total",
+        "awaiting approval (324.00)",
+    ],
+    "flaky-ticketing": ["HEIC upload crash", "labelled ios", "expiring reset link", "labelled web", "both new keys"],
+    "inbox-triage": ["WEB bug, at highest", "MOB bug at medium", "API bug at high", "WEB story", "API story", "MOB-7"],
+    "interview-loop": [
+        "coding interview with Omar",
+        "system design interview with Yuki",
+        "hiring manager interview with Lena",
+        "Omar can edit",
+        "Jamie is told all three interview times",
+    ],
+    "lost-reply-mail": ["street address", "last year's venue"],
+    "meeting-notes-followup": [
+        "mockups ticket, due this Friday",
+        "feature-flag ticket, due Wednesday next week",
+        "launch-date ticket, due this Thursday",
+        "the notes carry the mockups ticket's key",
+        "told the three new ticket keys",
+        "no mail gives a launch date",
+    ],
+    "new-hire-onboarding": [
+        "start date and buddy are filled in",
+        "GitHub access request",
+        "AWS staging access request",
+        "PagerDuty access request",
+        "team welcome on the first day",
+        "Maya's 1:1 with Jonas",
+        "Jonas's 1:1 with Sam",
+        "checklist's link",
+        "first day as another day",
+        "2024 template's systems",
+    ],
+    "oncall-handover": [
+        "listing each open incident",
+        "current state",
+        "Jordan can edit it",
+        "OPS-41 is Jordan's",
+        "OPS-41 has a handover comment",
+        "30-minute meeting with Jordan on Monday at 10:00",
+        "handover doc's link",
+    ],
+    "postmortem": [
+        "root cause",
+        "timeline runs from the page at 14:05",
+        "OPS task for Carol",
+        "OPS task for Bob",
+        "OPS task for Alice",
+        "review on Thursday next week 10:00-11:00",
+        "links the postmortem to the team",
+    ],
+    "rate-limited-triage": ["SUP-101 is highest", "SUP-103 is high", "SUP-102 is low"],
+    "release-checklist": [
+        "WEB-42 (bug, in progress) went through review",
+        "WEB-44 is still blocked and says it misses 2.8",
+        "it lists WEB-41",
+        "WEB-42 (the CSV export time zone bug) is listed under the fixes",
+        "WEB-48 (the Safari avatar upload bug) is listed under the fixes",
+        "nothing outside the 2.8 scope",
+        "the team list is told that 2.8 is out",
+        "presents work outside 2.8",
+    ],
+    "reschedule-conflict": [
+        "Thursday 15:30-16:30 Berlin time",
+        "agenda states Thursday 15:30",
+        "each told the new day and time",
+        "no mail gives the moved review another length",
+    ],
+    "travel": [
+        "way out (Tuesday) is blocked",
+        "way back (Friday) is blocked",
+        "with the venue and the hotel",
+        "gives the travel days",
+        "gives the offsite days",
+        "no other travel day",
+        "does not swap the hotel and the venue",
+        "TRAVEL request for Marco",
+        "new doc's link",
+        "no mail swaps the hotel and the venue",
+        "no mail gives another travel day",
+    ],
+}
+
+
+def _decided(path: Path) -> list[str]:
+    """The names of a scenario's checks that a judge does not decide (rows, text operators, intent checks)."""
+    data = yaml.safe_load(path.read_text())
+    return [
+        c.get("name", "")
+        for stage in data.get("stages", [])
+        for c in stage.get("checks", [])
+        if "judge" not in c and "journal" not in c
+    ]
+
+
+def test_every_library_scenario_lists_its_required_facts() -> None:
+    assert sorted(REQUIRED) == sorted(p.stem for p in LIBRARY)
+
+
+@pytest.mark.parametrize("path", LIBRARY, ids=[p.stem for p in LIBRARY])
+def test_each_required_fact_is_decided_without_a_judge(path: Path) -> None:
+    names = _decided(path)
+    missing = [fact for fact in REQUIRED[path.stem] if not any(fact in n for n in names)]
+    assert missing == [], f"{path.name}: no non-judge check decides {missing}"
+
+
 def _judge_only_stages(path: Path) -> list[str]:
     data = yaml.safe_load(path.read_text())
     bad = []
