@@ -445,16 +445,16 @@ UNTRUSTED_ISOLATION = (
 
 
 def untrusted_reason(verdict: Any) -> str | None:
-    """Why an episode's verdict is not to be trusted because of how its agent ran, or None: its agent, a command
-    (`cmd:`), ran with isolation none, so it could read the scenario's checks and the record key. Judged from every
-    field that says so (`episode.untrusted`, `episode.isolation`, the agent's label), so a record that drops one of
-    them is still untrusted; in-process agents (oracle, noop, model agents) run no foreign code and record isolation
-    none too."""
+    """Why a record (an episode's verdict, a summary) is not to be trusted, or None: it was sealed with a key an
+    agent without isolation could read (`orchestrator.record_keys.exposure`: whatever the record says), or its
+    agent, a command (`cmd:`), ran with isolation none, judged from every field that says so (`episode.untrusted`,
+    `episode.isolation`, the agent's label); in-process agents (oracle, noop, model agents) run no foreign code and
+    record isolation none too."""
+    if exposed := exposure(sealing_key(verdict.get("digest") if isinstance(verdict, dict) else None)):
+        return exposed  # an episode's or a summary's
     episode = verdict.get("episode") if isinstance(verdict, dict) else None
     if not isinstance(episode, dict):
         return None
-    if exposed := exposure(sealing_key(verdict.get("digest"))):
-        return exposed
     if episode.get("untrusted"):
         return str(episode["untrusted"])
     agent = episode.get("agent")

@@ -207,9 +207,22 @@ def _parse(raw: bytes) -> dict[str, dict[str, Any]]:
     return {k: v for k, v in keys.items() if isinstance(v, dict)} if isinstance(keys, dict) else {}
 
 
+_read: dict[str, tuple[tuple[int, int, int], dict[str, dict[str, Any]]]] = {}
+
+
 def ledger() -> dict[str, dict[str, Any]]:
-    """The key ledger: key id to {public, added_at, retired_at?, exposed_at?, why?} (empty when there is none)."""
-    return _parse(_ledger_bytes())
+    """The key ledger: key id to {public, added_at, retired_at?, exposed_at?, why?} (empty when there is none).
+    Read again only when the file changed (its inode, size or modification time)."""
+    path = ledger_path()
+    try:
+        info = path.stat()
+    except OSError:
+        return {}
+    stamp = (info.st_ino, info.st_size, info.st_mtime_ns)
+    hit = _read.get(str(path))
+    if hit is None or hit[0] != stamp:
+        hit = _read[str(path)] = (stamp, _parse(_ledger_bytes()))
+    return {k: dict(v) for k, v in hit[1].items()}
 
 
 def _write(keys: dict[str, dict[str, Any]]) -> None:
@@ -222,11 +235,11 @@ def _write(keys: dict[str, dict[str, Any]]) -> None:
 
 
 def _enter(key: SigningKey, **fields: str) -> None:
-    """Put `key`'s public half in the ledger (with `fields`), under its lock."""
+    """Put `key`'s public half in the ledger (with `fields` it does not have yet), under its lock."""
     with _locked():
-        keys = ledger()
+        keys = _parse(_ledger_bytes())  # read afresh under the lock
         entry = keys.get(key.id) or {"public": _public_bytes(key.private.public_key()).hex(), "added_at": now()}
-        keys[key.id] = {**entry, **fields}
+        keys[key.id] = {**fields, **entry}  # a key's first exposure stands
         _write(keys)
 
 
@@ -268,13 +281,14 @@ def sign(payload: bytes) -> tuple[str, str]:
 
 
 def _public_key(key: str) -> Ed25519PublicKey | None:
-    """The public half of key `key`: the record key's own, else (this machine's own keys only) the ledger's."""
+    """The public half of key `key`: the record key's own, else the ledger's (with an operator's key, only an
+    exposed key's: its records check, and are untrusted)."""
     current = _from_material(record_key())
     if current.id == key:
         return current.private.public_key()
-    if operator_key() is not None:
-        return None
     entry = ledger().get(key)
+    if operator_key() is not None and entry is not None and "exposed_at" not in entry:
+        return None
     try:
         return Ed25519PublicKey.from_public_bytes(bytes.fromhex(str(entry["public"]))) if entry else None
     except (KeyError, ValueError):
@@ -309,22 +323,23 @@ def retired_any() -> bool:
 # -- an agent without isolation ------------------------------------------------------
 
 
-def _retire_own() -> None:
-    """Retire this machine's own key: its public half stays in the ledger, its file is deleted."""
+def _retire_own(exposed: str | None = None) -> None:
+    """Retire this machine's own key: its public half stays in the ledger (marked exposed when `exposed` says why),
+    its file is deleted. Both the key this process holds and the one in the file, when they differ."""
     path = key_path()
     with _locked():
-        material = _keys.pop(str(path), None)
-        if material is None and path.is_file():
-            try:
-                material = _read_key(path)
-            except (OSError, RecordKeyError):
-                material = None
-        keys = ledger()
-        if material is not None:
+        held = _keys.pop(str(path), None)
+        try:
+            found = _read_key(path) if path.is_file() else None
+        except (OSError, RecordKeyError):
+            found = None
+        keys = _parse(_ledger_bytes())  # read afresh under the lock
+        for material in {m for m in (held, found) if m is not None}:
             key = _from_material(material)
             entry = keys.get(key.id) or {"public": _public_bytes(key.private.public_key()).hex(), "added_at": now()}
-            keys[key.id] = {**entry, "retired_at": entry.get("retired_at") or now()}
-            _write(keys)
+            fields = {"retired_at": now()} | ({"exposed_at": now(), "why": exposed} if exposed else {})
+            keys[key.id] = {**fields, **entry}
+        _write(keys)
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
 
@@ -346,7 +361,7 @@ def unisolated(why: str) -> Iterator[SigningKey]:
     own = SigningKey("", Ed25519PrivateKey.generate())
     own = SigningKey(key_id(own.private.public_key()), own.private)
     _enter(own, exposed_at=now(), why=why)
-    before = ledger()
+    before = _parse(_ledger_bytes())
     token = _override.set(own)
     try:
         yield own
@@ -356,23 +371,25 @@ def unisolated(why: str) -> Iterator[SigningKey]:
 
 
 def _restore(before: dict[str, dict[str, Any]], why: str) -> None:
-    """Put back the ledger's entries as they were when the agent started; mark every key added since exposed, and
-    retire this machine's own key if it is one of them."""
+    """Put back the ledger's entries as they were when the agent started and mark every key added since exposed.
+    A key file of this machine's is one made since (the last was retired before the agent started): retired and
+    marked exposed. The operator's key, even one the agent replaced, is marked exposed."""
     with _locked():
-        keys = ledger()
+        keys = _parse(_ledger_bytes())  # read afresh under the lock
         added = {
             k: {**v, "exposed_at": v.get("exposed_at") or now(), "why": v.get("why") or why}
             for k, v in keys.items()
             if k not in before
         }
         _write({**added, **before})
-    if operator_key() is None and key_path().is_file():
-        try:
-            current = _from_material(_read_key(key_path())).id
-        except (OSError, RecordKeyError):
-            current = None
-        if current in added or current is None:
-            _retire_own()
+    try:
+        given = operator_key()
+    except RecordKeyError:
+        return  # an operator's key that no longer reads seals nothing
+    if given is not None:
+        _enter(_from_material(given), exposed_at=now(), why=why)
+    elif key_path().exists() or str(key_path()) in _keys:
+        _retire_own(exposed=why)
 
 
 T = TypeVar("T")

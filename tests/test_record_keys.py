@@ -38,6 +38,10 @@ for entry in data["keys"].values():
     entry.pop("exposed_at", None)
 data["keys"][planted.id] = {{"public": _public_bytes(planted.private.public_key()).hex(), "added_at": "2020-01-01"}}
 ledger.write_text(json.dumps(data))
+own = secrets.token_hex(32)  # and a key file of its own where the record key is looked for
+(stash / "own.key").write_text(own)
+Path({replace!r}).write_text(own + "\\n")
+Path({replace!r}).chmod(0o600)
 print("stole", sorted(p.name for p in stash.iterdir()))
 """
 
@@ -106,10 +110,14 @@ def machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     record_keys._keys.clear()
 
 
-def steal(tmp_path: Path, extra: tuple[str, ...] = ()) -> str:
+def steal(tmp_path: Path, extra: tuple[str, ...] = (), replace: Path | None = None) -> str:
+    """The agent: copies every key file it can read, plants a key of its own in the ledger and another in the key
+    file (`replace`, by default this machine's)."""
     script = tmp_path / "steal.py"
     keys = record_keys.key_path().parent
-    script.write_text(STEAL.format(root=str(ROOT), keys=str(keys), stash=str(tmp_path / "stolen"), extra=list(extra)))
+    replace = replace or record_keys.key_path()
+    script.write_text(STEAL.format(root=str(ROOT), keys=str(keys), stash=str(tmp_path / "stolen"), extra=list(extra),
+                                   replace=str(replace)))  # fmt: skip
     return f"cmd:{sys.executable} {script}"
 
 
@@ -131,11 +139,14 @@ def test_a_forged_unisolated_record_is_untrusted_and_earlier_isolated_ones_stay_
     assert "retired_at" in ledger[before] and "exposed_at" not in ledger[before]  # its records stay trusted
     assert all("exposed_at" in e for k, e in ledger.items() if k != before)  # the planted key and the episode's
 
-    forge(runs / "plain", stolen / "planted.key", monkeypatch)  # signed with the key it planted in the ledger
-    assert json.loads((runs / "plain" / "results.json").read_text())["episode"]["isolation"] == "unshare"
-    code, said = verdict(machine, runs / "plain")
-    assert code == 1 and "untrusted" in said and "exposed" in said, said
-    assert "untrusted" in listed(runs, "plain")
+    own = record_keys._from_material((stolen / "own.key").read_text().encode()).id
+    assert not record_keys.key_path().exists() and "exposed_at" in ledger[own]  # the key file it left: retired
+    for key in ("planted.key", "own.key"):  # the key it planted in the ledger, the one it put in the key file
+        forge(runs / "plain", stolen / key, monkeypatch)
+        assert json.loads((runs / "plain" / "results.json").read_text())["episode"]["isolation"] == "unshare"
+        code, said = verdict(machine, runs / "plain")
+        assert code == 1 and "untrusted" in said and "exposed" in said, said
+        assert "untrusted" in listed(runs, "plain")
 
     for name in ("oracle", "shared"):  # sealed before the unisolated run, by the retired key
         code, said = verdict(machine, runs / name)
@@ -159,12 +170,15 @@ def test_a_record_signed_with_a_stolen_key_the_agent_could_read_is_untrusted(
     runs = tmp_path / "runs"
     run(env, runs / "oracle", "oracle")
     assert verdict(env, runs / "oracle")[0] == 0
-    run(env, runs / "plain", steal(tmp_path, (str(given),)), "none")
-    forge(runs / "plain", tmp_path / "stolen" / "operator.key", monkeypatch)
-    for name in ("plain", "oracle"):
-        code, said = verdict(env, runs / name)
-        assert code == 1 and "untrusted" in said and "exposed" in said, said
-        assert "untrusted" in listed(runs, name)
+    run(env, runs / "plain", steal(tmp_path, (str(given),), replace=given), "none")
+    assert given.read_text().strip() == (tmp_path / "stolen" / "own.key").read_text()  # the agent replaced it
+    run(env, runs / "after", "oracle")  # sealed with the key the agent wrote into the operator's file
+    for key in ("operator.key", "own.key"):
+        forge(runs / "plain", tmp_path / "stolen" / key, monkeypatch)
+        for name in ("plain", "oracle", "after"):
+            code, said = verdict(env, runs / name)
+            assert code == 1 and "untrusted" in said and "exposed" in said, said
+            assert "untrusted" in listed(runs, name)
 
 
 def test_a_legacy_hmac_seal_under_a_stolen_key_is_not_trusted(

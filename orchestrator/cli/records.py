@@ -78,9 +78,9 @@ def verify_digest_command(
 ) -> None:
     """Check each record's seal: that an episode's verdict (results.json), trace.jsonl, journal, agent.log,
     messages.json and mcp.json, and a repeat's or suite's totals, are the ones sealed together under this machine's
-    record key (HMAC-SHA256), in the folder and run they were written in. Exits 1 on any edit, on a record copied
+    record key (Ed25519), in the folder and run they were written in. Exits 1 on any edit, on a record copied
     from another episode's folder or run, on an unsealed record, and on an episode whose agent ran with
-    --isolation none (untrusted, whatever its record says)."""
+    --isolation none or a record sealed with a key such an agent could read (untrusted, whatever it says)."""
     from rich.markup import escape
 
     from orchestrator.record import (
@@ -104,7 +104,7 @@ def verify_digest_command(
         for record in found:
             episode = record.kind == EPISODE
             problems = verify_digest(record.folder) if episode else verify_summary(record.folder)
-            untrusted = untrusted_reason(record.data) if episode and not problems else None
+            untrusted = None if problems else untrusted_reason(record.data)
             bad += bool(problems or untrusted)
             colour = "yellow" if problems and problems[-1].startswith((UNSEALED, UNBOUND)) else "red"
             what = "" if episode else f"{record.kind} "
