@@ -19,19 +19,24 @@ runner enters `unisolated()`:
   whatever it claims (`isolation: unshare`, no `untrusted`);
 - when the episode is sealed, the ledger is put back as it was when the agent started (an entry the agent edited
   or deleted is restored) and every key that came into it meanwhile (one the agent planted, or one a concurrent run
-  made while the agent could read it) is marked exposed; this machine's key, if it is one of them, is retired.
+  made while the agent could read it) is marked exposed; a key file the agent left where this machine's key is
+  looked for is retired and marked exposed, and an operator's key file it rewrote is marked exposed too.
 
 `exposure(key id)` says why a record sealed with that key is untrusted (None: it is not).
 
-The guarantee, precisely: a record passes `check` and has no `exposure` only if it was signed with a private key
-that no agent without isolation could read, provided no process of such an agent outlives its episode. That proviso
-is the limit of running an agent as the same user as the orchestrator (isolation none): such an agent can kill its
-reaper and leave a process that later reads a key made after its run, rewrites the ledger after it was restored,
-or edits the orchestrator's own code; no file or key on the machine is out of its reach. Only running the agent as
-another user (isolation bwrap or unshare, where it runs as nobody and sees none of this folder) closes that. A copy
-of the key file made elsewhere (compose's secrets folder) is exposed with the file and is not retired with it: run
-images/secrets.sh again after an unisolated run. Records sealed with HMAC-SHA256 before records were signed still
-check under the key they were made with, and not once it is retired.
+The guarantee, precisely. An agent without isolation runs as the same user as the orchestrator, so nothing on the
+machine is out of its reach while it runs; what is sound is what it can no longer reach afterwards. A record that
+`check`s under a key with no `exposure` was signed by a private key that (1) existed on this machine only while no
+agent without isolation was running, or (2) is this machine's own key of before such an agent ran, retired (deleted)
+before it started, provided that agent did not read the private key from the memory of the orchestrator process
+that had sealed with it (an orchestrator process that runs such an agent after sealing with a key may still hold it
+in memory), and that no process of that agent outlived its episode. Such a process (it can kill the `none` tier's
+reaper) can read a key made after its run, rewrite the ledger after it was restored, or edit the orchestrator's own
+code; only running the agent as another user (isolation bwrap or unshare: it runs as nobody and sees none of this
+folder) closes that, and a record made with isolation none says so (`orchestrator.record.untrusted_reason`). A key
+given by the operator is not retired, only marked exposed, and a copy of the key file kept elsewhere (compose's
+secrets folder) is exposed with it and not retired: run images/secrets.sh again after an unisolated run. Records
+sealed with HMAC-SHA256, before records were signed, check under the key they were made with until it is retired.
 
 May import: nothing of the project (the standard library and `cryptography`).
 """
