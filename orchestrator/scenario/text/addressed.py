@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from datetime import date, datetime, time
+from zoneinfo import ZoneInfo
 
 from orchestrator.scenario.text.parse import clauses, parse
 
@@ -94,6 +96,10 @@ def addressed_to(text: str, zone: str, name: str, others: Mapping[str, str] | No
         mine += [_in_zone(p, zone) for p in pieces.get(name, [])]
     if named_anywhere and any(CLOCK.search(p) for p in mine):
         return "\n".join(mine)
+    if others:
+        theirs = _in_their_zone(own, zone)
+        if theirs:  # "11:00 Berlin, 12:00 in Kyiv, 14:00 in Tbilisi": what tells them is the time in their zone
+            return "\n".join(theirs)
     rest = []
     for a, b in parsed.sentences:  # the message's own times, without those addressed to others
         sentence = own[a:b]
@@ -104,6 +110,32 @@ def addressed_to(text: str, zone: str, name: str, others: Mapping[str, str] | No
                     sentence = sentence.replace(piece, " " * len(piece), 1)
         rest.append(sentence)
     return _in_zone("\n".join(rest), zone)
+
+
+def _in_their_zone(text: str, zone: str) -> list[str]:
+    """The times a text gives in the recipient's own zone (by its place or abbreviation), each written with its
+    date: a conversion for them, when the text gives several zones' times and names none of its recipients."""
+    from orchestrator.scenario.text.dates import find_dates
+    from orchestrator.scenario.text.times import find_times
+    from orchestrator.scenario.text.zones import as_tzinfo
+
+    mentions = find_times(text, date.today())
+    days = find_dates(text, date.today())
+    zoned = [m for m in mentions if m.zone is not None and not m.set_aside and not m.range_end]
+    if len(zoned) < 2 or len({str(m.zone) for m in zoned}) < 2:
+        return []
+    local = ZoneInfo(zone)
+    out = []
+    for m in zoned:
+        day = (m.dates or [date.today()])[0]
+        noon = datetime.combine(day, time(12))
+        if as_tzinfo(m.zone).utcoffset(noon) == local.utcoffset(noon) and m.dates is not None:
+            said = [d for d in days if d.dates == m.dates]  # the date as written: read again on the message's clock
+            before = [d for d in said if d.start < m.start]
+            written = (before[-1] if before else said[0]).text if said else day.isoformat()
+            clock = " or ".join(t.strftime("%H:%M") for t in m.times)
+            out.append(f"{written} {clock} {zone}" if len(m.times) == 1 else f"{written} {m.text.strip()}")
+    return out
 
 
 def _owned(text: str, a: int, b: int, found: Mapping[str, list[int]]) -> dict[str, list[str]]:

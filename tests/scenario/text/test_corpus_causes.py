@@ -98,3 +98,16 @@ def test_the_rows_of_a_table_of_options_not_taken_are_offers() -> None:
     # a table with no row marked taken states every row
     plain = table.replace("**booked**", "available")
     assert holds(plain, {"mentions_amount": {"value": "412.00", "currency": "USD", "claimed": True}}, CTX)
+
+
+def test_a_recipient_is_told_the_time_given_in_their_zone() -> None:
+    from orchestrator.verify.told import _text
+
+    body = "Hi Olena, hi Giorgi,\n\nPlanning call: Thursday 5 March, 15:30 Berlin, 16:30 in Kyiv, 17:30 in Tbilisi."
+    others = {"Olena Shevchenko": "Europe/Kyiv"}
+    # 15:30 Berlin is 18:30 in Tbilisi: the message tells Giorgi a wrong time, though it states the meeting's time
+    assert not holds(_text({"body": body}, "Asia/Tbilisi", "Giorgi Beridze", others), CLAIMED, CTX)
+    right = body.replace("17:30 in Tbilisi", "18:30 in Tbilisi")
+    assert holds(_text({"body": right}, "Asia/Tbilisi", "Giorgi Beridze", others), CLAIMED, CTX)
+    assert holds(_text({"body": body}, "Europe/Kyiv", "Olena Shevchenko", {"Giorgi Beridze": "Asia/Tbilisi"}),
+                 CLAIMED, CTX)  # fmt: skip
