@@ -47,7 +47,13 @@ REQUIRED: dict[str, list[str]] = {
         "Tom is invited",
         "Tom is told every change",
     ],
-    "customer-escalation": ["when the fix ships", "names a workaround", "raised to high", "records the escalation"],
+    "customer-escalation": [
+        "when the fix ships",
+        "another shipping day",
+        "names a workaround",
+        "raised to high",
+        "records the escalation",
+    ],
     "declined-meeting": ["14:00-15:00 tomorrow", "told the new time", "another length", "another room"],
     "expense-followup": [
         "FreeNow ride, 34.50 EUR",
@@ -233,6 +239,30 @@ CASES: dict[str, list[Case]] = {
     ],
     "oncall-handover": [
         Case("reference-passes-without-a-judge", True, oracle()),
+    ],
+    "customer-escalation": [
+        Case(
+            "ps-gives-another-shipping-day",
+            False,
+            oracle(
+                body(
+                    "mail__reply",
+                    "Best,\nMira",
+                    "Best,\nMira\n\nP.S. Correction: 4.12.2 now ships on {{ next thursday | human }}.",
+                )
+            ),
+        ),
+        Case(
+            "reply-says-when-tom-needs-it-too",
+            True,
+            oracle(
+                body(
+                    "mail__reply",
+                    "Best,\nMira",
+                    "I know you need the report by {{ next friday | human }}.\n\nBest,\nMira",
+                )
+            ),
+        ),
     ],
     "declined-meeting": [
         Case(
