@@ -178,7 +178,7 @@ def bwrap_problem() -> str | None:
     if host_user and shutil.which("setpriv") is None:
         return "setpriv is not installed (Debian/Ubuntu: apt-get install util-linux); as root it makes the agent an unprivileged user"
     prefix = setpriv_prefix() if host_user else []
-    check = f'test "$(id -u)" = {NOBODY} && ! ls /root /home /var /srv /opt /mnt 2>/dev/null'
+    check = f'PATH={SYSTEM_PATH}; test "$(id -u)" = {NOBODY} && ! ls /root /home /var /srv /opt /mnt 2>/dev/null'
     return _probe(
         [bwrap, *base_bwrap(host_user), *system_bwrap(), "--remount-ro", "/", *prefix, "/bin/sh", "-c", check], "bwrap"
     )
@@ -359,8 +359,9 @@ def unshare_problem() -> str | None:
         return f"{', '.join(missing)} not installed (Debian/Ubuntu: apt-get install util-linux mount)"
     host_user = host_user_mode()
     expect = NOBODY if host_user else 0
+    # The caller's PATH may name folders the sandbox does not show (a link farm in a venv): the probe names its own.
     check = (
-        f'test "$(id -u)" = {expect} && test "$$" = 1 && ! touch /etc/.clawgym-probe 2>/dev/null '
+        f'PATH={SYSTEM_PATH}; test "$(id -u)" = {expect} && test "$$" = 1 && ! touch /etc/.clawgym-probe 2>/dev/null '
         "&& ! ls /root /home /var /srv /opt /mnt 2>/dev/null"
     )
     with tempfile.TemporaryDirectory(prefix="clawgym-probe-") as folder:

@@ -68,3 +68,21 @@ def test_unshare_without_root_confines_the_command(folders: dict[str, Path]) -> 
     assert "THE-ANSWER" not in out and not (cwd / "planted").exists()
     assert "nested-refused" in out and "mount-refused" in out
     assert "\n0\n" in out  # a /tmp of its own, empty
+
+
+def test_the_probes_work_when_path_names_only_a_folder_the_sandbox_does_not_show(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """CI takes bwrap off PATH with a link farm of the system's programs in the venv: PATH then names no system folder,
+    and the sandbox (an allow-list) does not show the farm to a probe. `auto` must still find unshare."""
+    from orchestrator.agents.isolation import bwrap_problem, unshare_problem
+
+    farm = Path(tempfile.mkdtemp(prefix="clawgym-farm-", dir="/var/tmp"))
+    try:
+        for name in {p.name for p in [*Path("/usr/bin").iterdir(), *Path("/bin").iterdir()]} - {"bwrap"}:
+            (farm / name).symlink_to(Path("/usr/bin", name) if Path("/usr/bin", name).exists() else Path("/bin", name))
+        monkeypatch.setenv("PATH", f"{farm}:/usr/local/sbin:/usr/sbin:/sbin")
+        assert unshare_problem.__wrapped__() is None
+        assert "bwrap is not installed" in (bwrap_problem.__wrapped__() or "")
+    finally:
+        shutil.rmtree(farm, ignore_errors=True)
