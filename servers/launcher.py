@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> None:
             _report({"exited": pid, "code": os.waitstatus_to_exitcode(status)})
 
     while True:
-        ready = select.select([control, wake_read], [], [])[0]
+        ready = select.select([control, wake_read], [], [])[0]  # type: ignore[type-var]  # a socket and a pipe's fd, both selectable
         if wake_read in ready:
             os.read(wake_read, 512)
             reap(block=False)

@@ -135,7 +135,7 @@ def extras(ctx: ProbeContext) -> list[Probe]:
             continue
         saved = f"_noted{step.origin}"
         read = Step("get_event", {"event_id": event}, save=saved)
-        note = Computed(lambda s, n=saved: f"{(s[n].get('description') or '').rstrip()}\n\n{NOTE}".strip())
+        note = Computed(lambda s, n=saved: f"{(s[n].get('description') or '').rstrip()}\n\n{NOTE}".strip())  # type: ignore[misc]  # a default argument binds this step's name
         write = Step("update_event", {"event_id": event, "description": note})
         return [Probe("extra-description-note", f"a note appended to the description of {event}", append=[read, write])]
     return []

@@ -32,7 +32,7 @@ import secrets
 import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 import uvicorn
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
@@ -215,7 +215,7 @@ class BodyNotJson(ValueError):
 
 def admin_plane(request: Request) -> SandboxAdmin:
     """The admin service of the server that got `request` (see `build_http_app`)."""
-    return request.app.state.admin  # type: ignore[no-any-return]
+    return cast(SandboxAdmin, request.app.state.admin)
 
 
 def known(request: Request) -> str:

@@ -98,7 +98,7 @@ def bounded(
         if isinstance(node, str):
             return node if len(node) <= string_limit else _cut_string(node, string_limit)
         if isinstance(node, dict):
-            items = list(node.items())
+            items: list[Any] = list(node.items())
             out = {str(k): cut(v) for k, v in items[:list_limit]}
             if len(items) > list_limit:
                 rest = json.dumps(dict(items), default=str, sort_keys=True)

@@ -51,7 +51,7 @@ from pydantic import ValidationError
 try:  # how the SDK writes a tool's result as text content (`convert_result`); without it, `convert_result` itself
     from mcp.server.mcpserver.utilities.func_metadata import _convert_to_content as _to_content
 except ImportError:  # pragma: no cover - another SDK version
-    _to_content = None
+    _to_content = None  # type: ignore[assignment]  # this SDK has no converter: results are written without it
 
 from servers.core import faults
 from servers.core.app import App, ToolDef
@@ -497,6 +497,7 @@ class SandboxMiddleware:
         changes how the tool runs (latency, lost_reply, stale_read), else None."""
         plan, state = sandbox.faults, sandbox.fault_state
         clock, now = sandbox.now(), wall.timestamp()
+        rule: faults.FaultRule | None  # a rule of the plan, or None: no fault drawn
         if state.down is not None and state.down.left(clock, now) > 0:
             rule = next(
                 (r for r in plan.rules if r.kind == "unavailable"), faults.FaultRule(kind="unavailable", calls=[1])

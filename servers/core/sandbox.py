@@ -74,8 +74,8 @@ class Seeded:
     def of(cls, app: App, db: sqlite3.Connection) -> Seeded:
         return cls(
             max_rowids={name: db.execute(f'SELECT max(rowid) FROM "{name}"').fetchone()[0] or 0 for name in app.tables},
-            meta=[tuple(r) for r in db.execute("SELECT key, value FROM _meta ORDER BY rowid")],  # type: ignore[misc]
-            counters=[tuple(r) for r in db.execute("SELECT prefix, n FROM _counters ORDER BY rowid")],  # type: ignore[misc]
+            meta=[(k, v) for k, v in db.execute("SELECT key, value FROM _meta ORDER BY rowid")],
+            counters=[(p, n) for p, n in db.execute("SELECT prefix, n FROM _counters ORDER BY rowid")],
         )
 
 
@@ -214,9 +214,9 @@ class Sandbox:
                     SEED_IMAGES.put(app, sandbox.seed_key, sandbox._image, cost_s=time.thread_time() - started)
                     sandbox._seeded_state = Seeded.of(app, conn)
             else:
-                image = connect(directory / "seed.db")
-                conn.backup(image)
-                image.close()
+                file = connect(directory / "seed.db")
+                conn.backup(file)
+                file.close()
         except BaseException:
             conn.close()
             raise

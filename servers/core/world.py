@@ -139,7 +139,7 @@ def event_rows(
             for p in exc.problems:
                 parts = list(p.parts or [])
                 if len(parts) >= 2 and parts[0] in add and isinstance(parts[1], int):
-                    parts[1] -= len(seed.get(parts[0]) or [])  # name the event's own row
+                    parts[1] -= len(seed.get(parts[0]) or [])  # type: ignore[arg-type]  # parts[0] is one of `add`'s keys, a table name; name the event's own row
                     loc = ".".join(str(x) for x in ["add", *parts])
                 else:
                     loc = p.loc

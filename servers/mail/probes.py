@@ -145,7 +145,7 @@ def rewrites(ctx: ProbeContext) -> list[Probe]:
                 before.append(Step("get_message", {"message_id": args["in_reply_to"]}, save=original))
                 args["to"], copied = _reply_all_recipients(original, ctx.persona.email)
                 extra = list(args.get("cc", []))
-                args["cc"] = Computed(lambda saved, c=copied, e=extra: [*c.fn(saved), *e])
+                args["cc"] = Computed(lambda saved, c=copied, e=extra: [*c.fn(saved), *e])  # type: ignore[misc]  # default arguments bind this step's values
             elif args.get("cc") or args.get("bcc"):
                 # A draft with only copies gets no `to` filled in: address it to whom the reply would go.
                 original = f"_original{step.origin}"
@@ -160,7 +160,7 @@ def rewrites(ctx: ProbeContext) -> list[Probe]:
             Probe(
                 "draft-send",
                 f"{step.tool} (step {step.origin}) as create_draft + send_draft",
-                replace={step.origin: calls},
+                replace={step.origin: calls},  # type: ignore[dict-item]  # the reference solution's steps all carry their origin
             )
         )
     return out
@@ -215,7 +215,7 @@ def _reply_as_new_mail(step: Step, me: str) -> Probe:
     return Probe(
         "channel-new-mail",
         f"reply (step {step.origin}) sent as a new mail to the same people",
-        replace={step.origin: calls},
+        replace={step.origin: calls},  # type: ignore[dict-item]  # the reference solution's steps all carry their origin
     )
 
 
@@ -237,7 +237,7 @@ def _mail_as_reply(ctx: ProbeContext, step: Step) -> Probe | None:
     return Probe(
         "channel-reply",
         f"{step.tool} (step {step.origin}) sent as a reply to {newest['id']}",
-        replace={step.origin: [Step("reply", args, save=step.save, origin=step.origin)]},
+        replace={step.origin: [Step("reply", args, save=step.save, origin=step.origin)]},  # type: ignore[dict-item]  # the reference solution's steps all carry their origin
     )
 
 
@@ -261,7 +261,7 @@ def _forward_as_quote(step: Step) -> Probe:
     return Probe(
         "channel-quote",
         f"forward (step {step.origin}) sent as a new mail quoting the original",
-        replace={step.origin: calls},
+        replace={step.origin: calls},  # type: ignore[dict-item]  # the reference solution's steps all carry their origin
     )
 
 
@@ -283,7 +283,7 @@ def _merged(ctx: ProbeContext) -> list[Probe]:
                 "channel-merge",
                 f"{len(same)} mails (steps {', '.join(str(s.origin) for s in same)}) sent as "
                 f"one mail to {len(set(people))} people",
-                replace=replace,
+                replace=replace,  # type: ignore[arg-type]  # the steps were taken with an origin (not None) above
             )
         )
     return out

@@ -663,7 +663,7 @@ def update_draft(
     changes: dict[str, Any] = {}
     if to is not None or cc is not None or bcc is not None:
         new = {"to": to, "cc": cc, "bcc": bcc}
-        changes.update(_recipients(*(draft[f] if new[f] is None else new[f] for f in ("to", "cc", "bcc"))))
+        changes.update(_recipients(*(draft[f] if new[f] is None else new[f] for f in ("to", "cc", "bcc"))))  # type: ignore[arg-type]  # a draft's stored recipients are lists of addresses
     if subject is not None:
         changes["subject"] = subject
     if body is not None:
