@@ -82,7 +82,7 @@ class View:
 
 def system_entries() -> list[tuple[Path, str | None]]:
     """(folder, its link target or None) for each of `SYSTEM_DIRS` this machine has."""
-    found = []
+    found: list[tuple[Path, str | None]] = []
     for folder in SYSTEM_DIRS:
         if folder.is_symlink():
             found.append((folder, os.readlink(folder)))

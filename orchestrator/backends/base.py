@@ -319,7 +319,7 @@ class Backend(ABC):
     async def __aenter__(self) -> Backend:
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
+    async def __aexit__(self, *exc: object) -> bool | None:
         await self.close()
 
 

@@ -80,6 +80,7 @@ if TYPE_CHECKING:
     from orchestrator.backends import Backend
     from orchestrator.run.runner import RunOptions, RunRecord
     from orchestrator.run.select import Selection
+    from orchestrator.run.suite import SuiteOptions
     from orchestrator.scenario import Scenario
     from orchestrator.verify.judge import Judge
 
@@ -184,7 +185,7 @@ class RunSettings:
     workers: int | None = None
     """Worker processes for in-process episodes (`orchestrator.run.pool`): None for one per core, 1 for none."""
 
-    def run_options(self, out: Path) -> RunOptions:
+    def run_options(self, out: Path) -> SuiteOptions:
         """The runner's options for a run into `out` (one scenario's, or a suite's as `SuiteOptions`)."""
         from orchestrator.run.suite import SuiteOptions
 
@@ -440,7 +441,7 @@ def run_suite_of(
                     backend_impl,
                     hidden_agent,
                     options,
-                    progress,  # type: ignore[arg-type]
+                    progress,
                     notify=lambda m: err.print(m, highlight=False),
                     judge=settings.judge,
                     run_one=episode_runner(backend_impl),

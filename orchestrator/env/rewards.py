@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from orchestrator.env.actions import ToolCall
 from orchestrator.env.schema import Observation, StepResult
@@ -81,8 +81,10 @@ async def read_fresh(ep: OpenEpisode) -> list[dict[str, Any]]:
     ep.seen.update(_entry_key(e) for e in fresh)
     ep.journal = journal
     if ep.step_rewards:
-        for app in sorted({e.get("app") for e in fresh if e.get("changes")}):
-            endpoint = ep.episode.endpoints.get(app)  # type: ignore[arg-type]
+        for app in sorted(
+            cast(set[str], {e.get("app") for e in fresh if e.get("changes")})
+        ):  # entries with changes name their app
+            endpoint = ep.episode.endpoints.get(app)
             if endpoint is not None:
                 ep.state[app] = await endpoint.snapshot(ep.episode.sandbox_id)
     return fresh

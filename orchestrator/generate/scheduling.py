@@ -43,7 +43,7 @@ def fill(
 ) -> list[dict[str, Any]]:
     """Busy blocks that leave `keep` the only time in `window` when the persona and `guests` are all free."""
     free = world.free_windows(guests, window)
-    blocks = []
+    blocks: list[dict[str, Any]] = []
     for n, (s, e) in enumerate(free):
         for piece in ((s, min(e, keep[0])), (max(s, keep[1]), e)):
             if piece[0] < piece[1]:

@@ -107,9 +107,9 @@ def facts(text: str, reader: Reader) -> list[Fact]:
             end = m.end() - (len(m.group(0)) - len(m.group(0).rstrip()))
             out.append(Fact("amount", start, end, text[start:end], (value, currency_code(m["c1"] or m["c2"]))))
             taken.append((start, end))
-    for value, start, end in find_counts(text):
+    for count, start, end in find_counts(text):
         if not _overlaps(start, end, taken):
-            out.append(Fact("count", start, end, text[start:end], value))
+            out.append(Fact("count", start, end, text[start:end], count))
     return sorted(out, key=lambda f: f.start)
 
 
@@ -249,7 +249,7 @@ WORDS = {"EUR": "euros", "USD": "dollars", "GBP": "pounds"}
 
 def _grouped(value: Decimal, group: str, point: str, cents: bool | None = None) -> str:
     whole, _, frac = f"{value:.2f}".partition(".")
-    parts = []
+    parts: list[str] = []
     while len(whole) > 3:
         parts.insert(0, whole[-3:])
         whole = whole[:-3]
@@ -380,9 +380,13 @@ def write(fact: Fact, k: int, reader: Reader) -> str:
     """`fact` in its `k`th form (the next one that applies); codes, links and ranges as they are."""
     if fact.ranged:
         return fact.text
-    forms: list[Any] = {"date": DATE_FORMS, "time": TIME_FORMS, "amount": AMOUNT_FORMS, "count": COUNT_FORMS}.get(
-        fact.kind, []
-    )
+    by_kind: dict[str, list[Any]] = {
+        "date": DATE_FORMS,
+        "time": TIME_FORMS,
+        "amount": AMOUNT_FORMS,
+        "count": COUNT_FORMS,
+    }
+    forms = by_kind.get(fact.kind, [])
     for step in range(len(forms)):
         form = forms[(k + step) % len(forms)]
         written = _apply(form, fact, reader)

@@ -31,7 +31,7 @@ import json
 import secrets
 import signal
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -407,7 +407,7 @@ class Gate(Protocol):
 
 
 async def _start_lazily(
-    tg: TaskGroup, indexes: Iterable[int], gates: tuple[Gate, ...], one: Callable[[int], Awaitable[None]]
+    tg: TaskGroup, indexes: Iterable[int], gates: tuple[Gate, ...], one: Callable[[int], Coroutine[Any, Any, None]]
 ) -> None:
     """Start `one(index)` for each index once each of `gates` has a free slot (released by `one` as it ends), so a
     run of a million episodes holds only the ones running, not a million waiting tasks. A suite's shared slots are

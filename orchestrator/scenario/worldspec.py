@@ -295,9 +295,9 @@ def problems(
         for r_index, rule in enumerate(person.mail):
             if "mail" in apps:
                 where_problems((*here, "mail", r_index, "match"), "mail", "messages", rule.match)
-        for r_index, rule in enumerate(person.tickets):
+        for r_index, ticket_rule in enumerate(person.tickets):
             if "tickets" in apps:
-                where_problems((*here, "tickets", r_index, "match"), "tickets", "comments", rule.match)
+                where_problems((*here, "tickets", r_index, "match"), "tickets", "comments", ticket_rule.match)
     return out
 
 

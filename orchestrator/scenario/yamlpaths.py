@@ -150,11 +150,11 @@ def load(path: Path) -> tuple[Any, dict[Path_, int]]:
             except yaml.YAMLError:  # not valid YAML: read again in pure Python, for the same error as ever
                 node, data = _compose(text, path, yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
-        line = exc.problem_mark.line + 1 if exc.problem_mark else None
-        raise YamlFileError(path, line, f"not valid YAML: {exc.problem}") from None
+        at = exc.problem_mark.line + 1 if exc.problem_mark else None
+        raise YamlFileError(path, at, f"not valid YAML: {exc.problem}") from None
     except yaml.YAMLError as exc:  # e.g. a control character the YAML reader refuses
-        line = text.count("\n", 0, exc.position) + 1 if isinstance(exc, yaml.reader.ReaderError) else None
-        raise YamlFileError(path, line, f"not valid YAML: {exc}") from None
+        at = text.count("\n", 0, exc.position) + 1 if isinstance(exc, yaml.reader.ReaderError) else None
+        raise YamlFileError(path, at, f"not valid YAML: {exc}") from None
     lines: dict[Path_, int] = {}
     if node is not None:
         _walk(node, (), lines)

@@ -313,8 +313,8 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
             if part is None:
                 return False
             source = part
-        verdict = leak_score(text, source, str(spec.get("public") or ""), int(spec.get("window", 3)))  # type: ignore[call-overload]
-        return verdict.leaks(float(spec.get("threshold", LEAK_THRESHOLD)), int(spec.get("min_shared", LEAK_MIN_SHARED)))  # type: ignore[call-overload]
+        leak = leak_score(text, source, str(spec.get("public") or ""), int(spec.get("window", 3)))  # type: ignore[call-overload]
+        return leak.leaks(float(spec.get("threshold", LEAK_THRESHOLD)), int(spec.get("min_shared", LEAK_MIN_SHARED)))  # type: ignore[call-overload]
     raise ValueError(f"unknown text operator {op!r}")
 
 
@@ -362,8 +362,8 @@ def _explain(op: str, text: str, wanted: object, spec: dict[str, object], zone: 
         source = str(wanted)
         if spec.get("section"):
             source = section(source, str(spec["section"])) or ""
-        verdict = leak_score(text, source, str(spec.get("public") or ""), int(spec.get("window", 3)))  # type: ignore[call-overload]
-        return f"it shares {len(verdict.shared)} word pairs ({verdict.score:.0%}) with the source" + (
-            f": {', '.join(verdict.shared[:6])}" if verdict.shared else ""
+        leak = leak_score(text, source, str(spec.get("public") or ""), int(spec.get("window", 3)))  # type: ignore[call-overload]
+        return f"it shares {len(leak.shared)} word pairs ({leak.score:.0%}) with the source" + (
+            f": {', '.join(leak.shared[:6])}" if leak.shared else ""
         )
     return None
