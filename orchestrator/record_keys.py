@@ -86,8 +86,12 @@ def now() -> str:
 def key_path() -> Path:
     """The file that keeps the record key when $CLAWGYM_RECORD_KEY is not set: $XDG_DATA_HOME/clawgym/record.key,
     by default ~/.local/share/clawgym/record.key (mode 0600, its folder 0700)."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "clawgym" / "record.key"
+    return _key_path(os.environ.get("XDG_DATA_HOME"), os.environ.get("HOME"))
+
+
+@functools.lru_cache(maxsize=8)
+def _key_path(data: str | None, home: str | None) -> Path:
+    return Path(data or str(Path.home() / ".local" / "share")) / "clawgym" / "record.key"
 
 
 def ledger_path() -> Path:
@@ -171,6 +175,7 @@ def key_id(public: Ed25519PublicKey) -> str:
     return hashlib.sha256(_public_bytes(public)).hexdigest()[:16]
 
 
+@functools.lru_cache(maxsize=8)
 def _from_material(material: bytes) -> SigningKey:
     private = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(material).digest())
     return SigningKey(key_id(private.public_key()), private)
