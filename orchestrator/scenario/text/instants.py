@@ -109,19 +109,6 @@ def restated(
     return restates(text, before, mentions[index], local, anchor, wanted)
 
 
-def converted(mention: TimeMention, holding: list[TimeMention], local: tzinfo, wanted: datetime) -> bool:
-    """Whether `mention` gives the wanted time in another zone than the one it is stated in ("Thursday 15:00 Paris;
-    Emma, 14:00 in London; Daniel, 9:00 in New York"): a conversion for someone, right or wrong, and no other time
-    for the same thing (a wrong one is read where the conversion is addressed, by a `told` check)."""
-    if mention.zone is None or not holding or mention.start < holding[0].start:
-        return False  # a conversion follows the time it converts: "8:00 New York ... 10:00 Santiago" unsays 8:00
-    theirs = as_tzinfo(mention.zone).utcoffset(wanted.replace(tzinfo=None))
-    return all(
-        theirs != (as_tzinfo(m.zone) if m.zone is not None else local).utcoffset(wanted.replace(tzinfo=None))
-        for m in holding
-    )
-
-
 def check_time(
     text: str, wanted: datetime, zone: str, now: datetime, also: Iterable[datetime] = (), day: bool = False
 ) -> TimeVerdict:
@@ -171,10 +158,8 @@ def check_time(
             continue
         if restated(text, mentions, index, local, wanted.date(), wanted):
             continue
-        if converted(mention, [m for m, ok in zip(mentions, stated, strict=True) if ok], local, wanted):
-            continue
-        if FOR_YOU.match(text, mention.end):  # "Anil, that's 12:30 for you": read for that person (told)
-            continue
+        if mention.zone is None and FOR_YOU.match(text, mention.end):
+            continue  # "Anil, that's 12:30 for you": in a zone this reader does not know, read for them (told)
         if mention.own_date:
             about = any(o.date() == wanted.date() for o in instants(mention, local, wanted.date()))
             if not about and mention.zone is not None and mention.dates:  # the day as written in its own zone:
