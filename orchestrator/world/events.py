@@ -343,9 +343,12 @@ class WorldEngine:
             if name == WAIT_TOOL:
                 text = await self._wait(arguments)
             elif name == ASK_TOOL:
-                text = self._ask(arguments)
-                if text is None:
-                    text = await self._ask_model(str(arguments["question"])[:MAX_QUESTION])
+                scripted = self._ask(arguments)  # None: no rule matched, a model plays the user
+                text = (
+                    scripted
+                    if scripted is not None
+                    else await self._ask_model(str(arguments["question"])[:MAX_QUESTION])
+                )
             else:
                 text = self._report(arguments)
             result, is_error = _text(text), False
@@ -454,11 +457,11 @@ class WorldEngine:
             else:
                 import anthropic
 
-                client = anthropic.AsyncAnthropic(api_key=key, base_url=base_url, max_retries=2, timeout=60)
-                message = await client.messages.create(
+                claude = anthropic.AsyncAnthropic(api_key=key, base_url=base_url, max_retries=2, timeout=60)
+                message = await claude.messages.create(
                     model=model,
                     max_tokens=spec.max_tokens,
-                    temperature=0,
+                    extra_body={"temperature": 0},  # the SDK (2.x) no longer takes it as an argument
                     system=system,
                     messages=[{"role": "user", "content": question}],
                 )

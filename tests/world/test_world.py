@@ -695,3 +695,22 @@ async def test_the_user_can_be_played_by_a_model_with_private_facts(backend, tmp
     system, question = requests[0]["messages"]
     assert "The budget is 2,000 EUR." in system["content"] and "Dana Lee" in system["content"]
     assert question == {"role": "user", "content": "What is the budget?"} and requests[0]["temperature"] == 0
+
+
+async def test_the_user_can_be_played_by_an_anthropic_model(backend, tmp_path) -> None:
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests" / "agents"))
+    from fake_model import FakeModel, Served
+
+    with Served(FakeModel([])) as served:  # the Messages API at served.root
+        played_by = {"model": "anthropic:oracle", "base_url": served.root, "facts": "The budget is 2,000 EUR."}
+        s = make(tmp_path, {"user": {"played_by": played_by}})
+        async with Episode(s, await backend.start(s.apps)) as ep:
+            async with ep.connect() as client:
+                asked = text(await client.call_tool("world__ask_user", {"question": "What is the budget?"}))
+        requests = [r["body"] for r in served.model.requests]
+    assert asked == "Done: the trip is planned."
+    assert len(requests) == 1 and "The budget is 2,000 EUR." in requests[0]["system"]
+    assert requests[0]["messages"] == [{"role": "user", "content": "What is the budget?"}]
+    assert requests[0]["temperature"] == 0
