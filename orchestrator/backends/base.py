@@ -321,6 +321,7 @@ class Backend(ABC):
 
     async def __aexit__(self, *exc: object) -> bool | None:
         await self.close()
+        return None
 
 
 class HttpEndpoint(AppEndpoint):
@@ -441,7 +442,7 @@ class HttpEndpoint(AppEndpoint):
         async with httpx2.AsyncClient(transport=self.pool, headers=headers, timeout=MCP_TIMEOUT) as http:
             transport_streams = streamable_http_client(self.mcp_url(sandbox_id), http_client=http)
             async with UpstreamClient(transport_streams, mode=self.protocol, listings=self.listings) as client:
-                yield client
+                yield client  # type: ignore[misc]  # UpstreamClient makes the calls the gateway makes of an Upstream
 
     async def aclose(self) -> None:
         await self.admin.aclose()

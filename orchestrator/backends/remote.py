@@ -65,7 +65,7 @@ class RemoteBackend(Backend):
                     probe,
                     timeout=READY_TIMEOUT_S,
                     interval=0.2,
-                    failure=lambda app=app, url=url: (
+                    failure=lambda app=app, url=url: (  # type: ignore[misc]  # default arguments bind this iteration's values
                         f"the {app} server at {url} did not answer /healthz within {READY_TIMEOUT_S:g} s"
                     ),
                 )

@@ -142,7 +142,7 @@ def leave(code: object) -> NoReturn:
     down: freeing every module and object a run loaded takes about a quarter of a second that a command line only
     waits for. With another thread still running, the interpreter exits as usual (it waits for that thread)."""
     if any(t is not threading.main_thread() and not t.daemon and t.is_alive() for t in threading.enumerate()):
-        sys.exit(code)
+        sys.exit(code)  # type: ignore[arg-type]  # sys.exit takes any object: another is printed, status 1
     if code is None:
         status = 0
     elif isinstance(code, int):

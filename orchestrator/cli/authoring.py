@@ -483,7 +483,7 @@ async def validate_files(
                         equivalents=asked.equivalents,
                         variations=asked.variations,
                         judge=judge,
-                        progress=lambda what, f=file: progress.update(task, description=f"{f.name}: {what}"),
+                        progress=lambda what, f=file: progress.update(task, description=f"{f.name}: {what}"),  # type: ignore[misc]  # default arguments bind this iteration's values
                     )
                     reports.append(reporting.as_dict(file, check, asked))
                 progress.advance(task)

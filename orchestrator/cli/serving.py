@@ -167,9 +167,9 @@ async def serve_until_stopped(episode: Episode, how: Serving) -> str | None:
         async def serve() -> None:
             if how.transport == "stdio":
                 err.print(f"serving {name} over stdio", highlight=False)
-                await serve_stdio(episode.gateway)
+                await serve_stdio(episode.gateway)  # type: ignore[arg-type]  # an entered episode has its gateway
             else:
-                async with serve_http(episode.gateway, how.host, how.port, how.allowed_hosts, secret=how.secret) as url:
+                async with serve_http(episode.gateway, how.host, how.port, how.allowed_hosts, secret=how.secret) as url:  # type: ignore[arg-type]  # an entered episode has its gateway
                     err.print(f"serving {name} at {url} (Ctrl-C to stop and verify)", highlight=False)
                     await anyio.sleep_forever()
             tg.cancel_scope.cancel()

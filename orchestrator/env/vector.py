@@ -145,13 +145,13 @@ class VectorEnv:
         """Start an episode in every env: `scenarios` one for all or one per env; `seeds` an int (env `i` gets
         `seeds + i`) or one per env; `options` are `ClawGymEnv.reset`'s (`step_rewards`, `noise`), for all."""
         many = isinstance(scenarios, Sequence) and not isinstance(scenarios, str)
-        chosen = list(scenarios) if many else [scenarios] * self.num_envs  # type: ignore[list-item]
+        chosen = list(scenarios) if many else [scenarios] * self.num_envs  # type: ignore[arg-type]  # many: a sequence of them
         if len(chosen) != self.num_envs:
             raise EnvError(f"scenarios: expected one per env ({self.num_envs}), got {len(chosen)}")
         if isinstance(seeds, int) and not isinstance(seeds, bool):
             seed_list = [seeds + i for i in range(self.num_envs)]
         else:
-            seed_list = list(seeds)
+            seed_list = list(seeds)  # type: ignore[arg-type]  # a sequence: an int was taken above
             if len(seed_list) != self.num_envs:
                 raise EnvError(f"seeds: expected an int or one per env ({self.num_envs}), got {len(seed_list)}")
         if "episode_id" in options:

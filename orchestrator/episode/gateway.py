@@ -146,7 +146,7 @@ class Gateway:
             title=AGENT_TITLE,
             instructions=f"A ClawGym task. The task is the prompt '{TASK_PROMPT}' and the resource {TASK_URI}.",
             get_tool_input_schema=self._input_schema,
-            on_list_tools=self._list_tools,
+            on_list_tools=self._list_tools,  # type: ignore[arg-type]  # the listing as a dict, which the SDK validates as a ListToolsResult
             on_call_tool=self._call_tool,
             on_list_prompts=self._list_prompts,
             on_get_prompt=self._get_prompt,

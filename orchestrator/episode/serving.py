@@ -129,8 +129,8 @@ async def serve_http(
         log_level="warning",
         access_log=False,
         lifespan="on",
-        timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
-        timeout_keep_alive=KEEP_ALIVE_S,
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_S,  # type: ignore[arg-type]  # uvicorn takes seconds as a float (annotated int)
+        timeout_keep_alive=KEEP_ALIVE_S,  # type: ignore[arg-type]  # uvicorn takes seconds as a float (annotated int)
         log_config=None,  # the process's logging is configured once, not again for every served episode
     )
     server = _Server(config)
@@ -207,7 +207,7 @@ async def serve_stdio(gateway: Gateway) -> None:
             await gateway.server.run(read_stream, write_stream, gateway.server.create_initialization_options())
     finally:
         with anyio.CancelScope(shield=True):
-            await lines.aclose()
+            await lines.aclose()  # type: ignore[attr-defined]  # `lines` is an async generator
 
 
 def episode_folder(parent: Path, name: str) -> Path:

@@ -238,8 +238,8 @@ def compose_parts(
         used.append(part_id(*owner, kind, pick))
         body.insert(0, parts[pick]) if before else body.append(parts[pick])
     template = body[0]
-    for before, after in zip(body, body[1:], strict=False):
-        template += ("\n\n" if "\n" in before or "\n" in after else " ") + after  # a forwarded mail: its own lines
+    for first, then in zip(body, body[1:], strict=False):
+        template += ("\n\n" if "\n" in first or "\n" in then else " ") + then  # a forwarded mail: its own lines
     if rng.random() < SLIPS:
         template = slip(template, rng)
     try:

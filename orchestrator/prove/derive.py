@@ -547,7 +547,7 @@ def _retitles(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list[P
         if value not in renamed:
             renamed[value] = retitle(value, scenario.instruction, f"Item {len(renamed) + 1}")
         if renamed[value] != value:
-            replace[index] = [oracle_step(index, step).with_args(**{arg: renamed[value]})]
+            replace[index] = [oracle_step(index, step).with_args(**{arg: renamed[value]})]  # type: ignore[arg-type]  # `arg` is set: the value was read with it
     titles = [f"{old!r} -> {new!r}" for old, new in renamed.items() if old != new]
     if not replace:
         return [], Skip("retitle", "the reference solution creates nothing with a title")

@@ -46,7 +46,7 @@ def attacks(
     found: list[Probe] = []
     skips: list[Skip] = []
     for make in (_hedges, _claim_without_action, _stuffing, _wrong_zone, _stale, _paraphrase):
-        made, skipped = make(scenario, ctxs) if make is not _claim_without_action else make(scenario, read_only)
+        made, skipped = make(scenario, ctxs) if make is not _claim_without_action else make(scenario, read_only)  # type: ignore[arg-type]  # that family takes the read-only test, the others the contexts
         found += made
         skips += skipped
     chosen = sample(found, budget, rng(scenario, "attacks"))
@@ -87,7 +87,7 @@ def _hedges(scenario: Scenario, _ctxs: dict[str, ProbeContext]) -> tuple[list[Pr
         ways = {
             "hedge-probably": (lambda f: f"probably {f.text}", f"'probably {fact.text}'"),
             "hedge-undercut": (lambda f: f"{f.text} (not confirmed yet)", f"'{fact.text} (not confirmed yet)'"),
-            "hedge-or": (lambda f, s=second: f"{f.text} or {s.text}", f"'{fact.text} or {second.text}'"),
+            "hedge-or": (lambda f, s=second: f"{f.text} or {s.text}", f"'{fact.text} or {second.text}'"),  # type: ignore[misc]  # default arguments bind this iteration's values
         }
         for kind, (change, shown) in ways.items():
             replace = _everywhere(scenario, fact, change)

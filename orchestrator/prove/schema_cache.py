@@ -54,7 +54,7 @@ def schema_checks_remembered() -> Iterator[None]:
             _ORIGINALS.update({cls: cls.__dict__.get("check_schema") for cls in classes})
             for cls, original in _ORIGINALS.items():
                 if original is not None:
-                    cls.check_schema = _remembered(original)
+                    cls.check_schema = _remembered(original)  # type: ignore[attr-defined]  # jsonschema is unannotated: its validators are plain types here
         _ENTERED += 1
     try:
         yield
@@ -64,4 +64,4 @@ def schema_checks_remembered() -> Iterator[None]:
             if _ENTERED == 0:
                 for cls, original in _ORIGINALS.items():
                     if original is not None:
-                        cls.check_schema = original
+                        cls.check_schema = original  # type: ignore[attr-defined]  # jsonschema is unannotated: its validators are plain types here

@@ -189,7 +189,7 @@ async def validate(
     if mutate and scenario.oracle:
         found = mutations(scenario, schemas)
         jobs = [functools.partial(run_once, scenario, backend, OracleAgent(m.steps), judge=judge) for m in found]
-        played = await _in_order(jobs, side_by_side(scenario), note, "mutation")
+        played = await _in_order(jobs, side_by_side(scenario), note, "mutation")  # type: ignore[arg-type]  # a partial of a coroutine function: called, it returns an awaitable
         for mutation, (result, _) in zip(found, played, strict=True):
             check.episodes += 1
             mutation.caught, mutation.score = not result.passed, result.score
@@ -261,7 +261,7 @@ async def _prove_side(
     play, into = (_attack, check.attacks) if side == "attacks" else (_equivalent, check.equivalents)
     word = "attack" if side == "attacks" else "equivalent"
     jobs = [functools.partial(play, scenario, backend, probe, judge) for probe in probes]
-    into += await _in_order(jobs, side_by_side(scenario), note, word)
+    into += await _in_order(jobs, side_by_side(scenario), note, word)  # type: ignore[arg-type]  # a partial of a coroutine function: called, it returns an awaitable
     check.episodes += len(probes)
 
 

@@ -135,7 +135,7 @@ def failed_result(scenario: Scenario, status: str, error: str, episode: dict[str
     return Result(
         scenario=scenario.id, title=scenario.title, passed=False, score=0.0, pass_mark=scenario.pass_mark,
         stages=[], checks=[], changes=[], violations=[], journal=JournalSummary(), episode=episode,
-        status=status, error=error,  # type: ignore[arg-type]
+        status=status, error=error,
     )  # fmt: skip
 
 
@@ -188,7 +188,7 @@ async def run_episode(
                 info["gateway"] = url or "in memory"
                 on_stage(f"running {agent.name}")
                 if hasattr(agent, "on_progress"):  # a model agent: its turns' tokens, its retries and their waits
-                    agent.on_progress = on_stage  # type: ignore[attr-defined]
+                    agent.on_progress = on_stage
                 with interrupt.guard() as stopped:
                     with anyio.move_on_after(timeout) as clock:
                         report = await agent.run(episode)
@@ -354,7 +354,7 @@ async def run_many(
 
     async def one(index: int) -> None:
         folder = episode_folder(options, index)
-        async with _released(mine), _released(shared) if slots is not None else contextlib.nullcontext():
+        async with _released(mine), _released(shared) if slots is not None else contextlib.nullcontext():  # type: ignore[arg-type]  # a suite's shared slots when `slots` is set
             if interrupt.reason:
                 results[index] = not_run(scenario, folder, f"not started: the run was stopped by {interrupt.cause}",
                                          "interrupted", backend, options.seed + index, label())  # fmt: skip

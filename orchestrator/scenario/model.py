@@ -60,7 +60,7 @@ class Retry(_Model):
     fault says) and how many times. A lost reply is never redone: the oracle looks up what the call did."""
 
     kinds: list[FaultKind] = Field(
-        default_factory=lambda: ["error", "timeout", "rate_limit", "unavailable", "stale_read"],
+        default_factory=lambda: ["error", "timeout", "rate_limit", "unavailable", "stale_read"],  # type: ignore[arg-type]  # fault kinds, inferred as plain strings
         description="The fault kinds to retry (YAML reads a bare `on:` key as true, hence the name).",
     )
     max: int = Field(8, ge=0, le=50)

@@ -106,7 +106,7 @@ def world_violations(scenario: Scenario, facts: Facts, seeded_ctx: Context, fina
             if _destruction_relaxed(scenario, app, table, seeded_row, seeded_ctx):
                 facts.permitted.add((app, table, key))
                 continue
-            mark = ("destruction", app, table, key)
+            mark = ("destruction", app, table, key)  # type: ignore[assignment]  # a mark is a tuple, of four or five
             if mark not in seen:
                 seen.add(mark)
                 out.append(

@@ -327,7 +327,7 @@ def judge_recovery(result: Any, journal: list[dict[str, Any]]) -> None:
             ("waited_for_rate_limit", hammered_rate_limit("*", journal)),
         )
     ):
-        description = describe_rule(JournalCheck(journal={rule: "*"}))  # type: ignore[arg-type]
+        description = describe_rule(JournalCheck(journal={rule: "*"}))
         added.append(
             CheckResult(
                 id=f"recovery[{index}]",

@@ -138,11 +138,11 @@ class Result(BaseModel):
         """The checks that did not pass, in the scenario's order."""
         return [c for c in self.checks if not c.passed]
 
-    @computed_field(
+    @computed_field(  # type: ignore[prop-decorator]  # pydantic's computed field over a property, as its docs write it
         description="For a prompt-injection variant (a stage named INJECTION_STAGE): utility, the user's task "
         "done (its checks pass, whatever else happened), and security, the attacker's goal not met (the stage's "
         "guards hold and no world rule was broken). None for other scenarios."
-    )  # type: ignore[prop-decorator]
+    )
     @property
     def attack(self) -> dict[str, bool] | None:
         """Utility and security of a prompt-injection variant, as the field's description says; None otherwise."""

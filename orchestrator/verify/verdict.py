@@ -81,7 +81,7 @@ def verify(
         seeded = world_changes.baseline(seeded, world, keys)
     facts = derive(seeded, journal, keys)
     seeded_keys = facts.seeded_keys()
-    clock = {"timezone": scenario.persona.timezone, "now": scenario.clock.start}  # for text operators
+    clock: dict[str, Any] = {"timezone": scenario.persona.timezone, "now": scenario.clock.start}  # text operators
     seeded_ctx = Context(seeded, keys, seeded=seeded_keys, discarded=discarded, **clock)
     final_ctx = Context(final, keys, seeded=seeded_keys, discarded=discarded, **clock)
 
@@ -194,7 +194,7 @@ def _violations(
     changes kept as housekeeping."""
     violations = world_violations(scenario, facts, seeded_ctx, final_ctx)
     harmed = {(v.app, v.table, v.key) for v in violations}
-    collateral, housekeeping = judge_changes(scenario, facts, changes, seeded_ctx, final_ctx, harmed)
+    collateral, housekeeping = judge_changes(scenario, facts, changes, seeded_ctx, final_ctx, harmed)  # type: ignore[arg-type]  # world rules' violations name their app and table
     harmed |= {(v.app, v.table, v.key) for v in collateral}
     violations += collateral + [v for v in duplicates(changes, keys) if (v.app, v.table, v.key) not in harmed]
     for index, rule in enumerate(scenario.forbid):
@@ -391,9 +391,9 @@ def _forbidden(
         for change in changes:
             if change.app != rule.app or change.table != rule.table or change.kind != rule.change:
                 continue
-            row = change.after if change.kind != "removed" else change.before
-            if row is not None and row_matches(row, rule.where, app_ctx, rule.table):
-                hits.append((change.key, f"{change.kind} {rule.table} row {_labels([_label(row, key)])}"))
+            changed = change.after if change.kind != "removed" else change.before
+            if changed is not None and row_matches(changed, rule.where, app_ctx, rule.table):
+                hits.append((change.key, f"{change.kind} {rule.table} row {_labels([_label(changed, key)])}"))
     prose = _prose(rule.where)
     if prose:
         rows = {r.get(key): r for r in ctx.rows(rule.app, rule.table)}

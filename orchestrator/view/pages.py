@@ -62,7 +62,7 @@ def _message_text(message: dict[str, Any]) -> str:
     for call in message.get("tool_calls") or []:
         if isinstance(call, dict):
             fn = call.get("function") if isinstance(call.get("function"), dict) else call
-            parts.append(f"→ {fn.get('name')} {fn.get('arguments') or ''}")
+            parts.append(f"→ {fn.get('name')} {fn.get('arguments') or ''}")  # type: ignore[union-attr]  # a dict: checked on the line above
     return "\n".join(parts)
 
 
@@ -196,7 +196,7 @@ def run_context(record: rec.Record, link: Link | None = None, page: int | None =
             if call and call["anchor"]:
                 where = on_page.get(call["anchor"], shown.number)
                 same = shown.whole or where == shown.number or link is None
-                call["href"] = ("" if same else link("run", record.id, page=str(where))) + "#" + call["anchor"]
+                call["href"] = ("" if same else link("run", record.id, page=str(where))) + "#" + call["anchor"]  # type: ignore[misc]  # not None when not `same`
             violations.append(v | {"call": call})
     pager = _pager(shown, lambda n: link("run", record.id, page=str(n)) + "#timeline") if link else None
     return {

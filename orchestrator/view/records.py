@@ -286,7 +286,7 @@ def written_at(data: Any) -> datetime | None:
     (an older record: the viewer falls back on the file's mtime, which a copy changes)."""
     if not isinstance(data, dict):
         return None
-    episode = data.get("episode") if isinstance(data.get("episode"), dict) else {}
+    episode = found if isinstance(found := data.get("episode"), dict) else {}
     for value in (episode.get("written_at"), episode.get("started_at"), data.get("written_at")):
         if isinstance(value, str) and value:
             try:
@@ -357,7 +357,7 @@ def timeline(record: Record) -> list[dict[str, Any]]:
         source = str(entry.get("source") or "")
         if source.startswith("app:"):
             continue
-        params = entry.get("params") if isinstance(entry.get("params"), dict) else {}
+        params = found if isinstance(found := entry.get("params"), dict) else {}
         row = {
             "kind": "request", "method": entry.get("method"), "wall": entry.get("wall"), "latency_ms": entry.get("latency_ms"),
             "error": entry.get("error"), "is_error": bool(entry.get("is_error")), "tool": None, "arguments": None,
@@ -424,8 +424,8 @@ def changes_by_table(record: Record) -> list[dict[str, Any]]:
         if not isinstance(change, dict):
             continue
         kind = change.get("kind")
-        before = change.get("before") if isinstance(change.get("before"), dict) else {}
-        after = change.get("after") if isinstance(change.get("after"), dict) else {}
+        before = old if isinstance(old := change.get("before"), dict) else {}
+        after = new if isinstance(new := change.get("after"), dict) else {}
         changed = set(change.get("fields") or []) or {k for k in {*before, *after} if before.get(k) != after.get(k)}
         fields = [
             {

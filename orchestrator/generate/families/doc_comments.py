@@ -113,7 +113,7 @@ class DocComments(Family):
         comments = world.apps["docs"].setdefault("comments", [])
         for i, (component, author) in enumerate(zip(components, authors, strict=True)):
             done = i >= n_open
-            row = {"id": f"review-{i + 1}", "document_id": "design-doc", "author": author.email,
+            row: dict[str, Any] = {"id": f"review-{i + 1}", "document_id": "design-doc", "author": author.email,
                    "body": ASKS[params["asks"][i]].format(component=component), "quote": sentences[i],
                    "created_at": iso(world.start - timedelta(days=3, hours=-i))}  # fmt: skip
             if done:

@@ -103,10 +103,10 @@ def addressed_to(text: str, zone: str, name: str, others: Mapping[str, str] | No
     rest = []
     for a, b in parsed.sentences:  # the message's own times, without those addressed to others
         sentence = own[a:b]
-        found = {n: at for n, at in _found(patterns, sentence, a).items() if n != name}
-        if found and CLOCK.search(sentence):
-            for pieces in _owned(own, a, b, found).values():
-                for piece in pieces:
+        named = {n: at for n, at in _found(patterns, sentence, a).items() if n != name}
+        if named and CLOCK.search(sentence):
+            for owned in _owned(own, a, b, named).values():
+                for piece in owned:
                     sentence = sentence.replace(piece, " " * len(piece), 1)
         rest.append(sentence)
     return _in_zone("\n".join(rest), zone)
@@ -129,7 +129,7 @@ def _in_their_zone(text: str, zone: str) -> list[str]:
     for m in zoned:
         day = (m.dates or [date.today()])[0]
         noon = datetime.combine(day, time(12))
-        if as_tzinfo(m.zone).utcoffset(noon) == local.utcoffset(noon) and m.dates is not None:
+        if as_tzinfo(m.zone).utcoffset(noon) == local.utcoffset(noon) and m.dates is not None:  # type: ignore[arg-type]  # zoned mentions have a zone
             said = [d for d in days if d.dates == m.dates]  # the date as written: read again on the message's clock
             before = [d for d in said if d.start < m.start]
             written = (before[-1] if before else said[0]).text if said else day.isoformat()

@@ -143,12 +143,12 @@ def find_dates(text: str, today: date) -> list[DateMention]:
             elif kind == "num":
                 a, b = int(g["a"]), int(g["b"])
                 year = g.get("y")
-                for day, month in ((a, b), (b, a))[order]:
+                for day, month in ((a, b), (b, a))[order]:  # type: ignore[misc]  # a slice of the two orders (day first, month first)
                     if year:
                         y = int(year) + (2000 if len(year) == 2 else 0)
-                        d = valid_date(y, month, day) if 1 <= month <= 12 else None
+                        d = valid_date(y, month, day) if 1 <= month <= 12 else None  # type: ignore[has-type]  # `day` is an int (mypy loses it through the slice above)
                     else:
-                        d = _yearless(today, month, day) if 1 <= month <= 12 and 1 <= day <= 31 else None
+                        d = _yearless(today, month, day) if 1 <= month <= 12 and 1 <= day <= 31 else None  # type: ignore[has-type]  # `day` is an int (mypy loses it through the slice above)
                     if d and d not in dates:
                         dates.append(d)
             elif kind == "dotted":

@@ -177,7 +177,7 @@ def operand_problems(op: str, operand: object) -> list[tuple[tuple[str, ...], st
         problems.append((("threshold",), f"expected a share between 0 and 1 such as 0.15, found {spec['threshold']!r}"))
     for key, low, high in (("min_shared", 1, 1000), ("window", 1, 10)):
         if key in spec and not (
-            isinstance(spec[key], int) and not isinstance(spec[key], bool) and low <= spec[key] <= high
+            isinstance(spec[key], int) and not isinstance(spec[key], bool) and low <= spec[key] <= high  # type: ignore[operator]  # an int: checked first
         ):
             problems.append(((key,), f"expected a whole number from {low} to {high}, found {spec[key]!r}"))
     if "section" in spec and not isinstance(spec["section"], str):
@@ -265,9 +265,9 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
     if op == "decides":  # a decision, read with its polarity in each clause (text/decisions.py)
         return decides(text, str(wanted))
     if op == "says" and spec.get("once"):  # written exactly once (a total logged once, not twice)
-        phrases = [str(w) for w in (wanted if isinstance(wanted, list) else [wanted])]
+        written = [str(w) for w in (wanted if isinstance(wanted, list) else [wanted])]
         body = asserted(read(text)) if claimed else read(text)
-        return times_said(body, phrases) == 1
+        return times_said(body, written) == 1
     if isinstance(wanted, list):  # read from a list column, such as a message's recipients; or says' phrases
         every = op == "says" and bool(spec.get("all", False))
         return (all if every else any)(operator_holds(op, value, item, spec, zone, now) for item in wanted)
@@ -314,7 +314,7 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
                 return False
             source = part
         leak = leak_score(text, source, str(spec.get("public") or ""), int(spec.get("window", 3)))  # type: ignore[call-overload]
-        return leak.leaks(float(spec.get("threshold", LEAK_THRESHOLD)), int(spec.get("min_shared", LEAK_MIN_SHARED)))  # type: ignore[call-overload]
+        return leak.leaks(float(spec.get("threshold", LEAK_THRESHOLD)), int(spec.get("min_shared", LEAK_MIN_SHARED)))  # type: ignore[arg-type, call-overload]  # a validated spec: numbers
     raise ValueError(f"unknown text operator {op!r}")
 
 

@@ -297,7 +297,7 @@ def _tables(text: str) -> str:
         if tokens[i].type != "table_open" or tokens[i].map is None:
             i += 1
             continue
-        first, last = tokens[i].map
+        first, last = tokens[i].map  # type: ignore[misc]  # not None: checked just above
         header: list[str] = []
         rows: list[list[str]] = []
         row: list[str] = []

@@ -205,8 +205,8 @@ def _zone_after(text: str, end: int, at: time | None = None) -> tuple[tzinfo | s
         if zone is not None and written[0] in "+-−" and not _offset_here(text, end, m.start("zone"), written, at):
             zone = None
         if zone is not None:
-            close = text.find(")", m.end(), m.end() + 2)
-            return zone, (close + 1 if close != -1 else m.end())
+            paren = text.find(")", m.end(), m.end() + 2)
+            return zone, (paren + 1 if paren != -1 else m.end())
     p = PLACE_AFTER.match(text, end)
     if p:
         found = place_zone(p.group("place"))
