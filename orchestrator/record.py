@@ -29,6 +29,7 @@ import nothing of the project), so the viewer reads run folders without dependin
 
 from __future__ import annotations  # noqa: I001 - the re-exports are grouped, one line each
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -47,7 +48,7 @@ import pydantic_core
 from orchestrator.record_json import MAX_DEPTH, JsonLines, loads, parse_jsonl, read_json, read_jsonl  # noqa: F401
 from orchestrator.record_keys import ALGORITHM, KEY_BYTES, KEY_ENV, KEY_FILE_ENV, RecordKeyError, _keys  # noqa: F401
 from orchestrator.record_keys import exposure, has_keys, key_path, material_key_id, record_key  # noqa: F401
-from orchestrator.record_keys import retired_any, unisolated, unisolated_agent  # noqa: F401
+from orchestrator.record_keys import exposed_key, retired_any, unisolated, unisolated_agent  # noqa: F401
 from orchestrator.record_keys import check as check_signature
 from orchestrator.record_keys import sign as sign_payload
 from orchestrator.record_tally import ERRORED, Tally, describe_errors, is_errored, pass_at_k, pass_hat_k  # noqa: F401
@@ -198,16 +199,19 @@ def now() -> str:
 
 
 def reseal(folder: Path) -> None:
-    """Seal an episode folder written elsewhere (a Ray worker's files, copied here) under this machine's key: its
-    results.json, bound to this folder and its run (`bind`), gets the digest of its verdict, its trace.jsonl, the
-    journal in that trace and the files the viewer shows."""
+    """Seal an episode folder written elsewhere (a Ray worker's files, copied here) under this machine's key (one
+    marked exposed when its agent ran without isolation): its results.json, bound to this folder and its run
+    (`bind`), gets the digest of its verdict, its trace.jsonl, the journal in that trace and the files the viewer
+    shows."""
     verdict = loads((folder / RESULTS).read_text())
     raw = (folder / TRACE).read_bytes() if (folder / TRACE).exists() else b""
     journal = journal_of(parse_jsonl(raw.decode("utf-8", errors="replace")).entries)
     verdict = with_kind({k: v for k, v in verdict.items() if k != "digest"}, EPISODE)
     episode = verdict.get("episode") if isinstance(verdict.get("episode"), dict) else {}
     verdict["episode"] = {**episode, **bind(folder)}
-    digest = seal(verdict, hashlib.sha256(raw).hexdigest(), journal_digest(journal), files=files_digest(folder))
+    why = untrusted_reason(verdict)  # its agent ran without isolation: sealed with a key marked exposed
+    with exposed_key(why) if why else contextlib.nullcontext():
+        digest = seal(verdict, hashlib.sha256(raw).hexdigest(), journal_digest(journal), files=files_digest(folder))
     write_json(folder / RESULTS, {**verdict, "digest": digest})
 
 

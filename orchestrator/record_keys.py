@@ -363,21 +363,31 @@ def expose(why: str) -> None:
 
 
 @contextlib.contextmanager
-def unisolated(why: str) -> Iterator[SigningKey]:
-    """Around an episode whose agent runs without isolation, from before it starts until its record is sealed: see
-    the module docstring. Yields the episode's own key, marked exposed, with which everything sealed in this
-    context (this task's) is signed."""
-    expose(why)
-    own = SigningKey("", Ed25519PrivateKey.generate())
-    own = SigningKey(key_id(own.private.public_key()), own.private)
+def exposed_key(why: str) -> Iterator[SigningKey]:
+    """Sign everything in this context (this task's) with a key of its own, marked exposed (`why`) in the ledger:
+    the records it seals are untrusted by their key, whatever they claim."""
+    private = Ed25519PrivateKey.generate()
+    own = SigningKey(key_id(private.public_key()), private)
     _enter(own, exposed_at=now(), why=why)
-    before = _parse(_ledger_bytes())
     token = _override.set(own)
     try:
         yield own
     finally:
         _override.reset(token)
-        _restore(before, why)
+
+
+@contextlib.contextmanager
+def unisolated(why: str) -> Iterator[SigningKey]:
+    """Around an episode whose agent runs without isolation, from before it starts until its record is sealed: see
+    the module docstring. Yields the episode's own key (`exposed_key`), with which everything sealed in this context
+    (this task's) is signed."""
+    expose(why)
+    with exposed_key(why) as own:
+        before = _parse(_ledger_bytes())
+        try:
+            yield own
+        finally:
+            _restore(before, why)
 
 
 def _restore(before: dict[str, dict[str, Any]], why: str) -> None:

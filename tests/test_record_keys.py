@@ -203,3 +203,18 @@ def test_a_legacy_hmac_seal_under_a_stolen_key_is_not_trusted(
     code, said = verdict(machine, runs / "plain")
     assert code == 1 and "retired" in said, said
     assert "untrusted" not in listed(runs, "oracle")
+
+
+def test_a_record_resealed_here_whose_agent_ran_without_isolation_is_sealed_with_an_exposed_key(
+    tmp_path: Path, machine: dict[str, str]
+) -> None:
+    """A Ray worker's episode, resealed on the head (`reseal`): with isolation none it gets a key of its own, marked
+    exposed, not this machine's."""
+    run(machine, tmp_path / "ray", "oracle")
+    data = json.loads((tmp_path / "ray" / "results.json").read_text())
+    data["episode"] |= {"isolation": "none", "agent": {"agent": "cmd:true"}, "untrusted": "isolation none: ..."}
+    (tmp_path / "ray" / "results.json").write_text(json.dumps(data))
+    record.reseal(tmp_path / "ray")
+    data = json.loads((tmp_path / "ray" / "results.json").read_text())
+    assert record.verify_digest(tmp_path / "ray") == []
+    assert data["digest"]["key"] != record_keys.material_key_id() and "exposed" in str(record.untrusted_reason(data))
