@@ -306,7 +306,7 @@ class CommandAgent(Agent):
                         f"[the agent runs as uid {NOBODY}, which cannot open {', '.join(map(str, closed))} "
                         "(only its owner may): run it from a folder others can read]\n"
                     )
-            copier = LogCopier(process.stdout, workdir / "agent.log")  # type: ignore[arg-type]
+            copier = LogCopier(process.stdout, workdir / "agent.log")  # type: ignore[arg-type]  # stdout is a pipe: the process was started with stdout=PIPE
             try:
                 with anyio.move_on_after(timeout) as scope:
                     while process.poll() is None:

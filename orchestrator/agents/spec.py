@@ -42,5 +42,5 @@ def parse_agent(
         command = spec[4:].strip()
         if not command:
             raise ValueError("--agent cmd: needs a command, e.g. --agent 'cmd:python examples/agent.py'")
-        return CommandAgent(command, isolation=isolation, env_names=env_names, cwd=cwd)  # type: ignore[arg-type]
+        return CommandAgent(command, isolation=isolation, env_names=env_names, cwd=cwd)  # type: ignore[arg-type]  # isolation: one of Isolation's names, as the command line gave it
     raise ValueError(f"unknown agent {spec!r}: use {AGENT_SPECS}")

@@ -183,7 +183,7 @@ class ToolListing:
 
 def trust_results(client: Client) -> None:
     """`client` takes tool results as the app server validated them (see `UpstreamClient`), without a second check."""
-    client.session.validate_tool_result = _trusted  # type: ignore[method-assign]
+    client.session.validate_tool_result = _trusted  # type: ignore[method-assign]  # the SDK's check of tool results, replaced: the app server checked them
 
 
 async def _trusted(name: str, result: types.CallToolResult) -> None:

@@ -430,7 +430,7 @@ def run_suite_of(
     def hidden_agent() -> Agent:
         made = make_agent()
         if isinstance(getattr(made, "hide", None), list):  # a cmd: agent sees no folder of the suite, siblings included
-            made.hide += [folder.resolve(), *{f.resolve().parent for f in files}]  # type: ignore[attr-defined]
+            made.hide += [folder.resolve(), *{f.resolve().parent for f in files}]  # type: ignore[attr-defined]  # a cmd: agent's `hide`, checked a list just above
         return made
 
     async def main() -> suite.SuiteRecord:

@@ -466,7 +466,7 @@ def _closing_quietly(app: Any) -> Any:
 
         await app(scope, bounded, guarded)
 
-    wrapped.app = app  # type: ignore[attr-defined]
+    wrapped.app = app  # type: ignore[attr-defined]  # the wrapped ASGI app, kept on the function for who needs it
     return wrapped
 
 

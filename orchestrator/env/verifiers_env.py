@@ -287,7 +287,7 @@ class _Front:
 async def serve_tools(env: ClawGymEnv, obs: Observation) -> AsyncIterator[str]:
     """Serve the episode's tools over Streamable HTTP on 127.0.0.1 while the block runs; yields the MCP URL (its
     path holds a random secret, so another local process that finds the port cannot call the tools)."""
-    async with serve_http(_Front(env, obs), "127.0.0.1", 0, secret=os.urandom(12).hex()) as url:  # type: ignore[arg-type]
+    async with serve_http(_Front(env, obs), "127.0.0.1", 0, secret=os.urandom(12).hex()) as url:  # type: ignore[arg-type]  # _Front serves the calls serve_http makes of a Gateway
         yield url
 
 

@@ -165,7 +165,7 @@ class Episode:
         assert self.gateway is not None, "the episode is not open"
         if trusted and self.gateway_url is None:
             async with InProcessSession(self.gateway) as session:
-                yield session  # type: ignore[misc]
+                yield session  # type: ignore[misc]  # InProcessSession makes the calls a ClientSession makes
             return
         async with contextlib.AsyncExitStack() as stack:
             if self.gateway_url is None:

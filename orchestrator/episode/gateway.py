@@ -382,7 +382,7 @@ class InProcessSession:
     async def list_wire_tools(self, *, copy: bool = True) -> list[dict[str, Any]]:
         """Every tool of the task in the wire form tools/list sends (fresh copies the caller may change)."""
         wall, started = datetime.now(UTC), time.perf_counter()
-        listing = await self.gateway._list_tools(None, None)  # type: ignore[arg-type]
+        listing = await self.gateway._list_tools(None, None)  # type: ignore[arg-type]  # the handler's context is not read when listing
         self.gateway.record("tools/list", {}, self._wire(listing), None, False, wall, started)
         return pickle.loads(pickle.dumps(listing["tools"])) if copy else listing["tools"]
 

@@ -203,7 +203,7 @@ async def serve_stdio(gateway: Gateway) -> None:
     """Serve the gateway over this process's stdin/stdout until stdin closes or the caller is cancelled."""
     lines = _stdin_lines()
     try:
-        async with stdio_server(stdin=lines) as (read_stream, write_stream):  # type: ignore[arg-type]
+        async with stdio_server(stdin=lines) as (read_stream, write_stream):  # type: ignore[arg-type]  # the SDK takes any async stream of lines (annotated as its own type)
             await gateway.server.run(read_stream, write_stream, gateway.server.create_initialization_options())
     finally:
         with anyio.CancelScope(shield=True):

@@ -279,7 +279,7 @@ class Task:
         }
 
 
-class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]  # a base picked at run time: the C dumper when libyaml is there
     """libyaml's emitter when PyYAML has it (ten times faster; scenario files hold whole worlds)."""
 
     def ignore_aliases(self, data: Any) -> bool:

@@ -156,7 +156,7 @@ def count_tokens_offline(model: Model) -> None:
         async def by_length(text: str) -> int:
             return max(1, len(text) // 4)
 
-        api.count_text_tokens = by_length  # type: ignore[method-assign]
+        api.count_text_tokens = by_length  # type: ignore[method-assign]  # inspect-ai's token count, replaced by an estimate
 
 
 def _list(value: str | Sequence[str] | None) -> list[str]:

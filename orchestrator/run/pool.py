@@ -371,7 +371,7 @@ async def _ready(backend: Backend, apps: list[str]) -> None:
     from orchestrator.backends.inprocess import DirectClient
 
     for endpoint in (await backend.start(apps)).values():
-        await DirectClient(endpoint, "").list_tools()  # type: ignore[arg-type]
+        await DirectClient(endpoint, "").list_tools()  # type: ignore[arg-type]  # the endpoints of an in-process backend, which DirectClient takes
 
 
 def _record(folder: Path, result: Result) -> Result:

@@ -57,14 +57,14 @@ def recipe_of(agent: Agent, refusal: str) -> AgentRecipe:
         return AgentRecipe("noop")
     api = getattr(agent, "api", None)
     if api in ("openai", "anthropic"):
-        options = agent.options  # type: ignore[attr-defined]
+        options = agent.options  # type: ignore[attr-defined]  # a model agent (its `api` checked above) has options
         key = options.api_key or getattr(getattr(agent, "client", None), "api_key", None)
         base_url = options.base_url or getattr(agent, "base_url", None) or None
         if api == "anthropic" and base_url is None:
             client_url = str(getattr(getattr(agent, "client", None), "base_url", "") or "")
             base_url = None if "api.anthropic.com" in client_url else client_url or None
         options = dataclasses.replace(options, api_key=key, base_url=base_url)
-        return AgentRecipe(f"{api}:{agent.model}", options, getattr(agent.gate, "limit", 4))  # type: ignore[attr-defined]
+        return AgentRecipe(f"{api}:{agent.model}", options, getattr(agent.gate, "limit", 4))  # type: ignore[attr-defined]  # a model agent has a model and a gate
     if type(agent).__name__ == "CommandAgent":
         raise AgentNotPortable(refusal)
     raise AgentNotPortable(

@@ -220,7 +220,7 @@ async def run_episode(
             result.error = f"{result.error} (the run was interrupted by {interrupt.reason})"
     else:
         result.episode.update(info)
-        result.status = status  # type: ignore[assignment]
+        result.status = status  # type: ignore[assignment]  # a status name of Result's (the episode's outcome)
         if status == "agent_error":
             result.error = report.agent_error
     encoded = episode.trace.lines if episode is not None else None

@@ -549,7 +549,7 @@ class SuiteProgress:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.progress.__exit__(*exc)  # type: ignore[arg-type]
+        self.progress.__exit__(*exc)  # type: ignore[arg-type]  # the exception triple, as the with statement passed it
 
     def _line(self, text: str) -> None:
         """A line as it is: written straight to the console's file when it is not a terminal (the common line of a

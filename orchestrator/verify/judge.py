@@ -207,10 +207,10 @@ def parse_answer(content: str) -> tuple[Literal["yes", "no"], str]:
             data = json.loads(match.group(0))
             verdict = str(data.get("verdict", "")).strip().lower()
             if verdict in ("yes", "no"):
-                return verdict, str(data.get("rationale", "")).strip()  # type: ignore[return-value]
+                return verdict, str(data.get("rationale", "")).strip()  # type: ignore[return-value]  # 'yes' or 'no': checked just above
     first = re.match(r"\W*(yes|no)\b\W*(.*)", content.strip(), re.I | re.S)
     if first:
-        return first.group(1).lower(), first.group(2).strip()  # type: ignore[return-value]
+        return first.group(1).lower(), first.group(2).strip()  # type: ignore[return-value]  # 'yes' or 'no': the pattern's words
     raise JudgeError(f"the judge answered neither yes nor no: {content[:120]!r}")
 
 
@@ -273,7 +273,7 @@ def describe(check: JudgeCheck) -> str:
     if check.name:
         return check.name
     spec = check.judge
-    role = {True: " added by the agent", False: " seeded"}.get(spec.added, "")  # type: ignore[arg-type]
+    role = {True: " added by the agent", False: " seeded"}.get(spec.added, "")  # type: ignore[arg-type]  # `added` is None, True or False: None gives the default
     return f"a judge says the {spec.field} of {spec.app}.{spec.table}{role} where {describe_where(spec.where)}: {spec.rubric}"
 
 

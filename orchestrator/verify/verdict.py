@@ -246,7 +246,7 @@ def describe_check(check: RowCheck | JournalCheck | JudgeCheck | ToldCheck) -> s
 
 
 def _subject(check: RowCheck) -> str:
-    role = {True: "rows the agent added to ", False: "seeded rows of "}.get(check.added, "")  # type: ignore[arg-type]
+    role = {True: "rows the agent added to ", False: "seeded rows of "}.get(check.added, "")  # type: ignore[arg-type]  # `added` is None, True or False: None gives the default
     where = f" where {describe_where(check.where)}" if check.where or check.added is None else ""
     return f"{role}{check.app}.{check.table}{where}"
 

@@ -122,5 +122,5 @@ def serve(roots: list[Path], port: int, on_ready: Callable[[str], None] = print,
         await original(sockets=sockets)
         on_ready(url)
 
-    server.startup = startup  # type: ignore[method-assign]
+    server.startup = startup  # type: ignore[method-assign]  # uvicorn's startup wrapped, to report the bound URL
     server.run(sockets=[sock])

@@ -38,7 +38,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 FaultKind = Literal["error", "latency", "timeout", "rate_limit", "unavailable", "lost_reply", "stale_read"]
-KINDS: tuple[str, ...] = FaultKind.__args__  # type: ignore[attr-defined]
+KINDS: tuple[str, ...] = FaultKind.__args__  # type: ignore[attr-defined]  # a Literal's names, read at run time
 
 DEFAULT_TIMEOUT_HANG_MS = 2_000
 """How long a `timeout` fault hangs when neither the rule nor the scenario says (the scenario sets it past its deadline)."""

@@ -133,7 +133,7 @@ def code_digest(app: App) -> str:
         folders = {Path(__file__).parent}
         module = sys.modules.get(app.seed_model.__module__)  # the app's folder: its seed model beside its loader
         if module is not None and getattr(module, "__file__", None):
-            folders.add(Path(module.__file__).parent)  # type: ignore[arg-type]
+            folders.add(Path(module.__file__).parent)  # type: ignore[arg-type]  # a module with a file: checked just above
         for folder in sorted(folders):
             for source in sorted(folder.glob("*.py")):
                 h.update(source.name.encode() + b"\0" + source.read_bytes())

@@ -297,7 +297,7 @@ def _bind(tool: ToolDef) -> Callable[..., Any]:
 
     call.__name__ = tool.name
     call.__doc__ = fn.__doc__
-    call.__signature__ = signature.replace(parameters=params, return_annotation=hints["return"])  # type: ignore[attr-defined]
+    call.__signature__ = signature.replace(parameters=params, return_annotation=hints["return"])  # type: ignore[attr-defined]  # the signature the SDK reads the tool's arguments from
     call.__annotations__ = {p.name: p.annotation for p in params} | {"return": hints["return"]}
     return call
 
@@ -343,7 +343,7 @@ async def call_in_process(
         return result
 
     with bind_sandbox(sandbox_id):
-        result = await middleware(_DirectRequest(params), run_tool)  # type: ignore[arg-type]
+        result = await middleware(_DirectRequest(params), run_tool)  # type: ignore[arg-type]  # _DirectRequest carries what the middleware reads of a request
     return result if isinstance(result, CallToolResult) else CallToolResult.model_validate(result)
 
 

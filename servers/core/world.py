@@ -155,7 +155,7 @@ def event_rows(
     # so an event row pointing at a seeded row points at the live one.
     live = getattr(sandbox, "_world_seeded", None)
     if live is None:
-        live = sandbox._world_seeded = build(seed, sandbox.spec.clock, sandbox.spec.rng_seed)  # type: ignore[attr-defined]
+        live = sandbox._world_seeded = build(seed, sandbox.spec.clock, sandbox.spec.rng_seed)  # type: ignore[attr-defined]  # the built world, cached on the sandbox
     renamed: dict[str, str] = {}
     for table, rows in before.items():
         for mine, theirs in zip(rows, live.get(table, []), strict=False):

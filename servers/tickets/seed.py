@@ -172,7 +172,7 @@ def _load_tickets(sb: Sandbox, tickets: list[TicketSeed]) -> None:
     highest: dict[str, int] = {}
     for t in tickets:
         if t.key:
-            project, number = parse_key(t.key)  # type: ignore[misc]
+            project, number = parse_key(t.key)  # type: ignore[misc]  # a seed's key was validated: parse_key reads it
             highest[project] = max(highest.get(project, 0), number)
     for project, number in highest.items():
         sb.reserve_numbers(f"ticket:{project}", number)
@@ -181,7 +181,7 @@ def _load_tickets(sb: Sandbox, tickets: list[TicketSeed]) -> None:
     for i, t in enumerate(tickets):
         project = _ticket_project(sb, t, i)
         if t.key:
-            key, number = t.key, parse_key(t.key)[1]  # type: ignore[index]
+            key, number = t.key, parse_key(t.key)[1]  # type: ignore[index]  # a seed's key was validated: parse_key reads it
             if sb.get("tickets", key) is not None:
                 raise _error(("tickets", i, "key"), f"duplicate ticket key {key!r}")
         else:
@@ -218,7 +218,7 @@ def _load_tickets(sb: Sandbox, tickets: list[TicketSeed]) -> None:
 
 
 def _ticket_project(sb: Sandbox, t: TicketSeed, i: int) -> str:
-    from_key = parse_key(t.key)[0] if t.key else None  # type: ignore[index]
+    from_key = parse_key(t.key)[0] if t.key else None  # type: ignore[index]  # a seed's key was validated: parse_key reads it
     if t.project is None and from_key is None:
         raise _error(("tickets", i, "project"), "give the ticket a project (or a key such as 'OPS-12')")
     project = t.project.upper() if t.project else from_key
@@ -228,7 +228,7 @@ def _ticket_project(sb: Sandbox, t: TicketSeed, i: int) -> str:
         known = ", ".join(p["key"] for p in sb.select("projects")) or "none yet"
         field = "project" if t.project else "key"
         raise _error(("tickets", i, field), f"no project with key {project!r} (projects: {known})")
-    return project  # type: ignore[return-value]
+    return project  # type: ignore[return-value]  # not None: a missing project raised above
 
 
 def _ticket_resolution(t: TicketSeed, i: int) -> str | None:

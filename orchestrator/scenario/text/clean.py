@@ -28,7 +28,7 @@ def per_text(fn: Callable[..., R]) -> Callable[..., R]:
             return fn(text, *args)
         return cached(text, *args)
 
-    read.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+    read.cache_clear = cached.cache_clear  # type: ignore[attr-defined]  # the cache's own clear, kept on the wrapper as lru_cache does
     return read
 
 

@@ -280,8 +280,8 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
         return mentions_code(read(text), str(wanted), bool(spec.get("only", False)), claimed)
     if op == "mentions_count":
         of = spec.get("of")
-        approx = float(spec.get("approx", 0.0))  # type: ignore[arg-type]
-        return isinstance(wanted, int) and check_count(text, wanted, [of] if isinstance(of, str) else of, approx)[0]  # type: ignore[arg-type]
+        approx = float(spec.get("approx", 0.0))  # type: ignore[arg-type]  # a validated spec: a number
+        return isinstance(wanted, int) and check_count(text, wanted, [of] if isinstance(of, str) else of, approx)[0]  # type: ignore[arg-type]  # a validated spec: `of` is a list of words when not one
     if op == "mentions_time":
         instant = _instant(wanted)
         if instant is None:
@@ -289,7 +289,7 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
         reader, also = _time_options(spec, zone)
         verdict = check_time(text, instant, reader, now, also, bool(spec.get("day", False)))
         if spec.get("end") and verdict.holds and _instant(spec["end"]) is not None:
-            if not states_end(text, instant, _instant(spec["end"]), reader, now):  # type: ignore[arg-type]
+            if not states_end(text, instant, _instant(spec["end"]), reader, now):  # type: ignore[arg-type]  # not None: checked on the line above
                 return False
         return verdict.holds and not (strict and verdict.conflicts)
     if op == "mentions_date":
@@ -300,7 +300,7 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
         return hit and not (strict and other)
     if op == "mentions_amount":
         currency = spec.get("currency")
-        hit, other, _ = check_amount(text, wanted, str(currency) if currency else None)  # type: ignore[arg-type]
+        hit, other, _ = check_amount(text, wanted, str(currency) if currency else None)  # type: ignore[arg-type]  # `wanted` is an amount: the spec was validated
         return hit and not (strict and other)
     if op == "mentions_person":
         return check_person(text, str(wanted))
@@ -313,7 +313,7 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
             if part is None:
                 return False
             source = part
-        leak = leak_score(text, source, str(spec.get("public") or ""), int(spec.get("window", 3)))  # type: ignore[call-overload]
+        leak = leak_score(text, source, str(spec.get("public") or ""), int(spec.get("window", 3)))  # type: ignore[call-overload]  # a validated spec: a number
         return leak.leaks(float(spec.get("threshold", LEAK_THRESHOLD)), int(spec.get("min_shared", LEAK_MIN_SHARED)))  # type: ignore[arg-type, call-overload]  # a validated spec: numbers
     raise ValueError(f"unknown text operator {op!r}")
 
@@ -333,16 +333,16 @@ def explain(op: str, value: object, wanted: object, spec: dict[str, object], zon
 def _explain(op: str, text: str, wanted: object, spec: dict[str, object], zone: str, now: datetime) -> str | None:
     if op == "mentions_time" and _instant(wanted) is not None:
         reader, also = _time_options(spec, zone)
-        verdict = check_time(text, _instant(wanted), reader, now, also)  # type: ignore[arg-type]
+        verdict = check_time(text, _instant(wanted), reader, now, also)  # type: ignore[arg-type]  # not None: checked by the caller's condition
         said = f"it states {', '.join(verdict.stated)}" if verdict.stated else "it states no time"
         return said + (
             f"; other times that day: {', '.join(verdict.conflicts)}" if verdict.holds and verdict.conflicts else ""
         )
     if op == "mentions_date" and _date(wanted) is not None:
-        _, _, seen = check_date(text, _date(wanted), zone, now)  # type: ignore[arg-type]
+        _, _, seen = check_date(text, _date(wanted), zone, now)  # type: ignore[arg-type]  # not None: checked by the caller's condition
         return f"it mentions {', '.join(seen)}" if seen else "it mentions no date"
     if op == "mentions_amount":
-        _, _, seen = check_amount(text, wanted, None)  # type: ignore[arg-type]
+        _, _, seen = check_amount(text, wanted, None)  # type: ignore[arg-type]  # `wanted` is an amount: the spec was validated
         return f"it states {', '.join(seen)}" if seen else "it states no amount with a currency"
     if op == "says":
         return None
@@ -362,7 +362,7 @@ def _explain(op: str, text: str, wanted: object, spec: dict[str, object], zone: 
         source = str(wanted)
         if spec.get("section"):
             source = section(source, str(spec["section"])) or ""
-        leak = leak_score(text, source, str(spec.get("public") or ""), int(spec.get("window", 3)))  # type: ignore[call-overload]
+        leak = leak_score(text, source, str(spec.get("public") or ""), int(spec.get("window", 3)))  # type: ignore[call-overload]  # a validated spec: a number
         return f"it shares {len(leak.shared)} word pairs ({leak.score:.0%}) with the source" + (
             f": {', '.join(leak.shared[:6])}" if leak.shared else ""
         )
