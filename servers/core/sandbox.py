@@ -54,6 +54,10 @@ from servers.core.images import (
 
 log = logging.getLogger("clawgym.sandbox")
 
+PARK_MIN_BYTES = 512 * 1024
+"""A database seeded for one episode seed only is parked for a later episode of that seed when it is at least this
+large (seeding it again would cost more than keeping it); a smaller one is emptied for the app's next sandbox."""
+
 _CLOSED = sqlite3.connect(":memory:", check_same_thread=False)
 _CLOSED.close()
 """What a closed sandbox's `db` is once its connection went back to `EMPTY_DATABASES`: any use of it fails as
@@ -153,6 +157,10 @@ class Sandbox:
         self._seeded_state: Seeded | None = None
         """How to put the database back to its seeded state by rolling back what changed (`restore_seeded`); None:
         it is reset by copying the seeded image (on disk, or a clock not frozen)."""
+        self._park = False
+        """Whether `close(reuse=True)` rolls it back and parks it for the next sandbox of its spec (`WarmDatabases`):
+        when any episode seed can use it (its seed drew no ids), or it is large enough to be worth keeping for a
+        later episode of its own seed (`PARK_MIN_BYTES`); else its connection is emptied for the app's next sandbox."""
         self._reusable = directory is None
         """Whether `close(reuse=True)` may keep the connection for another sandbox: in memory, and not reset (a
         `deserialize` over statements compiled against the database it replaced)."""
@@ -179,9 +187,10 @@ class Sandbox:
                     sandbox = cls._from_image(app, sandbox_id, spec, image)
                     sandbox.seed_key = found
                     sandbox._seeded_state = Seeded.of(app, sandbox.db)
+                    sandbox._park = found == loose or len(image) >= PARK_MIN_BYTES
                     return sandbox
         text = spec_text(spec.model_dump(mode="json"))
-        started = time.thread_time()
+        started = time.perf_counter()
         seed = app.validate_seed(spec.seed)
         # In memory: the empty tables with the change log's triggers, built once per app, on a connection
         # another sandbox may have used (`EmptyDatabases`); the seed's own row changes are logged and then
@@ -211,8 +220,10 @@ class Sandbox:
                 if key is not None and loose is not None:
                     # A seed that drew no ids does not depend on the episode seed: its image serves any.
                     sandbox.seed_key = key if sandbox._ids_drawn else loose
-                    SEED_IMAGES.put(app, sandbox.seed_key, sandbox._image, cost_s=time.thread_time() - started)
+                    cost_s = time.perf_counter() - started
+                    SEED_IMAGES.put(app, sandbox.seed_key, sandbox._image, cost_s=cost_s)
                     sandbox._seeded_state = Seeded.of(app, conn)
+                    sandbox._park = sandbox.seed_key == loose or len(sandbox._image) >= PARK_MIN_BYTES
             else:
                 file = connect(directory / "seed.db")
                 conn.backup(file)
@@ -244,6 +255,7 @@ class Sandbox:
         """A sandbox on a parked database (`WarmDatabases`), as `_from_image` would have made it from the image."""
         sandbox = cls(app, sandbox_id, parked.conn, spec, Clock(spec.clock), FaultPlan(), None, parked.image)
         sandbox.seed_key, sandbox._seeded_state, sandbox._seeded_rows = key, parked.seeded, parked.seeded_rows
+        sandbox._park = True
         try:
             with sandbox.transaction():
                 sandbox._write_meta("rng_seed", spec.rng_seed)
@@ -402,7 +414,13 @@ class Sandbox:
         seeded state and parked for the next sandbox of that key (`WarmDatabases`); this sandbox's `db` is then a
         closed connection."""
         db, self.db = self.db, _CLOSED
-        if reuse and self._seeded_state is not None and self.seed_key is not None and not self.in_threads:
+        if (
+            reuse
+            and self._park
+            and self._seeded_state is not None
+            and self.seed_key is not None
+            and not self.in_threads
+        ):
             self.db = db  # rolled back and parked for the next sandbox of its spec (`WarmDatabases`)
             try:
                 self.restore_seeded()

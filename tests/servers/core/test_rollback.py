@@ -18,6 +18,7 @@ from test_seed_images import core_rows, no_reseeding
 
 from servers.calendar import APP
 from servers.core import FaultPlan, FaultRule, SandboxSpec, SandboxStore, build_mcp_server
+from servers.core import sandbox as sandbox_module
 from servers.core.images import EMPTY_DATABASES, SEED_IMAGES, WARM_DATABASES
 from servers.core.mcp import bind_sandbox
 from servers.core.world import WorldChange
@@ -27,8 +28,10 @@ CLOCK = {"start": "2026-03-02T09:00:00+01:00"}
 
 
 @pytest.fixture(autouse=True)
-def cold() -> None:
-    """Every test starts with nothing kept: no image, no parked or emptied database."""
+def cold(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test starts with nothing kept: no image, no parked or emptied database; and a database seeded for one
+    episode seed is parked however small (the last test: only a large one, by default)."""
+    monkeypatch.setattr(sandbox_module, "PARK_MIN_BYTES", 0)
     SEED_IMAGES.clear()
     WARM_DATABASES.clear()
     EMPTY_DATABASES.clear()
@@ -193,3 +196,19 @@ def test_a_sandbox_on_disk_or_with_a_running_clock_is_reset_from_its_image(tmp_p
             sandbox.delete("events", "e1")
         sandbox.reset()
         assert sandbox.get("events", "e1") is not None
+
+
+async def test_a_small_database_of_one_episode_seed_is_emptied_for_the_next_sandbox_not_parked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Parked, it would serve only a later episode of its own seed, which `--repeat` never runs: a small one is
+    emptied for the app's next sandbox instead (`EmptyDatabases`); one whose seed drew no ids is parked."""
+    monkeypatch.setattr(sandbox_module, "PARK_MIN_BYTES", 512 * 1024)
+    store = SandboxStore(APP)
+    first = store.create("a", spec())  # its busy rows draw ids
+    used = first.db
+    await delete(store, "a")
+    assert len(WARM_DATABASES) == 0 and store.create("b", spec(rng_seed=2, title="New")).db is used
+    store.create("c", spec(busy=False))
+    await delete(store, "c")
+    assert len(WARM_DATABASES) == 1
