@@ -175,8 +175,8 @@ def write_episode(
     `journal` defaults to the app entries of `trace` (what `merged_trace` puts there); `encoded` has the lines of
     entries already encoded, by `id()` (`Trace.lines`)."""
     if isinstance(getattr(result, "episode", None), dict):
-        result.episode.setdefault("written_at", now())  # the run's date: a copy of the folder keeps it
-        result.episode.update(bind(folder))
+        result.episode.setdefault("written_at", now())  # type: ignore[attr-defined]  # a Result's episode: checked just above; the run's date: a copy of the folder keeps it
+        result.episode.update(bind(folder))  # type: ignore[attr-defined]  # a Result's episode: checked just above
     lines = encoded or {}
     text = "".join((lines.get(id(entry)) or json.dumps(entry, default=str)) + "\n" for entry in trace).encode()
     _replace(folder / TRACE, text)
@@ -207,7 +207,7 @@ def reseal(folder: Path) -> None:
     raw = (folder / TRACE).read_bytes() if (folder / TRACE).exists() else b""
     journal = journal_of(parse_jsonl(raw.decode("utf-8", errors="replace")).entries)
     verdict = with_kind({k: v for k, v in verdict.items() if k != "digest"}, EPISODE)
-    episode = verdict.get("episode") if isinstance(verdict.get("episode"), dict) else {}
+    episode = found if isinstance(found := verdict.get("episode"), dict) else {}
     verdict["episode"] = {**episode, **bind(folder)}
     why = untrusted_reason(verdict)  # its agent ran without isolation: sealed with a key marked exposed
     with exposed_key(why) if why else contextlib.nullcontext():
@@ -515,9 +515,9 @@ def _binding_problems(folder: Path, record: dict[str, Any]) -> list[str]:
                         "another run")  # fmt: skip
     for above in [*here.parents[: len(parts)], *([] if parts else [here.parent])]:  # summaries over it in its run
         summary = read_json(above / RESULTS) if (above / RESULTS).is_file() else None
-        if kind_of(summary) in (REPEAT, SUITE) and isinstance(summary.get("run"), str) and summary["run"] != run:
+        if kind_of(summary) in (REPEAT, SUITE) and isinstance(summary.get("run"), str) and summary["run"] != run:  # type: ignore[union-attr, index]  # a summary of a kind is a dict
             problems.append(f"{RESULTS} was sealed in run {run}, but the {kind_of(summary)} in {above} is run "
-                            f"{summary['run']}'s: copied from another run")  # fmt: skip
+                            f"{summary['run']}'s: copied from another run")  # type: ignore[index]  # a summary of a kind is a dict  # fmt: skip
             break
     return problems
 

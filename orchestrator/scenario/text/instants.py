@@ -293,7 +293,7 @@ WEEKDAY_ONLY = re.compile(r"(?:on\s+)?(?:a\s+)?(mon|tue|wed|thu|fri|sat|sun)[a-z
 def _same_weekday(said: str, wanted: date) -> bool:
     """A weekday written alone that is the wanted date's weekday ("8 April (a Wednesday)") names that date too."""
     m = WEEKDAY_ONLY.fullmatch(said.strip())
-    return bool(m) and wanted.strftime("%a").lower().startswith(m.group(1).lower())
+    return m is not None and wanted.strftime("%a").lower().startswith(m.group(1).lower())
 
 
 @dataclass

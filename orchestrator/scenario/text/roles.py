@@ -9,6 +9,7 @@ we fly in on Wednesday": Tuesday is a holiday, Wednesday a travel day), else in 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from orchestrator.scenario.text.parse import clauses
 
@@ -86,7 +87,9 @@ def date_role(text: str, start: int, end: int, sentence: tuple[int, int]) -> str
 TRAVEL = ("travel", "travel-out", "travel-back")
 
 
-def travel_leg(role: str | None, wanted: object, dates: list[object], said: str, first: bool, last: bool) -> str | None:
+def travel_leg(
+    role: str | None, wanted: object, dates: Sequence[object], said: str, first: bool, last: bool
+) -> str | None:
     """A travel day's leg: the start of a range of days is the day out, its end the day back ("trip 8-14 Nov");
     a travel date without its leg is the day out when it is the text's first travel date, the day back when it is
     its last of several."""
