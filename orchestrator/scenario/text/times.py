@@ -359,6 +359,14 @@ def _word_times(text: str, spans: list[tuple[int, int]], taken: list[tuple[int, 
             zone, end = _zone_after(text, m.end())
             hour = 0 if m["word"].lower() == "midnight" else 12
             found.append(TimeMention(m.start(), end, text[m.start() : end], [time(hour, 0)], zone))
+    for m in HALF_HOUR.finditer(text):  # British "half seven": half past seven
+        hour = NUMBER_WORDS[m["h"].lower()]
+        if not _free(*m.span(), spans, taken):
+            continue
+        zone, end = _zone_after(text, m.end())
+        times = [time(h, 30) for h in _day_hours(hour, m)]
+        found.append(TimeMention(m.start(), end, text[m.start() : end], times, zone))
+        taken.append((m.start(), end))
     for m in CLOCK_WORDS.finditer(text):
         written = (m["h"] or m["h2"]).lower()
         hour = NUMBER_WORDS.get(written) or int(written)
@@ -374,6 +382,13 @@ def _word_times(text: str, spans: list[tuple[int, int]], taken: list[tuple[int, 
     return found
 
 
+HALF_HOUR = re.compile(
+    r"\bhalf\s+(?P<h>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
+    r"(?!\s+(?:past|to|of|hours?|days?|weeks?|months?|years?|people|percent)\b)(?:\s?"
+    + AMPM
+    + r"|\s+(?:in\s+the\s+)?(?P<day>morning|afternoon|evening|at\s+night))?",
+    re.I,
+)
 _WORD_HOUR = r"(?P<{}>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 # "two to three in the afternoon", "nine to eleven am": a range of hours in words, its part of the day after it
 WORD_RANGE = re.compile(
