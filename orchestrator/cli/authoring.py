@@ -117,7 +117,7 @@ SizeOption = Annotated[
     str | None,
     typer.Option(
         "--size",
-        help="World size: small, medium or large; edition 2 also mix, its default (each organization's own "
+        help="World size: small, medium or large; editions 2 and 3 also mix, its default (each organization's own "
         "size: 66% small, 30% medium, 4% large). Edition 1's default: small.",
     ),
 ]
@@ -125,8 +125,9 @@ EditionOption = Annotated[
     int,
     typer.Option(
         "--edition",
-        help="Task-set edition: 2 (organizations per task group, held-out splits by organization and phrasing, "
-        "measured difficulty) or 1 (release v1's drawing, byte for byte).",
+        help="Task-set edition: 3 (organizations per task group, held-out splits by organization and phrasing, "
+        "measured difficulty; planted rows with ids drawn like the world's, decoys told apart by content), "
+        "2 (the same draws as release v2's, byte for byte) or 1 (release v1's drawing, byte for byte).",
     ),
 ]
 ProveOption = Annotated[
@@ -159,7 +160,7 @@ def generate_command(
         typer.Option("--out", help="Folder for <family>/<id>.yaml and tasks.jsonl.", callback=output_folder),
     ] = None,
     size: SizeOption = None,
-    edition: EditionOption = 2,
+    edition: EditionOption = 3,
     prove: ProveOption = "basic",
     split: Annotated[
         str | None,

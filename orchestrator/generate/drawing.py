@@ -1,5 +1,6 @@
-"""Drawing candidates: task `index` of a family in a run, for edition 1 (release v1's draws) or edition 2
-(organizations per task group, see `edition2`); `pipeline` re-exports these.
+"""Drawing candidates: task `index` of a family in a run, for edition 1 (release v1's draws), edition 2
+(organizations per task group, see `edition2`; release v2's draws) or edition 3 (edition 2's draws, the planted rows
+neutral: ids drawn like the world's, see `world_ids`, and decoys told apart by content); `pipeline` re-exports these.
 
 May import: `orchestrator.generate` modules.
 """
@@ -35,8 +36,8 @@ def draw(
 ) -> Task | None:
     """Candidate `index` of `family` in the run with this seed and size (and these knobs fixed) of an edition; None
     when its world cannot host it."""
-    if edition == 2:
-        return _draw2(family, seed, size, index, fixed)
+    if edition >= 2:
+        return _draw2(family, seed, size, index, fixed, edition)
     rng = random.Random(f"{seed}:{family.name}:{index}")
     world_seed = seed * 1000 + rng.randrange(WORLD_POOL[size])
     world = build_world(world_seed, size)
@@ -73,21 +74,23 @@ def _knobs(family: Family, rng: random.Random, fixed: dict[str, Any] | None, siz
     return knobs
 
 
-def _world2(seed: int, size: str, split: str) -> Any:
-    """An edition-2 world of a split (`build_world` records both; a world module without the keywords is told
-    after)."""
+def _world2(seed: int, size: str, split: str, edition: int = 2) -> Any:
+    """An edition-2 world (or edition 3's, the same) of a split (`build_world` records both; a world module without
+    the keywords is told after)."""
     if "edition" in inspect.signature(build_world).parameters:
-        return build_world(seed, size, edition=2, split=split)
+        return build_world(seed, size, edition=edition, split=split)
     world = build_world(seed, size)
-    world.edition, world.split = 2, split
+    world.edition, world.split = edition, split
     return world
 
 
-def _draw2(family: Family, seed: int, size: str, index: int, fixed: dict[str, Any] | None) -> Task | None:
-    rng = random.Random(f"v2:{seed}:{family.name}:{index}")
+def _draw2(
+    family: Family, seed: int, size: str, index: int, fixed: dict[str, Any] | None, edition: int = 2
+) -> Task | None:
+    rng = random.Random(f"v2:{seed}:{family.name}:{index}")  # edition 3 draws edition 2's tasks
     world_seed, split, core = edition2.organization(seed, family.name, index)
     world_size = edition2.org_size(world_seed) if size == MIX else size
-    world = _world2(world_seed, world_size, "test" if split == "test-ood" else split)
+    world = _world2(world_seed, world_size, "test" if split == "test-ood" else split, edition)
     knobs = _knobs(family, rng, fixed, world_size)
     before = edition2.count_rows(world.apps)
     params = family.sample(world, rng, knobs)
@@ -96,13 +99,14 @@ def _draw2(family: Family, seed: int, size: str, index: int, fixed: dict[str, An
     params = json.loads(canonical(params))
     world_info = {"seed": world_seed, "size": world_size, "digest": world.digest()[:16]}
     draft = family.build(world, params)
-    task_id = f"{family.name}-v2-{seed}-{index:05d}"
+    task_id = f"{family.name}-v{edition}-{seed}-{index:05d}"
     scenario = draft.scenario(task_id, "")
     measured = edition2.measure(scenario, edition2.count_rows(draft.world.apps) - before)
-    scenario = neutral_ids(scenario, random.Random(f"ids:{task_id}"))  # planted rows named like the world's
+    if edition >= 3:  # planted rows named like the world's (release v2 kept the families' own ids)
+        scenario = neutral_ids(scenario, random.Random(f"ids:{task_id}"))
     scenario["difficulty"] = difficulty = draft.difficulty or edition2.difficulty(measured, world_size)
     extra = {
-        "edition": 2,
+        "edition": edition,
         "organization": world.org_id,
         "template": params.get("template"),
         "industry": getattr(world, "industry", ""),

@@ -124,9 +124,11 @@ class Family(ABC):
     """Parameters whose combination decides the split: train and test never share a combination."""
     phrasings: ClassVar[int] = 1
     """How many ways the instruction is worded (the parameter `phrasing` picks one)."""
-    editions: ClassVar[tuple[int, ...]] = (1, 2)
+    editions: ClassVar[tuple[int, ...]] = (1, 2, 3)
     """The task-set editions the family draws tasks for: edition 1 is release v1's (its ten families, worded and
-    built as then, byte for byte); edition 2 words instructions with `phrasing.compose` (`world.edition`)."""
+    built as then, byte for byte); edition 2 words instructions with `phrasing.compose` (`world.edition`), as
+    release v2 drew them; edition 3 draws edition 2's tasks with neutral planted rows (ids drawn like the world's,
+    decoys told apart by content: `world.edition >= 3`)."""
 
     @abstractmethod
     def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:

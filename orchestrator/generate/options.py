@@ -21,7 +21,7 @@ WORLD_POOL = {"small": 16, "medium": 8, "large": 4}
 kept in memory)."""
 SPLITS = ("train", "test", "core", "test-ood")
 PROOFS = ("basic", "full")
-EDITIONS = (1, 2)
+EDITIONS = (1, 2, 3)
 BACKENDS = ("local", "ray")
 MIX = "mix"
 """Edition 2's default `size`: each organization's world size from `edition2.SIZE_MIX`."""
@@ -60,7 +60,8 @@ class Options:
     that value of it, draws it as usual."""
     edition: int = 1
     """1: release v1's drawing, byte for byte; 2: organizations per task group, splits by organization (see
-    `edition2`). The command line's default is 2."""
+    `edition2`), release v2's drawing byte for byte; 3: edition 2's draws with neutral planted rows (ids drawn like the
+    world's, decoys told apart by content). The command line's default is 3."""
     workers: int = 1
     """Processes (or Ray actors) proving at once; 1 proves in this process."""
     backend: str = "local"
@@ -74,7 +75,7 @@ class Options:
 
     def __post_init__(self) -> None:
         if self.size is None:
-            self.size = MIX if self.edition == 2 else "small"
+            self.size = MIX if self.edition >= 2 else "small"
 
     def check(self) -> None:
         known = families()
@@ -82,7 +83,7 @@ class Options:
         if unknown:
             raise GenerateError(f"unknown family {', '.join(unknown)}; known: {', '.join(known)} (or 'all')")
         if self.edition not in EDITIONS:
-            raise GenerateError(f"--edition must be 1 or 2, got {self.edition}")
+            raise GenerateError(f"--edition must be 1, 2 or 3, got {self.edition}")
         other = [f for f in self.families if self.edition not in known[f].editions]
         if other:
             raise GenerateError(
@@ -94,12 +95,12 @@ class Options:
             raise GenerateError(f"--count must be at least 1, got {self.count}")
         if self.seed < 0:
             raise GenerateError(f"--seed must be 0 or more, got {self.seed}")
-        sizes = [*SIZES, MIX] if self.edition == 2 else list(SIZES)
+        sizes = [*SIZES, MIX] if self.edition >= 2 else list(SIZES)
         if self.size not in sizes:
             raise GenerateError(f"--size must be one of {', '.join(sizes)}, got {self.size!r}")
         if self.prove not in PROOFS:
             raise GenerateError(f"--prove must be one of {', '.join(PROOFS)}, got {self.prove!r}")
-        splits = SPLITS if self.edition == 2 else SPLITS[:3]
+        splits = SPLITS if self.edition >= 2 else SPLITS[:3]
         if self.split is not None and self.split not in splits:
             raise GenerateError(f"--split must be one of {', '.join(splits)}, got {self.split!r}")
         never = self.never_in_split()
@@ -122,7 +123,7 @@ class Options:
     def never_in_split(self) -> list[str]:
         """The families that draw no task of `split` at all (edition 2: test-ood is the held-out families' split, and
         theirs alone; core takes both)."""
-        if self.edition != 2 or self.split not in ("train", "test", "test-ood"):
+        if self.edition < 2 or self.split not in ("train", "test", "test-ood"):
             return []
         return [f for f in self.families if (f in OOD) != (self.split == "test-ood")]
 

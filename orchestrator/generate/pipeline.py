@@ -10,7 +10,11 @@ Edition 2 (`Options.edition == 2`, see `edition2`): task `i` lives in the organi
 whose id's hash decides its split (train, test, core) and world size (`SIZE_MIX`, or `--size`); the world carries
 its split, so families word instructions with that side's phrasings; the families in `OOD_FAMILIES` are all
 `test-ood`. Manifest rows add the edition, organization, template, industry, size and the measured properties,
-and the difficulty comes from those measurements (`edition2.difficulty`).
+and the difficulty comes from those measurements (`edition2.difficulty`). Release v2's draws, byte for byte.
+
+Edition 3 (the command line's default): edition 2's draws with neutral planted rows: their ids are drawn like the
+world's (`world_ids.neutral_ids`) and decoys are told apart by content (dates, versions), not by labels; task ids
+read `<family>-v3-<seed>-<index>`.
 
 A task whose checks (names and weights aside) equal an earlier one's is a duplicate and skipped. Every other task
 is proven from memory (`prover`): `basic` proves that the reference solution scores 1.0 and doing nothing fails,

@@ -117,7 +117,7 @@ class Prover:
         from orchestrator.generate.family import families  # noqa: PLC0415
 
         plan = self.plan
-        if plan.edition == 2 and plan.split is not None:  # the organization decides the split: no need to draw
+        if plan.edition >= 2 and plan.split is not None:  # the organization decides the split: no need to draw
             split, core = edition2.organization(plan.seed, family, index)[1:]
             if not drawing.in_split(plan.split, split, core):
                 return Outcome(family, index, "other_split")

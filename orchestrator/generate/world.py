@@ -31,7 +31,7 @@ from orchestrator.generate.organization import SIZES
 
 __all__ = ["EDITIONS", "START_YEAR", "Person", "World", "ascii_slug", "build_world", "iso", "validate_apps"]
 
-EDITIONS = (1, 2)
+EDITIONS = (1, 2, 3)
 SPLITS = ("train", "test")
 
 CACHE_WEIGHT = {"small": 1, "medium": 4, "large": 16}

@@ -74,14 +74,14 @@ class Ambiguous(Family):
             "distractors": knobs.get("distractors", 0),
             "phrasing": rng.randrange(len(INSTRUCTIONS)),
         }
-        if world.edition != 2:
+        if world.edition < 2:
             return params
         _words2(world, rng, params)
         return phrasing.stamp(params, rng, lambda p: _word(world, p))
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         requester, target = world.person(params["requester"]), world.person(params["target"])
-        if world.edition == 2:
+        if world.edition >= 2:
             instruction = _word(world, params).text
         else:
             instruction = phrase(

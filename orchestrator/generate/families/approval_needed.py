@@ -137,7 +137,7 @@ class ApprovalNeeded(Family):
     apps = ("mail", "tickets", "docs")
     knobs = {"distractors": (0, 1)}
     split_params = ("kind", "decision", "template")
-    editions = (2,)
+    editions = (2, 3)
 
     def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         people = living.teammates(world, rng, 3)

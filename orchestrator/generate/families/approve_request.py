@@ -7,8 +7,9 @@ limit per category: a request within its limit is approved (the ticket moves
 to done), one above it is rejected (the ticket is cancelled). With two steps
 the persona also answers the requester's mail: an approval states the
 approved amount, a rejection the policy's limit (amounts parsed, in any
-format). Distractors: the policy's previous version (same title, an older version and date) whose limits would flip the
-decision, and another colleague's pending request that must stay untouched.
+format). Distractors: the policy's previous version (edition 3: same title, an
+older version and date; editions 1 and 2 label it superseded) whose limits would
+flip the decision, and another colleague's pending request that must stay untouched.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ class ApproveRequest(Family):
             "phrasing": rng.randrange(len(INSTRUCTIONS)),
             "number": rng.randint(12, 480),
         }
-        if world.edition != 2:
+        if world.edition < 2:
             return params
         other_category = rng.choice(sorted(CATEGORIES))
         params.update(item=rng.choice(ITEMS[category]), other_item=rng.choice(ITEMS[other_category]))
@@ -103,7 +104,7 @@ class ApproveRequest(Family):
         key, other_key = f"REQ-{params['number']}", f"REQ-{params['number'] + 1}"
         created = world.start - timedelta(hours=20)
         _seed(world, params, requester, other, key, other_key, created)
-        if world.edition == 2:
+        if world.edition >= 2:
             instruction = _word(world, params).text
         else:
             instruction = phrase(
@@ -113,7 +114,7 @@ class ApproveRequest(Family):
                 requester_first=requester.first_name,
                 key=key,
             )
-        if reply and world.edition != 2:
+        if reply and world.edition < 2:
             instruction += phrase([REPLY], 0, requester_first=requester.first_name)
         approved = decision == "approve"
         draft = Draft(world, title=f"Decide {requester.first_name}'s {label.lower()} request", instruction=instruction,
@@ -181,7 +182,7 @@ def _seed(
     rules = ("Expenses in these categories need pre-approval. A request within the limit of its category is approved; a "
              "request above the limit is rejected, and the requester is told the limit.\n\n")  # fmt: skip
     since, before = world.start - timedelta(days=20), world.start - timedelta(days=400)
-    if world.edition == 2:  # the two versions are told apart by their version and date, not by a label
+    if world.edition >= 3:  # the two versions are told apart by their version and date, not by a label
         current = f"# Expense policy\n\nVersion 3, in force since {since:%-d %B %Y} (replaces version 2).\n\n{rules}"
         old_title, old_head = "Expense policy", f"# Expense policy\n\nVersion 2, in force since {before:%-d %B %Y}.\n\n"
     else:  # release v1's tasks, byte for byte

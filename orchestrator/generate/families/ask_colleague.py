@@ -103,7 +103,7 @@ class AskColleague(Family):
     apps = ("mail", "calendar", "docs", "tickets")
     knobs = {"distractors": (0, 1)}
     split_params = ("kind", "template", "topic")
-    editions = (2,)
+    editions = (2, 3)
 
     def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         kind = rng.choice(["room", "budget", "day"])
@@ -247,7 +247,8 @@ def _start(draft: Draft, params: dict[str, Any], key: str, requester: Any, exper
     living.mail(draft, "request-mail", requester, f"{key}: {title}", ask, 50)
     living.ticket(draft, key, title, f"Requested by {requester.name}. See their mail.", requester)
     if params["distractors"]:
-        living.mail(draft, "request-older", requester, f"Heads-up: {title}",
+        older = f"Heads-up: {title}" if draft.world.edition >= 3 else f"{title} (older thread)"  # v2: labelled
+        living.mail(draft, "request-older", requester, older,
                     f"Hi {me.first_name},\n\nheads-up, {key} is coming your way.\n\n{requester.first_name}", 600)  # fmt: skip
     draft.allow = {"mail": {"messages": {"added": True}},
                    "tickets": {"tickets": {"changed": ["status", "resolution", "resolved_at"], "where": {"key": key}},

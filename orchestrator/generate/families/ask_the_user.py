@@ -116,7 +116,7 @@ class AskTheUser(Family):
     apps = ("docs", "mail", "calendar")
     knobs = {"steps": (1, 2)}
     split_params = ("missing", "template", "project")
-    editions = (2,)
+    editions = (2, 3)
 
     def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         people = living.teammates(world, rng, 1, near=True)

@@ -98,7 +98,7 @@ class ChangedRequest(Family):
     apps = ("mail", "calendar", "docs")
     knobs = {"distractors": (0, 1)}
     split_params = ("change", "template", "topic")
-    editions = (2,)
+    editions = (2, 3)
 
     def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         people = living.teammates(world, rng, 4, near=True)

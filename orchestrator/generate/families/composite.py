@@ -51,7 +51,7 @@ class Composite(Family):
     """The part families in order; a tuple at a place offers alternatives, one drawn per task."""
     openers: ClassVar[tuple[str, ...]] = ()
     closers: ClassVar[tuple[str, ...]] = ()
-    editions = (2,)
+    editions = (2, 3)
     split_params = ("parts",)
 
     def fit(

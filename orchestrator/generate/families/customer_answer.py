@@ -86,7 +86,7 @@ class CustomerAnswer(Family):
             "with_note": knobs.get("steps", 1) == 2,
             "phrasing": rng.randrange(len(INSTRUCTIONS)),
         }
-        if world.edition != 2:
+        if world.edition < 2:
             return params
         industry = vocab.INDUSTRIES[world.industry]
         product = rng.choice(industry.products).removeprefix("the ")
@@ -107,7 +107,7 @@ class CustomerAnswer(Family):
         workaround = f"switch on '{params['workaround']}' under Settings > {feature}"
         key = self._seed_tickets(world, params, problem, reported, workaround)
         _seed_thread(world, customer, problem, key, reported)
-        if world.edition == 2:
+        if world.edition >= 2:
             instruction = _word(world, params).text
         else:
             note = NOTE[params["phrasing"] % len(NOTE)] if params["with_note"] else ""

@@ -97,7 +97,7 @@ class DeclinedInvite(Family):
     apps = ("calendar", "mail", "docs")
     knobs = {"distractors": (0, 1)}
     split_params = ("guests_count", "template", "topic")
-    editions = (2,)
+    editions = (2, 3)
 
     def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         count = rng.choice([2, 3])

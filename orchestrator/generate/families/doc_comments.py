@@ -88,7 +88,7 @@ class DocComments(Family):
             "phrasing": rng.randrange(len(INSTRUCTIONS)),
             "paragraphs": [text.paragraph(nb_sentences=3) for _ in range(3)],
         }
-        if world.edition != 2:
+        if world.edition < 2:
             return params
         if not _words2(world, rng, params):
             return None
@@ -120,7 +120,7 @@ class DocComments(Family):
                 row["resolved"] = True
                 row["body"] += " (Done: handled in the last sprint.)"
             comments.append(row)
-        if world.edition == 2:
+        if world.edition >= 2:
             instruction = _word(world, params).text
         else:
             instruction = phrase(INSTRUCTIONS, params["phrasing"], title=title, project=project) + (

@@ -141,7 +141,7 @@ class FlakyTriage(Family):
     apps = ("mail", "docs", "tickets")
     knobs = {"steps": (2, 3), "distractors": (0, 1)}
     split_params = ("template", "fault", "kinds")
-    editions = (2,)
+    editions = (2, 3)
 
     def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         users = {u["email"] for u in world.apps["tickets"]["users"]}

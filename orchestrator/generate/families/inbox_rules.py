@@ -62,7 +62,7 @@ class InboxRules(Family):
             "in_doc": in_doc,
             "phrasing": rng.randrange(len(IN_DOC if in_doc else INSTRUCTIONS)),
         }
-        if world.edition != 2:
+        if world.edition < 2:
             return params
         writer = vocab.Writer.of(world, rng)  # edition 2: subjects in the world's industry words
         params["subjects"] = [writer.pick(vocab.THREAD_SUBJECTS) for _ in range(12)]
@@ -84,7 +84,7 @@ class InboxRules(Family):
             "manager": f"star mail from my manager, {manager.name if manager else ''}",
             "notifications": "label the ticket notifications as 'Tickets'",
         }
-        rules = [rules_text[k] for k in params["kinds"]] if world.edition != 2 else _rules2(world, params)[0]
+        rules = [rules_text[k] for k in params["kinds"]] if world.edition < 2 else _rules2(world, params)[0]
         draft = _draft(world, params, rules)
         checks, allow, oracle = _apply_rules(world, params, targets, domain, label, manager)
         draft.stage("the rules are applied to today's mail", checks, weight=2)
@@ -208,10 +208,10 @@ def _targets(
 
 def _draft(world: World, params: dict[str, Any], rules: list[str]) -> Draft:
     """The scenario's words; the rules are in the instruction, or in a doc the instruction points to."""
-    if world.edition == 2:
+    if world.edition >= 2:
         instruction = _word(world, params).text
     if params["in_doc"]:
-        if world.edition != 2:
+        if world.edition < 2:
             instruction = phrase(IN_DOC, params["phrasing"])
         world.apps["docs"]["documents"].append(
             {
@@ -223,7 +223,7 @@ def _draft(world: World, params: dict[str, Any], rules: list[str]) -> Draft:
                 "updated_at": iso(world.start - timedelta(days=30)),
             }
         )
-    elif world.edition != 2:
+    elif world.edition < 2:
         instruction = phrase(INSTRUCTIONS, params["phrasing"], rules=join(rules))
     return Draft(
         world,

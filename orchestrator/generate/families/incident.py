@@ -85,7 +85,7 @@ class Incident(Family):
         service = _service(rng, words)
         cause = rng.randrange(len(CAUSES))
         back = -1
-        while world.edition == 2 and world.day(back).weekday() >= 5:  # edition 2: the last working day
+        while world.edition >= 2 and world.day(back).weekday() >= 5:  # edition 2: the last working day
             back -= 1
         begin = world.at(world.day(back), f"{rng.randint(9, 15):02d}:{rng.choice(['05', '12', '20', '35', '48'])}")
         minutes = rng.choice(OPEN_MINUTES)
@@ -125,7 +125,7 @@ class Incident(Family):
             "distractors": distractors,
             "responders_count": len(responders),
         }
-        return params if world.edition != 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
+        return params if world.edition < 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         inc = IncidentFacts.of(world, params)
@@ -295,7 +295,7 @@ class IncidentFacts:
 
 def _draft(inc: IncidentFacts) -> Draft:
     params, begin, resolved = inc.params, inc.begin, inc.resolved
-    if inc.world.edition == 2:
+    if inc.world.edition >= 2:
         instruction = _word(inc.world, params).text
     else:
         instruction = phrase(INSTRUCTIONS, params["phrasing"], service=params["service"], lead=inc.lead.first_name)

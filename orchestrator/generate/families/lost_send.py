@@ -2,9 +2,9 @@
 
 A colleague (the requester) asks the persona by mail for one fact (`kind`): the offsite venue's street address,
 a hotel booking reference, or the dial-in code of a customer call. The fact is in a document; an older document
-(last year's offsite, an earlier booking, an old bridge), titled the same and dated a year earlier, holds a
-stale value. The persona is asked to send the
-requester the fact. The first send of any kind (reply, new mail, draft sent, forward) meets a fault (`fault`):
+(last year's offsite, an earlier booking, an old bridge), titled the same and dated a year earlier (edition 3;
+edition 2 labels it in its title), holds a stale value. The persona is asked to send the requester the fact. The
+first send of any kind (reply, new mail, draft sent, forward) meets a fault (`fault`):
 
 - `lost_reply`: an HTTP 502 "may have been applied" although the mail went out (look in Sent; sending again
   delivers it twice);
@@ -117,7 +117,7 @@ class LostSend(Family):
     apps = ("mail", "docs")
     knobs = {"distractors": (0, 1)}
     split_params = ("template", "fault", "kind")
-    editions = (2,)
+    editions = (2, 3)
 
     def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         people = [p for p in world.people if p.email != world.persona.email]
@@ -246,15 +246,24 @@ def _seed(world: World, params: dict[str, Any]) -> None:
             "content": f"# {doc}\n\n- Date: {day}\n- {line}: {current}\n",
         }
     )
-    # The stale copy has the same title: it is told apart by its date (last year's) and its age, as in a real drive.
+    # Edition 3: the stale copy has the same title, told apart by its date (last year's) and its age, as in a real
+    # drive. Edition 2 (release v2) labelled it in its title.
     then = world.day(params["day"]) - timedelta(days=364)
+    title, content = doc, f"# {doc}\n\n- Date: {then:%A %-d %B %Y}\n- {line}: {stale}\n"
+    if world.edition < 3:
+        title = {
+            "venue": f"{doc} (last year, archive)",
+            "booking": f"{doc} (cancelled)",
+            "bridge": f"{doc} (old bridge)",
+        }[params["kind"]]
+        content = f"# {title}\n\n- {line}: {stale}\n- No longer valid.\n"
     docs.append(
         {
             "id": "stale-doc",
-            "title": doc,
+            "title": title,
             "owner": me.email,
             "updated_at": iso(world.start - timedelta(days=300)),
-            "content": f"# {doc}\n\n- Date: {then:%A %-d %B %Y}\n- {line}: {stale}\n",
+            "content": content,
         }
     )
 

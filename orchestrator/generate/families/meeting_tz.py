@@ -69,7 +69,7 @@ class MeetingAcrossZones(Family):
             if guests is None:
                 return None
             offset = rng.randint(1, 4)
-            if world.edition == 2:  # any weekday may be today: the meeting falls on a working day
+            if world.edition >= 2:  # any weekday may be today: the meeting falls on a working day
                 offset = workday(world, offset)
             window = day_window(world, offset)
             emails = [g.email for g in guests]
@@ -82,7 +82,7 @@ class MeetingAcrossZones(Family):
             busy_starts = [datetime.fromisoformat(b["start"]) for b in blocks]
             suggestions = (
                 sorted(rng.sample(busy_starts, min(len(busy_starts), knobs.get("distractors", 0))))
-                if via == "mail" or world.edition == 2
+                if via == "mail" or world.edition >= 2
                 else []
             )
             requester = rng.choice(guests).email if via == "mail" else None
@@ -102,7 +102,7 @@ class MeetingAcrossZones(Family):
                 "guests_count": len(guests),
                 "phrasing": rng.randrange(len(VIA_MAIL if via == "mail" else DIRECT)),
             }
-            if world.edition == 2:
+            if world.edition >= 2:
                 del params["phrasing"]
                 params["topic"] = rng.choice(vocab.INDUSTRIES[world.industry].topics)  # the industry's, not Faker's
                 params["wording"] = rng.randrange(1 << 30)
@@ -129,7 +129,7 @@ class MeetingAcrossZones(Family):
             "places": _places(world, guests),
         }
         requester = world.person(params["requester"]) if params["via"] == "mail" else None
-        if world.edition == 2:
+        if world.edition >= 2:
             instruction = _word(world, params).text
         elif requester is not None:
             values["requester"] = requester.first_name

@@ -56,7 +56,7 @@ class Offboard(Family):
         candidates = list(world.people[1:-1])  # not the directory's owner nor the offsite's organizer
         users = {u["email"] for u in world.apps["tickets"]["users"]}
         candidates = [p for p in candidates if p.email in users]
-        if world.edition == 2:  # a leaver or successor sharing the persona's first name would be ambiguous
+        if world.edition >= 2:  # a leaver or successor sharing the persona's first name would be ambiguous
             firsts = [p.first_name for p in candidates]
             candidates = [
                 p for p in candidates if p.first_name != world.persona.first_name and firsts.count(p.first_name) == 1
@@ -66,7 +66,7 @@ class Offboard(Family):
         leaver, successor = rng.sample(candidates, 2)
         steps, distractors = knobs.get("steps", 1), knobs.get("distractors", 0)
         last = rng.randint(1, 4)
-        while world.edition == 2 and world.day(last).weekday() >= 5:  # edition 2: the last day is a working day
+        while world.edition >= 2 and world.day(last).weekday() >= 5:  # edition 2: the last day is a working day
             last += 1
         projects = [p["key"] for p in world.apps["tickets"]["projects"]]
         text = fake(rng)
@@ -85,7 +85,7 @@ class Offboard(Family):
             "hours": [rng.choice(["10:00", "11:30", "14:00", "15:30"]) for _ in range(steps + distractors)],
             "phrasing": rng.randrange(len(INSTRUCTIONS)),
         }
-        if world.edition != 2:
+        if world.edition < 2:
             return params
         writer = vocab.Writer.of(world, rng)  # edition 2: titles in the world's industry words
         params["titles"] = [writer.ticket()[1] for _ in params["titles"]]
@@ -105,7 +105,7 @@ class Offboard(Family):
             instruction="",
             tags=["generated", "offboard", "tickets", "docs", "calendar", "multi-app"],
         )
-        if world.edition == 2:
+        if world.edition >= 2:
             draft.instruction = _word(world, params).text
         else:
             draft.instruction = phrase(

@@ -68,7 +68,7 @@ class Reschedule(Family):
             offset = rng.randint(1, 3)
             same_day = rng.random() < 0.5
             following = offset + 1
-            if world.edition == 2:  # any weekday may be today: the meeting and its new day are working days
+            if world.edition >= 2:  # any weekday may be today: the meeting and its new day are working days
                 offset = workday(world, offset)
                 following = workday(world, offset + 1)
             old_window = day_window(world, offset)
@@ -100,7 +100,7 @@ class Reschedule(Family):
                     "distractors": sorted(set(distractors)), "distractor_count": len(set(distractors)),
                     "zones": sorted({world.persona.timezone, *(g.timezone for g in guests)}), "guests_count": len(guests),
                     "phrasing": rng.randrange(len(INSTRUCTIONS))}  # fmt: skip
-            if world.edition == 2:
+            if world.edition >= 2:
                 del params["phrasing"]
                 params["topic"] = vocab.Writer.of(world, rng).meeting()[0]  # the industry's words, not Faker's
                 params.update(next_day=following, wording=rng.randrange(1 << 30))
@@ -172,7 +172,7 @@ class Move:
 def _draft(mv: Move) -> Draft:
     params, old = mv.params, mv.old
     when = "the same day" if params["same_day"] else f"on {human_day(mv.target[0])}"
-    if mv.world.edition == 2:
+    if mv.world.edition >= 2:
         instruction = _word(mv.world, params).text
     else:
         instruction = phrase(

@@ -71,7 +71,7 @@ class Travel(Family):
         organizer = team[0]
         first = rng.randint(8, 10)  # next week, Tuesday to Thursday
         days = rng.choice([1, 2]) if first < 10 else 1
-        if world.edition == 2:  # any weekday may be today: still next week's Tuesday to Thursday
+        if world.edition >= 2:  # any weekday may be today: still next week's Tuesday to Thursday
             first -= world.start.weekday()
         params = {
             "city": office.city,
@@ -88,7 +88,7 @@ class Travel(Family):
             "phrasing": rng.randrange(len(INSTRUCTIONS[steps])),
             "other_city": rng.choice(OFFICES).city,
         }
-        return params if world.edition != 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
+        return params if world.edition < 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
         trip = Trip.of(world, params)
@@ -229,7 +229,7 @@ def _seed_policy(trip: Trip) -> None:
 
 def _draft(trip: Trip) -> Draft:
     steps, city, out, back = trip.steps, trip.city, trip.out, trip.back
-    if trip.world.edition == 2:
+    if trip.world.edition >= 2:
         instruction = _word(trip.world, trip.params).text
     else:
         instruction = phrase(
