@@ -55,8 +55,8 @@ async def loop_gaps(api: str, url: str, scenario: Any, backend: Any) -> tuple[li
         calls.append(time.perf_counter() - began)
         return outcome
 
-    agent.request = timed  # type: ignore[method-assign]
-    agent._execute = timed_call  # type: ignore[method-assign]
+    agent.request = timed  # type: ignore[method-assign]  # timed wrappers around the agent's own
+    agent._execute = timed_call  # type: ignore[method-assign]  # timed wrappers around the agent's own
     endpoints = await backend.start(scenario.apps)
     async with Episode(scenario, endpoints) as episode:
         report = await agent.run(episode)

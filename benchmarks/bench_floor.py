@@ -134,7 +134,7 @@ async def floor(
                 await endpoint.create_sandbox(sandbox, scenario.sandbox_spec(app, rng_seed), replace=True)
                 if app in scenario.faults:
                     await endpoint.set_faults(sandbox, scenario.faults[app])
-            report = await OracleAgent().run(FloorEpisode(scenario, sandbox, mine, clients, python))  # type: ignore[arg-type]
+            report = await OracleAgent().run(FloorEpisode(scenario, sandbox, mine, clients, python))  # type: ignore[arg-type]  # the benchmark's episode has what the oracle reads
             for endpoint in mine.values():
                 await endpoint.snapshot(sandbox)
                 await endpoint.delete(sandbox)

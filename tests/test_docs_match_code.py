@@ -53,7 +53,7 @@ def test_every_tool_is_listed_in_its_app_section(app: str) -> None:
 
 def test_every_command_is_in_the_docs() -> None:
     docs = text()
-    commands = get_command(cli).commands  # type: ignore[attr-defined]
+    commands = get_command(cli).commands  # type: ignore[attr-defined]  # typer's root command is a group
     missing = [name for name in commands if f"orchestrator {name}" not in docs]
     assert not missing, missing
 
@@ -111,7 +111,7 @@ def test_every_view_page_is_in_the_docs() -> None:
     from orchestrator.view.app import create_app
 
     section = page("guides/view-and-report.md")
-    paths = {route.path for route in create_app([]).routes}  # type: ignore[attr-defined]
+    paths = {route.path for route in create_app([]).routes}  # type: ignore[attr-defined]  # starlette routes have a path
     assert paths == {"/", "/run/{rid:path}", "/group/{rid:path}", "/compare", "/healthz"}
     for words in (
         "list of runs",
@@ -128,7 +128,7 @@ def test_every_view_page_is_in_the_docs() -> None:
 @pytest.mark.parametrize("command", ["run", "export"])
 def test_every_option_of_run_and_export_is_in_the_docs(command: str) -> None:
     docs = text()
-    params = get_command(cli).commands[command].params  # type: ignore[attr-defined]
+    params = get_command(cli).commands[command].params  # type: ignore[attr-defined]  # typer's root command is a group
     flags = [o for p in params for o in [*p.opts, *p.secondary_opts] if o.startswith("--")]
     missing = [flag for flag in flags if f"`{flag}" not in docs and f"[{flag}" not in docs and f" {flag} " not in docs]
     assert not missing, missing

@@ -130,7 +130,7 @@ def test_an_edited_added_or_removed_file_the_viewer_shows_is_refused(
     elif change == "":
         path.unlink()
     else:
-        path.write_text(change(path.read_text()))  # type: ignore[operator]
+        path.write_text(change(path.read_text()))  # type: ignore[operator]  # `change` is a text edit when given
     problems = verify_digest(copy / folder)
     assert problems and name in problems[0], problems
     code, output = verify(copy / folder)

@@ -20,7 +20,7 @@ def test_a_setsid_child_holding_the_pipe_does_not_hold_up_the_copier(tmp_path: P
         start_new_session=True,
     )
     log = tmp_path / "agent.log"
-    copier = LogCopier(agent.stdout, log)  # type: ignore[arg-type]
+    copier = LogCopier(agent.stdout, log)  # type: ignore[arg-type]  # a pipe: started with stdout=PIPE
     agent.wait(10)
     started = time.monotonic()
     try:
@@ -44,7 +44,7 @@ def test_everything_the_agent_wrote_is_kept_up_to_the_end(tmp_path: Path) -> Non
         start_new_session=True,
     )
     log = tmp_path / "agent.log"
-    copier = LogCopier(agent.stdout, log)  # type: ignore[arg-type]
+    copier = LogCopier(agent.stdout, log)  # type: ignore[arg-type]  # a pipe: started with stdout=PIPE
     agent.wait(10)
     copier.finish()
     assert log.read_text() == "line 1\nline 2\nline 3\n"

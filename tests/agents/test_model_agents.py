@@ -36,7 +36,7 @@ def fake() -> Any:
 def run(
     served: Served | None, api: str, model: str, out: Path, *extra: str, base_url: str | None = None
 ) -> subprocess.CompletedProcess[str]:
-    url = base_url or (served.url if api == "openai" else served.root)  # type: ignore[union-attr]
+    url = base_url or (served.url if api == "openai" else served.root)  # type: ignore[union-attr]  # served is running when no base_url is given
     return subprocess.run(
         [
             *ORCHESTRATOR,

@@ -68,7 +68,7 @@ async def test_a_suite_starts_every_app_of_its_scenarios_before_its_first_episod
                 up_at_first_start.append(set(local.endpoints))
 
         record = await run_suite(runs, local, OracleAgent, SuiteOptions(out=tmp_path, parallel=2), on_event)
-        pids = {app: local.apps[app].process.pid for app in local.apps}  # type: ignore[union-attr]
+        pids = {app: local.apps[app].process.pid for app in local.apps}  # type: ignore[union-attr]  # started apps have a process
     assert up_at_first_start == [{"tickets", "mail"}]
     assert sorted(pids) == ["mail", "tickets"]
     assert record.summary["total"]["passes"] == 2, record.summary["total"]
@@ -87,7 +87,7 @@ async def test_the_servers_of_one_start_are_forked_by_one_launcher_and_show_thei
     apps = list(registry.available())
     async with LocalBackend() as local:
         await local.start(apps)
-        pids = {app: local.apps[app].process.pid for app in apps}  # type: ignore[union-attr]
+        pids = {app: local.apps[app].process.pid for app in apps}  # type: ignore[union-attr]  # started apps have a process
         launchers = {int(_status(pid, "PPid")) for pid in pids.values()}
         assert len(launchers) == 1
         (launcher,) = launchers
@@ -136,7 +136,7 @@ async def test_later_starts_use_the_same_launcher_and_a_prestarted_one_is_taken(
         await local.start(["mail"])
         await local.start(["tickets"])
         assert local.launcher is prestarted and launch._prestarted is None
-        parents = {int(_status(local.apps[app].process.pid, "PPid")) for app in ("mail", "tickets")}  # type: ignore[union-attr]
+        parents = {int(_status(local.apps[app].process.pid, "PPid")) for app in ("mail", "tickets")}  # type: ignore[union-attr]  # started apps have a process
         assert parents == {prestarted.process.pid}
     assert prestarted.process.poll() is not None  # ended with its servers
 

@@ -26,7 +26,7 @@ def paragraphs(doc: str) -> list[str]:
 def test_each_paragraph_of_a_commands_help_is_one_line_on_a_wide_console(command: str) -> None:
     text = help_of(command)
     lines = [" ".join(line.strip(" │").split()) for line in text.splitlines()]
-    doc = get_command(app).commands[command].callback.__doc__  # type: ignore[attr-defined,union-attr]
+    doc = get_command(app).commands[command].callback.__doc__  # type: ignore[attr-defined,union-attr]  # typer's root command is a group; each command has a callback
     for paragraph in paragraphs(doc):
         assert paragraph in lines, f"{command}: {paragraph!r} is broken over lines:\n{text}"
 

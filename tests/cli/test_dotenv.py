@@ -56,8 +56,8 @@ def test_the_environment_wins_over_the_file(clean_env: Path, monkeypatch: pytest
 
 def _served() -> Any:
     spec = importlib.util.spec_from_file_location("fake_model", ROOT / "tests" / "agents" / "fake_model.py")
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]  # the file exists: its spec is not None
+    spec.loader.exec_module(module)  # type: ignore[union-attr]  # a source file's spec has a loader
     return module.Served(module.FakeModel(load(TRAVEL_PATH).oracle))
 
 

@@ -289,7 +289,7 @@ def test_backend_containers_are_confined_and_show_no_token(docker_client) -> Non
             secret = await endpoints["tickets"].create_sandbox("confined", SandboxSpec())
             assert secret
             await endpoints["tickets"].delete("confined")
-            return {app: endpoint.admin.headers["Authorization"][7:] for app, endpoint in endpoints.items()}  # type: ignore[attr-defined]
+            return {app: endpoint.admin.headers["Authorization"][7:] for app, endpoint in endpoints.items()}  # type: ignore[attr-defined]  # the Docker backend's endpoints are HTTP ones
 
     tokens = anyio.run(start)
     assert tokens["calendar"] != tokens["tickets"]

@@ -222,7 +222,7 @@ async def test_bad_seeds_and_settings_are_named(travel: Scenario, backend: Any) 
     async with ClawGymEnv(backend) as env:
         for seed in ("abc", 1.5, "7"):
             with pytest.raises(EnvError, match="seed: expected an integer"):
-                await env.reset(travel, seed=seed)  # type: ignore[arg-type]
+                await env.reset(travel, seed=seed)  # type: ignore[arg-type]  # a wrong type on purpose: the env must refuse it
         await env.reset(travel, seed=None)
         assert env.state.seed == 0  # as Gymnasium callers pass it
 

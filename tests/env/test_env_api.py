@@ -113,7 +113,7 @@ async def test_an_observation_is_the_callers_to_change_and_a_changed_file_is_rea
     path.write_text(TRAVEL_PATH.read_text())
     async with ClawGymEnv() as env:
         first = await env.reset(path, seed=1)
-        async with Client(env._ep.episode.gateway.server) as client:  # type: ignore[union-attr]
+        async with Client(env._ep.episode.gateway.server) as client:  # type: ignore[union-attr]  # reset opened the episode
             over_mcp = [
                 t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in (await client.list_tools()).tools
             ]
@@ -125,7 +125,7 @@ async def test_an_observation_is_the_callers_to_change_and_a_changed_file_is_rea
         assert second.tools[:-1] == over_mcp and second.openai_tools[0]["function"]["parameters"]
         path.write_text(TRAVEL_PATH.read_text().replace("Plan the Berlin offsite trip", "Plan the trip", 1))
         third = await env.reset(path, seed=3)
-        assert env._ep.scenario.title == "Plan the trip"  # type: ignore[union-attr]
+        assert env._ep.scenario.title == "Plan the trip"  # type: ignore[union-attr]  # reset opened the episode
         assert third.tools[:-1] == over_mcp
 
 

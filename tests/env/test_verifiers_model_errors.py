@@ -37,10 +37,10 @@ async def rollout_against(base_url: str, scenario: Path) -> object:
 @pytest.mark.slow
 def test_an_unreachable_model_is_an_error_of_the_episode_not_a_reward_of_zero() -> None:
     episode = asyncio.run(rollout_against(f"http://127.0.0.1:{free_port()}/v1", SCENARIOS / "reschedule-conflict.yaml"))
-    assert not episode.ok  # type: ignore[attr-defined]
-    (error,) = episode.errors  # type: ignore[attr-defined]
+    assert not episode.ok  # type: ignore[attr-defined]  # verifiers' episode object is unannotated
+    (error,) = episode.errors  # type: ignore[attr-defined]  # verifiers' episode object is unannotated
     assert error.type == "EnvError"
     assert "reschedule-conflict@3: the model failed before the episode ended (ProviderError:" in error.message
     assert "not scored" in error.message
-    (trace,) = episode.traces  # type: ignore[attr-defined]
+    (trace,) = episode.traces  # type: ignore[attr-defined]  # verifiers' episode object is unannotated
     assert "clawgym_score" not in trace.rewards

@@ -48,7 +48,7 @@ def _books(name: str) -> dict[str, phrasing.Phrasebook]:
 def world_of(seed: int, split: str | None, size: str = "small") -> World:
     """An edition-2 world on one side of the split."""
     try:
-        world = build_world(seed, size, edition=2, split=split)  # type: ignore[call-arg]
+        world = build_world(seed, size, edition=2, split=split)  # type: ignore[call-arg]  # an argument of a newer build_world, on purpose
     except TypeError:  # worlds without the edition keyword yet
         world = build_world(seed, size)
         world.edition, world.split = 2, split

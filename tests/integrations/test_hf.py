@@ -14,7 +14,7 @@ from orchestrator.cli import app
 datasets = pytest.importorskip("datasets")
 
 
-def invoke(*args: object):  # type: ignore[no-untyped-def]
+def invoke(*args: object):  # type: ignore[no-untyped-def]  # returns click's result object
     return CliRunner().invoke(app, [str(a) for a in args])
 
 

@@ -95,7 +95,7 @@ def test_a_suite_counts_errored_episodes_apart(tmp_path: Path) -> None:
     shown = console.export_text()
     assert "total: 1/2 scenarios passed, 1 errored (not scored), mean score" in shown and "pass@1 0.50" in shown
     assert f"errored: agent_error: {NOT_STARTED}" in shown
-    assert suite.episodes_verdict(record.runs[2].record.results) == f"ERROR (agent_error: {NOT_STARTED})"  # type: ignore[union-attr]
+    assert suite.episodes_verdict(record.runs[2].record.results) == f"ERROR (agent_error: {NOT_STARTED})"  # type: ignore[union-attr]  # that run has a record
 
 
 def test_a_command_that_never_started_is_an_error_not_a_failure(tmp_path: Path) -> None:

@@ -97,7 +97,7 @@ def in_group(pgid: int) -> list[int]:
 
 def test_workers_go_to_in_process_agents_of_in_process_runs() -> None:
     oracle = OracleAgent()
-    assert pool_for("inprocess", oracle, 2, episodes=10).size == 2  # type: ignore[union-attr]
+    assert pool_for("inprocess", oracle, 2, episodes=10).size == 2  # type: ignore[union-attr]  # a pool is made for more than one episode
     assert pool_for("inprocess", oracle, 4, episodes=3).size == 3  # type: ignore[union-attr]  # never idle workers
     assert pool_for("inprocess", oracle, 2, episodes=1) is None  # one episode: this process runs it
     assert pool_for("inprocess", oracle, 1, episodes=10) is None
@@ -413,7 +413,7 @@ def test_a_scenarios_episodes_are_spread_over_the_workers(tmp_path: Path) -> Non
         placed.append((scenario, before, pool.workers.index(worker)))
         return worker
 
-    pool._worker = watched  # type: ignore[method-assign]
+    pool._worker = watched  # type: ignore[method-assign]  # the worker start watched by the test
 
     async def main() -> suite.SuiteRecord:
         async with pool:

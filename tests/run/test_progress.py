@@ -22,8 +22,8 @@ from orchestrator.scenario import load
 
 def _fake_model() -> Any:
     spec = importlib.util.spec_from_file_location("fake_model", ROOT / "tests" / "agents" / "fake_model.py")
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]  # the file exists: its spec is not None
+    spec.loader.exec_module(module)  # type: ignore[union-attr]  # a source file's spec has a loader
     return module
 
 

@@ -75,7 +75,7 @@ def test_an_idle_connection_outlives_the_clients_pool_expiry() -> None:
 
 
 def server_fds(backend: object) -> dict[str, int]:
-    return {name: len(os.listdir(f"/proc/{app.process.pid}/fd")) for name, app in backend.apps.items()}  # type: ignore[attr-defined]
+    return {name: len(os.listdir(f"/proc/{app.process.pid}/fd")) for name, app in backend.apps.items()}  # type: ignore[attr-defined]  # the local backend's apps have a process
 
 
 @pytest.mark.parametrize("parallel", [64])
@@ -92,7 +92,7 @@ def test_parallel_episodes_on_local_lose_no_call(tmp_path: Path, parallel: int) 
             await backend.start(scenario.apps)
             before = server_fds(backend)
             async with httpx2.AsyncClient() as http:
-                health = f"{backend.endpoints['mail'].base_url}/healthz"  # type: ignore[attr-defined]
+                health = f"{backend.endpoints['mail'].base_url}/healthz"  # type: ignore[attr-defined]  # the local backend's endpoints are HTTP ones
                 there = (await http.get(health)).json()["sandboxes"]
             options = RunOptions(out=tmp_path / "out", repeat=parallel, parallel=parallel)
             record = await run_many(scenario, backend, OracleAgent, options)
@@ -104,14 +104,14 @@ def test_parallel_episodes_on_local_lose_no_call(tmp_path: Path, parallel: int) 
     started = time.monotonic()
     record, before, after, left = anyio.run(main)
     took = time.monotonic() - started
-    results = record.results  # type: ignore[attr-defined]
+    results = record.results  # type: ignore[attr-defined]  # a single run's record
     problems = [
         f"{d.name}: {r.status} {r.error}"
         for d, r in zip(record.dirs, results, strict=True)
         if r.status != "completed" or not r.passed
-    ]  # type: ignore[attr-defined]
+    ]  # type: ignore[attr-defined]  # a single run's record
     assert not problems, problems[:5]
-    for folder in record.dirs:  # type: ignore[attr-defined]
+    for folder in record.dirs:  # type: ignore[attr-defined]  # a single run's record
         trace = [json.loads(line) for line in (folder / "trace.jsonl").read_text().splitlines()]
         asked = [e for e in trace if e["source"] == "gateway" and e["method"] == "tools/call"]
         answered = [e for e in trace if e["source"] == "app:mail"]

@@ -63,26 +63,26 @@ def test_the_longest_scenario_gets_the_free_slots_up_to_half_while_others_wait()
     # every scenario's first episode before any scenario's second
     assert {g["to"] for g in grants[:3]} == {"fast-a", "slow", "fast-b"}
     # known slow once its first episode has held its slot far longer than a fast one holds one
-    known_at = next(g["at"] for g in grants if g["to"] == "slow") + 0.15  # type: ignore[operator]
+    known_at = next(g["at"] for g in grants if g["to"] == "slow") + 0.15  # type: ignore[operator]  # the grants' times are numbers
     fast_after = 0
     for g in grants:
         holding, waiting = g["holding"], g["waiting"]
-        assert sum(holding.values()) <= 4  # type: ignore[attr-defined]
-        if any(n != "slow" for n in waiting):  # type: ignore[attr-defined]
+        assert sum(holding.values()) <= 4  # type: ignore[attr-defined]  # a dict of counts
+        if any(n != "slow" for n in waiting):  # type: ignore[attr-defined]  # a list of names
             assert holding["slow"] <= 2, g  # type: ignore[index]  # at most half while another waits
-        if g["to"] != "slow" and g["at"] > known_at and "slow" in waiting:  # type: ignore[operator]
+        if g["to"] != "slow" and g["at"] > known_at and "slow" in waiting:  # type: ignore[operator]  # the grants' times are numbers
             assert holding["slow"] == 2, g  # type: ignore[index]  # a fast one got a slot only with slow at its half
             fast_after += 1
     assert fast_after > 0  # the case above was met
     # alone (the fast ones done), the slow one took every free slot
-    assert max(g["holding"]["slow"] for g in grants) == 4  # type: ignore[index]
+    assert max(g["holding"]["slow"] for g in grants) == 4  # type: ignore[index]  # a dict of counts
 
 
 def test_a_scenario_alone_takes_every_slot_and_one_slot_serves_all() -> None:
     grants, _ = run_scenarios({"only": 0.05}, episodes=6, size=3)
-    assert max(g["holding"]["only"] for g in grants) == 3  # type: ignore[index]
+    assert max(g["holding"]["only"] for g in grants) == 3  # type: ignore[index]  # a dict of counts
     grants, _ = run_scenarios({"a": 0.01, "b": 0.02}, episodes=3, size=1)
-    assert len(grants) == 6 and all(sum(g["holding"].values()) == 1 for g in grants)  # type: ignore[attr-defined]
+    assert len(grants) == 6 and all(sum(g["holding"].values()) == 1 for g in grants)  # type: ignore[attr-defined]  # a dict of counts
 
 
 def test_an_unstarted_scenario_is_expected_longest_and_a_running_one_by_its_oldest_episode() -> None:

@@ -49,7 +49,7 @@ def ended(status: str, error: str | None = None, passed: bool = False) -> Result
         journal=JournalSummary(),
         status=status,
         error=error,
-    )  # type: ignore[arg-type]
+    )  # type: ignore[arg-type]  # a status name, passed as a plain str
 
 
 def test_fail_fast_judges_the_first_wave() -> None:
@@ -280,6 +280,6 @@ def test_apps_that_do_not_start_stop_a_suite_by_fail_fast(tmp_path: Path) -> Non
         "fail-fast: the first episode errored (error: the calendar app server exited at start (code 1)); the rest were "
         "not run (--no-fail-fast runs them all)"
     )
-    assert suite.episodes_verdict(record.runs[1].record.results) == (  # type: ignore[union-attr]
+    assert suite.episodes_verdict(record.runs[1].record.results) == (  # type: ignore[union-attr]  # that run has a record
         "not run (not started: the run was stopped by fail-fast)"
     )

@@ -257,13 +257,13 @@ def test_a_scenario_whose_episodes_wait_gets_its_slots_first_and_leaves_the_othe
 
     class Waits(OracleAgent):
         async def run(self, episode: object) -> AgentReport:
-            sid = episode.scenario.id  # type: ignore[attr-defined]
+            sid = episode.scenario.id  # type: ignore[attr-defined]  # the episode the runner passes has its scenario
             running.append(sid)
             log.append(("start", sid, list(running)))
             try:
                 if sid == slow_id:
                     await anyio.sleep(0.5)
-                return await super().run(episode)  # type: ignore[arg-type]
+                return await super().run(episode)  # type: ignore[arg-type]  # the runner's episode, passed on as it came
             finally:
                 running.remove(sid)
                 log.append(("end", sid, list(running)))

@@ -26,4 +26,4 @@ def test_bad_data_names_the_field_and_the_data() -> None:
         scenarios.load_data(data, "task-7")
     assert "task-7" in str(caught.value) and "stages" in str(caught.value)
     with pytest.raises(scenarios.ScenarioError, match="must be a mapping"):
-        scenarios.load_data([], "task-8")  # type: ignore[arg-type]
+        scenarios.load_data([], "task-8")  # type: ignore[arg-type]  # a wrong type on purpose: the loader must refuse it

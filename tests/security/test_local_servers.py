@@ -109,7 +109,7 @@ def test_the_view_command_prints_a_url_with_a_fresh_token(runs: Path) -> None:
 # -- serve-env ---------------------------------------------------------------------------------------------------
 
 
-def env_app(max_sessions: int = 4):  # type: ignore[no-untyped-def]
+def env_app(max_sessions: int = 4):  # type: ignore[no-untyped-def]  # a Starlette app
     pytest.importorskip("openenv")
     from orchestrator.env.openenv import make_app
 

@@ -79,7 +79,7 @@ def viewer_url(runs: Path) -> Iterator[str]:
         proc.wait(20)
 
 
-def test_open_the_list_then_a_failed_run(browser, viewer_url: str, runs: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_open_the_list_then_a_failed_run(browser, viewer_url: str, runs: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # pytest fixtures
     data = json.loads((runs / "leaky" / "results.json").read_text())
     failing = next(c for c in data["checks"] if not c["passed"])
     leak = next(v for v in data["violations"] if OUTSIDER in json.dumps(v))

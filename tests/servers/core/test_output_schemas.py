@@ -62,17 +62,17 @@ def make_liar() -> App:
     @tools.tool(read_only=True)
     def wrong_type(sb: Sandbox) -> Shape:
         """Returns a count that is not a number."""
-        return {"id": "x", "count": "many"}  # type: ignore[return-value]
+        return {"id": "x", "count": "many"}  # type: ignore[return-value]  # a wrong result on purpose: the server must refuse it
 
     @tools.tool(read_only=True)
     def extra_field(sb: Sandbox) -> Shape:
         """Returns a field the schema forbids."""
-        return {"id": "x", "count": 1, "secret": "leak"}  # type: ignore[return-value]
+        return {"id": "x", "count": 1, "secret": "leak"}  # type: ignore[return-value]  # a wrong result on purpose: the server must refuse it
 
     @tools.tool(read_only=True)
     def missing_field(sb: Sandbox) -> Shape:
         """Leaves out a required field."""
-        return {"id": "x"}  # type: ignore[return-value]
+        return {"id": "x"}  # type: ignore[return-value]  # a wrong result on purpose: the server must refuse it
 
     @tools.tool(read_only=True)
     def honest(sb: Sandbox) -> Shape:
@@ -101,7 +101,7 @@ def test_a_result_that_does_not_fit_is_refused_by_the_server(tool: str) -> None:
         store.create("s", SandboxSpec(seed={}))
         server = build_mcp_server(app, store)
         async with Client(server) as client:
-            client.session.validate_tool_result = _no_check  # type: ignore[method-assign]
+            client.session.validate_tool_result = _no_check  # type: ignore[method-assign]  # the SDK's own check turned off, to see the server's
             with bind_sandbox("s"):
                 return await client.call_tool(tool, {}), await client.call_tool("honest", {})
 
@@ -127,7 +127,7 @@ def test_real_results_fit_the_schemas_the_agent_is_given() -> None:
                 async with Episode(scenario, endpoints) as episode:
                     listed = {}
                     for app, endpoint in endpoints.items():
-                        async with Client(endpoint.server) as client:  # type: ignore[attr-defined]
+                        async with Client(endpoint.server) as client:  # type: ignore[attr-defined]  # an in-process endpoint has its server
                             for tool in (await client.list_tools()).tools:
                                 listed[f"{app}__{tool.name}"] = tool.output_schema
                     async with episode.connect() as client:
