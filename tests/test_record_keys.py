@@ -116,8 +116,11 @@ def steal(tmp_path: Path, extra: tuple[str, ...] = (), replace: Path | None = No
     script = tmp_path / "steal.py"
     keys = record_keys.key_path().parent
     replace = replace or record_keys.key_path()
-    script.write_text(STEAL.format(root=str(ROOT), keys=str(keys), stash=str(tmp_path / "stolen"), extra=list(extra),
-                                   replace=str(replace)))  # fmt: skip
+    script.write_text(
+        STEAL.format(
+            root=str(ROOT), keys=str(keys), stash=str(tmp_path / "stolen"), extra=list(extra), replace=str(replace)
+        )
+    )
     return f"cmd:{sys.executable} {script}"
 
 

@@ -88,9 +88,33 @@ def _forms(noun: str) -> set[str]:
     return {noun, noun + "s"}
 
 
-PEOPLE = frozenset({"people", "person", "persons", "guests", "guest", "attendees", "participants", "pax", "heads",
-                    "adults", "colleagues", "members", "staff", "travellers", "travelers", "us", "covers", "seats",
-                    "diners", "headcount", "employees", "hires", "candidates"})  # fmt: skip
+PEOPLE = frozenset(
+    {
+        "people",
+        "person",
+        "persons",
+        "guests",
+        "guest",
+        "attendees",
+        "participants",
+        "pax",
+        "heads",
+        "adults",
+        "colleagues",
+        "members",
+        "staff",
+        "travellers",
+        "travelers",
+        "us",
+        "covers",
+        "seats",
+        "diners",
+        "headcount",
+        "employees",
+        "hires",
+        "candidates",
+    }
+)
 PEOPLE_BEFORE = re.compile(
     r"\b(?:party\s+of|table\s+for|group\s+of|team\s+of|for|serves|feeds|catering\s+for|we(?:'re|\s+are|'ll\s+be|"
     r"\s+will\s+be)|headcount(?:\s+(?:of|is|:))?|expecting|booked\s+for)\s*$",
@@ -142,8 +166,12 @@ def check_count(text: str, wanted: int, of: list[str] | None = None, approx: flo
     hit = any(abs(v - wanted) <= approx * wanted for v, _, _ in counted)
     if hit and of:  # another count of the very noun, written after it, contradicts ("5 rooms" ... "4 rooms")
         forms = set().union(*(_forms(n) for n in of))
-        nouned = [v for v, _, e in counted if re.findall(r"[A-Za-z]+", own[e : e + 30])[:1] and
-                  re.findall(r"[A-Za-z]+", own[e : e + 30])[0].lower() in forms]  # fmt: skip
+        nouned = [
+            v
+            for v, _, e in counted
+            if re.findall(r"[A-Za-z]+", own[e : e + 30])[:1]
+            and re.findall(r"[A-Za-z]+", own[e : e + 30])[0].lower() in forms
+        ]
         if forms & PEOPLE:  # people are counted in many words: "14 guests" ... "the 12 of us"
             nouned += [v for v, st, e in counted if re.match(r"\s+of\s+(?:us|you)\b", own[e : e + 10])]
         hit = not any(abs(v - wanted) > approx * wanted for v in nouned)

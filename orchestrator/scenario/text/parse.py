@@ -127,9 +127,19 @@ FOREIGN_WEEKDAYS = {
     "samedi": "Saturday",
     "dimanche": "Sunday",
 }
-SHORTHAND = {"tmrw": "tomorrow", "tmw": "tomorrow", "tmr": "tomorrow", "tomorow": "tomorrow", "tommorow": "tomorrow",
-             "tommorrow": "tomorrow", "2moro": "tomorrow", "2morrow": "tomorrow", "tdy": "today", "2day": "today",
-             "tonite": "tonight"}  # fmt: skip
+SHORTHAND = {
+    "tmrw": "tomorrow",
+    "tmw": "tomorrow",
+    "tmr": "tomorrow",
+    "tomorow": "tomorrow",
+    "tommorow": "tomorrow",
+    "tommorrow": "tomorrow",
+    "2moro": "tomorrow",
+    "2morrow": "tomorrow",
+    "tdy": "today",
+    "2day": "today",
+    "tonite": "tonight",
+}
 
 # Quotes and signatures
 QUOTE_HEADER = re.compile(r"^\s*On\b.{3,300}?\bwrote:\s*$", re.I | re.S)
@@ -407,12 +417,18 @@ UHR = re.compile(r"\b(?P<h>[01]?\d|2[0-3])(?:[:.](?P<m>[0-5]\d))?\s*Uhr\b")
 _UNITS = "first second third fourth fifth sixth seventh eighth ninth".split()
 _ORDINALS = (
     {w: f"{i}" for i, w in enumerate(_UNITS, 1)}
-    | {w: f"{i}" for i, w in enumerate("tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth "
-                                       "seventeenth eighteenth nineteenth".split(), 10)}
+    | {
+        w: f"{i}"
+        for i, w in enumerate(
+            "tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth "
+            "seventeenth eighteenth nineteenth".split(),
+            10,
+        )
+    }
     | {"twentieth": "20", "thirtieth": "30"}
     | {f"twenty {w}": f"{20 + i}" for i, w in enumerate(_UNITS, 1)}
     | {"thirty first": "31"}
-)  # fmt: skip
+)
 ORDINAL_WORDS = re.compile(
     r"\b(?<!-)(" + "|".join(sorted((k.replace(" ", "[ -]") for k in _ORDINALS), key=len, reverse=True)) + r")"
     r"(?=\s+(?:of\s+)?" + MONTH + r")",
@@ -439,8 +455,28 @@ def _place_near_time(low: str, before: str, after: str) -> bool:
     return bool(re.search(r"(?:\d|[ap]\.?m\.?)\s*(?:\(|in\s+|for\s+)?$", before, re.I) or re.match(r"\s+time\b", after))
 
 
-COMMON_WORDS = frozenset({"central", "eastern", "mountain", "pacific", "wake", "center", "easter", "rio", "victoria",
-                          "june", "may", "hope", "reunion", "eucla", "us", "la", "ny", "sf"})  # fmt: skip
+COMMON_WORDS = frozenset(
+    {
+        "central",
+        "eastern",
+        "mountain",
+        "pacific",
+        "wake",
+        "center",
+        "easter",
+        "rio",
+        "victoria",
+        "june",
+        "may",
+        "hope",
+        "reunion",
+        "eucla",
+        "us",
+        "la",
+        "ny",
+        "sf",
+    }
+)
 
 
 def _close(word: str, names: list[str]) -> str | None:
