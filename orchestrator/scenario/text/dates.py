@@ -25,7 +25,8 @@ class DateMention:
 _MONTH = r"(?P<{}>" + MONTH.replace("{", "{{").replace("}", "}}") + r")\.?"
 _DAY = r"(?P<{}>[0-3]?\d)(?:st|nd|rd|th)?"
 DATE_PATTERNS = [
-    ("iso", re.compile(r"(?<![\d/.-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?!\d)")),
+    # "2026-03-04", and both ends of "2026-03-04-2026-03-05"
+    ("iso", re.compile(r"(?:(?<=\d{4}-\d{2}-\d{2}-)|(?<![\d/.-]))(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?!\d)")),
     (
         "dmy",
         re.compile(

@@ -110,3 +110,9 @@ def test_a_recipient_is_told_the_time_given_in_their_zone() -> None:
     assert holds(_text({"body": right}, "Asia/Tbilisi", "Giorgi Beridze", others), CLAIMED, CTX)
     assert holds(_text({"body": body}, "Europe/Kyiv", "Olena Shevchenko", {"Giorgi Beridze": "Asia/Tbilisi"}),
                  CLAIMED, CTX)  # fmt: skip
+
+
+def test_both_ends_of_a_range_of_iso_dates() -> None:
+    text = "Dates: 2026-03-03 arrive, 2026-03-04-2026-03-05 offsite at Factory Berlin, back 2026-03-06."
+    assert holds(text, {"mentions_date": {"date": "2026-03-05", "claimed": True}}, CTX)
+    assert holds(text, {"mentions_date": {"date": "2026-03-04", "claimed": True}}, CTX)
