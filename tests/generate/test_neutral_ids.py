@@ -1,7 +1,8 @@
 """Threat: a planted row names its role (`fact-doc`, `stale-doc`, `expense-policy-old`, `read-only-2`, a decoy titled
 "Expense policy (superseded)" or "Hotel bookings (cancelled)"): a policy trained by RL learns those labels in a few
-steps and never reads the content. Planted rows get ids drawn like every other row of the world, and decoys differ by
-content (dates, versions, a later message), not by labels."""
+steps and never reads the content. In edition 3 (the default) planted rows get ids drawn like every other row of the
+world, and decoys differ by content (dates, versions, a later message), not by labels; edition 2 still draws release
+v2's tasks, families' own ids and labels included (test_release checks its rows byte for byte)."""
 
 from __future__ import annotations
 
@@ -60,14 +61,14 @@ def telltales(scenario: dict[str, Any]) -> list[str]:
     return found
 
 
-def draws(count: int) -> Iterator[Any]:
-    """`count` drawn edition-2 tasks, the families in turn, over several run seeds."""
-    names = sorted(n for n, cls in families().items() if 2 in cls.editions)
+def draws(count: int, edition: int = 3) -> Iterator[Any]:
+    """`count` drawn tasks of an edition, the families in turn, over several run seeds."""
+    names = sorted(n for n, cls in families().items() if edition in cls.editions)
     index = 0
     made = 0
     while made < count:
         for name in names:
-            task = drawing.draw(families()[name](), 1 + index % 5, "mix", index, edition=2)
+            task = drawing.draw(families()[name](), 1 + index % 5, "mix", index, edition=edition)
             if task is not None:
                 made += 1
                 yield task
@@ -105,6 +106,34 @@ def test_renamed_ids_follow_the_world_and_every_reference_follows_them() -> None
     assert out["oracle"][0]["args"] == {"document_id": stale}
     assert out["instruction"].endswith(f"/d/{fact}).") and out["id"] == scenario["id"]
     assert telltales(out) == [] and telltales(scenario) != []
+
+
+DECOYS = ("lost-send", "approve-request", "ask-colleague")
+"""The families whose decoys edition 2 labels ('(cancelled)', '(superseded)', '(older thread)')."""
+
+
+def _with_decoys(name: str, edition: int) -> Any:
+    """The first small-world task of `name` in run seed 1 that plants its decoys (distractors drawn), of an edition."""
+    for index in range(60):
+        task = drawing.draw(families()[name](), 1, "small", index, edition=edition)
+        if task is not None and task.knobs.get("distractors"):
+            return task
+    raise AssertionError(f"{name}: no task with distractors in 60 draws")
+
+
+@pytest.mark.parametrize("name", DECOYS)
+def test_edition_three_draws_edition_twos_task_with_neutral_ids_and_decoys_told_by_content(name: str) -> None:
+    """The same candidate in editions 2 and 3: the same organization, parameters and planted rows, but edition 2's rows
+    carry the families' ids and labels (release v2's bytes) and edition 3's carry neither."""
+    three = _with_decoys(name, 3)
+    two = drawing.draw(families()[name](), 1, "small", three.index, edition=2)
+    assert two is not None and two.params == three.params and two.world == three.world
+    assert (two.id, three.id) == (f"{name}-v2-1-{three.index:05d}", f"{name}-v3-1-{three.index:05d}")
+    assert (two.extra["edition"], three.extra["edition"]) == (2, 3)
+    assert telltales(three.scenario) == []
+    found = telltales(two.scenario)
+    assert any(" id " in t for t in found) and any(LABEL.search(t) for t in found), found
+    assert sum(1 for _ in rows_of(two.scenario)) == sum(1 for _ in rows_of(three.scenario))
 
 
 @pytest.mark.slow

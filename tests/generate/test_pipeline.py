@@ -161,7 +161,7 @@ def test_the_generate_command_names_a_bad_edition_share_or_backend(tmp_path: Pat
 
     runner = CliRunner()
     for args, message in (
-        (["--edition", "3"], "--edition must be 1 or 2"),
+        (["--edition", "4"], "--edition must be 1, 2 or 3"),
         (["--full-sample", "lots"], "--full-sample 'lots'"),
         (["--backend", "cloud"], "--backend must be one of local, ray"),
         (["--split", "test-ood", "--edition", "1"], "--split must be one of train, test, core"),
