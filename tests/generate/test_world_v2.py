@@ -54,7 +54,9 @@ def test_the_split_is_recorded_and_part_of_the_cache_key() -> None:
     train = worlds.build_world(43, "small", edition=2, split="train")
     assert (test.split, train.split) == ("test", "train") and test.digest() == train.digest()
     assert worlds.build_world(43, "small", edition=2).split is None
-    for bad, message in (({"edition": 3}, "edition 3"), ({"split": "dev"}, "split 'dev'")):
+    neutral = worlds.build_world(43, "small", edition=3, split="test")  # edition 3 draws on edition 2's worlds
+    assert neutral.edition == 3 and neutral.digest() == test.digest() and neutral.dump() == test.dump()
+    for bad, message in (({"edition": 4}, "edition 4"), ({"split": "dev"}, "split 'dev'")):
         with pytest.raises(ValueError, match=message):
             worlds.build_world(43, "small", **bad)
 
