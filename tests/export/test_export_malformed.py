@@ -101,7 +101,7 @@ def test_each_malformed_folder_is_skipped_with_why_and_the_rest_is_written(good:
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     written = sorted(Path(line["folder"]).relative_to(tmp_path / "runs").as_posix() for line in lines)
     assert written == ["fine", "odd-fields", "repeat/episode-001"]  # odd fields cost only those fields
-    summary = " ".join(done.stderr.split())
+    summary = " ".join((done.stdout + done.stderr).split())  # what it wrote on stdout, what it skipped on stderr
     assert "3 of 7 episodes written" in summary and "9 malformed folder(s) or file(s) skipped" in summary
 
 

@@ -152,7 +152,7 @@ def test_a_suite_on_the_command_line_says_errored_apart(tmp_path: Path) -> None:
     library.mkdir()
     for path in (TRAVEL_PATH, RESCHEDULE):
         shutil.copy(path, library / path.name)
-    agent = 'cmd:case "$CLAWGYM_SCENARIO" in reschedule-conflict) exec no-such-binary;; *) exit 0;; esac'
+    agent = 'cmd:case "$CLAWGYM_TASK" in *all-hands*) exec no-such-binary;; *) exit 0;; esac'
     done = invoke(
         "run", library, "--backend", "inprocess", "--agent", agent, "--no-fail-fast", "--out", tmp_path / "out"
     )

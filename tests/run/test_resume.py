@@ -15,7 +15,7 @@ from orchestrator.cli import app
 
 RESCHEDULE = SCENARIOS / "reschedule-conflict.yaml"
 APPROVAL = SCENARIOS / "approval-wait.yaml"
-NOT_ON_RESCHEDULE = 'cmd:case "$CLAWGYM_SCENARIO" in reschedule-conflict) exec no-such-binary;; *) exit 0;; esac'
+NOT_ON_RESCHEDULE = 'cmd:case "$CLAWGYM_TASK" in *all-hands*) exec no-such-binary;; *) exit 0;; esac'
 
 
 def invoke(*args: str | Path):  # noqa: ANN201 (click's Result)
