@@ -359,3 +359,34 @@ AddressOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print results as JSON on stdout.")]
+FreshOption = Annotated[
+    str | None,
+    typer.Option(
+        "--fresh",
+        metavar="SPLIT",
+        rich_help_panel=SELECT_PANEL,
+        help="Play tasks drawn now from the generator's SPLIT (test: the held-out organizations and phrasings), under "
+        "a secret seed, each proven as it is drawn; the drawn files stay in the run's folder, the seed is written into "
+        "its summary. No scenario argument; --family narrows (several joined by commas).",
+    ),
+]
+FreshCountOption = Annotated[
+    int, typer.Option("--count", min=1, rich_help_panel=SELECT_PANEL, help="--fresh: tasks to draw.")
+]
+FreshSeedOption = Annotated[
+    int | None,
+    typer.Option(
+        "--fresh-seed",
+        rich_help_panel=SELECT_PANEL,
+        help="--fresh: draw under this seed (a fresh run's summary names its seed) to play the same tasks again.",
+    ),
+]
+ReleasedOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--released",
+        metavar="RESULTS",
+        rich_help_panel=SELECT_PANEL,
+        help="--fresh: a suite's results.json on the released split, whose pass rate is shown beside the fresh one.",
+    ),
+]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -35,6 +36,9 @@ from orchestrator.cli.options import (
     FailFastOption,
     FailOnErrorOption,
     FamilyOption,
+    FreshCountOption,
+    FreshOption,
+    FreshSeedOption,
     IsolationOption,
     JsonOption,
     JudgeOption,
@@ -51,6 +55,7 @@ from orchestrator.cli.options import (
     ParallelOption,
     ParallelToolCallsOption,
     PriceOption,
+    ReleasedOption,
     RepeatOption,
     RequestTimeoutOption,
     ResumeOption,
@@ -73,6 +78,14 @@ WorkersOption = Annotated[
     ),
 ]
 
+ScenariosArgument = Annotated[
+    list[Path] | None,
+    typer.Argument(
+        help="Scenario YAML file or id; or a folder, a glob, several files or ids to run them all as a suite "
+        "(none with --fresh)."
+    ),
+]
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -86,12 +99,7 @@ if TYPE_CHECKING:
 
 
 def run_command(
-    scenario: Annotated[
-        list[Path],
-        typer.Argument(
-            help="Scenario YAML file or id; or a folder, a glob, several files or ids to run them all as a suite."
-        ),
-    ],
+    scenario: ScenariosArgument = None,
     agent: AgentOption = None,
     model_name: ModelOption = None,
     out: OutOption = None,
@@ -127,6 +135,10 @@ def run_command(
     stream: StreamOption = False,
     max_result_chars: MaxResultCharsOption = 20_000,
     price: PriceOption = None,
+    fresh: FreshOption = None,
+    count: FreshCountOption = 10,
+    fresh_seed: FreshSeedOption = None,
+    released: ReleasedOption = None,
 ) -> None:
     """Run an agent on a scenario, verify the final state, and write results.json and trace.jsonl.
 
@@ -151,17 +163,17 @@ def run_command(
     model = ModelOptions(base_url=base_url, max_turns=max_turns, max_tokens=max_tokens, temperature=temperature, seed=model_seed,
                          parallel_tool_calls=parallel_tool_calls, request_timeout_s=request_timeout, max_retries=max_retries,
                          stream=stream, max_result_chars=max_result_chars)  # fmt: skip
-    selection = Selection(tags=[t for group in tags or [] for t in group.split(",") if t.strip()], family=family,
-                          split=split, limit=limit, sample=sample, seed=seed)  # fmt: skip
-    files, many = chosen(scenario, selection)
     settings = RunSettings(agent=agent, out=out, seed=seed, timeout=timeout, repeat=repeat, parallel=parallel,
                            backend=backend, as_json=as_json, address=address, noise=noise, judge=the_judge,
                            fail_fast=fail_fast, fail_on_error=fail_on_error, resume=resume, workers=workers)  # fmt: skip
-    make_agent = agent_factory(
-        agent, isolation, agent_env or [], model, price=price, max_concurrent_requests=max_concurrent_requests
-    )
+    agent_maker = partial(agent_factory, agent, isolation, agent_env or [], model, price=price, max_concurrent_requests=max_concurrent_requests)  # fmt: skip
+    if fresh is not None or not scenario or released is not None:  # a run of fresh draws, or a usage error
+        raise typer.Exit(run_fresh(fresh, count, fresh_seed, family, released, agent_maker, settings, given=bool(scenario or tags or split or limit or sample)))  # fmt: skip
+    selection = Selection(tags=[t for group in tags or [] for t in group.split(",") if t.strip()], family=family,
+                          split=split, limit=limit, sample=sample, seed=seed)  # fmt: skip
+    files, many = chosen(scenario, selection)
     run = run_suite_of if many else run_single
-    raise typer.Exit(run(files, make_agent, settings, loaded=selection.loaded))
+    raise typer.Exit(run(files, agent_maker(), settings, loaded=selection.loaded))
 
 
 @dataclass
@@ -184,6 +196,8 @@ class RunSettings:
     resume: bool = False
     workers: int | None = None
     """Worker processes for in-process episodes (`orchestrator.run.pool`): None for one per core, 1 for none."""
+    fresh: dict[str, Any] | None = None
+    """A run of fresh draws: what its summary keeps of the draw (`orchestrator.run.fresh.Drawn.record`)."""
 
     def run_options(self, out: Path) -> SuiteOptions:
         """The runner's options for a run into `out` (one scenario's, or a suite's as `SuiteOptions`)."""
@@ -200,6 +214,7 @@ class RunSettings:
             fail_on_error=self.fail_on_error,
             resume=self.resume,
             agent=self.agent,
+            fresh=self.fresh,
         )
 
 
@@ -466,3 +481,50 @@ def run_suite_of(
     elif record.stopped:
         err.print(f"stopped early by {record.stopped}: results written for what ran", highlight=False)
     return record.exit_code()
+
+
+def run_fresh(
+    split: str | None,
+    count: int,
+    seed: int | None,
+    family: str | None,
+    released: Path | None,
+    agent_maker: Callable[[], Callable[[], Agent]],
+    settings: RunSettings,
+    *,
+    given: bool = False,
+) -> int:
+    """`orchestrator run --fresh SPLIT`: draw `count` tasks of the split into the run's folder under a secret seed
+    (`seed` to draw the same again), play them as a suite, then write the seed into its summary and print the pass
+    rate on the fresh draws (beside the released split's, from `released`); returns the exit code. `given`: scenarios
+    or selection options were given too (a usage error with --fresh, as is no --fresh and no scenario)."""
+    from orchestrator.generate.options import default_workers
+    from orchestrator.record import read_json
+    from orchestrator.run import fresh
+
+    if split is None:
+        if released is not None and given:
+            raise fail_usage("--released goes with --fresh")
+        raise fail_usage("give a SCENARIO (a file, folder, glob or id), or --fresh SPLIT to draw tasks now")
+    if given:
+        raise fail_usage("--fresh draws its own tasks: give no scenario, --tags, --split, --limit or --sample")
+    make_agent = agent_maker()
+    released_summary = None
+    if released is not None:
+        released_summary = read_json(released)
+        if not isinstance(released_summary, dict) or not isinstance(released_summary.get("scenarios"), list):
+            raise fail_usage(f"--released {released}: not a suite's results.json (no scenarios)")
+    folder = settings.out or Path("runs") / f"fresh-{split}-{time.strftime('%Y%m%d-%H%M%S')}"
+    families = [f.strip() for f in family.split(",") if f.strip()] if family else None
+    with err.status(f"drawing and proving {count} fresh {split} task(s)", spinner="dots"):
+        try:
+            drawn = fresh.draw(split, count, folder / fresh.FOLDER, seed, families, min(count, default_workers()))
+        except fresh.FreshError as exc:
+            raise fail_usage(str(exc)) from None
+    err.print(f"drew {len(drawn.files)} fresh {split} task(s), each proven", highlight=False)
+    settings.out = folder
+    settings.fresh = drawn.record()
+    code = run_suite_of(drawn.files, make_agent, settings)
+    summary = read_json(folder / "results.json") or {}
+    (err if settings.as_json else console).print(fresh.pass_line(summary, released_summary), highlight=False)
+    return code

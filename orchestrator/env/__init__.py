@@ -38,6 +38,8 @@ Interface (names are stable; docs/rewards.md is the reward contract):
   withdrawn, harm, harm_cleared, score_so_far; at the end score, passed, process_score, violations, result.
 - `SyncClawGymEnv(backend="inprocess", **options)`: the same methods, blocking (an event loop in its own thread).
 - `EnvError`: the env used out of order or given a scenario it cannot run.
+- `fresh(split="test", count=10, seed=None, families=None) -> FreshDraw`: tasks drawn now from a held-out split of the
+  generator, each proven, under a secret seed (`.scenarios`, `.seed`: the same seed draws the same tasks).
 
 - `orchestrator.env.vector.VectorEnv(num_envs, *, workers=None, **options)`: a batch of envs stepped together,
   spread over worker processes (one per core by default): `reset(scenarios, seeds)`, `step(actions)` (None: that
@@ -50,14 +52,14 @@ Episodes run through `orchestrator.episode.Episode` and its gateway, the path ev
 limit, faults, the living world), and end in `Episode.finish`, as `orchestrator run` ends them. Nothing imports
 this package but its adapters (`openenv.py`, `verifiers_env.py`, `ray.py`) and the CLI.
 
-May import: `episode`, `backends`, `scenario`, `verify`, `world`, `guard` and `agents.models` (noise profiles; the
+May import: `episode`, `backends`, `scenario`, `verify`, `world`, `guard`, `run.fresh` (fresh draws) and `agents.models` (noise profiles; the
 local servers' token, Host and Origin checks; tool formats and the model loop's prompt preamble).
 """
 
 from orchestrator.env.actions import SUBMIT, SUBMIT_TOOL, ToolCall, parse_action
 from orchestrator.env.core import ClawGymEnv
 from orchestrator.env.errors import EnvError
-from orchestrator.env.scenarios import load_scenario
+from orchestrator.env.scenarios import FreshDraw, fresh, load_scenario
 from orchestrator.env.schema import EnvState, Observation, StepResult
 from orchestrator.env.sync import SyncClawGymEnv
 
@@ -67,10 +69,12 @@ __all__ = [
     "ClawGymEnv",
     "EnvError",
     "EnvState",
+    "FreshDraw",
     "Observation",
     "StepResult",
     "SyncClawGymEnv",
     "ToolCall",
+    "fresh",
     "load_scenario",
     "parse_action",
 ]

@@ -1,7 +1,11 @@
 """Scenarios as an env takes them: a loaded `Scenario`, a path to a YAML file, or YAML text; and the scenarios of
-files and folders (the OpenEnv and verifiers adapters serve several).
+files and folders (the OpenEnv and verifiers adapters serve several); and `fresh`, tasks drawn now from a held-out
+split of the generator under a secret seed (`orchestrator run --fresh`'s draw):
 
-May import `orchestrator.scenario` and `orchestrator.env.errors`.
+    draw = fresh("test", count=4, families=["travel"])  # draw.seed: give it again to draw the same tasks
+    env = ClawGymEnv(); obs = await env.reset(draw.scenarios[0])
+
+May import `orchestrator.scenario`, `orchestrator.env.errors` and `orchestrator.run.fresh`.
 """
 
 from __future__ import annotations
@@ -9,6 +13,7 @@ from __future__ import annotations
 import tempfile
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from orchestrator.env.errors import EnvError
@@ -76,3 +81,34 @@ def load_scenario(scenario: Scenario | str | Path) -> Scenario:
             _loaded.popitem(last=False)
         return loaded
     raise EnvError(f"scenario: expected a path, a Scenario or YAML text, not {type(scenario).__name__}")
+
+
+@dataclass
+class FreshDraw:
+    """Tasks `fresh` drew: the loaded scenarios, the seed that draws them again, and the folder holding their files."""
+
+    scenarios: list[Scenario]
+    seed: int
+    folder: Path
+    ids: list[str] = field(default_factory=list)
+
+
+def fresh(
+    split: str = "test",
+    count: int = 10,
+    seed: int | None = None,
+    families: Sequence[str] | None = None,
+    folder: str | Path | None = None,
+) -> FreshDraw:
+    """Draw `count` tasks of the generator's `split` (test: the held-out organizations and phrasings) now, each proven
+    as it is drawn, under `seed` (None: a secret one, returned in `FreshDraw.seed`; the same seed, split, count and
+    families draw the same tasks). Their files go into `folder` (None: a new temporary folder), which no agent sees;
+    a split, family or draw that fails is an `EnvError`."""
+    from orchestrator.run import fresh as drawing
+
+    where = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix="clawgym-fresh-"))
+    try:
+        drawn = drawing.draw(split, count, where, seed, list(families) if families else None)
+    except drawing.FreshError as exc:
+        raise EnvError(str(exc)) from None
+    return FreshDraw([load_scenario(f) for f in drawn.files], drawn.seed, where, drawn.ids)

@@ -33,5 +33,5 @@
   what a variant can attack (the rows the reference solution reads, the harmful goals a world serves).
 
 May import: `scenario`, `prove`, `verify`, `backends`, `agents`, `episode.collector`, `servers.registry`, `servers.calendar.model`
-(free-time arithmetic); nothing imports it but the command line.
+(free-time arithmetic); nothing imports it but the command line and fresh draws (run/fresh.py).
 """

@@ -92,6 +92,8 @@ class SuiteOptions(RunOptions):
     """`RunOptions` for every scenario of the suite (`out` is the suite's folder), and the agent's name."""
 
     agent: str = "oracle"
+    fresh: dict[str, Any] | None = None
+    """A run of fresh draws (`orchestrator.run.fresh`): its split and seed, written into the summary as `fresh`."""
 
 
 @dataclass
@@ -232,6 +234,8 @@ async def run_suite(
     record = SuiteRecord(runs, {}, interrupted=interrupt.signal, stopped=interrupt.stopped)
     record.summary = summarize(runs, options, interrupted=interrupt.signal, elapsed_s=time.perf_counter() - started)
     record.summary["stopped"] = interrupt.stopped
+    if options.fresh is not None:  # the draw's seed, known only to this run until now
+        record.summary["fresh"] = options.fresh
     write_summary(options.out, record.summary, SUITE)
     return record
 
