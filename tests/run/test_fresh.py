@@ -5,6 +5,7 @@ again; no drawn task is in a committed file. Real runs of the command line, real
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -69,6 +70,19 @@ def test_a_fresh_run_passes_and_its_summary_holds_the_seed(first) -> None:
     assert f"fresh test draws (seed {record['seed']}): 2/2 tasks passed" in done.stderr
     manifest = [json.loads(line) for line in (out / FOLDER / "tasks.jsonl").read_text().splitlines()]
     assert {row["split"] for row in manifest} == {"test"}
+
+
+@pytest.mark.slow
+def test_the_seed_is_sealed_in_the_summary(first, tmp_path: Path) -> None:
+    out, _, summary = first
+    sealed = orchestrator("verify-digest", str(out))
+    assert sealed.returncode == 0 and f"{out}: suite sealed, digest matches" in sealed.stdout + sealed.stderr
+    edited = tmp_path / "edited"
+    shutil.copytree(out, edited)
+    changed = summary | {"fresh": summary["fresh"] | {"seed": summary["fresh"]["seed"] + 1}}
+    (edited / "results.json").write_text(json.dumps(changed, indent=2))
+    refused = orchestrator("verify-digest", str(edited))
+    assert refused.returncode == 1 and "edited after it was sealed" in refused.stdout + refused.stderr
 
 
 @pytest.mark.slow
