@@ -80,6 +80,7 @@ class RecordKeyError(RuntimeError):
 
 
 def now() -> str:
+    """The time now in UTC, to the second (ISO 8601), as the key ledger writes it."""
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
