@@ -10,6 +10,7 @@ May import `orchestrator.scenario`, `orchestrator.env.errors` and `orchestrator.
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -110,5 +111,7 @@ def fresh(
     try:
         drawn = drawing.draw(split, count, where, seed, list(families) if families else None)
     except drawing.FreshError as exc:
+        if folder is None:  # the temporary folder made here holds nothing to keep
+            shutil.rmtree(where, ignore_errors=True)
         raise EnvError(str(exc)) from None
     return FreshDraw([load_scenario(f) for f in drawn.files], drawn.seed, where, drawn.ids)

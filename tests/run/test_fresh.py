@@ -14,7 +14,7 @@ import pytest
 from helpers import ROOT
 
 from orchestrator.env import EnvError, fresh
-from orchestrator.run.fresh import FOLDER, FreshError, plan
+from orchestrator.run.fresh import FOLDER, FreshError, pass_line, plan
 
 FAMILY = "travel"  # draws test tasks quickly
 
@@ -88,8 +88,10 @@ def test_the_seed_is_sealed_in_the_summary(first, tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_the_sealed_seed_draws_the_same_tasks_again(first, tmp_path: Path) -> None:
     out, _, summary = first
-    again, summary_again = fresh_run(tmp_path / "again", "--fresh-seed", str(summary["fresh"]["seed"]))
+    seed = str(summary["fresh"]["seed"])
+    again, summary_again = fresh_run(tmp_path / "again", "--fresh-seed", seed, "--released", str(out / "results.json"))
     assert again.returncode == 0, again.stderr
+    assert f"(seed {seed}): 2/2 tasks passed (100%); released split: 2/2 tasks passed (100%)" in again.stderr
     assert summary_again["fresh"]["tasks"] == summary["fresh"]["tasks"]
     assert drawn_files(tmp_path / "again") == drawn_files(out)
 
@@ -140,3 +142,12 @@ def test_the_command_line_refuses_fresh_with_scenarios_and_a_run_with_neither() 
     assert both.returncode == 2 and "--fresh draws its own tasks" in both.stderr
     neither = orchestrator("run")
     assert neither.returncode == 2 and "--fresh SPLIT" in neither.stderr
+
+
+@pytest.mark.slow
+def test_the_pass_line_sets_the_released_rate_beside_the_fresh_one(first) -> None:
+    _, _, summary = first
+    released = summary | {"scenarios": [*summary["scenarios"], {"id": "a-released-task", "passed": False}]}
+    seed = summary["fresh"]["seed"]
+    assert pass_line(summary) == f"fresh test draws (seed {seed}): 2/2 tasks passed (100%)"
+    assert pass_line(summary, released).endswith("; released split: 2/3 tasks passed (67%)")
