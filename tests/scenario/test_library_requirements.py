@@ -2,7 +2,7 @@
 
 Two parts. Statically, no stage of a library scenario carries a requirement with a judge check alone: every judge
 check stands beside row, text or intent checks in its stage. Dynamically, the reference solution with one fact
-made wrong (a wrong room, a wrong first day, a superseded count in a P.S., stale systems, a swapped hotel and
+made wrong (a wrong first day, a superseded count in a P.S., stale systems, a swapped hotel and
 venue...) fails with no judge configured, and the same solution through another legitimate shape (a comment on the
 whole document instead of an anchored one) passes. The cases mutate the facts the instruction and its seed
 policies require, not the wording of the reference.
@@ -54,7 +54,7 @@ REQUIRED: dict[str, list[str]] = {
         "raised to high",
         "records the escalation",
     ],
-    "declined-meeting": ["14:00-15:00 tomorrow", "told the new time", "another length", "another room"],
+    "declined-meeting": ["14:00-15:00 tomorrow", "told the new time", "another length"],
     "expense-followup": [
         "FreeNow ride, 34.50 EUR",
         "Trattoria Roma lunch",
@@ -266,11 +266,6 @@ CASES: dict[str, list[Case]] = {
         ),
     ],
     "declined-meeting": [
-        Case(
-            "mail-sends-them-to-another-room",
-            False,
-            oracle(body("mail__send_message", "in Room Spree", "in Room Havel", nth=1)),
-        ),
         Case(
             "mail-gives-a-90-minute-slot",
             False,
