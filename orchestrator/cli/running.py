@@ -515,10 +515,15 @@ def run_fresh(
         if not isinstance(released_summary, dict) or not isinstance(released_summary.get("scenarios"), list):
             raise fail_usage(f"--released {released}: not a suite's results.json (no scenarios)")
     folder = settings.out or Path("runs") / f"fresh-{split}-{time.strftime('%Y%m%d-%H%M%S')}"
+    if settings.resume and seed is None:  # the seed the run's summary sealed
+        seed = ((read_json(folder / "results.json") or {}).get("fresh") or {}).get("seed")
+        if not isinstance(seed, int):
+            raise fail_usage(f"--resume: {folder / 'results.json'} names no fresh draw's seed: give --fresh-seed")
     families = [f.strip() for f in family.split(",") if f.strip()] if family else None
     with err.status(f"drawing and proving {count} fresh {split} task(s)", spinner="dots"):
         try:
-            drawn = fresh.draw(split, count, folder / fresh.FOLDER, seed, families, min(count, default_workers()))
+            drawn = fresh.draw(split, count, folder / fresh.FOLDER, seed, families, min(count, default_workers()),
+                               reuse=settings.resume)  # fmt: skip
         except fresh.FreshError as exc:
             raise fail_usage(str(exc)) from None
     err.print(f"drew {len(drawn.files)} fresh {split} task(s), each proven", highlight=False)

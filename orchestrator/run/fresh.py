@@ -91,23 +91,29 @@ def draw(
     seed: int | None = None,
     families: list[str] | None = None,
     workers: int = 1,
+    *,
+    reuse: bool = False,
 ) -> Drawn:
     """Draw and prove `count` tasks of `split` into `folder` (a new or empty folder) under `seed` (None: a secret
-    one); returns them with the seed. A family that cannot supply its share is a `FreshError`."""
+    one); returns them with the seed. A family that cannot supply its share is a `FreshError`. `reuse` (a resumed
+    run): a folder holding this seed's draw already is read, not drawn again."""
     from orchestrator.generate import pipeline, scheduler
-    from orchestrator.run.select import manifest_rows
+    from orchestrator.run.select import MANIFEST, manifest_rows
 
     seed = new_seed() if seed is None else seed
     names, each = plan(split, count, seed, families)
-    options = pipeline.Options(names, each, seed=seed, split=split, edition=EDITION, workers=workers)
-    try:
-        reports = scheduler.run(options, folder)
-    except pipeline.GenerateError as exc:
-        raise FreshError(str(exc)) from None
-    short = [r.family for r in reports if r.written < each]
-    if short:
-        raise FreshError(f"--fresh {split}: {', '.join(short)} drew fewer than {each} proven task(s) under seed {seed}")
+    if not (reuse and (folder / MANIFEST).is_file()):
+        options = pipeline.Options(names, each, seed=seed, split=split, edition=EDITION, workers=workers)
+        try:
+            reports = scheduler.run(options, folder)
+        except pipeline.GenerateError as exc:
+            raise FreshError(str(exc)) from None
+        short = [r.family for r in reports if r.written < each]
+        if short:
+            raise FreshError(f"--fresh {split}: {', '.join(short)} drew fewer than {each} task(s) under seed {seed}")
     rows = manifest_rows(folder)
+    if reuse and any(f"-v{EDITION}-{seed}-" not in str(row["id"]) for row in rows.values()):
+        raise FreshError(f"{folder}: holds tasks drawn under another seed than {seed}")
     order = {name: i for i, name in enumerate(names)}
     found = sorted(rows.items(), key=lambda item: (order.get(str(item[1]["family"]), 0), str(item[1]["id"])))
     kept = found[:count]

@@ -151,3 +151,19 @@ def test_the_pass_line_sets_the_released_rate_beside_the_fresh_one(first) -> Non
     seed = summary["fresh"]["seed"]
     assert pass_line(summary) == f"fresh test draws (seed {seed}): 2/2 tasks passed (100%)"
     assert pass_line(summary, released).endswith("; released split: 2/3 tasks passed (67%)")
+
+
+@pytest.mark.slow
+def test_a_resumed_fresh_run_plays_its_sealed_draw_again(first, tmp_path: Path) -> None:
+    out, _, summary = first
+    resumed = tmp_path / "resumed"
+    shutil.copytree(out, resumed)
+    again, summary_again = fresh_run(resumed, "--resume")
+    assert again.returncode == 0, again.stderr
+    assert summary_again["fresh"] == summary["fresh"]
+    assert "resumed: 2 of 2 episode(s) kept" in again.stderr
+    (resumed / "results.json").unlink()
+    unknown, _ = fresh_run(resumed, "--resume")
+    assert unknown.returncode == 2 and "give --fresh-seed" in unknown.stderr
+    other, _ = fresh_run(resumed, "--resume", "--fresh-seed", str(summary["fresh"]["seed"] + 1))
+    assert other.returncode == 2 and "drawn under another seed" in other.stderr
