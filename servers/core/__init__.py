@@ -6,7 +6,8 @@ Nothing in here knows about a particular app. The modules, lowest first:
   SDK), the clock, fault plans, table schemas, the harm model, size limits;
 - `app`: what an app is (tables, seed model, tools) and the sandbox spec;
 - `images`, `journal`: a sandbox database's core tables and seeded images; its journal and change log;
-- `sandbox`: one sandbox (`Sandbox`, `check_seed`); `store`: all of an app server's (`SandboxStore`);
+- `rows`: what an app's tools use of a sandbox; `sandbox`: one sandbox (`Sandbox`, `check_seed`); `store`: all of
+  an app server's (`SandboxStore`);
 - `world`: world events applied to a sandbox; `probes`: what an app tells the prover;
 - `calls`: a tool's body run for one call, and an app's tools as the SDK registers them;
 - `mcp`: an app as an MCP server; `admin`: the admin plane (`SandboxAdmin`); `http`: the HTTP face; `cli`: the

@@ -14,7 +14,7 @@ restart of the process. `check_seed` loads a seed into a throwaway sandbox to fi
 (so loading a scenario imports this module, which imports no MCP SDK: the `ToolError` a call fails with is the
 core's own, `servers.core.errors`).
 
-May import `servers.core.app`, `errors`, `clock`, `faults`, `limits`, `images` and `journal`; never the store or a transport.
+May import `servers.core.app`, `errors`, `clock`, `faults`, `limits`, `images`, `journal` and `rows`; never the store or a transport.
 """
 
 from __future__ import annotations
@@ -26,8 +26,7 @@ import logging
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -38,7 +37,7 @@ from pydantic import BaseModel
 
 from servers.core import journal
 from servers.core.app import App, Persona, Problem, SandboxSpec, SeedError
-from servers.core.clock import Clock, ClockSpec, isoformat
+from servers.core.clock import Clock, ClockSpec
 from servers.core.faults import FaultPlan, FaultState
 from servers.core.images import (
     CHANGES_SCHEMA,
@@ -51,6 +50,7 @@ from servers.core.images import (
     image_keys,
     spec_text,
 )
+from servers.core.rows import SandboxRows
 
 log = logging.getLogger("clawgym.sandbox")
 
@@ -97,12 +97,13 @@ class Parked:
         self.conn.close()
 
 
-class Sandbox:
+class Sandbox(SandboxRows):
     """One isolated copy of an app's state, with its own clock, journal and fault plan.
 
     Tools receive the sandbox as their first argument and use its row helpers
     (`get`, `require`, `select`, `insert`, `update`, `delete`), its clock
-    (`now`, `now_iso`) and `new_id`; `db` is there for anything else.
+    (`now`, `now_iso`) and `new_id`, all from `servers.core.rows.SandboxRows`;
+    `db` is there for anything else.
     """
 
     def __init__(
@@ -522,126 +523,6 @@ class Sandbox:
     def calls_so_far(self, tool: str) -> int:
         """How many calls of `tool` the journal holds."""
         return journal.calls_so_far(self.db, tool)
-
-    # -- what tools use ---------------------------------------------------
-
-    @property
-    def persona(self) -> Persona:
-        """The person the agent works for."""
-        return self.spec.persona
-
-    def now(self) -> datetime:
-        """The sandbox's time."""
-        return self.clock.now()
-
-    def now_iso(self) -> str:
-        """The sandbox's time as ISO 8601 text."""
-        return isoformat(self.clock.now())
-
-    def over_budget(self) -> bool:
-        """Whether the running call is past its time budget."""
-        return self.deadline is not None and self.budget_clock() > self.deadline
-
-    def checkpoint(self) -> None:
-        """Stop the running call if it is past its time budget. The row helpers call it; tools call it too
-        inside long Python loops that do not touch rows."""
-        if self.over_budget():
-            from servers.core.limits import CallTimeout
-
-            raise CallTimeout("the call ran past its time budget")
-
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """Run the block in one transaction, rolled back when it raises."""
-        self.db.execute("BEGIN")
-        try:
-            yield
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
-
-    def rollback(self) -> None:
-        """Roll back the open transaction, if any."""
-        if self.db.in_transaction:
-            self.db.execute("ROLLBACK")
-
-    def new_id(self, prefix: str) -> str:
-        """A fresh id such as `evt_3f9a0c21b7`: the same for the same episode seed and call order."""
-        self._ids_drawn = True
-        n = self.db.execute(
-            "INSERT INTO _counters (prefix, n) VALUES (?, 1) ON CONFLICT (prefix) DO UPDATE SET n = n + 1 RETURNING n",
-            (prefix,),
-        ).fetchone()[0]
-        digest = hashlib.blake2s(f"{self.spec.rng_seed}/{prefix}/{n}".encode(), digest_size=5).hexdigest()
-        return f"{prefix}_{digest}"
-
-    def next_number(self, counter: str) -> int:
-        """The next value of a named sequence (1, 2, 3 …), for human-facing numbers such as ticket keys."""
-        return int(
-            self.db.execute(
-                "INSERT INTO _counters (prefix, n) VALUES (?, 1) ON CONFLICT (prefix) DO UPDATE SET n = n + 1 RETURNING n",
-                (counter,),
-            ).fetchone()[0]
-        )
-
-    def reserve_numbers(self, counter: str, up_to: int) -> None:
-        """Mark 1..`up_to` of a sequence as taken, so `next_number` continues after them."""
-        self.db.execute(
-            "INSERT INTO _counters (prefix, n) VALUES (?, ?) ON CONFLICT (prefix) DO UPDATE SET n = max(n, excluded.n)",
-            (counter, up_to),
-        )
-
-    def get(self, table: str, key: Any) -> dict[str, Any] | None:
-        """The row of `table` with key `key`, decoded, or None."""
-        self.checkpoint()
-        t = self.app.tables[table]
-        row = self.db.execute(f'SELECT * FROM "{table}" WHERE "{t.key}" = ?', (key,)).fetchone()
-        return None if row is None else t.decode(row)
-
-    def require(self, table: str, key: Any, what: str | None = None) -> dict[str, Any]:
-        """The row, or a `ToolError` naming what was not found."""
-        row = self.get(table, key)
-        if row is None:
-            from servers.core.errors import ToolError
-
-            raise ToolError(f"No {what or table.rstrip('s')} with {self.app.tables[table].key} {key!r}.")
-        return row
-
-    def select(
-        self, table: str, where: str = "", params: tuple[Any, ...] | list[Any] = (), order: str = "rowid"
-    ) -> list[dict[str, Any]]:
-        """The rows of `table` matching the SQL condition `where` (with `params`), in `order`, decoded."""
-        self.checkpoint()
-        t = self.app.tables[table]
-        sql = f'SELECT * FROM "{table}"' + (f" WHERE {where}" if where else "") + f" ORDER BY {order}"
-        return [t.decode(r) for r in self.db.execute(sql, tuple(params))]
-
-    def insert(self, table: str, values: Mapping[str, Any]) -> dict[str, Any]:
-        """Insert a row; returns it as stored."""
-        self.checkpoint()
-        t = self.app.tables[table]
-        encoded = t.encode(values)
-        columns = ", ".join(f'"{c}"' for c in encoded)
-        marks = ", ".join("?" for _ in encoded)
-        self.db.execute(f'INSERT INTO "{table}" ({columns}) VALUES ({marks})', tuple(encoded.values()))
-        return self.require(table, values[t.key]) if t.key in values else dict(values)
-
-    def update(self, table: str, key: Any, changes: Mapping[str, Any]) -> dict[str, Any]:
-        """Change some columns of a row; returns it as stored (a `ToolError` when there is none)."""
-        self.checkpoint()
-        t = self.app.tables[table]
-        if changes:
-            encoded = t.encode(changes)
-            assignments = ", ".join(f'"{c}" = ?' for c in encoded)
-            self.db.execute(f'UPDATE "{table}" SET {assignments} WHERE "{t.key}" = ?', (*encoded.values(), key))
-        return self.require(table, key)
-
-    def delete(self, table: str, key: Any) -> None:
-        """Delete a row, if it is there."""
-        self.checkpoint()
-        t = self.app.tables[table]
-        self.db.execute(f'DELETE FROM "{table}" WHERE "{t.key}" = ?', (key,))
 
 
 def check_seed(app: App, data: Any, persona: Persona, clock: ClockSpec | None = None) -> BaseModel:
