@@ -2,6 +2,7 @@
 
 - `runner`: one episode or K of them in parallel (started as slots free up, so a huge --repeat holds only the
   running ones), each in its own folder, with pass@k and pass^k; resuming a run.
+- `report`: what a run's episodes add up to: a repeat's summary, the tool-call latency, the lines for what went wrong.
 - `control`: what stops a run: a signal, or its errors (fail-fast, --fail-on-error).
 - `suite`: every scenario of a folder, a glob or a list in one run, with one summary.
 - `slots`: how a suite's scenarios share its episode slots (longest first, at most half each while others wait).

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import secrets
 import signal
 import time
@@ -53,7 +52,6 @@ from orchestrator.record import (
     kind_of,
     read_json,
     start_run,
-    tally,
     unisolated_agent,
     verify_digest,
     write_episode,
@@ -65,6 +63,13 @@ from orchestrator.run.control import (  # noqa: F401 - re-exported
     ErrorWatch,
     Interrupt,
     watch_signals,
+)
+from orchestrator.run.report import (  # noqa: F401 - call_latency and episode_problems re-exported
+    answered_with_error,
+    call_latency,
+    episode_problems,
+    is_call,
+    summary,
 )
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge
@@ -225,7 +230,7 @@ async def run_episode(
             result.error = report.agent_error
     encoded = episode.trace.lines if episode is not None else None
     write_episode(folder, result, trace, journal if journal is not None else journal_of(trace), encoded)
-    result._calls = [(float(e.get("latency_ms") or 0.0), _answered_with_error(e)) for e in trace if _is_call(e)]
+    result._calls = [(float(e.get("latency_ms") or 0.0), answered_with_error(e)) for e in trace if is_call(e)]
     return result
 
 
@@ -246,15 +251,6 @@ def scenario_digest(scenario: Scenario) -> str:
                 _digests[key] = hashlib.sha256(scenario.path.read_bytes()).hexdigest()
             return _digests[key]
     return hashlib.sha256(scenario.model_dump_json().encode()).hexdigest()
-
-
-def _is_call(entry: dict[str, Any]) -> bool:
-    """Whether a trace entry is an agent's tool call as the gateway traced it."""
-    return entry.get("source") == "gateway" and entry.get("method") == "tools/call"
-
-
-def _answered_with_error(entry: dict[str, Any]) -> bool:
-    return bool(entry.get("error") or entry.get("is_error"))
 
 
 def agent_outcome(
@@ -323,10 +319,6 @@ async def run_many(
     if run_one is None and getattr(backend, "runs_episodes", False):
         raise BackendError(f"the {backend.name} backend runs whole episodes on its workers: run them with its episode "
                            "function (run_many(..., run_one=orchestrator.run.ray.run_episode_on_ray))")  # fmt: skip
-    run_one = run_one or run_episode
-    mine = anyio.Semaphore(max(1, options.parallel))
-    shared = slots if slots is not None else contextlib.nullcontext()
-    results: dict[int, Result] = {}
     own = interrupt is None
     interrupt = interrupt or Interrupt()
     if not options.within_run:
@@ -334,40 +326,8 @@ async def run_many(
     kept = {i: r for i in range(options.repeat) if options.resume and (r := recorded(scenario, options, i)) is not None}
     if watch is None:
         watch = ErrorWatch(options.repeat - len(kept), options.parallel, options.fail_fast, options.fail_on_error)
-
-    def prepare() -> Agent:
-        agent = make_agent()
-        if isinstance(agent, CommandAgent):
-            agent.hide.append(options.out.resolve())  # every episode's folder, siblings included
-        return agent
-
-    labels: list[str] = []
-
-    def label() -> str:
-        """The agent's label for episodes that never start (made once, only when one does not)."""
-        if not labels:
-            try:
-                labels.append(_agent_label(make_agent()))
-            except Exception:  # an agent that cannot be made: the episode's error says why it did not start
-                labels.append("")
-        return labels[0]
-
-    async def one(index: int) -> None:
-        folder = episode_folder(options, index)
-        async with _released(mine), _released(shared) if slots is not None else contextlib.nullcontext():  # type: ignore[arg-type]  # a suite's shared slots when `slots` is set
-            if interrupt.reason:
-                results[index] = not_run(scenario, folder, f"not started: the run was stopped by {interrupt.cause}",
-                                         "interrupted", backend, options.seed + index, label())  # fmt: skip
-            else:
-                results[index] = await run_one(
-                    variant(scenario, options, index), backend, prepare(), folder=folder, rng_seed=options.seed + index,
-                    timeout_s=options.timeout_s, on_stage=lambda stage: on_stage(index, stage), interrupt=interrupt, judge=judge,
-                )  # fmt: skip
-                if results[index].status in ("error", "agent_error"):
-                    on_stage(index, f"error: {results[index].status}: {results[index].error}")
-                watch.stop_if_due(results[index], interrupt, notify)
-        on_stage(index, "done")
-
+    episodes = _Episodes(scenario, backend, options, make_agent, run_one or run_episode, on_stage, interrupt, notify,
+                         judge, watch, anyio.Semaphore(max(1, options.parallel)), slots)  # fmt: skip
     with collector_for_episodes():
         async with anyio.create_task_group() as outer:
             if own:
@@ -377,24 +337,81 @@ async def run_many(
                     # once, before episodes race to start the same servers (ray: the apps start on its workers)
                     await backend.start(scenario.apps)
             except Exception as exc:
-                message = describe_error(exc)
-                for index in sorted(set(range(options.repeat)) - set(kept)):
-                    results[index] = not_run(
-                        scenario,
-                        episode_folder(options, index),
-                        message,
-                        "error",
-                        backend,
-                        options.seed + index,
-                        label(),
-                    )
-                    watch.stop_if_due(results[index], interrupt, notify)  # as if it had run
+                episodes.none_started(sorted(set(range(options.repeat)) - set(kept)), describe_error(exc))
             else:
-                async with anyio.create_task_group() as tg:
-                    gates = (mine,) if slots is None else (mine, slots)
-                    await _start_lazily(tg, (i for i in range(options.repeat) if i not in kept), gates, one)
+                await episodes.run_all(i for i in range(options.repeat) if i not in kept)
             outer.cancel_scope.cancel()
-    return _recorded_run(scenario, options, kept | results, interrupt, len(kept))
+    return _recorded_run(scenario, options, kept | episodes.results, interrupt, len(kept))
+
+
+@dataclass
+class _Episodes:
+    """The episodes of one `run_many` as they run: what each needs, and their results by index."""
+
+    scenario: Scenario
+    backend: Backend
+    options: RunOptions
+    make_agent: Callable[[], Agent]
+    run_one: EpisodeRunner
+    on_stage: Callable[[int, str], None]
+    interrupt: Interrupt
+    notify: Callable[[str], None]
+    judge: Judge | None
+    watch: ErrorWatch
+    mine: anyio.Semaphore
+    """This scenario's episode slots (`options.parallel`)."""
+    slots: Gate | None
+    """Episode slots shared with a suite's other scenarios, if any."""
+    results: dict[int, Result] = field(default_factory=dict)
+    _label: str | None = None
+
+    def prepare(self) -> Agent:
+        """A new agent for an episode; a command agent is kept out of the run's folder."""
+        agent = self.make_agent()
+        if isinstance(agent, CommandAgent):
+            agent.hide.append(self.options.out.resolve())  # every episode's folder, siblings included
+        return agent
+
+    def label(self) -> str:
+        """The agent's label for episodes that never start (made once, only when one does not)."""
+        if self._label is None:
+            try:
+                self._label = _agent_label(self.make_agent())
+            except Exception:  # an agent that cannot be made: the episode's error says why it did not start
+                self._label = ""
+        return self._label
+
+    async def run_all(self, indexes: Iterable[int]) -> None:
+        """Run these episodes, each started once its slots are free (`_start_lazily`)."""
+        async with anyio.create_task_group() as tg:
+            gates = (self.mine,) if self.slots is None else (self.mine, self.slots)
+            await _start_lazily(tg, indexes, gates, self.one)
+
+    async def one(self, index: int) -> None:
+        """Run episode `index` in the slots taken for it, or record it not started when the run was stopped."""
+        options, on_stage, interrupt = self.options, self.on_stage, self.interrupt
+        folder = episode_folder(options, index)
+        async with _released(self.mine), _released(self.slots) if self.slots is not None else contextlib.nullcontext():
+            if interrupt.reason:
+                self.results[index] = not_run(self.scenario, folder, f"not started: the run was stopped by {interrupt.cause}",
+                                              "interrupted", self.backend, options.seed + index, self.label())  # fmt: skip
+            else:
+                self.results[index] = await self.run_one(
+                    variant(self.scenario, options, index), self.backend, self.prepare(), folder=folder, rng_seed=options.seed + index,
+                    timeout_s=options.timeout_s, on_stage=lambda stage: on_stage(index, stage), interrupt=interrupt, judge=self.judge,
+                )  # fmt: skip
+                if self.results[index].status in ("error", "agent_error"):
+                    on_stage(index, f"error: {self.results[index].status}: {self.results[index].error}")
+                self.watch.stop_if_due(self.results[index], interrupt, self.notify)
+        on_stage(index, "done")
+
+    def none_started(self, indexes: Iterable[int], message: str) -> None:
+        """Record these episodes as not run because the apps could not start (`message`: why), each counted by the
+        watch as if it had run."""
+        for index in indexes:
+            self.results[index] = not_run(self.scenario, episode_folder(self.options, index), message, "error",
+                                          self.backend, self.options.seed + index, self.label())  # fmt: skip
+            self.watch.stop_if_due(self.results[index], self.interrupt, self.notify)  # as if it had run
 
 
 class Gate(Protocol):
@@ -475,125 +492,3 @@ def not_run(
     result = failed_result(scenario, status, message, info)
     write_episode(folder, result, [])
     return result
-
-
-def call_latency(folders: list[Path], results: list[Result] | None = None) -> dict[str, Any]:
-    """The agents' tool calls of these episodes as the gateway traced them: how many, how many were answered with
-    an error (errors a task expects included), and the median, 99th percentile and largest latency in ms. Read from
-    each folder's trace.jsonl, or from its result when the episode ran in this run (`Result._calls`)."""
-    latencies: list[float] = []
-    errors = 0
-    for index, folder in enumerate(folders):
-        calls = results[index]._calls if results is not None and index < len(results) else None
-        if calls is not None:
-            latencies += [latency for latency, _ in calls]
-            errors += sum(error for _, error in calls)
-            continue
-        with contextlib.suppress(OSError):
-            for line in (folder / "trace.jsonl").read_text().splitlines():
-                if '"tools/call"' not in line:  # read only the lines that can be a tool call
-                    continue
-                with contextlib.suppress(ValueError):
-                    entry = json.loads(line)
-                    if _is_call(entry):
-                        latencies.append(float(entry.get("latency_ms") or 0.0))
-                        errors += _answered_with_error(entry)
-    latencies.sort()
-
-    def at(q: float) -> float | None:
-        return round(latencies[min(len(latencies) - 1, int(q * len(latencies)))], 3) if latencies else None
-
-    return {"count": len(latencies), "errors": errors, "p50_ms": at(0.5), "p99_ms": at(0.99), "max_ms": at(1.0)}
-
-
-def summary(scenario: Scenario, record: RunRecord, options: RunOptions) -> dict[str, Any]:
-    """Several episodes of one scenario: passes, failures, mean score, pass@k and pass^k, mean scores per stage and
-    pass rates per check, all over the scored episodes; the errored ones (`is_errored`) counted apart with their
-    reasons (`orchestrator.record.tally`)."""
-    counts = tally(record.results)
-    scored = [r for r in record.results if not is_errored(r.status)]
-    first = next((r for r in scored if r.stages), next((r for r in record.results if r.stages), record.results[0]))
-    n = len(scored)
-
-    def mean(values: list[float]) -> float | None:
-        return round(sum(values) / n, 6) if n else None
-
-    def stage_score(r: Result, i: int) -> float:
-        return r.stages[i].score if len(r.stages) == len(first.stages) else 0.0
-
-    def check_passed(r: Result, i: int) -> bool:
-        return r.checks[i].passed if len(r.checks) == len(first.checks) else False
-
-    statuses: dict[str, int] = {}
-    for r in record.results:
-        statuses[r.status] = statuses.get(r.status, 0) + 1
-    return {
-        "scenario": scenario.id,
-        "title": scenario.title,
-        "passed": record.passed,
-        **counts.as_dict(),
-        "statuses": statuses,
-        "interrupted": record.interrupted,
-        "stopped": record.stopped,
-        "file": str(scenario.path) if scenario.path else None,
-        "stages": [
-            {"name": stage.name, "weight": stage.weight, "mean_score": mean([stage_score(r, i) for r in scored])}
-            for i, stage in enumerate(first.stages)
-        ],
-        "checks": [
-            {
-                "id": check.id,
-                "stage": check.stage,
-                "description": check.description,
-                "pass_rate": mean([float(check_passed(r, i)) for r in scored]),
-            }
-            for i, check in enumerate(first.checks)
-        ],
-        "results": [
-            {
-                "folder": str(d),
-                "passed": r.passed,
-                "score": r.score,
-                "rng_seed": r.episode.get("rng_seed"),
-                "status": r.status,
-                "error": r.error,
-            }
-            for d, r in zip(record.dirs, record.results, strict=True)
-        ],
-        "calls": call_latency(record.dirs, record.results),
-        "seed": options.seed,
-        "written_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-    }
-
-
-def episode_problems(record: RunRecord, tail: int = 5, *, whole_run: bool = True) -> list[str]:
-    """Console lines for what went wrong besides the verdict: the agent's exit code, crash or timeout (with the
-    end of its log), episodes that ended in error, and (`whole_run`) an interrupted or stopped run."""
-    from orchestrator.agents.process import describe_exit
-
-    lines: list[str] = []
-    many = len(record.results) > 1
-    for index, (folder, result) in enumerate(zip(record.dirs, record.results, strict=True), 1):
-        where = f"episode {index}: " if many else ""
-        agent = result.episode.get("agent") or {}
-        if result.status == "error":
-            lines.append(f"{where}ERROR: {result.error}")
-        if result.status == "agent_error":
-            what = "MODEL API ERROR" if agent.get("api_error") else "AGENT ERROR"
-            lines.append(f"{where}{what} (not scored): {result.error or agent.get('api_error')}")
-        if agent.get("timed_out"):
-            lines.append(f"{where}the agent was stopped by the timeout after {agent.get('duration_s', 0):g} s")
-        elif agent.get("exit_code"):
-            if result.status != "agent_error":  # (an agent that never started: said above)
-                lines.append(f"{where}the agent {describe_exit(agent['exit_code'])}")
-            log = folder / "agent.log"
-            if log.exists():
-                last = log.read_text(errors="replace").strip().splitlines()[-tail:]
-                lines += [f"  agent.log: {line}" for line in last]
-    if record.interrupted and whole_run:
-        lines.append(
-            f"interrupted by {record.interrupted}: the agent was stopped; results written with status interrupted"
-        )
-    elif record.stopped and whole_run:
-        lines.append(f"stopped early by {record.stopped}; the episodes stopped are recorded with status interrupted")
-    return lines
