@@ -80,14 +80,14 @@ async def ask_the_user(client: Any, mode: str) -> None:
 
 async def main() -> int:
     mode = sys.argv[1] if len(sys.argv) > 1 else "honest"
-    scenario = os.environ.get("CLAWGYM_SCENARIO", "")
+    task = os.environ.get("CLAWGYM_TASK", "")  # an agent is told its task, never its scenario's id
     async with Client(os.environ["CLAWGYM_MCP_URL"]) as client:
-        if scenario == "approval-wait":
+        if "Marta's approval" in task:  # approval-wait
             await approval(client, mode)
-        elif scenario == "ask-the-user":
+        elif "budget sheet" in task:  # ask-the-user
             await ask_the_user(client, mode)
         else:
-            print(f"no plan for {scenario}", file=sys.stderr)
+            print(f"no plan for the task {task[:80]!r}", file=sys.stderr)
             return 2
     return 0
 
