@@ -99,6 +99,7 @@ def test_environment_reaches_the_command(tmp_path: Path) -> None:
     command = 'cmd:printf "%s\\n%s\\n%s\\n" "$CLAWGYM_TASK" "$CLAWGYM_MCP_URL" "$CLAWGYM_MCP_CONFIG"; cat "$CLAWGYM_MCP_CONFIG"'
     assert orchestrator("run", str(TRAVEL_PATH), "--agent", command, "--out", str(tmp_path)).returncode == 1
     lines = (tmp_path / "agent.log").read_text().splitlines()
+    lines = [line for line in lines if not line.startswith("[the working directory")]  # isolation's note on what it hid
     task, url, config = lines[:3]
     assert task.endswith("reply to Priya with the doc link.")
     assert url.startswith("http://127.0.0.1:") and url.endswith("/mcp")
