@@ -26,30 +26,14 @@ try:
 except ImportError:  # run as a script from a checkout without an install
     sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
+from orchestrator.generate.families.approval_needed import REFUSED  # noqa: E402
 from orchestrator.scenario.conditions import Context, holds  # noqa: E402
 from orchestrator.scenario.text.operators import TEXT_OPERATORS  # noqa: E402
 
 KINDS = ("time", "time-for-recipient", "date", "date-with-role", "amount", "decision", "count", "code")
-# What a check wrote before the condition language read decisions (the approval families' phrases).
+# What a check wrote before the condition language read decisions (the approval families' phrases: their refusals,
+# and the words of their grants that state a decision rather than an action).
 GRANTED = ["approved", "granted", "go ahead", "green light", "signed off"]
-REFUSED = [
-    "refused",
-    "declined",
-    "rejected",
-    "not approved",
-    "didn't approve",
-    "did not approve",
-    "denied",
-    "turned down",
-    "won't approve",
-    "can't approve",
-    "cannot approve",
-    "said no",
-    "isn't approved",
-    "wasn't approved",
-    "was not approved",
-    "not going ahead",
-]
 
 
 @dataclass
