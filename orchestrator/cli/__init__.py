@@ -7,7 +7,8 @@ the package that does the work:
 - `running`: run (one scenario, K episodes, or a suite); `retrying`: retry (a run's errored episodes again);
   `agent`: `--agent` and its options as an agent maker; `dotenv`: `./.env` read before a command runs.
 - `serving`: serve (one episode to an MCP client, the serve loop) and serve-env (an OpenEnv environment).
-- `records`: export, verify-digest, view, report; `tasks`: export-tasks (the task set as a Hugging Face dataset).
+- `records`: export, verify-digest, view, report; `tasks`: export-tasks (the task set as a Hugging Face
+  dataset) and tasks get (a released task's scenario file by id).
 - `ops`: config claude-desktop, down.
 - `options`: option types several commands share; `common`: consoles, usage errors (exit 2), loaders.
 
@@ -102,6 +103,8 @@ _command(app, "verify-digest", records.verify_digest_command)
 _command(app, "view", records.view_command)
 _command(app, "report", records.report_command)
 _command(app, "export-tasks", tasks.export_tasks_command)
+app.add_typer(tasks.tasks_app, name="tasks")
+_command(tasks.tasks_app, "get", tasks.get_command)
 _command(app, "serve-env", serving.serve_env_command)
 _command(app, "down", ops.down_command)
 

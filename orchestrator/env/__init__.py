@@ -15,7 +15,8 @@ Interface (names are stable; docs/rewards.md is the reward contract):
   `async with` it, or call `close()` yourself. `backend` is a `Backend` (the caller closes it) or a name; `judge`
   an `orchestrator.verify.judge.Judge` for the scenario's `judge` checks (None: they are unjudged).
 - `await env.reset(scenario, seed=0, *, step_rewards=None, episode_id=None, noise="none") -> Observation`:
-  `scenario` is a path, a loaded `Scenario` or YAML text; `noise` a profile of `orchestrator run --noise`.
+  `scenario` is a path, a loaded `Scenario`, YAML text or a released task's id
+  (`"ambiguous-v2-1-00003"`, drawn again from its release's row); `noise` a profile of `orchestrator run --noise`.
   Ends the previous episode.
 - `await env.step(action) -> StepResult`: `action` is a `ToolCall(name, arguments, id=None)`, a dict
   `{"name": "app__tool", "arguments": {...}}`, an OpenAI tool call or an Anthropic `tool_use` block (dicts or
@@ -52,7 +53,7 @@ Episodes run through `orchestrator.episode.Episode` and its gateway, the path ev
 limit, faults, the living world), and end in `Episode.finish`, as `orchestrator run` ends them. Nothing imports
 this package but its adapters (`openenv.py`, `verifiers_env.py`, `ray.py`) and the CLI.
 
-May import: `episode`, `backends`, `scenario`, `verify`, `world`, `guard`, `run.fresh` (fresh draws) and `agents.models` (noise profiles; the
+May import: `episode`, `backends`, `scenario`, `verify`, `world`, `guard`, `run.fresh` (fresh draws), `integrations.releases` (released tasks by id) and `agents.models` (noise profiles; the
 local servers' token, Host and Origin checks; tool formats and the model loop's prompt preamble).
 """
 

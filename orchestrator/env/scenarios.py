@@ -1,11 +1,13 @@
-"""Scenarios as an env takes them: a loaded `Scenario`, a path to a YAML file, or YAML text; and the scenarios of
+"""Scenarios as an env takes them: a loaded `Scenario`, a path to a YAML file, YAML text, or a released task's id
+(`ambiguous-v2-1-00003`, drawn again from its release's row: `orchestrator.integrations.releases`); and the scenarios of
 files and folders (the OpenEnv and verifiers adapters serve several); and `fresh`, tasks drawn now from a held-out
 split of the generator under a secret seed (`orchestrator run --fresh`'s draw):
 
     draw = fresh("test", count=4, families=["travel"])  # draw.seed: give it again to draw the same tasks
     env = ClawGymEnv(); obs = await env.reset(draw.scenarios[0])
 
-May import `orchestrator.scenario`, `orchestrator.env.errors` and `orchestrator.run.fresh`.
+May import `orchestrator.scenario`, `orchestrator.env.errors`, `orchestrator.run.fresh` and
+`orchestrator.integrations.releases`.
 """
 
 from __future__ import annotations
@@ -67,7 +69,11 @@ def load_scenario(scenario: Scenario | str | Path) -> Scenario:
     if isinstance(scenario, (str, Path)):
         path = Path(scenario)
         if not path.is_file():
-            raise EnvError(f"scenario {str(scenario)!r}: no such file (give a path, a Scenario, or YAML text)")
+            if isinstance(scenario, str) and released_id(scenario):
+                return load_released(scenario)
+            raise EnvError(
+                f"scenario {str(scenario)!r}: no such file (give a path, a Scenario, YAML text or a released task's id)"
+            )
         info = path.stat()
         key = (str(path.resolve()), info.st_mtime_ns, info.st_size)
         if (loaded := _loaded.get(key)) is not None:
@@ -82,6 +88,37 @@ def load_scenario(scenario: Scenario | str | Path) -> Scenario:
             _loaded.popitem(last=False)
         return loaded
     raise EnvError(f"scenario: expected a path, a Scenario or YAML text, not {type(scenario).__name__}")
+
+
+def released_id(text: str) -> bool:
+    """Whether `text` is shaped like a released task's id (`ambiguous-v2-1-00003`)."""
+    from orchestrator.integrations.releases import looks_like_id
+
+    return looks_like_id(text)
+
+
+_released: OrderedDict[tuple[str | None, str], Scenario] = OrderedDict()
+
+
+def load_released(task_id: str, release: str | None = None) -> Scenario:
+    """The scenario of a released task (`release`: v2, v3 …; None: the id's edition's release), drawn again from its
+    row (well under a second for small and medium worlds) and kept for the next reset of the same id; an unknown id
+    or release is an `EnvError` naming close ids."""
+    from orchestrator.integrations import releases
+
+    key = (release, task_id)
+    if (loaded := _released.get(key)) is not None:
+        _released.move_to_end(key)
+        return loaded
+    try:
+        found, row = releases.find(task_id, release)
+        loaded = releases.scenario(found, row)
+    except releases.ReleaseError as exc:
+        raise EnvError(str(exc)) from None
+    _released[key] = loaded
+    while len(_released) > LOADED_KEPT:
+        _released.popitem(last=False)
+    return loaded
 
 
 @dataclass

@@ -9,11 +9,13 @@
   in `Episode.finish`, so the verdict is `orchestrator run`'s; the scorer reports it. Needs the `inspect` extra.
 - `hf`: `orchestrator export-tasks --format hf`: the task set as a `datasets` Dataset saved to disk, or JSON lines
   `datasets.load_dataset("json", ...)` reads. Needs the `inspect` extra (for `datasets`) for `--format hf`.
+- `releases`: a committed release's rows by id, each drawn again from its family and index (`orchestrator tasks
+  get`, `export-tasks --release`, the env API's `reset(ID)`).
 
-Nothing of ClawGym imports this package but the command line.
+Nothing of ClawGym imports this package but the command line, and the env API `releases` (a task by id).
 
 The selection of scenarios is `run`'s, the system prompt's preamble the model loop's (`agents.models`), each app's
 tool names the registry's.
 
-May import: `scenario`, `run`, `episode`, `backends`, `verify`, `record`, `agents.models` and `servers.registry`.
+May import: `scenario`, `run`, `episode`, `backends`, `verify`, `record`, `agents.models`, `servers.registry` and (`releases`, drawing a released task again) `generate`.
 """

@@ -6,7 +6,9 @@
 
 Each row is `orchestrator.integrations.tasks.task_row`: id, instruction, title, family, split, difficulty, tags,
 apps, tools, max_tool_calls, pass_mark, path, scenario_yaml (the file's text) and metadata (the generated set's
-manifest row as a JSON string, or null). Rows keep the order of the sources. No reference solution is left out of a
+manifest row as a JSON string, or null). Rows keep the order of the sources. A released task (an id such as
+`ambiguous-v2-1-00003`, or `--release v2 --split train`) is drawn again from its release's row (`releases`): its
+`path` is `RELEASE:ID`, its `metadata` the release's row. No reference solution is left out of a
 row: `scenario_yaml` is the whole scenario, checks and oracle included, as a trainer's environment needs it.
 """
 
@@ -20,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from orchestrator.integrations import releases
 from orchestrator.integrations.tasks import select_tasks, task_row
 
 FORMATS = ("hf", "jsonl")
@@ -56,21 +59,77 @@ def export_tasks(
     split: str | None = None,
     tags: Sequence[str] = (),
     limit: int | None = None,
+    release: str | None = None,
 ) -> int:
     """Write the tasks `sources` name (narrowed as `orchestrator run` narrows them) to `out` in `fmt`; returns how
-    many. A `TaskSetError` names a source that chose nothing or did not load; an `ExportTasksError` the output."""
+    many. Released task ids among `sources` (and, with `release` and no sources, that release's tasks of `split` and
+    `family`) are drawn again from their rows. A `TaskSetError` names a source that chose nothing or did not load;
+    an `ExportTasksError` the output; a `releases.ReleaseError` an unknown release, id or split."""
     if fmt not in FORMATS:
         raise ExportTasksError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
     if fmt == "hf":
         check_dataset_folder(out)
     elif out.is_dir():
         raise ExportTasksError(f"--out {out}: is a folder; --format jsonl writes a file")
-    rows = [task_row(t) for t in select_tasks(sources, family=family, split=split, tags=tags, limit=limit)]
+    ids = [s for s in map(str, sources) if releases.looks_like_id(s) and not Path(s).exists()]
+    others = [s for s in sources if str(s) not in ids]
+    rows = released_rows(ids, release, family=family, split=split, limit=limit) if ids or release else []
+    if tags and rows:
+        rows = [r for r in rows if set(tags) & set(r["tags"])]
+    if others or not (ids or release):
+        rows += [task_row(t) for t in select_tasks(others, family=family, split=split, tags=tags, limit=limit)]
+    if limit is not None:
+        rows = rows[:limit]
     if fmt == "jsonl":
         write_jsonl(out, rows)
     else:
         save_dataset(out, rows)
     return len(rows)
+
+
+def released_rows(
+    ids: Sequence[str],
+    release: str | None,
+    *,
+    family: str | None = None,
+    split: str | None = None,
+    limit: int | None = None,
+) -> list[dict[str, Any]]:
+    """Rows (`task_row`'s columns) of released tasks: the `ids` given (looked up in `release`, or each in its
+    edition's release), else `release`'s tasks of `split` and `family`; each scenario drawn again from its row."""
+    from orchestrator.integrations.tasks import tool_names  # noqa: PLC0415
+    from orchestrator.scenario.model import load_data  # noqa: PLC0415
+
+    if ids:
+        found = [releases.find(task_id, release) for task_id in ids]
+        found = [(r, row) for r, row in found if releases.in_split(row, split) and family in (None, row["family"])]
+    else:
+        chosen = releases.load(str(release))
+        found = [(chosen, row) for row in releases.select(chosen, split=split, family=family, limit=limit)]
+    rows = []
+    for chosen, row in found[:limit] if limit is not None else found:
+        task = releases.draw(chosen, row)
+        text = releases.scenario_text(chosen, row, task)
+        scenario = load_data(task.scenario, f"{row['id']}.yaml")
+        rows.append(
+            {
+                "id": scenario.id,
+                "instruction": scenario.instruction.strip(),
+                "title": scenario.title,
+                "family": row["family"],
+                "split": row["split"],
+                "difficulty": scenario.difficulty,
+                "tags": list(scenario.tags),
+                "apps": sorted(scenario.apps),
+                "tools": tool_names(scenario),
+                "max_tool_calls": scenario.limits.max_tool_calls,
+                "pass_mark": scenario.pass_mark,
+                "path": f"{chosen.name}:{row['id']}",
+                "scenario_yaml": text,
+                "metadata": json.dumps(row, sort_keys=True, ensure_ascii=False),
+            }
+        )
+    return rows
 
 
 def write_jsonl(out: Path, rows: list[dict[str, Any]]) -> None:
