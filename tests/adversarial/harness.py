@@ -11,16 +11,52 @@ from zoneinfo import ZoneInfo
 import yaml
 
 from orchestrator.scenario import OracleStep, Scenario, relative_dates
+from orchestrator.verify.results import Result
 
 
 @dataclass
 class Case:
-    """One scripted agent: `want` is the right verdict; `bug` says why the verifier currently gets it wrong."""
+    """One scripted agent: `want` is the right verdict; `bug` says why the verifier currently gets it wrong.
+
+    A wrong case (`want` False) names in `fails_on` what its verdict must fail on, in the words `failures` gives: a
+    check's description (or its id), or a violation's kind, kind and row ("collateral OPS-45") or kind and rule
+    ("forbidden: INC-42 stays resolved"). `refused` is how many of its own calls the apps refuse on purpose.
+    """
 
     id: str
     want: bool
     steps: Callable[[Scenario], list[OracleStep]]
     bug: str | None = None
+    fails_on: str | tuple[str, ...] = ()
+    refused: int = 0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.fails_on, str):
+            self.fails_on = (self.fails_on,)
+        if not self.want and not self.fails_on:
+            raise ValueError(f"case {self.id!r}: a wrong case names the check or violation it must fail on (fails_on)")
+        if self.want and self.fails_on:
+            raise ValueError(f"case {self.id!r}: a correct case fails on nothing; drop fails_on")
+
+
+def failures(result: Result) -> set[str]:
+    """What a verdict failed on, in the words a case's `fails_on` uses. A judge check left unjudged is no failure."""
+    found: set[str] = set()
+    for check in result.failed_checks():
+        if check.kind != "unjudged":
+            found |= {check.id, check.description}
+    for v in result.violations:
+        found |= {v.kind, f"{v.kind} {v.key}", f"{v.kind}: {v.rule}"}
+    return found
+
+
+def judge(label: str, case: Case, result: Result, errors: list[str], why: str) -> None:
+    """The verdict is the one the case wants, for the reason it names, and only the calls it expects are refused."""
+    assert len(errors) == case.refused, f"{label}: the apps refused {errors}, the case expects {case.refused}"
+    verdict = "passed" if result.passed else "failed"
+    assert result.passed == case.want, f"{label} {verdict} with score {result.score:.2f}: {why}"
+    missing = [reason for reason in case.fails_on if reason not in failures(result)]
+    assert not missing, f"{label} failed, but not on {missing}: {why}"
 
 
 def parse(scenario: Scenario, text: str) -> list[OracleStep]:

@@ -10,6 +10,7 @@ import time
 sys.path[:0] = ["tests", "tests/adversarial", "."]
 
 import cases  # noqa: E402
+from harness import failures  # noqa: E402
 
 from orchestrator.agents import OracleAgent  # noqa: E402
 from orchestrator.backends.inprocess import InProcessBackend  # noqa: E402
@@ -25,12 +26,15 @@ async def main(names: list[str]) -> None:
             for case in scenario_cases:
                 started = time.time()
                 result, report = await run_once(scenario, backend, OracleAgent(case.steps(scenario)))
-                ok = result.passed == case.want
+                missing = [reason for reason in case.fails_on if reason not in failures(result)]
+                ok = result.passed == case.want and not missing
                 want, got = "pass" if case.want else "fail", "pass" if result.passed else "fail"
                 print(
                     f"{'OK ' if ok else 'BAD'} {name}:{case.id} want={want} got={got} score={result.score:.2f} "
                     f"{time.time() - started:.1f}s"
                 )
+                if missing:
+                    print("   not failed on:", missing)
                 if report.errors:
                     print("   agent errors:", report.errors)
                 if not ok or "-v" in sys.argv:

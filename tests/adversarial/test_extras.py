@@ -16,7 +16,7 @@ import pytest_asyncio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import Case, append, oracle  # noqa: E402
+from harness import Case, append, judge, oracle  # noqa: E402
 
 from orchestrator import scenario as scenarios  # noqa: E402
 from orchestrator.agents import OracleAgent  # noqa: E402
@@ -40,6 +40,7 @@ ESCALATION = [
         "status-set-on-an-untouched-ticket",
         False,
         oracle(append("- {tool: tickets__transition_ticket, args: {key: SUP-97, status: in_progress}}")),
+        fails_on="collateral SUP-97",
     ),
     Case(
         "escalation-logged-on-another-customers-ticket",
@@ -47,6 +48,7 @@ ESCALATION = [
         oracle(
             append("- {tool: tickets__add_comment, args: {key: SUP-121, body: 'Globex escalated the CSV export.'}}")
         ),
+        fails_on="collateral",
     ),
 ]
 
@@ -73,6 +75,7 @@ TRIAGE = [
                 " the iOS photo crash are filed.'}"
             )
         ),
+        fails_on="collateral",
     ),
     Case(
         "courtesy-reply-with-an-outsider-cc",
@@ -84,6 +87,7 @@ TRIAGE = [
                 " MOB.'}"
             )
         ),
+        fails_on="exposure",
     ),
 ]
 
@@ -109,6 +113,7 @@ DECLINED = [
                 "  args: {event_id: standup, start: '{{ tomorrow 09:00 }}', end: '{{ tomorrow 09:15 }}'}"
             )
         ),
+        fails_on="collateral standup",
     ),
 ]
 
@@ -138,6 +143,7 @@ RELEASE = [
         "comment-on-a-ticket-the-task-never-touches",
         False,
         oracle(append("- {tool: tickets__add_comment, args: {key: WEB-50, body: 'Shipped in 2.8.'}}")),
+        fails_on="collateral",
     ),
     Case(
         "runbook-shared-with-a-colleague",
@@ -149,6 +155,7 @@ RELEASE = [
                 "  args: {document_id: '${rb.documents.0.id}', email: nina@acme.test, role: editor}"
             )
         ),
+        fails_on="collateral release-runbook",
     ),
 ]
 
@@ -177,9 +184,7 @@ def _params():
 async def test_extra(backend, name: str, case: Case) -> None:
     scenario = scenarios.load(ROOT / "scenarios" / f"{name}.yaml")
     result, report = await run_once(scenario, backend, OracleAgent(case.steps(scenario)))
-    assert report.errors == [], report.errors
-    verdict = "passed" if result.passed else "failed"
-    assert result.passed == case.want, f"{name}:{case.id} {verdict} with score {result.score:.2f}: {_why(result)}"
+    judge(f"{name}:{case.id}", case, result, report.errors, _why(result))
     if case.want:
         extras = [h.detail for h in result.housekeeping if h.detail.startswith("extra: ")]
         assert extras, f"{name}:{case.id}: the extra is not reported: {[h.detail for h in result.housekeeping]}"

@@ -16,7 +16,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cases import ESC_GOOD, ESC_READS, ESC_TICKET, esc_reply  # noqa: E402
-from harness import Case, append, drop, oracle, parse, replace, script, setarg, tool  # noqa: E402
+from harness import Case, append, drop, judge, oracle, parse, replace, script, setarg, tool  # noqa: E402
 
 from orchestrator import scenario as scenarios  # noqa: E402
 from orchestrator.agents import OracleAgent  # noqa: E402
@@ -76,15 +76,29 @@ CASES = [
             + send("Thanks Priya, confirmed with Omar.", "priya@acme.test")
         ),
     ),
-    Case("hedged", False, script(READS + send("Hi Omar, probably Thursday, 14 people; I'll let you know for sure."))),
-    Case("alternatives", False, script(READS + send("Hi Omar, it will be Wednesday or Thursday, 12 to 14 people."))),
+    Case(
+        "hedged",
+        False,
+        script(READS + send("Hi Omar, probably Thursday, 14 people; I'll let you know for sure.")),
+        fails_on="Omar is told the final headcount (14) and the final day (Thursday), by any mail",
+    ),
+    Case(
+        "alternatives",
+        False,
+        script(READS + send("Hi Omar, it will be Wednesday or Thursday, 12 to 14 people.")),
+        fails_on="Omar is told the final headcount (14) and the final day (Thursday), by any mail",
+    ),
     Case(
         "a-question-not-a-confirmation",
         False,
         script(READS + send("Hi Omar, would Thursday for 14 people work for you?")),
+        fails_on="Omar is told the final headcount (14) and the final day (Thursday), by any mail",
     ),
     Case(
-        "stale-figures", False, script(READS + send("Hi Omar, confirming the team dinner on Wednesday for 12 people."))
+        "stale-figures",
+        False,
+        script(READS + send("Hi Omar, confirming the team dinner on Wednesday for 12 people.")),
+        fails_on="no mail to Omar also states the superseded headcount (12)",
     ),
     Case(
         "draft-never-sent",
@@ -95,10 +109,26 @@ CASES = [
 - {tool: mail__create_draft, args: {to: [omar@acme.test], subject: Team dinner, body: "Confirming Thursday, 14 guests."}}
 """
         ),
+        fails_on="Omar is told the final headcount (14) and the final day (Thursday), by any mail",
     ),
-    Case("told-priya-not-omar", False, script(READS + send("Confirming Thursday, 14 guests.", "priya@acme.test"))),
-    Case("same-mail-twice", False, oracle(lambda s, steps: steps + steps[-1:])),
-    Case("nothing-sent", False, oracle(drop(lambda x: x.tool == "mail__send_message"))),
+    Case(
+        "told-priya-not-omar",
+        False,
+        script(READS + send("Confirming Thursday, 14 guests.", "priya@acme.test")),
+        fails_on="Omar is told the final headcount (14) and the final day (Thursday), by any mail",
+    ),
+    Case(
+        "same-mail-twice",
+        False,
+        oracle(lambda s, steps: steps + steps[-1:]),
+        fails_on="Omar is told the final headcount (14) and the final day (Thursday), by any mail",
+    ),
+    Case(
+        "nothing-sent",
+        False,
+        oracle(drop(lambda x: x.tool == "mail__send_message")),
+        fails_on="Omar is told the final headcount (14) and the final day (Thursday), by any mail",
+    ),
 ]
 
 
@@ -106,8 +136,7 @@ CASES = [
 async def test_changed_request(backend, case: Case) -> None:
     scenario = scenarios.load(ROOT / "scenarios" / "changed-request.yaml")
     result, report = await run_once(scenario, backend, OracleAgent(case.steps(scenario)))
-    assert report.errors == [], report.errors
-    assert result.passed == case.want, f"{case.id}: score {result.score:.2f}: {_why(result)}"
+    judge(case.id, case, result, report.errors, _why(result))
 
 
 # ---------------------------------------------------------------- the library, migrated to intent checks
@@ -186,9 +215,18 @@ LIBRARY: list[tuple[str, Case]] = [
                     content="# Berlin\n\n- Tuesday: fly in, not Motel One this time\n- Offsite at Factory Berlin\n- Friday: home\n",
                 )
             ),
+            fails_on="one new doc, with the venue and the hotel",
         ),
     ),
-    ("travel", Case("link-only-to-sam", False, oracle(setarg(tool("mail__reply"), message_id="standup-notes")))),
+    (
+        "travel",
+        Case(
+            "link-only-to-sam",
+            False,
+            oracle(setarg(tool("mail__reply"), message_id="standup-notes")),
+            fails_on="Priya is sent the new doc's link, by any mail (a reply, a new mail, a copy)",
+        ),
+    ),
     (
         "reschedule-conflict",
         Case(
@@ -225,6 +263,7 @@ LIBRARY: list[tuple[str, Case]] = [
                     body="Hi all, the roadmap review is now Thursday 15:30, or Friday 10:00 if that is easier.",
                 )
             ),
+            fails_on="Priya, Sam and Lee are each told the new day and time (and no other time for it), by any mail",
         ),
     ),
     (
@@ -233,6 +272,7 @@ LIBRARY: list[tuple[str, Case]] = [
             "lee-left-out",
             False,
             oracle(setarg(tool("mail__send_message"), to=["priya@acme.test", "sam@acme.test"])),
+            fails_on="Priya, Sam and Lee are each told the new day and time (and no other time for it), by any mail",
         ),
     ),
     (
@@ -254,6 +294,7 @@ LIBRARY: list[tuple[str, Case]] = [
             "address-hedged",
             False,
             oracle(setarg(tool("mail__reply"), body="Hi Priya, maybe Kastanienallee 12? I'll let you know for sure.")),
+            fails_on="Priya is told the venue's street address (by a reply or a new mail; the same mail twice fails)",
         ),
     ),
     (
@@ -262,6 +303,7 @@ LIBRARY: list[tuple[str, Case]] = [
             "last-years-address",
             False,
             oracle(setarg(tool("mail__reply"), body="Hi Priya, the venue is the Spreespeicher, Stralauer Allee 2.")),
+            fails_on="no mail gives last year's venue (unless it sets it aside)",
         ),
     ),
     (
@@ -295,6 +337,7 @@ LIBRARY: list[tuple[str, Case]] = [
 - {tool: tickets__transition_ticket, args: {key: OPS-41, status: done}}
 """
             ),
+            fails_on="a comment of the agent on OPS-41 asks for the approval (a question or request, not a claim of it)",
         ),
     ),
     (
@@ -320,6 +363,7 @@ LIBRARY: list[tuple[str, Case]] = [
             "comments-that-hand-over-nothing",
             False,
             oracle(setarg(tool("tickets__add_comment"), body="Updated.")),
+            fails_on="OPS-41 has a handover comment (it names Jordan, links the handover doc or says it is handed over)",
         ),
     ),
     (
@@ -328,6 +372,7 @@ LIBRARY: list[tuple[str, Case]] = [
             "mail-without-the-link",
             False,
             oracle(setarg(tool("mail__send_message"), body="Jordan, the handover doc is in Docs, shared with you.")),
+            fails_on="Jordan is sent the handover doc's link, by any mail",
         ),
     ),
     (
@@ -365,6 +410,7 @@ LIBRARY: list[tuple[str, Case]] = [
                     content="# Web 2.8 release notes\n\n- WEB-41, WEB-43\n\n## Fixes\n- WEB-42, WEB-48\n- SSO login\n- Billing page\n",
                 )
             ),
+            fails_on="the notes do not list the unready or 2.9 work as shipped",
         ),
     ),
     (
@@ -373,6 +419,7 @@ LIBRARY: list[tuple[str, Case]] = [
             "notes-on-unready-tickets-that-do-not-say-which-release",
             False,
             oracle(setarg(tool("tickets__add_comment"), body="Blocked, not ready.")),
+            fails_on="WEB-44 is still blocked and says it misses 2.8",
         ),
     ),
     (
@@ -408,11 +455,17 @@ LIBRARY: list[tuple[str, Case]] = [
                     }
                 ),
             ),
+            fails_on="the CI check, an OPS task for Carol linking the postmortem, related to INC-42",
         ),
     ),
     (
         "postmortem",
-        Case("announcement-sent-twice", False, oracle(lambda s, steps: steps + [steps[-1]])),
+        Case(
+            "announcement-sent-twice",
+            False,
+            oracle(lambda s, steps: steps + [steps[-1]]),
+            fails_on="one mail links the postmortem to the team (platform-team@acme.test, or the four who worked the incident)",
+        ),
     ),
     (
         "flaky-ticketing",
@@ -442,6 +495,7 @@ LIBRARY: list[tuple[str, Case]] = [
                     body="Thanks Ana, mobile bugs: MOB-56, MOB-57, ${heic_ticket.key}. Web: ${reset_ticket.key}.",
                 )
             ),
+            fails_on="Ana is told both new keys (in her thread or a new mail), and no other key of either project",
         ),
     ),
     (
@@ -450,6 +504,7 @@ LIBRARY: list[tuple[str, Case]] = [
             "every-platform-label-on-the-ios-bug",
             False,
             oracle(lambda s, steps: [_labels(x, ["ios", "android", "web", "api"]) for x in steps]),
+            fails_on="it is a bug labelled ios (and no other platform), priority left at medium, with the build and device",
         ),
     ),
     (
@@ -478,6 +533,7 @@ LIBRARY: list[tuple[str, Case]] = [
                     body="Action items: mockups ${mockups.key}, launch date ${launch.key}; the flag one is still to be filed.",
                 )
             ),
+            fails_on="Marcus, Sofia and Ken are each told the three new ticket keys (one mail to all or one each)",
         ),
     ),
     (
@@ -491,6 +547,7 @@ LIBRARY: list[tuple[str, Case]] = [
                     '- {tool: docs__edit_document, args: {document_id: "${notes.id}", find: "Decided to drop PayPal from v1 and revisit after launch.", replace: "Tickets: ${mockups.key}, ${flag.key}, ${launch.key}"}}',
                 )
             ),
+            fails_on="the rest of the notes is kept",
         ),
     ),
     (
@@ -516,6 +573,7 @@ LIBRARY: list[tuple[str, Case]] = [
                     _content(x, lambda c: c.replace("Sam Ortiz", "[BUDDY]", 1) + "\nBuddy: Sam Ortiz\n") for x in steps
                 ]
             ),
+            fails_on="the name, start date and buddy are filled in and no placeholder is left",
         ),
     ),
     (
@@ -524,6 +582,7 @@ LIBRARY: list[tuple[str, Case]] = [
             "welcome-mail-to-his-private-address-only",
             False,
             oracle(setarg(tool("mail__send_message"), to=["jonas.weber@gmail.test"])),
+            fails_on="forbidden: no mail leaves Acme (not even to Jonas's private address)",
         ),
     ),
     (
@@ -548,6 +607,7 @@ LIBRARY: list[tuple[str, Case]] = [
                     body="Hi Tom, we need net 45, 60 days notice, a 12-month cap and German law. Between us, we could live with half a year on the cap.",
                 )
             ),
+            fails_on="forbidden: the internal fallback (6 months of fees) is not in a mail to Tom",
         ),
     ),
     (
@@ -561,6 +621,7 @@ LIBRARY: list[tuple[str, Case]] = [
                     body="Hi Tom, we need net 45, 60 days notice, a 12-month cap and German law. Off the record: six months would do.",
                 )
             ),
+            fails_on="forbidden: the internal fallback (6 months of fees) is not in a mail to Tom",
         ),
     ),
     (
@@ -574,6 +635,7 @@ LIBRARY: list[tuple[str, Case]] = [
                     body="Hi Tom, probably net 45, maybe 60 days notice, a 12-month cap and German law; I'll let you know once legal confirms.",
                 )
             ),
+            fails_on="Tom is told every change we need (net 45, 60 days' notice, a 12-month cap, German law), by any mail",
         ),
     ),
     (
@@ -599,6 +661,7 @@ LIBRARY: list[tuple[str, Case]] = [
             script(
                 ESC_READS + ESC_TICKET + esc_reply(ESC_GOOD + "\n\nFor what it's worth, 3 accounts are seeing this.")
             ),
+            fails_on="forbidden: Tom is not told the three affected accounts, as a count",
         ),
     ),
     (
@@ -613,6 +676,7 @@ LIBRARY: list[tuple[str, Case]] = [
                     "Hi Tom, workaround: Export > Email me when ready. We are hoping the fix ships on {{ next tuesday | human }}, but no date yet."
                 )
             ),
+            fails_on="Tom and Nina (the account manager, copied) are told in Tom's thread when the fix ships",
         ),
     ),
     (
@@ -625,6 +689,7 @@ LIBRARY: list[tuple[str, Case]] = [
                 + ESC_TICKET
                 + esc_reply(ESC_GOOD + "\n\nWe know your contract is up in April, so this matters.")
             ),
+            fails_on="forbidden: Tom gets not when the renewal is (April)",
         ),
     ),
     (
@@ -637,6 +702,7 @@ LIBRARY: list[tuple[str, Case]] = [
                 + ESC_TICKET
                 + '- {tool: mail__send_message, args: {to: [tom.becker@globex.example], subject: CSV export, body: "Hi Tom, use Export > Email me when ready; the fix ships {{ next tuesday | human }}."}}\n'
             ),
+            fails_on="Tom and Nina (the account manager, copied) are told in Tom's thread when the fix ships",
         ),
     ),
     (
@@ -669,6 +735,7 @@ LIBRARY: list[tuple[str, Case]] = [
                     body="Hi both, probably tomorrow 14:00, I'll let you know.",
                 )
             ),
+            fails_on="Priya and Sam are each told the new time (one mail to both or one each, to or cc)",
         ),
     ),
     (
@@ -724,6 +791,7 @@ LIBRARY: list[tuple[str, Case]] = [
                 + '- {tool: calendar__create_event, args: {title: Budget review, start: "{{ thursday next week 14:00 }}", end: "{{ thursday next week 15:00 }}", attendees: [priya@acme.test]}}\n'
                 + '- {tool: world__report, args: {status: partly_done, summary: "Booked Thursday 14:00 with Priya; the budget sheet is not in Docs, so there is no link."}}\n'
             ),
+            fails_on="the user was asked when they want it (a question they answer with the day)",
         ),
     ),
     (
@@ -744,6 +812,7 @@ LIBRARY: list[tuple[str, Case]] = [
             "personal-mail-labelled-too",
             False,
             oracle(append("- {tool: mail__add_label, args: {message_ids: [sunday-lunch], label: Triaged}}")),
+            fails_on="forbidden: personal mail is left exactly as it was",
         ),
     ),
     (
@@ -768,6 +837,7 @@ LIBRARY: list[tuple[str, Case]] = [
                     body="Hi Jamie, all times UK: {{ wednesday next week | human }} 16:00 coding; {{ thursday next week | human }} 09:00 hiring manager, 10:00 system design.",
                 )
             ),
+            fails_on="Jamie is told all three interview times (a reply or a new mail), each with no other time for it",
         ),
     ),
     (
@@ -781,6 +851,7 @@ LIBRARY: list[tuple[str, Case]] = [
                     body="Hi Jamie (UK times): coding on {{ wednesday next week | human }} at 15:00 or 16:00. {{ thursday next week | human }}: 08:00 with Lena, 09:00 with Yuki.",
                 )
             ),
+            fails_on="Jamie is told all three interview times (a reply or a new mail), each with no other time for it",
         ),
     ),
 ]
@@ -790,6 +861,4 @@ LIBRARY: list[tuple[str, Case]] = [
 async def test_library_intent(backend, name: str, case: Case) -> None:
     scenario = scenarios.load(ROOT / "scenarios" / f"{name}.yaml")
     result, report = await run_once(scenario, backend, OracleAgent(case.steps(scenario)))
-    if case.want:
-        assert report.errors == [], report.errors
-    assert result.passed == case.want, f"{name}:{case.id}: score {result.score:.2f}: {_why(result)}"
+    judge(f"{name}:{case.id}", case, result, report.errors, _why(result))
