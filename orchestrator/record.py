@@ -45,13 +45,15 @@ from typing import Any, Protocol
 
 import pydantic_core
 
-from orchestrator.record_json import MAX_DEPTH, JsonLines, loads, parse_jsonl, read_json, read_jsonl  # noqa: F401
+from orchestrator.record_json import MAX_DEPTH, SKIP_DIRS, JsonLines, loads, parse_jsonl, read_json, read_jsonl  # noqa: F401
+from orchestrator.record_json import run_folders  # noqa: F401
 from orchestrator.record_keys import ALGORITHM, KEY_BYTES, KEY_ENV, KEY_FILE_ENV, RecordKeyError, _keys  # noqa: F401
 from orchestrator.record_keys import exposure, has_keys, key_path, material_key_id, record_key  # noqa: F401
 from orchestrator.record_keys import exposed_key, retired_any, unisolated, unisolated_agent  # noqa: F401
 from orchestrator.record_keys import check as check_signature
 from orchestrator.record_keys import sign as sign_payload
-from orchestrator.record_tally import ERRORED, Tally, describe_errors, is_errored, pass_at_k, pass_hat_k  # noqa: F401
+from orchestrator.record_tally import ERRORED, Tally, describe_errors, is_errored, is_undecided  # noqa: F401
+from orchestrator.record_tally import pass_at_k, pass_hat_k  # noqa: F401
 from orchestrator.record_tally import pass_k_tables, tally  # noqa: F401
 
 RESULTS = "results.json"
@@ -69,10 +71,6 @@ EPISODE_FOLDER = "episode-{:03d}"
 
 EPISODE, REPEAT, SUITE = "episode", "repeat", "suite"
 KINDS = (EPISODE, REPEAT, SUITE)
-
-SKIP_DIRS = frozenset({"logs", "home", ".git", "__pycache__"})
-"""Folders never searched for records: app server logs, a command agent's home (it could plant a results.json)."""
-
 
 # -- kinds ---------------------------------------------------------------------------
 
@@ -411,14 +409,20 @@ def verify_digest(folder: Path) -> list[str]:
     if journal_digest(journal_of(lines.entries)) != digest.get("journal"):
         problems.append(f"the journal in {TRACE} does not match the digest in {RESULTS}")
     if "seal" not in digest:
-        return [*problems, f"{UNSEALED}: {RESULTS} has no seal (written before records were sealed, or its seal was "
-                           "removed), so nothing vouches for its verdict"]  # fmt: skip
+        return [
+            *problems,
+            f"{UNSEALED}: {RESULTS} has no seal (written before records were sealed, or its seal was "
+            "removed), so nothing vouches for its verdict",
+        ]
     if verdict_digest(result) != digest.get("verdict"):
         problems.append(f"the verdict in {RESULTS} (passed, score, checks, ...) does not match its digest")
     sealed = _sealed_files(digest.get("files"))
     if sealed is None:
-        return [*problems, f"{UNBOUND}: {RESULTS} was sealed before seals covered {', '.join(SEALED_FILES)} and named "
-                           "the episode's run and folder, so a copy cannot be told from the original"]  # fmt: skip
+        return [
+            *problems,
+            f"{UNBOUND}: {RESULTS} was sealed before seals covered {', '.join(SEALED_FILES)} and named "
+            "the episode's run and folder, so a copy cannot be told from the original",
+        ]
     problems += _files_problems(folder, sealed)
     episode = result.get("episode") if isinstance(result.get("episode"), dict) else {}
     problems += _binding_problems(folder, episode)
@@ -437,8 +441,10 @@ def _seal_problems(digest: dict[str, Any]) -> list[str]:
     except RecordKeyError as exc:
         return [f"cannot check the seal: {exc}"]
     if not good:
-        return [f"the seal in {RESULTS} does not match: its digest was recomputed after an edit, or it was sealed "
-                f"with another record key than this machine's"]  # fmt: skip
+        return [
+            f"the seal in {RESULTS} does not match: its digest was recomputed after an edit, or it was sealed "
+            f"with another record key than this machine's"
+        ]
     return []
 
 
@@ -505,19 +511,24 @@ def _binding_problems(folder: Path, record: dict[str, Any]) -> list[str]:
     here = Path(os.path.abspath(folder))
     parts = () if rel == "." else PurePosixPath(rel).parts
     if parts and here.parts[-len(parts) :] != parts:
-        return [f"{RESULTS} was sealed in the folder {rel!r} of its run, not in {folder}: copied from another "
-                "episode's folder"]  # fmt: skip
+        return [
+            f"{RESULTS} was sealed in the folder {rel!r} of its run, not in {folder}: copied from another "
+            "episode's folder"
+        ]
     root = here.parents[len(parts) - 1] if parts else here
     problems = []
     marked = _run_file(root)
     if marked is not None and marked != run:
-        problems.append(f"{RESULTS} was sealed in run {run}, but {root / RUN_FILE} is run {marked}'s: copied from "
-                        "another run")  # fmt: skip
+        problems.append(
+            f"{RESULTS} was sealed in run {run}, but {root / RUN_FILE} is run {marked}'s: copied from another run"
+        )
     for above in [*here.parents[: len(parts)], *([] if parts else [here.parent])]:  # summaries over it in its run
         summary = read_json(above / RESULTS) if (above / RESULTS).is_file() else None
         if kind_of(summary) in (REPEAT, SUITE) and isinstance(summary.get("run"), str) and summary["run"] != run:  # type: ignore[union-attr, index]  # a summary of a kind is a dict
-            problems.append(f"{RESULTS} was sealed in run {run}, but the {kind_of(summary)} in {above} is run "
-                            f"{summary['run']}'s: copied from another run")  # type: ignore[index]  # a summary of a kind is a dict  # fmt: skip
+            problems.append(
+                f"{RESULTS} was sealed in run {run}, but the {kind_of(summary)} in {above} is run "
+                f"{summary['run']}'s: copied from another run"  # type: ignore[index]  # a summary of a kind is a dict
+            )
             break
     return problems
 
@@ -534,11 +545,14 @@ def verify_summary(folder: Path) -> list[str]:
         return [f"cannot read the summary in {folder}: {exc}"]
     digest = data.get("digest") if isinstance(data, dict) else None
     if not isinstance(digest, dict) or "seal" not in digest:
-        return [f"{UNSEALED}: the {kind_of(data) or 'summary'} in {RESULTS} has no seal (written before summaries "
-                "were sealed, or its seal was removed), so nothing vouches for its totals"]  # fmt: skip
+        return [
+            f"{UNSEALED}: the {kind_of(data) or 'summary'} in {RESULTS} has no seal (written before summaries "
+            "were sealed, or its seal was removed), so nothing vouches for its totals"
+        ]
     if verdict_digest(data) != digest.get("verdict") or digest.get("kind") != data.get("kind"):
-        return [f"the totals in {RESULTS} (passed, failed, scores, ...) do not match its digest: edited after it "
-                "was sealed"]  # fmt: skip
+        return [
+            f"the totals in {RESULTS} (passed, failed, scores, ...) do not match its digest: edited after it was sealed"
+        ]
     return _binding_problems(folder, data) or _seal_problems(digest)
 
 
@@ -548,16 +562,6 @@ def verify_summary(folder: Path) -> list[str]:
 def read_trace(folder: Path) -> JsonLines:
     """An episode's trace.jsonl, read tolerantly (`read_jsonl`)."""
     return read_jsonl(folder / TRACE)
-
-
-def run_folders(root: Path) -> Iterator[Path]:
-    """`root` and every folder below it that may hold a record, in sorted order; hidden folders and `SKIP_DIRS` are
-    not searched, and symlinks (like `latest`) are not followed, so nothing shows twice."""
-    yield root
-    for dirpath, dirnames, _ in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
-        for name in dirnames:
-            yield Path(dirpath) / name
 
 
 @dataclass

@@ -1,5 +1,6 @@
 """Reading a run record's JSON tolerantly: nesting bounded (`loads`), a file that does not read is None
-(`read_json`), and a JSON-lines file whose bad lines are skipped and counted (`parse_jsonl`, `read_jsonl`).
+(`read_json`), a JSON-lines file whose bad lines are skipped and counted (`parse_jsonl`, `read_jsonl`), and the
+folders a search for records walks (`run_folders`).
 `orchestrator.record` re-exports all of it.
 
 May import: nothing of the project (the standard library only).
@@ -8,9 +9,14 @@ May import: nothing of the project (the standard library only).
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+SKIP_DIRS = frozenset({"logs", "home", ".git", "__pycache__"})
+"""Folders never searched for records: app server logs, a command agent's home (it could plant a results.json)."""
 
 MAX_DEPTH = 100
 """How deeply a record's JSON may nest. A run's own records nest a few levels; deeper is a crafted or corrupt file,
@@ -81,3 +87,13 @@ def read_jsonl(path: Path) -> JsonLines:
     except OSError:
         return JsonLines()
     return parse_jsonl(text)
+
+
+def run_folders(root: Path) -> Iterator[Path]:
+    """`root` and every folder below it that may hold a record, in sorted order; hidden folders and `SKIP_DIRS` are
+    not searched, and symlinks (like `latest`) are not followed, so nothing shows twice."""
+    yield root
+    for dirpath, dirnames, _ in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+        for name in dirnames:
+            yield Path(dirpath) / name

@@ -144,7 +144,8 @@ def run_command(
 
     Exit code 0 when the task passed (every episode), 1 when it failed, 2 for usage, scenario or backend errors
     and for errored episodes (an app server died, the model's API failed, the agent's command never started: not
-    scored, counted apart; a run stopped by fail-fast or --fail-on-error); 130/143 when SIGINT/SIGTERM stopped the
+    scored, counted apart; a run stopped by fail-fast or --fail-on-error) and for undecided ones (a stage resting on
+    judge checks no judge answered: not scored either); 130/143 when SIGINT/SIGTERM stopped the
     run (results are still written, with status interrupted)."""
     restore_stop_signals()
     load_dotenv()
@@ -152,28 +153,47 @@ def run_command(
         from orchestrator.backends.launch import prestart
 
         prestart()
-    from orchestrator.agents.models.options import ModelOptions  # the MCP SDK, after the launcher has started
-    from orchestrator.run.select import Selection
+    from orchestrator.run.select import Selection  # the MCP SDK, after the launcher has started
 
+    given = dict(locals())
     agent = chosen_agent(agent, model_name) or "oracle"
     refuse_cmd_on_ray(backend, agent)
     if resume and out is None:
         raise fail_usage("--resume continues the run in --out DIR: give the folder of the run to resume")
-    the_judge = judge_or_exit(judge)
-    model = ModelOptions(base_url=base_url, max_turns=max_turns, max_tokens=max_tokens, temperature=temperature, seed=model_seed,
-                         parallel_tool_calls=parallel_tool_calls, request_timeout_s=request_timeout, max_retries=max_retries,
-                         stream=stream, max_result_chars=max_result_chars)  # fmt: skip
-    settings = RunSettings(agent=agent, out=out, seed=seed, timeout=timeout, repeat=repeat, parallel=parallel,
-                           backend=backend, as_json=as_json, address=address, noise=noise, judge=the_judge,
-                           fail_fast=fail_fast, fail_on_error=fail_on_error, resume=resume, workers=workers)  # fmt: skip
-    agent_maker = partial(agent_factory, agent, isolation, agent_env or [], model, price=price, max_concurrent_requests=max_concurrent_requests)  # fmt: skip
+    settings = RunSettings(agent=agent, judge=judge_or_exit(judge), **{name: given[name] for name in SETTINGS_GIVEN})
+    agent_maker = partial(
+        agent_factory, agent, isolation, agent_env or [], model_options(given), **{k: given[k] for k in AGENT_GIVEN}
+    )
     if fresh is not None or not scenario or released is not None:  # a run of fresh draws, or a usage error
-        raise typer.Exit(run_fresh(fresh, count, fresh_seed, family, released, agent_maker, settings, given=bool(scenario or tags or split or limit or sample)))  # fmt: skip
-    selection = Selection(tags=[t for group in tags or [] for t in group.split(",") if t.strip()], family=family,
-                          split=split, limit=limit, sample=sample, seed=seed)  # fmt: skip
+        asked = bool(scenario or tags or split or limit or sample)
+        raise typer.Exit(run_fresh(fresh, count, fresh_seed, family, released, agent_maker, settings, given=asked))
+    groups = [t for group in tags or [] for t in group.split(",") if t.strip()]
+    selection = Selection(tags=groups, family=family, split=split, limit=limit, sample=sample, seed=seed)
     files, many = chosen(scenario, selection)
     run = run_suite_of if many else run_single
     raise typer.Exit(run(files, agent_maker(), settings, loaded=selection.loaded))
+
+
+SETTINGS_GIVEN = tuple(
+    "out seed timeout repeat parallel backend as_json address noise fail_fast fail_on_error resume workers".split()
+)
+"""The options of `run_command` its `RunSettings` takes as they are given."""
+AGENT_GIVEN = ("price", "max_concurrent_requests")
+"""The options of `run_command` the agent maker (`agent_factory`) takes by name."""
+MODEL_GIVEN = {
+    **{name: name for name in "base_url max_turns max_tokens temperature parallel_tool_calls max_retries".split()},
+    **{name: name for name in "stream max_result_chars".split()},
+    "seed": "model_seed",
+    "request_timeout_s": "request_timeout",
+}
+"""`ModelOptions`' fields, each from the option of `run_command` it is given by."""
+
+
+def model_options(given: dict[str, Any]) -> Any:
+    """A model agent's options (`ModelOptions`) from `run_command`'s options."""
+    from orchestrator.agents.models.options import ModelOptions
+
+    return ModelOptions(**{field: given[name] for field, name in MODEL_GIVEN.items()})
 
 
 @dataclass
@@ -522,8 +542,15 @@ def run_fresh(
     families = [f.strip() for f in family.split(",") if f.strip()] if family else None
     with err.status(f"drawing and proving {count} fresh {split} task(s)", spinner="dots"):
         try:
-            drawn = fresh.draw(split, count, folder / fresh.FOLDER, seed, families, min(count, default_workers()),
-                               reuse=settings.resume)  # fmt: skip
+            drawn = fresh.draw(
+                split,
+                count,
+                folder / fresh.FOLDER,
+                seed,
+                families,
+                min(count, default_workers()),
+                reuse=settings.resume,
+            )
         except fresh.FreshError as exc:
             raise fail_usage(str(exc)) from None
     err.print(f"drew {len(drawn.files)} fresh {split} task(s), each proven", highlight=False)

@@ -126,11 +126,11 @@ class RunRecord:
         return [r for r in self.results if is_errored(r.status)]
 
     def exit_code(self) -> int:
-        """0 every episode passed, 1 some failed, 2 some errored (not scored: see `errors`), 128+N when signal N
-        stopped the run."""
+        """0 every episode passed, 1 some failed, 2 some errored (not scored: see `errors`) or undecided (a judge
+        check no judge answered decides it), 128+N when signal N stopped the run."""
         if self.interrupted:
             return 128 + int(signal.Signals[self.interrupted])
-        if self.errors or self.stopped:
+        if self.errors or self.stopped or any(r.undecided for r in self.results):
             return 2
         return 0 if self.passed else 1
 
@@ -138,10 +138,20 @@ class RunRecord:
 def failed_result(scenario: Scenario, status: str, error: str, episode: dict[str, Any]) -> Result:
     """The record of an episode that could not be verified: failed, score 0, with what went wrong."""
     return Result(
-        scenario=scenario.id, title=scenario.title, passed=False, score=0.0, pass_mark=scenario.pass_mark,
-        stages=[], checks=[], changes=[], violations=[], journal=JournalSummary(), episode=episode,
-        status=status, error=error,
-    )  # fmt: skip
+        scenario=scenario.id,
+        title=scenario.title,
+        passed=False,
+        score=0.0,
+        pass_mark=scenario.pass_mark,
+        stages=[],
+        checks=[],
+        changes=[],
+        violations=[],
+        journal=JournalSummary(),
+        episode=episode,
+        status=status,
+        error=error,
+    )
 
 
 def describe_error(exc: BaseException) -> str:
@@ -317,8 +327,10 @@ async def run_many(
     Without an `interrupt` of the caller's, SIGINT and SIGTERM are handled here (see `watch_signals`);
     `notify` receives the messages to show; `slots`, episode slots shared with a suite's other scenarios, if any."""
     if run_one is None and getattr(backend, "runs_episodes", False):
-        raise BackendError(f"the {backend.name} backend runs whole episodes on its workers: run them with its episode "
-                           "function (run_many(..., run_one=orchestrator.run.ray.run_episode_on_ray))")  # fmt: skip
+        raise BackendError(
+            f"the {backend.name} backend runs whole episodes on its workers: run them with its episode "
+            "function (run_many(..., run_one=orchestrator.run.ray.run_episode_on_ray))"
+        )
     own = interrupt is None
     interrupt = interrupt or Interrupt()
     if not options.within_run:
@@ -326,8 +338,20 @@ async def run_many(
     kept = {i: r for i in range(options.repeat) if options.resume and (r := recorded(scenario, options, i)) is not None}
     if watch is None:
         watch = ErrorWatch(options.repeat - len(kept), options.parallel, options.fail_fast, options.fail_on_error)
-    episodes = _Episodes(scenario, backend, options, make_agent, run_one or run_episode, on_stage, interrupt, notify,
-                         judge, watch, anyio.Semaphore(max(1, options.parallel)), slots)  # fmt: skip
+    episodes = _Episodes(
+        scenario,
+        backend,
+        options,
+        make_agent,
+        run_one or run_episode,
+        on_stage,
+        interrupt,
+        notify,
+        judge,
+        watch,
+        anyio.Semaphore(max(1, options.parallel)),
+        slots,
+    )
     with collector_for_episodes():
         async with anyio.create_task_group() as outer:
             if own:
@@ -393,13 +417,27 @@ class _Episodes:
         folder = episode_folder(options, index)
         async with _released(self.mine), _released(self.slots) if self.slots is not None else contextlib.nullcontext():
             if interrupt.reason:
-                self.results[index] = not_run(self.scenario, folder, f"not started: the run was stopped by {interrupt.cause}",
-                                              "interrupted", self.backend, options.seed + index, self.label())  # fmt: skip
+                self.results[index] = not_run(
+                    self.scenario,
+                    folder,
+                    f"not started: the run was stopped by {interrupt.cause}",
+                    "interrupted",
+                    self.backend,
+                    options.seed + index,
+                    self.label(),
+                )
             else:
                 self.results[index] = await self.run_one(
-                    variant(self.scenario, options, index), self.backend, self.prepare(), folder=folder, rng_seed=options.seed + index,
-                    timeout_s=options.timeout_s, on_stage=lambda stage: on_stage(index, stage), interrupt=interrupt, judge=self.judge,
-                )  # fmt: skip
+                    variant(self.scenario, options, index),
+                    self.backend,
+                    self.prepare(),
+                    folder=folder,
+                    rng_seed=options.seed + index,
+                    timeout_s=options.timeout_s,
+                    on_stage=lambda stage: on_stage(index, stage),
+                    interrupt=interrupt,
+                    judge=self.judge,
+                )
                 if self.results[index].status in ("error", "agent_error"):
                     on_stage(index, f"error: {self.results[index].status}: {self.results[index].error}")
                 self.watch.stop_if_due(self.results[index], interrupt, self.notify)
@@ -409,8 +447,15 @@ class _Episodes:
         """Record these episodes as not run because the apps could not start (`message`: why), each counted by the
         watch as if it had run."""
         for index in indexes:
-            self.results[index] = not_run(self.scenario, episode_folder(self.options, index), message, "error",
-                                          self.backend, self.options.seed + index, self.label())  # fmt: skip
+            self.results[index] = not_run(
+                self.scenario,
+                episode_folder(self.options, index),
+                message,
+                "error",
+                self.backend,
+                self.options.seed + index,
+                self.label(),
+            )
             self.watch.stop_if_due(self.results[index], self.interrupt, self.notify)  # as if it had run
 
 

@@ -253,9 +253,15 @@ class SandboxMiddleware:
                 if rule_.kind == "timeout":
                     # Journaled before the hang: the gateway gives up at its deadline and may cancel this call.
                     sandbox.record(
-                        tool=name, arguments=bounded_arguments(arguments), result=None, error=fault["message"],
-                        is_error=True, latency_ms=rule_.hang_s() * 1000, wall=wall, fault=fault,
-                    )  # fmt: skip
+                        tool=name,
+                        arguments=bounded_arguments(arguments),
+                        result=None,
+                        error=fault["message"],
+                        is_error=True,
+                        latency_ms=rule_.hang_s() * 1000,
+                        wall=wall,
+                        fault=fault,
+                    )
                     await anyio.sleep(rule_.hang_s())
                     return _error_result(fault["message"])
                 result: Any = _error_result(fault["message"])
@@ -312,14 +318,24 @@ class SandboxMiddleware:
                 (r for r in plan.rules if r.kind == "unavailable"), faults.FaultRule(kind="unavailable", calls=[1])
             )
             message = faults.message_for(rule, state.down, clock, now)
-            return rule, faults.record(rule, message=message, repeat=True, retry_after_s=round(state.down.left(clock, now), 3),
-                                       until=state.down.until().isoformat(timespec="seconds"))  # fmt: skip
+            return rule, faults.record(
+                rule,
+                message=message,
+                repeat=True,
+                retry_after_s=round(state.down.left(clock, now), 3),
+                until=state.down.until().isoformat(timespec="seconds"),
+            )
         limited = state.open_rate_limit(plan, name, clock, now)
         if limited is not None:
             index, window = limited
             rule = plan.rules[index]
-            return rule, faults.record(rule, message=faults.message_for(rule, window, clock, now), repeat=True,
-                                       retry_after_s=round(window.left(clock, now), 3), until=window.until().isoformat(timespec="seconds"))  # fmt: skip
+            return rule, faults.record(
+                rule,
+                message=faults.message_for(rule, window, clock, now),
+                repeat=True,
+                retry_after_s=round(window.left(clock, now), 3),
+                until=window.until().isoformat(timespec="seconds"),
+            )
         tool = self.store.app.tools.tools.get(name)
         read_only = bool(tool is not None and tool.annotations.read_only_hint)
         index, rule = plan.draw_indexed(
@@ -335,8 +351,12 @@ class SandboxMiddleware:
                 state.rate_limits[index] = window
             else:
                 state.down = window
-            return rule, faults.record(rule, message=faults.message_for(rule, window, clock, now), retry_after_s=window.seconds,
-                                       until=window.until().isoformat(timespec="seconds"))  # fmt: skip
+            return rule, faults.record(
+                rule,
+                message=faults.message_for(rule, window, clock, now),
+                retry_after_s=window.seconds,
+                until=window.until().isoformat(timespec="seconds"),
+            )
         return rule, faults.record(rule, message=rule.message)
 
     async def _call_in_transaction(

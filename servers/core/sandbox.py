@@ -506,9 +506,17 @@ class Sandbox(SandboxRows):
         """Journal a call. A call whose reply was lost (a `lost_reply` fault) is journaled as the success it was,
         with what the agent was told in `error`."""
         return journal.record(
-            self.db, clock=self.now_iso(), tool=tool, arguments=arguments, result=result, error=error,
-            is_error=is_error, latency_ms=latency_ms, wall=wall, fault=fault,
-        )  # fmt: skip
+            self.db,
+            clock=self.now_iso(),
+            tool=tool,
+            arguments=arguments,
+            result=result,
+            error=error,
+            is_error=is_error,
+            latency_ms=latency_ms,
+            wall=wall,
+            fault=fault,
+        )
 
     def journal(self, after: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
         """The journal after position `after` (at most `limit` entries), each with the row changes it made."""
