@@ -48,6 +48,13 @@ def is_errored(status: Any) -> bool:
     return status in ERRORED
 
 
+def is_undecided(result: Any) -> bool:
+    """Whether an episode's verdict is undecided (results.json's `undecided`: a stage rests on judge checks no judge
+    answered): neither passed nor failed, reported apart like an errored one, never scored."""
+    get = result.get if isinstance(result, dict) else lambda name: getattr(result, name, None)
+    return bool(get("undecided")) and not is_errored(get("status"))
+
+
 @dataclass
 class Tally:
     """Episodes counted the one way every total is: passes, failures and mean score over the scored ones, the
@@ -57,6 +64,8 @@ class Tally:
     passes: int = 0
     failed: int = 0
     errored: int = 0
+    undecided: int = 0
+    """Episodes whose verdict needs a judge none gave (`is_undecided`): neither passes nor failures."""
     score_sum: float = 0.0
     reasons: dict[str, int] = field(default_factory=dict)
     """How many errored episodes gave each reason ("agent_error: ..."), in the order first met."""
@@ -71,13 +80,15 @@ class Tally:
         """The mean score of the scored episodes (None: none was scored)."""
         return round(self.score_sum / self.scored, 6) if self.scored else None
 
-    def add(self, status: Any, passed: Any, score: Any, error: Any = None) -> None:
-        """Count one episode by its status, verdict, score and (errored) reason."""
+    def add(self, status: Any, passed: Any, score: Any, error: Any = None, undecided: Any = None) -> None:
+        """Count one episode by its status, verdict, score, (errored) reason and whether it is undecided."""
         self.episodes += 1
         if is_errored(status):
             self.errored += 1
             reason = f"{status}: {error}" if error else str(status)
             self.reasons[reason] = self.reasons.get(reason, 0) + 1
+        elif undecided:
+            self.undecided += 1
         elif passed:
             self.passes += 1
             self.score_sum += float(score or 0.0)
@@ -86,14 +97,15 @@ class Tally:
             self.score_sum += float(score or 0.0)
 
     def as_dict(self) -> dict[str, Any]:
-        """The counts as summaries hold them: episodes, scored, passes, failed, errored, errors (reason: count),
-        score, and pass@k / pass^k over the scored episodes."""
+        """The counts as summaries hold them: episodes, scored, passes, failed, errored, undecided, errors (reason:
+        count), score, and pass@k / pass^k over the scored episodes."""
         return {
             "episodes": self.episodes,
             "scored": self.scored,
             "passes": self.passes,
             "failed": self.failed,
             "errored": self.errored,
+            "undecided": self.undecided,
             "errors": dict(self.reasons),
             "score": self.score,
             **pass_k_tables(self.scored, self.passes),
@@ -105,7 +117,7 @@ def tally(episodes: Iterable[Any]) -> Tally:
     counted = Tally()
     for episode in episodes:
         get = episode.get if isinstance(episode, dict) else lambda name, e=episode: getattr(e, name, None)
-        counted.add(get("status") or "completed", get("passed"), get("score"), get("error"))
+        counted.add(get("status") or "completed", get("passed"), get("score"), get("error"), get("undecided"))
     return counted
 
 

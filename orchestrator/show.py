@@ -181,7 +181,13 @@ def render_scenario(console: Console, scenario: Scenario) -> None:
 
 def render_checks(console: Console, result: Result) -> None:
     """Print a scored result's verdict line and its table of checks by stage."""
-    verdict = "[bold green]PASSED[/]" if result.passed else "[bold red]FAILED[/]"
+    verdict = (
+        "[bold yellow]UNDECIDED[/]"
+        if result.undecided
+        else "[bold green]PASSED[/]"
+        if result.passed
+        else "[bold red]FAILED[/]"
+    )
     process = f"  process {result.process:.2f}" if result.process is not None else ""
     console.print(
         f"{verdict}  {result.title} ({result.scenario})  score {result.score:.2f} / pass mark {result.pass_mark:g}{process}"
@@ -206,6 +212,8 @@ def render_checks(console: Console, result: Result) -> None:
             name = f"{stage.name} ({share})" if index == 0 else ""
             table.add_row(name, check.description, mark, check.reason or "")
     console.print(table)
+    if result.undecided:
+        console.print(f"[yellow]undecided[/] (neither passed nor failed, not scored): {escape(result.undecided)}")
 
 
 def render_result(console: Console, result: Result) -> None:

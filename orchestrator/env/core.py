@@ -398,7 +398,7 @@ class ClawGymEnv:
         if ep.truncated:
             out.truncated = True
             return await self._finish(ep, out)
-        ep.rewards.append(out.reward)
+        ep.rewards.append(out.reward or 0.0)
         return out
 
     def _step_bound(self, ep: OpenEpisode) -> str | None:

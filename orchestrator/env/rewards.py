@@ -152,11 +152,15 @@ def shape(ep: OpenEpisode, entries: list[dict[str, Any]], out: StepResult) -> No
 def settle(ep: OpenEpisode, out: StepResult) -> None:
     """The last step: a reward that makes the episode's rewards sum to its score, and the verdict in its info."""
     assert ep.result is not None
-    out.reward = ep.result.score - sum(ep.rewards)
-    ep.rewards.append(out.reward)
+    if ep.result.undecided:  # neither passed nor failed: no reward, as for an errored episode
+        out.reward = None
+    else:
+        out.reward = ep.result.score - sum(ep.rewards)
+        ep.rewards.append(out.reward)
     out.info |= {
         "score": ep.result.score,
-        "passed": ep.result.passed,
+        "passed": None if ep.result.undecided else ep.result.passed,
+        "undecided": ep.result.undecided,
         "process_score": ep.result.process,
         "process": dict(ep.process),
         "violations": [v.model_dump(mode="json") for v in ep.result.violations],

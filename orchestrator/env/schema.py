@@ -39,7 +39,9 @@ class StepResult(BaseModel):
     content: list[dict[str, Any]] = Field(default_factory=list, description="The MCP content blocks of the result.")
     structured_content: dict[str, Any] | None = None
     is_error: bool = False
-    reward: float = 0.0
+    reward: float | None = Field(
+        0.0, description="None on the last step of an undecided episode (a judge check no judge answered decides it)."
+    )
     terminated: bool = Field(False, description="The episode ended by `submit` (or `finish`).")
     truncated: bool = Field(
         False, description="The episode was cut: the scenario's tool-call limit (or the env's max_steps) was reached."

@@ -30,7 +30,7 @@ from orchestrator import scenario as scenarios
 from orchestrator.agents.base import Agent
 from orchestrator.backends.base import Backend
 from orchestrator.episode.collector import collector_for_episodes
-from orchestrator.record import SUITE, describe_errors, is_errored, start_run, tally, write_summary
+from orchestrator.record import SUITE, describe_errors, is_errored, is_undecided, start_run, tally, write_summary
 from orchestrator.run.runner import (
     EpisodeRunner,
     ErrorWatch,
@@ -125,10 +125,10 @@ class SuiteRecord:
 
     def exit_code(self) -> int:
         """0 when every scenario passed every episode, 1 when some failed, 2 when a file did not load or an episode
-        errored (`orchestrator.record.is_errored`: not scored), 128+N when signal N stopped the run."""
+        errored (`orchestrator.record.is_errored`: not scored) or was undecided (a judge check no judge answered), 128+N when signal N stopped the run."""
         if self.interrupted:
             return 128 + int(signal.Signals[self.interrupted])
-        if self.stopped or any(r.problems or (r.record and r.record.errors) for r in self.runs):
+        if self.stopped or any(r.problems or (r.record and r.record.exit_code() == 2) for r in self.runs):
             return 2
         return 0 if self.passed else 1
 
@@ -301,7 +301,7 @@ def scenario_row(run: ScenarioRun) -> dict[str, Any]:
         return row | {"id": None, "status": "invalid", "problems": run.problems, "passed": False}
     results = run.record.results if run.record else []
     counts = tally(results)
-    scored = [r for r in results if not is_errored(r.status)]
+    scored = [r for r in results if not is_errored(r.status) and not is_undecided(r)]
     stage_names = [s.name for s in run.scenario.stages]
 
     def stage_mean(i: int) -> float | None:
@@ -332,7 +332,8 @@ def scenario_row(run: ScenarioRun) -> dict[str, Any]:
         "wall_s": round(run.wall_s, 3),
         "cost_usd": round(sum(costs), 6) if costs and len(costs) == len(results) else None,
         "statuses": statuses,
-        "status": next((s for s in ("error", "agent_error", "interrupted") if s in statuses), "completed"),
+        "status": next((s for s in ("error", "agent_error", "interrupted") if s in statuses), None)
+        or ("undecided" if counts.undecided else "completed"),
         **_attack_row(scored),
     }
 
@@ -387,6 +388,7 @@ def summarize(
             "scored": sum(r.get("scored", r["episodes"]) for r in ran),
             "passes": sum(r["passes"] for r in ran),
             "errored": sum(r.get("errored", 0) for r in ran),
+            "undecided": sum(r.get("undecided", 0) for r in ran),
             "errors": reasons,
             "score": _mean([r["score"] for r in scored if r["score"] is not None]),
             "pass_at_k": {str(k): mean_of("pass_at_k", k) for k in ks},
@@ -396,7 +398,9 @@ def summarize(
             "cost_usd": round(sum(costs), 6) if costs and len(costs) == len(ran) else None,
             **_attack_total(ran),
         },
-        "passed": bool(ran) and len(ran) == len(rows) and all(r["passed"] and not r.get("errored") for r in ran),
+        "passed": bool(ran)
+        and len(ran) == len(rows)
+        and all(r["passed"] and not r.get("errored") and not r.get("undecided") for r in ran),
         "interrupted": interrupted,
         "written_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
@@ -461,6 +465,8 @@ def render_suite(console: Any, summary: dict[str, Any]) -> None:
             passed = f"{mark}{'yes' if c else 'no'}[/]" if repeat == 1 else f"{mark}{c}/{n}[/]"
             if row.get("errored"):
                 passed += f" [yellow]+{row['errored']} errored[/]"
+        if n and row.get("undecided"):
+            passed += f" [yellow]+{row['undecided']} undecided[/]"
         stages = ", ".join(
             f"{s.get('name')} {_fmt(s.get('mean_score'), '.2f')}"
             for s in row.get("stages", [])
@@ -483,6 +489,7 @@ def render_suite(console: Any, summary: dict[str, Any]) -> None:
         f"total: {total.get('passed', 0)}/{scored} scenarios passed"
         + (f", {total.get('passes', 0)}/{total.get('scored', total.get('episodes', 0))} episodes" if repeat > 1 else "")
         + (f", {total['errored']} errored (not scored)" if total.get("errored") else "")
+        + (f", {total['undecided']} undecided (need a judge; not scored)" if total.get("undecided") else "")
         + f", mean score {_fmt(total.get('score'), '.2f')}"
         + "".join(f", pass@{k} {_fmt(total.get('pass_at_k', {}).get(str(k)), '.2f')}" for k in ks)
         + "".join(f", pass^{k} {_fmt(total.get('pass_hat_k', {}).get(str(k)), '.2f')}" for k in ks if k > 1)
@@ -507,12 +514,18 @@ def episodes_verdict(results: list[Result]) -> str:
     counts = tally(results)
     if results and all(r.status == "interrupted" and (r.error or "").startswith("not started") for r in results):
         return f"not run ({results[0].error})"
+    if not counts.scored and counts.undecided and not counts.errored:
+        return f"UNDECIDED ({next(r.undecided for r in results if r.undecided)})"
     if not counts.scored:
         return f"ERROR ({describe_errors(counts.reasons, limit=1)})"
     verdict = (
         ("passed" if counts.passes else "FAILED") if len(results) == 1 else f"{counts.passes}/{counts.scored} passed"
     )
-    return f"{verdict}, score {_fmt(counts.score, '.2f')}" + (f", {counts.errored} errored" if counts.errored else "")
+    return (
+        f"{verdict}, score {_fmt(counts.score, '.2f')}"
+        + (f", {counts.errored} errored" if counts.errored else "")
+        + (f", {counts.undecided} undecided" if counts.undecided else "")
+    )
 
 
 def noteworthy(stage: str) -> bool:

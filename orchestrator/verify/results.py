@@ -125,6 +125,12 @@ class Result(BaseModel):
         "The last three are errored (orchestrator.record.ERRORED): not scored, counted apart, see error.",
     )
     error: str | None = Field(None, description="What failed, when the episode is errored.")
+    undecided: str | None = Field(
+        None,
+        description="Why the verdict is undecided, else None: a stage rests on judge checks alone and no judge "
+        "answered (none configured, or it failed), so the judge could pass or fail the episode. An undecided episode "
+        "is neither passed nor failed (passed is false): not scored, counted apart (orchestrator.record.is_undecided).",
+    )
     digest: dict[str, str] | None = Field(
         None,
         description="The seal: sha256 of trace.jsonl, of the journal this verdict was computed from and of the verdict, "

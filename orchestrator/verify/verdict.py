@@ -24,6 +24,11 @@ How a verdict is decided (scenarios/README.md says the same for authors):
    they fail a run only when they say `required: true`.
 5. The run passes with no violation, no failed guard or required check, and
    an outcome score at or above the pass mark.
+6. **Undecided**: a judge check beside decided checks adds to its stage;
+   without an answer (no judge configured, or none given) it is left out. A
+   stage resting on such checks alone is the judge's to decide: when its
+   answer could turn the verdict, the episode is undecided (`undecided` says
+   why), neither passed nor failed, and counted apart like an errored one.
 """
 
 from __future__ import annotations
@@ -115,10 +120,13 @@ def verify(
     process_weight = sum(c.weight for c in process_checks)
     process = sum(c.weight for c in process_checks if c.passed) / process_weight if process_weight else None
     guards_hold = all(c.passed for c in checks if c.kind not in ("process", "unjudged"))
+    passed = not violations and guards_hold and score >= scenario.pass_mark - 1e-9
+    undecided = _undecided(stages, weighted, violations, guards_hold, scenario.pass_mark)
     return Result(
         scenario=scenario.id,
         title=scenario.title,
-        passed=not violations and guards_hold and score >= scenario.pass_mark - 1e-9,
+        passed=passed and undecided is None,
+        undecided=undecided,
         score=round(score, 6),
         pass_mark=scenario.pass_mark,
         stages=stages,
@@ -129,6 +137,36 @@ def verify(
         process=None if process is None else round(process, 6),
         journal=summary,
     )
+
+
+def _undecided(
+    stages: list[StageResult],
+    weighted: list[tuple[float, float]],
+    violations: list[Violation],
+    guards_hold: bool,
+    pass_mark: float,
+) -> str | None:
+    """Why the verdict needs a judge, or None when it is decided without one.
+
+    A judge check beside decided checks in its stage adds to the verdict; left unjudged, its stage is decided by the
+    others. A stage whose requirement rests on unjudged checks alone (no outcome check, no failed guard) is carried by
+    the judge: the verdict is undecided when that stage's answer could turn it (all yes would pass the episode, all
+    no would fail it). A violation or a failed guard fails it whatever the judge says."""
+    carried = [s for s in stages if not s.scored and any(c.kind == "unjudged" for c in s.checks)]
+    if not carried or violations or not guards_hold:
+        return None
+    weight = sum(w for w, _ in weighted) + sum(s.weight for s in carried)
+    decided = sum(w * v for w, v in weighted)
+
+    def passes(share: float) -> bool:
+        return (decided + share * sum(s.weight for s in carried)) / weight >= pass_mark - 1e-9
+
+    if passes(1.0) == passes(0.0):
+        return None
+    checks = [c for s in carried for c in s.checks if c.kind == "unjudged"]
+    names = "; ".join(f"{c.id} {c.description}" for c in checks[:3]) + ("; …" if len(checks) > 3 else "")
+    why = checks[0].reason or "unjudged"
+    return f"{len(checks)} check(s) that alone decide their stage need a judge ({why}): {names}"
 
 
 def _stage_result(

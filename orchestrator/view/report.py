@@ -7,7 +7,7 @@ import re
 import time
 from pathlib import Path
 
-from orchestrator.record import tally
+from orchestrator.record import EPISODE, is_undecided, tally
 from orchestrator.view import pages
 from orchestrator.view.records import Library
 
@@ -67,8 +67,9 @@ def markdown_report(roots: list[Path]) -> str:
         f"**{counts.passes}/{counts.scored} episodes passed**"
         + (f" ({100 * counts.passes / counts.scored:.0f}%)" if counts.scored else "")
         + (f"; {counts.errored} errored, not scored" if counts.errored else "")
+        + (f"; {counts.undecided} undecided (a judge check no judge answered), not scored" if counts.undecided else "")
     )
-    failed = [r for r in episodes if not r.passed and not r.errored]
+    failed = [r for r in episodes if not r.passed and not r.errored and not r.data.get("undecided")]
     if failed:
         lines += ["", "| failed run | score | first failing check | why |", "|---|---:|---|---|"]
         for r in failed:
@@ -95,6 +96,10 @@ def markdown_report(roots: list[Path]) -> str:
     if errored:
         lines += ["", "| errored run (not scored) | status | why |", "|---|---|---|"]
         lines += [f"| {_cell(r.id)} | {_cell(r.status)} | {_cell(r.data.get('error') or '')} |" for r in errored]
+    undecided = [r for r in episodes if r.kind == EPISODE and is_undecided(r.data)]
+    if undecided:
+        lines += ["", "| undecided run (not scored) | why |", "|---|---|"]
+        lines += [f"| {_cell(r.id)} | {_cell(r.data.get('undecided') or '')} |" for r in undecided]
     distrusted = [(r, t) for r in episodes if not (t := pages.rec.trust(r)).trusted]
     if distrusted:  # how the agent ran, or the record's seal (the viewer's flags)
         lines += ["", "| run not to be trusted | flags | why |", "|---|---|---|"]
