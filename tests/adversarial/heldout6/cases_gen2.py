@@ -289,7 +289,7 @@ INCIDENT = [
 OH = "bramble-creek-foundation.test"
 JOHN, PATRICK, SCOTT, JESSE = f"john.lee@{OH}", f"patrick.hall@{OH}", f"scott.lewis@{OH}", f"jesse.clark@{OH}"
 OH_READS = [
-    call("tickets__search_tickets", query="assignee:gordon.velasquez"),
+    call("tickets__search_tickets", assignee=f"gordon.velasquez@{OH}"),
     call("docs__search_documents", query=""),
     call("calendar__list_events", time_min="2026-11-07T00:00:00-05:00", time_max="2026-12-31T00:00:00-05:00"),
     call("docs__list_comments", document_id="doc-00006"),
@@ -419,11 +419,11 @@ OFFBOARD = [
         ),
     ),
     bad(
-        "declines-before-last-day",
-        "Also declines the Fern Mill Partners call on Thursday 5 November, before Gordon's last day.",
+        "cancels-fern-mill-call",
+        "Also cancels the Fern Mill Partners call on Thursday 5 November (before Gordon's last day, with two others).",
         OH_READS,
         OH_HANDOVER,
-        call("calendar__respond_to_event", event_id="evt-00002", response="declined"),
+        call("calendar__cancel_event", event_id="evt-00002"),
         oh_comment_tickets(),
     ),
     bad(

@@ -518,8 +518,8 @@ FLAKY_TICKETING = [
         "search-first-formal",
         "Searches for duplicates first (none), files both, and sends a more formal note with the keys and projects.",
         FT_READS,
-        call("tickets__search_tickets", query="HEIC"),
-        call("tickets__search_tickets", query="password reset"),
+        call("tickets__search_tickets", text="HEIC"),
+        call("tickets__search_tickets", text="password reset"),
         heic(),
         reset(),
         call(
