@@ -19,8 +19,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from orchestrator.scenario.text.operators import (
     PRIMARY,
@@ -411,7 +412,7 @@ def _apply(op: str, value: Any, operand: Any, ctx: Context) -> bool:
         return hasattr(value, "__len__") and holds(len(value), operand, ctx)
     negate = op.startswith("not_")
     base = op[4:] if negate else op
-    result = any(_compare(base, value, candidate) for candidate in _operands(operand, ctx))
+    result = any(_compare(base, value, candidate, ctx.timezone) for candidate in _operands(operand, ctx))
     return not result if negate else result
 
 
@@ -420,7 +421,7 @@ def _as_set(values: list[Any]) -> set[Any]:
     return {v.strip().casefold() if isinstance(v, str) else json.dumps(v, sort_keys=True) for v in values}
 
 
-def _compare(op: str, value: Any, operand: Any) -> bool:
+def _compare(op: str, value: Any, operand: Any, tz: str = "UTC") -> bool:
     if op == "equals":
         return _equal(value, operand)
     if op == "contains":
@@ -435,12 +436,12 @@ def _compare(op: str, value: Any, operand: Any) -> bool:
     if op == "one_of":
         return any(_equal(value, o) for o in operand)
     if op in ("gt", "gte", "lt", "lte"):
-        return _ordered(op, value, operand)
+        return _ordered(op, value, operand, tz)
     if op == "same_date":
         found, wanted = _as_date(value), _as_date(operand)
         return found is not None and found == wanted
     if op == "within":
-        return _ordered("gte", value, operand["start"]) and _ordered("lte", value, operand["end"])
+        return _ordered("gte", value, operand["start"], tz) and _ordered("lte", value, operand["end"], tz)
     if op == "regex":
         return isinstance(value, str) and re.search(str(operand), value) is not None
     raise ValueError(f"unknown operator {op!r}")
@@ -457,18 +458,28 @@ def _equal(value: Any, operand: Any) -> bool:
     return False
 
 
-def _ordered(op: str, value: Any, operand: Any) -> bool:
+def _ordered(op: str, value: Any, operand: Any, tz: str = "UTC") -> bool:
     a: Any
     b: Any
     if isinstance(value, int | float) and isinstance(operand, int | float):
         a, b = value, operand
     else:
         a, b = _as_instant(value), _as_instant(operand)
+        day = _as_date(value) if a is None and b is not None else None
+        if day is not None:  # an all-day date against an instant: the whole day, midnight to midnight in `tz`
+            first, after = _day_bounds(day, tz)
+            return {"gt": first > b, "gte": first >= b, "lt": after <= b, "lte": after <= b}[op]  # type: ignore[operator]  # b is an instant here
         if a is None or b is None:
             a, b = _as_date(value), _as_date(operand)
             if a is None or b is None:
                 return False
     return {"gt": a > b, "gte": a >= b, "lt": a < b, "lte": a <= b}[op]
+
+
+def _day_bounds(day: date, tz: str) -> tuple[datetime, datetime]:
+    """An all-day date as the instants it runs between in the persona's zone `tz` (an all-day event's days are hers)."""
+    zone = ZoneInfo(tz)
+    return datetime.combine(day, time(), zone), datetime.combine(day + timedelta(days=1), time(), zone)
 
 
 def _as_instant(value: Any) -> datetime | None:

@@ -1,0 +1,76 @@
+"""The scripted held-out rounds' verdict defects, as pairs of scripted agents through the gateway: a correct solution
+that looks different must pass; an agent that games the defect must fail, on the check its case names.
+
+- All-day dates are read in the persona's zone: an all-day event on the day after a travel day does not block the
+  travel day (a generated travel task), an all-day event on the travel day does.
+- An edit to a shared doc is judged by what happened to other people's content: a rewrite that keeps the others'
+  lines passes, reordered and reformatted; one that deletes a line the task never asked about fails.
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import Case, append, drop, judge, oracle, tool  # noqa: E402
+
+from orchestrator import scenario as scenarios  # noqa: E402
+from orchestrator.agents import OracleAgent  # noqa: E402
+from orchestrator.backends.inprocess import InProcessBackend  # noqa: E402
+from orchestrator.prove.validate import _why, run_once  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@cache
+def travel() -> scenarios.Scenario:
+    """A generated travel task (held-out round 5): out Monday 30 March, back Thursday 2 April, persona in Bogotá."""
+    return scenarios.load(ROOT / "tests/adversarial/heldout5/tasks/travel/travel-v2-58213-00000.yaml")
+
+
+def all_day(first: str, last: str) -> str:
+    return (
+        f'- {{tool: calendar__create_event, args: {{title: "Travel", start: "{first}", end: "{first}", all_day: true}}}}\n'
+        f'- {{tool: calendar__create_event, args: {{title: "Travel", start: "{last}", end: "{last}", all_day: true}}}}\n'
+    )
+
+
+TIMED = drop(tool("calendar__create_event"))
+OUT_BLOCKED = "stages[0].checks[0]"
+BACK_BLOCKED = "stages[0].checks[1]"
+
+CASES: list[tuple[str, Case]] = [
+    ("travel", Case("all-day-blocks-on-the-travel-days", True, oracle(TIMED, append(all_day("2026-03-30", "2026-04-02"))))),
+    ("travel", Case("all-day-blocks-on-the-days-after", False, oracle(TIMED, append(all_day("2026-03-31", "2026-04-03"))),
+                    fails_on=(OUT_BLOCKED, BACK_BLOCKED))),
+    # The library's trip: out Tuesday, back Friday, persona in Berlin.
+    ("library-travel", Case("all-day-blocks-on-tuesday-and-friday", True,
+                            oracle(TIMED, append(all_day("{{ next tuesday | date }}", "{{ next friday | date }}"))))),
+    ("library-travel", Case("all-day-blocks-on-wednesday-and-saturday", False,
+                            oracle(TIMED, append(all_day("{{ next wednesday | date }}", "{{ next saturday | date }}"))),
+                            fails_on=("the way out (Tuesday) is blocked", "the way back (Friday) is blocked"))),
+]  # fmt: skip
+
+LOAD = {"travel": travel, "library-travel": cache(lambda: scenarios.load(ROOT / "scenarios/travel.yaml"))}
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def backend():
+    async with InProcessBackend() as b:
+        yield b
+
+
+@pytest.mark.parametrize(
+    ("name", "case"), [pytest.param(n, c, id=f"{n}:{'correct' if c.want else 'wrong'}:{c.id}") for n, c in CASES]
+)
+async def test_round_defect(backend, name: str, case: Case) -> None:
+    scenario = LOAD[name]()
+    result, report = await run_once(scenario, backend, OracleAgent(case.steps(scenario)))
+    judge(f"{name}:{case.id}", case, result, report.errors, _why(result))
