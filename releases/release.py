@@ -46,8 +46,11 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+import stats  # noqa: E402  # releases/stats.py, beside this file
+
 RELEASE = HERE / "v1.json"
-RELEASES = {"v1": HERE / "v1.json", "v2": HERE / "v2.json"}
+RELEASES = {"v1": HERE / "v1.json", "v2": HERE / "v2.json", "v3": HERE / "v3.json"}
 SAMPLE_ROWS = 3
 V2_OPTIONS = {
     "family": "all",
@@ -59,6 +62,9 @@ V2_OPTIONS = {
     "full_sample": 0.1,
 }
 """What release v2 is generated with: 1,000 tasks of each edition-2 family, 10% of them proven in full."""
+V3_OPTIONS = {**V2_OPTIONS, "edition": 3}
+"""What release v3 is generated with: 1,000 tasks of each edition-3 family, 10% of them proven in full."""
+SKELETONS = {"v2": V2_OPTIONS, "v3": V3_OPTIONS}
 
 
 def _lines(rows: list[dict[str, Any]]) -> str:
@@ -153,38 +159,62 @@ def generate(
     return time.perf_counter() - started, reports
 
 
-def _draw_family(options: dict[str, Any], name: str, count: int | None) -> list[dict[str, Any]]:
-    """One family's manifest rows as the pipeline draws, splits and deduplicates them (no proofs)."""
+def _coherence_check() -> Any:
+    """The generator's language and policy check (`coherence.problems`), which the prover runs on every edition-3
+    task before its proofs; None when this generator has none."""
+    try:
+        from orchestrator.generate.coherence import problems  # noqa: PLC0415
+    except ImportError:
+        return None
+    return problems
+
+
+def _draw_family(options: dict[str, Any], name: str, count: int | None) -> tuple[list[dict[str, Any]], list[str]]:
+    """One family's manifest rows as the pipeline draws, splits and deduplicates them (no proofs; an edition-3 task
+    the language and policy check finds a problem in is dropped, as the prover drops it), and those problems."""
     from orchestrator.generate import pipeline  # noqa: PLC0415
     from orchestrator.generate.family import families as known  # noqa: PLC0415
 
     opts = pipeline_options(options, count, [name])
+    check = _coherence_check() if opts.edition >= 3 else None
     rows: list[dict[str, Any]] = []
     seen: set[str] = set()
+    dropped: list[str] = []
     for task in pipeline.candidates(known()[name](), opts, pipeline.FamilyReport(name)):
         key = task.checks_key()
         if key in seen:
+            continue
+        found = check(task.scenario) if check is not None else []
+        if found:
+            dropped.append(f"{task.id}: {found[0]}")
             continue
         seen.add(key)
         rows.append(task.manifest_row())
         if len(rows) >= opts.count:
             break
-    return rows
+    return rows, dropped
 
 
 def draw_rows(
-    options: dict[str, Any], count: int | None = None, families: list[str] | None = None, workers: int = 1
+    options: dict[str, Any],
+    count: int | None = None,
+    families: list[str] | None = None,
+    workers: int = 1,
+    dropped: dict[str, list[str]] | None = None,
 ) -> list[dict[str, Any]]:
     """The manifest the release command writes if every drawn task passes its proofs: the pipeline's draws, splits and
     deduplication, without proving (minutes instead of hours; `workers` processes draw families side by side). A task
-    that failed a proof would be missing from the proven set, so comparing the two shows any drop."""
+    that failed a proof would be missing from the proven set, so comparing the two shows any drop. `dropped` gets,
+    per family, the tasks the language and policy check dropped (edition 3)."""
     names = pipeline_options(options, count, families).families
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             parts = list(pool.map(_draw_family, [options] * len(names), names, [count] * len(names)))
     else:
         parts = [_draw_family(options, name, count) for name in names]
-    return sorted((row for part in parts for row in part), key=lambda r: (r["family"], r["index"]))
+    if dropped is not None:
+        dropped.update({name: part[1] for name, part in zip(names, parts, strict=True)})
+    return sorted((row for part in parts for row in part[0]), key=lambda r: (r["family"], r["index"]))
 
 
 def read_rows(out: Path) -> list[dict[str, Any]]:
@@ -308,11 +338,12 @@ def release_path(value: str, preview: bool = False) -> Path:
 
 
 def load_release(path: Path, name: str) -> dict[str, Any]:
-    """A release file, or the v2 skeleton when v2's is not written yet."""
+    """A release file, or the v2 or v3 skeleton (and their previews') when it is not written yet."""
     if path.exists():
         return json.loads(path.read_text(encoding="utf-8"))
-    if name in ("v2", "v2-preview"):
-        return {"release": name, "options": dict(V2_OPTIONS), "manifest": f"{name}/tasks.jsonl.gz"}
+    base = name.removesuffix("-preview")
+    if base in SKELETONS:
+        return {"release": name, "options": dict(SKELETONS[base]), "manifest": f"{name}/tasks.jsonl.gz"}
     raise SystemExit(f"{path}: no such release file")
 
 
@@ -329,8 +360,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="ROWS",
         help="write: the digest of the draws, without proving (from these manifest files when given).",
     )
-    parser.add_argument("--release", default="v1", help="v1 (default), v2, or a release file.")
-    parser.add_argument("--preview", action="store_true", help="v2: write or check the preview (v2-preview.json).")
+    parser.add_argument("--release", default="v1", help="v1 (default), v2, v3, or a release file.")
+    parser.add_argument(
+        "--preview", action="store_true", help="v2, v3: write or check the preview (v2-preview.json, v3-preview.json)."
+    )
+    parser.add_argument("--count", type=int, help="write: tasks per family instead of the release's (a preview).")
     parser.add_argument("--workers", type=int, default=1, help="Processes drawing or proving side by side.")
     parser.add_argument("--seed", type=int, help="check --sample: the seed of the random rows (default: any).")
     args = parser.parse_args(argv)
@@ -339,12 +373,21 @@ def main(argv: list[str] | None = None) -> int:
     stored = manifest_path(path, release)
     if args.action == "check":
         return _check(args, release, stored)
+    if args.count is not None:
+        if not args.preview:
+            parser.error("--count N writes a preview only: add --preview")
+        release["options"]["count"] = args.count
     if args.drawn is not None:
+        dropped: dict[str, list[str]] = {}
+        started = time.perf_counter()
         if args.drawn:
             rows = [r for p in args.drawn for r in read_manifest_file(p)]
             rows.sort(key=lambda r: (r["family"], r["index"]))
         else:
-            rows = draw_rows(release["options"], workers=args.workers)
+            rows = draw_rows(release["options"], workers=args.workers, dropped=dropped)
+            release.setdefault("timing", {})["drawn_s"] = round(time.perf_counter() - started, 1)
+        if release["options"].get("edition", 1) >= 3 and not args.drawn:
+            release["coherence"] = _coherence_record(dropped, rows)
         return _write(path, release, rows, "drawn", None, stored)
     if args.out is None:
         parser.error("--out DIR is needed unless check --sample N or write --drawn")
@@ -404,7 +447,8 @@ def _write(
     release["digest_source"] = source
     if seconds is not None:
         release.setdefault("timing", {})["generated_s"] = round(seconds, 1)
-    if release["options"].get("edition") == 2:
+    edition = release["options"].get("edition", 1)
+    if edition >= 2:
         from orchestrator.generate import edition2  # noqa: PLC0415
 
         release["edition2"] = {
@@ -413,11 +457,57 @@ def _write(
             "test_ood_families": list(edition2.OOD_FAMILIES),
             "difficulty": edition2.DIFFICULTY_POINTS,
         }
+    if edition >= 3:
+        release["edition3"] = _edition3_rules()
+        figures = stats.measure(rows, release.get("coherence"))
+        release["stats"] = {k: v for k, v in figures.items() if k not in ("nearest", "tools", "coherence")}
+        problems = stats.missed(figures)
+        release["missed"] = problems
+        if problems and not path.stem.endswith("-preview"):
+            for problem in problems:
+                print(f"missed: {problem}", file=sys.stderr)
+            print(
+                f"{path.name} not written: the set misses {len(problems)} target(s); write it as a preview "
+                "(--preview) until it meets every one",
+                file=sys.stderr,
+            )
+            return 1
     if stored is not None:
         write_manifest_file(stored, rows)
     path.write_text(json.dumps(release, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {path}: {found['total']}")
     return 0
+
+
+def _edition3_rules() -> dict[str, Any]:
+    """What edition 3 adds to edition 2's drawing, as the generator states it (what it has of it)."""
+    from orchestrator.generate import drawing  # noqa: PLC0415
+
+    rules: dict[str, Any] = {}
+    if hasattr(drawing, "OOD_ORGS"):
+        rules["test_ood_train_organizations_percent"] = drawing.OOD_ORGS
+    try:
+        from orchestrator.generate import twists  # noqa: PLC0415
+    except ImportError:
+        return rules
+    rules["twists"] = {
+        name: list(getattr(twists, name)) for name in ("LIVING", "LONG", "HELD_OUT") if hasattr(twists, name)
+    }
+    return rules
+
+
+def _coherence_record(dropped: dict[str, list[str]], rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the language and policy check did to the draws: tasks dropped per family, the first problems, and the
+    contradictions left in the kept rows (0: every kept task passed it)."""
+    check = _coherence_check()
+    return {
+        "checked": check is not None,
+        "dropped": {name: len(found) for name, found in sorted(dropped.items()) if found},
+        "dropped_total": sum(len(found) for found in dropped.values()),
+        "examples": [line for found in dropped.values() for line in found[:2]][:20],
+        "contradictions": 0 if check is not None else "not measured",
+        "rows": len(rows),
+    }
 
 
 if __name__ == "__main__":

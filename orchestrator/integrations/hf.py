@@ -106,6 +106,11 @@ def released_rows(
     else:
         chosen = releases.load(str(release))
         found = [(chosen, row) for row in releases.select(chosen, split=split, family=family, limit=limit)]
+    if not found:
+        what = " ".join(
+            [*ids, *(f"--{k} {v}" for k, v in (("release", release), ("split", split), ("family", family)) if v)]
+        )
+        raise releases.ReleaseError(f"{what}: no released task is of this split and family")
     rows = []
     for chosen, row in found[:limit] if limit is not None else found:
         task = releases.draw(chosen, row)
