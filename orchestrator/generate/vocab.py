@@ -343,3 +343,12 @@ class Writer:
         for heading in self.rng.sample(list(DOC_HEADINGS), self.rng.randint(1, 3)):
             body += [f"## {heading}", "", self.sentences(DOC_SENTENCES, 3, slots), ""]
         return title, body
+
+
+def inside(phrase: str) -> str:
+    """A vocabulary phrase as written inside a sentence: its first letter lower-cased ("Adult job training course" →
+    "adult job training course"), unless its first word is an acronym or a name ("SSO rollout", "Q3 roadmap")."""
+    first = phrase.split(" ", 1)[0]
+    if len(first) > 1 and (first[1:2].isupper() or any(c.isdigit() for c in first)):
+        return phrase
+    return phrase[:1].lower() + phrase[1:]

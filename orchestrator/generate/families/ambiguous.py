@@ -119,10 +119,13 @@ class Ambiguous(Family):
             )
         number += 1
         key = f"{project}-{number}"
+        title = f"{component} {problem}"
+        if world.edition >= 3:  # inside a sentence the component is not capitalized (the ticket's title still is)
+            component = vocab.inside(component)
         tickets.append(
             {
                 "key": key,
-                "title": f"{component} {problem}",
+                "title": title,
                 "type": "bug",
                 "status": "todo",
                 "priority": "high",
@@ -137,7 +140,7 @@ class Ambiguous(Family):
                 "thread_id": "the-request",
                 "from": requester.address_line,
                 "to": [me.email],
-                "subject": f"{component} problem",
+                "subject": f"{params['component']} problem",
                 "sent_at": iso(sent),
                 "body": f"Hi {me.first_name},\n\nthe {component} {problem} again. Could you file a ticket for it in {project}?\n\n"
                 f"Thanks,\n{requester.first_name}",
@@ -177,6 +180,8 @@ class Ambiguous(Family):
         me, topic = world.persona, params["topic"]
         docs = world.apps["docs"]["documents"]
         titles = [f"{topic} plan ({v})" for v in params["variants"]]
+        if world.edition >= 3:  # inside a sentence the topic is not capitalized (its titles still are)
+            topic = vocab.inside(topic)
         ids = ["plan-a", "plan-b"]
         for doc_id, title in zip(ids, titles, strict=True):
             docs.append(
@@ -204,7 +209,7 @@ class Ambiguous(Family):
                 "thread_id": "the-request",
                 "from": requester.address_line,
                 "to": [me.email],
-                "subject": f"{topic} plan",
+                "subject": f"{params['topic']} plan",
                 "sent_at": iso(sent),
                 "body": f"Hi {me.first_name},\n\ncould you share the {topic} plan with {target.name}? They need it this week.\n\n"
                 f"Thanks,\n{requester.first_name}",

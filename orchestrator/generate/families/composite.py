@@ -30,6 +30,7 @@ import random
 import re
 from typing import Any, ClassVar
 
+from orchestrator.generate.coherence import let_through
 from orchestrator.generate.families.composite_parts import LAST, MIDDLE, PARTS
 from orchestrator.generate.families.reschedule import Move
 from orchestrator.generate.families.travel import Trip
@@ -137,7 +138,10 @@ def instruction(family: Composite, world: World, params: dict[str, Any]) -> str:
         text = (LAST if n == count - 1 else MIDDLE)[link] + text if n else text
         sentences.append(text[:1].upper() + text[1:])
     if params.get("opener") is not None:
-        sentences.insert(0, family.openers[params["opener"]].format(**values))
+        opener = family.openers[params["opener"]].format(**values)
+        if world.edition >= 3 and world.start.hour >= 12:  # no morning left to ask for
+            opener = opener.replace("this morning", "this afternoon")
+        sentences.insert(0, opener)
     if params.get("closer") is not None:
         sentences.append(family.closers[params["closer"]].format(**values))
     return " ".join(" ".join(sentences).split())
@@ -158,6 +162,8 @@ def merge(family: Composite, world: World, params: dict[str, Any], drafts: list[
         ),
     )
     reached = [recipients(d) for d in drafts]
+    if world.edition >= 3:  # also whom a part's forbids let mail go to: no forbid of another part catches them
+        reached = [r | {a for f in d.forbid for a in let_through(f)} for r, d in zip(reached, drafts, strict=True)]
     for n, (part, draft) in enumerate(zip(parts, drafts, strict=True)):
         adapt(part, draft)
         label = PARTS[part["family"]].label

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from orchestrator.generate.families import customer_answer
 from orchestrator.generate.families.reschedule import Move
 from orchestrator.generate.family import human_day, join
 from orchestrator.generate.world import World
@@ -47,7 +48,8 @@ def _reschedule(world: World, params: dict[str, Any]) -> dict[str, Any]:
 def _customer(world: World, params: dict[str, Any]) -> dict[str, Any]:
     customer = world.person(params["customer"])
     note = " Then add a comment on the ticket saying you updated them." if params["with_note"] else ""
-    return {"customer": customer.first_name, "company": customer.company, "feature": params["feature"], "note": note}
+    feature = customer_answer.spoken(world, params)
+    return {"customer": customer.first_name, "company": customer.company, "feature": feature, "note": note}
 
 
 def _offboard(world: World, params: dict[str, Any]) -> dict[str, Any]:

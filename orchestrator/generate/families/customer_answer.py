@@ -462,10 +462,21 @@ ROOT_CAUSES = (
 """Edition 2's phrasebooks by intent."""
 
 
+def spoken(world: World, params: dict[str, Any]) -> str:
+    """The feature as a sentence names it: edition 3 does not capitalize it inside a sentence ("about mobile app",
+    not "about Mobile app"); editions 1 and 2 did."""
+    return vocab.inside(params["feature"]) if world.edition >= 3 else params["feature"]
+
+
 def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
     customer = world.person(params["customer"])
-    values = {"customer": customer.first_name, "company": customer.company, "feature": params["feature"], "note": ""}
+    values = {
+        "customer": customer.first_name,
+        "company": customer.company,
+        "feature": spoken(world, params),
+        "note": "",
+    }
     extra: tuple[str, ...] = ()
     if params["with_note"]:
         note, note_id = phrasing.pick(world, params["wording"], "customer-answer", "answer", "note", NOTES)

@@ -84,8 +84,8 @@ class Incident(Family):
         lead, owner = responders[0], responders[-1]
         service = _service(rng, words)
         cause = rng.randrange(len(CAUSES))
-        back = -1
-        while world.edition >= 2 and world.day(back).weekday() >= 5:  # edition 2: the last working day
+        back = -1  # edition 3: the day before, weekend or not (every composite says "yesterday's incident")
+        while world.edition == 2 and world.day(back).weekday() >= 5:  # edition 2: the last working day
             back -= 1
         begin = world.at(world.day(back), f"{rng.randint(9, 15):02d}:{rng.choice(['05', '12', '20', '35', '48'])}")
         minutes = rng.choice(OPEN_MINUTES)

@@ -168,8 +168,9 @@ def _seed_mail(trip: Trip) -> None:
             f"everyone into {trip.hotel}.\n\n"
             + (
                 f"Could you put together the itinerary for the team ({join([p.first_name for p in trip.team] + ['you'])}) "
-                "and give all of us edit access so we can add our flights? Travel approval works as the travel "
-                "policy doc says.\n\n"
+                "and give all of us edit access so we can add our flights?"
+                + (" Travel approval works as the travel policy doc says." if _policy_seeded(trip) else "")
+                + "\n\n"
                 if trip.steps >= 3
                 else "Let me know your travel days.\n\n"
             )
@@ -221,10 +222,23 @@ def _seed_policy(trip: Trip) -> None:
             "content": "# Travel policy\n\nEvery trip needs an approval ticket before booking:\n\n"
             "- project TRAVEL, type **request**\n"
             f"- assigned to your manager ({me.first_name} reports to {manager.name}: {manager.email})\n"
-            "- the description links the trip's itinerary document\n\n"
-            f"Keep itineraries inside {world.org}: never share them outside {world.domain}.\n",
+            "- the description links the trip's itinerary document\n\n" + _inside(world),
         }
     )
+
+
+def _policy_seeded(trip: Trip) -> bool:
+    """Whether the trip's world holds the travel policy doc the organizer's mail may cite (edition 3 cites it only
+    then; editions 1 and 2 always did)."""
+    return trip.world.edition < 3 or (trip.steps == 4 and trip.manager is not None)
+
+
+def _inside(world: World) -> str:
+    """The policy's last line: where itineraries may be shared (edition 3: every domain of the organization, which
+    the team's addresses are on; editions 1 and 2 named the first only)."""
+    if world.edition < 3:
+        return f"Keep itineraries inside {world.org}: never share them outside {world.domain}.\n"
+    return f"Keep itineraries inside {world.org}: never share them outside {join(world.domains)}.\n"
 
 
 def _draft(trip: Trip) -> Draft:
