@@ -369,7 +369,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, help="check --sample: the seed of the random rows (default: any).")
     args = parser.parse_args(argv)
     path = release_path(args.release, args.preview)
-    release = load_release(path, path.stem)
+    base = release_path(args.release)
+    if args.preview and not path.exists() and base.exists():  # a preview of a release file: its options
+        release = {**load_release(base, base.stem), "release": path.stem, "manifest": f"{path.stem}/tasks.jsonl.gz"}
+        release = {k: release[k] for k in ("release", "options", "manifest")}
+    else:
+        release = load_release(path, path.stem)
     stored = manifest_path(path, release)
     if args.action == "check":
         return _check(args, release, stored)
