@@ -35,3 +35,45 @@
 May import: `scenario`, `prove`, `verify`, `backends`, `agents`, `episode.collector`, `servers.registry`, `servers.calendar.model`
 (free-time arithmetic); nothing imports it but the command line and fresh draws (run/fresh.py).
 """
+
+from typing import TYPE_CHECKING
+
+from orchestrator import reexport
+
+if TYPE_CHECKING:
+    from orchestrator.generate.family import Draft, Family, Task, register
+    from orchestrator.generate.model import World
+    from orchestrator.generate.options import FamilyReport, GenerateError, Options, family_names
+    from orchestrator.generate.pipeline import generate
+    from orchestrator.generate.world import build_world
+
+__all__ = [
+    "Draft",
+    "Family",
+    "FamilyReport",
+    "GenerateError",
+    "Options",
+    "Task",
+    "World",
+    "build_world",
+    "family_names",
+    "generate",
+    "register",
+]
+
+_SOURCES = {
+    "Draft": "orchestrator.generate.family",
+    "Family": "orchestrator.generate.family",
+    "FamilyReport": "orchestrator.generate.options",
+    "GenerateError": "orchestrator.generate.options",
+    "Options": "orchestrator.generate.options",
+    "Task": "orchestrator.generate.family",
+    "World": "orchestrator.generate.model",
+    "build_world": "orchestrator.generate.world",
+    "family_names": "orchestrator.generate.options",
+    "generate": "orchestrator.generate.pipeline",
+    "register": "orchestrator.generate.family",
+}
+"""Where each name of `__all__` lives."""
+
+__getattr__, __dir__ = reexport(__name__, _SOURCES)

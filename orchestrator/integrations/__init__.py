@@ -19,3 +19,25 @@ tool names the registry's.
 
 May import: `scenario`, `run`, `episode`, `backends`, `verify`, `record`, `agents.models`, `servers.registry` and (`releases`, drawing a released task again) `generate`.
 """
+
+from typing import TYPE_CHECKING
+
+from orchestrator import reexport
+
+if TYPE_CHECKING:
+    from orchestrator.integrations.tasks import TaskEntry, TaskSetError, select_tasks
+
+__all__ = [
+    "TaskEntry",
+    "TaskSetError",
+    "select_tasks",
+]
+
+_SOURCES = {
+    "TaskEntry": "orchestrator.integrations.tasks",
+    "TaskSetError": "orchestrator.integrations.tasks",
+    "select_tasks": "orchestrator.integrations.tasks",
+}
+"""Where each name of `__all__` lives."""
+
+__getattr__, __dir__ = reexport(__name__, _SOURCES)

@@ -15,3 +15,23 @@ weakened solutions and generic attacks fail, and equivalent rewrites pass.
 May import: `scenario`, `verify`, `backends`, `episode`, `agents`, `servers.registry` and `servers.core.probes`
 (everything below the CLI).
 """
+
+from typing import TYPE_CHECKING
+
+from orchestrator import reexport
+
+if TYPE_CHECKING:
+    from orchestrator.prove.validate import Validation, run_once
+
+__all__ = [
+    "Validation",
+    "run_once",
+]
+
+_SOURCES = {
+    "Validation": "orchestrator.prove.validate",
+    "run_once": "orchestrator.prove.validate",
+}
+"""Where each name of `__all__` lives."""
+
+__getattr__, __dir__ = reexport(__name__, _SOURCES)

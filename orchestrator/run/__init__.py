@@ -15,3 +15,28 @@
 
 May import: `scenario`, `verify`, `backends`, `episode`, `agents`, `world`, `record` and (`fresh`) `generate`.
 """
+
+from typing import TYPE_CHECKING
+
+from orchestrator import reexport
+
+if TYPE_CHECKING:
+    from orchestrator.run.runner import RunOptions, run_many
+    from orchestrator.run.suite import SuiteOptions, run_suite
+
+__all__ = [
+    "RunOptions",
+    "SuiteOptions",
+    "run_many",
+    "run_suite",
+]
+
+_SOURCES = {
+    "RunOptions": "orchestrator.run.runner",
+    "SuiteOptions": "orchestrator.run.suite",
+    "run_many": "orchestrator.run.runner",
+    "run_suite": "orchestrator.run.suite",
+}
+"""Where each name of `__all__` lives."""
+
+__getattr__, __dir__ = reexport(__name__, _SOURCES)

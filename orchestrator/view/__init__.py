@@ -14,3 +14,28 @@ that says what a run writes; export reads them the same way.
 May import: `record` and `guard` (which import nothing of the orchestrator), besides the standard library, Starlette, uvicorn
 and Jinja2; nothing of how runs are made (`run`, `episode`, the CLI), only what they write.
 """
+
+from typing import TYPE_CHECKING
+
+from orchestrator import reexport
+
+if TYPE_CHECKING:
+    from orchestrator.view.app import create_app, serve
+    from orchestrator.view.report import html_report, markdown_report
+
+__all__ = [
+    "create_app",
+    "html_report",
+    "markdown_report",
+    "serve",
+]
+
+_SOURCES = {
+    "create_app": "orchestrator.view.app",
+    "html_report": "orchestrator.view.report",
+    "markdown_report": "orchestrator.view.report",
+    "serve": "orchestrator.view.app",
+}
+"""Where each name of `__all__` lives."""
+
+__getattr__, __dir__ = reexport(__name__, _SOURCES)

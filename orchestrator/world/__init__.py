@@ -10,3 +10,26 @@ It runs the scenario's `world:` section, whose models are `orchestrator.scenario
 
 May import: `scenario`, `backends`, `servers.core`, `servers.registry`; never `episode`, `verify`, agents or the CLI.
 """
+
+from typing import TYPE_CHECKING
+
+from orchestrator import reexport
+
+if TYPE_CHECKING:
+    from orchestrator.world.events import WorldEngine, make_engine
+    from orchestrator.world.timeline import Timeline
+
+__all__ = [
+    "Timeline",
+    "WorldEngine",
+    "make_engine",
+]
+
+_SOURCES = {
+    "Timeline": "orchestrator.world.timeline",
+    "WorldEngine": "orchestrator.world.events",
+    "make_engine": "orchestrator.world.events",
+}
+"""Where each name of `__all__` lives."""
+
+__getattr__, __dir__ = reexport(__name__, _SOURCES)

@@ -23,3 +23,5 @@ APP = App(
     tools=tools,
     harm=HARM,
 )
+
+__all__ = ["APP"]

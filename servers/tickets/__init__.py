@@ -25,3 +25,5 @@ APP = App(
     tools=tools,
     harm=HARM,
 )
+
+__all__ = ["APP"]
