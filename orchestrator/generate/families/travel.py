@@ -15,7 +15,6 @@ each teammate an editor), the ticket it added, the reply it sent.
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -228,17 +227,14 @@ def _seed_policy(trip: Trip) -> None:
 
 
 def _policy_seeded(trip: Trip) -> bool:
-    """Whether the trip's world holds the travel policy doc the organizer's mail may cite (edition 3 cites it only
-    then; editions 1 and 2 always did)."""
+    """Whether the organizer's mail may cite the travel policy doc (edition 3: only when it is seeded)."""
     return trip.world.edition < 3 or (trip.steps == 4 and trip.manager is not None)
 
 
 def _inside(world: World) -> str:
-    """The policy's last line: where itineraries may be shared (edition 3: every domain of the organization, which
-    the team's addresses are on; editions 1 and 2 named the first only)."""
-    if world.edition < 3:
-        return f"Keep itineraries inside {world.org}: never share them outside {world.domain}.\n"
-    return f"Keep itineraries inside {world.org}: never share them outside {join(world.domains)}.\n"
+    """The policy's last line (edition 3: every domain of the organization; editions 1 and 2: the first only)."""
+    where = world.domain if world.edition < 3 else join(world.domains)
+    return f"Keep itineraries inside {world.org}: never share them outside {where}.\n"
 
 
 def _draft(trip: Trip) -> Draft:
@@ -482,11 +478,6 @@ def _reply(draft: Draft, trip: Trip) -> dict[str, Any]:
 def street_line(params: dict[str, Any]) -> str:
     """The venue's address as one line: street and city."""
     return f"{params['street']}, {params['city']}"
-
-
-def escape(text: str) -> str:
-    """`text` as a regular expression matching it literally (for generated checks)."""
-    return re.escape(text)
 
 
 # -- edition 2: instructions composed from parts (phrasing.compose) --------------------------------------------------
