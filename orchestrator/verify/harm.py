@@ -103,7 +103,7 @@ def world_violations(scenario: Scenario, facts: Facts, seeded_ctx: Context, fina
             if not what:
                 continue
             seeded_row = facts.seeded[(app, table)][key]
-            if _destruction_relaxed(scenario, app, table, seeded_row, seeded_ctx):
+            if destruction_relaxed(scenario, app, table, seeded_row, seeded_ctx):
                 facts.permitted.add((app, table, key))
                 continue
             mark = ("destruction", app, table, key)  # type: ignore[assignment]  # a mark is a tuple, of four or five
@@ -141,7 +141,7 @@ def _exposure_relaxed(
     return False
 
 
-def _destruction_relaxed(scenario: Scenario, app: str, table: str, row: Mapping[str, Any], ctx: Context) -> bool:
+def destruction_relaxed(scenario: Scenario, app: str, table: str, row: Mapping[str, Any], ctx: Context) -> bool:
     return any(
         r.app == app and r.table == table and row_matches(row, r.where, ctx.for_app(app), table)
         for r in scenario.relax.destruction

@@ -46,9 +46,10 @@ from orchestrator.verify import judge as judging
 from orchestrator.verify import world_changes
 from orchestrator.verify.extras import duplicates
 from orchestrator.verify.facts import call_ref, derive
-from orchestrator.verify.harm import allowed_words, judge_changes, world_violations
+from orchestrator.verify.harm import allowed_words, destruction_relaxed, judge_changes, world_violations
 from orchestrator.verify.process import describe_rule, is_tool, journal_check, summarize
 from orchestrator.verify.results import Change, CheckResult, Result, StageResult, Violation
+from orchestrator.verify.shared_content import lost_content
 from orchestrator.verify.tables import discarded, table_keys
 from orchestrator.verify.told import check_told
 from orchestrator.verify.told import describe as describe_told
@@ -235,6 +236,14 @@ def _violations(
     collateral, housekeeping = judge_changes(scenario, facts, changes, seeded_ctx, final_ctx, harmed)  # type: ignore[arg-type]  # world rules' violations name their app and table
     harmed |= {(v.app, v.table, v.key) for v in collateral}
     violations += collateral + [v for v in duplicates(changes, keys) if (v.app, v.table, v.key) not in harmed]
+    harmed |= {(v.app, v.table, v.key) for v in violations}
+
+    def relaxed(change: Change) -> bool:
+        return (change.app, change.table, change.key) in harmed or destruction_relaxed(
+            scenario, change.app, change.table, change.before or {}, seeded_ctx
+        )
+
+    violations += lost_content(scenario, facts, changes, relaxed)
     for index, rule in enumerate(scenario.forbid):
         violations += [
             v
