@@ -4,6 +4,7 @@ Both read only what a run writes into its folder (`results.json`, `trace.jsonl`,
 `agent.log`), so runs copied from another machine work, and both tolerate missing and extra fields.
 
     records.py    finding run folders and reading them: episodes, repeats (pass@k), suites
+    details.py    an episode's details as its page shows them: timeline, violations' calls, changes, stages
     pages.py      the pages as server-rendered HTML (Jinja2 templates in templates.py, one small CSS, no JavaScript)
     app.py        the Starlette app on 127.0.0.1
     report.py     the same pages as one self-contained HTML file, and a Markdown summary table

@@ -13,6 +13,7 @@ from typing import Any
 from jinja2 import DictLoader, Environment, select_autoescape
 
 from orchestrator.record import EPISODE
+from orchestrator.view import details
 from orchestrator.view import records as rec
 from orchestrator.view.templates import CSS, TEMPLATES
 
@@ -186,13 +187,13 @@ def list_page(
 def run_context(record: rec.Record, link: Link | None = None, page: int | None = None) -> dict[str, Any]:
     """What a run's page shows: its trust, stages with checks, violations with their calls, changes, the timeline
     (`page` of it, or all of it when None), messages, log. A violation's call links to the timeline page it is on."""
-    rows = rec.timeline(record)
+    rows = details.timeline(record)
     shown = rec.paginate(rows, page)
     on_page = {row["anchor"]: (i // rec.PER_PAGE) + 1 for i, row in enumerate(rows) if row.get("anchor")}
     violations = []
     for v in record.data.get("violations") or []:
         if isinstance(v, dict):
-            call = rec.violation_call(v)
+            call = details.violation_call(v)
             if call and call["anchor"]:
                 where = on_page.get(call["anchor"], shown.number)
                 same = shown.whole or where == shown.number or link is None
@@ -202,10 +203,10 @@ def run_context(record: rec.Record, link: Link | None = None, page: int | None =
     return {
         "r": record,
         "trust": rec.trust(record),
-        "stages": rec.stages_with_checks(record),
+        "stages": details.stages_with_checks(record),
         "violations": violations,
         "causes": {v["call"]["anchor"] for v in violations if v["call"] and v["call"]["anchor"]},
-        "changes": rec.changes_by_table(record),
+        "changes": details.changes_by_table(record),
         "timeline": shown.rows,
         "pager": pager,
         "messages": record.messages(),
@@ -279,7 +280,7 @@ def compare_page(library: rec.Library, ids: list[str], link: Link) -> str:
                     )
                 )
             check_rows.append(row | {"cells": cells})
-    calls = [[e for e in rec.timeline(r) if e.get("tool")] for r in runs]
+    calls = [[e for e in details.timeline(r) if e.get("tool")] for r in runs]
     return ENV.get_template("compare.html").render(
         **_common(library, link, False),
         runs=runs,
