@@ -1,6 +1,7 @@
 """`orchestrator run scenarios/ --backend inprocess` beside the warm MCP SDK floor, interleaved in one run.
 
     python benchmarks/bench_floor.py [--rounds N] [--repeat K] [--parallel P] [--scenarios DIR] [--before DIR]
+                                     [--release-rows N] [--release-folder DIR]
 
 Prints, for the library (every scenario of `scenarios/`, `--repeat K` episodes each, `--parallel P` at once):
 
@@ -13,6 +14,11 @@ Prints, for the library (every scenario of `scenarios/`, `--repeat K` episodes e
   calls, a snapshot of the final state, delete. No gateway, no verdict, no files. In one process, and in one
   process per core;
 - the ratios: ClawGym's rate over the floor's, one process against one process and all cores against all cores;
+- the release's own tasks (`--release-rows N`, default 200; 0: none): a fixed sample of release v2's rows in its
+  size mix (`release_sample`: drawn once with a fixed seed, each row's scenario generated once into a cache folder and
+  checked against the row's content hash), `orchestrator run --workers 1` on each size's folder in the same rounds:
+  CPU ms per episode per size (the episode window, and the whole command with loading the scenarios), their mean in
+  the sample's mix and the large worlds' figure, beside the library's and the two floors;
 - with `--before DIR` (another checkout, such as a `git worktree` of an older commit): that checkout's
   `orchestrator run` in the same rounds, with its default and, if it has `--workers`, with `--workers 1`.
 
@@ -200,6 +206,39 @@ def floor_process(
     }
 
 
+def release_mix(rows: int, folder: Path) -> dict[str, tuple[int, Path]]:
+    """The release sample's folders by size, generated once (`release_sample`): size -> (rows, folder)."""
+    import release_sample
+
+    picked = release_sample.sample(rows)
+    folders = release_sample.scenarios(picked, folder)
+    return {size: (len(picked[size]), folders[size]) for size in picked if picked[size]}
+
+
+def print_release(rows: dict[str, list[dict[str, Any]]], mix: dict[str, tuple[int, Path]], median: Any) -> None:
+    """The release sample's figures: per size, the mix's mean, beside the library and the floors."""
+    total = sum(n for n, _ in mix.values())
+    print(
+        f"  release v2 sample: {total} rows ({', '.join(f'{n} {size}' for size, (n, _) in mix.items())}), --workers 1"
+    )
+    print(f"  {'':36} {'CPU ms/episode':>15} {'with loading':>13}")
+    means = {"cpu_ms": 0.0, "command_cpu_ms": 0.0}
+    for size, (n, _) in mix.items():
+        name = f"release v2 sample, {size}"
+        for key in means:
+            means[key] += median(name, key) * n / total
+        print(f"  {name:36} {median(name, 'cpu_ms'):15.1f} {median(name, 'command_cpu_ms'):13.1f}")
+    print(f"  {'release v2 sample, mean in its mix':36} {means['cpu_ms']:15.1f} {means['command_cpu_ms']:13.1f}")
+    library, sdk = median("orchestrator run --workers 1", "cpu_ms"), median("floor, 1 process", "cpu_ms")
+    python = median("Python-function floor, 1 process", "cpu_ms")
+    large = median("release v2 sample, large", "cpu_ms") if "large" in mix else float("nan")
+    print(
+        f"  side by side, CPU ms per episode: library today {library:.1f} | SDK floor {sdk:.1f} | Python-function "
+        f"floor {python:.1f} | release sample mean {means['cpu_ms']:.1f} (target <= 25) | large {large:.1f} "
+        f"(target <= 150)"
+    )
+
+
 def library(scenarios_dir: Path) -> list[Any]:
     from orchestrator import scenario
 
@@ -217,6 +256,15 @@ def main() -> None:
         type=Path,
         help="another checkout (e.g. a `git worktree` of an older commit): its orchestrator run too",
     )
+    parser.add_argument(
+        "--release-rows", type=int, default=200, help="rows of the release v2 sample (default 200; 0: none)"
+    )
+    parser.add_argument(
+        "--release-folder",
+        type=Path,
+        default=None,
+        help="where the sample's scenarios are generated once (default ~/.cache/clawgym/release-v2-sample)",
+    )
     parser.add_argument("--floor-only", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--python", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--start-at", type=float, default=0.0, help=argparse.SUPPRESS)
@@ -232,6 +280,15 @@ def main() -> None:
         return
     cores = len(os.sched_getaffinity(0))
     rows: dict[str, list[dict[str, Any]]] = {}
+    mix: dict[str, tuple[int, Path]] = {}
+    if args.release_rows > 0:
+        import release_sample
+
+        mix = release_mix(args.release_rows, args.release_folder or release_sample.default_folder())
+    release = [
+        (f"release v2 sample, {size}", lambda folder=folder: clawgym(folder, 1, args.parallel, 1))
+        for size, (_, folder) in mix.items()
+    ]
     scenarios = args.scenarios.resolve()
     # the older checkout runs its own library: scenarios are written for the verifier of their time
     then = args.before / "scenarios" if args.before and args.scenarios == ROOT / "scenarios" else scenarios
@@ -253,6 +310,7 @@ def main() -> None:
                 lambda: floor_process(args.scenarios, args.repeat, max(1, args.parallel // cores), cores),
             ),
             (f"orchestrator run ({cores} workers)", lambda: clawgym(args.scenarios, args.repeat, args.parallel, None)),
+            *release,
         ):
             rows.setdefault(name, []).append(measure())
 
@@ -265,7 +323,7 @@ def main() -> None:
         f"{args.parallel} at once; medians of {args.rounds} interleaved rounds"
     )
     print(f"  {'':36} {'episodes/s':>10} {'CPU ms/episode':>15} {'whole command':>14}")
-    for name in rows:
+    for name in (n for n in rows if not n.startswith("release v2 sample")):
         command = f"{median(name, 'command_s'):12.1f} s" if "command_s" in rows[name][0] else ""
         print(f"  {name:36} {median(name, 'per_s'):10.1f} {median(name, 'cpu_ms'):15.1f} {command:>14}")
     one = median("orchestrator run --workers 1", "per_s") / median("floor, 1 process", "per_s")
@@ -280,6 +338,8 @@ def main() -> None:
         f"  ClawGym / floor: {one:.2f}x in one process, {many:.2f}x on {cores} cores each; "
         f"orchestrator run's default / the floor in one process: {cross:.2f}x"
     )
+    if mix:
+        print_release(rows, mix, median)
     if args.before:
         then = median("orchestrator run, before", "per_s")
         one_then = median(one_before, "per_s") if one_before in rows else then
