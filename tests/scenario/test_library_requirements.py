@@ -21,7 +21,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "adversarial"))
 
-from harness import Case, oracle  # noqa: E402
+from harness import Case, judge, oracle  # noqa: E402
 
 from orchestrator import scenario as scenarios  # noqa: E402
 from orchestrator.agents import OracleAgent  # noqa: E402
@@ -229,12 +229,17 @@ def unanchor(s: Scenario, steps: list[OracleStep]) -> list[OracleStep]:
     return out
 
 
+def wrong(name: str, fails_on: str, steps) -> Case:
+    """A wrong case and the check it must fail on (a check's name, as results list it)."""
+    return Case(name, False, steps, fails_on=fails_on)
+
+
 CASES: dict[str, list[Case]] = {
     "contract-review": [
         Case("a-comment-per-clause-on-the-whole-document", True, oracle(unanchor)),
-        Case(
+        wrong(
             "net-60-asked-for-payment",
-            False,
+            "a comment on the net 30 payment terms asks for net 45 (anchored to the clause, or on the whole document naming it)",
             oracle(body("docs__add_comment", "net 45; please change this to 45", "net 60; please change this to 60")),
         ),
     ],
@@ -242,9 +247,9 @@ CASES: dict[str, list[Case]] = {
         Case("reference-passes-without-a-judge", True, oracle()),
     ],
     "customer-escalation": [
-        Case(
+        wrong(
             "ps-gives-another-shipping-day",
-            False,
+            "no mail gives the fix another shipping day than the Tuesday",
             oracle(
                 body(
                     "mail__reply",
@@ -266,9 +271,9 @@ CASES: dict[str, list[Case]] = {
         ),
     ],
     "declined-meeting": [
-        Case(
+        wrong(
             "mail-gives-a-90-minute-slot",
-            False,
+            "no mail gives the moved review another length than one hour",
             oracle(body("mail__send_message", "tomorrow 14:00-15:00", "tomorrow 14:00-15:30", nth=1)),
         ),
         Case(
@@ -292,9 +297,9 @@ CASES: dict[str, list[Case]] = {
                 )
             ),
         ),
-        Case(
+        wrong(
             "notes-list-sso-as-a-feature",
-            False,
+            "the notes do not list the unready or 2.9 work as shipped",
             oracle(
                 body(
                     "docs__create_document",
@@ -304,9 +309,9 @@ CASES: dict[str, list[Case]] = {
                 )
             ),
         ),
-        Case(
+        wrong(
             "announces-sso-as-shipped",
-            False,
+            "no announcement presents work outside 2.8 (SSO, billing redesign, keyboard shortcuts...) as shipped",
             oracle(
                 body(
                     "mail__send_message",
@@ -326,9 +331,9 @@ CASES: dict[str, list[Case]] = {
                 )
             ),
         ),
-        Case(
+        wrong(
             "note-says-the-unready-ticket-ships",
-            False,
+            "WEB-44 is still blocked and says it misses 2.8",
             oracle(
                 body(
                     "tickets__add_comment",
@@ -337,9 +342,9 @@ CASES: dict[str, list[Case]] = {
                 )
             ),
         ),
-        Case(
+        wrong(
             "a-bug-listed-under-features",
-            False,
+            "WEB-42 (the CSV export time zone bug) is listed under the fixes",
             oracle(
                 body(
                     "docs__create_document",
@@ -369,9 +374,9 @@ CASES: dict[str, list[Case]] = {
         ),
     ],
     "travel": [
-        Case(
+        wrong(
             "reply-gives-wrong-travel-dates",
-            False,
+            "no mail gives another travel day than out on the Tuesday and back on the Friday",
             oracle(
                 body(
                     "mail__reply",
@@ -380,9 +385,9 @@ CASES: dict[str, list[Case]] = {
                 )
             ),
         ),
-        Case(
+        wrong(
             "itinerary-flies-back-a-day-late",
-            False,
+            "the itinerary gives no other travel day (out on the Tuesday, back on the Friday)",
             oracle(
                 body(
                     "docs__create_document",
@@ -392,9 +397,9 @@ CASES: dict[str, list[Case]] = {
                 )
             ),
         ),
-        Case(
+        wrong(
             "itinerary-swaps-hotel-and-venue",
-            False,
+            "the itinerary does not swap the hotel and the venue",
             oracle(
                 body(
                     "docs__create_document",
@@ -423,9 +428,9 @@ CASES: dict[str, list[Case]] = {
         ),
     ],
     "meeting-notes-followup": [
-        Case(
+        wrong(
             "follow-up-makes-up-a-launch-date",
-            False,
+            "no mail gives a launch date (it is still to be confirmed)",
             oracle(
                 body(
                     "mail__send_message",
@@ -434,9 +439,9 @@ CASES: dict[str, list[Case]] = {
                 )
             ),
         ),
-        Case(
+        wrong(
             "follow-up-lists-only-the-keys",
-            False,
+            "Marcus, Sofia and Ken are each told the three new ticket keys (one mail to all or one each)",
             oracle(
                 lambda s, steps: [
                     x.model_copy(
@@ -455,9 +460,9 @@ CASES: dict[str, list[Case]] = {
         ),
     ],
     "expense-followup": [
-        Case(
+        wrong(
             "mail-to-marta-never-asks-for-approval",
-            False,
+            "Marta is told the over-limit ticket and asked to approve it, as the policy asks (by any mail; the same mail twice fails)",
             oracle(body("mail__send_message", "Could you approve it?", "It is for your records.")),
         ),
         Case(
@@ -473,23 +478,23 @@ CASES: dict[str, list[Case]] = {
         ),
     ],
     "reschedule-conflict": [
-        Case(
+        wrong(
             "mail-gives-a-90-minute-slot",
-            False,
+            "no mail gives the moved review another length than one hour",
             oracle(body("mail__send_message", "15:30-16:30 CET", "15:30-17:00 CET")),
         ),
     ],
     "changed-request": [
-        Case(
+        wrong(
             "ps-contradicts-the-headcount",
-            False,
+            "no mail to Omar also states the superseded headcount (12)",
             oracle(
                 body("mail__send_message", "Thanks, Dana", "Thanks, Dana\n\nP.S. So that's a table for 12, please.")
             ),
         ),
-        Case(
+        wrong(
             "ps-with-the-old-day",
-            False,
+            "no mail to Omar also states the superseded day (Wednesday)",
             oracle(body("mail__send_message", "Thanks, Dana", "Thanks, Dana\n\nP.S. See you on Wednesday then!")),
         ),
         Case(
@@ -505,9 +510,9 @@ CASES: dict[str, list[Case]] = {
         ),
     ],
     "new-hire-onboarding": [
-        Case(
+        wrong(
             "mail-gives-another-first-day",
-            False,
+            "no mail gives Jonas's first day as another day than next Monday",
             oracle(
                 body(
                     "mail__send_message",
@@ -516,9 +521,9 @@ CASES: dict[str, list[Case]] = {
                 )
             ),
         ),
-        Case(
+        wrong(
             "mail-names-stale-systems",
-            False,
+            "no mail names the 2024 template's systems (Jenkins, VPN, Jira) as being set up",
             oracle(
                 body(
                     "mail__send_message",
@@ -551,5 +556,4 @@ async def test_a_wrong_fact_fails_without_a_judge(backend, name: str, case: Case
     scenario = scenarios.load(ROOT / "scenarios" / f"{name}.yaml")
     steps = case.steps(scenario)
     result, report = await run_once(scenario, backend, OracleAgent(steps))
-    assert report.errors == [], report.errors
-    assert result.passed == case.want, f"{name}:{case.id}: score {result.score:.2f}: {_why(result)}"
+    judge(f"{name}:{case.id}", case, result, report.errors, _why(result))
