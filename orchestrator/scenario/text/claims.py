@@ -27,7 +27,7 @@ HEDGE = re.compile(
     r"may\s+(?:be|slip|change|move|shift|still|not|need|end\s+up)|"
     r"aim(?:s|ed|ing)?\s+(?:for|at|to)|targeting|tentative(?:ly)?|(?<!un)likely|guess|"
     r"not\s+sure|unsure|unclear|uncertain|ideally|pencil(?:l?ed)?\s+(?:in|for)|fingers\s+crossed|realistically|"
-    r"propos(?:e|ing)|suggest(?:ing)?|provisional(?:ly)?|tentative|in\s+principle|should\s+be|ish)\b",
+    r"propos(?:e|ing)|suggest(?:ing)?|provisional(?:ly)?|tentative|in\s+principle|should\s+be|ish|thinks|believes)\b",
     re.I,
 )
 CONDITION = re.compile(
@@ -134,6 +134,40 @@ NOTHING_FINAL = re.compile(
 )
 
 
+DEADLINE = re.compile(
+    r"\b(?:by|due|no\s+later\s+than|deadline|reply|respond|pick|vote)\b[^.;\n]{0,30}?(?:\d|"
+    + WEEKDAY
+    + r"|today|tomorrow|tonight|end\s+of)",
+    re.I,
+)
+
+
+def _nothing_final(text: str, spans: list[tuple[int, int]]) -> str | None:
+    """`text` as a "nothing is final" sentence leaves it, or None when it has none. Said beside values of its own
+    ("probably Thursday 3pm, nothing is final yet"), it takes back its sentence; said alone ("Nothing is final
+    yet."), the whole text, but for the clauses that set a deadline ("pick one by Friday 11 September")."""
+    finals = [(a, b) for a, b in spans if NOTHING_FINAL.search(text[a:b])]
+    if not finals:
+        return None
+    out = text
+    alone = False
+    for a, b in finals:
+        m = NOTHING_FINAL.search(text, a, b)
+        said = _blank(text, m.start(), m.end())  # type: ignore[union-attr]  # found just above
+        rest = " ".join(said[x:y] for x, y in clauses(text, a, b) if not DEADLINE.search(text, x, y))
+        if _has_value(re.sub(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b", " ", rest, flags=re.I)):
+            out = _blank(out, a, b)
+        else:
+            alone = True
+    if not alone:
+        return out
+    kept = [(x, y) for a, b in spans for x, y in clauses(text, a, b) if DEADLINE.search(text, x, y)]
+    out = _blank(out, 0, len(text))
+    for x, y in kept:
+        out = out[:x] + text[x:y] + out[y:]
+    return out
+
+
 ESTIMATE = re.compile(
     r"(?:\b(?:about|around|roughly|approximately|approx\.?|circa|ca\.|up\s+to|"
     r"nearly|almost|estimated|est\.|indicative(?:ly)?|ballpark|some)|~|±)"
@@ -216,8 +250,8 @@ def asserted(text: str, kind: str = "any") -> str:
     out = text
     spans = sentences(text)
     reading = {"time", "date", "amount", "count"} if kind == "any" else {kind}
-    if any(NOTHING_FINAL.search(text[a:b]) for a, b in spans):
-        return _blank(out, 0, len(text))
+    if reading != {"count"} and (final := _nothing_final(text, spans)) is not None:
+        out = final  # "Nothing is final yet.": the plan's values are not asserted (its counts and deadlines are)
     if reading & {"count", "amount"}:
         for m in ESTIMATE.finditer(text):
             out = _blank(out, m.start(), m.end())

@@ -13,10 +13,10 @@ from zoneinfo import ZoneInfo
 
 from orchestrator.scenario.text.clean import inside, per_text
 from orchestrator.scenario.text.dates import DateMention, find_dates
-from orchestrator.scenario.text.parse import WEEKDAY, WEEKDAYS, read, sentences
+from orchestrator.scenario.text.parse import MONTH, WEEKDAY, WEEKDAYS, read, sentences
 from orchestrator.scenario.text.roles import TRAVEL, date_role, plays, set_aside, travel_leg
 from orchestrator.scenario.text.times import TimeMention, find_times
-from orchestrator.scenario.text.zones import as_tzinfo
+from orchestrator.scenario.text.zones import as_tzinfo, place_zone
 
 
 @per_text
@@ -109,6 +109,60 @@ def restated(
     return restates(text, before, mentions[index], local, anchor, wanted)
 
 
+ITEM = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,2}[.)])[ \t]+")
+LABEL = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,2}[.)])?[ \t]*(?P<label>[^\W\d][^:\n|]{0,40}?)[ \t]*:[ \t]")
+CHOICE = re.compile(r"\b(?:option|alternative|choice|backup|fallback|proposal|slot|plan)s?\b", re.I)
+
+
+def entry(text: str, mention: TimeMention) -> tuple[int, str | None] | None:
+    """The entry of a list, a labelled line or a table cell that holds a time, as (where it starts, its label):
+    "- **Lunch:** 12:30", "Departs: 11:05" (a table's cell after its header); None for a time in running prose."""
+    line = text.rfind("\n", 0, mention.start) + 1
+    cell = text.rfind(" | ", line, mention.start)
+    start = cell + 3 if cell >= 0 else line
+    head = text[start : mention.start]
+    label = LABEL.match(head)
+    if label is not None:
+        return start, " ".join(label["label"].lower().split())
+    if cell >= 0 or ITEM.match(head) or " | " in text[mention.end : text.find("\n", mention.end) % (len(text) + 1)]:
+        words = re.sub(
+            r"\b(?:" + WEEKDAY + "|" + MONTH + r"|on|at|the|from|of|today|tomorrow)\b|[\W\d_]+", " ", head, flags=re.I
+        )
+        return start, " ".join(words.lower().split()) or None  # "- Declared 09:14 UTC"; "- Thu 4 Jun, 10:00": none
+    return None
+
+
+def apart(text: str, mention: TimeMention, holding: list[TimeMention], wanted: datetime) -> bool:
+    """A time in another entry of a list or table than every stated time, under another label ("- Arrive: 9:00"
+    and "- Lunch: 12:30", "Departs: 11:05 PDT | Arrives: 14:35 JST"; a timeline's steps): the time of something
+    else. Entries that are options ("Option A: ...", "- Thu 10:00"), or labelled by a place, compete; so does a time
+    in another zone within two hours of the stated time there (a conversion, right or wrong)."""
+    if not holding:
+        return False
+    if mention.zone is not None:
+        there = as_tzinfo(mention.zone)
+        if not any(
+            h.zone is not None and as_tzinfo(h.zone).utcoffset(wanted) == there.utcoffset(wanted) for h in holding
+        ):
+            clock = wanted.astimezone(there)
+            at = clock.hour * 60 + clock.minute
+            if any(
+                min((t.hour * 60 + t.minute - at) % 1440, (at - t.hour * 60 - t.minute) % 1440) <= 120
+                for t in mention.times
+            ):
+                return False
+    mine = entry(text, mention)
+    if mine is None or mine[1] is None or CHOICE.search(mine[1]) or place_zone(mine[1]) is not None:
+        return False
+    for other in holding:
+        theirs = entry(text, other)
+        if theirs is None or theirs[0] == mine[0] or theirs[1] is None:
+            return False
+        if theirs[1] == mine[1] or CHOICE.search(theirs[1]):
+            return False
+    return True
+
+
 def check_time(
     text: str, wanted: datetime, zone: str, now: datetime, also: Iterable[datetime] = (), day: bool = False
 ) -> TimeVerdict:
@@ -150,9 +204,10 @@ def check_time(
         return False
 
     dateless = all(m.dates is None for m in mentions) and not _dates(text, today)
+    holding = [m for m, ok in zip(mentions, stated, strict=True) if ok]
     conflicts = []
     for index, mention in enumerate(mentions):
-        if stated[index] or mention.set_aside or mention.range_end:
+        if stated[index] or mention.set_aside or mention.range_end or mention.bound:
             continue
         if any(says(mention, other) for other in expected):
             continue
@@ -160,6 +215,8 @@ def check_time(
             continue
         if mention.zone is None and FOR_YOU.match(text, mention.end):
             continue  # "Anil, that's 12:30 for you": in a zone this reader does not know, read for them (told)
+        if apart(text, mention, holding, wanted):
+            continue  # "- Arrive: 9:00 am" and "- Lunch: 12:30": the times of a day's steps
         if mention.own_date:
             about = any(o.date() == wanted.date() for o in instants(mention, local, wanted.date()))
             if not about and mention.zone is not None and mention.dates:  # the day as written in its own zone:
@@ -221,11 +278,37 @@ def states_end(text: str, wanted: datetime, end: datetime, zone: str, now: datet
         zoned = second if second.zone is not None else replace(second, zone=first.zone)
         dated = zoned if zoned.dates is not None else replace(zoned, dates=[wanted.date()])
         ends.append(end in instants(dated, local, end.date()) or end in instants(dated, local, wanted.date()))
-    if ends:
-        return all(ends)
-    lengths = [_minutes(m) for m in DURATION.finditer(text)]
-    lengths = [n for n in lengths if n is not None and 0 < n <= 24 * 60]
-    return bool(lengths) and (end - wanted).total_seconds() / 60 in lengths
+    clocks = [(t.start, t.end) for t in mentions]
+    found = [m for m in DURATION.finditer(text) if not any(a < m.end() and m.start() < b for a, b in clocks)]
+    lengths = [n for n in map(_minutes, found) if n is not None and 0 < n <= 24 * 60]
+    length = (end - wanted).total_seconds() / 60
+    if ends:  # "13:00-16:00 ... two hours": a length said of the slot besides its range must agree with it
+        said = [_minutes(m) for m in found if _of_slot(text, m, mentions)]
+        return all(ends) and (not said or length in said)
+    return bool(lengths) and length in lengths
+
+
+LENGTH_ASIDE_BEFORE = re.compile(
+    r"(?:\b(?:within|every|each|about|around|roughly|over|per|after|before)|[~≈])\s*$", re.I
+)
+LENGTH_ASIDE_AFTER = re.compile(
+    r"^\s*(?:ahead|before|after|earlier|later|early|late|prior|beforehand|notice|of\s+\w+|break|buffer|each|"
+    r"per|a\s+(?:day|week)|long(?:er)?\s+than)\b",
+    re.I,
+)
+
+
+def _of_slot(text: str, m: re.Match[str], mentions: tuple[TimeMention, ...]) -> bool:
+    """A length said of the slot: in the sentence of its range, or in a sentence of no times of its own ("Length:
+    two hours"); not a length of something else ("30 min ahead", "within 24 hours", "an hour after", "~45 min")."""
+    if LENGTH_ASIDE_BEFORE.search(text[max(0, m.start() - 12) : m.start()]) or LENGTH_ASIDE_AFTER.match(
+        text[m.end() : m.end() + 20]
+    ):
+        return False
+    here = next(((a, b) for a, b in sentences(text) if a <= m.start() < b), (m.start(), m.end()))
+    return any(here[0] <= t.start < here[1] for t in mentions if t.range_end) or not any(
+        here[0] <= t.start < here[1] for t in mentions
+    )
 
 
 def check_date(

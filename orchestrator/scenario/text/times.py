@@ -46,6 +46,7 @@ class TimeMention:
     own_date: bool = False  # its date is written in its own sentence (not carried over from an earlier one)
     other: bool = False  # said of something else (someone's availability, when a page was sent): set aside when
     # the text states another time
+    bound: bool = False  # a bound ("not before 15:00", "anything after 16:00"): it competes with no stated time
 
 
 AMPM = r"(?P<ampm>[ap]\.?\s?m\.?(?![a-z]))"
@@ -66,7 +67,7 @@ NUMBER_WORDS = {
 _HOUR_WORD = r"(?P<{}>\d{{1,2}}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 # "half past two", "quarter to four", "quarter past 10", "ten o'clock", with am/pm or a part of the day
 CLOCK_WORDS = re.compile(
-    r"\b(?:(?P<part>half|quarter)\s+(?P<rel>past|to)\s+"
+    r"\b(?:(?P<part>half|quarter|five|ten|twenty(?:[- ]five)?)\s+(?P<rel>past|to)\s+"
     + _HOUR_WORD.format("h")
     + r"|"
     + _HOUR_WORD.format("h2")
@@ -87,7 +88,7 @@ TIME_CUE_BEFORE = re.compile(
 # A bare hour is a time after a cue and before the end of a clause or a word of time: "at 4.", "by 10 tomorrow"
 BARE_CUE = re.compile(r"\b(?:at|until|till|around|by|after|before)\s+$", re.I)
 BARE_END = re.compile(
-    r"^(?:\s*(?:[.!?;)]|,\s|$)|\s+(?:sharp|then|latest|at\s+the\s+latest|tomorrow|today|tonight|"
+    r"^(?:[ \t]*(?:[.!?;)\n]|,\s|$)|\s+(?:sharp|then|latest|at\s+the\s+latest|tomorrow|today|tonight|"
     r"on\s+(?:mon|tue|wed|thu|fri|sat|sun)|(?:in\s+the\s+)?(?P<day>morning|afternoon|evening)|at\s+night)\b)",
     re.I,
 )
@@ -101,8 +102,29 @@ MILITARY = re.compile(r"(?<![\w.:/,€$£¥])(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d)\
 DOTTED_RANGE = re.compile(r"\s*(?:-|–|—|to)\s*\d{1,2}[.:][0-5]\d(?![\d.])")
 TIME_CUE_AFTER = re.compile(r"^\s*(?:h\b|uhr\b|hrs\b|o'clock\b)", re.I)
 CURRENCY_AFTER = re.compile(r"^\s*(?:[€$£¥%]|(?-i:[A-Z]{3})\b|euros?\b|dollars?\b|pounds?\b)", re.I)
-RANGE_START = re.compile(r"[ \t]*(?:-|–|—|to|until|till|and)[ \t]*\d{1,2}(?::[0-5]\d|\s?[ap]\.?\s?m\.?(?![a-z]))", re.I)
-RANGE_JOIN = re.compile(r"^\s*(?:-|–|—|to|until|till|and)\s*$", re.I)
+RANGE_START = re.compile(
+    r"[ \t]*(?:-|–|—|to|until|till|til|and)[ \t]*\d{1,2}(?::[0-5]\d|\s?[ap]\.?\s?m\.?(?![a-z]))|"
+    r"[ \t]*(?:until|till|til|to|-|–)[ \t]*(?:half|quarter)\b",
+    re.I,
+)
+RANGE_JOIN = re.compile(r"^\s*(?:-|–|—|to|until|till|til|and)\s*$", re.I)
+# A range of bare hours: "between 7 and 9 in the morning", "10 til 12", "entre 9 et 11", "von 9 bis 12"
+RANGE_OPEN = r"(?:between|from|entre|de|von|zwischen|dalle|tra|van)"
+RANGE_WORDS = r"(?:-|–|—|to|until|till|til|and|et|e|y|und|bis|à|a|alle|tot)"
+BARE_RANGE_START = re.compile(
+    r"[ \t]*(?:(?:until|till|til)[ \t]*|(?<=\d)[ \t]*(?:-|–)[ \t]*(?=\d{1,2}[ \t]*(?:in\s+the|uhr|h\b)))"
+    r"(?P<b>\d{1,2})(?![\d:.,]\d)",
+    re.I,
+)
+OPENED_RANGE_START = re.compile(r"[ \t]*" + RANGE_WORDS + r"[ \t]*(?P<b>\d{1,2})(?![\d:.,]\d)", re.I)
+BARE_RANGE_END = re.compile(
+    r"(?:\b" + RANGE_OPEN + r"\s+\d{1,2}h?[ \t]*" + RANGE_WORDS + r"|\d{1,2}h?[ \t]*(?:until|till|til))[ \t]*$", re.I
+)
+RANGE_TAIL = re.compile(
+    r"^(?:[ \t]*(?:[.!?;:,)\n]|$)|[ \t]*(?:h\b|uhr\b|hrs?\b|o'clock|[ap]\.?m\b)|"
+    r"\s+(?:in|at|on|for|with|today|tomorrow|tonight|sharp|then|local|your|our|(?-i:[A-Z]{2,5})\b)\b)",
+    re.I,
+)
 
 
 # A time the text sets aside ("instead of 09:30", "can't make 10:00", "moved from Tuesday 10:00 to ...", "10:00
@@ -147,7 +169,9 @@ SET_ASIDE_AFTER = re.compile(
     r"^\s*(?:(?:slot|meeting|call|one)\s+)?(?:(?:is|has\s+been)\s+(?:out|off|cancell?ed|no\s+good|not\s+possible|"
     r"too\s+(?:early|late))\b|(?:[\w ]{0,30}?\s)?is\s+now\s+(?:at\s+|a\s+)?(?=\d)|"
     r"(?:(?:does|do|did|will)\s+not|(?:does|do|did)n(?:'|’)?t|won(?:'|’)t|no\s+longer|can(?:'|’)?t|cannot)\s+"
-    r"(?:works?|suits?|fits?|happens?|be)\b)",
+    r"(?:works?|suits?|fits?|happens?|be)\b|"
+    r"(?:[\w'’ ]{0,30}?\s)?(?:(?:is|was|were|are)\s+(?:already\s+)?(?:taken|gone|full|unavailable|not\s+(?:available|free|"
+    r"possible|an\s+option))|(?:is|was|were|are)n(?:'|’)?t\s+(?:available|free|possible|an\s+option))\b)",
     re.I,
 )
 # A time of something else than the fact: someone's availability ("Lee is free until 16:30"), when something was
@@ -157,6 +181,8 @@ OTHER_BEFORE = re.compile(
     r"\b(?:free|available|busy|blocked|booked\s+up|tied\s+up|offline|unavailable|away|out\s+of\s+office|"
     r"in\s+(?:a\s+)?meetings?|on\s+a\s+(?:call|flight|plane)|(?:only\s+)?free\s+(?:from|after|before|until)|"
     r"noticed|sent|replied|received|back\s+online|roughly|approximately|give\s+or\s+take|"
+    r"(?:you|they|he|she|we)\s+(?:had\s+)?(?:originally\s+)?(?:said|suggested|asked\s+for|proposed|wanted|requested|"
+    r"preferred|mentioned)|"
     r"(?:his|her|their|my)\s+(?:day|morning|afternoon|evening)\s+(?:starts|ends)|"
     r"(?:has|have|got)\s+(?:a|an|another|his|her|their)\s+(?:[\w-]+\s+){0,3}?(?:call|meeting|appointment|session|"
     r"commitment|conflict|clash|flight|train|interview))\b[^.!?\n\d;]{0,25}$",
@@ -168,6 +194,12 @@ OTHER_AFTER = re.compile(
     r"released|freed\s+up|gone)\b)",
     re.I,
 )
+BOUND_BEFORE = re.compile(r"\b(?:before|after|earlier\s+than|later\s+than|not\s+until)\s+$", re.I)
+"""A time as a bound ("can't do anything before 15", "any time after 16:00"): not the time of the thing."""
+END_BEFORE = re.compile(
+    r"\b(?:finish(?:es|ing)?|ending|wrap(?:s|ping)?\s+up|closing)(?:\s+(?:at|by|around))?\s+$", re.I
+)
+"""The end of a slot said apart from its start ("13:00 for four hours, finishing 17:30")."""
 OLD_LABEL = re.compile(
     r"\b(?:old|previous|original|former|earlier|cancell?ed)\s+(?:time|slot|start|date|meeting|booking)s?\s*[:=]\s*$",
     re.I,
@@ -323,10 +355,11 @@ def _hours(text: str, m: re.Match[str], date_ends: list[int]) -> list[int] | Non
         # a bare number starts a range when a time follows: "2-2:45pm", "from 2 to 3 pm", "14-15:00"; or it
         # is an hour said with its cue: "at 4.", "by 10 tomorrow", "at 7 in the evening"
         bare = BARE_END.match(text[m.end() : m.end() + 40])
-        if bare and BARE_CUE.search(before) and not AMOUNT_BY.search(before) and 1 <= hour <= 23:
+        ranged = _bare_range(text, m)
+        if bare and (BARE_CUE.search(before) or ranged) and not AMOUNT_BY.search(before) and 1 <= hour <= 23:
             if bare["day"] and hour < 12:
                 return [hour] if bare["day"].lower() == "morning" else [hour + 12]
-        elif not RANGE_START.match(text, m.end()) or hour > 23:
+        elif not (RANGE_START.match(text, m.end()) or ranged) or hour > 23:
             return None
     if ampm:
         if not 1 <= hour <= 12:
@@ -337,6 +370,24 @@ def _hours(text: str, m: re.Match[str], date_ends: list[int]) -> list[int] | Non
     if 1 <= hour <= 11 and not m["h"].startswith("0") and not m["hsep"]:
         return [hour, hour + 12]  # "3:30": morning or afternoon
     return [hour]
+
+
+def _bare_range(text: str, m: re.Match[str]) -> bool:
+    """A bare hour that starts or ends a range of hours: "10 til 12", "between 7 and 9 in the morning", "entre 9 et
+    11h" (not "between 12 and 14 people": a range of hours ends the clause, or a word of time or place follows)."""
+    if not 0 <= int(m["h"]) <= 24:
+        return False
+    start = BARE_RANGE_START.match(text, m.end())
+    if start is None and re.search(r"\b" + RANGE_OPEN + r"\s+$", text[max(0, m.start() - 12) : m.start()], re.I):
+        start = OPENED_RANGE_START.match(text, m.end())
+    if start is not None and int(start["b"]) <= 24:
+        tail = text[start.end() : start.end() + 40]
+        return RANGE_TAIL.match(tail) is not None or TIME_CUE_AFTER.match(tail) is not None
+    if start is None and RANGE_START.match(text, m.end()):
+        return False
+    return bool(BARE_RANGE_END.search(text[max(0, m.start() - 30) : m.start()])) and (
+        RANGE_TAIL.match(text[m.end() : m.end() + 40]) is not None
+    )
 
 
 def _amount_after(after: str) -> bool:
@@ -360,7 +411,7 @@ def _word_times(text: str, spans: list[tuple[int, int]], taken: list[tuple[int, 
             hour = 0 if m["word"].lower() == "midnight" else 12
             found.append(TimeMention(m.start(), end, text[m.start() : end], [time(hour, 0)], zone))
     for m in HALF_HOUR.finditer(text):  # British "half seven": half past seven
-        hour = NUMBER_WORDS[m["h"].lower()]
+        hour = NUMBER_WORDS.get(m["h"].lower()) or int(m["h"])
         if not _free(*m.span(), spans, taken):
             continue
         zone, end = _zone_after(text, m.end())
@@ -372,7 +423,11 @@ def _word_times(text: str, spans: list[tuple[int, int]], taken: list[tuple[int, 
         hour = NUMBER_WORDS.get(written) or int(written)
         if not _free(*m.span(), spans, taken) or not 1 <= hour <= 23:
             continue
-        minute = {"half": 30, "quarter": 15}.get((m["part"] or "").lower(), 0)
+        part = re.sub(r"[- ]+", " ", (m["part"] or "").lower())
+        minute = {"half": 30, "quarter": 15, "five": 5, "ten": 10, "twenty": 20, "twenty five": 25}.get(part, 0)
+        if part not in ("", "half", "quarter") and (m["rel"] or "").lower() == "to" and not m["ampm"] and not m["day"]:
+            if RANGE_TAIL.match(text[m.end() : m.end() + 40]) is None:
+                continue  # "ten to twelve people": a range of numbers, not 11:50
         if (m["rel"] or "").lower() == "to":
             hour, minute = (hour - 1) or 12, 60 - minute
         zone, end = _zone_after(text, m.end())
@@ -383,8 +438,8 @@ def _word_times(text: str, spans: list[tuple[int, int]], taken: list[tuple[int, 
 
 
 HALF_HOUR = re.compile(
-    r"\bhalf\s+(?P<h>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
-    r"(?!\s+(?:past|to|of|hours?|days?|weeks?|months?|years?|people|percent)\b)(?:\s?"
+    r"\bhalf\s+(?P<h>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|1[0-2]|[1-9])\b(?![:.,]\d)"
+    r"(?!\s*(?:past|to|of|the|an?|hours?|hrs?|days?|weeks?|months?|years?|people|percent|%|x)\b)(?:\s?"
     + AMPM
     + r"|\s+(?:in\s+the\s+)?(?P<day>morning|afternoon|evening|at\s+night))?",
     re.I,
@@ -465,6 +520,10 @@ def _set_aside(text: str, mentions: list[TimeMention]) -> None:
             mention.set_aside = True
         elif OTHER_BEFORE.search(before):
             mention.other = True  # "Lee is free until 16:30": not a competing time when another one is stated
+        elif BOUND_BEFORE.search(before):
+            mention.bound = True
+        elif index and END_BEFORE.search(before) and mentions[index - 1].sentence == mention.sentence:
+            mention.range_end = True  # "13:00 for four hours, finishing 17:30": the end of the slot it starts
         elif " | " in text[mention.sentence[0] : mention.sentence[1]] and STRUCK_ROW.search(
             text[mention.sentence[0] : mention.sentence[1]]
         ):
@@ -503,7 +562,7 @@ def _join_ranges(text: str, mentions: list[TimeMention]) -> None:
         aside = re.fullmatch(
             r"\s*[(,]\s*(?:until|till|to|ending(?:\s+at)?|ends?\s+at|finishing(?:\s+at)?)\s*", gap, re.I
         )
-        if not (arrow or aside or re.fullmatch(r"\s*(?:-|–|—|to|until|till|and)\s*", gap, re.I)):
+        if not (arrow or aside or re.fullmatch(r"\s*" + RANGE_WORDS + r"\s*", gap, re.I)):
             continue  # "3pm AEDT (until 4pm)" and "10:00, ending at 11:00" end a range too
         if first.moved and (arrow or re.fullmatch(r"\s*to\s*", gap, re.I)):
             second.set_aside = False  # "from 10:00 to 14:00": 14:00 is the new time

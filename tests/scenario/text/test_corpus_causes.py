@@ -116,3 +116,56 @@ def test_both_ends_of_a_range_of_iso_dates() -> None:
     text = "Dates: 2026-03-03 arrive, 2026-03-04-2026-03-05 offsite at Factory Berlin, back 2026-03-06."
     assert holds(text, {"mentions_date": {"date": "2026-03-05", "claimed": True}}, CTX)
     assert holds(text, {"mentions_date": {"date": "2026-03-04", "claimed": True}}, CTX)
+
+
+def test_the_steps_of_a_day_are_not_competing_times() -> None:
+    day = (
+        "Your day one:\n\n- **Arrive:** Thursday 5 March, 15:30 at reception\n- **Orientation:** Thu 5 March 16:30\n"
+        "- **Lunch:** with your team at 12:30"
+    )
+    assert holds(day, CLAIMED, CTX)
+    table = "| Leg | Departs | Arrives |\n|---|---|---|\n| Out | Thu 5 Mar, 15:30 CET | Thu 5 Mar, 18:45 GMT |"
+    assert holds(table, CLAIMED, CTX)
+    incident = "- Declared 15:30 CET; bridge is open.\n- Suspected cause: the 14:50 CET config push.\n- Next update: 17:00 CET."
+    assert holds(incident, CLAIMED, CTX)
+    # options listed without a label of their own compete; so do entries named as options
+    assert not holds("Options:\n- Thu 5 Mar, 10:00\n- Thu 5 Mar, 15:30\n- Fri 6 Mar, 09:30", CLAIMED, CTX)
+    assert not holds("- Option A: Thu 5 Mar, 15:30\n- Option B: Thu 5 Mar, 17:00", CLAIMED, CTX)
+    # a conversion in its own entry, wrong by an hour, still competes
+    assert not holds("- Review: Thursday 5 March, 15:30 CET\n- Dan: Thu 5 March, 10:30 EST", CLAIMED, CTX)
+
+
+def test_a_slot_s_length_must_agree_with_its_range() -> None:
+    slot = {"mentions_time": {"at": AT, "end": "2026-03-05T17:30:00+01:00", "claimed": True}}
+    assert holds("Workshop: Thursday 5 March, 15:30–17:30. Driver calls 30 min ahead.", slot, CTX)
+    assert not holds("Workshop: Thursday 5 March, 15:30–17:30\nLength: one hour", slot, CTX)
+    assert not holds("Workshop: Thursday 5 March, 15:30 for one hour, finishing 17:30.", slot, CTX)
+    # the end said apart ("finishing 17:30") is no competing start
+    assert holds("Workshop: Thursday 5 March, 15:30 for two hours, finishing 17:30.", slot, CTX)
+    assert holds("Workshop: Thursday 5 March, 15:30 for two hours, finishing 17:30.", CLAIMED, CTX)
+
+
+def test_times_said_of_other_things_do_not_compete() -> None:
+    for text in (
+        "Call moved to 15:30 on Thursday 5 March — 14:00 was taken.",
+        "Pickup Thursday 5 March, 15:30 (the 14:00 you asked for wasn't available).",
+        "Thursday 5 March we leave at 15:30 (I know you said 14:00 suits you better).",
+        "Moved the call to Thursday 5 March 15:30; Sami can't do anything before 15.",
+    ):
+        assert holds(text, CLAIMED, CTX), text
+
+
+def test_nothing_final_takes_back_the_plan_not_its_counts_deadlines_or_other_sentences() -> None:
+    count = {"mentions_count": {"n": 40, "of": "chairs", "claimed": True}}
+    text = "Supplier call: probably Thursday 5 March 15:30, nothing is final yet.\nOrder of 40 chairs ships Friday 6 March."
+    assert holds(text, {"mentions_date": {"date": "2026-03-06", "claimed": True}}, CTX)
+    assert holds(text, count, CTX)
+    assert not holds(text, CLAIMED, CTX)
+    options = (
+        "| Slot | Seats |\n|---|---|\n| Thu 5 Mar 15:30 | 40 chairs |\n| Fri 6 Mar 10:00 | 40 chairs |\n\n"
+        "Nothing is booked yet: pick one by Wednesday 4 March."
+    )
+    assert not holds(options, CLAIMED, CTX)
+    assert holds(options, count, CTX)
+    assert holds(options, {"mentions_date": {"date": "2026-03-04", "role": "deadline", "claimed": True}}, CTX)
+    assert not holds("Nothing is final yet, but we are leaning to Thursday 5 March, 15:30.", CLAIMED, CTX)
