@@ -78,6 +78,16 @@ WorkersOption = Annotated[
     ),
 ]
 
+RecordsOption = Annotated[
+    str,
+    typer.Option(
+        "--records",
+        help="What each episode writes: sealed (its folder: results.json sealed over trace.jsonl; the default) or "
+        "minimal (no file per episode, for training: verdicts in memory, the run's summaries still written; not "
+        "with --resume, cmd: agents or --backend ray).",
+    ),
+]
+
 ScenariosArgument = Annotated[
     list[Path] | None,
     typer.Argument(
@@ -108,6 +118,7 @@ def run_command(
     repeat: RepeatOption = 1,
     parallel: ParallelOption = 1,
     workers: WorkersOption = None,
+    records: RecordsOption = "sealed",
     tags: TagsOption = None,
     family: FamilyOption = None,
     split: SplitOption = None,
@@ -160,6 +171,7 @@ def run_command(
     refuse_cmd_on_ray(backend, agent)
     if resume and out is None:
         raise fail_usage("--resume continues the run in --out DIR: give the folder of the run to resume")
+    refuse_records(records, agent, backend, resume)
     settings = RunSettings(agent=agent, judge=judge_or_exit(judge), **{name: given[name] for name in SETTINGS_GIVEN})
     agent_maker = partial(
         agent_factory, agent, isolation, agent_env or [], model_options(given), **{k: given[k] for k in AGENT_GIVEN}
@@ -175,7 +187,7 @@ def run_command(
 
 
 SETTINGS_GIVEN = tuple(
-    "out seed timeout repeat parallel backend as_json address noise fail_fast fail_on_error resume workers".split()
+    "out seed timeout repeat parallel backend as_json address noise fail_fast fail_on_error resume workers records".split()
 )
 """The options of `run_command` its `RunSettings` takes as they are given."""
 AGENT_GIVEN = ("price", "max_concurrent_requests")
@@ -187,6 +199,22 @@ MODEL_GIVEN = {
     "request_timeout_s": "request_timeout",
 }
 """`ModelOptions`' fields, each from the option of `run_command` it is given by."""
+
+
+def refuse_records(records: str, agent: str, backend: str, resume: bool) -> None:
+    """A usage error for a `--records` value that is not one, or minimal records where episodes must write files."""
+    from orchestrator.run.runner import MINIMAL, RECORDS
+
+    if records not in RECORDS:
+        raise fail_usage(f"--records must be one of {', '.join(RECORDS)}, got {records!r}")
+    if records != MINIMAL:
+        return
+    if resume:
+        raise fail_usage("--records minimal keeps no episode records: there is nothing for --resume to keep")
+    if agent.startswith("cmd:"):
+        raise fail_usage("--records minimal: a cmd: agent's episode writes its log and MCP config in its folder")
+    if backend == "ray":
+        raise fail_usage("--records minimal: --backend ray writes each episode's folder on its worker")
 
 
 def model_options(given: dict[str, Any]) -> Any:
@@ -216,6 +244,8 @@ class RunSettings:
     resume: bool = False
     workers: int | None = None
     """Worker processes for in-process episodes (`orchestrator.run.pool`): None for one per core, 1 for none."""
+    records: str = "sealed"
+    """What each episode writes (`orchestrator.run.runner.RECORDS`)."""
     fresh: dict[str, Any] | None = None
     """A run of fresh draws: what its summary keeps of the draw (`orchestrator.run.fresh.Drawn.record`)."""
 
@@ -233,6 +263,7 @@ class RunSettings:
             fail_fast=self.fail_fast,
             fail_on_error=self.fail_on_error,
             resume=self.resume,
+            records=self.records,
             agent=self.agent,
             fresh=self.fresh,
         )

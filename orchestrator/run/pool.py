@@ -52,7 +52,7 @@ from orchestrator.backends.base import AppEndpoint, Backend, BackendError
 from orchestrator.episode.collector import RUN_GC_THRESHOLD
 from orchestrator.record import write_episode
 from orchestrator.run.recipe import AgentNotPortable, AgentRecipe, recipe_of
-from orchestrator.run.runner import Interrupt, describe_error, failed_result, run_episode
+from orchestrator.run.runner import SEALED, Interrupt, describe_error, failed_result, run_episode
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge, JudgeConfig
 from orchestrator.verify.results import Result
@@ -316,17 +316,19 @@ class EpisodePool(Backend):
         on_stage: Callable[[str], None] = lambda _: None,
         interrupt: Interrupt | None = None,
         judge: Judge | None = None,
+        records: str = SEALED,
     ) -> Result:
-        """`run_episode` on a worker: the same folder, stages and result (see the module docstring)."""
+        """`run_episode` on a worker: the same folder (with `records` minimal, none), stages and result (see the
+        module docstring)."""
         interrupt = interrupt or Interrupt()
         info: dict[str, Any] = {"backend": self.name, "isolation": agent.isolation, "rng_seed": rng_seed}
         try:
             recipe = recipe_of(agent, CMD_STAYS)
         except AgentNotPortable as exc:
-            return _record(folder, failed_result(scenario, "error", str(exc), info))
-        handed = await self._hand(scenario, (recipe, rng_seed, timeout_s, str(folder), judge), on_stage)
+            return _record(folder, failed_result(scenario, "error", str(exc), info), records)
+        handed = await self._hand(scenario, (recipe, rng_seed, timeout_s, str(folder), judge, records), on_stage)
         if isinstance(handed, str):
-            return _record(folder, failed_result(scenario, "error", handed, info))
+            return _record(folder, failed_result(scenario, "error", handed, info), records)
         worker, job_id, job = handed
         with interrupt.guard():
             await job.done.wait()
@@ -336,14 +338,15 @@ class EpisodePool(Backend):
             await job.done.wait()
         if job.result is not None:
             return job.result
-        return _record(folder, failed_result(scenario, "error", job.error or "the worker returned nothing", info))
+        failed = failed_result(scenario, "error", job.error or "the worker returned nothing", info)
+        return _record(folder, failed, records)
 
     async def _hand(
         self, scenario: Scenario, episode: tuple[Any, ...], on_stage: Callable[[str], None]
     ) -> tuple[_Worker, int, _Job] | str:
         """Give an episode to a worker: the worker, the job's id and the job; or why no worker took it. A worker
         found dead on the way (its socket broken) is left for its listener to reap and another one is tried."""
-        recipe, rng_seed, timeout_s, folder, judge = episode
+        recipe, rng_seed, timeout_s, folder, judge, records = episode
         config = judge.config if judge is not None else None
         problem: BaseException | None = None
         for _ in range(2):
@@ -354,7 +357,7 @@ class EpisodePool(Backend):
                 worker = await self._worker(scenario.id)
                 key = await self._scenario_key(worker, scenario)
                 worker.jobs[job_id] = job
-                await worker.send(("run", job_id, (key, recipe, rng_seed, timeout_s, folder, config)))
+                await worker.send(("run", job_id, (key, recipe, rng_seed, timeout_s, folder, config, records)))
                 return worker, job_id, job
             except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError, BackendError) as exc:
                 problem = exc
@@ -374,7 +377,9 @@ async def _ready(backend: Backend, apps: list[str]) -> None:
         await DirectClient(endpoint, "").list_tools()  # type: ignore[arg-type]  # the endpoints of an in-process backend, which DirectClient takes
 
 
-def _record(folder: Path, result: Result) -> Result:
+def _record(folder: Path, result: Result, records: str = SEALED) -> Result:
+    if records != SEALED:
+        return result
     folder.mkdir(parents=True, exist_ok=True)
     write_episode(folder, result, [])
     return result
@@ -473,7 +478,7 @@ async def _serve(sock: socket.socket, share: tuple[int, int], apps: Backend | No
             await stream.send(FRAME.pack(len(data)) + data)
 
     async def episode(job_id: int, backend: Backend, job: tuple[Any, ...]) -> None:
-        key, recipe, rng_seed, timeout_s, folder, config = job
+        key, recipe, rng_seed, timeout_s, folder, config, records = job
         try:
             result = await run_episode(
                 state.scenarios[key],
@@ -485,6 +490,7 @@ async def _serve(sock: socket.socket, share: tuple[int, int], apps: Backend | No
                 on_stage=lambda stage: outgoing.send_nowait(("stage", job_id, stage)),
                 interrupt=state.interrupts[job_id],
                 judge=state.judge(config),
+                records=records,
             )
             outgoing.send_nowait(("done", job_id, result))
         except Exception as exc:  # run_episode records what goes wrong; this is what it could not

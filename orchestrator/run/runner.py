@@ -76,6 +76,12 @@ from orchestrator.verify.judge import Judge
 from orchestrator.verify.results import JournalSummary, Result
 from orchestrator.world.noise import noisy
 
+SEALED, MINIMAL = "sealed", "minimal"
+RECORDS = (SEALED, MINIMAL)
+"""What a run writes per episode (`RunOptions.records`): `sealed`, the episode's folder (results.json sealed over its
+trace.jsonl, see `orchestrator.record`); `minimal`, no file per episode (training: the verdict stays in memory, the
+run's summaries are still written)."""
+
 EpisodeRunner = Callable[..., Awaitable[Result]]
 """What runs one episode and writes its folder: `run_episode`'s signature (`orchestrator.run.ray.run_episode_on_ray`)."""
 
@@ -97,6 +103,8 @@ class RunOptions:
     """Stop the run once this many (1 or more) or this share (below 1) of its episodes errored (`ErrorWatch`)."""
     resume: bool = False
     """Keep the episodes already recorded complete in `out` (not errored, same scenario and seed); run the rest."""
+    records: str = SEALED
+    """What each episode writes (`RECORDS`): its sealed folder, or with `minimal` nothing (its result only)."""
     within_run: bool = False
     """`out` is part of a run started above it (a suite's scenario folder): its records are bound to that run's id
     (`orchestrator.record.bind`), not to one of its own."""
@@ -173,9 +181,11 @@ async def run_episode(
     on_stage: Callable[[str], None] = lambda _: None,
     interrupt: Interrupt | None = None,
     judge: Judge | None = None,
+    records: str = SEALED,
 ) -> Result:
     """Run one episode and write its folder; always returns (and writes) a result, see the module docstring.
-    `judge` answers the scenario's `judge` checks (None: they are unjudged)."""
+    `judge` answers the scenario's `judge` checks (None: they are unjudged); with `records` minimal the folder is
+    neither made nor written (`RECORDS`)."""
     interrupt = interrupt or Interrupt()
     timeout = timeout_s or scenario.limits.timeout_s
     info: dict[str, Any] = {"backend": backend.name, "isolation": agent.isolation, "rng_seed": rng_seed}
@@ -190,7 +200,8 @@ async def run_episode(
     trace: list[dict[str, Any]] = []
     journal: list[dict[str, Any]] | None = None
     error: str | None = None
-    folder.mkdir(parents=True, exist_ok=True)
+    if records == SEALED:
+        folder.mkdir(parents=True, exist_ok=True)
     episode: Episode | None = None
     try:
         on_stage("starting apps")
@@ -238,8 +249,9 @@ async def run_episode(
         result.status = status  # type: ignore[assignment]  # a status name of Result's (the episode's outcome)
         if status == "agent_error":
             result.error = report.agent_error
-    encoded = episode.trace.lines if episode is not None else None
-    write_episode(folder, result, trace, journal if journal is not None else journal_of(trace), encoded)
+    if records == SEALED:
+        encoded = episode.trace.lines if episode is not None else None
+        write_episode(folder, result, trace, journal if journal is not None else journal_of(trace), encoded)
     result._calls = [(float(e.get("latency_ms") or 0.0), answered_with_error(e)) for e in trace if is_call(e)]
     return result
 
@@ -425,6 +437,7 @@ class _Episodes:
                     self.backend,
                     options.seed + index,
                     self.label(),
+                    options.records,
                 )
             else:
                 self.results[index] = await self.run_one(
@@ -437,6 +450,7 @@ class _Episodes:
                     on_stage=lambda stage: on_stage(index, stage),
                     interrupt=interrupt,
                     judge=self.judge,
+                    **({} if options.records == SEALED else {"records": options.records}),
                 )
                 if self.results[index].status in ("error", "agent_error"):
                     on_stage(index, f"error: {self.results[index].status}: {self.results[index].error}")
@@ -455,6 +469,7 @@ class _Episodes:
                 self.backend,
                 self.options.seed + index,
                 self.label(),
+                self.options.records,
             )
             self.watch.stop_if_due(self.results[index], self.interrupt, self.notify)  # as if it had run
 
@@ -526,14 +541,22 @@ def recorded(scenario: Scenario, options: RunOptions, index: int) -> Result | No
 
 
 def not_run(
-    scenario: Scenario, folder: Path, message: str, status: str, backend: Backend, rng_seed: int, agent: str = ""
+    scenario: Scenario,
+    folder: Path,
+    message: str,
+    status: str,
+    backend: Backend,
+    rng_seed: int,
+    agent: str = "",
+    records: str = SEALED,
 ) -> Result:
-    """Record an episode that could not run (a failed result with `status` and `message`) in `folder`, naming the
-    agent it was for (`agent`: its label, as a run's episodes name it), so it counts with that agent's episodes;
-    the result."""
+    """Record an episode that could not run (a failed result with `status` and `message`) in `folder` (unless
+    `records` is minimal), naming the agent it was for (`agent`: its label, as a run's episodes name it), so it
+    counts with that agent's episodes; the result."""
     info: dict[str, Any] = {"backend": backend.name, "rng_seed": rng_seed}
     if agent:
         info["agent"] = AgentReport(agent=agent).as_dict()
     result = failed_result(scenario, status, message, info)
-    write_episode(folder, result, [])
+    if records == SEALED:
+        write_episode(folder, result, [])
     return result

@@ -263,6 +263,7 @@ def _options_of(run: ScenarioRun, options: SuiteOptions, within: int) -> RunOpti
         fail_fast=options.fail_fast,
         fail_on_error=options.fail_on_error,
         resume=options.resume,
+        records=options.records,
         within_run=True,
     )
 
