@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from harness import failures
 
 from orchestrator import scenario as scenarios
 from orchestrator.agents import OracleAgent
@@ -28,13 +29,20 @@ Edit = Callable[[scenarios.Scenario, list[OracleStep]], list[OracleStep]]
 
 @dataclass
 class Alt:
-    """One changed solution of a family's task: `want` is the right verdict."""
+    """One changed solution of a family's task: `want` is the right verdict. A wrong one names in `fails_on` what
+    its verdict must fail on, as `harness.failures` words it: a check's id (a drawn task's descriptions carry its
+    drawn names) or a violation's kind."""
 
     id: str
     family: str
     want: bool
     edit: Edit
     pick: Callable[[scenarios.Scenario], bool] = lambda s: True
+    fails_on: str = ""
+
+    def __post_init__(self) -> None:
+        if self.want == bool(self.fails_on):
+            raise ValueError(f"alternative {self.id!r}: a wrong one (and only a wrong one) names what it fails on")
 
 
 def draw(family: str, tmp_path: Path, pick: Callable[[scenarios.Scenario], bool]) -> scenarios.Scenario:
@@ -194,7 +202,14 @@ def rejects(s: scenarios.Scenario) -> bool:
 
 ALTS = [
     Alt("ask-by-a-new-mail-not-a-reply", "ambiguous", True, reply_as_new_mail, has("mail__reply")),
-    Alt("every-ticket-key-listed", "ambiguous", False, every_key, lambda s: "mentions_code" in str(s.stages)),
+    Alt(
+        "every-ticket-key-listed",
+        "ambiguous",
+        False,
+        every_key,
+        lambda s: "mentions_code" in str(s.stages),
+        fails_on="stages[0].checks[0]",  # the requester is told of the ticket (and of no other)
+    ),
     Alt(
         "customer-update-logged-on-the-ticket",
         "customer-answer",
@@ -209,7 +224,13 @@ ALTS = [
         ],
     ),
     Alt("customer-told-by-a-new-mail", "customer-answer", True, reply_as_new_mail),
-    Alt("fix-date-hedged", "customer-answer", False, hedge_fix_date),
+    Alt(
+        "fix-date-hedged",
+        "customer-answer",
+        False,
+        hedge_fix_date,
+        fails_on="stages[0].checks[0]",  # the customer is told the fix date as a fact
+    ),
     Alt(
         "handover-comment-on-each-reassigned-ticket",
         "offboard",
@@ -223,10 +244,22 @@ ALTS = [
         one_mail_each,
         lambda s: any(x.tool == "mail__send_message" and len(x.args.get("to", [])) > 1 for x in s.oracle),
     ),
-    Alt("guests-told-but-nothing-moved", "reschedule", False, only_the_mail),
+    Alt(
+        "guests-told-but-nothing-moved",
+        "reschedule",
+        False,
+        only_the_mail,
+        fails_on="stages[0].checks[0]",  # the meeting itself now runs at the new time
+    ),
     Alt("overnight-return-flight", "travel", True, overnight_return),
     Alt("return-flight-landing-after-midnight", "travel", True, day_flight_landing_after_midnight),
-    Alt("return-block-into-the-next-evening", "travel", False, return_block_a_day_too_long),
+    Alt(
+        "return-block-into-the-next-evening",
+        "travel",
+        False,
+        return_block_a_day_too_long,
+        fails_on="stages[0].checks[1]",  # the way back is blocked (on its day)
+    ),
     Alt(
         "second-note-to-the-team-with-the-link", "travel", True, itinerary_note_to_the_team, has("docs__share_document")
     ),
@@ -256,6 +289,7 @@ ALTS = [
         False,
         decision_comment("Rejected, over the limit."),
         approves,
+        fails_on="forbidden",  # no comment on the request says it is rejected
     ),
     Alt(
         "cancelled-with-a-comment-that-says-approved",
@@ -263,6 +297,7 @@ ALTS = [
         False,
         decision_comment("Request approved."),
         rejects,
+        fails_on="forbidden",  # no comment on the request says it is approved
     ),
     Alt(
         "done-with-a-comment-in-other-words",
@@ -295,3 +330,5 @@ async def test_alternative(backend, tmp_path: Path, alt: Alt) -> None:
     result, report = await run_once(scenario, backend, OracleAgent(steps))
     assert report.errors == [], report.errors
     assert result.passed == alt.want, f"{scenario.id}: score {result.score:.2f}: {_why(result)}"
+    if alt.fails_on:
+        assert alt.fails_on in failures(result), f"{scenario.id} failed, but not on {alt.fails_on}: {_why(result)}"
