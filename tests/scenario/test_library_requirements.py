@@ -83,6 +83,8 @@ REQUIRED: dict[str, list[str]] = {
         "the notes carry the mockups ticket's key",
         "told the three new ticket keys",
         "no mail gives a launch date",
+        "another item's ticket key",
+        "another owner's ticket key",
     ],
     "new-hire-onboarding": [
         "start date and buddy are filled in",
@@ -428,6 +430,46 @@ CASES: dict[str, list[Case]] = {
         ),
     ],
     "meeting-notes-followup": [
+        wrong(
+            "follow-up-swaps-two-items-keys",
+            "no mail gives an action item another item's ticket key",
+            oracle(
+                body("mail__send_message", "(${mockups.key})", "(KEY)"),
+                body("mail__send_message", "(${flag.key})", "(${mockups.key})"),
+                body("mail__send_message", "(KEY)", "(${flag.key})"),
+            ),
+        ),
+        wrong(
+            "follow-up-swaps-two-owners",
+            "no mail gives an owner another owner's ticket key",
+            oracle(
+                body("mail__send_message", "- Sofia: update", "- Ken: update"),
+                body("mail__send_message", "- Ken: put", "- Sofia: put"),
+            ),
+        ),
+        Case(
+            "follow-up-as-a-table",
+            True,
+            oracle(
+                lambda s, steps: [
+                    x.model_copy(
+                        update={
+                            "args": {
+                                **x.args,
+                                "body": "Hi all, the open items from today's sync:\n\n| Ticket | Item | Owner | Due |\n"
+                                "|---|---|---|---|\n| ${mockups.key} | Payment step mockups with the new error states "
+                                "| Sofia | this Friday |\n| ${flag.key} | New checkout flow behind a feature flag | Ken "
+                                "| Wednesday next week |\n| ${launch.key} | Confirm the launch date with marketing | "
+                                "Marcus | this Thursday |\n\nNotes: ${notes.url}\n\nElena",
+                            }
+                        }
+                    )
+                    if x.tool == "mail__send_message"
+                    else x
+                    for x in steps
+                ]
+            ),
+        ),
         wrong(
             "follow-up-makes-up-a-launch-date",
             "no mail gives a launch date (it is still to be confirmed)",

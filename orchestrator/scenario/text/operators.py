@@ -18,7 +18,7 @@ from orchestrator.scenario.text.leaks import leak_score, section
 from orchestrator.scenario.text.links import check_link
 from orchestrator.scenario.text.parse import read
 from orchestrator.scenario.text.people import check_person
-from orchestrator.scenario.text.phrases import codes_of_shape, mentions_code, says, times_said
+from orchestrator.scenario.text.phrases import code_about, codes_of_shape, mentions_code, says, times_said
 from orchestrator.scenario.text.roles import ROLES
 
 TEXT_OPERATORS = {
@@ -59,7 +59,7 @@ OPTIONS: dict[str, set[str]] = {
     "leaks": {"section", "public", "threshold", "min_shared", "window"},
     "says": {"claimed", "all", "once"},
     "asks": set(),
-    "mentions_code": {"only", "claimed"},
+    "mentions_code": {"only", "claimed", "about"},
     "mentions_count": {"claimed", "of", "approx"},
     "decides": set(),
 }
@@ -180,6 +180,12 @@ def operand_problems(op: str, operand: object) -> list[tuple[tuple[str, ...], st
             isinstance(spec[key], int) and not isinstance(spec[key], bool) and low <= spec[key] <= high  # type: ignore[operator]  # an int: checked first
         ):
             problems.append(((key,), f"expected a whole number from {low} to {high}, found {spec[key]!r}"))
+    if "about" in spec and not (
+        isinstance(spec["about"], list)
+        and spec["about"]
+        and all(isinstance(p, str) and p.strip() for p in spec["about"])
+    ):
+        problems.append((("about",), "expected the words of what the code is for, such as [mockups, error states]"))
     if "section" in spec and not isinstance(spec["section"], str):
         problems.append((("section",), "expected the words of a heading, such as 'Internal notes'"))
     if "public" in spec and not (
@@ -276,6 +282,8 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
         text = asserted(read(text), FACT_KIND.get(op, "any"))
     if op == "says":
         return any(says(read(text), str(w)) for w in (wanted if isinstance(wanted, list) else [wanted]))
+    if op == "mentions_code" and spec.get("about"):  # the code beside what it is for, not another's
+        return code_about(read(text), str(wanted), [str(p) for p in spec["about"]])  # type: ignore[union-attr]  # a validated spec: a list of phrases
     if op == "mentions_code":
         return mentions_code(read(text), str(wanted), bool(spec.get("only", False)), claimed)
     if op == "mentions_count":
