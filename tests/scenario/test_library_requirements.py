@@ -106,6 +106,7 @@ REQUIRED: dict[str, list[str]] = {
         "OPS-41 has a handover comment",
         "30-minute meeting with Jordan on Monday at 10:00",
         "handover doc's link",
+        "another day or time for the handover",
     ],
     "postmortem": [
         "root cause",
@@ -247,8 +248,56 @@ CASES: dict[str, list[Case]] = {
     ],
     "oncall-handover": [
         Case("reference-passes-without-a-judge", True, oracle()),
+        wrong(
+            "mail-gives-tuesday-for-the-handover",
+            "no mail gives Jordan another day or time for the handover than Monday 10:00",
+            oracle(body("mail__send_message", "I've booked Monday 10:00", "I've booked Tuesday 10:00")),
+        ),
+        Case(
+            "mail-gives-the-slot-with-its-end",
+            True,
+            oracle(body("mail__send_message", "I've booked Monday 10:00", "I've booked Monday 10:00-10:30")),
+        ),
+        wrong(
+            "doc-leaves-out-the-vendor-case",
+            "the summary carries each incident's current state (cron suspect, backup quota, vendor case)",
+            oracle(
+                body(
+                    "docs__create_document",
+                    "vendor case 88213 with\n  CloudGate, suspected bad edge node in FRA. Blocked until they replace it.",
+                    "still being looked at.",
+                    field="content",
+                )
+            ),
+        ),
     ],
     "customer-escalation": [
+        wrong(
+            "reply-says-tom-is-not-the-only-one",
+            "forbidden: Tom is not told that other customers are affected (the fixed ways of saying it; any words are "
+            "for the judge)",
+            oracle(
+                body(
+                    "mail__reply",
+                    "Best,\nMira",
+                    "You're not the only one hit by this, for what it's worth.\n\nBest,\nMira",
+                )
+            ),
+        ),
+        wrong(
+            "reply-gives-no-workaround",
+            'the answer names a workaround (the "Email me when ready" background export, or smaller exports)',
+            oracle(
+                body(
+                    "mail__reply",
+                    "You can export the full report today with the\nbackground export: open the report, choose Export → "
+                    "Email me when ready, and pick CSV. A\ndownload link arrives by email within about 15 minutes, "
+                    "whatever the report's size. If you\nprefer, you can also split the report by date range so each "
+                    "part stays under 50,000 rows.\n",
+                    "We are on it.\n",
+                )
+            ),
+        ),
         wrong(
             "ps-gives-another-shipping-day",
             "no mail gives the fix another shipping day than the Tuesday",
