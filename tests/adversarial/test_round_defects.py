@@ -19,7 +19,7 @@ import pytest_asyncio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import Case, append, drop, judge, nth, oracle, replace, tool  # noqa: E402
+from harness import Case, append, drop, judge, oracle, replace, tool  # noqa: E402
 
 from orchestrator import scenario as scenarios  # noqa: E402
 from orchestrator.agents import OracleAgent  # noqa: E402
@@ -59,9 +59,14 @@ CASES: list[tuple[str, Case]] = [
                             fails_on=("the way out (Tuesday) is blocked", "the way back (Friday) is blocked"))),
 ]  # fmt: skip
 
+
 # -- a shared doc's other lines ----------------------------------------------------------------------------------
 # A generated changed-request task (seed 5, small world): the team schedule doc, shared with three editors, holds
 # "- Pricing sync: TBD" (the task's line) and "- Team offsite: next quarter" (someone else's).
+def SECOND_EDIT(step) -> bool:  # the reference's edit after the change of plan
+    return step.tool == "docs__edit_document" and str(step.args.get("find", "")).startswith("Pricing sync: Thursday")
+
+
 SCHEDULE = "- {tool: docs__replace_content, args: {document_id: doc-00011, content: %s}}"
 KEEPS_THE_OFFSITE = json.dumps(
     "# Team schedule\n\n| Session | When (Kolkata time) |\n|---|---|\n| **Pricing sync** | Friday 4 December, "
@@ -88,9 +93,9 @@ AGENDA_WITHOUT_HIRING = json.dumps(
 
 CASES += [
     ("changed-request", Case("rewrites-the-schedule-as-a-table-keeping-the-offsite", True,
-                             oracle(replace(nth("docs__edit_document", 1), SCHEDULE % KEEPS_THE_OFFSITE)))),
+                             oracle(replace(SECOND_EDIT, SCHEDULE % KEEPS_THE_OFFSITE)))),
     ("changed-request", Case("rewrites-the-schedule-dropping-the-offsite", False,
-                             oracle(replace(nth("docs__edit_document", 1), SCHEDULE % DROPS_THE_OFFSITE)), fails_on=LOST)),
+                             oracle(replace(SECOND_EDIT, SCHEDULE % DROPS_THE_OFFSITE)), fails_on=LOST)),
     ("reschedule-conflict", Case("rewrites-the-agenda-reordered-and-reformatted", True,
                                  oracle(replace(tool("docs__edit_document"), AGENDA % REORDERED_AGENDA)))),
     ("reschedule-conflict", Case("rewrites-the-agenda-without-the-hiring-item", False,
@@ -98,7 +103,30 @@ CASES += [
                                  fails_on=LOST)),
 ]  # fmt: skip
 
+
+# -- "exactly one" only where one is legitimate -----------------------------------------------------------------
+# contract-review: a comment per non-compliant clause, anchored to it or on the whole document naming it; a second
+# comment on a clause is no harm. A comment that names no clause is a comment on none.
+def PAYMENT(step) -> bool:  # the reference's comment on the payment clause
+    return step.tool == "docs__add_comment" and str(step.args.get("quote", "")).startswith("Invoices are payable")
+
+
+CASES += [
+    ("contract-review", Case("a-second-comment-on-the-payment-clause", True, oracle(append(
+        '- {tool: docs__add_comment, args: {document_id: brightline-msa, quote: "Invoices are payable within 30 days '
+        'of the invoice date (net 30).", body: "To be clear: 45 days from the invoice date, as in our other vendor '
+        'contracts."}}')))),
+    ("contract-review", Case("payment-on-the-whole-document-the-rest-anchored", True, oracle(replace(PAYMENT,
+        '- {tool: docs__add_comment, args: {document_id: brightline-msa, body: "Payment terms (clause 4): we need '
+        'net 45 instead of net 30."}}')))),
+    ("contract-review", Case("a-whole-document-comment-naming-no-clause", False, oracle(replace(PAYMENT,
+        '- {tool: docs__add_comment, args: {document_id: brightline-msa, body: "Please change this to 45."}}')),
+        fails_on="a comment on the net 30 payment terms asks for net 45 (anchored to the clause, or on the whole "
+        "document naming it)")),
+]  # fmt: skip
+
 LOAD = {
+    "contract-review": cache(lambda: scenarios.load(ROOT / "scenarios/contract-review.yaml")),
     "travel": travel,
     "library-travel": cache(lambda: scenarios.load(ROOT / "scenarios/travel.yaml")),
     "changed-request": cache(
