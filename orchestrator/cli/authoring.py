@@ -327,6 +327,10 @@ def _print_generated(reports: list[pipeline.FamilyReport], out: Path, elapsed: f
             err.print(f"  dropped ({r.dropped[kind]}x {kind}), e.g.: {text}", highlight=False)
     total = sum(r.written for r in reports)
     console.print(f"{total} tasks written to {out} in {elapsed:.1f} s ({total / elapsed:.2f}/s)", highlight=False)
+    from orchestrator.generate.output import MANIFEST, read_manifest, share_lines  # edition 3: living, long, test-ood
+
+    for line in share_lines(read_manifest(out)) if (out / MANIFEST).exists() else []:
+        console.print(line, highlight=False)
 
 
 def scenario_files(paths: list[Path]) -> list[Path]:

@@ -13,9 +13,10 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from orchestrator.generate import edition2
+from orchestrator.generate import edition2, twists
 from orchestrator.generate.family import Family, Task, canonical, digest
 from orchestrator.generate.options import MIX, WORLD_POOL, FamilyReport, Options, attempts
+from orchestrator.generate.program import program
 from orchestrator.generate.world import build_world
 from orchestrator.generate.world_ids import neutral_ids
 
@@ -84,11 +85,26 @@ def _world2(seed: int, size: str, split: str, edition: int = 2) -> Any:
     return world
 
 
+OOD_ORGS = 32
+"""Edition 3: percent of edition 2's train organizations that are test-ood organizations instead (with the
+held-out families' organizations, test-ood is then about a third of the release, spread over every family)."""
+
+
+def organization(seed: int, family: str, index: int, edition: int = 2) -> tuple[int, str, bool]:
+    """The organization (world seed), split and core flag of task `index` of `family`: edition 2's (`edition2`);
+    edition 3 also makes `OOD_ORGS` percent of the train organizations test-ood ones, whose tasks carry held-out
+    twists (`twists.HELD_OUT`), so no organization is in two splits and no train task has a test-ood program."""
+    world_seed, split, core = edition2.organization(seed, family, index)
+    if edition >= 3 and split == "train" and int(digest(f"ood:org-{world_seed}"), 16) % 100 < OOD_ORGS:
+        return world_seed, "test-ood", False
+    return world_seed, split, core
+
+
 def _draw2(
     family: Family, seed: int, size: str, index: int, fixed: dict[str, Any] | None, edition: int = 2
 ) -> Task | None:
     rng = random.Random(f"v2:{seed}:{family.name}:{index}")  # edition 3 draws edition 2's tasks
-    world_seed, split, core = edition2.organization(seed, family.name, index)
+    world_seed, split, core = organization(seed, family.name, index, edition)
     world_size = edition2.org_size(world_seed) if size == MIX else size
     world = _world2(world_seed, world_size, "test" if split == "test-ood" else split, edition)
     knobs = _knobs(family, rng, fixed, world_size)
@@ -102,7 +118,19 @@ def _draw2(
     task_id = f"{family.name}-v{edition}-{seed}-{index:05d}"
     scenario = draft.scenario(task_id, "")
     measured = edition2.measure(scenario, edition2.count_rows(draft.world.apps) - before)
-    if edition >= 3:  # planted rows named like the world's (release v2 kept the families' own ids)
+    added: list[str] = []
+    phrased: list[str] = []
+    if edition >= 3:  # the living and long knobs, and held-out twists for test-ood organizations
+        wanted = twists.choose(
+            task_id, ood=split == "test-ood", living=twists.is_living(measured), long=twists.is_long(measured)
+        )
+        added = twists.apply(draft, wanted, twists.twist_seed(task_id))
+        if split == "test-ood" and not set(added) & set(twists.HELD_OUT):
+            return None  # a test-ood task carries a held-out twist, or it is not drawn
+        phrased = twists.parts(draft)
+        scenario = draft.scenario(task_id, "")
+        measured = edition2.measure(scenario, edition2.count_rows(draft.world.apps) - before)
+        # planted rows named like the world's (release v2 kept the families' own ids)
         scenario = neutral_ids(scenario, random.Random(f"ids:{task_id}"))
     scenario["difficulty"] = difficulty = draft.difficulty or edition2.difficulty(measured, world_size)
     extra = {
@@ -114,6 +142,10 @@ def _draw2(
         **measured,
         "shape": edition2.shape(scenario["instruction"], world),
     }
+    if edition >= 3:
+        extra.update(living=twists.is_living(measured), long=twists.is_long(measured), twists=added)
+        extra.update(twist_parts=phrased)
+        extra.update(instruction=scenario["instruction"], program=program(scenario, added))
     return Task(task_id, family.name, index, params, knobs, difficulty, split, core, world_info, scenario, extra)
 
 

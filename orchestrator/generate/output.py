@@ -103,3 +103,40 @@ def write_manifest(out: Path, rows: list[dict[str, Any]]) -> None:
 def read_manifest(out: Path) -> list[dict[str, Any]]:
     """The rows of a generated set's manifest."""
     return [json.loads(line) for line in (out / MANIFEST).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def family_shares(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per family of an edition-3 manifest: its tasks and the share of them that are living (events, people who
+    answer, `ask_user`, faults), long (10 or more reference calls across 3 or more apps) and test-ood; families
+    whose rows do not say (editions 1 and 2) are left out."""
+    counts: dict[str, dict[str, int]] = {}
+    for row in rows:
+        if "living" not in row:
+            continue
+        mine = counts.setdefault(row["family"], {"tasks": 0, "living": 0, "long": 0, "test_ood": 0})
+        mine["tasks"] += 1
+        mine["living"] += bool(row["living"])
+        mine["long"] += bool(row["long"])
+        mine["test_ood"] += row.get("split") == "test-ood"
+    return {
+        family: {"tasks": c["tasks"], **{k: round(c[k] / c["tasks"], 3) for k in ("living", "long", "test_ood")}}
+        for family, c in sorted(counts.items())
+    }
+
+
+def share_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """`family_shares` as the generate summary prints it: a line per family and one for the whole set."""
+    shares = family_shares(rows)
+    if not shares:
+        return []
+    lines = [
+        f"{family}: {s['tasks']} tasks, living {s['living']:.0%}, long {s['long']:.0%}, test-ood {s['test_ood']:.0%}"
+        for family, s in shares.items()
+    ]
+    kept = [r for r in rows if "living" in r]
+    total = len(kept)
+    living = sum(bool(r["living"]) for r in kept) / total
+    long = sum(bool(r["long"]) for r in kept) / total
+    ood = sum(r.get("split") == "test-ood" for r in kept) / total
+    lines.append(f"all: {total} tasks, living {living:.0%}, long {long:.0%}, test-ood {ood:.0%}")
+    return lines

@@ -41,8 +41,9 @@ def test_running_out_of_draws_says_what_they_came_to_and_how_to_draw_further(tmp
 def test_a_family_that_never_draws_the_split_is_refused_at_once(tmp_path: Path) -> None:
     code, output = generate("inbox-rules,travel", "--split", "test", "--count", "2", "--out", str(tmp_path))
     assert code == 2 and "--split test: family inbox-rules never draws a test task" in " ".join(output.split())
-    code, output = generate("travel", "--split", "test-ood", "--count", "2", "--out", str(tmp_path))
+    code, output = generate("travel", "--split", "test-ood", "--count", "2", "--edition", "2", "--out", str(tmp_path))
     assert code == 2 and "--split test-ood: family travel never draws a test-ood task" in " ".join(output.split())
+    assert Options(["travel"], 2, split="test-ood", edition=3).never_in_split() == []  # edition 3: every family
     code, output = generate("travel", "--split", "test", "--count", "3", "--max-draws", "2", "--out", str(tmp_path))
     assert code == 2 and "--max-draws must be at least --count (3), got 2" in output
     assert not (tmp_path / "tasks.jsonl").exists()

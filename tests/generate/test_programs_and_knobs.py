@@ -1,0 +1,158 @@
+"""Edition 3's held-out programs and its living and long knobs: drawn tasks carry their program and instruction in
+their rows, test-ood tasks carry held-out twists no train task has (so no train task shares a test-ood program), the
+twists' words fall on their task's side of the split, and twisted tasks are proven by their reference solutions and
+judged by the twists' checks."""
+
+from __future__ import annotations
+
+import copy
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from orchestrator.generate import drawing, twists
+from orchestrator.generate.family import Task, families
+from orchestrator.generate.output import family_shares, share_lines
+from orchestrator.generate.phrasing import template_split
+from orchestrator.generate.program import program
+
+FAST = ("meeting-tz", "approve-request", "customer-answer", "ambiguous")
+"""Families whose small-world tasks draw quickly."""
+
+
+def _tasks(names: tuple[str, ...], count: int, seed: int = 7) -> list[Task]:
+    out = []
+    for name in names:
+        family = families()[name]()
+        for index in range(count):
+            task = drawing.draw(family, seed, "small", index, edition=3)
+            if task is not None:
+                out.append(task)
+    return out
+
+
+@pytest.fixture(scope="module")
+def drawn() -> list[Task]:
+    return _tasks(FAST, 30)
+
+
+def test_rows_carry_the_instruction_and_the_program(drawn: list[Task]) -> None:
+    for task in drawn:
+        row = task.manifest_row()
+        assert row["instruction"] == task.scenario["instruction"]
+        assert row["program"] == program(task.scenario, row["twists"])
+        assert row["program"]["steps"] and len(row["program"]["digest"]) == 16
+        assert row["living"] == twists.is_living(row) and row["long"] == twists.is_long(row)
+
+
+def test_test_ood_tasks_carry_held_out_twists_and_share_no_program_with_train(drawn: list[Task]) -> None:
+    by_split: dict[str, set[str]] = defaultdict(set)
+    for task in drawn:
+        added = set(task.extra["twists"])
+        if task.split == "test-ood":
+            assert added & set(twists.HELD_OUT), task.id
+        else:
+            assert not added & set(twists.HELD_OUT), task.id
+        by_split[task.split].add(task.extra["program"]["digest"])
+    assert by_split["test-ood"] and by_split["train"]
+    assert not by_split["test-ood"] & by_split["train"]
+    assert len({t.family for t in drawn if t.split == "test-ood"}) >= 2  # spread over families, not whole ones
+
+
+def test_no_organization_is_in_two_splits_and_test_ood_worlds_word_with_test_parts(drawn: list[Task]) -> None:
+    splits: dict[str, set[str]] = defaultdict(set)
+    for task in drawn:
+        splits[task.extra["organization"]].add(task.split)
+        side = "train" if task.split == "train" else "test"
+        for part in task.params.get("parts", []):
+            assert template_split(part) == side, (task.id, part)
+        for part in task.extra["twist_parts"]:
+            name = part.split("/")[1]
+            assert name in twists.HELD_OUT or template_split(part) == side, (task.id, part)
+    assert all(len(found) == 1 for found in splits.values()), splits
+
+
+def test_every_family_is_living_and_long_a_quarter_of_the_time(drawn: list[Task]) -> None:
+    shares = family_shares([t.manifest_row() for t in drawn])
+    assert set(shares) == set(FAST)
+    for family, share in shares.items():
+        assert share["living"] >= 0.25 and share["long"] >= 0.25, (family, share)
+    lines = share_lines([t.manifest_row() for t in drawn])
+    assert lines[-1].startswith(f"all: {len(drawn)} tasks, living ")
+
+
+def test_editions_one_and_two_rows_say_nothing_of_twists() -> None:
+    family = families()["meeting-tz"]()
+    two = next(t for i in range(10) if (t := drawing.draw(family, 7, "small", i, edition=2)) is not None)
+    assert not {"program", "instruction", "twists", "living"} & set(two.manifest_row())
+    assert two.split in ("train", "test")
+
+
+def _with(drawn: list[Task], twist: str) -> Task:
+    for task in drawn:
+        if twist in task.extra["twists"]:
+            return task
+    raise AssertionError(f"no drawn task carries {twist}")
+
+
+def _prove(task: Task, tmp_path: Path) -> Any:
+    from orchestrator.generate.prover import Plan, Prover
+
+    prover = Prover(Plan(7, "small", 3, None, (), "basic", 0.0, str(tmp_path)))
+    try:
+        return prover.loop.run_until_complete(prover._prove(task))
+    finally:
+        prover.close()
+
+
+def _without(task: Task, drop: Any) -> Task:
+    """The task with the reference's steps `drop(step)` picks left out (and no alternative reference)."""
+    broken = copy.deepcopy(task)
+    broken.scenario["oracle"] = [s for s in broken.scenario["oracle"] if not drop(s)]
+    broken.scenario.pop("oracles", None)
+    return broken
+
+
+UNDONE = {
+    "colleague": lambda s: s["args"].get("subject") == "Done",  # the note to whoever the colleague names
+    "ask-user": lambda s: s["args"].get("subject") == "Done",
+    "wrap-up": lambda s: s["tool"] == "docs__share_document" and s["args"]["document_id"] == "${tw_doc.id}",
+    "wrap-up-linked": lambda s: s["tool"] == "tickets__link_tickets",
+}
+
+
+@pytest.mark.parametrize("twist", ["colleague", "wrap-up", "ask-user", "wrap-up-linked", "outage"])
+def test_a_twisted_task_is_proven_and_its_checks_catch_the_twist_left_undone(
+    drawn: list[Task], twist: str, tmp_path: Path
+) -> None:
+    task = _with(drawn, twist)
+    proven = _prove(task, tmp_path / "ok")
+    assert proven.status == "proven", proven.problem
+    if twist == "outage":  # the reference recovers by itself: one that gives up after the 503 must fail
+        faulted = {f"{app}__{r['tool']}" for app, plan in task.scenario["faults"].items() for r in plan["rules"]}
+        broken = copy.deepcopy(task)
+        broken.scenario["oracle"] = [
+            {**s, "retry": {"max": 0}} if s["tool"] in faulted else s for s in broken.scenario["oracle"]
+        ]
+        broken.scenario.pop("oracles", None)
+    else:
+        broken = _without(task, UNDONE[twist])
+    assert broken.scenario["oracle"] != task.scenario["oracle"]
+    failed = _prove(broken, tmp_path / "broken")
+    assert failed.status == "dropped" and failed.problem.startswith("reference solution"), failed.problem
+
+
+@pytest.mark.slow
+def test_every_family_draws_living_long_and_test_ood_tasks_and_no_train_task_has_a_test_ood_program() -> None:
+    """40 drawn tasks of every edition-3 family (small worlds, unproven): living and long each at least a quarter of
+    every family, test-ood at least a quarter of all, and no train program among the test-ood ones."""
+    names = tuple(name for name, cls in families().items() if 3 in cls.editions)
+    drawn = _tasks(names, 40)
+    rows = [t.manifest_row() for t in drawn]
+    for family, share in family_shares(rows).items():
+        assert share["living"] >= 0.25 and share["long"] >= 0.25, (family, share)
+    assert sum(r["split"] == "test-ood" for r in rows) >= 0.25 * len(rows)
+    train = {r["program"]["digest"] for r in rows if r["split"] == "train"}
+    assert not train & {r["program"]["digest"] for r in rows if r["split"] == "test-ood"}
