@@ -4,7 +4,8 @@ A candidate is `(family, index)` of a run (`Plan`: seed, size, edition, split, k
 draws it, keeps it only when it is of the wanted split, loads its scenario from the data just built
 (`scenario.load_data`: no YAML is written and read back to prove it) and proves it with `prove.validate`: the basic
 proofs always, the full ones (mutations, attacks, equivalents) for `--prove full` or when the task falls in the
-full sample (`in_full_sample`, by the hash of its id). A proven task's YAML is written to the staging folder; the
+full sample (`in_full_sample`, by the hash of its id). An edition-3 task is first read by the language and policy
+check (`coherence.problems`): one with a problem is dropped as `coherence: ...` before any episode. A proven task's YAML is written to the staging folder; the
 `Outcome` says what happened (unfit, other split, proven, dropped and why) with the proof counts by kind.
 
 Executors run `Prover.outcome` and hand back `concurrent.futures.Future`s: `InlineExecutor` (one thread of this
@@ -141,6 +142,13 @@ class Prover:
 
         plan = self.plan
         done = Outcome(task.family, task.index, "dropped", key=task.checks_key())
+        if task.extra.get("edition", 1) >= 3:  # the language and policy check comes first: it costs no episode
+            from orchestrator.generate.coherence import problems  # noqa: PLC0415
+
+            found = problems(task.scenario)
+            if found:
+                done.problem = f"coherence: {found[0]}"
+                return done
         text = task.yaml()
         try:
             loaded = scenarios.load_data(task.scenario, f"{task.id}.yaml")
