@@ -117,6 +117,7 @@ class AmountMention:
     text: str
     value: Decimal
     currency: str
+    start: int = -1
 
 
 def currency_code(token: str) -> str:
@@ -139,23 +140,41 @@ def find_amounts(text: str) -> tuple[AmountMention, ...]:
         mult = (m["m1"] or m["m2"] or "").lower()
         if mult:
             value *= MULTIPLIERS[mult]
-        out.append(AmountMention(m.group(0).strip(), value, currency))
+        written = m.group(0)
+        out.append(AmountMention(written.strip(), value, currency, m.start() + len(written) - len(written.lstrip())))
     return tuple(out)
 
 
 SET_ASIDE = re.compile(
     r"\b(?:not|instead\s+of|rather\s+than|was|were|(?:down|up|reduced|increased|cut|lowered|raised)\s+from|from|"
     r"originally|previously|initially|old|earlier|asked\s+for|requested|claimed|demand(?:ed|s)?|would\s+have|"
-    r"list\s+price(?:\s+of)?|(?:first|original|earlier|previous)\s+(?:quote|offer|price|estimate)(?:\s+of)?|"
+    r"list\s+price(?:\s+of)?|(?:seller(?:'s)?\s+)?ask(?:ing)?(?:\s+price)?(?:\s+of)?|(?:first|original|earlier|previous)\s+(?:quote|offer|price|estimate)(?:\s+of)?|"
     r"(?:declined|rejected|refused|turned\s+down)(?:\s+(?:the|their|your|an?))?(?:\s+\w+)?(?:\s+(?:of|for|at))?)"
     r"[\s:(]*(?:the\s+|an?\s+)?$",
     re.I,
 )
 
 
+SET_ASIDE_AFTER = re.compile(
+    r"^[\s)*]*(?:[\w'’/.\"-]+\s+){0,4}?(?:(?:was|were|is|are|has\s+been|have\s+been)\s+(?:\w+\s+)?(?:declined|rejected|"
+    r"refused|waived|withdrawn|retracted|superseded|cancell?ed|dropped|void|turned\s+down|not\s+approved)\b|"
+    r"expired\b|(?:from|of)\s+last\s+(?:week|month|year)\b|would\s+have\b|(?:komen|komt)\s+te\s+vervallen|"
+    r"entf[äa]llt|nehmen\s+wir\s+nicht\s+an|[—–-]?\s*(?:sorry|oops|correction)[,:\s]+(?:no|i\s+mean|scratch\s+that)\b)",
+    re.I,
+)
+"""What a text says after an amount it sets aside: "USD 2,899 was declined", "the $18 rate expired", "the $9k number
+from last week", "€45 komen te vervallen", "$3.4k — sorry, no, it's €3.4k"."""
+
+
 def _set_aside(text: str, mention: AmountMention) -> bool:
-    at = text.find(mention.text)
-    return at != -1 and SET_ASIDE.search(text[max(0, at - 40) : at]) is not None
+    at = mention.start if mention.start >= 0 else text.find(mention.text)
+    if at == -1:
+        return False
+    end = at + len(mention.text)
+    return (
+        SET_ASIDE.search(text[max(0, at - 40) : at]) is not None
+        or SET_ASIDE_AFTER.match(text[end : end + 60]) is not None
+    )
 
 
 def check_amount(text: str, value: float | str | Decimal, currency: str | None) -> tuple[bool, list[str], list[str]]:

@@ -21,14 +21,16 @@ CUES: dict[str, re.Pattern[str]] = {
         r"homebound|inbound|head(?:ing)?\s+back|come\s+back|coming\s+back|check[\s-]?out|checking\s+out|"
         r"ret\.?|rückflug|rückreise|retour|volta|vuelta|regreso|return\s+flight)\b",
         "travel-out": r"\b(?:fly(?:ing)?\s+(?:out|in|to)|flies\s+(?:out|in|to)|depart(?:s|ing|ure)?|dep\.?|outbound|"
-        r"leav(?:e|es|ing)|out\s+on|travel(?:ling|ing)?\s+(?:out|in|to)|arriv(?:e|es|ing|al)\s+in|"
+        r"(?<!annual\s)(?<!on\s)(?<!sick\s)(?<!parental\s)(?<!maternity\s)(?<!paternity\s)(?<!unpaid\s)(?<!study\s)"
+        r"leav(?:e|es|ing)(?!\s+(?:request|balance|starts?|begins?))|out\s+on|travel(?:ling|ing)?\s+(?:out|in|to)|arriv(?:e|es|ing|al)\s+in|"
         r"check[\s-]?in|checking\s+in|hinflug|hinreise|anreise|aller|ida|outward|salida)\b",
         "travel": r"\b(?:travel(?:s|ling|ing)?|trip|fly(?:ing)?|flights?|train|journey|travel\s+days?)\b",
         "holiday": r"\b(?:holiday|bank\s+holiday|public\s+holiday|vacation|pto|off\s+(?:on|that|sick)|"
-        r"day\s+off|out\s+of\s+(?:the\s+)?office|ooo|on\s+leave|annual\s+leave|feiertag|urlaub|(?:office\s+)?closed|"
+        r"day\s+off|out\s+of\s+(?:the\s+)?office|ooo|on\s+leave|(?:annual|parental|sick|maternity|paternity|unpaid|"
+        r"study|special)\s+leave|feiertag|urlaub|(?:office\s+)?closed|"
         r"shut|labou?r\s+day|memorial\s+day|thanksgiving|christmas(?:\s+day)?|boxing\s+day|new\s+year(?:'s)?\s+day|"
         r"easter\s+(?:monday|friday)|good\s+friday|independence\s+day|national\s+day|(?:king|queen)(?:'s)?\s+day)\b",
-        "deadline": r"\b(?:deadline|due|by|no\s+later\s+than|latest|before|until|till|cut-?off|submit(?:ted)?|"
+        "deadline": r"\b(?:deadline|due|by|no\s+later\s+than|latest|before|until|till|cut-?off|submit(?:ted)?|last\s+day|"
         r"reply|respond|resubmit|expires?|closes?|frist|bis)\b",
         "delivery": r"\b(?:deliver(?:y|ed|ies|s)?|ship(?:s|ped|ping|ment)?|dispatch(?:ed)?|arriv(?:e|es|al)|lands?|"
         r"eta|lieferung|liefertermin|livraison|pick-?up|collect(?:ion|ed)?|courier)\b",
@@ -36,7 +38,8 @@ CUES: dict[str, re.Pattern[str]] = {
         r"commenc(?:e|es|ing)|effective|onboarding|joins?|joining|launch(?:es)?|beginn|reopen(?:s|ing)?|"
         r"releas(?:e|es|ed)|day\s+one|lease|move-?in)\b",
         "due": r"\b(?:due|payable|pay(?:ment)?|paid|renew(?:al|s)?|invoice|billing|charge[sd]?|fällig|payout|"
-        r"reimburse(?:ment|d)?|refund(?:ed)?|settle(?:ment|d)?)\b",
+        r"reimburse(?:ment|d)?|refund(?:ed)?|settle(?:ment|d)?|réglée?s?|payée?s?|paiement|pagamento|pago|zahlung|"
+        r"bezahlt|betaald|betaling)\b",
         "meeting": r"\b(?:meet(?:ing)?s?|call|sync|review|interview|session|1:1|one-on-one|catch-?up|stand-?up|"
         r"demo|workshop|appointment|kick-?off|briefing|debrief|retro|board|huddle|termin|réunion|moved|"
         r"resched(?:uled?)?|invite|weekly|panel|1-1|catch\s+up)\b",
@@ -74,14 +77,25 @@ def _nearest(text: str, lo: int, hi: int, start: int, end: int) -> str | None:
     return best[2] if best else None
 
 
+FROM_DAY = re.compile(
+    r"\b(?:from|as\s+of|effective|starting|ab|vanaf|à\s+partir\s+du|a\s+partir\s+del?|dal|desde)\s+(?:the\s+|le\s+)?$",
+    re.I,
+)
+"""A date things hold from ("12 months from 1 October", "EUR 2,260 per month from 1 May"): a start."""
+
+
 def date_role(text: str, start: int, end: int, sentence: tuple[int, int]) -> str | None:
-    """The role of the date written at `text[start:end]` in its `sentence` (a span of `text`), if any is said."""
+    """The role of the date written at `text[start:end]` in its `sentence` (a span of `text`), if any is said: the
+    role word nearest it in its clause, else in its sentence; else a start when things hold from it."""
     for a, b in clauses(text, *sentence):
         if a <= start < b:
             found = _nearest(text, a, b, start, end)
             if found:
                 return found
-    return _nearest(text, *sentence, start, end)
+    found = _nearest(text, *sentence, start, end)
+    if found:
+        return found
+    return "start" if FROM_DAY.search(text, max(0, start - 20), start) else None
 
 
 TRAVEL = ("travel", "travel-out", "travel-back")
@@ -110,14 +124,15 @@ def plays(role: str | None, wanted: str) -> bool:
 
 
 DATE_SET_ASIDE_BEFORE = re.compile(
-    r"(?:\b(?:instead\s+of|rather\s+than|not|no\s+longer|cancel(?:l?ed|s)?|"
+    r"(?:\b(?:instead\s+of|rather\s+than|not|no\s+longer|cancel(?:l?ed|s)?|(?:et|and|y|e|und|en)\s+non|non\s+pas|"
+    r"nicht|niet|(?:an)?statt|au\s+lieu\s+d[eu]|en\s+(?:lugar|vez)\s+del?|invece\s+del?|"
     r"(?:mov|shift|push|postpon|reschedul|chang|bring|brought|delay|switch|swap)\w*\b[^.!?\n]{0,40}?\bfrom|drop(?:ped)?|skip(?:ping|ped)?|"
     r"scrap(?:ped)?|old|previous(?:ly)?|original(?:ly)?|earlier|initial(?:ly)?|formerly|"
     r"(?:was|were)\s+(?:meant|supposed|planned|scheduled|due|set|booked|going)(?:\s+to\s+be|\s+to\s+happen|\s+for)?|"
     r"used\s+to\s+be|can(?:'|’)?t\s+(?:do|make|move\s+it\s+to)|won(?:'|’)?t\s+(?:do|make|be)|was|were|"
     r"(?:mov|shift|push|switch)\w*\s+(?:[\w'’-]+\s+){0,3}?off|ignore|disregard|replac(?:es|ed|ing)|"
     r"no\s+earlier\s+than|is(?:n['’]t|\s+not)|are(?:n['’]t|\s+not)|moved\s+away\s+from|superseded|void)"
-    r"(?:\s+(?:on|the|for|at|of|date|slot|plan|one|was))*\s*)$",
+    r"(?:\s+(?:on|the|for|at|of|date|slot|plan|one|was|le|la|du|del|el|am|den|dem|der|il))*\s*)$",
     re.I,
 )
 DATE_SET_ASIDE_AFTER = re.compile(

@@ -169,3 +169,33 @@ def test_nothing_final_takes_back_the_plan_not_its_counts_deadlines_or_other_sen
     assert holds(options, count, CTX)
     assert holds(options, {"mentions_date": {"date": "2026-03-04", "role": "deadline", "claimed": True}}, CTX)
     assert not holds("Nothing is final yet, but we are leaning to Thursday 5 March, 15:30.", CLAIMED, CTX)
+
+
+def test_roles_read_from_what_holds_from_a_date_and_from_other_languages() -> None:
+    assert holds("Term: 12 months from 1 October 2026.", date("2026-10-01", "start"), CTX)
+    assert holds("The rent rises to EUR 2,260 per month from 1 May 2027.", date("2027-05-01", "start"), CTX)
+    assert holds("The last day to give notice is Friday 1 May 2026.", date("2026-05-01", "deadline"), CTX)
+    invoice = "Votre facture sera réglée le 30 avril 2027, et non le 15 avril."
+    assert holds(invoice, date("2027-04-30", "due"), CTX)
+    assert not holds(invoice, date("2027-04-15", "due"), CTX)
+    # leave taken is no travel day
+    assert not holds("Anna is on annual leave on Monday 16 March.", date("2026-03-16", "travel-out"), CTX)
+    assert holds("Anna is on annual leave on Monday 16 March.", date("2026-03-16", "holiday"), CTX)
+
+
+def test_an_amount_said_to_be_declined_expired_or_retracted_is_not_stated() -> None:
+    def amount(value: str, currency: str) -> dict[str, object]:
+        return {"mentions_amount": {"value": value, "currency": currency, "claimed": True}}
+
+    laptop = 'Laptop approved: MacBook Pro 14", USD 2,399 (the 16" at USD 2,899 was declined).'
+    assert holds(laptop, amount("2399", "USD"), CTX)
+    assert not holds(laptop, amount("2899", "USD"), CTX)
+    assert not holds(
+        "The price is now $19.50/user; the $18 rate expired with the old contract.", amount("18", "USD"), CTX
+    )
+    assert not holds("The $9k number from last week included the shoot, which we cut.", amount("9000", "USD"), CTX)
+    assert not holds("The invoice is $3.4k — sorry, no, it's €3.4k.", amount("3400", "USD"), CTX)
+    assert holds("The invoice is $3.4k — sorry, no, it's €3.4k.", amount("3400", "EUR"), CTX)
+    assert not holds("De leges van € 45,00 komen te vervallen.", amount("45", "EUR"), CTX)
+    # the same amount written twice is read where each is written: set aside once, stated once
+    assert holds("Not €500 as first quoted: the total is €500 after all.", amount("500", "EUR"), CTX)
