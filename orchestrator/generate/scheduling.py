@@ -1,5 +1,5 @@
 """Scheduling helpers the meeting families share: a day's window, slot starts on a grid, busy blocks that
-leave exactly one free slot, and guests spread over time zones.
+leave exactly one free slot (or two: `second_slot`), and guests spread over time zones.
 """
 
 from __future__ import annotations
@@ -39,17 +39,34 @@ def aligned_starts(free: list[tuple[datetime, datetime]], minutes: int, step: in
 
 
 def fill(
-    world: World, guests: list[str], window: tuple[datetime, datetime], keep: tuple[datetime, datetime]
+    world: World,
+    guests: list[str],
+    window: tuple[datetime, datetime],
+    keep: tuple[datetime, datetime],
+    *more: tuple[datetime, datetime],
 ) -> list[dict[str, Any]]:
-    """Busy blocks that leave `keep` the only time in `window` when the persona and `guests` are all free."""
+    """Busy blocks that leave `keep` (and each of `more`: disjoint slots) the only times in `window` when the persona
+    and `guests` are all free."""
     free = world.free_windows(guests, window)
+    keeps = sorted([keep, *more])
     blocks: list[dict[str, Any]] = []
     for n, (s, e) in enumerate(free):
-        for piece in ((s, min(e, keep[0])), (max(s, keep[1]), e)):
+        pieces, at = [], s
+        for k0, k1 in keeps:
+            pieces.append((at, min(e, k0)))
+            at = max(at, k1)
+        for piece in (*pieces, (at, e)):
             if piece[0] < piece[1]:
                 who = guests[(n + len(blocks)) % len(guests)]
                 blocks.append({"email": who, "start": iso(piece[0]), "end": iso(piece[1])})
     return blocks
+
+
+def second_slot(starts: list[datetime], slot: datetime, minutes: int) -> datetime | None:
+    """Another valid start among `starts`, at least two meetings' length from `slot` (so no third start fits between
+    them once both are kept free): the middle one of those; None when there is none."""
+    apart = [s for s in starts if abs(s - slot) >= timedelta(minutes=2 * minutes)]
+    return apart[len(apart) // 2] if apart else None
 
 
 def pick_guests(world: World, rng: random.Random, count: int, spread: int) -> list[Person] | None:
