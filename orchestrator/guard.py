@@ -47,7 +47,7 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def host_name(value: str) -> str:
+def _host_name(value: str) -> str:
     """The host of a `Host` header or a URL's netloc, without its port and brackets, lowercased."""
     value = value.strip().lower()
     if value.startswith("["):
@@ -60,9 +60,9 @@ def host_name(value: str) -> str:
 def allowed_hosts(bind: str = "127.0.0.1", extra: Iterable[str] = ()) -> frozenset[str]:
     """The host names a server bound to `bind` answers to: loopback names, the bind address when it is not a
     wildcard, and `extra`."""
-    names = set(LOOPBACK_NAMES) | {host_name(h) for h in extra if h}
+    names = set(LOOPBACK_NAMES) | {_host_name(h) for h in extra if h}
     if bind not in ("0.0.0.0", "::", ""):
-        names.add(host_name(bind))
+        names.add(_host_name(bind))
     return frozenset(names)
 
 
@@ -78,11 +78,11 @@ class Guard:
         """Why this request is refused (status, message), or None to let it through; `path_token` is the one a
         `/t/T/` path gave."""
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        host = host_name(headers.get("host", ""))
+        host = _host_name(headers.get("host", ""))
         if host not in self.hosts:
             return 403, f"Host {host or '(none)'!r} is not one this server answers to"
         origin = headers.get("origin")
-        if origin is not None and host_name(urlsplit(origin).netloc) not in self.hosts:
+        if origin is not None and _host_name(urlsplit(origin).netloc) not in self.hosts:
             return 403, f"Origin {origin!r} is not allowed: only pages of this server may use it"
         if self.token is None or scope.get("path") in self.exempt:
             return None

@@ -23,7 +23,7 @@ from orchestrator.verify.results import Result
 from orchestrator.verify.verdict import describe_check
 
 
-def seed_sizes(scenario: Scenario) -> dict[str, dict[str, int]]:
+def _seed_sizes(scenario: Scenario) -> dict[str, dict[str, int]]:
     """Rows per table of each app's seed."""
     return {
         app: {table: len(rows) for table, rows in seed.items() if isinstance(rows, list)}
@@ -42,7 +42,7 @@ def scenario_summary(scenario: Scenario) -> dict[str, Any]:
         "instruction": scenario.instruction,
         "persona": scenario.persona.model_dump(),
         "clock": scenario.clock.model_dump(mode="json"),
-        "apps": seed_sizes(scenario),
+        "apps": _seed_sizes(scenario),
         "stages": [
             {"name": s.name, "weight": s.weight, "checks": [describe_check(c) for c in s.checks]}
             for s in scenario.stages
@@ -50,14 +50,14 @@ def scenario_summary(scenario: Scenario) -> dict[str, Any]:
         "pass_mark": scenario.pass_mark,
         "allow": {app: allowed_words(scenario, app) for app in scenario.apps},
         "relax": scenario.relax.model_dump(exclude_defaults=True),
-        "forbid": [forbid_words(f) for f in scenario.forbid],
+        "forbid": [_forbid_words(f) for f in scenario.forbid],
         "wording_warnings": wording_warnings(scenario),
         "oracle_steps": len(scenario.oracle),
         "limits": scenario.limits.model_dump(),
     }
 
 
-def forbid_words(rule: Forbid) -> str:
+def _forbid_words(rule: Forbid) -> str:
     """A forbid rule in words."""
     if rule.name:
         return rule.name
@@ -66,7 +66,7 @@ def forbid_words(rule: Forbid) -> str:
     return f"{rule.change} {rule.app}.{rule.table} where {describe_where(rule.where)}"
 
 
-def relax_words(scenario: Scenario) -> list[str]:
+def _relax_words(scenario: Scenario) -> list[str]:
     """The scenario's relaxed world rules in words."""
     out = [
         f"{r.app}{'.' + r.table if r.table else ''} may reach {', '.join(r.to)}"
@@ -155,7 +155,7 @@ def render_scenario(console: Console, scenario: Scenario) -> None:
         "[bold]world rules:[/] nothing leaves the organization "
         f"({', '.join(org_domains(scenario))}), nothing seeded is destroyed"
     )
-    for relaxed in relax_words(scenario):
+    for relaxed in _relax_words(scenario):
         console.print(f"[bold]relaxed:[/] {relaxed}")
     for warning in wording_warnings(scenario):
         console.print(f"[yellow]wording:[/] {warning}")
@@ -179,7 +179,7 @@ def render_scenario(console: Console, scenario: Scenario) -> None:
     )
 
 
-def render_checks(console: Console, result: Result) -> None:
+def _render_checks(console: Console, result: Result) -> None:
     """Print a scored result's verdict line and its table of checks by stage."""
     verdict = (
         "[bold yellow]UNDECIDED[/]"
@@ -227,7 +227,7 @@ def render_result(console: Console, result: Result) -> None:
             highlight=False,
         )
     else:
-        render_checks(console, result)
+        _render_checks(console, result)
     for violation in result.violations:
         call = ""
         if violation.call is not None:

@@ -238,7 +238,7 @@ class ClawGymVerifiersEnv(vf.Env[ClawGymEnvConfig]):
                 rollout.env = env
                 rollout._ending = None
                 trace = await agents.agent.run(rollout)
-            failed = model_failure(trace)
+            failed = _model_failure(trace)
             if failed is not None and not env.state.done:
                 raise vf.EnvError(
                     f"{task.key}: the model failed before the episode ended ({failed}): the episode is not scored, "
@@ -252,7 +252,7 @@ MODEL_ERRORS = ("ProviderError", "InterceptionError", "TunnelError")
 """verifiers' errors of a model that could not be reached or did not answer (its transport, its HTTP status)."""
 
 
-def model_failure(trace: Any) -> str | None:
+def _model_failure(trace: Any) -> str | None:
     """What went wrong with the model in a rollout (`type: message` of its errors), or None when it answered: an
     unreachable model is an error of the episode, not a task it failed (verifiers sums no reward into 0)."""
     errors = [e for e in getattr(trace, "errors", None) or [] if getattr(e, "type", None) in MODEL_ERRORS]

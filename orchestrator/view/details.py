@@ -81,13 +81,13 @@ def _attach(row: dict[str, Any], entry: dict[str, Any]) -> None:
     row["seq"] = entry.get("seq")
     row["fault"] = entry.get("fault")
     row["app_latency_ms"] = entry.get("latency_ms")
-    row["anchor"] = call_anchor(app, entry.get("seq"))
+    row["anchor"] = _call_anchor(app, entry.get("seq"))
     if entry.get("error") and not row.get("error"):
         row["error"] = entry.get("error")
         row["is_error"] = True
 
 
-def call_anchor(app: str | None, seq: Any) -> str | None:
+def _call_anchor(app: str | None, seq: Any) -> str | None:
     """The HTML anchor of an app's call number `seq` on the run page (None without both)."""
     return f"call-{app}-{seq}" if app and seq is not None else None
 
@@ -103,7 +103,7 @@ def violation_call(violation: dict[str, Any]) -> dict[str, Any] | None:
         "tool": tool,
         "seq": call.get("seq"),
         "args": call.get("args") or call.get("arguments") or {},
-        "anchor": call_anchor(app, call.get("seq")),
+        "anchor": _call_anchor(app, call.get("seq")),
     }
 
 

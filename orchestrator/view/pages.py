@@ -184,7 +184,7 @@ def list_page(
     )
 
 
-def run_context(record: rec.Record, link: Link | None = None, page: int | None = None) -> dict[str, Any]:
+def _run_context(record: rec.Record, link: Link | None = None, page: int | None = None) -> dict[str, Any]:
     """What a run's page shows: its trust, stages with checks, violations with their calls, changes, the timeline
     (`page` of it, or all of it when None), messages, log. A violation's call links to the timeline page it is on."""
     rows = details.timeline(record)
@@ -220,7 +220,7 @@ def run_page(
     """One episode's page (its body only when `embedded` in a report, with its whole timeline; otherwise `page`
     of the timeline, so a flooded trace renders a page at a time)."""
     template = "run_body.html" if embedded else "run.html"
-    context = run_context(record, link, None if embedded else page)
+    context = _run_context(record, link, None if embedded else page)
     return ENV.get_template(template).render(**_common(library, link, embedded), **context)
 
 

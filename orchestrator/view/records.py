@@ -69,7 +69,7 @@ def _regular(path: Path) -> bool:
         return False
 
 
-def read_results(path: Path) -> Any:
+def _read_results(path: Path) -> Any:
     """`orchestrator.record.read_json` of a results.json, remembered until the file changes: a page load of a
     folder with thousands of episodes reads only the records written since the last one."""
     stamp = _stamp(path)
@@ -238,7 +238,7 @@ class Library:
                 library.problems.append(f"{root}: no such folder")
                 continue
             base = root if root.is_dir() else root.parent
-            for results in find_records(root, read=read_results):
+            for results in find_records(root, read=_read_results):
                 if results.kind is None:
                     library.problems.append(f"{results.path}: not a ClawGym results.json")
                     continue

@@ -12,7 +12,7 @@ from orchestrator.view import pages
 from orchestrator.view.records import Library
 
 
-def report_link(kind: str, rid: str | None = None, **_: str) -> str:
+def _report_link(kind: str, rid: str | None = None, **_: str) -> str:
     """Where a link points inside the one-file report: an anchor of the list, a group or a run."""
     if kind == "list":
         return "#top"
@@ -22,9 +22,9 @@ def report_link(kind: str, rid: str | None = None, **_: str) -> str:
 def html_report(roots: list[Path]) -> str:
     """One HTML document (inline CSS, no scripts, no outside requests): the list, every suite or repeat, every run."""
     library = Library.scan(roots)
-    listing = pages.list_page(library, report_link, embedded=True)
-    groups = [{"id": g.id, "html": pages.group_page(library, g, report_link, embedded=True)} for g in library.groups()]
-    runs = [pages.run_page(library, r, report_link, embedded=True) for r in library.episodes()]
+    listing = pages.list_page(library, _report_link, embedded=True)
+    groups = [{"id": g.id, "html": pages.group_page(library, g, _report_link, embedded=True)} for g in library.groups()]
+    runs = [pages.run_page(library, r, _report_link, embedded=True) for r in library.episodes()]
     return pages.ENV.get_template("report.html").render(
         css=pages.CSS,
         roots=", ".join(map(str, roots)),

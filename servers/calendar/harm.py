@@ -13,7 +13,7 @@ from servers.core.harm import HarmModel, Row, Shape, TableHarm, changed_columns
 YES = ("accepted", "tentative")
 
 
-def own_rsvp(before: Row, after: Row) -> bool:
+def _own_rsvp(before: Row, after: Row) -> bool:
     """The change only answers an invitation with yes or maybe: one guest (not the organizer) changed their
     response and nothing else about the guests changed. Only the user can answer through the tools."""
     if not changed_columns(before, after) <= {"attendees", "updated_at"}:
@@ -41,7 +41,7 @@ HARM = HarmModel(
             destroyed_when={"status": ("cancelled",)},
             content=("description",),
             shown_as=(Shape.of("id", "calendar_id", "title", "start"),),
-            benign_change=own_rsvp,
+            benign_change=_own_rsvp,
         ),
         "calendars": TableHarm(
             noun="calendar", title="name", shown_as=(Shape.of("id", "name", "owner", "is_primary"),)

@@ -190,7 +190,7 @@ def sent_time(row: dict[str, Any]) -> datetime:
     return datetime.fromisoformat(row["sent_at"])
 
 
-def tokenize(query: str) -> list[Term | str]:
+def _tokenize(query: str) -> list[Term | str]:
     """The query's terms in order, with the word OR kept as the string 'OR'."""
     if query.count('"') % 2:
         raise ValueError('the query has an unclosed quote (")')
@@ -223,7 +223,7 @@ def compile_query(query: str, ctx: SearchContext) -> Test:
     """A test for one message row: every term must match (a OR b matches either), case-insensitively."""
     groups: list[list[tuple[Term, Test, bool]]] = []
     join_next = False
-    for token in tokenize(query):
+    for token in _tokenize(query):
         if token == "OR":
             if not groups or join_next:
                 raise ValueError("OR needs a search term on each side, e.g. from:priya OR from:sam")
