@@ -117,7 +117,7 @@ SizeOption = Annotated[
     str | None,
     typer.Option(
         "--size",
-        help="World size: small, medium or large; editions 2 and 3 also mix, its default (each organization's own "
+        help="Organization size: small, medium or large; editions 2 and 3 also mix, its default (each organization's own "
         "size: 66% small, 30% medium, 4% large). Edition 1's default: small.",
     ),
 ]
@@ -126,7 +126,7 @@ EditionOption = Annotated[
     typer.Option(
         "--edition",
         help="Task-set edition: 3 (organizations per task group, held-out splits by organization and phrasing, "
-        "measured difficulty; planted rows with ids drawn like the world's, decoys told apart by content), "
+        "measured difficulty; planted rows with ids drawn like the organization's, decoys told apart by content), "
         "2 (the same draws as release v2's, byte for byte) or 1 (release v1's drawing, byte for byte).",
     ),
 ]
@@ -200,7 +200,7 @@ def generate_command(
         ),
     ] = False,
 ) -> None:
-    """Generate proven scenarios from task families over procedural worlds. Every task written is proven as it is
+    """Generate proven scenarios from task families over generated organizations. Every task written is proven as it is
     written; tasks that fail a proof or repeat another's checks are dropped and counted, never written."""
     from orchestrator.generate import pipeline
 
@@ -212,10 +212,20 @@ def generate_command(
     if out is None:
         raise fail_usage("--out DIR is required")
     try:
-        options = pipeline.Options(pipeline.family_names(family, edition), count, seed=seed, size=size, prove=prove,
-                                   split=split, knobs=_knobs(knob or []), edition=edition,
-                                   workers=workers or pipeline.default_workers(), backend=backend,
-                                   full_sample=pipeline.parse_share(full_sample), max_draws=max_draws)  # fmt: skip
+        options = pipeline.Options(
+            pipeline.family_names(family, edition),
+            count,
+            seed=seed,
+            size=size,
+            prove=prove,
+            split=split,
+            knobs=_knobs(knob or []),
+            edition=edition,
+            workers=workers or pipeline.default_workers(),
+            backend=backend,
+            full_sample=pipeline.parse_share(full_sample),
+            max_draws=max_draws,
+        )
         if family.strip() == "all":
             _leave_out_what_never_draws_the_split(options)
         if inject:
