@@ -85,6 +85,7 @@ REQUIRED: dict[str, list[str]] = {
         "no mail gives a launch date",
         "another item's ticket key",
         "another owner's ticket key",
+        "another item's due date",
     ],
     "new-hire-onboarding": [
         "start date and buddy are filled in",
@@ -486,6 +487,41 @@ CASES: dict[str, list[Case]] = {
                 body("mail__send_message", "(${mockups.key})", "(KEY)"),
                 body("mail__send_message", "(${flag.key})", "(${mockups.key})"),
                 body("mail__send_message", "(KEY)", "(${flag.key})"),
+            ),
+        ),
+        wrong(
+            "follow-up-swaps-two-due-dates",
+            "no mail gives an action item another item's due date",
+            oracle(
+                body("mail__send_message", "due {{ this friday | human }}", "due DAY"),
+                body("mail__send_message", "due {{ wednesday next week | human }}", "due {{ this friday | human }}"),
+                body("mail__send_message", "due DAY", "due {{ wednesday next week | human }}"),
+            ),
+        ),
+        Case(
+            "follow-up-in-one-sentence",
+            True,
+            oracle(
+                lambda s, steps: [
+                    x.model_copy(
+                        update={
+                            "args": {
+                                **x.args,
+                                "body": relative_dates.expand(
+                                    "Hi all, Sofia updates the payment step mockups with the error states by "
+                                    "{{ this friday | human }}, Ken puts the checkout flow behind a feature flag by "
+                                    "{{ wednesday next week | human }} and Marcus confirms the launch date with "
+                                    "marketing by {{ this thursday | human }}. Tickets: ${mockups.key} (mockups), "
+                                    "${flag.key} (feature flag), ${launch.key} (launch date). Notes: ${notes.url} Elena",
+                                    s.clock.start.astimezone(ZoneInfo(s.persona.timezone)),
+                                ),
+                            }
+                        }
+                    )
+                    if x.tool == "mail__send_message"
+                    else x
+                    for x in steps
+                ]
             ),
         ),
         wrong(

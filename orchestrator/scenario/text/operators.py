@@ -16,7 +16,7 @@ from orchestrator.scenario.text.decisions import DECISIONS, decides, decisions
 from orchestrator.scenario.text.instants import check_date, check_time, states_end
 from orchestrator.scenario.text.leaks import leak_score, section
 from orchestrator.scenario.text.links import check_link
-from orchestrator.scenario.text.parse import read
+from orchestrator.scenario.text.parse import clauses_about, parse, read
 from orchestrator.scenario.text.people import check_person
 from orchestrator.scenario.text.phrases import code_about, codes_of_shape, mentions_code, says, times_said
 from orchestrator.scenario.text.roles import ROLES
@@ -51,7 +51,7 @@ PRIMARY = {
 }
 OPTIONS: dict[str, set[str]] = {
     "mentions_time": {"strict", "also", "zone", "claimed", "end", "day"},
-    "mentions_date": {"strict", "claimed", "role"},
+    "mentions_date": {"strict", "claimed", "role", "about"},
     "mentions_amount": {"currency", "strict", "claimed"},
     "misstates_amount": {"currency", "claimed"},
     "mentions_person": {"claimed"},
@@ -283,7 +283,9 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
     if op == "says":
         return any(says(read(text), str(w)) for w in (wanted if isinstance(wanted, list) else [wanted]))
     if op == "mentions_code" and spec.get("about"):  # the code beside what it is for, not another's
-        return code_about(read(text), str(wanted), [str(p) for p in spec["about"]])  # type: ignore[union-attr]  # a validated spec: a list of phrases
+        parsed = parse(text)
+        said = [parsed.text[a:b] for a, b in parsed.sentences]
+        return code_about(said, str(wanted), [str(p) for p in spec["about"]])  # type: ignore[union-attr]  # a validated spec: a list of phrases
     if op == "mentions_code":
         return mentions_code(read(text), str(wanted), bool(spec.get("only", False)), claimed)
     if op == "mentions_count":
@@ -304,7 +306,11 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
         day = _date(wanted)
         if day is None:
             return False
-        hit, other, _ = check_date(text, day, zone, now, str(spec["role"]) if spec.get("role") else None)
+        role = str(spec["role"]) if spec.get("role") else None
+        if spec.get("about"):  # the date in a clause about one of the phrases ("mockups ..., due Friday")
+            found = [check_date(c, day, zone, now, role) for c in clauses_about(text, [str(p) for p in spec["about"]])]  # type: ignore[union-attr]  # a validated spec: a list of phrases
+            return any(hit and not (strict and other) for hit, other, _ in found)
+        hit, other, _ = check_date(text, day, zone, now, role)
         return hit and not (strict and other)
     if op == "mentions_amount":
         currency = spec.get("currency")

@@ -216,6 +216,14 @@ def clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return spans
 
 
+def clauses_about(text: str, phrases: list[str]) -> list[str]:
+    """The clauses of a text that say one of `phrases` (whole words, any case)."""
+    parsed = parse(text)
+    found = [parsed.text[a:b] for s, e in parsed.sentences for a, b in clauses(parsed.text, s, e)]
+    words = [re.compile(rf"(?<!\w){re.escape(p.strip())}(?!\w)", re.I) for p in phrases]
+    return [c for c in found if any(w.search(c) for w in words)]
+
+
 @per_text
 def parse(text: str) -> Parsed:
     """The one parse of a text (see the module's docstring)."""

@@ -128,12 +128,12 @@ def mentions_code(text: str, code: str, only: bool = False, claimed: bool = Fals
     return shape is None or all(m.group(0).lower() == code.strip().lower() for m in shape.finditer(text))
 
 
-def code_about(text: str, code: str, about: list[str]) -> bool:
-    """Whether `text` names `code` beside what it is for: on each line that says one of the `about` phrases and names
-    codes of `code`'s shape, the code nearest the phrase is `code` (a list item, a table row, "CHK-12 (mockups)"),
-    and there is at least one such line. A key swapped with another item's fails."""
+def code_about(sentences: list[str], code: str, about: list[str]) -> bool:
+    """Whether a text (its `sentences`) names `code` beside what it is for: in each sentence that says one of the
+    `about` phrases and names codes of `code`'s shape, the code nearest the phrase is `code` (a list item, a table
+    row, "CHK-12 (mockups)"), and there is at least one such sentence. A key swapped with another item's fails."""
     shape, nearest = _shape(code) or code_pattern(code), set[str]()
-    for line in text.splitlines():
+    for line in sentences:
         codes = list(shape.finditer(line))
         for phrase in about:
             for m in re.finditer(rf"(?<!\w){re.escape(phrase)}(?!\w)", line, re.I) if codes else ():
