@@ -12,6 +12,7 @@ May import `servers.core.app`, nothing else of the core.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -252,15 +253,22 @@ def _write_file(path: Path, image: bytes) -> None:
         scratch = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
         scratch.write_bytes(image)
         os.replace(scratch, path)
-        files = sorted(((f.stat().st_mtime, f.stat().st_size, f) for f in path.parent.glob("*.db")), key=lambda e: e[0])
-        total = sum(size for _, size, _ in files)
-        for _, size, old in files:
-            if total <= DISK_MAX_BYTES:
-                break
-            old.unlink(missing_ok=True)
-            total -= size
     except OSError as error:
         log.warning("seeded image not written to %s: %s", path, error)
+        return
+    files = []
+    for file in path.parent.glob("*.db"):
+        with contextlib.suppress(OSError):  # gone meanwhile: another process keeps the folder too
+            info = file.stat()
+            files.append((info.st_mtime, info.st_size, file))
+    files.sort(key=lambda e: e[0])
+    total = sum(size for _, size, _ in files)
+    for _, size, old in files:
+        if total <= DISK_MAX_BYTES:
+            break
+        with contextlib.suppress(OSError):
+            old.unlink(missing_ok=True)
+        total -= size
 
 
 class EmptyDatabases:
