@@ -32,7 +32,9 @@ COMMANDS = [
     "export-tasks",
     "serve-env",
     "down",
+    "tasks",
 ]
+GROUPS = ["config", "tasks"]
 HEAVY = ("mcp", "ray", "openai", "anthropic", "docker", "faker", "uvicorn", "starlette")
 
 
@@ -45,7 +47,7 @@ def help_of(*args: str) -> str:
 def test_the_top_level_help_lists_every_command_in_order() -> None:
     text = help_of()
     assert "Run agents against ClawGym scenarios" in text
-    in_order = [c for c in COMMANDS if c != "config"] + ["config"]  # a group comes after the commands
+    in_order = [c for c in COMMANDS if c not in GROUPS] + GROUPS  # the groups come after the commands
     listed = [line.split()[1] for line in text.splitlines() if line.startswith("│ ") and line.split()[1] in COMMANDS]
     assert listed == in_order
     assert list(get_command(app).commands) == in_order  # type: ignore[attr-defined]  # typer's root command is a group
@@ -61,7 +63,7 @@ def test_the_config_group_lists_its_command() -> None:
     assert "Print MCP client configuration for a scenario." in text and "claude-desktop" in text
 
 
-@pytest.mark.parametrize("command", [c for c in COMMANDS if c != "config"] + ["config claude-desktop"])
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c not in GROUPS] + ["config claude-desktop", "tasks get"])
 def test_each_command_has_help(command: str) -> None:
     text = help_of(*command.split())
     assert "Usage: " in text and command in text
