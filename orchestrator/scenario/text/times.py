@@ -206,7 +206,7 @@ OLD_LABEL = re.compile(
 )
 STRUCK_ROW = re.compile(r"❌|\b(?:withdr[ae]wn?|cancell?ed|called\s+off|declined)\b", re.I)
 # Weaker: "it was 10:00", "the call that was at 10:30": set aside only when the text states another time.
-WAS_BEFORE = re.compile(r"\b(?:was|were)(?:\s+(?:at|set\s+for|scheduled\s+for|planned\s+for|for))?\s+$", re.I)
+WAS_BEFORE = re.compile(r"\b(?:was|were)(?:\s+(?:at|set\s+for|scheduled\s+for|planned\s+for|for))?" + _DATE_WORDS, re.I)
 
 
 YOUR_TIME = re.compile(r"[ \t]*[(,]?[ \t]*(?:your|my|our|local)[ \t]+time\b(?:[ \t]*[(,][ \t]*(?:in[ \t]+)?)?")
@@ -610,7 +610,16 @@ def _declared_zones(text: str, mentions: list[TimeMention]) -> None:
 
 
 def _place_on_dates(text: str, mentions: list[TimeMention], dates: list[DateMention]) -> None:
-    """Each time takes the nearest date of its sentence, else the nearest date before it."""
+    """Each time takes the nearest date of its sentence, else the nearest date before it; a time not set aside
+    takes no date that is (the old day of a move, a cancelled one) while another is there."""
+    from orchestrator.scenario.text.roles import set_aside
+
+    spans = sentences(text)
+    aside = {
+        d.start
+        for d in dates
+        if set_aside(text, d.start, d.end, next(((a, b) for a, b in spans if a <= d.start < b), (d.start, d.end)))
+    }
     for mention in mentions:
         sentence = mention.sentence
         if mention.dates is not None:
@@ -619,6 +628,8 @@ def _place_on_dates(text: str, mentions: list[TimeMention], dates: list[DateMent
         same = [
             d for d in dates if sentence[0] <= d.start < sentence[1] and not (mention.start <= d.start < mention.end)
         ]
+        if not mention.set_aside and any(d.start not in aside for d in same):
+            same = [d for d in same if d.start not in aside]  # "Tue 30 March (moved from Mon 29)": the day it is on
         if same:
             nearest = min(
                 same,
@@ -628,5 +639,7 @@ def _place_on_dates(text: str, mentions: list[TimeMention], dates: list[DateMent
             mention.own_date = True
         else:
             before = [d for d in dates if d.end <= mention.start]
+            if not mention.set_aside and any(d.start not in aside for d in before):
+                before = [d for d in before if d.start not in aside]
             if before:
                 mention.dates = before[-1].dates
