@@ -202,8 +202,6 @@ def generate_command(
 ) -> None:
     """Generate proven scenarios from task families over generated organizations. Every task written is proven as it is
     written; tasks that fail a proof or repeat another's checks are dropped and counted, never written."""
-    from orchestrator.generate import pipeline
-
     if list_families:
         _list_families()
         return
@@ -211,34 +209,48 @@ def generate_command(
         raise fail_usage("give a FAMILY (or 'all'); `orchestrator generate --list` lists them")
     if out is None:
         raise fail_usage("--out DIR is required")
+    given = {"seed": seed, "size": size, "prove": prove, "split": split, "backend": backend, "max_draws": max_draws}
+    options = _checked_options(family, count, edition, knob or [], inject, workers, full_sample, given)
+    started = time.perf_counter()
+    reports = _generate(options, out, started, replace)
+    _print_generated(reports, out, time.perf_counter() - started, as_json)
+    _say_what_fell_short(reports, options)
+
+
+def _checked_options(
+    family: str,
+    count: int,
+    edition: int,
+    knobs: list[str],
+    inject: bool,
+    workers: int | None,
+    full_sample: str,
+    given: dict[str, Any],
+) -> pipeline.Options:
+    """generate's options, checked as the pipeline checks them; a problem is a usage error naming the option.
+    `given` holds the options passed through as they are (seed, size, prove, split, backend, max_draws)."""
+    from orchestrator.generate import pipeline
+
     try:
         options = pipeline.Options(
             pipeline.family_names(family, edition),
             count,
-            seed=seed,
-            size=size,
-            prove=prove,
-            split=split,
-            knobs=_knobs(knob or []),
+            knobs=_knobs(knobs),
             edition=edition,
             workers=workers or pipeline.default_workers(),
-            backend=backend,
             full_sample=pipeline.parse_share(full_sample),
-            max_draws=max_draws,
+            **given,
         )
         if family.strip() == "all":
             _leave_out_what_never_draws_the_split(options)
         if inject:
             from orchestrator.generate import inject as injection
 
-            options.transform = injection.transform(seed)
+            options.transform = injection.transform(given["seed"])
         options.check()
     except pipeline.GenerateError as exc:
         raise fail_usage(str(exc)) from None
-    started = time.perf_counter()
-    reports = _generate(options, out, started, replace)
-    _print_generated(reports, out, time.perf_counter() - started, as_json)
-    _say_what_fell_short(reports, options)
+    return options
 
 
 def _leave_out_what_never_draws_the_split(options: pipeline.Options) -> None:
