@@ -13,6 +13,12 @@ first rows of each family's manifest (id and content hash) so a small sample can
   that misses a target is only written as a preview (`--preview`: `releases/v2-preview.json` and
   `releases/v2-preview/tasks.jsonl.gz`).
 
+- v3 (edition 3: held-out programs, living and long twists, the language and policy check): as v2, and `write`
+  also records the edition-3 rules, the check's drops (`coherence`: the drawn tasks it dropped, as the prover drops
+  them) and `stats.py`'s figures (`stats`, per split); a set that misses one of `stats.py`'s targets is written only
+  as a preview (`--preview`: `releases/v3-preview.json`, `releases/v3-preview/tasks.jsonl.gz`; `--count N` draws N
+  per family). Any row of v2 or v3 loads by id: `orchestrator tasks get ID`.
+
 `digest_source` says where the digest came from: `generated` (a full run of the command, every task proven) or
 `drawn` (the pipeline's draws, splits and deduplication without the proofs: the manifest the command writes when no
 drawn task fails its proof; a full `check --out DIR` then proves it, and a task that failed would show as a
@@ -25,6 +31,7 @@ difference).
     .venv/bin/python releases/release.py write --out DIR          # generate and (re)write the release file
     .venv/bin/python releases/release.py write --drawn            # (re)write it from the draws, without proving
     .venv/bin/python releases/release.py write --release v2 --drawn --preview  # a v2 preview from the draws
+    .venv/bin/python releases/release.py write --release v3 --drawn --preview --count 50 --workers 2  # v3 preview
 
 Exits 1 when the regenerated set differs from the release, or (v2) its manifest is missing, naming what differs.
 """
