@@ -173,7 +173,7 @@ def undelivered(reply: dict[str, Any]) -> None:
     value, ep = reply.get("value"), reply.get("episode")
     if isinstance(value, StepResult) and isinstance(ep, OpenEpisode) and not reply.get("settled"):
         reply["settled"] = True
-        ep.rewards.append(-value.reward)
+        ep.rewards.append(-(value.reward or 0.0))  # an undecided step paid nothing
 
 
 def count_process(

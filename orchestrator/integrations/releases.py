@@ -317,7 +317,7 @@ def _fast_dumper() -> type:
 
     resolved: dict[str, str] = {}
 
-    class FastDumper(_Dumper):  # type: ignore[misc,valid-type]  # the generator's dumper class, picked at run time
+    class FastDumper(_Dumper):  # the generator's dumper class, picked at run time
         def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
             if kind is ScalarNode:
                 if not implicit[0]:  # quoted: no implicit resolver applies, no path resolvers are registered
