@@ -97,7 +97,9 @@ def released_id(text: str) -> bool:
     return looks_like_id(text)
 
 
+RELEASED_KEPT = 32
 _released: OrderedDict[tuple[str | None, str], Scenario] = OrderedDict()
+"""Released tasks loaded by id in this process, the last `RELEASED_KEPT` (a large world's scenario is big)."""
 
 
 def load_released(task_id: str, release: str | None = None) -> Scenario:
@@ -116,7 +118,7 @@ def load_released(task_id: str, release: str | None = None) -> Scenario:
     except releases.ReleaseError as exc:
         raise EnvError(str(exc)) from None
     _released[key] = loaded
-    while len(_released) > LOADED_KEPT:
+    while len(_released) > RELEASED_KEPT:
         _released.popitem(last=False)
     return loaded
 
