@@ -160,28 +160,30 @@ def _pairs(steps: list[str]) -> frozenset[str]:
 
 
 def nearest(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Each test and test-ood row's nearest train program: the train row (the first of its program) whose steps and
-    step pairs have the highest Jaccard similarity with the test row's (1.0: the same steps), and that similarity."""
-    train: dict[str, tuple[frozenset[str], str]] = {}
+    """Each test and test-ood row's nearest train program: the same program when a train row has it, else the train
+    row (the first of its steps) whose steps and step pairs have the highest Jaccard similarity with the test row's
+    (1.0: the same steps, told apart by the checks or the living world), and that similarity."""
+    programs: dict[str, str] = {}
+    steps: dict[frozenset[str], str] = {}
     for row in rows:
         if row["split"] == "train":
-            train.setdefault(row["program"]["digest"], (_pairs(row["program"]["steps"]), row["id"]))
-    found: dict[str, tuple[str, float]] = {}
+            programs.setdefault(row["program"]["digest"], row["id"])
+            steps.setdefault(_pairs(row["program"]["steps"]), row["id"])
+    found: dict[frozenset[str], tuple[str, float]] = {}
     out = {}
     for row in rows:
-        if row["split"] == "train" or not train:
+        if row["split"] == "train" or not steps:
             continue
-        program = row["program"]
-        key = program["digest"]
-        if key not in found:
-            if key in train:
-                found[key] = (train[key][1], 1.0)
-            else:
-                mine = _pairs(program["steps"])
-                best = max(train.values(), key=lambda t: len(mine & t[0]) / (len(mine | t[0]) or 1))
-                found[key] = (best[1], round(len(mine & best[0]) / (len(mine | best[0]) or 1), 3))
-        train_id, similarity = found[key]
-        out[row["id"]] = {"train": train_id, "similarity": similarity, "same_program": key in train}
+        key = row["program"]["digest"]
+        if key in programs:
+            out[row["id"]] = {"train": programs[key], "similarity": 1.0, "same_program": True}
+            continue
+        mine = _pairs(row["program"]["steps"])
+        if mine not in found:
+            best = max(steps, key=lambda theirs: len(mine & theirs) / (len(mine | theirs) or 1))
+            found[mine] = (steps[best], round(len(mine & best) / (len(mine | best) or 1), 3))
+        train_id, similarity = found[mine]
+        out[row["id"]] = {"train": train_id, "similarity": similarity, "same_program": False}
     return out
 
 
