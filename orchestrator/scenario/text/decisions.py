@@ -22,19 +22,32 @@ APPROVE = re.compile(
     r"\b(?:(?:pre-?)?approv(?:e|ed|es|ing)\b|sign(?:s|ed|ing)?[\s-]+off\b|signed\s+it\b|green[\s-]?l(?:ight|it)|"
     r"greenlit|good\s+to\s+go|go(?:ne)?[\s-]+ahead\b|go-ahead|accept(?:s|ed|ing)?\b|grant(?:s|ed|ing)?\b|"
     r"authori[sz](?:e|ed|es|ing)\b|ok(?:'?d|ayed)\b|(?:ok|okay)\s+for\b|(?:is|that's|that\s+is)\s+(?:ok|okay|fine)\b|"
-    r"gave\s+(?:it\s+)?the\s+nod|agree(?:s|d)?\s+to\s+(?:this|the|your)\s+(?:request|proposal|extension)|cleared\b|(?<!\w)yes\b(?=\s+from)|thumbs[\s-]up)",
+    r"gave\s+(?:it\s+)?the\s+nod|agree(?:s|d)?\s+to\s+(?:this|the|your)\s+(?:request|proposal|extension)|cleared\b|(?<!\w)yes\b(?=\s+from)|thumbs[\s-]up|"
+    # other languages: German, French, Spanish/Portuguese, Italian, Dutch
+    r"genehmigt|bewilligt|freigegeben|approuvée?s?|accordée?s?|aprobad[oa]s?|aprovad[oa]s?|concedid[oa]s?|"
+    r"approvat[oaie]|accettat[oaie]|goedgekeurd|toegekend|kennen\s+(?:u|je|jou)\s+(?:[\w-]+\s+){0,4}?toe\b)",
     re.I,
 )
 REFUSE = re.compile(
     r"\b(?:refus(?:e|ed|es|ing)|reject(?:s|ed|ing)?|declin(?:e|ed|es|ing)|den(?:y|ied|ies|ying)|"
     r"turn(?:s|ed|ing)?\s+(?:it\s+|this\s+|that\s+)?down|(?:it's|it\s+is|that's|answer\s+is|that\s+is)\s+a\s+(?:no|hard\s+no)\b|"
     r"a\s+no\s+from\b|no[\s-]go\b|(?:not|un)\s*successful|decided\s+against|vetoed|(?<!\w)nope\b|"
-    r"(?:not|n't|never)\s+(?:be\s+)?(?:to\s+)?(?:going\s+ahead|proceeding|renew(?:ing)?|covered|accepted))",
+    r"(?:not|n't|never)\s+(?:be\s+)?(?:to\s+)?(?:going\s+ahead|proceed(?:ing)?|renew(?:ing)?|covered|accepted)|"
+    r"\bis\s+a\s+(?:hard\s+)?no\b|"
+    # other languages: German, French, Spanish/Portuguese, Italian, Dutch
+    r"abgelehnt|nehmen\s+wir\s+nicht\s+an|refusée?s?|rejetée?s?|pas\s+été\s+retenue?s?|"
+    r"pas\s+(?:donner\s+)?(?:une\s+)?suite\s+favorable|rechazad[oa]s?|denegad[oa]s?|desestimad[oa]s?|"
+    r"recusad[oa]s?|rejeitad[oa]s?|indeferid[oa]s?|respint[oaie]|rifiutat[oaie]|afgewezen|geweigerd)",
     re.I,
 )
-NEGATION = re.compile(r"\b(?:not|never|no\s+longer|unable\s+to|refus(?:e|ed)\s+to|without)\b|n['’]t\b|\bcannot\b", re.I)
+NEGATION = re.compile(
+    r"\b(?:not|never|no\s+longer|unable\s+to|refus(?:e|ed)\s+to|without|nicht|kein(?:e|en)?|niet|non|pas|não|"
+    r"no\s+(?:fue|ha\s+sido|está|es))\b|n['’]t\b|\bcannot\b",
+    re.I,
+)
 OPEN = re.compile(
-    r"\b(?:yet|pending|wait(?:ing)?\s+(?:on|for)|await(?:s|ing)?|until|subject\s+to|lean(?:s|ing)?|"
+    r"\b(?:yet|pending|wait(?:ing)?\s+(?:on|for)|await(?:s|ing)?|until|lean(?:s|ing)?|"
+    r"subject\s+to\s+(?:[\w'’-]+\s+){0,2}?(?:approval|sign-?off|confirmation|review|agreement|ratification|decision)|"
     r"undecided|not\s+(?:yet\s+)?decided|(?:has|have)n['’]t\s+decided|defer(?:red)?|postponed|tbd|tbc|"
     r"whether|once|needs?|require[sd]?|(?<!not\s)(?<!unable\s)to\s+approve|for\s+(?:your\s+)?approval|"
     r"recommend(?:s|ed)?|expect(?:s|ed)?|should|would|in\s+principle)\b",

@@ -58,3 +58,19 @@ def test_an_unknown_decision_is_a_load_error() -> None:
     from orchestrator.scenario.text.operators import operand_problems
 
     assert operand_problems("decides", "maybe") == [((), "expected one of approve, refuse, found 'maybe'")]
+
+
+def test_decisions_written_in_other_languages_and_in_other_words() -> None:
+    from orchestrator.scenario.text.decisions import decisions
+
+    assert decisions("Ihr Schadenfall CLM-7781 wurde geprüft und genehmigt.") == {"approve"}
+    assert decisions("Ihr Urlaubsantrag wurde leider abgelehnt.") == {"refuse"}
+    assert decisions("Der Antrag wurde nicht genehmigt.") == {"refuse"}
+    assert decisions("Votre candidature n'a pas été retenue.") == {"refuse"}
+    assert decisions("La solicitud ha sido rechazada.") == {"refuse"}
+    assert decisions("Wij kennen u vergunningen toe voor 2 voertuigen.") == {"approve"}
+    assert decisions("We have decided not to proceed with your application.") == {"refuse"}
+    assert decisions("I told them the 10% rush fee is a no.") == {"refuse"}
+    # a condition on how an approval is carried out still approves; one on the approval itself leaves it open
+    assert decisions("The Board has approved your protocol, subject to the minor revisions listed.") == {"approve"}
+    assert decisions("Approved, subject to CFO approval.") == set()
