@@ -28,9 +28,16 @@ from orchestrator.scenario import OracleStep, Scenario, relative_dates  # noqa: 
 
 @dataclass
 class Held(Case):
-    """A held-out case: `reason` says in one line why a careful grader gives it `want`."""
+    """A held-out case: `reason` says in one line why a careful grader gives it `want`.
+
+    A held-out round's cases are written without reading any check, so a wrong one names none (`fails_on` stays
+    empty) and the round compares only the verdict with the label."""
 
     reason: str = ""
+
+    def __post_init__(self) -> None:
+        if self.fails_on:
+            raise ValueError(f"case {self.id!r}: a held-out case names no check (fails_on)")
 
 
 def call(tool: str, save: str | None = None, **args: Any) -> dict[str, Any]:
