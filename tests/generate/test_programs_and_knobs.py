@@ -163,3 +163,32 @@ def test_every_family_draws_living_long_and_test_ood_tasks_and_no_train_task_has
     assert sum(r["split"] == "test-ood" for r in rows) >= 0.25 * len(rows)
     train = {r["program"]["digest"] for r in rows if r["split"] == "train"}
     assert not train & {r["program"]["digest"] for r in rows if r["split"] == "test-ood"}
+
+
+def test_composite_step_texts_fall_on_one_side_and_edition_two_keeps_release_v2s_words() -> None:
+    """Edition 3 words a composite part's steps (a trip's to-do, a booking, the agenda, note and resolve sentences)
+    with texts of its world's side only; editions 1 and 2 keep the one text release v2 used on both sides."""
+    from orchestrator.generate.families import composite_parts as parts
+    from orchestrator.generate.phrasing import part_id
+
+    tables = {"agenda": parts.AGENDA, "note": parts.NOTE, "resolve": parts.RESOLVE}
+    tables |= {f"trip-{n}": texts for n, texts in parts.TRAVEL_STEPS.items()}
+    tables |= {f"booking-{via}": texts for via, texts in parts.MEETING_STEPS.items()}
+    assert (
+        parts.TRAVEL_STEPS[3][0] == parts.TRAVEL_TODO[3]
+        and parts.MEETING_STEPS["mail"][0] == parts.MEETING_TODO["mail"]
+    )
+
+    class Org:
+        def __init__(self, edition: int, split: str | None) -> None:
+            self.edition, self.split = edition, split
+
+    for key, texts in tables.items():
+        sides = {i: template_split(part_id("composite", key, "step", i)) for i in range(len(texts))}
+        assert set(sides.values()) == {"train", "test"}, key
+        for n in range(12):
+            params = {"n": n}
+            assert parts.step(Org(2, "test"), params, key, texts) == texts[0]
+            for side in ("train", "test"):
+                picked = texts.index(parts.step(Org(3, side), params, key, texts))
+                assert sides[picked] == side, (key, side, picked)

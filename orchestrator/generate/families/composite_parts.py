@@ -14,7 +14,8 @@ from typing import Any
 
 from orchestrator.generate.families import customer_answer
 from orchestrator.generate.families.reschedule import Move
-from orchestrator.generate.family import human_day, join
+from orchestrator.generate.family import digest, human_day, join
+from orchestrator.generate.phrasing import usable
 from orchestrator.generate.world import World
 
 
@@ -31,6 +32,50 @@ class Part:
     """Knob ranges inside a composite (narrower than the family's own, so the chain stays long enough)."""
 
 
+def step(world: World, params: dict[str, Any], key: str, texts: tuple[str, ...]) -> str:
+    """The words of one step of a part: edition 1 and 2 the first text (release v2's words); edition 3 one of the
+    texts on the world's side of the split (ids `composite/<key>/step/<n>`, by each id's hash), picked by the part's
+    parameters, so no step text is in both train and test."""
+    if getattr(world, "edition", 1) < 3:
+        return texts[0]
+    picks = usable("composite", key, "step", texts, getattr(world, "split", None))
+    if not picks:
+        raise ValueError(f"composite/{key}: no step text on the {world.split} side of the split; add more")
+    return texts[picks[int(digest(params), 16) % len(picks)]]
+
+
+AGENDA = (
+    "Also fix the time in the meeting's agenda doc.",
+    "The meeting's agenda doc should show the new time too.",
+    "Update the agenda document with the new time as well.",
+    "And put the new time in the meeting's agenda doc.",
+    "Please correct the time in its agenda document too.",
+    "Make sure the agenda doc gives the new time.",
+    "Fix the agenda doc so it has the new time.",
+    "Its agenda doc needs the new time as well.",
+)
+NOTE = (
+    "Then add a comment on the ticket saying you updated them.",
+    "Afterwards, note on the ticket that they have been updated.",
+    "Leave a comment on their ticket that you answered them.",
+    "Also record on the ticket that they've been told.",
+    "Then comment on the ticket that the customer has been updated.",
+    "Add a note to the ticket once they've had the update.",
+    "Please also comment on the ticket that you replied.",
+    "Finish with a comment on the ticket saying they were updated.",
+)
+RESOLVE = (
+    "Once a comment has its ticket, resolve the comment.",
+    "Resolve each comment once its ticket exists.",
+    "After filing each ticket, mark its comment resolved.",
+    "Mark every ticketed comment as resolved.",
+    "When a comment is ticketed, resolve it.",
+    "Then resolve the comments you filed tickets for.",
+    "Each comment that gets a ticket should be resolved afterwards.",
+    "Close out each ticketed comment by resolving it.",
+)
+
+
 def _incident(world: World, params: dict[str, Any]) -> dict[str, Any]:
     return {"service": params["service"], "lead": world.person(params["lead"]).first_name}
 
@@ -41,13 +86,13 @@ def _reschedule(world: World, params: dict[str, Any]) -> dict[str, Any]:
         "organizer": world.person(params["organizer"]).first_name,
         "clash": params["clash"].lower(),
         "when": "the same day" if params["same_day"] else f"on {human_day(target)}",
-        "doc": " Also fix the time in the meeting's agenda doc." if params["with_doc"] else "",
+        "doc": " " + step(world, params, "agenda", AGENDA) if params["with_doc"] else "",
     }
 
 
 def _customer(world: World, params: dict[str, Any]) -> dict[str, Any]:
     customer = world.person(params["customer"])
-    note = " Then add a comment on the ticket saying you updated them." if params["with_note"] else ""
+    note = " " + step(world, params, "note", NOTE) if params["with_note"] else ""
     feature = customer_answer.spoken(world, params)
     return {"customer": customer.first_name, "company": customer.company, "feature": feature, "note": note}
 
@@ -64,7 +109,7 @@ def _offboard(world: World, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def _comments(world: World, params: dict[str, Any]) -> dict[str, Any]:
-    resolve = " Once a comment has its ticket, resolve the comment." if params["steps"] >= 2 else ""
+    resolve = " " + step(world, params, "resolve", RESOLVE) if params["steps"] >= 2 else ""
     return {"title": params["title"], "project": params["project"], "resolve": resolve}
 
 
@@ -77,12 +122,66 @@ TRAVEL_TODO = {
 }
 
 
+TRAVEL_STEPS = {
+    steps: (
+        first,
+        *{
+            2: (
+                "put my travel days in the calendar and let {organizer} know which days I travel",
+                "block the days I'm travelling on my calendar and tell {organizer} the travel days",
+                "add my travel days to the calendar as busy and confirm them to {organizer}",
+                "mark the travel days on my calendar, then write to {organizer} with the days I travel",
+                "get the travel days onto my calendar and confirm the dates to {organizer}",
+                "hold my travel days in the calendar and send {organizer} the days I'll be travelling",
+                "reserve my travel days on the calendar and reply to {organizer} with them",
+            ),
+            3: (
+                "put my travel days in the calendar, write up the itinerary in a doc the team can edit, and send "
+                "{organizer} the doc's link",
+                "block the days I travel on my calendar, put the itinerary in a document my team can edit, and reply to "
+                "{organizer} with its link",
+                "add the travel days to my calendar, draft the itinerary as a doc the team has edit access to, and "
+                "mail {organizer} the link",
+                "mark my travel days on the calendar, create an itinerary doc the team can edit, and answer {organizer} "
+                "with the link to it",
+                "get my travel days onto the calendar, write the itinerary into a team-editable doc, and send its link "
+                "to {organizer}",
+                "hold the travel days in my calendar, write the itinerary up in a doc the team may edit, and reply to "
+                "{organizer} with the doc link",
+                "reserve my travel days on the calendar, keep the itinerary in a document the team can edit, and give "
+                "{organizer} the link",
+            ),
+            4: (
+                "put my travel days in the calendar, write the itinerary into a doc the team can edit, raise the "
+                "travel-approval ticket the travel policy requires, and send {organizer} the doc's link",
+                "block the days I travel on my calendar, put the itinerary in a document my team can edit, file the "
+                "travel-approval ticket our policy requires, and reply to {organizer} with the link",
+                "add the travel days to my calendar, draft the itinerary as a team-editable doc, open the travel-"
+                "approval ticket the policy calls for, and mail {organizer} the doc link",
+                "mark my travel days on the calendar, create an itinerary doc the team can edit, file the approval "
+                "ticket the travel policy asks for, and answer {organizer} with the link",
+                "get my travel days onto the calendar, write the itinerary into a doc the team may edit, file the "
+                "travel-approval ticket per our travel policy, and send {organizer} its link",
+                "hold the travel days in my calendar, write up the itinerary in a doc the team can edit, request "
+                "travel approval with the ticket the policy names, and reply to {organizer} with the doc link",
+                "reserve my travel days on the calendar, keep the itinerary in a team-editable document, file the "
+                "travel-approval ticket the policy wants, and give {organizer} the link",
+            ),
+        }[steps],
+    )
+    for steps, first in TRAVEL_TODO.items()
+}
+"""Edition 3's words for a trip's steps, per `steps` (the first is release v2's, `TRAVEL_TODO`; see `step`)."""
+
+
 def _travel(world: World, params: dict[str, Any]) -> dict[str, Any]:
     organizer = world.person(params["organizer"]).first_name
     return {
         "organizer": organizer,
         "city": params["city"],
-        "todo": TRAVEL_TODO[params["steps"]].format(organizer=organizer),
+        "todo": step(world, params, f"trip-{params['steps']}", TRAVEL_STEPS[params["steps"]]).format(
+            organizer=organizer
+        ),
     }
 
 
@@ -94,6 +193,45 @@ MEETING_TODO = {
 }
 
 
+MEETING_STEPS = {
+    "direct": (
+        MEETING_TODO["direct"],
+        "book a {minutes}-minute meeting on {topic} with {names} on {day}, at a time all of us are free inside "
+        "everyone's working hours, and invite them all",
+        "find a {minutes}-minute slot on {day} when {names} and I are all free within working hours, and book a "
+        "meeting about {topic} there with all of them invited",
+        "schedule {minutes} minutes about {topic} with {names} on {day}, when everyone is free during their working "
+        "hours, inviting all of them",
+        "put a {minutes}-minute {topic} meeting with {names} on {day} in a slot that suits everyone's calendar and "
+        "working hours, with all of them as guests",
+        "arrange a {minutes}-minute meeting on {day} with {names} about {topic}: pick a time everyone is free in "
+        "working hours and invite them",
+        "get {names} and me into a {minutes}-minute {topic} meeting on {day}, at a time free for all of us in working "
+        "hours, everyone invited",
+        "set a {minutes}-minute meeting about {topic} on {day} with {names}, at a time that is free for all and inside "
+        "everyone's working hours; invite them all",
+    ),
+    "mail": (
+        MEETING_TODO["mail"],
+        "book the meeting {requester} emailed me about, at a time everyone is free within working hours, invite all "
+        "of them, and tell {requester} the time in a reply",
+        "sort out the meeting {requester} asked for by mail: a time free for all inside working hours, everyone "
+        "invited, and a reply to {requester} with the time",
+        "schedule what {requester} requested by email (a slot where everyone is free during working hours), invite "
+        "the guests, and answer {requester} with the time",
+        "set up {requester}'s requested meeting from their mail at a time everyone is free in working hours, invite "
+        "them all, and reply to {requester} saying when",
+        "arrange the meeting from {requester}'s email at a time free for everyone within working hours, with all "
+        "invited, then let {requester} know the time by reply",
+        "find the time for the meeting {requester} mailed about (all free, inside working hours), invite everyone, and "
+        "reply to {requester} with it",
+        "take care of the meeting {requester} asked for in their mail: a free time for all in working hours, invites "
+        "for everyone, and the time in a reply to {requester}",
+    ),
+}
+"""Edition 3's words for a booking part, per way it is asked (the first is release v2's, `MEETING_TODO`)."""
+
+
 def _meeting(world: World, params: dict[str, Any]) -> dict[str, Any]:
     values = {
         "minutes": params["minutes"],
@@ -102,7 +240,7 @@ def _meeting(world: World, params: dict[str, Any]) -> dict[str, Any]:
         "names": join([world.person(e).name for e in params["guests"]]),
         "requester": world.person(params["requester"]).first_name if params.get("requester") else "",
     }
-    return {"todo": MEETING_TODO[params["via"]].format(**values)}
+    return {"todo": step(world, params, f"booking-{params['via']}", MEETING_STEPS[params["via"]]).format(**values)}
 
 
 INCIDENT = Part(
