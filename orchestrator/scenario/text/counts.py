@@ -24,6 +24,21 @@ WORDS = re.compile(
     + r")|(?P<dozen>a\s+dozen|dozen))(?P<dozens>\s+dozen)?\b",
     re.I,
 )
+FOREIGN_NUMBERS = {
+    **dict.fromkeys(("zwei", "deux", "dos", "duas", "twee"), 2),
+    **dict.fromkeys(("drei", "trois", "tres", "três", "tre", "drie"), 3),
+    **dict.fromkeys(("vier", "quatre", "cuatro", "quattro", "quatro"), 4),
+    **dict.fromkeys(("fünf", "cinq", "cinco", "cinque", "vijf"), 5),
+    **dict.fromkeys(("sechs", "seis", "sei", "zes"), 6),
+    **dict.fromkeys(("sieben", "siete", "sette", "sete", "zeven"), 7),
+    **dict.fromkeys(("acht", "huit", "ocho", "oito"), 8),
+    **dict.fromkeys(("neun", "neuf", "nueve", "nove", "negen"), 9),
+    **dict.fromkeys(("zehn", "dix", "diez", "dieci", "dez", "tien"), 10),
+    **dict.fromkeys(("zwölf", "douze", "doce", "dodici", "doze", "twaalf"), 12),
+}
+"""Small numbers in German, French, Spanish, Portuguese, Italian and Dutch that are no English word ("due", "once",
+"sept" and "otto" are left out)."""
+FOREIGN_WORDS = re.compile(r"(?<![\w-])(" + "|".join(FOREIGN_NUMBERS) + r")(?![\w-])", re.I)
 DIGITS = re.compile(r"(?<![\w$€£¥#/.:,-])(?P<n>\d{1,3}(?:[,\u202f\u00a0 ]\d{3})*|\d+)(?![\w%/:]|[.,]\d|-\d)")
 NOT_AFTER = re.compile(
     r"\s*(?:[ap]\.?m\b|h\b|hrs?\b|uhr\b|o'clock|"
@@ -67,12 +82,33 @@ def find_counts(text: str) -> list[tuple[int, int, int]]:
         if m["dozens"]:
             value *= 12  # "three dozen"
         out.append((value, m.start(), m.end()))
+    for m in FOREIGN_WORDS.finditer(text):
+        out.append((FOREIGN_NUMBERS[m.group(1).lower()], m.start(), m.end()))
     return sorted(out, key=lambda c: c[1])
 
 
+TRANSLATIONS = {
+    "people": ("personen", "personnes", "personas", "persone", "pessoas", "leute", "mensen"),
+    "person": ("person", "personne", "persona", "pessoa", "persoon"),
+    "nights": ("nächte", "nuits", "noches", "notti", "noites", "nachten", "übernachtungen"),
+    "night": ("nacht", "nuit", "noche", "notte", "noite"),
+    "rooms": ("zimmer", "chambres", "habitaciones", "camere", "quartos", "kamers"),
+    "days": ("tage", "jours", "días", "dias", "giorni", "dagen"),
+    "pallets": ("paletten", "palettes", "palés", "pallet", "bancali", "paletes"),
+}
+"""The same count nouns in German, French, Spanish, Italian, Portuguese and Dutch ("2 notti", "4 persone")."""
+
+
 def _forms(noun: str) -> set[str]:
-    """A noun and its singular or plural ("companies", "company"); "others" stays itself, so "3 other days"
-    is not a count of others."""
+    """A noun and its singular or plural ("companies", "company"), and its forms in other languages; "others" stays
+    itself, so "3 other days" is not a count of others."""
+    noun = noun.lower().strip()
+    if noun in TRANSLATIONS:
+        return _english_forms(noun) | set(TRANSLATIONS[noun])
+    return _english_forms(noun)
+
+
+def _english_forms(noun: str) -> set[str]:
     noun = noun.lower().strip()
     if " " in noun:  # "docking stations", "votes in favour": the phrase, or its head noun
         head = noun.split()[-1] if " of " not in noun and " in " not in noun else noun.split()[0]
@@ -113,8 +149,16 @@ PEOPLE = frozenset(
         "employees",
         "hires",
         "candidates",
+        "personen",
+        "personnes",
+        "personas",
+        "persone",
+        "pessoas",
     }
 )
+PERSONS = re.compile(r"^(?:\w+\s)*\w+(?:or|er|ist|ian|ee|ant|ent|yer)s$", re.I)
+"""A noun of people by its ending ("auditors", "interviewers", "technicians", "panelists", "lawyers"): counted in
+the words of people too ("a team of 4", "two people from their side")."""
 PEOPLE_BEFORE = re.compile(
     r"\b(?:party\s+of|table\s+for|group\s+of|team\s+of|for|serves|feeds|catering\s+for|we(?:'re|\s+are|'ll\s+be|"
     r"\s+will\s+be)|headcount(?:\s+(?:of|is|:))?|expecting|booked\s+for)\s*$",
@@ -127,7 +171,7 @@ def counts_of(text: str, end: int, nouns: list[str], start: int | None = None) -
     ("34 other companies", "14 hungry guests", "32 others"), or, for a count starting at `start`, among the three
     words before it in its clause ("Hosts covered: 250", "headcount of 2"); a count of people is also written
     "four of us", "a party of 5", "table for 5", "we're 6"."""
-    words = [w.lower() for w in re.findall(r"[A-Za-z]+", text[end : end + 60])[:3]]
+    words = [w.lower() for w in re.findall(r"[^\W\d_]+", text[end : end + 60])[:3]]
     forms = set().union(*(_forms(n) for n in nouns))
     if any(w in forms for w in words):
         return True
@@ -135,9 +179,9 @@ def counts_of(text: str, end: int, nouns: list[str], start: int | None = None) -
     if start is not None:
         lead = text[max(0, start - 40) : start]
         before = re.split(r"[.;!?\n|()]", lead)[-1]
-        if any(w.lower() in forms for w in re.findall(r"[A-Za-z]+", before)[-3:]):
+        if any(w.lower() in forms for w in re.findall(r"[^\W\d_]+", before)[-3:]):
             return True
-    if forms & PEOPLE:
+    if forms & PEOPLE or any(PERSONS.search(n) for n in nouns):
         if words[:1] and words[0] in PEOPLE or words[:2] == ["of", "us"] or words[:2] == ["of", "you"]:
             return True
         return bool(PEOPLE_BEFORE.search(before))
@@ -145,7 +189,8 @@ def counts_of(text: str, end: int, nouns: list[str], start: int | None = None) -
 
 
 COUNT_SET_ASIDE = re.compile(
-    r"(?:\b(?:not|no\s+longer|instead\s+of|rather\s+than|was|were|originally|previously|from|cancel(?:l?ed)?)"
+    r"(?:\b(?:not|no\s+longer|instead\s+of|rather\s+than|was|were|originally|previously|from|cancel(?:l?ed)?|"
+    r"non|nicht|niet|não|(?:an)?statt|au\s+lieu\s+de|en\s+vez\s+de|invece\s+di)"
     r"(?:\s+(?:the|a|an|for|of))?)\s*$",
     re.I,
 )
@@ -169,8 +214,8 @@ def check_count(text: str, wanted: int, of: list[str] | None = None, approx: flo
         nouned = [
             v
             for v, _, e in counted
-            if re.findall(r"[A-Za-z]+", own[e : e + 30])[:1]
-            and re.findall(r"[A-Za-z]+", own[e : e + 30])[0].lower() in forms
+            if re.findall(r"[^\W\d_]+", own[e : e + 30])[:1]
+            and re.findall(r"[^\W\d_]+", own[e : e + 30])[0].lower() in forms
         ]
         if forms & PEOPLE:  # people are counted in many words: "14 guests" ... "the 12 of us"
             nouned += [v for v, st, e in counted if re.match(r"\s+of\s+(?:us|you)\b", own[e : e + 10])]

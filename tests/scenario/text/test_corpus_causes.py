@@ -203,3 +203,18 @@ def test_a_time_takes_no_day_the_text_sets_aside() -> None:
     moved = "Client review is now Thurs 5 March, 3:30pm (was Wed 2pm)."
     assert holds(moved, CLAIMED, CTX)
     assert not holds(moved, {"mentions_time": {"at": "2026-03-04T14:00:00+01:00", "claimed": True}}, CTX)
+
+
+def test_counts_in_other_languages_and_of_people_named_by_their_role() -> None:
+    def count(n: int, of: str) -> dict[str, object]:
+        return {"mentions_count": {"n": n, "of": of, "claimed": True}}
+
+    booking = "Confermiamo la prenotazione dal 12 al 14 luglio: 2 notti, 2 camere per 4 persone, e non 3 notti."
+    assert holds(booking, count(2, "nights"), CTX)
+    assert holds(booking, count(4, "people"), CTX)
+    assert not holds(booking, count(3, "nights"), CTX)
+    assert holds("Participarán dos personas del equipo.", count(2, "interviewers"), CTX)
+    assert holds("Nous livrons douze palettes le 3 mars.", count(12, "pallets"), CTX)
+    assert holds("They're sending a team of 4; badges by Friday.", count(4, "auditors"), CTX)
+    # "due" is an English word, not the Italian two
+    assert not holds("The report is due tomorrow for the auditors.", count(2, "auditors"), CTX)
