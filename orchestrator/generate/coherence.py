@@ -133,6 +133,20 @@ def repeated_phrases(text: str) -> list[str]:
     return found
 
 
+def pronouns(text: str) -> str:
+    """A text whose adjacent sentences open with the same noun phrase ("The quarterly business review has landed.
+    The quarterly business review can't move.") with the second one's opening said as "It"."""
+    for parts in paragraphs(text):
+        for first, second in zip(parts, parts[1:], strict=False):
+            common = _opening(first) & _opening(second)
+            if common and second.startswith("The "):
+                words = len(max(common, key=len))
+                opening = re.match(r"The " + r"\W+".join([r"[\w'’-]+"] * words), second)
+                if opening:
+                    text = text.replace(second, "It" + second[opening.end() :], 1)
+    return text
+
+
 # -- casing of vocabulary phrases ------------------------------------------------------------------------------------
 
 

@@ -154,3 +154,21 @@ def test_many_edition_3_draws_per_family_hold_no_contradiction_and_few_seams() -
         assert policy == [], name
         seams = [t.id for t in tasks if coherence.problems(t.scenario)]
         assert len(seams) <= len(tasks) // 10, (name, seams[:3])
+
+
+def test_a_repeated_opening_is_said_as_it_and_reschedule_uses_it() -> None:
+    seam = "The quarterly business review has landed, at the worst time. The quarterly business review can't move."
+    fixed = coherence.pronouns(seam)
+    assert fixed == "The quarterly business review has landed, at the worst time. It can't move."
+    assert coherence.repeated_phrases(fixed) == []
+    for task in _draws("reschedule", 12):
+        assert coherence.repeated_phrases(task.scenario["instruction"]) == [], task.id
+
+
+def test_a_living_request_of_today_is_not_said_to_be_from_yesterday() -> None:
+    family = families()["ask-colleague"]()
+    old, new = (draw(family, 11, "small", 1, {}, edition=e) for e in (2, 3))  # its opener: "Following up on ..."
+    assert old is not None and new is not None
+    assert "Following up on something from yesterday:" in old.scenario["instruction"]
+    assert "Following up on something from earlier:" in new.scenario["instruction"]
+    assert coherence.problems(new.scenario) == []

@@ -54,7 +54,10 @@ def compose(
 ) -> phrasing.Composition:
     """The instruction, its template id and its parts, drawn from `seed` (the task's `wording`, so `build` words the
     same instruction `sample` chose): a request of the world's split side with the shared openers and closers."""
-    return phrasing.word(world, seed, family, intent, phrasing.Phrasebook(requests, OPENERS, CLOSERS), values)
+    made = phrasing.word(world, seed, family, intent, phrasing.Phrasebook(requests, OPENERS, CLOSERS), values)
+    if world.edition >= 3:  # the request came in today: nothing of it is from yesterday
+        made = phrasing.Composition(made.text.replace("from yesterday:", "from earlier:"), made.template, made.parts)
+    return made
 
 
 def one_slot(

@@ -20,7 +20,8 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from orchestrator.generate import phrasing, vocab
+from orchestrator.generate import coherence, phrasing, vocab
+from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
 from orchestrator.generate.scheduling import aligned_starts, day_window, fill, pick_guests, workday
 from orchestrator.generate.world import Person, World, iso
@@ -120,7 +121,7 @@ class Reschedule(Family):
         oracle.append(_tell(mv))
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
-        return draft
+        return broaden(draft, params)
 
 
 @dataclass
@@ -469,7 +470,8 @@ def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
     clash = params["clash"].lower() if params["clash"] != "All-hands" else "all-hands"
     values = {"organizer": world.person(params["organizer"]).first_name, "clash": clash, "when": when, "doc": doc}
     made = phrasing.word(world, seed, "reschedule", "move", MOVE, values)
-    return phrasing.Composition(made.text, made.template, made.parts + ((doc_id,) if doc_id else ()))
+    text = coherence.pronouns(made.text) if world.edition >= 3 else made.text  # "The review ... It can't move"
+    return phrasing.Composition(text, made.template, made.parts + ((doc_id,) if doc_id else ()))
 
 
 PHRASEBOOKS = {"move": MOVE}
