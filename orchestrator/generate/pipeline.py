@@ -14,7 +14,11 @@ and the difficulty comes from those measurements (`edition2.difficulty`). Releas
 
 Edition 3 (the command line's default): edition 2's draws with neutral planted rows: their ids are drawn like the
 world's (`world_ids.neutral_ids`) and decoys are told apart by content (dates, versions), not by labels; task ids
-read `<family>-v3-<seed>-<index>`.
+read `<family>-v3-<seed>-<index>`. Living and long are knobs of every family (`twists`: a fault on a write call, a
+colleague or the user who names whom to tell, a wrap-up over tickets, docs and mail, each drawn for half the tasks
+that lack it); a third of the train organizations are test-ood ones (`drawing.organization`), whose tasks always
+carry a held-out twist, so no train task shares a test-ood task's program (`program`). Rows add `instruction`,
+`program`, `living`, `long`, `twists` and `twist_parts`.
 
 A task whose checks (names and weights aside) equal an earlier one's is a duplicate and skipped. Every other task
 is proven from memory (`prover`): `basic` proves that the reference solution scores 1.0 and doing nothing fails,

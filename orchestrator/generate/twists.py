@@ -11,8 +11,10 @@ one. A task's twists are drawn from its id (`choose`), so the same task gets the
     twists = choose(task_id, ood=split == "test-ood", living=..., long=...)
     applied = apply(draft, twists, rng)     # the twists that fit; the draft gains sentences, steps and checks
 
-Every sentence a twist adds is a phrasing part (`phrasing.pick`, ids `twist/<name>/sentence/<n>`), on the world's
-side of the split, so no twist wording is in both train and test.
+Every sentence a twist adds is a phrasing part (`phrasing.pick`, ids `twist/<name>/<kind>/<n>`, recorded in the
+row's `twist_parts`): a train twist's on the world's side of the split, a held-out twist's own words only ever in
+test-ood tasks (a linked wrap-up's first sentence is the wrap-up's, on the test side), so no twist wording is in both
+train and test.
 
 May import: `orchestrator.generate` modules.
 """
