@@ -341,7 +341,7 @@ def pool_or_backend(
         raise fail_usage(str(exc)) from None
     if pool is None:
         return backend_or_exit(settings.backend, log_dir, settings.address)
-    pool.fork(app for scenario in scenarios for app in scenario.apps)
+    pool.fork((app for scenario in scenarios for app in scenario.apps), scenarios)
     options.parallel = max(options.parallel, pool.size)
     return pool
 

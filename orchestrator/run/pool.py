@@ -159,16 +159,21 @@ class EpisodePool(Backend):
         self._spawning: anyio.Lock | None = None
         self._apps: Backend | None = None
         """The apps started before forking, which the workers inherit (`fork`)."""
+        self._inherited: dict[int, Scenario] = {}
+        """The scenarios loaded before forking, by `id`: every worker has them already (`fork`), so an episode of one
+        names it instead of sending it pickled (the parent's pickling and each worker's unpickling of it)."""
         self.started = 0
         """Workers started in all (a dead one is replaced)."""
 
     # -- the processes -----------------------------------------------------------
 
-    def fork(self, apps: Iterable[str] = ()) -> None:
+    def fork(self, apps: Iterable[str] = (), scenarios: Iterable[Scenario] = ()) -> None:
         """Start the workers now, by forking this process (call it outside a running event loop), with `apps`
         started here first: every worker gets them ready (servers built, tools listed) instead of each building
-        its own. Objects made so far are frozen out of the collector, so the workers' collections do not copy the
+        its own, and has the `scenarios` loaded so far (kept here for the pool's life; an episode of one is sent
+        by name). Objects made so far are frozen out of the collector, so the workers' collections do not copy the
         pages they share with this process."""
+        self._inherited |= {id(scenario): scenario for scenario in scenarios}
         apps = sorted(set(apps))
         if apps and self._apps is None:
             from orchestrator.backends.inprocess import InProcessBackend
@@ -193,7 +198,8 @@ class EpisodePool(Backend):
         pid = os.fork()
         if pid == 0:  # the worker: never returns into the caller's code
             ours.close()
-            _worker_main(theirs, share, [w.sock.fileno() for w in self.workers if w.alive], self._apps)
+            inherited = [w.sock.fileno() for w in self.workers if w.alive]
+            _worker_main(theirs, share, inherited, self._apps, self._inherited)
         theirs.close()
         worker = _Worker(index, pid, ours)
         self.workers.append(worker)
@@ -298,7 +304,10 @@ class EpisodePool(Backend):
         self._scenarios.move_to_end(id(scenario))
         key = entry[1]
         if key not in worker.scenarios:
-            await worker.send(("scenario", key, scenario))
+            if self._inherited.get(id(scenario)) is scenario:  # the worker has it: forked after it was loaded
+                await worker.send(("inherited", key, id(scenario)))
+            else:
+                await worker.send(("scenario", key, scenario))
             worker.scenarios.add(key)
         return key
 
@@ -408,7 +417,13 @@ async def _reap(pid: int, grace_s: float) -> str:
 # -- in a worker ---------------------------------------------------------------------
 
 
-def _worker_main(sock: socket.socket, share: tuple[int, int], inherited: list[int], apps: Backend | None) -> None:
+def _worker_main(
+    sock: socket.socket,
+    share: tuple[int, int],
+    inherited: list[int],
+    apps: Backend | None,
+    scenarios: dict[int, Scenario] | None = None,
+) -> None:
     """A forked worker's whole life: ignore stop signals (the orchestrator relays them), serve, exit."""
     code = 0
     try:
@@ -424,7 +439,7 @@ def _worker_main(sock: socket.socket, share: tuple[int, int], inherited: list[in
 
             sniffio.thread_local.name = None
         gc.set_threshold(RUN_GC_THRESHOLD, *gc.get_threshold()[1:])  # the orchestrator's objects stay frozen (`fork`)
-        contextvars.Context().run(anyio.run, _serve, sock, share, apps)
+        contextvars.Context().run(anyio.run, _serve, sock, share, apps, scenarios or {})
     except BaseException:  # noqa: BLE001 - a worker never returns into the orchestrator's code
         traceback.print_exc()
         code = 1
@@ -462,9 +477,11 @@ class _WorkerState:
         return self.judges[key]
 
 
-async def _serve(sock: socket.socket, share: tuple[int, int], apps: Backend | None) -> None:
+async def _serve(
+    sock: socket.socket, share: tuple[int, int], apps: Backend | None, inherited: dict[int, Scenario]
+) -> None:
     """Run the episodes the orchestrator sends, several at once, until it closes the socket; on `apps` (started
-    before the fork), else on apps of its own."""
+    before the fork), else on apps of its own; `inherited`: the scenarios loaded before the fork, by `id` there."""
     from orchestrator.backends.inprocess import InProcessBackend
 
     stream = await anyio.abc.UNIXSocketStream.from_socket(sock)
@@ -473,9 +490,13 @@ async def _serve(sock: socket.socket, share: tuple[int, int], apps: Backend | No
     state = _WorkerState(share)
 
     async def write() -> None:
-        async for message in queued:
-            data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-            await stream.send(FRAME.pack(len(data)) + data)
+        async for message in queued:  # with the messages queued meanwhile: one write, one wake-up of the orchestrator
+            batch = [message]
+            with contextlib.suppress(anyio.WouldBlock):
+                while len(batch) < 64:
+                    batch.append(queued.receive_nowait())
+            frames = [pickle.dumps(m, protocol=pickle.HIGHEST_PROTOCOL) for m in batch]
+            await stream.send(b"".join(FRAME.pack(len(data)) + data for data in frames))
 
     async def episode(job_id: int, backend: Backend, job: tuple[Any, ...]) -> None:
         key, recipe, rng_seed, timeout_s, folder, config, records = job
@@ -508,6 +529,8 @@ async def _serve(sock: socket.socket, share: tuple[int, int], apps: Backend | No
                 break  # the orchestrator closed the socket (or died): episodes still here are abandoned
             if kind == "scenario":
                 state.scenarios[key] = payload
+            elif kind == "inherited":
+                state.scenarios[key] = inherited[payload]
             elif kind == "forget":
                 state.scenarios.pop(key, None)
             elif kind == "run":
