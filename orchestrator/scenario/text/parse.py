@@ -148,7 +148,9 @@ ORIGINAL_BLOCK = re.compile(
     re.I,
 )
 HEADER_LINE = re.compile(
-    r"^\s*\**(?:From|Sent|Date|To|Cc|Subject|Von|Gesendet|An|Betreff|De|Envoyé|À|Objet)\**\s*:", re.I
+    r"^\s*\**(?:From|Sent|Date|To|Cc|Subject|Von|Gesendet|An|Betreff|De|Envoyé|À|Objet|Enviado|Enviada|Para|Asunto|"
+    r"Assunto|Fecha|Da|Inviato|Oggetto|Data|A|Van|Verzonden|Aan|Onderwerp|Datum)\**\s*:",
+    re.I,
 )
 RULE_LINE = re.compile(r"^\s*(?:_{5,}|-{5,}|={5,})\s*$")
 SIGNATURE = re.compile(r"^--\s*$")
@@ -261,7 +263,7 @@ def _own_part(text: str) -> str:
 def _header_block(lines: list[str], i: int) -> bool:
     """Whether line `i` starts a quoted message's header block: a From: line with another header line (Sent:,
     Date:, To:, Subject:) among the next three, or a rule line right before it."""
-    if not re.match(r"^\s*\**(?:From|Von|De)\**\s*:", lines[i], re.I):
+    if not re.match(r"^\s*\**(?:From|Von|De|Da|Van)\**\s*:", lines[i], re.I):
         return False
     below = lines[i + 1 : i + 4]
     return sum(bool(HEADER_LINE.match(line)) for line in below) >= 1 or (i > 0 and bool(RULE_LINE.match(lines[i - 1])))

@@ -100,3 +100,17 @@ def test_sentences_end_at_a_stop_before_a_capital_and_at_lines() -> None:
 def test_the_parse_is_kept_and_reading_it_again_changes_nothing() -> None:
     assert parse(OUTLOOK) is parse(OUTLOOK)
     assert read(read(OUTLOOK)) == read(OUTLOOK)
+
+
+def test_a_header_block_in_other_languages_is_a_quote() -> None:
+    from orchestrator.scenario.text.parse import read
+
+    text = (
+        "Sergio, the kickoff is now Wednesday 28 January at 12:00.\n\nDe: Iberdrola PMO\n"
+        "Enviado: miércoles, 21 de enero de 2026 14:05\nAsunto: Kickoff PRJ-IB-7702\n\nProponemos el jueves 29 a las 9:30."
+    )
+    assert "PRJ-IB-7702" not in read(text) and "Wednesday 28 January" in read(text)
+    dutch = (
+        "Akkoord, tot dan.\n\nVan: Jan de Vries\nVerzonden: maandag 2 maart 2026 09:00\nOnderwerp: Offerte Q-17\n\nQ-17"
+    )
+    assert "Q-17" not in read(dutch)
