@@ -48,6 +48,7 @@ BASE = """{% if not embedded %}<!doctype html>
 MACROS = """
 {% macro verdict(r) -%}
 {% if r.errored %}<span class="badge warn" title="not scored">{{ r.status }}</span>
+{%- elif r.kind == 'episode' and r.data.get('undecided') %}<span class="badge warn" title="not scored: {{ r.data.get('undecided') }}">undecided</span>
 {%- else %}{% if r.status not in ('completed', '') and r.kind == 'episode' %}<span class="badge warn">{{ r.status }}</span> {% endif -%}
 {% if r.passed %}<span class="badge ok">passed</span>{% else %}<span class="badge bad">failed</span>{% endif %}{% endif %}
 {%- endmacro %}

@@ -86,6 +86,12 @@ def test_a_stage_the_judge_alone_decides_is_undecided_without_a_judge(tmp_path: 
     assert report.returncode == 0, report.stderr
     assert "1 undecided" in report.stdout and "| undecided run (not scored) |" in report.stdout
     assert "| failed run |" not in report.stdout
+    page = tmp_path / "report.html"
+    html = subprocess.run(
+        [*ORCHESTRATOR, "report", str(out), "--html", str(page)], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert html.returncode == 0, html.stderr
+    assert ">undecided</span>" in page.read_text() and 'class="badge bad">failed' not in page.read_text()
 
 
 def test_a_wrong_decided_fact_fails_whatever_the_judge_would_say(tmp_path: Path) -> None:
