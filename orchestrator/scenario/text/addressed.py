@@ -93,7 +93,7 @@ def addressed_to(text: str, zone: str, name: str, others: Mapping[str, str] | No
         pieces = _owned(own, a, b, found)
         if name in found:
             named_anywhere = True
-        mine += [_in_zone(p, zone) for p in pieces.get(name, [])]
+        mine += [_in_zone(_labelled(p, zone), zone) for p in pieces.get(name, [])]
     if named_anywhere and any(CLOCK.search(p) for p in mine):
         return "\n".join(mine)
     if others:
@@ -107,6 +107,7 @@ def addressed_to(text: str, zone: str, name: str, others: Mapping[str, str] | No
         if named and CLOCK.search(sentence):
             for owned in _owned(own, a, b, named).values():
                 for piece in owned:
+                    piece = piece.removeprefix(LABELLED)
                     sentence = sentence.replace(piece, " " * len(piece), 1)
         rest.append(sentence)
     return _in_zone("\n".join(rest), zone)
@@ -138,6 +139,39 @@ def _in_their_zone(text: str, zone: str) -> list[str]:
     return out
 
 
+LABELLED = "\u2063"
+"""Marks a piece given to a person as the entry of a list or table ("- Meera: 19:30", "Meera — 19:30")."""
+
+
+def _labelled(piece: str, zone: str) -> str:
+    """A time given to a person as their entry ("- Meera: 19:30"), with no zone or place written, is in their zone."""
+    if not piece.startswith(LABELLED):
+        return piece
+    piece = piece[len(LABELLED) :]
+    if YOURS.search(piece):
+        return piece
+    from orchestrator.scenario.text.times import find_times
+
+    mentions = find_times(piece, date.today())
+    if not mentions or any(m.zone is not None for m in mentions):
+        return piece
+    for m in reversed(mentions):
+        piece = piece[: m.end] + f" {zone}" + piece[m.end :]
+    return piece
+
+
+ENTRY = re.compile(r"[^\W\d_][\w.'’ -]{0,30}?\s*(?:\([^)]*\))?\s*(?:[:—–,]|\s-)\s*")
+"""A name as the label of a list's or table's entry: "Meera: ", "Sarah (NYC): ", "Omar — "."""
+ENTRY_START = re.compile(r"(?:\A|[\n;|])[ \t*•+-]*\Z")
+
+
+def _entry(text: str, name_at: int, time_at: int) -> bool:
+    """Whether the name at `name_at` labels the time at `time_at` as an entry: it starts its line, cell or clause
+    ("- Meera: 19:30", "; Meera, 19:30"), not a greeting's "Thanks Kofi — 08:00 works"."""
+    lead = text[max(0, name_at - 40) : name_at]
+    return ENTRY_START.search(lead) is not None and ENTRY.fullmatch(text, name_at, time_at) is not None
+
+
 def _owned(text: str, a: int, b: int, found: Mapping[str, list[int]]) -> dict[str, list[str]]:
     """The clauses of a sentence, each given to the recipient whose name is nearest its times (in the clause
     first): "that's 21:00 for you, Lars, and 22:00 for Aino" gives 21:00 to Lars, 22:00 to Aino."""
@@ -154,8 +188,17 @@ def _owned(text: str, a: int, b: int, found: Mapping[str, list[int]]) -> dict[st
             if not before or CLOCK.search(text, max(before)[0], m.start()):
                 continue  # a time that no one is named before is the message's own ("15:30 CET (Priya, ...)")
             owner = max(before)[1]
+            start, end = _piece(text, m.start(), m.end(), clause, found)
+            entry = _entry(text, max(before)[0], m.start())
+            out.setdefault(owner, []).append((LABELLED if entry else "") + text[start:end])
+            continue
         else:
             owner = min(inside, key=lambda n: min(abs(p - m.start()) for p in inside[n]))
+            nearest = max((p for p in inside[owner] if p < m.start()), default=None)
+            if nearest is not None and _entry(text, nearest, m.start()):  # "Meera, 19:30"
+                start, end = _piece(text, m.start(), m.end(), clause, found)
+                out.setdefault(owner, []).append(LABELLED + text[start:end])
+                continue
         start, end = _piece(text, m.start(), m.end(), clause, found)
         out.setdefault(owner, []).append(text[start:end])
     return out
@@ -164,7 +207,8 @@ def _owned(text: str, a: int, b: int, found: Mapping[str, list[int]]) -> dict[st
 def _piece(text: str, start: int, end: int, clause: tuple[int, int], found: Mapping[str, list[int]]) -> tuple[int, int]:
     """The words around a time up to the next time or name: "20:00 your time", "11:00 am for you in New York"."""
     stops = sorted(p for at in found.values() for p in at)
-    right = min([p for p in stops if p > end] + [clause[1]])
+    after = [p for p in stops if p > end and not re.fullmatch(r"\s*for\s+", text[end:p], re.I)]
+    right = min(after + [clause[1]])  # "11:00 for Sipho in Cape Town": the name after "for" is inside
     nxt = TIME_TOKEN.search(text, end, right)
     while nxt is not None and not CLOCK.search(nxt.group(0)):
         nxt = TIME_TOKEN.search(text, nxt.end(), right)

@@ -86,3 +86,22 @@ def test_words_german_and_labels_as_agents_write_them() -> None:
 def test_a_replys_subject_is_the_original_subject() -> None:
     text = _text({"subject": "Re: Design review tomorrow at 10:00", "body": "Done: moved to tomorrow 14:00."})
     assert holds(text, {"mentions_time": {"at": "2026-03-03T14:00:00+01:00", "claimed": True}}, CTX)
+
+
+def test_a_time_given_as_a_person_s_entry_is_in_their_zone() -> None:
+    body = "Partner sync: Thursday 5 March, 15:30 CET.\n\n- Meera: 20:00\n- Sam: 9:30\n- Tom: see the invite"
+    people = {"Meera Pillai": "Asia/Kolkata", "Sam Ortiz": "America/New_York", "Tom Hale": "America/Los_Angeles"}
+
+    def to(name: str) -> str:
+        return told(body, people[name], name, {n: z for n, z in people.items() if n != name})
+
+    assert holds(to("Meera Pillai"), CLAIMED, CTX)
+    assert holds(to("Sam Ortiz"), CLAIMED, CTX)
+    wrong = body.replace("- Sam: 9:30", "- Sam: 10:30")
+    assert not holds(told(wrong, "America/New_York", "Sam Ortiz", {"Meera Pillai": "Asia/Kolkata"}), CLAIMED, CTX)
+    # "11:00 for Sipho in Cape Town": the place after the name is the time's
+    cities = "Now Thursday 5 March, 14:30 GMT: 16:30 for Sipho in Cape Town, 17:30 for Wanjiru in Nairobi."
+    assert holds(told(cities, "Africa/Johannesburg", "Sipho Ndlovu", {"Wanjiru Kamau": "Africa/Nairobi"}), CLAIMED, CTX)
+    # a greeting is no entry: "Thanks Kofi — 15:30 works" is the writer's own time
+    thanks = "Thanks Kofi — 15:30 works. Thursday 5 March, 15:30 CET it is.\n\nKofi, that's 14:30 in Accra."
+    assert holds(told(thanks, "Africa/Accra", "Kofi Mensah", {"Li Na": "Asia/Shanghai"}), CLAIMED, CTX)
