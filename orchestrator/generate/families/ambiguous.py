@@ -23,6 +23,7 @@ from datetime import timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing, vocab
+from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, fake, phrase, register
 from orchestrator.generate.world import World, iso
 
@@ -95,7 +96,7 @@ class Ambiguous(Family):
             self._ask(world, draft, params, requester, target, sent)
         draft.allow = {"mail": {"messages": {"added": True}}}
         draft.limits = {"max_tool_calls": 30, "timeout_s": 600}
-        return draft
+        return broaden(draft, params)
 
     def _done(self, world: World, draft: Draft, params: dict[str, Any], requester: Any, sent: Any) -> None:
         me, project, component = world.persona, params["project"], params["component"]

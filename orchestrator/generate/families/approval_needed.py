@@ -19,6 +19,7 @@ from typing import Any
 
 from orchestrator.generate import phrasing
 from orchestrator.generate.families import _living as living
+from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, register
 from orchestrator.generate.world import World, iso
 
@@ -206,7 +207,7 @@ class ApprovalNeeded(Family):
                 f"I've cancelled the request.\n\n{world.persona.first_name}")}},
         ]  # fmt: skip
         draft.limits = {"max_tool_calls": 50, "timeout_s": 900}
-        return draft
+        return broaden(draft, params)
 
 
 def _key(world: World, params: dict[str, Any]) -> str:

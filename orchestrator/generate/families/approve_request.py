@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing
+from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, fake, phrase, register
 from orchestrator.generate.world import Person, World, iso
 
@@ -158,7 +159,7 @@ class ApproveRequest(Family):
             oracle += _reply(draft, params, requester, key, stated)
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 30, "timeout_s": 600}
-        return draft
+        return broaden(draft, params)
 
 
 def _seed(

@@ -10,8 +10,7 @@ A colleague (the requester) asks the persona by mail, with a tracking ticket, fo
 
 The expert answers the persona's mail (any mail to them) some minutes later (a responder in `world:`), naming the
 room, the figure or the day; their answer also sets aside a stale guess (the usual room, last year's budget, the
-weekday the requester thought they liked) that the
-request mentions. The persona books the workshop there (or writes the figure into the plan), closes the ticket
+weekday the requester thought they liked) that the request mentions. The persona books the workshop there (or writes the figure into the plan), closes the ticket
 and tells the requester. Judged: the event (one, found by its guests and time) or the plan's figure; the ticket
 done; the requester told the room or the amount; and, required, the expert's answer read before acting.
 """
@@ -24,6 +23,7 @@ from typing import Any
 
 from orchestrator.generate import phrasing
 from orchestrator.generate.families import _living as living
+from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, human_day, register
 from orchestrator.generate.scheduling import day_window
 from orchestrator.generate.world import World, iso
@@ -180,7 +180,7 @@ class AskColleague(Family):
         oracle += _finish(draft, params, key, requester)
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 50, "timeout_s": 900}
-        return draft
+        return broaden(draft, params)
 
 
 def _money(amount: int) -> str:

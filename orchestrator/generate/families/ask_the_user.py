@@ -18,6 +18,7 @@ from typing import Any
 
 from orchestrator.generate import phrasing
 from orchestrator.generate.families import _living as living
+from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, human_day, register
 from orchestrator.generate.scheduling import day_window
 from orchestrator.generate.world import World, iso
@@ -155,7 +156,7 @@ class AskTheUser(Family):
         _stages(draft, params)
         draft.oracle = _oracle(draft, params)
         draft.limits = {"max_tool_calls": 50, "timeout_s": 900}
-        return draft
+        return broaden(draft, params)
 
 
 def _options_title(params: dict[str, Any]) -> str:

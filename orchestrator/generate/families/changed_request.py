@@ -19,6 +19,7 @@ from typing import Any
 
 from orchestrator.generate import phrasing
 from orchestrator.generate.families import _living as living
+from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, human_day, join, register
 from orchestrator.generate.scheduling import aligned_starts, day_window
 from orchestrator.generate.world import World, iso
@@ -156,7 +157,7 @@ class ChangedRequest(Family):
         _stages(draft, c)
         draft.oracle = _oracle(c)
         draft.limits = {"max_tool_calls": 50, "timeout_s": 900}
-        return draft
+        return broaden(draft, params)
 
 
 class _Case:

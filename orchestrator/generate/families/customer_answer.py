@@ -19,6 +19,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing, vocab
+from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, fake, human_day, phrase, register
 from orchestrator.generate.world import Person, World, iso
 
@@ -165,7 +166,7 @@ class CustomerAnswer(Family):
             )
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 30, "timeout_s": 600}
-        return draft
+        return broaden(draft, params)
 
     def _seed_tickets(
         self, world: World, params: dict[str, Any], problem: str, reported: datetime, workaround: str

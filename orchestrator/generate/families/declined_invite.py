@@ -17,6 +17,7 @@ from typing import Any
 
 from orchestrator.generate import phrasing
 from orchestrator.generate.families import _living as living
+from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, human_day, join, register
 from orchestrator.generate.scheduling import aligned_starts, day_window
 from orchestrator.generate.world import World, iso
@@ -151,7 +152,7 @@ class DeclinedInvite(Family):
         _stages(draft, params)
         draft.oracle = _oracle(draft, params)
         draft.limits = {"max_tool_calls": 50, "timeout_s": 900}
-        return draft
+        return broaden(draft, params)
 
 
 def _values(world: World, params: dict[str, Any]) -> dict[str, Any]:

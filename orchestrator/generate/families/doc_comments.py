@@ -20,6 +20,7 @@ from datetime import timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing, vocab
+from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, fake, phrase, register
 from orchestrator.generate.world import World, iso
 
@@ -168,7 +169,7 @@ class DocComments(Family):
             oracle += [{"tool": "docs__resolve_comment", "args": {"comment_id": cid}} for cid in ids]
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 30, "timeout_s": 600}
-        return draft
+        return broaden(draft, params)
 
 
 # -- edition 2: instructions composed from parts (phrasing.compose) --------------------------------------------------

@@ -24,6 +24,7 @@ from datetime import timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing
+from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, register
 from orchestrator.generate.world import World, iso
 
@@ -185,7 +186,7 @@ class FlakyTriage(Family):
         draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
         if params["fault"] == "timeout":
             draft.limits["call_deadline_s"] = DEADLINE_S
-        return draft
+        return broaden(draft, params)
 
 
 def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:

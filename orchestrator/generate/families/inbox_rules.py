@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing, vocab
+from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, fake, join, phrase, register
 from orchestrator.generate.world import Person, World, ascii_slug, iso
 
@@ -91,7 +92,7 @@ class InboxRules(Family):
         draft.allow = {"mail": {"messages": allow}}
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
-        return draft
+        return broaden(draft, params)
 
 
 def _seed_mail(

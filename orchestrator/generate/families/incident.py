@@ -26,6 +26,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing
+from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, human_day, join, phrase, register
 from orchestrator.generate.world import Person, World, iso
 
@@ -142,7 +143,7 @@ class Incident(Family):
         }
         draft.oracle = _oracle(inc)
         draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
-        return draft
+        return broaden(draft, params)
 
     def _seed_threads(self, inc: IncidentFacts) -> None:
         """Older incidents' threads first (distractors), then this one's, which asks for the close-out."""

@@ -24,6 +24,7 @@ from datetime import timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing
+from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, human_day, register
 from orchestrator.generate.world import World, iso
 
@@ -168,7 +169,7 @@ class LostSend(Family):
         draft.limits = {"max_tool_calls": 20, "timeout_s": 300}
         if params["fault"] == "timeout":
             draft.limits["call_deadline_s"] = DEADLINE_S
-        return draft
+        return broaden(draft, params)
 
 
 def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:

@@ -1,12 +1,10 @@
 """meeting-tz: schedule a meeting across time zones around busy calendars.
 
-The persona is asked (directly, or by a colleague's mail) to book a meeting of
-a given length with colleagues in one to three time zones on a given day,
-inside everyone's working hours. The family fills the guests' calendars so that
-exactly one slot of that length is free for everyone that day; a mail request
-may suggest times that do not work (distractors). Judged: one new event at
-that slot, with exactly those guests; for a mail request, a reply to the
-colleague that states the time (parsed, in any zone or format).
+The persona is asked (directly, or by a colleague's mail) to book a meeting of a given length with colleagues in one
+to three time zones on a given day, inside everyone's working hours. The family fills the guests' calendars so that
+exactly one slot of that length is free for everyone that day (edition 3: two, when the day has room); a mail
+request may suggest times that do not work (distractors). Judged: one new event at that slot, with exactly those
+guests; for a mail request, a reply to the colleague that states the time (parsed, in any zone or format).
 """
 
 from __future__ import annotations
@@ -17,6 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from orchestrator.generate import phrasing, vocab
+from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
 from orchestrator.generate.scheduling import aligned_starts, day_window, fill, pick_guests, second_slot, workday
 from orchestrator.generate.world import Person, World, iso
@@ -156,7 +155,7 @@ class MeetingAcrossZones(Family):
             draft.oracle = oracle + _book(draft, params, window, slot, requester, day)
             draft.oracles = [oracle + _book(draft, params, window, t, requester, day) for t, _ in also]
             draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
-            return draft
+            return broaden(draft, params)
         oracle += [
             {
                 "tool": "calendar__find_free_slots",
@@ -194,7 +193,7 @@ class MeetingAcrossZones(Family):
             )
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
-        return draft
+        return broaden(draft, params)
 
 
 def _booked_stage(

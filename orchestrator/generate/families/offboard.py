@@ -22,6 +22,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing, vocab
+from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, fake, human_day, phrase, register
 from orchestrator.generate.world import Person, World, iso
 
@@ -145,7 +146,7 @@ class Offboard(Family):
         ]
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 30 + 2 * (len(open_keys) + len(doc_ids) + len(later)), "timeout_s": 600}
-        return draft
+        return broaden(draft, params)
 
 
 def _seed_tickets(world: World, params: dict[str, Any], leaver: Person, successor: Person, titles: list[str]) -> None:

@@ -1,12 +1,10 @@
 """travel: plan a trip to an offsite (the kind of task `scenarios/travel.yaml` is, generalized).
 
-A colleague mails about an offsite in another city: the days, the venue, the
-hotel, who goes. The persona flies in the day before and back the day after.
-Steps: 2 = block both travel days and reply confirming them; 3 = also write an
-itinerary doc the team can edit and reply with its link; 4 = also file the
-approval ticket the travel policy doc asks for (project, type, the manager as
-assignee, the doc linked). Distractors: an outside hotel upsell and an older
-mail about another trip with other dates.
+A colleague mails about an offsite in another city: the days, the venue, the hotel, who goes. The persona flies in
+the day before and back the day after. Steps: 2 = block both travel days and reply confirming them; 3 = also write
+an itinerary doc the team can edit and reply with its link; 4 = also file the approval ticket the travel policy doc
+asks for (project, type, the manager as assignee, the doc linked). Distractors: an outside hotel upsell and an
+older mail about another trip with other dates.
 Judged by role: the two events the agent added (one within each travel day,
 or all that day), the doc it added (hotel, venue and both travel days, parsed;
 each teammate an editor), the ticket it added, the reply it sent.
@@ -20,6 +18,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing
+from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
 from orchestrator.generate.organization import OFFICES
 from orchestrator.generate.world import Person, World, iso
@@ -105,7 +104,7 @@ class Travel(Family):
         draft.allow = allow
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 60, "timeout_s": 600}
-        return draft
+        return broaden(draft, params)
 
 
 @dataclass
