@@ -468,7 +468,7 @@ def _ordered(op: str, value: Any, operand: Any, tz: str = "UTC") -> bool:
         day = _as_date(value) if a is None and b is not None else None
         if day is not None:  # an all-day date against an instant: the whole day, midnight to midnight in `tz`
             first, after = _day_bounds(day, tz)
-            return {"gt": first > b, "gte": first >= b, "lt": after <= b, "lte": after <= b}[op]  # type: ignore[operator]  # b is an instant here
+            return {"gt": first > b, "gte": first >= b, "lt": after <= b, "lte": after <= b}[op]
         if a is None or b is None:
             a, b = _as_date(value), _as_date(operand)
             if a is None or b is None:

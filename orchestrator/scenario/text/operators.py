@@ -250,6 +250,11 @@ def _decimal(value: object) -> Decimal | None:
         return None
 
 
+def _phrases(value: object) -> list[str]:
+    """A validated `about`: the phrases of what a fact is for."""
+    return [str(p) for p in value] if isinstance(value, list) else [str(value)]
+
+
 def operator_holds(op: str, value: object, wanted: object, spec: dict[str, object], zone: str, now: datetime) -> bool:
     """Whether the text `value` satisfies operator `op` for one wanted value (references already resolved)."""
     text = as_text(value)
@@ -285,7 +290,7 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
     if op == "mentions_code" and spec.get("about"):  # the code beside what it is for, not another's
         parsed = parse(text)
         said = [parsed.text[a:b] for a, b in parsed.sentences]
-        return code_about(said, str(wanted), [str(p) for p in spec["about"]])  # type: ignore[union-attr]  # a validated spec: a list of phrases
+        return code_about(said, str(wanted), _phrases(spec["about"]))
     if op == "mentions_code":
         return mentions_code(read(text), str(wanted), bool(spec.get("only", False)), claimed)
     if op == "mentions_count":
@@ -308,7 +313,7 @@ def operator_holds(op: str, value: object, wanted: object, spec: dict[str, objec
             return False
         role = str(spec["role"]) if spec.get("role") else None
         if spec.get("about"):  # the date in a clause about one of the phrases ("mockups ..., due Friday")
-            found = [check_date(c, day, zone, now, role) for c in clauses_about(text, [str(p) for p in spec["about"]])]  # type: ignore[union-attr]  # a validated spec: a list of phrases
+            found = [check_date(c, day, zone, now, role) for c in clauses_about(text, _phrases(spec["about"]))]
             return any(hit and not (strict and other) for hit, other, _ in found)
         hit, other, _ = check_date(text, day, zone, now, role)
         return hit and not (strict and other)
