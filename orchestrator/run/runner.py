@@ -188,13 +188,7 @@ async def run_episode(
     neither made nor written (`RECORDS`)."""
     interrupt = interrupt or Interrupt()
     timeout = timeout_s or scenario.limits.timeout_s
-    info: dict[str, Any] = {"backend": backend.name, "isolation": agent.isolation, "rng_seed": rng_seed}
-    if (uid := getattr(agent, "host_uid", None)) is not None:
-        info["agent_uid"] = uid
-    info |= {"untrusted": why} if (why := getattr(agent, "untrusted", None)) else {}  # isolation none
-    if scenario.path is not None:
-        info["scenario_file"] = str(scenario.path)
-    info["scenario_sha256"] = scenario_digest(scenario)
+    info = episode_info(scenario, backend, agent, rng_seed)
     report, status = AgentReport(agent=_agent_label(agent)), "completed"
     result: Result | None = None
     trace: list[dict[str, Any]] = []
@@ -254,6 +248,19 @@ async def run_episode(
         write_episode(folder, result, trace, journal if journal is not None else journal_of(trace), encoded)
     result._calls = [(float(e.get("latency_ms") or 0.0), answered_with_error(e)) for e in trace if is_call(e)]
     return result
+
+
+def episode_info(scenario: Scenario, backend: Backend, agent: Agent, rng_seed: int) -> dict[str, Any]:
+    """What an episode's record says of how it ran, known before it starts: backend, isolation, episode seed, the
+    agent's uid and why it is untrusted (if so), and the scenario's file and digest."""
+    info: dict[str, Any] = {"backend": backend.name, "isolation": agent.isolation, "rng_seed": rng_seed}
+    if (uid := getattr(agent, "host_uid", None)) is not None:
+        info["agent_uid"] = uid
+    info |= {"untrusted": why} if (why := getattr(agent, "untrusted", None)) else {}  # isolation none
+    if scenario.path is not None:
+        info["scenario_file"] = str(scenario.path)
+    info["scenario_sha256"] = scenario_digest(scenario)
+    return info
 
 
 _digests: dict[tuple[str, int, int], str] = {}
