@@ -280,33 +280,88 @@ def _stages(draft: Draft, c: _Case) -> None:
     new, new_end = c.new_start, c.new_end
     first = c.guests[0].email
     checks: list[dict[str, Any]] = [
-        {"name": f"the session runs {human_day(new)} {new:%H:%M}-{new_end:%H:%M} with {c.guests[0].first_name}",
-         "app": "calendar", "table": "events", "added": True,
-         "where": {"start": {"equals": iso(new)}, "end": {"equals": iso(new_end)}, "status": "confirmed",
-                   "attendees": {"has": {"email": first}}}},
-        {"name": f"{c.final[1].first_name} is invited to it", "app": "calendar", "table": "events", "added": True,
-         "where": {"start": {"equals": iso(new)}, "status": "confirmed", "attendees": {"has": {"email": c.final[1].email}}}},
-        {"name": "one session is booked, and none is left at the first time", "app": "calendar", "table": "events",
-         "added": True, "where": {"status": "confirmed", "attendees": {"has": {"email": first}}}, "expect": {"count": 1}},
-    ]  # fmt: skip
+        {
+            "name": f"the session runs {human_day(new)} {new:%H:%M}-{new_end:%H:%M} with {c.guests[0].first_name}",
+            "app": "calendar",
+            "table": "events",
+            "added": True,
+            "where": {
+                "start": {"equals": iso(new)},
+                "end": {"equals": iso(new_end)},
+                "status": "confirmed",
+                "attendees": {"has": {"email": first}},
+            },
+        },
+        {
+            "name": f"{c.final[1].first_name} is invited to it",
+            "app": "calendar",
+            "table": "events",
+            "added": True,
+            "where": {
+                "start": {"equals": iso(new)},
+                "status": "confirmed",
+                "attendees": {"has": {"email": c.final[1].email}},
+            },
+        },
+        {
+            "name": "one session is booked, and none is left at the first time",
+            "app": "calendar",
+            "table": "events",
+            "added": True,
+            "where": {"status": "confirmed", "attendees": {"has": {"email": first}}},
+            "expect": {"count": 1},
+        },
+    ]
     if c.swap:
-        checks.append({"name": f"{c.dropped.first_name} is no longer invited", "app": "calendar", "table": "events",
-                       "added": True, "where": {"status": "confirmed", "attendees": {"has": {"email": c.dropped.email}}},
-                       "expect": {"count": 0}})  # fmt: skip
+        checks.append(
+            {
+                "name": f"{c.dropped.first_name} is no longer invited",
+                "app": "calendar",
+                "table": "events",
+                "added": True,
+                "where": {"status": "confirmed", "attendees": {"has": {"email": c.dropped.email}}},
+                "expect": {"count": 0},
+            }
+        )
     draft.stage("the booking follows the latest request", checks, weight=2)
-    draft.stage("the schedule doc and the requester have the new time", [
-        {"name": f"the schedule doc states {human_day(new)} {new:%H:%M} and no other time for it", "app": "docs",
-         "table": "documents", "where": {"id": c.doc_id, "content": {"mentions_time": {"at": iso(new), "claimed": True}}}},
-        {"name": f"{c.requester.name} is told {human_day(new)} {new:%H:%M}",
-         "told": {"who": [c.requester.email], "facts": [{"mentions_time": iso(new)}]}},
-    ])  # fmt: skip
-    draft.stage("noticed the change", [
-        {"name": "the follow-up was read before the requester was answered",
-         "journal": {"read_first": "mail__send_message|mail__reply|mail__forward|mail__send_draft",
-                     "entity": {"app": "mail", "table": "messages", "where": {"id": "follow-up"}}}, "required": True},
-    ])  # fmt: skip
-    draft.allow = {"mail": {"messages": {"added": True}}, "calendar": {"events": {"added": True}},
-                   "docs": {"documents": {"changed": ["content"], "where": {"id": c.doc_id}}}}  # fmt: skip
+    draft.stage(
+        "the schedule doc and the requester have the new time",
+        [
+            {
+                "name": f"the schedule doc states {human_day(new)} {new:%H:%M} and no other time for it",
+                "app": "docs",
+                "table": "documents",
+                "where": {"id": c.doc_id, "content": {"mentions_time": {"at": iso(new), "claimed": True}}},
+            },
+            {
+                "name": f"{c.requester.name} is told {human_day(new)} {new:%H:%M}",
+                "told": {"who": [c.requester.email], "facts": [{"mentions_time": iso(new)}]},
+            },
+        ],
+    )
+    draft.stage(
+        "noticed the change",
+        [
+            {
+                "name": "the follow-up was read before the requester was answered",
+                "journal": {
+                    "read_first": "mail__send_message|mail__reply|mail__forward|mail__send_draft",
+                    "entity": {"app": "mail", "table": "messages", "where": {"id": "follow-up"}},
+                },
+                "required": True,
+            },
+        ],
+    )
+    draft.allow = _allow(c.doc_id)
+
+
+def _allow(doc_id: str) -> dict[str, Any]:
+    """What the agent may change: new mail and events, the schedule doc's content."""
+    return {
+        "mail": {"messages": {"added": True}},
+        "calendar": {"events": {"added": True}},
+        "docs": {"documents": {"changed": ["content"], "where": {"id": doc_id}}},
+    }
 
 
 def _oracle(c: _Case) -> list[dict[str, Any]]:

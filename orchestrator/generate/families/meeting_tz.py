@@ -15,9 +15,10 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from orchestrator.generate import phrasing, vocab
+from orchestrator.generate.families._meeting3 import also_slot, edition3, slots_words, told_time
 from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
-from orchestrator.generate.scheduling import aligned_starts, day_window, fill, pick_guests, second_slot, workday
+from orchestrator.generate.scheduling import aligned_starts, day_window, fill, pick_guests, workday
 from orchestrator.generate.world import Person, World, iso
 
 DIRECT = [
@@ -108,7 +109,7 @@ class MeetingAcrossZones(Family):
                 made = _word(world, params)
                 params.update(template=made.template, parts=list(made.parts))
             if world.edition >= 3:  # a second valid slot, when the day has one (drawn without the rng: same draws)
-                _also(params, starts, slot, minutes)
+                also_slot(params, starts, slot, minutes)
             return params
         return None
 
@@ -152,10 +153,7 @@ class MeetingAcrossZones(Family):
         if requester is not None:
             oracle += _asked_by_mail(draft, params, guests, requester, slot, day)
         if world.edition >= 3:
-            draft.oracle = oracle + _book(draft, params, window, slot, requester, day)
-            draft.oracles = [oracle + _book(draft, params, window, t, requester, day) for t, _ in also]
-            draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
-            return broaden(draft, params)
+            return edition3(draft, params, oracle, window, [slot, *(t for t, _ in also)], requester, day)
         oracle += [
             {
                 "tool": "calendar__find_free_slots",
@@ -217,7 +215,7 @@ def _booked_stage(
                 "expect": {"count": 1},
             },
             {
-                "name": f"it runs {_slots(params, slot, end)} on {day} ({me.timezone}), confirmed",
+                "name": f"it runs {slots_words(params, slot, end)} on {day} ({me.timezone}), confirmed",
                 "app": "calendar",
                 "table": "events",
                 "added": True,
@@ -291,9 +289,9 @@ def _asked_by_mail(
         f"{requester.first_name} is told the time",
         [
             {
-                "name": f"{requester.name} is told {day}, {_slots(params, slot)} (any zone or format), and no other "
+                "name": f"{requester.name} is told {day}, {slots_words(params, slot)} (any zone or format), and no other "
                 "time for it",
-                "told": {"who": [requester.email], "facts": [_told_time(params, slot)]},
+                "told": {"who": [requester.email], "facts": [told_time(params, slot)]},
             },
         ],
     )
@@ -318,73 +316,6 @@ def _asked_by_mail(
         {"tool": "mail__get_message", "args": {"message_id": "${found.messages.0.id}"}, "save": "request"},
     ]
     return oracle
-
-
-def _also(params: dict[str, Any], starts: list[datetime], slot: datetime, minutes: int) -> None:
-    """Edition 3: a second valid slot (`also`) when the day has one; a suggestion it makes work is dropped."""
-    second = second_slot(starts, slot, minutes)
-    if second is None:
-        return
-    params["also"] = [iso(second)]
-    params["suggestions"] = [t for t in params["suggestions"] if datetime.fromisoformat(t) != second]
-    params["suggestions_count"] = len(params["suggestions"])
-
-
-def _slots(params: dict[str, Any], slot: datetime, end: datetime | None = None) -> str:
-    """The valid slots in words: '10:00-10:30 or 14:00-14:30' (their starts only without `end`)."""
-    times = [slot, *map(datetime.fromisoformat, params.get("also", []))]
-    length = timedelta(minutes=params["minutes"])
-    return " or ".join(f"{t:%H:%M}-{t + length:%H:%M}" if end else f"{t:%H:%M}" for t in times)
-
-
-def _told_time(params: dict[str, Any], slot: datetime) -> dict[str, Any]:
-    """The fact the requester is told: the booked time, any valid one in edition 3."""
-    times = [{"mentions_time": t} for t in [iso(slot), *params.get("also", [])]]
-    return times[0] if len(times) == 1 else {"any": times}
-
-
-def _book(
-    draft: Draft,
-    params: dict[str, Any],
-    window: tuple[datetime, datetime],
-    at: datetime,
-    requester: Person | None,
-    day: str,
-) -> list[dict[str, Any]]:
-    """Edition 3's reference from the request on: find the time (by `find_free_slots`, or, in half the tasks, by
-    reading everyone's free/busy and working hours and converting zones itself), book `at`, answer the requester."""
-    me, minutes = draft.world.persona, params["minutes"]
-    end = at + timedelta(minutes=minutes)
-    span = {"time_min": iso(window[0]), "time_max": iso(window[1])}
-    if params.get("wording", 0) % 2:
-        read = {"tool": "calendar__get_free_busy", "args": {"emails": [*params["guests"], me.email], **span}}
-    else:
-        read = {
-            "tool": "calendar__find_free_slots",
-            "args": {"attendees": params["guests"], "duration_minutes": minutes, **span},
-        }
-    steps = [
-        read,
-        {
-            "tool": "calendar__create_event",
-            "args": {
-                "title": params["topic"][:1].upper() + params["topic"][1:],
-                "start": iso(at),
-                "end": iso(end),
-                "attendees": params["guests"],
-                "description": f"{minutes} minutes about {params['topic']}.",
-            },
-            "unchecked": ["title", "description"],
-        },
-    ]
-    if requester is not None:
-        theirs = at.astimezone(requester_tz(requester))
-        body = (
-            f"Hi {requester.first_name},\n\ndone: the meeting is on {day}, {at:%H:%M}-{end:%H:%M} {me.city} time "
-            f"({theirs:%H:%M} in {requester.city}). The invite is out.\n\n{me.first_name}"
-        )
-        steps.append({"tool": "mail__reply", "args": {"message_id": "${request.id}", "body": body}})
-    return steps
 
 
 def requester_tz(person: Person) -> ZoneInfo:
