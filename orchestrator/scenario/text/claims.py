@@ -27,7 +27,7 @@ HEDGE = re.compile(
     r"may\s+(?:be|slip|change|move|shift|still|not|need|end\s+up)|"
     r"aim(?:s|ed|ing)?\s+(?:for|at|to)|targeting|tentative(?:ly)?|(?<!un)likely|guess|"
     r"not\s+sure|unsure|unclear|uncertain|ideally|pencil(?:l?ed)?\s+(?:in|for)|fingers\s+crossed|realistically|"
-    r"propos(?:e|ing)|suggest(?:ing)?|provisional(?:ly)?|tentative|in\s+principle|should\s+be|ish|thinks|believes)\b",
+    r"propos(?:e|ing)|suggest(?:ing)?|provisional(?:ly)?|tentative|in\s+principle|should\s+be|ish|thinks?|believes?)\b",
     re.I,
 )
 CONDITION = re.compile(
@@ -287,10 +287,20 @@ CHOSEN = re.compile(
 )
 
 
+OFFERED = re.compile(
+    r"\b(?:options?|alternatives?|choices?|(?:possible|candidate|free|open|available)\s+slots?|slots?\s+(?:that\s+)?"
+    r"(?:work|are\s+free)|pick\s+one|which\s+(?:one\s+)?(?:works|suits)|(?:you\s+)?could\s+do)\b[^\n]*:\s*$",
+    re.I,
+)
+"""A line that offers the list below it ("Three options for the steering call — none booked yet:")."""
+ITEM_LINE = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,2}[.)])[ \t]+\S")
+
+
 def _options_not_taken(text: str) -> list[tuple[int, int]]:
     """The rows of a table of options that are not the one taken: when some rows of a table are marked taken
-    ("booked", "✅ confirmed") and others are not, the others are offers, not statements."""
-    out: list[tuple[int, int]] = []
+    ("booked", "✅ confirmed") and others are not, the others are offers, not statements; so are the items of a list
+    that a line offers as options ("Panel options:"), but for one marked taken."""
+    out: list[tuple[int, int]] = _offered_items(text)
     rows: list[tuple[int, int]] = []
     at = 0
     for line in [*text.split("\n"), ""]:
@@ -302,6 +312,32 @@ def _options_not_taken(text: str) -> list[tuple[int, int]]:
                 out += [r for r in rows if r not in taken]
             rows = []
         at += len(line) + 1
+    return out
+
+
+def _offered_items(text: str) -> list[tuple[int, int]]:
+    """The items of each list offered as options by the line before it, but for one marked taken."""
+    out: list[tuple[int, int]] = []
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    i = 0
+    while i < len(lines):
+        if not OFFERED.search(lines[i]):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and not lines[j].strip():
+            j += 1
+        items = []
+        while j < len(lines) and ITEM_LINE.match(lines[j]):
+            items.append((starts[j], starts[j] + len(lines[j])))
+            j += 1
+        taken = [r for r in items if CHOSEN.search(text, *r)]
+        if len(items) > 1 and len(taken) <= 1:
+            out += [r for r in items if r not in taken]
+        i = max(j, i + 1)
     return out
 
 

@@ -194,6 +194,13 @@ OTHER_AFTER = re.compile(
     r"released|freed\s+up|gone)\b)",
     re.I,
 )
+ROUGHLY_BEFORE = re.compile(
+    r"(?<!\bhow\s)(?<!\bwhat\s)(?<!['’]m\s)(?<!\bam\s)(?<!\bbe\s)(?<!\bis\s)(?<!\bare\s)"
+    r"\b(?:around|about|approx(?:imately|\.)?|circa|ca\.|roughly|sometime\s+around)\s+$",
+    re.I,
+)
+"""A time given roughly ("around 3pm", "about 6"): not a stated time, nor a competing one ("how about 15:00?" and
+"I'm around 1-2:30pm" are no rough times)."""
 BOUND_BEFORE = re.compile(r"\b(?:before|after|earlier\s+than|later\s+than|not\s+until)\s+$", re.I)
 """A time as a bound ("can't do anything before 15", "any time after 16:00"): not the time of the thing."""
 END_BEFORE = re.compile(
@@ -514,6 +521,8 @@ def _set_aside(text: str, mentions: list[TimeMention]) -> None:
             mention.set_aside = mention.moved = True
         elif SET_ASIDE.search(before) or SET_ASIDE_AFTER.match(after) or _moved_to_from(text, mentions, index):
             mention.set_aside = True
+        elif ROUGHLY_BEFORE.search(before):
+            mention.set_aside = True  # "Back Thursday evening, around 6"
         elif OLD_LABEL.search(before):
             mention.set_aside = True  # "Old time: 10:00-11:00"
         elif OTHER_AFTER.match(text[mention.end : mention.end + 60]):

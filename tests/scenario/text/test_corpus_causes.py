@@ -218,3 +218,13 @@ def test_counts_in_other_languages_and_of_people_named_by_their_role() -> None:
     assert holds("They're sending a team of 4; badges by Friday.", count(4, "auditors"), CTX)
     # "due" is an English word, not the Italian two
     assert not holds("The report is due tomorrow for the auditors.", count(2, "auditors"), CTX)
+
+
+def test_a_list_offered_as_options_and_a_rough_time_state_no_time() -> None:
+    options = "Three options for the steering call — none booked yet:\n\n- Thu 5 Mar, 15:30\n- Fri 6 Mar, 10:00\n"
+    assert not holds(options, CLAIMED, CTX)
+    picked = "Panel options:\n- Wed 4 Mar, 13:00\n- Thu 5 Mar, 15:30 ✅ booked\n- Fri 6 Mar, 15:30"
+    assert holds(picked, CLAIMED, CTX)
+    assert not holds(picked, {"mentions_time": {"at": "2026-03-04T13:00:00+01:00", "claimed": True}}, CTX)
+    assert not holds("Back Thursday 5 March, around 15:30, on LH 2039.", CLAIMED, CTX)
+    assert not holds("I think it's Thursday 5 March at 15:30.", CLAIMED, CTX)
