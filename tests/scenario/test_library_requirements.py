@@ -86,6 +86,7 @@ REQUIRED: dict[str, list[str]] = {
         "another item's ticket key",
         "another owner's ticket key",
         "another item's due date",
+        "invented key",
     ],
     "new-hire-onboarding": [
         "start date and buddy are filled in",
@@ -522,6 +523,17 @@ CASES: dict[str, list[Case]] = {
                     else x
                     for x in steps
                 ]
+            ),
+        ),
+        wrong(
+            "follow-up-invents-a-ticket",
+            "no mail names a CHK ticket that does not exist (an invented key)",
+            oracle(
+                body(
+                    "mail__send_message",
+                    "\n\nNotes:",
+                    "\n- Elena: write the launch checklist, due {{ this friday | human }} (CHK-37)\n\nNotes:",
+                )
             ),
         ),
         wrong(
