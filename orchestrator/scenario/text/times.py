@@ -146,7 +146,7 @@ _CANT = (
 SET_ASIDE = re.compile(
     r"\b(?:instead\s+of|rather\s+than|(?:an)?statt|au\s+lieu\s+de|en\s+(?:lugar|vez)\s+de|(?:the\s+)?usual|"
     r"(?:last\s+week|yesterday)(?:'s|’s)|no\s+longer(?:\s+(?:at|on|be|meeting))?|not(?:\s+(?:do|make))?|no|scrap|drop|"
-    r"skip(?:ping|ped)?|ignore|disregard|old|previous|original|"
+    r"skip(?:ping|ped)?|ignore|disregard|old|previous|original|releas(?:e|ed|ing)|free(?:d)?\s+up|"
     r"(?:originally|previously|initially|formerly)(?:\s+(?:we|it|they|I))?(?:\s+(?:was|were|had|planned|scheduled|set|"
     r"booked|agreed))?(?:\s+(?:for|at|on))?|used\s+to\s+be|cancel(?:l?ed)?|"
     + _CANT
@@ -189,7 +189,9 @@ OTHER_BEFORE = re.compile(
     re.I,
 )
 OTHER_AFTER = re.compile(
-    r"^\s*(?:[\w'’-]+\s+){0,5}?(?:(?:is|was|were)\s+(?:a\s+|an\s+)?(?:typo|mistake|wrong|error|outdated|incorrect)|"
+    r"^[\s)\]]*(?:[\w'’-]+\s+){0,5}?(?:(?:is|was|were)\s+(?:a\s+|an\s+)?(?:typo|mistake|wrong|error|outdated|incorrect)|"
+    r"(?:is|are)\s+not\s+(?:booked|confirmed|final|happening)\b|"
+    r"(?:est|sont|a\s+été|ont\s+été|ist|wurde|è|fue|foi)\s+(?:annulée?s?|abgesagt|storniert|annullat[oa]|cancelad[oa])|"
     r"(?:is|are|has\s+been|was)\s+(?:now\s+)?(?:off|out|cancell?ed|called\s+off|scrapped|dropped|withdrawn|retired|"
     r"released|freed\s+up|gone)\b)",
     re.I,

@@ -228,3 +228,15 @@ def test_a_list_offered_as_options_and_a_rough_time_state_no_time() -> None:
     assert not holds(picked, {"mentions_time": {"at": "2026-03-04T13:00:00+01:00", "claimed": True}}, CTX)
     assert not holds("Back Thursday 5 March, around 15:30, on LH 2039.", CLAIMED, CTX)
     assert not holds("I think it's Thursday 5 March at 15:30.", CLAIMED, CTX)
+
+
+def test_a_slot_released_cancelled_in_other_words_or_not_booked_is_set_aside() -> None:
+    old = {"mentions_time": {"at": "2026-03-06T10:00:00+01:00", "claimed": True}}
+    for text in (
+        "Thursday 5 March at 15:30 works. I've released the Friday 10:00 hold.",
+        "- When: Thu 5 Mar, 15:30\n- The backup slot (Fri 6 Mar 10:00) has been released.",
+        "Booked Thursday 5 March, 15:30. The Friday 10:00 alternative is NOT booked.",
+    ):
+        assert holds(text, CLAIMED, CTX), text
+        assert not holds(text, old, CTX), text
+    assert not holds("La réunion prévue le 6 mars à 10h est annulée.", old, CTX)
