@@ -415,6 +415,10 @@ def _words(text: str) -> str:
             month = _close(low, _FULL_MONTHS)
             if month:
                 return month.capitalize()
+        if len(low) >= 6:
+            status = _status(low)
+            if status:
+                return status.capitalize() if word[0].isupper() else status
         return word
 
     text = DOTTED_DAY.sub(r"\1 ", WORD.sub(fix, text))
@@ -487,6 +491,23 @@ COMMON_WORDS = frozenset(
         "sf",
     }
 )
+
+
+STATUS_WORDS = ("cancelled", "released", "confirmed", "postponed", "rescheduled", "tentative", "tentatively")
+"""Words that say what became of a slot, read through one slip ("cancelld", "relased", "Confimed")."""
+
+
+def _status(word: str) -> str | None:
+    """The status word `word` misspells by one letter missing, extra, wrong or two swapped; not another form of it
+    ("confirms", "release", "reschedule")."""
+    if word.endswith(("s", "ing")):
+        return None
+    found = [
+        n
+        for n in STATUS_WORDS
+        if n[0] == word[0] and OSA.distance(word, n) == 1 and not n.startswith(word) and not word.startswith(n)
+    ]
+    return found[0] if len(found) == 1 else None
 
 
 def _close(word: str, names: list[str]) -> str | None:

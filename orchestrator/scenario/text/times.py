@@ -166,7 +166,8 @@ MOVE_TO_BEFORE = re.compile(r"\b" + _MOVE + r"\b[^.!?\n\d]{0,30}\bto\s+$", re.I)
 ARROW_AFTER = re.compile(r"^\s*(?:→|->|=>|⟶)\s*")
 # What a text says after a time it sets aside: "10:00 doesn't work", "the 14:00 is cancelled".
 SET_ASIDE_AFTER = re.compile(
-    r"^\s*(?:(?:slot|meeting|call|one)\s+)?(?:(?:is|has\s+been)\s+(?:out|off|cancell?ed|no\s+good|not\s+possible|"
+    r"^\s*(?:(?:slot|meeting|call|one)\s+)?(?:(?:cancell?ed|called\s+off)\b(?!\s+(?:the|a|an|my|our|your)\b)|"
+    r"(?:is|has\s+been)\s+(?:out|off|cancell?ed|no\s+good|not\s+possible|"
     r"too\s+(?:early|late))\b|(?:[\w ]{0,30}?\s)?is\s+now\s+(?:at\s+|a\s+)?(?=\d)|"
     r"(?:(?:does|do|did|will)\s+not|(?:does|do|did)n(?:'|’)?t|won(?:'|’)t|no\s+longer|can(?:'|’)?t|cannot)\s+"
     r"(?:works?|suits?|fits?|happens?|be)\b|"

@@ -240,3 +240,13 @@ def test_a_slot_released_cancelled_in_other_words_or_not_booked_is_set_aside() -
         assert holds(text, CLAIMED, CTX), text
         assert not holds(text, old, CTX), text
     assert not holds("La réunion prévue le 6 mars à 10h est annulée.", old, CTX)
+
+
+def test_status_words_are_read_through_a_slip() -> None:
+    old = {"mentions_time": {"at": "2026-03-04T14:00:00+01:00", "claimed": True}}
+    typo = "Wed 4 March 2pm cancelld, moved to Thursday 5 March 15:30. Invite sent."
+    assert holds(typo, CLAIMED, CTX)
+    assert not holds(typo, old, CTX)
+    relased = "Confimed for Thursday 5 March at 15:30. Old slot (Wednesday 4 March, 14:00) is relased."
+    assert holds(relased, CLAIMED, CTX)
+    assert not holds(relased, old, CTX)
