@@ -126,20 +126,26 @@ def plays(role: str | None, wanted: str) -> bool:
 DATE_SET_ASIDE_BEFORE = re.compile(
     r"(?:\b(?:instead\s+of|rather\s+than|not|no\s+longer|cancel(?:l?ed|s)?|(?:et|and|y|e|und|en)\s+non|non\s+pas|"
     r"nicht|niet|(?:an)?statt|au\s+lieu\s+d[eu]|en\s+(?:lugar|vez)\s+del?|invece\s+del?|"
+    r"ursprünglich(?:\s+\w+)?|anfänglich|initialement|originalmente|inicialmente|originariamente|"
+    r"no\s+(?!later\b|earlier\b|sooner\b|more\s+than\b)[\w-]+(?:\s+[\w-]+)?|"
     r"(?:mov|shift|push|postpon|reschedul|chang|bring|brought|delay|switch|swap)\w*\b[^.!?\n]{0,40}?\bfrom|drop(?:ped)?|skip(?:ping|ped)?|"
     r"scrap(?:ped)?|old|previous(?:ly)?|original(?:ly)?|earlier|initial(?:ly)?|formerly|"
     r"(?:was|were)\s+(?:meant|supposed|planned|scheduled|due|set|booked|going)(?:\s+to\s+be|\s+to\s+happen|\s+for)?|"
     r"used\s+to\s+be|can(?:'|’)?t\s+(?:do|make|move\s+it\s+to)|won(?:'|’)?t\s+(?:do|make|be)|was|were|"
     r"(?:mov|shift|push|switch)\w*\s+(?:[\w'’-]+\s+){0,3}?off|ignore|disregard|replac(?:es|ed|ing)|"
     r"no\s+earlier\s+than|is(?:n['’]t|\s+not)|are(?:n['’]t|\s+not)|moved\s+away\s+from|superseded|void)"
-    r"(?:\s+(?:on|the|for|at|of|date|slot|plan|one|was|le|la|du|del|el|am|den|dem|der|il))*\s*)$",
+    r"(?:\s+(?:on|the|for|at|of|date|slot|plan|one|was|le|la|du|del|el|am|den|dem|der|il|said|planned|agreed|"
+    r"scheduled|proposed|booked|vorgeschlagene|termin))*\s*)$",
     re.I,
 )
 DATE_SET_ASIDE_AFTER = re.compile(
-    r"^\s*(?:[\w'’]+\s+){0,3}?(?:(?:is|are|was|has\s+been)\s+(?:now\s+)?(?:off|out|cancell?ed|dropped|scrapped|"
+    r"^\s*(?:→|->|=>|⟶)|"
+    r"^['\"’)\s]*(?:\d{1,2}[:.]\d{2}\s+)?(?:[\w'’]+\s+){0,4}?(?:(?:is|are|was|has\s+been)\s+(?:now\s+)?(?:off|out|cancell?ed|dropped|scrapped|"
+    r"taken|full|gone|"
     r"moved|pushed|postponed|no\s+longer|not\s+(?:happening|possible|going\s+ahead))|"
-    r"(?:does|do|did|will)(?:\s+not|n['’]t)\s+(?:work|go\s+ahead|happen)|no\s+longer|anymore|→|->|=>|⟶|"
-    r"\(old\)|\(cancell?ed\)|(?:is|are|was)\s+(?:now\s+)?(?:superseded|void|obsolete|withdrawn|fully\s+booked)|"
+    r"(?:does|do|did|will)(?:\s+not|n['’]t)\s+(?:work|go\s+ahead|happen)|no\s+longer|anymore|"
+    r"\(old\)|\(cancell?ed\)|['’]s\s+(?:taken|out|off|gone|full|cancell?ed)\b|entf[äa]llt|entfallen|f[äa]llt\s+aus|"
+    r"(?:est|sont|ist|wurde|è|fue|foi)\s+(?:annulée?s?|abgesagt|storniert|annullat[oa]|cancelad[oa])|(?:is|are|was)\s+(?:now\s+)?(?:superseded|void|obsolete|withdrawn|fully\s+booked)|"
     r"(?:[\w'’]+\s+){0,3}(?:which|that)\s+(?:i|we)(?:['’]ve|\s+have)\s+cancell?ed)",
     re.I,
 )

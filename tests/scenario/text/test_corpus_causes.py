@@ -250,3 +250,20 @@ def test_status_words_are_read_through_a_slip() -> None:
     relased = "Confimed for Thursday 5 March at 15:30. Old slot (Wednesday 4 March, 14:00) is relased."
     assert holds(relased, CLAIMED, CTX)
     assert not holds(relased, old, CTX)
+
+
+def test_a_date_dropped_taken_or_cancelled_in_other_words_is_set_aside() -> None:
+    def meeting(day: str) -> dict[str, object]:
+        return {"mentions_date": {"date": day, "role": "meeting", "claimed": True}}
+
+    for text, old in (
+        ("No standup on Wednesday 4 March (strike day). Standup as usual Thursday 5 March.", "2026-03-04"),
+        ("08:00 works, but Wednesday's taken (board offsite). Let's meet Thursday 5 March instead.", "2026-03-04"),
+        ("Set the release call for Thursday 5 March (we'd originally said Wednesday).", "2026-03-04"),
+        ("The Wednesday 10:00 review with Iberdata is cancelled; the call is on Thursday 5 March.", "2026-03-04"),
+        ("Termin am Donnerstag, 5. März. Der ursprünglich vorgeschlagene Termin am 4. März entfällt.", "2026-03-04"),
+    ):
+        assert holds(text, meeting("2026-03-05"), CTX), text
+        assert not holds(text, meeting(old), CTX), text
+    # an arrow right after a day moves it; one after its time and other words does not
+    assert holds("Call Thu 5 March 9:00 CET works → that's 8:00 for Siobhán.", meeting("2026-03-05"), CTX)
