@@ -129,9 +129,12 @@ class ClawGymTask(vf.Task[ClawGymData, vf.State, ClawGymTaskConfig]):
 
     @vf.reward
     async def clawgym_score(self, trace: vf.Trace) -> float:
-        """The verifier's score of the episode (0..1): what `orchestrator run` reports."""
+        """The verifier's score of the episode (0..1): what `orchestrator run` reports. An undecided verdict has none:
+        the rollout ends in an error instead (a judge the verdict needed never answered)."""
         env = await self._ended(trace)
         assert env.result is not None
+        if env.result.undecided:
+            raise vf.EnvError(f"the verdict is undecided ({env.result.undecided}): no score")
         return env.result.score
 
     @vf.metric
@@ -243,6 +246,11 @@ class ClawGymVerifiersEnv(vf.Env[ClawGymEnvConfig]):
                 raise vf.EnvError(
                     f"{task.key}: the model failed before the episode ended ({failed}): the episode is not scored, "
                     "its reward of 0 is no verdict (orchestrator run records such an episode as agent_error)"
+                )
+            if env.result is not None and env.result.undecided:
+                raise vf.EnvError(
+                    f"{task.key}: the verdict is undecided ({env.result.undecided}): the episode is not scored, "
+                    "neither passed nor failed (orchestrator run counts it apart)"
                 )
         finally:
             await env.close()
