@@ -351,6 +351,8 @@ def _hours(text: str, m: re.Match[str], date_ends: list[int]) -> list[int] | Non
     hour = int(m["h"])
     ampm = (m["ampm"] or "").lower().replace(".", "").replace(" ", "")
     before, after = text[max(0, m.start() - 16) : m.start()], text[m.end() : m.end() + 12]
+    if m["hsep"] and hour <= 4 and LENGTH_BEFORE.search(before):
+        return None  # "Business tier (2h)", "soit 2h", "within 1h30": a length, not a clock time
     if m["sep"] == "." and not ampm:
         if not (
             TIME_CUE_BEFORE.search(before)
@@ -380,6 +382,13 @@ def _hours(text: str, m: re.Match[str], date_ends: list[int]) -> list[int] | Non
     if 1 <= hour <= 11 and not m["h"].startswith("0") and not m["hsep"]:
         return [hour, hour + 12]  # "3:30": morning or afternoon
     return [hour]
+
+
+LENGTH_BEFORE = re.compile(
+    r"(?:\(|\bsoit|\bi\.e\.|=|\bfor|\bwithin|\btakes?|\btook|\blasts?|~|\babout|\bapprox\.?|\bevery|\bde|\bdurée|"
+    r"\bdauer|\bduración)\s*$",
+    re.I,
+)
 
 
 def _bare_range(text: str, m: re.Match[str]) -> bool:

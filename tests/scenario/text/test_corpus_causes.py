@@ -267,3 +267,11 @@ def test_a_date_dropped_taken_or_cancelled_in_other_words_is_set_aside() -> None
         assert not holds(text, meeting(old), CTX), text
     # an arrow right after a day moves it; one after its time and other words does not
     assert holds("Call Thu 5 March 9:00 CET works → that's 8:00 for Siobhán.", meeting("2026-03-05"), CTX)
+
+
+def test_a_length_written_like_a_clock_time_is_a_length() -> None:
+    slot = {"mentions_time": {"at": AT, "end": "2026-03-05T17:30:00+01:00", "claimed": True}}
+    training = "Formation RGPD : jeudi 5 mars, 15h30–17h30, soit 2h. Salle Voltaire."
+    assert holds(training, CLAIMED, CTX)
+    assert holds(training, slot, CTX)
+    assert holds("Due Thursday 5 March, 15:30 CET: Business tier (2h), not Premium (1h30).", CLAIMED, CTX)
