@@ -17,7 +17,8 @@ from itertools import pairwise
 
 from orchestrator.scenario.text.clean import inside, url_spans
 from orchestrator.scenario.text.dates import DateMention, find_dates, valid_date
-from orchestrator.scenario.text.parse import MONTH, WEEKDAY, sentences
+from orchestrator.scenario.text.parse import sentences
+from orchestrator.scenario.text.time_aside import reasons_for_a_move, set_aside
 from orchestrator.scenario.text.zones import (
     OFFSET,
     PLACE_AFTER,
@@ -127,98 +128,6 @@ RANGE_TAIL = re.compile(
 )
 
 
-# A time the text sets aside ("instead of 09:30", "can't make 10:00", "moved from Tuesday 10:00 to ...", "10:00
-# doesn't work") is not one it states: it neither satisfies nor contradicts a check.
-_DAY_WORD = r"(?:" + WEEKDAY + "|" + MONTH + r"|today|tomorrow|tonight|available|free|there)(?:'s)?\.?,?\s+"
-_DATE_WORDS = (
-    r"\s+(?:(?:at|on|the)\s+)?(?:" + _DAY_WORD + r")?"
-    r"(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _DAY_WORD + r")?)?(?:(?:at|the)\s+)?$"
-)
-_MOVE = (
-    r"(?:mov(?:e|es|ed|ing)|shift(?:s|ed|ing)?|push(?:es|ed|ing)?|bump(?:s|ed|ing)?|chang(?:e|es|ed|ing)|"
-    r"reschedul(?:e|es|ed|ing)|switch(?:es|ed|ing)?|swap(?:s|ped|ping)?|postpon(?:e|es|ed|ing)|"
-    r"delay(?:s|ed|ing)?|brought|bring(?:ing)?|pull(?:s|ed|ing)?)"
-)
-_CANT = (
-    r"(?:can(?:'|’)?t|can\s*not|could(?:n(?:'|’)?t|\s+not)|won(?:'|’)t|will\s+not|unable\s+to|not\s+able\s+to|"
-    r"not\s+going\s+to)(?:\s+be\s+able\s+to)?"
-)
-SET_ASIDE = re.compile(
-    r"\b(?:instead\s+of|rather\s+than|(?:an)?statt|au\s+lieu\s+de|en\s+(?:lugar|vez)\s+de|(?:the\s+)?usual|"
-    r"(?:last\s+week|yesterday)(?:'s|’s)|no\s+longer(?:\s+(?:at|on|be|meeting))?|not(?:\s+(?:do|make))?|no|scrap|drop|"
-    r"skip(?:ping|ped)?|ignore|disregard|old|previous|original|releas(?:e|ed|ing)|free(?:d)?\s+up|"
-    r"(?:originally|previously|initially|formerly)(?:\s+(?:we|it|they|I))?(?:\s+(?:was|were|had|planned|scheduled|set|"
-    r"booked|agreed))?(?:\s+(?:for|at|on))?|used\s+to\s+be|cancel(?:l?ed)?|"
-    + _CANT
-    + r"(?:\s+(?:make|do|manage|attend|join|get|take|be\s+there|be\s+in|be\s+on))?(?:\s+it)?|"
-    + _MOVE
-    + r"\b[^.!?\n]{0,40}?\bfrom)"
-    + _DATE_WORDS,
-    re.I,
-)
-# A move written without "from": "Moving Thursday's 10:00 to Friday", "Moved: 10:00 to 14:00".
-MOVE_BEFORE = re.compile(r"\b" + _MOVE + r"\b[^.!?\n\d]{0,30}$", re.I)
-MOVE_AFTER = re.compile(r"^\s*(?:(?:slot|meeting|call|one)\s+)?to\s", re.I)
-MOVED_AFTER = re.compile(
-    r"^\s*(?:(?:slot|meeting|call|one)\s+)?(?:is|has\s+been|was)\s+(?:moved|pushed|shifted)\s+to\s", re.I
-)
-MOVE_TO_BEFORE = re.compile(r"\b" + _MOVE + r"\b[^.!?\n\d]{0,30}\bto\s+$", re.I)
-ARROW_AFTER = re.compile(r"^\s*(?:→|->|=>|⟶)\s*")
-# What a text says after a time it sets aside: "10:00 doesn't work", "the 14:00 is cancelled".
-SET_ASIDE_AFTER = re.compile(
-    r"^\s*(?:(?:slot|meeting|call|one)\s+)?(?:(?:cancell?ed|called\s+off)\b(?!\s+(?:the|a|an|my|our|your)\b)|"
-    r"(?:is|has\s+been)\s+(?:out|off|cancell?ed|no\s+good|not\s+possible|"
-    r"too\s+(?:early|late))\b|(?:[\w ]{0,30}?\s)?is\s+now\s+(?:at\s+|a\s+)?(?=\d)|"
-    r"(?:(?:does|do|did|will)\s+not|(?:does|do|did)n(?:'|’)?t|won(?:'|’)t|no\s+longer|can(?:'|’)?t|cannot)\s+"
-    r"(?:works?|suits?|fits?|happens?|be)\b|"
-    r"(?:[\w'’ ]{0,30}?\s)?(?:(?:is|was|were|are)\s+(?:already\s+)?(?:taken|gone|full|unavailable|not\s+(?:available|free|"
-    r"possible|an\s+option))|(?:is|was|were|are)n(?:'|’)?t\s+(?:available|free|possible|an\s+option))\b)",
-    re.I,
-)
-# A time of something else than the fact: someone's availability ("Lee is free until 16:30"), when something was
-# noticed, sent or lands ("sent at 12:10", "landing around 21:00"), a time said to be wrong ("the 2:00 in her
-# email was a typo"), a slot marked cancelled in its row ("❌ withdrew").
-OTHER_BEFORE = re.compile(
-    r"\b(?:free|available|busy|blocked|booked\s+up|tied\s+up|offline|unavailable|away|out\s+of\s+office|"
-    r"in\s+(?:a\s+)?meetings?|on\s+a\s+(?:call|flight|plane)|(?:only\s+)?free\s+(?:from|after|before|until)|"
-    r"noticed|sent|replied|received|back\s+online|roughly|approximately|give\s+or\s+take|"
-    r"(?:you|they|he|she|we)\s+(?:had\s+)?(?:originally\s+)?(?:said|suggested|asked\s+for|proposed|wanted|requested|"
-    r"preferred|mentioned)|"
-    r"(?:his|her|their|my)\s+(?:day|morning|afternoon|evening)\s+(?:starts|ends)|"
-    r"(?:has|have|got)\s+(?:a|an|another|his|her|their)\s+(?:[\w-]+\s+){0,3}?(?:call|meeting|appointment|session|"
-    r"commitment|conflict|clash|flight|train|interview))\b[^.!?\n\d;]{0,25}$",
-    re.I,
-)
-OTHER_AFTER = re.compile(
-    r"^[\s)\]]*(?:[\w'’-]+\s+){0,5}?(?:(?:is|was|were)\s+(?:a\s+|an\s+)?(?:typo|mistake|wrong|error|outdated|incorrect)|"
-    r"(?:is|are)\s+not\s+(?:booked|confirmed|final|happening)\b|"
-    r"(?:est|sont|a\s+été|ont\s+été|ist|wurde|è|fue|foi)\s+(?:annulée?s?|abgesagt|storniert|annullat[oa]|cancelad[oa])|"
-    r"(?:is|are|has\s+been|was)\s+(?:now\s+)?(?:off|out|cancell?ed|called\s+off|scrapped|dropped|withdrawn|retired|"
-    r"released|freed\s+up|gone)\b)",
-    re.I,
-)
-ROUGHLY_BEFORE = re.compile(
-    r"(?<!\bhow\s)(?<!\bwhat\s)(?<!['’]m\s)(?<!\bam\s)(?<!\bbe\s)(?<!\bis\s)(?<!\bare\s)"
-    r"\b(?:around|about|approx(?:imately|\.)?|circa|ca\.|roughly|sometime\s+around)\s+$",
-    re.I,
-)
-"""A time given roughly ("around 3pm", "about 6"): not a stated time, nor a competing one ("how about 15:00?" and
-"I'm around 1-2:30pm" are no rough times)."""
-BOUND_BEFORE = re.compile(r"\b(?:before|after|earlier\s+than|later\s+than|not\s+until)\s+$", re.I)
-"""A time as a bound ("can't do anything before 15", "any time after 16:00"): not the time of the thing."""
-END_BEFORE = re.compile(
-    r"\b(?:finish(?:es|ing)?|ending|wrap(?:s|ping)?\s+up|closing)(?:\s+(?:at|by|around))?\s+$", re.I
-)
-"""The end of a slot said apart from its start ("13:00 for four hours, finishing 17:30")."""
-OLD_LABEL = re.compile(
-    r"\b(?:old|previous|original|former|earlier|cancell?ed)\s+(?:time|slot|start|date|meeting|booking)s?\s*[:=]\s*$",
-    re.I,
-)
-STRUCK_ROW = re.compile(r"❌|\b(?:withdr[ae]wn?|cancell?ed|called\s+off|declined)\b", re.I)
-# Weaker: "it was 10:00", "the call that was at 10:30": set aside only when the text states another time.
-WAS_BEFORE = re.compile(r"\b(?:was|were)(?:\s+(?:at|set\s+for|scheduled\s+for|planned\s+for|for))?" + _DATE_WORDS, re.I)
-
-
 YOUR_TIME = re.compile(r"[ \t]*[(,]?[ \t]*(?:your|my|our|local)[ \t]+time\b(?:[ \t]*[(,][ \t]*(?:in[ \t]+)?)?")
 
 
@@ -296,7 +205,8 @@ def find_times(text: str, today: date) -> list[TimeMention]:
     mentions += _word_times(text, spans, taken)
     mentions.sort(key=lambda t: t.start)
     _sentences(text, mentions)
-    _set_aside(text, mentions)
+    set_aside(text, mentions)
+    reasons_for_a_move(text, mentions)
     _join_ranges(text, mentions)
     if any(m.other for m in mentions) and any(not (m.other or m.set_aside or m.range_end) for m in mentions):
         for mention in mentions:
@@ -511,65 +421,6 @@ def _sentences(text: str, mentions: list[TimeMention]) -> None:
     spans = sentences(text)
     for mention in mentions:
         mention.sentence = next(((a, b) for a, b in spans if a <= mention.start < b), (mention.start, mention.end))
-
-
-def _set_aside(text: str, mentions: list[TimeMention]) -> None:
-    """Which times the text sets aside: after "instead of", "can't make", "moved from", before "doesn't work",
-    the old time of a move ("Moving Thursday's 10:00 to Friday", "10:00 → 14:00"), and after "was" when another
-    time is stated."""
-    weak = []
-    for index, mention in enumerate(mentions):
-        start = max(mention.sentence[0], mention.start - 80, mentions[index - 1].end if index else 0)
-        before, after = text[start : mention.start], text[mention.end : mention.end + 40]
-        nxt = mentions[index + 1] if index + 1 < len(mentions) else None
-        joined = nxt is not None and nxt.sentence == mention.sentence
-        if re.search(r"\bfrom" + _DATE_WORDS, before, re.I) and (
-            SET_ASIDE.search(before) or _from_aside(text, before, mention)
-        ):
-            mention.set_aside = mention.moved = True
-        elif (joined and (ARROW_AFTER.match(after) or MOVED_AFTER.match(after))) or (
-            joined and MOVE_BEFORE.search(before) and MOVE_AFTER.match(after) and not re.search(r"\bto\s", before)
-        ):
-            mention.set_aside = mention.moved = True
-        elif SET_ASIDE.search(before) or SET_ASIDE_AFTER.match(after) or _moved_to_from(text, mentions, index):
-            mention.set_aside = True
-        elif ROUGHLY_BEFORE.search(before):
-            mention.set_aside = True  # "Back Thursday evening, around 6"
-        elif OLD_LABEL.search(before):
-            mention.set_aside = True  # "Old time: 10:00-11:00"
-        elif OTHER_AFTER.match(text[mention.end : mention.end + 60]):
-            mention.set_aside = True
-        elif OTHER_BEFORE.search(before):
-            mention.other = True  # "Lee is free until 16:30": not a competing time when another one is stated
-        elif BOUND_BEFORE.search(before):
-            mention.bound = True
-        elif index and END_BEFORE.search(before) and mentions[index - 1].sentence == mention.sentence:
-            mention.range_end = True  # "13:00 for four hours, finishing 17:30": the end of the slot it starts
-        elif " | " in text[mention.sentence[0] : mention.sentence[1]] and STRUCK_ROW.search(
-            text[mention.sentence[0] : mention.sentence[1]]
-        ):
-            mention.set_aside = True  # a table row marked cancelled
-        elif WAS_BEFORE.search(before):
-            weak.append(mention)
-    for mention in weak:
-        mention.set_aside = any(not m.set_aside and m not in weak for m in mentions)
-
-
-def _from_aside(text: str, before: str, mention: TimeMention) -> bool:
-    """The old time of a move given aside after the new one: "Moved tmrw's standup to 3pm (from 9:30)"."""
-    return bool(re.search(r"\(\s*(?:was\s+|previously\s+)?from\s+$", before, re.I)) and bool(
-        re.search(r"\b" + _MOVE + r"\b", text[mention.sentence[0] : mention.start], re.I)
-    )
-
-
-def _moved_to_from(text: str, mentions: list[TimeMention], index: int) -> bool:
-    """The old time of a move written new time first: "moved the call to 15:00 from 14:00"."""
-    if not index:
-        return False
-    prev = mentions[index - 1]
-    if not re.fullmatch(r"\s*from\s+", text[prev.end : mentions[index].start], re.I):
-        return False
-    return MOVE_TO_BEFORE.search(text[prev.sentence[0] : prev.start]) is not None
 
 
 def _join_ranges(text: str, mentions: list[TimeMention]) -> None:
