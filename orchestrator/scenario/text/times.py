@@ -203,6 +203,7 @@ def find_times(text: str, today: date) -> list[TimeMention]:
             taken.append((m.start(), end))
     mentions += _word_ranges(text, spans, taken)
     mentions += _word_times(text, spans, taken)
+    mentions += _word_range_starts(text, mentions, spans, taken)
     mentions.sort(key=lambda t: t.start)
     _sentences(text, mentions)
     set_aside(text, mentions)
@@ -401,6 +402,37 @@ def _word_ranges(text: str, spans: list[tuple[int, int]], taken: list[tuple[int,
         found.append(TimeMention(m.start(), m.start() + len(m["a"]), m["a"], [time(start_hour % 24, 0)], zone))
         found.append(TimeMention(m.start("b"), end, text[m.start("b") : end], [time(end_hour % 24, 0)], zone))
         taken.append((m.start(), end))
+    return found
+
+
+WORD_RANGE_START = re.compile(
+    r"(?:\b(?:from|between)\s+" + _WORD_HOUR.format("a") + r"\s*(?:to|until|till|and|-|–)"
+    r"|\b" + _WORD_HOUR.format("b") + r"\s+(?:to|until|till))\s*(?:an?\s+)?$",
+    re.I,
+)
+
+
+def _word_range_starts(
+    text: str, mentions: list[TimeMention], spans: list[tuple[int, int]], taken: list[tuple[int, int]]
+) -> list[TimeMention]:
+    """An hour in words that starts a range whose end is a time in words ("from three to half past three in the
+    afternoon"): its start, in both halves of the day until the range's end picks one."""
+    found: list[TimeMention] = []
+    for mention in mentions:
+        if not mention.text[:1].isalpha():
+            continue
+        m = WORD_RANGE_START.search(text, max(0, mention.start - 20), mention.start)
+        group = "a" if m is not None and m["a"] else "b"
+        if m is None or not _free(*m.span(group), spans, taken):
+            continue
+        hour = NUMBER_WORDS[m[group].lower()] % 12
+        readings = [time(hour, 0), time(hour + 12, 0)]
+        if len(mention.times) == 1:  # the end's half of the day picks the start's: the reading before it within 12 h
+            stop = mention.times[0].hour * 60 + mention.times[0].minute
+            readings = [t for t in readings if 0 <= stop - t.hour * 60 < 12 * 60][-1:] or readings
+        found.append(TimeMention(*m.span(group), m[group], readings, mention.zone))
+        mention.range_end = True
+        taken.append(m.span(group))
     return found
 
 

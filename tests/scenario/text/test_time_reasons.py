@@ -38,3 +38,23 @@ def test_the_reason_for_a_move_states_no_time_of_the_moved_meeting(text: str) ->
 )
 def test_times_with_no_move_after_them_still_compete(text: str) -> None:
     assert len(stated(text)) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("now runs from three to half past three in the afternoon", "15:00", "15:30"),
+        ("we meet from nine until a quarter to ten in the morning", "09:00", "09:45"),
+        ("between two and half past two pm", "14:00", "14:30"),
+    ],
+)
+def test_a_range_in_words_states_its_start_as_well_as_its_end(text: str, start: str, end: str) -> None:
+    found = find_times(text, TODAY)
+    starts = [m for m in found if not m.range_end and not m.set_aside]
+    ends = [m for m in found if m.range_end]
+    assert [t.strftime("%H:%M") for m in starts for t in m.times] == [start]
+    assert [t.strftime("%H:%M") for m in ends for t in m.times] == [end]
+
+
+def test_a_number_word_before_a_dash_is_no_range_start() -> None:
+    assert [m.text for m in find_times("Table for two - half past seven", TODAY)] == ["half past seven"]
