@@ -747,6 +747,20 @@ ASK_USER = [
         ),
     ),
     Case(
+        "report-says-no-such-document",
+        True,
+        script(
+            QUESTION % "Which day and time?"
+            + SEARCH
+            + BOOK % ("14:00", "15:00")
+            + REPORT
+            % (
+                "partly_done",
+                "Booked Thursday 14:00-15:00. I could not add a link to the budget sheet: there is no such document.",
+            )
+        ),
+    ),
+    Case(
         "report-found-it-after-all",
         False,
         script(
