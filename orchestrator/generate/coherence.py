@@ -134,16 +134,19 @@ def repeated_phrases(text: str) -> list[str]:
 
 
 def pronouns(text: str) -> str:
-    """A text whose adjacent sentences open with the same noun phrase ("The quarterly business review has landed.
-    The quarterly business review can't move.") with the second one's opening said as "It"."""
+    """A text whose adjacent sentences open with the same noun phrase said without the repeat the second time: "The
+    quarterly business review has landed. It can't move." ("The ..." becomes "It"; after "My", "Our" or "Your" the
+    phrase is left out: "My problem: ...")."""
     for parts in paragraphs(text):
         for first, second in zip(parts, parts[1:], strict=False):
             common = _opening(first) & _opening(second)
-            if common and second.startswith("The "):
-                words = len(max(common, key=len))
-                opening = re.match(r"The " + r"\W+".join([r"[\w'’-]+"] * words), second)
-                if opening:
-                    text = text.replace(second, "It" + second[opening.end() :], 1)
+            if not common:
+                continue
+            words = r"\W+".join([r"[\w'’-]+"] * len(max(common, key=len)))
+            opening = re.match(r"(The|My|Our|Your) " + words + r"\b ?", second)
+            if opening:
+                said = "It " if opening.group(1) == "The" else f"{opening.group(1)} "
+                text = text.replace(second, said + second[opening.end() :], 1)
     return text
 
 

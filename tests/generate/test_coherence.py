@@ -161,7 +161,9 @@ def test_a_repeated_opening_is_said_as_it_and_reschedule_uses_it() -> None:
     fixed = coherence.pronouns(seam)
     assert fixed == "The quarterly business review has landed, at the worst time. It can't move."
     assert coherence.repeated_phrases(fixed) == []
-    for task in _draws("reschedule", 12):
+    mine = "The security incident review takes priority. My security incident review problem: it overlaps a meeting."
+    assert coherence.pronouns(mine) == "The security incident review takes priority. My problem: it overlaps a meeting."
+    for task in _draws("reschedule", 30):
         assert coherence.repeated_phrases(task.scenario["instruction"]) == [], task.id
 
 
