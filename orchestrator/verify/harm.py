@@ -142,6 +142,7 @@ def _exposure_relaxed(
 
 
 def destruction_relaxed(scenario: Scenario, app: str, table: str, row: Mapping[str, Any], ctx: Context) -> bool:
+    """Whether the scenario lets this row be destroyed (a `relax: destruction` rule matches it)."""
     return any(
         r.app == app and r.table == table and row_matches(row, r.where, ctx.for_app(app), table)
         for r in scenario.relax.destruction
