@@ -172,44 +172,100 @@ def _instruction(world: World, params: dict[str, Any]) -> phrasing.Composition:
 
 
 def _seed(draft: Draft, params: dict[str, Any]) -> None:
-    """The meeting and its agenda; busy blocks leaving one free slot; the decline (calendar and mail) as world
-    events; the guests answering a moved invitation by their calendars."""
+    """The meeting and its agenda; busy blocks leaving one free slot; the decline (`_decline`)."""
     world, me = draft.world, draft.world.persona
     old = datetime.fromisoformat(params["old"])
     end = old + timedelta(minutes=params["minutes"])
     new = datetime.fromisoformat(params["new"])
     decliner = world.person(params["decliner"])
-    draft.add("calendar", "events", {
-        "id": "the-meeting", "title": params["topic"], "location": "Zoom", "start": iso(old), "end": iso(end),
-        "description": "Agenda: https://docs.example.test/d/meeting-agenda",
-        "attendees": [{"email": e, "response": "needsAction" if e == decliner.email else "accepted"}
-                      for e in params["guests"]]})  # fmt: skip
+    draft.add(
+        "calendar",
+        "events",
+        {
+            "id": "the-meeting",
+            "title": params["topic"],
+            "location": "Zoom",
+            "start": iso(old),
+            "end": iso(end),
+            "description": "Agenda: https://docs.example.test/d/meeting-agenda",
+            "attendees": [
+                {"email": e, "response": "needsAction" if e == decliner.email else "accepted"} for e in params["guests"]
+            ],
+        },
+    )
     living.keep_only(draft, params["guests"], params["day"], new, params["minutes"])
     if params["distractors"]:
-        draft.add("calendar", "events", {
-            "id": "meeting-prep", "title": f"{params['topic']} - prep", "start": iso(old - timedelta(days=1)),
-            "end": iso(old - timedelta(days=1, minutes=-30))})  # fmt: skip
-    draft.add("docs", "documents", {
-        "id": "meeting-agenda", "title": f"{params['topic']} - agenda", "owner": me.email,
-        "updated_at": iso(world.start - timedelta(days=1)),
-        "shared_with": [{"email": e, "role": "commenter"} for e in params["guests"]],
-        "content": f"# {params['topic']}\n\n**When:** {human_day(old)}, {old:%H:%M}–{end:%H:%M} ({me.city} time)\n"
-                   "**Where:** Zoom\n\n## Agenda\n1. Status\n2. Decisions needed\n3. Next steps\n"})  # fmt: skip
+        draft.add(
+            "calendar",
+            "events",
+            {
+                "id": "meeting-prep",
+                "title": f"{params['topic']} - prep",
+                "start": iso(old - timedelta(days=1)),
+                "end": iso(old - timedelta(days=1, minutes=-30)),
+            },
+        )
+    draft.add(
+        "docs",
+        "documents",
+        {
+            "id": "meeting-agenda",
+            "title": f"{params['topic']} - agenda",
+            "owner": me.email,
+            "updated_at": iso(world.start - timedelta(days=1)),
+            "shared_with": [{"email": e, "role": "commenter"} for e in params["guests"]],
+            "content": f"# {params['topic']}\n\n**When:** {human_day(old)}, {old:%H:%M}–{end:%H:%M} ({me.city} time)\n"
+            "**Where:** Zoom\n\n## Agenda\n1. Status\n2. Decisions needed\n3. Next steps\n",
+        },
+    )
+    _decline(draft, params, old, end)
+
+
+def _decline(draft: Draft, params: dict[str, Any], old: datetime, end: datetime) -> None:
+    """The decline as world events (the guest's busy block and response, their mail saying why) and the guests
+    answering a moved invitation by their calendars."""
+    world, me = draft.world, draft.world.persona
+    decliner = world.person(params["decliner"])
     at = world.start + timedelta(minutes=params["delay"])
     draft.extra["world"] = living.world_section(
         events=[
-            {"name": "guest-declines", "at": iso(at), "app": "calendar",
-             "add": {"busy": [{"email": decliner.email, "start": iso(old - timedelta(minutes=15)), "end": iso(end)}]},
-             "update": [{"table": "events", "key": "the-meeting",
-                         "items": [{"column": "attendees", "match": {"email": decliner.email}, "set": {"response": "declined"}}]}]},
-            {"name": "guest-says-why", "at": iso(at), "app": "mail", "add": {"messages": [{
-                "id": "decline-mail", "from": decliner.address_line, "to": [me.email],
-                "subject": f"Declined: {params['topic']}",
-                "body": f"Hi {me.first_name},\n\nsorry, I can't make {old:%H:%M} on {human_day(old)}: {params['reason']}. "
-                        f"Any other time that day is fine if my calendar is free.\n\n{decliner.first_name}"}]}},
+            {
+                "name": "guest-declines",
+                "at": iso(at),
+                "app": "calendar",
+                "add": {
+                    "busy": [{"email": decliner.email, "start": iso(old - timedelta(minutes=15)), "end": iso(end)}]
+                },
+                "update": [
+                    {
+                        "table": "events",
+                        "key": "the-meeting",
+                        "items": [
+                            {"column": "attendees", "match": {"email": decliner.email}, "set": {"response": "declined"}}
+                        ],
+                    }
+                ],
+            },
+            {
+                "name": "guest-says-why",
+                "at": iso(at),
+                "app": "mail",
+                "add": {
+                    "messages": [
+                        {
+                            "id": "decline-mail",
+                            "from": decliner.address_line,
+                            "to": [me.email],
+                            "subject": f"Declined: {params['topic']}",
+                            "body": f"Hi {me.first_name},\n\nsorry, I can't make {old:%H:%M} on {human_day(old)}: {params['reason']}. "
+                            f"Any other time that day is fine if my calendar is free.\n\n{decliner.first_name}",
+                        }
+                    ]
+                },
+            },
         ],
         people=[{"email": e, "name": world.person(e).name, "invitations": "busy"} for e in params["guests"]],
-    )  # fmt: skip
+    )
 
 
 def _stages(draft: Draft, params: dict[str, Any]) -> None:
