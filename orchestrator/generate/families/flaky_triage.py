@@ -253,42 +253,127 @@ def _about(component: str) -> dict[str, Any]:
 
 
 def _stages(draft: Draft, params: dict[str, Any], me: str) -> None:
+    """The recovery from the fault, every report filed once by the guide, the reporter told the keys; the rules."""
+    _recovered(draft, params)
+    _filed(draft, params)
+    _rules(draft, params)
+
+
+def _recovered(draft: Draft, params: dict[str, Any]) -> None:
+    recovery = {
+        "error": ("the failed create was retried", {"retried_after_fault": "tickets__create_ticket"}),
+        "timeout": ("the create that timed out was retried", {"retried_after_fault": "tickets__create_ticket"}),
+        "rate_limit": (
+            "the rate limit was waited out before retrying",
+            {"waited_for_rate_limit": "tickets__create_ticket"},
+        ),
+        "lost_reply": (
+            "the create whose reply was lost was not redone",
+            {"no_duplicate_after_lost_reply": "tickets__create_ticket"},
+        ),
+    }[params["fault"]]
+    draft.stage(
+        "recovered from the tracker's fault",
+        [
+            {"name": recovery[0], "journal": recovery[1], "required": True},
+            {
+                "name": "read the triage guide before filing",
+                "journal": {
+                    "read_first": "tickets__create_ticket",
+                    "entity": {"app": "docs", "table": "documents", "where": {"id": "triage-guide"}},
+                },
+            },
+        ],
+        weight=0.5,
+    )
+
+
+def _filed(draft: Draft, params: dict[str, Any]) -> None:
     project, reporter = params["project"], params["reporter"]
-    recovery = {"error": ("the failed create was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "timeout": ("the create that timed out was retried", {"retried_after_fault": "tickets__create_ticket"}),
-                "rate_limit": ("the rate limit was waited out before retrying", {"waited_for_rate_limit": "tickets__create_ticket"}),
-                "lost_reply": ("the create whose reply was lost was not redone", {"no_duplicate_after_lost_reply": "tickets__create_ticket"}),
-                }[params["fault"]]  # fmt: skip
-    draft.stage("recovered from the tracker's fault", [
-        {"name": recovery[0], "journal": recovery[1], "required": True},
-        {"name": "read the triage guide before filing", "journal": {"read_first": "tickets__create_ticket", "entity": {
-            "app": "docs", "table": "documents", "where": {"id": "triage-guide"}}}},
-    ], weight=0.5)  # fmt: skip
     checks: list[dict[str, Any]] = []
     for kind, component in zip(params["kinds"], params["components"], strict=True):
         prio, label = SEVERITY[kind]
         others = [s[1] for s in SEVERITY.values() if s[1] != label]
-        checks.append({"name": f"one ticket about the {component}: a {project} bug at {prio} priority labelled {label}",
-                       "app": "tickets", "table": "tickets", "added": True, "where": _about(component),
-                       "expect": {"count": 1, "all": {"project": project, "type": "bug", "priority": prio,
-                                                      "labels": {"contains": label, "not": {"has": {"one_of": others}}}}}})  # fmt: skip
-    checks.append({"name": f"{len(params['kinds'])} new tickets in all (no duplicate, nothing for the idea)",
-                   "app": "tickets", "table": "tickets", "added": True, "expect": {"count": len(params["kinds"])}})  # fmt: skip
+        checks.append(
+            {
+                "name": f"one ticket about the {component}: a {project} bug at {prio} priority labelled {label}",
+                "app": "tickets",
+                "table": "tickets",
+                "added": True,
+                "where": _about(component),
+                "expect": {
+                    "count": 1,
+                    "all": {
+                        "project": project,
+                        "type": "bug",
+                        "priority": prio,
+                        "labels": {"contains": label, "not": {"has": {"one_of": others}}},
+                    },
+                },
+            }
+        )
+    checks.append(
+        {
+            "name": f"{len(params['kinds'])} new tickets in all (no duplicate, nothing for the idea)",
+            "app": "tickets",
+            "table": "tickets",
+            "added": True,
+            "expect": {"count": len(params["kinds"])},
+        }
+    )
     draft.stage("every report filed once, by the guide", checks, weight=2)
-    draft.stage("the reporter has the keys", [
-        {"name": "the reporter is told every new key", "told": {"who": [reporter], "facts": [
-            {"mentions_code": {"from": {"app": "tickets", "table": "tickets", "added": True, "where": _about(c), "field": "key"}}}
-            for c in params["components"]]}},
-    ])  # fmt: skip
+    draft.stage(
+        "the reporter has the keys",
+        [
+            {
+                "name": "the reporter is told every new key",
+                "told": {
+                    "who": [reporter],
+                    "facts": [
+                        {
+                            "mentions_code": {
+                                "from": {
+                                    "app": "tickets",
+                                    "table": "tickets",
+                                    "added": True,
+                                    "where": _about(c),
+                                    "field": "key",
+                                }
+                            }
+                        }
+                        for c in params["components"]
+                    ],
+                },
+            },
+        ],
+    )
+
+
+def _rules(draft: Draft, params: dict[str, Any]) -> None:
+    project, reporter = params["project"], params["reporter"]
     draft.allow = {
         "tickets": {"tickets": {"added": True, "where": {"project": project}}},
         "mail": {"messages": {"added": True}},
     }
-    draft.forbid = [{"name": "mail goes to the reporter only", "app": "mail", "table": "messages", "change": "added",
-                     "where": {"folder": "sent", "any": [{f: {"has": {"not_equals": reporter}}} for f in ("to", "cc", "bcc")]}}]  # fmt: skip
+    draft.forbid = [
+        {
+            "name": "mail goes to the reporter only",
+            "app": "mail",
+            "table": "messages",
+            "change": "added",
+            "where": {"folder": "sent", "any": [{f: {"has": {"not_equals": reporter}}} for f in ("to", "cc", "bcc")]},
+        }
+    ]
     if params["idea"]:
-        draft.forbid.append({"name": "the feature idea is not filed", "app": "tickets", "table": "tickets", "change": "added",
-                             "where": _about(params["idea"][0])})  # fmt: skip
+        draft.forbid.append(
+            {
+                "name": "the feature idea is not filed",
+                "app": "tickets",
+                "table": "tickets",
+                "change": "added",
+                "where": _about(params["idea"][0]),
+            }
+        )
 
 
 def _rule(params: dict[str, Any]) -> dict[str, Any]:
