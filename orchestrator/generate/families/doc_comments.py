@@ -96,80 +96,154 @@ class DocComments(Family):
         return phrasing.stamp(params, rng, lambda p: _word(world, p))
 
     def build(self, world: World, params: dict[str, Any]) -> Draft:
-        me = world.persona
         project, title, resolve = params["project"], params["title"], params["steps"] >= 2
-        components = params["components"]
         n_open = params["open_count"]
-        sentences = [f"The {c} is part of the first release." for c in components]
-        body = [f"# {title}", "", params["paragraphs"][0], "", "## Components", ""] + [f"- {s}" for s in sentences]
-        body += ["", "## Rollout", "", params["paragraphs"][1], ""]
-        authors = [world.person(a) for a in params["authors"]]
-        shares = {}
-        for a in authors:
-            shares[a.email] = {"email": a.email, "role": "commenter"}
-        world.apps["docs"]["documents"].append({
-            "id": "design-doc", "title": title, "owner": me.email, "content": "\n".join(body) + "\n",
-            "shared_with": list(shares.values()), "updated_at": iso(world.start - timedelta(days=4)),
-        })  # fmt: skip
-        comments = world.apps["docs"].setdefault("comments", [])
-        for i, (component, author) in enumerate(zip(components, authors, strict=True)):
-            done = i >= n_open
-            row: dict[str, Any] = {"id": f"review-{i + 1}", "document_id": "design-doc", "author": author.email,
-                   "body": ASKS[params["asks"][i]].format(component=component), "quote": sentences[i],
-                   "created_at": iso(world.start - timedelta(days=3, hours=-i))}  # fmt: skip
-            if done:
-                row["resolved"] = True
-                row["body"] += " (Done: handled in the last sprint.)"
-            comments.append(row)
+        authors = _seed(world, params)
         if world.edition >= 2:
             instruction = _word(world, params).text
         else:
             instruction = phrase(INSTRUCTIONS, params["phrasing"], title=title, project=project) + (
                 RESOLVE if resolve else ""
             )
-        draft = Draft(world, title="Turn review comments into tickets", instruction=instruction,
-                      description=f"{n_open} open comment(s) on \"{title}\" become {project} tickets for their authors"
-                      + (", and are resolved." if resolve else "."),
-                      tags=["generated", "doc-comments", "docs", "tickets"])  # fmt: skip
-        checks: list[dict[str, Any]] = [
-            {"name": f"exactly {n_open} new ticket(s), all in {project}", "app": "tickets", "table": "tickets", "added": True,
-             "expect": {"count": n_open, "all": {"project": project}}},
-        ]  # fmt: skip
-        for component, author in list(zip(components, authors, strict=True))[:n_open]:
-            checks.append({"name": f"one ticket about the {component}, assigned to {author.name}", "app": "tickets",
-                           "table": "tickets", "added": True,
-                           "where": {"any": [{"title": {"says": {"phrase": component, "claimed": False}}}, {"description": {"says": {"phrase": component, "claimed": False}}}]},
-                           "expect": {"count": 1, "all": {"assignee": author.email}}})  # fmt: skip
-        draft.stage("one ticket per open comment", checks, weight=2)
-        draft.forbid = [
-            {"name": f"no ticket for the resolved comment about the {component}", "app": "tickets", "table": "tickets",
-             "change": "added", "where": {"any": [{"title": {"says": {"phrase": component, "claimed": False}}}, {"description": {"says": {"phrase": component, "claimed": False}}}]}}
-            for component in components[n_open:]
-        ]  # fmt: skip
-        draft.allow = {"tickets": {"tickets": {"added": True, "where": {"project": project}}}}
+        draft = Draft(
+            world,
+            title="Turn review comments into tickets",
+            instruction=instruction,
+            description=f'{n_open} open comment(s) on "{title}" become {project} tickets for their authors'
+            + (", and are resolved." if resolve else "."),
+            tags=["generated", "doc-comments", "docs", "tickets"],
+        )
+        _tickets(draft, params, authors)
         oracle: list[dict[str, Any]] = [
             {"tool": "docs__search_documents", "args": {"query": title}},
             {"tool": "docs__list_comments", "args": {"document_id": "design-doc"}},
         ]
+        components = params["components"]
         for i, (component, author) in enumerate(list(zip(components, authors, strict=True))[:n_open]):
-            oracle.append({"tool": "tickets__create_ticket", "args": {
-                "project": project, "title": f"{component}: {ASKS[params['asks'][i]].format(component=component)[:80]}",
-                "description": f"From {author.name}'s review comment on \"{title}\": "
-                               f"{ASKS[params['asks'][i]].format(component=component)}",
-                "assignee": author.email}, "unchecked": ["title", "description"]})  # fmt: skip
+            oracle.append(
+                {
+                    "tool": "tickets__create_ticket",
+                    "args": {
+                        "project": project,
+                        "title": f"{component}: {ASKS[params['asks'][i]].format(component=component)[:80]}",
+                        "description": f'From {author.name}\'s review comment on "{title}": '
+                        f"{ASKS[params['asks'][i]].format(component=component)}",
+                        "assignee": author.email,
+                    },
+                    "unchecked": ["title", "description"],
+                }
+            )
         if resolve:
-            ids = [f"review-{i + 1}" for i in range(n_open)]
-            draft.stage("the comments are resolved", [
-                {"name": f"comment {cid} is resolved", "app": "docs", "table": "comments", "where": {"id": cid, "resolved": True}}
-                for cid in ids
-            ])  # fmt: skip
-            draft.allow["docs"] = {
-                "comments": {"changed": ["resolved", "resolved_by", "resolved_at"], "where": {"id": {"one_of": ids}}}
-            }
-            oracle += [{"tool": "docs__resolve_comment", "args": {"comment_id": cid}} for cid in ids]
+            oracle += _resolved(draft, n_open)
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 30, "timeout_s": 600}
         return broaden(draft, params)
+
+
+def _seed(world: World, params: dict[str, Any]) -> list[Any]:
+    """The design document and its review comments (the first `open_count` open); returns the comments' authors."""
+    me, title, components = world.persona, params["title"], params["components"]
+    sentences = [f"The {c} is part of the first release." for c in components]
+    body = [f"# {title}", "", params["paragraphs"][0], "", "## Components", ""] + [f"- {s}" for s in sentences]
+    body += ["", "## Rollout", "", params["paragraphs"][1], ""]
+    authors = [world.person(a) for a in params["authors"]]
+    shares = {}
+    for a in authors:
+        shares[a.email] = {"email": a.email, "role": "commenter"}
+    world.apps["docs"]["documents"].append(
+        {
+            "id": "design-doc",
+            "title": title,
+            "owner": me.email,
+            "content": "\n".join(body) + "\n",
+            "shared_with": list(shares.values()),
+            "updated_at": iso(world.start - timedelta(days=4)),
+        }
+    )
+    comments = world.apps["docs"].setdefault("comments", [])
+    for i, (component, author) in enumerate(zip(components, authors, strict=True)):
+        done = i >= params["open_count"]
+        row: dict[str, Any] = {
+            "id": f"review-{i + 1}",
+            "document_id": "design-doc",
+            "author": author.email,
+            "body": ASKS[params["asks"][i]].format(component=component),
+            "quote": sentences[i],
+            "created_at": iso(world.start - timedelta(days=3, hours=-i)),
+        }
+        if done:
+            row["resolved"] = True
+            row["body"] += " (Done: handled in the last sprint.)"
+        comments.append(row)
+    return authors
+
+
+def _tickets(draft: Draft, params: dict[str, Any], authors: list[Any]) -> None:
+    """The stage of one ticket per open comment, no ticket for a resolved one, tickets only in the project."""
+    project, components, n_open = params["project"], params["components"], params["open_count"]
+    checks: list[dict[str, Any]] = [
+        {
+            "name": f"exactly {n_open} new ticket(s), all in {project}",
+            "app": "tickets",
+            "table": "tickets",
+            "added": True,
+            "expect": {"count": n_open, "all": {"project": project}},
+        },
+    ]
+    for component, author in list(zip(components, authors, strict=True))[:n_open]:
+        checks.append(
+            {
+                "name": f"one ticket about the {component}, assigned to {author.name}",
+                "app": "tickets",
+                "table": "tickets",
+                "added": True,
+                "where": {
+                    "any": [
+                        {"title": {"says": {"phrase": component, "claimed": False}}},
+                        {"description": {"says": {"phrase": component, "claimed": False}}},
+                    ]
+                },
+                "expect": {"count": 1, "all": {"assignee": author.email}},
+            }
+        )
+    draft.stage("one ticket per open comment", checks, weight=2)
+    draft.forbid = [
+        {
+            "name": f"no ticket for the resolved comment about the {component}",
+            "app": "tickets",
+            "table": "tickets",
+            "change": "added",
+            "where": {
+                "any": [
+                    {"title": {"says": {"phrase": component, "claimed": False}}},
+                    {"description": {"says": {"phrase": component, "claimed": False}}},
+                ]
+            },
+        }
+        for component in components[n_open:]
+    ]
+    draft.allow = {"tickets": {"tickets": {"added": True, "where": {"project": project}}}}
+
+
+def _resolved(draft: Draft, n_open: int) -> list[dict[str, Any]]:
+    """The stage of the open comments resolved, what may change for it; the reference's steps resolving them."""
+    ids = [f"review-{i + 1}" for i in range(n_open)]
+    draft.stage(
+        "the comments are resolved",
+        [
+            {
+                "name": f"comment {cid} is resolved",
+                "app": "docs",
+                "table": "comments",
+                "where": {"id": cid, "resolved": True},
+            }
+            for cid in ids
+        ],
+    )
+    draft.allow["docs"] = {
+        "comments": {"changed": ["resolved", "resolved_by", "resolved_at"], "where": {"id": {"one_of": ids}}}
+    }
+    return [{"tool": "docs__resolve_comment", "args": {"comment_id": cid}} for cid in ids]
 
 
 # -- edition 2: instructions composed from parts (phrasing.compose) --------------------------------------------------
