@@ -6,10 +6,8 @@ instruction sentence, its reference steps and its checks.
 Twists come in two kinds. `TRAIN` twists may be added to any task; `HELD_OUT` twists (a lost reply instead of an
 outage, the user instead of a colleague, a wrap-up whose review ticket is linked to the tracking ticket with
 `tickets__link_tickets`, a tool only it uses) are added only to tasks of test-ood organizations, which always carry
-one. A task's twists are drawn from its id (`choose`), so the same task gets the same twists.
-
-    twists = choose(task_id, ood=split == "test-ood", living=..., long=...)
-    applied = apply(draft, twists, rng)     # the twists that fit; the draft gains sentences, steps and checks
+one. A task's twists are drawn from its id (`choose`), so the same task gets the same twists; `apply` adds those
+that fit (the draft gains their sentences, steps and checks) and returns their names.
 
 Every sentence a twist adds is a phrasing part (`phrasing.pick`, ids `twist/<name>/<kind>/<n>`, recorded in the
 row's `twist_parts`): a train twist's on the world's side of the split, a held-out twist's own words only ever in
