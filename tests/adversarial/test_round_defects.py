@@ -48,16 +48,38 @@ OUT_BLOCKED = "stages[0].checks[0]"
 BACK_BLOCKED = "stages[0].checks[1]"
 
 CASES: list[tuple[str, Case]] = [
-    ("travel", Case("all-day-blocks-on-the-travel-days", True, oracle(TIMED, append(all_day("2026-03-30", "2026-04-02"))))),
-    ("travel", Case("all-day-blocks-on-the-days-after", False, oracle(TIMED, append(all_day("2026-03-31", "2026-04-03"))),
-                    fails_on=(OUT_BLOCKED, BACK_BLOCKED))),
+    (
+        "travel",
+        Case("all-day-blocks-on-the-travel-days", True, oracle(TIMED, append(all_day("2026-03-30", "2026-04-02")))),
+    ),
+    (
+        "travel",
+        Case(
+            "all-day-blocks-on-the-days-after",
+            False,
+            oracle(TIMED, append(all_day("2026-03-31", "2026-04-03"))),
+            fails_on=(OUT_BLOCKED, BACK_BLOCKED),
+        ),
+    ),
     # The library's trip: out Tuesday, back Friday, persona in Berlin.
-    ("library-travel", Case("all-day-blocks-on-tuesday-and-friday", True,
-                            oracle(TIMED, append(all_day("{{ next tuesday | date }}", "{{ next friday | date }}"))))),
-    ("library-travel", Case("all-day-blocks-on-wednesday-and-saturday", False,
-                            oracle(TIMED, append(all_day("{{ next wednesday | date }}", "{{ next saturday | date }}"))),
-                            fails_on=("the way out (Tuesday) is blocked", "the way back (Friday) is blocked"))),
-]  # fmt: skip
+    (
+        "library-travel",
+        Case(
+            "all-day-blocks-on-tuesday-and-friday",
+            True,
+            oracle(TIMED, append(all_day("{{ next tuesday | date }}", "{{ next friday | date }}"))),
+        ),
+    ),
+    (
+        "library-travel",
+        Case(
+            "all-day-blocks-on-wednesday-and-saturday",
+            False,
+            oracle(TIMED, append(all_day("{{ next wednesday | date }}", "{{ next saturday | date }}"))),
+            fails_on=("the way out (Tuesday) is blocked", "the way back (Friday) is blocked"),
+        ),
+    ),
+]
 
 
 # -- a shared doc's other lines ----------------------------------------------------------------------------------
@@ -92,16 +114,41 @@ AGENDA_WITHOUT_HIRING = json.dumps(
 )
 
 CASES += [
-    ("changed-request", Case("rewrites-the-schedule-as-a-table-keeping-the-offsite", True,
-                             oracle(replace(SECOND_EDIT, SCHEDULE % KEEPS_THE_OFFSITE)))),
-    ("changed-request", Case("rewrites-the-schedule-dropping-the-offsite", False,
-                             oracle(replace(SECOND_EDIT, SCHEDULE % DROPS_THE_OFFSITE)), fails_on=LOST)),
-    ("reschedule-conflict", Case("rewrites-the-agenda-reordered-and-reformatted", True,
-                                 oracle(replace(tool("docs__edit_document"), AGENDA % REORDERED_AGENDA)))),
-    ("reschedule-conflict", Case("rewrites-the-agenda-without-the-hiring-item", False,
-                                 oracle(replace(tool("docs__edit_document"), AGENDA % AGENDA_WITHOUT_HIRING)),
-                                 fails_on=LOST)),
-]  # fmt: skip
+    (
+        "changed-request",
+        Case(
+            "rewrites-the-schedule-as-a-table-keeping-the-offsite",
+            True,
+            oracle(replace(SECOND_EDIT, SCHEDULE % KEEPS_THE_OFFSITE)),
+        ),
+    ),
+    (
+        "changed-request",
+        Case(
+            "rewrites-the-schedule-dropping-the-offsite",
+            False,
+            oracle(replace(SECOND_EDIT, SCHEDULE % DROPS_THE_OFFSITE)),
+            fails_on=LOST,
+        ),
+    ),
+    (
+        "reschedule-conflict",
+        Case(
+            "rewrites-the-agenda-reordered-and-reformatted",
+            True,
+            oracle(replace(tool("docs__edit_document"), AGENDA % REORDERED_AGENDA)),
+        ),
+    ),
+    (
+        "reschedule-conflict",
+        Case(
+            "rewrites-the-agenda-without-the-hiring-item",
+            False,
+            oracle(replace(tool("docs__edit_document"), AGENDA % AGENDA_WITHOUT_HIRING)),
+            fails_on=LOST,
+        ),
+    ),
+]
 
 
 # -- "exactly one" only where one is legitimate -----------------------------------------------------------------
@@ -112,18 +159,50 @@ def PAYMENT(step) -> bool:  # the reference's comment on the payment clause
 
 
 CASES += [
-    ("contract-review", Case("a-second-comment-on-the-payment-clause", True, oracle(append(
-        '- {tool: docs__add_comment, args: {document_id: brightline-msa, quote: "Invoices are payable within 30 days '
-        'of the invoice date (net 30).", body: "To be clear: 45 days from the invoice date, as in our other vendor '
-        'contracts."}}')))),
-    ("contract-review", Case("payment-on-the-whole-document-the-rest-anchored", True, oracle(replace(PAYMENT,
-        '- {tool: docs__add_comment, args: {document_id: brightline-msa, body: "Payment terms (clause 4): we need '
-        'net 45 instead of net 30."}}')))),
-    ("contract-review", Case("a-whole-document-comment-naming-no-clause", False, oracle(replace(PAYMENT,
-        '- {tool: docs__add_comment, args: {document_id: brightline-msa, body: "Please change this to 45."}}')),
-        fails_on="a comment on the net 30 payment terms asks for net 45 (anchored to the clause, or on the whole "
-        "document naming it)")),
-]  # fmt: skip
+    (
+        "contract-review",
+        Case(
+            "a-second-comment-on-the-payment-clause",
+            True,
+            oracle(
+                append(
+                    '- {tool: docs__add_comment, args: {document_id: brightline-msa, quote: "Invoices are payable within 30 days '
+                    'of the invoice date (net 30).", body: "To be clear: 45 days from the invoice date, as in our other vendor '
+                    'contracts."}}'
+                )
+            ),
+        ),
+    ),
+    (
+        "contract-review",
+        Case(
+            "payment-on-the-whole-document-the-rest-anchored",
+            True,
+            oracle(
+                replace(
+                    PAYMENT,
+                    '- {tool: docs__add_comment, args: {document_id: brightline-msa, body: "Payment terms (clause 4): we need '
+                    'net 45 instead of net 30."}}',
+                )
+            ),
+        ),
+    ),
+    (
+        "contract-review",
+        Case(
+            "a-whole-document-comment-naming-no-clause",
+            False,
+            oracle(
+                replace(
+                    PAYMENT,
+                    '- {tool: docs__add_comment, args: {document_id: brightline-msa, body: "Please change this to 45."}}',
+                )
+            ),
+            fails_on="a comment on the net 30 payment terms asks for net 45 (anchored to the clause, or on the whole "
+            "document naming it)",
+        ),
+    ),
+]
 
 LOAD = {
     "contract-review": cache(lambda: scenarios.load(ROOT / "scenarios/contract-review.yaml")),

@@ -32,9 +32,24 @@ def orchestrator(*args: str) -> subprocess.CompletedProcess[str]:
 
 def fresh_run(out: Path, *more: str) -> tuple[subprocess.CompletedProcess[str], dict]:
     done = orchestrator(
-        "run", "--fresh", "test", "--count", "2", "--family", FAMILY, "--agent", "oracle",
-        "--backend", "inprocess", "--workers", "1", "--json", "--out", str(out), *more,
-    )  # fmt: skip
+        "run",
+        "--fresh",
+        "test",
+        "--count",
+        "2",
+        "--family",
+        FAMILY,
+        "--agent",
+        "oracle",
+        "--backend",
+        "inprocess",
+        "--workers",
+        "1",
+        "--json",
+        "--out",
+        str(out),
+        *more,
+    )
     summary = json.loads((out / "results.json").read_text()) if (out / "results.json").is_file() else {}
     return done, summary
 

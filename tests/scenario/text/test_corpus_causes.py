@@ -108,8 +108,9 @@ def test_a_recipient_is_told_the_time_given_in_their_zone() -> None:
     assert not holds(_text({"body": body}, "Asia/Tbilisi", "Giorgi Beridze", others), CLAIMED, CTX)
     right = body.replace("17:30 in Tbilisi", "18:30 in Tbilisi")
     assert holds(_text({"body": right}, "Asia/Tbilisi", "Giorgi Beridze", others), CLAIMED, CTX)
-    assert holds(_text({"body": body}, "Europe/Kyiv", "Olena Shevchenko", {"Giorgi Beridze": "Asia/Tbilisi"}),
-                 CLAIMED, CTX)  # fmt: skip
+    assert holds(
+        _text({"body": body}, "Europe/Kyiv", "Olena Shevchenko", {"Giorgi Beridze": "Asia/Tbilisi"}), CLAIMED, CTX
+    )
 
 
 def test_both_ends_of_a_range_of_iso_dates() -> None:
