@@ -143,12 +143,22 @@ def _strings(value: Any) -> list[str]:
 
 def strict_mask(row: dict[str, Any]) -> str:
     """The row's instruction with what a template fills in hidden: its parameter values (topics, items, titles,
-    names), quoted text, addresses, links, keys, times, numbers, and every capitalized word that does not open a
-    sentence (names, titles, topics written in title case); runs of one mask are one."""
+    names), people's names (the words of the addresses it and its parameters hold), quoted text, addresses, links,
+    keys, times, numbers, and every capitalized word that does not open a sentence (names, titles, topics written in
+    title case); runs of one mask are one."""
     text = row["instruction"]
-    values = {v.strip() for v in _strings(row.get("parameters")) if len(v.strip()) >= 3 and "/" not in v}
+    strings = _strings(row.get("parameters"))
+    values = {v.strip() for v in strings if len(v.strip()) >= 3 and "/" not in v}
     for value in sorted(values, key=len, reverse=True):
         text = re.sub(re.escape(value), " <value> ", text, flags=re.I)
+    names = {  # people's names, also where they open a sentence: the words of every address's local part
+        word
+        for address in _MASKS[0][0].findall(" ".join([*strings, text]))
+        for word in re.split(r"[._+-]", address.split("@")[0])
+        if len(word) >= 3
+    }
+    if names:
+        text = re.sub(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b", " <word> ", text, flags=re.I)
     for pattern, token in _MASKS:
         text = pattern.sub(token, text)
     text = _CAPITALIZED.sub(" <word> ", " ".join(text.split()))
