@@ -157,10 +157,10 @@ def strict_mask(row: dict[str, Any]) -> str:
         for word in re.split(r"[._+-]", address.split("@")[0])
         if len(word) >= 3
     }
-    if names:
-        text = re.sub(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b", " <word> ", text, flags=re.I)
     for pattern, token in _MASKS:
         text = pattern.sub(token, text)
+    if names:
+        text = re.sub(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b", " <word> ", text, flags=re.I)
     text = _CAPITALIZED.sub(" <word> ", " ".join(text.split()))
     return " ".join(_RUNS.sub(r"\1", " ".join(text.lower().split())).split())
 

@@ -61,6 +61,9 @@ def test_the_strict_mask_hides_topics_items_titles_names_and_numbers() -> None:
     other = _row(3, "train", instruction="Cancel the offsite and tell Priya.")
     assert stats.strict_mask(other) != stats.strict_mask(one)
     quoted = dict(one, instruction='Share "Budget 2026 (EMEA)" with sam@acme.test by 14:30 on 3 March.')
+    imelda = dict(one, instruction="Imelda pinged me. Answer her.", parameters={"from": "imelda.sureda@a.test"})
+    julie = dict(one, instruction="Julie pinged me. Answer her.", parameters={"from": "julie.ma@a.test"})
+    assert stats.strict_mask(imelda) == stats.strict_mask(julie) == "<word> pinged me. answer her."
     assert stats.strict_mask(quoted) == "share <quoted> with <email> by <time> on <n> <word> ."
 
 
