@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -138,43 +139,103 @@ class Builder:
         def event(title: str, start: datetime, minutes: int, attendees: list[Person], **extra: Any) -> None:
             nonlocal n
             n += 1
-            events.append({"id": f"evt-{n:05d}", "title": title, "start": iso(start),
-                           "end": iso(start + timedelta(minutes=minutes)),
-                           "attendees": [{"email": a.email, "response": rng.choice(["accepted", "accepted", "tentative", "needsAction"])}
-                                         for a in attendees], **extra})  # fmt: skip
+            events.append(
+                {
+                    "id": f"evt-{n:05d}",
+                    "title": title,
+                    "start": iso(start),
+                    "end": iso(start + timedelta(minutes=minutes)),
+                    "attendees": [
+                        {"email": a.email, "response": rng.choice(["accepted", "accepted", "tentative", "needsAction"])}
+                        for a in attendees
+                    ],
+                    **extra,
+                }
+            )
 
         days = self.working_days(world)
         manager = next((p for p in world.people if p.email == me.manager), None)
         for d in days:
-            # Recurring: a daily stand-up, a weekly 1:1 with the manager, a weekly team sync.
-            event(f"{me.team} stand-up", world.at(d, "09:30"), 15, team, location="Zoom",
-                  description="Daily stand-up (recurring).")  # fmt: skip
-            if d.weekday() == 1 and manager is not None:
-                event(f"1:1 {me.first_name} / {manager.first_name}", world.at(d, "11:00"), 30, [manager],
-                      description="Weekly 1:1 (recurring).")  # fmt: skip
-            if d.weekday() == 3:
-                event(f"{me.team} weekly sync", world.at(d, "14:00"), 60, team, location="Zoom",
-                      description="Weekly team sync (recurring).")  # fmt: skip
-            # One-off meetings at free half hours of the day.
-            for _ in range(self._count(self.size.meetings_per_day)):
-                for _attempt in range(6):
-                    clock = f"{rng.randrange(10, 17):02d}:{rng.choice(['00', '30'])}"
-                    start = world.at(d, clock)
-                    minutes = rng.choice([30, 30, 45, 60])
-                    if not any(
-                        bounds(e)[0] < start + timedelta(minutes=minutes) and start < bounds(e)[1] for e in events[-8:]
-                    ):
-                        guests = rng.sample(world.people, min(len(world.people), rng.randint(1, 3)))
-                        topic = self.text.catch_phrase()
-                        event(topic[:1].upper() + topic[1:], start, minutes, guests, location=rng.choice(["Zoom", "Google Meet", f"Room {self.text.last_name()}"]),
-                              description=self.text.sentence(nb_words=10))  # fmt: skip
-                        break
+            self._day_events(world, d, event, events, team, manager)
         # A company holiday as an all-day event.
         holiday = days[len(days) // 2]
         n += 1
-        events.append({"id": f"evt-{n:05d}", "title": f"{world.org} summer party" if holiday.month in (6, 7, 8) else f"{world.org} offsite",
-                       "all_day": True, "start": holiday.isoformat(), "end": holiday.isoformat(), "organizer": world.people[0].email,
-                       "attendees": [me.email]})  # fmt: skip
+        events.append(
+            {
+                "id": f"evt-{n:05d}",
+                "title": f"{world.org} summer party" if holiday.month in (6, 7, 8) else f"{world.org} offsite",
+                "all_day": True,
+                "start": holiday.isoformat(),
+                "end": holiday.isoformat(),
+                "organizer": world.people[0].email,
+                "attendees": [me.email],
+            }
+        )
+        busy = self._busy(world, days)
+        people = [me.calendar_person(), *(p.calendar_person() for p in world.people)]
+        return {"people": people, "events": events, "busy": busy}
+
+    def _day_events(
+        self,
+        world: World,
+        d: date,
+        event: Callable[..., None],
+        events: list[dict[str, Any]],
+        team: list[Person],
+        manager: Person | None,
+    ) -> None:
+        """One working day's meetings: the recurring ones, then one-off meetings at free half hours."""
+        rng, me = self.rng, world.persona
+        # Recurring: a daily stand-up, a weekly 1:1 with the manager, a weekly team sync.
+        event(
+            f"{me.team} stand-up",
+            world.at(d, "09:30"),
+            15,
+            team,
+            location="Zoom",
+            description="Daily stand-up (recurring).",
+        )
+        if d.weekday() == 1 and manager is not None:
+            event(
+                f"1:1 {me.first_name} / {manager.first_name}",
+                world.at(d, "11:00"),
+                30,
+                [manager],
+                description="Weekly 1:1 (recurring).",
+            )
+        if d.weekday() == 3:
+            event(
+                f"{me.team} weekly sync",
+                world.at(d, "14:00"),
+                60,
+                team,
+                location="Zoom",
+                description="Weekly team sync (recurring).",
+            )
+        # One-off meetings at free half hours of the day.
+        for _ in range(self._count(self.size.meetings_per_day)):
+            for _attempt in range(6):
+                clock = f"{rng.randrange(10, 17):02d}:{rng.choice(['00', '30'])}"
+                start = world.at(d, clock)
+                minutes = rng.choice([30, 30, 45, 60])
+                if not any(
+                    bounds(e)[0] < start + timedelta(minutes=minutes) and start < bounds(e)[1] for e in events[-8:]
+                ):
+                    guests = rng.sample(world.people, min(len(world.people), rng.randint(1, 3)))
+                    topic = self.text.catch_phrase()
+                    event(
+                        topic[:1].upper() + topic[1:],
+                        start,
+                        minutes,
+                        guests,
+                        location=rng.choice(["Zoom", "Google Meet", f"Room {self.text.last_name()}"]),
+                        description=self.text.sentence(nb_words=10),
+                    )
+                    break
+
+    def _busy(self, world: World, days: list[date]) -> list[dict[str, Any]]:
+        """Busy blocks in each person's working hours, day by day."""
+        rng = self.rng
         busy = []
         for p in world.people:
             for d in days:
@@ -189,8 +250,7 @@ class Builder:
                             "end": iso(begin + timedelta(minutes=rng.choice([30, 60, 90]))),
                         }
                     )
-        people = [me.calendar_person(), *(p.calendar_person() for p in world.people)]
-        return {"people": people, "events": events, "busy": busy}
+        return busy
 
     def _count(self, mean: float) -> int:
         whole = int(mean)
@@ -199,7 +259,7 @@ class Builder:
     # -- mail ---------------------------------------------------------------------
 
     def mail(self, world: World) -> dict[str, Any]:
-        rng, me, text = self.rng, world.persona, self.text
+        rng = self.rng
         messages: list[dict[str, Any]] = []
         span = max(self.size.days_before, 3)
 
@@ -213,6 +273,18 @@ class Builder:
             messages.append(row)
             return row
 
+        self._newsletters(world, add, when)
+        self._notifications(world, add, when)
+        self._threads(world, messages, add, when)
+        self._customer_mails(world, add, when)
+        messages.sort(key=lambda m: (m["sent_at"], m["id"]))
+        # Replies must come after what they answer: sorting by time keeps that, as a reply is always later.
+        contacts = [{"email": p.email, "name": p.name} for p in [*world.people, *world.outsiders]]
+        return {"labels": ["Newsletters", "Receipts", "Follow-up"], "contacts": contacts, "messages": messages}
+
+    def _newsletters(self, world: World, add: Callable[..., dict[str, Any]], when: Callable[[], datetime]) -> None:
+        """Newsletters from a few senders, read when older than a day."""
+        rng, text = self.rng, self.text
         senders = []
         for _ in range(max(2, self.size.newsletters // 10)):
             name = text.company().replace(",", "")
@@ -220,42 +292,90 @@ class Builder:
         for _ in range(self.size.newsletters):
             name, address = rng.choice(senders)
             at = when()
-            add(**{"from": f"{name} <{address}>", "subject": f"{name}: {text.catch_phrase()}", "sent_at": at,
-                   "body": "\n\n".join(text.paragraphs(nb=2)) + f"\n\nYou are receiving this because you subscribed to {name}. Unsubscribe any time.",
-                   "is_read": at < world.start - timedelta(days=1), "labels": ["Newsletters"]})  # fmt: skip
+            add(
+                **{
+                    "from": f"{name} <{address}>",
+                    "subject": f"{name}: {text.catch_phrase()}",
+                    "sent_at": at,
+                    "body": "\n\n".join(text.paragraphs(nb=2))
+                    + f"\n\nYou are receiving this because you subscribed to {name}. Unsubscribe any time.",
+                    "is_read": at < world.start - timedelta(days=1),
+                    "labels": ["Newsletters"],
+                }
+            )
+
+    def _notifications(self, world: World, add: Callable[..., dict[str, Any]], when: Callable[[], datetime]) -> None:
+        """The tickets app's status notifications."""
+        rng, text = self.rng, self.text
         for _ in range(self.size.notifications):
             project = rng.choice(list(TEAMS.values()))["project"]
             at = when()
-            add(**{"from": f"Tickets <notifications@{world.domain}>", "sent_at": at,
-                   "subject": f"[{project}-{rng.randint(1, 400)}] {text.bs().capitalize()}: status changed",
-                   "body": f"{rng.choice(world.people).name} moved the ticket to {rng.choice(['in progress', 'in review', 'done'])}.",
-                   "is_read": True})  # fmt: skip
+            add(
+                **{
+                    "from": f"Tickets <notifications@{world.domain}>",
+                    "sent_at": at,
+                    "subject": f"[{project}-{rng.randint(1, 400)}] {text.bs().capitalize()}: status changed",
+                    "body": f"{rng.choice(world.people).name} moved the ticket to {rng.choice(['in progress', 'in review', 'done'])}.",
+                    "is_read": True,
+                }
+            )
+
+    def _threads(
+        self,
+        world: World,
+        messages: list[dict[str, Any]],
+        add: Callable[..., dict[str, Any]],
+        when: Callable[[], datetime],
+    ) -> None:
+        """Threads with colleagues: a first mail, then up to two replies before the start."""
+        rng, me, text = self.rng, world.persona, self.text
         for _ in range(self.size.threads):
             peer = rng.choice(world.people)
             topic = text.bs().capitalize()
             at = when()
-            first = add(**{"from": peer.address_line, "to": [me.email], "subject": topic, "sent_at": at,
-                           "body": f"Hi {me.first_name},\n\n{text.paragraph(nb_sentences=3)}\n\n{peer.first_name}", "is_read": True})  # fmt: skip
+            add(
+                **{
+                    "from": peer.address_line,
+                    "to": [me.email],
+                    "subject": topic,
+                    "sent_at": at,
+                    "body": f"Hi {me.first_name},\n\n{text.paragraph(nb_sentences=3)}\n\n{peer.first_name}",
+                    "is_read": True,
+                }
+            )
             for k in range(rng.randint(0, 2)):
                 at += timedelta(minutes=rng.randrange(20, 600))
                 if at >= world.start:
                     break
                 mine = k % 2 == 0
-                add(**{"from": me.address_line if mine else peer.address_line, "to": [peer.email if mine else me.email],
-                       "subject": f"Re: {topic}", "sent_at": at, "in_reply_to": messages[-1]["id"],
-                       "body": f"{text.paragraph(nb_sentences=2)}\n\n{me.first_name if mine else peer.first_name}",
-                       "is_read": True})  # fmt: skip
-            del first
+                add(
+                    **{
+                        "from": me.address_line if mine else peer.address_line,
+                        "to": [peer.email if mine else me.email],
+                        "subject": f"Re: {topic}",
+                        "sent_at": at,
+                        "in_reply_to": messages[-1]["id"],
+                        "body": f"{text.paragraph(nb_sentences=2)}\n\n{me.first_name if mine else peer.first_name}",
+                        "is_read": True,
+                    }
+                )
+
+    def _customer_mails(self, world: World, add: Callable[..., dict[str, Any]], when: Callable[[], datetime]) -> None:
+        """Customers' questions, read when older than a day."""
+        rng, me, text = self.rng, world.persona, self.text
         for _ in range(self.size.customer_mails):
             c = rng.choice(world.outsiders)
             at = when()
-            add(**{"from": c.address_line, "to": [me.email], "subject": f"Question about {text.bs()}", "sent_at": at,
-                   "body": f"Hello,\n\n{text.paragraph(nb_sentences=3)}\n\nBest regards,\n{c.name}, {c.company}",
-                   "is_read": at < world.start - timedelta(days=1)})  # fmt: skip
-        messages.sort(key=lambda m: (m["sent_at"], m["id"]))
-        # Replies must come after what they answer: sorting by time keeps that, as a reply is always later.
-        contacts = [{"email": p.email, "name": p.name} for p in [*world.people, *world.outsiders]]
-        return {"labels": ["Newsletters", "Receipts", "Follow-up"], "contacts": contacts, "messages": messages}
+            add(
+                **{
+                    "from": c.address_line,
+                    "to": [me.email],
+                    "subject": f"Question about {text.bs()}",
+                    "sent_at": at,
+                    "body": f"Hello,\n\n{text.paragraph(nb_sentences=3)}\n\nBest regards,\n{c.name}, {c.company}",
+                    "is_read": at < world.start - timedelta(days=1),
+                }
+            )
 
     # -- docs ---------------------------------------------------------------------
 
