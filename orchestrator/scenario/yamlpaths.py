@@ -78,18 +78,29 @@ FAST_LOADER: type[yaml.SafeLoader] | None = getattr(yaml, "CSafeLoader", None)
 refuses is parsed again by the pure-Python parser, whose words the error gives (`load`)."""
 
 
-def _check_depth(text: str, path: Path, loader: type[yaml.SafeLoader] = yaml.SafeLoader) -> None:
+def _check_depth(text: str, path: Path, loader: type[yaml.SafeLoader] = yaml.SafeLoader) -> bool:
     """Refuse nesting deeper than `MAX_DEPTH` from the parser's events, before any node is built (PyYAML builds
-    nodes recursively: a deep file would exhaust the stack)."""
+    nodes recursively: a deep file would exhaust the stack). True when the document is a plain tree: no alias
+    (`*name`) and at most `MAX_NODES` values, so that it needs no expansion check (`_check_expansion`)."""
     depth = 0
+    values = 0
+    aliases = False
+    collection_start, collection_end = yaml.CollectionStartEvent, yaml.CollectionEndEvent
+    node_event, alias_event = yaml.NodeEvent, yaml.AliasEvent
     for event in yaml.parse(text, Loader=loader):
-        if isinstance(event, yaml.CollectionStartEvent):
-            depth += 1
-            if depth > MAX_DEPTH:
-                line = event.start_mark.line + 1 if event.start_mark else None
-                raise YamlFileError(path, line, f"nested more than {MAX_DEPTH} levels deep")
-        elif isinstance(event, yaml.CollectionEndEvent):
+        if isinstance(event, node_event):
+            if isinstance(event, alias_event):
+                aliases = True
+                continue
+            values += 1
+            if isinstance(event, collection_start):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    line = event.start_mark.line + 1 if event.start_mark else None
+                    raise YamlFileError(path, line, f"nested more than {MAX_DEPTH} levels deep")
+        elif isinstance(event, collection_end):
             depth -= 1
+    return not aliases and values <= MAX_NODES
 
 
 def _check_expansion(root: yaml.Node, path: Path) -> None:
@@ -143,36 +154,68 @@ def load(path: Path) -> tuple[Any, dict[Path_, int]]:
         raise YamlFileError(path, line, "holds a NUL byte; a scenario is a UTF-8 text file") from None
     try:
         if FAST_LOADER is None or yaml.reader.Reader.NON_PRINTABLE.search(text):
-            node, data = _compose(text, path, yaml.SafeLoader)
+            data, lines = _compose(text, path, yaml.SafeLoader)
         else:
             try:
-                node, data = _compose(text, path, FAST_LOADER)
+                data, lines = _compose(text, path, FAST_LOADER)
             except yaml.YAMLError:  # not valid YAML: read again in pure Python, for the same error as ever
-                node, data = _compose(text, path, yaml.SafeLoader)
+                data, lines = _compose(text, path, yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         at = exc.problem_mark.line + 1 if exc.problem_mark else None
         raise YamlFileError(path, at, f"not valid YAML: {exc.problem}") from None
     except yaml.YAMLError as exc:  # e.g. a control character the YAML reader refuses
         at = text.count("\n", 0, exc.position) + 1 if isinstance(exc, yaml.reader.ReaderError) else None
         raise YamlFileError(path, at, f"not valid YAML: {exc}") from None
-    lines: dict[Path_, int] = {}
-    if node is not None:
-        _walk(node, (), lines)
     return data, lines
 
 
-def _compose(text: str, path: Path, loader_class: type[yaml.SafeLoader]) -> tuple[yaml.Node | None, Any]:
-    """The document's node graph and data, read by `loader_class` within `MAX_DEPTH` and `MAX_NODES`."""
-    _check_depth(text, path, loader_class)
+def _compose(text: str, path: Path, loader_class: type[yaml.SafeLoader]) -> tuple[Any, dict[Path_, int]]:
+    """The document's data and the line of each value's path, read by `loader_class` within `MAX_DEPTH` and
+    `MAX_NODES`. A plain tree (no alias, the common case) is built in one walk that also records the lines; a
+    document with aliases is checked for its expanded size and built by the loader's own constructor."""
+    tree = _check_depth(text, path, loader_class)
     loader = loader_class(text)
+    lines: dict[Path_, int] = {}
     try:
         node = loader.get_single_node()
-        if node is not None:
-            _check_expansion(node, path)
-        data = loader.construct_document(node) if node is not None else None
+        if node is None:
+            return None, lines
+        if tree:
+            return _build(loader, node, (), lines), lines
+        _check_expansion(node, path)
+        data = loader.construct_document(node)
     finally:
         loader.dispose()
-    return node, data
+    _walk(node, (), lines)
+    return data, lines
+
+
+_STR = "tag:yaml.org,2002:str"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+
+
+def _build(loader: yaml.SafeLoader, node: yaml.Node, path: Path_, lines: dict[Path_, int]) -> Any:
+    """`node`'s value as the loader's safe constructor builds it, and the lines of its paths as `_walk` records
+    them, in one walk of a tree without aliases. Plain strings, mappings with plain string keys and lists are
+    built here; every other node (a number, a date, a merge key `<<`, a set …) by the loader itself."""
+    lines.setdefault(path, node.start_mark.line + 1)
+    tag = node.tag
+    if tag == _STR and isinstance(node, yaml.ScalarNode):
+        return node.value
+    if tag == _MAP and isinstance(node, yaml.MappingNode):
+        if all(k.tag == _STR and isinstance(k, yaml.ScalarNode) for k, _ in node.value):
+            out: dict[Any, Any] = {}
+            for key_node, value_node in node.value:
+                child = (*path, key_node.value)
+                lines[child] = key_node.start_mark.line + 1
+                out[key_node.value] = _build(loader, value_node, child, lines)
+            return out
+    elif tag == _SEQ and isinstance(node, yaml.SequenceNode):
+        return [_build(loader, item, (*path, index), lines) for index, item in enumerate(node.value)]
+    value = loader.construct_document(node)
+    _walk(node, path, lines)
+    return value
 
 
 def _walk(node: yaml.Node, path: Path_, lines: dict[Path_, int]) -> None:
