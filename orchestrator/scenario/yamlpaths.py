@@ -173,6 +173,9 @@ def _compose(text: str, path: Path, loader_class: type[yaml.SafeLoader]) -> tupl
     """The document's data and the line of each value's path, read by `loader_class` within `MAX_DEPTH` and
     `MAX_NODES`. A plain tree (no alias, the common case) is built in one walk that also records the lines; a
     document with aliases is checked for its expanded size and built by the loader's own constructor."""
+    built = _from_events(text, path, loader_class)
+    if built is not None:
+        return built
     tree = _check_depth(text, path, loader_class)
     loader = loader_class(text)
     lines: dict[Path_, int] = {}
@@ -193,6 +196,115 @@ def _compose(text: str, path: Path, loader_class: type[yaml.SafeLoader]) -> tupl
 _STR = "tag:yaml.org,2002:str"
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
+_MERGE_OR_VALUE = ("tag:yaml.org,2002:merge", "tag:yaml.org,2002:value")
+
+
+class _NotPlain(Exception):
+    """A document `_from_events` leaves to the composer and the constructor: an alias, an explicit tag on a
+    mapping or a list, a key that is not a scalar, a merge key, more than one document, or an error to report."""
+
+
+def _from_events(text: str, path: Path, loader_class: type[yaml.SafeLoader]) -> tuple[Any, dict[Path_, int]] | None:
+    """The document's data and lines built straight from the parser's events, checking its depth as they come
+    (no node graph, no second parse): what the loader's safe constructor and `_walk` make of a plain tree, the
+    common case of a large scenario. None for any other document (`_NotPlain`), which `_compose` reads as ever."""
+    builder = loader_class("")
+    try:
+        return _events_tree(text, path, loader_class, builder)
+    except (_NotPlain, yaml.YAMLError):
+        return None
+    finally:
+        builder.dispose()
+
+
+def _events_tree(
+    text: str, path: Path, loader_class: type[yaml.SafeLoader], builder: yaml.SafeLoader
+) -> tuple[Any, dict[Path_, int]]:
+    resolvers = loader_class.yaml_implicit_resolvers
+    wildcard = resolvers.get(None, [])
+    if loader_class.yaml_path_resolvers:
+        raise _NotPlain
+    scalar_event, alias_event = yaml.ScalarEvent, yaml.AliasEvent
+    mapping_start, sequence_start = yaml.MappingStartEvent, yaml.SequenceStartEvent
+    mapping_end, sequence_end, document_start = yaml.MappingEndEvent, yaml.SequenceEndEvent, yaml.DocumentStartEvent
+    lines: dict[Path_, int] = {}
+    # each open collection: [its value, its path, whether a mapping, the pending key's (value, raw text) or None]
+    stack: list[list[Any]] = []
+    root: Any = None
+    values = documents = 0
+    for event in yaml.parse(text, Loader=loader_class):
+        kind = type(event)
+        if kind is scalar_event:
+            raw = event.value
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = _STR
+                if event.implicit[0]:
+                    for resolved, regexp in resolvers.get(raw[:1], []) + wildcard:
+                        if regexp.match(raw):
+                            tag = resolved
+                            break
+            if stack and stack[-1][2] and stack[-1][3] is None:  # a mapping's key
+                if tag in _MERGE_OR_VALUE:
+                    raise _NotPlain
+                top = stack[-1]
+                key = raw if tag == _STR else _scalar(builder, tag, event)
+                top[3] = (key, raw)
+                lines[(*top[1], raw)] = event.start_mark.line + 1
+                values += 1
+                continue
+            value: Any = raw if tag == _STR else _scalar(builder, tag, event)
+        elif kind is mapping_start or kind is sequence_start:
+            tag = event.tag
+            if tag is not None and tag != "!" and tag != (_MAP if kind is mapping_start else _SEQ):
+                raise _NotPlain
+            if len(stack) >= MAX_DEPTH:
+                line = event.start_mark.line + 1 if event.start_mark else None
+                raise YamlFileError(path, line, f"nested more than {MAX_DEPTH} levels deep")
+            if stack and stack[-1][2] and stack[-1][3] is None:
+                raise _NotPlain  # a mapping or a list as a key
+            value = {} if kind is mapping_start else []
+        elif kind is mapping_end or kind is sequence_end:
+            stack.pop()
+            continue
+        elif kind is alias_event:
+            raise _NotPlain
+        elif kind is document_start:
+            documents += 1
+            if documents > 1:
+                raise _NotPlain
+            continue
+        else:
+            continue
+        values += 1
+        if values > MAX_NODES:
+            raise _NotPlain
+        line = event.start_mark.line + 1
+        if not stack:
+            at: Path_ = ()
+            root = value
+        else:
+            top = stack[-1]
+            if top[2]:
+                key, raw_key = top[3]
+                top[3] = None
+                at = (*top[1], raw_key)
+                top[0][key] = value
+            else:
+                at = (*top[1], len(top[0]))
+                top[0].append(value)
+        lines.setdefault(at, line)
+        if kind is mapping_start or kind is sequence_start:
+            stack.append([value, at, kind is mapping_start, None])
+    return root, lines
+
+
+def _scalar(builder: yaml.SafeLoader, tag: str, event: yaml.ScalarEvent) -> Any:
+    """A scalar of another tag than a plain string (a number, a date, null …), as the constructor builds it."""
+    node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+    value = builder.construct_object(node, deep=True)
+    builder.constructed_objects.clear()
+    return value
 
 
 def _build(loader: yaml.SafeLoader, node: yaml.Node, path: Path_, lines: dict[Path_, int]) -> Any:

@@ -1,6 +1,7 @@
-"""Loading a large scenario costs one walk of its tree: a file without aliases is built with its lines in one pass,
-with no expansion check and no call to the YAML constructor for plain strings, mappings and lists; the data and the
-lines are the same as the loader's own constructor and a walk of the node graph give, for every kind of document."""
+"""Loading a large scenario costs one pass over the parser's events: a file without aliases is built with its lines
+as the events come, with no node graph, no expansion check and no call to the YAML constructor for plain strings,
+mappings and lists; the data and the lines are the same as the loader's own constructor and a walk of the node graph
+give, for every kind of document, and the bounds and errors are the same."""
 
 from __future__ import annotations
 
@@ -40,6 +41,10 @@ DOCUMENTS = {
     "om: !!omap [a: 1]\nmerged:\n  <<: {p: 1}\n  q: 2\n",
     "sequence": "- 1\n- [a, {b: c}]\n- 'quoted'\n- |\n  block\n  text\n",
     "scalar": "plain",
+    "keys": "? [1]\n: list key\n",
+    "anchored": "a: &x 1\nb: &y [1, {c: d}]\n",
+    "odd keys": "'': empty\n~: null key\n1.5: float key\n=: value key\n<<: {m: 1}\n",
+    "explicit": "--- !!map\na: !!seq [!!int '3', ! 4, !!str 5]\n...\n",
     "empty": "",
 }
 
@@ -48,8 +53,13 @@ DOCUMENTS = {
 def test_data_and_lines_are_the_constructors_and_the_walks(name: str, tmp_path: Path) -> None:
     path = tmp_path / f"{name}.yaml"
     path.write_text(DOCUMENTS[name])
+    try:
+        want_data, want_lines = reference(path)
+    except yaml.YAMLError as exc:
+        with pytest.raises(YamlFileError, match=str(exc.problem)):
+            yamlpaths.load(path)
+        return
     data, lines = yamlpaths.load(path)
-    want_data, want_lines = reference(path)
     assert data == want_data and repr(data) == repr(want_data)  # same types, same order
     assert list(lines.items()) == list(want_lines.items())
 
@@ -72,7 +82,12 @@ def test_a_large_file_without_aliases_costs_one_walk(tmp_path: Path, monkeypatch
         raise AssertionError("a document without aliases was checked for its expansion")
 
     monkeypatch.setattr(yaml.constructor.BaseConstructor, "construct_object", counted)
+
+    def no_graph(*args: Any) -> None:
+        raise AssertionError("a node graph was composed")
+
     monkeypatch.setattr(yamlpaths, "_check_expansion", refuse)
+    monkeypatch.setattr(yamlpaths.FAST_LOADER or yaml.SafeLoader, "get_single_node", no_graph)
     data, lines = yamlpaths.load(path)
     assert len(data["seed"]["crm"]["accounts"]) == rows and data["seed"]["crm"]["accounts"][7]["size"] == 7
     assert lines[("seed", "crm", "accounts", 7, "name")] == 11
@@ -92,3 +107,19 @@ def test_aliases_are_still_checked_for_their_expanded_size(tmp_path: Path, monke
     many.write_text("[" + ", ".join("x" for _ in range(1200)) + "]\n")  # no alias, but more values than allowed
     with pytest.raises(YamlFileError, match="more than 1,000 values"):
         yamlpaths.load(many)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("a: " + "[" * 101 + "]" * 101 + "\n", "nested more than 100 levels deep"),
+        ("--- a\n--- b\n", "found another document"),
+        ("a: !unknown 1\n", "could not determine a constructor"),
+        ("a: [1, 2\n", "not valid YAML"),
+    ],
+)
+def test_the_bounds_and_errors_are_the_same(text: str, message: str, tmp_path: Path) -> None:
+    path = tmp_path / "broken.yaml"
+    path.write_text(text)
+    with pytest.raises(YamlFileError, match=message):
+        yamlpaths.load(path)
