@@ -20,7 +20,11 @@ Prints, for the library (every scenario of `scenarios/`, `--repeat K` episodes e
   CPU ms per episode per size (the episode window, and the whole command with loading the scenarios), their mean in
   the sample's mix and the large worlds' figure, beside the library's and the two floors;
 - with `--before DIR` (another checkout, such as a `git worktree` of an older commit): that checkout's
-  `orchestrator run` in the same rounds, with its default and, if it has `--workers`, with `--workers 1`.
+  `orchestrator run` in the same rounds, with its default and, if it has `--workers`, with `--workers 1`; and the
+  release sample's sizes run by that checkout too, beside this one's;
+- the CPU seconds to load the sample's largest scenario file (`scenario.load`, in a process of its own), this
+  checkout's and the one `--before` names, in the same rounds;
+- `--release-only`: the release sample alone (no library, no floors).
 
 The rounds are interleaved (floor, ClawGym, floor, ...) and the medians printed: the machine is shared and noisy,
 so only figures from the same run compare. Every ClawGym episode must pass (else the benchmark stops).
@@ -222,13 +226,26 @@ def print_release(rows: dict[str, list[dict[str, Any]]], mix: dict[str, tuple[in
         f"  release v2 sample: {total} rows ({', '.join(f'{n} {size}' for size, (n, _) in mix.items())}), --workers 1"
     )
     print(f"  {'':36} {'CPU ms/episode':>15} {'with loading':>13}")
-    means = {"cpu_ms": 0.0, "command_cpu_ms": 0.0}
-    for size, (n, _) in mix.items():
-        name = f"release v2 sample, {size}"
-        for key in means:
-            means[key] += median(name, key) * n / total
-        print(f"  {name:36} {median(name, 'cpu_ms'):15.1f} {median(name, 'command_cpu_ms'):13.1f}")
-    print(f"  {'release v2 sample, mean in its mix':36} {means['cpu_ms']:15.1f} {means['command_cpu_ms']:13.1f}")
+    today: dict[str, float] = {}
+    for suffix in ("", ", before"):
+        if f"release v2 sample, {next(iter(mix))}{suffix}" not in rows:
+            continue
+        means = {"cpu_ms": 0.0, "command_cpu_ms": 0.0}
+        for size, (n, _) in mix.items():
+            name = f"release v2 sample, {size}{suffix}"
+            for key in means:
+                means[key] += median(name, key) * n / total
+            print(f"  {name:36} {median(name, 'cpu_ms'):15.1f} {median(name, 'command_cpu_ms'):13.1f}")
+        mean_name = f"release v2 sample, mean in its mix{suffix}"
+        print(f"  {mean_name:36} {means['cpu_ms']:15.1f} {means['command_cpu_ms']:13.1f}")
+        if suffix == "":
+            today = dict(means)
+        load = f"load the largest scenario{suffix}"
+        if load in rows:
+            print(f"  {load:36} {median(load, 'load_s') * 1000:15.1f} (CPU ms, scenario.load in a process of its own)")
+    means = today
+    if "orchestrator run --workers 1" not in rows:  # --release-only
+        return
     library, sdk = median("orchestrator run --workers 1", "cpu_ms"), median("floor, 1 process", "cpu_ms")
     python = median("Python-function floor, 1 process", "cpu_ms")
     large = median("release v2 sample, large", "cpu_ms") if "large" in mix else float("nan")
@@ -237,6 +254,28 @@ def print_release(rows: dict[str, list[dict[str, Any]]], mix: dict[str, tuple[in
         f"floor {python:.1f} | release sample mean {means['cpu_ms']:.1f} (target <= 25) | large {large:.1f} "
         f"(target <= 150)"
     )
+
+
+def load_cpu_s(file: Path, tree: Path = ROOT) -> dict[str, Any]:
+    """CPU seconds of `scenario.load(file)` by the checkout `tree`, in a fresh process (imports not counted)."""
+    code = (
+        "import sys, time\nfrom orchestrator import scenario\nstarted = time.process_time()\n"
+        "scenario.load(sys.argv[1])\nprint(time.process_time() - started)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(file)],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(tree)},
+    )
+    return {"load_s": float(done.stdout.strip().splitlines()[-1])}
+
+
+def largest(mix: dict[str, tuple[int, Path]]) -> Path:
+    """The sample's largest scenario file."""
+    return max((f for _, folder in mix.values() for f in folder.glob("*.yaml")), key=lambda f: f.stat().st_size)
 
 
 def library(scenarios_dir: Path) -> list[Any]:
@@ -265,6 +304,7 @@ def main() -> None:
         default=None,
         help="where the sample's scenarios are generated once (default ~/.cache/clawgym/release-v2-sample)",
     )
+    parser.add_argument("--release-only", action="store_true", help="the release sample alone: no library, no floors")
     parser.add_argument("--floor-only", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--python", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--start-at", type=float, default=0.0, help=argparse.SUPPRESS)
@@ -289,6 +329,18 @@ def main() -> None:
         (f"release v2 sample, {size}", lambda folder=folder: clawgym(folder, 1, args.parallel, 1))
         for size, (_, folder) in mix.items()
     ]
+    if mix:
+        biggest = largest(mix)
+        release.append(("load the largest scenario", lambda: load_cpu_s(biggest)))
+    if mix and args.before:
+        release += [
+            (
+                f"release v2 sample, {size}, before",
+                lambda folder=folder: clawgym(folder, 1, args.parallel, 1, args.before),
+            )
+            for size, (_, folder) in mix.items()
+        ]
+        release.append(("load the largest scenario, before", lambda: load_cpu_s(biggest, args.before)))
     scenarios = args.scenarios.resolve()
     # the older checkout runs its own library: scenarios are written for the verifier of their time
     then = args.before / "scenarios" if args.before and args.scenarios == ROOT / "scenarios" else scenarios
@@ -298,25 +350,35 @@ def main() -> None:
         before.insert(0, (one_before, lambda: clawgym(then, args.repeat, args.parallel, 1, args.before)))
     for _ in range(args.rounds):
         for name, measure in (
-            *(before if args.before else ()),
-            ("floor, 1 process", lambda: floor_process(args.scenarios, args.repeat, args.parallel, 1)),
-            (
-                "Python-function floor, 1 process",
-                lambda: floor_process(args.scenarios, args.repeat, args.parallel, 1, True),
-            ),
-            ("orchestrator run --workers 1", lambda: clawgym(args.scenarios, args.repeat, args.parallel, 1)),
-            (
-                f"floor, {cores} processes",
-                lambda: floor_process(args.scenarios, args.repeat, max(1, args.parallel // cores), cores),
-            ),
-            (f"orchestrator run ({cores} workers)", lambda: clawgym(args.scenarios, args.repeat, args.parallel, None)),
-            *release,
+            release
+            if args.release_only
+            else (
+                *(before if args.before else ()),
+                ("floor, 1 process", lambda: floor_process(args.scenarios, args.repeat, args.parallel, 1)),
+                (
+                    "Python-function floor, 1 process",
+                    lambda: floor_process(args.scenarios, args.repeat, args.parallel, 1, True),
+                ),
+                ("orchestrator run --workers 1", lambda: clawgym(args.scenarios, args.repeat, args.parallel, 1)),
+                (
+                    f"floor, {cores} processes",
+                    lambda: floor_process(args.scenarios, args.repeat, max(1, args.parallel // cores), cores),
+                ),
+                (
+                    f"orchestrator run ({cores} workers)",
+                    lambda: clawgym(args.scenarios, args.repeat, args.parallel, None),
+                ),
+                *release,
+            )
         ):
             rows.setdefault(name, []).append(measure())
 
     def median(name: str, key: str) -> float:
         return statistics.median(r[key] for r in rows[name])
 
+    if args.release_only:
+        print_release(rows, mix, median)
+        return
     first = next(iter(rows.values()))[0]
     print(
         f"{first['episodes']} episodes per measurement ({args.repeat} of each scenario of {args.scenarios}), "
