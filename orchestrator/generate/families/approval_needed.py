@@ -173,41 +173,103 @@ class ApprovalNeeded(Family):
         key = _key(world, params)
         approved = params["decision"] == "approve"
         draft = Draft(
-            world, title=f"Get {approver.first_name}'s approval for {requester.first_name}'s request",
+            world,
+            title=f"Get {approver.first_name}'s approval for {requester.first_name}'s request",
             instruction=_instruction(world, params).text,
             description=f"{key}: {_what(world, params)}; {approver.name} {'approves' if approved else 'refuses'}.",
             tags=["generated", "approval-needed", "living-world", "approval", "waiting", "mail", "tickets"]
             + (["docs"] if params["kind"] == "access" else []),
-        )  # fmt: skip
-        answer = (f"Hi $persona_first,\n\n{key} is approved, go ahead.\n\n$first_name" if approved else
-                  f"Hi $persona_first,\n\nno, I'm not approving {key}: {params['refusal']}.\n\n$first_name")  # fmt: skip
-        on_ticket = {  # asked in a comment on the request instead, the approver still answers by mail
-            "name": "approver-answers-a-comment", "app": "mail", "delay": f"{params['delay']}m",
-            "when": {"app": "tickets", "table": "comments", "added": True, "where": {"ticket_key": key, "body": {"asks": ASKS}}},
-            "add": {"messages": [{"id": "approver-answer", "from": approver.address_line, "to": [world.persona.email],
-                                  "subject": f"Re: {key}", "body": answer.replace("$persona_first", world.persona.first_name)
-                                  .replace("$first_name", approver.first_name)}]}}  # fmt: skip
-        draft.extra["world"] = living.world_section(events=[on_ticket], people=[{
-            "email": approver.email, "name": approver.name, "mail": [{"reply": answer, "delay": f"{params['delay']}m"}]}])  # fmt: skip
+        )
+        _approver_answers(draft, params, key)
         oracle = _seed(draft, params, key)
         action = _action(draft, params, key)
         _stages(draft, params, key)
-        status = "done" if approved else "cancelled"
-        draft.oracle = [
-            *oracle,
-            {"tool": "world__wait", "args": {}},
-            {"tool": "mail__get_thread", "args": {"thread_id": "${asked.thread_id}"}},
-            *(action if approved else []),
-            {"tool": "tickets__transition_ticket", "unchecked": ["comment"], "args": {
-                "key": key, "status": status, "comment": f"{approver.first_name} {'approved' if approved else 'refused'} it."}},
-            {"tool": "mail__reply", "args": {"message_id": "${req.messages.0.id}", "body": (
-                f"Hi {requester.first_name},\n\n{approver.first_name} approved {key}, so " + _done(world, params) +
-                f".\n\n{world.persona.first_name}" if approved else
-                f"Hi {requester.first_name},\n\nsorry: {approver.first_name} refused {key} ({params['refusal']}), so "
-                f"I've cancelled the request.\n\n{world.persona.first_name}")}},
-        ]  # fmt: skip
+        draft.oracle = [*oracle, *_after_the_answer(draft, params, key, action)]
         draft.limits = {"max_tool_calls": 50, "timeout_s": 900}
         return broaden(draft, params)
+
+
+def _approver_answers(draft: Draft, params: dict[str, Any], key: str) -> None:
+    """The approver's responder in `world:`: their answer to any mail, or to a comment on the request, by mail."""
+    world = draft.world
+    approver = world.person(params["approver"])
+    answer = (
+        f"Hi $persona_first,\n\n{key} is approved, go ahead.\n\n$first_name"
+        if params["decision"] == "approve"
+        else f"Hi $persona_first,\n\nno, I'm not approving {key}: {params['refusal']}.\n\n$first_name"
+    )
+    on_ticket = {  # asked in a comment on the request instead, the approver still answers by mail
+        "name": "approver-answers-a-comment",
+        "app": "mail",
+        "delay": f"{params['delay']}m",
+        "when": {
+            "app": "tickets",
+            "table": "comments",
+            "added": True,
+            "where": {"ticket_key": key, "body": {"asks": ASKS}},
+        },
+        "add": {
+            "messages": [
+                {
+                    "id": "approver-answer",
+                    "from": approver.address_line,
+                    "to": [world.persona.email],
+                    "subject": f"Re: {key}",
+                    "body": answer.replace("$persona_first", world.persona.first_name).replace(
+                        "$first_name", approver.first_name
+                    ),
+                }
+            ]
+        },
+    }
+    draft.extra["world"] = living.world_section(
+        events=[on_ticket],
+        people=[
+            {
+                "email": approver.email,
+                "name": approver.name,
+                "mail": [{"reply": answer, "delay": f"{params['delay']}m"}],
+            }
+        ],
+    )
+
+
+def _after_the_answer(
+    draft: Draft, params: dict[str, Any], key: str, action: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The oracle once it has asked: wait, read the answer, act on a yes, close the request, tell the requester."""
+    world = draft.world
+    requester, approver = world.person(params["requester"]), world.person(params["approver"])
+    approved = params["decision"] == "approve"
+    status = "done" if approved else "cancelled"
+    return [
+        {"tool": "world__wait", "args": {}},
+        {"tool": "mail__get_thread", "args": {"thread_id": "${asked.thread_id}"}},
+        *(action if approved else []),
+        {
+            "tool": "tickets__transition_ticket",
+            "unchecked": ["comment"],
+            "args": {
+                "key": key,
+                "status": status,
+                "comment": f"{approver.first_name} {'approved' if approved else 'refused'} it.",
+            },
+        },
+        {
+            "tool": "mail__reply",
+            "args": {
+                "message_id": "${req.messages.0.id}",
+                "body": (
+                    f"Hi {requester.first_name},\n\n{approver.first_name} approved {key}, so "
+                    + _done(world, params)
+                    + f".\n\n{world.persona.first_name}"
+                    if approved
+                    else f"Hi {requester.first_name},\n\nsorry: {approver.first_name} refused {key} ({params['refusal']}), so "
+                    f"I've cancelled the request.\n\n{world.persona.first_name}"
+                ),
+            },
+        },
+    ]
 
 
 def _key(world: World, params: dict[str, Any]) -> str:
@@ -254,43 +316,91 @@ def _seed(draft: Draft, params: dict[str, Any], key: str) -> list[dict[str, Any]
     world, me = draft.world, draft.world.persona
     requester, approver = world.person(params["requester"]), world.person(params["approver"])
     what = _what(world, params)
-    living.mail(draft, "request-mail", requester, f"{key}: request",
-                f"Hi {me.first_name},\n\ncould I get {what}? I've filed {key} for it.\n\nThanks,\n{requester.first_name}", 40)  # fmt: skip
-    living.ticket(draft, key, f"Request: {what}", f"{requester.name} asks for {what}. Needs {approver.name}'s approval.",
-                  requester)  # fmt: skip
+    living.mail(
+        draft,
+        "request-mail",
+        requester,
+        f"{key}: request",
+        f"Hi {me.first_name},\n\ncould I get {what}? I've filed {key} for it.\n\nThanks,\n{requester.first_name}",
+        40,
+    )
+    living.ticket(
+        draft,
+        key,
+        f"Request: {what}",
+        f"{requester.name} asks for {what}. Needs {approver.name}'s approval.",
+        requester,
+    )
     if params["distractors"]:
-        living.mail(draft, "old-approval", approver, "Approvals",
-                    f"Hi {me.first_name},\n\nreminder: requests like these need my approval by mail before anything "
-                    f"happens.\n\n{approver.first_name}", 3000)  # fmt: skip
+        living.mail(
+            draft,
+            "old-approval",
+            approver,
+            "Approvals",
+            f"Hi {me.first_name},\n\nreminder: requests like these need my approval by mail before anything "
+            f"happens.\n\n{approver.first_name}",
+            3000,
+        )
     reads: list[dict[str, Any]] = [
         {"tool": "mail__search_messages", "args": {"query": f"from:{requester.email} {key}"}, "save": "req"},
         {"tool": "mail__get_message", "args": {"message_id": "${req.messages.0.id}"}},
         {"tool": "tickets__get_ticket", "args": {"key": key}},
     ]
+    reads += _seed_doc(draft, params)
+    reads.append(
+        {
+            "tool": "mail__send_message",
+            "unchecked": ["subject", "body"],
+            "save": "asked",
+            "args": {
+                "to": [approver.email],
+                "subject": f"Approval for {key}?",
+                "body": f"Hi {approver.first_name},\n\n{requester.first_name} asks for {what} ({key}). Do you approve?\n\n"
+                f"{me.first_name}",
+            },
+        }
+    )
+    return reads
+
+
+def _seed_doc(draft: Draft, params: dict[str, Any]) -> list[dict[str, Any]]:
+    """The document the request is about (the asked-for doc, or the team budget naming the cost centre); its reads."""
+    world, me = draft.world, draft.world.persona
+    approver = world.person(params["approver"])
     if params["kind"] == "access":
-        draft.add("docs", "documents", {
-            "id": "asked-doc", "title": params["doc"], "owner": me.email, "updated_at": iso(world.start - timedelta(days=6)),
-            "shared_with": [{"email": approver.email, "role": "editor"}],
-            "content": f"# {params['doc']}\n\nWorking notes. Access by approval only.\n"})  # fmt: skip
-        reads += [
+        draft.add(
+            "docs",
+            "documents",
+            {
+                "id": "asked-doc",
+                "title": params["doc"],
+                "owner": me.email,
+                "updated_at": iso(world.start - timedelta(days=6)),
+                "shared_with": [{"email": approver.email, "role": "editor"}],
+                "content": f"# {params['doc']}\n\nWorking notes. Access by approval only.\n",
+            },
+        )
+        return [
             {"tool": "docs__search_documents", "args": {"query": params["doc"]}},
             {"tool": "docs__get_document", "args": {"document_id": "asked-doc"}},
         ]
-    else:
-        draft.add("docs", "documents", {
-            "id": "team-budget", "title": "Team budget", "owner": world.people[-1].email,
-            "shared_with": [{"email": me.email, "role": "viewer"}], "updated_at": iso(world.start - timedelta(days=30)),
+    draft.add(
+        "docs",
+        "documents",
+        {
+            "id": "team-budget",
+            "title": "Team budget",
+            "owner": world.people[-1].email,
+            "shared_with": [{"email": me.email, "role": "viewer"}],
+            "updated_at": iso(world.start - timedelta(days=30)),
             "content": f"# Team budget\n\n**Cost centre:** {params['centre']}\n\nEvery purchase ticket names the "
-                       "cost centre.\n\n| Line | Left |\n|---|---|\n| Equipment | EUR 4,800 |\n| Training | EUR 2,500 |\n"})  # fmt: skip
-        reads += [
-            {"tool": "docs__search_documents", "args": {"query": "team budget"}},
-            {"tool": "docs__get_document", "args": {"document_id": "team-budget"}},
-        ]
-    reads.append({"tool": "mail__send_message", "unchecked": ["subject", "body"], "save": "asked", "args": {
-        "to": [approver.email], "subject": f"Approval for {key}?",
-        "body": f"Hi {approver.first_name},\n\n{requester.first_name} asks for {what} ({key}). Do you approve?\n\n"
-                f"{me.first_name}"}})  # fmt: skip
-    return reads
+            "cost centre.\n\n| Line | Left |\n|---|---|\n| Equipment | EUR 4,800 |\n| Training | EUR 2,500 |\n",
+        },
+    )
+    return [
+        {"tool": "docs__search_documents", "args": {"query": "team budget"}},
+        {"tool": "docs__get_document", "args": {"document_id": "team-budget"}},
+    ]
 
 
 def _action(draft: Draft, params: dict[str, Any], key: str) -> list[dict[str, Any]]:
@@ -322,10 +432,77 @@ def _stages(draft: Draft, params: dict[str, Any], key: str) -> None:
     world = draft.world
     requester, approver = world.person(params["requester"]), world.person(params["approver"])
     approved, access = params["decision"] == "approve", params["kind"] == "access"
+    checks = _handled(draft, params, key)
+    draft.stage("the request is handled as the approver decided", checks, weight=2)
+    fact = {"says": GRANTED} if approved else {"says": REFUSED}
+    draft.stage(
+        "the requester is told the outcome",
+        [
+            {
+                "name": f"{requester.name} is told it was {'approved' if approved else 'refused'}",
+                "told": {"who": [requester.email], "facts": [fact]},
+            },
+        ],
+    )
+    draft.forbid.append(
+        {
+            "name": f"no mail says the request was {'refused' if approved else 'approved'}",
+            "app": "mail",
+            "table": "messages",
+            "change": "added",
+            "where": {
+                "folder": "sent",
+                "any": [{"to": {"contains": requester.email}}, {"cc": {"contains": requester.email}}],
+                "body": {
+                    "says": {
+                        "phrase": REFUSED
+                        if approved
+                        else ["is approved", "was approved", "approved it", "has approved", "granted"]
+                    }
+                },
+            },
+        }
+    )
+    acting = "tickets__transition_ticket|tickets__update_ticket|tickets__create_ticket|docs__share_document"
+    draft.stage(
+        "the approval was waited for",
+        [
+            living.read_first(
+                acting,
+                {"app": "mail", "table": "messages", "where": {"from": approver.email, "body": {"contains": key}}},
+                f"{approver.first_name}'s answer was read before anything was acted on",
+            ),
+        ],
+    )
+    draft.allow = {
+        "mail": {"messages": {"added": True}},
+        "tickets": {
+            "tickets": [
+                {"changed": ["status", "resolution", "resolved_at"], "where": {"key": key}},
+                *([{"added": True}] if approved and not access else []),
+            ],
+            "comments": {"added": True, "where": {"ticket_key": key}},
+        },
+    }
+    if approved and access:
+        draft.allow["docs"] = {"documents": {"changed": ["shared_with"], "where": {"id": "asked-doc"}}}
+    if not approved:  # cancelling the request is the decision, not destruction
+        draft.relax = {"destruction": [{"app": "tickets", "table": "tickets", "where": {"key": key}}]}
+
+
+def _handled(draft: Draft, params: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    """The request's checks as decided: its status, and the access or the purchase on a yes (forbidden on a no)."""
+    world = draft.world
+    requester = world.person(params["requester"])
+    approved, access = params["decision"] == "approve", params["kind"] == "access"
     checks: list[dict[str, Any]] = [
-        {"name": f"{key} is {'done' if approved else 'cancelled'}", "app": "tickets", "table": "tickets",
-         "where": {"key": key, "status": "done" if approved else "cancelled"}},
-    ]  # fmt: skip
+        {
+            "name": f"{key} is {'done' if approved else 'cancelled'}",
+            "app": "tickets",
+            "table": "tickets",
+            "where": {"key": key, "status": "done" if approved else "cancelled"},
+        },
+    ]
     purchase = {"app": "tickets", "table": "tickets", "change": "added", "where": {"assignee": params["buyer"]}}
     shared = {
         "app": "docs",
@@ -333,45 +510,50 @@ def _stages(draft: Draft, params: dict[str, Any], key: str) -> None:
         "where": {"id": "asked-doc", "shared_with": {"has": {"email": requester.email}}},
     }
     if approved and access:
-        checks.append({"name": f"{requester.first_name} can edit the doc", "app": "docs", "table": "documents",
-                       "where": {"id": "asked-doc", "shared_with": {"has": {"email": requester.email, "role": "editor"}}}})  # fmt: skip
+        checks.append(
+            {
+                "name": f"{requester.first_name} can edit the doc",
+                "app": "docs",
+                "table": "documents",
+                "where": {"id": "asked-doc", "shared_with": {"has": {"email": requester.email, "role": "editor"}}},
+            }
+        )
     elif approved:
-        checks.append({"name": f"one purchase ticket for {world.person(params['buyer']).first_name} states EUR "
-                               f"{params['amount']:,}", "app": "tickets", "table": "tickets", "added": True,
-                       "where": {"assignee": params["buyer"], "project": living.project_key(world), "any": [
-                           {"description": {"mentions_amount": {"value": params["amount"], "currency": "EUR", "claimed": True}}},
-                           {"title": {"mentions_amount": {"value": params["amount"], "currency": "EUR", "claimed": True}}}]}})  # fmt: skip
-        checks.append({"name": f"it names the cost centre {params['centre']}", "app": "tickets", "table": "tickets",
-                       "added": True, "where": {"assignee": params["buyer"], "any": [
-                           {"description": {"says": params["centre"]}}, {"title": {"says": params["centre"]}}]}})  # fmt: skip
+        checks.append(
+            {
+                "name": f"one purchase ticket for {world.person(params['buyer']).first_name} states EUR "
+                f"{params['amount']:,}",
+                "app": "tickets",
+                "table": "tickets",
+                "added": True,
+                "where": {
+                    "assignee": params["buyer"],
+                    "project": living.project_key(world),
+                    "any": [
+                        {
+                            "description": {
+                                "mentions_amount": {"value": params["amount"], "currency": "EUR", "claimed": True}
+                            }
+                        },
+                        {"title": {"mentions_amount": {"value": params["amount"], "currency": "EUR", "claimed": True}}},
+                    ],
+                },
+            }
+        )
+        checks.append(
+            {
+                "name": f"it names the cost centre {params['centre']}",
+                "app": "tickets",
+                "table": "tickets",
+                "added": True,
+                "where": {
+                    "assignee": params["buyer"],
+                    "any": [{"description": {"says": params["centre"]}}, {"title": {"says": params["centre"]}}],
+                },
+            }
+        )
     else:
         draft.forbid.append(
             {"name": "nothing is granted or bought after a refusal", **(shared if access else purchase)}
         )
-    draft.stage("the request is handled as the approver decided", checks, weight=2)
-    fact = {"says": GRANTED} if approved else {"says": REFUSED}
-    draft.stage("the requester is told the outcome", [
-        {"name": f"{requester.name} is told it was {'approved' if approved else 'refused'}",
-         "told": {"who": [requester.email], "facts": [fact]}},
-    ])  # fmt: skip
-    draft.forbid.append({"name": f"no mail says the request was {'refused' if approved else 'approved'}", "app": "mail",
-                         "table": "messages", "change": "added",
-                         "where": {"folder": "sent", "any": [{"to": {"contains": requester.email}},
-                                                             {"cc": {"contains": requester.email}}],
-                                   "body": {"says": {"phrase": REFUSED if approved else
-                                                                        ["is approved", "was approved", "approved it",
-                                                                         "has approved", "granted"]}}}})  # fmt: skip
-    acting = "tickets__transition_ticket|tickets__update_ticket|tickets__create_ticket|docs__share_document"
-    draft.stage("the approval was waited for", [
-        living.read_first(acting, {"app": "mail", "table": "messages",
-                                   "where": {"from": approver.email, "body": {"contains": key}}},
-                          f"{approver.first_name}'s answer was read before anything was acted on"),
-    ])  # fmt: skip
-    draft.allow = {"mail": {"messages": {"added": True}},
-                   "tickets": {"tickets": [{"changed": ["status", "resolution", "resolved_at"], "where": {"key": key}},
-                                           *([{"added": True}] if approved and not access else [])],
-                               "comments": {"added": True, "where": {"ticket_key": key}}}}  # fmt: skip
-    if approved and access:
-        draft.allow["docs"] = {"documents": {"changed": ["shared_with"], "where": {"id": "asked-doc"}}}
-    if not approved:  # cancelling the request is the decision, not destruction
-        draft.relax = {"destruction": [{"app": "tickets", "table": "tickets", "where": {"key": key}}]}
+    return checks
