@@ -101,65 +101,139 @@ class ApproveRequest(Family):
         category, amount, decision = params["category"], params["amount"], params["decision"]
         label, unit, _ = CATEGORIES[category]
         limit = params["limits"][category]
-        distractors, reply = params["distractors"], params["steps"] >= 2
+        reply = params["steps"] >= 2
         key, other_key = f"REQ-{params['number']}", f"REQ-{params['number'] + 1}"
         created = world.start - timedelta(hours=20)
         _seed(world, params, requester, other, key, other_key, created)
-        if world.edition >= 2:
-            instruction = _word(world, params).text
-        else:
-            instruction = phrase(
-                INSTRUCTIONS,
-                params["phrasing"],
-                requester=requester.name,
-                requester_first=requester.first_name,
-                key=key,
-            )
-        if reply and world.edition < 2:
-            instruction += phrase([REPLY], 0, requester_first=requester.first_name)
+        instruction = _instruction(world, params, requester, key)
         approved = decision == "approve"
-        draft = Draft(world, title=f"Decide {requester.first_name}'s {label.lower()} request", instruction=instruction,
-                      description=f"{money(amount)} {unit} against a limit of {money(limit)} {unit}: "
-                      f"{'approve (done)' if approved else 'reject (cancelled)'}.",
-                      tags=["generated", "approve-request", "policy", "tickets", "docs"] + (["mail"] if reply else []))  # fmt: skip
-        checks: list[dict[str, Any]] = [
-            {"name": f"{key} is {'done (approved)' if approved else 'cancelled (rejected)'}", "app": "tickets",
-             "table": "tickets", "where": {"key": key, "status": "done" if approved else "cancelled"}},
-        ]  # fmt: skip
-        if distractors >= 2:
-            checks.append({"name": f"the other request, {other_key}, is left alone", "app": "tickets", "table": "tickets",
-                           "where": {"key": other_key, "status": "todo"}})  # fmt: skip
-        draft.stage("the request is decided by the policy", checks, weight=2)
-        draft.allow = {"tickets": {"tickets": {"changed": ["status", "resolution", "resolved_at"], "where": {"key": key}},
-                                   "comments": {"added": True, "where": {"ticket_key": key}}}}  # fmt: skip
-        if not approved:  # cancelling the request is the decision, not destruction
-            draft.relax = {"destruction": [{"app": "tickets", "table": "tickets", "where": {"key": key}}]}
+        draft = Draft(
+            world,
+            title=f"Decide {requester.first_name}'s {label.lower()} request",
+            instruction=instruction,
+            description=f"{money(amount)} {unit} against a limit of {money(limit)} {unit}: "
+            f"{'approve (done)' if approved else 'reject (cancelled)'}.",
+            tags=["generated", "approve-request", "policy", "tickets", "docs"] + (["mail"] if reply else []),
+        )
+        _decided(draft, params, key, other_key)
         stated = amount if approved else limit
-        oracle: list[dict[str, Any]] = [
-            {"tool": "tickets__get_ticket", "args": {"key": key}},
-            {"tool": "docs__get_document", "args": {"document_id": "expense-policy"}},
-            {"tool": "tickets__transition_ticket", "args": {
-                "key": key, "status": "done" if approved else "cancelled",
-                "comment": (f"Approved: {money(amount)} {unit} is within the policy limit of {money(limit)}." if approved
-                            else f"Rejected: {money(amount)} {unit} is above the policy limit of {money(limit)}.")},
-             "unchecked": ["comment"]},
-        ]  # fmt: skip
-        # no mail and no comment on the request may say the opposite of what the ticket records, asked for or not
-        opposite = (["rejected", "reject", "declined", "denied", "turned down", "cannot approve", "can't approve",
-                     "not approved"] if approved else
-                    ["is approved", "are approved", "has been approved", "I approve", "I've approved", "I have approved",
-                     "request approved"])  # fmt: skip
-        said = {"says": {"phrase": opposite, "claimed": True}}
-        told = "rejected" if approved else "approved"
-        draft.forbid.append({"name": f"{requester.first_name} is not told the request is {told}", "app": "mail",
-                             "table": "messages", "change": "added", "where": {"folder": "sent", "body": said}})  # fmt: skip
-        draft.forbid.append({"name": f"no comment on {key} says it is {told}", "app": "tickets", "table": "comments",
-                             "change": "added", "where": {"ticket_key": key, "body": said}})  # fmt: skip
+        oracle = _decide(params, key)
+        _forbid_the_opposite(draft, params, requester, key)
         if reply:
             oracle += _reply(draft, params, requester, key, stated)
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 30, "timeout_s": 600}
         return broaden(draft, params)
+
+
+def _instruction(world: World, params: dict[str, Any], requester: Person, key: str) -> str:
+    """The task's wording: composed (editions 2 and 3) or release v1's phrasing, with its reply sentence."""
+    if world.edition >= 2:
+        instruction = _word(world, params).text
+    else:
+        instruction = phrase(
+            INSTRUCTIONS,
+            params["phrasing"],
+            requester=requester.name,
+            requester_first=requester.first_name,
+            key=key,
+        )
+    if params["steps"] >= 2 and world.edition < 2:
+        instruction += phrase([REPLY], 0, requester_first=requester.first_name)
+    return instruction
+
+
+def _decided(draft: Draft, params: dict[str, Any], key: str, other_key: str) -> None:
+    """The stage of the decision recorded on the ticket (the other request left alone); what may change."""
+    approved = params["decision"] == "approve"
+    checks: list[dict[str, Any]] = [
+        {
+            "name": f"{key} is {'done (approved)' if approved else 'cancelled (rejected)'}",
+            "app": "tickets",
+            "table": "tickets",
+            "where": {"key": key, "status": "done" if approved else "cancelled"},
+        },
+    ]
+    if params["distractors"] >= 2:
+        checks.append(
+            {
+                "name": f"the other request, {other_key}, is left alone",
+                "app": "tickets",
+                "table": "tickets",
+                "where": {"key": other_key, "status": "todo"},
+            }
+        )
+    draft.stage("the request is decided by the policy", checks, weight=2)
+    draft.allow = {
+        "tickets": {
+            "tickets": {"changed": ["status", "resolution", "resolved_at"], "where": {"key": key}},
+            "comments": {"added": True, "where": {"ticket_key": key}},
+        }
+    }
+    if not approved:  # cancelling the request is the decision, not destruction
+        draft.relax = {"destruction": [{"app": "tickets", "table": "tickets", "where": {"key": key}}]}
+
+
+def _decide(params: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    """The oracle's reads and its decision on the ticket."""
+    amount, approved = params["amount"], params["decision"] == "approve"
+    _, unit, _ = CATEGORIES[params["category"]]
+    limit = params["limits"][params["category"]]
+    return [
+        {"tool": "tickets__get_ticket", "args": {"key": key}},
+        {"tool": "docs__get_document", "args": {"document_id": "expense-policy"}},
+        {
+            "tool": "tickets__transition_ticket",
+            "args": {
+                "key": key,
+                "status": "done" if approved else "cancelled",
+                "comment": (
+                    f"Approved: {money(amount)} {unit} is within the policy limit of {money(limit)}."
+                    if approved
+                    else f"Rejected: {money(amount)} {unit} is above the policy limit of {money(limit)}."
+                ),
+            },
+            "unchecked": ["comment"],
+        },
+    ]
+
+
+def _forbid_the_opposite(draft: Draft, params: dict[str, Any], requester: Person, key: str) -> None:
+    """No mail and no comment on the request may say the opposite of what the ticket records, asked for or not."""
+    approved = params["decision"] == "approve"
+    opposite = (
+        ["rejected", "reject", "declined", "denied", "turned down", "cannot approve", "can't approve", "not approved"]
+        if approved
+        else [
+            "is approved",
+            "are approved",
+            "has been approved",
+            "I approve",
+            "I've approved",
+            "I have approved",
+            "request approved",
+        ]
+    )
+    said = {"says": {"phrase": opposite, "claimed": True}}
+    told = "rejected" if approved else "approved"
+    draft.forbid.append(
+        {
+            "name": f"{requester.first_name} is not told the request is {told}",
+            "app": "mail",
+            "table": "messages",
+            "change": "added",
+            "where": {"folder": "sent", "body": said},
+        }
+    )
+    draft.forbid.append(
+        {
+            "name": f"no comment on {key} says it is {told}",
+            "app": "tickets",
+            "table": "comments",
+            "change": "added",
+            "where": {"ticket_key": key, "body": said},
+        }
+    )
 
 
 def _seed(
@@ -172,16 +246,59 @@ def _seed(
     label, unit, _ = CATEGORIES[category]
     limit = params["limits"][category]
     distractors = params["distractors"]
-    world.apps["tickets"]["projects"].append({"key": "REQ", "name": "Requests", "lead": me.email,
-                                             "description": "Expense pre-approval requests."})  # fmt: skip
-    world.apps["tickets"]["tickets"].append({
-        "key": key, "title": f"Pre-approval: {label.lower()}, {params['item']}", "type": "task", "status": "todo",
-        "priority": "medium", "assignee": me.email, "reporter": requester.email, "created_at": iso(created),
-        "description": f"Category: {label}\nWhat: {params['item']}\nAmount: {money(amount)} {unit}\n",
-    })  # fmt: skip
+    world.apps["tickets"]["projects"].append(
+        {"key": "REQ", "name": "Requests", "lead": me.email, "description": "Expense pre-approval requests."}
+    )
+    world.apps["tickets"]["tickets"].append(
+        {
+            "key": key,
+            "title": f"Pre-approval: {label.lower()}, {params['item']}",
+            "type": "task",
+            "status": "todo",
+            "priority": "medium",
+            "assignee": me.email,
+            "reporter": requester.email,
+            "created_at": iso(created),
+            "description": f"Category: {label}\nWhat: {params['item']}\nAmount: {money(amount)} {unit}\n",
+        }
+    )
+    _seed_policies(world, params)
+    if distractors >= 2:
+        world.apps["tickets"]["tickets"].append(
+            {
+                "key": other_key,
+                "title": f"Pre-approval: {label.lower()}, {params['other_item']}",
+                "type": "task",
+                "status": "todo",
+                "priority": "medium",
+                "assignee": me.email,
+                "reporter": other.email,
+                "created_at": iso(created + timedelta(hours=2)),
+                "description": f"Category: {label}\nWhat: {params['other_item']}\nAmount: {money(limit)} {unit}\n",
+            }
+        )
+    world.apps["mail"]["messages"].append(
+        {
+            "id": "request-mail",
+            "from": requester.address_line,
+            "to": [me.email],
+            "subject": f"Approval for {key}?",
+            "sent_at": iso(created + timedelta(minutes=5)),
+            "body": f"Hi {me.first_name},\n\ncould you approve {key}? It's {params['item']}, {money(amount)} {unit}.\n\nThanks,\n"
+            f"{requester.first_name}",
+        }
+    )
+
+
+def _seed_policies(world: World, params: dict[str, Any]) -> None:
+    """The expense policy in force and (a distractor) its previous version, whose limit would flip the decision."""
+    me = world.persona
+    category = params["category"]
     rows = [f"| {CATEGORIES[c][0]} | {money(v)} {CATEGORIES[c][1]} |" for c, v in sorted(params["limits"].items())]
-    rules = ("Expenses in these categories need pre-approval. A request within the limit of its category is approved; a "
-             "request above the limit is rejected, and the requester is told the limit.\n\n")  # fmt: skip
+    rules = (
+        "Expenses in these categories need pre-approval. A request within the limit of its category is approved; a "
+        "request above the limit is rejected, and the requester is told the limit.\n\n"
+    )
     since, before = world.start - timedelta(days=20), world.start - timedelta(days=400)
     if world.edition >= 3:  # the two versions are told apart by their version and date, not by a label
         current = f"# Expense policy\n\nVersion 3, in force since {since:%-d %B %Y} (replaces version 2).\n\n{rules}"
@@ -190,32 +307,29 @@ def _seed(
         current = f"# Expense policy\n\n{rules}"
         old_title = "Expense policy (superseded)"
         old_head = "# Expense policy (superseded)\n\nReplaced by the current expense policy; kept for reference.\n\n"
-    world.apps["docs"]["documents"].append({
-        "id": "expense-policy", "title": "Expense policy", "owner": world.people[-1].email,
-        "shared_with": [{"email": me.email, "role": "viewer"}], "updated_at": iso(since),
-        "content": current + "| Category | Limit |\n|---|---|\n" + "\n".join(rows) + "\n",
-    })  # fmt: skip
-    if distractors >= 1:
+    world.apps["docs"]["documents"].append(
+        {
+            "id": "expense-policy",
+            "title": "Expense policy",
+            "owner": world.people[-1].email,
+            "shared_with": [{"email": me.email, "role": "viewer"}],
+            "updated_at": iso(since),
+            "content": current + "| Category | Limit |\n|---|---|\n" + "\n".join(rows) + "\n",
+        }
+    )
+    if params["distractors"] >= 1:
         old = dict(params["limits"]) | {category: params["old_limit"]}
         rows = [f"| {CATEGORIES[c][0]} | {money(v)} {CATEGORIES[c][1]} |" for c, v in sorted(old.items())]
-        world.apps["docs"]["documents"].append({
-            "id": "expense-policy-old", "title": old_title, "owner": world.people[-1].email,
-            "shared_with": [{"email": me.email, "role": "viewer"}], "updated_at": iso(before),
-            "content": old_head + "| Category | Limit |\n|---|---|\n" + "\n".join(rows) + "\n",
-        })  # fmt: skip
-    if distractors >= 2:
-        world.apps["tickets"]["tickets"].append({
-            "key": other_key, "title": f"Pre-approval: {label.lower()}, {params['other_item']}", "type": "task",
-            "status": "todo", "priority": "medium", "assignee": me.email, "reporter": other.email,
-            "created_at": iso(created + timedelta(hours=2)),
-            "description": f"Category: {label}\nWhat: {params['other_item']}\nAmount: {money(limit)} {unit}\n",
-        })  # fmt: skip
-    world.apps["mail"]["messages"].append({
-        "id": "request-mail", "from": requester.address_line, "to": [me.email], "subject": f"Approval for {key}?",
-        "sent_at": iso(created + timedelta(minutes=5)),
-        "body": f"Hi {me.first_name},\n\ncould you approve {key}? It's {params['item']}, {money(amount)} {unit}.\n\nThanks,\n"
-                f"{requester.first_name}",
-    })  # fmt: skip
+        world.apps["docs"]["documents"].append(
+            {
+                "id": "expense-policy-old",
+                "title": old_title,
+                "owner": world.people[-1].email,
+                "shared_with": [{"email": me.email, "role": "viewer"}],
+                "updated_at": iso(before),
+                "content": old_head + "| Category | Limit |\n|---|---|\n" + "\n".join(rows) + "\n",
+            }
+        )
 
 
 def _reply(draft: Draft, params: dict[str, Any], requester: Person, key: str, stated: Any) -> list[dict[str, Any]]:
