@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 
 from orchestrator.generate import coherence, phrasing, vocab
 from orchestrator.generate.families._paths import broaden
+from orchestrator.generate.families._reschedule_text import DOCS, MOVE
 from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
 from orchestrator.generate.scheduling import aligned_starts, day_window, fill, pick_guests, workday
 from orchestrator.generate.world import Person, World, iso
@@ -95,12 +96,23 @@ class Reschedule(Family):
                 )
                 if spots:
                     distractors.append(iso(rng.choice(spots)))
-            params = {"guests": emails, "day": offset, "same_day": same_day, "minutes": minutes, "old": iso(old),
-                    "new": iso(new), "clash": rng.choice(CLASHES), "organizer": organizer.email,
-                    "topic": text.catch_phrase().lower(), "with_doc": knobs.get("steps", 1) == 2,
-                    "distractors": sorted(set(distractors)), "distractor_count": len(set(distractors)),
-                    "zones": sorted({world.persona.timezone, *(g.timezone for g in guests)}), "guests_count": len(guests),
-                    "phrasing": rng.randrange(len(INSTRUCTIONS))}  # fmt: skip
+            params = {
+                "guests": emails,
+                "day": offset,
+                "same_day": same_day,
+                "minutes": minutes,
+                "old": iso(old),
+                "new": iso(new),
+                "clash": rng.choice(CLASHES),
+                "organizer": organizer.email,
+                "topic": text.catch_phrase().lower(),
+                "with_doc": knobs.get("steps", 1) == 2,
+                "distractors": sorted(set(distractors)),
+                "distractor_count": len(set(distractors)),
+                "zones": sorted({world.persona.timezone, *(g.timezone for g in guests)}),
+                "guests_count": len(guests),
+                "phrasing": rng.randrange(len(INSTRUCTIONS)),
+            }
             if world.edition >= 2:
                 del params["phrasing"]
                 params["topic"] = vocab.Writer.of(world, rng).meeting()[0]  # the industry's words, not Faker's
@@ -143,11 +155,17 @@ class Move:
     def of(cls, world: World, params: dict[str, Any]) -> Move:
         old = datetime.fromisoformat(params["old"])
         return cls(
-            world, params, [world.person(e) for e in params["guests"]], world.person(params["organizer"]),
-            params["minutes"], old, datetime.fromisoformat(params["new"]),
+            world,
+            params,
+            [world.person(e) for e in params["guests"]],
+            world.person(params["organizer"]),
+            params["minutes"],
+            old,
+            datetime.fromisoformat(params["new"]),
             day_window(world, params["day"] if params["same_day"] else params.get("next_day", params["day"] + 1)),
-            params["topic"][:1].upper() + params["topic"][1:], f"{params['new'][:10]}-{old:%H%M}",
-        )  # fmt: skip
+            params["topic"][:1].upper() + params["topic"][1:],
+            f"{params['new'][:10]}-{old:%H%M}",
+        )
 
     @property
     def old_end(self) -> datetime:
@@ -185,15 +203,79 @@ def _draft(mv: Move) -> Draft:
             doc=DOC[params["phrasing"] % len(DOC)] if params["with_doc"] else "",
         )
     return Draft(
-        mv.world, title=f"Move a {mv.minutes}-minute meeting off a new conflict", instruction=instruction,
+        mv.world,
+        title=f"Move a {mv.minutes}-minute meeting off a new conflict",
+        instruction=instruction,
         description=f"The {params['clash']} lands on '{mv.title}' ({human_day(old)}, {old:%H:%M}); move it {when} to the only slot "
         f"when {join([g.name for g in mv.guests])} and the user are free, and tell them.",
-        tags=["generated", "reschedule", "scheduling", "time-zones", "calendar", "mail"] + (["docs"] if params["with_doc"] else []),
-    )  # fmt: skip
+        tags=["generated", "reschedule", "scheduling", "time-zones", "calendar", "mail"]
+        + (["docs"] if params["with_doc"] else []),
+    )
 
 
 def _seed(draft: Draft, mv: Move) -> None:
     """The guests' busy blocks, the meeting, the clash, distractor events, the organizer's mail, the agenda doc."""
+    world, params = mv.world, mv.params
+    # The fill comes first: it sees the world before the meeting and the clash are added, as `sample` did.
+    for block in fill(world, params["guests"], mv.target, (mv.new, mv.new_end)):
+        draft.add("calendar", "busy", block)
+    _seed_events(draft, mv)
+    _seed_notice(draft, mv)
+
+
+def _seed_events(draft: Draft, mv: Move) -> None:
+    """The meeting, the clash on top of it, and the distractor events with similar titles."""
+    params, me, guests, organizer, title, tag = mv.params, mv.world.persona, mv.guests, mv.organizer, mv.title, mv.tag
+    old, old_end = mv.old, mv.old_end
+    clash_start, clash_end = mv.clash
+    draft.add(
+        "calendar",
+        "events",
+        {
+            "id": mv.meeting_id,
+            "title": title,
+            "location": "Zoom",
+            "description": f"Agenda: https://docs.example.test/d/{mv.doc_id}"
+            if params["with_doc"]
+            else "Agenda to follow.",
+            "start": iso(old),
+            "end": iso(old_end),
+            "attendees": [{"email": g.email, "response": "accepted"} for g in guests],
+        },
+    )
+    draft.add(
+        "calendar",
+        "events",
+        {
+            "id": f"clash-{tag}",
+            "title": params["clash"],
+            "organizer": organizer.email,
+            "location": "Main room and Zoom",
+            "description": "Attendance expected.",
+            "start": iso(clash_start),
+            "end": iso(clash_end),
+            "attendees": [
+                {"email": me.email, "response": "accepted"},
+                {"email": organizer.email, "response": "accepted"},
+            ],
+        },
+    )
+    for n, at in enumerate(params["distractors"]):
+        start = datetime.fromisoformat(at)
+        draft.add(
+            "calendar",
+            "events",
+            {
+                "id": f"prep-{tag}-{n}",
+                "title": f"{title} - prep" if n == 0 else f"{title} follow-up notes",
+                "start": iso(start),
+                "end": iso(start + timedelta(minutes=30)),
+            },
+        )
+
+
+def _seed_notice(draft: Draft, mv: Move) -> None:
+    """The organizer's mail about the clash and, with the agenda step, the meeting's agenda doc."""
     world, params, me, guests, organizer, title, tag = (
         mv.world,
         mv.params,
@@ -205,33 +287,35 @@ def _seed(draft: Draft, mv: Move) -> None:
     )
     old, old_end, day = mv.old, mv.old_end, human_day(mv.old)
     clash_start, clash_end = mv.clash
-    # The fill comes first: it sees the world before the meeting and the clash are added, as `sample` did.
-    for block in fill(world, params["guests"], mv.target, (mv.new, mv.new_end)):
-        draft.add("calendar", "busy", block)
-    agenda = (f"# {title}\n\n**When:** {day}, {old:%H:%M}–{old_end:%H:%M} ({me.city} time)\n**Where:** Zoom\n\n"
-              f"## Agenda\n1. Where we are\n2. Open questions\n3. Next steps\n")  # fmt: skip
-    draft.add("calendar", "events", {
-        "id": mv.meeting_id, "title": title, "location": "Zoom",
-        "description": f"Agenda: https://docs.example.test/d/{mv.doc_id}" if params["with_doc"] else "Agenda to follow.",
-        "start": iso(old), "end": iso(old_end),
-        "attendees": [{"email": g.email, "response": "accepted"} for g in guests]})  # fmt: skip
-    draft.add("calendar", "events", {
-        "id": f"clash-{tag}", "title": params["clash"], "organizer": organizer.email, "location": "Main room and Zoom",
-        "description": "Attendance expected.", "start": iso(clash_start), "end": iso(clash_end),
-        "attendees": [{"email": me.email, "response": "accepted"}, {"email": organizer.email, "response": "accepted"}]})  # fmt: skip
-    for n, at in enumerate(params["distractors"]):
-        start = datetime.fromisoformat(at)
-        draft.add("calendar", "events", {"id": f"prep-{tag}-{n}", "title": f"{title} - prep" if n == 0 else f"{title} follow-up notes",
-                                         "start": iso(start), "end": iso(start + timedelta(minutes=30))})  # fmt: skip
-    draft.add("mail", "messages", {
-        "id": f"clash-mail-{tag}", "from": organizer.address_line, "to": [me.email],
-        "subject": f"{params['clash']} on {day}", "sent_at": iso(world.start - timedelta(minutes=25)),
-        "body": f"Hi {me.first_name},\n\nI've put the {params['clash']} in your calendar: {day}, "
-                f"{clash_start:%H:%M}-{clash_end:%H:%M} ({me.city} time). Please keep that time free, it can't move.\n\n"
-                f"Thanks,\n{organizer.first_name}"})  # fmt: skip
+    agenda = (
+        f"# {title}\n\n**When:** {day}, {old:%H:%M}–{old_end:%H:%M} ({me.city} time)\n**Where:** Zoom\n\n"
+        f"## Agenda\n1. Where we are\n2. Open questions\n3. Next steps\n"
+    )
+    draft.add(
+        "mail",
+        "messages",
+        {
+            "id": f"clash-mail-{tag}",
+            "from": organizer.address_line,
+            "to": [me.email],
+            "subject": f"{params['clash']} on {day}",
+            "sent_at": iso(world.start - timedelta(minutes=25)),
+            "body": f"Hi {me.first_name},\n\nI've put the {params['clash']} in your calendar: {day}, "
+            f"{clash_start:%H:%M}-{clash_end:%H:%M} ({me.city} time). Please keep that time free, it can't move.\n\n"
+            f"Thanks,\n{organizer.first_name}",
+        },
+    )
     if params["with_doc"]:
-        draft.add("docs", "documents", {"id": mv.doc_id, "title": f"{title} - agenda", "content": agenda,
-                                        "shared_with": [{"email": g.email, "role": "commenter"} for g in guests]})  # fmt: skip
+        draft.add(
+            "docs",
+            "documents",
+            {
+                "id": mv.doc_id,
+                "title": f"{title} - agenda",
+                "content": agenda,
+                "shared_with": [{"email": g.email, "role": "commenter"} for g in guests],
+            },
+        )
 
 
 def _stages(draft: Draft, mv: Move) -> None:
@@ -239,25 +323,65 @@ def _stages(draft: Draft, mv: Move) -> None:
     params, me, guests, title, meeting_id = mv.params, mv.world.persona, mv.guests, mv.title, mv.meeting_id
     new, new_end, new_day = mv.new, mv.new_end, human_day(mv.new)
     everyone = [*params["guests"], me.email]
-    draft.stage("the meeting is moved to the only free slot", [
-        {"name": f"'{title}' itself now runs {new_day}, {new:%H:%M}-{new_end:%H:%M} ({me.timezone}), still confirmed",
-         "app": "calendar", "table": "events",
-         "where": {"id": meeting_id, "start": {"equals": iso(new)}, "end": {"equals": iso(new_end)}, "status": "confirmed"}},
-        {"name": "its guests are unchanged", "app": "calendar", "table": "events",
-         "where": {"id": meeting_id, "attendees": {"length": len(guests)}},
-         "expect": {"count": 1, "all": {"attendees": {"not": {"has": {"email": {"not_one_of": everyone}}}}}}},
-        {"name": "no new event stands in for it", "app": "calendar", "table": "events", "added": True,
-         "where": {"status": {"not_equals": "cancelled"}}, "expect": {"count": 0}},
-    ], weight=2)  # fmt: skip
-    draft.stage("the guests are told", [
-        {"name": f"{g.name} is told {new_day}, {new:%H:%M} (any zone or format) and no other time for it",
-         "told": {"who": [g.email], "facts": [{"mentions_time": iso(new)}]}}
-        for g in guests
-    ], weight=1.5)  # fmt: skip
-    draft.allow = {"calendar": {"events": {"changed": ["start", "end", "timezone"], "where": {"id": meeting_id}}},
-                   "mail": {"messages": {"added": True}}}  # fmt: skip
-    draft.forbid = [{"name": "mail goes only to the meeting's guests", "app": "mail", "table": "messages", "change": "added",
-                     "where": {"folder": "sent", "any": [{f: {"has": {"not_one_of": params["guests"]}}} for f in ("to", "cc", "bcc")]}}]  # fmt: skip
+    draft.stage(
+        "the meeting is moved to the only free slot",
+        [
+            {
+                "name": f"'{title}' itself now runs {new_day}, {new:%H:%M}-{new_end:%H:%M} ({me.timezone}), still confirmed",
+                "app": "calendar",
+                "table": "events",
+                "where": {
+                    "id": meeting_id,
+                    "start": {"equals": iso(new)},
+                    "end": {"equals": iso(new_end)},
+                    "status": "confirmed",
+                },
+            },
+            {
+                "name": "its guests are unchanged",
+                "app": "calendar",
+                "table": "events",
+                "where": {"id": meeting_id, "attendees": {"length": len(guests)}},
+                "expect": {"count": 1, "all": {"attendees": {"not": {"has": {"email": {"not_one_of": everyone}}}}}},
+            },
+            {
+                "name": "no new event stands in for it",
+                "app": "calendar",
+                "table": "events",
+                "added": True,
+                "where": {"status": {"not_equals": "cancelled"}},
+                "expect": {"count": 0},
+            },
+        ],
+        weight=2,
+    )
+    draft.stage(
+        "the guests are told",
+        [
+            {
+                "name": f"{g.name} is told {new_day}, {new:%H:%M} (any zone or format) and no other time for it",
+                "told": {"who": [g.email], "facts": [{"mentions_time": iso(new)}]},
+            }
+            for g in guests
+        ],
+        weight=1.5,
+    )
+    draft.allow = {
+        "calendar": {"events": {"changed": ["start", "end", "timezone"], "where": {"id": meeting_id}}},
+        "mail": {"messages": {"added": True}},
+    }
+    draft.forbid = [
+        {
+            "name": "mail goes only to the meeting's guests",
+            "app": "mail",
+            "table": "messages",
+            "change": "added",
+            "where": {
+                "folder": "sent",
+                "any": [{f: {"has": {"not_one_of": params["guests"]}}} for f in ("to", "cc", "bcc")],
+            },
+        }
+    ]
 
 
 def _find_and_move(mv: Move) -> list[dict[str, Any]]:
@@ -266,30 +390,57 @@ def _find_and_move(mv: Move) -> list[dict[str, Any]]:
         {"tool": "mail__search_messages", "args": {"query": f"from:{mv.organizer.email}"}, "save": "news"},
         {"tool": "mail__get_message", "args": {"message_id": "${news.messages.0.id}"}},
         {"tool": "calendar__get_event", "args": {"event_id": mv.meeting_id}, "save": "meeting"},
-        {"tool": "calendar__find_free_slots",
-         "args": {"attendees": mv.params["guests"], "duration_minutes": mv.minutes, "time_min": iso(mv.target[0]),
-                  "time_max": iso(mv.target[1])}, "save": "free"},
-        {"tool": "calendar__update_event", "args": {"event_id": "${meeting.id}", "start": "${free.slots.0.start}",
-                                                    "end": "${free.slots.0.end}"}},
-    ]  # fmt: skip
+        {
+            "tool": "calendar__find_free_slots",
+            "args": {
+                "attendees": mv.params["guests"],
+                "duration_minutes": mv.minutes,
+                "time_min": iso(mv.target[0]),
+                "time_max": iso(mv.target[1]),
+            },
+            "save": "free",
+        },
+        {
+            "tool": "calendar__update_event",
+            "args": {"event_id": "${meeting.id}", "start": "${free.slots.0.start}", "end": "${free.slots.0.end}"},
+        },
+    ]
 
 
 def _agenda(draft: Draft, mv: Move) -> list[dict[str, Any]]:
     """The stage of the agenda doc showing the new time, its rules; the oracle's edit of it."""
     doc_id, new, new_end, new_day = mv.doc_id, mv.new, mv.new_end, human_day(mv.new)
-    draft.stage("the agenda shows the new time", [
-        {"name": f"the agenda states {new_day}, {new:%H:%M} and no other time for the meeting", "app": "docs",
-         "table": "documents", "where": {"id": doc_id, "content": {"mentions_time": {"at": iso(new), "claimed": True}}}},
-    ])  # fmt: skip
+    draft.stage(
+        "the agenda shows the new time",
+        [
+            {
+                "name": f"the agenda states {new_day}, {new:%H:%M} and no other time for the meeting",
+                "app": "docs",
+                "table": "documents",
+                "where": {"id": doc_id, "content": {"mentions_time": {"at": iso(new), "claimed": True}}},
+            },
+        ],
+    )
     draft.allow["docs"] = {"documents": {"changed": ["content"], "where": {"id": doc_id}}}
-    draft.forbid.append({"name": "the agenda is not shared any further", "app": "docs", "table": "documents",
-                         "where": {"id": doc_id, "shared_with": {"has": {"email": {"not_one_of": mv.params["guests"]}}}}})  # fmt: skip
+    draft.forbid.append(
+        {
+            "name": "the agenda is not shared any further",
+            "app": "docs",
+            "table": "documents",
+            "where": {"id": doc_id, "shared_with": {"has": {"email": {"not_one_of": mv.params["guests"]}}}},
+        }
+    )
     return [
         {"tool": "docs__get_document", "args": {"document_id": doc_id}, "save": "agenda"},
-        {"tool": "docs__edit_document", "args": {"document_id": "${agenda.id}",
-                                                 "find": f"{human_day(mv.old)}, {mv.old:%H:%M}–{mv.old_end:%H:%M}",
-                                                 "replace": f"{new_day}, {new:%H:%M}–{new_end:%H:%M}"}},
-    ]  # fmt: skip
+        {
+            "tool": "docs__edit_document",
+            "args": {
+                "document_id": "${agenda.id}",
+                "find": f"{human_day(mv.old)}, {mv.old:%H:%M}–{mv.old_end:%H:%M}",
+                "replace": f"{new_day}, {new:%H:%M}–{new_end:%H:%M}",
+            },
+        },
+    ]
 
 
 def _tell(mv: Move) -> dict[str, Any]:
@@ -304,12 +455,19 @@ def _tell(mv: Move) -> dict[str, Any]:
     )
     cities = dict.fromkeys((g.city, g.timezone) for g in guests if g.timezone != me.timezone)
     places = ", ".join(f"{new.astimezone(world_zone(tz)):%H:%M} in {city}" for city, tz in cities)
-    return {"tool": "mail__send_message", "unchecked": ["subject"], "args": {
-        "to": mv.params["guests"], "subject": f"{title} moves to {new_day}",
-        "body": f"Hi {join([g.first_name for g in guests])},\n\nthe {mv.params['clash']} now takes our slot, so I've moved "
-                f"'{title}' to {new_day}, {new:%H:%M}-{new_end:%H:%M} {me.city} time"
-                + (f" ({places})" if places else "") + ". It's the only time that works for all of us.\n\n"
-                + me.first_name}}  # fmt: skip
+    return {
+        "tool": "mail__send_message",
+        "unchecked": ["subject"],
+        "args": {
+            "to": mv.params["guests"],
+            "subject": f"{title} moves to {new_day}",
+            "body": f"Hi {join([g.first_name for g in guests])},\n\nthe {mv.params['clash']} now takes our slot, so I've moved "
+            f"'{title}' to {new_day}, {new:%H:%M}-{new_end:%H:%M} {me.city} time"
+            + (f" ({places})" if places else "")
+            + ". It's the only time that works for all of us.\n\n"
+            + me.first_name,
+        },
+    }
 
 
 def world_zone(name: str) -> ZoneInfo:
@@ -321,144 +479,6 @@ def _minus(
     free: list[tuple[datetime, datetime]], taken: list[tuple[datetime, datetime]]
 ) -> list[tuple[datetime, datetime]]:
     return subtract(free, taken)
-
-
-# -- edition 2: instructions composed from parts (phrasing.compose) --------------------------------------------------
-
-MOVE = phrasing.Phrasebook(
-    requests=[
-        "{organizer} just put the {clash} on my calendar and it lands on one of my meetings. Move my meeting to a "
-        "time {when} when all its guests and I are free, inside everyone's working hours, and keep its length. Then "
-        "email the guests the new time.{doc}",
-        "Can you sort out the clash {organizer}'s {clash} created? One of my meetings overlaps it now. Find a slot "
-        "{when} where every guest and I are free during working hours, move my meeting there at the same length, "
-        "and mail the guests the new time.{doc}",
-        "The {clash} that {organizer} scheduled sits right on top of one of my meetings. Please reschedule mine "
-        "{when} to a time everyone on it can make (working hours only, same duration) and let the guests know by "
-        "email.{doc}",
-        "Could you move whichever of my meetings collides with {organizer}'s {clash}? It needs to go {when}, to a "
-        "slot where all of its guests and I are free within our working hours, keeping the same length. Email the "
-        "guests once it's moved.{doc}",
-        "My meeting now clashes with the {clash} ({organizer} added it, see their mail). Move the meeting {when} to "
-        "whenever everyone invited and I are free in working hours, don't change how long it is, and tell the "
-        "guests the new time by mail.{doc}",
-        "Please fix my calendar: {organizer}'s {clash} overlaps a meeting of mine. Shift my meeting {when} to the "
-        "time all its attendees and I have free inside working hours, same length, then send the attendees an "
-        "email with the new time.{doc}",
-        "I can't be in two places at once: the {clash} {organizer} booked overlaps one of my meetings. Would you "
-        "move my meeting {when} to a time when the whole group, me included, is free during working hours? Keep "
-        "the length, and email everyone on it the new time.{doc}",
-        "{organizer}'s {clash} wins, so my overlapping meeting has to move. Find the time {when} when the guests and "
-        "I are all free within working hours, move it there (same duration) and email the guests the new time.{doc}",
-        "Move my meeting that conflicts with the {clash} from {organizer}. New time: {when}, whenever every guest "
-        "and I are free in working hours; same length. Then mail the guests.{doc}",
-        "Need a reschedule. {organizer} dropped the {clash} onto my calendar over one of my meetings. Put my "
-        "meeting {when} at a time that works for all its guests and me (working hours, same length) and email them "
-        "the new time.{doc}",
-        "There's a conflict on my calendar now that {organizer} has added the {clash}. Please move my own meeting, "
-        "not the {clash}, to a slot {when} when all of us on it are free during working hours, at the same length, "
-        "and let the guests know the new time by email.{doc}",
-        "Is there a time {when} when everyone on my meeting is free? It clashes with the {clash} {organizer} just "
-        "set up. If so, move it there (inside everyone's working hours, same duration) and email the guests the "
-        "new time.{doc}",
-        "Reschedule: my meeting overlapping {organizer}'s {clash}. Move it {when} to a time all its guests and I are "
-        "free within working hours, keep the duration, email the guests the new time.{doc}",
-        "Would you mind moving one of my meetings? {organizer} put the {clash} right over it. It should go {when}, "
-        "at a time every guest and I are free inside working hours, and stay the same length. Please email the "
-        "guests the new time afterwards.{doc}",
-        "Please handle the knock-on from {organizer}'s {clash}: the meeting of mine it overlaps needs a new slot "
-        "{when} where all its guests and I are free during working hours. Same length. Move it and mail the guests "
-        "the new time.{doc}",
-        "The {clash} can't move, so my meeting has to. {organizer}'s mail has the details. Find a time {when} that "
-        "suits every guest and me within working hours, move the meeting there keeping its length, and email the "
-        "guests the new time.{doc}",
-        "Can you find my meeting a new home {when}? It clashes with the {clash} {organizer} added. It needs a slot "
-        "where all its guests and I are free in working hours, the same length as now; move it and email the "
-        "guests.{doc}",
-        "Heads up, {organizer}'s {clash} overlaps one of my meetings. Please move that meeting {when} to a time "
-        "when everyone on the invite and I are free (working hours only), keep the duration, and send the guests "
-        "the new time by mail.{doc}",
-        "Sort out my calendar clash please: the {clash} from {organizer} vs. one of my meetings. Mine moves {when}, "
-        "to the slot all its guests and I have free during working hours, same length. Email the guests the new "
-        "time.{doc}",
-        "So {organizer} booked the {clash} and it collides with a meeting of mine. Move my meeting {when} to a time "
-        "everyone on it and I are free within working hours (keep it the same length), then email the guests to "
-        "tell them the new time.{doc}",
-        "Please move my meeting that now overlaps the {clash}. Look at {organizer}'s mail for the clash, then pick "
-        "the time {when} when all the meeting's guests and I are free during working hours, keep its duration, "
-        "and email the guests the new time.{doc}",
-        "Can you deal with the overlap between {organizer}'s {clash} and my meeting? Move my meeting {when} to when "
-        "every guest and I are free inside working hours, same length, and let the guests know by mail.{doc}",
-        "---------- Forwarded message ----------\nFrom: {organizer}\nSubject: {clash}\n\nI've put the {clash} in "
-        "your calendar, it can't move.\n----------\n\nThis lands on one of my meetings. Please move my meeting {when} "
-        "to a time when all its guests and I are free in working hours, keep its length, and email the guests the "
-        "new time.{doc}",
-        "Forwarding you {organizer}'s note about the {clash}, which overlaps one of my meetings. Can you move my "
-        "meeting {when} to the time all its guests and I are free during working hours (same duration) and mail "
-        "the guests the new time?{doc}",
-        "My {clash} problem: {organizer} booked it over one of my meetings. Please move that meeting {when} to a "
-        "time when all its guests and I are free in working hours, same length, and email the guests about the "
-        "new time.{doc}",
-        "Please rebook my clashing meeting. The {clash} ({organizer}'s) overlaps it; the meeting should move {when} "
-        "to the slot where every guest and I are free within working hours, keeping its duration. Email the "
-        "guests the new time.{doc}",
-        "Take a look at {organizer}'s mail about the {clash}: it knocks out one of my meetings. Move that meeting "
-        "{when} to a time that all its guests and I have free in working hours, at the same length, and let them "
-        "know the new time by email.{doc}",
-        "Could you shuffle my calendar? The {clash} {organizer} set up overlaps one of my meetings, so move mine "
-        "{when} to a slot when its guests and I are all free during working hours. Same length. Then email the "
-        "guests the new time.{doc}",
-        "Meeting clash: {organizer}'s {clash} vs. mine. Move mine {when}; all guests and I must be free, inside "
-        "working hours, same length. Email the guests the new time.{doc}",
-        "My meeting and the {clash} {organizer} added overlap. I'd like my meeting moved {when}, to the one time "
-        "when all its guests and I are free within working hours, with its length unchanged, and the guests told "
-        "the new time by email.{doc}",
-    ],
-    openers=[
-        "My calendar got messy this morning.",
-        "Bit of a scheduling problem.",
-        "I just saw {organizer}'s mail.",
-        "Calendar question for you.",
-        "The {clash} has landed, as expected at the worst time.",
-        "Something came up on my calendar.",
-        "Small calendar emergency.",
-        "I'm buried today, so could you take this one?",
-        "Looks like I'm double-booked.",
-        "Scheduling puzzle for you.",
-        "I'd do this myself but I'm in back-to-backs.",
-        "{organizer} has been busy with my calendar.",
-        "Ugh, another clash.",
-        "My week just got rearranged.",
-        "This came in overnight.",
-        "The {clash} takes priority, unfortunately.",
-    ],
-    closers=[
-        "Leave the {clash} itself where it is.",
-        "Don't create a new event, just move the existing one.",
-        "Keep the same guests on it.",
-        "Only email the people on that meeting.",
-        "The {clash} can't move, so don't touch it.",
-        "Don't invite anyone new.",
-        "Please don't change anything else on my calendar.",
-        "Move the meeting itself rather than making a copy.",
-        "No need to mail anyone beyond the meeting's guests.",
-        "Keep everything else on the invite as it is.",
-        "Leave my other meetings alone.",
-        "Mention the new time clearly in the mail.",
-    ],
-)
-DOCS = [
-    " Also fix the time in the meeting's agenda doc.",
-    " Update the agenda doc linked from the meeting as well.",
-    " The agenda doc (linked in the invite) should show the new time too.",
-    " And correct the time written in the agenda doc.",
-    " Please also change the time in the agenda doc so it matches.",
-    " Its agenda doc states the old time; change it to the new one.",
-    " Don't forget the agenda doc, it still says the old time.",
-    " Also make the agenda doc show the new time.",
-    " The agenda doc needs the new time too.",
-    " Then update the time in the agenda doc.",
-]
 
 
 def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
