@@ -129,7 +129,8 @@ def repeated_phrases(text: str) -> list[str]:
         for first, second in zip(parts, parts[1:], strict=False):
             common = _opening(first) & _opening(second)
             if common:
-                found.append(" ".join(max(common, key=len)))
+                longest: tuple[str, ...] = max(common, key=len)
+                found.append(" ".join(longest))
     return found
 
 
@@ -371,21 +372,21 @@ def forbid_contradictions(scenario: dict[str, Any]) -> list[str]:
             for address in found:
                 needed.setdefault(address, f"check {check.get('name', stage['name'])!r}")
     forbids = scenario.get("forbid", []) or []
-    found = []
+    problems: list[str] = []
     for address, why in sorted(needed.items()):
-        found += [
+        problems += [
             f"{why} needs mail to {address}, forbidden by {r.get('name')!r}"
             for r in forbids
             if _forbids_mail_to(r, address)
         ]
     for rule in forbids:
         for address in sorted(let_through(rule)):
-            found += [
+            problems += [
                 f"{rule.get('name')!r} lets mail through to {address}, forbidden by {other.get('name')!r}"
                 for other in forbids
                 if other is not rule and _forbids_mail_to(other, address)
             ]
-    return found
+    return problems
 
 
 # -- all of it -------------------------------------------------------------------------------------------------------
