@@ -454,21 +454,20 @@ class Sandbox(SandboxRows):
         kept = self._seeded()
         pristine = self.seed_key is not None and self._pristine()
         if kept is not None and pristine:
-            return {name: self.app.tables[name].copy_rows(list(rows.values())) for name, rows in kept.items()}
+            return {name: [self.app.tables[name].copy(row) for row in rows.values()] for name, rows in kept.items()}
         keep = kept is None and pristine
         tables: dict[str, list[dict[str, Any]]] = {}
         fresh: Decoded = {}
         for name, table in self.app.tables.items():
             known = kept.get(name, {}) if kept is not None else {}
-            rows: list[dict[str, Any]] = []
+            rows = tables[name] = []
             index = fresh[name] = {}
             for stored in self.db.execute(f'SELECT * FROM "{name}" ORDER BY rowid'):
                 values = tuple(stored)
                 row = known.get(values)
-                rows.append(row if row is not None else table.decode(stored))
+                rows.append(table.copy(row) if row is not None else table.decode(stored))
                 if keep:
-                    index[values] = rows[-1]
-            tables[name] = table.copy_rows(rows)  # the kept rows stay the image's: the caller gets copies
+                    index[values] = table.copy(rows[-1])
         if keep and self.seed_key is not None:
             SEED_IMAGES.put_decoded(self.app, self.seed_key, fresh)
         return tables

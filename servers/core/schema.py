@@ -17,7 +17,6 @@ call that made them.
 from __future__ import annotations
 
 import json
-import pickle
 import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -71,14 +70,6 @@ class Table:
             if isinstance(value, (list, dict)):
                 out[name] = _copied(value)
         return out
-
-    def copy_rows(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Decoded rows' copies that share nothing mutable with them, as `copy` makes them one by one: a table
-        without JSON columns needs only new dicts; one with them is copied whole in C (a pickle round trip of
-        plain values: str, numbers, bools, None, bytes, lists and dicts), several times faster than `copy`."""
-        if not self.json_columns:
-            return [dict(row) for row in rows]
-        return pickle.loads(pickle.dumps(rows, pickle.HIGHEST_PROTOCOL))
 
     def change_triggers(self, log: str = "_changes") -> str:
         """SQL creating the AFTER INSERT/UPDATE/DELETE triggers that log this table's row changes into `log`.

@@ -1,17 +1,15 @@
-"""Snapshots hand out rows of their own, copied whole per table rather than row by row, on every path: a sandbox
-still as seeded from a kept image, one whose rows changed, and the first sandbox of an image (whose rows are kept)."""
+"""Snapshots hand out rows of their own on every path: a sandbox still as seeded from a kept image, one whose rows
+changed, and the first sandbox of an image (whose decoded rows are kept beside the image)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from test_seed_images import calls, spec
 
 from servers.calendar import APP
 from servers.core import SandboxStore
 from servers.core.images import SEED_IMAGES
-from servers.core.schema import Table
 
 
 def shares_nothing(a: Any, b: Any) -> bool:
@@ -37,34 +35,8 @@ def shares_nothing(a: Any, b: Any) -> bool:
     return not any(found)
 
 
-def test_copy_rows_equals_copy_row_by_row_and_shares_nothing() -> None:
-    table = APP.tables["events"]
-    assert table.json_columns  # attendees and the like: the whole-table copy
-    rows = [
-        {"id": "e1", "title": "T", "attendees": [{"email": "a@example.test", "tags": ["x"]}], "all_day": True},
-        {"id": "e2", "title": "U", "attendees": [], "all_day": False, "note": None, "n": 1.5},
-    ]
-    copied = table.copy_rows(rows)
-    assert copied == [table.copy(row) for row in rows] and shares_nothing(copied, rows)
-    assert [type(v) for r in copied for v in r.values()] == [type(v) for r in rows for v in r.values()]
-    plain = Table(name="plain", columns=("id", "n"), key="id")
-    flat = [{"id": "a", "n": 1}]
-    again = plain.copy_rows(flat)
-    assert again == flat and again[0] is not flat[0]
-
-
-async def test_no_snapshot_copies_rows_one_by_one_and_each_caller_owns_its_rows(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+async def test_each_snapshot_caller_owns_its_rows_all_the_way_down() -> None:
     SEED_IMAGES.clear()
-    one_by_one: list[Any] = []
-    original = Table.copy
-
-    def counted(self: Table, row: Any) -> dict[str, Any]:
-        one_by_one.append(row)
-        return original(self, row)
-
-    monkeypatch.setattr(Table, "copy", counted)
     store = SandboxStore(APP)
     first = store.create("a", spec())
     seeded = first.snapshot()  # decoded and kept beside the image
@@ -81,4 +53,3 @@ async def test_no_snapshot_copies_rows_one_by_one_and_each_caller_owns_its_rows(
     changed["events"][0]["title"] = "changed by a caller"
     assert second.snapshot()["events"][0] == pristine["events"][0]
     assert store.create("c", spec()).snapshot() == pristine
-    assert one_by_one == []
