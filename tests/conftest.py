@@ -1,6 +1,9 @@
 """Shared fixtures; test modules import the shared constants and helpers from tests/helpers.py."""
 
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -9,6 +12,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "servers" / "core"))  # tiny.py, the small test app
 # The packages themselves, not tests/servers, also under a bare `pytest` (which does not put the cwd on the path).
 sys.path.append(str(Path(__file__).resolve().parent.parent))
+
+# Seeded image files go to a folder of this test session's own (each xdist worker has one), never to the user's
+# cache: a test of what is built, loaded or parked must not find images earlier runs or benchmarks left there.
+_IMAGES = tempfile.mkdtemp(prefix="clawgym-test-images-")
+os.environ["CLAWGYM_IMAGES"] = _IMAGES
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(_IMAGES, ignore_errors=True)
 
 
 @pytest.fixture
