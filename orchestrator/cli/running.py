@@ -155,9 +155,10 @@ def run_command(
 
     Exit code 0 when the task passed (every episode), 1 when it failed, 2 for usage, scenario or backend errors
     and for errored episodes (an app server died, the model's API failed, the agent's command never started: not
-    scored, counted apart; a run stopped by fail-fast or --fail-on-error) and for undecided ones (a stage resting on
-    judge checks no judge answered: not scored either); 130/143 when SIGINT/SIGTERM stopped the
-    run (results are still written, with status interrupted)."""
+    scored, counted apart; a run stopped by fail-fast or --fail-on-error); 130/143 when SIGINT/SIGTERM stopped the
+    run (results are still written, with status interrupted).
+
+    An undecided episode (a stage resting on judge checks no judge answered) is not scored either: exit code 2."""
     restore_stop_signals()
     load_dotenv()
     if backend == "local":  # the app servers' launcher imports while this process does (see backends.launch)
