@@ -5,39 +5,13 @@ with one worker and with the worker pool."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
-from helpers import ROOT, SCENARIOS, TRAVEL_PATH
+from helpers import SCENARIOS, TRAVEL_PATH
+from test_pool import orchestrator, steady  # the same command line and record comparison as the pool's tests
 
 TWO = [TRAVEL_PATH, SCENARIOS / "reschedule-conflict.yaml"]
-ENV = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "ANTHROPIC_"))}
-VOLATILE = {"duration_s", "sandbox", "written_at", "run", "wall_s", "digest", "folder", "p50_ms", "p99_ms", "max_ms"}
-
-
-def orchestrator(*args: str | Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "orchestrator.cli", *map(str, args)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=ENV,
-        stdin=subprocess.DEVNULL,
-    )
-
-
-def steady(data: Any) -> Any:
-    """A summary without what differs from run to run anyway: times, folders, seals."""
-    if isinstance(data, dict):
-        return {k: steady(v) for k, v in data.items() if k not in VOLATILE}
-    if isinstance(data, list):
-        return [steady(v) for v in data]
-    return data
 
 
 def files(folder: Path) -> set[str]:
