@@ -171,7 +171,7 @@ class Builder:
                 "attendees": [me.email],
             }
         )
-        busy = self._busy(world, days)
+        busy = self.busy_blocks(world, days)
         people = [me.calendar_person(), *(p.calendar_person() for p in world.people)]
         return {"people": people, "events": events, "busy": busy}
 
@@ -185,8 +185,34 @@ class Builder:
         manager: Person | None,
     ) -> None:
         """One working day's meetings: the recurring ones, then one-off meetings at free half hours."""
-        rng, me = self.rng, world.persona
-        # Recurring: a daily stand-up, a weekly 1:1 with the manager, a weekly team sync.
+        rng = self.rng
+        self._recurring_meetings(world, d, event, team, manager)
+        # One-off meetings at free half hours of the day.
+        for _ in range(self._count(self.size.meetings_per_day)):
+            for _attempt in range(6):
+                clock = f"{rng.randrange(10, 17):02d}:{rng.choice(['00', '30'])}"
+                start = world.at(d, clock)
+                minutes = rng.choice([30, 30, 45, 60])
+                if not any(
+                    bounds(e)[0] < start + timedelta(minutes=minutes) and start < bounds(e)[1] for e in events[-8:]
+                ):
+                    guests = rng.sample(world.people, min(len(world.people), rng.randint(1, 3)))
+                    topic = self.text.catch_phrase()
+                    event(
+                        topic[:1].upper() + topic[1:],
+                        start,
+                        minutes,
+                        guests,
+                        location=rng.choice(["Zoom", "Google Meet", f"Room {self.text.last_name()}"]),
+                        description=self.text.sentence(nb_words=10),
+                    )
+                    break
+
+    def _recurring_meetings(
+        self, world: World, d: date, event: Callable[..., None], team: list[Person], manager: Person | None
+    ) -> None:
+        """A working day's recurring meetings: a daily stand-up, a weekly 1:1 with the manager, a weekly team sync."""
+        me = world.persona
         event(
             f"{me.team} stand-up",
             world.at(d, "09:30"),
@@ -212,44 +238,18 @@ class Builder:
                 location="Zoom",
                 description="Weekly team sync (recurring).",
             )
-        # One-off meetings at free half hours of the day.
-        for _ in range(self._count(self.size.meetings_per_day)):
-            for _attempt in range(6):
-                clock = f"{rng.randrange(10, 17):02d}:{rng.choice(['00', '30'])}"
-                start = world.at(d, clock)
-                minutes = rng.choice([30, 30, 45, 60])
-                if not any(
-                    bounds(e)[0] < start + timedelta(minutes=minutes) and start < bounds(e)[1] for e in events[-8:]
-                ):
-                    guests = rng.sample(world.people, min(len(world.people), rng.randint(1, 3)))
-                    topic = self.text.catch_phrase()
-                    event(
-                        topic[:1].upper() + topic[1:],
-                        start,
-                        minutes,
-                        guests,
-                        location=rng.choice(["Zoom", "Google Meet", f"Room {self.text.last_name()}"]),
-                        description=self.text.sentence(nb_words=10),
-                    )
-                    break
 
-    def _busy(self, world: World, days: list[date]) -> list[dict[str, Any]]:
-        """Busy blocks in each person's working hours, day by day."""
-        rng = self.rng
-        busy = []
+    def busy_blocks(self, world: World, days: list[date]) -> list[dict[str, str]]:
+        """Colleagues' busy blocks inside their working hours (about `busy_per_day` a day each)."""
+        rng, busy = self.rng, []
         for p in world.people:
             for d in days:
                 for _ in range(self._count(self.size.busy_per_day)):
                     open_, close = p.work_window(d)
                     span = int((close - open_).total_seconds() // 1800) - 1
                     begin = open_ + timedelta(minutes=30 * rng.randrange(0, max(span, 1)))
-                    busy.append(
-                        {
-                            "email": p.email,
-                            "start": iso(begin),
-                            "end": iso(begin + timedelta(minutes=rng.choice([30, 60, 90]))),
-                        }
-                    )
+                    end = begin + timedelta(minutes=rng.choice([30, 60, 90]))
+                    busy.append({"email": p.email, "start": iso(begin), "end": iso(end)})
         return busy
 
     def _count(self, mean: float) -> int:

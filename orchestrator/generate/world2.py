@@ -191,31 +191,7 @@ class Builder2(Builder):
         days = self.working_days(world)
         manager = next((p for p in world.people if p.email == me.manager), None)
         for d in days:
-            event(
-                f"{me.team} stand-up",
-                world.at(d, "09:30"),
-                15,
-                team,
-                location="Zoom",
-                description="Daily stand-up (recurring).",
-            )
-            if d.weekday() == 1 and manager is not None:
-                event(
-                    f"1:1 {me.first_name} / {manager.first_name}",
-                    world.at(d, "11:00"),
-                    30,
-                    [manager],
-                    description="Weekly 1:1 (recurring).",
-                )
-            if d.weekday() == 3:
-                event(
-                    f"{me.team} weekly sync",
-                    world.at(d, "14:00"),
-                    60,
-                    team,
-                    location="Zoom",
-                    description="Weekly team sync (recurring).",
-                )
+            self._recurring_meetings(world, d, event, team, manager)
             for _ in range(self._count(self.size.meetings_per_day)):
                 for _attempt in range(6):
                     start = world.at(d, f"{rng.randrange(10, 17):02d}:{rng.choice(['00', '30'])}")
@@ -240,19 +216,6 @@ class Builder2(Builder):
         )
         people = [me.calendar_person(), *(p.calendar_person() for p in world.people)]
         return {"people": people, "events": events, "busy": self.busy_blocks(world, days)}
-
-    def busy_blocks(self, world: World, days: list[date]) -> list[dict[str, str]]:
-        """Colleagues' busy blocks inside their working hours (about `busy_per_day` a day each)."""
-        rng, busy = self.rng, []
-        for p in world.people:
-            for d in days:
-                for _ in range(self._count(self.size.busy_per_day)):
-                    open_, close = p.work_window(d)
-                    span = int((close - open_).total_seconds() // 1800) - 1
-                    begin = open_ + timedelta(minutes=30 * rng.randrange(0, max(span, 1)))
-                    end = begin + timedelta(minutes=rng.choice([30, 60, 90]))
-                    busy.append({"email": p.email, "start": iso(begin), "end": iso(end)})
-        return busy
 
     # -- mail ---------------------------------------------------------------------
 
