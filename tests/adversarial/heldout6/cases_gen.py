@@ -9,8 +9,7 @@ caveats, times in words, 12-hour times, misspelt days, German/French dates, ters
 
 from __future__ import annotations
 
-from held import bad, ok
-from round_steps import call, comment, event, mail, move, moved, reply, share
+from round_steps import bad, call, comment, event, mail, move, moved, ok, reply, share
 
 
 def wait(minutes: float | None = None) -> dict:

@@ -5,8 +5,7 @@ Written from each task's instruction and seed rows only (via brief.py), never fr
 
 from __future__ import annotations
 
-from held import bad, ok
-from round_steps import assign, call, comment, doc, mail, moved, reply, share, ticket
+from round_steps import assign, bad, call, comment, doc, mail, moved, ok, reply, share, ticket
 
 # -- incident-followup-v3-71946-00000 (clock Thu 7 May 2026 15:30 Johannesburg).
 #    1. atlas-service incident (6 May): started 12:12, cause found 12:39 (a config change cut the database connection

@@ -9,8 +9,7 @@ against its clock.
 
 from __future__ import annotations
 
-from held import bad, ok
-from round_steps import call, event, reply, ticket
+from round_steps import bad, call, event, ok, reply, ticket
 
 # -- ask-the-user (clock Mon 2 March 2026 09:00 Berlin). The user answers "Thursday next week at 14:00". Docs hold only
 #    "Product roadmap 2026" and "Hiring plan": there is no budget sheet from last quarter, so the invite can carry no
