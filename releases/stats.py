@@ -281,6 +281,13 @@ def missed(figures: dict[str, Any]) -> list[str]:
     return out
 
 
+def _show_figure(figures: dict[str, Any], key: str, targets: dict[str, Any], width: int) -> None:
+    """One figure on a line of its own, with its target when it has one."""
+    target = targets.get(key)
+    note = f"   (target {target[0]} {target[1]})" if target else ""
+    print(f"{key:<{width}}{figures[key]}{note}")
+
+
 def show(figures: dict[str, Any]) -> None:
     for key in (
         "tasks",
@@ -296,9 +303,7 @@ def show(figures: dict[str, Any]) -> None:
         "sizes",
         "difficulty",
     ):
-        target = TARGETS.get(key)
-        note = f"   (target {target[0]} {target[1]})" if target else ""
-        print(f"{key:<30}{figures[key]}{note}")
+        _show_figure(figures, key, TARGETS, 30)
     print(f"\n{'family':<24}{'tasks':>6}{'train':>7}{'test':>6}{'ood':>6}{'calls':>7}{'apps':>6}{'templates':>11}")
     for name, f in figures["families"].items():
         print(
@@ -322,9 +327,7 @@ def show_v3(figures: dict[str, Any]) -> None:
         "tools_used",
         "contradictions",
     ):
-        target = V3_TARGETS.get(key)
-        note = f"   (target {target[0]} {target[1]})" if target else ""
-        print(f"{key:<34}{figures[key]}{note}")
+        _show_figure(figures, key, V3_TARGETS, 34)
     print(f"\n{'split':<12}{'tasks':>7}{'strict dup':>12}{'living':>8}{'long':>7}")
     for name, f in figures["per_split"].items():
         print(f"{name:<12}{f['tasks']:>7}{f['strict_duplicates']:>12.2%}{f['living']:>8.0%}{f['long']:>7.0%}")
