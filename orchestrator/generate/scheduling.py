@@ -88,3 +88,25 @@ def pick_guests(world: World, rng: random.Random, count: int, spread: int) -> li
         return None
     chosen += rng.sample(pool, rest)
     return sorted(chosen, key=lambda p: p.email)
+
+
+def moved_in_place(event_id: str, guests: int, everyone: list[str]) -> list[dict[str, Any]]:
+    """The checks of a meeting moved where it is: the same event keeps exactly its guests (no one added), and no new
+    event stands in for it."""
+    return [
+        {
+            "name": "its guests are unchanged",
+            "app": "calendar",
+            "table": "events",
+            "where": {"id": event_id, "attendees": {"length": guests}},
+            "expect": {"count": 1, "all": {"attendees": {"not": {"has": {"email": {"not_one_of": everyone}}}}}},
+        },
+        {
+            "name": "no new event stands in for it",
+            "app": "calendar",
+            "table": "events",
+            "added": True,
+            "where": {"status": {"not_equals": "cancelled"}},
+            "expect": {"count": 0},
+        },
+    ]
