@@ -422,8 +422,10 @@ def _word_range_starts(
         if not mention.text[:1].isalpha():
             continue
         m = WORD_RANGE_START.search(text, max(0, mention.start - 20), mention.start)
-        group = "a" if m is not None and m["a"] else "b"
-        if m is None or not _free(*m.span(group), spans, taken):
+        if m is None:
+            continue
+        group = "a" if m["a"] else "b"
+        if not _free(*m.span(group), spans, taken):
             continue
         hour = NUMBER_WORDS[m[group].lower()] % 12
         readings = [time(hour, 0), time(hour + 12, 0)]
