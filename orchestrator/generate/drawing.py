@@ -28,8 +28,9 @@ def split_of(family: Family, params: dict[str, Any]) -> tuple[str, bool]:
 
 
 def in_split(wanted: str | None, split: str, core: bool) -> bool:
-    """Whether a task of `split` (core or not) belongs to the wanted split (None: any)."""
-    return wanted is None or wanted == split or (wanted == "core" and core)
+    """Whether a task of `split` (core or not) belongs to the wanted split (None: any; `core`: the core part of test,
+    never a test-ood task, whatever its core flag)."""
+    return wanted is None or wanted == split or (wanted == "core" and core and split != "test-ood")
 
 
 def draw(

@@ -122,9 +122,12 @@ class Options:
 
     def never_in_split(self) -> list[str]:
         """The families that draw no task of `split` at all (edition 2: test-ood is the held-out families' split, and
-        theirs alone; edition 3: every family draws test-ood tasks too; core takes both)."""
-        if self.edition < 2 or self.split not in ("train", "test", "test-ood"):
+        theirs alone; edition 3: every family draws test-ood tasks too; core, the core part of test, never holds
+        test-ood, so the held-out families, all test-ood, never draw it)."""
+        if self.edition < 2 or self.split not in ("train", "test", "test-ood", "core"):
             return []
+        if self.split == "core":
+            return [f for f in self.families if f in OOD]
         if self.edition >= 3 and self.split == "test-ood":  # edition 3: every family's test-ood organizations
             return []
         return [f for f in self.families if (f in OOD) != (self.split == "test-ood")]

@@ -11,6 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from orchestrator.cli import app
+from orchestrator.generate.drawing import draw, in_split
+from orchestrator.generate.family import families
 from orchestrator.generate.options import Options, attempts
 from orchestrator.generate.pipeline import family_names
 
@@ -52,7 +54,24 @@ def test_a_family_that_never_draws_the_split_is_refused_at_once(tmp_path: Path) 
 def test_all_with_a_split_leaves_out_the_families_that_never_draw_it() -> None:
     options = Options(family_names("all", 2), 2, split="test", edition=2)
     assert options.never_in_split() == ["inbox-rules", "lost-send"]
-    assert Options(family_names("all", 2), 2, split="core", edition=2).never_in_split() == []
+    for edition in (2, 3):  # the held-out families are all test-ood: never core
+        core = Options(family_names("all", edition), 2, split="core", edition=edition)
+        assert core.never_in_split() == ["inbox-rules", "lost-send"]
+
+
+def test_core_never_takes_a_test_ood_task_whatever_its_core_flag() -> None:
+    # Task 90 of inbox-rules (seed 1) is test-ood on an organization whose hash marks it core: --split core took it.
+    for edition in (2, 3):
+        task = draw(families()["inbox-rules"](), 1, "small", 90, {}, edition=edition)
+        assert task is not None and task.split == "test-ood" and task.core
+        assert not in_split("core", task.split, task.core)
+        assert in_split("test-ood", task.split, task.core) and in_split(None, task.split, task.core)
+    assert in_split("core", "test", True) and not in_split("core", "test", False)
+
+
+def test_generate_split_core_refuses_a_held_out_family(tmp_path: Path) -> None:
+    code, output = generate("lost-send", "--split", "core", "--count", "1", "--out", str(tmp_path))
+    assert code == 2 and "--split core: family lost-send never draws a core task" in " ".join(output.split())
 
 
 def test_the_budget_without_a_split_is_unchanged_and_a_split_draws_fifty_times_it() -> None:
