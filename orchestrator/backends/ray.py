@@ -2,8 +2,9 @@
 
 Unlike the other backends, the app servers do not run beside the orchestrator: every Ray worker
 process hosts them (the in-process backend) and runs whole episodes there, and
-`orchestrator.run.ray` ships episodes to the workers and brings their records back
-(`orchestrator.env.ray.RayEnv` hosts environments there). This module only owns the connection to the cluster:
+`orchestrator.cluster.episodes` ships episodes to the workers and brings their records back
+(`orchestrator.cluster.envs.RayEnv` hosts environments there). This module only owns the connection to the cluster
+(`orchestrator.cluster` re-exports it with the rest of ClawGym on Ray):
 
 - `address` (`--address ADDR`): join a running cluster (`ray start --head` on one machine,
   `ray start --address=HEAD:PORT` on the others; every node needs `clawgym[ray]` installed);
@@ -99,7 +100,7 @@ def _loopback(ray: Any, wanted: bool) -> Iterator[None]:
 
 
 class RayBackend(Backend):
-    """A Ray cluster that runs whole episodes (see `orchestrator.run.ray`); it hands out no endpoints here.
+    """A Ray cluster that runs whole episodes (see `orchestrator.cluster.episodes`); it hands out no endpoints here.
 
     `cpus_per_episode` is what each episode asks Ray for (default 1, or `CLAWGYM_RAY_CPUS_PER_EPISODE`):
     Ray runs as many episodes at once on a node as its CPUs allow; below 1 packs more I/O-bound
@@ -109,7 +110,7 @@ class RayBackend(Backend):
     name = "ray"
     runs_episodes = True
     """Episodes run on the cluster's workers, not beside this process: `run_many` runs them with the episode function
-    its caller gives (`orchestrator.run.ray.run_episode_on_ray`), and starts no apps here."""
+    its caller gives (`orchestrator.cluster.run_episode_on_ray`), and starts no apps here."""
 
     def __init__(
         self,
@@ -131,7 +132,7 @@ class RayBackend(Backend):
         self.connected = False
         self.owns_connection = False
         self.cache: dict[Any, Any] = {}
-        """Object refs of what many episodes share (a scenario is put in the object store once), for `orchestrator.run.ray`."""
+        """Object refs of what many episodes share (a scenario is put in the object store once), for `orchestrator.cluster`."""
 
     def connect(self) -> None:
         """Join the cluster at `address`, or start a local one on 127.0.0.1. Idempotent."""
@@ -178,7 +179,7 @@ class RayBackend(Backend):
         """No endpoints here: the apps run on the workers, inside each episode's task."""
         raise BackendError(
             "the ray backend runs whole episodes on its workers and has no app endpoints here: use it with "
-            "`orchestrator run --backend ray`, or orchestrator.env.ray.RayEnv for the environment API"
+            "`orchestrator run --backend ray`, or orchestrator.cluster.RayEnv for the environment API"
         )
 
     def cluster_cpus(self) -> float:

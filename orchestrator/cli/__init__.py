@@ -15,7 +15,7 @@ the package that does the work:
 At module level these import only typer and rich, so `orchestrator --help` loads no MCP SDK, Ray, vendor SDK,
 Docker client, Faker or web server: each command imports what it needs when it runs.
 
-May import: `scenario`, `show`, `generate`, `prove`, `backends`, `run`, `episode`, `record`, `export`, `view`, `env`, `world`, `verify`, `agents`, `integrations`.
+May import: `scenario`, `show`, `generate`, `prove`, `backends`, `run`, `episode`, `record`, `export`, `view`, `env`, `world`, `verify`, `agents`, `integrations`, `cluster`.
 """
 
 from __future__ import annotations

@@ -353,7 +353,7 @@ def episode_runner(backend: Backend) -> Any:
     if getattr(backend, "runs_episodes", False):
         if callable(own := getattr(backend, "run_episode", None)):
             return own
-        from orchestrator.run.ray import run_episode_on_ray
+        from orchestrator.cluster.episodes import run_episode_on_ray
 
         return run_episode_on_ray
     return None

@@ -46,12 +46,12 @@ Interface (names are stable; docs/rewards.md is the reward contract):
   spread over worker processes (one per core by default): `reset(scenarios, seeds)`, `step(actions)` (None: that
   env does not step), `finish(messages)`, `states()`, `results()`, `snapshots()`, `traces()`, `close()`, one entry
   per env in env order; an env's `EnvError` names the env, a dead worker is an `EnvError` that closes it.
-- `orchestrator.env.ray.RayEnv(cluster, **options)`: the same methods, each one call to a Ray actor hosting a
-  `ClawGymEnv` on a worker of the cluster (`orchestrator.backends.ray.RayBackend`).
+- `orchestrator.cluster.RayEnv(cluster, **options)`: the same methods, each one call to a Ray actor hosting a
+  `ClawGymEnv` on a worker of the cluster (`orchestrator.cluster.RayBackend`).
 
 Episodes run through `orchestrator.episode.Episode` and its gateway, the path every agent takes (trace, tool-call
 limit, faults, the living world), and end in `Episode.finish`, as `orchestrator run` ends them. Nothing imports
-this package but its adapters (`openenv.py`, `verifiers_env.py`, `ray.py`) and the CLI.
+this package but its adapters (`openenv.py`, `verifiers_env.py`), `orchestrator.cluster` (on Ray) and the CLI.
 
 May import: `episode`, `backends`, `scenario`, `verify`, `world`, `guard`, `run.fresh` (fresh draws), `integrations.releases` (released tasks by id) and `agents.models` (noise profiles; the
 local servers' token, Host and Origin checks; tool formats and the model loop's prompt preamble).

@@ -10,8 +10,8 @@
 - `pool`: in-process episodes on forked worker processes, one per core by default (`--workers`).
 - `recipe`: how another process makes a run's agent again (a pool's workers, Ray's).
 - `fresh`: tasks drawn at run time from a split of the generator under a secret seed (`--fresh test`).
-- `ray`: episodes as Ray tasks on workers that host the apps in process (`--backend ray`); `runner` does not
-  import it: the caller gives `run_many` its `run_episode_on_ray` (`run_one=`).
+Episodes as Ray tasks (`--backend ray`) are `orchestrator.cluster`'s, which builds on this package: the caller gives
+`run_many` its `run_episode_on_ray` (`run_one=`).
 
 May import: `scenario`, `verify`, `backends`, `episode`, `agents`, `world`, `record` and (`fresh`) `generate`.
 """

@@ -1,6 +1,6 @@
 """How another process makes a run's agent again: an `AgentRecipe` (plain data) from the agent the run made.
 
-The episodes that run elsewhere (a worker of `orchestrator.run.pool`, a Ray worker of `orchestrator.run.ray`) get
+The episodes that run elsewhere (a worker of `orchestrator.run.pool`, a Ray worker of `orchestrator.cluster.episodes`) get
 a recipe, not the agent: `oracle`, `noop` and model agents (`openai:`, `anthropic:`: their model, options and API
 key, and their share of the endpoint's concurrency limit) are rebuilt there. A `cmd:` agent has no recipe: its
 command runs under this machine's isolation, from this process.

@@ -83,7 +83,7 @@ trace.jsonl, see `orchestrator.record`); `minimal`, no file per episode (trainin
 run's summaries are still written)."""
 
 EpisodeRunner = Callable[..., Awaitable[Result]]
-"""What runs one episode and writes its folder: `run_episode`'s signature (`orchestrator.run.ray.run_episode_on_ray`)."""
+"""What runs one episode and writes its folder: `run_episode`'s signature (`orchestrator.cluster.run_episode_on_ray`)."""
 
 
 @dataclass
@@ -341,14 +341,14 @@ async def run_many(
     `options.resume` an episode already recorded complete in its folder is kept, not run (`recorded`).
 
     `run_one` runs each episode: `run_episode` by default; a backend that runs whole episodes on its own workers
-    (`backend.runs_episodes`: ray) needs the caller to give its function (`orchestrator.run.ray.run_episode_on_ray`),
+    (`backend.runs_episodes`: ray) needs the caller to give its function (`orchestrator.cluster.run_episode_on_ray`),
     which this module does not import (it is the one that imports this module).
     Without an `interrupt` of the caller's, SIGINT and SIGTERM are handled here (see `watch_signals`);
     `notify` receives the messages to show; `slots`, episode slots shared with a suite's other scenarios, if any."""
     if run_one is None and getattr(backend, "runs_episodes", False):
         raise BackendError(
             f"the {backend.name} backend runs whole episodes on its workers: run them with its episode "
-            "function (run_many(..., run_one=orchestrator.run.ray.run_episode_on_ray))"
+            "function (run_many(..., run_one=orchestrator.cluster.run_episode_on_ray))"
         )
     own = interrupt is None
     interrupt = interrupt or Interrupt()

@@ -185,7 +185,7 @@ async def run_suite(
     (`SCENARIO_WINDOW`, the next one starting as soon as one ends) as `SuiteSlots` shares them: the scenario whose
     episodes take longest first, at most half the slots each while others wait. Writes OUT/results.json.
     `judge` answers the `judge` checks of every episode (None: they are unjudged); `run_one` runs each episode
-    (see `run_many`: `orchestrator.run.ray.run_episode_on_ray` for the ray backend).
+    (see `run_many`: `orchestrator.cluster.run_episode_on_ray` for the ray backend).
 
     `on_event(kind, run, episode_index, text)`: kind is "stage" (an episode's stage changed), "start"
     or "done" (a scenario)."""

@@ -17,9 +17,8 @@ ACTIONS = [
 
 
 async def test_envs_spread_over_the_nodes_and_match_the_in_process_env(ray_cluster) -> None:
-    from orchestrator.backends.ray import RayBackend
+    from orchestrator.cluster import RayBackend, RayEnv
     from orchestrator.env import ClawGymEnv, EnvError
-    from orchestrator.env.ray import RayEnv
 
     async with ClawGymEnv(step_rewards=True) as local:
         expected = [await local.reset(SCENARIO, seed=3)]

@@ -14,9 +14,8 @@ pytestmark = pytest.mark.ray
 
 async def test_a_judge_check_is_judged_on_a_ray_worker(ray_cluster, tmp_path: Path) -> None:
     from orchestrator.agents.base import OracleAgent
-    from orchestrator.backends.ray import RayBackend
+    from orchestrator.cluster import RayBackend, run_episode_on_ray
     from orchestrator.record import verify_digest
-    from orchestrator.run.ray import run_episode_on_ray
     from orchestrator.run.runner import RunOptions, run_many
     from orchestrator.scenario import load
     from orchestrator.verify.judge import Judge, JudgeConfig

@@ -19,7 +19,7 @@ command would run on another machine, outside this machine's isolation, so they 
 
 `run_many` does not import this module (this module imports the runner): callers that run episodes on the
 ray backend give it `run_episode_on_ray` (`run_many(..., run_one=run_episode_on_ray)`). The environment API on Ray
-is `orchestrator.env.ray.RayEnv`.
+is `orchestrator.cluster.envs.RayEnv`.
 
 May import `orchestrator.run.runner`, `orchestrator.run.recipe`, `orchestrator.record`, `orchestrator.backends`,
 `orchestrator.agents`, `orchestrator.scenario` and `orchestrator.verify`.
