@@ -78,6 +78,7 @@ def test_the_lines_are_read() -> None:
     }  # not "never backends, episodes or agents"
     assert "servers.core.clock" in stated("servers.core.sandbox")  # a bare name beside the module
     assert "orchestrator.env" in stated("orchestrator.env.sync")  # "the env's own modules"
+    assert "orchestrator.run.runner" in stated("orchestrator.cluster.episodes")  # Ray's episodes build on the runner
 
 
 @pytest.mark.parametrize("module", MODULES)
@@ -85,3 +86,20 @@ def test_each_module_imports_only_what_its_docstring_states(module: str) -> None
     allowed = stated(module) or set()
     wrong = sorted(t for t in graph()[module] if t not in TOP and not covered(t, allowed))
     assert wrong == [], f"{modules()[module]} imports {wrong}; its docstring says: May import {sorted(allowed)}"
+
+
+RAY_HOMES = {"orchestrator.cluster", "orchestrator.backends.ray"}
+"""Where `ray` may be imported: the package of ClawGym on Ray, and the ray backend (the connection it re-exports)."""
+
+
+def test_ray_is_imported_only_in_the_cluster_package() -> None:
+    importers = set()
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "ray" for a in node.names):
+                importers.add(name)
+            elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == "ray":
+                importers.add(name)
+    assert importers, "no module imports ray: this test reads imports wrongly"
+    outside = sorted(m for m in importers if not any(m == h or m.startswith(h + ".") for h in RAY_HOMES))
+    assert outside == [], f"{outside} import ray outside {sorted(RAY_HOMES)}: Ray code goes in orchestrator/cluster/"
