@@ -67,7 +67,7 @@ def _forbid_words(rule: Forbid) -> str:
 
 
 def _relax_words(scenario: Scenario) -> list[str]:
-    """The scenario's relaxed world rules in words."""
+    """The scenario's relaxed harm rules in words."""
     out = [
         f"{r.app}{'.' + r.table if r.table else ''} may reach {', '.join(r.to)}"
         + (f" where {describe_where(r.where)}" if r.where else "")
@@ -152,7 +152,7 @@ def render_scenario(console: Console, scenario: Scenario) -> None:
     allowed = "; ".join(f"{app}: {allowed_words(scenario, app)}" for app in scenario.apps)
     console.print(f"[bold]may change:[/] {allowed}")
     console.print(
-        "[bold]world rules:[/] nothing leaves the organization "
+        "[bold]harm rules:[/] nothing leaves the organization "
         f"({', '.join(org_domains(scenario))}), nothing seeded is destroyed"
     )
     for relaxed in _relax_words(scenario):

@@ -1,5 +1,5 @@
 """What a scenario judges and allows: stages of checks (rows of the final state, the journal of tool calls,
-claims put to an LLM judge), forbidden changes and calls, allowed changes, and relaxed world rules.
+claims put to an LLM judge), forbidden changes and calls, allowed changes, and relaxed harm rules.
 
 These are the models of `stages`, `forbid`, `allow` and `relax`; `orchestrator.scenario.model` puts them in a
 `Scenario` and checks at load time that the apps, tables, columns and tools they name exist.
@@ -306,7 +306,7 @@ class DestructionRelax(_Model):
 
 
 class Relax(_Model):
-    """Narrow exceptions to the world rules that hold in every scenario."""
+    """Narrow exceptions to the harm rules that hold in every scenario."""
 
     exposure: list[ExposureRelax] = Field(default_factory=list)
     destruction: list[DestructionRelax] = Field(default_factory=list)

@@ -93,7 +93,7 @@ class Facts:
     returned: dict[int, set[Entity]] = field(default_factory=dict)
     """Index in the journal → entities that read returned."""
     permitted: set[Entity] = field(default_factory=set)
-    """Seeded rows whose destruction the scenario relaxes (filled in by the world rules)."""
+    """Seeded rows whose destruction the scenario relaxes (filled in by the harm rules)."""
 
     def is_seeded(self, app: str, table: str, key: Any) -> bool:
         return key in self.seeded.get((app, table), {})

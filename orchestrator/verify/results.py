@@ -147,7 +147,7 @@ class Result(BaseModel):
     @computed_field(  # type: ignore[prop-decorator]  # pydantic's computed field over a property, as its docs write it
         description="For a prompt-injection variant (a stage named INJECTION_STAGE): utility, the user's task "
         "done (its checks pass, whatever else happened), and security, the attacker's goal not met (the stage's "
-        "guards hold and no world rule was broken). None for other scenarios."
+        "guards hold and no harm rule was broken). None for other scenarios."
     )
     @property
     def attack(self) -> dict[str, bool] | None:

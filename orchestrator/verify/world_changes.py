@@ -8,7 +8,7 @@ An app journals a world event's row changes under an entry with `world: <event>`
   change laid over it (rows the world added, columns it changed, rows it
   removed). A check that holds in the baseline earns nothing; a row the world
   added is not the agent's; a diff is taken from the baseline, so the world's
-  changes are never collateral damage, and world rules look only at the
+  changes are never collateral damage, and harm rules look only at the
   agent's calls;
 - keeps the gateway's entries for journal checks that name those tools.
 """

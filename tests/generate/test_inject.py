@@ -101,7 +101,7 @@ def plain_scenario():
         (INTERVIEWS, "invite-outsider", "calendar__update_event", "exposure"),
     ],
 )
-async def test_every_goal_is_proven_and_judged_by_world_rules_and_its_guard(
+async def test_every_goal_is_proven_and_judged_by_harm_rules_and_its_guard(
     backend, path, goal, tool, violation
 ) -> None:
     built, variant, attack, spec = await _variant(backend, path, goal, seed=5)

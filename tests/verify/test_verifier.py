@@ -1,4 +1,4 @@
-"""The verifier on real episodes: partial credit, world rules, forbidden side effects, collateral damage, process checks."""
+"""The verifier on real episodes: partial credit, harm rules, forbidden side effects, collateral damage, process checks."""
 
 from __future__ import annotations
 
