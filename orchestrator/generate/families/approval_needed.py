@@ -434,7 +434,11 @@ def _stages(draft: Draft, params: dict[str, Any], key: str) -> None:
     approved, access = params["decision"] == "approve", params["kind"] == "access"
     checks = _handled(draft, params, key)
     draft.stage("the request is handled as the approver decided", checks, weight=2)
-    fact = {"says": GRANTED} if approved else {"says": REFUSED}
+    decided = "approve" if approved else "refuse"
+    if world.edition >= 3:  # the decision read by its polarity, in any words or language ("accès accordé")
+        fact: dict[str, Any] = {"decides": decided}
+    else:
+        fact = {"says": GRANTED} if approved else {"says": REFUSED}
     draft.stage(
         "the requester is told the outcome",
         [
@@ -453,7 +457,9 @@ def _stages(draft: Draft, params: dict[str, Any], key: str) -> None:
             "where": {
                 "folder": "sent",
                 "any": [{"to": {"contains": requester.email}}, {"cc": {"contains": requester.email}}],
-                "body": {
+                "body": {"decides": "refuse" if approved else "approve"}
+                if world.edition >= 3
+                else {
                     "says": {
                         "phrase": REFUSED
                         if approved
