@@ -499,16 +499,20 @@ def _finish(draft: Draft, params: dict[str, Any], key: str, requester: Any) -> l
     """The ticket closed and the requester told; the oracle's transition and reply."""
     kind = params["kind"]
     said = _fact(draft.world, params)
-    fact = {
-        "room": {"says": params.get("room")},
-        "budget": {"mentions_amount": {"value": params.get("amount"), "currency": "EUR"}},
-        "day": {"mentions_time": params.get("start")},
-    }[kind]
+    facts = [
+        {
+            "room": {"says": params.get("room")},
+            "budget": {"mentions_amount": {"value": params.get("amount"), "currency": "EUR"}},
+            "day": {"mentions_time": params.get("start")},
+        }[kind]
+    ]
+    if draft.world.edition >= 3:
+        facts, said = _told3(params, said)
     draft.stage(
         "the ticket is closed and the requester told",
         [
             {"name": f"{key} is done", "app": "tickets", "table": "tickets", "where": {"key": key, "status": "done"}},
-            {"name": f"{requester.name} is told {said}", "told": {"who": [requester.email], "facts": [fact]}},
+            {"name": f"{requester.name} is told {said}", "told": {"who": [requester.email], "facts": facts}},
         ],
     )
     if kind == "day":
@@ -534,3 +538,15 @@ def _finish(draft: Draft, params: dict[str, Any], key: str, requester: Any) -> l
             },
         },
     ]
+
+
+def _told3(params: dict[str, Any], said: str) -> tuple[list[dict[str, Any]], str]:
+    """Edition 3: every fact the requester is told is checked: the workshop's time beside its room (a mail that
+    gives the right room and a wrong time fails), and the review's day with its time (the expert's day is the fact
+    asked for: "booked for 10:00" does not tell it). The budget's fact is its amount, as before."""
+    start = datetime.fromisoformat(params["start"]) if params.get("start") else None
+    if params["kind"] == "day" and start is not None:
+        return [{"mentions_time": {"at": params["start"], "day": True}}], f"{human_day(start)}, {start:%H:%M}"
+    if params["kind"] == "room" and start is not None:
+        return [{"says": params["room"]}, {"mentions_time": params["start"]}], f"{said} at {start:%H:%M}"
+    return [{"mentions_amount": {"value": params["amount"], "currency": "EUR"}}], said
