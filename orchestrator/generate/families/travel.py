@@ -394,6 +394,8 @@ def _itinerary(draft: Draft, trip: Trip, allow: dict[str, Any]) -> list[dict[str
             for p in others
         ],
     )
+    if trip.world.edition >= 3:
+        draft.stages[-1]["checks"].insert(2, _places_kept_apart(trip))
     allow["docs"] = {"documents": {"added": True}}
     oracle: list[dict[str, Any]] = [
         {
@@ -463,6 +465,12 @@ def _reply(draft: Draft, trip: Trip) -> dict[str, Any]:
     if steps >= 3:
         facts: list[dict[str, Any]] = [{"links": doc_url}]
         body = f"Hi {organizer.first_name}, the itinerary is here and you can all edit it: ${{doc.url}}. My travel days are blocked."
+    elif trip.world.edition >= 3:  # each day in its role: a reply that swaps them, or gives the offsite's, fails
+        facts = [
+            {"mentions_date": {"date": out.isoformat(), "role": "travel-out"}},
+            {"mentions_date": {"date": back.isoformat(), "role": "travel-back"}},
+        ]
+        body = f"Hi {organizer.first_name}, I fly in on {human_day(out)} and back on {human_day(back)}; both days are blocked."
     else:
         facts = [{"mentions_date": out.isoformat()}, {"mentions_date": back.isoformat()}]
         body = f"Hi {organizer.first_name}, I fly in on {human_day(out)} and back on {human_day(back)}; both days are blocked."
@@ -472,6 +480,41 @@ def _reply(draft: Draft, trip: Trip) -> dict[str, Any]:
     ]
     draft.stage("replied to the organizer", checks)
     return {"tool": "mail__reply", "args": {"message_id": "${invite.id}", "body": body}}
+
+
+STAY = (
+    "check in at",
+    "checking in at",
+    "stay at",
+    "staying at",
+    "stays at",
+    "stay in",
+    "staying in",
+    "sleep at",
+    "accommodation at",
+    "accommodation is",
+    "booked into",
+    "nights at",
+    "overnight at",
+    "hotel is",
+)
+"""Words that give a place as where the team stays (a cue with its verb or preposition: a bare label such as
+"Hotel" reads across punctuation, so "Smith Forum (venue) Hotel Jones" would be misread)."""
+HELD = ("offsite at", "offsite is at", "offsite venue is", "venue is", "held at", "takes place at", "sessions at")
+"""Words that give a place as where the offsite is held."""
+
+
+def _places_kept_apart(trip: Trip) -> dict[str, Any]:
+    """Edition 3: the itinerary does not give the venue as where the team stays, nor the hotel as where the offsite
+    is held (a doc naming both, swapped, is a wrong itinerary)."""
+    swapped = [f"{cue} {trip.venue}" for cue in STAY] + [f"{cue} {trip.hotel}" for cue in HELD]
+    return {
+        "name": f"it does not swap the hotel ({trip.hotel}) and the venue ({trip.venue})",
+        "app": "docs",
+        "table": "documents",
+        "added": True,
+        "expect": {"count": 1, "all": {"content": {"not": {"says": {"phrase": swapped, "claimed": False}}}}},
+    }
 
 
 def street_line(params: dict[str, Any]) -> str:
