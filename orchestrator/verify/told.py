@@ -55,6 +55,15 @@ def _claimed(fact: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _timed(fact: object) -> bool:
+    """Whether a fact reads a time anywhere in it (its own operator, or one under `not`, `any` or `all`)."""
+    if isinstance(fact, Mapping):
+        return any(k == "mentions_time" or _timed(v) for k, v in fact.items())
+    if isinstance(fact, list):
+        return any(_timed(v) for v in fact)
+    return False
+
+
 def _unclaimed(fact: Mapping[str, Any]) -> dict[str, Any]:
     """The same fact read in words someone else wrote (a forwarded message): no claim required."""
     out: dict[str, Any] = {}
@@ -169,20 +178,24 @@ def check_told(check: ToldCheck, check_id: str, stage: str, ctx: Context, key: s
         zone = people_zones.get(person.strip().lower())
         name = people.get(person.strip().lower(), ("", ""))[0]
 
-        def said(m: Mapping[str, Any], zone: str | None = zone, name: str = name, person: str = person) -> str:
+        def said(
+            m: Mapping[str, Any], timed: bool = True, zone: str | None = zone, name: str = name, person: str = person
+        ) -> str:
+            """What `m` tells this person: for a fact about a time, the times addressed to them; for any other
+            fact (a count, a clause, a link) the whole message, since a summary is not addressed by name."""
             others = {people[r][0]: people[r][1] for r in recipients(m, True) if r in people and r != person.lower()}
-            return _text(m, zone, name if others else "", others)
+            return _text(m, zone, name if others and timed else "", others)
 
         for fact in spec.facts:
             alternatives = fact[ANY] if set(fact) == {ANY} else [fact]
             if any(
-                any(holds(said(m), _claimed(f), app_ctx) for m in got)
+                any(holds(said(m, _timed(f)), _claimed(f), app_ctx) for m in got)
                 or any(holds(t, _unclaimed(f), app_ctx) for t in forwarded)
                 for f in alternatives
             ):
                 continue
             claimed = _claimed(alternatives[0])
-            misses = failures({"text": said(got[-1])}, {"text": claimed}, app_ctx)
+            misses = failures({"text": said(got[-1], _timed(claimed))}, {"text": claimed}, app_ctx)
             if closest is None:
                 closest = {key: got[-1].get(key), "subject": got[-1].get("subject"), "mismatches": misses}
             problems.append(
