@@ -268,6 +268,8 @@ def asserted(text: str, kind: str = "any") -> str:
             clause = text[start:end]
             if UNDERCUT.search(clause):
                 taken = _undercut_kinds(clause)
+                if taken is None and len(parts) > 1 and _own_undercut(clause):
+                    taken = set()  # "part 2 back-ordered, supplier says 5 Aug but can't guarantee it": its clause
                 if taken is None or taken & reading:
                     out = _blank(out, a, b)
                     break
@@ -339,6 +341,18 @@ def _offered_items(text: str) -> list[tuple[int, int]]:
             out += [r for r in items if r not in taken]
         i = max(j, i + 1)
     return out
+
+
+NAMED_SUBJECT = re.compile(r"\b(?!(?:The|It|This|That|All|Everything|Nothing|I|We|You)\b)[A-Z][\w+&-]*")
+
+
+def _own_undercut(clause: str) -> bool:
+    """An undercut clause that is about something of its own: it holds its own value ("supplier says 2026-08-05
+    but can't guarantee it"), or names what is pending ("VPN + Jira pending"); it takes back only itself, not the
+    other clauses of its sentence."""
+    m = UNDERCUT.search(clause)
+    before = clause[: m.start()] if m else clause
+    return _has_value(before) or bool(NAMED_SUBJECT.search(before))
 
 
 def _has_value(clause: str) -> bool:

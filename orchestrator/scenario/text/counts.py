@@ -7,7 +7,10 @@ money ("€14") or a percentage.
 
 from __future__ import annotations
 
+import os
 import re
+
+from rapidfuzz.distance import OSA
 
 from orchestrator.scenario.text.clean import inside, url_spans
 from orchestrator.scenario.text.parse import MONTH, read
@@ -49,8 +52,13 @@ NOT_AFTER = re.compile(
 WORD_TIME_AFTER = re.compile(r"\s*(?:[ap]\.?m\b|o'clock)", re.I)
 # a month before a number makes it a day ("March 5", "Jan. 5"), not a month that ends a sentence ("January. 5 people")
 NOT_BEFORE = re.compile(
-    r"(?:(?<![\w.])" + MONTH + r"(?:(?<=\b\w{3})\.)?|\bat|\bv|\bversion|\bno\.|\bnumber|#|[€$£¥])\s*$", re.I
+    r"(?:(?<![\w.])" + MONTH + r"(?:(?<=\b\w{3})\.)?|\bat|\bv|\bversion|\bno\.|\bnumber|#|[€$£¥]|"
+    r"\b(?:part|phase|step|stage|round|level|tier|floor|room|gate|car|coach|platform|track|wave|batch|dock|bay|row|"
+    r"seat|berth|unit|building|terminal|option|slot|item|line|page|section|clause|chapter|table)s?)\s*$",
+    re.I,
 )
+"""A number after a month is a day; after a name of a thing's place in a series ("part 2", "dock 4", "car 7",
+"Room 4"), an identifier."""
 
 
 def find_counts(text: str) -> list[tuple[int, int, int]]:
@@ -159,6 +167,24 @@ PEOPLE = frozenset(
 PERSONS = re.compile(r"^(?:\w+\s)*\w+(?:or|er|ist|ian|ee|ant|ent|yer)s$", re.I)
 """A noun of people by its ending ("auditors", "interviewers", "technicians", "panelists", "lawyers"): counted in
 the words of people too ("a team of 4", "two people from their side")."""
+NOT_PERSONS = frozenset({"offers", "orders", "others", "numbers", "letters", "papers", "hours", "centers", "filters"})
+
+
+def _same_noun(word: str, forms: set[str]) -> bool:
+    """`word` is one of `forms`, or one of them with a slip ("attendess": two letters swapped or one wrong), or another form of the same stem
+    ("registered" for registrants: the first six letters or more shared, and the noun of seven letters or more)."""
+    if word in forms:
+        return True
+    for form in forms:
+        if len(form) >= 6 and len(word) == len(form) and OSA.distance(word, form) == 1 and word[0] == form[0]:
+            return True
+        if len(form) >= 7 and len(word) >= 6 and " " not in form:
+            shared = len(os.path.commonprefix([word, form]))
+            if shared >= 6 and shared >= min(len(word), len(form)) - 4:
+                return True
+    return False
+
+
 PEOPLE_BEFORE = re.compile(
     r"\b(?:party\s+of|table\s+for|group\s+of|team\s+of|for|serves|feeds|catering\s+for|we(?:'re|\s+are|'ll\s+be|"
     r"\s+will\s+be)|headcount(?:\s+(?:of|is|:))?|expecting|booked\s+for)\s*$",
@@ -173,24 +199,43 @@ def counts_of(text: str, end: int, nouns: list[str], start: int | None = None) -
     "four of us", "a party of 5", "table for 5", "we're 6"."""
     words = [w.lower() for w in re.findall(r"[^\W\d_]+", text[end : end + 60])[:3]]
     forms = set().union(*(_forms(n) for n in nouns))
-    if any(w in forms for w in words):
+    if any(_same_noun(w, forms) for w in words):
         return True
     before = ""
     if start is not None:
         lead = text[max(0, start - 40) : start]
         before = re.split(r"[.;!?\n|()]", lead)[-1]
-        if any(w.lower() in forms for w in re.findall(r"[^\W\d_]+", before)[-3:]):
+        if any(_same_noun(w.lower(), forms) for w in re.findall(r"[^\W\d_]+", before)[-3:]):
             return True
     if forms & PEOPLE or any(PERSONS.search(n) for n in nouns):
-        if words[:1] and words[0] in PEOPLE or words[:2] == ["of", "us"] or words[:2] == ["of", "you"]:
+        if any(w in PEOPLE or PERSONS.match(w) and w not in NOT_PERSONS for w in words[:2]) or words[:2] in (
+            ["of", "us"],
+            ["of", "you"],
+        ):
             return True
         return bool(PEOPLE_BEFORE.search(before))
     return False
 
 
+ANOTHER_SET = re.compile(
+    r"\b(?:other|another|remaining|rest\s+of\s+the|additional|extra|more|further|first|last|next|part\s+\d+)\s*\W*$",
+    re.I,
+)
+PART_OF = re.compile(r"\d+\s+(?:out\s+)?of\s+(?:the\s+)?$", re.I)
+WHOLE_OF = re.compile(r"^\s+(?:out\s+)?of\s+(?:the\s+)?\d", re.I)
+
+
+def _another_set(text: str, start: int, end: int) -> bool:
+    """A count of another set of the same things, which does not contradict the count read: "the other 2 pallets",
+    "part 2 (2 items)", and either side of a part and its whole ("14 of 16 managers", "3 of 12 nodes")."""
+    before = text[max(0, start - 25) : start]
+    return bool(ANOTHER_SET.search(before) or PART_OF.search(before) or WHOLE_OF.match(text, end))
+
+
 COUNT_SET_ASIDE = re.compile(
     r"(?:\b(?:not|no\s+longer|instead\s+of|rather\s+than|was|were|originally|previously|from|cancel(?:l?ed)?|"
-    r"non|nicht|niet|não|(?:an)?statt|au\s+lieu\s+de|en\s+vez\s+de|invece\s+di)"
+    r"non|nicht|niet|não|(?:an)?statt|au\s+lieu\s+de|en\s+vez\s+de|invece\s+di|wanted|asked\s+for|"
+    r"(?:earlier|previous|original|initial)(?:\s+[^\W\d_]+\s+(?:for|of))?)"
     r"(?:\s+(?:the|a|an|for|of))?)\s*$",
     re.I,
 )
@@ -213,9 +258,10 @@ def check_count(text: str, wanted: int, of: list[str] | None = None, approx: flo
         forms = set().union(*(_forms(n) for n in of))
         nouned = [
             v
-            for v, _, e in counted
+            for v, st, e in counted
             if re.findall(r"[^\W\d_]+", own[e : e + 30])[:1]
             and re.findall(r"[^\W\d_]+", own[e : e + 30])[0].lower() in forms
+            and not _another_set(own, st, e)
         ]
         if forms & PEOPLE:  # people are counted in many words: "14 guests" ... "the 12 of us"
             nouned += [v for v, st, e in counted if re.match(r"\s+of\s+(?:us|you)\b", own[e : e + 10])]

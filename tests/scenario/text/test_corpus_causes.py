@@ -276,3 +276,39 @@ def test_a_length_written_like_a_clock_time_is_a_length() -> None:
     assert holds(training, CLAIMED, CTX)
     assert holds(training, slot, CTX)
     assert holds("Due Thursday 5 March, 15:30 CET: Business tier (2h), not Premium (1h30).", CLAIMED, CTX)
+
+
+def test_an_undercut_about_its_own_subject_takes_back_only_its_clause() -> None:
+    # a caveat with its own subject or its own value governs its clause, not the sentence's other clauses
+    assert holds("- Accounts: 4 of 6 created; VPN + Jira pending.", count(4, "accounts"), CTX)
+    split = (
+        "Part 1 (6 items) delivered 2026-07-22; part 2 back-ordered, supplier says 2026-08-05 but can't guarantee it."
+    )
+    assert holds(split, {"mentions_date": {"date": "2026-07-22", "claimed": True}}, CTX)
+    assert not holds(split, {"mentions_date": {"date": "2026-08-05", "claimed": True}}, CTX)
+    # a caveat of its own, about nothing named, still takes back the sentence
+    assert not holds("Thursday 5 March, 15:30 - not confirmed yet.", CLAIMED, CTX)
+    assert not holds(
+        "Provisionally Monday 16:00 CEST (10:00 ET) - I'll confirm on Friday once Legal replies.",
+        {"mentions_time": {"at": "2026-03-09T16:00:00+01:00", "claimed": True}},
+        CTX,
+    )
+
+
+def test_another_set_of_the_same_things_does_not_contradict_a_count() -> None:
+    assert holds("- 3 pallets arrive Monday. The other 2 pallets are stuck in customs.", count(3, "pallets"), CTX)
+    assert holds("Access review: 14 of 16 managers done.", count(14, "managers"), CTX)
+    assert holds("Part 1 (6 items) delivered; part 2 (2 items) back-ordered.", count(6, "items"), CTX)
+    assert holds("Total: 3 nights (the earlier request for 4 nights is withdrawn).", count(3, "nights"), CTX)
+    assert not holds("Total: 3 nights (the earlier request for 4 nights is withdrawn).", count(4, "nights"), CTX)
+    # a second count of the very same things still contradicts
+    assert not holds("Booked 5 rooms. Later: 4 rooms at the Hilton.", count(5, "rooms"), CTX)
+    # a number naming a place in a series is no count ("dock 4", "car 7")
+    assert not holds("3 pallets arrive at dock 4, car 7.", count(4, "pallets"), CTX)
+
+
+def test_a_count_s_noun_read_through_a_slip_another_form_or_an_adjective() -> None:
+    assert holds("Confirmed for Tuesday. Attendess: 6.", count(6, "attendees"), CTX)
+    assert holds("- 62 registered so far", count(62, "registrants"), CTX)
+    assert holds("Mandatory for the 18 new joiners.", count(18, "people"), CTX)
+    assert not holds("We made 14 new offers.", count(14, "people"), CTX)
