@@ -499,13 +499,12 @@ def _finish(draft: Draft, params: dict[str, Any], key: str, requester: Any) -> l
     """The ticket closed and the requester told; the oracle's transition and reply."""
     kind = params["kind"]
     said = _fact(draft.world, params)
-    facts = [
-        {
-            "room": {"says": params.get("room")},
-            "budget": {"mentions_amount": {"value": params.get("amount"), "currency": "EUR"}},
-            "day": {"mentions_time": params.get("start")},
-        }[kind]
-    ]
+    by_kind: dict[str, dict[str, Any]] = {
+        "room": {"says": params.get("room")},
+        "budget": {"mentions_amount": {"value": params.get("amount"), "currency": "EUR"}},
+        "day": {"mentions_time": params.get("start")},
+    }
+    facts = [by_kind[kind]]
     if draft.world.edition >= 3:
         facts, said = _told3(params, said)
     draft.stage(
