@@ -15,6 +15,7 @@ from orchestrator.scenario.text.clean import inside, per_text
 from orchestrator.scenario.text.dates import DateMention, find_dates
 from orchestrator.scenario.text.parse import MONTH, WEEKDAY, WEEKDAYS, read, sentences
 from orchestrator.scenario.text.roles import TRAVEL, date_role, plays, set_aside, travel_leg
+from orchestrator.scenario.text.time_aside import leg
 from orchestrator.scenario.text.times import TimeMention, find_times
 from orchestrator.scenario.text.zones import as_tzinfo, place_zone
 
@@ -163,6 +164,27 @@ def apart(text: str, mention: TimeMention, holding: list[TimeMention], wanted: d
     return True
 
 
+STEP_BEFORE = re.compile(
+    r"\b(?:(?P<dep>dep(?:art(?:s|ure|ing)?)?|leav(?:es|ing)|boards?|boarding)|(?P<arr>arr(?:ives?|ival|iving)?|"
+    r"lands?|landing))\b\.?[^\d\n|;]{0,20}$",
+    re.I,
+)
+
+
+def step(text: str, mentions: tuple[TimeMention, ...], index: int) -> str | None:
+    """A journey's step a time is written as: "dep" ("dep 08:00", "NYP 08:00 → BOS 11:35"), "arr" ("arr 11:35",
+    "lands 14:35", the time after a leg's arrow), or None."""
+    mention = mentions[index]
+    line = text.rfind("\n", 0, mention.start) + 1
+    m = STEP_BEFORE.search(text, max(line, mention.start - 30), mention.start)
+    if m is not None:
+        return "dep" if m["dep"] else "arr"
+    nxt = mentions[index + 1] if index + 1 < len(mentions) else None
+    if index and leg(text, mentions[index - 1], mention):
+        return "arr"
+    return "dep" if leg(text, mention, nxt) else None
+
+
 def check_time(
     text: str, wanted: datetime, zone: str, now: datetime, also: Iterable[datetime] = (), day: bool = False
 ) -> TimeVerdict:
@@ -217,6 +239,9 @@ def check_time(
             continue  # "Anil, that's 12:30 for you": in a zone this reader does not know, read for them (told)
         if apart(text, mention, holding, wanted):
             continue  # "- Arrive: 9:00 am" and "- Lunch: 12:30": the times of a day's steps
+        mine = step(text, mentions, index)
+        if mine is not None and all(step(text, mentions, i) not in (None, mine) for i, ok in enumerate(stated) if ok):
+            continue  # "dep 08:00, arr 11:35", "NYP 08:00 → BOS 11:35": a journey's departure and arrival
         if mention.own_date:
             about = any(o.date() == wanted.date() for o in instants(mention, local, wanted.date()))
             if not about and mention.zone is not None and mention.dates:  # the day as written in its own zone:

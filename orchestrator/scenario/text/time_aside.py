@@ -29,7 +29,9 @@ _CANT = (
 )
 SET_ASIDE = re.compile(
     r"\b(?:instead\s+of|rather\s+than|(?:an)?statt|au\s+lieu\s+de|en\s+(?:lugar|vez)\s+de|(?:the\s+)?usual|"
-    r"(?:last\s+week|yesterday)(?:'s|’s)|no\s+longer(?:\s+(?:at|on|be|meeting))?|not(?:\s+(?:do|make))?|no|scrap|drop|"
+    r"(?:last\s+week|yesterday)(?:'s|’s)|no\s+longer(?:\s+(?:at|on|be|meeting))?|n(?:ot|icht|iet)(?:\s+(?:do|make))?|no|scrap|"
+    r"drop|(?:initially|originally|first|previously|earlier)\s+(?:reported|said|announced|given|quoted|stated|posted|"
+    r"listed)(?:\s+(?:as|at|for))?|"
     r"skip(?:ping|ped)?|ignore|disregard|old|previous|original|releas(?:e|ed|ing)|free(?:d)?\s+up|"
     r"(?:originally|previously|initially|formerly)(?:\s+(?:we|it|they|I))?(?:\s+(?:was|were|had|planned|scheduled|set|"
     r"booked|agreed))?(?:\s+(?:for|at|on))?|used\s+to\s+be|cancel(?:l?ed)?|"
@@ -66,6 +68,8 @@ OTHER_BEFORE = re.compile(
     r"\b(?:free|available|busy|blocked|booked\s+up|tied\s+up|offline|unavailable|away|out\s+of\s+office|"
     r"in\s+(?:a\s+)?meetings?|on\s+a\s+(?:call|flight|plane)|(?:only\s+)?free\s+(?:from|after|before|until)|"
     r"noticed|sent|replied|received|back\s+online|roughly|approximately|give\s+or\s+take|"
+    r"(?:email|e-mail|update|message|notice|page|report|alert|post|ticket|invite|note)s?\s+(?:says?|said|stated|states|"
+    r"shows?|showed|had|has|listed|gave|claimed)|"
     r"(?:you|they|he|she|we)\s+(?:had\s+)?(?:originally\s+)?(?:said|suggested|asked\s+for|proposed|wanted|requested|"
     r"preferred|mentioned)|"
     r"(?:his|her|their|my)\s+(?:day|morning|afternoon|evening)\s+(?:starts|ends)|"
@@ -74,13 +78,20 @@ OTHER_BEFORE = re.compile(
     re.I,
 )
 OTHER_AFTER = re.compile(
-    r"^[\s)\]]*(?:[\w'’-]+\s+){0,5}?(?:(?:is|was|were)\s+(?:a\s+|an\s+)?(?:typo|mistake|wrong|error|outdated|incorrect)|"
+    r"^[\s)\]]*(?:[\w'’#@-]+\s+){0,5}?(?:(?:is|was|were)\s+(?:a\s+|an\s+)?(?:typo|mistake|wrong|error|outdated|incorrect)|"
+    r"(?:is|was|has\s+been)\s+missed\b|"
+    r"(?:is|was)\s+(?:when|the|just|only|our|their)\b[^.!?\n\d]{0,40}?,?\s+not\s+(?:the|when|a|an|our)\b|"
     r"(?:is|are)\s+not\s+(?:booked|confirmed|final|happening)\b|"
     r"(?:est|sont|a\s+été|ont\s+été|ist|wurde|è|fue|foi)\s+(?:annulée?s?|abgesagt|storniert|annullat[oa]|cancelad[oa])|"
     r"(?:is|are|has\s+been|was)\s+(?:now\s+)?(?:off|out|cancell?ed|called\s+off|scrapped|dropped|withdrawn|retired|"
     r"released|freed\s+up|gone)\b)",
     re.I,
 )
+TAKEN_BACK = re.compile(
+    r"^[\s,;:—–-]*(?:(?:sorry|oops|actually|wait|no)[\s,!;:—–-]*)?(?:scratch|strike|ignore|disregard|forget)\s+that\b",
+    re.I,
+)
+"""A time taken back right after it is written ("Next update: 10:00 UTC — sorry, scratch that")."""
 ROUGHLY_BEFORE = re.compile(
     r"(?<!\bhow\s)(?<!\bwhat\s)(?<!['’]m\s)(?<!\bam\s)(?<!\bbe\s)(?<!\bis\s)(?<!\bare\s)"
     r"\b(?:around|about|approx(?:imately|\.)?|circa|ca\.|roughly|sometime\s+around)\s+$",
@@ -117,11 +128,16 @@ def set_aside(text: str, mentions: list[TimeMention]) -> None:
             SET_ASIDE.search(before) or _from_aside(text, before, mention)
         ):
             mention.set_aside = mention.moved = True
-        elif (joined and (ARROW_AFTER.match(after) or MOVED_AFTER.match(after))) or (
+        elif (joined and ((ARROW_AFTER.match(after) and not leg(text, mention, nxt)) or MOVED_AFTER.match(after))) or (
             joined and MOVE_BEFORE.search(before) and MOVE_AFTER.match(after) and not re.search(r"\bto\s", before)
         ):
             mention.set_aside = mention.moved = True
-        elif SET_ASIDE.search(before) or SET_ASIDE_AFTER.match(after) or _moved_to_from(text, mentions, index):
+        elif (
+            SET_ASIDE.search(before)
+            or SET_ASIDE_AFTER.match(after)
+            or TAKEN_BACK.match(after)
+            or _moved_to_from(text, mentions, index)
+        ):
             mention.set_aside = True
         elif ROUGHLY_BEFORE.search(before):
             mention.set_aside = True  # "Back Thursday evening, around 6"
@@ -143,6 +159,22 @@ def set_aside(text: str, mentions: list[TimeMention]) -> None:
             weak.append(mention)
     for mention in weak:
         mention.set_aside = any(not m.set_aside and m not in weak for m in mentions)
+
+
+LEG_WORD = re.compile(
+    r"(?:" + WEEKDAY + "|" + MONTH + r"|today|tomorrow|tonight|on|at|the|\d+(?:st|nd|rd|th)?)\b", re.I
+)
+
+
+def leg(text: str, mention: TimeMention, nxt: TimeMention | None) -> bool:
+    """Whether an arrow after `mention` leads to a place, not to a new time: a journey's leg ("NYP 08:00 → BOS
+    11:35", "Tokyo 09:00 → Kyoto 11:15") states its departure and its arrival; "16:00 → 17:00" and "Wed 10:00 →
+    Thu 14:00" move a slot."""
+    arrow = ARROW_AFTER.match(text[mention.end :])
+    if arrow is None or nxt is None:
+        return False
+    between = LEG_WORD.sub(" ", text[mention.end + arrow.end() : nxt.start])
+    return re.search(r"[^\W\d_]", between) is not None
 
 
 def _from_aside(text: str, before: str, mention: TimeMention) -> bool:

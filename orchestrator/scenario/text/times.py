@@ -262,6 +262,8 @@ def _hours(text: str, m: re.Match[str], date_ends: list[int]) -> list[int] | Non
     hour = int(m["h"])
     ampm = (m["ampm"] or "").lower().replace(".", "").replace(" ", "")
     before, after = text[max(0, m.start() - 16) : m.start()], text[m.end() : m.end() + 12]
+    if OFFSET_BEFORE.search(before):
+        return None  # "IST is UTC+5:30": an offset, not a clock time
     if m["hsep"] and hour <= 4 and LENGTH_BEFORE.search(before):
         return None  # "Business tier (2h)", "soit 2h", "within 1h30": a length, not a clock time
     if m["sep"] == "." and not ampm:
@@ -295,6 +297,7 @@ def _hours(text: str, m: re.Match[str], date_ends: list[int]) -> list[int] | Non
     return [hour]
 
 
+OFFSET_BEFORE = re.compile(r"\b(?:UTC|GMT)\s*[+\-−]\s*$", re.I)
 LENGTH_BEFORE = re.compile(
     r"(?:\(|\bsoit|\bi\.e\.|=|\bfor|\bwithin|\btakes?|\btook|\blasts?|~|\babout|\bapprox\.?|\bevery|\bde|\bdurée|"
     r"\bdauer|\bduración)\s*$",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from orchestrator.scenario.conditions import Context, holds
 
 CTX = Context({}, {}, timezone="Europe/Berlin", now=datetime(2026, 3, 2, 8, tzinfo=UTC))
@@ -312,3 +314,49 @@ def test_a_count_s_noun_read_through_a_slip_another_form_or_an_adjective() -> No
     assert holds("- 62 registered so far", count(62, "registrants"), CTX)
     assert holds("Mandatory for the 18 new joiners.", count(18, "people"), CTX)
     assert not holds("We made 14 new offers.", count(14, "people"), CTX)
+
+
+def test_a_journey_s_departure_and_arrival_are_two_steps_not_a_move() -> None:
+    ctx = Context({}, {}, timezone="America/New_York", now=datetime(2027, 1, 15, 17, tzinfo=UTC))
+    dep = {"mentions_time": {"at": "2027-01-19T08:00:00-05:00", "claimed": True}}
+    arr = {"mentions_time": {"at": "2027-01-19T11:35:00-05:00", "claimed": True}}
+    for text in (
+        "Train booked: Amtrak 2153, Tue 19 Jan, dep NYP 08:00 → BOS 11:35.",
+        "Train booked: Amtrak 2153, Tue 19 Jan, NYP 08:00 → BOS 11:35.",
+        "Train booked: Amtrak 2153 to Boston, Tue 19 Jan, dep 08:00, arr 11:35 local.",
+    ):
+        assert holds(text, dep, ctx), text
+        assert holds(text, arr, ctx), text
+    # an arrow straight to another time is a move: the old time is set aside
+    moved = "Standup moved Tue 19 Jan 08:00 → 11:35."
+    assert holds(moved, arr, ctx)
+    assert not holds(moved, dep, ctx)
+    # two departures compete
+    assert not holds("Tue 19 Jan: dep 08:00, or dep 11:35 if the first is full.", dep, ctx)
+
+
+def test_an_offset_written_after_utc_is_no_clock_time() -> None:
+    ctx = Context({}, {}, timezone="Asia/Kolkata", now=datetime(2027, 3, 1, 8, tzinfo=UTC))
+    at = {"mentions_time": {"at": "2027-03-04T20:30:00+05:30", "claimed": True}}
+    for text in (
+        "Thursday 4 March: it's 8:30pm (IST is UTC+5:30, ET is UTC−5 this week).",
+        "Thursday 4 March at 8:30pm IST (GMT +5:30).",
+    ):
+        assert holds(text, at, ctx), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "INC-8120: service restored 15:30 CET on 5 March (initially reported as 15:00).",
+        "Outage began 15:30 CET on 5 March. Our earlier update said it started at 15:00; the monitor data shows 15:30.",
+        "The 15:00 ETA on 5 March is missed; next update at 15:30 CET.",
+        "Next update on 5 March: 15:00 CET — sorry, scratch that, we're already past it: next update 15:30 CET.",
+        "On 5 March the failover was at 15:30 CET. The 15:00 timestamp in #alerts was the first warning, not the failover.",
+        "Treffen am Donnerstag, 5. März, 15:30 – nicht 15 Uhr wie ursprünglich geplant.",
+        "Response on 5 March was due 15:30 CET. The customer's email says it was due at 15:00, but their tier differs.",
+    ],
+)
+def test_a_time_reported_earlier_or_taken_back_is_set_aside(text: str) -> None:
+    assert holds(text, CLAIMED, CTX)
+    assert not holds(text, {"mentions_time": {"at": "2026-03-05T15:00:00+01:00", "claimed": True}}, CTX)
