@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from orchestrator.scenario.text.clean import inside, url_spans
-from orchestrator.scenario.text.parse import MONTH, MONTHS, WEEKDAYS
+from orchestrator.scenario.text.parse import MONTH, MONTHS, WEEKDAY, WEEKDAYS
 
 
 @dataclass
@@ -30,9 +30,13 @@ DATE_PATTERNS = [
     (
         "dmy",
         re.compile(
-            r"(?<![\w.:])(?:"
+            r"(?<![\w.:])(?:(?:"
+            + WEEKDAY
+            + r"\.?,?\s+)?"
             + _DAY.format("d1")
-            + r"\s*(?:-|–|to)\s*)?"  # "6-8 March": a span of days states both ends
+            + r"\s*(?:-|–|to)\s*(?:"  # "6-8 March", "Mon 10 – Thu 13 May": a span of days states both ends
+            + WEEKDAY
+            + r"\.?,?\s+)?)?"
             + _DAY.format("d")
             + r"(?:\s+of)?[\s-]+"
             + _MONTH.format("mon")

@@ -19,24 +19,30 @@ CUES: dict[str, re.Pattern[str]] = {
     for role, pattern in {
         "travel-back": r"\b(?:return(?:s|ing)?|back\s+(?:on|home)|fly(?:ing)?\s+(?:back|home)|flight\s+back|"
         r"homebound|inbound|head(?:ing)?\s+back|come\s+back|coming\s+back|check[\s-]?out|checking\s+out|"
-        r"ret\.?|rückflug|rückreise|retour|volta|vuelta|regreso|return\s+flight)\b",
+        r"ret\.?|rückflug|rückreise|retour|volta|vuelta|regreso|return\s+flight|"
+        r"back(?=\s*[:|]|\s+(?:on\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\d)))\b",
         "travel-out": r"\b(?:fly(?:ing)?\s+(?:out|in|to)|flies\s+(?:out|in|to)|depart(?:s|ing|ure)?|dep\.?|outbound|"
         r"(?<!annual\s)(?<!on\s)(?<!sick\s)(?<!parental\s)(?<!maternity\s)(?<!paternity\s)(?<!unpaid\s)(?<!study\s)"
-        r"leav(?:e|es|ing)(?!\s+(?:request|balance|starts?|begins?))|out\s+on|travel(?:ling|ing)?\s+(?:out|in|to)|arriv(?:e|es|ing|al)\s+in|"
-        r"check[\s-]?in|checking\s+in|hinflug|hinreise|anreise|aller|ida|outward|salida)\b",
-        "travel": r"\b(?:travel(?:s|ling|ing)?|trip|fly(?:ing)?|flights?|train|journey|travel\s+days?)\b",
+        r"leav(?:e|es|ing)(?!\s+(?:request|balance|starts?|begins?|runs?))|out\s+on|travel(?:ling|ing)?\s+(?:out|in|to)|arriv(?:e|es|ing|al)\s+in|"
+        r"check[\s-]?in|checking\s+in|hinflug|hinreise|anreise|aller|ida|outward|salida|"
+        r"(?<!['’]m\s)(?<!['’]re\s)(?<!\bis\s)(?<!\bam\s)(?<!\bbe\s)(?<!\bare\s)"
+        r"out(?=\s*[:|]|\s+(?:on\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\d)))\b",
+        "travel": r"\b(?:travel(?:s|ling|ing)?|trip|fly(?:ing)?|flights?|train|journey|travel\s+days?|hotel|nights?)\b",
         "holiday": r"\b(?:holiday|bank\s+holiday|public\s+holiday|vacation|pto|off\s+(?:on|that|sick)|"
         r"day\s+off|out\s+of\s+(?:the\s+)?office|ooo|on\s+leave|(?:annual|parental|sick|maternity|paternity|unpaid|"
         r"study|special)\s+leave|feiertag|urlaub|(?:office\s+)?closed|"
         r"shut|labou?r\s+day|memorial\s+day|thanksgiving|christmas(?:\s+day)?|boxing\s+day|new\s+year(?:'s)?\s+day|"
         r"easter\s+(?:monday|friday)|good\s+friday|independence\s+day|national\s+day|(?:king|queen)(?:'s)?\s+day)\b",
         "deadline": r"\b(?:deadline|due|by|no\s+later\s+than|latest|before|until|till|cut-?off|submit(?:ted)?|last\s+day|"
-        r"reply|respond|resubmit|expires?|closes?|frist|bis)\b",
+        r"reply|respond|resubmit|expires?|closes?|frist|bis|entro|hasta|avant|spätestens|uiterlijk|prazo|plazo|"
+        r"scadenza)\b",
         "delivery": r"\b(?:deliver(?:y|ed|ies|s)?|ship(?:s|ped|ping|ment)?|dispatch(?:ed)?|arriv(?:e|es|al)|lands?|"
-        r"eta|lieferung|liefertermin|livraison|pick-?up|collect(?:ion|ed)?|courier)\b",
+        r"eta|lieferung|liefertermin|livraison|pick-?up|collect(?:ion|ed)?|courier|consegn[ae]|consegnat[oaie]|"
+        r"entrega(?:do|da|r)?|levering|geleverd|zustellung|geliefert|envío|envio)\b",
         "start": r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|go[\s-]?live|first\s+day|kick(?:s|ing)?[\s-]?off|"
         r"commenc(?:e|es|ing)|effective|onboarding|joins?|joining|launch(?:es)?|beginn|reopen(?:s|ing)?|"
-        r"releas(?:e|es|ed)|day\s+one|lease|move-?in)\b",
+        r"releas(?:e|es|ed)|day\s+one|lease|move-?in|takes?\s+effect|in\s+(?:effect|force)|"
+        r"runs?(?=\s+(?:from\s+)?\d))\b",
         "due": r"\b(?:due|payable|pay(?:ment)?|paid|renew(?:al|s)?|invoice|billing|charge[sd]?|fällig|payout|"
         r"reimburse(?:ment|d)?|refund(?:ed)?|settle(?:ment|d)?|réglée?s?|payée?s?|paiement|pagamento|pago|zahlung|"
         r"bezahlt|betaald|betaling)\b",
@@ -63,20 +69,36 @@ KIN = {
 """The roles a wanted role accepts: a travel day is a day out or back; a due date a deadline; an event a meeting."""
 
 
-def _nearest(text: str, lo: int, hi: int, start: int, end: int) -> str | None:
-    """The role of the cue nearest the date `text[start:end]` in `text[lo:hi]` (before it on a tie)."""
-    best: tuple[int, int, str] | None = None
+ARRIVAL = re.compile(r"arriv|land", re.I)
+TRAVELLER = re.compile(
+    r"\b(?:flights?|fly|flies|flying|landing|airport|terminal|train|hotel|[A-Z]{2}\s?\d{2,4})\b|"
+    r"\b(?:I|we|you|he|she|they|Mr|Ms|Mrs|Dr)\b[^.!?\n]{0,30}\barriv",
+)
+"""What makes an arrival a traveller's day out rather than a delivery: a flight, train or hotel in its sentence, or
+a person arriving ("Mr Obi will arrive on 10 October")."""
+
+
+def _nearest(text: str, lo: int, hi: int, start: int, end: int, context: tuple[int, int] | None = None) -> str | None:
+    """The role of the cue nearest the date `text[start:end]` in `text[lo:hi]` (before it on a tie); an arrival is
+    a traveller's day out when people travel in the span, else a delivery."""
+    best: tuple[int, int, str, str] | None = None
     for order, (role, cue) in enumerate(CUES.items()):
         for m in cue.finditer(text, lo, hi):
             if start <= m.start() < end:
                 continue
             distance = start - m.end() if m.end() <= start else m.start() - end + 1
-            key = (max(distance, 0), order, role)
+            key = (max(distance, 0), order, role, m.group(0))
             if best is None or key < best:
                 best = key
-    return best[2] if best else None
+    if best is None:
+        return None
+    if best[2] == "delivery" and ARRIVAL.match(best[3]) and TRAVELLER.search(text, *(context or (lo, hi))):
+        return "travel-out"
+    return best[2]
 
 
+LINE_LABEL = re.compile(r"[ \t]*(?:[-*•+]|\d{1,2}[.)])?[ \t]*(?P<label>[^\W\d][^:\n|]{0,30}):[ \t]")
+"""A line's label: "- Back: ", "Arrival: "."""
 FROM_DAY = re.compile(
     r"\b(?:from|as\s+of|effective|starting|ab|vanaf|à\s+partir\s+du|a\s+partir\s+del?|dal|desde)\s+(?:the\s+|le\s+)?$",
     re.I,
@@ -86,7 +108,15 @@ FROM_DAY = re.compile(
 
 def date_role(text: str, start: int, end: int, sentence: tuple[int, int]) -> str | None:
     """The role of the date written at `text[start:end]` in its `sentence` (a span of `text`), if any is said: the
-    role word nearest it in its clause, else in its sentence; else a start when things hold from it."""
+    role word nearest it in its clause, else in its sentence; else a start when things hold from it. A line's label
+    says the role of the dates on it ("- Back: Sun 19 July, Lisbon → Dublin, dep 11:25" is the day back)."""
+    line = text.rfind("\n", 0, start) + 1
+    label = LINE_LABEL.match(text, line, start)
+    own = next(((a, b) for a, b in clauses(text, *sentence) if a <= start < b), sentence)
+    if label is not None and own[0] <= label.end():  # the label's own clause: not a later aside on its line
+        found = _nearest(text, label.start("label"), label.end(), start, end, sentence)
+        if found:
+            return found
     for a, b in clauses(text, *sentence):
         if a <= start < b:
             found = _nearest(text, a, b, start, end)
@@ -125,7 +155,7 @@ def plays(role: str | None, wanted: str) -> bool:
 
 DATE_SET_ASIDE_BEFORE = re.compile(
     r"(?:\b(?:instead\s+of|rather\s+than|not|no\s+longer|cancel(?:l?ed|s)?|(?:et|and|y|e|und|en)\s+non|non\s+pas|"
-    r"nicht|niet|(?:an)?statt|au\s+lieu\s+d[eu]|en\s+(?:lugar|vez)\s+del?|invece\s+del?|"
+    r"nicht|niet|(?:an)?statt|au\s+lieu\s+d[eu]|en\s+(?:lugar|vez)\s+del?|invece\s+del?|antes\s+(?:era|estaba|estava)|"
     r"ursprünglich(?:\s+\w+)?|anfänglich|initialement|originalmente|inicialmente|originariamente|"
     r"no\s+(?!later\b|earlier\b|sooner\b|more\s+than\b)[\w-]+(?:\s+[\w-]+)?|"
     r"(?:mov|shift|push|postpon|reschedul|chang|bring|brought|delay|switch|swap)\w*\b[^.!?\n]{0,40}?\bfrom|drop(?:ped)?|skip(?:ping|ped)?|"

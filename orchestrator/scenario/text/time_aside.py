@@ -143,7 +143,7 @@ def set_aside(text: str, mentions: list[TimeMention]) -> None:
             mention.set_aside = True  # "Back Thursday evening, around 6"
         elif OLD_LABEL.search(before):
             mention.set_aside = True  # "Old time: 10:00-11:00"
-        elif OTHER_AFTER.match(text[mention.end : mention.end + 60]):
+        elif OTHER_AFTER.match(text[mention.end : min(mention.sentence[1], mention.end + 60)]):
             mention.set_aside = True
         elif OTHER_BEFORE.search(before):
             mention.other = True  # "Lee is free until 16:30": not a competing time when another one is stated

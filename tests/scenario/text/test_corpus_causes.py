@@ -360,3 +360,51 @@ def test_an_offset_written_after_utc_is_no_clock_time() -> None:
 def test_a_time_reported_earlier_or_taken_back_is_set_aside(text: str) -> None:
     assert holds(text, CLAIMED, CTX)
     assert not holds(text, {"mentions_time": {"at": "2026-03-05T15:00:00+01:00", "claimed": True}}, CTX)
+
+
+@pytest.mark.parametrize(
+    ("text", "day", "role"),
+    [
+        (
+            "You fly out Sunday 21 June and back Friday 26 June; I'll book the flights today.",
+            "2026-06-26",
+            "travel-back",
+        ),
+        ("- Back: Sun 19 July, Lisbon → Dublin, EI 485, dep 11:25", "2026-07-19", "travel-back"),
+        ("Back Thu 29 Oct, evening, on LH 2039.", "2026-10-29", "travel-back"),
+        (
+            "- Arrival: Sunday 14 June, SK 909 from Copenhagen, landing at JFK 13:05 local time",
+            "2026-06-14",
+            "travel-out",
+        ),
+        ("Hotel booked Mon 11 – Thu 14 May, 3 nights, Motel One Hamburg.", "2026-05-11", "travel-out"),
+        ("Hotel booked Mon 11 – Thu 14 May, 3 nights, Motel One Hamburg.", "2026-05-14", "travel-back"),
+        ("Still 2 nights in Cologne, 19–21 Aug.", "2026-08-21", "travel-back"),
+        ("La consegna dei 12 server è prevista per martedì 3 marzo 2026.", "2026-03-03", "delivery"),
+        ("A entrega do pedido foi reagendada para sexta, 30/10, entre 14h e 18h.", "2026-10-30", "delivery"),
+        ("Le proposte andranno inviate entro venerdì 13 marzo.", "2026-03-13", "deadline"),
+        ("The SLA takes effect on 1 April 2026; until then the old terms apply.", "2026-04-01", "start"),
+        ("Leave runs 16 March – 14 August 2026; manager approval is recorded there.", "2026-03-16", "start"),
+    ],
+)
+def test_a_date_s_role_in_the_words_agents_write(text: str, day: str, role: str) -> None:
+    assert holds(text, date(day, role), CTX)
+
+
+def test_an_arrival_of_goods_is_a_delivery_and_of_people_a_day_out() -> None:
+    assert holds("The laptops arrive on Friday 6 March.", date("2026-03-06", "delivery"), CTX)
+    assert not holds("The laptops arrive on Friday 6 March.", date("2026-03-06", "travel-out"), CTX)
+    assert not holds("Hotel booked Mon 11 – Thu 14 May, 3 nights.", date("2026-05-14", "travel-out"), CTX)
+
+
+def test_a_line_s_label_gives_the_role_of_its_own_clause_only() -> None:
+    text = "Design review: Wed 3 Jun 10:00 (2 June is Festa della Repubblica, office closed)."
+    assert holds(text, date("2026-06-02", "holiday"), CTX)
+    assert holds(text, date("2026-06-03", "meeting"), CTX)
+    legs = "Booking now for Nuria: out Mon 11 May, back Wed 13 May, 2 nights at the Motel One."
+    assert holds(legs, date("2026-05-11", "travel-out"), CTX)
+    assert holds(legs, date("2026-05-13", "travel-back"), CTX)
+    assert not holds("I'm out Mon 11 May, back Wed 13 May.", date("2026-05-11", "travel-out"), CTX)
+    # a time said of something else names no other time across the end of its sentence
+    due = "Timesheets are due Thursday 5 March by 5pm. The 12th you mentioned is the pay date, not the cutoff."
+    assert holds(due, {"mentions_time": {"at": "2026-03-05T17:00:00+01:00", "claimed": True}}, CTX)
