@@ -3,7 +3,7 @@
 - `base`: the `Agent` contract, its report, the oracle and noop agents, and `substitute` (saved-result references).
 - `spec`: `parse_agent`, an `--agent` spec (`oracle`, `noop`, `cmd:…`, `openai:…`, `anthropic:…`) to an agent.
 - `command`: `cmd:COMMAND`, any agent process speaking MCP to the gateway; `isolation` makes its sandbox (tiers
-  bwrap, unshare, none), `process` watches, logs and stops it, and `reaper` (run as a script of its own) is the
+  bwrap, unshare, none), `agent_process` watches, logs and stops it, and `reaper` (run as a script of its own) is the
   `none` tier's child subreaper.
 - `models`: `openai:MODEL` and `anthropic:MODEL`, a tool-calling loop over a vendor API (SDKs imported on use).
 

@@ -82,6 +82,7 @@ from typing import Any
 import anyio
 import yaml
 
+from orchestrator.agents.agent_process import LogCopier, SandboxInfo, describe_exit, stop_tree
 from orchestrator.agents.base import Agent, AgentReport
 from orchestrator.agents.isolation import (
     ISOLATION_CHOICES,
@@ -99,7 +100,6 @@ from orchestrator.agents.isolation import (
     unshare_command,
     unshare_problem,
 )
-from orchestrator.agents.process import LogCopier, SandboxInfo, describe_exit, stop_tree
 from orchestrator.agents.view import agent_view
 from orchestrator.episode.episode import Episode
 from orchestrator.episode.gateway import task_text

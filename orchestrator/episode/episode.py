@@ -38,7 +38,7 @@ from orchestrator.backends.base import (
 from orchestrator.episode.gateway import Gateway, InProcessSession, Trace, gateway_name, task_text
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge, resolve
-from orchestrator.verify.process import injected_faults, judge_recovery
+from orchestrator.verify.process_checks import injected_faults, judge_recovery
 from orchestrator.verify.results import Result
 from orchestrator.verify.verdict import verify
 from orchestrator.world.events import make_engine

@@ -126,7 +126,7 @@ def summary(scenario: Scenario, record: RunRecord, options: RunOptions) -> dict[
 def episode_problems(record: RunRecord, tail: int = 5, *, whole_run: bool = True) -> list[str]:
     """Console lines for what went wrong besides the verdict: the agent's exit code, crash or timeout (with the
     end of its log), episodes that ended in error, and (`whole_run`) an interrupted or stopped run."""
-    from orchestrator.agents.process import describe_exit
+    from orchestrator.agents.agent_process import describe_exit
 
     lines: list[str] = []
     many = len(record.results) > 1

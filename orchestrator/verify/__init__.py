@@ -4,6 +4,7 @@
 - `results`: the `Result` model written to `results.json`.
 - `harm`, `extras`: harm rules, collateral damage, and the benign extras (additive, internal communication about the task).
 - `world_changes`: the world's changes and the gateway's own tools in a verdict (a baseline of seeded state plus world changes).
+- `process_checks`: the process checks (journal checks on how the agent worked), scored apart from the outcome.
 
 May import: `scenario`, `servers.registry` and `servers.core.harm` (addresses inside the organization); never backends,
 episodes or agents.

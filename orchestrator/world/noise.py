@@ -18,7 +18,7 @@ episode seed (`noisy`), it
 
 How a run under noise is judged beyond the scenario's own checks (a redone
 lost reply is a duplicate side effect and fails the run; a hammered rate
-limit is reported) lives in `orchestrator.verify.process.judge_recovery`.
+limit is reported) lives in `orchestrator.verify.process_checks.judge_recovery`.
 """
 
 from __future__ import annotations

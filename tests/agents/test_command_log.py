@@ -8,7 +8,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from orchestrator.agents.process import LogCopier
+from orchestrator.agents.agent_process import LogCopier
 
 
 def test_a_setsid_child_holding_the_pipe_does_not_hold_up_the_copier(tmp_path: Path) -> None:

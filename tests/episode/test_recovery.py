@@ -16,7 +16,7 @@ from orchestrator.agents import NoopAgent, OracleAgent
 from orchestrator.episode.episode import Episode
 from orchestrator.prove.validate import run_once
 from orchestrator.run.runner import RunOptions, run_many
-from orchestrator.verify.process import judge_recovery
+from orchestrator.verify.process_checks import judge_recovery
 from orchestrator.world.noise import PROFILES, noise_profile, noisy, profile
 
 TRIAGE = scenarios.load(SCENARIOS / "rate-limited-triage.yaml")
