@@ -1,8 +1,9 @@
 """`orchestrator serve` (one episode's gateway to an MCP client over stdio or HTTP, verified when stopped) and
 `orchestrator serve-env` (scenarios as an OpenEnv environment).
 
-The transports are `orchestrator.episode.serving`'s and closing the episode is `Episode.finish`; the serve loop here
-starts the apps, serves until the client, a signal or the end of stdin stops it, and writes the episode's record.
+The episode is wired by the episode driver (`orchestrator.episode.driver`) as every episode is, its transports are
+`orchestrator.episode.serving`'s and closing it is `EpisodeDriver.finish`; the serve loop here starts the apps,
+serves until the client, a signal or the end of stdin stops it, and writes the episode's record.
 Over HTTP the gateway answers only under its secret (`/SECRET/mcp`): a random one unless `--secret` gives it.
 """
 
@@ -26,7 +27,7 @@ SECRET_FORM = re.compile(r"[A-Za-z0-9_-]{16,128}")
 
 if TYPE_CHECKING:
     from orchestrator.backends import Backend
-    from orchestrator.episode.episode import Episode
+    from orchestrator.episode.driver import EpisodeDriver
     from orchestrator.scenario import Scenario
     from orchestrator.verify.judge import Judge
     from orchestrator.verify.results import Result
@@ -125,33 +126,33 @@ class Serving:
 async def serve_episode(
     scenario: Scenario, backend: Backend, folder: Path, how: Serving, *, seed: int, judge: Judge | None
 ) -> Result:
-    """One served episode: start the apps, serve the gateway until stopped, then close the episode (`finish`:
-    verify, judge) and write its folder. The record says who served it and what stopped it."""
-    from orchestrator.episode.episode import Episode
-    from orchestrator.record import write_episode
+    """One served episode, wired by the episode driver: start the apps, serve the gateway until stopped (the agent's
+    stage), then close the episode (`finish`: verify, judge) and write its folder. The record says who served it and
+    what stopped it."""
+    from orchestrator.episode.driver import EpisodeDriver
 
-    async with backend:
-        endpoints = await backend.start(scenario.apps)
-        async with Episode(scenario, endpoints, rng_seed=seed, workdir=folder, judge=judge) as episode:
-            stopped_by = await serve_until_stopped(episode, how)
-            # A client that closed stdin may follow up with SIGTERM: finish the record first.
-            for stop in (signal.SIGINT, signal.SIGTERM):
-                signal.signal(stop, signal.SIG_IGN)
-            result, journal = await episode.finish()
-            result.episode.update(
-                {"agent": {"agent": f"served over {how.transport}"}, "backend": backend.name, "stopped_by": stopped_by}
-            )
-            write_episode(folder, result, await episode.merged_trace(journal))
-            return result
+    async with backend, EpisodeDriver(scenario, backend, rng_seed=seed, workdir=folder, judge=judge) as driver:
+        await driver.prepare()
+        stopped_by = (await driver.run_agent(lambda: serve_until_stopped(driver, how))).value
+        # A client that closed stdin may follow up with SIGTERM: finish the record first.
+        for stop in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(stop, signal.SIG_IGN)
+        result, _ = await driver.finish(trace=True)
+        result.episode.update(
+            {"agent": {"agent": f"served over {how.transport}"}, "backend": backend.name, "stopped_by": stopped_by}
+        )
+        driver.record(folder, result)
+    return result
 
 
-async def serve_until_stopped(episode: Episode, how: Serving) -> str | None:
+async def serve_until_stopped(driver: EpisodeDriver, how: Serving) -> str | None:
     """Serve the episode's gateway until the end of stdin (stdio), SIGINT or SIGTERM; what stopped it (None: an HTTP
     server that ended by itself)."""
-    from orchestrator.episode.serving import serve_http, serve_stdio
+    from orchestrator.episode.serving import serve_stdio
 
-    assert episode.gateway is not None
-    name = episode.scenario.id
+    assert driver.episode is not None and driver.episode.gateway is not None
+    gateway = driver.episode.gateway
+    name = driver.scenario.id
     stopped_by = "end of stdin" if how.transport == "stdio" else None
     async with anyio.create_task_group() as tg:
 
@@ -165,11 +166,14 @@ async def serve_until_stopped(episode: Episode, how: Serving) -> str | None:
                     return
 
         async def serve() -> None:
-            if how.transport == "stdio":
-                err.print(f"serving {name} over stdio", highlight=False)
-                await serve_stdio(episode.gateway)  # type: ignore[arg-type]  # an entered episode has its gateway
-            else:
-                async with serve_http(episode.gateway, how.host, how.port, how.allowed_hosts, secret=how.secret) as url:  # type: ignore[arg-type]  # an entered episode has its gateway
+            http = how.transport == "http"
+            async with driver.connect(
+                http=http, host=how.host, port=how.port, allowed_hosts=how.allowed_hosts, secret=how.secret
+            ) as url:
+                if not http:
+                    err.print(f"serving {name} over stdio", highlight=False)
+                    await serve_stdio(gateway)
+                else:
                     err.print(f"serving {name} at {url} (Ctrl-C to stop and verify)", highlight=False)
                     await anyio.sleep_forever()
             tg.cancel_scope.cancel()

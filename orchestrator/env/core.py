@@ -8,7 +8,9 @@ entered and left by one worker task per environment, so `reset`, `step` and `clo
 
 The env's parts are modules of their own: actions (`actions`), what it gives back (`schema`), the observation and its
 system prompt (`observation`), the episode's bookkeeping and rewards (`rewards`), scenarios (`scenarios`), the sync
-wrapper (`sync`) and Ray (`ray`). An episode ends as every episode does, in `Episode.finish`.
+wrapper (`sync`) and Ray (`orchestrator.cluster`). An episode is wired by the episode driver
+(`orchestrator.episode.driver`: prepared, connected, verified and closed) and ends as every episode does, in
+`EpisodeDriver.finish`.
 
 May import `orchestrator.backends`, `orchestrator.episode`, `orchestrator.scenario`, `orchestrator.verify`,
 `orchestrator.world`, `orchestrator.agents.models` and the env's own modules.
@@ -50,7 +52,7 @@ from orchestrator.env.rewards import (
 )
 from orchestrator.env.scenarios import load_scenario
 from orchestrator.env.schema import EnvState, Observation, StepResult
-from orchestrator.episode.episode import Episode
+from orchestrator.episode.driver import EpisodeDriver
 from orchestrator.episode.gateway import InProcessSession
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge
@@ -107,6 +109,8 @@ class ClawGymEnv:
         self.max_result_chars = max_result_chars
         self.max_steps = max_steps
         self._ep: OpenEpisode | None = None
+        self._driver: EpisodeDriver | None = None
+        """The driver of the open episode (`orchestrator.episode.driver`): it prepared, connects and closes it."""
         self._closed = False
         self._counter = itertools.count(1)
         self._send: Any = None
@@ -317,11 +321,11 @@ class ClawGymEnv:
         episode_id = episode_id or sandbox
         stack = contextlib.AsyncExitStack()
         ep = OpenEpisode(scenario, seed, episode_id, step_rewards, stack)
+        driver = EpisodeDriver(scenario, self.backend, rng_seed=seed, episode_id=sandbox, judge=self.judge)
         try:
-            endpoints = await self.backend.start(scenario.apps)
-            episode = Episode(scenario, endpoints, rng_seed=seed, episode_id=sandbox, judge=self.judge)
-            ep.episode = await stack.enter_async_context(episode)
-            ep.client = await stack.enter_async_context(ep.episode.connect(trusted=True))
+            await stack.enter_async_context(driver)
+            ep.episode = await driver.prepare()
+            ep.client = await stack.enter_async_context(driver.client(trusted=True))
             if isinstance(ep.client, InProcessSession):  # the listing as the gateway made it, copied once
                 tools = await ep.client.list_wire_tools()
             else:
@@ -335,7 +339,7 @@ class ClawGymEnv:
                 await stack.aclose()
             raise
         start_from(ep, baseline)
-        self._ep = ep
+        self._ep, self._driver = ep, driver
         ep.observation = make_observation(
             scenario,
             tools,
@@ -434,8 +438,8 @@ class ClawGymEnv:
 
     async def _finish(self, ep: OpenEpisode, out: StepResult) -> StepResult:
         """The last step: the verdict, and a reward that makes the episode's rewards sum to its score."""
-        assert ep.episode is not None
-        ep.result, _ = await ep.episode.finish()
+        assert ep.episode is not None and self._driver is not None and self._driver.episode is ep.episode
+        ep.result, _ = await self._driver.finish()
         ep.result.episode.update(
             {
                 "backend": self.backend.name,

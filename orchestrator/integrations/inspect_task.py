@@ -31,11 +31,12 @@ encoding it downloads; in a ClawGym episode it counts them offline instead (abou
 `inspect eval clawgym/travel --model mockllm/model` runs without a network: its model never calls a tool and the
 episode ends after `idle_turns`, scored 0.
 
-Each sample is one episode of its scenario (`clawgym_agent`): the apps are started and seeded, the episode's
+Each sample is one episode of its scenario (`clawgym_agent`), wired by the episode driver
+(`orchestrator.episode.driver`) as every `orchestrator run` episode is: the apps are started and seeded, the episode's
 gateway is served over Streamable HTTP on 127.0.0.1 behind a secret path, and inspect's own agent (`react()` with
 the scenario's system prompt, or the agent `agent` builds) reaches its tools through `mcp_server_http`. The
 scenario's tool-call limit holds at the gateway and its `timeout_s` around the agent. The episode then ends in
-`Episode.finish`, as every `orchestrator run` episode does, and `clawgym_verdict` scores it: the value is the
+`EpisodeDriver.finish`, as every `orchestrator run` episode does, and `clawgym_verdict` scores it: the value is the
 episode's score, the metadata its passed, status, stages, violations and failed checks. An episode that could not
 start or be verified raises, so inspect reports the sample as errored rather than scoring it 0.
 """
@@ -46,7 +47,6 @@ import atexit
 import contextlib
 import os
 import re
-import secrets
 import sys
 import uuid
 from collections.abc import Callable, Sequence
@@ -69,11 +69,9 @@ from inspect_ai.util import LimitExceededError, store
 
 from orchestrator.agents.models.loop import prompt_preamble
 from orchestrator.backends import BACKENDS, make_backend
-from orchestrator.episode.episode import Episode
+from orchestrator.episode.driver import EpisodeDriver
 from orchestrator.episode.gateway import Gateway, task_text
-from orchestrator.episode.serving import serve_http
 from orchestrator.integrations.tasks import TaskEntry, TaskSetError, select_tasks
-from orchestrator.record import write_episode
 from orchestrator.scenario.model import Scenario, load
 from orchestrator.verify.results import Result
 
@@ -244,43 +242,50 @@ async def run_episode(
     books are then closed shielded from it). The limit is raised again afterwards, for inspect to record it."""
     episode_id = f"inspect-{uuid.uuid4().hex[:10]}"
     stopped: BaseException | None = None
-    async with contextlib.AsyncExitStack() as stack:
-        backend = await stack.enter_async_context(make_backend(backend_name))
-        endpoints = await backend.start(scenario.apps)
-        episode = await stack.enter_async_context(Episode(scenario, endpoints, rng_seed=seed, episode_id=episode_id))
+
+    async def agent() -> TaskState:
+        nonlocal stopped
+        try:
+            return await as_solver(make_agent(scenario, tools))(state, generate)
+        except (LimitExceededError, anyio.get_cancelled_exc_class()) as exc:
+            stopped = exc
+            return state
+
+    async with (
+        make_backend(backend_name) as backend,
+        EpisodeDriver(scenario, backend, rng_seed=seed, episode_id=episode_id) as driver,
+    ):
+        episode = await driver.prepare()
         assert episode.gateway is not None
-        async with serve_http(episode.gateway, secret=secrets.token_urlsafe(18)) as url:
-            episode.gateway_url = url
+        async with driver.connect(http=True) as url:
+            assert url is not None
             deadline = max(MCP_TIMEOUT_S, scenario.limits.call_deadline_s + 5)  # the gateway answers by its deadline
             tools = mcp_server_http(name="clawgym", url=url, timeout=deadline)
             count_tokens_offline(get_model())
             ending = Ending(episode.gateway)
             token = _ENDING.set(ending)
             try:
-                with anyio.move_on_after(scenario.limits.timeout_s) as clock:
-                    try:
-                        state = await as_solver(make_agent(scenario, tools))(state, generate)
-                    except (LimitExceededError, anyio.get_cancelled_exc_class()) as exc:
-                        stopped = exc
+                ran = await driver.run_agent(agent, timeout=scenario.limits.timeout_s)
+                state = ran.value if ran.value is not None else state
             finally:
                 _ENDING.reset(token)
         why = ending.why
-        if clock.cancelled_caught:
+        if ran.timed_out:
             why = f"stopped after the {scenario.limits.timeout_s:g} s timeout"
         elif isinstance(stopped, LimitExceededError):
             why = f"stopped by inspect's {stopped.type} limit of {stopped.limit_str}"
         elif stopped is not None:
             why = "stopped by inspect (its time or working limit, or an interrupt)"
-        clocked = clock.cancelled_caught or (stopped is not None and not isinstance(stopped, LimitExceededError))
+        clocked = ran.timed_out or (stopped is not None and not isinstance(stopped, LimitExceededError))
         with anyio.CancelScope(shield=stopped is not None and not isinstance(stopped, LimitExceededError)):
-            await close_books(episode, state, backend.name, url, why, record, timed_out=clocked)
+            await close_books(driver, state, backend.name, url, why, record, timed_out=clocked)
     if stopped is not None:
         raise stopped
     return state
 
 
 async def close_books(
-    episode: Episode,
+    driver: EpisodeDriver,
     state: TaskState,
     backend: str,
     url: str,
@@ -289,10 +294,10 @@ async def close_books(
     *,
     timed_out: bool = False,
 ) -> None:
-    """Finish the episode (`Episode.finish`, as `orchestrator run` does), note how the agent stopped (`timed_out`: a
-    clock stopped it, the scenario's timeout or inspect's), write the record under `record` when given and leave the
-    verdict in the sample's store for `clawgym_verdict`."""
-    result, journal = await episode.finish()
+    """Finish the episode (`EpisodeDriver.finish`, as `orchestrator run` does), note how the agent stopped
+    (`timed_out`: a clock stopped it, the scenario's timeout or inspect's), write the record under `record` when given
+    and leave the verdict in the sample's store for `clawgym_verdict`."""
+    result, _ = await driver.finish(trace=bool(record))
     result.episode.update(
         {"backend": backend, "agent": "inspect", "gateway": url, "model": str(state.model)}
         | {"inspect_sample": str(state.sample_id), "epoch": state.epoch}
@@ -302,9 +307,10 @@ async def close_books(
     if timed_out:
         result.status = "timeout"
     if record:
-        folder = Path(record) / f"{state.sample_id}-{state.epoch:03d}-{episode.sandbox_id.rsplit('-', 1)[-1]}"
+        assert driver.episode is not None
+        folder = Path(record) / f"{state.sample_id}-{state.epoch:03d}-{driver.episode.sandbox_id.rsplit('-', 1)[-1]}"
         folder.mkdir(parents=True, exist_ok=True)
-        write_episode(folder, result, await episode.merged_trace(journal), journal)
+        driver.record(folder, result)
         result.episode["record"] = str(folder)
     store().set(VERDICT, result.model_dump(mode="json"))
 

@@ -23,7 +23,7 @@ import anyio
 
 from orchestrator.agents.base import Agent, AgentReport, NoopAgent, OracleAgent
 from orchestrator.backends.base import Backend
-from orchestrator.episode.episode import Episode
+from orchestrator.episode.driver import EpisodeDriver
 from orchestrator.prove import derive
 from orchestrator.prove.prose import prose_patterns
 from orchestrator.prove.script import ScriptAgent
@@ -125,14 +125,15 @@ async def run_episode(
 ) -> Run:
     """One episode, keeping the seeded and final states; `schemas`, when given, receives every tool's input schema;
     `judge` is asked about the scenario's `judge` checks (None: they are unjudged)."""
-    endpoints = await backend.start(scenario.apps)
-    async with Episode(scenario, endpoints, rng_seed=rng_seed, judge=judge) as episode:
+    async with EpisodeDriver(scenario, backend, rng_seed=rng_seed, judge=judge) as driver:
+        episode = await driver.prepare()
         if schemas is not None and episode.gateway is not None:
             schemas.update({name: tool.input_schema for name, (_, _, tool) in episode.gateway.tools.items()})
-        report = await agent.run(episode)
-        journal = await episode.journal()
-        result = await episode.verify(journal)
+        async with driver.connect():
+            report = (await driver.run_agent(lambda: agent.run(episode))).value
+        result, journal = await driver.finish()
         final = episode.final  # the state the verdict read: nothing ran since
+    assert report is not None  # no timeout and no guard: the agent ran to its end
     result.episode["agent"] = report.as_dict()
     return Run(result, report, episode.seeded, final, journal)
 

@@ -27,9 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import secrets
 import signal
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,15 +38,17 @@ from anyio.abc import TaskGroup
 
 from orchestrator.agents.base import Agent, AgentReport
 from orchestrator.agents.command import CommandAgent
-from orchestrator.backends.base import Backend, BackendError, first_error
+from orchestrator.backends.base import Backend, BackendError
 from orchestrator.episode.collector import collector_for_episodes
-from orchestrator.episode.episode import Episode
-from orchestrator.episode.serving import serve_http
+from orchestrator.episode.driver import (  # noqa: F401 - describe_error and failed_result re-exported
+    EpisodeDriver,
+    describe_error,
+    failed_result,
+)
 from orchestrator.record import (
     EPISODE,
     RESULTS,
     is_errored,
-    journal_of,
     kind_of,
     read_json,
     start_run,
@@ -73,7 +73,7 @@ from orchestrator.run.report import (  # noqa: F401 - call_latency and episode_p
 )
 from orchestrator.scenario.model import Scenario
 from orchestrator.verify.judge import Judge
-from orchestrator.verify.results import JournalSummary, Result
+from orchestrator.verify.results import Result
 from orchestrator.world.noise import noisy
 
 SEALED, MINIMAL = "sealed", "minimal"
@@ -143,32 +143,6 @@ class RunRecord:
         return 0 if self.passed else 1
 
 
-def failed_result(scenario: Scenario, status: str, error: str, episode: dict[str, Any]) -> Result:
-    """The record of an episode that could not be verified: failed, score 0, with what went wrong."""
-    return Result(
-        scenario=scenario.id,
-        title=scenario.title,
-        passed=False,
-        score=0.0,
-        pass_mark=scenario.pass_mark,
-        stages=[],
-        checks=[],
-        changes=[],
-        violations=[],
-        journal=JournalSummary(),
-        episode=episode,
-        status=status,
-        error=error,
-    )
-
-
-def describe_error(exc: BaseException) -> str:
-    """One line naming what went wrong in `exc` (the first error of an exception group), for results.json."""
-    problem = first_error(exc)
-    text = str(problem).strip() or type(problem).__name__
-    return text if type(problem).__name__ in ("BackendError",) else f"{type(problem).__name__}: {text}"
-
-
 @unisolated_agent  # an agent without isolation: no key it could read seals a trusted record
 async def run_episode(
     scenario: Scenario,
@@ -185,57 +159,52 @@ async def run_episode(
 ) -> Result:
     """Run one episode and write its folder; always returns (and writes) a result, see the module docstring.
     `judge` answers the scenario's `judge` checks (None: they are unjudged); with `records` minimal the folder is
-    neither made nor written (`RECORDS`)."""
+    neither made nor written (`RECORDS`). The episode is wired by the episode driver (`EpisodeDriver`), which keeps
+    what went wrong apart from the verdict (`capture`)."""
     interrupt = interrupt or Interrupt()
     timeout = timeout_s or scenario.limits.timeout_s
     info = episode_info(scenario, backend, agent, rng_seed)
     report, status = AgentReport(agent=_agent_label(agent)), "completed"
-    result: Result | None = None
-    trace: list[dict[str, Any]] = []
-    journal: list[dict[str, Any]] | None = None
-    error: str | None = None
     if records == SEALED:
         folder.mkdir(parents=True, exist_ok=True)
-    episode: Episode | None = None
-    try:
-        on_stage("starting apps")
-        endpoints = await backend.start(scenario.apps)
-        on_stage("seeding sandboxes")
-        async with Episode(scenario, endpoints, rng_seed=rng_seed, workdir=folder, judge=judge) as episode:
-            assert episode.gateway is not None
-            async with served_gateway(agent, episode) as url:
-                episode.gateway_url = url
-                info["gateway"] = url or "in memory"
-                on_stage(f"running {agent.name}")
-                if hasattr(agent, "on_progress"):  # a model agent: its turns' tokens, its retries and their waits
-                    agent.on_progress = on_stage
-                with interrupt.guard() as stopped:
-                    with anyio.move_on_after(timeout) as clock:
-                        report = await agent.run(episode)
-                stopped_by = interrupt.reason if stopped.cancelled_caught else None
-                report, status = agent_outcome(agent, report, timeout, clock.cancelled_caught, stopped_by)
-                if report.usage is None and callable(getattr(agent, "fill_report", None)):
-                    agent.fill_report(report)  # type: ignore[attr-defined]  # a stopped model agent's turns and usage so far
-            # The agent's process tree is gone here (agents stop it before returning, even when cancelled).
-            on_stage("verifying")
-            try:
-                result, journal = await episode.finish()
-                trace = await episode.merged_trace(journal)
-            except Exception as exc:
-                error = f"verification failed: {describe_error(exc)}"
-                trace = list(episode.trace.entries)
-    except Exception as exc:
-        if error is None and result is None:
-            error = describe_error(exc)
-        elif result is not None:
-            info["teardown_error"] = describe_error(exc)
-        if episode is not None and not trace:
-            trace = list(episode.trace.entries)
+    driver = EpisodeDriver(
+        scenario, backend, rng_seed=rng_seed, workdir=folder, judge=judge, progress=on_stage, capture=True
+    )
+    async with driver:
+        episode = await driver.prepare()
+        # An agent in another process (a command agent) reaches the gateway over HTTP, behind a secret.
+        async with driver.connect(http=isinstance(agent, CommandAgent)) as url:
+            info["gateway"] = url or "in memory"
+            on_stage(f"running {agent.name}")
+            if hasattr(agent, "on_progress"):  # a model agent: its turns' tokens, its retries and their waits
+                agent.on_progress = on_stage
+            ran = await driver.run_agent(lambda: agent.run(episode), timeout=timeout, guard=interrupt.guard)
+            stopped_by = interrupt.reason if ran.stopped else None
+            report, status = agent_outcome(agent, ran.value or report, timeout, ran.timed_out, stopped_by)
+            if report.usage is None and callable(getattr(agent, "fill_report", None)):
+                agent.fill_report(report)  # type: ignore[attr-defined]  # a stopped model agent's turns and usage so far
+        # The agent's process tree is gone here (agents stop it before returning, even when cancelled).
+        await driver.verdict()
+    return _closed(driver, info, report, status, interrupt, folder, records)
+
+
+def _closed(
+    driver: EpisodeDriver,
+    info: dict[str, Any],
+    report: AgentReport,
+    status: str,
+    interrupt: Interrupt,
+    folder: Path,
+    records: str,
+) -> Result:
+    """The episode's result once its driver is closed: its verdict with how it ran, or the record of an episode that
+    could not be judged (`EpisodeDriver.failed`); written to `folder` unless `records` is minimal."""
     info["agent"] = report.as_dict()
+    if driver.teardown_error is not None:
+        info["teardown_error"] = driver.teardown_error
+    result = driver.result
     if result is None:
-        if episode is not None:
-            info |= {"sandbox": episode.sandbox_id, "duration_s": round(time.perf_counter() - episode.started, 3)}
-        result = failed_result(scenario, "error", error or "the episode did not finish", info)
+        result = driver.failed(info)
         if status == "interrupted":
             result.error = f"{result.error} (the run was interrupted by {interrupt.reason})"
     else:
@@ -244,9 +213,8 @@ async def run_episode(
         if status == "agent_error":
             result.error = report.agent_error
     if records == SEALED:
-        encoded = episode.trace.lines if episode is not None else None
-        write_episode(folder, result, trace, journal if journal is not None else journal_of(trace), encoded)
-    result._calls = [(float(e.get("latency_ms") or 0.0), answered_with_error(e)) for e in trace if is_call(e)]
+        driver.record(folder, result)
+    result._calls = [(float(e.get("latency_ms") or 0.0), answered_with_error(e)) for e in driver.trace if is_call(e)]
     return result
 
 
@@ -297,19 +265,6 @@ def agent_outcome(
     if report.timed_out:
         return report, "timeout"
     return report, "agent_error" if report.agent_error else "completed"
-
-
-@contextlib.asynccontextmanager
-async def served_gateway(agent: Agent, episode: Episode) -> AsyncIterator[str | None]:
-    """The gateway's URL for an agent in another process (a command agent); None for one in this process (oracle,
-    noop, model agents), which reaches it in memory: no HTTP server per episode, so a thousand run at once."""
-    if not isinstance(agent, CommandAgent):
-        yield None
-        return
-    assert episode.gateway is not None
-    # The URL carries a secret: other local processes (other episodes' agents) that find the port get a 404.
-    async with serve_http(episode.gateway, secret=secrets.token_urlsafe(18)) as url:
-        yield url
 
 
 def _agent_label(agent: Agent) -> str:
