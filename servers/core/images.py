@@ -74,9 +74,9 @@ def connect(target: str | Path) -> sqlite3.Connection:
     return conn
 
 
-Decoded = dict[str, dict[tuple[Any, ...], dict[str, Any]]]
-"""An image's app tables, each row as stored (a tuple of column values) mapped to the row decoded, in insertion
-order: the seeded rows, and what any later row stored exactly as one of them decodes to."""
+Decoded = dict[str, dict[int, dict[str, Any]]]
+"""An image's app tables, each row's rowid mapped to the row decoded (read-only: `servers.core.schema.FrozenDict`),
+in insertion order."""
 
 
 def spec_text(spec_json: Any) -> str:
@@ -209,7 +209,7 @@ class SeedImages:
                 self._decoded.pop(gone, None)
 
     def decoded(self, app: App, key: str) -> Decoded | None:
-        """The decoded tables of `app`'s seeded image under `key`, if kept (shared: copy rows before handing out)."""
+        """The decoded tables of `app`'s seeded image under `key`, if kept (shared: their rows are read-only)."""
         with self._lock:
             return _recent(self._decoded, app, key)
 

@@ -449,28 +449,63 @@ class Sandbox(SandboxRows):
     def snapshot(self) -> dict[str, list[dict[str, Any]]]:
         """Every app table as `{table: [rows]}`, rows in insertion order, JSON columns decoded.
 
-        A sandbox seeded from a kept image decodes only rows stored differently from every seeded row: the others
-        are the seeded rows decoded once per image (`SeedImages.decoded`). Each caller gets rows of its own."""
+        The rows are read-only all the way down (`servers.core.schema.FrozenDict`: a change raises `TypeError`), so
+        no reader can change what another reads and none is copied: each caller gets lists of its own holding
+        shared rows. A sandbox seeded from a kept image hands out the seeded rows decoded once per image
+        (`SeedImages.decoded`) and reads from its database only the rows changed since it was seeded: those its
+        undo tables name (updated or deleted, `servers.core.schema.Table.undo_schema`) and those past the seeded
+        rowids (inserted)."""
         kept = self._seeded()
-        pristine = self.seed_key is not None and self._pristine()
-        if kept is not None and pristine:
-            return {name: [self.app.tables[name].copy(row) for row in rows.values()] for name, rows in kept.items()}
-        keep = kept is None and pristine
-        tables: dict[str, list[dict[str, Any]]] = {}
+        state = self._seeded_state
+        if kept is not None and state is not None:
+            if self._pristine():
+                return {name: list(rows.values()) for name, rows in kept.items()}
+            return {
+                name: self._read(name, table)
+                if table.rowid_key
+                else self._changed(name, table, kept[name], state.max_rowids[name])
+                for name, table in self.app.tables.items()
+            }
+        pristine = self.seed_key is not None and state is not None and self._pristine()
         fresh: Decoded = {}
+        tables: dict[str, list[dict[str, Any]]] = {}
         for name, table in self.app.tables.items():
-            known = kept.get(name, {}) if kept is not None else {}
-            rows = tables[name] = []
-            index = fresh[name] = {}
-            for stored in self.db.execute(f'SELECT * FROM "{name}" ORDER BY rowid'):
-                values = tuple(stored)
-                row = known.get(values)
-                rows.append(table.copy(row) if row is not None else table.decode(stored))
-                if keep:
-                    index[values] = table.copy(rows[-1])
-        if keep and self.seed_key is not None:
+            rows = fresh[name] = self._decoded(f'SELECT rowid, * FROM "{name}" ORDER BY rowid', table)
+            tables[name] = list(rows.values())
+        if pristine and self.seed_key is not None:
             SEED_IMAGES.put_decoded(self.app, self.seed_key, fresh)
+            self._seeded_rows = fresh
         return tables
+
+    def _decoded(self, sql: str, table: Any, params: tuple[Any, ...] = ()) -> dict[int, dict[str, Any]]:
+        """The rows `sql` selects (`rowid, *` of `table`) decoded read-only, by rowid."""
+        cursor = self.db.cursor()
+        cursor.row_factory = None  # plain tuples: the rowid, then the columns in order
+        return {values[0]: table.frozen(values[1:]) for values in cursor.execute(sql, params)}
+
+    def _read(self, name: str, table: Any) -> list[dict[str, Any]]:
+        return list(self._decoded(f'SELECT rowid, * FROM "{name}" ORDER BY rowid', table).values())
+
+    def _changed(self, name: str, table: Any, seeded: dict[int, dict[str, Any]], top: int) -> list[dict[str, Any]]:
+        """A table's rows now: the seeded ones, less those changed since seeding, with what the database holds now
+        for each changed rowid and every rowid past the seeded ones, in rowid order."""
+        undo = f'"_undo_{name}"'
+        touched = {r[0] for r in self.db.execute(f"SELECT _rid FROM {undo}")}
+        now = self._decoded(
+            f'SELECT rowid, * FROM "{name}" WHERE rowid > ? OR rowid IN (SELECT _rid FROM {undo}) ORDER BY rowid',
+            table,
+            (top,),
+        )
+        if not touched:
+            return [*seeded.values(), *now.values()]
+        if any(rowid <= top and rowid not in seeded for rowid in now):  # a rowid the seed left free: in order
+            merged = {rowid: row for rowid, row in seeded.items() if rowid not in touched} | now
+            return [merged[rowid] for rowid in sorted(merged)]
+        rows = [
+            now[rowid] if rowid in now else row for rowid, row in seeded.items() if rowid not in touched or rowid in now
+        ]
+        rows.extend(row for rowid, row in now.items() if rowid > top)
+        return rows
 
     def _seeded(self) -> Decoded | None:
         """The rows of the seeded image this sandbox started from, decoded, when kept."""

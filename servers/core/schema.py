@@ -16,9 +16,10 @@ call that made them.
 
 from __future__ import annotations
 
+import copy
 import json
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -36,6 +37,9 @@ class Table:
     """Foreign keys declared with `REFERENCES`: (column, referenced table, referenced column)."""
     not_null: frozenset[str] = field(default_factory=frozenset)
     """Columns declared `NOT NULL` (a row whose foreign key is one cannot exist without its parent)."""
+    rowid_key: bool = False
+    """Whether the key is declared `INTEGER PRIMARY KEY`, SQLite's rowid itself: a row inserted with a key of its
+    choosing may then take a rowid below the seeded rows' largest (see `servers.core.sandbox.Sandbox.snapshot`)."""
 
     def encode(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """Python values to what SQLite stores, refusing unknown columns."""
@@ -62,14 +66,19 @@ class Table:
                 out[name] = bool(out[name])
         return out
 
-    def copy(self, row: Mapping[str, Any]) -> dict[str, Any]:
-        """A decoded row's copy that shares nothing mutable with it (its JSON columns' lists and objects copied)."""
-        out = dict(row)
+    def frozen(self, values: Sequence[Any]) -> FrozenDict:
+        """A stored row (its values in column order) decoded as `decode` does, read-only all the way down: a
+        snapshot's row, shared by every reader of the image it comes from (`servers.core.sandbox.Sandbox.snapshot`)."""
+        row = dict(zip(self.columns, values, strict=True))
         for name in self.json_columns:
-            value = out.get(name)
-            if isinstance(value, (list, dict)):
-                out[name] = _copied(value)
-        return out
+            value = row[name]
+            if value is not None:
+                row[name] = _frozen(json.loads(value))
+        for name in self.bool_columns:
+            value = row[name]
+            if value is not None:
+                row[name] = bool(value)
+        return FrozenDict(row)
 
     def change_triggers(self, log: str = "_changes") -> str:
         """SQL creating the AFTER INSERT/UPDATE/DELETE triggers that log this table's row changes into `log`.
@@ -151,6 +160,7 @@ def read_schema(conn: sqlite3.Connection) -> dict[str, Table]:
             bool_columns=frozenset(c for c, t in types.items() if t == "BOOLEAN"),
             references=references,
             not_null=frozenset(r[1] for r in info if r[3]),
+            rowid_key=types[keys[0]] == "INTEGER",
         )
     for name, table in tables.items():  # `REFERENCES t` without a column names t's primary key
         if any(not column for _, _, column in table.references):
@@ -161,10 +171,55 @@ def read_schema(conn: sqlite3.Connection) -> dict[str, Table]:
     return tables
 
 
-def _copied(value: Any) -> Any:
-    """A JSON value's copy: lists and objects rebuilt, all the way down."""
+def _refused(self: Any, *args: Any, **kwargs: Any) -> Any:
+    raise TypeError(
+        "a snapshot's rows are read-only (every reader of the state shares them): "
+        "copy.deepcopy(row) gives a copy of your own to change"
+    )
+
+
+class FrozenDict(dict[str, Any]):
+    """A snapshot's row, or an object in one of its JSON columns: a dict that refuses every change.
+
+    Equal to the dict of the same items, written as one by `json`, orjson and pydantic; `dict(row)`, `row.copy()`
+    and `row | other` are plain (shallow) dicts, `copy.deepcopy(row)` a plain dict all the way down, and a pickled
+    one comes back read-only."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __ior__ = _refused
+    clear = pop = popitem = setdefault = update = _refused
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return FrozenDict, (dict(self),)
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return {key: copy.deepcopy(value, memo) for key, value in self.items()}
+
+
+class FrozenList(list[Any]):
+    """A list in a snapshot row's JSON column: a list that refuses every change (see `FrozenDict`)."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refused
+    append = extend = insert = remove = pop = clear = sort = reverse = _refused
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return FrozenList, (list(self),)
+
+    def __copy__(self) -> list[Any]:
+        return list(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> list[Any]:
+        return [copy.deepcopy(value, memo) for value in self]
+
+
+def _frozen(value: Any) -> Any:
+    """A decoded JSON value with its lists and objects made read-only, all the way down."""
     if isinstance(value, list):
-        return [_copied(v) for v in value]
+        return FrozenList([_frozen(v) for v in value])
     if isinstance(value, dict):
-        return {k: _copied(v) for k, v in value.items()}
+        return FrozenDict({k: _frozen(v) for k, v in value.items()})
     return value

@@ -8,7 +8,9 @@ must keep four promises:
   or the words of an internal error;
 - an `isError` call changes nothing (the sandbox's tables are the same before and after);
 - a read-only tool changes nothing, whatever it answers;
-- every call writes exactly one journal entry, naming the tool and whether it failed.
+- every call writes exactly one journal entry, naming the tool and whether it failed;
+- the snapshot after it (the kept seeded rows and only the changed ones read again) equals a full read of the
+  tables.
 
 The sandbox's state carries over from call to call, so later calls run against what earlier ones made.
 Bounded for CI by the hypothesis profile `ci` (a few examples per tool); `CLAWGYM_FUZZ_PROFILE=deep` runs
@@ -29,6 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 from mcp import Client
+from test_snapshot_rows import full_read
 
 from orchestrator.scenario.model import load
 from servers import registry
@@ -132,6 +135,7 @@ def test_tool_keeps_its_promises_on_generated_arguments(
     result = harness.portal.call(client.call_tool, tool, arguments)  # an exception here fails the test
 
     after = sandbox.snapshot()
+    assert after == full_read(sandbox), f"{tool}({arguments!r}): the snapshot is not the tables' rows"
     text = "\n".join(getattr(c, "text", "") for c in result.content)
     entries = sandbox.journal(after=seq)
     assert len(entries) == 1, f"{tool} wrote {len(entries)} journal entries for one call"
