@@ -10,6 +10,9 @@ says, in words naming the text, what reads wrong:
   capital inside a sentence ("wrote again about Adult job training course");
 - **relative time**: "this morning" asked for at noon or later, "this afternoon" in the evening, "tonight" in the
   morning; "yesterday" about rows (mail, tickets) none of which is from the day before;
+- **meeting day**: "my meeting on Friday 11 December" in a paragraph that names seeded events (by title) none of
+  which is on that day: the meeting meant is the one such an event lands on ("sort out the clash between the
+  security incident review and my meeting? Move my meeting on Friday 11 December", the review on Thursday);
 - **missing row**: a text citing a policy or guide document ("as the travel policy doc says", "the 'Budget 2026'
   doc") that is not seeded;
 - **policy**: a document that says never to share outside a domain while a check requires sharing with an address
@@ -241,6 +244,62 @@ def yesterdays(text: Text, scenario: dict[str, Any]) -> list[str]:
     return found
 
 
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTHS = "january february march april may june july august september october november december".split()
+_MEETING_ON = re.compile(
+    rf"\b(?:my|the|our|that|this) meeting on ({'|'.join(_WEEKDAYS)})(?:,? (\d{{1,2}}) ({'|'.join(_MONTHS)}))?\b", re.I
+)
+
+
+def _events(scenario: dict[str, Any]) -> Iterator[tuple[str, datetime]]:
+    """(title, start) of every seeded calendar event and every event a world event adds."""
+    rows = list((scenario.get("apps", {}).get("calendar") or {}).get("events", []) or [])
+    for event in (scenario.get("world") or {}).get("events", []) or []:
+        if event.get("app") == "calendar":
+            rows += list((event.get("add") or {}).get("events", []) or [])
+    for row in rows:
+        when = _when(row.get("start")) if isinstance(row, dict) else None
+        if when is not None and isinstance(row.get("title"), str):
+            yield row["title"], when
+
+
+def _on(when: datetime, weekday: str, day: str | None, month: str | None) -> bool:
+    """Whether `when` is on the weekday (and the day of the month, when given) a text names."""
+    same_date = day is None or (when.day == int(day) and _MONTHS[when.month - 1] == (month or "").lower())
+    return _WEEKDAYS[when.weekday()] == weekday.lower() and same_date
+
+
+def moved_to(text: str, when: str) -> str:
+    """A request to move a meeting `when` ("on Friday 11 December", the day it goes to) said so that it cannot be
+    read as the day the meeting is on: "Move my meeting on Friday 11 December to when ..." becomes "Move my meeting
+    to Friday 11 December, to when ..."."""
+    if not when.startswith("on "):
+        return text
+    return re.sub(
+        rf"\b(meeting|mine) {re.escape(when)}\b(?=(\W?))",
+        lambda m: f"{m.group(1)} to {when[3:]}{'' if m.group(2) in ',.;:!?' and m.group(2) else ','}",
+        text,
+    )
+
+
+def meeting_days(text: Text, scenario: dict[str, Any]) -> list[str]:
+    """'my meeting on <day>' in an instruction paragraph that names seeded events (by a title of two or more words),
+    none of which falls on that day (in the clock's zone): the day names another meeting than the one the paragraph
+    is about."""
+    if text.when is None or text.where != "the instruction":
+        return []
+    found = []
+    events = [(title, when) for title, when in _events(scenario) if len(title.split()) >= 2 and len(title) >= 8]
+    for paragraph in text.text.split("\n\n"):
+        lowered = paragraph.lower()
+        named = [(title, when.astimezone(text.when.tzinfo)) for title, when in events if title.lower() in lowered]
+        for match in _MEETING_ON.finditer(paragraph) if named else ():
+            if not any(_on(when, *match.groups()) for _, when in named):
+                title, when = min(named, key=lambda n: n[1])
+                found.append(f"{match.group(0)!r} but the {title.lower()} is on {when:%A %d %B}")
+    return found
+
+
 # -- rows cited that do not exist ------------------------------------------------------------------------------------
 
 _CITED = (
@@ -400,6 +459,7 @@ def problems(scenario: dict[str, Any]) -> list[str]:
         found += [f"repeated phrase in {text.where}: {p!r}" for p in repeated_phrases(text.text)]
         found += [f"casing in {text.where}: {p!r} inside a sentence" for p in miscased(text.text)]
         found += [f"relative time in {text.where}: {p}" for p in clock_words(text) + yesterdays(text, scenario)]
+        found += [f"meeting day in {text.where}: {p}" for p in meeting_days(text, scenario)]
         found += [f"missing row in {text.where}: no document {p!r}" for p in missing_documents(text, titles)]
     found += [f"policy: {p}" for p in share_contradictions(scenario) + forbid_contradictions(scenario)]
     return found

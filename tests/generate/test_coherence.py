@@ -4,14 +4,21 @@ finds, and the generators it made coherent (travel's policy, composite forbids, 
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from orchestrator.generate import coherence
 from orchestrator.generate.drawing import draw
 from orchestrator.generate.family import families
 from orchestrator.generate.prover import Plan, Prover
+
+HELDOUT6_TRAVEL = (
+    Path(__file__).resolve().parents[1]
+    / "adversarial/heldout6/tasks/travel-and-meetings/travel-and-meetings-v3-71946-00000.yaml"
+)
 
 
 def _scenario(instruction: str = "Please do it.", **apps: Any) -> dict[str, Any]:
@@ -174,3 +181,63 @@ def test_a_living_request_of_today_is_not_said_to_be_from_yesterday() -> None:
     assert "Following up on something from yesterday:" in old.scenario["instruction"]
     assert "Following up on something from earlier:" in new.scenario["instruction"]
     assert coherence.problems(new.scenario) == []
+
+
+def _clash(instruction: str, start: str = "2026-12-10T11:00:00+01:00") -> dict[str, Any]:
+    review = {"id": "e1", "title": "Security incident review", "start": start, "end": start.replace("11:00", "12:30")}
+    scenario = _scenario(instruction, calendar={"events": [review]})
+    scenario["clock"]["start"] = "2026-12-08T14:30:00+01:00"
+    return scenario
+
+
+def test_my_meeting_on_a_day_no_named_event_is_on_is_found() -> None:
+    ask = (
+        "Can you sort out the clash between the security incident review (there's a mail) and my meeting? "
+        "Move my meeting on Friday 11 December to when all of us are free."
+    )
+    assert coherence.problems(_clash(ask)) == [
+        "meeting day in the instruction: 'my meeting on Friday 11 December' but the security incident review is on "
+        "Thursday 10 December"
+    ]
+    assert coherence.problems(_clash(ask.replace("Friday 11", "Thursday 10"))) == []
+    assert coherence.problems(_clash(ask, "2026-12-11T11:00:00+01:00")) == []  # the review is on that Friday
+    assert coherence.problems(_clash(ask.replace(" on Friday 11 December", " to Friday 11 December"))) == []
+    assert coherence.problems(_clash(ask.replace("security incident review", "budget talk"))) == []  # none named
+    assert coherence.problems(
+        _clash("Move the meeting on Friday, please: it clashes with the security incident review.")
+    )
+
+
+def test_the_committed_travel_and_meetings_task_of_seed_71946_is_found_incoherent() -> None:
+    # tests/adversarial/heldout6 left it out: it moves "my meeting on Friday 11 December", the clash is on Thursday.
+    with HELDOUT6_TRAVEL.open() as f:
+        scenario = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    assert (
+        "meeting day in the instruction: 'my meeting on Friday 11 December' but the security incident review is on "
+        "Thursday 10 December"
+    ) in coherence.problems(scenario)
+
+
+def test_a_move_to_another_day_is_said_as_the_day_it_goes_to() -> None:
+    ask = "Move my meeting on Friday 11 December to when all of us are free."
+    assert coherence.moved_to(ask, "on Friday 11 December") == (
+        "Move my meeting to Friday 11 December, to when all of us are free."
+    )
+    assert coherence.moved_to("Move mine on Friday 11 December, same length.", "on Friday 11 December") == (
+        "Move mine to Friday 11 December, same length."
+    )
+    same = "Find a time on Friday 11 December when all are free."
+    assert coherence.moved_to(same, "on Friday 11 December") == same
+    assert coherence.moved_to(ask, "the same day") == ask
+    for name in ("reschedule", "travel-and-meetings", "incident-followup"):
+        for task in _draws(name, 12):
+            assert not [p for p in coherence.problems(task.scenario) if p.startswith("meeting day")], task.id
+    old = [t for t in _draws("travel-and-meetings", 12, edition=2) if " meeting on " in t.scenario["instruction"]]
+    assert old  # edition 2 keeps release v2's words
+
+
+@pytest.mark.slow
+def test_the_travel_and_meetings_task_of_seed_71946_now_reads_right() -> None:
+    task = draw(families()["travel-and-meetings"](), 71946, "mix", 0, {}, edition=3)
+    assert task is not None and "Move my meeting to Friday 11 December, to when" in task.scenario["instruction"]
+    assert coherence.problems(task.scenario) == []

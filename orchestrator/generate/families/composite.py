@@ -30,7 +30,7 @@ import random
 import re
 from typing import Any, ClassVar
 
-from orchestrator.generate.coherence import let_through
+from orchestrator.generate.coherence import let_through, moved_to
 from orchestrator.generate.families.composite_parts import LAST, MIDDLE, PARTS
 from orchestrator.generate.families.reschedule import Move
 from orchestrator.generate.families.travel import Trip
@@ -135,6 +135,8 @@ def instruction(family: Composite, world: World, params: dict[str, Any]) -> str:
         for key, value in own.items():
             values.setdefault(key, value)
         text = spec.requests[index].format(**own)
+        if world.edition >= 3 and part["family"] == "reschedule":  # "move my meeting to Friday", never "on Friday"
+            text = moved_to(text, own["when"])
         text = (LAST if n == count - 1 else MIDDLE)[link] + text if n else text
         sentences.append(text[:1].upper() + text[1:])
     if params.get("opener") is not None:

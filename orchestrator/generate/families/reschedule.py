@@ -476,7 +476,9 @@ def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
     clash = params["clash"].lower() if params["clash"] != "All-hands" else "all-hands"
     values = {"organizer": world.person(params["organizer"]).first_name, "clash": clash, "when": when, "doc": doc}
     made = phrasing.word(world, seed, "reschedule", "move", MOVE, values)
-    text = coherence.pronouns(made.text) if world.edition >= 3 else made.text  # "The review ... It can't move"
+    text = made.text
+    if world.edition >= 3:  # "The review ... It can't move"; "move my meeting to Friday", not "my meeting on Friday"
+        text = coherence.moved_to(coherence.pronouns(text), when)
     return phrasing.Composition(text, made.template, made.parts + ((doc_id,) if doc_id else ()))
 
 
