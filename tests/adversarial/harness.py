@@ -5,13 +5,21 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import yaml
 
+from orchestrator.agents import OracleAgent
+from orchestrator.generate.drawing import draw as draw_task
+from orchestrator.generate.family import families
+from orchestrator.prove.validate import _why, run_once
 from orchestrator.scenario import OracleStep, Scenario, relative_dates
+from orchestrator.scenario import load as load_scenario
 from orchestrator.verify.results import Result
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass
@@ -134,3 +142,51 @@ def nth(name: str, n: int) -> Callable[[OracleStep], bool]:
 
     # counters reset per build: wrap to a factory
     return pred
+
+
+Edit = Callable[[Scenario, list[OracleStep]], list[OracleStep]]
+
+
+@dataclass
+class Alt:
+    """One changed reference solution: `want` is the right verdict. A wrong one names in `fails_on` what its verdict
+    must fail on, as `failures` words it: a check's id or description (a drawn task's descriptions carry its drawn
+    names) or a violation's kind."""
+
+    id: str
+    source: str  # a generated family, or "lib:NAME" (a library scenario)
+    want: bool
+    edit: Edit
+    pick: Callable[[Scenario], bool] = lambda s: True
+    fails_on: str = ""
+
+    def __post_init__(self) -> None:
+        if self.want == bool(self.fails_on):
+            raise ValueError(f"alternative {self.id!r}: a wrong one (and only a wrong one) names what it fails on")
+
+
+def load_alt_task(source: str, tmp_path: Path, pick: Callable[[Scenario], bool], edition: int = 1) -> Scenario:
+    """The library scenario ("lib:NAME"), or the first task of a family (seed 7, this edition) that `pick` accepts."""
+    if source.startswith("lib:"):
+        return load_scenario(ROOT / "scenarios" / f"{source[4:]}.yaml")
+    for index in range(80):
+        task = draw_task(families()[source](), 7, "small", index, edition=edition)
+        if task is None:
+            continue
+        path = tmp_path / f"{task.id}.yaml"
+        path.write_text(task.yaml(), encoding="utf-8")
+        scenario = load_scenario(path)
+        if pick(scenario):
+            return scenario
+    raise AssertionError(f"no {source} task fits")
+
+
+async def play_alt(alt: Alt, backend: Any, tmp_path: Path, edition: int = 1) -> None:
+    """Plays the changed solution through the gateway and asserts its verdict (and what a wrong one fails on)."""
+    scenario = load_alt_task(alt.source, tmp_path, alt.pick, edition)
+    steps = alt.edit(scenario, [x.model_copy(deep=True) for x in scenario.oracle])
+    result, report = await run_once(scenario, backend, OracleAgent(steps))
+    assert report.errors == [], report.errors
+    assert result.passed == alt.want, f"{scenario.id}: score {result.score:.2f}: {_why(result)}"
+    if alt.fails_on:
+        assert alt.fails_on in failures(result), f"{scenario.id} failed, but not on {alt.fails_on}: {_why(result)}"

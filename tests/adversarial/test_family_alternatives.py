@@ -9,54 +9,15 @@ the gateway in process.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from harness import failures
+from harness import Alt, Edit, play_alt
 
 from orchestrator import scenario as scenarios
-from orchestrator.agents import OracleAgent
-from orchestrator.generate import pipeline
-from orchestrator.generate.family import families
-from orchestrator.prove.validate import _why, run_once
 from orchestrator.scenario.checks import ToldCheck
 from orchestrator.scenario.model import OracleStep
-
-Edit = Callable[[scenarios.Scenario, list[OracleStep]], list[OracleStep]]
-
-
-@dataclass
-class Alt:
-    """One changed solution of a family's task: `want` is the right verdict. A wrong one names in `fails_on` what
-    its verdict must fail on, as `harness.failures` words it: a check's id (a drawn task's descriptions carry its
-    drawn names) or a violation's kind."""
-
-    id: str
-    family: str
-    want: bool
-    edit: Edit
-    pick: Callable[[scenarios.Scenario], bool] = lambda s: True
-    fails_on: str = ""
-
-    def __post_init__(self) -> None:
-        if self.want == bool(self.fails_on):
-            raise ValueError(f"alternative {self.id!r}: a wrong one (and only a wrong one) names what it fails on")
-
-
-def draw(family: str, tmp_path: Path, pick: Callable[[scenarios.Scenario], bool]) -> scenarios.Scenario:
-    """The first task of `family` (seed 7) that `pick` accepts."""
-    for index in range(60):
-        task = pipeline.draw(families()[family](), 7, "small", index)
-        if task is None:
-            continue
-        path = tmp_path / f"{task.id}.yaml"
-        path.write_text(task.yaml(), encoding="utf-8")
-        scenario = scenarios.load(path)
-        if pick(scenario):
-            return scenario
-    raise AssertionError(f"no {family} task fits")
 
 
 def has(tool: str) -> Callable[[scenarios.Scenario], bool]:
@@ -323,12 +284,6 @@ ALTS = [
 ]
 
 
-@pytest.mark.parametrize("alt", ALTS, ids=[f"{a.family}:{a.id}" for a in ALTS])
+@pytest.mark.parametrize("alt", ALTS, ids=[f"{a.source}:{a.id}" for a in ALTS])
 async def test_alternative(backend, tmp_path: Path, alt: Alt) -> None:
-    scenario = draw(alt.family, tmp_path, alt.pick)
-    steps = alt.edit(scenario, [x.model_copy(deep=True) for x in scenario.oracle])
-    result, report = await run_once(scenario, backend, OracleAgent(steps))
-    assert report.errors == [], report.errors
-    assert result.passed == alt.want, f"{scenario.id}: score {result.score:.2f}: {_why(result)}"
-    if alt.fails_on:
-        assert alt.fails_on in failures(result), f"{scenario.id} failed, but not on {alt.fails_on}: {_why(result)}"
+    await play_alt(alt, backend, tmp_path)
