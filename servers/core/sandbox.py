@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from pydantic import BaseModel
@@ -51,6 +51,9 @@ from servers.core.images import (
     spec_text,
 )
 from servers.core.rows import SandboxRows
+
+if TYPE_CHECKING:
+    from servers.core.schema import Table
 
 log = logging.getLogger("clawgym.sandbox")
 
@@ -470,29 +473,29 @@ class Sandbox(SandboxRows):
         fresh: Decoded = {}
         tables: dict[str, list[dict[str, Any]]] = {}
         for name, table in self.app.tables.items():
-            rows = fresh[name] = self._decoded(f'SELECT rowid, * FROM "{name}" ORDER BY rowid', table)
+            rows = fresh[name] = self._decoded(f'SELECT *, rowid FROM "{name}" ORDER BY rowid', table)
             tables[name] = list(rows.values())
         if pristine and self.seed_key is not None:
             SEED_IMAGES.put_decoded(self.app, self.seed_key, fresh)
             self._seeded_rows = fresh
         return tables
 
-    def _decoded(self, sql: str, table: Any, params: tuple[Any, ...] = ()) -> dict[int, dict[str, Any]]:
-        """The rows `sql` selects (`rowid, *` of `table`) decoded read-only, by rowid."""
+    def _decoded(self, sql: str, table: Table, params: tuple[Any, ...] = ()) -> dict[int, dict[str, Any]]:
+        """The rows `sql` selects (`*, rowid` of `table`) decoded read-only, by rowid."""
         cursor = self.db.cursor()
-        cursor.row_factory = None  # plain tuples: the rowid, then the columns in order
-        return {values[0]: table.frozen(values[1:]) for values in cursor.execute(sql, params)}
+        cursor.row_factory = None  # plain tuples: the columns in order, then the rowid
+        return table.frozen_rows(cursor.execute(sql, params))  # type: ignore[return-value]  # FrozenDict rows are dicts
 
-    def _read(self, name: str, table: Any) -> list[dict[str, Any]]:
-        return list(self._decoded(f'SELECT rowid, * FROM "{name}" ORDER BY rowid', table).values())
+    def _read(self, name: str, table: Table) -> list[dict[str, Any]]:
+        return list(self._decoded(f'SELECT *, rowid FROM "{name}" ORDER BY rowid', table).values())
 
-    def _changed(self, name: str, table: Any, seeded: dict[int, dict[str, Any]], top: int) -> list[dict[str, Any]]:
+    def _changed(self, name: str, table: Table, seeded: dict[int, dict[str, Any]], top: int) -> list[dict[str, Any]]:
         """A table's rows now: the seeded ones, less those changed since seeding, with what the database holds now
         for each changed rowid and every rowid past the seeded ones, in rowid order."""
         undo = f'"_undo_{name}"'
         touched = {r[0] for r in self.db.execute(f"SELECT _rid FROM {undo}")}
         now = self._decoded(
-            f'SELECT rowid, * FROM "{name}" WHERE rowid > ? OR rowid IN (SELECT _rid FROM {undo}) ORDER BY rowid',
+            f'SELECT *, rowid FROM "{name}" WHERE rowid > ? OR rowid IN (SELECT _rid FROM {undo}) ORDER BY rowid',
             table,
             (top,),
         )

@@ -163,13 +163,14 @@ async def test_seeded_rows_are_decoded_once_per_image_and_a_snapshot_decodes_onl
     first = store.create("a", spec())
     seeded = first.snapshot()  # decoded from the database, then kept beside the image
     decoded = []
-    original = type(APP.tables["events"]).frozen
+    original = type(APP.tables["events"]).frozen_rows
 
-    def counted(self: Any, values: Any) -> dict[str, Any]:
-        decoded.append(row := original(self, values))
-        return row
+    def counted(self: Any, stored: Any) -> dict[int, Any]:
+        rows = original(self, stored)
+        decoded.extend(rows.values())
+        return rows
 
-    monkeypatch.setattr(type(APP.tables["events"]), "frozen", counted)
+    monkeypatch.setattr(type(APP.tables["events"]), "frozen_rows", counted)
     second = store.create("b", spec())
     again = second.snapshot()
     assert again == seeded and decoded == []  # read from the kept tables, nothing decoded
