@@ -7,7 +7,9 @@
 - `retried_after_fault: T` — every call of T that met an injected fault was
   followed by a successful call of the same tool with equivalent arguments
   (every argument both give has the same value, ignoring case and spacing;
-  free text may be reworded; details added on the retry do not matter).
+  free text may be reworded; details added on the retry do not matter). A
+  mail that failed may be sent again by another mail tool (a failed reply
+  resent as a new mail) to the same people.
 - `before: [A, B]` — some A succeeded before the first successful B.
 - `no_duplicate_after_lost_reply: T` — no call of T (`*`: any tool) whose reply
   was lost (a `lost_reply` fault: committed, answered with an error) was
@@ -17,8 +19,8 @@
 - `waited_for_rate_limit: T` — every `rate_limit` fault on T (`*`: any) was
   followed by a successful call of the same tool with equivalent arguments,
   and no call the limit covered came before the time the fault named.
-  As scenario checks both fail when no such fault was met (nothing shows a
-  recovery); under a noise profile (`judge_recovery`) they then hold.
+  All three hold when no such fault was met: the path the agent chose never
+  met it (a new mail where the reference replies), and the outcome decides.
 - `called`, `not_called`, `max_errors`, `max_calls` — counts over the journal.
 
 Process checks are scored apart from the outcome (`Result.process`); a check
@@ -123,10 +125,10 @@ def journal_check(check: JournalCheck, journal: list[dict[str, Any]], facts: Fac
     if rule.read_first:
         return _read_first(check, journal, facts, seeded_ctx)
     if rule.no_duplicate_after_lost_reply:
-        return duplicate_after_lost_reply(rule.no_duplicate_after_lost_reply, journal, vacuous=False)
+        return duplicate_after_lost_reply(rule.no_duplicate_after_lost_reply, journal)
     if rule.waited_for_rate_limit:
-        return hammered_rate_limit(rule.waited_for_rate_limit, journal, vacuous=False)
-    return _retried(rule.retried_after_fault or "", journal)
+        return hammered_rate_limit(rule.waited_for_rate_limit, journal)
+    return _retried(rule.retried_after_fault or "", journal, seeded_ctx.rows("mail", "messages"))
 
 
 GENERATED = {"id", "key", "number", "thread_id", "seq"}
@@ -164,12 +166,9 @@ def _fault_kind(entry: Mapping[str, Any]) -> str | None:
     return fault.get("kind", "error") if isinstance(fault, Mapping) else None
 
 
-def duplicate_after_lost_reply(spec: str, journal: list[dict[str, Any]], *, vacuous: bool = True) -> str | None:
-    """Why a lost reply was redone into a duplicate side effect, or None. Without `vacuous`, a run where no
-    reply was lost fails too (a scenario's own check: nothing shows the agent recovered)."""
+def duplicate_after_lost_reply(spec: str, journal: list[dict[str, Any]]) -> str | None:
+    """Why a lost reply was redone into a duplicate side effect, or None (also when no reply was lost)."""
     lost = [i for i, j in enumerate(journal) if _fault_kind(j) == "lost_reply" and _covers(spec, j["tool"])]
-    if not lost and not vacuous:
-        return f"no call of {_which(spec)} met a lost reply, so nothing shows a recovery"
     for index, entry in enumerate(journal):
         if index not in lost:
             continue
@@ -192,11 +191,8 @@ def duplicate_after_lost_reply(spec: str, journal: list[dict[str, Any]], *, vacu
     return None
 
 
-def hammered_rate_limit(spec: str, journal: list[dict[str, Any]], *, vacuous: bool = True) -> str | None:
-    """Why a rate limit was not waited out (or never retried), or None. Without `vacuous`, a run where no call
-    was rate-limited fails too."""
-    if not vacuous and not any(_fault_kind(j) == "rate_limit" and _covers(spec, j["tool"]) for j in journal):
-        return f"no call of {_which(spec)} was rate-limited, so nothing shows the limit was waited out"
+def hammered_rate_limit(spec: str, journal: list[dict[str, Any]]) -> str | None:
+    """Why a rate limit was not waited out (or never retried), or None (also when no call was rate-limited)."""
     for index, entry in enumerate(journal):
         if _fault_kind(entry) != "rate_limit" or not _covers(spec, entry["tool"]):
             continue
@@ -246,22 +242,66 @@ def _read_first(check: JournalCheck, journal: list[dict[str, Any]], facts: Facts
     return None
 
 
-def _retried(tool: str, journal: list[dict[str, Any]]) -> str | None:
-    # Failures only: a lost reply was committed (journaled as a success), latency and stale reads answered.
+MAIL_SENDS = frozenset({"mail__send_message", "mail__reply", "mail__forward"})
+"""Tools that deliver a mail: one that failed may be sent again by another (a failed reply as a new mail)."""
+
+
+def _retried(tool: str, journal: list[dict[str, Any]], seeded_messages: list[dict[str, Any]]) -> str | None:
+    # Failures only: a lost reply was committed (journaled as a success), latency and stale reads answered. A
+    # path that never met the fault (a new mail where the reference replies) holds: the outcome decides.
     faulted = [i for i, j in enumerate(journal) if is_tool(j["tool"], tool) and j.get("fault") and j["is_error"]]
-    if not faulted:
-        return f"no call of {tool} met an injected failure, so nothing was retried"
+    messages = {m.get("id"): m for m in seeded_messages} | {
+        c["key"]: c["after"]
+        for j in journal
+        for c in j.get("changes") or []
+        if c.get("table") == "messages" and c.get("op") == "insert" and c.get("after")
+    }
     for index in faulted:
         entry = journal[index]
         if not any(
-            j["tool"] == entry["tool"]
-            and not j["is_error"]
-            and equivalent(entry.get("arguments") or {}, j.get("arguments") or {})
+            not j["is_error"]
+            and (
+                j["tool"] == entry["tool"]
+                and equivalent(entry.get("arguments") or {}, j.get("arguments") or {})
+                or _same_mail(entry, j, messages)
+            )
             for j in journal[index + 1 :]
         ):
             message = (entry.get("fault") or {}).get("message", "")
             return f"{entry['tool']} failed with an injected fault ({message!r}) and was never retried successfully with the same arguments"
     return None
+
+
+def _same_mail(failed: Mapping[str, Any], later: Mapping[str, Any], messages: Mapping[Any, Any]) -> bool:
+    """Whether `later` sends the mail `failed` did not, by another mail tool: to every person it was for."""
+    if failed["tool"] not in MAIL_SENDS or later["tool"] not in MAIL_SENDS or failed["tool"] == later["tool"]:
+        return False
+    wanted, sent = _mail_recipients(failed, messages), _mail_recipients(later, messages)
+    return bool(wanted) and wanted <= sent
+
+
+def _mail_recipients(entry: Mapping[str, Any], messages: Mapping[Any, Any]) -> set[str]:
+    """Who a mail call sends to: the recipients of the message it added, else its arguments' (a reply's: the
+    sender of the message it answers, and with reply_all its recipients too)."""
+    for change in entry.get("changes") or []:
+        if change.get("table") == "messages" and change.get("op") == "insert" and change.get("after"):
+            return _addresses(change["after"], ("to", "cc", "bcc"))
+    args = entry.get("arguments") or {}
+    people = _addresses(args, ("to", "cc", "bcc"))
+    original = messages.get(args.get("message_id")) if entry["tool"] == "mail__reply" else None
+    if original is not None:
+        people |= _addresses(original, ("from", "to", "cc") if args.get("reply_all") else ("from",))
+    return people
+
+
+def _addresses(row: Mapping[str, Any], fields: tuple[str, ...]) -> set[str]:
+    found: set[str] = set()
+    for name in fields:
+        value = row.get(name)
+        for address in [value] if isinstance(value, str) else value or []:
+            if isinstance(address, str) and address.strip():
+                found.add(address.strip().casefold())
+    return found
 
 
 def _norm(value: Any) -> Any:

@@ -119,9 +119,10 @@ async def test_injected_faults_must_be_retried(backend) -> None:
     result, _ = await run_once(FLAKY, backend, OracleAgent(gave_up))
     retry = next(c for c in result.checks if c.id == RETRY_CHECK)
     assert not retry.passed and "503" in retry.reason
+    # Doing nothing never meets the fault: the retry check holds, and the outcome fails the run.
     result, _ = await run_once(FLAKY, backend, NoopAgent())
     retry = next(c for c in result.checks if c.id == RETRY_CHECK)
-    assert not retry.passed and "nothing was retried" in retry.reason
+    assert retry.passed and not result.passed
 
 
 async def test_a_retry_may_reword_a_short_title(backend) -> None:

@@ -1,0 +1,85 @@
+"""Verdict defects of held-out round 7, as changed reference solutions played through the gateway in process (real
+MCP client, real app servers on real SQLite): a correct solution that takes another path must pass; a wrong one must
+fail, on the check or violation it names.
+
+- A mail call that meets an outage: a path that never meets it (a new mail where the reference replies) is no
+  failure to retry, and a failed reply sent again as a new mail to the same person is a retry.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import Alt, Edit, play_alt  # noqa: E402
+
+from orchestrator import scenario as scenarios  # noqa: E402
+from orchestrator.scenario.checks import ToldCheck  # noqa: E402
+from orchestrator.scenario.model import OracleStep  # noqa: E402
+
+Steps = list[OracleStep]
+
+
+def step(tool: str, **args) -> OracleStep:
+    return OracleStep(tool=tool, args=args)
+
+
+def tagged(tag: str):
+    return lambda s: tag in s.tags
+
+
+def requester(s: scenarios.Scenario) -> str:
+    """The person the task's first told check is about."""
+    return next(c.told.who[0] for _, _, c in s.checks() if isinstance(c, ToldCheck))
+
+
+def reply_as_new_mail(failed_first: bool, to: str = "requester") -> Edit:
+    """The reference's reply sent as a new mail (to the requester, or to the first other person told); with
+    `failed_first`, the reply is tried once, meets the outage, and the new mail follows."""
+
+    def edit(s: scenarios.Scenario, steps: Steps) -> Steps:
+        out: Steps = []
+        for x in steps:
+            if x.tool != "mail__reply":
+                out.append(x)
+                continue
+            if failed_first:
+                out.append(x.model_copy(update={"expect_error": True}))
+            people = [w for _, _, c in s.checks() if isinstance(c, ToldCheck) for w in c.told.who]
+            address = people[0] if to == "requester" else next(p for p in people if p != people[0])
+            out.append(step("mail__send_message", to=[address], subject="Your request", body=x.args["body"]))
+        return out
+
+    return edit
+
+
+def reply_fails(s: scenarios.Scenario, steps: Steps) -> Steps:
+    """The reference's reply meets the outage and is never sent again."""
+    return [x.model_copy(update={"expect_error": True}) if x.tool == "mail__reply" else x for x in steps]
+
+
+OUTAGE = "the mail call that met an outage is made again"
+
+ALTS = [
+    # -- ambiguous with an outage on the first reply: the check is on the fault the chosen path met
+    Alt("told-by-new-mail-never-meets-the-outage", "ambiguous", True, reply_as_new_mail(False), tagged("twist-outage")),
+    Alt("reply-fails-then-resent-as-new-mail", "ambiguous", True, reply_as_new_mail(True), tagged("twist-outage")),
+    Alt("reply-fails-and-is-never-sent", "ambiguous", False, reply_fails, tagged("twist-outage"), fails_on=OUTAGE),
+    Alt(
+        "reply-fails-then-mailed-to-someone-else",
+        "ambiguous",
+        False,
+        reply_as_new_mail(True, to="other"),
+        tagged("twist-outage"),
+        fails_on=OUTAGE,
+    ),
+]
+
+
+@pytest.mark.parametrize("alt", ALTS, ids=[f"{a.source}:{a.id}" for a in ALTS])
+async def test_round7_defect(backend, tmp_path: Path, alt: Alt) -> None:
+    await play_alt(alt, backend, tmp_path, edition=3)
