@@ -19,8 +19,11 @@
 - `waited_for_rate_limit: T` — every `rate_limit` fault on T (`*`: any) was
   followed by a successful call of the same tool with equivalent arguments,
   and no call the limit covered came before the time the fault named.
-  All three hold when no such fault was met: the path the agent chose never
-  met it (a new mail where the reference replies), and the outcome decides.
+  As scenario checks both fail when no such fault was met (nothing shows a
+  recovery); under a noise profile (`judge_recovery`) they then hold. A
+  `retried_after_fault` check holds when no call of T met a failure: the path
+  the agent chose never met it (a new mail where the reference replies), and
+  the outcome decides.
 - `called`, `not_called`, `max_errors`, `max_calls` — counts over the journal.
 
 Process checks are scored apart from the outcome (`Result.process`); a check
@@ -125,9 +128,9 @@ def journal_check(check: JournalCheck, journal: list[dict[str, Any]], facts: Fac
     if rule.read_first:
         return _read_first(check, journal, facts, seeded_ctx)
     if rule.no_duplicate_after_lost_reply:
-        return duplicate_after_lost_reply(rule.no_duplicate_after_lost_reply, journal)
+        return duplicate_after_lost_reply(rule.no_duplicate_after_lost_reply, journal, vacuous=False)
     if rule.waited_for_rate_limit:
-        return hammered_rate_limit(rule.waited_for_rate_limit, journal)
+        return hammered_rate_limit(rule.waited_for_rate_limit, journal, vacuous=False)
     return _retried(rule.retried_after_fault or "", journal, seeded_ctx.rows("mail", "messages"))
 
 
@@ -166,9 +169,12 @@ def _fault_kind(entry: Mapping[str, Any]) -> str | None:
     return fault.get("kind", "error") if isinstance(fault, Mapping) else None
 
 
-def duplicate_after_lost_reply(spec: str, journal: list[dict[str, Any]]) -> str | None:
-    """Why a lost reply was redone into a duplicate side effect, or None (also when no reply was lost)."""
+def duplicate_after_lost_reply(spec: str, journal: list[dict[str, Any]], *, vacuous: bool = True) -> str | None:
+    """Why a lost reply was redone into a duplicate side effect, or None. Without `vacuous`, a run where no
+    reply was lost fails too (a scenario's own check: nothing shows the agent recovered)."""
     lost = [i for i, j in enumerate(journal) if _fault_kind(j) == "lost_reply" and _covers(spec, j["tool"])]
+    if not lost and not vacuous:
+        return f"no call of {_which(spec)} met a lost reply, so nothing shows a recovery"
     for index, entry in enumerate(journal):
         if index not in lost:
             continue
@@ -191,8 +197,11 @@ def duplicate_after_lost_reply(spec: str, journal: list[dict[str, Any]]) -> str 
     return None
 
 
-def hammered_rate_limit(spec: str, journal: list[dict[str, Any]]) -> str | None:
-    """Why a rate limit was not waited out (or never retried), or None (also when no call was rate-limited)."""
+def hammered_rate_limit(spec: str, journal: list[dict[str, Any]], *, vacuous: bool = True) -> str | None:
+    """Why a rate limit was not waited out (or never retried), or None. Without `vacuous`, a run where no call
+    was rate-limited fails too."""
+    if not vacuous and not any(_fault_kind(j) == "rate_limit" and _covers(spec, j["tool"]) for j in journal):
+        return f"no call of {_which(spec)} was rate-limited, so nothing shows the limit was waited out"
     for index, entry in enumerate(journal):
         if _fault_kind(entry) != "rate_limit" or not _covers(spec, entry["tool"]):
             continue

@@ -4,6 +4,7 @@ fail, on the check or violation it names.
 
 - A mail call that meets an outage: a path that never meets it (a new mail where the reference replies) is no
   failure to retry, and a failed reply sent again as a new mail to the same person is a retry.
+- An address is read with its house number: Kastanienallee 21 is not Kastanienallee 12.
 """
 
 from __future__ import annotations
@@ -62,6 +63,19 @@ def reply_fails(s: scenarios.Scenario, steps: Steps) -> Steps:
     return [x.model_copy(update={"expect_error": True}) if x.tool == "mail__reply" else x for x in steps]
 
 
+def body(text: str) -> Edit:
+    """The reference's (last) mail written with this body."""
+
+    def edit(s: scenarios.Scenario, steps: Steps) -> Steps:
+        for x in reversed(steps):
+            if x.tool in ("mail__reply", "mail__send_message"):
+                x.args["body"] = text
+                break
+        return steps
+
+    return edit
+
+
 OUTAGE = "the mail call that met an outage is made again"
 
 ALTS = [
@@ -76,6 +90,20 @@ ALTS = [
         reply_as_new_mail(True, to="other"),
         tagged("twist-outage"),
         fails_on=OUTAGE,
+    ),
+    # -- lost-reply-mail: the venue's address with its number
+    Alt(
+        "address-number-first",
+        "lib:lost-reply-mail",
+        True,
+        body("Hi Priya,\n\nAlte Brauerei, 12 Kastanienallee, Berlin."),
+    ),
+    Alt(
+        "wrong-house-number",
+        "lib:lost-reply-mail",
+        False,
+        body("Hi Priya,\n\nAlte Brauerei, Kastanienallee 21, 10245 Berlin.\n\nDana"),
+        fails_on="stages[1].checks[0]",  # Priya is told the venue's street address
     ),
 ]
 
