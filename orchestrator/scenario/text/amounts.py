@@ -19,6 +19,16 @@ CURRENCY_WORDS = {
     "euros": "EUR",
     "$": "USD",
     "us$": "USD",
+    "r$": "BRL",
+    "a$": "AUD",
+    "au$": "AUD",
+    "c$": "CAD",
+    "ca$": "CAD",
+    "nz$": "NZD",
+    "hk$": "HKD",
+    "s$": "SGD",
+    "sg$": "SGD",
+    "mx$": "MXN",
     "dollar": "USD",
     "dollars": "USD",
     "£": "GBP",
@@ -75,9 +85,15 @@ ISO_CURRENCIES = {
     "ARS",
 }
 _CUR = (
-    r"(?:US\$|[€$£¥]|\b(?:" + "|".join(sorted(ISO_CURRENCIES)) + r")(?:\b|(?=[-−]?\d))|\b(?:euros?|dollars?|pounds?)\b)"
+    r"(?:\b(?:US|R|AU?|CA?|NZ|HK|SG?|MX)\$|[€$£¥]|\b(?:"
+    + "|".join(sorted(ISO_CURRENCIES))
+    + r")(?:\b|(?=[-−]?\d))|\b(?:euros?|dollars?|pounds?)\b)"
 )
-_NUM = r"(?:\d{1,3}(?:[,.'\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?![\d])"
+_NUM = (
+    r"(?:\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|"  # Indian grouping: "32,00,000" (32 lakh)
+    r"\d{1,3}(?:[,.'\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?![\d])"
+)
+LAKH = re.compile(r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?")
 _MULT = r"(?:\s?(?P<{}>k|m|mn|bn|million|thousand|billion|mio\.?|tsd\.?)(?![\w]))?"
 AMOUNT = re.compile(
     r"(?P<c1>"
@@ -133,10 +149,11 @@ def find_amounts(text: str) -> tuple[AmountMention, ...]:
     for m in AMOUNT.finditer(text):
         number = (m["n1"] or m["n2"]).replace("−", "-")
         currency = currency_code(m["c1"] or m["c2"])
-        price = Price.fromstring(number.lstrip("-"))
-        if price.amount is None:
+        digits = number.lstrip("-")
+        amount = Decimal(digits.replace(",", "")) if LAKH.fullmatch(digits) else Price.fromstring(digits).amount
+        if amount is None:
             continue
-        value = -price.amount if number.startswith("-") else price.amount
+        value = -amount if number.startswith("-") else amount
         mult = (m["m1"] or m["m2"] or "").lower()
         if mult:
             value *= MULTIPLIERS[mult]
@@ -146,9 +163,10 @@ def find_amounts(text: str) -> tuple[AmountMention, ...]:
 
 
 SET_ASIDE = re.compile(
-    r"\b(?:not|instead\s+of|rather\s+than|was|were|(?:down|up|reduced|increased|cut|lowered|raised)\s+from|from|"
+    r"\b(?:not|instead\s+of|rather\s+than|(?:down|up|reduced|increased|cut|lowered|raised)\s+from|from|"
     r"originally|previously|initially|old|earlier|asked\s+for|requested|claimed|demand(?:ed|s)?|would\s+have|"
-    r"list\s+price(?:\s+of)?|seller(?:'s)?\s+ask(?:ing\s+price)?(?:\s+of)?|asking\s+price(?:\s+of)?|(?:first|original|earlier|previous)\s+(?:quote|offer|price|estimate)(?:\s+of)?|"
+    r"list\s+price(?:\s+of)?|seller(?:'s)?\s+ask(?:ing\s+price)?(?:\s+of)?|asking\s+price(?:\s+of)?|(?:first|original|earlier|previous)\s+"
+    r"(?:quote|offer|price|estimate|charge|amount|total|fee|bill|figure|budget|rate)(?:\s+(?:of|was))?|"
     r"(?:declined|rejected|refused|turned\s+down)(?:\s+(?:the|their|your|an?))?(?:\s+\w+)?(?:\s+(?:of|for|at))?)"
     r"[\s:(]*(?:the\s+|an?\s+)?$",
     re.I,
@@ -160,14 +178,17 @@ SET_ASIDE_AFTER = re.compile(r"^\s*[—–-]?\s*(?:sorry|oops)[,:\s]+(?:no|i\s+m
 rejected is still the amount at issue: "your claim of €312 was rejected" refuses €312.)"""
 
 
-def _set_aside(text: str, mention: AmountMention) -> bool:
+WAS_BEFORE = re.compile(r"\b(?:was|were)[\s:(]*(?:the\s+|an?\s+)?$", re.I)
+"""Weaker: "the fee was $320" sets the amount aside only when the text states another one in its currency."""
+
+
+def _set_aside(text: str, mention: AmountMention, pattern: re.Pattern[str] = SET_ASIDE) -> bool:
     at = mention.start if mention.start >= 0 else text.find(mention.text)
     if at == -1:
         return False
     end = at + len(mention.text)
-    return (
-        SET_ASIDE.search(text[max(0, at - 40) : at]) is not None
-        or SET_ASIDE_AFTER.match(text[end : end + 60]) is not None
+    return pattern.search(text[max(0, at - 40) : at]) is not None or (
+        pattern is SET_ASIDE and SET_ASIDE_AFTER.match(text[end : end + 60]) is not None
     )
 
 
@@ -181,6 +202,8 @@ def check_amount(text: str, value: float | str | Decimal, currency: str | None) 
     code = currency_code(currency) if currency else None
     own = read(text)
     found = [a for a in find_amounts(own) if not _set_aside(own, a)]
+    was = [a for a in found if _set_aside(own, a, WAS_BEFORE)]
+    found = [a for a in found if a not in was or not any(b.currency == a.currency for b in found if b not in was)]
     hit = any(abs(a.value - wanted) < Decimal("0.005") and (code is None or a.currency == code) for a in found)
     other = [
         a.text for a in found if abs(a.value - wanted) >= Decimal("0.005") and (code is None or a.currency == code)

@@ -27,12 +27,20 @@ HEDGE = re.compile(
     r"may\s+(?:be|slip|change|move|shift|still|not|need|end\s+up)|"
     r"aim(?:s|ed|ing)?\s+(?:for|at|to)|targeting|tentative(?:ly)?|(?<!un)likely|guess|"
     r"not\s+sure|unsure|unclear|uncertain|ideally|pencil(?:l?ed)?\s+(?:in|for)|fingers\s+crossed|realistically|"
-    r"propos(?:e|ing)|suggest(?:ing)?|provisional(?:ly)?|tentative|in\s+principle|should\s+be|ish|thinks?|believes?)\b",
+    r"propos(?:e|ing)|suggest(?:ing)?|provisional(?:ly)?|tentative|in\s+principle|should\s+be|ish|thinks?|"
+    r"bel(?:ie|ei)ves?)\b",
     re.I,
 )
 CONDITION = re.compile(
     r"\b(?:if|unless|assuming|provided\s+that|depend(?:s|ing)?\s+on|contingent\s+on|could(?!\s+you))\b", re.I
 )
+ANSWER_PENDING = re.compile(
+    r"\b(?:(?:waiting|wait)\s+(?:for|on)\s+(?:[\w'’]+\s+){1,3}?to\s+(?:accept|reply|respond|agree)|"
+    r"no\s+(?:reply|response|answer)\s+yet)\b",
+    re.I,
+)
+"""A proposal still awaiting its answer ("proposed Wed 14:00 instead, waiting for Hugo to accept"): its day and time
+are not asserted (an amount or a count beside it is)."""
 QUESTION_BREAK = re.compile(r"[,;:]\s|\s[–—-]\s")
 REQUEST = re.compile(r"^\W*(?:\w+,\s*)?(?:(?:could|can|would|will)\s+you|please)\b", re.I)
 UNDERCUT = re.compile(
@@ -266,8 +274,9 @@ def asserted(text: str, kind: str = "any") -> str:
         parts = clauses(text, a, b)
         for start, end in parts:
             clause = text[start:end]
-            if UNDERCUT.search(clause):
-                taken = _undercut_kinds(clause)
+            pending = UNDERCUT.search(clause) is None and ANSWER_PENDING.search(clause) is not None
+            if pending or UNDERCUT.search(clause):
+                taken = {"time", "date"} if pending else _undercut_kinds(clause)
                 if taken is None and len(parts) > 1 and _own_undercut(clause):
                     taken = set()  # "part 2 back-ordered, supplier says 5 Aug but can't guarantee it": its clause
                 if taken is None or taken & reading:

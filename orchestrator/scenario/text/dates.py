@@ -59,7 +59,7 @@ DATE_PATTERNS = [
             r"|(?:Mon|Tue|Tues|Wed|Weds|Thu|Thur|Thurs|Fri|Sat|Sun)\b\.?)(?P<nextweek>\s+(?i:next\s+week))?"
         ),
     ),
-    ("relative", re.compile(r"\b(?P<rel>today|tomorrow|tonight)\b", re.I)),
+    ("relative", re.compile(r"\b(?P<rel>(?:the\s+)?day\s+after\s+tomorrow|today|tomorrow|tonight)\b", re.I)),
     # "the 5th", "Thursday the 5th": that day of this month, or of the next once it is past
     ("ordinal", re.compile(r"\b(?i:the)\s+(?P<d>[0-3]?\d)(?P<suffix>st|nd|rd|th)\b")),
 ]
@@ -175,7 +175,8 @@ def find_dates(text: str, today: date) -> list[DateMention]:
             elif kind == "ordinal":
                 dates = [d for d in [_day_of_month(today, int(g["d"]))] if d]
             elif kind == "relative":
-                dates = [today + timedelta(days=0 if g["rel"].lower() in ("today", "tonight") else 1)]
+                rel = g["rel"].lower()
+                dates = [today + timedelta(days=0 if rel in ("today", "tonight") else 2 if "after" in rel else 1)]
             if dates:
                 found.append(DateMention(m.start(), m.end(), m.group(0), dates))
                 taken.append(m.span())

@@ -110,6 +110,29 @@ def restated(
     return restates(text, before, mentions[index], local, anchor, wanted)
 
 
+NAMED_BEFORE = re.compile(
+    r"(?:^|[,;·•|/.]|\band)[ \t]*(?P<name>[A-Z][a-zà-öø-ÿ]+(?:-[A-Z][a-zà-öø-ÿ]+)?)(?:[ \t]+\([^)\n]*\))?[ \t]*:?[ \t]*$"
+)
+
+
+def for_someone(text: str, mention: TimeMention) -> bool:
+    """A time written right after a person's name, among others of its kind ("Chidi 11:00, Thandi 12:00", "Dewi 8:00
+    · Paolo 9:00"): their time, not a competing one. A day, a month, a place or an option is no name."""
+    line = text.rfind("\n", 0, mention.start) + 1
+    m = NAMED_BEFORE.search(text[line : mention.start])
+    if m is None:
+        return False
+    name = m["name"]
+    low = name.lower()
+    return not (
+        low in WEEKDAYS
+        or re.fullmatch(MONTH, name, re.I)
+        or CHOICE.search(name)
+        or place_zone(name) is not None
+        or low in {"at", "from", "until", "by", "start", "end", "starts", "ends", "today", "tomorrow", "tonight"}
+    )
+
+
 ITEM = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,2}[.)])[ \t]+")
 LABEL = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,2}[.)])?[ \t]*(?P<label>[^\W\d][^:\n|]{0,40}?)[ \t]*:[ \t]")
 CHOICE = re.compile(r"\b(?:option|alternative|choice|backup|fallback|proposal|slot|plan)s?\b", re.I)
@@ -237,6 +260,8 @@ def check_time(
             continue
         if mention.zone is None and FOR_YOU.match(text, mention.end):
             continue  # "Anil, that's 12:30 for you": in a zone this reader does not know, read for them (told)
+        if mention.zone is None and any(h.zone is not None for h in holding) and for_someone(text, mention):
+            continue  # "11:00 BST. Chidi 11:00, Thandi 12:00": each person's time, read for them (told)
         if apart(text, mention, holding, wanted):
             continue  # "- Arrive: 9:00 am" and "- Lunch: 12:30": the times of a day's steps
         mine = step(text, mentions, index)

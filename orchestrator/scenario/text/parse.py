@@ -80,6 +80,12 @@ FOREIGN = {
     "juli": "July",
     "oktober": "October",
     "dezember": "December",
+    # Dutch
+    "januari": "January",
+    "februari": "February",
+    "maart": "March",
+    "mei": "May",
+    "augustus": "August",
     # French
     "janvier": "January",
     "février": "February",
@@ -126,6 +132,22 @@ FOREIGN_WEEKDAYS = {
     "vendredi": "Friday",
     "samedi": "Saturday",
     "dimanche": "Sunday",
+    "maandag": "Monday",
+    "dinsdag": "Tuesday",
+    "woensdag": "Wednesday",
+    "donderdag": "Thursday",
+    "vrijdag": "Friday",
+    "zaterdag": "Saturday",
+    "zondag": "Sunday",
+    "lunedì": "Monday",
+    "martedì": "Tuesday",
+    "mercoledì": "Wednesday",
+    "giovedì": "Thursday",
+    "venerdì": "Friday",
+    "lunes": "Monday",
+    "miércoles": "Wednesday",
+    "jueves": "Thursday",
+    "viernes": "Friday",
 }
 SHORTHAND = {
     "tmrw": "tomorrow",
@@ -347,6 +369,9 @@ def _tables(text: str) -> str:
 
 
 TIME_CELL = re.compile(r"\d{1,2}[:.h]\d{2}|\d{1,2}\s?[ap]\.?m\b", re.I)
+TIME_SPAN = re.compile(
+    r"\d{1,2}(?:[:.h]\d{2})?(?:\s?[ap]\.?m\.?)?(?:\s*[–—-]\s*\d{1,2}(?:[:.h]\d{2})?(?:\s?[ap]\.?m\.?)?)?", re.I
+)
 ZONE_WORD = re.compile(r"\b[A-Z]{2,5}\b|(?:UTC|GMT)\s*[+−-]\s*\d{1,2}")
 
 
@@ -365,10 +390,35 @@ def _where(words: str) -> str | None:
     return next((n for n in _places() if n.lower() == plain.lower()), plain)
 
 
+ORIGIN_HEADER = re.compile(
+    r"\b(?:from|to|origin|destination|depart\w*|arriv\w*|route|leg|flight|via|venue|hotel|vendor|supplier)\b", re.I
+)
+"""A column whose place is not where the row's person is: where they come from or go to, a venue, a hotel."""
+
+
+def _where_within(cell: str) -> str | None:
+    """The place a cell names in parentheses after a name ("Tyler (SF)", "Ana (Toronto)")."""
+    inner = re.fullmatch(
+        r"[^()]*\(([^()]+)\)\s*", EMPHASIS.sub(lambda m: m.group(2) or m.group(3) or m.group(4) or "", cell)
+    )
+    return _where(inner.group(1)) if inner else None
+
+
 def _row(header: list[str], cells: list[str]) -> str:
     """A table row as a line: each cell after its column's header; a time in a column (or a row) that names a
     place or zone is written with it ("10:00 (CEST)", "14:00 (Lisboa)")."""
-    place = next((w for w in (_where(c) for c in cells if not TIME_CELL.search(c)) if w), None)
+    place = next(
+        (
+            w
+            for w in (
+                _where(c) or _where_within(c)
+                for i, c in enumerate(cells)
+                if not TIME_CELL.search(c) and not ORIGIN_HEADER.search(header[i] if i < len(header) else "")
+            )
+            if w
+        ),
+        None,
+    )
     parts = []
     for index, cell in enumerate(cells):
         if not cell:
@@ -378,7 +428,8 @@ def _row(header: list[str], cells: list[str]) -> str:
         if TIME_CELL.search(cell) and not ZONE_WORD.search(cell):
             where = _where(plain) or place
             if where:
-                parts.append(f"{cell} ({where})")
+                at = TIME_SPAN.match(cell, TIME_CELL.search(cell).start()).end()  # type: ignore[union-attr]  # a time: searched just above
+                parts.append(f"{cell[:at]} ({where}){cell[at:]}")  # "1:00 pm (SF) Tue": the zone beside its time
                 continue
         parts.append(cell if GENERIC_HEADERS.match(plain) else f"{plain}: {cell}")
     return " | ".join(parts) + "."
@@ -426,8 +477,8 @@ def _words(text: str) -> str:
     return ORDINAL_WORDS.sub(lambda m: _ORDINALS[" ".join(m.group(1).lower().replace("-", " ").split())], text)
 
 
-UHR = re.compile(r"\b(?P<h>[01]?\d|2[0-3])(?:[:.](?P<m>[0-5]\d))?\s*Uhr\b")
-"""German "15 Uhr", "11:30 Uhr": the clock time alone."""
+UHR = re.compile(r"\b(?P<h>[01]?\d|2[0-3])(?:[:.](?P<m>[0-5]\d))?\s*(?:Uhr|uur)\b")
+"""German "15 Uhr", "11:30 Uhr" and Dutch "15.30 uur": the clock time alone."""
 _UNITS = "first second third fourth fifth sixth seventh eighth ninth".split()
 _ORDINALS = (
     {w: f"{i}" for i, w in enumerate(_UNITS, 1)}

@@ -159,7 +159,7 @@ DATE_SET_ASIDE_BEFORE = re.compile(
     r"ursprünglich(?:\s+\w+)?|anfänglich|initialement|originalmente|inicialmente|originariamente|"
     r"no\s+(?!later\b|earlier\b|sooner\b|more\s+than\b)[\w-]+(?:\s+[\w-]+)?|"
     r"(?:mov|shift|push|postpon|reschedul|chang|bring|brought|delay|switch|swap)\w*\b[^.!?\n]{0,40}?\bfrom|drop(?:ped)?|skip(?:ping|ped)?|"
-    r"scrap(?:ped)?|old|previous(?:ly)?|original(?:ly)?|earlier|initial(?:ly)?|formerly|"
+    r"scrap(?:ped)?|old|previous(?:ly)?|original(?:ly)?|earlier|initial(?:ly)?|formerly|declin(?:e|ed|es|ing)|"
     r"(?:was|were)\s+(?:meant|supposed|planned|scheduled|due|set|booked|going)(?:\s+to\s+be|\s+to\s+happen|\s+for)?|"
     r"used\s+to\s+be|can(?:'|’)?t\s+(?:do|make|move\s+it\s+to)|won(?:'|’)?t\s+(?:do|make|be)|was|were|"
     r"(?:mov|shift|push|switch)\w*\s+(?:[\w'’-]+\s+){0,3}?off|ignore|disregard|replac(?:es|ed|ing)|"

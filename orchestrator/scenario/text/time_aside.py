@@ -34,7 +34,7 @@ SET_ASIDE = re.compile(
     r"listed)(?:\s+(?:as|at|for))?|"
     r"skip(?:ping|ped)?|ignore|disregard|old|previous|original|releas(?:e|ed|ing)|free(?:d)?\s+up|"
     r"(?:originally|previously|initially|formerly)(?:\s+(?:we|it|they|I))?(?:\s+(?:was|were|had|planned|scheduled|set|"
-    r"booked|agreed))?(?:\s+(?:for|at|on))?|used\s+to\s+be|cancel(?:l?ed)?|"
+    r"booked|agreed))?(?:\s+(?:for|at|on))?|used\s+to\s+be|cancel(?:l?ed)?|declin(?:e|ed|ing)|turn(?:ed)?\s+down|"
     + _CANT
     + r"(?:\s+(?:make|do|manage|attend|join|get|take|be\s+there|be\s+in|be\s+on))?(?:\s+it)?|"
     + _MOVE

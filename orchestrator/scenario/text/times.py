@@ -89,7 +89,7 @@ TIME_CUE_BEFORE = re.compile(
 # A bare hour is a time after a cue and before the end of a clause or a word of time: "at 4.", "by 10 tomorrow"
 BARE_CUE = re.compile(r"\b(?:at|until|till|around|by|after|before)\s+$", re.I)
 BARE_END = re.compile(
-    r"^(?:[ \t]*(?:[.!?;)\n]|,\s|$)|\s+(?:sharp|then|latest|at\s+the\s+latest|tomorrow|today|tonight|"
+    r"^(?:[ \t]*(?:[.!?;)\n]|,\s|$)|\s+(?:sharp|then|latest|at\s+the\s+latest|tomorrow|today|tonight|for|with|"
     r"on\s+(?:mon|tue|wed|thu|fri|sat|sun)|(?:in\s+the\s+)?(?P<day>morning|afternoon|evening)|at\s+night)\b)",
     re.I,
 )
@@ -351,6 +351,17 @@ def _word_times(text: str, spans: list[tuple[int, int]], taken: list[tuple[int, 
         times = [time(h, 30) for h in _day_hours(hour, m)]
         found.append(TimeMention(m.start(), end, text[m.start() : end], times, zone))
         taken.append((m.start(), end))
+    for m in AT_WORD_HOUR.finditer(text):  # "kick off at six, so", "until eleven."
+        bare = BARE_END.match(text[m.end() : m.end() + 40])
+        if bare is None or not _free(*m.span("h"), spans, taken) or CLOCK_WORDS.match(text, m.start("h")):
+            continue
+        hour = NUMBER_WORDS[m["h"].lower()]
+        if bare["day"]:
+            hours = [hour % 12] if bare["day"].lower() == "morning" else [hour % 12 + 12]
+        else:
+            hours = [hour % 12, hour % 12 + 12]
+        found.append(TimeMention(m.start("h"), m.end(), m["h"], [time(h, 0) for h in hours]))
+        taken.append(m.span("h"))
     for m in CLOCK_WORDS.finditer(text):
         written = (m["h"] or m["h2"]).lower()
         hour = NUMBER_WORDS.get(written) or int(written)
@@ -370,6 +381,10 @@ def _word_times(text: str, spans: list[tuple[int, int]], taken: list[tuple[int, 
     return found
 
 
+AT_WORD_HOUR = re.compile(
+    r"\b(?:at|until|till)\s+(?P<h>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.I
+)
+"""An hour in words after its cue and before the end of a clause or a word of time: "at six, so", "until ten"."""
 HALF_HOUR = re.compile(
     r"\bhalf\s+(?P<h>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|1[0-2]|[1-9])\b(?![:.,]\d)"
     r"(?!\s*(?:past|to|of|the|an?|hours?|hrs?|days?|weeks?|months?|years?|people|percent|%|x)\b)(?:\s?"

@@ -408,3 +408,82 @@ def test_a_line_s_label_gives_the_role_of_its_own_clause_only() -> None:
     # a time said of something else names no other time across the end of its sentence
     due = "Timesheets are due Thursday 5 March by 5pm. The 12th you mentioned is the pay date, not the cutoff."
     assert holds(due, {"mentions_time": {"at": "2026-03-05T17:00:00+01:00", "claimed": True}}, CTX)
+
+
+def test_a_declined_slot_is_set_aside_and_a_proposal_awaiting_an_answer_is_not_stated() -> None:
+    text = "Declined the Thu 5 Mar 10:00 invite on your behalf; proposed Thu 5 Mar 15:30 instead — waiting for Hugo to accept."
+    old = {"mentions_time": {"at": "2026-03-05T10:00:00+01:00", "claimed": True}}
+    assert not holds(text, old, CTX)
+    assert not holds(text, CLAIMED, CTX)
+    assert not holds("Declined Thursday's 10:00; suggested Thursday 5 March 15:30 instead, no reply yet.", CLAIMED, CTX)
+    assert not holds("I beleive the review is Thursday 5 March at 15:30, but check with Conor.", CLAIMED, CTX)
+    # once accepted, the proposal is the time
+    assert holds("Declined the Thu 5 Mar 10:00 invite; Hugo accepted Thu 5 Mar 15:30 instead.", CLAIMED, CTX)
+    assert not holds("Declined the Thu 5 Mar 10:00 invite; Hugo accepted Thu 5 Mar 15:30 instead.", old, CTX)
+    assert not holds("The venue declined Thursday 5 March; holding Friday 6 March.", date("2026-03-05", "event"), CTX)
+
+
+def test_a_table_row_s_place_is_where_someone_is_not_where_they_come_from() -> None:
+    lisbon = Context({}, {}, timezone="Europe/Lisbon", now=datetime(2026, 10, 14, 9, tzinfo=UTC))
+    arrivals = (
+        "Arrivals (Wed 21 Oct), Lisbon local times.\n\n| Person | From | Flight | Lands LIS |\n|---|---|---|---|\n"
+        "| Mateus | São Paulo | TP 088 | 06:50 |\n| Ben | NYC (JFK) | TP 210 | 07:15 |"
+    )
+    assert holds(arrivals, {"mentions_time": {"at": "2026-10-21T07:15:00+01:00", "claimed": True}}, lisbon)
+    assert holds(arrivals, {"mentions_time": {"at": "2026-10-21T06:50:00+01:00", "claimed": True}}, lisbon)
+    ny = Context({}, {}, timezone="America/New_York", now=datetime(2026, 4, 20, 9, tzinfo=UTC))
+    who = (
+        "All — LP update call Tuesday April 28, 4:00 pm ET.\n\n| Who | Local |\n|---|---|\n"
+        "| Tyler (SF) | 1:00 pm Tue |\n| Fiona (London) | 9:00 pm Tue |"
+    )
+    assert holds(who, {"mentions_time": {"at": "2026-04-28T16:00:00-04:00", "claimed": True}}, ny)
+    assert not holds(who.replace("1:00 pm", "2:00 pm"), {"mentions_time": {"at": "2026-04-28T16:00:00-04:00"}}, ny)
+
+
+def test_a_time_after_a_person_s_name_is_read_for_them() -> None:
+    # "Chidi 16:30": a time for a person in a zone this reader does not know, read for them (a told check)
+    for text in (
+        "Regional call: Thu 5 March, 15:30 CET. Chidi 15:30, Thandi 16:30, Leila 17:30.",
+        "Moved to Thursday 5 March, 15:30 CET. Dewi 14:30 · Somchai 14:30 · Paolo 15:30.",
+    ):
+        assert holds(text, CLAIMED, CTX), text
+    # without a zone on the meeting's time, or after a day or an option, another time still competes
+    assert not holds("Regional call: Thu 5 March, 15:30. Thursday 16:30 for the rest.", CLAIMED, CTX)
+    assert not holds("Thu 5 March, 15:30 CET; Option 16:30.", CLAIMED, CTX)
+    assert holds("Thu 5 March, 15:30 CET; Chidi 16:30.", CLAIMED, CTX)
+
+
+@pytest.mark.parametrize(
+    ("text", "at"),
+    [
+        ("The tasting is the day after tomorrow at 14:00, not tomorrow.", "2026-03-04T14:00:00+01:00"),
+        ("De zitting is verplaatst naar dinsdag 3 maart om 15.30 uur, in zaal 2.14.", "2026-03-03T15:30:00+01:00"),
+        ("ok — Tues 3/3 at 4 for the 3 of us.", "2026-03-03T16:00:00+01:00"),
+        (
+            "The client drinks on Thursday 5 March still kick off at six, so plenty of time.",
+            "2026-03-05T18:00:00+01:00",
+        ),
+    ],
+)
+def test_days_and_hours_said_in_words_and_other_languages(text: str, at: str) -> None:
+    assert holds(text, {"mentions_time": {"at": at, "claimed": True}}, CTX)
+
+
+def amount(value: str, currency: str) -> dict[str, object]:
+    return {"mentions_amount": {"value": value, "currency": currency, "claimed": True}}
+
+
+def test_amounts_written_the_way_their_country_writes_them() -> None:
+    assert holds("CTC: INR 32,00,000 per annum (fixed + variable).", amount("3200000", "INR"), CTX)
+    assert not holds("CTC: INR 32,00,000 per annum (fixed + variable).", amount("32", "INR"), CTX)
+    assert holds("Refund approved: R$ 1.249,90 to order #BR-330184.", amount("1249.90", "BRL"), CTX)
+    assert not holds("Refund approved: R$ 1.249,90 to order #BR-330184.", amount("1249.90", "USD"), CTX)
+    assert holds("Booked at A$ 412 a night.", amount("412", "AUD"), CTX)
+    refund = "Refund approved: R$ 1.249,90 (original charge R$ 1.429,90; shipping is kept)."
+    assert not holds(refund, amount("1429.90", "BRL"), CTX)
+
+
+def test_an_amount_that_was_is_set_aside_only_beside_another_one() -> None:
+    assert holds("Deposit was $320, I'll send the Venmo request.", amount("320", "USD"), CTX)
+    assert not holds("The fee was $320; it is now $280.", amount("320", "USD"), CTX)
+    assert holds("The fee was $320; it is now $280.", amount("280", "USD"), CTX)
