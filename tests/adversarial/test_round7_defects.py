@@ -5,6 +5,8 @@ fail, on the check or violation it names.
 - A mail call that meets an outage: a path that never meets it (a new mail where the reference replies) is no
   failure to retry, and a failed reply sent again as a new mail to the same person is a retry.
 - An address is read with its house number: Kastanienallee 21 is not Kastanienallee 12.
+- A meeting moved by cancelling it and booking a new one at the new time is moved; a new one beside the old, or a
+  cancel without the new one, is not.
 """
 
 from __future__ import annotations
@@ -76,6 +78,33 @@ def body(text: str) -> Edit:
     return edit
 
 
+def rebook(cancel: bool = True, book: bool = True) -> Edit:
+    """declined-meeting's move done as a cancel of the 10:00 review (or not) and a new one at Sam's time (or not)."""
+
+    def edit(s: scenarios.Scenario, steps: Steps) -> Steps:
+        out: Steps = []
+        for x in steps:
+            if x.tool != "calendar__update_event":
+                out.append(x)
+                continue
+            if cancel:
+                out.append(step("calendar__cancel_event", event_id="design-review"))
+            if book:
+                out.append(
+                    step(
+                        "calendar__create_event",
+                        title="Design review",
+                        start=x.args["start"],
+                        end=x.args["end"],
+                        location="Room Spree",
+                        attendees=["priya@acme.test", "sam@acme.test"],
+                    )
+                )
+        return out
+
+    return edit
+
+
 OUTAGE = "the mail call that met an outage is made again"
 
 ALTS = [
@@ -104,6 +133,22 @@ ALTS = [
         False,
         body("Hi Priya,\n\nAlte Brauerei, Kastanienallee 21, 10245 Berlin.\n\nDana"),
         fails_on="stages[1].checks[0]",  # Priya is told the venue's street address
+    ),
+    # -- declined-meeting: moved in place, or cancelled and booked anew at Sam's time
+    Alt("cancel-and-rebook", "lib:declined-meeting", True, rebook()),
+    Alt(
+        "rebooks-beside-the-old-review",
+        "lib:declined-meeting",
+        False,
+        rebook(cancel=False),
+        fails_on="stages[0].checks[2]",  # no review is left at 10:00
+    ),
+    Alt(
+        "cancels-without-rebooking",
+        "lib:declined-meeting",
+        False,
+        rebook(book=False),
+        fails_on="stages[0].checks[0]",  # the review is at 14:00-15:00 tomorrow
     ),
 ]
 

@@ -345,7 +345,7 @@ DECLINED = [
 """
             + TELL % TOLD
         ),
-        fails_on="destruction design-review",
+        fails_on="forbidden: the 10:00 review is moved or cancelled, never deleted",
     ),
     Case(
         "self-made-answer",
@@ -370,7 +370,7 @@ DECLINED = [
 """
             + TELL % TOLD
         ),
-        fails_on="collateral",
+        fails_on="the review is at 14:00-15:00 tomorrow",  # a copy beside the moved review: two reviews
     ),
     Case(
         "drop-priya-from-the-invite",
