@@ -5,9 +5,9 @@
 For N worlds of each size and edition (distinct seeds, after one warm-up world that creates the Faker
 locales), the median milliseconds of:
 
-- `build`: `build_world` on a cold cache (the builder itself);
-- `copy`: the copy every task gets (`World.copy`, a deep copy);
-- `digest`: `World.digest` (the manifest records it);
+- `build`: `build_organization` on a cold cache (the builder itself);
+- `copy`: the copy every task gets (`Organization.copy`, a deep copy);
+- `digest`: `Organization.digest` (the manifest records it);
 - `yaml`: the world written as a scenario writes it (`dump_yaml` of the apps; every task file holds its world);
 - `seed`: one in-process episode seeding those apps (what every proof episode pays: a basic proof is two episodes,
   a full proof dozens);
@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from orchestrator.backends.inprocess import InProcessBackend  # noqa: E402
 from orchestrator.episode.episode import Episode  # noqa: E402
-from orchestrator.generate import world as worlds  # noqa: E402
+from orchestrator.generate import build as orgs  # noqa: E402
 from orchestrator.generate.family import dump_yaml  # noqa: E402
 from orchestrator.scenario.model import ScenarioError, load_data  # noqa: E402
 
@@ -41,7 +41,7 @@ def _ms(started: float) -> float:
     return (time.perf_counter() - started) * 1000
 
 
-def scenario_of(world: worlds.World) -> dict[str, Any]:
+def scenario_of(world: orgs.Organization) -> dict[str, Any]:
     """The smallest scenario over the whole world: its head, its apps, one check."""
     return {
         "id": f"bench-{world.seed}",
@@ -64,12 +64,12 @@ refused: list[str] = []
 
 async def measure(size: str, edition: int, n: int, backend: InProcessBackend) -> dict[str, Any]:
     times: dict[str, list[float]] = {k: [] for k in ("build", "copy", "digest", "yaml", "seed")}
-    worlds.build_world(10_000 + edition, size, edition=edition)  # warm-up: Faker locales, imports
+    orgs.build_organization(10_000 + edition, size, edition=edition)  # warm-up: Faker locales, imports
     rows = chars = 0
     for i in range(n):
-        worlds._CACHE.clear()
+        orgs._CACHE.clear()
         started = time.perf_counter()
-        world = worlds.build_world(20_000 + i, size, edition=edition)
+        world = orgs.build_organization(20_000 + i, size, edition=edition)
         times["build"].append(_ms(started))
         started = time.perf_counter()
         world.copy()

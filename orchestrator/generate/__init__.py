@@ -1,11 +1,11 @@
 """Generated tasks: procedural worlds, task families, and the pipeline that proves and writes them.
 
-- `world`: `build_world(seed, size, edition=1, split=None) -> World`, an organization across calendar, mail, docs
+- `world`: `build_organization(seed, size, edition=1, split=None) -> Organization`, an organization across calendar, mail, docs
   and tickets (same seed, size and edition, same world byte for byte; sizes in `SIZES`: small, medium, large).
-  Edition 1 (`world1`) is release v1's, Faker-worded; edition 2 (`world2`) draws the organization of the seed
+  Edition 1 (`build1`) is release v1's, Faker-worded; edition 2 (`build2`) draws the organization of the seed
   (`vocab.organization_name`: one of twelve industries), words every row from that industry's curated vocabulary
   (`vocab`, `industries`), spreads offices over `organization.OFFICES_V2` and clocks over the weekdays and working
-  hours of the year. `World` (`model`) holds the edition, split, industry and `org_id`, the persona, `people`
+  hours of the year. `Organization` (`model`) holds the edition, split, industry and `org_id`, the persona, `people`
   (inside the organization), `outsiders`, `domains`, `offices`, `start` (the clock: edition 1 a Monday 09:00,
   edition 2 any weekday 08:00-16:00, in the persona's zone) and `apps` (seed data in the scenario format).
   Methods: `person(email)`, `colleagues(team)`, `day(offset)`, `at(day, "14:30", tz)`, `busy(email)`,
@@ -41,11 +41,11 @@ from typing import TYPE_CHECKING
 from orchestrator import reexport
 
 if TYPE_CHECKING:
+    from orchestrator.generate.build import build_organization
     from orchestrator.generate.family import Draft, Family, Task, register
-    from orchestrator.generate.model import World
+    from orchestrator.generate.model import Organization
     from orchestrator.generate.options import FamilyReport, GenerateError, Options, family_names
     from orchestrator.generate.pipeline import generate
-    from orchestrator.generate.world import build_world
 
 __all__ = [
     "Draft",
@@ -53,9 +53,9 @@ __all__ = [
     "FamilyReport",
     "GenerateError",
     "Options",
+    "Organization",
     "Task",
-    "World",
-    "build_world",
+    "build_organization",
     "family_names",
     "generate",
     "register",
@@ -67,9 +67,9 @@ _SOURCES = {
     "FamilyReport": "orchestrator.generate.options",
     "GenerateError": "orchestrator.generate.options",
     "Options": "orchestrator.generate.options",
+    "Organization": "orchestrator.generate.model",
     "Task": "orchestrator.generate.family",
-    "World": "orchestrator.generate.model",
-    "build_world": "orchestrator.generate.world",
+    "build_organization": "orchestrator.generate.build",
     "family_names": "orchestrator.generate.options",
     "generate": "orchestrator.generate.pipeline",
     "register": "orchestrator.generate.family",

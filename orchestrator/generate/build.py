@@ -1,16 +1,16 @@
 """Procedural worlds: a whole organization across calendar, mail, docs and tickets, from a seed and a size.
 
-`build_world(seed, size, edition=1, split=None)` returns a `World` (`model`): the organization (name,
+`build_organization(seed, size, edition=1, split=None)` returns an `Organization` (`model`): the organization (name,
 email domains, offices), its people (names, addresses, time zones, working hours, teams, roles,
 managers) and outside contacts (customers, vendors, newsletters), the clock the scenarios start at,
 and `apps`, each app's seed data in the format scenarios use (`apps:` validated by
 `servers/<app>/seed.py`). The same seed, size and edition give the same world, byte for byte
-(`World.dump()`), with the same Faker release.
+(`Organization.dump()`), with the same Faker release.
 
-- Edition 1 (`world1`): release v1's worlds. Names, addresses and text from Faker (its catch-phrases and
+- Edition 1 (`build1`): release v1's worlds. Names, addresses and text from Faker (its catch-phrases and
   filler); twelve offices; the clock a Monday 09:00.
-- Edition 2 (`world2`): a thousand organizations. The seed picks the organization (its name, unique for
-  seeds below `world2.ORGANIZATIONS`, and its industry, see `vocab.INDUSTRIES`); every piece of text
+- Edition 2 (`build2`): a thousand organizations. The seed picks the organization (its name, unique for
+  seeds below `vocab.ORGANIZATIONS`, and its industry, see `vocab.INDUSTRIES`); every piece of text
   comes from that industry's curated vocabulary (Faker only gives people's names and addresses); offices
   from a list over every continent (`organization.OFFICES_V2`); the clock on any weekday of START_YEAR
   at 08:00-16:00 on the hour or half hour; no two people of a world share a first name.
@@ -25,11 +25,20 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 
-from orchestrator.generate import world1, world2
-from orchestrator.generate.model import START_YEAR, Person, World, ascii_slug, iso
+from orchestrator.generate import build1, build2
+from orchestrator.generate.model import START_YEAR, Organization, Person, ascii_slug, iso
 from orchestrator.generate.organization import SIZES
 
-__all__ = ["EDITIONS", "START_YEAR", "Person", "World", "ascii_slug", "build_world", "iso", "validate_apps"]
+__all__ = [
+    "EDITIONS",
+    "START_YEAR",
+    "Person",
+    "Organization",
+    "ascii_slug",
+    "build_organization",
+    "iso",
+    "validate_apps",
+]
 
 EDITIONS = (1, 2, 3)
 SPLITS = ("train", "test")
@@ -39,12 +48,12 @@ CACHE_WEIGHT = {"small": 1, "medium": 4, "large": 16}
 CACHE_BUDGET = 64
 """The cache keeps the most recently used worlds up to this weight: 64 small, 16 medium or 4 large worlds."""
 
-_CACHE: OrderedDict[tuple[int, str, int, str | None], World] = OrderedDict()
+_CACHE: OrderedDict[tuple[int, str, int, str | None], Organization] = OrderedDict()
 
 
-def build_world(seed: int, size: str = "small", *, edition: int = 1, split: str | None = None) -> World:
+def build_organization(seed: int, size: str = "small", *, edition: int = 1, split: str | None = None) -> Organization:
     """The world of this seed, size and edition (cached, the most recently used up to `CACHE_BUDGET`; callers get a
-    copy they may change). `split` (`train`, `test` or None) is recorded on the world (`World.split`): the phrasings
+    copy they may change). `split` (`train`, `test` or None) is recorded on the world (`Organization.split`): the phrasings
     its tasks may be worded with."""
     if size not in SIZES:
         raise ValueError(f"unknown world size {size!r}; expected one of {', '.join(SIZES)}")
@@ -57,9 +66,9 @@ def build_world(seed: int, size: str = "small", *, edition: int = 1, split: str 
         _CACHE.move_to_end(key)
         return _CACHE[key].copy()
     if edition == 1:
-        world = world1.Builder(seed, SIZES[size]).build()
+        world = build1.Builder(seed, SIZES[size]).build()
     else:
-        world = world2.Builder2(seed, SIZES[size]).build()
+        world = build2.Builder2(seed, SIZES[size]).build()
     world.edition, world.split = edition, split
     _CACHE[key] = world
     while sum(CACHE_WEIGHT[k[1]] for k in _CACHE) > CACHE_BUDGET and len(_CACHE) > 1:
@@ -67,7 +76,7 @@ def build_world(seed: int, size: str = "small", *, edition: int = 1, split: str 
     return world.copy()
 
 
-def validate_apps(world: World) -> list[str]:
+def validate_apps(world: Organization) -> list[str]:
     """Problems the apps' seed models find in the world's data (none for a sound world)."""
     from servers import registry  # noqa: PLC0415
 

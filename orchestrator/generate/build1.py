@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 from faker import Faker
 
-from orchestrator.generate.model import START_YEAR, Person, World, ascii_slug, iso
+from orchestrator.generate.model import START_YEAR, Organization, Person, ascii_slug, iso
 from orchestrator.generate.organization import OFFICES, TEAMS, WORK_HOURS, Office, Size
 from servers.calendar.model import bounds
 
@@ -70,11 +70,11 @@ class Builder:
             company=company,
         )
 
-    def build(self) -> World:
+    def build(self) -> Organization:
         rng, size = self.rng, self.size
         org_fake = self.faker("en_US")
-        org = org_fake.company().replace(",", "")
-        slug = ascii_slug(org.split()[0], "-") or "org"
+        name = org_fake.company().replace(",", "")
+        slug = ascii_slug(name.split()[0], "-") or "org"
         domains = [f"{slug}.test"] + [f"{slug}-{ascii_slug(o, '-')}.test" for o in ("labs", "cloud", "studio")][
             : size.domains - 1
         ]
@@ -115,7 +115,7 @@ class Builder:
             outsiders.append(p)
         monday = date(START_YEAR, 1, 5) + timedelta(weeks=rng.randrange(0, 48))
         start = datetime.combine(monday, time(9), ZoneInfo(persona.timezone))
-        world = World(self.seed, size.name, org, domains, offices, persona, people, outsiders, start)
+        world = Organization(self.seed, size.name, name, domains, offices, persona, people, outsiders, start)
         world.apps = {
             "calendar": self.calendar(world),
             "mail": self.mail(world),
@@ -126,11 +126,11 @@ class Builder:
 
     # -- calendar ---------------------------------------------------------------
 
-    def working_days(self, world: World) -> list[date]:
+    def working_days(self, world: Organization) -> list[date]:
         days = [world.day(d) for d in range(-self.size.days_before, self.size.days_after)]
         return [d for d in days if d.weekday() < 5]
 
-    def calendar(self, world: World) -> dict[str, Any]:
+    def calendar(self, world: Organization) -> dict[str, Any]:
         rng, me = self.rng, world.persona
         team = [p for p in world.people if p.team == me.team][:6]
         events: list[dict[str, Any]] = []
@@ -163,7 +163,7 @@ class Builder:
         events.append(
             {
                 "id": f"evt-{n:05d}",
-                "title": f"{world.org} summer party" if holiday.month in (6, 7, 8) else f"{world.org} offsite",
+                "title": f"{world.name} summer party" if holiday.month in (6, 7, 8) else f"{world.name} offsite",
                 "all_day": True,
                 "start": holiday.isoformat(),
                 "end": holiday.isoformat(),
@@ -177,7 +177,7 @@ class Builder:
 
     def _day_events(
         self,
-        world: World,
+        world: Organization,
         d: date,
         event: Callable[..., None],
         events: list[dict[str, Any]],
@@ -209,7 +209,7 @@ class Builder:
                     break
 
     def _recurring_meetings(
-        self, world: World, d: date, event: Callable[..., None], team: list[Person], manager: Person | None
+        self, world: Organization, d: date, event: Callable[..., None], team: list[Person], manager: Person | None
     ) -> None:
         """A working day's recurring meetings: a daily stand-up, a weekly 1:1 with the manager, a weekly team sync."""
         me = world.persona
@@ -239,7 +239,7 @@ class Builder:
                 description="Weekly team sync (recurring).",
             )
 
-    def busy_blocks(self, world: World, days: list[date]) -> list[dict[str, str]]:
+    def busy_blocks(self, world: Organization, days: list[date]) -> list[dict[str, str]]:
         """Colleagues' busy blocks inside their working hours (about `busy_per_day` a day each)."""
         rng, busy = self.rng, []
         for p in world.people:
@@ -258,7 +258,7 @@ class Builder:
 
     # -- mail ---------------------------------------------------------------------
 
-    def mail(self, world: World) -> dict[str, Any]:
+    def mail(self, world: Organization) -> dict[str, Any]:
         rng = self.rng
         messages: list[dict[str, Any]] = []
         span = max(self.size.days_before, 3)
@@ -282,7 +282,9 @@ class Builder:
         contacts = [{"email": p.email, "name": p.name} for p in [*world.people, *world.outsiders]]
         return {"labels": ["Newsletters", "Receipts", "Follow-up"], "contacts": contacts, "messages": messages}
 
-    def _newsletters(self, world: World, add: Callable[..., dict[str, Any]], when: Callable[[], datetime]) -> None:
+    def _newsletters(
+        self, world: Organization, add: Callable[..., dict[str, Any]], when: Callable[[], datetime]
+    ) -> None:
         """Newsletters from a few senders, read when older than a day."""
         rng, text = self.rng, self.text
         senders = []
@@ -304,7 +306,9 @@ class Builder:
                 }
             )
 
-    def _notifications(self, world: World, add: Callable[..., dict[str, Any]], when: Callable[[], datetime]) -> None:
+    def _notifications(
+        self, world: Organization, add: Callable[..., dict[str, Any]], when: Callable[[], datetime]
+    ) -> None:
         """The tickets app's status notifications."""
         rng, text = self.rng, self.text
         for _ in range(self.size.notifications):
@@ -322,7 +326,7 @@ class Builder:
 
     def _threads(
         self,
-        world: World,
+        world: Organization,
         messages: list[dict[str, Any]],
         add: Callable[..., dict[str, Any]],
         when: Callable[[], datetime],
@@ -360,7 +364,9 @@ class Builder:
                     }
                 )
 
-    def _customer_mails(self, world: World, add: Callable[..., dict[str, Any]], when: Callable[[], datetime]) -> None:
+    def _customer_mails(
+        self, world: Organization, add: Callable[..., dict[str, Any]], when: Callable[[], datetime]
+    ) -> None:
         """Customers' questions, read when older than a day."""
         rng, me, text = self.rng, world.persona, self.text
         for _ in range(self.size.customer_mails):
@@ -379,14 +385,14 @@ class Builder:
 
     # -- docs ---------------------------------------------------------------------
 
-    def docs(self, world: World) -> dict[str, Any]:
+    def docs(self, world: Organization) -> dict[str, Any]:
         rng, me, text = self.rng, world.persona, self.text
         teams = sorted({p.team for p in world.people} | {me.team})
         folders = [{"id": f"fld-{ascii_slug(t, '-')}", "name": t} for t in teams]
         directory = [
             "# Team directory",
             "",
-            f"Who works at {world.org}, where, and when.",
+            f"Who works at {world.name}, where, and when.",
             "",
             "| Name | Email | Team | Role | Office | Time zone | Hours | Address |",
             "|---|---|---|---|---|---|---|---|",
@@ -437,7 +443,7 @@ class Builder:
 
     # -- tickets ------------------------------------------------------------------
 
-    def tickets(self, world: World) -> dict[str, Any]:
+    def tickets(self, world: Organization) -> dict[str, Any]:
         rng, text = self.rng, self.text
         everyone = [world.persona, *world.people]
         users = [{"email": p.email, "name": p.name, "team": p.team, "role": p.role} for p in everyone]

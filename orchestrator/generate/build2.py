@@ -17,9 +17,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from orchestrator.generate import vocab
-from orchestrator.generate.model import START_YEAR, Person, World, ascii_slug, iso
+from orchestrator.generate.build1 import Builder
+from orchestrator.generate.model import START_YEAR, Organization, Person, ascii_slug, iso
 from orchestrator.generate.organization import OFFICES_V2, WORK_HOURS, Office, Size
-from orchestrator.generate.world1 import Builder
 from servers.calendar.model import bounds
 
 NAME_TRIES = 25
@@ -47,7 +47,7 @@ class Builder2(Builder):
         super().__init__(seed, size)
         self.rng = random.Random(f"world2:{seed}:{size.name}")
         self.first_names: set[str] = set()
-        self.org, self.industry = vocab.organization_name(seed)
+        self.org_name, self.industry = vocab.organization_name(seed)
 
     def faker(self, locale: str) -> Any:
         """The world's Faker of `locale`, seeded apart from edition 1's."""
@@ -87,9 +87,9 @@ class Builder2(Builder):
             company=company,
         )
 
-    def build(self) -> World:
+    def build(self) -> Organization:
         rng, size, industry = self.rng, self.size, self.industry
-        slug = ascii_slug(self.org, "-")
+        slug = ascii_slug(self.org_name, "-")
         domains = [f"{slug}.test"] + [f"{slug}-{x}.test" for x in ("group", "intl", "mail")][: size.domains - 1]
         offices = self.offices()
         teams = {t.name: t for t in industry.teams}
@@ -109,7 +109,7 @@ class Builder2(Builder):
             p.manager = lead.email if lead is not None and lead is not p else None
         outsiders = self.outsiders()
         start = datetime.combine(rng.choice(clock_days()), rng.choice(CLOCK_TIMES), ZoneInfo(persona.timezone))
-        world = World(self.seed, size.name, self.org, domains, offices, persona, people, outsiders, start)
+        world = Organization(self.seed, size.name, self.org_name, domains, offices, persona, people, outsiders, start)
         world.industry = industry.name
         self.now, self.tz = start.astimezone(UTC), start.tzinfo
         self.writer = vocab.Writer(
@@ -155,7 +155,7 @@ class Builder2(Builder):
 
     def outsiders(self) -> list[Person]:
         """Customers and vendors, each of a company whose first word no other company (nor the organization) has."""
-        taken = {self.org.split()[0]}
+        taken = {self.org_name.split()[0]}
         out = []
         for n in range(self.size.customers):
             name = vocab.company(self.rng, self.industry, taken)
@@ -168,7 +168,7 @@ class Builder2(Builder):
 
     # -- calendar ---------------------------------------------------------------
 
-    def calendar(self, world: World) -> dict[str, Any]:
+    def calendar(self, world: Organization) -> dict[str, Any]:
         rng, me = self.rng, world.persona
         team = [p for p in world.people if p.team == me.team][:6]
         events: list[dict[str, Any]] = []
@@ -206,7 +206,7 @@ class Builder2(Builder):
         events.append(
             {
                 "id": f"evt-{len(events) + 1:05d}",
-                "title": f"{world.org} offsite",
+                "title": f"{world.name} offsite",
                 "all_day": True,
                 "start": holiday.isoformat(),
                 "end": holiday.isoformat(),
@@ -219,7 +219,7 @@ class Builder2(Builder):
 
     # -- mail ---------------------------------------------------------------------
 
-    def mail(self, world: World) -> dict[str, Any]:
+    def mail(self, world: Organization) -> dict[str, Any]:
         rng, me, writer = self.rng, world.persona, self.writer
         messages: list[dict[str, Any]] = []
         span = max(self.size.days_before, 3)
@@ -282,7 +282,7 @@ class Builder2(Builder):
         contacts = [{"email": p.email, "name": p.name} for p in [*world.people, *world.outsiders]]
         return {"labels": ["Newsletters", "Receipts", "Follow-up"], "contacts": contacts, "messages": messages}
 
-    def thread(self, world: World, peer: Person, at: datetime, add: Any, messages: list[dict[str, Any]]) -> None:
+    def thread(self, world: Organization, peer: Person, at: datetime, add: Any, messages: list[dict[str, Any]]) -> None:
         """A colleague's mail to the persona and up to two replies back and forth (all before the clock)."""
         me = world.persona
         subject, body = self.writer.thread()
@@ -316,14 +316,14 @@ class Builder2(Builder):
 
     # -- docs ---------------------------------------------------------------------
 
-    def docs(self, world: World) -> dict[str, Any]:
+    def docs(self, world: Organization) -> dict[str, Any]:
         rng, me = self.rng, world.persona
         teams = sorted({p.team for p in world.people} | {me.team})
         folders = [{"id": f"fld-{ascii_slug(t, '-')}", "name": t} for t in teams]
         directory = [
             "# Team directory",
             "",
-            f"Who works at {world.org}, where, and when.",
+            f"Who works at {world.name}, where, and when.",
             "",
             "| Name | Email | Team | Role | Office | Time zone | Hours | Address |",
             "|---|---|---|---|---|---|---|---|",
@@ -369,7 +369,7 @@ class Builder2(Builder):
 
     # -- tickets ------------------------------------------------------------------
 
-    def tickets(self, world: World) -> dict[str, Any]:
+    def tickets(self, world: Organization) -> dict[str, Any]:
         rng = self.rng
         everyone = [world.persona, *world.people]
         users = [{"email": p.email, "name": p.name, "team": p.team, "role": p.role} for p in everyone]

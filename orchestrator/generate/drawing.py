@@ -1,6 +1,6 @@
 """Drawing candidates: task `index` of a family in a run, for edition 1 (release v1's draws), edition 2
 (organizations per task group, see `edition2`; release v2's draws) or edition 3 (edition 2's draws, the planted rows
-neutral: ids drawn like the world's, see `world_ids`, and decoys told apart by content); `pipeline` re-exports these.
+neutral: ids drawn like the world's, see `org_ids`, and decoys told apart by content); `pipeline` re-exports these.
 
 May import: `orchestrator.generate` modules.
 """
@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from orchestrator.generate import edition2, twists
+from orchestrator.generate.build import build_organization
 from orchestrator.generate.family import Family, Task, canonical, digest
 from orchestrator.generate.options import MIX, WORLD_POOL, FamilyReport, Options, attempts
+from orchestrator.generate.org_ids import neutral_ids
 from orchestrator.generate.program import program
-from orchestrator.generate.world import build_world
-from orchestrator.generate.world_ids import neutral_ids
 
 
 def split_of(family: Family, params: dict[str, Any]) -> tuple[str, bool]:
@@ -42,7 +42,7 @@ def draw(
         return _draw2(family, seed, size, index, fixed, edition)
     rng = random.Random(f"{seed}:{family.name}:{index}")
     world_seed = seed * 1000 + rng.randrange(WORLD_POOL[size])
-    world = build_world(world_seed, size)
+    world = build_organization(world_seed, size)
     knobs = _knobs(family, rng, fixed, size)
     params = family.sample(world, rng, knobs)
     if params is None:
@@ -77,11 +77,11 @@ def _knobs(family: Family, rng: random.Random, fixed: dict[str, Any] | None, siz
 
 
 def _world2(seed: int, size: str, split: str, edition: int = 2) -> Any:
-    """An edition-2 world (or edition 3's, the same) of a split (`build_world` records both; a world module without
+    """An edition-2 world (or edition 3's, the same) of a split (`build_organization` records both; a world module without
     the keywords is told after)."""
-    if "edition" in inspect.signature(build_world).parameters:
-        return build_world(seed, size, edition=edition, split=split)
-    world = build_world(seed, size)
+    if "edition" in inspect.signature(build_organization).parameters:
+        return build_organization(seed, size, edition=edition, split=split)
+    world = build_organization(seed, size)
     world.edition, world.split = edition, split
     return world
 

@@ -3,7 +3,7 @@ world sizes, an out-of-family split, measured task properties and the difficulty
 
 - Organizations: task `i` of family `f` in a run with seed `s` lives in organization `org_seed(s, f, i // GROUP)`
   (a hash, so 1,000 tasks of a family spread over 100 organizations, and 20 families over about 2,000). The
-  organization's id is `org-<seed>` (`World.org_id`); its split is its id's hash (`org_split`: 80% train, 20%
+  organization's id is `org-<seed>` (`Organization.org_id`); its split is its id's hash (`org_split`: 80% train, 20%
   test, and test buckets 80-83 the small "core" part of test), so no organization is ever in both splits, and its
   world size is drawn from `SIZE_MIX` by another hash of its id (`org_size`): the same organization is always the
   same world.
@@ -150,7 +150,7 @@ def names_of(world: Any) -> set[str]:
     found: set[str] = set()
     for person in [world.persona, *world.people, *world.outsiders]:
         found.update(w.lower() for w in _WORDS.findall(f"{person.name} {person.company} {person.city}"))
-    found.update(w.lower() for w in _WORDS.findall(str(world.org)))
+    found.update(w.lower() for w in _WORDS.findall(str(world.name)))
     return found
 
 

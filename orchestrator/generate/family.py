@@ -40,7 +40,7 @@ from typing import Any, ClassVar
 import yaml
 from faker import Faker
 
-from orchestrator.generate.world import World
+from orchestrator.generate.build import Organization
 
 KNOBS = ("size", "distractors", "steps", "tz_spread")
 """Difficulty knobs a family may declare (`size`, the world size, is set for the whole run)."""
@@ -52,7 +52,7 @@ DIFFICULTIES = ("easy", "medium", "hard")
 class Draft:
     """A scenario being written: the world copy it lives in, and every part of the scenario file."""
 
-    world: World
+    world: Organization
     title: str
     instruction: str
     description: str = ""
@@ -131,11 +131,11 @@ class Family(ABC):
     decoys told apart by content: `world.edition >= 3`)."""
 
     @abstractmethod
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         """Draw this task's parameters (JSON-able) from the world; None when the world cannot host one."""
 
     @abstractmethod
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
+    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
         """The scenario of these parameters over `world` (a copy: add rows to it through the draft)."""
 
     def difficulty(self, knobs: dict[str, Any], params: dict[str, Any]) -> str:

@@ -1,8 +1,8 @@
-"""What a generated world is: `Person` (a colleague or an outside contact) and `World` (the organization, its
+"""What a generated world is: `Person` (a colleague or an outside contact) and `Organization` (the organization, its
 people, its clock and its apps' seed data), with the lookups and free-time arithmetic families use.
 
-`world.build_world` builds them (`world1` for edition 1, `world2` for edition 2); families import these names from
-`world`.
+`build.build_organization` builds them (`build1` for edition 1, `build2` for edition 2); families import these names
+from `build`.
 """
 
 from __future__ import annotations
@@ -69,12 +69,13 @@ class Person:
 
 
 @dataclass
-class World:
+class Organization:
     """A generated organization and its apps' seed data. Families copy it (`copy()`) before adding rows."""
 
     seed: int
     size: str
-    org: str
+    name: str
+    """The organization's name (written as `org` in `dump()` and `digest()`)."""
     domains: list[str]
     offices: list[Office]
     persona: Person
@@ -87,7 +88,7 @@ class World:
     any weekday at 08:00-16:00 (on the hour or half hour)."""
     apps: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
     edition: int = 1
-    """The task-set edition the world was built for (1: release v1's worlds, byte for byte; 2: see `build_world`)."""
+    """The task-set edition the world was built for (1: release v1's worlds, byte for byte; 2: see `build_organization`)."""
     split: str | None = None
     """Edition 2: the split the organization belongs to (`train` or `test`); families word their instructions with
     that side's phrasings (`phrasing.compose`). None: no split (every phrasing may be used)."""
@@ -173,7 +174,7 @@ class World:
 
     # -- copying and writing ------------------------------------------------------
 
-    def copy(self) -> World:
+    def copy(self) -> Organization:
         """A copy sharing nothing with this world (through pickle: 2-30 times faster than a deep copy)."""
         return pickle.loads(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
 
@@ -191,14 +192,14 @@ class World:
 
     def dump(self) -> str:
         """The whole world as YAML (deterministic)."""
-        data = {"seed": self.seed, "size": self.size, "org": self.org, **self.scenario_head(), "apps": self.apps}
+        data = {"seed": self.seed, "size": self.size, "org": self.name, **self.scenario_head(), "apps": self.apps}
         return yaml.dump(
             data, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False, allow_unicode=True, width=120
         )
 
     def digest(self) -> str:
         """A hash of the world's content as it is now."""
-        data = {"seed": self.seed, "size": self.size, "org": self.org, **self.scenario_head(), "apps": self.apps}
+        data = {"seed": self.seed, "size": self.size, "org": self.name, **self.scenario_head(), "apps": self.apps}
         return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
     def rows(self) -> dict[str, int]:

@@ -13,7 +13,7 @@ its split, so families word instructions with that side's phrasings; the familie
 and the difficulty comes from those measurements (`edition2.difficulty`). Release v2's draws, byte for byte.
 
 Edition 3 (the command line's default): edition 2's draws with neutral planted rows: their ids are drawn like the
-world's (`world_ids.neutral_ids`) and decoys are told apart by content (dates, versions), not by labels; task ids
+world's (`org_ids.neutral_ids`) and decoys are told apart by content (dates, versions), not by labels; task ids
 read `<family>-v3-<seed>-<index>`. Living and long are knobs of every family (`twists`: a fault on a write call, a
 colleague or the user who names whom to tell, a wrap-up over tickets, docs and mail, each drawn for half the tasks
 that lack it); a third of the train organizations are test-ood ones (`drawing.organization`), whose tasks always

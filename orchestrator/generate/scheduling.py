@@ -8,17 +8,17 @@ import random
 from datetime import datetime, timedelta
 from typing import Any
 
-from orchestrator.generate.world import Person, World, iso
+from orchestrator.generate.build import Organization, Person, iso
 
 
-def day_window(world: World, offset: int) -> tuple[datetime, datetime]:
+def day_window(world: Organization, offset: int) -> tuple[datetime, datetime]:
     """The persona's day `offset` days after the start, from midnight (or now, if later) to midnight."""
     day = world.day(offset)
     start = world.at(day, "00:00")
     return max(start, world.start), start + timedelta(days=1)
 
 
-def workday(world: World, offset: int) -> int:
+def workday(world: Organization, offset: int) -> int:
     """The first offset from `offset` on whose day (in the persona's zone) is a weekday (edition-2 clocks start on
     any weekday, so `offset` days on may be a weekend)."""
     while world.day(offset).weekday() >= 5:
@@ -39,7 +39,7 @@ def aligned_starts(free: list[tuple[datetime, datetime]], minutes: int, step: in
 
 
 def fill(
-    world: World,
+    world: Organization,
     guests: list[str],
     window: tuple[datetime, datetime],
     keep: tuple[datetime, datetime],
@@ -69,7 +69,7 @@ def second_slot(starts: list[datetime], slot: datetime, minutes: int) -> datetim
     return apart[len(apart) // 2] if apart else None
 
 
-def pick_guests(world: World, rng: random.Random, count: int, spread: int) -> list[Person] | None:
+def pick_guests(world: Organization, rng: random.Random, count: int, spread: int) -> list[Person] | None:
     """`count` colleagues whose time zones, with the persona's, are `spread` different zones."""
     home = world.persona.timezone
     by_zone: dict[str, list[Person]] = {}

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from orchestrator.generate import phrasing
+from orchestrator.generate.build import Organization, Person
 from orchestrator.generate.family import Draft, canonical, digest, join
-from orchestrator.generate.world import Person, World
 
 LIVING_SHARE = 0.5
 """How often a task that is not living gets a living twist (and a task that is not long a long extension)."""
@@ -86,7 +86,7 @@ def _named(draft: Draft) -> set[str]:
 
 def _people(draft: Draft, rng: random.Random, count: int) -> list[Person] | None:
     """`count` tracker users the task does not name yet, whose first names appear nowhere in its instruction."""
-    world: World = draft.world
+    world: Organization = draft.world
     named = _named(draft)
     pool = [
         p
@@ -110,7 +110,7 @@ class _AnySide:
     split = None
 
 
-def _pick(world: World, seed: int, name: str, kind: str, parts: tuple[str, ...]) -> tuple[str, str]:
+def _pick(world: Organization, seed: int, name: str, kind: str, parts: tuple[str, ...]) -> tuple[str, str]:
     """A part of a twist's list: on the world's side of the split; any part of a held-out twist's list (only test-ood
     tasks, all on the test side, carry those)."""
     return phrasing.pick(_AnySide() if name in HELD_OUT else world, seed, "twist", name, kind, parts)
@@ -423,7 +423,7 @@ class _Wrap:
 
 def _wrap_up(draft: Draft, rng: random.Random, name: str) -> bool:
     """A wrap-up over tickets, docs and mail, long enough that the task makes 10 or more reference calls."""
-    world: World = draft.world
+    world: Organization = draft.world
     projects = world.apps.get("tickets", {}).get("projects") or []
     if not projects:
         return False

@@ -11,8 +11,8 @@ from typing import Any
 
 from orchestrator import scenario as scenarios
 from orchestrator.agents import OracleAgent
+from orchestrator.generate.build import Organization, build_organization
 from orchestrator.generate.family import canonical, dump_yaml, families
-from orchestrator.generate.world import World, build_world
 from orchestrator.prove.validate import _why, run_once, validate
 from orchestrator.scenario.model import OracleStep
 
@@ -24,13 +24,13 @@ def draw(
     *,
     seed: int = 11,
     split: str = "train",
-) -> tuple[scenarios.Scenario, dict[str, Any], World]:
+) -> tuple[scenarios.Scenario, dict[str, Any], Organization]:
     """The first task of `name` (edition 2, small worlds of `seed`) whose parameters `pick` accepts, loaded, with
     its parameters and a copy of the world before the task was built on it."""
     fam = families()[name]()
     for index in range(60):
         rng = random.Random(f"{seed}:{name}:{index}")
-        world = build_world(seed * 1000 + rng.randrange(16), "small", edition=2, split=split)
+        world = build_organization(seed * 1000 + rng.randrange(16), "small", edition=2, split=split)
         knobs = {k: rng.choice(v) for k, v in sorted(fam.knobs.items())}
         params = fam.sample(world, rng, {**knobs, "size": "small"})
         if params is None:
@@ -67,7 +67,7 @@ async def verdict(scenario: scenarios.Scenario, backend: Any, steps: list[Oracle
     return result.passed, f"{scenario.id}: score {result.score:.2f}: {_why(result)}"
 
 
-def chain_steps(scenario: scenarios.Scenario, params: dict[str, Any], world: World) -> list[list[OracleStep]]:
+def chain_steps(scenario: scenarios.Scenario, params: dict[str, Any], world: Organization) -> list[list[OracleStep]]:
     """A composite's reference split into its parts' steps, in the chain's order."""
     known, copy = families(), world.copy()
     sizes = [len(known[p["family"]]().build(copy, p["params"]).oracle) for p in params["chain"]]

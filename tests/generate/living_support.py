@@ -12,8 +12,8 @@ from typing import Any
 
 from orchestrator import scenario as scenarios
 from orchestrator.agents import OracleAgent
+from orchestrator.generate.build import build_organization
 from orchestrator.generate.family import FAMILIES, canonical, dump_yaml
-from orchestrator.generate.world import build_world
 from orchestrator.prove.validate import _why, run_once, validate
 from orchestrator.scenario.model import OracleStep
 
@@ -36,7 +36,7 @@ def draw(
     fam = family(name)
     for index in range(80):
         rng = random.Random(f"{seed}:{name}:{index}")
-        world = build_world(1_000_000 + seed * 1000 + rng.randrange(16), "small", edition=2, split=split)
+        world = build_organization(1_000_000 + seed * 1000 + rng.randrange(16), "small", edition=2, split=split)
         knobs = {k: rng.choice(v) for k, v in sorted(fam.knobs.items())}
         params = fam.sample(world, rng, knobs)
         if params is None:

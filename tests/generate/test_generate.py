@@ -16,7 +16,7 @@ from orchestrator import scenario as scenarios
 from orchestrator.agents import OracleAgent
 from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.cli import app
-from orchestrator.generate import world as worlds
+from orchestrator.generate import build as orgs
 from orchestrator.generate.family import FAMILIES, Draft, Family, families
 from orchestrator.generate.pipeline import FamilyReport, Options, candidates, generate, read_manifest
 from orchestrator.prove.validate import run_episode
@@ -66,13 +66,13 @@ def _steps(scenario: scenarios.Scenario) -> list[dict[str, Any]]:
 
 
 def test_a_world_is_the_same_for_the_same_seed_and_coherent_across_apps() -> None:
-    worlds._CACHE.clear()
-    first = worlds.build_world(11, "small").dump()
-    worlds._CACHE.clear()
-    again = worlds.build_world(11, "small")
+    orgs._CACHE.clear()
+    first = orgs.build_organization(11, "small").dump()
+    orgs._CACHE.clear()
+    again = orgs.build_organization(11, "small")
     assert again.dump() == first, "same seed, same bytes"
-    assert worlds.build_world(12, "small").dump() != first
-    assert worlds.validate_apps(again) == []
+    assert orgs.build_organization(12, "small").dump() != first
+    assert orgs.validate_apps(again) == []
     emails = {p.email for p in [again.persona, *again.people, *again.outsiders]}
     assert all(e.endswith(".test") for e in emails) and len(emails) == 1 + len(again.people) + len(again.outsiders)
     assert all(p.email.split("@")[1] in again.domains for p in again.people)
@@ -86,7 +86,7 @@ def test_a_world_is_the_same_for_the_same_seed_and_coherent_across_apps() -> Non
     recurring = [e for e in cal["events"] if "recurring" in e.get("description", "")]
     assert len(recurring) >= 10 and cal["busy"], "recurring events and other people's busy blocks"
     assert {p.timezone for p in again.people} - {again.persona.timezone}, "more than one time zone"
-    medium = worlds.build_world(11, "medium")
+    medium = orgs.build_organization(11, "medium")
     assert len(medium.domains) == 2 and all(
         n >= 100 for k, n in medium.rows().items() if k in ("mail.messages", "docs.documents", "tickets.tickets")
     )

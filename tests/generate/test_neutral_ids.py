@@ -16,7 +16,7 @@ import pytest
 from orchestrator.generate import drawing
 from orchestrator.generate.family import families
 from orchestrator.generate.model import ascii_slug
-from orchestrator.generate.world_ids import neutral_ids
+from orchestrator.generate.org_ids import neutral_ids
 
 NUMBERED = {"messages": "msg", "events": "evt", "documents": "doc", "comments": "cmt"}
 LABEL = re.compile(

@@ -14,11 +14,11 @@ import pytest
 from faker import Faker
 from faker.providers.company.en_US import Provider as CompanyProvider
 
-from orchestrator.generate import vocab, world2
-from orchestrator.generate import world as worlds
+from orchestrator.generate import build as orgs
+from orchestrator.generate import build2, vocab
+from orchestrator.generate.build import START_YEAR
 from orchestrator.generate.organization import OFFICES, OFFICES_V2
-from orchestrator.generate.organization import SIZES as world1_sizes
-from orchestrator.generate.world import START_YEAR
+from orchestrator.generate.organization import SIZES as edition1_sizes
 from orchestrator.scenario.text.zones import PLACES
 
 EDITION_1 = {
@@ -27,38 +27,38 @@ EDITION_1 = {
     (7, "small"): "fb6be67df27bcb656184a58ea868249d877d0f76c5f2b4b2c2ab4f0c44a1b401",
     (3, "medium"): "501c9942a47ed5d29081d9c0a91abcf2ea46d0cd08e9263fd66c7ee35fe728d6",
 }
-"""World digests as release v1 built them (before edition 2 existed)."""
+"""Organization digests as release v1 built them (before edition 2 existed)."""
 
 
 @pytest.mark.parametrize(("seed", "size"), sorted(EDITION_1))
 def test_edition_1_worlds_are_what_release_v1_was_built_on(seed: int, size: str) -> None:
-    assert worlds.build_world(seed, size).digest() == EDITION_1[(seed, size)]
+    assert orgs.build_organization(seed, size).digest() == EDITION_1[(seed, size)]
 
 
 # -- edition 2 ---------------------------------------------------------------------------------------------------
 
 
 def test_edition_2_is_deterministic_and_apart_from_edition_1() -> None:
-    first = worlds.build_world(41, "small", edition=2)
-    worlds._CACHE.clear()
-    again = worlds.build_world(41, "small", edition=2)
+    first = orgs.build_organization(41, "small", edition=2)
+    orgs._CACHE.clear()
+    again = orgs.build_organization(41, "small", edition=2)
     assert again.dump() == first.dump() and again.digest() == first.digest()
     assert (again.edition, again.split, again.industry) == (2, None, first.industry) and first.industry
-    assert worlds.build_world(41, "small").digest() != first.digest()
-    assert worlds.build_world(42, "small", edition=2).org != first.org
-    assert worlds.validate_apps(first) == []
+    assert orgs.build_organization(41, "small").digest() != first.digest()
+    assert orgs.build_organization(42, "small", edition=2).name != first.name
+    assert orgs.validate_apps(first) == []
 
 
 def test_the_split_is_recorded_and_part_of_the_cache_key() -> None:
-    test = worlds.build_world(43, "small", edition=2, split="test")
-    train = worlds.build_world(43, "small", edition=2, split="train")
+    test = orgs.build_organization(43, "small", edition=2, split="test")
+    train = orgs.build_organization(43, "small", edition=2, split="train")
     assert (test.split, train.split) == ("test", "train") and test.digest() == train.digest()
-    assert worlds.build_world(43, "small", edition=2).split is None
-    neutral = worlds.build_world(43, "small", edition=3, split="test")  # edition 3 draws on edition 2's worlds
+    assert orgs.build_organization(43, "small", edition=2).split is None
+    neutral = orgs.build_organization(43, "small", edition=3, split="test")  # edition 3 draws on edition 2's worlds
     assert neutral.edition == 3 and neutral.digest() == test.digest() and neutral.dump() == test.dump()
     for bad, message in (({"edition": 4}, "edition 4"), ({"split": "dev"}, "split 'dev'")):
         with pytest.raises(ValueError, match=message):
-            worlds.build_world(43, "small", **bad)
+            orgs.build_organization(43, "small", **bad)
 
 
 def test_a_thousand_seeds_give_a_thousand_organizations_over_every_industry() -> None:
@@ -73,9 +73,9 @@ def test_a_thousand_seeds_give_a_thousand_organizations_over_every_industry() ->
         assert set(industries) == set(vocab.INDUSTRIES) and len(industries) >= 12
         assert max(industries.values()) <= 2 * min(industries.values())
     for seed in range(44, 46):
-        world = worlds.build_world(seed, "small", edition=2)
-        assert (world.org, world.industry) == (vocab.organization_name(seed)[0], vocab.organization_name(seed)[1].name)
-        assert world.domain == f"{worlds.ascii_slug(world.org, '-')}.test"
+        world = orgs.build_organization(seed, "small", edition=2)
+        assert (world.name, world.industry) == (vocab.organization_name(seed)[0], vocab.organization_name(seed)[1].name)
+        assert world.domain == f"{orgs.ascii_slug(world.name, '-')}.test"
 
 
 def test_every_industry_has_its_own_curated_vocabulary() -> None:
@@ -87,7 +87,7 @@ def test_every_industry_has_its_own_curated_vocabulary() -> None:
             assert len(getattr(industry, field)) >= 5, (industry.name, field)
 
 
-def _texts(world: worlds.World) -> list[str]:
+def _texts(world: orgs.Organization) -> list[str]:
     apps = world.apps
     return (
         [m["subject"] + "\n" + m["body"] for m in apps["mail"]["messages"]]
@@ -96,7 +96,7 @@ def _texts(world: worlds.World) -> list[str]:
         + [t["title"] + "\n" + t["description"] for t in apps["tickets"]["tickets"]]
         + [c["body"] for c in apps["tickets"]["comments"]]
         + [o.company for o in world.outsiders]
-        + [world.org]
+        + [world.name]
     )
 
 
@@ -110,34 +110,34 @@ def _faker_phrases(text: str) -> list[str]:
 
 
 def test_edition_2_text_comes_from_the_vocabulary_not_fakers_catch_phrases() -> None:
-    found = [p for t in _texts(worlds.build_world(45, "small")) for p in _faker_phrases(t)]
+    found = [p for t in _texts(orgs.build_organization(45, "small")) for p in _faker_phrases(t)]
     assert len(found) >= 5  # what edition 1 reads like
     for seed in (45, 46, 47, 48):
-        world = worlds.build_world(seed, "small", edition=2)
+        world = orgs.build_organization(seed, "small", edition=2)
         found = [p for t in _texts(world) for p in _faker_phrases(t)]
-        assert found == [], (world.org, found[:5])
-    medium = worlds.build_world(49, "medium", edition=2)
+        assert found == [], (world.name, found[:5])
+    medium = orgs.build_organization(49, "medium", edition=2)
     assert [p for t in _texts(medium)[::7] for p in _faker_phrases(t)] == []
 
 
-def _first_names(world: worlds.World) -> list[str]:
-    return [worlds.ascii_slug(p.first_name) for p in [world.persona, *world.people, *world.outsiders]]
+def _first_names(world: orgs.Organization) -> list[str]:
+    return [orgs.ascii_slug(p.first_name) for p in [world.persona, *world.people, *world.outsiders]]
 
 
 @pytest.mark.parametrize(("seed", "size"), [(50, "small"), (51, "small"), (52, "medium")])
 def test_nobody_in_an_edition_2_world_shares_a_first_name_and_its_apps_accept_it(seed: int, size: str) -> None:
-    world = worlds.build_world(seed, size, edition=2)
+    world = orgs.build_organization(seed, size, edition=2)
     names = _first_names(world)
     assert len(names) == len(set(names))
-    assert worlds.validate_apps(world) == []
+    assert orgs.validate_apps(world) == []
 
 
 @pytest.mark.slow
 def test_nobody_in_a_large_world_shares_a_first_name_and_its_apps_accept_it() -> None:
-    world = worlds.build_world(53, "large", edition=2)
+    world = orgs.build_organization(53, "large", edition=2)
     names = _first_names(world)
     assert len(names) == len(set(names)) > 180
-    assert worlds.validate_apps(world) == []
+    assert orgs.validate_apps(world) == []
 
 
 def test_offices_have_real_zones_and_faker_locales_and_the_persona_zone_varies() -> None:
@@ -145,11 +145,11 @@ def test_offices_have_real_zones_and_faker_locales_and_the_persona_zone_varies()
         ZoneInfo(office.timezone)
         Faker(office.locale).first_name()
     assert len(OFFICES_V2) >= 30 and OFFICES_V2[: len(OFFICES)] == OFFICES
-    zones = {worlds.build_world(s, "small", edition=2).persona.timezone for s in range(60, 80)}
+    zones = {orgs.build_organization(s, "small", edition=2).persona.timezone for s in range(60, 80)}
     assert len(zones) >= 8
 
 
-def _clock(world: worlds.World) -> None:
+def _clock(world: orgs.Organization) -> None:
     start = world.start
     assert start.tzinfo is not None and str(start.tzinfo) == world.persona.timezone
     assert start.year == START_YEAR and start.weekday() < 5 and (8, 0) <= (start.hour, start.minute) <= (16, 0)
@@ -158,7 +158,7 @@ def _clock(world: worlds.World) -> None:
 
 
 def test_clocks_start_on_every_weekday_at_working_hours_across_the_year() -> None:
-    built = [worlds.build_world(s, "small", edition=2) for s in range(80, 120)]
+    built = [orgs.build_organization(s, "small", edition=2) for s in range(80, 120)]
     for world in built:
         _clock(world)
     assert {w.start.weekday() for w in built} == {0, 1, 2, 3, 4}
@@ -168,15 +168,15 @@ def test_clocks_start_on_every_weekday_at_working_hours_across_the_year() -> Non
 
 def test_a_world_s_history_and_future_span_its_clock() -> None:
     for seed, size in ((120, "small"), (121, "medium")):
-        world = worlds.build_world(seed, size, edition=2)
+        world = orgs.build_organization(seed, size, edition=2)
         days = {e["start"][:10] for e in world.apps["calendar"]["events"]}
-        spec = world1_sizes[size]
+        spec = edition1_sizes[size]
         assert min(days) <= world.day(-1).isoformat() and max(days) >= world.day(spec.days_after - 3).isoformat()
         assert all(datetime.fromisoformat(m["sent_at"]) < world.start for m in world.apps["mail"]["messages"])
 
 
 def test_a_family_can_word_its_rows_in_the_world_s_industry() -> None:
-    world = worlds.build_world(122, "small", edition=2)
+    world = orgs.build_organization(122, "small", edition=2)
     writer = vocab.Writer.of(world, random.Random(1))
     kind, summary, description = writer.ticket()
     assert kind in ("task", "bug", "story") and summary and description
@@ -201,25 +201,25 @@ def test_the_verifier_reads_every_office_city_as_its_zone() -> None:
 @pytest.mark.parametrize(("seed", "size"), [(130, "small"), (131, "medium"), (132, "small")])
 def test_offices_of_a_world_keep_different_times(seed: int, size: str) -> None:
     """Three offices are three time zones: a meeting 'across three zones' really spans three clocks."""
-    world = worlds.build_world(seed, size, edition=2)
+    world = orgs.build_organization(seed, size, edition=2)
     offsets = {tuple(ZoneInfo(o.timezone).utcoffset(datetime(START_YEAR, m, 1)) for m in (1, 7)) for o in world.offices}
-    assert len(world.offices) == world1_sizes[size].offices == len(offsets)
+    assert len(world.offices) == edition1_sizes[size].offices == len(offsets)
 
 
 def test_the_cache_keeps_recent_worlds_by_weight_and_hands_out_copies() -> None:
-    worlds._CACHE.clear()
-    first = worlds.build_world(140, "small", edition=2)
+    orgs._CACHE.clear()
+    first = orgs.build_organization(140, "small", edition=2)
     first.apps["mail"]["messages"].clear()
-    assert worlds.build_world(140, "small", edition=2).apps["mail"]["messages"]  # the cached world is untouched
-    for seed in range(141, 141 + worlds.CACHE_BUDGET):
-        worlds.build_world(seed, "small", edition=2)
-        assert sum(worlds.CACHE_WEIGHT[k[1]] for k in worlds._CACHE) <= worlds.CACHE_BUDGET
-    assert (140, "small", 2, None) not in worlds._CACHE and (
-        141 + worlds.CACHE_BUDGET - 1,
+    assert orgs.build_organization(140, "small", edition=2).apps["mail"]["messages"]  # the cached world is untouched
+    for seed in range(141, 141 + orgs.CACHE_BUDGET):
+        orgs.build_organization(seed, "small", edition=2)
+        assert sum(orgs.CACHE_WEIGHT[k[1]] for k in orgs._CACHE) <= orgs.CACHE_BUDGET
+    assert (140, "small", 2, None) not in orgs._CACHE and (
+        141 + orgs.CACHE_BUDGET - 1,
         "small",
         2,
         None,
-    ) in worlds._CACHE
+    ) in orgs._CACHE
 
 
 def _instant(text: str) -> datetime:
@@ -230,13 +230,13 @@ def test_history_is_counted_in_real_time_across_a_daylight_saving_change() -> No
     """Sydney springs forward at 02:00 on 4 October 2026: 02:38 that night does not exist. Edition 1 counts back on
     the wall clock (its large world 20002 has a ticket 'created' 02:38+10:00 and 'updated' 03:22+11:00, 16 minutes
     before it was created, which the tickets app refuses); edition 2 counts back in UTC."""
-    builder = world2.Builder2(1, world1_sizes["small"])
+    builder = build2.Builder2(1, edition1_sizes["small"])
     builder.tz = ZoneInfo("Australia/Sydney")
     created = datetime(2026, 10, 3, 16, 38, tzinfo=UTC)  # 02:38 in Sydney on the wall clock of the day before
     assert builder.iso(created) == "2026-10-04T03:38:00+11:00"
     assert builder.iso(created + timedelta(minutes=44)) == "2026-10-04T04:22:00+11:00"
     for seed, size in ((150, "small"), (151, "medium"), (152, "medium")):
-        world = worlds.build_world(seed, size, edition=2)
+        world = orgs.build_organization(seed, size, edition=2)
         tickets = {t["key"]: t for t in world.apps["tickets"]["tickets"]}
         assert all(_instant(t["created_at"]) <= _instant(t["updated_at"]) < world.start for t in tickets.values())
         assert all(
@@ -253,15 +253,15 @@ def test_history_is_counted_in_real_time_across_a_daylight_saving_change() -> No
 def test_a_thousand_built_worlds_are_a_thousand_organizations_each_sound() -> None:
     names, industries, weekdays, hours = set(), Counter(), set(), set()
     for seed in range(5000, 6000):
-        world = worlds.build_world(seed, "small", edition=2)
-        names.add(world.org)
+        world = orgs.build_organization(seed, "small", edition=2)
+        names.add(world.name)
         industries[world.industry] += 1
         weekdays.add(world.start.weekday())
         hours.add((world.start.hour, world.start.minute))
         first = _first_names(world)
         assert len(first) == len(set(first)), seed
         if seed % 50 == 0:
-            assert worlds.validate_apps(world) == [], seed
+            assert orgs.validate_apps(world) == [], seed
             assert [p for t in _texts(world) for p in _faker_phrases(t)] == [], seed
     assert len(names) == 1000 and len(industries) == len(vocab.INDUSTRIES) >= 12
     assert min(industries.values()) >= 60

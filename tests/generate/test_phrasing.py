@@ -16,8 +16,8 @@ import pytest
 from orchestrator import scenario as scenarios
 from orchestrator.backends.inprocess import InProcessBackend
 from orchestrator.generate import edition2, phrasing
+from orchestrator.generate.build import Organization, build_organization
 from orchestrator.generate.family import Family, canonical, families
-from orchestrator.generate.world import World, build_world
 from orchestrator.prove.validate import validate
 
 V1 = (
@@ -45,17 +45,17 @@ def _books(name: str) -> dict[str, phrasing.Phrasebook]:
     return {intent: book for intent, book in module.PHRASEBOOKS.items()}
 
 
-def world_of(seed: int, split: str | None, size: str = "small") -> World:
+def world_of(seed: int, split: str | None, size: str = "small") -> Organization:
     """An edition-2 world on one side of the split."""
     try:
-        world = build_world(seed, size, edition=2, split=split)  # type: ignore[call-arg]  # an argument of a newer build_world, on purpose
+        world = build_organization(seed, size, edition=2, split=split)  # type: ignore[call-arg]  # an argument of a newer build_organization, on purpose
     except TypeError:  # worlds without the edition keyword yet
-        world = build_world(seed, size)
+        world = build_organization(seed, size)
         world.edition, world.split = 2, split
     return world
 
 
-def draw(name: str, index: int, split: str | None = "train") -> tuple[World, dict[str, Any], Any] | None:
+def draw(name: str, index: int, split: str | None = "train") -> tuple[Organization, dict[str, Any], Any] | None:
     """Task `index` of a family on an edition-2 world of `split`: (world, params, draft), or None when unfit."""
     family: Family = families()[name]()
     rng = random.Random(f"phrasing:{name}:{index}")
@@ -68,11 +68,11 @@ def draw(name: str, index: int, split: str | None = "train") -> tuple[World, dic
     return world, params, family.build(world, params)
 
 
-def normalized(text: str, world: World) -> str:
+def normalized(text: str, world: Organization) -> str:
     """An instruction with every name, date, time, number, key and quoted title replaced, lower case, no punctuation."""
     people = [world.persona, *world.people, *world.outsiders]
     names = {n for p in people for n in (p.name, p.first_name, p.last_name, p.company, p.city) if n}
-    names |= {world.org, *(o.city for o in world.offices)}
+    names |= {world.name, *(o.city for o in world.offices)}
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, "NAME")
     text = re.sub(r"\"[^\"]*\"|'[A-Z][^']*'", "TITLE", text)
@@ -133,7 +133,7 @@ def test_normalized_instructions_repeat_at_most_five_percent(name: str) -> None:
 @pytest.mark.parametrize("name", DONE)
 def test_edition_1_keeps_its_phrasing_parameter(name: str) -> None:
     family = families()[name]()
-    world = build_world(5, "small")
+    world = build_organization(5, "small")
     rng = random.Random(3)
     knobs = {k: v[0] for k, v in family.knobs.items()} | {"size": "small"}
     for _ in range(5):

@@ -9,17 +9,17 @@ import re
 from datetime import date, datetime
 from typing import Any
 
+from orchestrator.generate.build import Organization
 from orchestrator.generate.family import families
-from orchestrator.generate.world import World
 from tests.generate.test_phrasing import V1, draw, world_of
 
 
-def _sample(name: str, world: World, knobs: dict[str, Any], seed: int) -> dict[str, Any] | None:
+def _sample(name: str, world: Organization, knobs: dict[str, Any], seed: int) -> dict[str, Any] | None:
     family = families()[name]()
     return family.sample(world, random.Random(seed), {**knobs, "size": "small"})
 
 
-def _worlds(weekdays: set[int], count: int = 6) -> list[World]:
+def _worlds(weekdays: set[int], count: int = 6) -> list[Organization]:
     """Edition-2 worlds whose clocks start on one of `weekdays` (0 = Monday)."""
     found = []
     for seed in range(900, 1200):
@@ -78,7 +78,7 @@ def test_meeting_tz_distractors_change_a_direct_request() -> None:
     assert named >= 3
 
 
-def _day(world: World, params: dict[str, Any], key: str) -> date:
+def _day(world: Organization, params: dict[str, Any], key: str) -> date:
     return world.day(params[key])
 
 

@@ -1,7 +1,7 @@
 """The built-in task families, one module each; every module registers its family with `@register`.
 
 `load_all()` imports every module of this package, so a new family needs no list to be edited.
-Modules here import `orchestrator.generate.family`, `orchestrator.generate.world` and the apps' pure models (`servers.<app>.model`).
+Modules here import `orchestrator.generate.family`, `orchestrator.generate.build` and the apps' pure models (`servers.<app>.model`).
 """
 
 from __future__ import annotations

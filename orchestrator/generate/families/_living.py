@@ -13,8 +13,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing
+from orchestrator.generate.build import Organization, Person, iso
 from orchestrator.generate.scheduling import aligned_starts, day_window, fill
-from orchestrator.generate.world import Person, World, iso
 
 OPENERS = [
     "I'm swamped today, so over to you.",
@@ -50,7 +50,7 @@ LIVING_WAIT = {"max": "2h", "total": "6h"}
 
 
 def compose(
-    world: World, seed: int, family: str, intent: str, requests: Sequence[str], values: dict[str, Any]
+    world: Organization, seed: int, family: str, intent: str, requests: Sequence[str], values: dict[str, Any]
 ) -> phrasing.Composition:
     """The instruction, its template id and its parts, drawn from `seed` (the task's `wording`, so `build` words the
     same instruction `sample` chose): a request of the world's split side with the shared openers and closers."""
@@ -61,7 +61,7 @@ def compose(
 
 
 def one_slot(
-    world: World, rng: random.Random, emails: list[str], minutes: int, offsets: Sequence[int]
+    world: Organization, rng: random.Random, emails: list[str], minutes: int, offsets: Sequence[int]
 ) -> tuple[int, datetime] | None:
     """A day offset and a slot start (on the half-hour grid) when the persona and `emails` are all free, or None."""
     for offset in rng.sample(list(offsets), len(offsets)):
@@ -80,12 +80,12 @@ def keep_only(draft: Any, emails: list[str], offset: int, start: datetime, minut
         draft.add("calendar", "busy", block)
 
 
-def project_key(world: World) -> str:
+def project_key(world: Organization) -> str:
     """The persona's team's project in the tracker (the first project)."""
     return world.apps["tickets"]["projects"][0]["key"]
 
 
-def next_number(world: World, project: str, rng: random.Random) -> int:
+def next_number(world: Organization, project: str, rng: random.Random) -> int:
     """A ticket number of `project` beyond the world's own tickets."""
     taken = [
         int(t["key"].split("-")[1]) for t in world.apps["tickets"]["tickets"] if t["key"].startswith(project + "-")
@@ -140,7 +140,7 @@ def world_section(**parts: Any) -> dict[str, Any]:
     return {"clock": dict(LIVING_CLOCK), "wait": dict(LIVING_WAIT), **parts}
 
 
-def overlap_hours(world: World, person: Person) -> float:
+def overlap_hours(world: Organization, person: Person) -> float:
     """How many of the persona's working hours on the first working day are also `person`'s."""
     day = world.day(1)
     mine, theirs = world.persona.work_window(day), person.work_window(day)
@@ -148,7 +148,7 @@ def overlap_hours(world: World, person: Person) -> float:
 
 
 def teammates(
-    world: World, rng: random.Random, count: int, *, avoid: Sequence[str] = (), near: bool = False
+    world: Organization, rng: random.Random, count: int, *, avoid: Sequence[str] = (), near: bool = False
 ) -> list[Person] | None:
     """`count` different colleagues who use the tracker, none named in `avoid`, none sharing a first name with the
     persona or with each other (`near`: only those who share at least five working hours with the persona)."""

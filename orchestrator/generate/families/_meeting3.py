@@ -8,10 +8,10 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from orchestrator.generate.build import Person, iso
 from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft
 from orchestrator.generate.scheduling import second_slot
-from orchestrator.generate.world import Person, iso
 
 
 def also_slot(params: dict[str, Any], starts: list[datetime], slot: datetime, minutes: int) -> None:

@@ -23,9 +23,9 @@ from datetime import timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing, vocab
+from orchestrator.generate.build import Organization, iso
 from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, fake, phrase, register
-from orchestrator.generate.world import World, iso
 
 INSTRUCTIONS = [
     "{requester} emailed me with a request. Please take care of it.",
@@ -53,7 +53,7 @@ class Ambiguous(Family):
     split_params = ("mode", "problem", "distractors", "phrasing")
     phrasings = len(INSTRUCTIONS)
 
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         people = world.tracker_users()
         if len(people) < 2:
             return None
@@ -80,7 +80,7 @@ class Ambiguous(Family):
         _words2(world, rng, params)
         return phrasing.stamp(params, rng, lambda p: _word(world, p))
 
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
+    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
         requester, target = world.person(params["requester"]), world.person(params["target"])
         if world.edition >= 2:
             instruction = _word(world, params).text
@@ -98,7 +98,7 @@ class Ambiguous(Family):
         draft.limits = {"max_tool_calls": 30, "timeout_s": 600}
         return broaden(draft, params)
 
-    def _done(self, world: World, draft: Draft, params: dict[str, Any], requester: Any, sent: Any) -> None:
+    def _done(self, world: Organization, draft: Draft, params: dict[str, Any], requester: Any, sent: Any) -> None:
         me, project, component = world.persona, params["project"], params["component"]
         problem = PROBLEMS[params["problem"]]
         tickets = world.apps["tickets"]["tickets"]
@@ -177,7 +177,9 @@ class Ambiguous(Family):
             },
         ]
 
-    def _ask(self, world: World, draft: Draft, params: dict[str, Any], requester: Any, target: Any, sent: Any) -> None:
+    def _ask(
+        self, world: Organization, draft: Draft, params: dict[str, Any], requester: Any, target: Any, sent: Any
+    ) -> None:
         me, topic = world.persona, params["topic"]
         docs = world.apps["docs"]["documents"]
         titles = [f"{topic} plan ({v})" for v in params["variants"]]
@@ -338,7 +340,7 @@ PHRASEBOOKS = {"handle": HANDLE}
 PLANS = ("launch", "migration", "pricing", "rollout", "roadmap", "budget")
 
 
-def _words2(world: World, rng: random.Random, params: dict[str, Any]) -> None:
+def _words2(world: Organization, rng: random.Random, params: dict[str, Any]) -> None:
     """Edition 2: the component, the other components and the plan's topic in the world's industry words."""
     industry = vocab.INDUSTRIES[world.industry]
     names = rng.sample(industry.components, 1 + len(params["others"]))
@@ -352,7 +354,7 @@ def _words2(world: World, rng: random.Random, params: dict[str, Any]) -> None:
 """Edition 2's phrasebooks by intent (one: the same words whether the request is done or needs asking)."""
 
 
-def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
     requester = world.person(params["requester"])
     values = {"requester": requester.name, "requester_first": requester.first_name}

@@ -18,10 +18,10 @@ from datetime import timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing
+from orchestrator.generate.build import Organization, iso
 from orchestrator.generate.families import _living as living
 from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, register
-from orchestrator.generate.world import World, iso
 
 DOCS = (
     "Pricing model 2026",
@@ -140,7 +140,7 @@ class ApprovalNeeded(Family):
     split_params = ("kind", "decision", "template")
     editions = (2, 3)
 
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         people = living.teammates(world, rng, 3)
         if people is None:
             return None
@@ -168,7 +168,7 @@ class ApprovalNeeded(Family):
         phrasing.stamp(params, rng, lambda p: _instruction(world, p))
         return params
 
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
+    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
         requester, approver = world.person(params["requester"]), world.person(params["approver"])
         key = _key(world, params)
         approved = params["decision"] == "approve"
@@ -272,23 +272,23 @@ def _after_the_answer(
     ]
 
 
-def _key(world: World, params: dict[str, Any]) -> str:
+def _key(world: Organization, params: dict[str, Any]) -> str:
     return f"{living.project_key(world)}-{params['number']}"
 
 
-def _what(world: World, params: dict[str, Any]) -> str:
+def _what(world: Organization, params: dict[str, Any]) -> str:
     if params["kind"] == "access":
         return f"editor access to the '{params['doc']}' doc"
     return f"{params['item']} for EUR {params['amount']:,}"
 
 
-def _done(world: World, params: dict[str, Any]) -> str:
+def _done(world: Organization, params: dict[str, Any]) -> str:
     if params["kind"] == "access":
         return f"I've given you editor access to '{params['doc']}'"
     return f"I've raised the purchase ticket for {world.person(params['buyer']).first_name}"
 
 
-def _instruction(world: World, params: dict[str, Any]) -> phrasing.Composition:
+def _instruction(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
     requester, approver = world.person(params["requester"]), world.person(params["approver"])
     if params["kind"] == "access":
         act = f"share the doc with {requester.first_name} as an editor"

@@ -19,9 +19,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing
+from orchestrator.generate.build import Organization, Person, iso
 from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, fake, phrase, register
-from orchestrator.generate.world import Person, World, iso
 
 INSTRUCTIONS = [
     "{requester} sent me a request to pre-approve an expense ({key}). Please decide it by our expense policy in Docs "
@@ -58,7 +58,7 @@ class ApproveRequest(Family):
     split_params = ("category", "decision", "margin", "steps", "distractors", "phrasing")
     phrasings = len(INSTRUCTIONS)
 
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         people = world.tracker_users()
         if len(people) < 2:
             return None
@@ -96,7 +96,7 @@ class ApproveRequest(Family):
         params.update(item=rng.choice(ITEMS[category]), other_item=rng.choice(ITEMS[other_category]))
         return phrasing.stamp(params, rng, lambda p: _word(world, p))
 
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
+    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
         requester, other = world.person(params["requester"]), world.person(params["other"])
         category, amount, decision = params["category"], params["amount"], params["decision"]
         label, unit, _ = CATEGORIES[category]
@@ -126,7 +126,7 @@ class ApproveRequest(Family):
         return broaden(draft, params)
 
 
-def _instruction(world: World, params: dict[str, Any], requester: Person, key: str) -> str:
+def _instruction(world: Organization, params: dict[str, Any], requester: Person, key: str) -> str:
     """The task's wording: composed (editions 2 and 3) or release v1's phrasing, with its reply sentence."""
     if world.edition >= 2:
         instruction = _word(world, params).text
@@ -237,7 +237,13 @@ def _forbid_the_opposite(draft: Draft, params: dict[str, Any], requester: Person
 
 
 def _seed(
-    world: World, params: dict[str, Any], requester: Person, other: Person, key: str, other_key: str, created: datetime
+    world: Organization,
+    params: dict[str, Any],
+    requester: Person,
+    other: Person,
+    key: str,
+    other_key: str,
+    created: datetime,
 ) -> None:
     """The REQ project and the request's ticket, the expense policy, distractors (a superseded policy, another
     request at the limit), and the requester's mail."""
@@ -290,7 +296,7 @@ def _seed(
     )
 
 
-def _seed_policies(world: World, params: dict[str, Any]) -> None:
+def _seed_policies(world: Organization, params: dict[str, Any]) -> None:
     """The expense policy in force and (a distractor) its previous version, whose limit would flip the decision."""
     me = world.persona
     category = params["category"]
@@ -498,7 +504,7 @@ ITEMS = {
 """Edition 2's phrasebooks by intent."""
 
 
-def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
     requester = world.person(params["requester"])
     values = {

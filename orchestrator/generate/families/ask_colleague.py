@@ -22,12 +22,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing
+from orchestrator.generate.build import Organization, iso
 from orchestrator.generate.families import _living as living
 from orchestrator.generate.families._ask_colleague_text import QUESTIONS, REQUESTS, ROOMS, TOPICS
 from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, human_day, register
 from orchestrator.generate.scheduling import day_window
-from orchestrator.generate.world import World, iso
 
 
 @register
@@ -41,7 +41,7 @@ class AskColleague(Family):
     split_params = ("kind", "template", "topic")
     editions = (2, 3)
 
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         kind = rng.choice(["room", "budget", "day"])
         people = living.teammates(world, rng, 3, near=True)
         if people is None:
@@ -78,7 +78,7 @@ class AskColleague(Family):
         phrasing.stamp(params, rng, lambda p: _instruction(world, p))
         return params
 
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
+    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
         requester, expert = world.person(params["requester"]), world.person(params["expert"])
         key = f"{living.project_key(world)}-{params['number']}"
         kind = params["kind"]
@@ -123,14 +123,14 @@ def _money(amount: int) -> str:
     return f"EUR {amount:,}"
 
 
-def _fact(world: World, params: dict[str, Any]) -> str:
+def _fact(world: Organization, params: dict[str, Any]) -> str:
     """What the expert's answer names: the room, the amount or the day."""
     if params["kind"] == "day":
         return human_day(world.day(params["day"]))
     return f"the {params['room']} room" if params["kind"] == "room" else _money(params["amount"])
 
 
-def _values(world: World, params: dict[str, Any]) -> dict[str, Any]:
+def _values(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
     requester, expert = world.person(params["requester"]), world.person(params["expert"])
     key = f"{living.project_key(world)}-{params['number']}"
     topic = params["topic"]
@@ -183,11 +183,11 @@ def _values(world: World, params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _instruction(world: World, params: dict[str, Any]) -> phrasing.Composition:
+def _instruction(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
     return living.compose(world, params["wording"], "ask-colleague", "ask", REQUESTS, _values(world, params))
 
 
-def _answer(world: World, params: dict[str, Any], fact: str) -> str:
+def _answer(world: Organization, params: dict[str, Any], fact: str) -> str:
     if params["kind"] == "day":
         return (
             f"Hi $persona_first,\n\n{fact} suits me best (not {world.day(params['stale_day']):%A}, I'm out then). Any "

@@ -17,11 +17,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing
+from orchestrator.generate.build import Organization, iso
 from orchestrator.generate.families import _living as living
 from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, human_day, register
 from orchestrator.generate.scheduling import day_window
-from orchestrator.generate.world import World, iso
 
 PAIRS = (("lean", "full"), ("conservative", "ambitious"), ("basic", "extended"), ("minimal", "complete"))
 PROJECTS = (
@@ -119,7 +119,7 @@ class AskTheUser(Family):
     split_params = ("missing", "template", "project")
     editions = (2, 3)
 
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         people = living.teammates(world, rng, 1, near=True)
         if people is None:
             return None
@@ -141,7 +141,7 @@ class AskTheUser(Family):
         phrasing.stamp(params, rng, lambda p: _instruction(world, p))
         return params
 
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
+    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
         partner = world.person(params["partner"])
         label, amount = params["labels"][params["chosen"]], params["amounts"][params["chosen"]]
         draft = Draft(
@@ -167,7 +167,7 @@ def _plan_title(params: dict[str, Any]) -> str:
     return f"{params['project'][:1].upper()}{params['project'][1:]} plan"
 
 
-def _instruction(world: World, params: dict[str, Any]) -> phrasing.Composition:
+def _instruction(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
     values = {
         "project": params["project"],
         "options": f"the '{_options_title(params)}' doc",

@@ -18,11 +18,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing
+from orchestrator.generate.build import Organization, iso
 from orchestrator.generate.families import _living as living
 from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, human_day, join, register
 from orchestrator.generate.scheduling import aligned_starts, day_window
-from orchestrator.generate.world import World, iso
 
 TOPICS = (
     "design critique",
@@ -101,7 +101,7 @@ class ChangedRequest(Family):
     split_params = ("change", "template", "topic")
     editions = (2, 3)
 
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         people = living.teammates(world, rng, 4, near=True)
         if people is None:
             return None
@@ -142,7 +142,7 @@ class ChangedRequest(Family):
         phrasing.stamp(params, rng, lambda p: _instruction(world, p))
         return params
 
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
+    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
         c = _Case(world, params)
         draft = Draft(
             world,
@@ -163,7 +163,7 @@ class ChangedRequest(Family):
 class _Case:
     """One drawn task: the people, the first and the final booking, the ids it uses."""
 
-    def __init__(self, world: World, params: dict[str, Any]) -> None:
+    def __init__(self, world: Organization, params: dict[str, Any]) -> None:
         self.world, self.params = world, params
         self.requester = world.person(params["requester"])
         self.guests = [world.person(e) for e in params["guests"]]
@@ -186,7 +186,7 @@ class _Case:
         return self.new_start + timedelta(minutes=self.minutes)
 
 
-def _values(world: World, params: dict[str, Any]) -> dict[str, Any]:
+def _values(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
     c = _Case(world, params)
     return {
         "r": c.requester.first_name,
@@ -197,7 +197,7 @@ def _values(world: World, params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _instruction(world: World, params: dict[str, Any]) -> phrasing.Composition:
+def _instruction(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
     return living.compose(world, params["wording"], "changed-request", "change", REQUESTS, _values(world, params))
 
 

@@ -30,13 +30,13 @@ import random
 import re
 from typing import Any, ClassVar
 
+from orchestrator.generate.build import Organization
 from orchestrator.generate.coherence import let_through, moved_to
 from orchestrator.generate.families.composite_parts import LAST, MIDDLE, PARTS
 from orchestrator.generate.families.reschedule import Move
 from orchestrator.generate.families.travel import Trip
 from orchestrator.generate.family import Draft, Family, canonical, families, register
 from orchestrator.generate.phrasing import part_id, template_split, usable
-from orchestrator.generate.world import World
 
 ATTEMPTS = 6
 """Draws of a part (and of the whole chain) before the world is found unfit."""
@@ -56,12 +56,12 @@ class Composite(Family):
     split_params = ("parts",)
 
     def fit(
-        self, world: World, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
+        self, world: Organization, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
     ) -> dict[str, Any] | None:
         """A part's parameters adjusted to the parts drawn before it, or None to draw the part again."""
         return params
 
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         for _ in range(ATTEMPTS):
             copy = world.copy()
             parts = self._draw(copy, rng, knobs.get("size", "small"))
@@ -69,7 +69,7 @@ class Composite(Family):
                 return {"chain": parts, **self._words(copy, rng, parts)}
         return None
 
-    def _draw(self, world: World, rng: random.Random, size: str) -> list[dict[str, Any]] | None:
+    def _draw(self, world: Organization, rng: random.Random, size: str) -> list[dict[str, Any]] | None:
         """The chain's parts drawn in order on `world` (each built on it before the next), or None."""
         known = families()
         parts: list[dict[str, Any]] = []
@@ -91,7 +91,7 @@ class Composite(Family):
             parts.append({"family": name, "knobs": knobs, "params": params})
         return parts if calls >= MIN_CALLS else None
 
-    def _words(self, world: World, rng: random.Random, parts: list[dict[str, Any]]) -> dict[str, Any]:
+    def _words(self, world: Organization, rng: random.Random, parts: list[dict[str, Any]]) -> dict[str, Any]:
         """The instruction's choices: a request per part (the world's split side), linking words, opener, closer."""
         split = getattr(world, "split", None)
         requests, links = [], []
@@ -114,7 +114,7 @@ class Composite(Family):
         ]
         return {**chosen, "template": "+".join(asks), "parts": ids}
 
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
+    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
         known = families()
         drafts = [known[p["family"]]().build(world, p["params"]) for p in params["chain"]]
         return merge(self, world, params, drafts)
@@ -124,7 +124,7 @@ class Composite(Family):
         return "hard"
 
 
-def instruction(family: Composite, world: World, params: dict[str, Any]) -> str:
+def instruction(family: Composite, world: Organization, params: dict[str, Any]) -> str:
     """The composite's instruction from its recorded choices: the parts' sentences joined, opener and closer."""
     values: dict[str, Any] = {}
     sentences = []
@@ -149,7 +149,7 @@ def instruction(family: Composite, world: World, params: dict[str, Any]) -> str:
     return " ".join(" ".join(sentences).split())
 
 
-def merge(family: Composite, world: World, params: dict[str, Any], drafts: list[Draft]) -> Draft:
+def merge(family: Composite, world: Organization, params: dict[str, Any], drafts: list[Draft]) -> Draft:
     """One draft of the parts' drafts (see the module's docstring for what is merged and how)."""
     parts = params["chain"]
     merged = Draft(
@@ -341,7 +341,7 @@ class IncidentFollowup(Composite):
     )
 
     def fit(
-        self, world: World, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
+        self, world: Organization, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
     ) -> dict[str, Any] | None:
         if family == "reschedule":
             lead = earlier[0]["params"]["lead"]
@@ -382,7 +382,7 @@ class OffboardHandover(Composite):
     )
 
     def fit(
-        self, world: World, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
+        self, world: Organization, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
     ) -> dict[str, Any] | None:
         if family == "doc-comments" and earlier[0]["params"]["leaver"] in params["authors"]:
             return None  # a ticket for someone who is leaving: the parts would disagree
@@ -419,7 +419,7 @@ class TravelAndMeetings(Composite):
     )
 
     def fit(
-        self, world: World, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
+        self, world: Organization, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
     ) -> dict[str, Any] | None:
         trip = Trip.of(world, earlier[0]["params"]) if earlier else None
         if trip is None:

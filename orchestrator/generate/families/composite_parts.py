@@ -12,11 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from orchestrator.generate.build import Organization
 from orchestrator.generate.families import customer_answer
 from orchestrator.generate.families.reschedule import Move
 from orchestrator.generate.family import digest, human_day, join
 from orchestrator.generate.phrasing import usable
-from orchestrator.generate.world import World
 
 
 @dataclass(frozen=True)
@@ -27,12 +27,12 @@ class Part:
     label: str
     """The prefix of the part's stage names."""
     requests: tuple[str, ...]
-    values: Callable[[World, dict[str, Any]], dict[str, Any]]
+    values: Callable[[Organization, dict[str, Any]], dict[str, Any]]
     knobs: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     """Knob ranges inside a composite (narrower than the family's own, so the chain stays long enough)."""
 
 
-def step(world: World, params: dict[str, Any], key: str, texts: tuple[str, ...]) -> str:
+def step(world: Organization, params: dict[str, Any], key: str, texts: tuple[str, ...]) -> str:
     """The words of one step of a part: edition 1 and 2 the first text (release v2's words); edition 3 one of the
     texts on the world's side of the split (ids `composite/<key>/step/<n>`, by each id's hash), picked by the part's
     parameters, so no step text is in both train and test."""
@@ -76,11 +76,11 @@ RESOLVE = (
 )
 
 
-def _incident(world: World, params: dict[str, Any]) -> dict[str, Any]:
+def _incident(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
     return {"service": params["service"], "lead": world.person(params["lead"]).first_name}
 
 
-def _reschedule(world: World, params: dict[str, Any]) -> dict[str, Any]:
+def _reschedule(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
     target = Move.of(world, params).target[0]
     return {
         "organizer": world.person(params["organizer"]).first_name,
@@ -90,14 +90,14 @@ def _reschedule(world: World, params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _customer(world: World, params: dict[str, Any]) -> dict[str, Any]:
+def _customer(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
     customer = world.person(params["customer"])
     note = " " + step(world, params, "note", NOTE) if params["with_note"] else ""
     feature = customer_answer.spoken(world, params)
     return {"customer": customer.first_name, "company": customer.company, "feature": feature, "note": note}
 
 
-def _offboard(world: World, params: dict[str, Any]) -> dict[str, Any]:
+def _offboard(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
     leaver, successor = world.person(params["leaver"]), world.person(params["successor"])
     return {
         "leaver": leaver.name,
@@ -108,7 +108,7 @@ def _offboard(world: World, params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _comments(world: World, params: dict[str, Any]) -> dict[str, Any]:
+def _comments(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
     resolve = " " + step(world, params, "resolve", RESOLVE) if params["steps"] >= 2 else ""
     return {"title": params["title"], "project": params["project"], "resolve": resolve}
 
@@ -174,7 +174,7 @@ TRAVEL_STEPS = {
 """Edition 3's words for a trip's steps, per `steps` (the first is release v2's, `TRAVEL_TODO`; see `step`)."""
 
 
-def _travel(world: World, params: dict[str, Any]) -> dict[str, Any]:
+def _travel(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
     organizer = world.person(params["organizer"]).first_name
     return {
         "organizer": organizer,
@@ -232,7 +232,7 @@ MEETING_STEPS = {
 """Edition 3's words for a booking part, per way it is asked (the first is release v2's, `MEETING_TODO`)."""
 
 
-def _meeting(world: World, params: dict[str, Any]) -> dict[str, Any]:
+def _meeting(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
     values = {
         "minutes": params["minutes"],
         "topic": params["topic"],

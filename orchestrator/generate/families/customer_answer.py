@@ -19,9 +19,9 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing, vocab
+from orchestrator.generate.build import Organization, Person, iso
 from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, fake, human_day, phrase, register
-from orchestrator.generate.world import Person, World, iso
 
 AREAS = ["export", "sync", "reports", "import", "invoices", "dashboard", "notifications", "search"]
 PROBLEMS = [
@@ -55,7 +55,7 @@ class CustomerAnswer(Family):
     knobs = {"distractors": (0, 1, 2), "steps": (1, 2)}
     split_params = ("area", "problem", "phrasing", "with_note", "distractor_count")
 
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         if not world.outsiders:
             return None
         customer = rng.choice(world.outsiders)
@@ -99,7 +99,7 @@ class CustomerAnswer(Family):
         )
         return phrasing.stamp(params, rng, lambda p: _word(world, p))
 
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
+    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
         me, customer = world.persona, world.person(params["customer"])
         feature, eta = params["feature"], date.fromisoformat(params["eta"])
         problem = PROBLEMS[params["problem"]].format(feature=feature)
@@ -169,7 +169,7 @@ class CustomerAnswer(Family):
         return broaden(draft, params)
 
     def _seed_tickets(
-        self, world: World, params: dict[str, Any], problem: str, reported: datetime, workaround: str
+        self, world: Organization, params: dict[str, Any], problem: str, reported: datetime, workaround: str
     ) -> str:
         """The customer's ticket and the distractors' (same problem, other customers and dates), with the engineer's
         comments and the internal note; returns the customer's ticket key."""
@@ -232,7 +232,7 @@ class CustomerAnswer(Family):
         )
         return keys[0]
 
-    def _project(self, world: World, lead: str) -> str:
+    def _project(self, world: Organization, lead: str) -> str:
         tickets = world.apps["tickets"]
         if not any(p["key"] == "SUP" for p in tickets["projects"]):
             tickets["projects"].append(
@@ -241,7 +241,7 @@ class CustomerAnswer(Family):
         return "SUP"
 
 
-def _seed_thread(world: World, customer: Person, problem: str, key: str, reported: datetime) -> None:
+def _seed_thread(world: Organization, customer: Person, problem: str, key: str, reported: datetime) -> None:
     """The customer's report, the persona's acknowledgement naming the ticket, and the customer's chaser."""
     me = world.persona
     thread = f"thr-{key.lower()}"
@@ -498,13 +498,13 @@ ROOT_CAUSES = (
 """Edition 2's phrasebooks by intent."""
 
 
-def spoken(world: World, params: dict[str, Any]) -> str:
+def spoken(world: Organization, params: dict[str, Any]) -> str:
     """The feature as a sentence names it: edition 3 does not capitalize it inside a sentence ("about mobile app",
     not "about Mobile app"); editions 1 and 2 did."""
     return vocab.inside(params["feature"]) if world.edition >= 3 else params["feature"]
 
 
-def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
     customer = world.person(params["customer"])
     values = {

@@ -16,11 +16,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing
+from orchestrator.generate.build import Organization, iso
 from orchestrator.generate.families import _living as living
 from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, human_day, join, register
 from orchestrator.generate.scheduling import aligned_starts, day_window, moved_in_place
-from orchestrator.generate.world import World, iso
 from servers.calendar.model import subtract
 
 TOPICS = (
@@ -100,7 +100,7 @@ class DeclinedInvite(Family):
     split_params = ("guests_count", "template", "topic")
     editions = (2, 3)
 
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         count = rng.choice([2, 3])
         guests = living.teammates(world, rng, count, near=True)
         if guests is None:
@@ -138,7 +138,7 @@ class DeclinedInvite(Family):
             return params
         return None
 
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
+    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
         text = _instruction(world, params).text
         draft = Draft(
             world,
@@ -155,7 +155,7 @@ class DeclinedInvite(Family):
         return broaden(draft, params)
 
 
-def _values(world: World, params: dict[str, Any]) -> dict[str, Any]:
+def _values(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
     old = datetime.fromisoformat(params["old"])
     guests = [world.person(e) for e in params["guests"]]
     return {
@@ -167,7 +167,7 @@ def _values(world: World, params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _instruction(world: World, params: dict[str, Any]) -> phrasing.Composition:
+def _instruction(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
     return living.compose(world, params["wording"], "declined-invite", "move", REQUESTS, _values(world, params))
 
 

@@ -20,9 +20,9 @@ from datetime import timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing, vocab
+from orchestrator.generate.build import Organization, iso
 from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, fake, phrase, register
-from orchestrator.generate.world import World, iso
 
 INSTRUCTIONS = [
     'People left review comments on my doc "{title}". Please turn every open comment into a ticket in {project}, '
@@ -65,7 +65,7 @@ class DocComments(Family):
     split_params = ("open_count", "resolved_count", "steps", "phrasing", "asks")
     phrasings = len(INSTRUCTIONS)
 
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         people = world.tracker_users()
         if len(people) < 3:
             return None
@@ -95,7 +95,7 @@ class DocComments(Family):
             return None
         return phrasing.stamp(params, rng, lambda p: _word(world, p))
 
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
+    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
         project, title, resolve = params["project"], params["title"], params["steps"] >= 2
         n_open = params["open_count"]
         authors = _seed(world, params)
@@ -140,7 +140,7 @@ class DocComments(Family):
         return broaden(draft, params)
 
 
-def _seed(world: World, params: dict[str, Any]) -> list[Any]:
+def _seed(world: Organization, params: dict[str, Any]) -> list[Any]:
     """The design document and its review comments (the first `open_count` open); returns the comments' authors."""
     me, title, components = world.persona, params["title"], params["components"]
     sentences = [f"The {c} is part of the first release." for c in components]
@@ -350,7 +350,7 @@ RESOLVES = [
 PHRASEBOOKS = {"tickets": TICKETS}
 
 
-def _words2(world: World, rng: random.Random, params: dict[str, Any]) -> bool:
+def _words2(world: Organization, rng: random.Random, params: dict[str, Any]) -> bool:
     """Edition 2: the doc's title, components (first words distinct) and paragraphs in the world's industry words;
     False when the industry has too few components."""
     industry, writer = vocab.INDUSTRIES[world.industry], vocab.Writer.of(world, rng)
@@ -372,7 +372,7 @@ def _words2(world: World, rng: random.Random, params: dict[str, Any]) -> bool:
 """Edition 2's phrasebooks by intent."""
 
 
-def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
     values = {"title": params["title"], "project": params["project"], "resolve": ""}
     extra: tuple[str, ...] = ()

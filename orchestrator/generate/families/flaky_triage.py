@@ -24,9 +24,9 @@ from datetime import timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing
+from orchestrator.generate.build import Organization, iso
 from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, register
-from orchestrator.generate.world import World, iso
 
 FAULTS = ("error", "timeout", "rate_limit", "lost_reply")
 SEVERITY = {"outage": ("highest", "sev1"), "blocker": ("high", "sev2"), "cosmetic": ("low", "sev3")}
@@ -144,7 +144,7 @@ class FlakyTriage(Family):
     split_params = ("template", "fault", "kinds")
     editions = (2, 3)
 
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         users = {u["email"] for u in world.apps["tickets"]["users"]}
         people = [p for p in world.people if p.email in users and p.email != world.persona.email]
         companies = sorted({o.company for o in world.outsiders if o.company})
@@ -168,7 +168,7 @@ class FlakyTriage(Family):
         params["template"] = _instruction(world, params)[1]
         return params
 
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
+    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
         me, reporter = world.persona, world.person(params["reporter"])
         _seed(world, params)
         draft = Draft(
@@ -189,7 +189,7 @@ class FlakyTriage(Family):
         return broaden(draft, params)
 
 
-def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:
+def _instruction(world: Organization, params: dict[str, Any]) -> tuple[str, str]:
     count = len(params["kinds"])
     values = {"reporter": world.person(params["reporter"]).first_name, "count": {2: "two", 3: "three"}[count]}
     return phrasing.compose(
@@ -197,7 +197,7 @@ def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:
     )
 
 
-def _seed(world: World, params: dict[str, Any]) -> None:
+def _seed(world: Organization, params: dict[str, Any]) -> None:
     """The reports, the idea, the triage guide."""
     me, reporter = world.persona, world.person(params["reporter"])
     mail = world.apps["mail"].setdefault("messages", [])

@@ -18,9 +18,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing, vocab
+from orchestrator.generate.build import Organization, Person, ascii_slug, iso
 from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, fake, join, phrase, register
-from orchestrator.generate.world import Person, World, ascii_slug, iso
 
 KINDS = ("customer", "newsletters", "manager", "notifications")
 
@@ -45,7 +45,7 @@ class InboxRules(Family):
     knobs = {"steps": (1, 2, 3), "distractors": (0, 1, 2)}
     split_params = ("kinds", "in_doc", "phrasing", "distractors")
 
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         kinds = sorted(rng.sample(KINDS, knobs.get("steps", 1)), key=KINDS.index)
         if "manager" in kinds and not world.persona.manager:
             return None
@@ -69,7 +69,7 @@ class InboxRules(Family):
         params["subjects"] = [writer.pick(vocab.THREAD_SUBJECTS) for _ in range(12)]
         return phrasing.stamp(params, rng, lambda p: _word(world, p))
 
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
+    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
         me = world.persona
         customer = world.person(params["customer"])
         domain = customer.email.split("@")[1]
@@ -96,7 +96,7 @@ class InboxRules(Family):
 
 
 def _seed_mail(
-    world: World, params: dict[str, Any], customer: Person, manager: Person | None, midnight: datetime
+    world: Organization, params: dict[str, Any], customer: Person, manager: Person | None, midnight: datetime
 ) -> None:
     """Today's mail of each kind the rules are about, and near misses (older mail, look-alike senders)."""
     me = world.persona
@@ -172,7 +172,7 @@ def _seed_mail(
     world.apps["mail"]["messages"].sort(key=lambda m: datetime.fromisoformat(m["sent_at"]))
 
 
-def _seed_labels(world: World, params: dict[str, Any], label: str) -> None:
+def _seed_labels(world: Organization, params: dict[str, Any], label: str) -> None:
     if label not in world.apps["mail"]["labels"]:
         world.apps["mail"]["labels"].append(label)
     if "notifications" in params["kinds"] and "Tickets" not in world.apps["mail"]["labels"]:
@@ -180,7 +180,7 @@ def _seed_labels(world: World, params: dict[str, Any], label: str) -> None:
 
 
 def _targets(
-    world: World, params: dict[str, Any], domain: str, manager: Person | None, midnight: datetime
+    world: Organization, params: dict[str, Any], domain: str, manager: Person | None, midnight: datetime
 ) -> dict[str, list[str]]:
     """Per rule, the ids of today's inbox mail it applies to."""
     me = world.persona
@@ -207,7 +207,7 @@ def _targets(
     }
 
 
-def _draft(world: World, params: dict[str, Any], rules: list[str]) -> Draft:
+def _draft(world: Organization, params: dict[str, Any], rules: list[str]) -> Draft:
     """The scenario's words; the rules are in the instruction, or in a doc the instruction points to."""
     if world.edition >= 2:
         instruction = _word(world, params).text
@@ -237,7 +237,12 @@ def _draft(world: World, params: dict[str, Any], rules: list[str]) -> Draft:
 
 
 def _apply_rules(
-    world: World, params: dict[str, Any], targets: dict[str, list[str]], domain: str, label: str, manager: Person | None
+    world: Organization,
+    params: dict[str, Any],
+    targets: dict[str, list[str]],
+    domain: str,
+    label: str,
+    manager: Person | None,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
     """Per rule: the check that it was applied to exactly its mail, the changes it allows, the oracle's call."""
     checks: list[dict[str, Any]] = []
@@ -305,7 +310,7 @@ def _apply_rules(
     return checks, allow, oracle
 
 
-def domain_of_outsider(world: World) -> str:
+def domain_of_outsider(world: Organization) -> str:
     """An outside domain for a near-miss sender who shares a colleague's first name."""
     return world.outsiders[-1].email.split("@")[1] if world.outsiders else "example-partner.test"
 
@@ -468,7 +473,7 @@ PHRASEBOOKS = {"listed": LISTED, "doc": DOC}
 """Edition 2's phrasebooks by intent (the rules in the instruction, or in the 'Mail rules' doc)."""
 
 
-def _rules2(world: World, params: dict[str, Any]) -> tuple[list[str], tuple[str, ...]]:
+def _rules2(world: Organization, params: dict[str, Any]) -> tuple[list[str], tuple[str, ...]]:
     """The rules in edition 2's words (each drawn from its kind's held-out variants), and the ids of those words."""
     customer = world.person(params["customer"])
     manager = world.person(world.persona.manager) if world.persona.manager else None
@@ -486,7 +491,7 @@ def _rules2(world: World, params: dict[str, Any]) -> tuple[list[str], tuple[str,
     return rules, tuple(ids)
 
 
-def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
     rules, ids = _rules2(world, params)
     intent = "doc" if params["in_doc"] else "listed"

@@ -26,9 +26,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing
+from orchestrator.generate.build import Organization, Person, iso
 from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, human_day, join, phrase, register
-from orchestrator.generate.world import Person, World, iso
 
 INSTRUCTIONS = [
     "Yesterday's {service} incident is over. Please wrap it up the way {lead} asks in the incident thread: file the "
@@ -71,7 +71,7 @@ class Incident(Family):
     split_params = ("cause", "priority", "steps", "phrasing", "responders_count")
     phrasings = len(INSTRUCTIONS)
 
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         team = [p for p in world.people if p.team == world.persona.team]
         if len(team) < 2 or len(world.people) < 4:
             return None
@@ -128,7 +128,7 @@ class Incident(Family):
         }
         return params if world.edition < 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
 
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
+    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
         inc = IncidentFacts.of(world, params)
         self._seed_threads(inc)
         draft = _draft(inc)
@@ -184,7 +184,7 @@ class Incident(Family):
 
     def _thread(
         self,
-        world: World,
+        world: Organization,
         prefix: str,
         subject: str,
         service: str,
@@ -254,7 +254,7 @@ def _escape(term: str) -> str:
 class IncidentFacts:
     """One drawn incident: who responded, led and owns the fix, when it began and was resolved, and its cause."""
 
-    world: World
+    world: Organization
     params: dict[str, Any]
     responders: list[Person]
     lead: Person
@@ -271,7 +271,7 @@ class IncidentFacts:
     subject: str
 
     @classmethod
-    def of(cls, world: World, params: dict[str, Any]) -> IncidentFacts:
+    def of(cls, world: Organization, params: dict[str, Any]) -> IncidentFacts:
         begin = datetime.fromisoformat(params["start"])
         cause_text, terms = CAUSES[params["cause"]]
         values = {k: params[k] for k in ("service", "n", "a", "b", "host", "table")}
@@ -556,7 +556,7 @@ PHRASEBOOKS = {"wrapup": WRAPUP}
 """Edition 2's phrasebooks by intent."""
 
 
-def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
     day = datetime.fromisoformat(params["start"]).date()
     yesterday = (world.start.date() - day).days == 1

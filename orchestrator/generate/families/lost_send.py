@@ -24,9 +24,9 @@ from datetime import timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing
+from orchestrator.generate.build import Organization, iso
 from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, human_day, register
-from orchestrator.generate.world import World, iso
 
 FAULTS = ("lost_reply", "error", "timeout")
 KINDS = ("venue", "booking", "bridge")
@@ -120,7 +120,7 @@ class LostSend(Family):
     split_params = ("template", "fault", "kind")
     editions = (2, 3)
 
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         people = [p for p in world.people if p.email != world.persona.email]
         companies = sorted({o.company for o in world.outsiders if o.company})
         if not people or not companies:
@@ -144,7 +144,7 @@ class LostSend(Family):
         params["template"] = _instruction(world, params)[1]
         return params
 
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
+    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
         requester = world.person(params["requester"])
         _seed(world, params)
         thing = THINGS[params["kind"]][0].format(company=params["company"])
@@ -172,7 +172,7 @@ class LostSend(Family):
         return broaden(draft, params)
 
 
-def _instruction(world: World, params: dict[str, Any]) -> tuple[str, str]:
+def _instruction(world: Organization, params: dict[str, Any]) -> tuple[str, str]:
     thing, doc, _ = (t.format(company=params["company"]) for t in THINGS[params["kind"]])
     values = {"requester": world.person(params["requester"]).first_name, "thing": thing, "doc": doc}
     return phrasing.compose(
@@ -200,7 +200,7 @@ def facts(params: dict[str, Any]) -> tuple[str, str, dict[str, Any], dict[str, A
     )
 
 
-def _seed(world: World, params: dict[str, Any]) -> None:
+def _seed(world: Organization, params: dict[str, Any]) -> None:
     """The request mail, the current and the stale document, and an unrelated mail from the requester."""
     me, requester = world.persona, world.person(params["requester"])
     current, stale, *_ = facts(params)

@@ -15,11 +15,11 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from orchestrator.generate import phrasing, vocab
+from orchestrator.generate.build import Organization, Person, iso
 from orchestrator.generate.families._meeting3 import also_slot, edition3, slots_words, told_time
 from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
 from orchestrator.generate.scheduling import aligned_starts, day_window, fill, pick_guests, workday
-from orchestrator.generate.world import Person, World, iso
 
 DIRECT = [
     "Please set up a {minutes}-minute meeting about {topic} with {names} on {day}. Find a time when all of us are free "
@@ -45,7 +45,7 @@ def _names(people: list[Person]) -> str:
     return join([p.name for p in people])
 
 
-def _places(world: World, people: list[Person]) -> str:
+def _places(world: Organization, people: list[Person]) -> str:
     cities = list(dict.fromkeys([world.persona.city, *(p.city for p in people)]))
     return f"we're all in {cities[0]}" if len(cities) == 1 else f"we're spread over {join(cities)}"
 
@@ -60,7 +60,7 @@ class MeetingAcrossZones(Family):
     knobs = {"tz_spread": (1, 2, 3), "distractors": (0, 1, 2), "steps": (1, 2)}
     split_params = ("zones", "minutes", "guests_count", "via", "phrasing", "suggestions_count")
 
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         via = "mail" if knobs.get("steps", 1) == 2 else "direct"
         minutes = rng.choice([30, 45, 60])
         count = rng.choice([2, 3])
@@ -113,7 +113,7 @@ class MeetingAcrossZones(Family):
             return params
         return None
 
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
+    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
         guests = [world.person(e) for e in params["guests"]]
         minutes = params["minutes"]
         slot = datetime.fromisoformat(params["slot"])
@@ -506,7 +506,7 @@ PHRASEBOOKS = {"direct": BOOK_DIRECT, "mail": BOOK_MAIL}
 """Edition 2's phrasebooks by intent (how the meeting is asked for: `via`)."""
 
 
-def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
     guests = [world.person(e) for e in params["guests"]]
     values = {

@@ -22,9 +22,9 @@ from datetime import date, timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing, vocab
+from orchestrator.generate.build import Organization, Person, iso
 from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, fake, human_day, phrase, register
-from orchestrator.generate.world import Person, World, iso
 
 INSTRUCTIONS = [
     "{leaver} is leaving; {day} is their last day. Please hand their work over to {successor}: reassign all of "
@@ -53,7 +53,7 @@ class Offboard(Family):
     split_params = ("tickets_added", "distractors", "last_day", "statuses", "phrasing")
     phrasings = len(INSTRUCTIONS)
 
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         candidates = list(world.people[1:-1])  # not the directory's owner nor the offsite's organizer
         users = {u["email"] for u in world.apps["tickets"]["users"]}
         candidates = [p for p in candidates if p.email in users]
@@ -92,7 +92,7 @@ class Offboard(Family):
         params["titles"] = [writer.ticket()[1] for _ in params["titles"]]
         return phrasing.stamp(params, rng, lambda p: _word(world, p))
 
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
+    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
         leaver, successor = world.person(params["leaver"]), world.person(params["successor"])
         last = world.day(params["last_day"])
         titles = list(params["titles"])
@@ -149,7 +149,9 @@ class Offboard(Family):
         return broaden(draft, params)
 
 
-def _seed_tickets(world: World, params: dict[str, Any], leaver: Person, successor: Person, titles: list[str]) -> None:
+def _seed_tickets(
+    world: Organization, params: dict[str, Any], leaver: Person, successor: Person, titles: list[str]
+) -> None:
     """The leaver's open tickets, and distractors: their closed tickets and others' open ones in the same projects."""
     me = world.persona
     tickets = world.apps["tickets"]
@@ -188,7 +190,7 @@ def _seed_tickets(world: World, params: dict[str, Any], leaver: Person, successo
         new_ticket(params["projects"][steps + i], "in_progress", others[i % len(others)].email)
 
 
-def _seed_docs(world: World, params: dict[str, Any], leaver: Person, titles: list[str]) -> None:
+def _seed_docs(world: Organization, params: dict[str, Any], leaver: Person, titles: list[str]) -> None:
     """Docs the leaver edits (to hand over), and distractors they only read."""
     me, docs = world.persona, world.apps["docs"]["documents"]
     for i in range(params["docs_added"]):
@@ -215,7 +217,7 @@ def _seed_docs(world: World, params: dict[str, Any], leaver: Person, titles: lis
         )
 
 
-def _seed_meetings(world: World, params: dict[str, Any], leaver: Person, titles: list[str]) -> None:
+def _seed_meetings(world: Organization, params: dict[str, Any], leaver: Person, titles: list[str]) -> None:
     """The leaver's meetings with the persona after the last day (to decline), and distractors before it."""
     me, events = world.persona, world.apps["calendar"]["events"]
     for i in range(params["meetings_added"] + params["distractors"]):
@@ -234,7 +236,7 @@ def _seed_meetings(world: World, params: dict[str, Any], leaver: Person, titles:
         )
 
 
-def _handover(world: World, leaver: Person, last: date) -> tuple[list[str], list[str], list[str], list[str]]:
+def _handover(world: Organization, leaver: Person, last: date) -> tuple[list[str], list[str], list[str], list[str]]:
     """What the world now holds, the world's own rows included: the leaver's open and closed ticket keys, the
     persona's docs the leaver edits, and the leaver's meetings with the persona after the last day."""
     me, tickets = world.persona, world.apps["tickets"]
@@ -345,7 +347,7 @@ def _email(attendee: Any) -> str:
     return attendee["email"] if isinstance(attendee, dict) else str(attendee)
 
 
-def _start(world: World, event: dict[str, Any]) -> Any:
+def _start(world: Organization, event: dict[str, Any]) -> Any:
     from datetime import datetime  # noqa: PLC0415
 
     value = event["start"]
@@ -465,7 +467,7 @@ PHRASEBOOKS = {"leave": LEAVE}
 """Edition 2's phrasebooks by intent."""
 
 
-def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
     leaver, successor = world.person(params["leaver"]), world.person(params["successor"])
     values = {

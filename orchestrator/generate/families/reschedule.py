@@ -21,11 +21,11 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from orchestrator.generate import coherence, phrasing, vocab
+from orchestrator.generate.build import Organization, Person, iso
 from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.families._reschedule_text import DOCS, MOVE
 from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
 from orchestrator.generate.scheduling import aligned_starts, day_window, fill, moved_in_place, pick_guests, workday
-from orchestrator.generate.world import Person, World, iso
 from servers.calendar.model import subtract
 
 CLASHES = ["All-hands", "Quarterly business review", "Security incident review", "Board prep", "Customer visit"]
@@ -58,7 +58,7 @@ class Reschedule(Family):
     knobs = {"tz_spread": (1, 2, 3), "distractors": (0, 1, 2), "steps": (1, 2)}
     split_params = ("zones", "minutes", "guests_count", "clash", "same_day", "with_doc", "phrasing", "distractor_count")
 
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         minutes = rng.choice([30, 60])
         count = rng.choice([2, 3])
         organizer = rng.choice([p for p in world.people if p.email != world.persona.manager] or world.people)
@@ -122,7 +122,7 @@ class Reschedule(Family):
             return params
         return None
 
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
+    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
         mv = Move.of(world, params)
         draft = _draft(mv)
         _seed(draft, mv)
@@ -140,7 +140,7 @@ class Reschedule(Family):
 class Move:
     """One drawn move: the meeting (old and new times), its guests, the clash that displaces it, the ids it uses."""
 
-    world: World
+    world: Organization
     params: dict[str, Any]
     guests: list[Person]
     organizer: Person
@@ -152,7 +152,7 @@ class Move:
     tag: str
 
     @classmethod
-    def of(cls, world: World, params: dict[str, Any]) -> Move:
+    def of(cls, world: Organization, params: dict[str, Any]) -> Move:
         old = datetime.fromisoformat(params["old"])
         return cls(
             world,
@@ -467,7 +467,7 @@ def _minus(
     return subtract(free, taken)
 
 
-def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
     seed = params["wording"]
     target = day_window(world, params.get("next_day", params["day"] + 1) if not params["same_day"] else params["day"])

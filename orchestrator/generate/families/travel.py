@@ -18,11 +18,11 @@ from datetime import date, timedelta
 from typing import Any
 
 from orchestrator.generate import phrasing
+from orchestrator.generate.build import Organization, Person, iso
 from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.families._travel_text import HELD, PLAN, STAY, STEPS
 from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
 from orchestrator.generate.organization import OFFICES
-from orchestrator.generate.world import Person, World, iso
 
 INSTRUCTIONS = {
     2: [
@@ -57,7 +57,7 @@ class Travel(Family):
     knobs = {"steps": (2, 3, 4), "distractors": (0, 1, 2)}
     split_params = ("city", "days", "team_size", "steps", "phrasing", "distractors")
 
-    def sample(self, world: World, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         steps = knobs.get("steps", 3)
         if steps == 4 and not world.persona.manager:
             return None
@@ -89,7 +89,7 @@ class Travel(Family):
         }
         return params if world.edition < 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
 
-    def build(self, world: World, params: dict[str, Any]) -> Draft:
+    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
         trip = Trip.of(world, params)
         _seed_mail(trip)
         if trip.steps == 4 and trip.manager is not None:
@@ -112,7 +112,7 @@ class Travel(Family):
 class Trip:
     """One drawn trip: who organizes and goes, the offsite's days, and the days out and back."""
 
-    world: World
+    world: Organization
     params: dict[str, Any]
     organizer: Person
     team: list[Person]
@@ -128,7 +128,7 @@ class Trip:
     offsite: str
 
     @classmethod
-    def of(cls, world: World, params: dict[str, Any]) -> Trip:
+    def of(cls, world: Organization, params: dict[str, Any]) -> Trip:
         me = world.persona
         first, last = world.day(params["first"]), world.day(params["first"] + params["days"] - 1)
         return cls(
@@ -231,10 +231,10 @@ def _policy_seeded(trip: Trip) -> bool:
     return trip.world.edition < 3 or (trip.steps == 4 and trip.manager is not None)
 
 
-def _inside(world: World) -> str:
+def _inside(world: Organization) -> str:
     """The policy's last line (edition 3: every domain of the organization; editions 1 and 2: the first only)."""
     where = world.domain if world.edition < 3 else join(world.domains)
-    return f"Keep itineraries inside {world.org}: never share them outside {where}.\n"
+    return f"Keep itineraries inside {world.name}: never share them outside {where}.\n"
 
 
 def _draft(trip: Trip) -> Draft:
@@ -261,7 +261,7 @@ def _draft(trip: Trip) -> Draft:
     )
 
 
-def _on(day: date, world: World, trip: tuple[date, date]) -> dict[str, Any]:
+def _on(day: date, world: Organization, trip: tuple[date, date]) -> dict[str, Any]:
     """An event on `day`: within it, a night flight (leaving that evening or in the small hours, landing the next day),
     an afternoon flight landing after midnight (whatever zone its times are written in), all that day, or an all-day
     block over the trip that covers it (starting at most a day before it, ending at most a day after it)."""
@@ -505,7 +505,7 @@ PHRASEBOOKS = {"plan": PLAN}
 """Edition 2's phrasebooks by intent (one: the steps are listed in `{todo}`, each in held-out words)."""
 
 
-def _word(world: World, params: dict[str, Any]) -> phrasing.Composition:
+def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
     steps, organizer = params["steps"], world.person(params["organizer"]).first_name
     kinds = ["block"] + (["doc"] if steps >= 3 else []) + (["ticket"] if steps == 4 else [])
