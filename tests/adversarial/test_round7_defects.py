@@ -5,6 +5,7 @@ fail, on the check or violation it names.
 - A mail call that meets an outage: a path that never meets it (a new mail where the reference replies) is no
   failure to retry, and a failed reply sent again as a new mail to the same person is a retry.
 - An address is read with its house number: Kastanienallee 21 is not Kastanienallee 12.
+- A comment that puts the change up "for your sign-off" asks for the approval.
 - A meeting moved by cancelling it and booking a new one at the new time is moved; a new one beside the old, or a
   cancel without the new one, is not.
 """
@@ -18,7 +19,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import Alt, Edit, play_alt  # noqa: E402
+from harness import Alt, Edit, alt_params, play_alt  # noqa: E402
 
 from orchestrator import scenario as scenarios  # noqa: E402
 from orchestrator.scenario.checks import ToldCheck  # noqa: E402
@@ -105,6 +106,18 @@ def rebook(cancel: bool = True, book: bool = True) -> Edit:
     return edit
 
 
+def comment(text: str) -> Edit:
+    """The reference's comment written with this body."""
+
+    def edit(s: scenarios.Scenario, steps: Steps) -> Steps:
+        for x in steps:
+            if x.tool == "tickets__add_comment":
+                x.args["body"] = text
+        return steps
+
+    return edit
+
+
 OUTAGE = "the mail call that met an outage is made again"
 
 ALTS = [
@@ -134,6 +147,20 @@ ALTS = [
         body("Hi Priya,\n\nAlte Brauerei, Kastanienallee 21, 10245 Berlin.\n\nDana"),
         fails_on="stages[1].checks[0]",  # Priya is told the venue's street address
     ),
+    # -- approval-wait: the approval asked for in the words of a change process
+    Alt(
+        "ready-for-your-sign-off",
+        "lib:approval-wait",
+        True,
+        comment("@Marta Ruiz - OPS-41 is ready for your sign-off: password rotated, secrets store updated."),
+    ),
+    Alt(
+        "a-status-note-asks-nothing",
+        "lib:approval-wait",
+        False,
+        comment("@Marta Ruiz - OPS-41: password rotated, secrets store updated."),
+        fails_on="stages[0].checks[1]",  # a comment of the agent on OPS-41 asks for the approval
+    ),
     # -- declined-meeting: moved in place, or cancelled and booked anew at Sam's time
     Alt("cancel-and-rebook", "lib:declined-meeting", True, rebook()),
     Alt(
@@ -153,6 +180,16 @@ ALTS = [
 ]
 
 
-@pytest.mark.parametrize("alt", ALTS, ids=[f"{a.source}:{a.id}" for a in ALTS])
+# Correct solutions a reader does not read yet.
+READER_GAPS = {
+    "ready-for-your-sign-off": "claims.asked: 'ready for your sign-off' is no request to the reader",
+}
+
+
+@pytest.mark.parametrize(
+    "alt",
+    alt_params(ALTS, READER_GAPS),
+    ids=[f"{a.source}:{a.id}" for a in ALTS],
+)
 async def test_round7_defect(backend, tmp_path: Path, alt: Alt) -> None:
     await play_alt(alt, backend, tmp_path, edition=3)

@@ -18,7 +18,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import Alt, Edit, play_alt  # noqa: E402
+from harness import Alt, Edit, alt_params, play_alt  # noqa: E402
 
 from orchestrator import scenario as scenarios  # noqa: E402
 from orchestrator.scenario import relative_dates  # noqa: E402
@@ -328,7 +328,7 @@ ALTS = [
 ]
 
 
-# Correct solutions a reader does not read yet: strict, so the mark goes once the reader does.
+# Correct solutions a reader does not read yet.
 READER_GAPS = {
     "approval-told-as-a-plain-yes": "decisions: a person who 'said yes' is no approval to the decision reader",
 }
@@ -336,10 +336,7 @@ READER_GAPS = {
 
 @pytest.mark.parametrize(
     "alt",
-    [
-        pytest.param(a, marks=pytest.mark.xfail(strict=True, reason=READER_GAPS[a.id])) if a.id in READER_GAPS else a
-        for a in ALTS
-    ],
+    alt_params(ALTS, READER_GAPS),
     ids=[f"{a.source}:{a.id}" for a in ALTS],
 )
 async def test_told_fact(backend, tmp_path: Path, alt: Alt) -> None:
