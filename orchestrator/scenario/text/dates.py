@@ -38,7 +38,7 @@ DATE_PATTERNS = [
             + WEEKDAY
             + r"\.?,?\s+)?)?"
             + _DAY.format("d")
-            + r"(?:\s+of)?[\s-]+"
+            + r"(?:\s+(?:of|de|del))?[\s-]+"
             + _MONTH.format("mon")
             + r"(?:,?[\s-]+(?P<y>\d{4}))?(?!\w|:\d)",
             re.I,

@@ -23,6 +23,7 @@ CUES: dict[str, re.Pattern[str]] = {
         r"back(?=\s*[:|]|\s+(?:on\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\d)))\b",
         "travel-out": r"\b(?:fly(?:ing)?\s+(?:out|in|to)|flies\s+(?:out|in|to)|depart(?:s|ing|ure)?|dep\.?|outbound|"
         r"(?<!annual\s)(?<!on\s)(?<!sick\s)(?<!parental\s)(?<!maternity\s)(?<!paternity\s)(?<!unpaid\s)(?<!study\s)"
+        r"(?<!of\s)(?<!for\s)(?<!your\s)(?<!special\s)(?<!sabbatical\s)(?<!compassionate\s)(?<!bereavement\s)"
         r"leav(?:e|es|ing)(?!\s+(?:request|balance|starts?|begins?|runs?))|out\s+on|travel(?:ling|ing)?\s+(?:out|in|to)|arriv(?:e|es|ing|al)\s+in|"
         r"check[\s-]?in|checking\s+in|hinflug|hinreise|anreise|aller|ida|outward|salida|"
         r"(?<!['’]m\s)(?<!['’]re\s)(?<!\bis\s)(?<!\bam\s)(?<!\bbe\s)(?<!\bare\s)"
@@ -30,25 +31,26 @@ CUES: dict[str, re.Pattern[str]] = {
         "travel": r"\b(?:travel(?:s|ling|ing)?|trip|fly(?:ing)?|flights?|train|journey|travel\s+days?|hotel|nights?)\b",
         "holiday": r"\b(?:holiday|bank\s+holiday|public\s+holiday|vacation|pto|off\s+(?:on|that|sick)|"
         r"day\s+off|out\s+of\s+(?:the\s+)?office|ooo|on\s+leave|(?:annual|parental|sick|maternity|paternity|unpaid|"
-        r"study|special)\s+leave|feiertag|urlaub|(?:office\s+)?closed|"
+        r"study|special|sabbatical|compassionate|bereavement)\s+leave|days?\s+of\s+leave|sabbatical|feiertag|urlaub|(?:office\s+)?closed|"
         r"shut|labou?r\s+day|memorial\s+day|thanksgiving|christmas(?:\s+day)?|boxing\s+day|new\s+year(?:'s)?\s+day|"
         r"easter\s+(?:monday|friday)|good\s+friday|independence\s+day|national\s+day|(?:king|queen)(?:'s)?\s+day)\b",
         "deadline": r"\b(?:deadline|due|by|no\s+later\s+than|latest|before|until|till|cut-?off|submit(?:ted)?|last\s+day|"
         r"reply|respond|resubmit|expires?|closes?|frist|bis|entro|hasta|avant|spätestens|uiterlijk|prazo|plazo|"
-        r"scadenza)\b",
+        r"scadenza|antes\s+del?|kündig\w*|fristgerecht|"
+        r"ends?(?=\s+(?:on\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\d)))\b",
         "delivery": r"\b(?:deliver(?:y|ed|ies|s)?|ship(?:s|ped|ping|ment)?|dispatch(?:ed)?|arriv(?:e|es|al)|lands?|"
         r"eta|lieferung|liefertermin|livraison|pick-?up|collect(?:ion|ed)?|courier|consegn[ae]|consegnat[oaie]|"
         r"entrega(?:do|da|r)?|levering|geleverd|zustellung|geliefert|envío|envio)\b",
-        "start": r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|go[\s-]?live|first\s+day|kick(?:s|ing)?[\s-]?off|"
-        r"commenc(?:e|es|ing)|effective|onboarding|joins?|joining|launch(?:es)?|beginn|reopen(?:s|ing)?|"
+        "start": r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|go[\s-]?live|first\s+day|"
+        r"commenc(?:e|es|ing|ement)|effective|onboarding|joins?|joining|launch(?:es)?|beginn|reopen(?:s|ing)?|"
         r"releas(?:e|es|ed)|day\s+one|lease|move-?in|takes?\s+effect|in\s+(?:effect|force)|"
         r"runs?(?=\s+(?:from\s+)?\d))\b",
         "due": r"\b(?:due|payable|pay(?:ment)?|paid|renew(?:al|s)?|invoice|billing|charge[sd]?|fällig|payout|"
         r"reimburse(?:ment|d)?|refund(?:ed)?|settle(?:ment|d)?|réglée?s?|payée?s?|paiement|pagamento|pago|zahlung|"
-        r"bezahlt|betaald|betaling)\b",
+        r"bezahlt|betaald|betaling|payroll|salar(?:y|ies)|wages|disburs(?:e|ed|es|ement)|instal(?:l)?ments?)\b",
         "meeting": r"\b(?:meet(?:ing)?s?|call|sync|review|interview|session|1:1|one-on-one|catch-?up|stand-?up|"
         r"demo|workshop|appointment|kick-?off|briefing|debrief|retro|board|huddle|termin|réunion|moved|"
-        r"resched(?:uled?)?|invite|weekly|panel|1-1|catch\s+up)\b",
+        r"resched(?:uled?)?|invite|weekly|panel|1-1|catch\s+up|cab|planning\s+(?:session|meeting|call)|the\s+planning)\b",
         "event": r"\b(?:event|party|conference|summit|dinner|lunch|offsite|off-site|agm|launch|wedding|training|"
         r"ceremony|gala|webinar|keynote|seminar|fair|festival|celebration|rehearsal|visit|tour|exam|"
         r"hearing|signing|closing)\b",
@@ -97,7 +99,7 @@ def _nearest(text: str, lo: int, hi: int, start: int, end: int, context: tuple[i
     return best[2]
 
 
-LINE_LABEL = re.compile(r"[ \t]*(?:[-*•+]|\d{1,2}[.)])?[ \t]*(?P<label>[^\W\d][^:\n|]{0,30}):[ \t]")
+LINE_LABEL = re.compile(r"[ \t]*(?:[-*•+]|\d{1,2}[.)])?[ \t]*(?P<label>[^\W\d][^:\n|]{0,45}):[ \t]")
 """A line's label: "- Back: ", "Arrival: "."""
 FROM_DAY = re.compile(
     r"\b(?:from|as\s+of|effective|starting|ab|vanaf|à\s+partir\s+du|a\s+partir\s+del?|dal|desde)\s+(?:the\s+|le\s+)?$",
@@ -114,7 +116,9 @@ def date_role(text: str, start: int, end: int, sentence: tuple[int, int]) -> str
     label = LINE_LABEL.match(text, line, start)
     own = next(((a, b) for a, b in clauses(text, *sentence) if a <= start < b), sentence)
     if label is not None and own[0] <= label.end():  # the label's own clause: not a later aside on its line
-        found = _nearest(text, label.start("label"), label.end(), start, end, sentence)
+        head = re.search(r"\s(?:before|after|for|of|in|on|with|to|from)\s", text[label.start("label") : label.end()])
+        stop = label.start("label") + head.start() if head else label.end()  # "CAB before the freeze": the CAB
+        found = _nearest(text, label.start("label"), stop, start, end, (0, len(text)))
         if found:
             return found
     for a, b in clauses(text, *sentence):

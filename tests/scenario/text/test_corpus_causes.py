@@ -487,3 +487,27 @@ def test_an_amount_that_was_is_set_aside_only_beside_another_one() -> None:
     assert holds("Deposit was $320, I'll send the Venmo request.", amount("320", "USD"), CTX)
     assert not holds("The fee was $320; it is now $280.", amount("320", "USD"), CTX)
     assert holds("The fee was $320; it is now $280.", amount("280", "USD"), CTX)
+
+
+@pytest.mark.parametrize(
+    ("text", "day", "role"),
+    [
+        ("Logged 5 days of leave for you: Mon 16 – Thu 19 Nov.", "2026-11-16", "holiday"),
+        ("Your request for sabbatical leave from 1 March 2027 to 31 August 2027 is approved.", "2027-03-01", "holiday"),
+        ("December payroll runs Mon 21 Dec (not the usual 28th).", "2026-12-21", "due"),
+        ("The award will be disbursed in two instalments, the first on 15 January 2027.", "2027-01-15", "due"),
+        ("Sprint 57 now ends Tuesday 20 October because of the offsite.", "2026-10-20", "deadline"),
+        ("Le rogamos que confirme su asistencia antes del viernes 27 de febrero.", "2026-02-27", "deadline"),
+        ("Hiermit kündigen wir den Vertrag fristgerecht zum 31. März 2027.", "2027-03-31", "deadline"),
+        ("The commencement date is amended from 1 February 2027 to 15 February 2027.", "2027-02-15", "start"),
+        ("- Last regular CAB before the freeze: Tue 15 Dec", "2026-12-15", "meeting"),
+        ("WMS implementation kickoff confirmed: Tuesday March 24, 9:00 am CT, Room 3B.", "2026-03-24", "meeting"),
+        (
+            "Flights booked (LH 400).\n- Arrival: Monday 13 July 2026 (instead of Sunday 12 July)",
+            "2026-07-13",
+            "travel-out",
+        ),
+    ],
+)
+def test_the_roles_of_absences_payments_ends_and_meetings(text: str, day: str, role: str) -> None:
+    assert holds(text, date(day, role), CTX)
