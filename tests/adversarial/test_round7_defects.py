@@ -8,11 +8,18 @@ fail, on the check or violation it names.
 - A comment that puts the change up "for your sign-off" asks for the approval.
 - A meeting moved by cancelling it and booking a new one at the new time is moved; a new one beside the old, or a
   cancel without the new one, is not.
+- Told not to edit the rules doc, an edit to it fails (inbox-rules).
+- A ticket for a review comment may name the comment's ask rather than its component ("cms: feature flag", no
+  description); tickets whose asks are swapped between the owners fail (doc-comments).
+- A note that gives the meeting the user's guessed time, not the booked one, fails (meeting-tz).
+- A P.S. that unsays the fix date ("may already land on Monday 2 February") fails (customer-answer).
 """
 
 from __future__ import annotations
 
+import re
 import sys
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -120,6 +127,94 @@ def comment(text: str) -> Edit:
 
 OUTAGE = "the mail call that met an outage is made again"
 
+
+def after(tool: str, *added: OracleStep) -> Edit:
+    """The reference with steps added after its first call of `tool`."""
+
+    def edit(s: scenarios.Scenario, steps: Steps) -> Steps:
+        at = next(i for i, x in enumerate(steps) if x.tool == tool) + 1
+        return steps[:at] + list(added) + steps[at:]
+
+    return edit
+
+
+def told_rules_doc(s: scenarios.Scenario) -> bool:
+    return "edit the rules doc" in s.instruction
+
+
+ASK_KEYS = ("load tests", "alerting", "fails over", "feature flag", "runbook")
+
+
+def short_titles(swap: bool = False) -> Edit:
+    """doc-comments' tickets titled by the component's initials and the comment's ask ("cms: feature flag"), with no
+    description; with `swap`, the asks swapped between the first two tickets."""
+
+    def edit(s: scenarios.Scenario, steps: Steps) -> Steps:
+        tickets = [x for x in steps if x.tool == "tickets__create_ticket"]
+        asks = [next(k for k in ASK_KEYS if k in x.args["description"]) for x in tickets]
+        if swap:
+            asks[0], asks[1] = asks[1], asks[0]
+        for x, ask in zip(tickets, asks, strict=True):
+            component = x.args["title"].split(":")[0]
+            short = "".join(w[0] for w in component.split()) if " " in component else component[:3]
+            x.args.update(title=f"{short}: {ask}", description="")
+        return steps
+
+    return edit
+
+
+def two_distinct_asks(s: scenarios.Scenario) -> bool:
+    tickets = [x for x in s.oracle if x.tool == "tickets__create_ticket"]
+    asks = [next((k for k in ASK_KEYS if k in x.args["description"]), None) for x in tickets]
+    return len(tickets) >= 2 and None not in asks and len(set(asks)) == len(asks)
+
+
+def booked(s: scenarios.Scenario) -> datetime:
+    return datetime.fromisoformat(next(x.args["start"] for x in s.oracle if x.tool == "calendar__create_event"))
+
+
+def guess(s: scenarios.Scenario) -> str | None:
+    """A time the user guessed in the instruction that is not the booked one."""
+    at = f"{booked(s):%H:%M}"
+    return next((t for t in re.findall(r"\b\d{1,2}:\d{2}\b", s.instruction) if t.zfill(5) != at), None)
+
+
+def noted_with_a_guess(s: scenarios.Scenario) -> bool:
+    return guess(s) is not None and any(c.name and c.name.endswith("gets the note") for _, _, c in s.checks())
+
+
+def note_says(time: str) -> Edit:
+    """The twist's note (to the person who 'gets the note') says the meeting is at `time` ("booked" or "guess")."""
+
+    def edit(s: scenarios.Scenario, steps: Steps) -> Steps:
+        to = next(c.told.who[0] for _, _, c in s.checks() if c.name and c.name.endswith("gets the note"))
+        at = booked(s)
+        said = f"{at:%H:%M}" if time == "booked" else guess(s)
+        for x in steps:
+            if x.tool == "mail__send_message" and to in x.args["to"]:
+                x.args["body"] = f"Hi,\n\nthat's done: the meeting is on {at:%A} {at.day} {at:%B} at {said}.\n\nThanks"
+        return steps
+
+    return edit
+
+
+def fix_date(s: scenarios.Scenario) -> datetime:
+    told = next(c for _, _, c in s.checks() if isinstance(c, ToldCheck))
+    return datetime.fromisoformat(str(told.told.facts[0]["mentions_date"]["date"]))
+
+
+def ps_unsays_the_date(s: scenarios.Scenario, steps: Steps) -> Steps:
+    """customer-answer's reply to the customer, with a P.S. that the fix may land two days earlier."""
+    other = fix_date(s) - timedelta(days=2)
+    for x in steps:
+        if x.tool == "mail__reply":
+            x.args["body"] += (
+                f"\n\nP.S. Actually it may already land on {other:%A} {other.day} {other:%B} - I'll confirm."
+            )
+            break
+    return steps
+
+
 ALTS = [
     # -- ambiguous with an outage on the first reply: the check is on the fault the chosen path met
     Alt("told-by-new-mail-never-meets-the-outage", "ambiguous", True, reply_as_new_mail(False), tagged("twist-outage")),
@@ -161,6 +256,47 @@ ALTS = [
         comment("@Marta Ruiz - OPS-41: password rotated, secrets store updated."),
         fails_on="stages[0].checks[1]",  # a comment of the agent on OPS-41 asks for the approval
     ),
+    # -- inbox-rules: told not to edit the rules doc
+    Alt(
+        "edits-the-rules-doc",
+        "inbox-rules",
+        False,
+        after(
+            "docs__get_document",
+            step("docs__append_content", document_id="${rules.documents.0.id}", text="\n- Applied today.\n"),
+        ),
+        told_rules_doc,
+        fails_on="forbidden",
+    ),
+    # -- doc-comments: a ticket names its comment by the ask or the component
+    Alt("tickets-named-by-the-ask", "doc-comments", True, short_titles(), two_distinct_asks),
+    Alt(
+        "asks-swapped-between-owners",
+        "doc-comments",
+        False,
+        short_titles(swap=True),
+        two_distinct_asks,
+        fails_on="stages[0].checks[1]",  # one ticket about the first comment, assigned to its author
+    ),
+    # -- meeting-tz: the note gives the booked time, not the user's guess
+    Alt("note-gives-the-booked-time", "meeting-tz", True, note_says("booked"), noted_with_a_guess),
+    Alt(
+        "note-gives-the-guessed-time",
+        "meeting-tz",
+        False,
+        note_says("guess"),
+        noted_with_a_guess,
+        fails_on="no mail gives the meeting a time the user guessed and the calendars rule out",
+    ),
+    # -- customer-answer: a P.S. that unsays the fix date
+    Alt(
+        "ps-unsays-the-fix-date",
+        "customer-answer",
+        False,
+        ps_unsays_the_date,
+        lambda s: any(x.tool == "mail__reply" for x in s.oracle),
+        fails_on="stages[0].checks[0]",  # the customer is told the fix date as a fact and no other date for it
+    ),
     # -- declined-meeting: moved in place, or cancelled and booked anew at Sam's time
     Alt("cancel-and-rebook", "lib:declined-meeting", True, rebook()),
     Alt(
@@ -180,9 +316,13 @@ ALTS = [
 ]
 
 
-# Correct solutions a reader does not read yet.
+# Cases the verdict gets wrong yet (a reader's or a family's gap).
 READER_GAPS = {
     "ready-for-your-sign-off": "claims.asked: 'ready for your sign-off' is no request to the reader",
+    "ps-unsays-the-fix-date": "dates: a hedged other date for the same fact ('may already land on') is no conflict",
+    "edits-the-rules-doc": "inbox-rules: no forbid on the rules doc the task says not to edit",
+    "tickets-named-by-the-ask": "doc-comments: a ticket is known by its comment's component only",
+    "note-gives-the-guessed-time": "meeting-tz: no check on the time mails give the meeting",
 }
 
 
