@@ -165,6 +165,7 @@ def find_amounts(text: str) -> tuple[AmountMention, ...]:
 SET_ASIDE = re.compile(
     r"\b(?:not|instead\s+of|rather\s+than|(?:down|up|reduced|increased|cut|lowered|raised)\s+from|from|"
     r"originally|previously|initially|old|earlier|asked\s+for|requested|claimed|demand(?:ed|s)?|would\s+have|"
+    r"(?:estimate|expectation)s?\s+of|"
     r"list\s+price(?:\s+of)?|seller(?:'s)?\s+ask(?:ing\s+price)?(?:\s+of)?|asking\s+price(?:\s+of)?|(?:first|original|earlier|previous)\s+"
     r"(?:quote|offer|price|estimate|charge|amount|total|fee|bill|figure|budget|rate)(?:\s+(?:of|was))?|"
     r"(?:declined|rejected|refused|turned\s+down)(?:\s+(?:the|their|your|an?))?(?:\s+\w+)?(?:\s+(?:of|for|at))?)"

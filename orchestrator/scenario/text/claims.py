@@ -178,7 +178,8 @@ def _nothing_final(text: str, spans: list[tuple[int, int]]) -> str | None:
 
 ESTIMATE = re.compile(
     r"(?:\b(?:about|around|roughly|approximately|approx\.?|circa|ca\.|up\s+to|"
-    r"nearly|almost|estimated|est\.|indicative(?:ly)?|ballpark|some)|~|±)"
+    r"nearly|almost|estimated|est\.|indicative(?:ly)?|ballpark|some|in\s+the\s+region\s+of|of\s+the\s+order\s+of|"
+    r"intorno\s+a(?:i|l|lla|gli)?|environ|etwa|ungefähr|rund|aproximadamente|cerca\s+de|ongeveer)|~|±|≈)"
     r"\s*(?:[A-Z]{3}\s?|[$€£¥]\s?)?\d[\d.,']*(?:\s?(?:k|m|mn|bn|million|thousand|billion)\b)?|"
     r"\b(?:about|around|roughly|approximately|nearly|almost|some)\s+(?:a\s+)?(?:dozen|twenty|thirty|forty|fifty|"
     r"a\s+hundred|hundred)",

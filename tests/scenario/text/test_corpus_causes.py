@@ -511,3 +511,23 @@ def test_an_amount_that_was_is_set_aside_only_beside_another_one() -> None:
 )
 def test_the_roles_of_absences_payments_ends_and_meetings(text: str, day: str, role: str) -> None:
     assert holds(text, date(day, role), CTX)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Your final invoice, expected to be in the region of £7,800, is due by 15 January.",
+        "Registration is EUR 450 (≈ GBP 7,800 at today's rate).",
+        "Il costo complessivo dovrebbe aggirarsi intorno ai 7.800 £, ma attendiamo la fattura.",
+        "Die Kosten liegen bei etwa 7.800 £.",
+    ],
+)
+def test_an_amount_given_roughly_in_other_words_is_not_stated(text: str) -> None:
+    assert not holds(text, amount("7800", "GBP"), CTX)
+
+
+def test_an_estimate_or_an_expectation_of_an_amount_is_set_aside() -> None:
+    assert not holds("The repair estimate of $640.00 is therefore not covered.", amount("640", "USD"), CTX)
+    text = "Salary: EUR 72,000. Your application mentioned a salary expectation of EUR 68,000."
+    assert not holds(text, amount("68000", "EUR"), CTX)
+    assert holds(text, amount("72000", "EUR"), CTX)
