@@ -66,22 +66,22 @@ def build_organization(seed: int, size: str = "small", *, edition: int = 1, spli
         _CACHE.move_to_end(key)
         return _CACHE[key].copy()
     if edition == 1:
-        world = build1.Builder(seed, SIZES[size]).build()
+        org = build1.Builder(seed, SIZES[size]).build()
     else:
-        world = build2.Builder2(seed, SIZES[size]).build()
-    world.edition, world.split = edition, split
-    _CACHE[key] = world
+        org = build2.Builder2(seed, SIZES[size]).build()
+    org.edition, org.split = edition, split
+    _CACHE[key] = org
     while sum(CACHE_WEIGHT[k[1]] for k in _CACHE) > CACHE_BUDGET and len(_CACHE) > 1:
         _CACHE.popitem(last=False)
-    return world.copy()
+    return org.copy()
 
 
-def validate_apps(world: Organization) -> list[str]:
+def validate_apps(org: Organization) -> list[str]:
     """Problems the apps' seed models find in the world's data (none for a sound world)."""
     from servers import registry  # noqa: PLC0415
 
     problems = []
-    for app, data in world.apps.items():
+    for app, data in org.apps.items():
         try:
             registry.load(app).seed_model.model_validate(json.loads(json.dumps(data)))
         except Exception as exc:  # pydantic.ValidationError

@@ -115,24 +115,24 @@ class Builder:
             outsiders.append(p)
         monday = date(START_YEAR, 1, 5) + timedelta(weeks=rng.randrange(0, 48))
         start = datetime.combine(monday, time(9), ZoneInfo(persona.timezone))
-        world = Organization(self.seed, size.name, name, domains, offices, persona, people, outsiders, start)
-        world.apps = {
-            "calendar": self.calendar(world),
-            "mail": self.mail(world),
-            "docs": self.docs(world),
-            "tickets": self.tickets(world),
+        org = Organization(self.seed, size.name, name, domains, offices, persona, people, outsiders, start)
+        org.apps = {
+            "calendar": self.calendar(org),
+            "mail": self.mail(org),
+            "docs": self.docs(org),
+            "tickets": self.tickets(org),
         }
-        return world
+        return org
 
     # -- calendar ---------------------------------------------------------------
 
-    def working_days(self, world: Organization) -> list[date]:
-        days = [world.day(d) for d in range(-self.size.days_before, self.size.days_after)]
+    def working_days(self, org: Organization) -> list[date]:
+        days = [org.day(d) for d in range(-self.size.days_before, self.size.days_after)]
         return [d for d in days if d.weekday() < 5]
 
-    def calendar(self, world: Organization) -> dict[str, Any]:
-        rng, me = self.rng, world.persona
-        team = [p for p in world.people if p.team == me.team][:6]
+    def calendar(self, org: Organization) -> dict[str, Any]:
+        rng, me = self.rng, org.persona
+        team = [p for p in org.people if p.team == me.team][:6]
         events: list[dict[str, Any]] = []
         n = 0
 
@@ -153,31 +153,31 @@ class Builder:
                 }
             )
 
-        days = self.working_days(world)
-        manager = next((p for p in world.people if p.email == me.manager), None)
+        days = self.working_days(org)
+        manager = next((p for p in org.people if p.email == me.manager), None)
         for d in days:
-            self._day_events(world, d, event, events, team, manager)
+            self._day_events(org, d, event, events, team, manager)
         # A company holiday as an all-day event.
         holiday = days[len(days) // 2]
         n += 1
         events.append(
             {
                 "id": f"evt-{n:05d}",
-                "title": f"{world.name} summer party" if holiday.month in (6, 7, 8) else f"{world.name} offsite",
+                "title": f"{org.name} summer party" if holiday.month in (6, 7, 8) else f"{org.name} offsite",
                 "all_day": True,
                 "start": holiday.isoformat(),
                 "end": holiday.isoformat(),
-                "organizer": world.people[0].email,
+                "organizer": org.people[0].email,
                 "attendees": [me.email],
             }
         )
-        busy = self.busy_blocks(world, days)
-        people = [me.calendar_person(), *(p.calendar_person() for p in world.people)]
+        busy = self.busy_blocks(org, days)
+        people = [me.calendar_person(), *(p.calendar_person() for p in org.people)]
         return {"people": people, "events": events, "busy": busy}
 
     def _day_events(
         self,
-        world: Organization,
+        org: Organization,
         d: date,
         event: Callable[..., None],
         events: list[dict[str, Any]],
@@ -186,17 +186,17 @@ class Builder:
     ) -> None:
         """One working day's meetings: the recurring ones, then one-off meetings at free half hours."""
         rng = self.rng
-        self._recurring_meetings(world, d, event, team, manager)
+        self._recurring_meetings(org, d, event, team, manager)
         # One-off meetings at free half hours of the day.
         for _ in range(self._count(self.size.meetings_per_day)):
             for _attempt in range(6):
                 clock = f"{rng.randrange(10, 17):02d}:{rng.choice(['00', '30'])}"
-                start = world.at(d, clock)
+                start = org.at(d, clock)
                 minutes = rng.choice([30, 30, 45, 60])
                 if not any(
                     bounds(e)[0] < start + timedelta(minutes=minutes) and start < bounds(e)[1] for e in events[-8:]
                 ):
-                    guests = rng.sample(world.people, min(len(world.people), rng.randint(1, 3)))
+                    guests = rng.sample(org.people, min(len(org.people), rng.randint(1, 3)))
                     topic = self.text.catch_phrase()
                     event(
                         topic[:1].upper() + topic[1:],
@@ -209,13 +209,13 @@ class Builder:
                     break
 
     def _recurring_meetings(
-        self, world: Organization, d: date, event: Callable[..., None], team: list[Person], manager: Person | None
+        self, org: Organization, d: date, event: Callable[..., None], team: list[Person], manager: Person | None
     ) -> None:
         """A working day's recurring meetings: a daily stand-up, a weekly 1:1 with the manager, a weekly team sync."""
-        me = world.persona
+        me = org.persona
         event(
             f"{me.team} stand-up",
-            world.at(d, "09:30"),
+            org.at(d, "09:30"),
             15,
             team,
             location="Zoom",
@@ -224,7 +224,7 @@ class Builder:
         if d.weekday() == 1 and manager is not None:
             event(
                 f"1:1 {me.first_name} / {manager.first_name}",
-                world.at(d, "11:00"),
+                org.at(d, "11:00"),
                 30,
                 [manager],
                 description="Weekly 1:1 (recurring).",
@@ -232,17 +232,17 @@ class Builder:
         if d.weekday() == 3:
             event(
                 f"{me.team} weekly sync",
-                world.at(d, "14:00"),
+                org.at(d, "14:00"),
                 60,
                 team,
                 location="Zoom",
                 description="Weekly team sync (recurring).",
             )
 
-    def busy_blocks(self, world: Organization, days: list[date]) -> list[dict[str, str]]:
+    def busy_blocks(self, org: Organization, days: list[date]) -> list[dict[str, str]]:
         """Colleagues' busy blocks inside their working hours (about `busy_per_day` a day each)."""
         rng, busy = self.rng, []
-        for p in world.people:
+        for p in org.people:
             for d in days:
                 for _ in range(self._count(self.size.busy_per_day)):
                     open_, close = p.work_window(d)
@@ -258,14 +258,14 @@ class Builder:
 
     # -- mail ---------------------------------------------------------------------
 
-    def mail(self, world: Organization) -> dict[str, Any]:
+    def mail(self, org: Organization) -> dict[str, Any]:
         rng = self.rng
         messages: list[dict[str, Any]] = []
         span = max(self.size.days_before, 3)
 
         def when(max_days: int = span) -> datetime:
             back = timedelta(minutes=rng.randrange(30, max_days * 24 * 60))
-            return world.start - back
+            return org.start - back
 
         def add(**row: Any) -> dict[str, Any]:
             row = {"id": f"msg-{len(messages) + 1:05d}", **row}
@@ -273,18 +273,16 @@ class Builder:
             messages.append(row)
             return row
 
-        self._newsletters(world, add, when)
-        self._notifications(world, add, when)
-        self._threads(world, messages, add, when)
-        self._customer_mails(world, add, when)
+        self._newsletters(org, add, when)
+        self._notifications(org, add, when)
+        self._threads(org, messages, add, when)
+        self._customer_mails(org, add, when)
         messages.sort(key=lambda m: (m["sent_at"], m["id"]))
         # Replies must come after what they answer: sorting by time keeps that, as a reply is always later.
-        contacts = [{"email": p.email, "name": p.name} for p in [*world.people, *world.outsiders]]
+        contacts = [{"email": p.email, "name": p.name} for p in [*org.people, *org.outsiders]]
         return {"labels": ["Newsletters", "Receipts", "Follow-up"], "contacts": contacts, "messages": messages}
 
-    def _newsletters(
-        self, world: Organization, add: Callable[..., dict[str, Any]], when: Callable[[], datetime]
-    ) -> None:
+    def _newsletters(self, org: Organization, add: Callable[..., dict[str, Any]], when: Callable[[], datetime]) -> None:
         """Newsletters from a few senders, read when older than a day."""
         rng, text = self.rng, self.text
         senders = []
@@ -301,13 +299,13 @@ class Builder:
                     "sent_at": at,
                     "body": "\n\n".join(text.paragraphs(nb=2))
                     + f"\n\nYou are receiving this because you subscribed to {name}. Unsubscribe any time.",
-                    "is_read": at < world.start - timedelta(days=1),
+                    "is_read": at < org.start - timedelta(days=1),
                     "labels": ["Newsletters"],
                 }
             )
 
     def _notifications(
-        self, world: Organization, add: Callable[..., dict[str, Any]], when: Callable[[], datetime]
+        self, org: Organization, add: Callable[..., dict[str, Any]], when: Callable[[], datetime]
     ) -> None:
         """The tickets app's status notifications."""
         rng, text = self.rng, self.text
@@ -316,25 +314,25 @@ class Builder:
             at = when()
             add(
                 **{
-                    "from": f"Tickets <notifications@{world.domain}>",
+                    "from": f"Tickets <notifications@{org.domain}>",
                     "sent_at": at,
                     "subject": f"[{project}-{rng.randint(1, 400)}] {text.bs().capitalize()}: status changed",
-                    "body": f"{rng.choice(world.people).name} moved the ticket to {rng.choice(['in progress', 'in review', 'done'])}.",
+                    "body": f"{rng.choice(org.people).name} moved the ticket to {rng.choice(['in progress', 'in review', 'done'])}.",
                     "is_read": True,
                 }
             )
 
     def _threads(
         self,
-        world: Organization,
+        org: Organization,
         messages: list[dict[str, Any]],
         add: Callable[..., dict[str, Any]],
         when: Callable[[], datetime],
     ) -> None:
         """Threads with colleagues: a first mail, then up to two replies before the start."""
-        rng, me, text = self.rng, world.persona, self.text
+        rng, me, text = self.rng, org.persona, self.text
         for _ in range(self.size.threads):
-            peer = rng.choice(world.people)
+            peer = rng.choice(org.people)
             topic = text.bs().capitalize()
             at = when()
             add(
@@ -349,7 +347,7 @@ class Builder:
             )
             for k in range(rng.randint(0, 2)):
                 at += timedelta(minutes=rng.randrange(20, 600))
-                if at >= world.start:
+                if at >= org.start:
                     break
                 mine = k % 2 == 0
                 add(
@@ -365,12 +363,12 @@ class Builder:
                 )
 
     def _customer_mails(
-        self, world: Organization, add: Callable[..., dict[str, Any]], when: Callable[[], datetime]
+        self, org: Organization, add: Callable[..., dict[str, Any]], when: Callable[[], datetime]
     ) -> None:
         """Customers' questions, read when older than a day."""
-        rng, me, text = self.rng, world.persona, self.text
+        rng, me, text = self.rng, org.persona, self.text
         for _ in range(self.size.customer_mails):
-            c = rng.choice(world.outsiders)
+            c = rng.choice(org.outsiders)
             at = when()
             add(
                 **{
@@ -379,25 +377,25 @@ class Builder:
                     "subject": f"Question about {text.bs()}",
                     "sent_at": at,
                     "body": f"Hello,\n\n{text.paragraph(nb_sentences=3)}\n\nBest regards,\n{c.name}, {c.company}",
-                    "is_read": at < world.start - timedelta(days=1),
+                    "is_read": at < org.start - timedelta(days=1),
                 }
             )
 
     # -- docs ---------------------------------------------------------------------
 
-    def docs(self, world: Organization) -> dict[str, Any]:
-        rng, me, text = self.rng, world.persona, self.text
-        teams = sorted({p.team for p in world.people} | {me.team})
+    def docs(self, org: Organization) -> dict[str, Any]:
+        rng, me, text = self.rng, org.persona, self.text
+        teams = sorted({p.team for p in org.people} | {me.team})
         folders = [{"id": f"fld-{ascii_slug(t, '-')}", "name": t} for t in teams]
         directory = [
             "# Team directory",
             "",
-            f"Who works at {world.name}, where, and when.",
+            f"Who works at {org.name}, where, and when.",
             "",
             "| Name | Email | Team | Role | Office | Time zone | Hours | Address |",
             "|---|---|---|---|---|---|---|---|",
         ]
-        for p in [me, *world.people]:
+        for p in [me, *org.people]:
             directory.append(
                 f"| {p.name} | {p.email} | {p.team} | {p.role} | {p.city} | {p.timezone} | "
                 f"{p.work_start}-{p.work_end} | {p.address} |"
@@ -406,16 +404,16 @@ class Builder:
             {
                 "id": "doc-directory",
                 "title": "Team directory",
-                "owner": world.people[-1].email,
+                "owner": org.people[-1].email,
                 "folder_id": f"fld-{ascii_slug('People', '-')}" if "People" in teams else None,
                 "shared_with": [{"email": me.email, "role": "viewer"}],
                 "content": "\n".join(directory) + "\n",
-                "updated_at": iso(world.start - timedelta(days=10)),
+                "updated_at": iso(org.start - timedelta(days=10)),
             }
         ]
         kinds = ["Meeting notes", "Design doc", "Runbook", "Proposal", "Retrospective", "Plan"]
         for i in range(self.size.docs):
-            owner = me if rng.random() < 0.35 else rng.choice(world.people)
+            owner = me if rng.random() < 0.35 else rng.choice(org.people)
             kind = rng.choice(kinds)
             title = f"{kind}: {text.catch_phrase()}"
             body = [f"# {title}", ""]
@@ -424,10 +422,10 @@ class Builder:
             shares = []
             if owner is not me:
                 shares.append({"email": me.email, "role": rng.choice(["viewer", "commenter", "editor"])})
-            for peer in rng.sample(world.people, min(len(world.people), rng.randint(0, 3))):
+            for peer in rng.sample(org.people, min(len(org.people), rng.randint(0, 3))):
                 if peer is not owner and all(s["email"] != peer.email for s in shares):
                     shares.append({"email": peer.email, "role": rng.choice(["viewer", "commenter", "editor"])})
-            updated = world.start - timedelta(days=rng.randrange(1, 120), minutes=rng.randrange(0, 600))
+            updated = org.start - timedelta(days=rng.randrange(1, 120), minutes=rng.randrange(0, 600))
             documents.append(
                 {
                     "id": f"doc-{i + 1:05d}",
@@ -443,11 +441,11 @@ class Builder:
 
     # -- tickets ------------------------------------------------------------------
 
-    def tickets(self, world: Organization) -> dict[str, Any]:
+    def tickets(self, org: Organization) -> dict[str, Any]:
         rng, text = self.rng, self.text
-        everyone = [world.persona, *world.people]
+        everyone = [org.persona, *org.people]
         users = [{"email": p.email, "name": p.name, "team": p.team, "role": p.role} for p in everyone]
-        teams = [world.persona.team] + [t for t in TEAMS if t != world.persona.team]
+        teams = [org.persona.team] + [t for t in TEAMS if t != org.persona.team]
         projects = []
         for team in teams[: self.size.projects]:
             members = [p for p in everyone if p.team == team] or everyone
@@ -470,9 +468,9 @@ class Builder:
             status = rng.choice(
                 ["todo", "todo", "in_progress", "in_progress", "in_review", "done", "done", "cancelled"]
             )
-            created = world.start - timedelta(days=rng.randrange(1, 90), minutes=rng.randrange(0, 600))
+            created = org.start - timedelta(days=rng.randrange(1, 90), minutes=rng.randrange(0, 600))
             updated = created + timedelta(days=rng.randrange(0, 5), minutes=rng.randrange(0, 300))
-            updated = min(updated, world.start - timedelta(minutes=5))
+            updated = min(updated, org.start - timedelta(minutes=5))
             summary = text.bs()
             tickets.append(
                 {

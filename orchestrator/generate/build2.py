@@ -109,19 +109,19 @@ class Builder2(Builder):
             p.manager = lead.email if lead is not None and lead is not p else None
         outsiders = self.outsiders()
         start = datetime.combine(rng.choice(clock_days()), rng.choice(CLOCK_TIMES), ZoneInfo(persona.timezone))
-        world = Organization(self.seed, size.name, self.org_name, domains, offices, persona, people, outsiders, start)
-        world.industry = industry.name
+        org = Organization(self.seed, size.name, self.org_name, domains, offices, persona, people, outsiders, start)
+        org.industry = industry.name
         self.now, self.tz = start.astimezone(UTC), start.tzinfo
         self.writer = vocab.Writer(
             industry, rng, [p.first_name for p in people], [o.company for o in outsiders], sorted(leads)
         )
-        world.apps = {
-            "calendar": self.calendar(world),
-            "mail": self.mail(world),
-            "docs": self.docs(world),
-            "tickets": self.tickets(world),
+        org.apps = {
+            "calendar": self.calendar(org),
+            "mail": self.mail(org),
+            "docs": self.docs(org),
+            "tickets": self.tickets(org),
         }
-        return world
+        return org
 
     def iso(self, instant: datetime) -> str:
         """An instant as the persona's zone writes it. History is counted back from the clock in real time (in UTC),
@@ -168,9 +168,9 @@ class Builder2(Builder):
 
     # -- calendar ---------------------------------------------------------------
 
-    def calendar(self, world: Organization) -> dict[str, Any]:
-        rng, me = self.rng, world.persona
-        team = [p for p in world.people if p.team == me.team][:6]
+    def calendar(self, org: Organization) -> dict[str, Any]:
+        rng, me = self.rng, org.persona
+        team = [p for p in org.people if p.team == me.team][:6]
         events: list[dict[str, Any]] = []
 
         def event(title: str, start: datetime, minutes: int, attendees: list[Person], **extra: Any) -> None:
@@ -188,17 +188,17 @@ class Builder2(Builder):
                 }
             )
 
-        days = self.working_days(world)
-        manager = next((p for p in world.people if p.email == me.manager), None)
+        days = self.working_days(org)
+        manager = next((p for p in org.people if p.email == me.manager), None)
         for d in days:
-            self._recurring_meetings(world, d, event, team, manager)
+            self._recurring_meetings(org, d, event, team, manager)
             for _ in range(self._count(self.size.meetings_per_day)):
                 for _attempt in range(6):
-                    start = world.at(d, f"{rng.randrange(10, 17):02d}:{rng.choice(['00', '30'])}")
+                    start = org.at(d, f"{rng.randrange(10, 17):02d}:{rng.choice(['00', '30'])}")
                     minutes = rng.choice([30, 30, 45, 60])
                     end = start + timedelta(minutes=minutes)
                     if not any(bounds(e)[0] < end and start < bounds(e)[1] for e in events[-8:]):
-                        guests = rng.sample(world.people, min(len(world.people), rng.randint(1, 3)))
+                        guests = rng.sample(org.people, min(len(org.people), rng.randint(1, 3)))
                         title, room, about = self.writer.meeting()
                         event(title, start, minutes, guests, location=room, description=about)
                         break
@@ -206,21 +206,21 @@ class Builder2(Builder):
         events.append(
             {
                 "id": f"evt-{len(events) + 1:05d}",
-                "title": f"{world.name} offsite",
+                "title": f"{org.name} offsite",
                 "all_day": True,
                 "start": holiday.isoformat(),
                 "end": holiday.isoformat(),
-                "organizer": world.people[0].email,
+                "organizer": org.people[0].email,
                 "attendees": [me.email],
             }
         )
-        people = [me.calendar_person(), *(p.calendar_person() for p in world.people)]
-        return {"people": people, "events": events, "busy": self.busy_blocks(world, days)}
+        people = [me.calendar_person(), *(p.calendar_person() for p in org.people)]
+        return {"people": people, "events": events, "busy": self.busy_blocks(org, days)}
 
     # -- mail ---------------------------------------------------------------------
 
-    def mail(self, world: Organization) -> dict[str, Any]:
-        rng, me, writer = self.rng, world.persona, self.writer
+    def mail(self, org: Organization) -> dict[str, Any]:
+        rng, me, writer = self.rng, org.persona, self.writer
         messages: list[dict[str, Any]] = []
         span = max(self.size.days_before, 3)
 
@@ -255,17 +255,17 @@ class Builder2(Builder):
             _kind, summary, _ = writer.ticket()
             add(
                 **{
-                    "from": f"Tickets <notifications@{world.domain}>",
+                    "from": f"Tickets <notifications@{org.domain}>",
                     "sent_at": when(),
                     "subject": f"[{rng.choice(projects)}-{rng.randint(1, 400)}] {summary}: status changed",
-                    "body": f"{rng.choice(world.people).name} moved the ticket to {rng.choice(['in progress', 'in review', 'done'])}.",
+                    "body": f"{rng.choice(org.people).name} moved the ticket to {rng.choice(['in progress', 'in review', 'done'])}.",
                     "is_read": True,
                 }
             )
         for _ in range(self.size.threads):
-            self.thread(world, rng.choice(world.people), when(), add, messages)
+            self.thread(org, rng.choice(org.people), when(), add, messages)
         for _ in range(self.size.customer_mails):
-            c = rng.choice(world.outsiders)
+            c = rng.choice(org.outsiders)
             subject, body = writer.customer()
             at = when()
             add(
@@ -279,12 +279,12 @@ class Builder2(Builder):
                 }
             )
         messages.sort(key=lambda m: (datetime.fromisoformat(m["sent_at"]), m["id"]))  # instants, not wall clocks
-        contacts = [{"email": p.email, "name": p.name} for p in [*world.people, *world.outsiders]]
+        contacts = [{"email": p.email, "name": p.name} for p in [*org.people, *org.outsiders]]
         return {"labels": ["Newsletters", "Receipts", "Follow-up"], "contacts": contacts, "messages": messages}
 
-    def thread(self, world: Organization, peer: Person, at: datetime, add: Any, messages: list[dict[str, Any]]) -> None:
+    def thread(self, org: Organization, peer: Person, at: datetime, add: Any, messages: list[dict[str, Any]]) -> None:
         """A colleague's mail to the persona and up to two replies back and forth (all before the clock)."""
-        me = world.persona
+        me = org.persona
         subject, body = self.writer.thread()
         add(
             **{
@@ -316,19 +316,19 @@ class Builder2(Builder):
 
     # -- docs ---------------------------------------------------------------------
 
-    def docs(self, world: Organization) -> dict[str, Any]:
-        rng, me = self.rng, world.persona
-        teams = sorted({p.team for p in world.people} | {me.team})
+    def docs(self, org: Organization) -> dict[str, Any]:
+        rng, me = self.rng, org.persona
+        teams = sorted({p.team for p in org.people} | {me.team})
         folders = [{"id": f"fld-{ascii_slug(t, '-')}", "name": t} for t in teams]
         directory = [
             "# Team directory",
             "",
-            f"Who works at {world.name}, where, and when.",
+            f"Who works at {org.name}, where, and when.",
             "",
             "| Name | Email | Team | Role | Office | Time zone | Hours | Address |",
             "|---|---|---|---|---|---|---|---|",
         ]
-        for p in [me, *world.people]:
+        for p in [me, *org.people]:
             directory.append(
                 f"| {p.name} | {p.email} | {p.team} | {p.role} | {p.city} | {p.timezone} | "
                 f"{p.work_start}-{p.work_end} | {p.address} |"
@@ -338,7 +338,7 @@ class Builder2(Builder):
             {
                 "id": "doc-directory",
                 "title": "Team directory",
-                "owner": world.people[-1].email,
+                "owner": org.people[-1].email,
                 "folder_id": people_folder,
                 "shared_with": [{"email": me.email, "role": "viewer"}],
                 "content": "\n".join(directory) + "\n",
@@ -347,10 +347,10 @@ class Builder2(Builder):
         ]
         roles = ["viewer", "commenter", "editor"]
         for i in range(self.size.docs):
-            owner = me if rng.random() < 0.35 else rng.choice(world.people)
+            owner = me if rng.random() < 0.35 else rng.choice(org.people)
             title, body = self.writer.document()
             shares = [] if owner is me else [{"email": me.email, "role": rng.choice(roles)}]
-            for peer in rng.sample(world.people, min(len(world.people), rng.randint(0, 3))):
+            for peer in rng.sample(org.people, min(len(org.people), rng.randint(0, 3))):
                 if peer is not owner and all(s["email"] != peer.email for s in shares):
                     shares.append({"email": peer.email, "role": rng.choice(roles)})
             updated = self.now - timedelta(days=rng.randrange(1, 120), minutes=rng.randrange(0, 600))
@@ -369,12 +369,12 @@ class Builder2(Builder):
 
     # -- tickets ------------------------------------------------------------------
 
-    def tickets(self, world: Organization) -> dict[str, Any]:
+    def tickets(self, org: Organization) -> dict[str, Any]:
         rng = self.rng
-        everyone = [world.persona, *world.people]
+        everyone = [org.persona, *org.people]
         users = [{"email": p.email, "name": p.name, "team": p.team, "role": p.role} for p in everyone]
         teams = {t.name: t for t in self.industry.teams}
-        order = [world.persona.team] + [t for t in teams if t != world.persona.team]
+        order = [org.persona.team] + [t for t in teams if t != org.persona.team]
         projects = []
         for name in order[: self.size.projects]:
             members = [p for p in everyone if p.team == name] or everyone

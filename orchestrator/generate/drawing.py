@@ -16,7 +16,7 @@ from typing import Any
 from orchestrator.generate import edition2, twists
 from orchestrator.generate.build import build_organization
 from orchestrator.generate.family import Family, Task, canonical, digest
-from orchestrator.generate.options import MIX, WORLD_POOL, FamilyReport, Options, attempts
+from orchestrator.generate.options import MIX, ORG_POOL, FamilyReport, Options, attempts
 from orchestrator.generate.org_ids import neutral_ids
 from orchestrator.generate.program import program
 
@@ -41,15 +41,15 @@ def draw(
     if edition >= 2:
         return _draw2(family, seed, size, index, fixed, edition)
     rng = random.Random(f"{seed}:{family.name}:{index}")
-    world_seed = seed * 1000 + rng.randrange(WORLD_POOL[size])
-    world = build_organization(world_seed, size)
+    org_seed = seed * 1000 + rng.randrange(ORG_POOL[size])
+    org = build_organization(org_seed, size)
     knobs = _knobs(family, rng, fixed, size)
-    params = family.sample(world, rng, knobs)
+    params = family.sample(org, rng, knobs)
     if params is None:
         return None
     params = json.loads(canonical(params))
-    world_info = {"seed": world_seed, "size": size, "digest": world.digest()[:16]}
-    draft = family.build(world, params)
+    org_info = {"seed": org_seed, "size": size, "digest": org.digest()[:16]}
+    draft = family.build(org, params)
     split, core = split_of(family, params)
     task_id = f"{family.name}-{seed}-{index:05d}"
     difficulty = family.difficulty(knobs, params)
@@ -62,7 +62,7 @@ def draw(
         difficulty,
         split,
         core,
-        world_info,
+        org_info,
         draft.scenario(task_id, difficulty),
     )
 
@@ -76,14 +76,14 @@ def _knobs(family: Family, rng: random.Random, fixed: dict[str, Any] | None, siz
     return knobs
 
 
-def _world2(seed: int, size: str, split: str, edition: int = 2) -> Any:
+def _org_of(seed: int, size: str, split: str, edition: int = 2) -> Any:
     """An edition-2 world (or edition 3's, the same) of a split (`build_organization` records both; a world module without
     the keywords is told after)."""
     if "edition" in inspect.signature(build_organization).parameters:
         return build_organization(seed, size, edition=edition, split=split)
-    world = build_organization(seed, size)
-    world.edition, world.split = edition, split
-    return world
+    org = build_organization(seed, size)
+    org.edition, org.split = edition, split
+    return org
 
 
 OOD_ORGS = 32
@@ -95,30 +95,30 @@ def organization(seed: int, family: str, index: int, edition: int = 2) -> tuple[
     """The organization (world seed), split and core flag of task `index` of `family`: edition 2's (`edition2`);
     edition 3 also makes `OOD_ORGS` percent of the train organizations test-ood ones, whose tasks carry held-out
     twists (`twists.HELD_OUT`), so no organization is in two splits and no train task has a test-ood program."""
-    world_seed, split, core = edition2.organization(seed, family, index)
-    if edition >= 3 and split == "train" and int(digest(f"ood:org-{world_seed}"), 16) % 100 < OOD_ORGS:
-        return world_seed, "test-ood", False
-    return world_seed, split, core
+    org_seed, split, core = edition2.organization(seed, family, index)
+    if edition >= 3 and split == "train" and int(digest(f"ood:org-{org_seed}"), 16) % 100 < OOD_ORGS:
+        return org_seed, "test-ood", False
+    return org_seed, split, core
 
 
 def _draw2(
     family: Family, seed: int, size: str, index: int, fixed: dict[str, Any] | None, edition: int = 2
 ) -> Task | None:
     rng = random.Random(f"v2:{seed}:{family.name}:{index}")  # edition 3 draws edition 2's tasks
-    world_seed, split, core = organization(seed, family.name, index, edition)
-    world_size = edition2.org_size(world_seed) if size == MIX else size
-    world = _world2(world_seed, world_size, "test" if split == "test-ood" else split, edition)
-    knobs = _knobs(family, rng, fixed, world_size)
-    before = edition2.count_rows(world.apps)
-    params = family.sample(world, rng, knobs)
+    org_seed, split, core = organization(seed, family.name, index, edition)
+    org_size = edition2.org_size(org_seed) if size == MIX else size
+    org = _org_of(org_seed, org_size, "test" if split == "test-ood" else split, edition)
+    knobs = _knobs(family, rng, fixed, org_size)
+    before = edition2.count_rows(org.apps)
+    params = family.sample(org, rng, knobs)
     if params is None:
         return None
     params = json.loads(canonical(params))
-    world_info = {"seed": world_seed, "size": world_size, "digest": world.digest()[:16]}
-    draft = family.build(world, params)
+    org_info = {"seed": org_seed, "size": org_size, "digest": org.digest()[:16]}
+    draft = family.build(org, params)
     task_id = f"{family.name}-v{edition}-{seed}-{index:05d}"
     scenario = draft.scenario(task_id, "")
-    measured = edition2.measure(scenario, edition2.count_rows(draft.world.apps) - before)
+    measured = edition2.measure(scenario, edition2.count_rows(draft.org.apps) - before)
     added: list[str] = []
     phrased: list[str] = []
     if edition >= 3:  # the living and long knobs, and held-out twists for test-ood organizations
@@ -130,24 +130,24 @@ def _draw2(
             return None  # a test-ood task carries a held-out twist, or it is not drawn
         phrased = twists.parts(draft)
         scenario = draft.scenario(task_id, "")
-        measured = edition2.measure(scenario, edition2.count_rows(draft.world.apps) - before)
+        measured = edition2.measure(scenario, edition2.count_rows(draft.org.apps) - before)
         # planted rows named like the world's (release v2 kept the families' own ids)
         scenario = neutral_ids(scenario, random.Random(f"ids:{task_id}"))
-    scenario["difficulty"] = difficulty = draft.difficulty or edition2.difficulty(measured, world_size)
+    scenario["difficulty"] = difficulty = draft.difficulty or edition2.difficulty(measured, org_size)
     extra = {
         "edition": edition,
-        "organization": world.org_id,
+        "organization": org.org_id,
         "template": params.get("template"),
-        "industry": getattr(world, "industry", ""),
-        "size": world_size,
+        "industry": getattr(org, "industry", ""),
+        "size": org_size,
         **measured,
-        "shape": edition2.shape(scenario["instruction"], world),
+        "shape": edition2.shape(scenario["instruction"], org),
     }
     if edition >= 3:
         extra.update(living=twists.is_living(measured), long=twists.is_long(measured), twists=added)
         extra.update(twist_parts=phrased)
         extra.update(instruction=scenario["instruction"], program=program(scenario, added))
-    return Task(task_id, family.name, index, params, knobs, difficulty, split, core, world_info, scenario, extra)
+    return Task(task_id, family.name, index, params, knobs, difficulty, split, core, org_info, scenario, extra)
 
 
 def candidates(family: Family, options: Options, report: FamilyReport) -> Iterator[Task]:

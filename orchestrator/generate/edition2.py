@@ -51,15 +51,15 @@ def org_seed(seed: int, family: str, group: int, attempt: int = 0) -> int:
     return ORG_SEED_BASE + int(digest(f"org:{seed}:{family}:{group}{suffix}"), 16) % 1_000_000_000
 
 
-def org_split(world_seed: int) -> tuple[str, bool]:
+def org_split(seed: int) -> tuple[str, bool]:
     """An organization's split by the hash of its id: (train or test, whether it is in the core part of test)."""
-    bucket = _bucket(f"org-{world_seed}")
+    bucket = _bucket(f"org-{seed}")
     return ("train" if bucket < 80 else "test"), 80 <= bucket < 84
 
 
-def org_size(world_seed: int) -> str:
+def org_size(seed: int) -> str:
     """An organization's world size, from `SIZE_MIX` by a second hash of its id."""
-    bucket = _bucket(f"size:org-{world_seed}")
+    bucket = _bucket(f"size:org-{seed}")
     for name, share in SIZE_MIX:
         if bucket < share:
             return name
@@ -71,13 +71,13 @@ def organization(seed: int, family: str, index: int) -> tuple[int, str, bool]:
     """The organization (world seed), split and core flag of task `index` of `family` in the run with `seed`."""
     group = index // GROUP
     if family not in OOD_FAMILIES:
-        world_seed = org_seed(seed, family, group)
-        return (world_seed, *org_split(world_seed))
+        drawn = org_seed(seed, family, group)
+        return (drawn, *org_split(drawn))
     for attempt in range(1000):
-        world_seed = org_seed(seed, family, group, attempt)
-        split, core = org_split(world_seed)
+        drawn = org_seed(seed, family, group, attempt)
+        split, core = org_split(drawn)
         if split == "test":
-            return world_seed, "test-ood", core
+            return drawn, "test-ood", core
     raise AssertionError("no test organization in 1000 draws")  # 20% of draws are test: unreachable
 
 
@@ -144,13 +144,13 @@ _CALENDAR = {
 }
 
 
-def names_of(world: Any) -> set[str]:
+def names_of(org: Any) -> set[str]:
     """Every word of the world's people's names (colleagues, outsiders, the persona), its organization and cities,
     lowercased: what `normalize` replaces."""
     found: set[str] = set()
-    for person in [world.persona, *world.people, *world.outsiders]:
+    for person in [org.persona, *org.people, *org.outsiders]:
         found.update(w.lower() for w in _WORDS.findall(f"{person.name} {person.company} {person.city}"))
-    found.update(w.lower() for w in _WORDS.findall(str(world.name)))
+    found.update(w.lower() for w in _WORDS.findall(str(org.name)))
     return found
 
 
@@ -166,7 +166,7 @@ def normalize(text: str, names: set[str]) -> str:
     return " ".join(_WORDS.sub(word, text).split())
 
 
-def shape(text: str, world: Any) -> str:
+def shape(text: str, org: Any) -> str:
     """A digest of the normalized instruction (`normalize`): equal for instructions that differ only in names,
     dates and numbers."""
-    return digest(normalize(text, names_of(world)))
+    return digest(normalize(text, names_of(org)))

@@ -52,7 +52,7 @@ DIFFICULTIES = ("easy", "medium", "hard")
 class Draft:
     """A scenario being written: the world copy it lives in, and every part of the scenario file."""
 
-    world: Organization
+    org: Organization
     title: str
     instruction: str
     description: str = ""
@@ -71,7 +71,7 @@ class Draft:
 
     def add(self, app: str, table: str, row: dict[str, Any], *, first: bool = False) -> dict[str, Any]:
         """Add a seed row to the world copy (`first`: before the world's own rows, e.g. a mail that others answer)."""
-        rows = self.world.apps.setdefault(app, {}).setdefault(table, [])
+        rows = self.org.apps.setdefault(app, {}).setdefault(table, [])
         rows.insert(0, row) if first else rows.append(row)
         return row
 
@@ -90,9 +90,9 @@ class Draft:
             "description": self.description or self.title,
             "tags": self.tags,
             "difficulty": self.difficulty or difficulty,
-            **self.world.scenario_head(),
+            **self.org.scenario_head(),
             "instruction": self.instruction,
-            "apps": {app: tables for app, tables in self.world.apps.items() if app in self.apps_used()},
+            "apps": {app: tables for app, tables in self.org.apps.items() if app in self.apps_used()},
             "stages": self.stages,
         }
         for key in ("allow", "relax", "forbid"):
@@ -107,7 +107,7 @@ class Draft:
 
     def apps_used(self) -> set[str]:
         """Every app of the world: tasks see the whole organization (distraction included)."""
-        return set(self.world.apps)
+        return set(self.org.apps)
 
 
 class Family(ABC):
@@ -131,11 +131,11 @@ class Family(ABC):
     decoys told apart by content: `world.edition >= 3`)."""
 
     @abstractmethod
-    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, org: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         """Draw this task's parameters (JSON-able) from the world; None when the world cannot host one."""
 
     @abstractmethod
-    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
+    def build(self, org: Organization, params: dict[str, Any]) -> Draft:
         """The scenario of these parameters over `world` (a copy: add rows to it through the draft)."""
 
     def difficulty(self, knobs: dict[str, Any], params: dict[str, Any]) -> str:
@@ -230,7 +230,7 @@ class Task:
     difficulty: str
     split: str
     core: bool
-    world: dict[str, Any]
+    org: dict[str, Any]
     """{seed, size, digest} of the world it was built on."""
     scenario: dict[str, Any]
     extra: dict[str, Any] = field(default_factory=dict)
@@ -275,7 +275,7 @@ class Task:
             "difficulty": self.difficulty,
             "knobs": self.knobs,
             "parameters": self.params,
-            "world": self.world,
+            "world": self.org,
             "content_hash": self.content_hash(text),
             **self.extra,
         }

@@ -16,7 +16,7 @@ from orchestrator.generate.edition2 import OOD_FAMILIES as OOD
 from orchestrator.generate.family import Family, Task, families
 from orchestrator.generate.organization import SIZES
 
-WORLD_POOL = {"small": 16, "medium": 8, "large": 4}
+ORG_POOL = {"small": 16, "medium": 8, "large": 4}
 """Worlds per run seed and size that a run's tasks are built on (building a large world is slow, and it is
 kept in memory)."""
 SPLITS = ("train", "test", "core", "test-ood")

@@ -205,7 +205,7 @@ class Composition:
 
 
 def compose_parts(
-    world: Any,
+    org: Any,
     rng: random.Random,
     family: str,
     intent: str,
@@ -217,7 +217,7 @@ def compose_parts(
 ) -> Composition:
     """`compose`, with the ids of every part used. Raises ValueError when the split has no request, or when a part
     names a value the family did not give."""
-    split = getattr(world, "split", None)
+    split = getattr(org, "split", None)
     picks = usable(family, intent, "request", requests, split)
     if not picks:
         raise ValueError(f"{family}/{intent}: no request phrasing on the {split} side of the split; add more")
@@ -259,20 +259,20 @@ class Phrasebook:
     closers: Sequence[str] = ()
 
 
-def word(world: Any, seed: int, family: str, intent: str, book: Phrasebook, values: Mapping[str, Any]) -> Composition:
+def word(org: Any, seed: int, family: str, intent: str, book: Phrasebook, values: Mapping[str, Any]) -> Composition:
     """`compose_parts` of a phrasebook with its own random stream (`seed`, recorded in the task's parameters), so a
     family's `build` words the instruction exactly as its `sample` did."""
     return compose_parts(
-        world, random.Random(seed), family, intent, book.requests, values, openers=book.openers, closers=book.closers
+        org, random.Random(seed), family, intent, book.requests, values, openers=book.openers, closers=book.closers
     )
 
 
-def pick(world: Any, seed: int, family: str, intent: str, kind: str, parts: Sequence[str]) -> tuple[str, str]:
+def pick(org: Any, seed: int, family: str, intent: str, kind: str, parts: Sequence[str]) -> tuple[str, str]:
     """One part of another kind (e.g. the sentence of an extra step) of the world's split, drawn with its own random
     stream (`seed`): (its text, its id)."""
-    choices = usable(family, intent, kind, parts, getattr(world, "split", None))
+    choices = usable(family, intent, kind, parts, getattr(org, "split", None))
     if not choices:
-        raise ValueError(f"{family}/{intent}: no {kind} part on the {world.split} side of the split; add more")
+        raise ValueError(f"{family}/{intent}: no {kind} part on the {org.split} side of the split; add more")
     index = random.Random(f"{seed}:{kind}").choice(choices)
     return parts[index], part_id(family, intent, kind, index)
 
@@ -288,7 +288,7 @@ def stamp(params: dict[str, Any], rng: random.Random, wording: Any) -> dict[str,
 
 
 def compose(
-    world: Any,
+    org: Any,
     rng: random.Random,
     family: str,
     intent: str,
@@ -301,7 +301,7 @@ def compose(
     """An instruction and its template id: a request of the world's split, with an opener and a closer of the same
     split when the lists give some (each also may be left out), and perhaps a greeting, a sign-off and typing slips.
     Raises ValueError when a split has no request."""
-    made = compose_parts(world, rng, family, intent, requests, values, openers=openers, closers=closers)
+    made = compose_parts(org, rng, family, intent, requests, values, openers=openers, closers=closers)
     return made.text, made.template
 
 

@@ -1,7 +1,7 @@
 """Drawing, deduplicating, proving and writing generated tasks (`orchestrator generate`).
 
 Edition 1 (release v1, byte for byte): for each family, task `i` of a run draws from
-`random.Random("{seed}:{family}:{i}")`: a world out of a small pool of the run's worlds (`WORLD_POOL[size]` seeds
+`random.Random("{seed}:{family}:{i}")`: a world out of a small pool of the run's worlds (`ORG_POOL[size]` seeds
 per run seed: seed * 1000 + 0, 1, ...), the family's knobs, then the family's parameters. The split comes from the
 family's split key (`Family.split_params`) hashed into 100 buckets: 0-79 train, 80-99 test, and the test buckets
 80-83 are also the small "core" split; so train and test never share a parameter combination.
@@ -40,9 +40,9 @@ from orchestrator.generate.options import (
     EDITIONS,
     MANIFEST,
     MIX,
+    ORG_POOL,
     PROOFS,
     SPLITS,
-    WORLD_POOL,
     FamilyReport,
     GenerateError,
     Options,
@@ -68,7 +68,7 @@ __all__ = [
     "PROOFS",
     "SPLITS",
     "WORK",
-    "WORLD_POOL",
+    "ORG_POOL",
     "FamilyReport",
     "GenerateError",
     "Options",

@@ -11,17 +11,17 @@ from typing import Any
 from orchestrator.generate.build import Organization, Person, iso
 
 
-def day_window(world: Organization, offset: int) -> tuple[datetime, datetime]:
+def day_window(org: Organization, offset: int) -> tuple[datetime, datetime]:
     """The persona's day `offset` days after the start, from midnight (or now, if later) to midnight."""
-    day = world.day(offset)
-    start = world.at(day, "00:00")
-    return max(start, world.start), start + timedelta(days=1)
+    day = org.day(offset)
+    start = org.at(day, "00:00")
+    return max(start, org.start), start + timedelta(days=1)
 
 
-def workday(world: Organization, offset: int) -> int:
+def workday(org: Organization, offset: int) -> int:
     """The first offset from `offset` on whose day (in the persona's zone) is a weekday (edition-2 clocks start on
     any weekday, so `offset` days on may be a weekend)."""
-    while world.day(offset).weekday() >= 5:
+    while org.day(offset).weekday() >= 5:
         offset += 1
     return offset
 
@@ -39,7 +39,7 @@ def aligned_starts(free: list[tuple[datetime, datetime]], minutes: int, step: in
 
 
 def fill(
-    world: Organization,
+    org: Organization,
     guests: list[str],
     window: tuple[datetime, datetime],
     keep: tuple[datetime, datetime],
@@ -47,7 +47,7 @@ def fill(
 ) -> list[dict[str, Any]]:
     """Busy blocks that leave `keep` (and each of `more`: disjoint slots) the only times in `window` when the persona
     and `guests` are all free."""
-    free = world.free_windows(guests, window)
+    free = org.free_windows(guests, window)
     keeps = sorted([keep, *more])
     blocks: list[dict[str, Any]] = []
     for n, (s, e) in enumerate(free):
@@ -69,11 +69,11 @@ def second_slot(starts: list[datetime], slot: datetime, minutes: int) -> datetim
     return apart[len(apart) // 2] if apart else None
 
 
-def pick_guests(world: Organization, rng: random.Random, count: int, spread: int) -> list[Person] | None:
+def pick_guests(org: Organization, rng: random.Random, count: int, spread: int) -> list[Person] | None:
     """`count` colleagues whose time zones, with the persona's, are `spread` different zones."""
-    home = world.persona.timezone
+    home = org.persona.timezone
     by_zone: dict[str, list[Person]] = {}
-    for p in world.people:
+    for p in org.people:
         by_zone.setdefault(p.timezone, []).append(p)
     others = sorted(z for z in by_zone if z != home)
     if spread - 1 > len(others) or (spread == 1 and len(by_zone.get(home, [])) < count) or count < spread - 1:

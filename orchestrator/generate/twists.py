@@ -86,13 +86,13 @@ def _named(draft: Draft) -> set[str]:
 
 def _people(draft: Draft, rng: random.Random, count: int) -> list[Person] | None:
     """`count` tracker users the task does not name yet, whose first names appear nowhere in its instruction."""
-    world: Organization = draft.world
+    org: Organization = draft.org
     named = _named(draft)
     pool = [
         p
-        for p in world.tracker_users()
+        for p in org.tracker_users()
         if p.email not in named
-        and p.first_name != world.persona.first_name
+        and p.first_name != org.persona.first_name
         and p.first_name not in draft.instruction
         and p.last_name not in draft.instruction
     ]
@@ -110,15 +110,15 @@ class _AnySide:
     split = None
 
 
-def _pick(world: Organization, seed: int, name: str, kind: str, parts: tuple[str, ...]) -> tuple[str, str]:
+def _pick(org: Organization, seed: int, name: str, kind: str, parts: tuple[str, ...]) -> tuple[str, str]:
     """A part of a twist's list: on the world's side of the split; any part of a held-out twist's list (only test-ood
     tasks, all on the test side, carry those)."""
-    return phrasing.pick(_AnySide() if name in HELD_OUT else world, seed, "twist", name, kind, parts)
+    return phrasing.pick(_AnySide() if name in HELD_OUT else org, seed, "twist", name, kind, parts)
 
 
 def _say(draft: Draft, name: str, sentences: tuple[str, ...], rng: random.Random, **values: Any) -> None:
     """Append one of the twist's sentences (on the world's side of the split) to the instruction."""
-    text, part = _pick(draft.world, rng.randrange(1 << 30), name, "sentence", sentences)
+    text, part = _pick(draft.org, rng.randrange(1 << 30), name, "sentence", sentences)
     draft.instruction = f"{draft.instruction.rstrip()}\n\n{phrasing.tidy(text.format(**values))}"
     draft.tags = list(dict.fromkeys([*draft.tags, f"twist-{name}"]))
     draft.extra.setdefault("_parts", []).append(part)
@@ -253,7 +253,7 @@ def _colleague(draft: Draft, rng: random.Random, name: str) -> bool:
     if people is None:
         return False
     asked, told = people
-    persona = draft.world.persona
+    persona = draft.org.persona
     _say(draft, name, COLLEAGUE, rng, asked=asked.name, asked_first=asked.first_name)
     _world(draft)["people"] = [
         {
@@ -316,7 +316,7 @@ def _ask_user(draft: Draft, rng: random.Random, name: str) -> bool:
         draft,
         [
             {"tool": "world__ask_user", "args": {"question": "Who should get the note that this is done?"}},
-            _note(told, draft.world.persona),
+            _note(told, draft.org.persona),
         ],
     )
     draft.stage(
@@ -423,8 +423,8 @@ class _Wrap:
 
 def _wrap_up(draft: Draft, rng: random.Random, name: str) -> bool:
     """A wrap-up over tickets, docs and mail, long enough that the task makes 10 or more reference calls."""
-    world: Organization = draft.world
-    projects = world.apps.get("tickets", {}).get("projects") or []
+    org: Organization = draft.org
+    projects = org.apps.get("tickets", {}).get("projects") or []
     if not projects:
         return False
     linked = name == "wrap-up-linked"
@@ -438,16 +438,16 @@ def _wrap_up(draft: Draft, rng: random.Random, name: str) -> bool:
     values = {"project": wrap.project, "title": title, "owner": wrap.owner.name, "doc": wrap.doc}
     values["names"] = join([p.name for p in wrap.team])
     seed = rng.randrange(1 << 30)
-    text, part = _pick(world, seed, "wrap-up", "sentence", WRAP_UP)  # its text on the world's side
+    text, part = _pick(org, seed, "wrap-up", "sentence", WRAP_UP)  # its text on the world's side
     text = text.format(**values)
     draft.extra.setdefault("_parts", []).append(part)
     if wrap.review is not None:
-        more, more_part = _pick(world, seed, name, "link", LINKED)
+        more, more_part = _pick(org, seed, name, "link", LINKED)
         text += more.format(project=wrap.project, review=wrap.review)
         draft.extra["_parts"].append(more_part)
     draft.instruction = f"{draft.instruction.rstrip()}\n\n{phrasing.tidy(text)}"
     draft.tags = list(dict.fromkeys([*draft.tags, f"twist-{name}"]))
-    _steps(draft, _wrap_steps(wrap, world.persona))
+    _steps(draft, _wrap_steps(wrap, org.persona))
     _scope_out(draft, [title, *([wrap.review] if wrap.review else [])])
     draft.stage("the follow-ups are tracked and shared", _wrap_checks(wrap))
     _let_mail_through(draft, wrap.emails)

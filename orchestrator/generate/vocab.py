@@ -257,12 +257,12 @@ class Writer:
         self.thread_sentences = (*THREAD_SENTENCES, *industry.sentences)
 
     @classmethod
-    def of(cls, world: Any, rng: random.Random) -> Writer:
+    def of(cls, org: Any, rng: random.Random) -> Writer:
         """A writer over a built edition-2 world (its industry, colleagues, outside companies and teams)."""
-        industry = INDUSTRIES[world.industry]
-        companies = sorted({p.company for p in world.outsiders if p.company})
-        teams = sorted({p.team for p in world.people})
-        return cls(industry, rng, [p.first_name for p in world.people], companies, teams)
+        industry = INDUSTRIES[org.industry]
+        companies = sorted({p.company for p in org.outsiders if p.company})
+        teams = sorted({p.team for p in org.people})
+        return cls(industry, rng, [p.first_name for p in org.people], companies, teams)
 
     def value(self, slot: str) -> str:
         """A value for one slot: a product, component, topic, doc subject, colleague, partner company or team."""

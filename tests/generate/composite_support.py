@@ -30,18 +30,18 @@ def draw(
     fam = families()[name]()
     for index in range(60):
         rng = random.Random(f"{seed}:{name}:{index}")
-        world = build_organization(seed * 1000 + rng.randrange(16), "small", edition=2, split=split)
+        org = build_organization(seed * 1000 + rng.randrange(16), "small", edition=2, split=split)
         knobs = {k: rng.choice(v) for k, v in sorted(fam.knobs.items())}
-        params = fam.sample(world, rng, {**knobs, "size": "small"})
+        params = fam.sample(org, rng, {**knobs, "size": "small"})
         if params is None:
             continue
         params = json.loads(canonical(params))
         if not pick(params):
             continue
-        before = world.copy()
+        before = org.copy()
         task_id = f"{name}-{seed}-{index:05d}"
         path = tmp_path / f"{task_id}.yaml"
-        path.write_text(dump_yaml(fam.build(world, params).scenario(task_id, "hard")), encoding="utf-8")
+        path.write_text(dump_yaml(fam.build(org, params).scenario(task_id, "hard")), encoding="utf-8")
         return scenarios.load(path), params, before
     raise AssertionError(f"no {name} task fits")
 
@@ -67,9 +67,9 @@ async def verdict(scenario: scenarios.Scenario, backend: Any, steps: list[Oracle
     return result.passed, f"{scenario.id}: score {result.score:.2f}: {_why(result)}"
 
 
-def chain_steps(scenario: scenarios.Scenario, params: dict[str, Any], world: Organization) -> list[list[OracleStep]]:
+def chain_steps(scenario: scenarios.Scenario, params: dict[str, Any], org: Organization) -> list[list[OracleStep]]:
     """A composite's reference split into its parts' steps, in the chain's order."""
-    known, copy = families(), world.copy()
+    known, copy = families(), org.copy()
     sizes = [len(known[p["family"]]().build(copy, p["params"]).oracle) for p in params["chain"]]
     steps, out = steps_of(scenario), []
     for size in sizes:

@@ -36,9 +36,9 @@ def draw(
     fam = family(name)
     for index in range(80):
         rng = random.Random(f"{seed}:{name}:{index}")
-        world = build_organization(1_000_000 + seed * 1000 + rng.randrange(16), "small", edition=2, split=split)
+        org = build_organization(1_000_000 + seed * 1000 + rng.randrange(16), "small", edition=2, split=split)
         knobs = {k: rng.choice(v) for k, v in sorted(fam.knobs.items())}
-        params = fam.sample(world, rng, knobs)
+        params = fam.sample(org, rng, knobs)
         if params is None:
             continue
         params = json.loads(canonical(params))
@@ -46,7 +46,7 @@ def draw(
             continue
         task_id = f"{name}-{seed}-{index:05d}"
         path = tmp_path / f"{task_id}.yaml"
-        path.write_text(dump_yaml(fam.build(world, params).scenario(task_id, "medium")), encoding="utf-8")
+        path.write_text(dump_yaml(fam.build(org, params).scenario(task_id, "medium")), encoding="utf-8")
         return scenarios.load(path), params
     raise AssertionError(f"no {name} task fits")
 

@@ -42,8 +42,8 @@ async def test_drawn_task_is_proven_and_long(backend, tmp_path: Path) -> None:
     "skipped", [1, pytest.param(2, marks=pytest.mark.slow)], ids=["meeting-not-moved", "customer-not-answered"]
 )
 async def test_one_part_skipped_fails(backend, tmp_path: Path, skipped: int) -> None:
-    scenario, params, world = draw(NAME, tmp_path)
-    parts = chain_steps(scenario, params, world)
+    scenario, params, org = draw(NAME, tmp_path)
+    parts = chain_steps(scenario, params, org)
     steps = [x for n, part in enumerate(parts) if n != skipped for x in part]
     passed, why = await verdict(scenario, backend, steps)
     assert not passed, why
@@ -52,8 +52,8 @@ async def test_one_part_skipped_fails(backend, tmp_path: Path, skipped: int) -> 
 @pytest.mark.slow
 async def test_another_order_a_new_mail_and_a_courtesy_note_pass(backend, tmp_path: Path) -> None:
     """The customer first (a new mail, not a reply), then the meeting, then the incident, and a sorry to the guests."""
-    scenario, params, world = draw(NAME, tmp_path)
-    incident, meeting, customer = chain_steps(scenario, params, world)
+    scenario, params, org = draw(NAME, tmp_path)
+    incident, meeting, customer = chain_steps(scenario, params, org)
     who = params["chain"][2]["params"]["customer"]
     answered = [
         step("mail__send_message", to=[who], subject="Your issue", body=x.args["body"])
@@ -72,8 +72,8 @@ async def test_another_order_a_new_mail_and_a_courtesy_note_pass(backend, tmp_pa
 @pytest.mark.slow
 async def test_a_new_meeting_instead_of_the_moved_one_fails(backend, tmp_path: Path) -> None:
     """The stand-in check, scoped to the meeting's guests in a composite, still catches a copy at the new time."""
-    scenario, params, world = draw(NAME, tmp_path)
-    incident, meeting, customer = chain_steps(scenario, params, world)
+    scenario, params, org = draw(NAME, tmp_path)
+    incident, meeting, customer = chain_steps(scenario, params, org)
     moved = next(x for x in meeting if x.tool == "calendar__update_event")
     guests = params["chain"][1]["params"]["guests"]
     copy = step(
@@ -104,9 +104,9 @@ def test_only_recipient_conditions_of_mail_forbids_are_widened() -> None:
 @pytest.mark.slow
 async def test_the_new_time_also_mailed_to_a_colleague_of_no_part_fails(backend, tmp_path: Path) -> None:
     """Widening lets each part's people through, nobody else: a copy of the meeting mail to a bystander fails."""
-    scenario, params, world = draw(NAME, tmp_path)
+    scenario, params, org = draw(NAME, tmp_path)
     involved = {*params["chain"][1]["params"]["guests"], *params["chain"][0]["params"]["responders"]}
-    bystander = next(p.email for p in world.people if p.email not in involved and p.email != world.persona.email)
+    bystander = next(p.email for p in org.people if p.email not in involved and p.email != org.persona.email)
     steps = steps_of(scenario)
     for x in steps:
         if x.tool == "mail__send_message" and set(x.args["to"]) <= set(params["chain"][1]["params"]["guests"]):

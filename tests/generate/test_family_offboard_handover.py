@@ -43,8 +43,8 @@ async def test_drawn_task_is_proven_and_long(backend, tmp_path: Path, split: str
 @pytest.mark.slow
 @pytest.mark.parametrize("skipped", [0, 1], ids=["no-handover", "comments-not-ticketed"])
 async def test_one_part_skipped_fails(backend, tmp_path: Path, skipped: int) -> None:
-    scenario, params, world = draw(NAME, tmp_path)
-    parts = chain_steps(scenario, params, world)
+    scenario, params, org = draw(NAME, tmp_path)
+    parts = chain_steps(scenario, params, org)
     steps = [x for n, part in enumerate(parts) if n != skipped for x in part]
     passed, why = await verdict(scenario, backend, steps)
     assert not passed, why
@@ -52,8 +52,8 @@ async def test_one_part_skipped_fails(backend, tmp_path: Path, skipped: int) -> 
 
 @pytest.mark.slow
 async def test_comments_first_and_a_handover_note_on_each_ticket_pass(backend, tmp_path: Path) -> None:
-    scenario, params, world = draw(NAME, tmp_path)
-    handover, comments = chain_steps(scenario, params, world)
+    scenario, params, org = draw(NAME, tmp_path)
+    handover, comments = chain_steps(scenario, params, org)
     noted = []
     for x in handover:
         noted.append(x)
@@ -65,8 +65,8 @@ async def test_comments_first_and_a_handover_note_on_each_ticket_pass(backend, t
 
 async def test_a_review_ticket_for_the_leaver_fails(backend, tmp_path: Path) -> None:
     """The comments ticketed, but one of them handed to the person who is leaving instead of its author."""
-    scenario, params, world = draw(NAME, tmp_path)
-    handover, comments = chain_steps(scenario, params, world)
+    scenario, params, org = draw(NAME, tmp_path)
+    handover, comments = chain_steps(scenario, params, org)
     leaver = params["chain"][0]["params"]["leaver"]
     created = next(x for x in comments if x.tool == "tickets__create_ticket")
     created.args["assignee"] = leaver

@@ -42,8 +42,8 @@ async def test_drawn_task_is_proven_and_long(backend, tmp_path: Path, split: str
 @pytest.mark.slow
 async def test_the_new_meeting_booked_without_its_guests_fails(backend, tmp_path: Path) -> None:
     """With the trip's two new events beside it, the booking checks still look at the meeting itself."""
-    scenario, params, world = draw(NAME, tmp_path, second("meeting-tz"))
-    trip, meeting = chain_steps(scenario, params, world)
+    scenario, params, org = draw(NAME, tmp_path, second("meeting-tz"))
+    trip, meeting = chain_steps(scenario, params, org)
     booked = next(x for x in meeting if x.tool == "calendar__create_event")
     booked.args["attendees"] = booked.args["attendees"][:1]
     passed, why = await verdict(scenario, backend, [*trip, *meeting])
@@ -52,8 +52,8 @@ async def test_the_new_meeting_booked_without_its_guests_fails(backend, tmp_path
 
 @pytest.mark.parametrize("skipped", [0, pytest.param(1, marks=pytest.mark.slow)], ids=["no-trip", "meeting-not-moved"])
 async def test_one_part_skipped_fails(backend, tmp_path: Path, skipped: int) -> None:
-    scenario, params, world = draw(NAME, tmp_path)
-    parts = chain_steps(scenario, params, world)
+    scenario, params, org = draw(NAME, tmp_path)
+    parts = chain_steps(scenario, params, org)
     steps = [x for n, part in enumerate(parts) if n != skipped for x in part]
     passed, why = await verdict(scenario, backend, steps)
     assert not passed, why
@@ -61,8 +61,8 @@ async def test_one_part_skipped_fails(backend, tmp_path: Path, skipped: int) -> 
 
 @pytest.mark.slow
 async def test_the_meeting_first_and_one_mail_per_guest_pass(backend, tmp_path: Path) -> None:
-    scenario, params, world = draw(NAME, tmp_path, second("reschedule"))
-    trip, meeting = chain_steps(scenario, params, world)
+    scenario, params, org = draw(NAME, tmp_path, second("reschedule"))
+    trip, meeting = chain_steps(scenario, params, org)
     each = []
     for x in meeting:
         if x.tool == "mail__send_message" and len(x.args["to"]) > 1:
@@ -79,8 +79,8 @@ async def test_the_meeting_first_and_one_mail_per_guest_pass(backend, tmp_path: 
 @pytest.mark.slow
 async def test_the_meeting_moved_onto_a_travel_day_fails(backend, tmp_path: Path) -> None:
     """The meeting moved to the way out's afternoon (no free slot of the request) instead of the free slot."""
-    scenario, params, world = draw(NAME, tmp_path, second("reschedule"))
-    trip, meeting = chain_steps(scenario, params, world)
+    scenario, params, org = draw(NAME, tmp_path, second("reschedule"))
+    trip, meeting = chain_steps(scenario, params, org)
     out = next(x for x in trip if x.tool == "calendar__create_event")
     moved = next(x for x in meeting if x.tool == "calendar__update_event")
     moved.args.update(start=out.args["start"], end=out.args["end"])

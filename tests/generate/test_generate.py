@@ -65,7 +65,7 @@ def _steps(scenario: scenarios.Scenario) -> list[dict[str, Any]]:
 # -- worlds ------------------------------------------------------------------------
 
 
-def test_a_world_is_the_same_for_the_same_seed_and_coherent_across_apps() -> None:
+def test_an_organization_is_the_same_for_the_same_seed_and_coherent_across_apps() -> None:
     orgs._CACHE.clear()
     first = orgs.build_organization(11, "small").dump()
     orgs._CACHE.clear()
@@ -259,12 +259,12 @@ class _SameChecks(Family):
     apps = ("tickets",)
     knobs: ClassVar[dict[str, tuple[Any, ...]]] = {}
 
-    def sample(self, world, rng: random.Random, knobs):  # noqa: ANN001, ANN201
+    def sample(self, org, rng: random.Random, knobs):  # noqa: ANN001, ANN201
         return {"wording": rng.randrange(1000)}
 
-    def build(self, world, params):  # noqa: ANN001, ANN201
-        world.apps["tickets"]["projects"].append({"key": "SAME", "name": "Same"})
-        draft = Draft(world, title="File a ticket", instruction=f"File a ticket in SAME (note {params['wording']}).")
+    def build(self, org, params):  # noqa: ANN001, ANN201
+        org.apps["tickets"]["projects"].append({"key": "SAME", "name": "Same"})
+        draft = Draft(org, title="File a ticket", instruction=f"File a ticket in SAME (note {params['wording']}).")
         draft.stage(
             "filed",
             [

@@ -77,7 +77,7 @@ def draws(count: int, edition: int = 3) -> Iterator[Any]:
         index += 1
 
 
-def test_renamed_ids_follow_the_world_and_every_reference_follows_them() -> None:
+def test_renamed_ids_follow_the_organization_and_every_reference_follows_them() -> None:
     scenario = {
         "id": "lost-send-v2-1-00000",
         "instruction": "Send Ana the venue from the offsite doc (https://docs.test/d/fact-doc).",
@@ -127,7 +127,7 @@ def test_edition_three_draws_edition_twos_task_with_neutral_ids_and_decoys_told_
     carry the families' ids and labels (release v2's bytes) and edition 3's carry neither."""
     three = _with_decoys(name, 3)
     two = drawing.draw(families()[name](), 1, "small", three.index, edition=2)
-    assert two is not None and two.params == three.params and two.world == three.world
+    assert two is not None and two.params == three.params and two.org == three.org
     assert (two.id, three.id) == (f"{name}-v2-1-{three.index:05d}", f"{name}-v3-1-{three.index:05d}")
     assert (two.extra["edition"], three.extra["edition"]) == (2, 3)
     assert telltales(three.scenario) == []

@@ -31,7 +31,7 @@ EDITION_1 = {
 
 
 @pytest.mark.parametrize(("seed", "size"), sorted(EDITION_1))
-def test_edition_1_worlds_are_what_release_v1_was_built_on(seed: int, size: str) -> None:
+def test_edition_1_organizations_are_what_release_v1_was_built_on(seed: int, size: str) -> None:
     assert orgs.build_organization(seed, size).digest() == EDITION_1[(seed, size)]
 
 
@@ -73,9 +73,9 @@ def test_a_thousand_seeds_give_a_thousand_organizations_over_every_industry() ->
         assert set(industries) == set(vocab.INDUSTRIES) and len(industries) >= 12
         assert max(industries.values()) <= 2 * min(industries.values())
     for seed in range(44, 46):
-        world = orgs.build_organization(seed, "small", edition=2)
-        assert (world.name, world.industry) == (vocab.organization_name(seed)[0], vocab.organization_name(seed)[1].name)
-        assert world.domain == f"{orgs.ascii_slug(world.name, '-')}.test"
+        org = orgs.build_organization(seed, "small", edition=2)
+        assert (org.name, org.industry) == (vocab.organization_name(seed)[0], vocab.organization_name(seed)[1].name)
+        assert org.domain == f"{orgs.ascii_slug(org.name, '-')}.test"
 
 
 def test_every_industry_has_its_own_curated_vocabulary() -> None:
@@ -87,16 +87,16 @@ def test_every_industry_has_its_own_curated_vocabulary() -> None:
             assert len(getattr(industry, field)) >= 5, (industry.name, field)
 
 
-def _texts(world: orgs.Organization) -> list[str]:
-    apps = world.apps
+def _texts(org: orgs.Organization) -> list[str]:
+    apps = org.apps
     return (
         [m["subject"] + "\n" + m["body"] for m in apps["mail"]["messages"]]
         + [e["title"] + "\n" + e.get("description", "") for e in apps["calendar"]["events"]]
         + [d["title"] + "\n" + d["content"] for d in apps["docs"]["documents"]]
         + [t["title"] + "\n" + t["description"] for t in apps["tickets"]["tickets"]]
         + [c["body"] for c in apps["tickets"]["comments"]]
-        + [o.company for o in world.outsiders]
-        + [world.name]
+        + [o.company for o in org.outsiders]
+        + [org.name]
     )
 
 
@@ -113,31 +113,31 @@ def test_edition_2_text_comes_from_the_vocabulary_not_fakers_catch_phrases() -> 
     found = [p for t in _texts(orgs.build_organization(45, "small")) for p in _faker_phrases(t)]
     assert len(found) >= 5  # what edition 1 reads like
     for seed in (45, 46, 47, 48):
-        world = orgs.build_organization(seed, "small", edition=2)
-        found = [p for t in _texts(world) for p in _faker_phrases(t)]
-        assert found == [], (world.name, found[:5])
+        org = orgs.build_organization(seed, "small", edition=2)
+        found = [p for t in _texts(org) for p in _faker_phrases(t)]
+        assert found == [], (org.name, found[:5])
     medium = orgs.build_organization(49, "medium", edition=2)
     assert [p for t in _texts(medium)[::7] for p in _faker_phrases(t)] == []
 
 
-def _first_names(world: orgs.Organization) -> list[str]:
-    return [orgs.ascii_slug(p.first_name) for p in [world.persona, *world.people, *world.outsiders]]
+def _first_names(org: orgs.Organization) -> list[str]:
+    return [orgs.ascii_slug(p.first_name) for p in [org.persona, *org.people, *org.outsiders]]
 
 
 @pytest.mark.parametrize(("seed", "size"), [(50, "small"), (51, "small"), (52, "medium")])
-def test_nobody_in_an_edition_2_world_shares_a_first_name_and_its_apps_accept_it(seed: int, size: str) -> None:
-    world = orgs.build_organization(seed, size, edition=2)
-    names = _first_names(world)
+def test_nobody_in_an_edition_2_organization_shares_a_first_name_and_its_apps_accept_it(seed: int, size: str) -> None:
+    org = orgs.build_organization(seed, size, edition=2)
+    names = _first_names(org)
     assert len(names) == len(set(names))
-    assert orgs.validate_apps(world) == []
+    assert orgs.validate_apps(org) == []
 
 
 @pytest.mark.slow
-def test_nobody_in_a_large_world_shares_a_first_name_and_its_apps_accept_it() -> None:
-    world = orgs.build_organization(53, "large", edition=2)
-    names = _first_names(world)
+def test_nobody_in_a_large_organization_shares_a_first_name_and_its_apps_accept_it() -> None:
+    org = orgs.build_organization(53, "large", edition=2)
+    names = _first_names(org)
     assert len(names) == len(set(names)) > 180
-    assert orgs.validate_apps(world) == []
+    assert orgs.validate_apps(org) == []
 
 
 def test_offices_have_real_zones_and_faker_locales_and_the_persona_zone_varies() -> None:
@@ -149,38 +149,38 @@ def test_offices_have_real_zones_and_faker_locales_and_the_persona_zone_varies()
     assert len(zones) >= 8
 
 
-def _clock(world: orgs.Organization) -> None:
-    start = world.start
-    assert start.tzinfo is not None and str(start.tzinfo) == world.persona.timezone
+def _clock(org: orgs.Organization) -> None:
+    start = org.start
+    assert start.tzinfo is not None and str(start.tzinfo) == org.persona.timezone
     assert start.year == START_YEAR and start.weekday() < 5 and (8, 0) <= (start.hour, start.minute) <= (16, 0)
     assert start.minute in (0, 30) and start.second == 0
-    assert start.utcoffset() == ZoneInfo(world.persona.timezone).utcoffset(start.replace(tzinfo=None))
+    assert start.utcoffset() == ZoneInfo(org.persona.timezone).utcoffset(start.replace(tzinfo=None))
 
 
 def test_clocks_start_on_every_weekday_at_working_hours_across_the_year() -> None:
     built = [orgs.build_organization(s, "small", edition=2) for s in range(80, 120)]
-    for world in built:
-        _clock(world)
+    for org in built:
+        _clock(org)
     assert {w.start.weekday() for w in built} == {0, 1, 2, 3, 4}
     assert len({w.start.hour for w in built}) >= 6 and len({w.start.month for w in built}) >= 8
     assert {w.start.minute for w in built} == {0, 30}
 
 
-def test_a_world_s_history_and_future_span_its_clock() -> None:
+def test_an_organization_s_history_and_future_span_its_clock() -> None:
     for seed, size in ((120, "small"), (121, "medium")):
-        world = orgs.build_organization(seed, size, edition=2)
-        days = {e["start"][:10] for e in world.apps["calendar"]["events"]}
+        org = orgs.build_organization(seed, size, edition=2)
+        days = {e["start"][:10] for e in org.apps["calendar"]["events"]}
         spec = edition1_sizes[size]
-        assert min(days) <= world.day(-1).isoformat() and max(days) >= world.day(spec.days_after - 3).isoformat()
-        assert all(datetime.fromisoformat(m["sent_at"]) < world.start for m in world.apps["mail"]["messages"])
+        assert min(days) <= org.day(-1).isoformat() and max(days) >= org.day(spec.days_after - 3).isoformat()
+        assert all(datetime.fromisoformat(m["sent_at"]) < org.start for m in org.apps["mail"]["messages"])
 
 
-def test_a_family_can_word_its_rows_in_the_world_s_industry() -> None:
-    world = orgs.build_organization(122, "small", edition=2)
-    writer = vocab.Writer.of(world, random.Random(1))
+def test_a_family_can_word_its_rows_in_the_organization_s_industry() -> None:
+    org = orgs.build_organization(122, "small", edition=2)
+    writer = vocab.Writer.of(org, random.Random(1))
     kind, summary, description = writer.ticket()
     assert kind in ("task", "bug", "story") and summary and description
-    industry = vocab.INDUSTRIES[world.industry]
+    industry = vocab.INDUSTRIES[org.industry]
     title, _room, _about = writer.meeting()
     assert any(
         t[:1].upper() + t[1:] in title or t in title.lower()
@@ -199,14 +199,14 @@ def test_the_verifier_reads_every_office_city_as_its_zone() -> None:
 
 
 @pytest.mark.parametrize(("seed", "size"), [(130, "small"), (131, "medium"), (132, "small")])
-def test_offices_of_a_world_keep_different_times(seed: int, size: str) -> None:
+def test_offices_of_an_organization_keep_different_times(seed: int, size: str) -> None:
     """Three offices are three time zones: a meeting 'across three zones' really spans three clocks."""
-    world = orgs.build_organization(seed, size, edition=2)
-    offsets = {tuple(ZoneInfo(o.timezone).utcoffset(datetime(START_YEAR, m, 1)) for m in (1, 7)) for o in world.offices}
-    assert len(world.offices) == edition1_sizes[size].offices == len(offsets)
+    org = orgs.build_organization(seed, size, edition=2)
+    offsets = {tuple(ZoneInfo(o.timezone).utcoffset(datetime(START_YEAR, m, 1)) for m in (1, 7)) for o in org.offices}
+    assert len(org.offices) == edition1_sizes[size].offices == len(offsets)
 
 
-def test_the_cache_keeps_recent_worlds_by_weight_and_hands_out_copies() -> None:
+def test_the_cache_keeps_recent_organizations_by_weight_and_hands_out_copies() -> None:
     orgs._CACHE.clear()
     first = orgs.build_organization(140, "small", edition=2)
     first.apps["mail"]["messages"].clear()
@@ -236,33 +236,33 @@ def test_history_is_counted_in_real_time_across_a_daylight_saving_change() -> No
     assert builder.iso(created) == "2026-10-04T03:38:00+11:00"
     assert builder.iso(created + timedelta(minutes=44)) == "2026-10-04T04:22:00+11:00"
     for seed, size in ((150, "small"), (151, "medium"), (152, "medium")):
-        world = orgs.build_organization(seed, size, edition=2)
-        tickets = {t["key"]: t for t in world.apps["tickets"]["tickets"]}
-        assert all(_instant(t["created_at"]) <= _instant(t["updated_at"]) < world.start for t in tickets.values())
+        org = orgs.build_organization(seed, size, edition=2)
+        tickets = {t["key"]: t for t in org.apps["tickets"]["tickets"]}
+        assert all(_instant(t["created_at"]) <= _instant(t["updated_at"]) < org.start for t in tickets.values())
         assert all(
             _instant(c["created_at"]) >= _instant(tickets[c["ticket_key"]]["created_at"])
-            for c in world.apps["tickets"]["comments"]
+            for c in org.apps["tickets"]["comments"]
         )
-        messages = world.apps["mail"]["messages"]
+        messages = org.apps["mail"]["messages"]
         sent = {m["id"]: _instant(m["sent_at"]) for m in messages}
         assert [sent[m["id"]] for m in messages] == sorted(sent.values())
         assert all(sent[m["id"]] > sent[m["in_reply_to"]] for m in messages if m.get("in_reply_to"))
 
 
 @pytest.mark.slow
-def test_a_thousand_built_worlds_are_a_thousand_organizations_each_sound() -> None:
+def test_a_thousand_built_organizations_are_a_thousand_distinct_ones_each_sound() -> None:
     names, industries, weekdays, hours = set(), Counter(), set(), set()
     for seed in range(5000, 6000):
-        world = orgs.build_organization(seed, "small", edition=2)
-        names.add(world.name)
-        industries[world.industry] += 1
-        weekdays.add(world.start.weekday())
-        hours.add((world.start.hour, world.start.minute))
-        first = _first_names(world)
+        org = orgs.build_organization(seed, "small", edition=2)
+        names.add(org.name)
+        industries[org.industry] += 1
+        weekdays.add(org.start.weekday())
+        hours.add((org.start.hour, org.start.minute))
+        first = _first_names(org)
         assert len(first) == len(set(first)), seed
         if seed % 50 == 0:
-            assert orgs.validate_apps(world) == [], seed
-            assert [p for t in _texts(world) for p in _faker_phrases(t)] == [], seed
+            assert orgs.validate_apps(org) == [], seed
+            assert [p for t in _texts(org) for p in _faker_phrases(t)] == [], seed
     assert len(names) == 1000 and len(industries) == len(vocab.INDUSTRIES) >= 12
     assert min(industries.values()) >= 60
     assert weekdays == {0, 1, 2, 3, 4} and len(hours) == 17

@@ -45,34 +45,34 @@ def _books(name: str) -> dict[str, phrasing.Phrasebook]:
     return {intent: book for intent, book in module.PHRASEBOOKS.items()}
 
 
-def world_of(seed: int, split: str | None, size: str = "small") -> Organization:
+def org_of(seed: int, split: str | None, size: str = "small") -> Organization:
     """An edition-2 world on one side of the split."""
     try:
-        world = build_organization(seed, size, edition=2, split=split)  # type: ignore[call-arg]  # an argument of a newer build_organization, on purpose
+        org = build_organization(seed, size, edition=2, split=split)  # type: ignore[call-arg]  # an argument of a newer build_organization, on purpose
     except TypeError:  # worlds without the edition keyword yet
-        world = build_organization(seed, size)
-        world.edition, world.split = 2, split
-    return world
+        org = build_organization(seed, size)
+        org.edition, org.split = 2, split
+    return org
 
 
 def draw(name: str, index: int, split: str | None = "train") -> tuple[Organization, dict[str, Any], Any] | None:
     """Task `index` of a family on an edition-2 world of `split`: (world, params, draft), or None when unfit."""
     family: Family = families()[name]()
     rng = random.Random(f"phrasing:{name}:{index}")
-    world = world_of(900 + rng.randrange(16), split)
+    org = org_of(900 + rng.randrange(16), split)
     knobs = {k: rng.choice(v) for k, v in sorted(family.knobs.items()) if k != "size"} | {"size": "small"}
-    params = family.sample(world, rng, knobs)
+    params = family.sample(org, rng, knobs)
     if params is None:
         return None
     params = json.loads(canonical(params))
-    return world, params, family.build(world, params)
+    return org, params, family.build(org, params)
 
 
-def normalized(text: str, world: Organization) -> str:
+def normalized(text: str, org: Organization) -> str:
     """An instruction with every name, date, time, number, key and quoted title replaced, lower case, no punctuation."""
-    people = [world.persona, *world.people, *world.outsiders]
+    people = [org.persona, *org.people, *org.outsiders]
     names = {n for p in people for n in (p.name, p.first_name, p.last_name, p.company, p.city) if n}
-    names |= {world.name, *(o.city for o in world.offices)}
+    names |= {org.name, *(o.city for o in org.offices)}
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, "NAME")
     text = re.sub(r"\"[^\"]*\"|'[A-Z][^']*'", "TITLE", text)
@@ -96,7 +96,9 @@ def test_every_intent_has_twenty_requests_and_four_held_out(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", DONE)
-def test_a_test_world_is_worded_with_test_parts_only_and_a_train_world_with_train_parts(name: str) -> None:
+def test_a_test_organization_is_worded_with_test_parts_only_and_a_train_organization_with_train_parts(
+    name: str,
+) -> None:
     for split in ("test", "train"):
         seen = Counter()
         for index in range(40):
@@ -121,9 +123,9 @@ def test_normalized_instructions_repeat_at_most_five_percent(name: str) -> None:
         drawn = draw(name, index, "test" if index % 5 == 0 else "train")
         index += 1
         if drawn is not None:
-            world, _, draft = drawn
-            texts.append(normalized(draft.instruction, world))
-            shapes.append(edition2.shape(draft.instruction, world))  # the manifest's own measure
+            org, _, draft = drawn
+            texts.append(normalized(draft.instruction, org))
+            shapes.append(edition2.shape(draft.instruction, org))  # the manifest's own measure
     for found in (texts, shapes):
         counts = Counter(found)
         repeated = sum(n for n in counts.values() if n > 1)
@@ -133,14 +135,14 @@ def test_normalized_instructions_repeat_at_most_five_percent(name: str) -> None:
 @pytest.mark.parametrize("name", DONE)
 def test_edition_1_keeps_its_phrasing_parameter(name: str) -> None:
     family = families()[name]()
-    world = build_organization(5, "small")
+    org = build_organization(5, "small")
     rng = random.Random(3)
     knobs = {k: v[0] for k, v in family.knobs.items()} | {"size": "small"}
     for _ in range(5):
-        params = family.sample(world, rng, knobs)
+        params = family.sample(org, rng, knobs)
         if params is not None:
             assert "template" not in params and "wording" not in params
-            assert "{" not in family.build(world.copy(), params).instruction
+            assert "{" not in family.build(org.copy(), params).instruction
 
 
 async def _basic(name: str, count: int) -> list[str]:
@@ -152,13 +154,13 @@ async def _basic(name: str, count: int) -> list[str]:
             index += 1
             if drawn is None:
                 continue
-            world, params, draft = drawn
+            org, params, draft = drawn
             scenario = scenarios.load_data(draft.scenario(f"{name}-v2-{index}", "medium"), f"{name}-{index}")
             check = await validate(scenario, backend)
             proven += 1
             if not check.valid:
                 problems.append(
-                    f"{name} #{index - 1} (world {world.seed}, {params.get('template')}): {check.problems[0]}"
+                    f"{name} #{index - 1} (world {org.seed}, {params.get('template')}): {check.problems[0]}"
                 )
     return problems
 

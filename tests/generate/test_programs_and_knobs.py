@@ -67,7 +67,7 @@ def test_test_ood_tasks_carry_held_out_twists_and_share_no_program_with_train(dr
     assert len({t.family for t in drawn if t.split == "test-ood"}) >= 2  # spread over families, not whole ones
 
 
-def test_no_organization_is_in_two_splits_and_test_ood_worlds_word_with_test_parts(drawn: list[Task]) -> None:
+def test_no_organization_is_in_two_splits_and_test_ood_organizations_word_with_test_parts(drawn: list[Task]) -> None:
     splits: dict[str, set[str]] = defaultdict(set)
     for task in drawn:
         splits[task.extra["organization"]].add(task.split)

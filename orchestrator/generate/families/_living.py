@@ -50,23 +50,23 @@ LIVING_WAIT = {"max": "2h", "total": "6h"}
 
 
 def compose(
-    world: Organization, seed: int, family: str, intent: str, requests: Sequence[str], values: dict[str, Any]
+    org: Organization, seed: int, family: str, intent: str, requests: Sequence[str], values: dict[str, Any]
 ) -> phrasing.Composition:
     """The instruction, its template id and its parts, drawn from `seed` (the task's `wording`, so `build` words the
     same instruction `sample` chose): a request of the world's split side with the shared openers and closers."""
-    made = phrasing.word(world, seed, family, intent, phrasing.Phrasebook(requests, OPENERS, CLOSERS), values)
-    if world.edition >= 3:  # the request came in today: nothing of it is from yesterday
+    made = phrasing.word(org, seed, family, intent, phrasing.Phrasebook(requests, OPENERS, CLOSERS), values)
+    if org.edition >= 3:  # the request came in today: nothing of it is from yesterday
         made = phrasing.Composition(made.text.replace("from yesterday:", "from earlier:"), made.template, made.parts)
     return made
 
 
 def one_slot(
-    world: Organization, rng: random.Random, emails: list[str], minutes: int, offsets: Sequence[int]
+    org: Organization, rng: random.Random, emails: list[str], minutes: int, offsets: Sequence[int]
 ) -> tuple[int, datetime] | None:
     """A day offset and a slot start (on the half-hour grid) when the persona and `emails` are all free, or None."""
     for offset in rng.sample(list(offsets), len(offsets)):
-        starts = aligned_starts(world.free_windows(emails, day_window(world, offset)), minutes)
-        starts = [s for s in starts if s >= world.start + timedelta(hours=2)]
+        starts = aligned_starts(org.free_windows(emails, day_window(org, offset)), minutes)
+        starts = [s for s in starts if s >= org.start + timedelta(hours=2)]
         if starts:
             return offset, rng.choice(starts)
     return None
@@ -74,22 +74,18 @@ def one_slot(
 
 def keep_only(draft: Any, emails: list[str], offset: int, start: datetime, minutes: int) -> None:
     """Busy blocks that leave `start` the only time that day when the persona and `emails` are all free."""
-    for block in fill(
-        draft.world, emails, day_window(draft.world, offset), (start, start + timedelta(minutes=minutes))
-    ):
+    for block in fill(draft.org, emails, day_window(draft.org, offset), (start, start + timedelta(minutes=minutes))):
         draft.add("calendar", "busy", block)
 
 
-def project_key(world: Organization) -> str:
+def project_key(org: Organization) -> str:
     """The persona's team's project in the tracker (the first project)."""
-    return world.apps["tickets"]["projects"][0]["key"]
+    return org.apps["tickets"]["projects"][0]["key"]
 
 
-def next_number(world: Organization, project: str, rng: random.Random) -> int:
+def next_number(org: Organization, project: str, rng: random.Random) -> int:
     """A ticket number of `project` beyond the world's own tickets."""
-    taken = [
-        int(t["key"].split("-")[1]) for t in world.apps["tickets"]["tickets"] if t["key"].startswith(project + "-")
-    ]
+    taken = [int(t["key"].split("-")[1]) for t in org.apps["tickets"]["tickets"] if t["key"].startswith(project + "-")]
     return max(taken, default=0) + rng.randint(3, 40)
 
 
@@ -97,8 +93,8 @@ def ticket(
     draft: Any, key: str, title: str, description: str, reporter: Person, *, status: str = "todo"
 ) -> dict[str, Any]:
     """A ticket assigned to the persona, reported by `reporter` a day ago."""
-    world = draft.world
-    created = world.start - timedelta(hours=22)
+    org = draft.org
+    created = org.start - timedelta(hours=22)
     return draft.add(
         "tickets",
         "tickets",
@@ -109,7 +105,7 @@ def ticket(
             "type": "task",
             "status": status,
             "priority": "medium",
-            "assignee": world.persona.email,
+            "assignee": org.persona.email,
             "reporter": reporter.email,
             "created_at": iso(created),
             "updated_at": iso(created),
@@ -119,16 +115,16 @@ def ticket(
 
 def mail(draft: Any, msg_id: str, sender: Person, subject: str, body: str, minutes_ago: int, **extra: Any) -> None:
     """A message to the persona, `minutes_ago` before the clock starts."""
-    world = draft.world
+    org = draft.org
     draft.add(
         "mail",
         "messages",
         {
             "id": msg_id,
             "from": sender.address_line,
-            "to": [world.persona.email],
+            "to": [org.persona.email],
             "subject": subject,
-            "sent_at": iso(world.start - timedelta(minutes=minutes_ago)),
+            "sent_at": iso(org.start - timedelta(minutes=minutes_ago)),
             "body": body,
             **extra,
         },
@@ -140,24 +136,22 @@ def world_section(**parts: Any) -> dict[str, Any]:
     return {"clock": dict(LIVING_CLOCK), "wait": dict(LIVING_WAIT), **parts}
 
 
-def overlap_hours(world: Organization, person: Person) -> float:
+def overlap_hours(org: Organization, person: Person) -> float:
     """How many of the persona's working hours on the first working day are also `person`'s."""
-    day = world.day(1)
-    mine, theirs = world.persona.work_window(day), person.work_window(day)
+    day = org.day(1)
+    mine, theirs = org.persona.work_window(day), person.work_window(day)
     return max(0.0, (min(mine[1], theirs[1]) - max(mine[0], theirs[0])).total_seconds() / 3600)
 
 
 def teammates(
-    world: Organization, rng: random.Random, count: int, *, avoid: Sequence[str] = (), near: bool = False
+    org: Organization, rng: random.Random, count: int, *, avoid: Sequence[str] = (), near: bool = False
 ) -> list[Person] | None:
     """`count` different colleagues who use the tracker, none named in `avoid`, none sharing a first name with the
     persona or with each other (`near`: only those who share at least five working hours with the persona)."""
     pool = [
         p
-        for p in world.tracker_users()
-        if p.email not in avoid
-        and p.first_name != world.persona.first_name
-        and (not near or overlap_hours(world, p) >= 5)
+        for p in org.tracker_users()
+        if p.email not in avoid and p.first_name != org.persona.first_name and (not near or overlap_hours(org, p) >= 5)
     ]
     rng.shuffle(pool)
     chosen: list[Person] = []

@@ -47,7 +47,7 @@ def book(
 ) -> list[dict[str, Any]]:
     """Edition 3's reference from the request on: find the time (by `find_free_slots`, or, in half the tasks, by
     reading everyone's free/busy and working hours and converting zones itself), book `at`, answer the requester."""
-    me, minutes = draft.world.persona, params["minutes"]
+    me, minutes = draft.org.persona, params["minutes"]
     end = at + timedelta(minutes=minutes)
     span = {"time_min": iso(window[0]), "time_max": iso(window[1])}
     if params.get("wording", 0) % 2:

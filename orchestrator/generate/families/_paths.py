@@ -96,7 +96,7 @@ def rewrite(steps: list[dict[str, Any]], bits: int) -> list[dict[str, Any]]:
 
 def broaden(draft: Draft, params: dict[str, Any]) -> Draft:
     """An edition-3 draft's reference solutions rewritten (see the module); other editions' drafts as they are."""
-    if draft.world.edition < 3:
+    if draft.org.edition < 3:
         return draft
     bits = _bits(params)
     draft.oracle = rewrite(draft.oracle, bits)

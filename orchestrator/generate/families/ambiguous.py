@@ -53,8 +53,8 @@ class Ambiguous(Family):
     split_params = ("mode", "problem", "distractors", "phrasing")
     phrasings = len(INSTRUCTIONS)
 
-    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        people = world.tracker_users()
+    def sample(self, org: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+        people = org.tracker_users()
         if len(people) < 2:
             return None
         requester, target = rng.sample(people, 2)
@@ -71,37 +71,37 @@ class Ambiguous(Family):
             ],
             "topic": f"{word} {rng.choice(['launch', 'migration', 'pricing', 'hiring', 'roadmap'])}",
             "variants": rng.choice([["Q3", "Q4"], ["draft", "final"], ["EMEA", "Americas"], ["2025", "2026"]]),
-            "project": world.apps["tickets"]["projects"][0]["key"],
+            "project": org.apps["tickets"]["projects"][0]["key"],
             "distractors": knobs.get("distractors", 0),
             "phrasing": rng.randrange(len(INSTRUCTIONS)),
         }
-        if world.edition < 2:
+        if org.edition < 2:
             return params
-        _words2(world, rng, params)
-        return phrasing.stamp(params, rng, lambda p: _word(world, p))
+        _words2(org, rng, params)
+        return phrasing.stamp(params, rng, lambda p: _word(org, p))
 
-    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
-        requester, target = world.person(params["requester"]), world.person(params["target"])
-        if world.edition >= 2:
-            instruction = _word(world, params).text
+    def build(self, org: Organization, params: dict[str, Any]) -> Draft:
+        requester, target = org.person(params["requester"]), org.person(params["target"])
+        if org.edition >= 2:
+            instruction = _word(org, params).text
         else:
             instruction = phrase(
                 INSTRUCTIONS, params["phrasing"], requester=requester.name, requester_first=requester.first_name
             )
-        draft = Draft(world, title="", instruction=instruction, tags=["generated", "ambiguous", "mail"])
-        sent = world.start - timedelta(minutes=35)
+        draft = Draft(org, title="", instruction=instruction, tags=["generated", "ambiguous", "mail"])
+        sent = org.start - timedelta(minutes=35)
         if params["mode"] == "done":
-            self._done(world, draft, params, requester, sent)
+            self._done(org, draft, params, requester, sent)
         else:
-            self._ask(world, draft, params, requester, target, sent)
+            self._ask(org, draft, params, requester, target, sent)
         draft.allow = {"mail": {"messages": {"added": True}}}
         draft.limits = {"max_tool_calls": 30, "timeout_s": 600}
         return broaden(draft, params)
 
-    def _done(self, world: Organization, draft: Draft, params: dict[str, Any], requester: Any, sent: Any) -> None:
-        me, project, component = world.persona, params["project"], params["component"]
+    def _done(self, org: Organization, draft: Draft, params: dict[str, Any], requester: Any, sent: Any) -> None:
+        me, project, component = org.persona, params["project"], params["component"]
         problem = PROBLEMS[params["problem"]]
-        tickets = world.apps["tickets"]["tickets"]
+        tickets = org.apps["tickets"]["tickets"]
         numbers = [int(t["key"].rpartition("-")[2]) for t in tickets if t["key"].startswith(f"{project}-")]
         number = max(numbers, default=0)
         for i, other in enumerate(params["others"]):
@@ -115,13 +115,13 @@ class Ambiguous(Family):
                     "resolution": "fixed",
                     "reporter": me.email,
                     "assignee": me.email,
-                    "created_at": iso(world.start - timedelta(days=30 + i)),
+                    "created_at": iso(org.start - timedelta(days=30 + i)),
                 }
             )
         number += 1
         key = f"{project}-{number}"
         title = f"{component} {problem}"
-        if world.edition >= 3:  # inside a sentence the component is not capitalized (the ticket's title still is)
+        if org.edition >= 3:  # inside a sentence the component is not capitalized (the ticket's title still is)
             component = vocab.inside(component)
         tickets.append(
             {
@@ -132,10 +132,10 @@ class Ambiguous(Family):
                 "priority": "high",
                 "reporter": me.email,
                 "description": f"The {component} {problem}. Seen in production.",
-                "created_at": iso(world.start - timedelta(days=1, hours=2)),
+                "created_at": iso(org.start - timedelta(days=1, hours=2)),
             }
         )
-        world.apps["mail"]["messages"].append(
+        org.apps["mail"]["messages"].append(
             {
                 "id": "the-request",
                 "thread_id": "the-request",
@@ -178,12 +178,12 @@ class Ambiguous(Family):
         ]
 
     def _ask(
-        self, world: Organization, draft: Draft, params: dict[str, Any], requester: Any, target: Any, sent: Any
+        self, org: Organization, draft: Draft, params: dict[str, Any], requester: Any, target: Any, sent: Any
     ) -> None:
-        me, topic = world.persona, params["topic"]
-        docs = world.apps["docs"]["documents"]
+        me, topic = org.persona, params["topic"]
+        docs = org.apps["docs"]["documents"]
         titles = [f"{topic} plan ({v})" for v in params["variants"]]
-        if world.edition >= 3:  # inside a sentence the topic is not capitalized (its titles still are)
+        if org.edition >= 3:  # inside a sentence the topic is not capitalized (its titles still are)
             topic = vocab.inside(topic)
         ids = ["plan-a", "plan-b"]
         for doc_id, title in zip(ids, titles, strict=True):
@@ -192,7 +192,7 @@ class Ambiguous(Family):
                     "id": doc_id,
                     "title": title,
                     "owner": me.email,
-                    "updated_at": iso(world.start - timedelta(days=6)),
+                    "updated_at": iso(org.start - timedelta(days=6)),
                     "content": f"# {title}\n\nGoals, owners and dates for the {topic}.\n",
                 }
             )
@@ -202,11 +202,11 @@ class Ambiguous(Family):
                     "id": f"other-plan-{i + 1}",
                     "title": f"{other} plan",
                     "owner": me.email,
-                    "updated_at": iso(world.start - timedelta(days=9 + i)),
+                    "updated_at": iso(org.start - timedelta(days=9 + i)),
                     "content": f"# {other} plan\n\nNotes.\n",
                 }
             )
-        world.apps["mail"]["messages"].append(
+        org.apps["mail"]["messages"].append(
             {
                 "id": "the-request",
                 "thread_id": "the-request",
@@ -340,9 +340,9 @@ PHRASEBOOKS = {"handle": HANDLE}
 PLANS = ("launch", "migration", "pricing", "rollout", "roadmap", "budget")
 
 
-def _words2(world: Organization, rng: random.Random, params: dict[str, Any]) -> None:
+def _words2(org: Organization, rng: random.Random, params: dict[str, Any]) -> None:
     """Edition 2: the component, the other components and the plan's topic in the world's industry words."""
-    industry = vocab.INDUSTRIES[world.industry]
+    industry = vocab.INDUSTRIES[org.industry]
     names = rng.sample(industry.components, 1 + len(params["others"]))
     names = [n[:1].upper() + n[1:] for n in names]
     product = rng.choice(industry.products).removeprefix("the ")
@@ -354,8 +354,8 @@ def _words2(world: Organization, rng: random.Random, params: dict[str, Any]) -> 
 """Edition 2's phrasebooks by intent (one: the same words whether the request is done or needs asking)."""
 
 
-def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
+def _word(org: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
-    requester = world.person(params["requester"])
+    requester = org.person(params["requester"])
     values = {"requester": requester.name, "requester_first": requester.first_name}
-    return phrasing.word(world, params["wording"], "ambiguous", "handle", HANDLE, values)
+    return phrasing.word(org, params["wording"], "ambiguous", "handle", HANDLE, values)

@@ -140,14 +140,14 @@ class ApprovalNeeded(Family):
     split_params = ("kind", "decision", "template")
     editions = (2, 3)
 
-    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        people = living.teammates(world, rng, 3)
+    def sample(self, org: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+        people = living.teammates(org, rng, 3)
         if people is None:
             return None
         requester, approver, buyer = people
-        manager = world.persona.manager
+        manager = org.persona.manager
         if manager and manager not in (requester.email, buyer.email) and rng.random() < 0.6:
-            approver = world.person(manager)
+            approver = org.person(manager)
         kind = rng.choice(["access", "purchase"])
         item, amount = rng.choice(ITEMS)
         params = {
@@ -162,21 +162,21 @@ class ApprovalNeeded(Family):
             "refusal": rng.choice(REFUSALS),
             "centre": f"CC-{rng.randint(1000, 9999)}",
             "delay": rng.choice([10, 15, 20, 30]),
-            "number": living.next_number(world, living.project_key(world), rng),
+            "number": living.next_number(org, living.project_key(org), rng),
             "distractors": knobs.get("distractors", 0),
         }
-        phrasing.stamp(params, rng, lambda p: _instruction(world, p))
+        phrasing.stamp(params, rng, lambda p: _instruction(org, p))
         return params
 
-    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
-        requester, approver = world.person(params["requester"]), world.person(params["approver"])
-        key = _key(world, params)
+    def build(self, org: Organization, params: dict[str, Any]) -> Draft:
+        requester, approver = org.person(params["requester"]), org.person(params["approver"])
+        key = _key(org, params)
         approved = params["decision"] == "approve"
         draft = Draft(
-            world,
+            org,
             title=f"Get {approver.first_name}'s approval for {requester.first_name}'s request",
-            instruction=_instruction(world, params).text,
-            description=f"{key}: {_what(world, params)}; {approver.name} {'approves' if approved else 'refuses'}.",
+            instruction=_instruction(org, params).text,
+            description=f"{key}: {_what(org, params)}; {approver.name} {'approves' if approved else 'refuses'}.",
             tags=["generated", "approval-needed", "living-world", "approval", "waiting", "mail", "tickets"]
             + (["docs"] if params["kind"] == "access" else []),
         )
@@ -191,8 +191,8 @@ class ApprovalNeeded(Family):
 
 def _approver_answers(draft: Draft, params: dict[str, Any], key: str) -> None:
     """The approver's responder in `world:`: their answer to any mail, or to a comment on the request, by mail."""
-    world = draft.world
-    approver = world.person(params["approver"])
+    org = draft.org
+    approver = org.person(params["approver"])
     answer = (
         f"Hi $persona_first,\n\n{key} is approved, go ahead.\n\n$first_name"
         if params["decision"] == "approve"
@@ -213,9 +213,9 @@ def _approver_answers(draft: Draft, params: dict[str, Any], key: str) -> None:
                 {
                     "id": "approver-answer",
                     "from": approver.address_line,
-                    "to": [world.persona.email],
+                    "to": [org.persona.email],
                     "subject": f"Re: {key}",
-                    "body": answer.replace("$persona_first", world.persona.first_name).replace(
+                    "body": answer.replace("$persona_first", org.persona.first_name).replace(
                         "$first_name", approver.first_name
                     ),
                 }
@@ -238,8 +238,8 @@ def _after_the_answer(
     draft: Draft, params: dict[str, Any], key: str, action: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """The oracle once it has asked: wait, read the answer, act on a yes, close the request, tell the requester."""
-    world = draft.world
-    requester, approver = world.person(params["requester"]), world.person(params["approver"])
+    org = draft.org
+    requester, approver = org.person(params["requester"]), org.person(params["approver"])
     approved = params["decision"] == "approve"
     status = "done" if approved else "cancelled"
     return [
@@ -261,40 +261,40 @@ def _after_the_answer(
                 "message_id": "${req.messages.0.id}",
                 "body": (
                     f"Hi {requester.first_name},\n\n{approver.first_name} approved {key}, so "
-                    + _done(world, params)
-                    + f".\n\n{world.persona.first_name}"
+                    + _done(org, params)
+                    + f".\n\n{org.persona.first_name}"
                     if approved
                     else f"Hi {requester.first_name},\n\nsorry: {approver.first_name} refused {key} ({params['refusal']}), so "
-                    f"I've cancelled the request.\n\n{world.persona.first_name}"
+                    f"I've cancelled the request.\n\n{org.persona.first_name}"
                 ),
             },
         },
     ]
 
 
-def _key(world: Organization, params: dict[str, Any]) -> str:
-    return f"{living.project_key(world)}-{params['number']}"
+def _key(org: Organization, params: dict[str, Any]) -> str:
+    return f"{living.project_key(org)}-{params['number']}"
 
 
-def _what(world: Organization, params: dict[str, Any]) -> str:
+def _what(org: Organization, params: dict[str, Any]) -> str:
     if params["kind"] == "access":
         return f"editor access to the '{params['doc']}' doc"
     return f"{params['item']} for EUR {params['amount']:,}"
 
 
-def _done(world: Organization, params: dict[str, Any]) -> str:
+def _done(org: Organization, params: dict[str, Any]) -> str:
     if params["kind"] == "access":
         return f"I've given you editor access to '{params['doc']}'"
-    return f"I've raised the purchase ticket for {world.person(params['buyer']).first_name}"
+    return f"I've raised the purchase ticket for {org.person(params['buyer']).first_name}"
 
 
-def _instruction(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
-    requester, approver = world.person(params["requester"]), world.person(params["approver"])
+def _instruction(org: Organization, params: dict[str, Any]) -> phrasing.Composition:
+    requester, approver = org.person(params["requester"]), org.person(params["approver"])
     if params["kind"] == "access":
         act = f"share the doc with {requester.first_name} as an editor"
         short = "share it"
     else:
-        buyer = world.person(params["buyer"])
+        buyer = org.person(params["buyer"])
         act = (
             f"raise a purchase ticket assigned to {buyer.first_name} with the item, the amount and our cost centre "
             "(it's in the team budget doc)"
@@ -303,19 +303,19 @@ def _instruction(world: Organization, params: dict[str, Any]) -> phrasing.Compos
     values = {
         "r": requester.first_name,
         "m": approver.first_name,
-        "key": _key(world, params),
-        "what": _what(world, params),
+        "key": _key(org, params),
+        "what": _what(org, params),
         "act": act,
         "act_short": short,
     }
-    return living.compose(world, params["wording"], "approval-needed", "approve", REQUESTS, values)
+    return living.compose(org, params["wording"], "approval-needed", "approve", REQUESTS, values)
 
 
 def _seed(draft: Draft, params: dict[str, Any], key: str) -> list[dict[str, Any]]:
     """The request (mail and ticket), the document; the oracle's reads and its question to the approver."""
-    world, me = draft.world, draft.world.persona
-    requester, approver = world.person(params["requester"]), world.person(params["approver"])
-    what = _what(world, params)
+    org, me = draft.org, draft.org.persona
+    requester, approver = org.person(params["requester"]), org.person(params["approver"])
+    what = _what(org, params)
     living.mail(
         draft,
         "request-mail",
@@ -365,8 +365,8 @@ def _seed(draft: Draft, params: dict[str, Any], key: str) -> list[dict[str, Any]
 
 def _seed_doc(draft: Draft, params: dict[str, Any]) -> list[dict[str, Any]]:
     """The document the request is about (the asked-for doc, or the team budget naming the cost centre); its reads."""
-    world, me = draft.world, draft.world.persona
-    approver = world.person(params["approver"])
+    org, me = draft.org, draft.org.persona
+    approver = org.person(params["approver"])
     if params["kind"] == "access":
         draft.add(
             "docs",
@@ -375,7 +375,7 @@ def _seed_doc(draft: Draft, params: dict[str, Any]) -> list[dict[str, Any]]:
                 "id": "asked-doc",
                 "title": params["doc"],
                 "owner": me.email,
-                "updated_at": iso(world.start - timedelta(days=6)),
+                "updated_at": iso(org.start - timedelta(days=6)),
                 "shared_with": [{"email": approver.email, "role": "editor"}],
                 "content": f"# {params['doc']}\n\nWorking notes. Access by approval only.\n",
             },
@@ -390,9 +390,9 @@ def _seed_doc(draft: Draft, params: dict[str, Any]) -> list[dict[str, Any]]:
         {
             "id": "team-budget",
             "title": "Team budget",
-            "owner": world.people[-1].email,
+            "owner": org.people[-1].email,
             "shared_with": [{"email": me.email, "role": "viewer"}],
-            "updated_at": iso(world.start - timedelta(days=30)),
+            "updated_at": iso(org.start - timedelta(days=30)),
             "content": f"# Team budget\n\n**Cost centre:** {params['centre']}\n\nEvery purchase ticket names the "
             "cost centre.\n\n| Line | Left |\n|---|---|\n| Equipment | EUR 4,800 |\n| Training | EUR 2,500 |\n",
         },
@@ -405,7 +405,7 @@ def _seed_doc(draft: Draft, params: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _action(draft: Draft, params: dict[str, Any], key: str) -> list[dict[str, Any]]:
     """The oracle's action on an approval."""
-    world = draft.world
+    org = draft.org
     if params["kind"] == "access":
         return [
             {
@@ -418,10 +418,10 @@ def _action(draft: Draft, params: dict[str, Any], key: str) -> list[dict[str, An
             "tool": "tickets__create_ticket",
             "unchecked": ["title"],
             "args": {
-                "project": living.project_key(world),
+                "project": living.project_key(org),
                 "title": f"Purchase: {params['item']}",
                 "assignee": params["buyer"],
-                "description": f"Buy {params['item']}, EUR {params['amount']:,}, for {world.person(params['requester']).name} "
+                "description": f"Buy {params['item']}, EUR {params['amount']:,}, for {org.person(params['requester']).name} "
                 f"(approved in {key}). Cost centre: {params['centre']}.",
             },
         }
@@ -429,13 +429,13 @@ def _action(draft: Draft, params: dict[str, Any], key: str) -> list[dict[str, An
 
 
 def _stages(draft: Draft, params: dict[str, Any], key: str) -> None:
-    world = draft.world
-    requester, approver = world.person(params["requester"]), world.person(params["approver"])
+    org = draft.org
+    requester, approver = org.person(params["requester"]), org.person(params["approver"])
     approved, access = params["decision"] == "approve", params["kind"] == "access"
     checks = _handled(draft, params, key)
     draft.stage("the request is handled as the approver decided", checks, weight=2)
     decided = "approve" if approved else "refuse"
-    if world.edition >= 3:  # the decision read by its polarity, in any words or language ("accès accordé")
+    if org.edition >= 3:  # the decision read by its polarity, in any words or language ("accès accordé")
         fact: dict[str, Any] = {"decides": decided}
     else:
         fact = {"says": GRANTED} if approved else {"says": REFUSED}
@@ -458,7 +458,7 @@ def _stages(draft: Draft, params: dict[str, Any], key: str) -> None:
                 "folder": "sent",
                 "any": [{"to": {"contains": requester.email}}, {"cc": {"contains": requester.email}}],
                 "body": {"decides": "refuse" if approved else "approve"}
-                if world.edition >= 3
+                if org.edition >= 3
                 else {
                     "says": {
                         "phrase": REFUSED
@@ -498,8 +498,8 @@ def _stages(draft: Draft, params: dict[str, Any], key: str) -> None:
 
 def _handled(draft: Draft, params: dict[str, Any], key: str) -> list[dict[str, Any]]:
     """The request's checks as decided: its status, and the access or the purchase on a yes (forbidden on a no)."""
-    world = draft.world
-    requester = world.person(params["requester"])
+    org = draft.org
+    requester = org.person(params["requester"])
     approved, access = params["decision"] == "approve", params["kind"] == "access"
     checks: list[dict[str, Any]] = [
         {
@@ -527,14 +527,14 @@ def _handled(draft: Draft, params: dict[str, Any], key: str) -> list[dict[str, A
     elif approved:
         checks.append(
             {
-                "name": f"one purchase ticket for {world.person(params['buyer']).first_name} states EUR "
+                "name": f"one purchase ticket for {org.person(params['buyer']).first_name} states EUR "
                 f"{params['amount']:,}",
                 "app": "tickets",
                 "table": "tickets",
                 "added": True,
                 "where": {
                     "assignee": params["buyer"],
-                    "project": living.project_key(world),
+                    "project": living.project_key(org),
                     "any": [
                         {
                             "description": {

@@ -58,8 +58,8 @@ class ApproveRequest(Family):
     split_params = ("category", "decision", "margin", "steps", "distractors", "phrasing")
     phrasings = len(INSTRUCTIONS)
 
-    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        people = world.tracker_users()
+    def sample(self, org: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+        people = org.tracker_users()
         if len(people) < 2:
             return None
         requester, other = rng.sample(people, 2)
@@ -90,25 +90,25 @@ class ApproveRequest(Family):
             "phrasing": rng.randrange(len(INSTRUCTIONS)),
             "number": rng.randint(12, 480),
         }
-        if world.edition < 2:
+        if org.edition < 2:
             return params
         other_category = rng.choice(sorted(CATEGORIES))
         params.update(item=rng.choice(ITEMS[category]), other_item=rng.choice(ITEMS[other_category]))
-        return phrasing.stamp(params, rng, lambda p: _word(world, p))
+        return phrasing.stamp(params, rng, lambda p: _word(org, p))
 
-    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
-        requester, other = world.person(params["requester"]), world.person(params["other"])
+    def build(self, org: Organization, params: dict[str, Any]) -> Draft:
+        requester, other = org.person(params["requester"]), org.person(params["other"])
         category, amount, decision = params["category"], params["amount"], params["decision"]
         label, unit, _ = CATEGORIES[category]
         limit = params["limits"][category]
         reply = params["steps"] >= 2
         key, other_key = f"REQ-{params['number']}", f"REQ-{params['number'] + 1}"
-        created = world.start - timedelta(hours=20)
-        _seed(world, params, requester, other, key, other_key, created)
-        instruction = _instruction(world, params, requester, key)
+        created = org.start - timedelta(hours=20)
+        _seed(org, params, requester, other, key, other_key, created)
+        instruction = _instruction(org, params, requester, key)
         approved = decision == "approve"
         draft = Draft(
-            world,
+            org,
             title=f"Decide {requester.first_name}'s {label.lower()} request",
             instruction=instruction,
             description=f"{money(amount)} {unit} against a limit of {money(limit)} {unit}: "
@@ -126,10 +126,10 @@ class ApproveRequest(Family):
         return broaden(draft, params)
 
 
-def _instruction(world: Organization, params: dict[str, Any], requester: Person, key: str) -> str:
+def _instruction(org: Organization, params: dict[str, Any], requester: Person, key: str) -> str:
     """The task's wording: composed (editions 2 and 3) or release v1's phrasing, with its reply sentence."""
-    if world.edition >= 2:
-        instruction = _word(world, params).text
+    if org.edition >= 2:
+        instruction = _word(org, params).text
     else:
         instruction = phrase(
             INSTRUCTIONS,
@@ -138,7 +138,7 @@ def _instruction(world: Organization, params: dict[str, Any], requester: Person,
             requester_first=requester.first_name,
             key=key,
         )
-    if params["steps"] >= 2 and world.edition < 2:
+    if params["steps"] >= 2 and org.edition < 2:
         instruction += phrase([REPLY], 0, requester_first=requester.first_name)
     return instruction
 
@@ -237,7 +237,7 @@ def _forbid_the_opposite(draft: Draft, params: dict[str, Any], requester: Person
 
 
 def _seed(
-    world: Organization,
+    org: Organization,
     params: dict[str, Any],
     requester: Person,
     other: Person,
@@ -247,15 +247,15 @@ def _seed(
 ) -> None:
     """The REQ project and the request's ticket, the expense policy, distractors (a superseded policy, another
     request at the limit), and the requester's mail."""
-    me = world.persona
+    me = org.persona
     category, amount = params["category"], params["amount"]
     label, unit, _ = CATEGORIES[category]
     limit = params["limits"][category]
     distractors = params["distractors"]
-    world.apps["tickets"]["projects"].append(
+    org.apps["tickets"]["projects"].append(
         {"key": "REQ", "name": "Requests", "lead": me.email, "description": "Expense pre-approval requests."}
     )
-    world.apps["tickets"]["tickets"].append(
+    org.apps["tickets"]["tickets"].append(
         {
             "key": key,
             "title": f"Pre-approval: {label.lower()}, {params['item']}",
@@ -268,9 +268,9 @@ def _seed(
             "description": f"Category: {label}\nWhat: {params['item']}\nAmount: {money(amount)} {unit}\n",
         }
     )
-    _seed_policies(world, params)
+    _seed_policies(org, params)
     if distractors >= 2:
-        world.apps["tickets"]["tickets"].append(
+        org.apps["tickets"]["tickets"].append(
             {
                 "key": other_key,
                 "title": f"Pre-approval: {label.lower()}, {params['other_item']}",
@@ -283,7 +283,7 @@ def _seed(
                 "description": f"Category: {label}\nWhat: {params['other_item']}\nAmount: {money(limit)} {unit}\n",
             }
         )
-    world.apps["mail"]["messages"].append(
+    org.apps["mail"]["messages"].append(
         {
             "id": "request-mail",
             "from": requester.address_line,
@@ -296,28 +296,28 @@ def _seed(
     )
 
 
-def _seed_policies(world: Organization, params: dict[str, Any]) -> None:
+def _seed_policies(org: Organization, params: dict[str, Any]) -> None:
     """The expense policy in force and (a distractor) its previous version, whose limit would flip the decision."""
-    me = world.persona
+    me = org.persona
     category = params["category"]
     rows = [f"| {CATEGORIES[c][0]} | {money(v)} {CATEGORIES[c][1]} |" for c, v in sorted(params["limits"].items())]
     rules = (
         "Expenses in these categories need pre-approval. A request within the limit of its category is approved; a "
         "request above the limit is rejected, and the requester is told the limit.\n\n"
     )
-    since, before = world.start - timedelta(days=20), world.start - timedelta(days=400)
-    if world.edition >= 3:  # the two versions are told apart by their version and date, not by a label
+    since, before = org.start - timedelta(days=20), org.start - timedelta(days=400)
+    if org.edition >= 3:  # the two versions are told apart by their version and date, not by a label
         current = f"# Expense policy\n\nVersion 3, in force since {since:%-d %B %Y} (replaces version 2).\n\n{rules}"
         old_title, old_head = "Expense policy", f"# Expense policy\n\nVersion 2, in force since {before:%-d %B %Y}.\n\n"
     else:  # release v1's tasks, byte for byte
         current = f"# Expense policy\n\n{rules}"
         old_title = "Expense policy (superseded)"
         old_head = "# Expense policy (superseded)\n\nReplaced by the current expense policy; kept for reference.\n\n"
-    world.apps["docs"]["documents"].append(
+    org.apps["docs"]["documents"].append(
         {
             "id": "expense-policy",
             "title": "Expense policy",
-            "owner": world.people[-1].email,
+            "owner": org.people[-1].email,
             "shared_with": [{"email": me.email, "role": "viewer"}],
             "updated_at": iso(since),
             "content": current + "| Category | Limit |\n|---|---|\n" + "\n".join(rows) + "\n",
@@ -326,11 +326,11 @@ def _seed_policies(world: Organization, params: dict[str, Any]) -> None:
     if params["distractors"] >= 1:
         old = dict(params["limits"]) | {category: params["old_limit"]}
         rows = [f"| {CATEGORIES[c][0]} | {money(v)} {CATEGORIES[c][1]} |" for c, v in sorted(old.items())]
-        world.apps["docs"]["documents"].append(
+        org.apps["docs"]["documents"].append(
             {
                 "id": "expense-policy-old",
                 "title": old_title,
-                "owner": world.people[-1].email,
+                "owner": org.people[-1].email,
                 "shared_with": [{"email": me.email, "role": "viewer"}],
                 "updated_at": iso(before),
                 "content": old_head + "| Category | Limit |\n|---|---|\n" + "\n".join(rows) + "\n",
@@ -340,7 +340,7 @@ def _seed_policies(world: Organization, params: dict[str, Any]) -> None:
 
 def _reply(draft: Draft, params: dict[str, Any], requester: Person, key: str, stated: Any) -> list[dict[str, Any]]:
     """The stage of the reply that states the amount (approved) or the limit (rejected); the oracle's reply."""
-    me = draft.world.persona
+    me = draft.org.persona
     amount, approved = params["amount"], params["decision"] == "approve"
     label, unit, _ = CATEGORIES[params["category"]]
     limit = params["limits"][params["category"]]
@@ -504,9 +504,9 @@ ITEMS = {
 """Edition 2's phrasebooks by intent."""
 
 
-def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
+def _word(org: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
-    requester = world.person(params["requester"])
+    requester = org.person(params["requester"])
     values = {
         "requester": requester.name,
         "requester_first": requester.first_name,
@@ -515,7 +515,7 @@ def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
     }
     extra: tuple[str, ...] = ()
     if params["steps"] >= 2:
-        reply, reply_id = phrasing.pick(world, params["wording"], "approve-request", "decide", "reply", REPLIES)
+        reply, reply_id = phrasing.pick(org, params["wording"], "approve-request", "decide", "reply", REPLIES)
         values["reply"], extra = reply.format(**values), (reply_id,)
-    made = phrasing.word(world, params["wording"], "approve-request", "decide", DECIDE, values)
+    made = phrasing.word(org, params["wording"], "approve-request", "decide", DECIDE, values)
     return phrasing.Composition(made.text, made.template, made.parts + extra)

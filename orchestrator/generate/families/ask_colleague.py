@@ -41,9 +41,9 @@ class AskColleague(Family):
     split_params = ("kind", "template", "topic")
     editions = (2, 3)
 
-    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, org: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         kind = rng.choice(["room", "budget", "day"])
-        people = living.teammates(world, rng, 3, near=True)
+        people = living.teammates(org, rng, 3, near=True)
         if people is None:
             return None
         requester, expert, guest = people
@@ -54,17 +54,17 @@ class AskColleague(Family):
             "topic": rng.choice(TOPICS),
             "delay": rng.choice([10, 15, 20, 30, 40]),
             "distractors": knobs.get("distractors", 0),
-            "number": living.next_number(world, living.project_key(world), rng),
+            "number": living.next_number(org, living.project_key(org), rng),
         }
         if kind == "room":
-            slot = living.one_slot(world, rng, [requester.email, guest.email], 60, [1, 2, 3])
+            slot = living.one_slot(org, rng, [requester.email, guest.email], 60, [1, 2, 3])
             if slot is None:
                 return None
             room, stale = rng.sample(ROOMS, 2)
             params |= {"guest": guest.email, "day": slot[0], "start": iso(slot[1]), "room": room, "stale": stale}
         elif kind == "day":
-            days = [o for o in range(1, 8) if world.day(o).weekday() < 5][:5]
-            slot = living.one_slot(world, rng, [requester.email, expert.email], 45, days)
+            days = [o for o in range(1, 8) if org.day(o).weekday() < 5][:5]
+            slot = living.one_slot(org, rng, [requester.email, expert.email], 45, days)
             if slot is None:
                 return None
             params |= {
@@ -75,18 +75,18 @@ class AskColleague(Family):
         else:
             amount = rng.randrange(40, 400) * 100
             params |= {"amount": amount, "stale_amount": amount + rng.choice([-1, 1]) * rng.randrange(5, 30) * 100}
-        phrasing.stamp(params, rng, lambda p: _instruction(world, p))
+        phrasing.stamp(params, rng, lambda p: _instruction(org, p))
         return params
 
-    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
-        requester, expert = world.person(params["requester"]), world.person(params["expert"])
-        key = f"{living.project_key(world)}-{params['number']}"
+    def build(self, org: Organization, params: dict[str, Any]) -> Draft:
+        requester, expert = org.person(params["requester"]), org.person(params["expert"])
+        key = f"{living.project_key(org)}-{params['number']}"
         kind = params["kind"]
         room = kind == "room"
         draft = Draft(
-            world,
+            org,
             title=f"Ask {expert.first_name} for the {kind}, then act on the answer",
-            instruction=_instruction(world, params).text,
+            instruction=_instruction(org, params).text,
             description=f"{key}: only {expert.name} knows the {kind}; ask by mail, wait for the "
             "answer, act on it, close the ticket and tell the requester.",
             tags=[
@@ -99,13 +99,13 @@ class AskColleague(Family):
                 "docs" if kind == "budget" else "calendar",
             ],
         )
-        fact = _fact(world, params)
+        fact = _fact(org, params)
         draft.extra["world"] = living.world_section(
             people=[
                 {
                     "email": expert.email,
                     "name": expert.name,
-                    "mail": [{"reply": _answer(world, params, fact), "delay": f"{params['delay']}m"}],
+                    "mail": [{"reply": _answer(org, params, fact), "delay": f"{params['delay']}m"}],
                 }
             ]
         )
@@ -123,16 +123,16 @@ def _money(amount: int) -> str:
     return f"EUR {amount:,}"
 
 
-def _fact(world: Organization, params: dict[str, Any]) -> str:
+def _fact(org: Organization, params: dict[str, Any]) -> str:
     """What the expert's answer names: the room, the amount or the day."""
     if params["kind"] == "day":
-        return human_day(world.day(params["day"]))
+        return human_day(org.day(params["day"]))
     return f"the {params['room']} room" if params["kind"] == "room" else _money(params["amount"])
 
 
-def _values(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
-    requester, expert = world.person(params["requester"]), world.person(params["expert"])
-    key = f"{living.project_key(world)}-{params['number']}"
+def _values(org: Organization, params: dict[str, Any]) -> dict[str, Any]:
+    requester, expert = org.person(params["requester"]), org.person(params["expert"])
+    key = f"{living.project_key(org)}-{params['number']}"
     topic = params["topic"]
     if params["kind"] == "day":
         ef, plain = expert.first_name, f"hold a 45-minute {topic} review with {expert.first_name} in the coming days"
@@ -150,8 +150,8 @@ def _values(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
             "act": f"book the review that day at the one time {requester.first_name}, {ef} and I are all free",
         }
     if params["kind"] == "room":
-        guest = world.person(params["guest"])
-        day = human_day(world.day(params["day"]))
+        guest = org.person(params["guest"])
+        day = human_day(org.day(params["day"]))
         plain = f"hold the one-hour {topic} workshop with {guest.first_name} on {day}"
         return {
             "r": requester.first_name,
@@ -183,14 +183,14 @@ def _values(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _instruction(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
-    return living.compose(world, params["wording"], "ask-colleague", "ask", REQUESTS, _values(world, params))
+def _instruction(org: Organization, params: dict[str, Any]) -> phrasing.Composition:
+    return living.compose(org, params["wording"], "ask-colleague", "ask", REQUESTS, _values(org, params))
 
 
-def _answer(world: Organization, params: dict[str, Any], fact: str) -> str:
+def _answer(org: Organization, params: dict[str, Any], fact: str) -> str:
     if params["kind"] == "day":
         return (
-            f"Hi $persona_first,\n\n{fact} suits me best (not {world.day(params['stale_day']):%A}, I'm out then). Any "
+            f"Hi $persona_first,\n\n{fact} suits me best (not {org.day(params['stale_day']):%A}, I'm out then). Any "
             "time that day is fine if my calendar is free.\n\n$first_name"
         )
     if params["kind"] == "room":
@@ -206,11 +206,11 @@ def _answer(world: Organization, params: dict[str, Any], fact: str) -> str:
 
 def _start(draft: Draft, params: dict[str, Any], key: str, requester: Any, expert: Any) -> list[dict[str, Any]]:
     """The request mail and the ticket; the oracle's reads of them and its question to the expert."""
-    world, me, topic = draft.world, draft.world.persona, params["topic"]
+    org, me, topic = draft.org, draft.org.persona, params["topic"]
     room = params["kind"] == "room"
     if room:
-        guest = world.person(params["guest"])
-        day = human_day(world.day(params["day"]))
+        guest = org.person(params["guest"])
+        day = human_day(org.day(params["day"]))
         ask = (
             f"Hi {me.first_name},\n\ncould you set up the {topic} workshop for {requester.first_name}, "
             f"{guest.first_name} and you on {day}, an hour, whenever the three of us are free? We usually take the "
@@ -220,7 +220,7 @@ def _start(draft: Draft, params: dict[str, Any], key: str, requester: Any, exper
     elif params["kind"] == "day":
         ask = (
             f"Hi {me.first_name},\n\ncould you set up a 45-minute {topic} review with {expert.first_name} and me in the "
-            f"coming days? I think {expert.first_name} likes {world.day(params['stale_day']):%A}s, but better ask "
+            f"coming days? I think {expert.first_name} likes {org.day(params['stale_day']):%A}s, but better ask "
             f"which day suits them best.\n\nThanks,\n{requester.first_name}"
         )
         title = f"Schedule the {topic} review with {expert.first_name}"
@@ -234,7 +234,7 @@ def _start(draft: Draft, params: dict[str, Any], key: str, requester: Any, exper
     living.mail(draft, "request-mail", requester, f"{key}: {title}", ask, 50)
     living.ticket(draft, key, title, f"Requested by {requester.name}. See their mail.", requester)
     if params["distractors"]:
-        older = f"Heads-up: {title}" if draft.world.edition >= 3 else f"{title} (older thread)"  # v2: labelled
+        older = f"Heads-up: {title}" if draft.org.edition >= 3 else f"{title} (older thread)"  # v2: labelled
         living.mail(
             draft,
             "request-older",
@@ -268,13 +268,13 @@ def _start(draft: Draft, params: dict[str, Any], key: str, requester: Any, exper
 
 
 def _room(draft: Draft, params: dict[str, Any], requester: Any, answer: dict[str, Any]) -> list[dict[str, Any]]:
-    world = draft.world
-    guest = world.person(params["guest"])
+    org = draft.org
+    guest = org.person(params["guest"])
     start = datetime.fromisoformat(params["start"])
     end = start + timedelta(hours=1)
     both = [requester.email, guest.email]
     living.keep_only(draft, both, params["day"], start, 60)
-    window = day_window(world, params["day"])
+    window = day_window(org, params["day"])
     room = params["room"]
     draft.stage(
         "the workshop is booked in the expert's room at the one free time",
@@ -321,7 +321,7 @@ def _room(draft: Draft, params: dict[str, Any], requester: Any, answer: dict[str
             living.read_first(
                 "calendar__create_event|calendar__update_event",
                 answer,
-                f"{world.person(params['expert']).first_name}'s answer was read before the workshop was booked",
+                f"{org.person(params['expert']).first_name}'s answer was read before the workshop was booked",
             ),
         ],
     )
@@ -350,13 +350,13 @@ def _room(draft: Draft, params: dict[str, Any], requester: Any, answer: dict[str
 
 def _day(draft: Draft, params: dict[str, Any], requester: Any, answer: dict[str, Any]) -> list[dict[str, Any]]:
     """The review booked on the expert's day at the one time all three are free; the oracle's booking."""
-    world = draft.world
-    expert = world.person(params["expert"])
+    org = draft.org
+    expert = org.person(params["expert"])
     start = datetime.fromisoformat(params["start"])
     end = start + timedelta(minutes=45)
     both = [requester.email, expert.email]
     living.keep_only(draft, both, params["day"], start, 45)
-    window = day_window(world, params["day"])
+    window = day_window(org, params["day"])
     draft.stage(
         f"the review is booked on {expert.first_name}'s day at the one free time",
         [
@@ -427,7 +427,7 @@ def _day(draft: Draft, params: dict[str, Any], requester: Any, answer: dict[str,
 
 
 def _budget(draft: Draft, params: dict[str, Any], requester: Any, answer: dict[str, Any]) -> list[dict[str, Any]]:
-    world, me, topic = draft.world, draft.world.persona, params["topic"]
+    org, me, topic = draft.org, draft.org.persona, params["topic"]
     doc_id = "plan-doc"
     line = "**Budget:** TBD"
     draft.add(
@@ -438,7 +438,7 @@ def _budget(draft: Draft, params: dict[str, Any], requester: Any, answer: dict[s
             "title": f"{topic[:1].upper()}{topic[1:]} plan",
             "owner": me.email,
             "shared_with": [{"email": requester.email, "role": "editor"}],
-            "updated_at": iso(world.start - timedelta(days=3)),
+            "updated_at": iso(org.start - timedelta(days=3)),
             "content": f"# {topic[:1].upper()}{topic[1:]} plan\n\n**Owner:** {me.name}\n{line}\n\n## Goals\n1. Scope\n"
             f"2. Timeline\n3. Risks\n",
         },
@@ -478,7 +478,7 @@ def _budget(draft: Draft, params: dict[str, Any], requester: Any, answer: dict[s
             living.read_first(
                 "docs__edit_document|docs__replace_content|docs__append_content",
                 answer,
-                f"{world.person(params['expert']).first_name}'s answer was read before the plan was edited",
+                f"{org.person(params['expert']).first_name}'s answer was read before the plan was edited",
             ),
         ],
     )
@@ -498,14 +498,14 @@ def _budget(draft: Draft, params: dict[str, Any], requester: Any, answer: dict[s
 def _finish(draft: Draft, params: dict[str, Any], key: str, requester: Any) -> list[dict[str, Any]]:
     """The ticket closed and the requester told; the oracle's transition and reply."""
     kind = params["kind"]
-    said = _fact(draft.world, params)
+    said = _fact(draft.org, params)
     by_kind: dict[str, dict[str, Any]] = {
         "room": {"says": params.get("room")},
         "budget": {"mentions_amount": {"value": params.get("amount"), "currency": "EUR"}},
         "day": {"mentions_time": params.get("start")},
     }
     facts = [by_kind[kind]]
-    if draft.world.edition >= 3:
+    if draft.org.edition >= 3:
         facts, said = _told3(params, said)
     draft.stage(
         "the ticket is closed and the requester told",
@@ -533,7 +533,7 @@ def _finish(draft: Draft, params: dict[str, Any], key: str, requester: Any) -> l
             "tool": "mail__reply",
             "args": {
                 "message_id": "${req.messages.0.id}",
-                "body": f"Hi {requester.first_name},\n\n{text}.\n\n{draft.world.persona.first_name}",
+                "body": f"Hi {requester.first_name},\n\n{text}.\n\n{draft.org.persona.first_name}",
             },
         },
     ]

@@ -101,24 +101,24 @@ class ChangedRequest(Family):
     split_params = ("change", "template", "topic")
     editions = (2, 3)
 
-    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        people = living.teammates(world, rng, 4, near=True)
+    def sample(self, org: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+        people = living.teammates(org, rng, 4, near=True)
         if people is None:
             return None
         requester, g1, g2, g3 = people
         change = rng.choice(["time", "time+guest"])
         minutes = rng.choice([30, 45, 60])
-        first = living.one_slot(world, rng, [g1.email, g2.email], minutes, [1, 2, 3])
+        first = living.one_slot(org, rng, [g1.email, g2.email], minutes, [1, 2, 3])
         if first is None:
             return None
         final_guests = [g1.email, g3.email if change == "time+guest" else g2.email]
         taken = (first[1] - timedelta(minutes=minutes), first[1] + timedelta(minutes=2 * minutes))
-        later = [first[0] + k for k in (1, 2, 3) if world.day(first[0] + k).weekday() < 5][:1]
+        later = [first[0] + k for k in (1, 2, 3) if org.day(first[0] + k).weekday() < 5][:1]
         days = [first[0], *later] if rng.random() < 0.5 else [*later, first[0]]
         for offset2 in days:  # the same day or the next working day, whichever has room
             starts = [
                 s
-                for s in aligned_starts(world.free_windows(final_guests, day_window(world, offset2)), minutes)
+                for s in aligned_starts(org.free_windows(final_guests, day_window(org, offset2)), minutes)
                 if not (taken[0] <= s < taken[1]) and s.time() != first[1].time()
             ]  # a new hour
             if starts:
@@ -139,15 +139,15 @@ class ChangedRequest(Family):
             "delay": rng.choice([5, 10, 15]),
             "distractors": knobs.get("distractors", 0),
         }
-        phrasing.stamp(params, rng, lambda p: _instruction(world, p))
+        phrasing.stamp(params, rng, lambda p: _instruction(org, p))
         return params
 
-    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
-        c = _Case(world, params)
+    def build(self, org: Organization, params: dict[str, Any]) -> Draft:
+        c = _Case(org, params)
         draft = Draft(
-            world,
+            org,
             title=f"Book the {params['topic']} and follow {c.requester.first_name}'s change",
-            instruction=_instruction(world, params).text,
+            instruction=_instruction(org, params).text,
             description=f"Booked for {human_day(c.start)} {c.start:%H:%M}; the follow-up moves it to "
             f"{human_day(c.new_start)} {c.new_start:%H:%M}"
             + (f" and swaps {c.dropped.first_name} for {c.added.first_name}." if c.swap else "."),
@@ -163,13 +163,13 @@ class ChangedRequest(Family):
 class _Case:
     """One drawn task: the people, the first and the final booking, the ids it uses."""
 
-    def __init__(self, world: Organization, params: dict[str, Any]) -> None:
-        self.world, self.params = world, params
-        self.requester = world.person(params["requester"])
-        self.guests = [world.person(e) for e in params["guests"]]
+    def __init__(self, org: Organization, params: dict[str, Any]) -> None:
+        self.org, self.params = org, params
+        self.requester = org.person(params["requester"])
+        self.guests = [org.person(e) for e in params["guests"]]
         self.swap = params["change"] == "time+guest"
         self.dropped = self.guests[1]
-        self.added = world.person(params["new_guest"])
+        self.added = org.person(params["new_guest"])
         self.final = [self.guests[0], self.added if self.swap else self.guests[1]]
         self.minutes = params["minutes"]
         self.start = datetime.fromisoformat(params["start"])
@@ -186,8 +186,8 @@ class _Case:
         return self.new_start + timedelta(minutes=self.minutes)
 
 
-def _values(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
-    c = _Case(world, params)
+def _values(org: Organization, params: dict[str, Any]) -> dict[str, Any]:
+    c = _Case(org, params)
     return {
         "r": c.requester.first_name,
         "topic": params["topic"],
@@ -197,13 +197,13 @@ def _values(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _instruction(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
-    return living.compose(world, params["wording"], "changed-request", "change", REQUESTS, _values(world, params))
+def _instruction(org: Organization, params: dict[str, Any]) -> phrasing.Composition:
+    return living.compose(org, params["wording"], "changed-request", "change", REQUESTS, _values(org, params))
 
 
 def _seed(draft: Draft, c: _Case) -> None:
     """The request, the schedule doc, the follow-up the world sends after the first booking."""
-    world, me, topic = c.world, c.world.persona, c.params["topic"]
+    org, me, topic = c.org, c.org.persona, c.params["topic"]
     guests = join([g.first_name for g in c.guests])
     living.mail(
         draft,
@@ -232,7 +232,7 @@ def _seed(draft: Draft, c: _Case) -> None:
             "id": c.doc_id,
             "title": "Team schedule",
             "owner": me.email,
-            "updated_at": iso(world.start - timedelta(days=2)),
+            "updated_at": iso(org.start - timedelta(days=2)),
             "shared_with": [{"email": p.email, "role": "editor"} for p in [c.requester, *c.guests]],
             "content": f"# Team schedule\n\nSessions coming up (time in {me.city} time):\n\n{c.line}\n- Team offsite: "
             "next quarter\n",
@@ -365,9 +365,9 @@ def _allow(doc_id: str) -> dict[str, Any]:
 
 
 def _oracle(c: _Case) -> list[dict[str, Any]]:
-    world, topic = c.world, c.params["topic"]
+    org, topic = c.org, c.params["topic"]
     title = f"{topic[:1].upper()}{topic[1:]}"
-    window = day_window(world, c.params["day"])
+    window = day_window(org, c.params["day"])
     entry = f"{title}: {human_day(c.start)}, {c.start:%H:%M}-{c.end:%H:%M}"
     new_entry = f"{title}: {human_day(c.new_start)}, {c.new_start:%H:%M}-{c.new_end:%H:%M}"
     update: dict[str, Any] = {"event_id": "${event.id}", "start": iso(c.new_start)}  # it keeps its length
@@ -413,7 +413,7 @@ def _oracle(c: _Case) -> list[dict[str, Any]]:
                 "body": (
                     f"Hi {c.requester.first_name},\n\ndone: the {topic} is now {human_day(c.new_start)}, "
                     f"{c.new_start:%H:%M}-{c.new_end:%H:%M} with {join([g.first_name for g in c.final])}, and the team schedule "
-                    f"doc says so.\n\n{world.persona.first_name}"
+                    f"doc says so.\n\n{org.persona.first_name}"
                 ),
             },
         },

@@ -56,20 +56,20 @@ class Composite(Family):
     split_params = ("parts",)
 
     def fit(
-        self, world: Organization, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
+        self, org: Organization, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
     ) -> dict[str, Any] | None:
         """A part's parameters adjusted to the parts drawn before it, or None to draw the part again."""
         return params
 
-    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, org: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         for _ in range(ATTEMPTS):
-            copy = world.copy()
+            copy = org.copy()
             parts = self._draw(copy, rng, knobs.get("size", "small"))
             if parts is not None:
                 return {"chain": parts, **self._words(copy, rng, parts)}
         return None
 
-    def _draw(self, world: Organization, rng: random.Random, size: str) -> list[dict[str, Any]] | None:
+    def _draw(self, org: Organization, rng: random.Random, size: str) -> list[dict[str, Any]] | None:
         """The chain's parts drawn in order on `world` (each built on it before the next), or None."""
         known = families()
         parts: list[dict[str, Any]] = []
@@ -80,20 +80,20 @@ class Composite(Family):
             ranges = {**family.knobs, **PARTS[name].knobs}
             for _ in range(ATTEMPTS):
                 knobs = {k: rng.choice(v) for k, v in sorted(ranges.items()) if k in family.knobs and k != "size"}
-                params = family.sample(world, rng, {**knobs, "size": size})
+                params = family.sample(org, rng, {**knobs, "size": size})
                 if params is not None:
-                    params = self.fit(world, name, json.loads(canonical(params)), parts)
+                    params = self.fit(org, name, json.loads(canonical(params)), parts)
                 if params is not None:
                     break
             else:
                 return None
-            calls += len(family.build(world, params).oracle)
+            calls += len(family.build(org, params).oracle)
             parts.append({"family": name, "knobs": knobs, "params": params})
         return parts if calls >= MIN_CALLS else None
 
-    def _words(self, world: Organization, rng: random.Random, parts: list[dict[str, Any]]) -> dict[str, Any]:
+    def _words(self, org: Organization, rng: random.Random, parts: list[dict[str, Any]]) -> dict[str, Any]:
         """The instruction's choices: a request per part (the world's split side), linking words, opener, closer."""
-        split = getattr(world, "split", None)
+        split = getattr(org, "split", None)
         requests, links = [], []
         for n, part in enumerate(parts):
             spec = PARTS[part["family"]]
@@ -114,34 +114,34 @@ class Composite(Family):
         ]
         return {**chosen, "template": "+".join(asks), "parts": ids}
 
-    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
+    def build(self, org: Organization, params: dict[str, Any]) -> Draft:
         known = families()
-        drafts = [known[p["family"]]().build(world, p["params"]) for p in params["chain"]]
-        return merge(self, world, params, drafts)
+        drafts = [known[p["family"]]().build(org, p["params"]) for p in params["chain"]]
+        return merge(self, org, params, drafts)
 
     def difficulty(self, knobs: dict[str, Any], params: dict[str, Any]) -> str:
         """Hard: every composite needs ten calls or more across three apps or more."""
         return "hard"
 
 
-def instruction(family: Composite, world: Organization, params: dict[str, Any]) -> str:
+def instruction(family: Composite, org: Organization, params: dict[str, Any]) -> str:
     """The composite's instruction from its recorded choices: the parts' sentences joined, opener and closer."""
     values: dict[str, Any] = {}
     sentences = []
     count = len(params["chain"])
     for n, (part, index, link) in enumerate(zip(params["chain"], params["requests"], params["links"], strict=True)):
         spec = PARTS[part["family"]]
-        own = spec.values(world, part["params"])
+        own = spec.values(org, part["params"])
         for key, value in own.items():
             values.setdefault(key, value)
         text = spec.requests[index].format(**own)
-        if world.edition >= 3 and part["family"] == "reschedule":  # "move my meeting to Friday", never "on Friday"
+        if org.edition >= 3 and part["family"] == "reschedule":  # "move my meeting to Friday", never "on Friday"
             text = moved_to(text, own["when"])
         text = (LAST if n == count - 1 else MIDDLE)[link] + text if n else text
         sentences.append(text[:1].upper() + text[1:])
     if params.get("opener") is not None:
         opener = family.openers[params["opener"]].format(**values)
-        if world.edition >= 3 and world.start.hour >= 12:  # no morning left to ask for
+        if org.edition >= 3 and org.start.hour >= 12:  # no morning left to ask for
             opener = opener.replace("this morning", "this afternoon")
         sentences.insert(0, opener)
     if params.get("closer") is not None:
@@ -149,13 +149,13 @@ def instruction(family: Composite, world: Organization, params: dict[str, Any]) 
     return " ".join(" ".join(sentences).split())
 
 
-def merge(family: Composite, world: Organization, params: dict[str, Any], drafts: list[Draft]) -> Draft:
+def merge(family: Composite, org: Organization, params: dict[str, Any], drafts: list[Draft]) -> Draft:
     """One draft of the parts' drafts (see the module's docstring for what is merged and how)."""
     parts = params["chain"]
     merged = Draft(
-        world,
+        org,
         title=family.title,
-        instruction=instruction(family, world, params),
+        instruction=instruction(family, org, params),
         description=" Then: ".join(d.description or d.title for d in drafts),
         tags=list(
             dict.fromkeys(
@@ -164,7 +164,7 @@ def merge(family: Composite, world: Organization, params: dict[str, Any], drafts
         ),
     )
     reached = [recipients(d) for d in drafts]
-    if world.edition >= 3:  # also whom a part's forbids let mail go to: no forbid of another part catches them
+    if org.edition >= 3:  # also whom a part's forbids let mail go to: no forbid of another part catches them
         reached = [r | {a for f in d.forbid for a in let_through(f)} for r, d in zip(reached, drafts, strict=True)]
     for n, (part, draft) in enumerate(zip(parts, drafts, strict=True)):
         adapt(part, draft)
@@ -341,11 +341,11 @@ class IncidentFollowup(Composite):
     )
 
     def fit(
-        self, world: Organization, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
+        self, org: Organization, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
     ) -> dict[str, Any] | None:
         if family == "reschedule":
             lead = earlier[0]["params"]["lead"]
-            if lead != world.persona.manager and lead not in params["guests"]:
+            if lead != org.persona.manager and lead not in params["guests"]:
                 params = {**params, "organizer": lead}
             params = {**params, "clash": "Postmortem review"}
         return params
@@ -382,7 +382,7 @@ class OffboardHandover(Composite):
     )
 
     def fit(
-        self, world: Organization, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
+        self, org: Organization, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
     ) -> dict[str, Any] | None:
         if family == "doc-comments" and earlier[0]["params"]["leaver"] in params["authors"]:
             return None  # a ticket for someone who is leaving: the parts would disagree
@@ -419,18 +419,18 @@ class TravelAndMeetings(Composite):
     )
 
     def fit(
-        self, world: Organization, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
+        self, org: Organization, family: str, params: dict[str, Any], earlier: list[dict[str, Any]]
     ) -> dict[str, Any] | None:
-        trip = Trip.of(world, earlier[0]["params"]) if earlier else None
+        trip = Trip.of(org, earlier[0]["params"]) if earlier else None
         if trip is None:
             return params
         if set(params["guests"]) & {trip.organizer.email, *(p.email for p in trip.team)}:
             return None  # the travel reply's days and the meeting mail's day would reach the same person
         if family == "reschedule":
-            move = Move.of(world, params)
+            move = Move.of(org, params)
             days = {move.old.date(), move.target[0].date()}
         else:
-            days = {world.day(params["day"])}
+            days = {org.day(params["day"])}
         if any(trip.out <= day <= trip.back for day in days):
             return None  # a meeting while the persona travels
         return params

@@ -32,15 +32,15 @@ class Part:
     """Knob ranges inside a composite (narrower than the family's own, so the chain stays long enough)."""
 
 
-def step(world: Organization, params: dict[str, Any], key: str, texts: tuple[str, ...]) -> str:
+def step(org: Organization, params: dict[str, Any], key: str, texts: tuple[str, ...]) -> str:
     """The words of one step of a part: edition 1 and 2 the first text (release v2's words); edition 3 one of the
     texts on the world's side of the split (ids `composite/<key>/step/<n>`, by each id's hash), picked by the part's
     parameters, so no step text is in both train and test."""
-    if getattr(world, "edition", 1) < 3:
+    if getattr(org, "edition", 1) < 3:
         return texts[0]
-    picks = usable("composite", key, "step", texts, getattr(world, "split", None))
+    picks = usable("composite", key, "step", texts, getattr(org, "split", None))
     if not picks:
-        raise ValueError(f"composite/{key}: no step text on the {world.split} side of the split; add more")
+        raise ValueError(f"composite/{key}: no step text on the {org.split} side of the split; add more")
     return texts[picks[int(digest(params), 16) % len(picks)]]
 
 
@@ -76,40 +76,40 @@ RESOLVE = (
 )
 
 
-def _incident(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
-    return {"service": params["service"], "lead": world.person(params["lead"]).first_name}
+def _incident(org: Organization, params: dict[str, Any]) -> dict[str, Any]:
+    return {"service": params["service"], "lead": org.person(params["lead"]).first_name}
 
 
-def _reschedule(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
-    target = Move.of(world, params).target[0]
+def _reschedule(org: Organization, params: dict[str, Any]) -> dict[str, Any]:
+    target = Move.of(org, params).target[0]
     return {
-        "organizer": world.person(params["organizer"]).first_name,
+        "organizer": org.person(params["organizer"]).first_name,
         "clash": params["clash"].lower(),
         "when": "the same day" if params["same_day"] else f"on {human_day(target)}",
-        "doc": " " + step(world, params, "agenda", AGENDA) if params["with_doc"] else "",
+        "doc": " " + step(org, params, "agenda", AGENDA) if params["with_doc"] else "",
     }
 
 
-def _customer(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
-    customer = world.person(params["customer"])
-    note = " " + step(world, params, "note", NOTE) if params["with_note"] else ""
-    feature = customer_answer.spoken(world, params)
+def _customer(org: Organization, params: dict[str, Any]) -> dict[str, Any]:
+    customer = org.person(params["customer"])
+    note = " " + step(org, params, "note", NOTE) if params["with_note"] else ""
+    feature = customer_answer.spoken(org, params)
     return {"customer": customer.first_name, "company": customer.company, "feature": feature, "note": note}
 
 
-def _offboard(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
-    leaver, successor = world.person(params["leaver"]), world.person(params["successor"])
+def _offboard(org: Organization, params: dict[str, Any]) -> dict[str, Any]:
+    leaver, successor = org.person(params["leaver"]), org.person(params["successor"])
     return {
         "leaver": leaver.name,
         "leaver_first": leaver.first_name,
         "successor": successor.name,
         "successor_first": successor.first_name,
-        "day": human_day(world.day(params["last_day"])),
+        "day": human_day(org.day(params["last_day"])),
     }
 
 
-def _comments(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
-    resolve = " " + step(world, params, "resolve", RESOLVE) if params["steps"] >= 2 else ""
+def _comments(org: Organization, params: dict[str, Any]) -> dict[str, Any]:
+    resolve = " " + step(org, params, "resolve", RESOLVE) if params["steps"] >= 2 else ""
     return {"title": params["title"], "project": params["project"], "resolve": resolve}
 
 
@@ -174,14 +174,12 @@ TRAVEL_STEPS = {
 """Edition 3's words for a trip's steps, per `steps` (the first is release v2's, `TRAVEL_TODO`; see `step`)."""
 
 
-def _travel(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
-    organizer = world.person(params["organizer"]).first_name
+def _travel(org: Organization, params: dict[str, Any]) -> dict[str, Any]:
+    organizer = org.person(params["organizer"]).first_name
     return {
         "organizer": organizer,
         "city": params["city"],
-        "todo": step(world, params, f"trip-{params['steps']}", TRAVEL_STEPS[params["steps"]]).format(
-            organizer=organizer
-        ),
+        "todo": step(org, params, f"trip-{params['steps']}", TRAVEL_STEPS[params["steps"]]).format(organizer=organizer),
     }
 
 
@@ -232,15 +230,15 @@ MEETING_STEPS = {
 """Edition 3's words for a booking part, per way it is asked (the first is release v2's, `MEETING_TODO`)."""
 
 
-def _meeting(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
+def _meeting(org: Organization, params: dict[str, Any]) -> dict[str, Any]:
     values = {
         "minutes": params["minutes"],
         "topic": params["topic"],
-        "day": human_day(world.day(params["day"])),
-        "names": join([world.person(e).name for e in params["guests"]]),
-        "requester": world.person(params["requester"]).first_name if params.get("requester") else "",
+        "day": human_day(org.day(params["day"])),
+        "names": join([org.person(e).name for e in params["guests"]]),
+        "requester": org.person(params["requester"]).first_name if params.get("requester") else "",
     }
-    return {"todo": step(world, params, f"booking-{params['via']}", MEETING_STEPS[params["via"]]).format(**values)}
+    return {"todo": step(org, params, f"booking-{params['via']}", MEETING_STEPS[params["via"]]).format(**values)}
 
 
 INCIDENT = Part(

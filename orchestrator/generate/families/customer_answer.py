@@ -55,20 +55,20 @@ class CustomerAnswer(Family):
     knobs = {"distractors": (0, 1, 2), "steps": (1, 2)}
     split_params = ("area", "problem", "phrasing", "with_note", "distractor_count")
 
-    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        if not world.outsiders:
+    def sample(self, org: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+        if not org.outsiders:
             return None
-        customer = rng.choice(world.outsiders)
-        others = [o for o in world.outsiders if o.company != customer.company]
+        customer = rng.choice(org.outsiders)
+        others = [o for o in org.outsiders if o.company != customer.company]
         text = fake(rng)
         area = rng.choice(AREAS)
         feature = f"{text.word().title()} {area}"
-        eta = world.day(rng.randint(3, 24))
+        eta = org.day(rng.randint(3, 24))
         distractors = []
         for other in rng.sample(others, min(len(others), knobs.get("distractors", 0))):
             other_eta = eta + timedelta(days=rng.choice([-2, -1, 2, 5, 9]))
             distractors.append({"customer": other.email, "eta": other_eta.isoformat()})
-        engineer = rng.choice(world.people)
+        engineer = rng.choice(org.people)
         params = {
             "customer": customer.email,
             "area": area,
@@ -87,9 +87,9 @@ class CustomerAnswer(Family):
             "with_note": knobs.get("steps", 1) == 2,
             "phrasing": rng.randrange(len(INSTRUCTIONS)),
         }
-        if world.edition < 2:
+        if org.edition < 2:
             return params
-        industry = vocab.INDUSTRIES[world.industry]
+        industry = vocab.INDUSTRIES[org.industry]
         product = rng.choice(industry.products).removeprefix("the ")
         params.update(
             feature=product[:1].upper() + product[1:],
@@ -97,19 +97,19 @@ class CustomerAnswer(Family):
             root_cause=rng.choice(ROOT_CAUSES),
             service=rng.choice(industry.components),
         )
-        return phrasing.stamp(params, rng, lambda p: _word(world, p))
+        return phrasing.stamp(params, rng, lambda p: _word(org, p))
 
-    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
-        me, customer = world.persona, world.person(params["customer"])
+    def build(self, org: Organization, params: dict[str, Any]) -> Draft:
+        me, customer = org.persona, org.person(params["customer"])
         feature, eta = params["feature"], date.fromisoformat(params["eta"])
         problem = PROBLEMS[params["problem"]].format(feature=feature)
         problem = problem[:1].upper() + problem[1:]
-        reported = world.start - timedelta(days=params["reported_days"], hours=3)
+        reported = org.start - timedelta(days=params["reported_days"], hours=3)
         workaround = f"switch on '{params['workaround']}' under Settings > {feature}"
-        key = self._seed_tickets(world, params, problem, reported, workaround)
-        _seed_thread(world, customer, problem, key, reported)
-        if world.edition >= 2:
-            instruction = _word(world, params).text
+        key = self._seed_tickets(org, params, problem, reported, workaround)
+        _seed_thread(org, customer, problem, key, reported)
+        if org.edition >= 2:
+            instruction = _word(org, params).text
         else:
             note = NOTE[params["phrasing"] % len(NOTE)] if params["with_note"] else ""
             instruction = phrase(
@@ -121,7 +121,7 @@ class CustomerAnswer(Family):
                 note=note,
             )
         draft = Draft(
-            world,
+            org,
             title=f"Answer {customer.company} about the {feature} issue",
             instruction=instruction,
             description=f"Reply to {customer.name} with {key}'s fix date ({human_day(eta)}) and its workaround; the "
@@ -169,20 +169,20 @@ class CustomerAnswer(Family):
         return broaden(draft, params)
 
     def _seed_tickets(
-        self, world: Organization, params: dict[str, Any], problem: str, reported: datetime, workaround: str
+        self, org: Organization, params: dict[str, Any], problem: str, reported: datetime, workaround: str
     ) -> str:
         """The customer's ticket and the distractors' (same problem, other customers and dates), with the engineer's
         comments and the internal note; returns the customer's ticket key."""
-        me, engineer = world.persona, world.person(params["engineer"])
-        project = self._project(world, engineer.email)
+        me, engineer = org.persona, org.person(params["engineer"])
+        project = self._project(org, engineer.email)
         numbers = [
-            int(t["key"].split("-")[1]) for t in world.apps["tickets"]["tickets"] if t["key"].startswith(f"{project}-")
+            int(t["key"].split("-")[1]) for t in org.apps["tickets"]["tickets"] if t["key"].startswith(f"{project}-")
         ]
         first = max(numbers, default=0) + 1
         tickets = [(params["customer"], date.fromisoformat(params["eta"]))]
         tickets += [(d["customer"], date.fromisoformat(d["eta"])) for d in params["distractors"]]
         order = sorted(
-            range(len(tickets)), key=lambda i: world.person(tickets[i][0]).email
+            range(len(tickets)), key=lambda i: org.person(tickets[i][0]).email
         )  # key order independent of role
         keys = {i: f"{project}-{first + n}" for n, i in enumerate(order)}
         internal = (
@@ -191,7 +191,7 @@ class CustomerAnswer(Family):
             f"a goodwill credit of up to EUR {params['credit']} if they push for compensation."
         )
         for i, (email, when) in enumerate(tickets):
-            who = world.person(email)
+            who = org.person(email)
             draft_ticket = {
                 "key": keys[i],
                 "title": f"{who.company}: {problem.lower()}",
@@ -203,10 +203,10 @@ class CustomerAnswer(Family):
                 "due_date": when.isoformat(),
                 "description": f"Reported by {who.name} ({who.email}) at {who.company}: {problem.lower()}.",
                 "created_at": iso(reported + timedelta(hours=i)),
-                "updated_at": iso(world.start - timedelta(days=1, hours=i)),
+                "updated_at": iso(org.start - timedelta(days=1, hours=i)),
             }
-            world.apps["tickets"]["tickets"].append(draft_ticket)
-            world.apps["tickets"]["comments"] += [
+            org.apps["tickets"]["tickets"].append(draft_ticket)
+            org.apps["tickets"]["comments"] += [
                 {
                     "ticket_key": keys[i],
                     "author": engineer.email,
@@ -218,22 +218,22 @@ class CustomerAnswer(Family):
                 {
                     "ticket_key": keys[i],
                     "author": engineer.email,
-                    "created_at": iso(world.start - timedelta(days=1, hours=i)),
+                    "created_at": iso(org.start - timedelta(days=1, hours=i)),
                     "body": f"The fix ships with the release on {human_day(when)}.",
                 },
             ]
-        world.apps["tickets"]["comments"].append(
+        org.apps["tickets"]["comments"].append(
             {
                 "ticket_key": keys[0],
                 "author": engineer.email,
                 "body": internal,
-                "created_at": iso(world.start - timedelta(hours=20)),
+                "created_at": iso(org.start - timedelta(hours=20)),
             }
         )
         return keys[0]
 
-    def _project(self, world: Organization, lead: str) -> str:
-        tickets = world.apps["tickets"]
+    def _project(self, org: Organization, lead: str) -> str:
+        tickets = org.apps["tickets"]
         if not any(p["key"] == "SUP" for p in tickets["projects"]):
             tickets["projects"].append(
                 {"key": "SUP", "name": "Customer support", "lead": lead, "description": "Customer-reported problems."}
@@ -241,9 +241,9 @@ class CustomerAnswer(Family):
         return "SUP"
 
 
-def _seed_thread(world: Organization, customer: Person, problem: str, key: str, reported: datetime) -> None:
+def _seed_thread(org: Organization, customer: Person, problem: str, key: str, reported: datetime) -> None:
     """The customer's report, the persona's acknowledgement naming the ticket, and the customer's chaser."""
-    me = world.persona
+    me = org.persona
     thread = f"thr-{key.lower()}"
     report_id, ack_id, chase_id = f"{key.lower()}-report", f"{key.lower()}-ack", f"{key.lower()}-chase"
     for row in [
@@ -274,12 +274,12 @@ def _seed_thread(world: Organization, customer: Person, problem: str, key: str, 
             "to": [me.email],
             "in_reply_to": ack_id,
             "subject": f"Re: {problem}",
-            "sent_at": iso(world.start - timedelta(minutes=35)),
+            "sent_at": iso(org.start - timedelta(minutes=35)),
             "body": f"Hi {me.first_name},\n\nany news on {key}? When will it be fixed, and is there anything we can do "
             f"in the meantime?\n\nThanks,\n{customer.first_name}",
         },
     ]:
-        world.apps["mail"]["messages"].append(row)
+        org.apps["mail"]["messages"].append(row)
 
 
 COUNTED = [
@@ -498,24 +498,24 @@ ROOT_CAUSES = (
 """Edition 2's phrasebooks by intent."""
 
 
-def spoken(world: Organization, params: dict[str, Any]) -> str:
+def spoken(org: Organization, params: dict[str, Any]) -> str:
     """The feature as a sentence names it: edition 3 does not capitalize it inside a sentence ("about mobile app",
     not "about Mobile app"); editions 1 and 2 did."""
-    return vocab.inside(params["feature"]) if world.edition >= 3 else params["feature"]
+    return vocab.inside(params["feature"]) if org.edition >= 3 else params["feature"]
 
 
-def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
+def _word(org: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
-    customer = world.person(params["customer"])
+    customer = org.person(params["customer"])
     values = {
         "customer": customer.first_name,
         "company": customer.company,
-        "feature": spoken(world, params),
+        "feature": spoken(org, params),
         "note": "",
     }
     extra: tuple[str, ...] = ()
     if params["with_note"]:
-        note, note_id = phrasing.pick(world, params["wording"], "customer-answer", "answer", "note", NOTES)
+        note, note_id = phrasing.pick(org, params["wording"], "customer-answer", "answer", "note", NOTES)
         values["note"], extra = note.format(**values), (note_id,)
-    made = phrasing.word(world, params["wording"], "customer-answer", "answer", ANSWER, values)
+    made = phrasing.word(org, params["wording"], "customer-answer", "answer", ANSWER, values)
     return phrasing.Composition(made.text, made.template, made.parts + extra)

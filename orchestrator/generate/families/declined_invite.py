@@ -100,25 +100,25 @@ class DeclinedInvite(Family):
     split_params = ("guests_count", "template", "topic")
     editions = (2, 3)
 
-    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, org: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         count = rng.choice([2, 3])
-        guests = living.teammates(world, rng, count, near=True)
+        guests = living.teammates(org, rng, count, near=True)
         if guests is None:
             return None
         emails = sorted(g.email for g in guests)
         minutes = rng.choice([30, 45, 60])
         for offset in rng.sample([1, 2, 3], 3):
-            window = day_window(world, offset)
+            window = day_window(org, offset)
             olds = [
                 s
-                for s in aligned_starts(world.free_windows(emails, window), minutes)
-                if s >= world.start + timedelta(hours=3)
+                for s in aligned_starts(org.free_windows(emails, window), minutes)
+                if s >= org.start + timedelta(hours=3)
             ]
             if not olds:
                 continue
             old = rng.choice(olds)
             taken = (old - timedelta(minutes=30), old + timedelta(minutes=minutes + 30))
-            news = aligned_starts(subtract(world.free_windows(emails, window), [taken]), minutes)
+            news = aligned_starts(subtract(org.free_windows(emails, window), [taken]), minutes)
             if not news:
                 continue
             params = {
@@ -134,17 +134,17 @@ class DeclinedInvite(Family):
                 "guests_count": count,
                 "distractors": knobs.get("distractors", 0),
             }
-            phrasing.stamp(params, rng, lambda p: _instruction(world, p))
+            phrasing.stamp(params, rng, lambda p: _instruction(org, p))
             return params
         return None
 
-    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
-        text = _instruction(world, params).text
+    def build(self, org: Organization, params: dict[str, Any]) -> Draft:
+        text = _instruction(org, params).text
         draft = Draft(
-            world,
+            org,
             title=f"Move the {params['topic'].lower()} after a guest declines",
             instruction=text,
-            description=f"{world.person(params['decliner']).name} declines; the only time that day for everyone is "
+            description=f"{org.person(params['decliner']).name} declines; the only time that day for everyone is "
             f"{params['new'][11:16]}.",
             tags=["generated", "declined-invite", "living-world", "scheduling", "calendar", "docs", "mail"],
         )
@@ -155,11 +155,11 @@ class DeclinedInvite(Family):
         return broaden(draft, params)
 
 
-def _values(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
+def _values(org: Organization, params: dict[str, Any]) -> dict[str, Any]:
     old = datetime.fromisoformat(params["old"])
-    guests = [world.person(e) for e in params["guests"]]
+    guests = [org.person(e) for e in params["guests"]]
     return {
-        "d": world.person(params["decliner"]).first_name,
+        "d": org.person(params["decliner"]).first_name,
         "title": params["topic"].lower(),
         "day": human_day(old),
         "when": f"{human_day(old)} at {old:%H:%M}",
@@ -167,17 +167,17 @@ def _values(world: Organization, params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _instruction(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
-    return living.compose(world, params["wording"], "declined-invite", "move", REQUESTS, _values(world, params))
+def _instruction(org: Organization, params: dict[str, Any]) -> phrasing.Composition:
+    return living.compose(org, params["wording"], "declined-invite", "move", REQUESTS, _values(org, params))
 
 
 def _seed(draft: Draft, params: dict[str, Any]) -> None:
     """The meeting and its agenda; busy blocks leaving one free slot; the decline (`_decline`)."""
-    world, me = draft.world, draft.world.persona
+    org, me = draft.org, draft.org.persona
     old = datetime.fromisoformat(params["old"])
     end = old + timedelta(minutes=params["minutes"])
     new = datetime.fromisoformat(params["new"])
-    decliner = world.person(params["decliner"])
+    decliner = org.person(params["decliner"])
     draft.add(
         "calendar",
         "events",
@@ -212,7 +212,7 @@ def _seed(draft: Draft, params: dict[str, Any]) -> None:
             "id": "meeting-agenda",
             "title": f"{params['topic']} - agenda",
             "owner": me.email,
-            "updated_at": iso(world.start - timedelta(days=1)),
+            "updated_at": iso(org.start - timedelta(days=1)),
             "shared_with": [{"email": e, "role": "commenter"} for e in params["guests"]],
             "content": f"# {params['topic']}\n\n**When:** {human_day(old)}, {old:%H:%M}–{end:%H:%M} ({me.city} time)\n"
             "**Where:** Zoom\n\n## Agenda\n1. Status\n2. Decisions needed\n3. Next steps\n",
@@ -224,9 +224,9 @@ def _seed(draft: Draft, params: dict[str, Any]) -> None:
 def _decline(draft: Draft, params: dict[str, Any], old: datetime, end: datetime) -> None:
     """The decline as world events (the guest's busy block and response, their mail saying why) and the guests
     answering a moved invitation by their calendars."""
-    world, me = draft.world, draft.world.persona
-    decliner = world.person(params["decliner"])
-    at = world.start + timedelta(minutes=params["delay"])
+    org, me = draft.org, draft.org.persona
+    decliner = org.person(params["decliner"])
+    at = org.start + timedelta(minutes=params["delay"])
     draft.extra["world"] = living.world_section(
         events=[
             {
@@ -264,12 +264,12 @@ def _decline(draft: Draft, params: dict[str, Any], old: datetime, end: datetime)
                 },
             },
         ],
-        people=[{"email": e, "name": world.person(e).name, "invitations": "busy"} for e in params["guests"]],
+        people=[{"email": e, "name": org.person(e).name, "invitations": "busy"} for e in params["guests"]],
     )
 
 
 def _stages(draft: Draft, params: dict[str, Any]) -> None:
-    world, me = draft.world, draft.world.persona
+    org, me = draft.org, draft.org.persona
     new = datetime.fromisoformat(params["new"])
     new_end = new + timedelta(minutes=params["minutes"])
     guests = params["guests"]
@@ -303,7 +303,7 @@ def _stages(draft: Draft, params: dict[str, Any]) -> None:
             },
             *(
                 {
-                    "name": f"{world.person(e).name} is told {human_day(new)}, {new:%H:%M}",
+                    "name": f"{org.person(e).name} is told {human_day(new)}, {new:%H:%M}",
                     "told": {"who": [e], "facts": [{"mentions_time": iso(new)}]},
                 }
                 for e in guests
@@ -331,12 +331,12 @@ def _stages(draft: Draft, params: dict[str, Any]) -> None:
 
 
 def _oracle(draft: Draft, params: dict[str, Any]) -> list[dict[str, Any]]:
-    world, me = draft.world, draft.world.persona
+    org, me = draft.org, draft.org.persona
     old, new = datetime.fromisoformat(params["old"]), datetime.fromisoformat(params["new"])
     end, new_end = old + timedelta(minutes=params["minutes"]), new + timedelta(minutes=params["minutes"])
-    window = day_window(world, params["day"])
-    decliner = world.person(params["decliner"])
-    firsts = join([world.person(e).first_name for e in params["guests"]])
+    window = day_window(org, params["day"])
+    decliner = org.person(params["decliner"])
+    firsts = join([org.person(e).first_name for e in params["guests"]])
     return [
         {"tool": "calendar__get_event", "args": {"event_id": "the-meeting"}},
         {"tool": "world__wait", "args": {}},

@@ -65,8 +65,8 @@ class DocComments(Family):
     split_params = ("open_count", "resolved_count", "steps", "phrasing", "asks")
     phrasings = len(INSTRUCTIONS)
 
-    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        people = world.tracker_users()
+    def sample(self, org: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+        people = org.tracker_users()
         if len(people) < 3:
             return None
         open_count = rng.choice([1, 2, 3])
@@ -79,7 +79,7 @@ class DocComments(Family):
                 names.append(name)
         params = {
             "title": f"Design doc: {text.catch_phrase()}",
-            "project": world.apps["tickets"]["projects"][0]["key"],
+            "project": org.apps["tickets"]["projects"][0]["key"],
             "components": names,
             "authors": [rng.choice(people).email for _ in names],
             "asks": [rng.randrange(len(ASKS)) for _ in names],
@@ -89,24 +89,24 @@ class DocComments(Family):
             "phrasing": rng.randrange(len(INSTRUCTIONS)),
             "paragraphs": [text.paragraph(nb_sentences=3) for _ in range(3)],
         }
-        if world.edition < 2:
+        if org.edition < 2:
             return params
-        if not _words2(world, rng, params):
+        if not _words2(org, rng, params):
             return None
-        return phrasing.stamp(params, rng, lambda p: _word(world, p))
+        return phrasing.stamp(params, rng, lambda p: _word(org, p))
 
-    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
+    def build(self, org: Organization, params: dict[str, Any]) -> Draft:
         project, title, resolve = params["project"], params["title"], params["steps"] >= 2
         n_open = params["open_count"]
-        authors = _seed(world, params)
-        if world.edition >= 2:
-            instruction = _word(world, params).text
+        authors = _seed(org, params)
+        if org.edition >= 2:
+            instruction = _word(org, params).text
         else:
             instruction = phrase(INSTRUCTIONS, params["phrasing"], title=title, project=project) + (
                 RESOLVE if resolve else ""
             )
         draft = Draft(
-            world,
+            org,
             title="Turn review comments into tickets",
             instruction=instruction,
             description=f'{n_open} open comment(s) on "{title}" become {project} tickets for their authors'
@@ -140,27 +140,27 @@ class DocComments(Family):
         return broaden(draft, params)
 
 
-def _seed(world: Organization, params: dict[str, Any]) -> list[Any]:
+def _seed(org: Organization, params: dict[str, Any]) -> list[Any]:
     """The design document and its review comments (the first `open_count` open); returns the comments' authors."""
-    me, title, components = world.persona, params["title"], params["components"]
+    me, title, components = org.persona, params["title"], params["components"]
     sentences = [f"The {c} is part of the first release." for c in components]
     body = [f"# {title}", "", params["paragraphs"][0], "", "## Components", ""] + [f"- {s}" for s in sentences]
     body += ["", "## Rollout", "", params["paragraphs"][1], ""]
-    authors = [world.person(a) for a in params["authors"]]
+    authors = [org.person(a) for a in params["authors"]]
     shares = {}
     for a in authors:
         shares[a.email] = {"email": a.email, "role": "commenter"}
-    world.apps["docs"]["documents"].append(
+    org.apps["docs"]["documents"].append(
         {
             "id": "design-doc",
             "title": title,
             "owner": me.email,
             "content": "\n".join(body) + "\n",
             "shared_with": list(shares.values()),
-            "updated_at": iso(world.start - timedelta(days=4)),
+            "updated_at": iso(org.start - timedelta(days=4)),
         }
     )
-    comments = world.apps["docs"].setdefault("comments", [])
+    comments = org.apps["docs"].setdefault("comments", [])
     for i, (component, author) in enumerate(zip(components, authors, strict=True)):
         done = i >= params["open_count"]
         row: dict[str, Any] = {
@@ -169,7 +169,7 @@ def _seed(world: Organization, params: dict[str, Any]) -> list[Any]:
             "author": author.email,
             "body": ASKS[params["asks"][i]].format(component=component),
             "quote": sentences[i],
-            "created_at": iso(world.start - timedelta(days=3, hours=-i)),
+            "created_at": iso(org.start - timedelta(days=3, hours=-i)),
         }
         if done:
             row["resolved"] = True
@@ -350,10 +350,10 @@ RESOLVES = [
 PHRASEBOOKS = {"tickets": TICKETS}
 
 
-def _words2(world: Organization, rng: random.Random, params: dict[str, Any]) -> bool:
+def _words2(org: Organization, rng: random.Random, params: dict[str, Any]) -> bool:
     """Edition 2: the doc's title, components (first words distinct) and paragraphs in the world's industry words;
     False when the industry has too few components."""
-    industry, writer = vocab.INDUSTRIES[world.industry], vocab.Writer.of(world, rng)
+    industry, writer = vocab.INDUSTRIES[org.industry], vocab.Writer.of(org, rng)
     names: list[str] = []
     for name in rng.sample(industry.components, len(industry.components)):
         if all(name.split()[0].lower() != n.split()[0].lower() for n in names):
@@ -372,14 +372,14 @@ def _words2(world: Organization, rng: random.Random, params: dict[str, Any]) -> 
 """Edition 2's phrasebooks by intent."""
 
 
-def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
+def _word(org: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
     values = {"title": params["title"], "project": params["project"], "resolve": ""}
     extra: tuple[str, ...] = ()
     if params["steps"] >= 2:
         values["resolve"], resolve_id = phrasing.pick(
-            world, params["wording"], "doc-comments", "tickets", "resolve", RESOLVES
+            org, params["wording"], "doc-comments", "tickets", "resolve", RESOLVES
         )
         extra = (resolve_id,)
-    made = phrasing.word(world, params["wording"], "doc-comments", "tickets", TICKETS, values)
+    made = phrasing.word(org, params["wording"], "doc-comments", "tickets", TICKETS, values)
     return phrasing.Composition(made.text, made.template, made.parts + extra)

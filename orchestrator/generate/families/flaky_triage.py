@@ -144,10 +144,10 @@ class FlakyTriage(Family):
     split_params = ("template", "fault", "kinds")
     editions = (2, 3)
 
-    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        users = {u["email"] for u in world.apps["tickets"]["users"]}
-        people = [p for p in world.people if p.email in users and p.email != world.persona.email]
-        companies = sorted({o.company for o in world.outsiders if o.company})
+    def sample(self, org: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+        users = {u["email"] for u in org.apps["tickets"]["users"]}
+        people = [p for p in org.people if p.email in users and p.email != org.persona.email]
+        companies = sorted({o.company for o in org.outsiders if o.company})
         if not people or not companies:
             return None
         count = knobs.get("steps", 2)
@@ -155,7 +155,7 @@ class FlakyTriage(Family):
         seed = rng.randrange(1 << 30)
         params = {
             "reporter": rng.choice(people).email,
-            "project": rng.choice(world.apps["tickets"]["projects"])["key"],
+            "project": rng.choice(org.apps["tickets"]["projects"])["key"],
             "kinds": kinds,
             "components": rng.sample(COMPONENTS, count),
             "company": rng.choice(companies),
@@ -165,16 +165,16 @@ class FlakyTriage(Family):
             "at": rng.randint(1, count),
             "seed": seed,
         }
-        params["template"] = _instruction(world, params)[1]
+        params["template"] = _instruction(org, params)[1]
         return params
 
-    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
-        me, reporter = world.persona, world.person(params["reporter"])
-        _seed(world, params)
+    def build(self, org: Organization, params: dict[str, Any]) -> Draft:
+        me, reporter = org.persona, org.person(params["reporter"])
+        _seed(org, params)
         draft = Draft(
-            world,
+            org,
             title="File the bug reports by the triage guide while the tracker fails",
-            instruction=_instruction(world, params)[0],
+            instruction=_instruction(org, params)[0],
             description=f"{len(params['kinds'])} bug report(s) from {reporter.name} filed in {params['project']} "
             f"by the triage guide and the keys sent back; the tracker's create_ticket call {params['at']} meets "
             f"a {params['fault']} fault.",
@@ -189,18 +189,18 @@ class FlakyTriage(Family):
         return broaden(draft, params)
 
 
-def _instruction(world: Organization, params: dict[str, Any]) -> tuple[str, str]:
+def _instruction(org: Organization, params: dict[str, Any]) -> tuple[str, str]:
     count = len(params["kinds"])
-    values = {"reporter": world.person(params["reporter"]).first_name, "count": {2: "two", 3: "three"}[count]}
+    values = {"reporter": org.person(params["reporter"]).first_name, "count": {2: "two", 3: "three"}[count]}
     return phrasing.compose(
-        world, random.Random(params["seed"]), "flaky-triage", "file", REQUESTS, values, openers=OPENERS, closers=CLOSERS
+        org, random.Random(params["seed"]), "flaky-triage", "file", REQUESTS, values, openers=OPENERS, closers=CLOSERS
     )
 
 
-def _seed(world: Organization, params: dict[str, Any]) -> None:
+def _seed(org: Organization, params: dict[str, Any]) -> None:
     """The reports, the idea, the triage guide."""
-    me, reporter = world.persona, world.person(params["reporter"])
-    mail = world.apps["mail"].setdefault("messages", [])
+    me, reporter = org.persona, org.person(params["reporter"])
+    mail = org.apps["mail"].setdefault("messages", [])
     for n, (kind, component, time) in enumerate(
         zip(params["kinds"], params["components"], params["times"], strict=True)
     ):
@@ -211,7 +211,7 @@ def _seed(world: Organization, params: dict[str, Any]) -> None:
                 "from": reporter.address_line,
                 "to": [me.email],
                 "subject": f"Bug: {component}",
-                "sent_at": iso(world.start - timedelta(minutes=90 - 20 * n)),
+                "sent_at": iso(org.start - timedelta(minutes=90 - 20 * n)),
                 "body": f"Hi {me.first_name},\n\n{body}\n\nSteps: open the {component} and try to use it.\n\n"
                 f"{reporter.first_name}",
             }
@@ -223,7 +223,7 @@ def _seed(world: Organization, params: dict[str, Any]) -> None:
                 "from": reporter.address_line,
                 "to": [me.email],
                 "subject": "Idea for the backlog",
-                "sent_at": iso(world.start - timedelta(minutes=15)),
+                "sent_at": iso(org.start - timedelta(minutes=15)),
                 "body": f"Not a bug, just a thought: {params['idea'][1]} would be lovely some day.\n\n{reporter.first_name}",
             }
         )
@@ -235,12 +235,12 @@ def _seed(world: Organization, params: dict[str, Any]) -> None:
             ("a cosmetic bug", SEVERITY["cosmetic"]),
         )
     )
-    world.apps["docs"]["documents"].append(
+    org.apps["docs"]["documents"].append(
         {
             "id": "triage-guide",
             "title": "Bug triage guide",
             "owner": me.email,
-            "updated_at": iso(world.start - timedelta(days=20)),
+            "updated_at": iso(org.start - timedelta(days=20)),
             "content": f"# Bug triage guide\n\nEvery bug goes to project **{params['project']}** as type **bug**, one ticket "
             f"per bug, with a priority and exactly one severity label:\n\n{rules}\n\nFeature ideas are not filed as "
             "tickets. Reply to the reporter with the new keys.\n",

@@ -45,12 +45,12 @@ class InboxRules(Family):
     knobs = {"steps": (1, 2, 3), "distractors": (0, 1, 2)}
     split_params = ("kinds", "in_doc", "phrasing", "distractors")
 
-    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, org: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         kinds = sorted(rng.sample(KINDS, knobs.get("steps", 1)), key=KINDS.index)
-        if "manager" in kinds and not world.persona.manager:
+        if "manager" in kinds and not org.persona.manager:
             return None
         text = fake(rng)
-        customer = rng.choice(world.outsiders)
+        customer = rng.choice(org.outsiders)
         in_doc = rng.random() < 0.4
         params = {
             "kinds": kinds,
@@ -63,31 +63,31 @@ class InboxRules(Family):
             "in_doc": in_doc,
             "phrasing": rng.randrange(len(IN_DOC if in_doc else INSTRUCTIONS)),
         }
-        if world.edition < 2:
+        if org.edition < 2:
             return params
-        writer = vocab.Writer.of(world, rng)  # edition 2: subjects in the world's industry words
+        writer = vocab.Writer.of(org, rng)  # edition 2: subjects in the world's industry words
         params["subjects"] = [writer.pick(vocab.THREAD_SUBJECTS) for _ in range(12)]
-        return phrasing.stamp(params, rng, lambda p: _word(world, p))
+        return phrasing.stamp(params, rng, lambda p: _word(org, p))
 
-    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
-        me = world.persona
-        customer = world.person(params["customer"])
+    def build(self, org: Organization, params: dict[str, Any]) -> Draft:
+        me = org.persona
+        customer = org.person(params["customer"])
         domain = customer.email.split("@")[1]
         label = customer.company.split()[0].strip(".,-") or "Customer"
-        manager = world.person(me.manager) if me.manager else None
-        midnight = world.at(world.start.date(), "00:00")
-        _seed_mail(world, params, customer, manager, midnight)
-        _seed_labels(world, params, label)
-        targets = _targets(world, params, domain, manager, midnight)
+        manager = org.person(me.manager) if me.manager else None
+        midnight = org.at(org.start.date(), "00:00")
+        _seed_mail(org, params, customer, manager, midnight)
+        _seed_labels(org, params, label)
+        targets = _targets(org, params, domain, manager, midnight)
         rules_text = {
             "customer": f"label everything from {customer.company} (anyone at {domain}) as '{label}'",
             "newsletters": "archive the newsletters",
             "manager": f"star mail from my manager, {manager.name if manager else ''}",
             "notifications": "label the ticket notifications as 'Tickets'",
         }
-        rules = [rules_text[k] for k in params["kinds"]] if world.edition < 2 else _rules2(world, params)[0]
-        draft = _draft(world, params, rules)
-        checks, allow, oracle = _apply_rules(world, params, targets, domain, label, manager)
+        rules = [rules_text[k] for k in params["kinds"]] if org.edition < 2 else _rules2(org, params)[0]
+        draft = _draft(org, params, rules)
+        checks, allow, oracle = _apply_rules(org, params, targets, domain, label, manager)
         draft.stage("the rules are applied to today's mail", checks, weight=2)
         draft.allow = {"mail": {"messages": allow}}
         draft.oracle = oracle
@@ -96,15 +96,15 @@ class InboxRules(Family):
 
 
 def _seed_mail(
-    world: Organization, params: dict[str, Any], customer: Person, manager: Person | None, midnight: datetime
+    org: Organization, params: dict[str, Any], customer: Person, manager: Person | None, midnight: datetime
 ) -> None:
     """Today's mail of each kind the rules are about, and near misses (older mail, look-alike senders)."""
-    me = world.persona
+    me = org.persona
     subjects, minutes = iter(params["subjects"]), iter(params["minutes"])
     added: list[dict[str, Any]] = []
 
     def mail(sender: str, *, today: bool = True, body: str = "", **extra: Any) -> None:
-        at = world.start - timedelta(minutes=next(minutes) if today else 60 * 24 + next(minutes))
+        at = org.start - timedelta(minutes=next(minutes) if today else 60 * 24 + next(minutes))
         if today and at < midnight:
             at = midnight + timedelta(minutes=5 * (len(added) + 1))
         n = len(added) + 1
@@ -121,7 +121,7 @@ def _seed_mail(
             row["id"], row["is_read"] = f"older-{n:02d}", True
         added.append(row)
 
-    newsletter = next((m["from"] for m in world.apps["mail"]["messages"] if "-news.test" in str(m.get("from"))), None)
+    newsletter = next((m["from"] for m in org.apps["mail"]["messages"] if "-news.test" in str(m.get("from"))), None)
     counts, dist = params["new_counts"], params["distractors"]
     colleague = f"{params['colleague']['first']} {params['colleague']['last']}"
     for kind in params["kinds"]:
@@ -142,14 +142,14 @@ def _seed_mail(
                     body=f"Hi {me.first_name},\n\ncan we talk about this later today?\n\n{manager.first_name}",
                 )
             elif kind == "notifications":
-                mail(f"Tickets <notifications@{world.domain}>", body="A ticket you follow changed status.")
+                mail(f"Tickets <notifications@{org.domain}>", body="A ticket you follow changed status.")
         for d in range(dist):
             if kind == "customer":
                 if d == 0:
                     mail(customer.address_line, today=False, body="An older note from us.")
                 else:
                     mail(
-                        f"{colleague} <{ascii_slug(colleague)}@{world.domain}>",
+                        f"{colleague} <{ascii_slug(colleague)}@{org.domain}>",
                         body=f"FYI, {customer.company} asked about their contract again.",
                     )
             elif kind == "newsletters":
@@ -163,27 +163,27 @@ def _seed_mail(
                     mail(manager.address_line, today=False, body="Yesterday's note.")
                 else:
                     mail(
-                        f"{manager.first_name} {params['colleague']['last']} <{ascii_slug(manager.first_name + ' ' + params['colleague']['last'])}@{domain_of_outsider(world)}>",
+                        f"{manager.first_name} {params['colleague']['last']} <{ascii_slug(manager.first_name + ' ' + params['colleague']['last'])}@{domain_of_outsider(org)}>",
                         body="Hello, following up on my earlier message.",
                     )
             elif kind == "notifications":
-                mail(f"Tickets <notifications@{world.domain}>", today=False, body="A ticket you follow changed status.")
-    world.apps["mail"]["messages"] += added
-    world.apps["mail"]["messages"].sort(key=lambda m: datetime.fromisoformat(m["sent_at"]))
+                mail(f"Tickets <notifications@{org.domain}>", today=False, body="A ticket you follow changed status.")
+    org.apps["mail"]["messages"] += added
+    org.apps["mail"]["messages"].sort(key=lambda m: datetime.fromisoformat(m["sent_at"]))
 
 
-def _seed_labels(world: Organization, params: dict[str, Any], label: str) -> None:
-    if label not in world.apps["mail"]["labels"]:
-        world.apps["mail"]["labels"].append(label)
-    if "notifications" in params["kinds"] and "Tickets" not in world.apps["mail"]["labels"]:
-        world.apps["mail"]["labels"].append("Tickets")
+def _seed_labels(org: Organization, params: dict[str, Any], label: str) -> None:
+    if label not in org.apps["mail"]["labels"]:
+        org.apps["mail"]["labels"].append(label)
+    if "notifications" in params["kinds"] and "Tickets" not in org.apps["mail"]["labels"]:
+        org.apps["mail"]["labels"].append("Tickets")
 
 
 def _targets(
-    world: Organization, params: dict[str, Any], domain: str, manager: Person | None, midnight: datetime
+    org: Organization, params: dict[str, Any], domain: str, manager: Person | None, midnight: datetime
 ) -> dict[str, list[str]]:
     """Per rule, the ids of today's inbox mail it applies to."""
-    me = world.persona
+    me = org.persona
 
     def today(m: dict[str, Any]) -> bool:
         return (
@@ -200,34 +200,32 @@ def _targets(
         "customer": lambda m: sender(m).endswith(f"@{domain}"),
         "newsletters": lambda m: sender(m).startswith("newsletter@"),
         "manager": lambda m: manager is not None and sender(m) == manager.email,
-        "notifications": lambda m: sender(m) == f"notifications@{world.domain}",
+        "notifications": lambda m: sender(m) == f"notifications@{org.domain}",
     }
-    return {
-        k: [m["id"] for m in world.apps["mail"]["messages"] if today(m) and selectors[k](m)] for k in params["kinds"]
-    }
+    return {k: [m["id"] for m in org.apps["mail"]["messages"] if today(m) and selectors[k](m)] for k in params["kinds"]}
 
 
-def _draft(world: Organization, params: dict[str, Any], rules: list[str]) -> Draft:
+def _draft(org: Organization, params: dict[str, Any], rules: list[str]) -> Draft:
     """The scenario's words; the rules are in the instruction, or in a doc the instruction points to."""
-    if world.edition >= 2:
-        instruction = _word(world, params).text
+    if org.edition >= 2:
+        instruction = _word(org, params).text
     if params["in_doc"]:
-        if world.edition < 2:
+        if org.edition < 2:
             instruction = phrase(IN_DOC, params["phrasing"])
-        world.apps["docs"]["documents"].append(
+        org.apps["docs"]["documents"].append(
             {
                 "id": "mail-rules",
                 "title": "Mail rules",
                 "content": "# Mail rules\n\nFor the mail that comes in each day:\n\n"
                 + "".join(f"- {r[:1].upper() + r[1:]}\n" for r in rules)
                 + "\nEverything else stays as it is.\n",
-                "updated_at": iso(world.start - timedelta(days=30)),
+                "updated_at": iso(org.start - timedelta(days=30)),
             }
         )
-    elif world.edition < 2:
+    elif org.edition < 2:
         instruction = phrase(INSTRUCTIONS, params["phrasing"], rules=join(rules))
     return Draft(
-        world,
+        org,
         title=f"Triage today's inbox by {len(rules)} rule{'s' if len(rules) > 1 else ''}",
         instruction=instruction,
         description="Apply the rules to exactly the mail that came in today and "
@@ -237,7 +235,7 @@ def _draft(world: Organization, params: dict[str, Any], rules: list[str]) -> Dra
 
 
 def _apply_rules(
-    world: Organization,
+    org: Organization,
     params: dict[str, Any],
     targets: dict[str, list[str]],
     domain: str,
@@ -254,7 +252,7 @@ def _apply_rules(
             {"tool": "docs__get_document", "args": {"document_id": "${rules.documents.0.id}"}},
         ]
     oracle.append(
-        {"tool": "mail__search_messages", "args": {"query": f"in:inbox after:{world.start.date().isoformat()}"}}
+        {"tool": "mail__search_messages", "args": {"query": f"in:inbox after:{org.start.date().isoformat()}"}}
     )
     for kind in params["kinds"]:
         ids = targets[kind]
@@ -310,9 +308,9 @@ def _apply_rules(
     return checks, allow, oracle
 
 
-def domain_of_outsider(world: Organization) -> str:
+def domain_of_outsider(org: Organization) -> str:
     """An outside domain for a near-miss sender who shares a colleague's first name."""
-    return world.outsiders[-1].email.split("@")[1] if world.outsiders else "example-partner.test"
+    return org.outsiders[-1].email.split("@")[1] if org.outsiders else "example-partner.test"
 
 
 # -- edition 2: instructions composed from parts (phrasing.compose) --------------------------------------------------
@@ -473,10 +471,10 @@ PHRASEBOOKS = {"listed": LISTED, "doc": DOC}
 """Edition 2's phrasebooks by intent (the rules in the instruction, or in the 'Mail rules' doc)."""
 
 
-def _rules2(world: Organization, params: dict[str, Any]) -> tuple[list[str], tuple[str, ...]]:
+def _rules2(org: Organization, params: dict[str, Any]) -> tuple[list[str], tuple[str, ...]]:
     """The rules in edition 2's words (each drawn from its kind's held-out variants), and the ids of those words."""
-    customer = world.person(params["customer"])
-    manager = world.person(world.persona.manager) if world.persona.manager else None
+    customer = org.person(params["customer"])
+    manager = org.person(org.persona.manager) if org.persona.manager else None
     values = {
         "company": customer.company,
         "domain": customer.email.split("@")[1],
@@ -485,19 +483,19 @@ def _rules2(world: Organization, params: dict[str, Any]) -> tuple[list[str], tup
     }
     rules, ids = [], []
     for kind in params["kinds"]:
-        rule, rule_id = phrasing.pick(world, params["wording"], "inbox-rules", "listed", f"rule-{kind}", RULES[kind])
+        rule, rule_id = phrasing.pick(org, params["wording"], "inbox-rules", "listed", f"rule-{kind}", RULES[kind])
         rules.append(rule.format(**values))
         ids.append(rule_id)
     return rules, tuple(ids)
 
 
-def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
+def _word(org: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
-    rules, ids = _rules2(world, params)
+    rules, ids = _rules2(org, params)
     intent = "doc" if params["in_doc"] else "listed"
     text = join(rules)
     made = phrasing.word(
-        world,
+        org,
         params["wording"],
         "inbox-rules",
         intent,

@@ -71,31 +71,31 @@ class Incident(Family):
     split_params = ("cause", "priority", "steps", "phrasing", "responders_count")
     phrasings = len(INSTRUCTIONS)
 
-    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        team = [p for p in world.people if p.team == world.persona.team]
-        if len(team) < 2 or len(world.people) < 4:
+    def sample(self, org: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+        team = [p for p in org.people if p.team == org.persona.team]
+        if len(team) < 2 or len(org.people) < 4:
             return None
-        projects = [p["key"] for p in world.apps["tickets"]["projects"]]
+        projects = [p["key"] for p in org.apps["tickets"]["projects"]]
         words = sorted(
-            {w for w in (p["name"] for p in world.apps["tickets"]["projects"])}
+            {w for w in (p["name"] for p in org.apps["tickets"]["projects"])}
             | {"orbit", "ledger", "atlas", "relay", "beacon", "harbor", "quartz"}
         )
         words = [w.lower() for w in words if w.isalpha()]
-        responders = sorted(rng.sample(world.people, rng.choice([2, 3])), key=lambda p: p.email)
+        responders = sorted(rng.sample(org.people, rng.choice([2, 3])), key=lambda p: p.email)
         lead, owner = responders[0], responders[-1]
         service = _service(rng, words)
         cause = rng.randrange(len(CAUSES))
         back = -1  # edition 3: the day before, weekend or not (every composite says "yesterday's incident")
-        while world.edition == 2 and world.day(back).weekday() >= 5:  # edition 2: the last working day
+        while org.edition == 2 and org.day(back).weekday() >= 5:  # edition 2: the last working day
             back -= 1
-        begin = world.at(world.day(back), f"{rng.randint(9, 15):02d}:{rng.choice(['05', '12', '20', '35', '48'])}")
+        begin = org.at(org.day(back), f"{rng.randint(9, 15):02d}:{rng.choice(['05', '12', '20', '35', '48'])}")
         minutes = rng.choice(OPEN_MINUTES)
         distractors = []
         for d in range(knobs.get("distractors", 0)):
             other = _service(rng, words)
             if other == service:
                 continue
-            who = rng.choice([p for p in world.people if p not in responders] or world.people)
+            who = rng.choice([p for p in org.people if p not in responders] or org.people)
             distractors.append(
                 {
                     "service": other,
@@ -117,19 +117,19 @@ class Incident(Family):
             "priority": rng.choice(PRIORITIES),
             "steps": knobs.get("steps", 3),
             "phrasing": rng.randrange(len(INSTRUCTIONS)),
-            "status_to": f"status@{world.domain}",
+            "status_to": f"status@{org.domain}",
             "n": rng.randint(100, 999),
             "a": 50,
             "b": rng.choice([4, 5, 8]),
-            "host": f"{rng.choice(words)}-{rng.randint(1, 9)}.{world.domain}",
+            "host": f"{rng.choice(words)}-{rng.randint(1, 9)}.{org.domain}",
             "table": rng.choice(words),
             "distractors": distractors,
             "responders_count": len(responders),
         }
-        return params if world.edition < 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
+        return params if org.edition < 2 else phrasing.stamp(params, rng, lambda p: _word(org, p))
 
-    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
-        inc = IncidentFacts.of(world, params)
+    def build(self, org: Organization, params: dict[str, Any]) -> Draft:
+        inc = IncidentFacts.of(org, params)
         self._seed_threads(inc)
         draft = _draft(inc)
         draft.add("docs", "folders", {"id": "postmortems", "name": "Postmortems"})
@@ -147,18 +147,18 @@ class Incident(Family):
 
     def _seed_threads(self, inc: IncidentFacts) -> None:
         """Older incidents' threads first (distractors), then this one's, which asks for the close-out."""
-        world, params = inc.world, inc.params
+        org, params = inc.org, inc.params
         for i, other in enumerate(params["distractors"]):
             o_cause, _ = CAUSES[other["cause"]]
             o_begin = inc.begin - timedelta(days=other["days_ago"])
             self._thread(
-                world,
+                org,
                 f"inc-old-{i}",
                 f"Incident: {other['service']} errors",
                 other["service"],
                 o_cause.format(**{**inc.values, "service": other["service"]}),
-                world.person(other["owner"]),
-                world.person(other["owner"]),
+                org.person(other["owner"]),
+                org.person(other["owner"]),
                 inc.responders[:1],
                 o_begin,
                 o_begin + timedelta(minutes=other["minutes"]),
@@ -167,7 +167,7 @@ class Incident(Family):
                 "high",
             )
         self._thread(
-            world,
+            org,
             "inc",
             inc.subject,
             params["service"],
@@ -184,7 +184,7 @@ class Incident(Family):
 
     def _thread(
         self,
-        world: Organization,
+        org: Organization,
         prefix: str,
         subject: str,
         service: str,
@@ -198,7 +198,7 @@ class Incident(Family):
         project: str,
         priority: str,
     ) -> None:
-        me = world.persona
+        me = org.persona
         to = [me.email, *[p.email for p in responders if p is not lead]]
         others = [p for p in responders if p is not lead and p is not owner]
         bodies = [
@@ -243,7 +243,7 @@ class Incident(Family):
             if previous:
                 row["in_reply_to"] = previous
             previous = row["id"]
-            world.apps["mail"]["messages"].append(row)
+            org.apps["mail"]["messages"].append(row)
 
 
 def _escape(term: str) -> str:
@@ -254,7 +254,7 @@ def _escape(term: str) -> str:
 class IncidentFacts:
     """One drawn incident: who responded, led and owns the fix, when it began and was resolved, and its cause."""
 
-    world: Organization
+    org: Organization
     params: dict[str, Any]
     responders: list[Person]
     lead: Person
@@ -271,16 +271,16 @@ class IncidentFacts:
     subject: str
 
     @classmethod
-    def of(cls, world: Organization, params: dict[str, Any]) -> IncidentFacts:
+    def of(cls, org: Organization, params: dict[str, Any]) -> IncidentFacts:
         begin = datetime.fromisoformat(params["start"])
         cause_text, terms = CAUSES[params["cause"]]
         values = {k: params[k] for k in ("service", "n", "a", "b", "host", "table")}
         return cls(
-            world,
+            org,
             params,
-            [world.person(e) for e in params["responders"]],
-            world.person(params["lead"]),
-            world.person(params["owner"]),
+            [org.person(e) for e in params["responders"]],
+            org.person(params["lead"]),
+            org.person(params["owner"]),
             begin,
             begin + timedelta(minutes=params["minutes"]),
             values,
@@ -296,12 +296,12 @@ class IncidentFacts:
 
 def _draft(inc: IncidentFacts) -> Draft:
     params, begin, resolved = inc.params, inc.begin, inc.resolved
-    if inc.world.edition >= 2:
-        instruction = _word(inc.world, params).text
+    if inc.org.edition >= 2:
+        instruction = _word(inc.org, params).text
     else:
         instruction = phrase(INSTRUCTIONS, params["phrasing"], service=params["service"], lead=inc.lead.first_name)
     return Draft(
-        inc.world,
+        inc.org,
         title=f"Close out the {params['service']} incident",
         instruction=instruction,
         description=f"From the incident thread about {params['service']} ({inc.day}): a {inc.priority}-priority bug "
@@ -406,7 +406,7 @@ def _mail_checks(inc: IncidentFacts) -> list[dict[str, Any]]:
 
 def _oracle(inc: IncidentFacts) -> list[dict[str, Any]]:
     """Read the thread, file the bug, write (and share) the postmortem, send the status mail."""
-    me, params, begin, resolved, day, cause = inc.world.persona, inc.params, inc.begin, inc.resolved, inc.day, inc.cause
+    me, params, begin, resolved, day, cause = inc.org.persona, inc.params, inc.begin, inc.resolved, inc.day, inc.cause
     owner, to = inc.owner, params["status_to"]
     timeline = "\n".join(
         [
@@ -556,18 +556,18 @@ PHRASEBOOKS = {"wrapup": WRAPUP}
 """Edition 2's phrasebooks by intent."""
 
 
-def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
+def _word(org: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
     day = datetime.fromisoformat(params["start"]).date()
-    yesterday = (world.start.date() - day).days == 1
+    yesterday = (org.start.date() - day).days == 1
     name = f"{day:%A}"
     whose = "yesterday's" if yesterday else f"{name}'s"
     values = {
         "service": params["service"],
-        "lead": world.person(params["lead"]).first_name,
+        "lead": org.person(params["lead"]).first_name,
         "whose": whose,
         "Whose": whose[:1].upper() + whose[1:],
         "when": "yesterday" if yesterday else f"on {name}",
         "when_bare": "yesterday" if yesterday else f"last {name}",
     }
-    return phrasing.word(world, params["wording"], "incident", "wrapup", WRAPUP, values)
+    return phrasing.word(org, params["wording"], "incident", "wrapup", WRAPUP, values)

@@ -120,9 +120,9 @@ class LostSend(Family):
     split_params = ("template", "fault", "kind")
     editions = (2, 3)
 
-    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        people = [p for p in world.people if p.email != world.persona.email]
-        companies = sorted({o.company for o in world.outsiders if o.company})
+    def sample(self, org: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+        people = [p for p in org.people if p.email != org.persona.email]
+        companies = sorted({o.company for o in org.outsiders if o.company})
         if not people or not companies:
             return None
         streets, venues = rng.sample(STREETS, 2), rng.sample(VENUES, 2)
@@ -141,17 +141,17 @@ class LostSend(Family):
             "other_mail": bool(knobs.get("distractors", 0)),
             "seed": rng.randrange(1 << 30),
         }
-        params["template"] = _instruction(world, params)[1]
+        params["template"] = _instruction(org, params)[1]
         return params
 
-    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
-        requester = world.person(params["requester"])
-        _seed(world, params)
+    def build(self, org: Organization, params: dict[str, Any]) -> Draft:
+        requester = org.person(params["requester"])
+        _seed(org, params)
         thing = THINGS[params["kind"]][0].format(company=params["company"])
         draft = Draft(
-            world,
+            org,
             title="Send a fact once while the mail server fails",
-            instruction=_instruction(world, params)[0],
+            instruction=_instruction(org, params)[0],
             description=f"{requester.name} needs {thing}; the first send meets a {params['fault']} fault, and "
             "the mail must reach them exactly once.",
             tags=["generated", "lost-send", "fault-injection", "idempotency", "mail", "docs"],
@@ -172,11 +172,11 @@ class LostSend(Family):
         return broaden(draft, params)
 
 
-def _instruction(world: Organization, params: dict[str, Any]) -> tuple[str, str]:
+def _instruction(org: Organization, params: dict[str, Any]) -> tuple[str, str]:
     thing, doc, _ = (t.format(company=params["company"]) for t in THINGS[params["kind"]])
-    values = {"requester": world.person(params["requester"]).first_name, "thing": thing, "doc": doc}
+    values = {"requester": org.person(params["requester"]).first_name, "thing": thing, "doc": doc}
     return phrasing.compose(
-        world, random.Random(params["seed"]), "lost-send", "send", REQUESTS, values, openers=OPENERS, closers=CLOSERS
+        org, random.Random(params["seed"]), "lost-send", "send", REQUESTS, values, openers=OPENERS, closers=CLOSERS
     )
 
 
@@ -200,25 +200,25 @@ def facts(params: dict[str, Any]) -> tuple[str, str, dict[str, Any], dict[str, A
     )
 
 
-def _seed(world: Organization, params: dict[str, Any]) -> None:
+def _seed(org: Organization, params: dict[str, Any]) -> None:
     """The request mail, the current and the stale document, and an unrelated mail from the requester."""
-    me, requester = world.persona, world.person(params["requester"])
+    me, requester = org.persona, org.person(params["requester"])
     current, stale, *_ = facts(params)
     thing, doc, ask = (t.format(company=params["company"]) for t in THINGS[params["kind"]])
-    day = human_day(world.day(params["day"]))
+    day = human_day(org.day(params["day"]))
     body = {
         "venue": f"I'm booking the taxis for the offsite on {day}. Could you send me the {ask}?",
         "booking": f"I'm checking in on {day} and the hotel wants the {ask}. Could you send it to me?",
         "bridge": f"I'm joining the {params['company']} call on {day} from home. What's the {ask}?",
     }[params["kind"]]
-    mail = world.apps["mail"].setdefault("messages", [])
+    mail = org.apps["mail"].setdefault("messages", [])
     mail.append(
         {
             "id": "ask-fact",
             "from": requester.address_line,
             "to": [me.email],
             "subject": f"Quick question: {ask}",
-            "sent_at": iso(world.start - timedelta(minutes=40)),
+            "sent_at": iso(org.start - timedelta(minutes=40)),
             "body": f"Hi {me.first_name},\n\n{body}\n\nThanks,\n{requester.first_name}",
         }
     )
@@ -229,7 +229,7 @@ def _seed(world: Organization, params: dict[str, Any]) -> None:
                 "from": requester.address_line,
                 "to": [me.email],
                 "subject": "Lunch?",
-                "sent_at": iso(world.start - timedelta(days=1, hours=2)),
+                "sent_at": iso(org.start - timedelta(days=1, hours=2)),
                 "is_read": True,
                 "body": f"Lunch on Friday?\n\n{requester.first_name}",
             }
@@ -237,21 +237,21 @@ def _seed(world: Organization, params: dict[str, Any]) -> None:
     line = {"venue": "Venue", "booking": f"{params['hotel']}, booking reference", "bridge": "Dial-in code"}[
         params["kind"]
     ]
-    docs = world.apps["docs"]["documents"]
+    docs = org.apps["docs"]["documents"]
     docs.append(
         {
             "id": "fact-doc",
             "title": doc,
             "owner": me.email,
-            "updated_at": iso(world.start - timedelta(days=2)),
+            "updated_at": iso(org.start - timedelta(days=2)),
             "content": f"# {doc}\n\n- Date: {day}\n- {line}: {current}\n",
         }
     )
     # Edition 3: the stale copy has the same title, told apart by its date (last year's) and its age, as in a real
     # drive. Edition 2 (release v2) labelled it in its title.
-    then = world.day(params["day"]) - timedelta(days=364)
+    then = org.day(params["day"]) - timedelta(days=364)
     title, content = doc, f"# {doc}\n\n- Date: {then:%A %-d %B %Y}\n- {line}: {stale}\n"
-    if world.edition < 3:
+    if org.edition < 3:
         title = {
             "venue": f"{doc} (last year, archive)",
             "booking": f"{doc} (cancelled)",
@@ -263,7 +263,7 @@ def _seed(world: Organization, params: dict[str, Any]) -> None:
             "id": "stale-doc",
             "title": title,
             "owner": me.email,
-            "updated_at": iso(world.start - timedelta(days=300)),
+            "updated_at": iso(org.start - timedelta(days=300)),
             "content": content,
         }
     )

@@ -45,8 +45,8 @@ def _names(people: list[Person]) -> str:
     return join([p.name for p in people])
 
 
-def _places(world: Organization, people: list[Person]) -> str:
-    cities = list(dict.fromkeys([world.persona.city, *(p.city for p in people)]))
+def _places(org: Organization, people: list[Person]) -> str:
+    cities = list(dict.fromkeys([org.persona.city, *(p.city for p in people)]))
     return f"we're all in {cities[0]}" if len(cities) == 1 else f"we're spread over {join(cities)}"
 
 
@@ -60,34 +60,34 @@ class MeetingAcrossZones(Family):
     knobs = {"tz_spread": (1, 2, 3), "distractors": (0, 1, 2), "steps": (1, 2)}
     split_params = ("zones", "minutes", "guests_count", "via", "phrasing", "suggestions_count")
 
-    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, org: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         via = "mail" if knobs.get("steps", 1) == 2 else "direct"
         minutes = rng.choice([30, 45, 60])
         count = rng.choice([2, 3])
         for _ in range(12):
-            guests = pick_guests(world, rng, count, knobs.get("tz_spread", 1))
+            guests = pick_guests(org, rng, count, knobs.get("tz_spread", 1))
             if guests is None:
                 return None
             offset = rng.randint(1, 4)
-            if world.edition >= 2:  # any weekday may be today: the meeting falls on a working day
-                offset = workday(world, offset)
-            window = day_window(world, offset)
+            if org.edition >= 2:  # any weekday may be today: the meeting falls on a working day
+                offset = workday(org, offset)
+            window = day_window(org, offset)
             emails = [g.email for g in guests]
-            starts = aligned_starts(world.free_windows(emails, window), minutes)
+            starts = aligned_starts(org.free_windows(emails, window), minutes)
             if not starts:
                 continue
             slot = rng.choice(starts)
             keep = (slot, slot + timedelta(minutes=minutes))
-            blocks = fill(world, emails, window, keep)
+            blocks = fill(org, emails, window, keep)
             busy_starts = [datetime.fromisoformat(b["start"]) for b in blocks]
             suggestions = (
                 sorted(rng.sample(busy_starts, min(len(busy_starts), knobs.get("distractors", 0))))
-                if via == "mail" or world.edition >= 2
+                if via == "mail" or org.edition >= 2
                 else []
             )
             requester = rng.choice(guests).email if via == "mail" else None
-            topic = world_topic(rng)
-            zones = sorted({world.persona.timezone, *(g.timezone for g in guests)})
+            topic = made_up_topic(rng)
+            zones = sorted({org.persona.timezone, *(g.timezone for g in guests)})
             params = {
                 "guests": emails,
                 "day": offset,
@@ -102,49 +102,49 @@ class MeetingAcrossZones(Family):
                 "guests_count": len(guests),
                 "phrasing": rng.randrange(len(VIA_MAIL if via == "mail" else DIRECT)),
             }
-            if world.edition >= 2:
+            if org.edition >= 2:
                 del params["phrasing"]
-                params["topic"] = rng.choice(vocab.INDUSTRIES[world.industry].topics)  # the industry's, not Faker's
+                params["topic"] = rng.choice(vocab.INDUSTRIES[org.industry].topics)  # the industry's, not Faker's
                 params["wording"] = rng.randrange(1 << 30)
-                made = _word(world, params)
+                made = _word(org, params)
                 params.update(template=made.template, parts=list(made.parts))
-            if world.edition >= 3:  # a second valid slot, when the day has one (drawn without the rng: same draws)
+            if org.edition >= 3:  # a second valid slot, when the day has one (drawn without the rng: same draws)
                 also_slot(params, starts, slot, minutes)
             return params
         return None
 
-    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
-        guests = [world.person(e) for e in params["guests"]]
+    def build(self, org: Organization, params: dict[str, Any]) -> Draft:
+        guests = [org.person(e) for e in params["guests"]]
         minutes = params["minutes"]
         slot = datetime.fromisoformat(params["slot"])
         end = slot + timedelta(minutes=minutes)
-        window = day_window(world, params["day"])
-        day = human_day(world.day(params["day"]))
-        me = world.persona
+        window = day_window(org, params["day"])
+        day = human_day(org.day(params["day"]))
+        me = org.persona
         also = [(t, t + timedelta(minutes=minutes)) for t in map(datetime.fromisoformat, params.get("also", []))]
-        for block in fill(world, params["guests"], window, (slot, end), *also):
-            world.apps["calendar"].setdefault("busy", []).append(block)
+        for block in fill(org, params["guests"], window, (slot, end), *also):
+            org.apps["calendar"].setdefault("busy", []).append(block)
         values = {
             "minutes": minutes,
             "topic": params["topic"],
             "names": _names(guests),
             "day": day,
-            "places": _places(world, guests),
+            "places": _places(org, guests),
         }
-        requester = world.person(params["requester"]) if params["via"] == "mail" else None
-        if world.edition >= 2:
-            instruction = _word(world, params).text
+        requester = org.person(params["requester"]) if params["via"] == "mail" else None
+        if org.edition >= 2:
+            instruction = _word(org, params).text
         elif requester is not None:
             values["requester"] = requester.first_name
             instruction = phrase(VIA_MAIL, params["phrasing"], **values)
         else:
             instruction = phrase(DIRECT, params["phrasing"], **values)
         draft = Draft(
-            world,
+            org,
             title=f"Schedule a {minutes}-minute meeting across time zones",
             instruction=instruction,
             description=f"Book the one {minutes}-minute slot on {day} when {_names(guests)} and the user are all "
-            f"free inside their working hours ({_places(world, guests)}).",
+            f"free inside their working hours ({_places(org, guests)}).",
             tags=["generated", "meeting-tz", "scheduling", "time-zones", "calendar"] + (["mail"] if requester else []),
         )
         _booked_stage(draft, params, guests, slot, end, day)
@@ -152,7 +152,7 @@ class MeetingAcrossZones(Family):
         oracle: list[dict[str, Any]] = []
         if requester is not None:
             oracle += _asked_by_mail(draft, params, guests, requester, slot, day)
-        if world.edition >= 3:
+        if org.edition >= 3:
             return edition3(draft, params, oracle, window, [slot, *(t for t, _ in also)], requester, day)
         oracle += [
             {
@@ -198,7 +198,7 @@ def _booked_stage(
     draft: Draft, params: dict[str, Any], guests: list[Person], slot: datetime, end: datetime, day: str
 ) -> None:
     """The stage of the one new event at the only free slot, with exactly the guests invited."""
-    me = draft.world.persona
+    me = draft.org.persona
     everyone = [*params["guests"], me.email]
     at: dict[str, Any] = {"start": {"equals": iso(slot)}, "end": {"equals": iso(end)}}
     for t in map(datetime.fromisoformat, params.get("also", [])):  # edition 3: any of the free slots
@@ -256,7 +256,7 @@ def _asked_by_mail(
 ) -> list[dict[str, Any]]:
     """The requester's mail asking for the meeting, the stage of telling them the time, whom mail may go to;
     the oracle's reading of the request."""
-    me, minutes = draft.world.persona, params["minutes"]
+    me, minutes = draft.org.persona, params["minutes"]
     oracle: list[dict[str, Any]] = []
     message_id = f"req-{params['slot'][:10]}-{requester.email.split('@')[0]}"[:60]
     others = [g for g in guests if g is not requester]
@@ -271,7 +271,7 @@ def _asked_by_mail(
         times = " or ".join(f"{t:%H:%M}" for t in local)
         lines += ["", f"I could do {times} my time ({requester.city}), if that works for the others."]
     lines += ["", "Thanks!", requester.first_name]
-    sent = draft.world.start - timedelta(minutes=47)
+    sent = draft.org.start - timedelta(minutes=47)
     draft.add(
         "mail",
         "messages",
@@ -323,7 +323,7 @@ def requester_tz(person: Person) -> ZoneInfo:
     return ZoneInfo(person.timezone)
 
 
-def world_topic(rng: random.Random) -> str:
+def made_up_topic(rng: random.Random) -> str:
     """A made-up meeting topic, drawn from `rng`."""
     return fake(rng).catch_phrase().lower()
 
@@ -506,25 +506,25 @@ PHRASEBOOKS = {"direct": BOOK_DIRECT, "mail": BOOK_MAIL}
 """Edition 2's phrasebooks by intent (how the meeting is asked for: `via`)."""
 
 
-def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
+def _word(org: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
-    guests = [world.person(e) for e in params["guests"]]
+    guests = [org.person(e) for e in params["guests"]]
     values = {
         "minutes": params["minutes"],
         "topic": params["topic"],
         "names": _names(guests),
-        "day": human_day(world.day(params["day"])),
-        "places": _places(world, guests),
+        "day": human_day(org.day(params["day"])),
+        "places": _places(org, guests),
         "hint": "",
         "names_and_me": join([g.name for g in guests] + ["me"]),
         "names_and_i": join([g.name for g in guests] + ["I"]),
     }
     extra: tuple[str, ...] = ()
     if params["via"] == "mail":
-        values["requester"] = world.person(params["requester"]).first_name
+        values["requester"] = org.person(params["requester"]).first_name
     elif params["suggestions"]:  # distractors: times that do not work, named in the instruction itself
-        hint, hint_id = phrasing.pick(world, params["wording"], "meeting-tz", "direct", "hint", HINTS)
+        hint, hint_id = phrasing.pick(org, params["wording"], "meeting-tz", "direct", "hint", HINTS)
         times = " or ".join(f"{datetime.fromisoformat(s):%H:%M}" for s in params["suggestions"])
         values["hint"], extra = hint.format(times=times), (hint_id,)
-    made = phrasing.word(world, params["wording"], "meeting-tz", params["via"], PHRASEBOOKS[params["via"]], values)
+    made = phrasing.word(org, params["wording"], "meeting-tz", params["via"], PHRASEBOOKS[params["via"]], values)
     return phrasing.Composition(made.text, made.template, made.parts + extra)

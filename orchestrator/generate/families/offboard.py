@@ -53,23 +53,23 @@ class Offboard(Family):
     split_params = ("tickets_added", "distractors", "last_day", "statuses", "phrasing")
     phrasings = len(INSTRUCTIONS)
 
-    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        candidates = list(world.people[1:-1])  # not the directory's owner nor the offsite's organizer
-        users = {u["email"] for u in world.apps["tickets"]["users"]}
+    def sample(self, org: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+        candidates = list(org.people[1:-1])  # not the directory's owner nor the offsite's organizer
+        users = {u["email"] for u in org.apps["tickets"]["users"]}
         candidates = [p for p in candidates if p.email in users]
-        if world.edition >= 2:  # a leaver or successor sharing the persona's first name would be ambiguous
+        if org.edition >= 2:  # a leaver or successor sharing the persona's first name would be ambiguous
             firsts = [p.first_name for p in candidates]
             candidates = [
-                p for p in candidates if p.first_name != world.persona.first_name and firsts.count(p.first_name) == 1
+                p for p in candidates if p.first_name != org.persona.first_name and firsts.count(p.first_name) == 1
             ]
         if len(candidates) < 2:
             return None
         leaver, successor = rng.sample(candidates, 2)
         steps, distractors = knobs.get("steps", 1), knobs.get("distractors", 0)
         last = rng.randint(1, 4)
-        while world.edition >= 2 and world.day(last).weekday() >= 5:  # edition 2: the last day is a working day
+        while org.edition >= 2 and org.day(last).weekday() >= 5:  # edition 2: the last day is a working day
             last += 1
-        projects = [p["key"] for p in world.apps["tickets"]["projects"]]
+        projects = [p["key"] for p in org.apps["tickets"]["projects"]]
         text = fake(rng)
         params = {
             "leaver": leaver.email,
@@ -86,28 +86,28 @@ class Offboard(Family):
             "hours": [rng.choice(["10:00", "11:30", "14:00", "15:30"]) for _ in range(steps + distractors)],
             "phrasing": rng.randrange(len(INSTRUCTIONS)),
         }
-        if world.edition < 2:
+        if org.edition < 2:
             return params
-        writer = vocab.Writer.of(world, rng)  # edition 2: titles in the world's industry words
+        writer = vocab.Writer.of(org, rng)  # edition 2: titles in the world's industry words
         params["titles"] = [writer.ticket()[1] for _ in params["titles"]]
-        return phrasing.stamp(params, rng, lambda p: _word(world, p))
+        return phrasing.stamp(params, rng, lambda p: _word(org, p))
 
-    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
-        leaver, successor = world.person(params["leaver"]), world.person(params["successor"])
-        last = world.day(params["last_day"])
+    def build(self, org: Organization, params: dict[str, Any]) -> Draft:
+        leaver, successor = org.person(params["leaver"]), org.person(params["successor"])
+        last = org.day(params["last_day"])
         titles = list(params["titles"])
-        _seed_tickets(world, params, leaver, successor, titles)
-        _seed_docs(world, params, leaver, titles)
-        _seed_meetings(world, params, leaver, titles)
-        open_keys, closed_keys, doc_ids, later = _handover(world, leaver, last)
+        _seed_tickets(org, params, leaver, successor, titles)
+        _seed_docs(org, params, leaver, titles)
+        _seed_meetings(org, params, leaver, titles)
+        open_keys, closed_keys, doc_ids, later = _handover(org, leaver, last)
         draft = Draft(
-            world,
+            org,
             title=f"Offboard {leaver.name}",
             instruction="",
             tags=["generated", "offboard", "tickets", "docs", "calendar", "multi-app"],
         )
-        if world.edition >= 2:
-            draft.instruction = _word(world, params).text
+        if org.edition >= 2:
+            draft.instruction = _word(org, params).text
         else:
             draft.instruction = phrase(
                 INSTRUCTIONS,
@@ -129,7 +129,7 @@ class Offboard(Family):
         oracle += [
             {"tool": "tickets__assign_ticket", "args": {"key": key, "assignee": successor.email}} for key in open_keys
         ]
-        docs = world.apps["docs"]["documents"]
+        docs = org.apps["docs"]["documents"]
         already = {
             d["id"]
             for d in docs
@@ -150,11 +150,11 @@ class Offboard(Family):
 
 
 def _seed_tickets(
-    world: Organization, params: dict[str, Any], leaver: Person, successor: Person, titles: list[str]
+    org: Organization, params: dict[str, Any], leaver: Person, successor: Person, titles: list[str]
 ) -> None:
     """The leaver's open tickets, and distractors: their closed tickets and others' open ones in the same projects."""
-    me = world.persona
-    tickets = world.apps["tickets"]
+    me = org.persona
+    tickets = org.apps["tickets"]
     numbers: dict[str, int] = {}
     for t in tickets["tickets"]:
         project, _, n = t["key"].rpartition("-")
@@ -163,11 +163,11 @@ def _seed_tickets(
     def new_ticket(project: str, status: str, assignee: str) -> str:
         numbers[project] = numbers.get(project, 0) + 1
         key = f"{project}-{numbers[project]}"
-        created = world.start - timedelta(days=10 + numbers[project] % 7)
+        created = org.start - timedelta(days=10 + numbers[project] % 7)
         row = {
             "key": key,
             "title": titles.pop(0),
-            "description": f"Owned by {world.person(assignee).name}.",
+            "description": f"Owned by {org.person(assignee).name}.",
             "type": "task",
             "status": status,
             "priority": "medium",
@@ -186,13 +186,13 @@ def _seed_tickets(
         new_ticket(params["projects"][i], params["statuses"][i], leaver.email)
     for i in range(distractors):
         new_ticket(params["projects"][steps + i], params["closed"][i], leaver.email)
-        others = [p for p in world.people if p.email not in (leaver.email, successor.email)]
+        others = [p for p in org.people if p.email not in (leaver.email, successor.email)]
         new_ticket(params["projects"][steps + i], "in_progress", others[i % len(others)].email)
 
 
-def _seed_docs(world: Organization, params: dict[str, Any], leaver: Person, titles: list[str]) -> None:
+def _seed_docs(org: Organization, params: dict[str, Any], leaver: Person, titles: list[str]) -> None:
     """Docs the leaver edits (to hand over), and distractors they only read."""
-    me, docs = world.persona, world.apps["docs"]["documents"]
+    me, docs = org.persona, org.apps["docs"]["documents"]
     for i in range(params["docs_added"]):
         docs.append(
             {
@@ -201,7 +201,7 @@ def _seed_docs(world: Organization, params: dict[str, Any], leaver: Person, titl
                 "owner": me.email,
                 "shared_with": [{"email": leaver.email, "role": "editor"}],
                 "content": f"# Notes\n\nKept up to date by {leaver.name} and {me.name}.\n",
-                "updated_at": iso(world.start - timedelta(days=3 + i)),
+                "updated_at": iso(org.start - timedelta(days=3 + i)),
             }
         )
     for i in range(params["distractors"]):
@@ -212,18 +212,18 @@ def _seed_docs(world: Organization, params: dict[str, Any], leaver: Person, titl
                 "owner": me.email,
                 "shared_with": [{"email": leaver.email, "role": "viewer"}],
                 "content": "# Reference\n\nFor reading.\n",
-                "updated_at": iso(world.start - timedelta(days=5 + i)),
+                "updated_at": iso(org.start - timedelta(days=5 + i)),
             }
         )
 
 
-def _seed_meetings(world: Organization, params: dict[str, Any], leaver: Person, titles: list[str]) -> None:
+def _seed_meetings(org: Organization, params: dict[str, Any], leaver: Person, titles: list[str]) -> None:
     """The leaver's meetings with the persona after the last day (to decline), and distractors before it."""
-    me, events = world.persona, world.apps["calendar"]["events"]
+    me, events = org.persona, org.apps["calendar"]["events"]
     for i in range(params["meetings_added"] + params["distractors"]):
         after = i < params["meetings_added"]
-        day = world.day(params["last_day"] + 1 + i) if after else world.day(min(i, params["last_day"]))
-        start = world.at(day, params["hours"][i])
+        day = org.day(params["last_day"] + 1 + i) if after else org.day(min(i, params["last_day"]))
+        start = org.at(day, params["hours"][i])
         events.append(
             {
                 "id": f"leaver-mtg-{i + 1}",
@@ -236,11 +236,11 @@ def _seed_meetings(world: Organization, params: dict[str, Any], leaver: Person, 
         )
 
 
-def _handover(world: Organization, leaver: Person, last: date) -> tuple[list[str], list[str], list[str], list[str]]:
+def _handover(org: Organization, leaver: Person, last: date) -> tuple[list[str], list[str], list[str], list[str]]:
     """What the world now holds, the world's own rows included: the leaver's open and closed ticket keys, the
     persona's docs the leaver edits, and the leaver's meetings with the persona after the last day."""
-    me, tickets = world.persona, world.apps["tickets"]
-    docs, events = world.apps["docs"]["documents"], world.apps["calendar"]["events"]
+    me, tickets = org.persona, org.apps["tickets"]
+    docs, events = org.apps["docs"]["documents"], org.apps["calendar"]["events"]
     open_keys = sorted(
         t["key"] for t in tickets["tickets"] if t.get("assignee") == leaver.email and t.get("status", "todo") in OPEN
     )
@@ -254,13 +254,13 @@ def _handover(world: Organization, leaver: Person, last: date) -> tuple[list[str
         and not d.get("trashed")
         and any(s["email"] == leaver.email and s["role"] == "editor" for s in d.get("shared_with", []))
     )
-    cutoff = world.at(last + timedelta(days=1), "00:00")
+    cutoff = org.at(last + timedelta(days=1), "00:00")
     later = sorted(
         e["id"]
         for e in events
         if e.get("organizer") == leaver.email
         and e.get("status", "confirmed") != "cancelled"
-        and _start(world, e) >= cutoff
+        and _start(org, e) >= cutoff
         and any(_email(a) == me.email for a in e.get("attendees", []))
     )
     return open_keys, closed_keys, doc_ids, later
@@ -276,7 +276,7 @@ def _stages(
     later: list[str],
 ) -> None:
     """A stage per part of the handover (tickets, docs, meetings), and the changes each allows."""
-    me = draft.world.persona
+    me = draft.org.persona
     draft.stage(
         "open tickets reassigned",
         [
@@ -325,7 +325,7 @@ def _stages(
         ],
         weight=max(1, len(later)),
     )
-    shares = {d["id"]: d.get("shared_with", []) for d in draft.world.apps["docs"]["documents"] if d["id"] in doc_ids}
+    shares = {d["id"]: d.get("shared_with", []) for d in draft.org.apps["docs"]["documents"] if d["id"] in doc_ids}
     draft.forbid += [
         {
             "name": f"{doc} keeps {share['email']}'s access (the handover adds, it takes nothing away)",
@@ -347,12 +347,12 @@ def _email(attendee: Any) -> str:
     return attendee["email"] if isinstance(attendee, dict) else str(attendee)
 
 
-def _start(world: Organization, event: dict[str, Any]) -> Any:
+def _start(org: Organization, event: dict[str, Any]) -> Any:
     from datetime import datetime  # noqa: PLC0415
 
     value = event["start"]
     if len(value) == 10:
-        return world.at(datetime.fromisoformat(value).date(), "00:00")
+        return org.at(datetime.fromisoformat(value).date(), "00:00")
     return datetime.fromisoformat(value)
 
 
@@ -467,14 +467,14 @@ PHRASEBOOKS = {"leave": LEAVE}
 """Edition 2's phrasebooks by intent."""
 
 
-def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
+def _word(org: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
-    leaver, successor = world.person(params["leaver"]), world.person(params["successor"])
+    leaver, successor = org.person(params["leaver"]), org.person(params["successor"])
     values = {
         "leaver": leaver.name,
         "leaver_first": leaver.first_name,
         "successor": successor.name,
         "successor_first": successor.first_name,
-        "day": human_day(world.day(params["last_day"])),
+        "day": human_day(org.day(params["last_day"])),
     }
-    return phrasing.word(world, params["wording"], "offboard", "leave", LEAVE, values)
+    return phrasing.word(org, params["wording"], "offboard", "leave", LEAVE, values)

@@ -58,30 +58,30 @@ class Reschedule(Family):
     knobs = {"tz_spread": (1, 2, 3), "distractors": (0, 1, 2), "steps": (1, 2)}
     split_params = ("zones", "minutes", "guests_count", "clash", "same_day", "with_doc", "phrasing", "distractor_count")
 
-    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, org: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         minutes = rng.choice([30, 60])
         count = rng.choice([2, 3])
-        organizer = rng.choice([p for p in world.people if p.email != world.persona.manager] or world.people)
+        organizer = rng.choice([p for p in org.people if p.email != org.persona.manager] or org.people)
         for _ in range(12):
-            guests = pick_guests(world, rng, count, knobs.get("tz_spread", 1))
+            guests = pick_guests(org, rng, count, knobs.get("tz_spread", 1))
             if guests is None:
                 return None
             emails = [g.email for g in guests]
             offset = rng.randint(1, 3)
             same_day = rng.random() < 0.5
             following = offset + 1
-            if world.edition >= 2:  # any weekday may be today: the meeting and its new day are working days
-                offset = workday(world, offset)
-                following = workday(world, offset + 1)
-            old_window = day_window(world, offset)
+            if org.edition >= 2:  # any weekday may be today: the meeting and its new day are working days
+                offset = workday(org, offset)
+                following = workday(org, offset + 1)
+            old_window = day_window(org, offset)
             # the meeting's current time: a free hour for all of them on that day
-            olds = aligned_starts(world.free_windows(emails, old_window), minutes)
+            olds = aligned_starts(org.free_windows(emails, old_window), minutes)
             if not olds:
                 continue
             old = rng.choice(olds)
-            target = old_window if same_day else day_window(world, following)
+            target = old_window if same_day else day_window(org, following)
             clash = (old - timedelta(minutes=30), old + timedelta(minutes=minutes + 30))
-            free = [w for w in world.free_windows(emails, target) if not (w[0] < clash[1] and clash[0] < w[1])]
+            free = [w for w in org.free_windows(emails, target) if not (w[0] < clash[1] and clash[0] < w[1])]
             # the meeting and the clash are both on the calendar when the agent looks: keep their times out
             free = _minus(free, [(old, old + timedelta(minutes=minutes)), clash])
             starts = aligned_starts(free, minutes)
@@ -92,7 +92,7 @@ class Reschedule(Family):
             distractors = []
             for _ in range(knobs.get("distractors", 0)):
                 spots = aligned_starts(
-                    _minus(world.free_windows([], old_window), [clash, (new, new + timedelta(minutes=minutes))]), 30
+                    _minus(org.free_windows([], old_window), [clash, (new, new + timedelta(minutes=minutes))]), 30
                 )
                 if spots:
                     distractors.append(iso(rng.choice(spots)))
@@ -109,21 +109,21 @@ class Reschedule(Family):
                 "with_doc": knobs.get("steps", 1) == 2,
                 "distractors": sorted(set(distractors)),
                 "distractor_count": len(set(distractors)),
-                "zones": sorted({world.persona.timezone, *(g.timezone for g in guests)}),
+                "zones": sorted({org.persona.timezone, *(g.timezone for g in guests)}),
                 "guests_count": len(guests),
                 "phrasing": rng.randrange(len(INSTRUCTIONS)),
             }
-            if world.edition >= 2:
+            if org.edition >= 2:
                 del params["phrasing"]
-                params["topic"] = vocab.Writer.of(world, rng).meeting()[0]  # the industry's words, not Faker's
+                params["topic"] = vocab.Writer.of(org, rng).meeting()[0]  # the industry's words, not Faker's
                 params.update(next_day=following, wording=rng.randrange(1 << 30))
-                made = _word(world, params)
+                made = _word(org, params)
                 params.update(template=made.template, parts=list(made.parts))
             return params
         return None
 
-    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
-        mv = Move.of(world, params)
+    def build(self, org: Organization, params: dict[str, Any]) -> Draft:
+        mv = Move.of(org, params)
         draft = _draft(mv)
         _seed(draft, mv)
         _stages(draft, mv)
@@ -140,7 +140,7 @@ class Reschedule(Family):
 class Move:
     """One drawn move: the meeting (old and new times), its guests, the clash that displaces it, the ids it uses."""
 
-    world: Organization
+    org: Organization
     params: dict[str, Any]
     guests: list[Person]
     organizer: Person
@@ -152,17 +152,17 @@ class Move:
     tag: str
 
     @classmethod
-    def of(cls, world: Organization, params: dict[str, Any]) -> Move:
+    def of(cls, org: Organization, params: dict[str, Any]) -> Move:
         old = datetime.fromisoformat(params["old"])
         return cls(
-            world,
+            org,
             params,
-            [world.person(e) for e in params["guests"]],
-            world.person(params["organizer"]),
+            [org.person(e) for e in params["guests"]],
+            org.person(params["organizer"]),
             params["minutes"],
             old,
             datetime.fromisoformat(params["new"]),
-            day_window(world, params["day"] if params["same_day"] else params.get("next_day", params["day"] + 1)),
+            day_window(org, params["day"] if params["same_day"] else params.get("next_day", params["day"] + 1)),
             params["topic"][:1].upper() + params["topic"][1:],
             f"{params['new'][:10]}-{old:%H%M}",
         )
@@ -191,8 +191,8 @@ class Move:
 def _draft(mv: Move) -> Draft:
     params, old = mv.params, mv.old
     when = "the same day" if params["same_day"] else f"on {human_day(mv.target[0])}"
-    if mv.world.edition >= 2:
-        instruction = _word(mv.world, params).text
+    if mv.org.edition >= 2:
+        instruction = _word(mv.org, params).text
     else:
         instruction = phrase(
             INSTRUCTIONS,
@@ -203,7 +203,7 @@ def _draft(mv: Move) -> Draft:
             doc=DOC[params["phrasing"] % len(DOC)] if params["with_doc"] else "",
         )
     return Draft(
-        mv.world,
+        mv.org,
         title=f"Move a {mv.minutes}-minute meeting off a new conflict",
         instruction=instruction,
         description=f"The {params['clash']} lands on '{mv.title}' ({human_day(old)}, {old:%H:%M}); move it {when} to the only slot "
@@ -215,9 +215,9 @@ def _draft(mv: Move) -> Draft:
 
 def _seed(draft: Draft, mv: Move) -> None:
     """The guests' busy blocks, the meeting, the clash, distractor events, the organizer's mail, the agenda doc."""
-    world, params = mv.world, mv.params
+    org, params = mv.org, mv.params
     # The fill comes first: it sees the world before the meeting and the clash are added, as `sample` did.
-    for block in fill(world, params["guests"], mv.target, (mv.new, mv.new_end)):
+    for block in fill(org, params["guests"], mv.target, (mv.new, mv.new_end)):
         draft.add("calendar", "busy", block)
     _seed_events(draft, mv)
     _seed_notice(draft, mv)
@@ -225,7 +225,7 @@ def _seed(draft: Draft, mv: Move) -> None:
 
 def _seed_events(draft: Draft, mv: Move) -> None:
     """The meeting, the clash on top of it, and the distractor events with similar titles."""
-    params, me, guests, organizer, title, tag = mv.params, mv.world.persona, mv.guests, mv.organizer, mv.title, mv.tag
+    params, me, guests, organizer, title, tag = mv.params, mv.org.persona, mv.guests, mv.organizer, mv.title, mv.tag
     old, old_end = mv.old, mv.old_end
     clash_start, clash_end = mv.clash
     draft.add(
@@ -276,10 +276,10 @@ def _seed_events(draft: Draft, mv: Move) -> None:
 
 def _seed_notice(draft: Draft, mv: Move) -> None:
     """The organizer's mail about the clash and, with the agenda step, the meeting's agenda doc."""
-    world, params, me, guests, organizer, title, tag = (
-        mv.world,
+    org, params, me, guests, organizer, title, tag = (
+        mv.org,
         mv.params,
-        mv.world.persona,
+        mv.org.persona,
         mv.guests,
         mv.organizer,
         mv.title,
@@ -299,7 +299,7 @@ def _seed_notice(draft: Draft, mv: Move) -> None:
             "from": organizer.address_line,
             "to": [me.email],
             "subject": f"{params['clash']} on {day}",
-            "sent_at": iso(world.start - timedelta(minutes=25)),
+            "sent_at": iso(org.start - timedelta(minutes=25)),
             "body": f"Hi {me.first_name},\n\nI've put the {params['clash']} in your calendar: {day}, "
             f"{clash_start:%H:%M}-{clash_end:%H:%M} ({me.city} time). Please keep that time free, it can't move.\n\n"
             f"Thanks,\n{organizer.first_name}",
@@ -320,7 +320,7 @@ def _seed_notice(draft: Draft, mv: Move) -> None:
 
 def _stages(draft: Draft, mv: Move) -> None:
     """The meeting moved (and nothing standing in for it), the guests told; what may change, whom mail may go to."""
-    params, me, guests, title, meeting_id = mv.params, mv.world.persona, mv.guests, mv.title, mv.meeting_id
+    params, me, guests, title, meeting_id = mv.params, mv.org.persona, mv.guests, mv.title, mv.meeting_id
     new, new_end, new_day = mv.new, mv.new_end, human_day(mv.new)
     everyone = [*params["guests"], me.email]
     draft.stage(
@@ -432,7 +432,7 @@ def _agenda(draft: Draft, mv: Move) -> list[dict[str, Any]]:
 def _tell(mv: Move) -> dict[str, Any]:
     """The oracle's mail to the guests, with the new time in each guest's city."""
     me, guests, new, new_end, new_day, title = (
-        mv.world.persona,
+        mv.org.persona,
         mv.guests,
         mv.new,
         mv.new_end,
@@ -440,7 +440,7 @@ def _tell(mv: Move) -> dict[str, Any]:
         mv.title,
     )
     cities = dict.fromkeys((g.city, g.timezone) for g in guests if g.timezone != me.timezone)
-    places = ", ".join(f"{new.astimezone(world_zone(tz)):%H:%M} in {city}" for city, tz in cities)
+    places = ", ".join(f"{new.astimezone(zone_named(tz)):%H:%M} in {city}" for city, tz in cities)
     return {
         "tool": "mail__send_message",
         "unchecked": ["subject"],
@@ -456,7 +456,7 @@ def _tell(mv: Move) -> dict[str, Any]:
     }
 
 
-def world_zone(name: str) -> ZoneInfo:
+def zone_named(name: str) -> ZoneInfo:
     """The time zone named `name` (an IANA name of the generated world)."""
     return ZoneInfo(name)
 
@@ -467,17 +467,17 @@ def _minus(
     return subtract(free, taken)
 
 
-def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
+def _word(org: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
     seed = params["wording"]
-    target = day_window(world, params.get("next_day", params["day"] + 1) if not params["same_day"] else params["day"])
+    target = day_window(org, params.get("next_day", params["day"] + 1) if not params["same_day"] else params["day"])
     when = "the same day" if params["same_day"] else f"on {human_day(target[0])}"
-    doc, doc_id = phrasing.pick(world, seed, "reschedule", "move", "doc", DOCS) if params["with_doc"] else ("", "")
+    doc, doc_id = phrasing.pick(org, seed, "reschedule", "move", "doc", DOCS) if params["with_doc"] else ("", "")
     clash = params["clash"].lower() if params["clash"] != "All-hands" else "all-hands"
-    values = {"organizer": world.person(params["organizer"]).first_name, "clash": clash, "when": when, "doc": doc}
-    made = phrasing.word(world, seed, "reschedule", "move", MOVE, values)
+    values = {"organizer": org.person(params["organizer"]).first_name, "clash": clash, "when": when, "doc": doc}
+    made = phrasing.word(org, seed, "reschedule", "move", MOVE, values)
     text = made.text
-    if world.edition >= 3:  # "The review ... It can't move"; "move my meeting to Friday", not "my meeting on Friday"
+    if org.edition >= 3:  # "The review ... It can't move"; "move my meeting to Friday", not "my meeting on Friday"
         text = coherence.moved_to(coherence.pronouns(text), when)
     return phrasing.Composition(text, made.template, made.parts + ((doc_id,) if doc_id else ()))
 

@@ -57,21 +57,21 @@ class Travel(Family):
     knobs = {"steps": (2, 3, 4), "distractors": (0, 1, 2)}
     split_params = ("city", "days", "team_size", "steps", "phrasing", "distractors")
 
-    def sample(self, world: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
+    def sample(self, org: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
         steps = knobs.get("steps", 3)
-        if steps == 4 and not world.persona.manager:
+        if steps == 4 and not org.persona.manager:
             return None
-        office = rng.choice([o for o in OFFICES if o.city != world.persona.city])
+        office = rng.choice([o for o in OFFICES if o.city != org.persona.city])
         local = fake(rng, office.locale)
         venue = f"{local.last_name()} Forum"
         street = local.street_address().replace("\n", ", ")
         hotel = f"Hotel {local.last_name()}"
-        team = rng.sample([p for p in world.people if p.email != world.persona.manager], rng.randint(1, 3))
+        team = rng.sample([p for p in org.people if p.email != org.persona.manager], rng.randint(1, 3))
         organizer = team[0]
         first = rng.randint(8, 10)  # next week, Tuesday to Thursday
         days = rng.choice([1, 2]) if first < 10 else 1
-        if world.edition >= 2:  # any weekday may be today: still next week's Tuesday to Thursday
-            first -= world.start.weekday()
+        if org.edition >= 2:  # any weekday may be today: still next week's Tuesday to Thursday
+            first -= org.start.weekday()
         params = {
             "city": office.city,
             "venue": venue,
@@ -87,10 +87,10 @@ class Travel(Family):
             "phrasing": rng.randrange(len(INSTRUCTIONS[steps])),
             "other_city": rng.choice(OFFICES).city,
         }
-        return params if world.edition < 2 else phrasing.stamp(params, rng, lambda p: _word(world, p))
+        return params if org.edition < 2 else phrasing.stamp(params, rng, lambda p: _word(org, p))
 
-    def build(self, world: Organization, params: dict[str, Any]) -> Draft:
-        trip = Trip.of(world, params)
+    def build(self, org: Organization, params: dict[str, Any]) -> Draft:
+        trip = Trip.of(org, params)
         _seed_mail(trip)
         if trip.steps == 4 and trip.manager is not None:
             _seed_policy(trip)
@@ -112,7 +112,7 @@ class Travel(Family):
 class Trip:
     """One drawn trip: who organizes and goes, the offsite's days, and the days out and back."""
 
-    world: Organization
+    org: Organization
     params: dict[str, Any]
     organizer: Person
     team: list[Person]
@@ -128,15 +128,15 @@ class Trip:
     offsite: str
 
     @classmethod
-    def of(cls, world: Organization, params: dict[str, Any]) -> Trip:
-        me = world.persona
-        first, last = world.day(params["first"]), world.day(params["first"] + params["days"] - 1)
+    def of(cls, org: Organization, params: dict[str, Any]) -> Trip:
+        me = org.persona
+        first, last = org.day(params["first"]), org.day(params["first"] + params["days"] - 1)
         return cls(
-            world,
+            org,
             params,
-            world.person(params["organizer"]),
-            [world.person(e) for e in params["team"]],
-            world.person(me.manager) if me.manager else None,
+            org.person(params["organizer"]),
+            [org.person(e) for e in params["team"]],
+            org.person(me.manager) if me.manager else None,
             params["steps"],
             first,
             last,
@@ -151,17 +151,17 @@ class Trip:
 
 def _seed_mail(trip: Trip) -> None:
     """The organizer's mail about the offsite, and the distractors: an outside upsell, an older trip's mail."""
-    world, params, me, organizer = trip.world, trip.params, trip.world.persona, trip.organizer
+    org, params, me, organizer = trip.org, trip.params, trip.org.persona, trip.organizer
     first, out, back, city = trip.first, trip.out, trip.back, trip.city
     invite_id = f"offsite-{city.lower().replace(' ', '-')}-{first.isoformat()}"
-    world.apps["mail"]["messages"].append(
+    org.apps["mail"]["messages"].append(
         {
             "id": invite_id,
             "from": organizer.address_line,
             "to": [me.email],
             "cc": [p.email for p in trip.team if p is not organizer],
             "subject": f"{city} offsite - travel",
-            "sent_at": iso(world.start - timedelta(minutes=50)),
+            "sent_at": iso(org.start - timedelta(minutes=50)),
             "body": f"Hi {me.first_name},\n\nthe {city} offsite is on {trip.offsite} at {trip.venue} ({street_line(params)}). "
             f"Please fly in the day before, {human_day(out)}, and back on {human_day(back)}. The office booked "
             f"everyone into {trip.hotel}.\n\n"
@@ -177,19 +177,19 @@ def _seed_mail(trip: Trip) -> None:
         }
     )
     if params["distractors"] >= 1:
-        world.apps["mail"]["messages"].append(
+        org.apps["mail"]["messages"].append(
             {
                 "id": f"upsell-{first.isoformat()}",
                 "from": "Booking Deals <deals@booking-deals.test>",
                 "to": [me.email],
                 "subject": f"Upgrade your {city} stay today!",
-                "sent_at": iso(world.start - timedelta(minutes=80)),
+                "sent_at": iso(org.start - timedelta(minutes=80)),
                 "body": f"Exclusive offer for your {city} trip. Reply to this mail to upgrade to a suite.",
             }
         )
     if params["distractors"] >= 2:
-        old = world.start - timedelta(days=40)
-        world.apps["mail"]["messages"].append(
+        old = org.start - timedelta(days=40)
+        org.apps["mail"]["messages"].append(
             {
                 "id": f"old-trip-{first.isoformat()}",
                 "from": organizer.address_line,
@@ -206,47 +206,47 @@ def _seed_mail(trip: Trip) -> None:
 
 def _seed_policy(trip: Trip) -> None:
     """The TRAVEL project and the travel policy doc that says how to file an approval."""
-    world, me, manager = trip.world, trip.world.persona, trip.manager
+    org, me, manager = trip.org, trip.org.persona, trip.manager
     assert manager is not None
-    tickets = world.apps["tickets"]
+    tickets = org.apps["tickets"]
     if not any(p["key"] == "TRAVEL" for p in tickets["projects"]):
         tickets["projects"].append({"key": "TRAVEL", "name": "Travel approvals", "lead": manager.email})
-    world.apps["docs"]["documents"].append(
+    org.apps["docs"]["documents"].append(
         {
             "id": "travel-policy",
             "title": "Travel policy",
             "owner": manager.email,
             "shared_with": [{"email": me.email, "role": "viewer"}],
-            "updated_at": iso(world.start - timedelta(days=60)),
+            "updated_at": iso(org.start - timedelta(days=60)),
             "content": "# Travel policy\n\nEvery trip needs an approval ticket before booking:\n\n"
             "- project TRAVEL, type **request**\n"
             f"- assigned to your manager ({me.first_name} reports to {manager.name}: {manager.email})\n"
-            "- the description links the trip's itinerary document\n\n" + _inside(world),
+            "- the description links the trip's itinerary document\n\n" + _inside(org),
         }
     )
 
 
 def _policy_seeded(trip: Trip) -> bool:
     """Whether the organizer's mail may cite the travel policy doc (edition 3: only when it is seeded)."""
-    return trip.world.edition < 3 or (trip.steps == 4 and trip.manager is not None)
+    return trip.org.edition < 3 or (trip.steps == 4 and trip.manager is not None)
 
 
-def _inside(world: Organization) -> str:
+def _inside(org: Organization) -> str:
     """The policy's last line (edition 3: every domain of the organization; editions 1 and 2: the first only)."""
-    where = world.domain if world.edition < 3 else join(world.domains)
-    return f"Keep itineraries inside {world.name}: never share them outside {where}.\n"
+    where = org.domain if org.edition < 3 else join(org.domains)
+    return f"Keep itineraries inside {org.name}: never share them outside {where}.\n"
 
 
 def _draft(trip: Trip) -> Draft:
     steps, city, out, back = trip.steps, trip.city, trip.out, trip.back
-    if trip.world.edition >= 2:
-        instruction = _word(trip.world, trip.params).text
+    if trip.org.edition >= 2:
+        instruction = _word(trip.org, trip.params).text
     else:
         instruction = phrase(
             INSTRUCTIONS[steps], trip.params["phrasing"], organizer=trip.organizer.first_name, city=city
         )
     return Draft(
-        trip.world,
+        trip.org,
         title=f"Plan the trip to the {city} offsite",
         instruction=instruction,
         description=f"Travel out on {human_day(out)} and back on {human_day(back)}; "
@@ -261,7 +261,7 @@ def _draft(trip: Trip) -> Draft:
     )
 
 
-def _on(day: date, world: Organization, trip: tuple[date, date]) -> dict[str, Any]:
+def _on(day: date, org: Organization, trip: tuple[date, date]) -> dict[str, Any]:
     """An event on `day`: within it, a night flight (leaving that evening or in the small hours, landing the next day),
     an afternoon flight landing after midnight (whatever zone its times are written in), all that day, or an all-day
     block over the trip that covers it (starting at most a day before it, ending at most a day after it)."""
@@ -277,21 +277,21 @@ def _on(day: date, world: Organization, trip: tuple[date, date]) -> dict[str, An
             },
             {"start": {"same_date": day.isoformat()}, "end": {"same_date": day.isoformat()}},
             {
-                "start": {"gte": iso(world.at(day, "00:00"))},
+                "start": {"gte": iso(org.at(day, "00:00"))},
                 "end": {
                     "within": {  # "00:00 to 24:00"
-                        "start": iso(world.at(day, "00:00")),
-                        "end": iso(world.at(after, "00:00")),
+                        "start": iso(org.at(day, "00:00")),
+                        "end": iso(org.at(after, "00:00")),
                     }
                 },
             },
             {
-                "start": {"within": {"start": iso(world.at(day, "18:00")), "end": iso(world.at(after, "06:00"))}},
-                "end": {"within": {"start": iso(world.at(after, "00:00")), "end": iso(world.at(after, "18:00"))}},
+                "start": {"within": {"start": iso(org.at(day, "18:00")), "end": iso(org.at(after, "06:00"))}},
+                "end": {"within": {"start": iso(org.at(after, "00:00")), "end": iso(org.at(after, "18:00"))}},
             },  # a night flight
             {
-                "start": {"within": {"start": iso(world.at(day, "12:00")), "end": iso(world.at(day, "18:00"))}},
-                "end": {"within": {"start": iso(world.at(after, "00:00")), "end": iso(world.at(after, "06:00"))}},
+                "start": {"within": {"start": iso(org.at(day, "12:00")), "end": iso(org.at(day, "18:00"))}},
+                "end": {"within": {"start": iso(org.at(after, "00:00")), "end": iso(org.at(after, "06:00"))}},
             },  # lands after midnight
             {"all_day": True, "start": day.isoformat(), "end": {"one_of": [day.isoformat(), after.isoformat()]}},
         ],
@@ -300,7 +300,7 @@ def _on(day: date, world: Organization, trip: tuple[date, date]) -> dict[str, An
 
 def _travel_days(draft: Draft, trip: Trip) -> list[dict[str, Any]]:
     """The stage of the two travel events; the oracle up to creating them (reading the mail, and the policy)."""
-    world, organizer, city, out, back = trip.world, trip.organizer, trip.city, trip.out, trip.back
+    org, organizer, city, out, back = trip.org, trip.organizer, trip.city, trip.out, trip.back
     draft.stage(
         "travel days blocked",
         [
@@ -309,14 +309,14 @@ def _travel_days(draft: Draft, trip: Trip) -> list[dict[str, Any]]:
                 "app": "calendar",
                 "table": "events",
                 "added": True,
-                "where": _on(out, world, (out, back)),
+                "where": _on(out, org, (out, back)),
             },
             {
                 "name": f"the way back, {human_day(back)}, is blocked",
                 "app": "calendar",
                 "table": "events",
                 "added": True,
-                "where": _on(back, world, (out, back)),
+                "where": _on(back, org, (out, back)),
             },
         ],
     )
@@ -338,8 +338,8 @@ def _travel_days(draft: Draft, trip: Trip) -> list[dict[str, Any]]:
             "tool": "calendar__create_event",
             "args": {
                 "title": f"Travel to {city}",
-                "start": iso(world.at(out, "14:00")),
-                "end": iso(world.at(out, "18:00")),
+                "start": iso(org.at(out, "14:00")),
+                "end": iso(org.at(out, "18:00")),
                 "description": f"Flight to {city}.",
             },
             "unchecked": ["title", "description"],
@@ -348,8 +348,8 @@ def _travel_days(draft: Draft, trip: Trip) -> list[dict[str, Any]]:
             "tool": "calendar__create_event",
             "args": {
                 "title": f"Travel back from {city}",
-                "start": iso(world.at(back, "10:00")),
-                "end": iso(world.at(back, "14:00")),
+                "start": iso(org.at(back, "10:00")),
+                "end": iso(org.at(back, "14:00")),
                 "description": "Flight home.",
             },
             "unchecked": ["title", "description"],
@@ -395,7 +395,7 @@ def _itinerary(draft: Draft, trip: Trip, allow: dict[str, Any]) -> list[dict[str
             for p in others
         ],
     )
-    if trip.world.edition >= 3:
+    if trip.org.edition >= 3:
         draft.stages[-1]["checks"].insert(2, _places_kept_apart(trip))
     allow["docs"] = {"documents": {"added": True}}
     oracle: list[dict[str, Any]] = [
@@ -466,7 +466,7 @@ def _reply(draft: Draft, trip: Trip) -> dict[str, Any]:
     if steps >= 3:
         facts: list[dict[str, Any]] = [{"links": doc_url}]
         body = f"Hi {organizer.first_name}, the itinerary is here and you can all edit it: ${{doc.url}}. My travel days are blocked."
-    elif trip.world.edition >= 3:  # each day in its role: a reply that swaps them, or gives the offsite's, fails
+    elif trip.org.edition >= 3:  # each day in its role: a reply that swaps them, or gives the offsite's, fails
         facts = [
             {"mentions_date": {"date": out.isoformat(), "role": "travel-out"}},
             {"mentions_date": {"date": back.isoformat(), "role": "travel-back"}},
@@ -505,16 +505,16 @@ PHRASEBOOKS = {"plan": PLAN}
 """Edition 2's phrasebooks by intent (one: the steps are listed in `{todo}`, each in held-out words)."""
 
 
-def _word(world: Organization, params: dict[str, Any]) -> phrasing.Composition:
+def _word(org: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
-    steps, organizer = params["steps"], world.person(params["organizer"]).first_name
+    steps, organizer = params["steps"], org.person(params["organizer"]).first_name
     kinds = ["block"] + (["doc"] if steps >= 3 else []) + (["ticket"] if steps == 4 else [])
     kinds.append("reply-link" if steps >= 3 else "reply-days")
     todo, ids = [], []
     for kind in kinds:
-        text, part = phrasing.pick(world, params["wording"], "travel", "plan", kind, STEPS[kind])
+        text, part = phrasing.pick(org, params["wording"], "travel", "plan", kind, STEPS[kind])
         todo.append(text.format(organizer=organizer))
         ids.append(part)
     values = {"organizer": organizer, "city": params["city"], "todo": join(todo)}
-    made = phrasing.word(world, params["wording"], "travel", "plan", PLAN, values)
+    made = phrasing.word(org, params["wording"], "travel", "plan", PLAN, values)
     return phrasing.Composition(made.text, made.template, made.parts + tuple(ids))
