@@ -69,7 +69,7 @@ def find_counts(text: str) -> list[tuple[int, int, int]]:
         if (
             inside(m.start(), links)
             or NOT_AFTER.match(text, m.end())
-            or NOT_BEFORE.search(text[max(0, m.start() - 12) : m.start()])
+            or (NOT_BEFORE.search(text[max(0, m.start() - 12) : m.start()]) and not PART_OF_WHOLE.match(text, m.end()))
         ):
             continue
         out.append((int(re.sub(r"\D", "", m["n"])), m.start(), m.end()))
@@ -192,12 +192,18 @@ PEOPLE_BEFORE = re.compile(
 )
 
 
+PART_OF_WHOLE = re.compile(
+    r"\s+(?:out\s+)?of\s+(?:the\s+)?(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.I
+)
+
+
 def counts_of(text: str, end: int, nouns: list[str], start: int | None = None) -> bool:
     """Whether one of `nouns` (singular or plural) is among the three words after a count ending at `end`
     ("34 other companies", "14 hungry guests", "32 others"), or, for a count starting at `start`, among the three
     words before it in its clause ("Hosts covered: 250", "headcount of 2"); a count of people is also written
     "four of us", "a party of 5", "table for 5", "we're 6"."""
-    words = [w.lower() for w in re.findall(r"[^\W\d_]+", text[end : end + 60])[:3]]
+    part = PART_OF_WHOLE.match(text, end)  # "two of the three panelists": a part counts the whole's noun
+    words = [w.lower() for w in re.findall(r"[^\W\d_]+", text[part.end() if part else end : end + 60])[:3]]
     forms = set().union(*(_forms(n) for n in nouns))
     if any(_same_noun(w, forms) for w in words):
         return True
@@ -221,7 +227,9 @@ ANOTHER_SET = re.compile(
     r"\b(?:other|another|remaining|rest\s+of\s+the|additional|extra|more|further|first|last|next|part\s+\d+)\s*\W*$",
     re.I,
 )
-PART_OF = re.compile(r"\d+\s+(?:out\s+)?of\s+(?:the\s+)?$", re.I)
+PART_OF = re.compile(
+    r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:out\s+)?of\s+(?:the\s+)?$", re.I
+)
 WHOLE_OF = re.compile(r"^\s+(?:out\s+)?of\s+(?:the\s+)?\d", re.I)
 
 

@@ -531,3 +531,9 @@ def test_an_estimate_or_an_expectation_of_an_amount_is_set_aside() -> None:
     text = "Salary: EUR 72,000. Your application mentioned a salary expectation of EUR 68,000."
     assert not holds(text, amount("68000", "EUR"), CTX)
     assert holds(text, amount("72000", "EUR"), CTX)
+
+
+def test_a_part_of_a_whole_counts_the_whole_s_noun() -> None:
+    assert holds("Two of the three panelists liked his portfolio.", count(2, "panelists"), CTX)
+    assert holds("You're at 2 of 5 modules.", count(2, "modules"), CTX)
+    assert not holds("You're at 2 of 5 modules.", count(3, "modules"), CTX)
