@@ -286,7 +286,8 @@ _PLACE = (
 )
 # After a time: "13:00 Lisbon time", "9:30 am New York", "(13:00 for Ana in Lisbon)", "09:30 in New York".
 PLACE_AFTER = re.compile(
-    r"[ \t]*\(?[ \t]*(?:(?:for|to)[ \t]+(?:[A-Z][a-z]+[ \t]+|(?:you|him|her|them|us)[ \t]+)?(?:in|at)[ \t]+|"
+    r"[ \t]*\(?[ \t]*(?:(?:for|to)[ \t]+(?:[A-Z][a-z]+[ \t]+|(?:(?:both|all|each)[ \t]+of[ \t]+)?(?:you|him|her|them|us)"
+    r"[ \t]+)?(?:in|at)[ \t]+|"
     r"(?:here[ \t]+)?(?:in|en|à)[ \t]+(?:the[ \t]+)?|"
     r"for[ \t]+(?:the[ \t]+)?)?" + _PLACE
 )

@@ -537,3 +537,11 @@ def test_a_part_of_a_whole_counts_the_whole_s_noun() -> None:
     assert holds("Two of the three panelists liked his portfolio.", count(2, "panelists"), CTX)
     assert holds("You're at 2 of 5 modules.", count(2, "modules"), CTX)
     assert not holds("You're at 2 of 5 modules.", count(3, "modules"), CTX)
+
+
+def test_a_time_for_both_or_all_of_you_in_a_place_is_read_there() -> None:
+    ny = Context({}, {}, timezone="America/New_York", now=datetime(2026, 10, 14, 9, tzinfo=UTC))
+    sync = {"mentions_time": {"at": "2026-10-21T11:00:00-04:00", "claimed": True}}
+    text = "The sync moves to Wednesday 21 October, 11:00 ET, which is 16:00 for both of you in Dublin and Lisbon."
+    assert holds(text, sync, ny)
+    assert not holds(text.replace("16:00", "17:00"), sync, ny)
