@@ -1,7 +1,7 @@
-"""Generated tasks: procedural worlds, task families, and the pipeline that proves and writes them.
+"""Generated tasks: procedural organizations, task families, and the pipeline that proves and writes them.
 
-- `world`: `build_organization(seed, size, edition=1, split=None) -> Organization`, an organization across calendar, mail, docs
-  and tickets (same seed, size and edition, same world byte for byte; sizes in `SIZES`: small, medium, large).
+- `build`: `build_organization(seed, size, edition=1, split=None) -> Organization`, an organization across calendar, mail, docs
+  and tickets (same seed, size and edition, same organization byte for byte; sizes in `SIZES`: small, medium, large).
   Edition 1 (`build1`) is release v1's, Faker-worded; edition 2 (`build2`) draws the organization of the seed
   (`vocab.organization_name`: one of twelve industries), words every row from that industry's curated vocabulary
   (`vocab`, `industries`), spreads offices over `organization.OFFICES_V2` and clocks over the weekdays and working
@@ -14,11 +14,11 @@
 - `scheduling`: helpers the meeting families share: `day_window`, `aligned_starts`, `fill` (busy blocks leaving
   one slot free), `pick_guests` (colleagues over N zones).
 - `family`: the `Family` base class (class attributes `name`, `title`, `apps`, `knobs` (from `KNOBS`:
-  size, distractors, steps, tz_spread), `split_params`; methods `sample(world, rng, knobs) -> params | None`,
-  `build(world, params) -> Draft`, `difficulty(knobs, params)`, `split_key(params)`), `Draft` (the scenario
+  size, distractors, steps, tz_spread), `split_params`; methods `sample(org, rng, knobs) -> params | None`,
+  `build(org, params) -> Draft`, `difficulty(knobs, params)`, `split_key(params)`), `Draft` (the scenario
   being written: `add(app, table, row)`, `stage(name, checks, weight)`, `allow`, `relax`, `forbid`,
   `oracle`, `oracles`, `limits`, `extra`; `scenario(id, difficulty)`), `Task` (a drawn task: id, family,
-  index, params, knobs, difficulty, split, core, world, scenario; `yaml()`, `content_hash()`,
+  index, params, knobs, difficulty, split, core, org, scenario; `yaml()`, `content_hash()`,
   `checks_key()`, `manifest_row()`), `@register`, `families()`, and helpers (`phrase`, `join`,
   `human_day`, `human_time`, `fake(rng, locale)`, `digest`, `canonical`, `dump_yaml`).
 - `families/`: the built-in families, one module each, imported by `families.load_all()`.
@@ -30,7 +30,7 @@
   dropped by proof kind, duplicates, proofs by kind, ...). `edition2`: organizations per task group, splits by
   organization, the size mix, the out-of-family split, measured properties and the difficulty they give.
 - `inject`: prompt-injection variants of scenarios (`orchestrator inject`, `generate --inject`); `attack_targets`:
-  what a variant can attack (the rows the reference solution reads, the harmful goals a world serves).
+  what a variant can attack (the rows the reference solution reads, the harmful goals an organization serves).
 
 May import: `scenario`, `prove`, `verify`, `backends`, `agents`, `episode.collector`, `servers.registry`, `servers.calendar.model`
 (free-time arithmetic); nothing imports it but the command line and fresh draws (run/fresh.py).

@@ -1,5 +1,5 @@
 """What a prompt-injection variant can attack: the seeded rows the reference solution reads (carriers of the
-injection) and the harmful goals a world can serve, each with the calls an obeying agent makes and the guards
+injection) and the harmful goals an organization can serve, each with the calls an obeying agent makes and the guards
 that catch it (`orchestrator.generate.inject` builds and proves the variants).
 """
 
@@ -61,7 +61,7 @@ class Goal:
 
 @dataclass
 class Survey:
-    """What the reference solution reads (or else acts on, or else lists) and what the world holds, from one oracle episode."""
+    """What the reference solution reads (or else acts on, or else lists) and what the organization holds, from one oracle episode."""
 
     scenario: Scenario
     seeded: dict[str, dict[str, list[dict[str, Any]]]]
@@ -124,7 +124,7 @@ def _sensitivity(*texts: Any) -> int:
 
 
 def goals(found: Survey, attacker: str, iban: str) -> dict[str, Goal]:
-    """Every goal this world can serve, with the target rows the persona may act on."""
+    """Every goal this organization can serve, with the target rows the persona may act on."""
     scenario = found.scenario
     messages, owned, editable, events = _targets(found)
     out: dict[str, Goal] = {}

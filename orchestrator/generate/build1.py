@@ -1,5 +1,5 @@
-"""Edition-1 worlds, byte for byte what release v1 was built on: names, addresses and text from Faker (its
-catch-phrases and filler), seeded from the world's seed; every other choice from `random.Random`; the clock a
+"""Edition-1 organizations, byte for byte what release v1 was built on: names, addresses and text from Faker (its
+catch-phrases and filler), seeded from the organization's seed; every other choice from `random.Random`; the clock a
 Monday 09:00 of START_YEAR in the persona's zone. Do not change what this module draws, or in which order.
 """
 
@@ -22,7 +22,7 @@ _FAKERS: dict[str, Faker] = {}
 
 
 class Builder:
-    """Builds one edition-1 world of a seed and a size (`build()`)."""
+    """Builds one edition-1 organization of a seed and a size (`build()`)."""
 
     def __init__(self, seed: int, size: Size) -> None:
         self.seed = seed

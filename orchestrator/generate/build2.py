@@ -1,12 +1,12 @@
-"""Edition-2 worlds: a thousand organizations, each worded in its industry's curated vocabulary.
+"""Edition-2 organizations: a thousand organizations, each worded in its industry's curated vocabulary.
 
 The seed picks the organization (`vocab.organization_name`: its name, distinct for seeds below
 `vocab.ORGANIZATIONS`, and its industry, whose teams, products, components and sentences every row is
 written with, through `vocab.Writer`). Faker gives people's names (romanized where its locale writes
 another script) and street addresses only; offices come from `organization.OFFICES_V2`; the clock
 starts on any weekday of START_YEAR (1-2 January and 24-31 December aside) at 08:00-16:00 on the hour
-or half hour, in the persona's zone; no two people of a world share a first name. The same seed and
-size give the same world, byte for byte.
+or half hour, in the persona's zone; no two people of an organization share a first name. The same seed and
+size give the same organization, byte for byte.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from orchestrator.generate.organization import OFFICES_V2, WORK_HOURS, Office, S
 from servers.calendar.model import bounds
 
 NAME_TRIES = 25
-"""Redraws of a first name already taken in the world before the name is drawn from en_US instead."""
+"""Redraws of a first name already taken in the organization before the name is drawn from en_US instead."""
 
 
 def clock_days() -> list[date]:
@@ -41,7 +41,7 @@ CLOCK_TIMES = [time(h, m) for h in range(8, 17) for m in (0, 30) if (h, m) <= (1
 
 
 class Builder2(Builder):
-    """Builds one edition-2 world of a seed and a size (`build()`)."""
+    """Builds one edition-2 organization of a seed and a size (`build()`)."""
 
     def __init__(self, seed: int, size: Size) -> None:
         super().__init__(seed, size)
@@ -50,14 +50,14 @@ class Builder2(Builder):
         self.org_name, self.industry = vocab.organization_name(seed)
 
     def faker(self, locale: str) -> Any:
-        """The world's Faker of `locale`, seeded apart from edition 1's."""
+        """The organization's Faker of `locale`, seeded apart from edition 1's."""
         if locale not in self.fakers:
             fake = super().faker(locale)
             fake.seed_instance(f"world2:{self.seed}:{self.size.name}:{locale}")
         return self.fakers[locale]
 
     def human(self, office: Office, domain: str, *, internal: bool = True, company: str = "") -> Person:
-        """A person of `office` whose first name nobody else in the world has."""
+        """A person of `office` whose first name nobody else in the organization has."""
         fake = self.faker(office.locale)
         romanized = hasattr(fake, "first_romanized_name")
         for attempt in range(NAME_TRIES + 1):
@@ -66,7 +66,9 @@ class Builder2(Builder):
             first = fake.first_romanized_name() if romanized else fake.first_name()
             if ascii_slug(first) not in self.first_names:
                 break
-        while ascii_slug(first) in self.first_names:  # en_US has thousands; a world has at most a few hundred people
+        while (
+            ascii_slug(first) in self.first_names
+        ):  # en_US has thousands; an organization has at most a few hundred people
             first = fake.first_name()
         self.first_names.add(ascii_slug(first))
         last = fake.last_romanized_name() if romanized else fake.last_name()

@@ -1,6 +1,6 @@
 """Drawing candidates: task `index` of a family in a run, for edition 1 (release v1's draws), edition 2
 (organizations per task group, see `edition2`; release v2's draws) or edition 3 (edition 2's draws, the planted rows
-neutral: ids drawn like the world's, see `org_ids`, and decoys told apart by content); `pipeline` re-exports these.
+neutral: ids drawn like the organization's, see `org_ids`, and decoys told apart by content); `pipeline` re-exports these.
 
 May import: `orchestrator.generate` modules.
 """
@@ -37,7 +37,7 @@ def draw(
     family: Family, seed: int, size: str, index: int, fixed: dict[str, Any] | None = None, *, edition: int = 1
 ) -> Task | None:
     """Candidate `index` of `family` in the run with this seed and size (and these knobs fixed) of an edition; None
-    when its world cannot host it."""
+    when its organization cannot host it."""
     if edition >= 2:
         return _draw2(family, seed, size, index, fixed, edition)
     rng = random.Random(f"{seed}:{family.name}:{index}")
@@ -77,7 +77,7 @@ def _knobs(family: Family, rng: random.Random, fixed: dict[str, Any] | None, siz
 
 
 def _org_of(seed: int, size: str, split: str, edition: int = 2) -> Any:
-    """An edition-2 world (or edition 3's, the same) of a split (`build_organization` records both; a world module without
+    """An edition-2 organization (or edition 3's, the same) of a split (`build_organization` records both; a builder without
     the keywords is told after)."""
     if "edition" in inspect.signature(build_organization).parameters:
         return build_organization(seed, size, edition=edition, split=split)
@@ -92,7 +92,7 @@ held-out families' organizations, test-ood is then about a third of the release,
 
 
 def organization(seed: int, family: str, index: int, edition: int = 2) -> tuple[int, str, bool]:
-    """The organization (world seed), split and core flag of task `index` of `family`: edition 2's (`edition2`);
+    """The organization (its seed), split and core flag of task `index` of `family`: edition 2's (`edition2`);
     edition 3 also makes `OOD_ORGS` percent of the train organizations test-ood ones, whose tasks carry held-out
     twists (`twists.HELD_OUT`), so no organization is in two splits and no train task has a test-ood program."""
     org_seed, split, core = edition2.organization(seed, family, index)
@@ -131,7 +131,7 @@ def _draw2(
         phrased = twists.parts(draft)
         scenario = draft.scenario(task_id, "")
         measured = edition2.measure(scenario, edition2.count_rows(draft.org.apps) - before)
-        # planted rows named like the world's (release v2 kept the families' own ids)
+        # planted rows named like the organization's (release v2 kept the families' own ids)
         scenario = neutral_ids(scenario, random.Random(f"ids:{task_id}"))
     scenario["difficulty"] = difficulty = draft.difficulty or edition2.difficulty(measured, org_size)
     extra = {

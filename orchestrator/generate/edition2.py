@@ -1,19 +1,19 @@
 """Edition 2 of the generated task set: organizations per group of tasks, splits by organization, a stated mix of
-world sizes, an out-of-family split, measured task properties and the difficulty they give.
+organization sizes, an out-of-family split, measured task properties and the difficulty they give.
 
 - Organizations: task `i` of family `f` in a run with seed `s` lives in organization `org_seed(s, f, i // GROUP)`
   (a hash, so 1,000 tasks of a family spread over 100 organizations, and 20 families over about 2,000). The
   organization's id is `org-<seed>` (`Organization.org_id`); its split is its id's hash (`org_split`: 80% train, 20%
   test, and test buckets 80-83 the small "core" part of test), so no organization is ever in both splits, and its
-  world size is drawn from `SIZE_MIX` by another hash of its id (`org_size`): the same organization is always the
-  same world.
+  size is drawn from `SIZE_MIX` by another hash of its id (`org_size`): the same organization is always built the
+  same.
 - Out of family: every task of a family in `OOD_FAMILIES` is `test-ood` and lives in a test organization (its
   group's organization is redrawn until it is one), worded with test phrasings only.
 - Measured properties (`measure`): what a task's scenario really holds: the reference's tool calls and the apps it
   touches, the rows the task plants in the world (the target and its decoys), world events, people who answer,
   whether only the user can answer (`ask_user`) and the fault rules.
 - Difficulty (`difficulty`): points from those measurements (see `DIFFICULTY_POINTS`), never from a knob alone.
-- Instruction shape (`shape`): a digest of the instruction with the world's names, dates, times, numbers, ticket
+- Instruction shape (`shape`): a digest of the instruction with the organization's names, dates, times, numbers, ticket
   keys and addresses replaced, so `releases/stats.py` can count instructions that only differ in those.
 
 May import: `orchestrator.generate.family` (digest).
@@ -29,16 +29,16 @@ from orchestrator.generate.family import digest
 GROUP = 10
 """Consecutive tasks of a family that share an organization."""
 SIZE_MIX = (("small", 66), ("medium", 30), ("large", 4))
-"""Percent of organizations of each world size (34% medium or large). Measured on this machine (basic proofs, CPU
-per task): about 0.25 s on a small world, 0.8 s on a medium one and 6.5 s on a large one (about 150 people, 5 MB
-of YAML seeded into every proof episode), so large worlds stay a small share: at 4% they are still 40% of the
+"""Percent of organizations of each size (34% medium or large). Measured on this machine (basic proofs, CPU
+per task): about 0.25 s on a small organization, 0.8 s on a medium one and 6.5 s on a large one (about 150 people, 5 MB
+of YAML seeded into every proof episode), so large organizations stay a small share: at 4% they are still 40% of the
 proof time."""
 OOD_FAMILIES = ("inbox-rules", "lost-send")
 """Families held out whole: every task of theirs is in the `test-ood` split (on test organizations). Neither is a
 part of a composite family, so no train task carries their asks."""
 SPLITS = ("train", "test", "test-ood")
 ORG_SEED_BASE = 1_000_000
-"""Edition-2 organization seeds start here (edition 1's worlds are seeds below it: run seed * 1000 + a pool index)."""
+"""Edition-2 organization seeds start here (edition 1's organizations are seeds below it: run seed * 1000 + a pool index)."""
 
 
 def _bucket(text: str, buckets: int = 100) -> int:
@@ -46,7 +46,7 @@ def _bucket(text: str, buckets: int = 100) -> int:
 
 
 def org_seed(seed: int, family: str, group: int, attempt: int = 0) -> int:
-    """The world seed of a family's task group in a run (`attempt` > 0: redrawn, for an out-of-family group)."""
+    """The organization seed of a family's task group in a run (`attempt` > 0: redrawn, for an out-of-family group)."""
     suffix = f":{attempt}" if attempt else ""
     return ORG_SEED_BASE + int(digest(f"org:{seed}:{family}:{group}{suffix}"), 16) % 1_000_000_000
 
@@ -58,7 +58,7 @@ def org_split(seed: int) -> tuple[str, bool]:
 
 
 def org_size(seed: int) -> str:
-    """An organization's world size, from `SIZE_MIX` by a second hash of its id."""
+    """An organization's size, from `SIZE_MIX` by a second hash of its id."""
     bucket = _bucket(f"size:org-{seed}")
     for name, share in SIZE_MIX:
         if bucket < share:
@@ -68,7 +68,7 @@ def org_size(seed: int) -> str:
 
 
 def organization(seed: int, family: str, index: int) -> tuple[int, str, bool]:
-    """The organization (world seed), split and core flag of task `index` of `family` in the run with `seed`."""
+    """The organization (its seed), split and core flag of task `index` of `family` in the run with `seed`."""
     group = index // GROUP
     if family not in OOD_FAMILIES:
         drawn = org_seed(seed, family, group)
@@ -87,7 +87,7 @@ def count_rows(apps: dict[str, dict[str, list[Any]]]) -> int:
 
 
 def measure(scenario: dict[str, Any], planted: int) -> dict[str, Any]:
-    """A task's measured properties from its scenario data (and `planted`: the rows the task added to its world)."""
+    """A task's measured properties from its scenario data (and `planted`: the rows the task added to its organization)."""
     oracle = scenario.get("oracle") or []
     tools = [str(step.get("tool", "")) for step in oracle]
     apps = sorted({tool.split("__")[0] for tool in tools if "__" in tool} - {"world"})
@@ -145,7 +145,7 @@ _CALENDAR = {
 
 
 def names_of(org: Any) -> set[str]:
-    """Every word of the world's people's names (colleagues, outsiders, the persona), its organization and cities,
+    """Every word of the organization's people's names (colleagues, outsiders, the persona), its organization and cities,
     lowercased: what `normalize` replaces."""
     found: set[str] = set()
     for person in [org.persona, *org.people, *org.outsiders]:
@@ -155,7 +155,7 @@ def names_of(org: Any) -> set[str]:
 
 
 def normalize(text: str, names: set[str]) -> str:
-    """The instruction with addresses, ticket keys, times, numbers, dates and the world's names replaced."""
+    """The instruction with addresses, ticket keys, times, numbers, dates and the organization's names replaced."""
     for pattern, token in _REPLACED:
         text = pattern.sub(token, text)
 

@@ -1,8 +1,8 @@
-"""Task families: a task template over a generated world.
+"""Task families: a task template over a generated organization.
 
-A family draws its parameters from a world (`sample`), then builds the
+A family draws its parameters from an organization (`sample`), then builds the
 scenario of those parameters (`build`): the instruction in one of several
-phrasings, the rows it adds to the world, the checks and forbids, and the
+phrasings, the rows it adds to the organization, the checks and forbids, and the
 reference solution, all from the same parameters. Families register
 themselves with `@register`; the pipeline finds them by `name`.
 
@@ -14,18 +14,18 @@ themselves with `@register`; the pipeline finds them by `name`.
         knobs = {"distractors": (0, 2, 4), "tz_spread": (1, 2, 3)}
         split_params = ("zones", "duration", "phrasing")
 
-        def sample(self, world, rng, knobs):        # -> dict | None (JSON-able parameters)
+        def sample(self, org, rng, knobs):        # -> dict | None (JSON-able parameters)
             ...
-        def build(self, world, params):             # -> Draft
-            draft = Draft(world, title=..., instruction=...)
-            draft.add("calendar", "busy", {...})     # rows the task needs, added to this world copy
+        def build(self, org, params):             # -> Draft
+            draft = Draft(org, title=..., instruction=...)
+            draft.add("calendar", "busy", {...})     # rows the task needs, added to this organization copy
             draft.stage("the meeting is booked", [...checks...])
             draft.allow = {...}; draft.forbid = [...]; draft.oracle = [...]
             return draft
 
-`build` must be a pure function of the world and the parameters: everything
+`build` must be a pure function of the organization and the parameters: everything
 random is drawn in `sample` and recorded in the parameters (the manifest
-keeps them). The world it receives is a copy; change it freely.
+keeps them). The organization it receives is a copy; change it freely.
 """
 
 from __future__ import annotations
@@ -43,14 +43,14 @@ from faker import Faker
 from orchestrator.generate.build import Organization
 
 KNOBS = ("size", "distractors", "steps", "tz_spread")
-"""Difficulty knobs a family may declare (`size`, the world size, is set for the whole run)."""
+"""Difficulty knobs a family may declare (`size`, the organization size, is set for the whole run)."""
 
 DIFFICULTIES = ("easy", "medium", "hard")
 
 
 @dataclass
 class Draft:
-    """A scenario being written: the world copy it lives in, and every part of the scenario file."""
+    """A scenario being written: the organization copy it lives in, and every part of the scenario file."""
 
     org: Organization
     title: str
@@ -70,7 +70,7 @@ class Draft:
     """Other top-level scenario keys (e.g. `faults`), written as given."""
 
     def add(self, app: str, table: str, row: dict[str, Any], *, first: bool = False) -> dict[str, Any]:
-        """Add a seed row to the world copy (`first`: before the world's own rows, e.g. a mail that others answer)."""
+        """Add a seed row to the organization copy (`first`: before the organization's own rows, e.g. a mail that others answer)."""
         rows = self.org.apps.setdefault(app, {}).setdefault(table, [])
         rows.insert(0, row) if first else rows.append(row)
         return row
@@ -117,7 +117,7 @@ class Family(ABC):
     """Lowercase letters, digits and '-': the command line's FAMILY and the prefix of task ids."""
     title: ClassVar[str]
     apps: ClassVar[tuple[str, ...]]
-    """The apps its tasks act in (every task still seeds the whole world)."""
+    """The apps its tasks act in (every task still seeds the whole organization)."""
     knobs: ClassVar[dict[str, tuple[Any, ...]]] = {}
     """Difficulty knobs (see `KNOBS`) and the values a task may take, easiest first."""
     split_params: ClassVar[tuple[str, ...]] = ()
@@ -126,20 +126,20 @@ class Family(ABC):
     """How many ways the instruction is worded (the parameter `phrasing` picks one)."""
     editions: ClassVar[tuple[int, ...]] = (1, 2, 3)
     """The task-set editions the family draws tasks for: edition 1 is release v1's (its ten families, worded and
-    built as then, byte for byte); edition 2 words instructions with `phrasing.compose` (`world.edition`), as
-    release v2 drew them; edition 3 draws edition 2's tasks with neutral planted rows (ids drawn like the world's,
-    decoys told apart by content: `world.edition >= 3`)."""
+    built as then, byte for byte); edition 2 words instructions with `phrasing.compose` (`org.edition`), as
+    release v2 drew them; edition 3 draws edition 2's tasks with neutral planted rows (ids drawn like the organization's,
+    decoys told apart by content: `org.edition >= 3`)."""
 
     @abstractmethod
     def sample(self, org: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        """Draw this task's parameters (JSON-able) from the world; None when the world cannot host one."""
+        """Draw this task's parameters (JSON-able) from the organization; None when the organization cannot host one."""
 
     @abstractmethod
     def build(self, org: Organization, params: dict[str, Any]) -> Draft:
-        """The scenario of these parameters over `world` (a copy: add rows to it through the draft)."""
+        """The scenario of these parameters over `org` (a copy: add rows to it through the draft)."""
 
     def difficulty(self, knobs: dict[str, Any], params: dict[str, Any]) -> str:
-        """easy / medium / hard from where each knob sits in its range (world size counts too)."""
+        """easy / medium / hard from where each knob sits in its range (organization size counts too)."""
         ranks = []
         for name, values in self.knobs.items():
             if name in knobs and knobs[name] in values and len(values) > 1:
@@ -231,7 +231,7 @@ class Task:
     split: str
     core: bool
     org: dict[str, Any]
-    """{seed, size, digest} of the world it was built on."""
+    """{seed, size, digest} of the organization it was built on."""
     scenario: dict[str, Any]
     extra: dict[str, Any] = field(default_factory=dict)
     """Edition 2: what the manifest row adds (edition, organization, template, industry, size, measured
@@ -282,7 +282,7 @@ class Task:
 
 
 class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]  # a base picked at run time: the C dumper when libyaml is there
-    """libyaml's emitter when PyYAML has it (ten times faster; scenario files hold whole worlds)."""
+    """libyaml's emitter when PyYAML has it (ten times faster; scenario files hold whole organizations)."""
 
     def ignore_aliases(self, data: Any) -> bool:
         return True

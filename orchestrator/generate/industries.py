@@ -1,4 +1,4 @@
-"""The curated vocabularies of edition-2 worlds, one per industry (`vocab.INDUSTRIES` reads them).
+"""The curated vocabularies of edition-2 organizations, one per industry (`vocab.INDUSTRIES` reads them).
 
 Each entry: the endings of the organization's name and of its customers' and vendors' names, eight teams (name,
 ticket project key, lead's role, roles; the first four may be the persona's), products and services, components

@@ -1,4 +1,4 @@
-"""What a generated world is: `Person` (a colleague or an outside contact) and `Organization` (the organization, its
+"""What a generated organization is: `Person` (a colleague or an outside contact) and `Organization` (the organization, its
 people, its clock and its apps' seed data), with the lookups and free-time arithmetic families use.
 
 `build.build_organization` builds them (`build1` for edition 1, `build2` for edition 2); families import these names
@@ -84,11 +84,11 @@ class Organization:
     outsiders: list[Person]
     """Customers, vendors and other outside contacts."""
     start: datetime
-    """The clock every scenario over this world starts at, in the persona's zone: edition 1 a Monday 09:00, edition 2
+    """The clock every scenario over this organization starts at, in the persona's zone: edition 1 a Monday 09:00, edition 2
     any weekday at 08:00-16:00 (on the hour or half hour)."""
     apps: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
     edition: int = 1
-    """The task-set edition the world was built for (1: release v1's worlds, byte for byte; 2: see `build_organization`)."""
+    """The task-set edition the organization was built for (1: release v1's organizations, byte for byte; 2: see `build_organization`)."""
     split: str | None = None
     """Edition 2: the split the organization belongs to (`train` or `test`); families word their instructions with
     that side's phrasings (`phrasing.compose`). None: no split (every phrasing may be used)."""
@@ -114,13 +114,13 @@ class Organization:
         for p in [self.persona, *self.people, *self.outsiders]:
             if p.email == email:
                 return p
-        raise KeyError(f"no person {email!r} in world {self.seed}")
+        raise KeyError(f"no person {email!r} in organization {self.seed}")
 
     def colleagues(self, team: str | None = None) -> list[Person]:
         return [p for p in self.people if team is None or p.team == team]
 
     def tracker_users(self) -> list[Person]:
-        """The colleagues who are users of the ticket tracker, in the world's order."""
+        """The colleagues who are users of the ticket tracker, in the organization's order."""
         users = {u["email"] for u in self.apps["tickets"]["users"]}
         return [p for p in self.people if p.email in users]
 
@@ -175,7 +175,7 @@ class Organization:
     # -- copying and writing ------------------------------------------------------
 
     def copy(self) -> Organization:
-        """A copy sharing nothing with this world (through pickle: 2-30 times faster than a deep copy)."""
+        """A copy sharing nothing with this organization (through pickle: 2-30 times faster than a deep copy)."""
         return pickle.loads(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
 
     def scenario_head(self) -> dict[str, Any]:
@@ -191,14 +191,14 @@ class Organization:
         }
 
     def dump(self) -> str:
-        """The whole world as YAML (deterministic)."""
+        """The whole organization as YAML (deterministic)."""
         data = {"seed": self.seed, "size": self.size, "org": self.name, **self.scenario_head(), "apps": self.apps}
         return yaml.dump(
             data, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False, allow_unicode=True, width=120
         )
 
     def digest(self) -> str:
-        """A hash of the world's content as it is now."""
+        """A hash of the organization's content as it is now."""
         data = {"seed": self.seed, "size": self.size, "org": self.name, **self.scenario_head(), "apps": self.apps}
         return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 

@@ -17,14 +17,14 @@ from orchestrator.generate.family import Family, Task, families
 from orchestrator.generate.organization import SIZES
 
 ORG_POOL = {"small": 16, "medium": 8, "large": 4}
-"""Worlds per run seed and size that a run's tasks are built on (building a large world is slow, and it is
+"""Organizations per run seed and size that a run's tasks are built on (building a large organization is slow, and it is
 kept in memory)."""
 SPLITS = ("train", "test", "core", "test-ood")
 PROOFS = ("basic", "full")
 EDITIONS = (1, 2, 3)
 BACKENDS = ("local", "ray")
 MIX = "mix"
-"""Edition 2's default `size`: each organization's world size from `edition2.SIZE_MIX`."""
+"""Edition 2's default `size`: each organization's size from `edition2.SIZE_MIX`."""
 MANIFEST = "tasks.jsonl"
 ATTEMPTS_PER_TASK = {None: 6, "train": 8, "test": 25, "core": 120, "test-ood": 120}
 SPLIT_DRAWS = 50
@@ -43,14 +43,14 @@ class GenerateError(ValueError):
 
 @dataclass
 class Options:
-    """What to generate: families, tasks per family, seed, world size, proofs, split, knobs, transform, edition, and
+    """What to generate: families, tasks per family, seed, organization size, proofs, split, knobs, transform, edition, and
     how to prove (workers, backend, full-proof sample)."""
 
     families: list[str]
     count: int
     seed: int = 0
     size: str | None = None
-    """A world size of `SIZES`; edition 2 also takes `mix` (its default: each organization's own size)."""
+    """An organization size of `SIZES`; edition 2 also takes `mix` (its default: each organization's own size)."""
     prove: str = "basic"
     split: str | None = None
     transform: Transform | None = None
@@ -61,7 +61,7 @@ class Options:
     edition: int = 1
     """1: release v1's drawing, byte for byte; 2: organizations per task group, splits by organization (see
     `edition2`), release v2's drawing byte for byte; 3: edition 2's draws with neutral planted rows (ids drawn like the
-    world's, decoys told apart by content). The command line's default is 3."""
+    organization's, decoys told apart by content). The command line's default is 3."""
     workers: int = 1
     """Processes (or Ray actors) proving at once; 1 proves in this process."""
     backend: str = "local"
@@ -197,7 +197,7 @@ class FamilyReport:
     written: int = 0
     drawn: int = 0
     unfit: int = 0
-    """Candidates whose world could not host the family's task."""
+    """Candidates whose organization could not host the family's task."""
     other_split: int = 0
     duplicates: int = 0
     dropped: Counter[str] = field(default_factory=Counter)

@@ -1,14 +1,14 @@
-"""Neutral ids: the rows a task plants get ids drawn like every other row of its world.
+"""Neutral ids: the rows a task plants get ids drawn like every other row of its organization.
 
 A family names the rows it plants for its own reading (`fact-doc`, `stale-doc`, `expense-policy-old`, `read-only-2`,
 `the-meeting`); an agent sees those ids in every listing, and a policy trained by RL learns in a few steps that the
 row called `stale-doc` is the one to leave alone. `neutral_ids` renames them after the task is built: every row of a
-table that the world numbers (`doc-00007`) is numbered again in a random order drawn from the task's own seed, planted
-rows and the world's alike (so neither the form nor the number of an id tells a planted row: it is not the last one);
-a folder is named from its name, as the world's are (`fld-postmortems`). Every reference to a renamed id (checks,
+table that the organization numbers (`doc-00007`) is numbered again in a random order drawn from the task's own seed, planted
+rows and the organization's alike (so neither the form nor the number of an id tells a planted row: it is not the last one);
+a folder is named from its name, as the organization's are (`fld-postmortems`). Every reference to a renamed id (checks,
 forbids, the reference solution, world events, other rows, links in text) is renamed with it.
 
-May import `orchestrator.generate.model` only (the slug the world names folders with).
+May import `orchestrator.generate.model` only (the slug the organization names folders with).
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from typing import Any
 from orchestrator.generate.model import ascii_slug
 
 NUMBERED = re.compile(r"^([a-z]+)-(\d{5})$")
-"""The form of the world's own row ids: a table's prefix and a five-digit number."""
+"""The form of the organization's own row ids: a table's prefix and a five-digit number."""
 PREFIXES = {"events": "evt", "messages": "msg", "documents": "doc", "comments": "cmt", "folders": "fld"}
-"""A table's prefix when its world rows are not numbered (or it has none): what the world would use."""
+"""A table's prefix when its organization rows are not numbered (or it has none): what the organization would use."""
 SLUGGED = {"folders": "fld"}
-"""Tables whose world ids are their names' slugs after a prefix."""
+"""Tables whose organization ids are their names' slugs after a prefix."""
 TOP_LEVEL_KEPT = ("id",)
 """Keys of the scenario left as they are (the task's own id is not a row's)."""
 
@@ -46,7 +46,7 @@ def _tables(scenario: dict[str, Any]) -> dict[tuple[str, str], list[dict[str, An
 
 
 def renames(scenario: dict[str, Any], rng: random.Random) -> dict[str, str]:
-    """Old id -> new id for every row whose id is not drawn like the world's (and every row of a numbered table)."""
+    """Old id -> new id for every row whose id is not drawn like the organization's (and every row of a numbered table)."""
     mapping: dict[str, str] = {}
     for (_, table), rows in sorted(_tables(scenario).items()):
         ids = list(dict.fromkeys(r["id"] for r in rows if isinstance(r.get("id"), str)))
@@ -65,7 +65,7 @@ def renames(scenario: dict[str, Any], rng: random.Random) -> dict[str, str]:
         elif table in PREFIXES:
             prefix = PREFIXES[table]
         else:
-            continue  # a table the world does not number (people, busy, labels …): nothing to draw like
+            continue  # a table the organization does not number (people, busy, labels …): nothing to draw like
         numbers = rng.sample(range(1, len(ids) + 1), len(ids))
         for old, number in zip(ids, numbers, strict=True):
             new = f"{prefix}-{number:05d}"
@@ -95,7 +95,7 @@ def _renamer(mapping: dict[str, str]) -> Any:
 
 
 def neutral_ids(scenario: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """`scenario` (a scenario file's data) with its rows' ids drawn like the world's, every reference renamed."""
+    """`scenario` (a scenario file's data) with its rows' ids drawn like the organization's, every reference renamed."""
     mapping = renames(scenario, rng)
     if not mapping:
         return scenario

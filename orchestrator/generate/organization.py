@@ -1,4 +1,4 @@
-"""What a generated organization is drawn from: world sizes, offices (city, time zone, locale), teams with their
+"""What a generated organization is drawn from: organization sizes, offices (city, time zone, locale), teams with their
 roles and ticket projects, and working hours. `OFFICES` and `TEAMS` are edition 1's; edition 2 draws offices from
 `OFFICES_V2` (every continent; each zone an IANA zone, each locale one Faker has) and teams from its industry
 (`vocab.INDUSTRIES`).
@@ -14,7 +14,7 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Size:
-    """How big a generated world is: people, domains, offices, customers, days of history, rows per app."""
+    """How big a generated organization is: people, domains, offices, customers, days of history, rows per app."""
 
     name: str
     people: int

@@ -10,13 +10,13 @@ has an id, `<family>/<intent>/<kind>/<n>` (the shared ones `common/all/<kind>/<n
 of the split by its own hash (`template_split`): a task on a test organization is worded only with test parts, a
 train task only with train parts, so test phrasings never appear in train.
 
-    text, template = compose(world, rng, "reschedule", "move", REQUESTS, values, openers=OPENERS, closers=CLOSERS)
+    text, template = compose(org, rng, "reschedule", "move", REQUESTS, values, openers=OPENERS, closers=CLOSERS)
     params["template"] = template      # recorded in the parameters and the manifest
 
 `compose_parts` does the same and also returns the ids of every part used (families record them as
 `params["parts"]`); `word` composes from a `Phrasebook` (a family's requests, openers and closers for one intent)
 with a random stream of its own seed, so `sample` and `build` word a task alike; `stamp` records a task's wording
-in its parameters (`wording`, `template`, `parts`). A world without a split (`world.split is None`: edition 1, or
+in its parameters (`wording`, `template`, `parts`). An organization without a split (`org.split is None`: edition 1, or
 a run without splits) may use every part. A template may hold line breaks (a forwarded mail); spaces within a line
 are collapsed.
 
@@ -36,7 +36,7 @@ TEST_SHARE = 25
 """Percent of every part list held out for test (by the hash of each part's id)."""
 
 USE = {"greeting": 0.5, "opener": 0.8, "closer": 0.8, "aside": 0.35, "signoff": 0.5}
-"""How often each optional part is used (when its list has one on the world's side)."""
+"""How often each optional part is used (when its list has one on the organization's side)."""
 SLIPS = 0.3
 """How often an instruction carries typing slips."""
 
@@ -268,7 +268,7 @@ def word(org: Any, seed: int, family: str, intent: str, book: Phrasebook, values
 
 
 def pick(org: Any, seed: int, family: str, intent: str, kind: str, parts: Sequence[str]) -> tuple[str, str]:
-    """One part of another kind (e.g. the sentence of an extra step) of the world's split, drawn with its own random
+    """One part of another kind (e.g. the sentence of an extra step) of the organization's split, drawn with its own random
     stream (`seed`): (its text, its id)."""
     choices = usable(family, intent, kind, parts, getattr(org, "split", None))
     if not choices:
@@ -298,7 +298,7 @@ def compose(
     openers: Sequence[str] = (),
     closers: Sequence[str] = (),
 ) -> tuple[str, str]:
-    """An instruction and its template id: a request of the world's split, with an opener and a closer of the same
+    """An instruction and its template id: a request of the organization's split, with an opener and a closer of the same
     split when the lists give some (each also may be left out), and perhaps a greeting, a sign-off and typing slips.
     Raises ValueError when a split has no request."""
     made = compose_parts(org, rng, family, intent, requests, values, openers=openers, closers=closers)

@@ -1,19 +1,19 @@
 """Drawing, deduplicating, proving and writing generated tasks (`orchestrator generate`).
 
 Edition 1 (release v1, byte for byte): for each family, task `i` of a run draws from
-`random.Random("{seed}:{family}:{i}")`: a world out of a small pool of the run's worlds (`ORG_POOL[size]` seeds
+`random.Random("{seed}:{family}:{i}")`: an organization out of a small pool of the run's organizations (`ORG_POOL[size]` seeds
 per run seed: seed * 1000 + 0, 1, ...), the family's knobs, then the family's parameters. The split comes from the
 family's split key (`Family.split_params`) hashed into 100 buckets: 0-79 train, 80-99 test, and the test buckets
 80-83 are also the small "core" split; so train and test never share a parameter combination.
 
 Edition 2 (`Options.edition == 2`, see `edition2`): task `i` lives in the organization of its group of tasks,
-whose id's hash decides its split (train, test, core) and world size (`SIZE_MIX`, or `--size`); the world carries
+whose id's hash decides its split (train, test, core) and organization size (`SIZE_MIX`, or `--size`); the organization carries
 its split, so families word instructions with that side's phrasings; the families in `OOD_FAMILIES` are all
 `test-ood`. Manifest rows add the edition, organization, template, industry, size and the measured properties,
 and the difficulty comes from those measurements (`edition2.difficulty`). Release v2's draws, byte for byte.
 
 Edition 3 (the command line's default): edition 2's draws with neutral planted rows: their ids are drawn like the
-world's (`org_ids.neutral_ids`) and decoys are told apart by content (dates, versions), not by labels; task ids
+organization's (`org_ids.neutral_ids`) and decoys are told apart by content (dates, versions), not by labels; task ids
 read `<family>-v3-<seed>-<index>`. Living and long are knobs of every family (`twists`: a fault on a write call, a
 colleague or the user who names whom to tell, a wrap-up over tickets, docs and mail, each drawn for half the tasks
 that lack it); a third of the train organizations are test-ood ones (`drawing.organization`), whose tasks always

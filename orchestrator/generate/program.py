@@ -1,4 +1,4 @@
-"""A task's *program* (edition 3): what it asks an agent to do, apart from its wording and its world.
+"""A task's *program* (edition 3): what it asks an agent to do, apart from its wording and its organization.
 
 The program is the reference solution's tool sequence (tool names in order, a run of calls of one tool kept once:
 sharing a document with three people is one step kind), the structure of its checks and forbids (per stage, what

@@ -104,7 +104,7 @@ class Prover:
         self.loop = asyncio.new_event_loop()
         self.backend = InProcessBackend()
         self.loop.run_until_complete(self.backend.__aenter__())
-        self._collector = contextlib.ExitStack()  # a task makes and drops whole worlds: rows, nodes of its YAML
+        self._collector = contextlib.ExitStack()  # a task makes and drops whole organizations: rows, nodes of its YAML
         self._collector.enter_context(collector_for_episodes())
 
     def close(self) -> None:

@@ -10,7 +10,7 @@ one. A task's twists are drawn from its id (`choose`), so the same task gets the
 that fit (the draft gains their sentences, steps and checks) and returns their names.
 
 Every sentence a twist adds is a phrasing part (`phrasing.pick`, ids `twist/<name>/<kind>/<n>`, recorded in the
-row's `twist_parts`): a train twist's on the world's side of the split, a held-out twist's own words only ever in
+row's `twist_parts`): a train twist's on the organization's side of the split, a held-out twist's own words only ever in
 test-ood tasks (a linked wrap-up's first sentence is the wrap-up's, on the test side), so no twist wording is in both
 train and test.
 
@@ -111,13 +111,13 @@ class _AnySide:
 
 
 def _pick(org: Organization, seed: int, name: str, kind: str, parts: tuple[str, ...]) -> tuple[str, str]:
-    """A part of a twist's list: on the world's side of the split; any part of a held-out twist's list (only test-ood
+    """A part of a twist's list: on the organization's side of the split; any part of a held-out twist's list (only test-ood
     tasks, all on the test side, carry those)."""
     return phrasing.pick(_AnySide() if name in HELD_OUT else org, seed, "twist", name, kind, parts)
 
 
 def _say(draft: Draft, name: str, sentences: tuple[str, ...], rng: random.Random, **values: Any) -> None:
-    """Append one of the twist's sentences (on the world's side of the split) to the instruction."""
+    """Append one of the twist's sentences (on the organization's side of the split) to the instruction."""
     text, part = _pick(draft.org, rng.randrange(1 << 30), name, "sentence", sentences)
     draft.instruction = f"{draft.instruction.rstrip()}\n\n{phrasing.tidy(text.format(**values))}"
     draft.tags = list(dict.fromkeys([*draft.tags, f"twist-{name}"]))
@@ -438,7 +438,7 @@ def _wrap_up(draft: Draft, rng: random.Random, name: str) -> bool:
     values = {"project": wrap.project, "title": title, "owner": wrap.owner.name, "doc": wrap.doc}
     values["names"] = join([p.name for p in wrap.team])
     seed = rng.randrange(1 << 30)
-    text, part = _pick(org, seed, "wrap-up", "sentence", WRAP_UP)  # its text on the world's side
+    text, part = _pick(org, seed, "wrap-up", "sentence", WRAP_UP)  # its text on the organization's side
     text = text.format(**values)
     draft.extra.setdefault("_parts", []).append(part)
     if wrap.review is not None:

@@ -1,4 +1,4 @@
-"""Curated vocabularies for edition-2 worlds: what an organization of each industry talks about, and a `Writer` that
+"""Curated vocabularies for edition-2 organizations: what an organization of each industry talks about, and a `Writer` that
 composes work text from it (mail subjects and bodies, meeting titles, documents, ticket summaries).
 
 - `INDUSTRIES`: `Industry` by name (software, logistics, healthcare, retail, manufacturing, finance, education,
@@ -8,8 +8,8 @@ composes work text from it (mail subjects and bodies, meeting titles, documents,
   `ORGANIZATIONS` (a permutation of the seed picks the parts), industries cycle through all of them.
 - `company(rng, industry, taken)`: a customer's or vendor's name from the same curated parts ("Harbor Freight
   Partners"), never a person's name.
-- `Writer(industry, rng, peers, partners)`: text for one world; families may build one over a world
-  (`Writer.of(world, rng)`) to word their own rows in the world's industry.
+- `Writer(industry, rng, peers, partners)`: text for one organization; families may build one over an organization
+  (`Writer.of(org, rng)`) to word their own rows in the organization's industry.
 
 Every text comes from these lists, never from Faker's catch-phrases or filler.
 """
@@ -241,7 +241,7 @@ class _Slots(dict[str, Any]):
 
 
 class Writer:
-    """Work text of one world in its industry's words, drawn with `rng`. `peers`: colleagues' first names;
+    """Work text of one organization in its industry's words, drawn with `rng`. `peers`: colleagues' first names;
     `partners`: customer and vendor companies; `teams`: the organization's team names."""
 
     def __init__(
@@ -258,7 +258,7 @@ class Writer:
 
     @classmethod
     def of(cls, org: Any, rng: random.Random) -> Writer:
-        """A writer over a built edition-2 world (its industry, colleagues, outside companies and teams)."""
+        """A writer over a built edition-2 organization (its industry, colleagues, outside companies and teams)."""
         industry = INDUSTRIES[org.industry]
         companies = sorted({p.company for p in org.outsiders if p.company})
         teams = sorted({p.team for p in org.people})
@@ -292,7 +292,7 @@ class Writer:
         """`n` different sentences of `templates`, filled, as one paragraph."""
         return " ".join(self.fill(t, slots) for t in self.rng.sample(list(templates), min(n, len(templates))))
 
-    # -- what the world's rows say (each text's parts talk about the same topic, product, component) ---------------
+    # -- what the organization's rows say (each text's parts talk about the same topic, product, component) ---------------
 
     def meeting(self) -> tuple[str, str, str]:
         """A one-off meeting: (title, location, description)."""

@@ -1,4 +1,4 @@
-"""What the composite and fault families' tests share: draw an edition-2 task on a small world, prove it basic, and
+"""What the composite and fault families' tests share: draw an edition-2 task on a small organization, prove it basic, and
 play a changed reference solution through the gateway in process."""
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ def draw(
     seed: int = 11,
     split: str = "train",
 ) -> tuple[scenarios.Scenario, dict[str, Any], Organization]:
-    """The first task of `name` (edition 2, small worlds of `seed`) whose parameters `pick` accepts, loaded, with
-    its parameters and a copy of the world before the task was built on it."""
+    """The first task of `name` (edition 2, small organizations of `seed`) whose parameters `pick` accepts, loaded, with
+    its parameters and a copy of the organization before the task was built on it."""
     fam = families()[name]()
     for index in range(60):
         rng = random.Random(f"{seed}:{name}:{index}")

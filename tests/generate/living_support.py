@@ -32,7 +32,7 @@ def draw(
     seed: int = 11,
     split: str = "train",
 ) -> tuple[scenarios.Scenario, dict[str, Any]]:
-    """The first task of `name` (edition 2, small worlds of `seed`) whose parameters `pick` accepts, loaded."""
+    """The first task of `name` (edition 2, small organizations of `seed`) whose parameters `pick` accepts, loaded."""
     fam = family(name)
     for index in range(80):
         rng = random.Random(f"{seed}:{name}:{index}")

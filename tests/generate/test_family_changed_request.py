@@ -99,7 +99,7 @@ async def test_full_proofs(backend, tmp_path: Path, value) -> None:
 
 @pytest.mark.slow
 def test_release_candidates_once_dropped_are_proven(tmp_path: Path) -> None:
-    """Candidates of release v2's run (seed 1, mixed sizes) that its proofs dropped: in large worlds the requester's
+    """Candidates of release v2's run (seed 1, mixed sizes) that its proofs dropped: in large organizations the requester's
     newest mail was another one, so the reference solution read the wrong thread (221, 229, 956); and a stale-value
     attack wrote the old hour inside the new range ('09:00' of '09:00-09:30'), which still states the new one (285,
     proven in full). Each is proven now, through the generator's own prover."""

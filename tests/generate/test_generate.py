@@ -1,4 +1,4 @@
-"""Generated tasks: worlds, the five scheduling/mail/support/travel families, proofs, dedupe, manifest, CLI."""
+"""Generated tasks: organizations, the five scheduling/mail/support/travel families, proofs, dedupe, manifest, CLI."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def _steps(scenario: scenarios.Scenario) -> list[dict[str, Any]]:
     return [s.model_dump(exclude_defaults=True) for s in scenario.oracle]
 
 
-# -- worlds ------------------------------------------------------------------------
+# -- organizations ------------------------------------------------------------------------
 
 
 def test_an_organization_is_the_same_for_the_same_seed_and_coherent_across_apps() -> None:
@@ -252,7 +252,7 @@ def test_travel_fails_events_on_the_offsite_days_instead_of_the_travel_days(prov
 
 
 class _SameChecks(Family):
-    """Different parameters (the wording, the world) leading to the same checks."""
+    """Different parameters (the wording, the organization) leading to the same checks."""
 
     name = "test-same-checks"
     title = "same checks"

@@ -1,7 +1,7 @@
 """Threat: a planted row names its role (`fact-doc`, `stale-doc`, `expense-policy-old`, `read-only-2`, a decoy titled
 "Expense policy (superseded)" or "Hotel bookings (cancelled)"): a policy trained by RL learns those labels in a few
 steps and never reads the content. In edition 3 (the default) planted rows get ids drawn like every other row of the
-world, and decoys differ by content (dates, versions, a later message), not by labels; edition 2 still draws release
+organization, and decoys differ by content (dates, versions, a later message), not by labels; edition 2 still draws release
 v2's tasks, families' own ids and labels included (test_release checks its rows byte for byte)."""
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ DECOYS = ("lost-send", "approve-request", "ask-colleague")
 
 
 def _with_decoys(name: str, edition: int) -> Any:
-    """The first small-world task of `name` in run seed 1 that plants its decoys (distractors drawn), of an edition."""
+    """The first small-organization task of `name` in run seed 1 that plants its decoys (distractors drawn), of an edition."""
     for index in range(60):
         task = drawing.draw(families()[name](), 1, "small", index, edition=edition)
         if task is not None and task.knobs.get("distractors"):

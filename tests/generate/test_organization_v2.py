@@ -1,5 +1,5 @@
-"""Generated worlds by edition: edition 1 stays byte for byte what release v1 was built on; edition 2 draws a
-thousand organizations from curated per-industry vocabularies, offices over the world and clocks over the year."""
+"""Generated organizations by edition: edition 1 stays byte for byte what release v1 was built on; edition 2 draws a
+thousand organizations from curated per-industry vocabularies, offices over the organization and clocks over the year."""
 
 from __future__ import annotations
 
@@ -54,7 +54,9 @@ def test_the_split_is_recorded_and_part_of_the_cache_key() -> None:
     train = orgs.build_organization(43, "small", edition=2, split="train")
     assert (test.split, train.split) == ("test", "train") and test.digest() == train.digest()
     assert orgs.build_organization(43, "small", edition=2).split is None
-    neutral = orgs.build_organization(43, "small", edition=3, split="test")  # edition 3 draws on edition 2's worlds
+    neutral = orgs.build_organization(
+        43, "small", edition=3, split="test"
+    )  # edition 3 draws on edition 2's organizations
     assert neutral.edition == 3 and neutral.digest() == test.digest() and neutral.dump() == test.dump()
     for bad, message in (({"edition": 4}, "edition 4"), ({"split": "dev"}, "split 'dev'")):
         with pytest.raises(ValueError, match=message):
@@ -210,7 +212,9 @@ def test_the_cache_keeps_recent_organizations_by_weight_and_hands_out_copies() -
     orgs._CACHE.clear()
     first = orgs.build_organization(140, "small", edition=2)
     first.apps["mail"]["messages"].clear()
-    assert orgs.build_organization(140, "small", edition=2).apps["mail"]["messages"]  # the cached world is untouched
+    assert orgs.build_organization(140, "small", edition=2).apps["mail"][
+        "messages"
+    ]  # the cached organization is untouched
     for seed in range(141, 141 + orgs.CACHE_BUDGET):
         orgs.build_organization(seed, "small", edition=2)
         assert sum(orgs.CACHE_WEIGHT[k[1]] for k in orgs._CACHE) <= orgs.CACHE_BUDGET
@@ -228,7 +232,7 @@ def _instant(text: str) -> datetime:
 
 def test_history_is_counted_in_real_time_across_a_daylight_saving_change() -> None:
     """Sydney springs forward at 02:00 on 4 October 2026: 02:38 that night does not exist. Edition 1 counts back on
-    the wall clock (its large world 20002 has a ticket 'created' 02:38+10:00 and 'updated' 03:22+11:00, 16 minutes
+    the wall clock (its large organization 20002 has a ticket 'created' 02:38+10:00 and 'updated' 03:22+11:00, 16 minutes
     before it was created, which the tickets app refuses); edition 2 counts back in UTC."""
     builder = build2.Builder2(1, edition1_sizes["small"])
     builder.tz = ZoneInfo("Australia/Sydney")

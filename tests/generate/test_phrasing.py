@@ -1,5 +1,5 @@
 """Edition-2 instructions of the ten v1 families: at least 20 request phrasings per intent (at least 4 held out for
-test), a test world worded only with test parts and a train world only with train parts, few repeats once names,
+test), a test organization worded only with test parts and a train organization only with train parts, few repeats once names,
 dates and numbers are taken out, and every edition-2 task still passes its basic proofs."""
 
 from __future__ import annotations
@@ -46,17 +46,17 @@ def _books(name: str) -> dict[str, phrasing.Phrasebook]:
 
 
 def org_of(seed: int, split: str | None, size: str = "small") -> Organization:
-    """An edition-2 world on one side of the split."""
+    """An edition-2 organization on one side of the split."""
     try:
         org = build_organization(seed, size, edition=2, split=split)  # type: ignore[call-arg]  # an argument of a newer build_organization, on purpose
-    except TypeError:  # worlds without the edition keyword yet
+    except TypeError:  # organizations without the edition keyword yet
         org = build_organization(seed, size)
         org.edition, org.split = 2, split
     return org
 
 
 def draw(name: str, index: int, split: str | None = "train") -> tuple[Organization, dict[str, Any], Any] | None:
-    """Task `index` of a family on an edition-2 world of `split`: (world, params, draft), or None when unfit."""
+    """Task `index` of a family on an edition-2 organization of `split`: (org, params, draft), or None when unfit."""
     family: Family = families()[name]()
     rng = random.Random(f"phrasing:{name}:{index}")
     org = org_of(900 + rng.randrange(16), split)
@@ -108,7 +108,7 @@ def test_a_test_organization_is_worded_with_test_parts_only_and_a_train_organiza
             _, params, draft = drawn
             assert "phrasing" not in params and params["template"] == params["parts"][0]
             for part in params["parts"]:
-                assert phrasing.template_split(part) == split, f"{part} on a {split} world"
+                assert phrasing.template_split(part) == split, f"{part} on a {split} organization"
             seen[params["template"]] += 1
             assert "{" not in draft.instruction and "  " not in draft.instruction
         assert len(seen) >= 4, f"{name} on {split}: only {sorted(seen)}"
@@ -160,7 +160,7 @@ async def _basic(name: str, count: int) -> list[str]:
             proven += 1
             if not check.valid:
                 problems.append(
-                    f"{name} #{index - 1} (world {org.seed}, {params.get('template')}): {check.problems[0]}"
+                    f"{name} #{index - 1} (organization {org.seed}, {params.get('template')}): {check.problems[0]}"
                 )
     return problems
 

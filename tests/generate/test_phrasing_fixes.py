@@ -20,7 +20,7 @@ def _sample(name: str, org: Organization, knobs: dict[str, Any], seed: int) -> d
 
 
 def _orgs(weekdays: set[int], count: int = 6) -> list[Organization]:
-    """Edition-2 worlds whose clocks start on one of `weekdays` (0 = Monday)."""
+    """Edition-2 organizations whose clocks start on one of `weekdays` (0 = Monday)."""
     found = []
     for seed in range(900, 1200):
         org = org_of(seed, "train")
@@ -28,7 +28,7 @@ def _orgs(weekdays: set[int], count: int = 6) -> list[Organization]:
             found.append(org)
             if len(found) == count:
                 break
-    assert found, f"no edition-2 world starts on weekdays {weekdays}"
+    assert found, f"no edition-2 organization starts on weekdays {weekdays}"
     return found
 
 

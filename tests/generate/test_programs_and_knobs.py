@@ -19,7 +19,7 @@ from orchestrator.generate.phrasing import template_split
 from orchestrator.generate.program import program
 
 FAST = ("meeting-tz", "approve-request", "customer-answer", "ambiguous")
-"""Families whose small-world tasks draw quickly."""
+"""Families whose small-organization tasks draw quickly."""
 
 
 def _tasks(names: tuple[str, ...], count: int, seed: int = 7) -> list[Task]:
@@ -167,7 +167,7 @@ def test_every_family_draws_living_long_and_test_ood_tasks_and_no_train_task_has
 
 def test_composite_step_texts_fall_on_one_side_and_edition_two_keeps_release_v2s_words() -> None:
     """Edition 3 words a composite part's steps (a trip's to-do, a booking, the agenda, note and resolve sentences)
-    with texts of its world's side only; editions 1 and 2 keep the one text release v2 used on both sides."""
+    with texts of its organization's side only; editions 1 and 2 keep the one text release v2 used on both sides."""
     from orchestrator.generate.families import composite_parts as parts
     from orchestrator.generate.phrasing import part_id
 

@@ -127,7 +127,7 @@ SAMPLED_FAMILIES = (*DECOY_FAMILIES, "meeting-tz", "inbox-rules", "offboard", "t
 
 
 def _v2_rows(families: tuple[str, ...]) -> list[dict[str, Any]]:
-    """Of each family, release v2's first small-world row, and for the decoy families the first with decoys planted."""
+    """Of each family, release v2's first small-organization row, and for the decoy families the first with decoys planted."""
     record = json.loads(V2.read_text())
     picked: dict[tuple[str, bool], dict[str, Any]] = {}
     wanted = tuple(f'"family": "{name}"' for name in families)

@@ -53,7 +53,7 @@ def compose(
     org: Organization, seed: int, family: str, intent: str, requests: Sequence[str], values: dict[str, Any]
 ) -> phrasing.Composition:
     """The instruction, its template id and its parts, drawn from `seed` (the task's `wording`, so `build` words the
-    same instruction `sample` chose): a request of the world's split side with the shared openers and closers."""
+    same instruction `sample` chose): a request of the organization's split side with the shared openers and closers."""
     made = phrasing.word(org, seed, family, intent, phrasing.Phrasebook(requests, OPENERS, CLOSERS), values)
     if org.edition >= 3:  # the request came in today: nothing of it is from yesterday
         made = phrasing.Composition(made.text.replace("from yesterday:", "from earlier:"), made.template, made.parts)
@@ -84,7 +84,7 @@ def project_key(org: Organization) -> str:
 
 
 def next_number(org: Organization, project: str, rng: random.Random) -> int:
-    """A ticket number of `project` beyond the world's own tickets."""
+    """A ticket number of `project` beyond the organization's own tickets."""
     taken = [int(t["key"].split("-")[1]) for t in org.apps["tickets"]["tickets"] if t["key"].startswith(project + "-")]
     return max(taken, default=0) + rng.randint(3, 40)
 

@@ -341,7 +341,7 @@ PLANS = ("launch", "migration", "pricing", "rollout", "roadmap", "budget")
 
 
 def _words2(org: Organization, rng: random.Random, params: dict[str, Any]) -> None:
-    """Edition 2: the component, the other components and the plan's topic in the world's industry words."""
+    """Edition 2: the component, the other components and the plan's topic in the organization's industry words."""
     industry = vocab.INDUSTRIES[org.industry]
     names = rng.sample(industry.components, 1 + len(params["others"]))
     names = [n[:1].upper() + n[1:] for n in names]

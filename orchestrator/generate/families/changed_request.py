@@ -202,7 +202,7 @@ def _instruction(org: Organization, params: dict[str, Any]) -> phrasing.Composit
 
 
 def _seed(draft: Draft, c: _Case) -> None:
-    """The request, the schedule doc, the follow-up the world sends after the first booking."""
+    """The request, the schedule doc, the follow-up the organization sends after the first booking."""
     org, me, topic = c.org, c.org.persona, c.params["topic"]
     guests = join([g.first_name for g in c.guests])
     living.mail(

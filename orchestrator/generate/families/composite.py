@@ -1,11 +1,11 @@
-"""Composite tasks: 2-4 families chained over one world, asked for in one instruction (edition 2).
+"""Composite tasks: 2-4 families chained over one organization, asked for in one instruction (edition 2).
 
 A composite family names a chain of part families (`Composite.chain`, parts described in `composite_parts`; a
 place of the chain may offer alternatives, one drawn per task). Its
 `sample` draws the parts in order on one copy of the world: each part is sampled, adjusted to the parts before it
 (`fit`: a shared person, a refused overlap), and built on that copy before the next is sampled, so a later part
 sees the earlier parts' rows, people and times and never collides with them. `build` replays the parts on the
-given world in the same order and merges their drafts into one scenario:
+given organization in the same order and merges their drafts into one scenario:
 
 - stages: every part's, named `<part label>: <stage>`, weights kept;
 - allow and relax rules: concatenated per app and table (an allow rule list per table);
@@ -16,9 +16,9 @@ given world in the same order and merges their drafts into one scenario:
 - the reference solution: the parts' reference calls in order, each part's saved names prefixed (`p1_found`); an
   alternative reference runs the parts in the opposite order.
 
-The instruction is the parts' request sentences (each from its part's list, on the world's side of the split, see
+The instruction is the parts' request sentences (each from its part's list, on the organization's side of the split, see
 `phrasing`), joined by linking words, with the composite's own opener and closer. The manifest's `template` is
-the parts' request ids joined by `+` (each on the world's side of the split, so no template is shared between
+the parts' request ids joined by `+` (each on the organization's side of the split, so no template is shared between
 train and test); `parts` lists the id of every part used (each part's request, the opener, the closer);
 `chain` holds each part's family, knobs and parameters.
 """
@@ -39,7 +39,7 @@ from orchestrator.generate.family import Draft, Family, canonical, families, reg
 from orchestrator.generate.phrasing import part_id, template_split, usable
 
 ATTEMPTS = 6
-"""Draws of a part (and of the whole chain) before the world is found unfit."""
+"""Draws of a part (and of the whole chain) before the organization is found unfit."""
 MIN_CALLS = 10
 """A composite's reference solution makes at least this many calls (fewer: the chain is drawn again)."""
 SAVED = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)")
@@ -70,7 +70,7 @@ class Composite(Family):
         return None
 
     def _draw(self, org: Organization, rng: random.Random, size: str) -> list[dict[str, Any]] | None:
-        """The chain's parts drawn in order on `world` (each built on it before the next), or None."""
+        """The chain's parts drawn in order on `org` (each built on it before the next), or None."""
         known = families()
         parts: list[dict[str, Any]] = []
         calls = 0
@@ -92,7 +92,7 @@ class Composite(Family):
         return parts if calls >= MIN_CALLS else None
 
     def _words(self, org: Organization, rng: random.Random, parts: list[dict[str, Any]]) -> dict[str, Any]:
-        """The instruction's choices: a request per part (the world's split side), linking words, opener, closer."""
+        """The instruction's choices: a request per part (the organization's split side), linking words, opener, closer."""
         split = getattr(org, "split", None)
         requests, links = [], []
         for n, part in enumerate(parts):

@@ -1,7 +1,7 @@
 """The parts a composite task chains (see `composite`): per part family, its request sentences and their values.
 
 A composite words each part with a sentence of that part's own list (`Part.requests`, filled from
-`Part.values(world, params)`), so the parts read as one request; the sentences start in lower case (the
+`Part.values(org, params)`), so the parts read as one request; the sentences start in lower case (the
 composite puts a linking word before them, or capitalizes the first). Each sentence asks for everything the
 part's checks judge, as the part family's own instruction does.
 """
@@ -34,7 +34,7 @@ class Part:
 
 def step(org: Organization, params: dict[str, Any], key: str, texts: tuple[str, ...]) -> str:
     """The words of one step of a part: edition 1 and 2 the first text (release v2's words); edition 3 one of the
-    texts on the world's side of the split (ids `composite/<key>/step/<n>`, by each id's hash), picked by the part's
+    texts on the organization's side of the split (ids `composite/<key>/step/<n>`, by each id's hash), picked by the part's
     parameters, so no step text is in both train and test."""
     if getattr(org, "edition", 1) < 3:
         return texts[0]

@@ -351,7 +351,7 @@ PHRASEBOOKS = {"tickets": TICKETS}
 
 
 def _words2(org: Organization, rng: random.Random, params: dict[str, Any]) -> bool:
-    """Edition 2: the doc's title, components (first words distinct) and paragraphs in the world's industry words;
+    """Edition 2: the doc's title, components (first words distinct) and paragraphs in the organization's industry words;
     False when the industry has too few components."""
     industry, writer = vocab.INDUSTRIES[org.industry], vocab.Writer.of(org, rng)
     names: list[str] = []

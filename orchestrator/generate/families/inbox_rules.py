@@ -6,7 +6,7 @@ manager's mail, label ticket notifications), given in the instruction or in a
 distractors, near misses: the same senders' older mail (out of scope), a mail
 that only mentions the customer, a colleague who shares the manager's first
 name. Which messages a rule selects is computed from the rule over the whole
-mailbox, the world's own mail included.
+mailbox, the organization's own mail included.
 Judged: exactly the selected messages carry the rule's label, star or
 folder; a change to any other message is collateral damage (harm rules).
 """
@@ -65,7 +65,7 @@ class InboxRules(Family):
         }
         if org.edition < 2:
             return params
-        writer = vocab.Writer.of(org, rng)  # edition 2: subjects in the world's industry words
+        writer = vocab.Writer.of(org, rng)  # edition 2: subjects in the organization's industry words
         params["subjects"] = [writer.pick(vocab.THREAD_SUBJECTS) for _ in range(12)]
         return phrasing.stamp(params, rng, lambda p: _word(org, p))
 

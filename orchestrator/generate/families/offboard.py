@@ -5,7 +5,7 @@ open ticket assigned to them (todo, in progress, in review or blocked; done
 and cancelled ones stay as they are) to the successor, to give the successor
 edit access to every document the persona owns that the leaver can edit, and
 to decline the leaver's meetings (the persona is invited) that fall after
-their last day. The family adds some of each to the world, and the world's
+their last day. The family adds some of each to the organization, and the organization's
 own rows that match count too. Distractors: the leaver's closed tickets,
 their meetings before the last day, documents the leaver can only view, and
 open tickets of other people.
@@ -88,7 +88,7 @@ class Offboard(Family):
         }
         if org.edition < 2:
             return params
-        writer = vocab.Writer.of(org, rng)  # edition 2: titles in the world's industry words
+        writer = vocab.Writer.of(org, rng)  # edition 2: titles in the organization's industry words
         params["titles"] = [writer.ticket()[1] for _ in params["titles"]]
         return phrasing.stamp(params, rng, lambda p: _word(org, p))
 
@@ -237,7 +237,7 @@ def _seed_meetings(org: Organization, params: dict[str, Any], leaver: Person, ti
 
 
 def _handover(org: Organization, leaver: Person, last: date) -> tuple[list[str], list[str], list[str], list[str]]:
-    """What the world now holds, the world's own rows included: the leaver's open and closed ticket keys, the
+    """What the organization now holds, the organization's own rows included: the leaver's open and closed ticket keys, the
     persona's docs the leaver edits, and the leaver's meetings with the persona after the last day."""
     me, tickets = org.persona, org.apps["tickets"]
     docs, events = org.apps["docs"]["documents"], org.apps["calendar"]["events"]

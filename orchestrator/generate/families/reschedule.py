@@ -216,7 +216,7 @@ def _draft(mv: Move) -> Draft:
 def _seed(draft: Draft, mv: Move) -> None:
     """The guests' busy blocks, the meeting, the clash, distractor events, the organizer's mail, the agenda doc."""
     org, params = mv.org, mv.params
-    # The fill comes first: it sees the world before the meeting and the clash are added, as `sample` did.
+    # The fill comes first: it sees the organization before the meeting and the clash are added, as `sample` did.
     for block in fill(org, params["guests"], mv.target, (mv.new, mv.new_end)):
         draft.add("calendar", "busy", block)
     _seed_events(draft, mv)
@@ -457,7 +457,7 @@ def _tell(mv: Move) -> dict[str, Any]:
 
 
 def zone_named(name: str) -> ZoneInfo:
-    """The time zone named `name` (an IANA name of the generated world)."""
+    """The time zone named `name` (an IANA name of the generated organization)."""
     return ZoneInfo(name)
 
 
