@@ -36,11 +36,11 @@ CONDITION = re.compile(
 )
 ANSWER_PENDING = re.compile(
     r"\b(?:(?:waiting|wait)\s+(?:for|on)\s+(?:[\w'’]+\s+){1,3}?to\s+(?:accept|reply|respond|agree)|"
-    r"no\s+(?:reply|response|answer)\s+yet)\b",
+    r"no\s+(?:reply|response|answer)\s+yet|on\s+hold)\b",
     re.I,
 )
-"""A proposal still awaiting its answer ("proposed Wed 14:00 instead, waiting for Hugo to accept"): its day and time
-are not asserted (an amount or a count beside it is)."""
+"""A proposal still awaiting its answer ("proposed Wed 14:00 instead, waiting for Hugo to accept"), a booking on
+hold: its day and time are not asserted (an amount or a count beside it is: "5 rooms on hold")."""
 QUESTION_BREAK = re.compile(r"[,;:]\s|\s[–—-]\s")
 REQUEST = re.compile(r"^\W*(?:\w+,\s*)?(?:(?:could|can|would|will)\s+you|please)\b", re.I)
 UNDERCUT = re.compile(
@@ -283,7 +283,8 @@ def asserted(text: str, kind: str = "any") -> str:
                 if taken is None or taken & reading:
                     out = _blank(out, a, b)
                     break
-                out = _blank(out, start, end)
+                if not pending:  # a booking on hold still states how many it holds
+                    out = _blank(out, start, end)
             elif _hedges(clause) or CONDITION.search(clause) or _offers(clause, kind):
                 out = _blank(out, start, end)
                 if not _has_value(clause) and _hedges(clause):

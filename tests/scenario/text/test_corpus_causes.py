@@ -545,3 +545,10 @@ def test_a_time_for_both_or_all_of_you_in_a_place_is_read_there() -> None:
     text = "The sync moves to Wednesday 21 October, 11:00 ET, which is 16:00 for both of you in Dublin and Lisbon."
     assert holds(text, sync, ny)
     assert not holds(text.replace("16:00", "17:00"), sync, ny)
+
+
+def test_what_is_on_hold_is_not_booked() -> None:
+    text = "5 rooms on hold for 12–14 April at the Hotel Sacher; the hold releases on 2 April unless we confirm."
+    assert not holds(text, date("2026-04-12", "travel-out"), CTX)
+    assert holds("5 rooms booked for 12–14 April at the Hotel Sacher.", date("2026-04-12", "travel-out"), CTX)
+    assert holds(text, count(5, "rooms"), CTX)
