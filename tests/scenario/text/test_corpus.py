@@ -29,7 +29,7 @@ FLOORS = {
         "time": 0.765,
         "time-for-recipient": 0.755,
         "date": 0.59,
-        "date-with-role": 0.775,
+        "date-with-role": 0.78,
         "amount": 0.675,
         "decision": 0.865,
         "count": 0.745,
