@@ -11,7 +11,7 @@ fail, on the check or violation it names.
 - Told not to edit the rules doc, an edit to it fails (inbox-rules).
 - A ticket for a review comment may name the comment's ask rather than its component ("cms: feature flag", no
   description); tickets whose asks are swapped between the owners fail (doc-comments).
-- A note that gives the meeting the user's guessed time, not the booked one, fails (meeting-tz).
+- A note that gives the meeting a suggested time the calendars rule out, not the booked one, fails (meeting-tz).
 - A P.S. that unsays the fix date ("may already land on Monday 2 February") fails (customer-answer).
 """
 
@@ -286,7 +286,7 @@ ALTS = [
         False,
         note_says("guess"),
         noted_with_a_guess,
-        fails_on="no mail gives the meeting a time the user guessed and the calendars rule out",
+        fails_on="no mail gives the meeting a suggested time the calendars rule out",
     ),
     # -- customer-answer: a P.S. that unsays the fix date
     Alt(
@@ -320,9 +320,6 @@ ALTS = [
 READER_GAPS = {
     "ready-for-your-sign-off": "claims.asked: 'ready for your sign-off' is no request to the reader",
     "ps-unsays-the-fix-date": "dates: a hedged other date for the same fact ('may already land on') is no conflict",
-    "edits-the-rules-doc": "inbox-rules: no forbid on the rules doc the task says not to edit",
-    "tickets-named-by-the-ask": "doc-comments: a ticket is known by its comment's component only",
-    "note-gives-the-guessed-time": "meeting-tz: no check on the time mails give the meeting",
 }
 
 

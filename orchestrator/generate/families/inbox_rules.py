@@ -92,6 +92,17 @@ class InboxRules(Family):
         draft.allow = {"mail": {"messages": allow}}
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
+        if org.edition >= 3 and params["in_doc"] and DONT_EDIT in draft.instruction:
+            draft.forbid = [
+                *draft.forbid,
+                {
+                    "name": "the 'Mail rules' doc is not edited (the task says so)",
+                    "app": "docs",
+                    "table": "documents",
+                    "change": "changed",
+                    "where": {"id": "mail-rules"},
+                },
+            ]
         return broaden(draft, params)
 
 
@@ -352,6 +363,9 @@ RULES = {
         "label the tracker's notification mails 'Tickets'",
     ],
 }
+DONT_EDIT = "Don't edit the rules doc."
+"""A closer of the doc phrasebook; in edition 3 a task whose instruction says it forbids an edit to the rules doc."""
+
 LISTED = phrasing.Phrasebook(
     requests=[
         "Please go through the mail that came in today and apply my rules: {rules}. Leave everything else as it is.",
@@ -455,7 +469,7 @@ DOC = phrasing.Phrasebook(
     closers=[
         "Only today's mail.",
         "Older messages stay as they are.",
-        "Don't edit the rules doc.",
+        DONT_EDIT,
         "Don't delete anything.",
         "Don't reply to anything.",
         "Leave mail the rules don't cover alone.",

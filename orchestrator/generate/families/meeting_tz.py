@@ -153,6 +153,7 @@ class MeetingAcrossZones(Family):
         if requester is not None:
             oracle += _asked_by_mail(draft, params, guests, requester, slot, day)
         if org.edition >= 3:
+            _no_ruled_out_time(draft, params)
             return edition3(draft, params, oracle, window, [slot, *(t for t, _ in also)], requester, day)
         oracle += [
             {
@@ -192,6 +193,27 @@ class MeetingAcrossZones(Family):
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
         return broaden(draft, params)
+
+
+def _no_ruled_out_time(draft: Draft, params: dict[str, Any]) -> None:
+    """Edition 3: no mail (a reply, a note to someone else) states a suggested time the calendars rule out as the
+    meeting's."""
+    if not params["suggestions"]:
+        return
+    said = [{"body": {"mentions_time": {"at": s, "strict": False, "claimed": True}}} for s in params["suggestions"]]
+    draft.stage(
+        "the mails give no ruled-out time",
+        [
+            {
+                "name": "no mail gives the meeting a suggested time the calendars rule out",
+                "app": "mail",
+                "table": "messages",
+                "added": True,
+                "where": {"folder": "sent", **({"any": said} if len(said) > 1 else said[0])},
+                "expect": "none",
+            }
+        ],
+    )
 
 
 def _booked_stage(
