@@ -208,6 +208,12 @@ def step(text: str, mentions: tuple[TimeMention, ...], index: int) -> str | None
     return "dep" if leg(text, mention, nxt) else None
 
 
+def _see_you_later(text: str, holding: list[TimeMention], mention: TimeMention) -> bool:
+    """A later "see you all at 10!": it unsays the time stated before it."""
+    first = min((m.start for m in holding), default=10**9)
+    return mention.sentence[0] > first and SEE_YOU.search(text[mention.sentence[0] : mention.start]) is not None
+
+
 def check_time(
     text: str, wanted: datetime, zone: str, now: datetime, also: Iterable[datetime] = (), day: bool = False
 ) -> TimeVerdict:
@@ -273,13 +279,7 @@ def check_time(
                 about = wanted.astimezone(as_tzinfo(mention.zone)).date() in mention.dates  # "14 May, 16:30 UTC"
             about = about or offered_instead(mention)  # "Thursday 15:30, or Friday 10:00 if that's easier"
         else:
-            about = mention.sentence in holding_sentences or dateless
-            # a later "see you all at 10!" unsays the time stated before it
-            about = about or (
-                mention.sentence[0]
-                > min((m.start for m, ok in zip(mentions, stated, strict=True) if ok), default=10**9)
-                and SEE_YOU.search(text[mention.sentence[0] : mention.start]) is not None
-            )
+            about = mention.sentence in holding_sentences or dateless or _see_you_later(text, holding, mention)
         if about:
             conflicts.append(mention.text.strip())
     # "day and time": a time with no day anywhere in the text states the instant only on the clock's own day
