@@ -9,7 +9,8 @@ so no ticket), and another document's comments.
 
 Judged by role and value: exactly as many new tickets as open comments; for
 each comment, one new ticket that names its component (in the title or the
-description), in the project, assigned to the comment's author; no ticket
+description; in edition 3 its ask does too, when no other comment shares it),
+in the project, assigned to the comment's author; no ticket
 for a resolved comment; each open comment resolved (two steps).
 """
 
