@@ -1,18 +1,18 @@
-"""What a generated world costs, per size and edition: building it, and what every task on it pays again.
+"""What a generated organization costs, per size and edition: building it, and what every task on it pays again.
 
-    python benchmarks/bench_build_world.py [--worlds N] [--sizes small,medium,large] [--editions 1,2]
+    python benchmarks/bench_build_org.py [--orgs N] [--sizes small,medium,large] [--editions 1,2]
 
-For N worlds of each size and edition (distinct seeds, after one warm-up world that creates the Faker
+For N organizations of each size and edition (distinct seeds, after one warm-up organization that creates the Faker
 locales), the median milliseconds of:
 
 - `build`: `build_organization` on a cold cache (the builder itself);
 - `copy`: the copy every task gets (`Organization.copy`, a deep copy);
 - `digest`: `Organization.digest` (the manifest records it);
-- `yaml`: the world written as a scenario writes it (`dump_yaml` of the apps; every task file holds its world);
+- `yaml`: the organization written as a scenario writes it (`dump_yaml` of the apps; every task file holds its organization);
 - `seed`: one in-process episode seeding those apps (what every proof episode pays: a basic proof is two episodes,
   a full proof dozens);
 
-and the world's rows and YAML size. The pipeline's cost per task is roughly `copy + yaml + episodes * seed`; the
+and the organization's rows and YAML size. The pipeline's cost per task is roughly `copy + yaml + episodes * seed`; the
 build is paid once per organization.
 """
 
@@ -41,14 +41,14 @@ def _ms(started: float) -> float:
     return (time.perf_counter() - started) * 1000
 
 
-def scenario_of(world: orgs.Organization) -> dict[str, Any]:
-    """The smallest scenario over the whole world: its head, its apps, one check."""
+def scenario_of(org: orgs.Organization) -> dict[str, Any]:
+    """The smallest scenario over the whole organization: its head, its apps, one check."""
     return {
-        "id": f"bench-{world.seed}",
+        "id": f"bench-{org.seed}",
         "title": "bench",
-        **world.scenario_head(),
+        **org.scenario_head(),
         "instruction": "Nothing to do.",
-        "apps": world.apps,
+        "apps": org.apps,
         "stages": [
             {
                 "name": "x",
@@ -69,22 +69,22 @@ async def measure(size: str, edition: int, n: int, backend: InProcessBackend) ->
     for i in range(n):
         orgs._CACHE.clear()
         started = time.perf_counter()
-        world = orgs.build_organization(20_000 + i, size, edition=edition)
+        org = orgs.build_organization(20_000 + i, size, edition=edition)
         times["build"].append(_ms(started))
         started = time.perf_counter()
-        world.copy()
+        org.copy()
         times["copy"].append(_ms(started))
         started = time.perf_counter()
-        world.digest()
+        org.digest()
         times["digest"].append(_ms(started))
         started = time.perf_counter()
-        text = dump_yaml(scenario_of(world))
+        text = dump_yaml(scenario_of(org))
         times["yaml"].append(_ms(started))
-        rows, chars = sum(world.rows().values()), len(text)
+        rows, chars = sum(org.rows().values()), len(text)
         try:
-            scenario = load_data(scenario_of(world))
-        except ScenarioError as exc:  # a world the apps refuse (edition 1's wall-clock history across a DST change)
-            refused.append(f"{size} edition {edition} seed {world.seed}: {str(exc).splitlines()[-1].strip()}")
+            scenario = load_data(scenario_of(org))
+        except ScenarioError as exc:  # one the apps refuse (edition 1's wall-clock history across a DST change)
+            refused.append(f"{size} edition {edition} seed {org.seed}: {str(exc).splitlines()[-1].strip()}")
             continue
         started = time.perf_counter()
         async with Episode(scenario, await backend.start(scenario.apps)):
@@ -94,7 +94,7 @@ async def measure(size: str, edition: int, n: int, backend: InProcessBackend) ->
 
 
 async def main(n: int, sizes: list[str], editions: list[int]) -> None:
-    print(f"median ms per world ({n} worlds each; rows and YAML of the last)")
+    print(f"median ms per organization ({n} each; rows and YAML of the last)")
     print(f"{'size':<8}{'ed':>3}{'rows':>8}{'YAML KB':>9}{'build':>9}{'copy':>8}{'digest':>8}{'yaml':>8}{'seed':>9}")
     async with InProcessBackend() as backend:
         for size in sizes:
@@ -111,8 +111,8 @@ async def main(n: int, sizes: list[str], editions: list[int]) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--worlds", type=int, default=5)
+    parser.add_argument("--orgs", type=int, default=5)
     parser.add_argument("--sizes", default="small,medium,large")
     parser.add_argument("--editions", default="1,2")
     options = parser.parse_args()
-    anyio.run(main, options.worlds, options.sizes.split(","), [int(e) for e in options.editions.split(",")])
+    anyio.run(main, options.orgs, options.sizes.split(","), [int(e) for e in options.editions.split(",")])
