@@ -219,6 +219,14 @@ ALTS = [
     # -- ambiguous with an outage on the first reply: the check is on the fault the chosen path met
     Alt("told-by-new-mail-never-meets-the-outage", "ambiguous", True, reply_as_new_mail(False), tagged("twist-outage")),
     Alt("reply-fails-then-resent-as-new-mail", "ambiguous", True, reply_as_new_mail(True), tagged("twist-outage")),
+    # the same with a lost reply: a new mail never meets the fault the reference's reply meets
+    Alt(
+        "told-by-new-mail-never-meets-the-lost-reply",
+        "customer-answer",
+        True,
+        reply_as_new_mail(False),
+        lambda s: "twist-lost-reply" in s.tags and any(x.tool == "mail__reply" for x in s.oracle),
+    ),
     Alt("reply-fails-and-is-never-sent", "ambiguous", False, reply_fails, tagged("twist-outage"), fails_on=OUTAGE),
     Alt(
         "reply-fails-then-mailed-to-someone-else",
@@ -319,6 +327,8 @@ ALTS = [
 # Cases the verdict gets wrong yet (a reader's or a family's gap).
 READER_GAPS = {
     "ready-for-your-sign-off": "claims.asked: 'ready for your sign-off' is no request to the reader",
+    "told-by-new-mail-never-meets-the-lost-reply": "process checks: a scenario's lost-reply check fails when no "
+    "call met the loss (kept so that the step reward for not redoing is paid when the loss happens)",
     "ps-unsays-the-fix-date": "dates: a hedged other date for the same fact ('may already land on') is no conflict",
 }
 
