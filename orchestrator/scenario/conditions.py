@@ -297,17 +297,54 @@ class Context:
 
 
 def row_matches(row: Mapping[str, Any], where: Mapping[str, Any], ctx: Context, table: str = "") -> bool:
-    """Whether `row` meets every condition of `where`: `failures` is empty, found without wording any failure."""
-    for column, condition in where.items():
-        if column == ANY and ANY not in row:
-            if not any(row_matches(row, alternative, ctx, table) for alternative in condition):
-                return False
-        elif column == RELATED:
-            if not _related(row, condition, ctx, table):
-                return False
-        elif not holds(row.get(column), condition, ctx):
-            return False
-    return True
+    """Whether `row` meets every condition of `where`: `failures` is empty, found without wording any failure.
+    The cheap conditions are tried first (`by_cost`), so a row that fails one is never read as text."""
+    return all(_meets(row, column, condition, ctx, table) for column, condition in by_cost(where))
+
+
+def failure_count(
+    row: Mapping[str, Any], where: Mapping[str, Any], ctx: Context, table: str = "", stop: int | None = None
+) -> int:
+    """How many conditions of `where` `row` does not meet (`len(failures(...))`, without wording them), the cheap
+    ones first; once the count reaches `stop` the rest are not tried and `stop` is returned."""
+    count = 0
+    for column, condition in by_cost(where):
+        if stop is not None and count >= stop:
+            return stop
+        if not _meets(row, column, condition, ctx, table):
+            count += 1
+    return count
+
+
+def by_cost(where: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """The conditions of `where`, those on plain values first, then those that read a text, another table or a
+    reference (`_costly`), each group in its written order. All of a where must hold, so the order changes no
+    outcome, only how soon a row that fails is set aside."""
+    items = list(where.items())
+    return [i for i in items if not _costly(*i)] + [i for i in items if _costly(*i)]
+
+
+def _costly(column: str, condition: Any) -> bool:
+    return column in (ANY, RELATED) or _reads_more(condition)
+
+
+def _reads_more(condition: Any) -> bool:
+    """Whether a condition reads a text, or the rows of a reference (`from`), anywhere in it."""
+    if isinstance(condition, Mapping):
+        return any(op in TEXT_OPERATORS or op == "from" or _reads_more(v) for op, v in condition.items())
+    if isinstance(condition, list):
+        return any(_reads_more(c) for c in condition)
+    return False
+
+
+def _meets(row: Mapping[str, Any], column: str, condition: Any, ctx: Context, table: str) -> bool:
+    """Whether `row` meets the one condition of its where on `column` (an alternative of `any`, a related row, or
+    its value)."""
+    if column == ANY and ANY not in row:
+        return any(row_matches(row, alternative, ctx, table) for alternative in condition)
+    if column == RELATED:
+        return _related(row, condition, ctx, table)
+    return holds(row.get(column), condition, ctx)
 
 
 def failures(row: Mapping[str, Any], where: Mapping[str, Any], ctx: Context, table: str = "") -> list[str]:

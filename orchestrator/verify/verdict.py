@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from orchestrator.scenario.checks import Expect, Forbid, JournalCheck, JudgeCheck, RowCheck, ToldCheck
-from orchestrator.scenario.conditions import Context, describe_where, failures, holds, row_matches
+from orchestrator.scenario.conditions import Context, describe_where, failure_count, failures, holds, row_matches
 from orchestrator.scenario.model import Scenario
 from orchestrator.scenario.text.operators import TEXT_OPERATORS
 from orchestrator.scenario.text.parse import parse
@@ -190,7 +190,7 @@ def _stage_result(
             result = judging.check_result(check, check_id, stage.name, judgements)
         elif isinstance(check, RowCheck):
             result = _row_check(check, check_id, stage.name, final_ctx.for_app(check.app), keys)
-            if _row_check(check, check_id, stage.name, seeded_ctx.for_app(check.app), keys).passed:
+            if _row_check(check, check_id, stage.name, seeded_ctx.for_app(check.app), keys, explain=False).passed:
                 result.kind = "guard"
         elif isinstance(check, ToldCheck):
             key = keys.get((check.told.app, check.told.table), "id")
@@ -310,8 +310,15 @@ def _label(row: Mapping[str, Any], key: str) -> dict[str, Any]:
 
 
 def _row_check(
-    check: RowCheck, check_id: str, stage: str, ctx: Context, keys: Mapping[tuple[str, str], str]
+    check: RowCheck,
+    check_id: str,
+    stage: str,
+    ctx: Context,
+    keys: Mapping[tuple[str, str], str],
+    explain: bool = True,
 ) -> CheckResult:
+    """The check against the state of `ctx`; without `explain` (only whether it passes is read, as for the seeded
+    state of a guard) a failure does not look for the closest row."""
     key = keys.get((check.app, check.table), "id")
     rows = ctx.select(check.app, check.table, check.added) if check.added else ctx.rows(check.app, check.table)
     if check.added is False:
@@ -345,8 +352,8 @@ def _row_check(
         reason = f"expected {wanted} row(s) in {subject}; found {len(matches)}"
         if found:
             reason += f": {_labels(found)}"
-        if not matches and rows:
-            best = min(rows, key=lambda r: len(failures(r, check.where, ctx, check.table)))
+        if not matches and rows and explain:
+            best = _closest(rows, check.where, ctx, check.table)
             misses = failures(best, check.where, ctx, check.table)
             closest = _label(best, key) | {"mismatches": misses}
             reason += f". Closest row {_labels([_label(best, key)])}: " + "; ".join(misses)
@@ -362,6 +369,21 @@ def _row_check(
                 f"{len(bad)} of {len(matches)} do not, e.g. {_labels([_label(bad[0], key)])}: " + "; ".join(misses)
             )
     return CheckResult(**base, passed=reason is None, reason=reason, found=found, closest=closest)
+
+
+def _closest(rows: list[dict[str, Any]], where: Mapping[str, Any], ctx: Context, table: str) -> dict[str, Any]:
+    """The first of `rows`, none of which matches `where`, with the fewest failures (`min` by `failure_count`).
+    A row's count stops once it cannot beat the best so far, and one failure is the fewest a row that does not
+    match can have: the search ends there. Conditions that read a text are counted last, so most rows are set
+    aside on their plain fields without being read."""
+    best, fewest = rows[0], failure_count(rows[0], where, ctx, table)
+    for row in rows[1:]:
+        if fewest <= 1:
+            break
+        count = failure_count(row, where, ctx, table, stop=fewest)
+        if count < fewest:
+            best, fewest = row, count
+    return best
 
 
 def _labels(rows: list[dict[str, Any]]) -> str:
