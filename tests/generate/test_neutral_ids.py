@@ -137,14 +137,15 @@ def test_edition_three_draws_edition_twos_task_with_neutral_ids_and_decoys_told_
 
 
 @pytest.mark.slow
-def test_a_thousand_drawn_tasks_plant_no_id_or_title_that_tells_a_rows_role() -> None:
+def test_three_hundred_drawn_tasks_plant_no_id_or_title_that_tells_a_rows_role() -> None:
+    """Every edition-3 family in turn, over five run seeds and the size mix (about a dozen tasks of each family)."""
     bad: dict[str, list[str]] = {}
     seen = 0
-    for task in draws(1000):
+    for task in draws(300):
         seen += 1
         if found := telltales(task.scenario):
             bad[task.id] = found
-    assert seen == 1000
+    assert seen == 300
     assert bad == {}, "\n".join(f"{k}: {v[:4]}" for k, v in list(bad.items())[:30])
 
 
