@@ -326,7 +326,6 @@ ALTS = [
 
 # Cases the verdict gets wrong yet (a reader's or a family's gap).
 READER_GAPS = {
-    "ready-for-your-sign-off": "claims.asked: 'ready for your sign-off' is no request to the reader",
     "told-by-new-mail-never-meets-the-lost-reply": "process checks: a scenario's lost-reply check fails when no "
     "call met the loss (kept so that the step reward for not redoing is paid when the loss happens)",
     "ps-unsays-the-fix-date": "dates: a hedged other date for the same fact ('may already land on') is no conflict",

@@ -374,7 +374,8 @@ ASKING = re.compile(
     r"\b(?:(?:could|can|would|will)\s+(?:you|i\s+(?:get|have)|we\s+(?:get|have))|please|pls|let\s+me\s+know|"
     r"(?:i|we)\s+(?:need|would\s+like|'d\s+like|am\s+asking\s+for|are\s+asking\s+for)\s+your|"
     r"(?:waiting|awaiting)\s+(?:on|for)\s+your|(?:request(?:ing)?|ask(?:ing)?\s+for|seek(?:ing)?)\s+your|"
-    r"may\s+(?:i|we)|do\s+you\s+(?:mind|approve|agree))\b",
+    r"may\s+(?:i|we)|do\s+you\s+(?:mind|approve|agree)|"
+    r"(?:ready|up|submitted|here)\s+for\s+your\s+(?:sign[\s-]?off|approval|ok|okay|go[\s-]?ahead|green\s+light))\b",
     re.I,
 )
 
@@ -382,7 +383,8 @@ ASKING = re.compile(
 @per_text
 def asked(text: str) -> str:
     """`text` with everything blanked but its questions and requests: sentences that end in `?` or ask someone to
-    act or answer ("could you approve", "please sign off", "let me know if it's OK", "I need your go-ahead")."""
+    act or answer ("could you approve", "please sign off", "let me know if it's OK", "I need your go-ahead",
+    "ready for your sign-off")."""
     out = text
     for a, b in sentences(text):
         sentence = text[a:b]

@@ -1,7 +1,7 @@
 """Decisions a text states (`decides`): approve or refuse, read clause by clause with their polarity.
 
 A clause decides when its verb is one of approving ("approved", "signed off", "green light", "good to go", "go
-ahead", "accepted", "granted", "OK for") or refusing ("refused", "rejected", "declined", "denied", "turned down",
+ahead", "accepted", "granted", "OK for", "said yes") or refusing ("refused", "rejected", "declined", "denied", "turned down",
 "it's a no", "no-go", "not successful", "decided against"). A negation before an approving verb in its clause
 makes a refusal ("he has decided not to approve it", "can't sign off on this", "we are unable to approve"); before
 a refusing verb it makes no decision ("not rejected"). A clause that leaves the decision open is no decision:
@@ -22,7 +22,7 @@ APPROVE = re.compile(
     r"\b(?:(?:pre-?)?approv(?:e|ed|es|ing)\b|sign(?:s|ed|ing)?[\s-]+off\b|signed\s+it\b|green[\s-]?l(?:ight|it)|"
     r"greenlit|good\s+to\s+go|go(?:ne)?[\s-]+ahead\b|go-ahead|accept(?:s|ed|ing)?\b|grant(?:s|ed|ing)?\b|"
     r"authori[sz](?:e|ed|es|ing)\b|ok(?:'?d|ayed)\b|(?:ok|okay)\s+for\b|(?:is|that's|that\s+is)\s+(?:ok|okay|fine)\b|"
-    r"gave\s+(?:it\s+)?the\s+nod|agree(?:s|d)?\s+to\s+(?:this|the|your)\s+(?:request|proposal|extension)|cleared\b|(?<!\w)yes\b(?=\s+from)|thumbs[\s-]up|"
+    r"gave\s+(?:it\s+)?the\s+nod|said\s+yes\b|(?:it's|it\s+is|that's|answer\s+is)\s+a\s+yes\b|agree(?:s|d)?\s+to\s+(?:this|the|your)\s+(?:request|proposal|extension)|cleared\b|(?<!\w)yes\b(?=\s+from)|thumbs[\s-]up|"
     # other languages: German, French, Spanish/Portuguese, Italian, Dutch
     r"genehmigt|bewilligt|freigegeben|approuvée?s?|accordée?s?|aprobad[oa]s?|aprovad[oa]s?|concedid[oa]s?|"
     r"approvat[oaie]|accettat[oaie]|goedgekeurd|toegekend|kennen\s+(?:u|je|jou)\s+(?:[\w-]+\s+){0,4}?toe\b)",
