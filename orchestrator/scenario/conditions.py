@@ -350,16 +350,14 @@ def failures(row: Mapping[str, Any], where: Mapping[str, Any], ctx: Context, tab
     """The conditions of `where` that `row` does not meet, in words."""
     failed = []
     for column, condition in where.items():
+        if _meets(row, column, condition, ctx, table):
+            continue
         if column == ANY and ANY not in row:
-            if not any(row_matches(row, alternative, ctx, table) for alternative in condition):
-                failed.append(f"none of: {describe_where({ANY: condition})}")
-            continue
-        if column == RELATED:
-            if not _related(row, condition, ctx, table):
-                failed.append(f"no related {condition['table']} row where {describe_where(condition.get('where', {}))}")
-            continue
-        value = row.get(column)
-        if not holds(value, condition, ctx):
+            failed.append(f"none of: {describe_where({ANY: condition})}")
+        elif column == RELATED:
+            failed.append(f"no related {condition['table']} row where {describe_where(condition.get('where', {}))}")
+        else:
+            value = row.get(column)
             failed.append(
                 f"{column}: expected {describe_condition(condition)}, found {_short(value)}{_text_notes(value, condition, ctx)}"
             )

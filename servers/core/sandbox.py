@@ -464,7 +464,7 @@ class Sandbox(SandboxRows):
             if self._pristine():
                 return {name: list(rows.values()) for name, rows in kept.items()}
             return {
-                name: self._read(name, table)
+                name: list(self._all(name, table).values())
                 if table.rowid_key
                 else self._changed(name, table, kept[name], state.max_rowids[name])
                 for name, table in self.app.tables.items()
@@ -473,7 +473,7 @@ class Sandbox(SandboxRows):
         fresh: Decoded = {}
         tables: dict[str, list[dict[str, Any]]] = {}
         for name, table in self.app.tables.items():
-            rows = fresh[name] = self._decoded(f'SELECT *, rowid FROM "{name}" ORDER BY rowid', table)
+            rows = fresh[name] = self._all(name, table)
             tables[name] = list(rows.values())
         if pristine and self.seed_key is not None:
             SEED_IMAGES.put_decoded(self.app, self.seed_key, fresh)
@@ -486,8 +486,9 @@ class Sandbox(SandboxRows):
         cursor.row_factory = None  # plain tuples: the columns in order, then the rowid
         return table.frozen_rows(cursor.execute(sql, params))  # type: ignore[return-value]  # FrozenDict rows are dicts
 
-    def _read(self, name: str, table: Table) -> list[dict[str, Any]]:
-        return list(self._decoded(f'SELECT *, rowid FROM "{name}" ORDER BY rowid', table).values())
+    def _all(self, name: str, table: Table) -> dict[int, dict[str, Any]]:
+        """Every row of the table `name` decoded read-only, by rowid."""
+        return self._decoded(f'SELECT *, rowid FROM "{name}" ORDER BY rowid', table)
 
     def _changed(self, name: str, table: Table, seeded: dict[int, dict[str, Any]], top: int) -> list[dict[str, Any]]:
         """A table's rows now: the seeded ones, less those changed since seeding, with what the database holds now
