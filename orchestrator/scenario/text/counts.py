@@ -192,9 +192,7 @@ PEOPLE_BEFORE = re.compile(
 )
 
 
-PART_OF_WHOLE = re.compile(
-    r"\s+(?:out\s+)?of\s+(?:the\s+)?(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.I
-)
+PART_OF_WHOLE = re.compile(r"\s+(?:out\s+)?of\s+(?:the\s+)?(?:\d+|" + "|".join(UNITS[2:13]) + r")\b", re.I)
 
 
 def counts_of(text: str, end: int, nouns: list[str], start: int | None = None) -> bool:
@@ -227,9 +225,7 @@ ANOTHER_SET = re.compile(
     r"\b(?:other|another|remaining|rest\s+of\s+the|additional|extra|more|further|first|last|next|part\s+\d+)\s*\W*$",
     re.I,
 )
-PART_OF = re.compile(
-    r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:out\s+)?of\s+(?:the\s+)?$", re.I
-)
+PART_OF = re.compile(r"\b(?:\d+|" + "|".join(UNITS[1:13]) + r")\s+(?:out\s+)?of\s+(?:the\s+)?$", re.I)
 WHOLE_OF = re.compile(r"^\s+(?:out\s+)?of\s+(?:the\s+)?\d", re.I)
 
 
