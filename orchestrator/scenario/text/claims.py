@@ -275,10 +275,11 @@ def asserted(text: str, kind: str = "any") -> str:
         parts = clauses(text, a, b)
         for start, end in parts:
             clause = text[start:end]
-            pending = UNDERCUT.search(clause) is None and ANSWER_PENDING.search(clause) is not None
-            if pending or UNDERCUT.search(clause):
+            undercut = UNDERCUT.search(clause)
+            pending = undercut is None and ANSWER_PENDING.search(clause) is not None
+            if pending or undercut:
                 taken = {"time", "date"} if pending else _undercut_kinds(clause)
-                if taken is None and len(parts) > 1 and _own_undercut(clause):
+                if taken is None and len(parts) > 1 and _own_undercut(clause, undercut):
                     taken = set()  # "part 2 back-ordered, supplier says 5 Aug but can't guarantee it": its clause
                 if taken is None or taken & reading:
                     out = _blank(out, a, b)
@@ -357,12 +358,11 @@ def _offered_items(text: str) -> list[tuple[int, int]]:
 NAMED_SUBJECT = re.compile(r"\b(?!(?:The|It|This|That|All|Everything|Nothing|I|We|You)\b)[A-Z][\w+&-]*")
 
 
-def _own_undercut(clause: str) -> bool:
-    """An undercut clause that is about something of its own: it holds its own value ("supplier says 2026-08-05
-    but can't guarantee it"), or names what is pending ("VPN + Jira pending"); it takes back only itself, not the
-    other clauses of its sentence."""
-    m = UNDERCUT.search(clause)
-    before = clause[: m.start()] if m else clause
+def _own_undercut(clause: str, undercut: re.Match[str] | None) -> bool:
+    """An undercut clause (`undercut`: where UNDERCUT matched in it) that is about something of its own: it holds its
+    own value ("supplier says 2026-08-05 but can't guarantee it"), or names what is pending ("VPN + Jira pending");
+    it takes back only itself, not the other clauses of its sentence."""
+    before = clause[: undercut.start()] if undercut else clause
     return _has_value(before) or bool(NAMED_SUBJECT.search(before))
 
 
