@@ -10,11 +10,15 @@ theirs, its "your time" in their zone.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from datetime import date, datetime, time
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime, time, timedelta, tzinfo
+from itertools import pairwise
+from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
+from orchestrator.scenario.text.instants import _times
 from orchestrator.scenario.text.parse import clauses, parse
+from orchestrator.scenario.text.times import TimeMention
 
 TIME_TOKEN = re.compile(
     r"\b\d{1,2}(?:[:.h]\d{2})?\s?(?:[ap]\.?m\.?)?(?=\W|$)(?<!\d{3})|\b(?:noon|midday|midnight|half\s+past|quarter\s+(?:past|to)|"
@@ -29,12 +33,20 @@ YOURS = re.compile(
 )
 
 
+_HELLO = r"(?:hi|hello|hey|dear|morning|good\s+(?:morning|afternoon|evening)|hallo|hola|ol[áa]|bonjour|ciao|hei|hej)\b"
+_CALLED = r"[A-ZÀ-Þ][\w'’-]*(?:[ \t][A-ZÀ-Þ][\w'’-]*)?"
 GREETING = re.compile(
-    r"^\W*(?:hi|hello|hey|dear|morning|good\s+(?:morning|afternoon|evening)|hallo|hola|ol[áa]|bonjour|ciao|hei|hej)\b"
-    r"[^,:!\n]*[,:!]",
-    re.I,
+    r"^\W*(?:(?i:" + _HELLO + r")[^,:!\n—–]*[,:!—–](?:[ \t]*(?i:" + _HELLO + r"|and\b)[^,:!\n—–]*[,:!—–])*|"
+    r"(?:"
+    + _CALLED
+    + r"[ \t]*(?:,|&|\band\b)[ \t]*)+(?:(?i:and)[ \t]+)?"
+    + _CALLED
+    + r"[ \t]*[—–:]|"
+    + _CALLED
+    + r"[ \t]*,[ \t]*\n)"
 )
-"""A greeting ("Hi Priya and Sam,"): the names in it address the whole message, not one of its times."""
+"""A greeting ("Hi Priya and Sam,", "Hi Ryan, hi Shauna —", "Sam, Priya — the demo is ...", "Kenji,⏎"): the names
+in it address the whole message, not one of its times."""
 
 
 def _found(patterns: Mapping[str, re.Pattern[str]], sentence: str, a: int) -> dict[str, list[int]]:
@@ -51,13 +63,13 @@ def _first(name: str) -> str:
 
 def _names(name: str) -> re.Pattern[str]:
     """The recipient's name where a message speaks to them: "Priya, ...", "Priya: 9:30", "- Anna — 12:00",
-    "for Sam", "@Lars"; not "Lee is free until 16:30" (a person spoken of)."""
+    "Sarah (NYC): 10:00", "Leila 13:00" (a name right before its time), "for Sam", "@Lars"; not "Lee is free until
+    16:30" (a person spoken of)."""
     words = "|".join(sorted((re.escape(w) for w in {name.strip(), _first(name)} if w), key=len, reverse=True))
     return re.compile(
         r"(?:(?<=\bfor\s)|(?<=\bto\s)|(?<=@))(?:" + words + r")(?!\w)|"
-        r"(?<!\w)(?:"
-        + words
-        + r")(?=\s*(?:[,:;|–—]|\s-\s|\)|\.\s*$|\s+(?:that's|that\s+is|this\s+is|it's|it\s+is)\b))",
+        r"(?<!\w)(?:" + words + r")(?=(?:[ \t]*\([^()\n]{1,30}\))?(?:\s*(?:[,:;|–—]|\s-\s|\)|\.\s*$|"
+        r"\s+(?:that's|that\s+is|this\s+is|it's|it\s+is)\b)|[ \t]+\d{1,2}(?:[:.h]\d{2}|\s?[ap]\.?m\b)))",
         re.M,
     )
 
@@ -93,7 +105,7 @@ def addressed_to(text: str, zone: str, name: str, others: Mapping[str, str] | No
         pieces = _owned(own, a, b, found)
         if name in found:
             named_anywhere = True
-        mine += [_in_zone(_labelled(p, zone), zone) for p in pieces.get(name, [])]
+        mine += [_for_them(own, p, zone) for p in pieces.get(name, [])]
     if named_anywhere and any(CLOCK.search(p) for p in mine):
         return "\n".join(mine)
     if others:
@@ -107,8 +119,7 @@ def addressed_to(text: str, zone: str, name: str, others: Mapping[str, str] | No
         if named and CLOCK.search(sentence):
             for owned in _owned(own, a, b, named).values():
                 for piece in owned:
-                    piece = piece.removeprefix(LABELLED)
-                    sentence = sentence.replace(piece, " " * len(piece), 1)
+                    sentence = sentence[: piece.start - a] + " " * (piece.end - piece.start) + sentence[piece.end - a :]
         rest.append(sentence)
     return _in_zone("\n".join(rest), zone)
 
@@ -126,6 +137,7 @@ def _in_their_zone(text: str, zone: str) -> list[str]:
     if len(zoned) < 2 or len({str(m.zone) for m in zoned}) < 2:
         return []
     local = ZoneInfo(zone)
+    ends = {id(a): b for a, b in pairwise(mentions) if b.range_end}
     out = []
     for m in zoned:
         day = (m.dates or [date.today()])[0]
@@ -134,48 +146,105 @@ def _in_their_zone(text: str, zone: str) -> list[str]:
             said = [d for d in days if d.dates == m.dates]  # the date as written: read again on the message's clock
             before = [d for d in said if d.start < m.start]
             written = (before[-1] if before else said[0]).text if said else day.isoformat()
-            clock = " or ".join(t.strftime("%H:%M") for t in m.times)
-            out.append(f"{written} {clock} {zone}" if len(m.times) == 1 else f"{written} {m.text.strip()}")
+            if len(m.times) > 1:  # "nine Singapore time": as written, its am or pm left to the reader
+                out.append(f"{written} {m.text.strip()}")
+                continue
+            clock = m.times[0].strftime("%H:%M")
+            end = ends.get(id(m))  # "18:00–22:00 EDT": the range, with its end
+            if end is not None and len(end.times) == 1:
+                clock += "–" + end.times[0].strftime("%H:%M")
+            out.append(f"{written} {clock} {zone}")
     return out
 
 
-LABELLED = "\u2063"
-"""Marks a piece given to a person as the entry of a list or table ("- Meera: 19:30", "Meera — 19:30")."""
+class Piece(NamedTuple):
+    """The words of a text around a time given to one person (offsets of the text); `entry` when the time is given
+    as their entry of a list or table ("- Meera: 19:30", "Meera — 19:30")."""
+
+    start: int
+    end: int
+    entry: bool
 
 
-def _labelled(piece: str, zone: str) -> str:
-    """A time given to a person as their entry ("- Meera: 19:30"), with no zone or place written, is in their zone."""
-    if not piece.startswith(LABELLED):
-        return piece
-    piece = piece[len(LABELLED) :]
-    if YOURS.search(piece):
-        return piece
-    from orchestrator.scenario.text.times import find_times
-
-    mentions = find_times(piece, date.today())
+def _for_them(text: str, piece: Piece, zone: str) -> str:
+    """A piece as it tells its person (in `zone`): with the zone the whole text reads for its times and the piece
+    alone does not (a table's zone column or a place cell before it), "your time" and "for you" in their zone, and,
+    when it is their entry or says "for you" ("- Meera: 19:30", "I know 20:00 is late for you"), its times with no
+    zone or place written in their zone."""
+    words = text[piece.start : piece.end]
+    yours = YOURS.search(words) is not None
+    if yours:
+        words = _in_zone(words, zone)
+    else:
+        words = _in_context(text, piece, words)
+    if not (piece.entry or yours):
+        return words
+    mentions = _times(words, date.today())
     if not mentions or any(m.zone is not None for m in mentions):
-        return piece
-    for m in reversed(mentions):
-        piece = piece[: m.end] + f" {zone}" + piece[m.end :]
-    return piece
+        return words
+    for at in sorted({_after(mentions, i) for i, m in enumerate(mentions) if not m.range_end}, reverse=True):
+        words = words[:at] + f" {zone}" + words[at:]
+    return words
 
 
-ENTRY = re.compile(r"[^\W\d_][\w.'’ -]{0,30}?\s*(?:\([^)]*\))?\s*(?:[:—–,]|\s-)\s*")
-"""A name as the label of a list's or table's entry: "Meera: ", "Sarah (NYC): ", "Omar — "."""
-ENTRY_START = re.compile(r"(?:\A|[\n;|])[ \t*•+-]*\Z")
+def _after(mentions: Sequence[TimeMention], index: int) -> int:
+    """Where a zone written for a time goes: after it, or after the end of the range it starts."""
+    nxt = mentions[index + 1] if index + 1 < len(mentions) else None
+    return nxt.end if nxt is not None and nxt.range_end else mentions[index].end
+
+
+def _in_context(text: str, piece: Piece, words: str) -> str:
+    """The piece's words with the zone the whole text reads for its times where the piece alone reads none
+    ("| Nzinga | Luanda | 14:00 |": Luanda's, from the cell before). Its date is not carried: a time converted for
+    someone may fall on the next day there, and a time with no day is read on any."""
+    today = date.today()
+    whole = _times(text, today)
+    alone = {m.start: m for m in _times(words, today)}
+    inserts = []
+    for i, m in enumerate(whole):
+        if not piece.start <= m.start < piece.end or m.zone is None or m.range_end:
+            continue
+        mine = alone.get(m.start - piece.start)
+        if mine is None or mine.zone is None:
+            inserts.append((min(_after(whole, i), piece.end) - piece.start, " " + _zone_name(m.zone)))
+    for at, add in sorted(inserts, reverse=True):
+        words = words[:at] + add + words[at:]
+    return words
+
+
+def _zone_name(zone: tzinfo | str) -> str:
+    """A zone as the readers read it back: its IANA name, or its offset from UTC."""
+    if isinstance(zone, str):
+        return zone
+    key = getattr(zone, "key", None)
+    if key:
+        return str(key)
+    offset = zone.utcoffset(None) or timedelta(0)
+    minutes = int(offset.total_seconds()) // 60
+    return f"UTC{'+' if minutes >= 0 else '-'}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+ENTRY = re.compile(
+    r"[^\W\d_][\w.'’ -]{0,30}?\s*(?:\([^)]*\))?\s*(?:[:—–,]|\s-)\s*|"
+    r"[^\W\d_][\w'’-]*(?:[ \t][^\W\d_][\w'’-]*)?[ \t]*(?:\([^)\n]*\))?[ \t]+"
+)
+"""A name as the label of a list's or table's entry: "Meera: ", "Sarah (NYC): ", "Omar — ", "Leila " (in "Chidi
+11:00, Leila 13:00")."""
+ENTRY_START = re.compile(r"(?:\A|[\n;|·•]|[.!?,](?=\s))[ \t*•+-]*\Z")
 
 
 def _entry(text: str, name_at: int, time_at: int) -> bool:
-    """Whether the name at `name_at` labels the time at `time_at` as an entry: it starts its line, cell or clause
-    ("- Meera: 19:30", "; Meera, 19:30"), not a greeting's "Thanks Kofi — 08:00 works"."""
+    """Whether the name at `name_at` labels the time at `time_at` as an entry: it starts its line, cell, clause or
+    sentence ("- Meera: 19:30", "; Meera, 19:30", "Chidi 11:00, Leila 13:00", "... 09:00 JST. Dan: 4pm Tue."),
+    not a greeting's "Thanks Kofi — 08:00 works"."""
     lead = text[max(0, name_at - 40) : name_at]
     return ENTRY_START.search(lead) is not None and ENTRY.fullmatch(text, name_at, time_at) is not None
 
 
-def _owned(text: str, a: int, b: int, found: Mapping[str, list[int]]) -> dict[str, list[str]]:
+def _owned(text: str, a: int, b: int, found: Mapping[str, list[int]]) -> dict[str, list[Piece]]:
     """The clauses of a sentence, each given to the recipient whose name is nearest its times (in the clause
     first): "that's 21:00 for you, Lars, and 22:00 for Aino" gives 21:00 to Lars, 22:00 to Aino."""
-    out: dict[str, list[str]] = {}
+    out: dict[str, list[Piece]] = {}
     spans = clauses(text, a, b)
     for m in TIME_TOKEN.finditer(text, a, b):
         if not CLOCK.search(m.group(0)) and not re.search(r"\d", m.group(0)):
@@ -190,18 +259,24 @@ def _owned(text: str, a: int, b: int, found: Mapping[str, list[int]]) -> dict[st
             owner = max(before)[1]
             start, end = _piece(text, m.start(), m.end(), clause, found)
             entry = _entry(text, max(before)[0], m.start())
-            out.setdefault(owner, []).append((LABELLED if entry else "") + text[start:end])
+            out.setdefault(owner, []).append(Piece(start, end, entry))
             continue
         else:
             owner = min(inside, key=lambda n: min(abs(p - m.start()) for p in inside[n]))
+            last = max(((p, n) for n, at in inside.items() for p in at if p < m.start()), default=None)
+            if last is not None and _entry(text, last[0], m.start()):  # "Wanjiru 15:00, Paolo 21:00": the entry's
+                owner = last[1]  # label owns its time, however near the next name is
             nearest = max((p for p in inside[owner] if p < m.start()), default=None)
             if nearest is not None and _entry(text, nearest, m.start()):  # "Meera, 19:30"
                 start, end = _piece(text, m.start(), m.end(), clause, found)
-                out.setdefault(owner, []).append(LABELLED + text[start:end])
+                out.setdefault(owner, []).append(Piece(start, end, True))
                 continue
         start, end = _piece(text, m.start(), m.end(), clause, found)
-        out.setdefault(owner, []).append(text[start:end])
+        out.setdefault(owner, []).append(Piece(start, end, False))
     return out
+
+
+RANGE_GAP = re.compile(r"\s*(?:-|–|—|to|until|till)\s*")
 
 
 def _piece(text: str, start: int, end: int, clause: tuple[int, int], found: Mapping[str, list[int]]) -> tuple[int, int]:
@@ -209,11 +284,14 @@ def _piece(text: str, start: int, end: int, clause: tuple[int, int], found: Mapp
     stops = sorted(p for at in found.values() for p in at)
     after = [p for p in stops if p > end and not re.fullmatch(r"\s*for\s+", text[end:p], re.I)]
     right = min(after + [clause[1]])  # "11:00 for Sipho in Cape Town": the name after "for" is inside
-    nxt = TIME_TOKEN.search(text, end, right)
-    while nxt is not None and not CLOCK.search(nxt.group(0)):
-        nxt = TIME_TOKEN.search(text, nxt.end(), right)
+    while True:  # to the next time; past a range's end ("14:30–16:00 IST for you": its zone is the range's)
+        nxt = TIME_TOKEN.search(text, end, right)
+        while nxt is not None and not CLOCK.search(nxt.group(0)):
+            nxt = TIME_TOKEN.search(text, nxt.end(), right)
+        if nxt is None or not RANGE_GAP.fullmatch(text, end, nxt.start()):
+            break
+        end = nxt.end()
     if nxt is not None:
-        gap = text[end : nxt.start()]
-        right = nxt.end() if re.fullmatch(r"\s*(?:-|–|—|to|until|till)\s*", gap) else nxt.start()
+        right = nxt.start()
     left = max([p for p in stops if p < start] + [clause[0]])
     return left, right
