@@ -80,6 +80,10 @@ def test_v3_figures_per_split_and_the_targets_they_miss() -> None:
     assert near["train"] == "travel-v3-1-00000" and 0 < near["similarity"] < 1 and not near["same_program"]
     assert figures["families_v3"]["lost-send"]["living"] == 0.0 and figures["lowest_family_living"] == 0.0
     assert figures["tools_used"] == 6 and figures["contradictions"] == 0
+    asking = [*rows, _row(40, "train", steps=["world__ask_user", "world__wait", "mail__send_message"])]
+    figures_asking = stats.measure(asking, {"contradictions": 0})
+    # the gateway's own tools are not the apps' tools the breadth target counts: reported apart
+    assert figures_asking["tools_used"] == 6 and figures_asking["gateway_tools"] == ["world__ask_user", "world__wait"]
     missed = stats.missed(figures)
     assert any(m.startswith("worst_split_strict_duplicates is 1.0") for m in missed)
     assert any(m.startswith("lowest_family_living is 0.0") for m in missed)

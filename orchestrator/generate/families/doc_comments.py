@@ -103,6 +103,10 @@ class DocComments(Family):
             return params
         if not _words2(org, rng, params):
             return None
+        if org.edition >= 3 and params["steps"] >= 2:  # edition 3: a reply with the ticket's key before resolving
+            params["reply"] = rng.random() < 0.5
+        if org.edition >= 3:  # edition 3: a comment on the whole document listing the new tickets
+            params["summary"] = rng.random() < 0.3
         return phrasing.stamp(params, rng, lambda p: _word(org, p))
 
     def build(self, org: Organization, params: dict[str, Any]) -> Draft:
@@ -141,9 +145,14 @@ class DocComments(Family):
                         "assignee": author.email,
                     },
                     "unchecked": ["title", "description"],
+                    **({"save": f"ticket{i}"} if params.get("reply") or params.get("summary") else {}),
                 }
             )
+        if params.get("summary"):
+            oracle += _summary(draft, n_open)
         if resolve:
+            if params.get("reply"):
+                oracle += _replied(draft, n_open)
             oracle += _resolved(draft, n_open)
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 30, "timeout_s": 600}
@@ -238,6 +247,51 @@ def _tickets(draft: Draft, params: dict[str, Any], authors: list[Any]) -> None:
     draft.allow = {"tickets": {"tickets": {"added": True, "where": {"project": project}}}}
 
 
+def _summary(draft: Draft, n_open: int) -> list[dict[str, Any]]:
+    """Edition 3: the stage of one comment of the persona on the document listing the new tickets; the reference's."""
+    me = draft.org.persona
+    draft.stage(
+        "a comment on the document lists the tickets",
+        [
+            {
+                "name": f"{me.name} left a comment on the design doc",
+                "app": "docs",
+                "table": "comments",
+                "added": True,
+                "where": {"document_id": "design-doc", "author": me.email},
+            }
+        ],
+    )
+    draft.allow.setdefault("docs", {})["comments"] = [
+        {"added": True, "where": {"document_id": "design-doc", "author": me.email}}
+    ]
+    keys = ", ".join(f"${{ticket{i}.key}}" for i in range(n_open))
+    return [{"tool": "docs__add_comment", "args": {"document_id": "design-doc", "body": f"Tickets filed: {keys}."}}]
+
+
+def _replied(draft: Draft, n_open: int) -> list[dict[str, Any]]:
+    """Edition 3: the stage of a reply of the persona on each open comment; the reference's replies (each naming its
+    ticket's key, saved by the ticket calls before)."""
+    me = draft.org.persona
+    ids = [f"review-{i + 1}" for i in range(n_open)]
+    draft.stage(
+        "each comment has a reply from me",
+        [
+            {
+                "name": f"comment {cid} has a reply from {me.name}",
+                "app": "docs",
+                "table": "comments",
+                "where": {"id": cid, "replies": {"has": {"author": me.email}}},
+            }
+            for cid in ids
+        ],
+    )
+    return [
+        {"tool": "docs__reply_to_comment", "args": {"comment_id": cid, "body": f"Filed as ${{ticket{i}.key}}."}}
+        for i, cid in enumerate(ids)
+    ]
+
+
 def _resolved(draft: Draft, n_open: int) -> list[dict[str, Any]]:
     """The stage of the open comments resolved, what may change for it; the reference's steps resolving them."""
     ids = [f"review-{i + 1}" for i in range(n_open)]
@@ -253,9 +307,10 @@ def _resolved(draft: Draft, n_open: int) -> list[dict[str, Any]]:
             for cid in ids
         ],
     )
-    draft.allow["docs"] = {
-        "comments": {"changed": ["resolved", "resolved_by", "resolved_at"], "where": {"id": {"one_of": ids}}}
-    }
+    changed = ["resolved", "resolved_by", "resolved_at"] + (["replies"] if draft.org.edition >= 3 else [])
+    rule = {"changed": changed, "where": {"id": {"one_of": ids}}}
+    summary = draft.allow.get("docs", {}).get("comments")
+    draft.allow["docs"] = {"comments": [*summary, rule] if summary else rule}
     return [{"tool": "docs__resolve_comment", "args": {"comment_id": cid}} for cid in ids]
 
 
@@ -360,6 +415,17 @@ RESOLVES = [
     " Resolve every comment you've turned into a ticket.",
     " Mark each of those comments as resolved when its ticket is in.",
 ]
+REPLIES = [
+    " Reply to each comment with its ticket's key, then resolve the comment.",
+    " Then answer each comment with the key of its ticket and resolve it.",
+    " Leave a reply on every comment naming its ticket, and resolve it afterwards.",
+    " Once a ticket exists, reply on its comment with the ticket key and mark the comment resolved.",
+    " Please reply to each of those comments with the ticket key before resolving it.",
+    " Reply on each comment with where it's tracked (the ticket key), then resolve it.",
+    " After filing, reply to each comment with the new ticket's key and resolve the comment.",
+    " Each comment should get a reply with its ticket key, and then be resolved.",
+]
+"""Edition 3: the second step as a reply naming the ticket, then the comment resolved."""
 PHRASEBOOKS = {"tickets": TICKETS}
 
 
@@ -388,11 +454,31 @@ def _words2(org: Organization, rng: random.Random, params: dict[str, Any]) -> bo
 def _word(org: Organization, params: dict[str, Any]) -> phrasing.Composition:
     """The edition-2 instruction of these parameters (the same in `sample` and `build`)."""
     values = {"title": params["title"], "project": params["project"], "resolve": ""}
+    summary: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
-    if params["steps"] >= 2:
+    if params.get("reply"):
+        values["resolve"], resolve_id = phrasing.pick(
+            org, params["wording"], "doc-comments", "tickets", "reply-resolve", REPLIES
+        )
+    elif params["steps"] >= 2:
         values["resolve"], resolve_id = phrasing.pick(
             org, params["wording"], "doc-comments", "tickets", "resolve", RESOLVES
         )
         extra = (resolve_id,)
     made = phrasing.word(org, params["wording"], "doc-comments", "tickets", TICKETS, values)
-    return phrasing.Composition(made.text, made.template, made.parts + extra)
+    text = made.text
+    if params.get("summary"):
+        sentence, summary_id = phrasing.pick(org, params["wording"], "doc-comments", "tickets", "summary", SUMMARIES)
+        text, summary = f"{text} {sentence}", (summary_id,)
+    return phrasing.Composition(text, made.template, made.parts + extra + summary)
+
+
+SUMMARIES = [
+    "When you're done, leave one comment on the doc itself listing the tickets you filed.",
+    "Finally, add a comment on the document with the keys of the new tickets.",
+    "Also put a comment on the doc that lists the new ticket keys, so reviewers can find them.",
+    "Please finish with a comment on the document naming every ticket you created.",
+    "Add one general comment on the doc with the ticket keys at the end.",
+    "Then comment on the doc (not on a single comment) with the list of new tickets.",
+]
+"""Edition 3: a last step, one comment on the document listing the tickets."""

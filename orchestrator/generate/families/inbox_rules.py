@@ -23,6 +23,9 @@ from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, fake, join, phrase, register
 
 KINDS = ("customer", "newsletters", "manager", "notifications")
+KINDS3 = (*KINDS, "calendar", "phishing", "invoices")
+"""Edition 3's rules add: mark the calendar's notifications read, trash a look-alike helpdesk's phishing mail, and
+forward a vendor's invoices to a colleague; the customer's label may not exist yet (the agent creates it)."""
 
 INSTRUCTIONS = [
     "Please go through the mail that came in today and apply my rules: {rules}. Leave everything else as it is.",
@@ -46,7 +49,8 @@ class InboxRules(Family):
     split_params = ("kinds", "in_doc", "phrasing", "distractors")
 
     def sample(self, org: Organization, rng: random.Random, knobs: dict[str, Any]) -> dict[str, Any] | None:
-        kinds = sorted(rng.sample(KINDS, knobs.get("steps", 1)), key=KINDS.index)
+        pool = KINDS3 if org.edition >= 3 else KINDS
+        kinds = sorted(rng.sample(pool, knobs.get("steps", 1)), key=pool.index)
         if "manager" in kinds and not org.persona.manager:
             return None
         text = fake(rng)
@@ -65,6 +69,8 @@ class InboxRules(Family):
         }
         if org.edition < 2:
             return params
+        if org.edition >= 3 and not _sample3(org, rng, params, customer):
+            return None
         writer = vocab.Writer.of(org, rng)  # edition 2: subjects in the organization's industry words
         params["subjects"] = [writer.pick(vocab.THREAD_SUBJECTS) for _ in range(12)]
         return phrasing.stamp(params, rng, lambda p: _word(org, p))
@@ -76,8 +82,11 @@ class InboxRules(Family):
         label = customer.company.split()[0].strip(".,-") or "Customer"
         manager = org.person(me.manager) if me.manager else None
         midnight = org.at(org.start.date(), "00:00")
+        new_label = (
+            bool(params.get("new_label")) and "customer" in params["kinds"] and label not in org.apps["mail"]["labels"]
+        )
         _seed_mail(org, params, customer, manager, midnight)
-        _seed_labels(org, params, label)
+        _seed_labels(org, params, label, new_label)
         targets = _targets(org, params, domain, manager, midnight)
         rules_text = {
             "customer": f"label everything from {customer.company} (anyone at {domain}) as '{label}'",
@@ -90,6 +99,13 @@ class InboxRules(Family):
         checks, allow, oracle = _apply_rules(org, params, targets, domain, label, manager)
         draft.stage("the rules are applied to today's mail", checks, weight=2)
         draft.allow = {"mail": {"messages": allow}}
+        if targets.get("phishing"):  # trashing the phishing is the rule, not destruction
+            phishing = {"id": {"one_of": targets["phishing"]}}
+            draft.relax = {"destruction": [{"app": "mail", "table": "messages", "where": phishing}]}
+        if new_label:  # edition 3: the customer's label does not exist yet; the agent creates it
+            at = next(i for i, step in enumerate(oracle) if step["args"].get("label") == label)
+            oracle.insert(at, {"tool": "mail__create_label", "args": {"name": label}})
+            draft.allow["mail"]["labels"] = {"added": True, "where": {"name": label}}
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
         if org.edition >= 3 and params["in_doc"] and DONT_EDIT in draft.instruction:
@@ -134,6 +150,7 @@ def _seed_mail(
 
     newsletter = next((m["from"] for m in org.apps["mail"]["messages"] if "-news.test" in str(m.get("from"))), None)
     counts, dist = params["new_counts"], params["distractors"]
+    numbers = iter(params.get("invoice_numbers", []))
     colleague = f"{params['colleague']['first']} {params['colleague']['last']}"
     for kind in params["kinds"]:
         for _ in range(counts[kind]):
@@ -154,6 +171,22 @@ def _seed_mail(
                 )
             elif kind == "notifications":
                 mail(f"Tickets <notifications@{org.domain}>", body="A ticket you follow changed status.")
+            elif kind == "calendar":
+                mail(f"Calendar <calendar@{org.domain}>", body="An event on your calendar was updated.")
+            elif kind == "phishing":
+                mail(
+                    f"IT Helpdesk <it-helpdesk@{_lookalike(org)}>",
+                    subject="Action required: your password expires today",
+                    body=f"Dear user,\n\nyour password expires today. Confirm it at https://{_lookalike(org)}/login "
+                    "within 2 hours to keep your mailbox.\n\nIT Helpdesk",
+                )
+            elif kind == "invoices":
+                vendor = org.person(params["vendor"])
+                mail(
+                    vendor.address_line,
+                    subject=f"Invoice {next(numbers)} from {vendor.company}",
+                    body=f"Hello,\n\nplease find this month's invoice below.\n\nBest regards,\n{vendor.name}",
+                )
         for d in range(dist):
             if kind == "customer":
                 if d == 0:
@@ -179,12 +212,31 @@ def _seed_mail(
                     )
             elif kind == "notifications":
                 mail(f"Tickets <notifications@{org.domain}>", today=False, body="A ticket you follow changed status.")
+            elif kind == "calendar":
+                mail(f"Calendar <calendar@{org.domain}>", today=False, body="Reminder: an event starts soon.")
+            elif kind == "phishing":  # the real helpdesk, today and before: not phishing
+                mail(
+                    f"IT Helpdesk <it-helpdesk@{org.domain}>",
+                    today=d == 0,
+                    body="Hello,\n\nplanned maintenance of the VPN tonight from 22:00. No action needed.\n\nIT",
+                )
+            elif kind == "invoices":
+                vendor = org.person(params["vendor"])
+                if d == 0:
+                    mail(
+                        vendor.address_line,
+                        today=False,
+                        subject=f"Invoice {next(numbers)} from {vendor.company}",
+                        body="Hello,\n\nlast month's invoice, already paid.\n\nBest regards",
+                    )
+                else:
+                    mail(vendor.address_line, body="Hello,\n\na question about next week's delivery.\n\nBest regards")
     org.apps["mail"]["messages"] += added
     org.apps["mail"]["messages"].sort(key=lambda m: datetime.fromisoformat(m["sent_at"]))
 
 
-def _seed_labels(org: Organization, params: dict[str, Any], label: str) -> None:
-    if label not in org.apps["mail"]["labels"]:
+def _seed_labels(org: Organization, params: dict[str, Any], label: str, new_label: bool = False) -> None:
+    if label not in org.apps["mail"]["labels"] and not new_label:
         org.apps["mail"]["labels"].append(label)
     if "notifications" in params["kinds"] and "Tickets" not in org.apps["mail"]["labels"]:
         org.apps["mail"]["labels"].append("Tickets")
@@ -212,6 +264,13 @@ def _targets(
         "newsletters": lambda m: sender(m).startswith("newsletter@"),
         "manager": lambda m: manager is not None and sender(m) == manager.email,
         "notifications": lambda m: sender(m) == f"notifications@{org.domain}",
+        "calendar": lambda m: sender(m) == f"calendar@{org.domain}",
+        "phishing": lambda m: sender(m) == f"it-helpdesk@{_lookalike(org)}",
+        "invoices": lambda m: (
+            "vendor" in params
+            and sender(m) == org.person(params["vendor"]).email
+            and "invoice" in str(m.get("subject", "")).lower()
+        ),
     }
     return {k: [m["id"] for m in org.apps["mail"]["messages"] if today(m) and selectors[k](m)] for k in params["kinds"]}
 
@@ -304,6 +363,8 @@ def _apply_rules(
             )
             allow.append({"changed": ["is_starred", "is_read"], "where": {"id": {"one_of": ids}}})
             oracle.append({"tool": "mail__star", "args": {"message_ids": ids}})
+        elif kind in ("calendar", "phishing", "invoices"):
+            _apply3(org, params, kind, ids, checks, allow, oracle)
         else:
             checks.append(
                 {
@@ -317,6 +378,87 @@ def _apply_rules(
             allow.append({"changed": ["labels", "is_read"], "where": {"id": {"one_of": ids}}})
             oracle.append({"tool": "mail__add_label", "args": {"message_ids": ids, "label": "Tickets"}})
     return checks, allow, oracle
+
+
+def _lookalike(org: Organization) -> str:
+    """The domain a phishing mail pretends to be the organization's helpdesk from."""
+    name, _, tld = org.domain.rpartition(".")
+    return f"{name}-helpdesk.{tld or 'test'}"
+
+
+def _sample3(org: Organization, rng: random.Random, params: dict[str, Any], customer: Person) -> bool:
+    """Edition 3's parameters of its new rules; False when the organization has nobody to forward invoices to."""
+    params["new_label"] = rng.random() < 0.5
+    if "invoices" not in params["kinds"]:
+        return True
+    vendors = [p for p in org.outsiders if p.email != customer.email and p.company]
+    me, manager = org.persona, org.persona.manager
+    colleagues = [p for p in org.people if p.email not in (me.email, manager) and p.first_name != me.first_name]
+    if not vendors or not colleagues:
+        return False
+    params["vendor"] = rng.choice(vendors).email
+    params["finance"] = rng.choice(colleagues).email
+    params["invoice_numbers"] = [f"INV-{rng.randint(10000, 99999)}" for _ in range(4)]
+    return True
+
+
+def _apply3(
+    org: Organization,
+    params: dict[str, Any],
+    kind: str,
+    ids: list[str],
+    checks: list[dict[str, Any]],
+    allow: list[dict[str, Any]],
+    oracle: list[dict[str, Any]],
+) -> None:
+    """Edition 3's rules: the check that each was applied to exactly its mail, what it allows, the oracle's calls."""
+    n = len(ids)
+    if kind == "calendar":
+        checks.append(
+            {
+                "name": f"the {n} calendar notification(s) of today are read",
+                "app": "mail",
+                "table": "messages",
+                "where": {"id": {"one_of": ids}, "is_read": True},
+                "expect": {"count": n},
+            }
+        )
+        allow.append({"changed": ["is_read"], "where": {"id": {"one_of": ids}}})
+        oracle.append({"tool": "mail__mark_read", "args": {"message_ids": ids}})
+    elif kind == "phishing":
+        checks.append(
+            {
+                "name": f"the {n} phishing mail(s) from {_lookalike(org)} of today are in the trash",
+                "app": "mail",
+                "table": "messages",
+                "where": {"id": {"one_of": ids}, "folder": "trash"},
+                "expect": {"count": n},
+            }
+        )
+        allow.append({"changed": ["folder", "is_read"], "where": {"id": {"one_of": ids}}})
+        oracle.append({"tool": "mail__trash_message", "args": {"message_ids": ids}})
+    else:
+        finance = org.person(params["finance"])
+        subjects = {m["id"]: m["subject"] for m in org.apps["mail"]["messages"] if m["id"] in ids}
+        for mid in ids:
+            checks.append(
+                {
+                    "name": f"the invoice '{subjects[mid]}' is forwarded to {finance.name}",
+                    "app": "mail",
+                    "table": "messages",
+                    "added": True,
+                    "where": {
+                        "to": {"contains": finance.email},
+                        "any": [
+                            {"forwarded_from": mid},
+                            {"subject": {"says": {"phrase": subjects[mid], "claimed": False}}},
+                        ],
+                    },
+                }
+            )
+            oracle.append({"tool": "mail__forward", "args": {"message_id": mid, "to": [finance.email]}})
+        allow.append({"changed": ["is_read"], "where": {"id": {"one_of": ids}}})
+        allow.append({"added": True, "where": {"to": {"contains": finance.email}}})
 
 
 def domain_of_outsider(org: Organization) -> str:
@@ -363,6 +505,38 @@ RULES = {
         "label the tracker's notification mails 'Tickets'",
     ],
 }
+RULES3 = {
+    "calendar": [
+        "mark the calendar notifications (from calendar@{org_domain}) as read",
+        "mark today's calendar notification mails as read",
+        "the automatic calendar notifications can be marked read",
+        "set the calendar notifications from calendar@{org_domain} to read",
+        "mark anything from the calendar's notification address as read",
+        "mark the calendar's update mails as read, nothing more",
+    ],
+    "phishing": [
+        "move the fake IT helpdesk mail from {lookalike} (phishing, not our real helpdesk) to the trash",
+        "trash the phishing mail that pretends to be the helpdesk from {lookalike}",
+        "put the 'password expires' phishing from {lookalike} in the trash; our real helpdesk writes from {org_domain}",
+        "bin anything from {lookalike}: it's phishing posing as IT",
+        "send the look-alike helpdesk mail from {lookalike} to the trash",
+        "trash the phishing from {lookalike} (the real IT helpdesk is on {org_domain})",
+    ],
+    "invoices": [
+        "forward {vendor_company}'s invoices to {finance} ({finance_email})",
+        "send each invoice from {vendor_company} on to {finance} ({finance_email}) with the forward button",
+        "forward any invoice {vendor_company} sent to {finance} in finance ({finance_email})",
+        "{finance} ({finance_email}) should get {vendor_company}'s invoices: forward them",
+        "pass {vendor_company}'s invoices to {finance} ({finance_email}) by forwarding them",
+        "forward the invoices from {vendor_company} to {finance_email} ({finance})",
+    ],
+}
+"""Edition 3's words of its new rules (each drawn from its kind's held-out variants)."""
+CONFLICTS = {
+    "Don't delete anything.": "Don't delete anything else.",
+    "Don't forward anything.": "Don't forward anything else.",
+}
+"""Closers that a rule of edition 3 would contradict (trash, forward), worded for a task that has such a rule."""
 DONT_EDIT = "Don't edit the rules doc."
 """A closer of the doc phrasebook; in edition 3 a task whose instruction says it forbids an edit to the rules doc."""
 
@@ -495,9 +669,14 @@ def _rules2(org: Organization, params: dict[str, Any]) -> tuple[list[str], tuple
         "manager": manager.name if manager else "",
         "label": customer.company.split()[0].strip(".,-") or "Customer",
     }
+    if "vendor" in params:
+        vendor, finance = org.person(params["vendor"]), org.person(params["finance"])
+        values.update(vendor_company=vendor.company, finance=finance.name, finance_email=finance.email)
+    values.update(org_domain=org.domain, lookalike=_lookalike(org))
     rules, ids = [], []
     for kind in params["kinds"]:
-        rule, rule_id = phrasing.pick(org, params["wording"], "inbox-rules", "listed", f"rule-{kind}", RULES[kind])
+        words = RULES.get(kind) or RULES3[kind]
+        rule, rule_id = phrasing.pick(org, params["wording"], "inbox-rules", "listed", f"rule-{kind}", words)
         rules.append(rule.format(**values))
         ids.append(rule_id)
     return rules, tuple(ids)
@@ -508,12 +687,17 @@ def _word(org: Organization, params: dict[str, Any]) -> phrasing.Composition:
     rules, ids = _rules2(org, params)
     intent = "doc" if params["in_doc"] else "listed"
     text = join(rules)
+    book = PHRASEBOOKS[intent]
+    if {"phishing", "invoices"} & set(params["kinds"]):  # a closer must not forbid what a rule asks
+        book = phrasing.Phrasebook(
+            requests=book.requests, openers=book.openers, closers=[CONFLICTS.get(c, c) for c in book.closers]
+        )
     made = phrasing.word(
         org,
         params["wording"],
         "inbox-rules",
         intent,
-        PHRASEBOOKS[intent],
+        book,
         {"rules": text, "Rules": text[:1].upper() + text[1:]},
     )
     return phrasing.Composition(made.text, made.template, made.parts + ids)
