@@ -5,7 +5,7 @@ May import: `servers.core` only; no other app, nothing of the orchestrator.
 
 from servers.calendar.harm import HARM
 from servers.calendar.schema import SCHEMA
-from servers.calendar.seed import Seed, load
+from servers.calendar.seed import Seed, load, load_more
 from servers.calendar.tools import tools
 from servers.core import App
 
@@ -20,6 +20,7 @@ APP = App(
     schema=SCHEMA,
     seed_model=Seed,
     load_seed=load,
+    load_more=load_more,
     tools=tools,
     harm=HARM,
 )

@@ -99,6 +99,21 @@ def load(sb: Sandbox, seed: Seed) -> None:
     _load_busy(sb, seed)
 
 
+def load_more(sb: Sandbox, seed: Seed) -> bool:
+    """Write more seed rows (a world event's) into a sandbox holding its seed, as `load` writes them listed after
+    the seed's own: its calendars' time zones and primary are the sandbox's. Not with calendars of their own (they
+    could take the default calendar's place, or be the primary one)."""
+    if seed.calendars:
+        return False
+    zones = {r[0]: r[1] for r in sb.db.execute("SELECT id, timezone FROM calendars ORDER BY rowid")}
+    primary = sb.db.execute("SELECT id FROM calendars WHERE is_primary ORDER BY rowid LIMIT 1").fetchone()[0]
+    now = sb.now_iso()
+    _load_people(sb, seed)
+    _load_events(sb, seed, zones, primary, now)
+    _load_busy(sb, seed)
+    return True
+
+
 def _load_calendars(sb: Sandbox, seed: Seed) -> tuple[dict[str, str], str]:
     """The seed's calendars (or the persona's own), the first primary unless one is; returns each one's time zone
     by id and the primary's id."""

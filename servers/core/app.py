@@ -259,7 +259,10 @@ class App:
     """One simulated application.
 
     `load_seed(sandbox, seed)` writes a validated seed into a new `servers.core.sandbox.Sandbox` (typed loosely
-    here: the sandbox module builds on this one, not the other way round).
+    here: the sandbox module builds on this one, not the other way round). `load_more(sandbox, seed)`, when the app
+    has one, writes more validated seed rows (a world event's) into a copy of a sandbox's seeded state, as
+    `load_seed` would have written them listed after the seed's own, and returns True; False when those rows would
+    change how the seed's own rows load (`servers.core.world` then loads the seed with them whole).
     """
 
     def __init__(
@@ -273,6 +276,7 @@ class App:
         load_seed: Callable[[Any, Any], None],
         tools: Toolset,
         harm: HarmModel | None = None,
+        load_more: Callable[[Any, Any], bool] | None = None,
     ) -> None:
         self.name = name
         self.title = title
@@ -280,6 +284,7 @@ class App:
         self.schema = schema
         self.seed_model = seed_model
         self.load_seed = load_seed
+        self.load_more = load_more
         self.tools = tools
         conn = sqlite3.connect(":memory:")
         conn.executescript(schema)

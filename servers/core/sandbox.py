@@ -295,6 +295,23 @@ class Sandbox(SandboxRows):
         sandbox.follows_clock = bool(meta.get("follows_clock", False))
         return sandbox
 
+    def seeded_copy(self, spec: SandboxSpec) -> Sandbox:
+        """A throwaway sandbox in memory holding this one's seeded state (its image, or its seed file on disk) under
+        `spec`, this one's with another episode seed or clock, say; the caller closes it."""
+        conn = connect(":memory:")
+        try:
+            if self._image is not None:
+                conn.deserialize(self._image)
+            else:
+                assert self.directory is not None, "a sandbox without an image is kept on disk"
+                file = sqlite3.connect(self.directory / "seed.db")
+                file.backup(conn)
+                file.close()
+            return Sandbox(self.app, f"{self.id}/seeded", conn, spec, Clock(spec.clock), FaultPlan(), None, None)
+        except BaseException:
+            conn.close()
+            raise
+
     def _write_meta(self, key: str, value: Any = None, *, text: str | None = None) -> None:
         """Store `value` (or `text`, a value already written as JSON) under `key` in the sandbox's own table."""
         self.db.execute(

@@ -7,11 +7,14 @@ transaction and is journaled as the world's, not as a tool call: the entry
 has an empty tool name and `world: <event name>`, and the row changes it made
 hang off it like a call's, so the verifier can tell them apart.
 
-How added rows are built: the scenario's seed plus the event's rows is loaded
-into a throwaway sandbox, and so is the seed alone; the rows the first has
-and the second lacks are the event's. Both use an id seed derived from the
-event's name, so generated ids never collide with the ones the agent's calls
-get.
+How added rows are built: as a load of the scenario's seed with the event's
+rows listed after its own would build them, under an id seed derived from the
+event's name (so generated ids never collide with the ones the agent's calls
+get). An app with `load_more` loads only the event's rows, on top of a copy of
+the sandbox's seeded state (its image): what they cost is about what the
+event's own rows cost. Otherwise the seed with the event's rows and the seed
+alone are loaded into throwaway sandboxes, and the rows the first has and the
+second lacks are the event's.
 """
 
 from __future__ import annotations
@@ -104,12 +107,11 @@ def _problem(loc: str, message: str) -> WorldError:
 def event_rows(
     sandbox: Sandbox, event: str, add: Mapping[str, list[dict[str, Any]]]
 ) -> dict[str, list[dict[str, Any]]]:
-    """The rows `add` makes, by table, as the app's seed loader builds them at the sandbox's current time."""
-    from servers.core.sandbox import Sandbox
-
-    seed = dict(sandbox.spec.seed)
-    combined = dict(seed)
-    for name, rows in add.items():
+    """The rows `add` makes, by table, as the app's seed loader builds them at the sandbox's current time: the rows
+    a load of the scenario's seed with them listed after its own makes beyond the seed's, under an id seed derived
+    from the event's name, their references to seeded rows naming the sandbox's."""
+    rows: dict[str, list[Any]] = {}
+    for name, listed in add.items():
         model = row_model(sandbox.app.seed_model, name)
         if model is None:
             lists = [n for n in sandbox.app.seed_model.model_fields if row_model(sandbox.app.seed_model, n)]
@@ -117,34 +119,93 @@ def event_rows(
                 f"add.{name}",
                 f"the {sandbox.app.name} seed has no list of rows {name!r}; lists are: {', '.join(lists)}",
             )
-        existing = seed.get(name) or []
-        stamped = [
+        rows[name] = [
             {**{f: sandbox.now_iso() for f in NOW_FIELDS if f in model.model_fields}, **row}
             if isinstance(row, dict)
             else row
-            for row in rows
+            for row in listed
         ]  # a colleague's mail or comment is written when the event happens, unless the row says otherwise
-        combined[name] = [*existing, *stamped]
     salt = int.from_bytes(
         hashlib.blake2s(f"{sandbox.spec.rng_seed}/world/{event}".encode(), digest_size=6).digest(), "big"
     )
     now = ClockSpec(start=sandbox.now(), mode="frozen")
+    if sandbox.app.load_more is not None:
+        made = _rows_on_seeded(sandbox, rows, salt, now)
+        if made is not None:
+            return made
+    return _rows_by_seeding(sandbox, rows, salt, now)
+
+
+def _rows_on_seeded(
+    sandbox: Sandbox, rows: dict[str, list[Any]], salt: int, now: ClockSpec
+) -> dict[str, list[dict[str, Any]]] | None:
+    """`event_rows` loaded by the app's `load_more` on top of a copy of the sandbox's seeded state, under the
+    event's id seed at `now`: the seed's id counters, threads, keys and names are there as its load left them, so
+    the rows come out as a load of the seed with them would make them, and their references to seeded rows name the
+    sandbox's at once. None when `load_more` cannot load them so."""
+    app = sandbox.app
+    assert app.load_more is not None
+    try:
+        data = app.validate_seed(rows)
+    except SeedError as exc:
+        raise _world_error(exc, rows, {}) from None
+    scratch = sandbox.seeded_copy(sandbox.spec.model_copy(update={"clock": now, "rng_seed": salt}))
+    try:
+        with scratch.transaction():
+            try:
+                if not app.load_more(scratch, data):
+                    return None
+            except SeedError as exc:
+                raise _world_error(exc, rows, {}) from None
+        out: dict[str, list[dict[str, Any]]] = {}
+        for name, table in app.tables.items():
+            made = scratch.db.execute(
+                f'SELECT * FROM "{name}" WHERE "{table.key}" IN '
+                "(SELECT key FROM _changes WHERE tbl = ? AND op = 'insert') ORDER BY rowid",
+                (name,),
+            ).fetchall()
+            if made:
+                out[name] = [table.decode(row) for row in made]
+        return out
+    finally:
+        scratch.close()
+
+
+def _world_error(exc: SeedError, rows: Mapping[str, list[Any]], before: Mapping[str, int]) -> WorldError:
+    """A seed's problems as the event's: one in a list of `rows` names the event's own row (`before`: how many of
+    that list's rows came before the event's in the seed that was loaded)."""
+    problems = []
+    for p in exc.problems:
+        parts = list(p.parts or [])
+        if len(parts) >= 2 and isinstance(parts[0], str) and parts[0] in rows and isinstance(parts[1], int):
+            parts[1] -= before.get(parts[0], 0)
+            loc = ".".join(str(x) for x in ["add", *parts])
+        else:
+            loc = p.loc
+        problems.append(Problem(loc=loc, message=p.message))
+    return WorldError(problems)
+
+
+def _rows_by_seeding(
+    sandbox: Sandbox, rows: dict[str, list[Any]], salt: int, now: ClockSpec
+) -> dict[str, list[dict[str, Any]]]:
+    """`event_rows` by loading whole seeds into throwaway sandboxes: the scratch's seed with `rows` after its own
+    and the seed alone, both under the event's id seed; the rows the first has and the second lacks are the
+    event's, with the values the seeded rows were generated under that id seed named as the sandbox's."""
+    from servers.core.sandbox import Sandbox
+
+    seed = dict(sandbox.spec.seed)
+    combined = dict(seed)
+    for name, listed in rows.items():
+        combined[name] = [*(seed.get(name) or []), *listed]
+    counts = {name: len(seed.get(name) or []) for name in rows}
 
     def build(data: dict[str, Any], clock: ClockSpec = now, rng_seed: int = salt) -> dict[str, list[dict[str, Any]]]:
         spec = SandboxSpec(seed=data, persona=sandbox.persona, clock=clock, rng_seed=rng_seed)
         try:
             scratch = Sandbox.create(sandbox.app, "world", spec)
         except SeedError as exc:
-            problems = []
-            for p in exc.problems:
-                parts = list(p.parts or [])
-                if len(parts) >= 2 and parts[0] in add and isinstance(parts[1], int):
-                    parts[1] -= len(seed.get(parts[0]) or [])  # type: ignore[arg-type]  # parts[0] is one of `add`'s keys, a table name; name the event's own row
-                    loc = ".".join(str(x) for x in ["add", *parts])
-                else:
-                    loc = p.loc
-                problems.append(Problem(loc=loc, message=p.message))
-            raise WorldError(problems) from None
+            raise _world_error(exc, rows, counts) from None
         try:
             return scratch.snapshot()
         finally:
@@ -157,16 +218,16 @@ def event_rows(
     if live is None:
         live = sandbox._world_seeded = build(seed, sandbox.spec.clock, sandbox.spec.rng_seed)  # type: ignore[attr-defined]  # the built world, cached on the sandbox
     renamed: dict[str, str] = {}
-    for table, rows in before.items():
-        for mine, theirs in zip(rows, live.get(table, []), strict=False):
+    for table, table_rows in before.items():
+        for mine, theirs in zip(table_rows, live.get(table, []), strict=False):
             for column, value in mine.items():
                 if isinstance(value, str) and value != theirs.get(column) and isinstance(theirs.get(column), str):
                     renamed[value] = theirs[column]
     out: dict[str, list[dict[str, Any]]] = {}
-    for table, rows in after.items():
+    for table, table_rows in after.items():
         key = sandbox.app.tables[table].key
         known = {r[key] for r in before.get(table, [])}
-        new = [_renamed(r, renamed) for r in rows if r[key] not in known]
+        new = [_renamed(r, renamed) for r in table_rows if r[key] not in known]
         if new:
             out[table] = new
     return out

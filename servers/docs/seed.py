@@ -81,6 +81,13 @@ def load(sb: Sandbox, seed: Seed) -> None:
         _load_comment(sb, i, c)
 
 
+def load_more(sb: Sandbox, seed: Seed) -> bool:
+    """Write more seed rows (a world event's) into a sandbox holding its seed, as `load` writes them listed after
+    the seed's own (each row is checked against the sandbox's)."""
+    load(sb, seed)
+    return True
+
+
 def _when(sb: Sandbox, when: datetime | None) -> datetime:
     """A seeded time, a naive one read in the persona's time zone; the sandbox clock when left out."""
     return localize(when, sb.persona.timezone) if when else sb.now()

@@ -6,7 +6,7 @@ May import: `servers.core` only; no other app, nothing of the orchestrator.
 from servers.core import App
 from servers.mail.harm import HARM
 from servers.mail.schema import SCHEMA
-from servers.mail.seed import Seed, load
+from servers.mail.seed import Seed, load, load_more
 from servers.mail.tools import tools
 
 APP = App(
@@ -20,6 +20,7 @@ APP = App(
     schema=SCHEMA,
     seed_model=Seed,
     load_seed=load,
+    load_more=load_more,
     tools=tools,
     harm=HARM,
 )

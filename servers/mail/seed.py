@@ -75,8 +75,8 @@ def _emails(loc: tuple[Any, ...], texts: list[str]) -> list[str]:
     return list(dict.fromkeys(_address(loc, t)[1] for t in texts))
 
 
-def _labels(sb: Sandbox, seed: Seed) -> list[str]:
-    names: list[str] = []
+def _labels(sb: Sandbox, seed: Seed, names: list[str]) -> list[str]:
+    """The labels of `names` (those the mailbox has) and the seed's, added to it."""
     now = stamp(sb)
     for i, raw in enumerate(seed.labels):
         try:
@@ -90,8 +90,8 @@ def _labels(sb: Sandbox, seed: Seed) -> list[str]:
     return names
 
 
-def _contacts(sb: Sandbox, seed: Seed) -> dict[str, str]:
-    names: dict[str, str] = {}
+def _contacts(sb: Sandbox, seed: Seed, names: dict[str, str]) -> dict[str, str]:
+    """Each contact's name by email: those of `names` (the mailbox's) and the seed's, added to it."""
     for i, c in enumerate(seed.contacts):
         name, email = _address(("contacts", i, "email"), c.email)
         if email in names:
@@ -135,10 +135,25 @@ def _message_labels(at: tuple[Any, ...], wanted: list[str], labels: list[str]) -
 
 def load(sb: Sandbox, seed: Seed) -> None:
     """Write a validated seed into the sandbox: labels, contacts, then messages in their threads."""
+    _load(sb, seed, [], {}, {})
+
+
+def load_more(sb: Sandbox, seed: Seed) -> bool:
+    """Write more seed rows (a world event's) into a sandbox holding its seed, as `load` writes them listed after
+    the seed's own: the labels, contacts and threads it knows are the sandbox's."""
+    labels = [r[0] for r in sb.db.execute("SELECT name FROM labels ORDER BY rowid")]
+    names = {r[0]: r[1] for r in sb.db.execute("SELECT email, name FROM contacts ORDER BY rowid")}
+    threads = {r[0]: r[1] for r in sb.db.execute("SELECT id, thread_id FROM messages ORDER BY rowid")}
+    _load(sb, seed, labels, names, threads)
+    return True
+
+
+def _load(sb: Sandbox, seed: Seed, labels: list[str], names: dict[str, str], threads: dict[str, str]) -> None:
+    """`load` in a mailbox that has `labels`, contacts (`names`: name by email) and messages (`threads`: thread id
+    by message id) already."""
     me = sb.persona
-    labels = _labels(sb, seed)
-    names = _contacts(sb, seed)
-    threads: dict[str, str] = {}  # message id -> thread id
+    labels = _labels(sb, seed, labels)
+    names = _contacts(sb, seed, names)
 
     for i, m in enumerate(seed.messages):
         at = ("messages", i)

@@ -6,7 +6,7 @@ May import: `servers.core` only; no other app, nothing of the orchestrator.
 from servers.core import App
 from servers.tickets.harm import HARM
 from servers.tickets.schema import SCHEMA
-from servers.tickets.seed import Seed, load
+from servers.tickets.seed import Seed, load, load_more
 from servers.tickets.tools import tools
 
 APP = App(
@@ -22,6 +22,7 @@ APP = App(
     schema=SCHEMA,
     seed_model=Seed,
     load_seed=load,
+    load_more=load_more,
     tools=tools,
     harm=HARM,
 )

@@ -146,9 +146,28 @@ def load(sb: Sandbox, seed: Seed) -> None:
     _load_links(sb, seed.links)
 
 
-def _load_users(sb: Sandbox, users: list[UserSeed]) -> None:
+def load_more(sb: Sandbox, seed: Seed) -> bool:
+    """Write more seed rows (a world event's) into a sandbox holding its seed, as `load` writes them listed after
+    the seed's own (each row is checked against the sandbox's). Not with the persona as a user (the seed adds it
+    unless listed) or keyed tickets when the seed's own have keys generated (keys are generated after every key the
+    seed and the rows name)."""
+    if any(u.email == sb.persona.email for u in seed.users):
+        return False
+    seeded = sb.spec.seed.get("tickets") or []
+    if any(t.key for t in seed.tickets) and any(not (isinstance(t, dict) and t.get("key")) for t in seeded):
+        return False
+    _load_users(sb, seed.users, persona=False)
+    _load_projects(sb, seed.projects)
+    _load_tickets(sb, seed.tickets)
+    _load_comments(sb, seed.comments)
+    _load_links(sb, seed.links)
+    return True
+
+
+def _load_users(sb: Sandbox, users: list[UserSeed], persona: bool = True) -> None:
+    """The seed's users, and the persona unless listed (`persona`: the sandbox has no users yet)."""
     me = sb.persona
-    if not any(u.email == me.email for u in users):
+    if persona and not any(u.email == me.email for u in users):
         sb.insert("users", {"email": me.email, "name": me.name, "team": "", "role": ""})
     for i, u in enumerate(users):
         if sb.get("users", u.email) is not None:
