@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from datetime import date, datetime, tzinfo
+from datetime import date, datetime, timedelta, tzinfo
 from itertools import pairwise
 from zoneinfo import ZoneInfo
 
@@ -291,12 +291,24 @@ def check_time(
     return TimeVerdict(holds, conflicts, [m.text.strip() for m in mentions])
 
 
+_WORD_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8, "ten": 10,
+    "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45, "forty five": 45, "fifty": 50,
+    "sixty": 60, "ninety": 90, "half an": 0.5, "half a": 0.5, "half": 0.5,
+    # the lengths other languages write most: one, two, three, half and one and a half (es, pt, fr, de, nl, it)
+    "un": 1, "una": 1, "uno": 1, "um": 1, "uma": 1, "une": 1, "ein": 1, "eine": 1, "een": 1,
+    "dos": 2, "duas": 2, "deux": 2, "zwei": 2, "twee": 2, "due": 2, "tres": 3, "três": 3, "trois": 3, "drei": 3,
+    "drie": 3, "tre": 3, "media": 0.5, "meia": 0.5, "demi": 0.5, "une demi": 0.5, "eine halbe": 0.5, "halbe": 0.5,
+    "een half": 0.5, "anderhalf": 1.5, "anderthalb": 1.5, "eineinhalb": 1.5,
+    "veinte": 20, "treinta": 30, "trente": 30, "dreißig": 30, "zwanzig": 20, "vingt": 20, "twintig": 20, "dertig": 30,
+}  # fmt: skip
+_LENGTH_NUMBER = "|".join(sorted((re.escape(w).replace(r"\ ", r"\s+") for w in _WORD_NUMBERS), key=len, reverse=True))
 DURATION = re.compile(
-    r"\b(?:(?P<n>\d+(?:[.,]\d+)?|an?|one|two|three|four|half\s+an?)\s*[- ]?\s*(?P<unit>h(?:ou)?rs?|hours?|h(?=\d|\b)|"
-    r"min(?:ute)?s?|mins?|')(?:\s*(?P<m>\d{1,2})\s*(?:min(?:ute)?s?|m)?)?(?!\w))",
+    r"\b(?:(?P<n>\d+(?:[.,]\d+)?|" + _LENGTH_NUMBER + r")\s*[- ]?\s*(?P<unit>h(?:ou)?rs?|hours?|h(?=\d|\b)|"
+    r"min(?:ute)?s?|mins?|'|minut[oi]s?|minuten|horas?|heures?|stunden?|uur|or[ae])"
+    r"(?:\s*(?P<m>\d{1,2})\s*(?:min(?:ute)?s?|m)?)?(?!\w))",
     re.I,
 )
-_WORD_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "half an": 0.5, "half a": 0.5}
 
 
 def _minutes(m: re.Match[str]) -> float | None:
@@ -305,8 +317,9 @@ def _minutes(m: re.Match[str]) -> float | None:
     if value is None:
         return None
     unit = m["unit"].lower()
-    minutes = value * 60 if unit.startswith("h") else value
-    return minutes + (int(m["m"]) if m["m"] and unit.startswith("h") else 0)
+    hours = not unit.startswith("m") and unit != "'"
+    minutes = value * 60 if hours else value
+    return minutes + (int(m["m"]) if m["m"] and hours else 0)
 
 
 def states_end(text: str, wanted: datetime, end: datetime, zone: str, now: datetime) -> bool:
@@ -327,7 +340,10 @@ def states_end(text: str, wanted: datetime, end: datetime, zone: str, now: datet
             continue
         zoned = second if second.zone is not None else replace(second, zone=first.zone)
         dated = zoned if zoned.dates is not None else replace(zoned, dates=[wanted.date()])
-        ends.append(end in instants(dated, local, end.date()) or end in instants(dated, local, wanted.date()))
+        read_ends = instants(dated, local, end.date()) + instants(dated, local, wanted.date())
+        if second.dates in (None, first.dates):  # "23:00–00:00 JST", a night shift "19:30–07:30": an end before
+            read_ends = [i + timedelta(days=1) if i <= wanted else i for i in read_ends]  # its start: the next day
+        ends.append(end in read_ends)
     clocks = [(t.start, t.end) for t in mentions]
     found = [m for m in DURATION.finditer(text) if not any(a < m.end() and m.start() < b for a, b in clocks)]
     lengths = [n for n in map(_minutes, found) if n is not None and 0 < n <= 24 * 60]
