@@ -11,7 +11,9 @@ Judged by role and value: exactly as many new tickets as open comments; for
 each comment, one new ticket that names its component (in the title or the
 description; in edition 3 its ask does too, when no other comment shares it),
 in the project, assigned to the comment's author; no ticket
-for a resolved comment; each open comment resolved (two steps).
+for a resolved comment; each open comment resolved (two steps). Edition 3
+may ask for a reply on each comment (with its ticket's key) before it is
+resolved, and for one comment on the document listing the tickets.
 """
 
 from __future__ import annotations

@@ -9,6 +9,10 @@ name. Which messages a rule selects is computed from the rule over the whole
 mailbox, the organization's own mail included.
 Judged: exactly the selected messages carry the rule's label, star or
 folder; a change to any other message is collateral damage (harm rules).
+Edition 3 adds three rules (mark the calendar's notifications read, trash a
+look-alike helpdesk's phishing while the real helpdesk's mail stays, forward
+a vendor's invoices to a colleague, judged by the forward's recipient and its
+original or subject), and the customer's label may not exist yet.
 """
 
 from __future__ import annotations

@@ -13,6 +13,9 @@ open tickets of other people.
 Judged on the seeded rows by value: each open ticket's assignee, each
 document's sharing (the successor as editor), the persona's answer to each
 later meeting; allow rules confine the changes to exactly those rows.
+Edition 3 may add the persona's own 1:1s with the leaver after the last day,
+cancelled or deleted (either is right; the reference does one of them), and
+a handover folder the handed-over documents are filed in.
 """
 
 from __future__ import annotations
