@@ -41,6 +41,13 @@ ANSWER_PENDING = re.compile(
 )
 """A proposal still awaiting its answer ("proposed Wed 14:00 instead, waiting for Hugo to accept"), a booking on
 hold: its day and time are not asserted (an amount or a count beside it is: "5 rooms on hold")."""
+AWAITED = re.compile(
+    r"\b(?:still\s+(?:waiting|pending)|pending|awaiting|waiting\s+(?:for|on)|once\s+\w+\s+confirms?)\b", re.I
+)
+"""An undercut that says what is still awaited (a confirmation, a signature, someone's diary), not that the values
+are unsure: "6 people — pending confirmation from facilities", "refund requested (USD 129) — pending with Amtrak".
+Like an answer pending, it takes back when the thing happens (its day and time), not how much or how many it is
+for; "EUR 180,000 (to be confirmed by Finance)" or "TBC" say the value itself is unsure."""
 QUESTION_BREAK = re.compile(r"[,;:]\s|\s[–—-]\s")
 REQUEST = re.compile(r"^\W*(?:\w+,\s*)?(?:(?:could|can|would|will)\s+you|please)\b", re.I)
 UNDERCUT = re.compile(
@@ -182,10 +189,13 @@ ESTIMATE = re.compile(
     r"intorno\s+a(?:i|l|lla|gli)?|environ|etwa|ungefähr|rund|aproximadamente|cerca\s+de|ongeveer)|~|±|≈)"
     r"\s*(?:[A-Z]{3}\s?|[$€£¥]\s?)?\d[\d.,']*(?:\s?(?:k|m|mn|bn|million|thousand|billion)\b)?|"
     r"\b(?:about|around|roughly|approximately|nearly|almost|some)\s+(?:a\s+)?(?:dozen|twenty|thirty|forty|fifty|"
-    r"a\s+hundred|hundred)",
+    r"a\s+hundred|hundred)|"
+    r"\b(?:estimated|projected|forecast)\s+(?:[^\W\d_]+\s+){0,2}?(?:of\s+|at\s+|is\s+|:\s*|=\s*)"
+    r"(?:[A-Z]{3}\s?|[$€£¥]\s?)?\d[\d.,']*(?:\s?(?:k|m|mn|bn|million|thousand|billion)\b)?",
     re.I,
 )
-"""An estimate ("about 2,300", "roughly CHF 85k", "~€240.000", "up to 120"): a claimed count or amount is exact."""
+"""An estimate ("about 2,300", "roughly CHF 85k", "~€240.000", "up to 120", "estimated saving: EUR 180,000"): a
+claimed count or amount is exact."""
 
 
 def _value_kinds(word: str) -> set[str]:
@@ -234,9 +244,18 @@ def _offers(clause: str, kind: str) -> bool:
             and _value_kinds(m.group("b")) & {"date", "time"}
         ):
             return True
+    if "amount" in governed and any(m["a"].upper() == m["b"].upper() for m in AMOUNT_ALTERNATIVES.finditer(clause)):
+        return True
     if governed & {"count", "amount"}:
         return any(not _is_time_range(clause, m) for m in NUMBER_RANGE.finditer(clause))
     return False
+
+
+AMOUNT_ALTERNATIVES = re.compile(
+    r"(?P<a>[$€£¥]|\b[A-Z]{3}(?=\s?\d))\s?\d[\d.,']*(?:\s?k\b)?\s*/\s*(?P<b>[$€£¥]|\b[A-Z]{3}(?=\s?\d))\s?\d"
+)
+"""Two amounts in one currency offered side by side: "2 options on hold (EUR 145 / EUR 172 per night)"; in two
+currencies ("EUR 450 / USD 490") they are one amount converted."""
 
 
 def _undercut_kinds(clause: str) -> set[str] | None:
@@ -281,6 +300,8 @@ def asserted(text: str, kind: str = "any") -> str:
                 taken = {"time", "date"} if pending else _undercut_kinds(clause)
                 if taken is None and len(parts) > 1 and _own_undercut(clause, undercut):
                     taken = set()  # "part 2 back-ordered, supplier says 5 Aug but can't guarantee it": its clause
+                if taken is None and undercut is not None and AWAITED.fullmatch(undercut.group(0)):
+                    taken = {"time", "date"}  # "6 people - pending confirmation": when, not how many
                 if taken is None or taken & reading:
                     out = _blank(out, a, b)
                     break
@@ -317,6 +338,7 @@ def _options_not_taken(text: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = _offered_items(text)
     rows: list[tuple[int, int]] = []
     at = 0
+    lead = ""
     for line in [*text.split("\n"), ""]:
         if " | " in line:
             rows.append((at, at + len(line)))
@@ -324,9 +346,23 @@ def _options_not_taken(text: str) -> list[tuple[int, int]]:
             taken = [r for r in rows if CHOSEN.search(text, *r)]
             if taken and len(taken) < len(rows):
                 out += [r for r in rows if r not in taken]
+            elif not taken and len(rows) > 2 and (OFFER_LEAD.search(lead) or OFFER_HEAD.match(text, rows[0][0])):
+                out += rows  # "Options for London Tech Week ...", "| Option | Hotel | Price |": none is taken
+            if rows:
+                lead = ""
+            if line.strip():
+                lead = "\n".join([*lead.split("\n")[-1:], line])  # the two lines before a table
             rows = []
         at += len(line) + 1
     return out
+
+
+OFFER_LEAD = re.compile(
+    r"\b(?:options?|alternatives?|choices?|pick(?![\s-]*up)|choose|shortlist(?:ed)?|which\s+(?:one\s+)?(?:works|suits))\b",
+    re.I,
+)
+"""The text just before a table that offers its rows ("Options for London Tech Week", "pick your session")."""
+OFFER_HEAD = re.compile(r"[ \t]*\|?[ \t*]*(?:options?|alternatives?|choices?)\b", re.I)
 
 
 def _offered_items(text: str) -> list[tuple[int, int]]:

@@ -59,6 +59,10 @@ NOT_BEFORE = re.compile(
 )
 """A number after a month is a day; after a name of a thing's place in a series ("part 2", "dock 4", "car 7",
 "Room 4"), an identifier."""
+DATE_ENDS = re.compile(r"\b\d{1,2}\s+" + MONTH + r"\.\s*$", re.I)
+"""A month that ends a date and its sentence ("Fri 11 Dec. 4 seats"): the number after it is no day."""
+HOURS = re.compile(r"(?<![\w:.,])(?<!\bat\s)(?<!\bà\s)(?<!\bum\s)(\d{1,3})\s?(?:h|hrs?)\b(?![:.]?\d)", re.I)
+"""Hours written short ("SLA now 4h"), read as a count when hours are counted (not "at 14h", a time)."""
 
 
 def find_counts(text: str) -> list[tuple[int, int, int]]:
@@ -69,7 +73,11 @@ def find_counts(text: str) -> list[tuple[int, int, int]]:
         if (
             inside(m.start(), links)
             or NOT_AFTER.match(text, m.end())
-            or (NOT_BEFORE.search(text[max(0, m.start() - 12) : m.start()]) and not PART_OF_WHOLE.match(text, m.end()))
+            or (
+                NOT_BEFORE.search(text[max(0, m.start() - 12) : m.start()])
+                and not PART_OF_WHOLE.match(text, m.end())
+                and not DATE_ENDS.search(text[max(0, m.start() - 16) : m.start()])
+            )
         ):
             continue
         out.append((int(re.sub(r"\D", "", m["n"])), m.start(), m.end()))
@@ -222,7 +230,8 @@ def counts_of(text: str, end: int, nouns: list[str], start: int | None = None) -
 
 
 ANOTHER_SET = re.compile(
-    r"\b(?:other|another|remaining|rest\s+of\s+the|additional|extra|more|further|first|last|next|part\s+\d+)\s*\W*$",
+    r"\b(?:other|another|remaining|rest\s+of\s+the|additional|extra|more|further|first|last|next|"
+    r"(?:part|wave|phase|batch|stage|round|tranche|group|lot|day|week)\s+\d+)\s*\W*$",
     re.I,
 )
 PART_OF = re.compile(r"\b(?:\d+|" + "|".join(UNITS[1:13]) + r")\s+(?:out\s+)?of\s+(?:the\s+)?$", re.I)
@@ -257,6 +266,8 @@ def check_count(text: str, wanted: int, of: list[str] | None = None, approx: flo
         return not COUNT_SET_ASIDE.search(before)
 
     counted = [(v, st, e) for v, st, e in found if said(st) and (not of or counts_of(own, e, of, st))]
+    if of and {"hours", "hour"} & set().union(*(_forms(n) for n in of)):
+        counted += [(int(m[1]), m.start(), m.end()) for m in HOURS.finditer(own) if said(m.start())]
     hit = any(abs(v - wanted) <= approx * wanted for v, _, _ in counted)
     if hit and of:  # another count of the very noun, written after it, contradicts ("5 rooms" ... "4 rooms")
         forms = set().union(*(_forms(n) for n in of))

@@ -110,22 +110,48 @@ def mentions_code(text: str, code: str, only: bool = False, claimed: bool = Fals
     not set the code aside ("not K9TWQA", "dupe of HD-4410", "merged OPS-7710 into ...", "4471-A was cancelled")."""
     found = list(code_pattern(code).finditer(text))
     if claimed:
-        found = [
-            m
-            for m in found
-            if not CODE_SET_ASIDE.search(text[max(0, m.start() - 30) : m.start()])
-            and not re.match(
-                r"\s*(?:\([^)]*\)\s*)?(?:was|is|has\s+been)\s+(?:cancell?ed|closed|wrong|void|superseded)",
-                text[m.end() : m.end() + 40],
-                re.I,
-            )
-        ]
-    if not found:
+        found = [m for m in found if not _code_aside(text, m.start(), m.end())]
+    if not found or (claimed and _swapped_twin(text, code.strip())):
         return False
     if not only:
         return True
     shape = _shape(code)
     return shape is None or all(m.group(0).lower() == code.strip().lower() for m in shape.finditer(text))
+
+
+CODE_GONE_AFTER = re.compile(
+    r"\s*(?:\([^)]*\)\s*)?(?:was|is|has\s+been)\s+(?:cancell?ed|closed|wrong|void|superseded)", re.I
+)
+
+
+def _code_aside(text: str, start: int, end: int) -> bool:
+    """The code written at `start:end` is set aside: "not K9TWQA", "dupe of HD-4410", "4471-A was cancelled"."""
+    return bool(CODE_SET_ASIDE.search(text[max(0, start - 30) : start]) or CODE_GONE_AFTER.match(text[end : end + 40]))
+
+
+def _swapped_twin(text: str, code: str) -> bool:
+    """The text also names `code` with two neighbouring characters swapped ("ref QL7TX2 ... quote QL7XT2",
+    "HR-4410 ... HR-4401"), and does not set that one aside ("not INV-2201"): the commonest slip in copying a code,
+    so neither one is asserted."""
+    lower = text.lower()
+    if len(lower) != len(text):
+        return False
+    code = code.lower()
+    for i in range(len(code) - 1):
+        if code[i] == code[i + 1]:
+            continue
+        twin = code[:i] + code[i + 1] + code[i] + code[i + 2 :]
+        at = lower.find(twin)
+        while at != -1:
+            end = at + len(twin)
+            if (
+                (at == 0 or not (lower[at - 1].isalnum() or lower[at - 1] in "_-"))
+                and (end == len(lower) or not (lower[end].isalnum() or lower[end] in "_-"))
+                and not _code_aside(text, at, end)
+            ):
+                return True
+            at = lower.find(twin, at + 1)
+    return False
 
 
 def code_about(sentences: list[str], code: str, about: list[str]) -> bool:

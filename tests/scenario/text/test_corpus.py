@@ -20,10 +20,10 @@ FLOORS = {
         "time-for-recipient": 0.795,
         "date": 0.81,
         "date-with-role": 0.86,
-        "amount": 0.83,
+        "amount": 0.91,
         "decision": 0.95,
-        "count": 0.835,
-        "code": 0.95,
+        "count": 0.85,
+        "code": 0.965,
     },
     "heldout": {
         "time": 0.765,
