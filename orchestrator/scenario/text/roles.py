@@ -53,7 +53,9 @@ CUES: dict[str, re.Pattern[str]] = {
         r"resched(?:uled?)?|invite|weekly|panel|1-1|catch\s+up|cab|planning\s+(?:session|meeting|call)|the\s+planning)\b",
         "event": r"\b(?:event|party|conference|summit|dinner|lunch|offsite|off-site|agm|launch|wedding|training|"
         r"ceremony|gala|webinar|keynote|seminar|fair|festival|celebration|rehearsal|visit|tour|exam|"
-        r"hearing|signing|closing)\b",
+        r"hearing|signing|closing|mixer|drinks|happy\s+hour|meet-?up|get-?together|outing|picnic|barbecue|bbq|"
+        r"concert|fundraiser|open\s+(?:day|house)|hackathon|retreat|networking|fiesta|cena|almuerzo|feier|"
+        r"soirée|dîner|déjeuner|cocktail)\b",
     }.items()
 }
 KIN = {
@@ -73,11 +75,12 @@ KIN = {
 
 ARRIVAL = re.compile(r"arriv|land", re.I)
 TRAVELLER = re.compile(
-    r"\b(?:flights?|fly|flies|flying|landing|airport|terminal|train|hotel|[A-Z]{2}\s?\d{2,4})\b|"
+    r"\b(?:flights?|fly|flies|flying|landing|airport|terminal|train|hotel|nights?|reservations?|stay|"
+    r"[A-Z]{2}\s?\d{2,4})\b|"
     r"\b(?:I|we|you|he|she|they|Mr|Ms|Mrs|Dr)\b[^.!?\n]{0,30}\barriv",
 )
-"""What makes an arrival a traveller's day out rather than a delivery: a flight, train or hotel in its sentence, or
-a person arriving ("Mr Obi will arrive on 10 October")."""
+"""What makes an arrival a traveller's day out rather than a delivery: a flight, train, hotel or stay (nights, a
+reservation) in its sentence, or a person arriving ("Mr Obi will arrive on 10 October")."""
 
 
 def _nearest(text: str, lo: int, hi: int, start: int, end: int, context: tuple[int, int] | None = None) -> str | None:
@@ -99,6 +102,7 @@ def _nearest(text: str, lo: int, hi: int, start: int, end: int, context: tuple[i
     return best[2]
 
 
+TITLE_END = re.compile(r"[.!?:;,]$|[.!?]\s")
 LINE_LABEL = re.compile(r"[ \t]*(?:[-*•+]|\d{1,2}[.)])?[ \t]*(?P<label>[^\W\d][^:\n|]{0,45}):[ \t]")
 """A line's label: "- Back: ", "Arrival: "."""
 FROM_DAY = re.compile(
@@ -110,8 +114,9 @@ FROM_DAY = re.compile(
 
 def date_role(text: str, start: int, end: int, sentence: tuple[int, int]) -> str | None:
     """The role of the date written at `text[start:end]` in its `sentence` (a span of `text`), if any is said: the
-    role word nearest it in its clause, else in its sentence; else a start when things hold from it. A line's label
-    says the role of the dates on it ("- Back: Sun 19 July, Lisbon → Dublin, dep 11:25" is the day back)."""
+    role word nearest it in its clause (a start when things hold from it and no role word comes before it there),
+    else in its sentence. A line's label says the role of the dates on it ("- Back: Sun 19 July, Lisbon → Dublin,
+    dep 11:25" is the day back); a label that says none ("When:"), the title of its block."""
     line = text.rfind("\n", 0, start) + 1
     label = LINE_LABEL.match(text, line, start)
     own = next(((a, b) for a, b in clauses(text, *sentence) if a <= start < b), sentence)
@@ -123,13 +128,33 @@ def date_role(text: str, start: int, end: int, sentence: tuple[int, int]) -> str
             return found
     for a, b in clauses(text, *sentence):
         if a <= start < b:
+            if FROM_DAY.search(text, max(a, start - 20), start) and _nearest(text, a, start, start, end) is None:
+                return "start"  # "runs in waves from Monday 1 June, with the last wave no later than 31 July": a
+                # day things hold from, with no role word before it ("leave from 3 March" is a holiday)
             found = _nearest(text, a, b, start, end)
             if found:
                 return found
     found = _nearest(text, *sentence, start, end)
     if found:
         return found
-    return "start" if FROM_DAY.search(text, max(0, start - 20), start) else None
+    if label is not None:  # "Design sprint workshop⏎⏎When: Wednesday 8 July": the block's title says the role
+        title = _title(text, line)
+        if title is not None:
+            return _nearest(text, *title, title[1], title[1])
+    return None
+
+
+def _title(text: str, line: int) -> tuple[int, int] | None:
+    """The title of the block of labelled lines (or table rows) that the line at `line` is in: the nearest line above
+    them that is not a label's, short and with no sentence's end ("Design sprint workshop", "Q3 offsite")."""
+    while line > 0:
+        top = text.rfind("\n", 0, line - 1) + 1
+        above = text[top : line - 1]
+        if above.strip() and not LINE_LABEL.match(above):
+            words = above.strip()
+            return (top, line - 1) if len(words) <= 80 and not TITLE_END.search(words) else None
+        line = top
+    return None
 
 
 TRAVEL = ("travel", "travel-out", "travel-back")

@@ -1,0 +1,62 @@
+"""The role of a date where its own words give none: the title of its block of labelled lines ("Design sprint
+workshop⏎When: Wednesday 8 July"), "from" right before it ("runs in waves from Monday 1 June, ... no later than 31
+July"), an arrival at a hotel stay (a traveller's day, not a delivery), and social events by their names."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from orchestrator.scenario.conditions import Context, holds
+
+CTX = Context({}, {}, timezone="Europe/Stockholm", now=datetime(2026, 6, 20, 8, tzinfo=UTC))
+
+
+def dated(day: str, role: str) -> dict[str, object]:
+    return {"mentions_date": {"date": day, "role": role, "claimed": True}}
+
+
+@pytest.mark.parametrize(
+    ("title", "role"),
+    [
+        ("### Design sprint workshop", "meeting"),
+        ("## Quarterly board review", "meeting"),
+        ("**Team offsite**", "event"),
+        ("# Summer party", "event"),
+        ("Flight to Lisbon", "travel"),
+    ],
+)
+def test_a_labelled_line_takes_its_role_from_its_blocks_title(title: str, role: str) -> None:
+    text = f"{title}\n\n**When:** Wednesday 8 July, 13:00–16:00\n**Where:** room Kastanj\n\nPlease bring the drafts."
+    assert holds(text, dated("2026-07-08", role), CTX)
+    assert not holds(text, dated("2026-07-08", "deadline"), CTX)
+
+
+def test_a_title_that_is_a_sentence_gives_no_role() -> None:
+    text = "Thanks for the notes on the meeting.\nWhen: Wednesday 8 July\nWhere: room Kastanj"
+    assert not holds(text, dated("2026-07-08", "meeting"), CTX)
+
+
+def test_from_right_before_a_date_starts_it_before_the_sentences_other_words() -> None:
+    text = "The migration runs in waves from Monday 6 July, with the last wave no later than 31 July."
+    assert holds(text, dated("2026-07-06", "start"), CTX)
+    assert holds(text, dated("2026-07-31", "deadline"), CTX)
+    assert not holds(text, dated("2026-07-06", "deadline"), CTX)
+    text = "Het nieuwe tarief geldt vanaf 6 juli; bezwaar kan tot uiterlijk 31 juli."
+    assert holds(text, dated("2026-07-06", "start"), CTX)
+
+
+def test_an_arrival_for_a_stay_is_the_day_out() -> None:
+    text = "Please amend reservation RSV-4410:\n\n- Arrival: Monday 13 July 2026\n- Departure: Thursday 16 July 2026\n"
+    assert holds(text, dated("2026-07-13", "travel-out"), CTX)
+    assert not holds(text, dated("2026-07-13", "delivery"), CTX)
+    parcel = "Your parcel PKG-5521 is on its way.\n\n- Arrival: Monday 13 July 2026\n"
+    assert holds(parcel, dated("2026-07-13", "delivery"), CTX)
+
+
+@pytest.mark.parametrize("name", ["client mixer", "summer drinks", "team picnic", "happy hour", "hackathon"])
+def test_social_events_by_their_names(name: str) -> None:
+    text = f"RSVPs for the Jul 10 {name} so far: 14 confirmed. The caterer needs a final number by Friday Jul 3."
+    assert holds(text, dated("2026-07-10", "event"), CTX)
+    assert holds(text, dated("2026-07-03", "deadline"), CTX)
