@@ -17,7 +17,7 @@ from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 from orchestrator.scenario.text.instants import _times
-from orchestrator.scenario.text.parse import clauses, parse
+from orchestrator.scenario.text.parse import MONTH, WEEKDAY, clauses, parse
 from orchestrator.scenario.text.times import TimeMention
 
 TIME_TOKEN = re.compile(
@@ -225,11 +225,11 @@ def _zone_name(zone: tzinfo | str) -> str:
 
 
 ENTRY = re.compile(
-    r"[^\W\d_][\w.'’ -]{0,30}?\s*(?:\([^)]*\))?\s*(?:[:—–,]|\s-)\s*|"
+    r"[^\W\d_][\w.'’ -]{0,30}?\s*(?:\([^)]*\))?\s*(?:[:—–,]|\s-)\s*(?:(?i:" + WEEKDAY + r")\.?,?\s+)?|"
     r"[^\W\d_][\w'’-]*(?:[ \t][^\W\d_][\w'’-]*)?[ \t]*(?:\([^)\n]*\))?[ \t]+"
 )
-"""A name as the label of a list's or table's entry: "Meera: ", "Sarah (NYC): ", "Omar — ", "Leila " (in "Chidi
-11:00, Leila 13:00")."""
+"""A name as the label of a list's or table's entry: "Meera: ", "Sarah (NYC): ", "Omar — ", "Chloe: Wed ", "Leila "
+(in "Chidi 11:00, Leila 13:00")."""
 ENTRY_START = re.compile(r"(?:\A|[\n;|·•]|[.!?,](?=\s))[ \t*•+-]*\Z")
 
 
@@ -250,6 +250,11 @@ def _owned(text: str, a: int, b: int, found: Mapping[str, list[int]]) -> dict[st
         if not CLOCK.search(m.group(0)) and not re.search(r"\d", m.group(0)):
             continue
         clause = next(((x, y) for x, y in spans if x <= m.start() < y), (a, b))
+        labelled = max(((p, n) for n, at in found.items() for p in at if p < m.start()), default=None)
+        if labelled is not None and _entry(text, labelled[0], m.start()):  # "Camille: 15:00 Paris · Rohan: ..."
+            start, end = _piece(text, m.start(), m.end(), clause, found)  # the entry's label owns its time
+            out.setdefault(labelled[1], []).append(Piece(min(start, labelled[0]), end, True))
+            continue
         inside = {n: [p for p in at if clause[0] <= p < clause[1]] for n, at in found.items()}
         inside = {n: at for n, at in inside.items() if at}
         if not inside:  # "- Omar — 19:30": the name just before, with no other time between
@@ -262,8 +267,11 @@ def _owned(text: str, a: int, b: int, found: Mapping[str, list[int]]) -> dict[st
             out.setdefault(owner, []).append(Piece(start, end, entry))
             continue
         else:
-            owner = min(inside, key=lambda n: min(abs(p - m.start()) for p in inside[n]))
             last = max(((p, n) for n, at in inside.items() for p in at if p < m.start()), default=None)
+            label = OTHER_LABEL.search(text, last[0] + 1 if last else a, m.start())
+            if label is not None and _entry(text, label.start("who"), m.start()) and _someone(label["who"]):
+                continue  # "Oliver: 14:00 · Camille: 15:00 · Rohan: 18:30": Camille's, who is no recipient
+            owner = min(inside, key=lambda n: min(abs(p - m.start()) for p in inside[n]))
             if last is not None and _entry(text, last[0], m.start()):  # "Wanjiru 15:00, Paolo 21:00": the entry's
                 owner = last[1]  # label owns its time, however near the next name is
             nearest = max((p for p in inside[owner] if p < m.start()), default=None)
@@ -274,6 +282,31 @@ def _owned(text: str, a: int, b: int, found: Mapping[str, list[int]]) -> dict[st
         start, end = _piece(text, m.start(), m.end(), clause, found)
         out.setdefault(owner, []).append(Piece(start, end, False))
     return out
+
+
+OTHER_LABEL = re.compile(
+    r"(?:^|(?<=[\s·•;,|]))(?P<who>[A-ZÀ-Þ][\w'’-]+)[ \t]*(?:\([^)\n]*\))?[ \t]*[:—–][ \t]*(?:(?i:"
+    + WEEKDAY
+    + r")\.?,?\s+)?\Z"
+)
+"""The label of an entry right before a time, someone's other than the recipients named before it."""
+
+
+def _someone(label: str) -> bool:
+    """Whether an entry's label may be a person: not a place, a day, a month or an option."""
+    from orchestrator.scenario.text.instants import CHOICE
+    from orchestrator.scenario.text.zones import place_zone
+
+    low = label.lower()
+    return not (
+        place_zone(label) is not None
+        or re.fullmatch(WEEKDAY + "|" + MONTH, low) is not None
+        or CHOICE.search(low) is not None
+        or low in NOT_SOMEONE
+    )
+
+
+NOT_SOMEONE = {"time", "times", "when", "date", "day", "start", "end", "local", "new", "old", "now", "was", "note"}
 
 
 RANGE_GAP = re.compile(r"\s*(?:-|–|—|to|until|till)\s*")

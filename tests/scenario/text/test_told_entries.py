@@ -106,3 +106,21 @@ def test_a_conversion_per_zone_keeps_its_range_and_its_zone() -> None:
     listed = "Partner sync: Thursday 14 May, 12:00 CEST (not Wednesday).\n- Sara (NYC): 06:00\n- Jonas: 12:00"
     assert tells(listed, "Sara Cohen", people)
     assert not tells(listed.replace("06:00", "07:00"), "Sara Cohen", people)
+
+
+def test_an_entry_with_its_day_before_the_time() -> None:
+    body = "Regional call: Wed 13 May, 23:00 BST (moved from Tue). Leila: Thu 02:00. Rohan: Thu 03:30."
+    at = {"mentions_time": {"at": "2026-05-13T23:00:00+01:00", "claimed": True}}
+    assert holds(told(body, "Rohan Iyer"), at, CTX) and holds(told(body, "Leila Nasser"), at, CTX)
+    assert not holds(told(body.replace("Thu 03:30", "Thu 04:30"), "Rohan Iyer"), at, CTX)
+
+
+@pytest.mark.parametrize("sep", [" · ", " | ", "; ", "\n- "])
+def test_each_label_owns_its_time_and_someone_elses_is_no_recipients(sep: str) -> None:
+    entries = ["Chidi: 11:00 Lagos", "Camille: 12:00 Paris", "Rohan: 15:30 Kolkata"]
+    body = "Regional call: Thu 14 May, 11:00 BST.\n" + sep.join(entries)
+    people = {"Chidi Okeke": "Africa/Lagos", "Rohan Iyer": "Asia/Kolkata"}  # Camille is not among them
+    assert tells(body, "Rohan Iyer", people) and tells(body, "Chidi Okeke", people)
+    wrong = body.replace("15:30 Kolkata", "16:30 Kolkata")
+    assert not tells(wrong, "Rohan Iyer", people)
+    assert tells(body.replace("12:00 Paris", "13:00 Paris"), "Rohan Iyer", people)  # Camille's time is not his
