@@ -105,7 +105,8 @@ def addressed_to(text: str, zone: str, name: str, others: Mapping[str, str] | No
         pieces = _owned(own, a, b, found)
         if name in found:
             named_anywhere = True
-        mine += [_for_them(own, p, zone) for p in pieces.get(name, [])]
+        yours = YOURS.search(sentence) is not None  # "Kenta, it's midnight for you (Saturday 00:00)"
+        mine += [_for_them(own, p, zone, yours) for p in pieces.get(name, [])]
     if named_anywhere and any(CLOCK.search(p) for p in mine):
         return "\n".join(mine)
     if others:
@@ -166,23 +167,23 @@ class Piece(NamedTuple):
     entry: bool
 
 
-def _for_them(text: str, piece: Piece, zone: str) -> str:
+def _for_them(text: str, piece: Piece, zone: str, told: bool = False) -> str:
     """A piece as it tells its person (in `zone`): with the zone the whole text reads for its times and the piece
     alone does not (a table's zone column or a place cell before it), "your time" and "for you" in their zone, and,
-    when it is their entry or says "for you" ("- Meera: 19:30", "I know 20:00 is late for you"), its times with no
-    zone or place written in their zone."""
+    when it is their entry or it or its sentence (`told`) says "for you" ("- Meera: 19:30", "I know 20:00 is late
+    for you", "Kenta, it's midnight for you (Saturday 00:00)"), its times with no zone or place written in their
+    zone."""
     words = text[piece.start : piece.end]
     yours = YOURS.search(words) is not None
     if yours:
         words = _in_zone(words, zone)
     else:
         words = _in_context(text, piece, words)
-    if not (piece.entry or yours):
+    if not (piece.entry or yours or told):
         return words
     mentions = _times(words, date.today())
-    if not mentions or any(m.zone is not None for m in mentions):
-        return words
-    for at in sorted({_after(mentions, i) for i, m in enumerate(mentions) if not m.range_end}, reverse=True):
+    bare = [i for i, m in enumerate(mentions) if m.zone is None and not m.range_end]
+    for at in sorted({_after(mentions, i) for i in bare}, reverse=True):
         words = words[:at] + f" {zone}" + words[at:]
     return words
 
@@ -272,6 +273,11 @@ def _owned(text: str, a: int, b: int, found: Mapping[str, list[int]]) -> dict[st
             if label is not None and _entry(text, label.start("who"), m.start()) and _someone(label["who"]):
                 continue  # "Oliver: 14:00 · Camille: 15:00 · Rohan: 18:30": Camille's, who is no recipient
             owner = min(inside, key=lambda n: min(abs(p - m.start()) for p in inside[n]))
+            given = [n for n, at in inside.items() for p in at if p > m.end() and FOR_AFTER.fullmatch(text, m.end(), p)]
+            if given:  # "20:00 for Siobhán and 17:00 Thu for Bárbara": the name the time is for, after it, in
+                start, end = _piece(text, m.start(), m.end(), clause, found)  # their zone unless one is written
+                out.setdefault(given[0], []).append(Piece(start, end, True))
+                continue
             if last is not None and _entry(text, last[0], m.start()):  # "Wanjiru 15:00, Paolo 21:00": the entry's
                 owner = last[1]  # label owns its time, however near the next name is
             nearest = max((p for p in inside[owner] if p < m.start()), default=None)
@@ -290,6 +296,12 @@ OTHER_LABEL = re.compile(
     + r")\.?,?\s+)?\Z"
 )
 """The label of an entry right before a time, someone's other than the recipients named before it."""
+
+
+FOR_AFTER = re.compile(
+    r"[ \t]*(?:(?i:" + WEEKDAY + r")\.?[ \t]*)?(?:\(?[A-Z]{2,5}\)?[ \t]*)?(?i:for|für|para|pour|per|voor)[ \t]+"
+)
+"""What stands between a time and the name it is for: "17:00 Thu for Bárbara", "9:30 ET for Sam"."""
 
 
 def _someone(label: str) -> bool:

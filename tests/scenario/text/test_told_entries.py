@@ -124,3 +124,17 @@ def test_each_label_owns_its_time_and_someone_elses_is_no_recipients(sep: str) -
     wrong = body.replace("15:30 Kolkata", "16:30 Kolkata")
     assert not tells(wrong, "Rohan Iyer", people)
     assert tells(body.replace("12:00 Paris", "13:00 Paris"), "Rohan Iyer", people)  # Camille's time is not his
+
+
+@pytest.mark.parametrize("day", ["", " IST", " (IST)"])
+def test_a_time_belongs_to_the_name_it_is_for_after_it(day: str) -> None:
+    body = f"Set: Thu 14 May 11:00 BST → that's 14:00 for Leila and 15:30{day} for Rohan. Invite on its way."
+    people = {"Leila Nasser": "Asia/Dubai", "Rohan Iyer": "Asia/Kolkata"}
+    assert tells(body, "Rohan Iyer", people) and tells(body, "Leila Nasser", people)
+    assert not tells(body.replace(f"15:30{day}", f"16:30{day}"), "Rohan Iyer", people)
+
+
+def test_a_time_in_brackets_in_a_sentence_that_says_for_you_is_in_their_zone() -> None:
+    body = "Thu 14 May, 11:00 BST. Leila, 14:00 for you. Rohan, I know it's late for you (15:30), sorry."
+    assert tells(body, "Rohan Iyer")
+    assert not tells(body.replace("(15:30)", "(16:30)"), "Rohan Iyer")
