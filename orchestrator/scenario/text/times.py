@@ -524,6 +524,8 @@ def _declared_zones(text: str, mentions: list[TimeMention]) -> None:
         found = next((z for z in (place_zone(" ".join(words[i:])) for i in range(len(words))) if z is not None), None)
         if found is not None:
             declared.append((d.end(), found[0]))
+        elif (abbreviation := zone_named(words[-1].rstrip(".:"))) is not None:  # "All times are local (CEST)"
+            declared.append((d.end(), abbreviation))
     for mention in mentions:
         if mention.zone is None:
             zones = [z for at, z in declared if at <= mention.start]

@@ -299,9 +299,8 @@ PLACE_BEFORE = re.compile(
 # A place said for the times that follow ("(London time):", "in UK time:", "all times UK"), or for those
 # before it when none follows ("... 8 am (all UK time).").
 PLACE_DECLARED = re.compile(
-    r"\b(?:(?i:all)[ \t]+(?:the[ \t]+)?times?[ \t]+(?:are[ \t]+)?(?:in[ \t]+)?(?:the[ \t]+)?"
-    + _PLACE
-    + "(?:[ \t]+time)?"
+    r"\b(?:(?i:all)[ \t]+(?:the[ \t]+)?times?[ \t]+(?:(?i:below|above|here|listed)[ \t]+)?(?:are[ \t]+)?(?:in[ \t]+)?"
+    r"(?:the[ \t]+)?(?:(?i:local)[ \t]*(?:[(,:–—-][ \t]*)?)?" + _PLACE + "(?:[ \t]+time)?"
     r"|" + _PLACE.replace("place", "place2") + r"[ \t]+times?\b(?=[ \t]*\)?[ \t]*(?:[:,;.!\n]|$)))",
 )
 

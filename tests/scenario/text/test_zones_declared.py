@@ -1,0 +1,28 @@
+"""A zone declared for the times of a text by its abbreviation ("All times are local (CEST)", "All times CET",
+"All times below are in IST:"), read like a declared place ("all times Berlin time")."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from orchestrator.scenario.conditions import Context, holds
+
+CTX = Context({}, {}, timezone="Europe/London", now=datetime(2026, 4, 1, 8, tzinfo=UTC))
+
+
+@pytest.mark.parametrize(
+    ("declared", "at"),
+    [
+        ("All times are local (CEST), one hour ahead of London.", "2026-04-21T08:30:00+02:00"),
+        ("All times CEST.", "2026-04-21T08:30:00+02:00"),
+        ("All times below are in IST:", "2026-04-21T08:30:00+05:30"),
+        ("All times are local — EDT.", "2026-04-21T08:30:00-04:00"),
+        ("All times Tokyo time.", "2026-04-21T08:30:00+09:00"),
+    ],
+)
+def test_a_declared_zone_is_the_zone_of_the_times_without_one(declared: str, at: str) -> None:
+    text = f"Roadshow plan. {declared}\n\nTuesday 21 April\n08:30 | Breakfast | Paradeplatz\n11:00 | Pictet | Bahnhofstrasse"
+    assert holds(text, {"mentions_time": {"at": at, "claimed": True}}, CTX)
+    assert not holds(text, {"mentions_time": {"at": "2026-04-21T08:30:00+01:00", "claimed": True}}, CTX)
