@@ -535,8 +535,15 @@ def _declared_zones(text: str, mentions: list[TimeMention]) -> None:
                 mention.zone = declared[0][1]  # said after the times: "Wednesday 3 pm, Thursday 8 am (all UK time)."
 
 
+AT_DATE = re.compile(
+    r"[ \t,]*(?:(?:at|@|from|a\s+las?|às?|um|alle|om|kl\.?|vers|ab|von|de|dalle|desde|das)[ \t]+)?", re.I
+)
+"""What joins a date to its time right after it: "Wednesday 3 February at 10:00", "3 de febrero a las 10:00"."""
+
+
 def _place_on_dates(text: str, mentions: list[TimeMention], dates: list[DateMention]) -> None:
-    """Each time takes the nearest date of its sentence, else the nearest date before it; a time not set aside
+    """Each time takes the date written right before it ("Wed 3 Feb at 10:00 — Thursday didn't suit"), else the
+    nearest date of its sentence, else the nearest date before it; a time not set aside
     takes no date that is (the old day of a move, a cancelled one) while another is there."""
     from orchestrator.scenario.text.roles import set_aside
 
@@ -559,7 +566,11 @@ def _place_on_dates(text: str, mentions: list[TimeMention], dates: list[DateMent
         if same:
             nearest = min(
                 same,
-                key=lambda d: (min(abs(d.end - mention.start), abs(mention.end - d.start)), d.start > mention.start),
+                key=lambda d: (
+                    not AT_DATE.fullmatch(text, d.end, mention.start) if d.end <= mention.start else True,
+                    min(abs(d.end - mention.start), abs(mention.end - d.start)),
+                    d.start > mention.start,
+                ),
             )
             mention.dates = nearest.dates
             mention.own_date = True

@@ -1,5 +1,6 @@
 """A zone declared for the times of a text by its abbreviation ("All times are local (CEST)", "All times CET",
-"All times below are in IST:"), read like a declared place ("all times Berlin time")."""
+"All times below are in IST:"), read like a declared place ("all times Berlin time"); and the date a time takes when
+one is written right before it ("miércoles 22 de abril a las 10:00 — el jueves no le iba")."""
 
 from __future__ import annotations
 
@@ -26,3 +27,16 @@ def test_a_declared_zone_is_the_zone_of_the_times_without_one(declared: str, at:
     text = f"Roadshow plan. {declared}\n\nTuesday 21 April\n08:30 | Breakfast | Paradeplatz\n11:00 | Pictet | Bahnhofstrasse"
     assert holds(text, {"mentions_time": {"at": at, "claimed": True}}, CTX)
     assert not holds(text, {"mentions_time": {"at": "2026-04-21T08:30:00+01:00", "claimed": True}}, CTX)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Quedamos el miércoles 22 de abril a las 10:00 — el jueves no le iba a Rafael.",
+        "On se voit mercredi 22 avril à 10:00 — jeudi ne convenait pas.",
+        "Let's do Wednesday 22 April at 10:00 BST - Thursday 23 April was full.",
+        "Wir treffen uns am Mittwoch, 22. April um 10:00 – Donnerstag passte Rafael nicht.",
+    ],
+)
+def test_a_time_takes_the_date_written_right_before_it(text: str) -> None:
+    assert holds(text, {"mentions_time": {"at": "2026-04-22T10:00:00+01:00", "claimed": True}}, CTX)
