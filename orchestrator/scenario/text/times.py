@@ -536,9 +536,11 @@ def _declared_zones(text: str, mentions: list[TimeMention]) -> None:
 
 
 AT_DATE = re.compile(
-    r"[ \t,]*(?:(?:at|@|from|a\s+las?|às?|um|alle|om|kl\.?|vers|ab|von|de|dalle|desde|das)[ \t]+)?", re.I
+    r"[ \t,)]*(?:(?:at|@|from|a\s+las?|às?|um|alle|om|kl\.?|vers|ab|von|de|dalle|desde|das)[ \t]+)?", re.I
 )
 """What joins a date to its time right after it: "Wednesday 3 February at 10:00", "3 de febrero a las 10:00"."""
+ON_DATE = re.compile(r"[ \t,(]*(?:(?:on|am|le|el|il|op|no|em)[ \t]+)?(?:the[ \t]+)?", re.I)
+"""What joins a time to its date right after it: "10:00 on Friday 5 March", "15:00 (Thu)"."""
 
 
 def _place_on_dates(text: str, mentions: list[TimeMention], dates: list[DateMention]) -> None:
@@ -564,19 +566,30 @@ def _place_on_dates(text: str, mentions: list[TimeMention], dates: list[DateMent
         if not mention.set_aside and any(d.start not in aside for d in same):
             same = [d for d in same if d.start not in aside]  # "Tue 30 March (moved from Mon 29)": the day it is on
         if same:
-            nearest = min(
-                same,
-                key=lambda d: (
-                    not AT_DATE.fullmatch(text, d.end, mention.start) if d.end <= mention.start else True,
-                    min(abs(d.end - mention.start), abs(mention.end - d.start)),
-                    d.start > mention.start,
-                ),
-            )
+            nearest = min(same, key=lambda d: _joined(text, d, mention))
             mention.dates = nearest.dates
             mention.own_date = True
         else:
             before = [d for d in dates if d.end <= mention.start]
             if not mention.set_aside and any(d.start not in aside for d in before):
                 before = [d for d in before if d.start not in aside]
-            if before:
+            if any(not _in_brackets(text, d.start) for d in before):  # "Date: Tuesday 8 September (Monday the
+                before = [d for d in before if not _in_brackets(text, d.start)]  # 7th is Labour Day)": an aside's
+            if before:  # day is not the day of the times after it
                 mention.dates = before[-1].dates
+
+
+def _joined(text: str, d: DateMention, mention: TimeMention) -> tuple[int, int, bool]:
+    """How closely a date of its sentence belongs to a time, lowest first: written right before it ("Wed 3 Feb at
+    10:00", "next Tuesday (the 8th) at 3pm") or right after it ("10:00 on Friday"); else by distance."""
+    if d.end <= mention.start and AT_DATE.fullmatch(text, d.end, mention.start):
+        return (0, 0, False)
+    if d.start >= mention.end and ON_DATE.fullmatch(text, mention.end, d.start):
+        return (1, 0, False)
+    return (2 + (d.start > mention.start), min(abs(d.end - mention.start), abs(mention.end - d.start)), False)
+
+
+def _in_brackets(text: str, at: int) -> bool:
+    """Whether `at` is inside brackets opened on its line."""
+    line = text.rfind("\n", 0, at) + 1
+    return text.rfind("(", line, at) > text.rfind(")", line, at)

@@ -40,3 +40,22 @@ def test_a_declared_zone_is_the_zone_of_the_times_without_one(declared: str, at:
 )
 def test_a_time_takes_the_date_written_right_before_it(text: str) -> None:
     assert holds(text, {"mentions_time": {"at": "2026-04-22T10:00:00+01:00", "claimed": True}}, CTX)
+
+
+@pytest.mark.parametrize(
+    ("text", "at"),
+    [
+        ("The demo is next Tuesday (the 21st) at 3pm — Monday's a bank holiday.", "2026-04-21T15:00:00+01:00"),
+        (
+            "Booked the dinner on Tue 21 Apr for six of us. 19:30, they need numbers by Friday.",
+            "2026-04-21T19:30:00+01:00",
+        ),
+        ("Kickoff call 10:00 on Tuesday 21 April; slides due Friday 17 April.", "2026-04-21T10:00:00+01:00"),
+        (
+            "Welcome!\n\n- Date: Tuesday 21 April (Monday the 20th is a holiday)\n- Arrive: 9:00 am\n",
+            "2026-04-21T09:00:00+01:00",
+        ),
+    ],
+)
+def test_a_time_takes_the_day_it_belongs_to_in_its_sentence_or_before_it(text: str, at: str) -> None:
+    assert holds(text, {"mentions_time": {"at": at, "claimed": True}}, CTX)
