@@ -247,8 +247,11 @@ def _owned(text: str, a: int, b: int, found: Mapping[str, list[int]]) -> dict[st
     first): "that's 21:00 for you, Lars, and 22:00 for Aino" gives 21:00 to Lars, 22:00 to Aino."""
     out: dict[str, list[Piece]] = {}
     spans = clauses(text, a, b)
+    aside = {t.start for t in _times(text, date.today()) if t.set_aside and a <= t.start < b}
     for m in TIME_TOKEN.finditer(text, a, b):
         if not CLOCK.search(m.group(0)) and not re.search(r"\d", m.group(0)):
+            continue
+        if m.start() in aside:  # "the 16:00 slot would have been 23:00 for Kenji": set aside in the whole text
             continue
         clause = next(((x, y) for x, y in spans if x <= m.start() < y), (a, b))
         labelled = max(((p, n) for n, at in found.items() for p in at if p < m.start()), default=None)
@@ -276,7 +279,7 @@ def _owned(text: str, a: int, b: int, found: Mapping[str, list[int]]) -> dict[st
             given = [n for n, at in inside.items() for p in at if p > m.end() and FOR_AFTER.fullmatch(text, m.end(), p)]
             if given:  # "20:00 for Siobhán and 17:00 Thu for Bárbara": the name the time is for, after it, in
                 start, end = _piece(text, m.start(), m.end(), clause, found)  # their zone unless one is written
-                out.setdefault(given[0], []).append(Piece(start, end, True))
+                out.setdefault(given[0], []).append(Piece(max(start, _day_before(text, start, m.start())), end, True))
                 continue
             if last is not None and _entry(text, last[0], m.start()):  # "Wanjiru 15:00, Paolo 21:00": the entry's
                 owner = last[1]  # label owns its time, however near the next name is
@@ -302,6 +305,18 @@ FOR_AFTER = re.compile(
     r"[ \t]*(?:(?i:" + WEEKDAY + r")\.?[ \t]*)?(?:\(?[A-Z]{2,5}\)?[ \t]*)?(?i:for|für|para|pour|per|voor)[ \t]+"
 )
 """What stands between a time and the name it is for: "17:00 Thu for Bárbara", "9:30 ET for Sam"."""
+
+
+def _day_before(text: str, start: int, at: int) -> int:
+    """Where the words of a time given to someone begin: at the time, or at the day written right before it ("that's
+    Thu 3 Dec 20:00 for Siobhán"); not at another time before it ("16:00 ... would have been 23:00 for Kenji")."""
+    day = DAY_BEFORE.search(text, start, at)
+    return day.start() if day is not None else at
+
+
+DAY_BEFORE = re.compile(
+    r"(?i:" + WEEKDAY + r")\.?,?(?:[ \t]+\d{1,2}(?:st|nd|rd|th)?(?:[ \t]+[A-Z][a-z]{2,8}\.?)?)?,?[ \t]+\Z"
+)
 
 
 def _someone(label: str) -> bool:

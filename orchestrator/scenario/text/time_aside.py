@@ -110,8 +110,13 @@ OLD_LABEL = re.compile(
     re.I,
 )
 STRUCK_ROW = re.compile(r"❌|\b(?:withdr[ae]wn?|cancell?ed|called\s+off|declined)\b", re.I)
-# Weaker: "it was 10:00", "the call that was at 10:30": set aside only when the text states another time.
-WAS_BEFORE = re.compile(r"\b(?:was|were)(?:\s+(?:at|set\s+for|scheduled\s+for|planned\s+for|for))?" + _DATE_WORDS, re.I)
+# Weaker: "it was 10:00", "the call that was at 10:30", "would have been 23:00 for Kenji": set aside only when the
+# text states another time.
+WAS_BEFORE = re.compile(
+    r"\b(?:was|were|(?:would|could|might)(?:\s+have|['’]ve)\s+been|wäre|habría\s+sido|aurait\s+été|sarebbe\s+stat[oa])"
+    r"(?:\s+(?:at|set\s+for|scheduled\s+for|planned\s+for|for))?" + _DATE_WORDS,
+    re.I,
+)
 
 
 def set_aside(text: str, mentions: list[TimeMention]) -> None:

@@ -138,3 +138,20 @@ def test_a_time_in_brackets_in_a_sentence_that_says_for_you_is_in_their_zone() -
     body = "Thu 14 May, 11:00 BST. Leila, 14:00 for you. Rohan, I know it's late for you (15:30), sorry."
     assert tells(body, "Rohan Iyer")
     assert not tells(body.replace("(15:30)", "(16:30)"), "Rohan Iyer")
+
+
+@pytest.mark.parametrize(
+    "aside",
+    [
+        "The 16:00 slot Chidi suggested would have been 20:00 for Leila, so I went earlier.",
+        "Chidi's earlier slot would've been 20:00 for Leila, too late.",
+    ],
+)
+def test_a_time_that_would_have_been_is_not_told(aside: str) -> None:
+    body = "Confirming Thursday 14 May at 11:00 BST: Leila, 14:00 for you; Chidi, 11:00 in Lagos.\n\n" + aside
+    people = {"Leila Nasser": "Asia/Dubai", "Chidi Okeke": "Africa/Lagos"}
+    assert tells(body, "Leila Nasser", people)
+    assert not tells(body.replace("14:00 for you", "15:00 for you"), "Leila Nasser", people)
+    assert holds(body, CLAIMED, CTX)
+    other = "Termin: Donnerstag, 14. Mai, 11:00 Uhr. Falls das nicht passt, wäre Freitag 9 Uhr die Alternative."
+    assert not holds(other, {"mentions_time": {"at": "2026-05-15T09:00:00+01:00", "claimed": True}}, CTX)
