@@ -59,3 +59,13 @@ def test_a_time_takes_the_date_written_right_before_it(text: str) -> None:
 )
 def test_a_time_takes_the_day_it_belongs_to_in_its_sentence_or_before_it(text: str, at: str) -> None:
     assert holds(text, {"mentions_time": {"at": at, "claimed": True}}, CTX)
+
+
+@pytest.mark.parametrize("dash", [" — ", " – ", " - ", " to "])
+def test_a_time_in_another_zone_after_a_dash_is_a_conversion_not_a_range_end(dash: str) -> None:
+    text = f"Planning call: Wednesday 22 April, 11:00 Berlin{dash}12:00 in Kyiv, 13:00 in Tbilisi."
+    people = {"mentions_time": {"at": "2026-04-22T11:00:00+02:00", "claimed": True}}
+    assert holds(text, people, CTX)
+    slot = {"mentions_time": {"at": "2026-04-22T11:00:00+02:00", "end": "2026-04-22T12:00:00+02:00", "claimed": True}}
+    assert not holds(text, slot, CTX)  # 12:00 in Kyiv is 11:00 in Berlin: no end is given
+    assert holds("Wednesday 22 April, 11:00 – 12:00 CEST.", slot, CTX)
