@@ -205,16 +205,21 @@ DATE_SET_ASIDE_AFTER = re.compile(
     r"(?:does|do|did|will)(?:\s+not|n['’]t)\s+(?:work|go\s+ahead|happen)|no\s+longer|anymore|"
     r"\(old\)|\(cancell?ed\)|['’]s\s+(?:taken|out|off|gone|full|cancell?ed)\b|entf[äa]llt|entfallen|f[äa]llt\s+aus|"
     r"(?:est|sont|ist|wurde|è|fue|foi)\s+(?:annulée?s?|abgesagt|storniert|annullat[oa]|cancelad[oa])|(?:is|are|was)\s+(?:now\s+)?(?:superseded|void|obsolete|withdrawn|fully\s+booked)|"
-    r"(?:[\w'’]+\s+){0,3}(?:which|that)\s+(?:i|we)(?:['’]ve|\s+have)\s+cancell?ed)",
+    r"(?:[\w'’]+\s+){0,3}(?:which|that)\s+(?:i|we)(?:['’]ve|\s+have)\s+cancell?ed|"
+    r"[\s,;:—–-]*(?:(?:please\s+)?(?:ignore|disregard)\s+(?:that|this|it)\b|(?:[\w'’]+\s+){0,4}?(?:was|is)\s+"
+    r"(?:wrong|incorrect|a\s+typo|a\s+mistake|an\s+error|outdated)\b))",
     re.I,
 )
 
 
 def set_aside(text: str, start: int, end: int, sentence: tuple[int, int]) -> bool:
     """Whether the date at `text[start:end]` is set aside: the old date of a move ("moved from Wednesday to
-    Thursday", "It was meant to be the 28th Jan"), a cancelled one ("the 12 March slot is cancelled"), one said not
-    to be it ("not Friday")."""
+    Thursday", "It was meant to be the 28th Jan"), a cancelled one ("the 12 March slot is cancelled", "the earlier
+    window (Sat 17 Oct) is cancelled"), one said not to be it ("not Friday") or taken back ("the site said Friday —
+    that was wrong", "an earlier draft said 20 Dec — ignore that")."""
     clause = next(((a, b) for a, b in clauses(text, *sentence) if a <= start < b), sentence)
     before = text[max(clause[0], start - 50) : start]
     after = text[end : min(clause[1], end + 50)]
+    if not after.strip(" \t)]"):  # "The earlier window (Sat 17 Oct) is cancelled": a bracket's day, said of after it
+        after = text[end : min(sentence[1], end + 50)]
     return DATE_SET_ASIDE_BEFORE.search(before) is not None or DATE_SET_ASIDE_AFTER.match(after) is not None

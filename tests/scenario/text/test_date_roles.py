@@ -60,3 +60,26 @@ def test_social_events_by_their_names(name: str) -> None:
     text = f"RSVPs for the Jul 10 {name} so far: 14 confirmed. The caterer needs a final number by Friday Jul 3."
     assert holds(text, dated("2026-07-10", "event"), CTX)
     assert holds(text, dated("2026-07-03", "deadline"), CTX)
+
+
+@pytest.mark.parametrize(
+    ("text", "aside", "kept"),
+    [
+        ("Window: Fri 24 Jul. The earlier proposed window (Fri 17 Jul) is cancelled.", "2026-07-17", "2026-07-24"),
+        ("The first slot (Tue 14 July) has been dropped; we go on Thu 16 July.", "2026-07-14", "2026-07-16"),
+        (
+            "Freeze from 2026-07-18 to 2026-08-04. (An earlier draft said 2026-07-20 — ignore that.)",
+            "2026-07-20",
+            "2026-07-18",
+        ),
+        (
+            "Replacement ships Monday 13 July (the site said Friday 10 July — that was wrong).",
+            "2026-07-10",
+            "2026-07-13",
+        ),
+        ("Delivery is on 13 July; the 10 July in the quote was a typo.", "2026-07-10", "2026-07-13"),
+    ],
+)
+def test_a_date_taken_back_or_cancelled_after_its_brackets_is_not_stated(text: str, aside: str, kept: str) -> None:
+    assert not holds(text, {"mentions_date": {"date": aside, "claimed": True}}, CTX)
+    assert holds(text, {"mentions_date": {"date": kept, "claimed": True}}, CTX)
