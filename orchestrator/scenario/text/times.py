@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, time, tzinfo
+from datetime import date, time, tzinfo
 from itertools import pairwise
 
 from orchestrator.scenario.text.clean import inside, url_spans
@@ -24,10 +24,10 @@ from orchestrator.scenario.text.zones import (
     PLACE_AFTER,
     PLACE_DECLARED,
     ZONE,
-    as_tzinfo,
     place_before,
     place_zone,
     zone_named,
+    zones_apart,
 )
 
 
@@ -489,7 +489,7 @@ def _join_ranges(text: str, mentions: list[TimeMention]) -> None:
         )
         if not (arrow or aside or re.fullmatch(r"\s*" + RANGE_WORDS + r"\s*", gap, re.I)):
             continue  # "3pm AEDT (until 4pm)" and "10:00, ending at 11:00" end a range too
-        if not arrow and _other_zones(first, second):
+        if not arrow and first.zone is not None and second.zone is not None and zones_apart(first.zone, second.zone):
             continue  # "11:00 Berlin — 12:00 in Kyiv": the same time in another zone, not the end of a range
         if first.moved and (arrow or re.fullmatch(r"\s*to\s*", gap, re.I)):
             second.set_aside = False  # "from 10:00 to 14:00": 14:00 is the new time
@@ -503,14 +503,6 @@ def _join_ranges(text: str, mentions: list[TimeMention]) -> None:
             first.times = before[-1:] or first.times
         if first.zone is None and second.zone is not None:
             first.zone = second.zone
-
-
-def _other_zones(first: TimeMention, second: TimeMention) -> bool:
-    """Whether two times are written in zones apart (their offsets differ in January or in July)."""
-    if first.zone is None or second.zone is None or first.zone == second.zone:
-        return False
-    a, b = as_tzinfo(first.zone), as_tzinfo(second.zone)
-    return any(a.utcoffset(day) != b.utcoffset(day) for day in (datetime(2026, 1, 15), datetime(2026, 7, 15)))
 
 
 def _places_before(text: str, mentions: list[TimeMention]) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from datetime import UTC, timedelta, timezone, tzinfo
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 # Abbreviations of zones with daylight saving stand for the region's local time on that date, as people
@@ -352,6 +352,15 @@ def zone_named(name: str) -> tzinfo | str | None:
         except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a region folder, not a zone
             return None
     return None
+
+
+def zones_apart(a: tzinfo | str, b: tzinfo | str) -> bool:
+    """Whether two zones are apart: their offsets differ in January or in July ("Berlin" and "Kyiv", not "CET" and
+    "Europe/Paris")."""
+    if a == b:
+        return False
+    x, y = as_tzinfo(a), as_tzinfo(b)
+    return any(x.utcoffset(day) != y.utcoffset(day) for day in (datetime(2026, 1, 15), datetime(2026, 7, 15)))
 
 
 def as_tzinfo(zone: tzinfo | str) -> tzinfo:
