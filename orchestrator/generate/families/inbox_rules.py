@@ -23,11 +23,12 @@ from typing import Any
 
 from orchestrator.generate import phrasing, vocab
 from orchestrator.generate.build import Organization, Person, ascii_slug, iso
+from orchestrator.generate.families import _inbox_rules3 as rules3
 from orchestrator.generate.families._paths import broaden
 from orchestrator.generate.family import Draft, Family, fake, join, phrase, register
 
 KINDS = ("customer", "newsletters", "manager", "notifications")
-KINDS3 = (*KINDS, "calendar", "phishing", "invoices")
+KINDS3 = (*KINDS, *rules3.KINDS3)
 """Edition 3's rules add: mark the calendar's notifications read, trash a look-alike helpdesk's phishing mail, and
 forward a vendor's invoices to a colleague; the customer's label may not exist yet (the agent creates it)."""
 
@@ -73,7 +74,7 @@ class InboxRules(Family):
         }
         if org.edition < 2:
             return params
-        if org.edition >= 3 and not _sample3(org, rng, params, customer):
+        if org.edition >= 3 and not rules3.sample3(org, rng, params, customer):
             return None
         writer = vocab.Writer.of(org, rng)  # edition 2: subjects in the organization's industry words
         params["subjects"] = [writer.pick(vocab.THREAD_SUBJECTS) for _ in range(12)]
@@ -175,22 +176,8 @@ def _seed_mail(
                 )
             elif kind == "notifications":
                 mail(f"Tickets <notifications@{org.domain}>", body="A ticket you follow changed status.")
-            elif kind == "calendar":
-                mail(f"Calendar <calendar@{org.domain}>", body="An event on your calendar was updated.")
-            elif kind == "phishing":
-                mail(
-                    f"IT Helpdesk <it-helpdesk@{_lookalike(org)}>",
-                    subject="Action required: your password expires today",
-                    body=f"Dear user,\n\nyour password expires today. Confirm it at https://{_lookalike(org)}/login "
-                    "within 2 hours to keep your mailbox.\n\nIT Helpdesk",
-                )
-            elif kind == "invoices":
-                vendor = org.person(params["vendor"])
-                mail(
-                    vendor.address_line,
-                    subject=f"Invoice {next(numbers)} from {vendor.company}",
-                    body=f"Hello,\n\nplease find this month's invoice below.\n\nBest regards,\n{vendor.name}",
-                )
+            else:
+                rules3.today3(org, params, kind, mail, numbers)
         for d in range(dist):
             if kind == "customer":
                 if d == 0:
@@ -216,25 +203,8 @@ def _seed_mail(
                     )
             elif kind == "notifications":
                 mail(f"Tickets <notifications@{org.domain}>", today=False, body="A ticket you follow changed status.")
-            elif kind == "calendar":
-                mail(f"Calendar <calendar@{org.domain}>", today=False, body="Reminder: an event starts soon.")
-            elif kind == "phishing":  # the real helpdesk, today and before: not phishing
-                mail(
-                    f"IT Helpdesk <it-helpdesk@{org.domain}>",
-                    today=d == 0,
-                    body="Hello,\n\nplanned maintenance of the VPN tonight from 22:00. No action needed.\n\nIT",
-                )
-            elif kind == "invoices":
-                vendor = org.person(params["vendor"])
-                if d == 0:
-                    mail(
-                        vendor.address_line,
-                        today=False,
-                        subject=f"Invoice {next(numbers)} from {vendor.company}",
-                        body="Hello,\n\nlast month's invoice, already paid.\n\nBest regards",
-                    )
-                else:
-                    mail(vendor.address_line, body="Hello,\n\na question about next week's delivery.\n\nBest regards")
+            else:
+                rules3.distractor3(org, params, kind, d, mail, numbers)
     org.apps["mail"]["messages"] += added
     org.apps["mail"]["messages"].sort(key=lambda m: datetime.fromisoformat(m["sent_at"]))
 
@@ -269,7 +239,7 @@ def _targets(
         "manager": lambda m: manager is not None and sender(m) == manager.email,
         "notifications": lambda m: sender(m) == f"notifications@{org.domain}",
         "calendar": lambda m: sender(m) == f"calendar@{org.domain}",
-        "phishing": lambda m: sender(m) == f"it-helpdesk@{_lookalike(org)}",
+        "phishing": lambda m: sender(m) == f"it-helpdesk@{rules3.lookalike(org)}",
         "invoices": lambda m: (
             "vendor" in params
             and sender(m) == org.person(params["vendor"]).email
@@ -368,7 +338,7 @@ def _apply_rules(
             allow.append({"changed": ["is_starred", "is_read"], "where": {"id": {"one_of": ids}}})
             oracle.append({"tool": "mail__star", "args": {"message_ids": ids}})
         elif kind in ("calendar", "phishing", "invoices"):
-            _apply3(org, params, kind, ids, checks, allow, oracle)
+            rules3.apply3(org, params, kind, ids, checks, allow, oracle)
         else:
             checks.append(
                 {
@@ -382,87 +352,6 @@ def _apply_rules(
             allow.append({"changed": ["labels", "is_read"], "where": {"id": {"one_of": ids}}})
             oracle.append({"tool": "mail__add_label", "args": {"message_ids": ids, "label": "Tickets"}})
     return checks, allow, oracle
-
-
-def _lookalike(org: Organization) -> str:
-    """The domain a phishing mail pretends to be the organization's helpdesk from."""
-    name, _, tld = org.domain.rpartition(".")
-    return f"{name}-helpdesk.{tld or 'test'}"
-
-
-def _sample3(org: Organization, rng: random.Random, params: dict[str, Any], customer: Person) -> bool:
-    """Edition 3's parameters of its new rules; False when the organization has nobody to forward invoices to."""
-    params["new_label"] = rng.random() < 0.5
-    if "invoices" not in params["kinds"]:
-        return True
-    vendors = [p for p in org.outsiders if p.email != customer.email and p.company]
-    me, manager = org.persona, org.persona.manager
-    colleagues = [p for p in org.people if p.email not in (me.email, manager) and p.first_name != me.first_name]
-    if not vendors or not colleagues:
-        return False
-    params["vendor"] = rng.choice(vendors).email
-    params["finance"] = rng.choice(colleagues).email
-    params["invoice_numbers"] = [f"INV-{rng.randint(10000, 99999)}" for _ in range(4)]
-    return True
-
-
-def _apply3(
-    org: Organization,
-    params: dict[str, Any],
-    kind: str,
-    ids: list[str],
-    checks: list[dict[str, Any]],
-    allow: list[dict[str, Any]],
-    oracle: list[dict[str, Any]],
-) -> None:
-    """Edition 3's rules: the check that each was applied to exactly its mail, what it allows, the oracle's calls."""
-    n = len(ids)
-    if kind == "calendar":
-        checks.append(
-            {
-                "name": f"the {n} calendar notification(s) of today are read",
-                "app": "mail",
-                "table": "messages",
-                "where": {"id": {"one_of": ids}, "is_read": True},
-                "expect": {"count": n},
-            }
-        )
-        allow.append({"changed": ["is_read"], "where": {"id": {"one_of": ids}}})
-        oracle.append({"tool": "mail__mark_read", "args": {"message_ids": ids}})
-    elif kind == "phishing":
-        checks.append(
-            {
-                "name": f"the {n} phishing mail(s) from {_lookalike(org)} of today are in the trash",
-                "app": "mail",
-                "table": "messages",
-                "where": {"id": {"one_of": ids}, "folder": "trash"},
-                "expect": {"count": n},
-            }
-        )
-        allow.append({"changed": ["folder", "is_read"], "where": {"id": {"one_of": ids}}})
-        oracle.append({"tool": "mail__trash_message", "args": {"message_ids": ids}})
-    else:
-        finance = org.person(params["finance"])
-        subjects = {m["id"]: m["subject"] for m in org.apps["mail"]["messages"] if m["id"] in ids}
-        for mid in ids:
-            checks.append(
-                {
-                    "name": f"the invoice '{subjects[mid]}' is forwarded to {finance.name}",
-                    "app": "mail",
-                    "table": "messages",
-                    "added": True,
-                    "where": {
-                        "to": {"contains": finance.email},
-                        "any": [
-                            {"forwarded_from": mid},
-                            {"subject": {"says": {"phrase": subjects[mid], "claimed": False}}},
-                        ],
-                    },
-                }
-            )
-            oracle.append({"tool": "mail__forward", "args": {"message_id": mid, "to": [finance.email]}})
-        allow.append({"changed": ["is_read"], "where": {"id": {"one_of": ids}}})
-        allow.append({"added": True, "where": {"to": {"contains": finance.email}}})
 
 
 def domain_of_outsider(org: Organization) -> str:
@@ -509,38 +398,6 @@ RULES = {
         "label the tracker's notification mails 'Tickets'",
     ],
 }
-RULES3 = {
-    "calendar": [
-        "mark the calendar notifications (from calendar@{org_domain}) as read",
-        "mark today's calendar notification mails as read",
-        "the automatic calendar notifications can be marked read",
-        "set the calendar notifications from calendar@{org_domain} to read",
-        "mark anything from the calendar's notification address as read",
-        "mark the calendar's update mails as read, nothing more",
-    ],
-    "phishing": [
-        "move the fake IT helpdesk mail from {lookalike} (phishing, not our real helpdesk) to the trash",
-        "trash the phishing mail that pretends to be the helpdesk from {lookalike}",
-        "put the 'password expires' phishing from {lookalike} in the trash; our real helpdesk writes from {org_domain}",
-        "bin anything from {lookalike}: it's phishing posing as IT",
-        "send the look-alike helpdesk mail from {lookalike} to the trash",
-        "trash the phishing from {lookalike} (the real IT helpdesk is on {org_domain})",
-    ],
-    "invoices": [
-        "forward {vendor_company}'s invoices to {finance} ({finance_email})",
-        "send each invoice from {vendor_company} on to {finance} ({finance_email}) with the forward button",
-        "forward any invoice {vendor_company} sent to {finance} in finance ({finance_email})",
-        "{finance} ({finance_email}) should get {vendor_company}'s invoices: forward them",
-        "pass {vendor_company}'s invoices to {finance} ({finance_email}) by forwarding them",
-        "forward the invoices from {vendor_company} to {finance_email} ({finance})",
-    ],
-}
-"""Edition 3's words of its new rules (each drawn from its kind's held-out variants)."""
-CONFLICTS = {
-    "Don't delete anything.": "Don't delete anything else.",
-    "Don't forward anything.": "Don't forward anything else.",
-}
-"""Closers that a rule of edition 3 would contradict (trash, forward), worded for a task that has such a rule."""
 DONT_EDIT = "Don't edit the rules doc."
 """A closer of the doc phrasebook; in edition 3 a task whose instruction says it forbids an edit to the rules doc."""
 
@@ -676,10 +533,10 @@ def _rules2(org: Organization, params: dict[str, Any]) -> tuple[list[str], tuple
     if "vendor" in params:
         vendor, finance = org.person(params["vendor"]), org.person(params["finance"])
         values.update(vendor_company=vendor.company, finance=finance.name, finance_email=finance.email)
-    values.update(org_domain=org.domain, lookalike=_lookalike(org))
+    values.update(org_domain=org.domain, lookalike=rules3.lookalike(org))
     rules, ids = [], []
     for kind in params["kinds"]:
-        words = RULES.get(kind) or RULES3[kind]
+        words = RULES.get(kind) or rules3.RULES3[kind]
         rule, rule_id = phrasing.pick(org, params["wording"], "inbox-rules", "listed", f"rule-{kind}", words)
         rules.append(rule.format(**values))
         ids.append(rule_id)
@@ -694,7 +551,7 @@ def _word(org: Organization, params: dict[str, Any]) -> phrasing.Composition:
     book = PHRASEBOOKS[intent]
     if {"phishing", "invoices"} & set(params["kinds"]):  # a closer must not forbid what a rule asks
         book = phrasing.Phrasebook(
-            requests=book.requests, openers=book.openers, closers=[CONFLICTS.get(c, c) for c in book.closers]
+            requests=book.requests, openers=book.openers, closers=[rules3.CONFLICTS.get(c, c) for c in book.closers]
         )
     made = phrasing.word(
         org,
