@@ -19,6 +19,7 @@ May import `servers.core.app`, `errors`, `clock`, `faults`, `limits`, `images`, 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -296,21 +297,14 @@ class Sandbox(SandboxRows):
         return sandbox
 
     def seeded_copy(self, spec: SandboxSpec) -> Sandbox:
-        """A throwaway sandbox in memory holding this one's seeded state (its image, or its seed file on disk) under
-        `spec`, this one's with another episode seed or clock, say; the caller closes it."""
+        """A throwaway in-memory sandbox of this one's seeded state (its image, or seed file on disk) under `spec`."""
         conn = connect(":memory:")
-        try:
-            if self._image is not None:
-                conn.deserialize(self._image)
-            else:
-                assert self.directory is not None, "a sandbox without an image is kept on disk"
-                file = sqlite3.connect(self.directory / "seed.db")
+        if self._image is not None:
+            conn.deserialize(self._image)
+        else:  # on disk
+            with contextlib.closing(sqlite3.connect(Path(str(self.directory)) / "seed.db")) as file:
                 file.backup(conn)
-                file.close()
-            return Sandbox(self.app, f"{self.id}/seeded", conn, spec, Clock(spec.clock), FaultPlan(), None, None)
-        except BaseException:
-            conn.close()
-            raise
+        return Sandbox(self.app, f"{self.id}/seeded", conn, spec, Clock(spec.clock), FaultPlan(), None, None)
 
     def _write_meta(self, key: str, value: Any = None, *, text: str | None = None) -> None:
         """Store `value` (or `text`, a value already written as JSON) under `key` in the sandbox's own table."""
