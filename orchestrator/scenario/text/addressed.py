@@ -16,6 +16,8 @@ from itertools import pairwise
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
+from orchestrator.scenario.text.claims import asserted
+from orchestrator.scenario.text.dates import DateMention
 from orchestrator.scenario.text.instants import _times
 from orchestrator.scenario.text.parse import MONTH, WEEKDAY, clauses, parse
 from orchestrator.scenario.text.times import TimeMention
@@ -94,7 +96,8 @@ def addressed_to(text: str, zone: str, name: str, others: Mapping[str, str] | No
     people = {name: zone, **{n: z for n, z in (others or {}).items() if n and n != name}}
     patterns = {n: _names(n) for n in people if n.strip()}
     mine: list[str] = []
-    named_anywhere = False
+    named_anywhere = hedged = False
+    kept = asserted(own, "time")  # a hedge or undercut of a clause governs the times given to someone in it
     for a, b in parsed.sentences:
         sentence = own[a:b]
         found = _found(patterns, sentence, a)
@@ -106,8 +109,9 @@ def addressed_to(text: str, zone: str, name: str, others: Mapping[str, str] | No
         if name in found:
             named_anywhere = True
         yours = YOURS.search(sentence) is not None  # "Kenta, it's midnight for you (Saturday 00:00)"
-        mine += [_for_them(own, p, zone, yours) for p in pieces.get(name, [])]
-    if named_anywhere and any(CLOCK.search(p) for p in mine):
+        mine += [_for_them(own, p, zone, yours) for p in pieces.get(name, []) if _asserted(own, kept, p)]
+        hedged = hedged or any(not _asserted(own, kept, p) for p in pieces.get(name, []))
+    if named_anywhere and (hedged or any(CLOCK.search(p) for p in mine)):
         return "\n".join(mine)
     if others:
         theirs = _in_their_zone(own, zone)
@@ -125,6 +129,14 @@ def addressed_to(text: str, zone: str, name: str, others: Mapping[str, str] | No
     return _in_zone("\n".join(rest), zone)
 
 
+def _asserted(text: str, kept: str, piece: Piece) -> bool:
+    """Whether the claims reader keeps the times of a piece (`kept`: the text with what it does not assert blanked):
+    "I'm proposing Thursday 14:00 UTC (20:30 for you, Anil) - not confirmed yet" tells Anil no time."""
+    return any(
+        kept[m.start() : m.end()] == m.group(0) for m in CLOCK.finditer(text, piece.start, piece.end)
+    ) or not CLOCK.search(text, piece.start, piece.end)
+
+
 def _in_their_zone(text: str, zone: str) -> list[str]:
     """The times a text gives in the recipient's own zone (by its place or abbreviation), each written with its
     date: a conversion for them, when the text gives several zones' times and names none of its recipients."""
@@ -134,6 +146,7 @@ def _in_their_zone(text: str, zone: str) -> list[str]:
 
     mentions = find_times(text, date.today())
     days = find_dates(text, date.today())
+    kept = asserted(text, "time")  # a conversion under a hedge tells no one its time
     zoned = [m for m in mentions if m.zone is not None and not m.set_aside and not m.range_end]
     if len(zoned) < 2 or len({str(m.zone) for m in zoned}) < 2:
         return []
@@ -143,10 +156,12 @@ def _in_their_zone(text: str, zone: str) -> list[str]:
     for m in zoned:
         day = (m.dates or [date.today()])[0]
         noon = datetime.combine(day, time(12))
+        if kept[m.start : m.end] != text[m.start : m.end]:
+            continue
         if as_tzinfo(m.zone).utcoffset(noon) == local.utcoffset(noon) and m.dates is not None:  # type: ignore[arg-type]  # zoned mentions have a zone
             said = [d for d in days if d.dates == m.dates]  # the date as written: read again on the message's clock
             before = [d for d in said if d.start < m.start]
-            written = (before[-1] if before else said[0]).text if said else day.isoformat()
+            written = (before[-1] if before else said[0]).text if said else _day_written(days, m, day)
             if len(m.times) > 1:  # "nine Singapore time": as written, its am or pm left to the reader
                 out.append(f"{written} {m.text.strip()}")
                 continue
@@ -156,6 +171,27 @@ def _in_their_zone(text: str, zone: str) -> list[str]:
                 clock += "–" + end.times[0].strftime("%H:%M")
             out.append(f"{written} {clock} {zone}")
     return out
+
+
+def _day_written(days: Sequence[DateMention], mention: TimeMention, day: date) -> str:
+    """The day of a time whose date is not written as such (a conversion into another zone that falls on the day
+    after or before: "Friday 18 September, 08:00 Auckland (16:00 in New York)" is Thursday 17 September there),
+    written as the date before it is, moved by as many days ("Thursday 17 September", "Thursday"), to be read again
+    on the message's clock; with no such date before it, the day itself."""
+    source = [d for d in days if d.dates and d.end <= mention.start]
+    if not source:
+        return day.isoformat()
+    written, shift = source[-1].text, (day - source[-1].dates[0]).days
+    weekday = next((i for i, w in enumerate(WEEKDAYS_EN) if re.search(rf"\b{w[:3]}", written, re.I)), None)
+    name = WEEKDAYS_EN[(weekday + shift) % 7] if weekday is not None else ""
+    if not re.search(r"\d", written):
+        return name or day.isoformat()
+    year = f" {day.year}" if re.search(r"\b\d{4}\b", written) else ""
+    return f"{name} {day.day} {MONTHS_EN[day.month - 1]}{year}".strip()
+
+
+WEEKDAYS_EN = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+MONTHS_EN = "January February March April May June July August September October November December".split()
 
 
 class Piece(NamedTuple):

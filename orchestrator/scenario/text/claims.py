@@ -308,11 +308,21 @@ def asserted(text: str, kind: str = "any") -> str:
                 if not pending:  # a booking on hold still states how many it holds
                     out = _blank(out, start, end)
             elif _hedges(clause) or CONDITION.search(clause) or _offers(clause, kind):
-                out = _blank(out, start, end)
+                out = _blank(out, start, _aside_end(text, end, b))
                 if not _has_value(clause) and _hedges(clause):
                     out = _blank(out, a, b)  # "Probably — Thursday 15:30": the hedge stands for the sentence
                     break
     return out
+
+
+ASIDE = re.compile(r"[ \t]*\([^()\n]*\)")
+
+
+def _aside_end(text: str, end: int, stop: int) -> int:
+    """Where a clause ends with the brackets right after it, which it governs: "I'm proposing Thursday 14:00 UTC
+    (20:30 for you, Anil)" offers the conversion too."""
+    aside = ASIDE.match(text, end, stop)
+    return aside.end() if aside is not None else end
 
 
 CHOSEN = re.compile(

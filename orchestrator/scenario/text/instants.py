@@ -240,6 +240,8 @@ def check_time(
         options = instants(mention, local, instant.date())
         if mention.dates is not None:
             return instant in options
+        if mention.zone is not None and not day:  # "16:00 for you" in New York, of a Friday morning in Auckland: the
+            return instant.astimezone(as_tzinfo(mention.zone)).time() in mention.times  # day there, whichever it is
         return any(o.timetz().replace(tzinfo=None) == instant.time() and o.date() == instant.date() for o in options)
 
     stated = [not m.set_aside and not m.range_end and says(m) for m in mentions]

@@ -24,6 +24,7 @@ from orchestrator.scenario.text.zones import (
     PLACE_AFTER,
     PLACE_DECLARED,
     ZONE,
+    converted_days,
     place_before,
     place_zone,
     zone_named,
@@ -216,6 +217,7 @@ def find_times(text: str, today: date) -> list[TimeMention]:
     _places_before(text, mentions)
     _declared_zones(text, mentions)
     _place_on_dates(text, mentions, dates)
+    converted_days(text, mentions, dates)
     return mentions
 
 

@@ -6,8 +6,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from datetime import UTC, datetime, timedelta, timezone, tzinfo
+from collections.abc import Sequence
+from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+if TYPE_CHECKING:
+    from orchestrator.scenario.text.dates import DateMention
+    from orchestrator.scenario.text.times import TimeMention
 
 # Abbreviations of zones with daylight saving stand for the region's local time on that date, as people
 # use them ("15:30 CET" written in July means Berlin time), so they are IANA zones here.
@@ -366,3 +372,62 @@ def zones_apart(a: tzinfo | str, b: tzinfo | str) -> bool:
 def as_tzinfo(zone: tzinfo | str) -> tzinfo:
     """A zone as a tzinfo (IANA names are looked up)."""
     return ZoneInfo(zone) if isinstance(zone, str) else zone
+
+
+CONVERSION_GAP = re.compile(
+    r"\s*(?:[(\[/=,]|\s[–—-])?\s*(?:(?:i\.e\.|\bie\b|\bwhich\s+is\b|\bthat's\b|\bthat\s+is\b),?\s*[(\[]?\s*)?", re.I
+)
+"""What stands between a time and the same time in another zone: "08:00 Auckland (16:00 in New York)", "10:00 ET /
+16:00 CET", "11:00 Berlin — 12:00 in Kyiv", "14:00 UTC, which is 15:00 CET"."""
+ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def converted_days(text: str, mentions: Sequence[TimeMention], dates: Sequence[DateMention]) -> None:
+    """A time given as a conversion of the time before it into another zone is the same instant there: it takes its
+    date from that instant, not the date written for the time it converts ("Friday 18 September, 08:00 Auckland
+    (16:00 in New York)": Thursday 17 September in New York; "Mon 09:00 Sydney / 23:00 London": Sunday). A date
+    written for the conversion itself ("(16:00 New York, Thursday)") stands, right or wrong; so does the end of a
+    range the conversion starts."""
+    from orchestrator.scenario.text.times import AT_DATE, ON_DATE
+
+    for index, mention in enumerate(mentions):
+        if not index or mention.zone is None or mention.range_end or ISO_DAY.match(mention.text):
+            continue
+        gap = mentions[index - 1].end
+        before = mentions[index - 2] if mentions[index - 1].range_end and index > 1 else mentions[index - 1]
+        if before.zone is None or not before.dates or before.range_end or not zones_apart(before.zone, mention.zone):
+            continue
+        own = [
+            d.end
+            for d in dates
+            if d.start >= gap and ON_DATE.fullmatch(text, gap, d.start) and "(" not in text[gap : d.start]
+        ]
+        gap = max(own + [gap])
+        if not CONVERSION_GAP.fullmatch(text, gap, mention.start):
+            continue  # "08:00 Auckland on Friday 18 September (16:00 in New York)": the first's own date is passed
+        if any(
+            (d.start >= gap and AT_DATE.fullmatch(text, d.end, mention.start))
+            or (d.start >= mention.end and ON_DATE.fullmatch(text, mention.end, d.start))
+            for d in dates
+        ):
+            continue
+        days = _days_there(before, mention)
+        following = mentions[index + 1] if index + 1 < len(mentions) else None
+        if following is not None and following.range_end and following.dates == mention.dates:
+            following.dates = days
+        mention.dates = days
+
+
+def _days_there(before: TimeMention, mention: TimeMention) -> list[date]:
+    """The days `mention` (in its own zone) falls on as the same instant as `before`: for each instant `before` may
+    mean and each reading of `mention` (those that give the same clock time there, if any: a right conversion),
+    the day there on which that reading is nearest the instant (a wrong one: the day it meant)."""
+    here, there = as_tzinfo(before.zone), as_tzinfo(mention.zone)  # type: ignore[arg-type]  # both have a zone
+    moments = [datetime.combine(d, t, tzinfo=here) for d in before.dates or [] for t in before.times]
+    pairs = [(i, t) for i in moments for t in mention.times if i.astimezone(there).time() == t]
+    days: set[date] = set()
+    for moment, t in pairs or [(i, t) for i in moments for t in mention.times]:
+        local = moment.astimezone(there).date()
+        near = [local + timedelta(days=k) for k in (-1, 0, 1)]
+        days.add(min(near, key=lambda d: abs(datetime.combine(d, t, tzinfo=there) - moment)))  # noqa: B023
+    return sorted(days)
