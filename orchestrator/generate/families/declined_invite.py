@@ -19,6 +19,7 @@ from orchestrator.generate import phrasing
 from orchestrator.generate.build import Organization, iso
 from orchestrator.generate.families import _living as living
 from orchestrator.generate.families._paths import broaden
+from orchestrator.generate.families._rebook import MOVED_FIRST, allow_rebook, moved_checks, rebooked
 from orchestrator.generate.family import Draft, Family, human_day, join, register
 from orchestrator.generate.scheduling import aligned_starts, day_window, moved_in_place
 from servers.calendar.model import subtract
@@ -151,6 +152,8 @@ class DeclinedInvite(Family):
         _seed(draft, params)
         _stages(draft, params)
         draft.oracle = _oracle(draft, params)
+        if org.edition >= 3:  # cancelling it and booking it anew at the new slot is right too
+            draft.oracles = [rebooked(draft.oracle, params["guests"])]
         draft.limits = {"max_tool_calls": 50, "timeout_s": 900}
         return broaden(draft, params)
 
@@ -274,24 +277,24 @@ def _stages(draft: Draft, params: dict[str, Any]) -> None:
     new_end = new + timedelta(minutes=params["minutes"])
     guests = params["guests"]
     everyone = [*guests, me.email]
-    draft.stage(
-        "the meeting moves to the one time everyone is free",
-        [
-            {
-                "name": f"the meeting itself now runs {human_day(new)}, {new:%H:%M}-{new_end:%H:%M}",
-                "app": "calendar",
-                "table": "events",
-                "where": {
-                    "id": "the-meeting",
-                    "start": {"equals": iso(new)},
-                    "end": {"equals": iso(new_end)},
-                    "status": "confirmed",
-                },
+    moved = [
+        {
+            "name": f"the meeting itself now runs {human_day(new)}, {new:%H:%M}-{new_end:%H:%M}",
+            "app": "calendar",
+            "table": "events",
+            "where": {
+                "id": "the-meeting",
+                "start": {"equals": iso(new)},
+                "end": {"equals": iso(new_end)},
+                "status": "confirmed",
             },
-            *moved_in_place("the-meeting", len(guests), everyone),
-        ],
-        weight=2,
-    )
+        },
+        *moved_in_place("the-meeting", len(guests), everyone),
+    ]
+    if org.edition >= 3:  # moved in place, or cancelled and booked anew there
+        name = f"the meeting now runs {human_day(new)}, {new:%H:%M}-{new_end:%H:%M}, once, with its guests"
+        moved = moved_checks(name, "the-meeting", params["topic"], guests, me.email, new, new_end)
+    draft.stage("the meeting moves to the one time everyone is free", moved, weight=2)
     draft.stage(
         "the agenda and the guests have the new time",
         [
@@ -316,7 +319,7 @@ def _stages(draft: Draft, params: dict[str, Any]) -> None:
             {
                 "name": "the decline was read before the meeting moved",
                 "journal": {
-                    "read_first": "calendar__update_event",
+                    "read_first": MOVED_FIRST if org.edition >= 3 else "calendar__update_event",
                     "entity": {"app": "mail", "table": "messages", "where": {"id": "decline-mail"}},
                 },
                 "required": True,
@@ -328,6 +331,8 @@ def _stages(draft: Draft, params: dict[str, Any]) -> None:
         "mail": {"messages": {"added": True}},
         "docs": {"documents": {"changed": ["content"], "where": {"id": "meeting-agenda"}}},
     }
+    if org.edition >= 3:
+        allow_rebook(draft, "the-meeting", new)
 
 
 def _oracle(draft: Draft, params: dict[str, Any]) -> list[dict[str, Any]]:

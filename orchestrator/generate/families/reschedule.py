@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo
 from orchestrator.generate import coherence, phrasing, vocab
 from orchestrator.generate.build import Organization, Person, iso
 from orchestrator.generate.families._paths import broaden
+from orchestrator.generate.families._rebook import allow_rebook, moved_checks, rebooked
 from orchestrator.generate.families._reschedule_text import DOCS, MOVE
 from orchestrator.generate.family import Draft, Family, fake, human_day, join, phrase, register
 from orchestrator.generate.scheduling import aligned_starts, day_window, fill, moved_in_place, pick_guests, workday
@@ -132,6 +133,8 @@ class Reschedule(Family):
             oracle += _agenda(draft, mv)
         oracle.append(_tell(mv))
         draft.oracle = oracle
+        if org.edition >= 3:  # cancelling it and booking it anew at the new slot is right too
+            draft.oracles = [rebooked(oracle, params["guests"])]
         draft.limits = {"max_tool_calls": 40, "timeout_s": 600}
         return broaden(draft, params)
 
@@ -323,24 +326,24 @@ def _stages(draft: Draft, mv: Move) -> None:
     params, me, guests, title, meeting_id = mv.params, mv.org.persona, mv.guests, mv.title, mv.meeting_id
     new, new_end, new_day = mv.new, mv.new_end, human_day(mv.new)
     everyone = [*params["guests"], me.email]
-    draft.stage(
-        "the meeting is moved to the only free slot",
-        [
-            {
-                "name": f"'{title}' itself now runs {new_day}, {new:%H:%M}-{new_end:%H:%M} ({me.timezone}), still confirmed",
-                "app": "calendar",
-                "table": "events",
-                "where": {
-                    "id": meeting_id,
-                    "start": {"equals": iso(new)},
-                    "end": {"equals": iso(new_end)},
-                    "status": "confirmed",
-                },
+    moved = [
+        {
+            "name": f"'{title}' itself now runs {new_day}, {new:%H:%M}-{new_end:%H:%M} ({me.timezone}), still confirmed",
+            "app": "calendar",
+            "table": "events",
+            "where": {
+                "id": meeting_id,
+                "start": {"equals": iso(new)},
+                "end": {"equals": iso(new_end)},
+                "status": "confirmed",
             },
-            *moved_in_place(meeting_id, len(guests), everyone),
-        ],
-        weight=2,
-    )
+        },
+        *moved_in_place(meeting_id, len(guests), everyone),
+    ]
+    if mv.org.edition >= 3:  # moved in place, or cancelled and booked anew there
+        name = f"'{title}' now runs {new_day}, {new:%H:%M}-{new_end:%H:%M} ({me.timezone}), once, with its guests"
+        moved = moved_checks(name, meeting_id, title, params["guests"], me.email, new, new_end)
+    draft.stage("the meeting is moved to the only free slot", moved, weight=2)
     draft.stage(
         "the guests are told",
         [
@@ -368,6 +371,8 @@ def _stages(draft: Draft, mv: Move) -> None:
             },
         }
     ]
+    if mv.org.edition >= 3:
+        allow_rebook(draft, meeting_id, new)
 
 
 def _find_and_move(mv: Move) -> list[dict[str, Any]]:
