@@ -110,3 +110,24 @@ def test_edition_2_keeps_one_reference_and_the_in_place_checks(name: str) -> Non
     assert not task.scenario.get("oracles")
     assert "relax" not in task.scenario or not task.scenario["relax"]
     assert "calendar__cancel_event" not in str(task.scenario)
+
+
+def test_travel_and_meetings_proves_the_rebooked_meeting_too() -> None:
+    family = families()["travel-and-meetings"]()
+    tasks = (draw(family, 5, "small", i, {}, edition=3) for i in range(30))
+    task = next(t for t in tasks if t is not None and "calendar__cancel_event" in str(t.scenario.get("oracles")))
+    rebook = task.scenario["oracles"][-1]
+    assert {"calendar__cancel_event", "calendar__create_event"} <= {s["tool"] for s in rebook}
+
+    async def check() -> Any:
+        async with InProcessBackend() as backend:
+            return await validate(_load(task), backend)
+
+    result = asyncio.run(check())
+    assert result.valid, result.problems
+    assert [t.outcome for t in result.equivalents if t.kind == "oracles"] == ["passed", "passed"]
+
+    scenario = _load(task)
+    cancel_only = [s.model_copy(deep=True) for s in scenario.oracles[-1] if s.tool != "calendar__create_event"]
+    passed, why = asyncio.run(_play(scenario, cancel_only))
+    assert not passed, why

@@ -181,6 +181,10 @@ def merge(family: Composite, org: Organization, params: dict[str, Any], drafts: 
     oracles = [prefixed(d.oracle, f"p{n + 1}_") for n, d in enumerate(drafts)]
     merged.oracle = [step for steps in oracles for step in steps]
     merged.oracles = [[step for steps in reversed(oracles) for step in steps]]
+    if org.edition >= 3 and any(d.oracles for d in drafts):  # a part's other right answer is proven here too
+        merged.oracles.append(
+            [s for n, d in enumerate(drafts) for s in prefixed((d.oracles or [d.oracle])[0], f"p{n + 1}_")]
+        )
     merged.limits = {
         "max_tool_calls": sum(d.limits.get("max_tool_calls", 40) for d in drafts),
         "timeout_s": max(d.limits.get("timeout_s", 600) for d in drafts),
