@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from orchestrator.scenario import conditions
+from orchestrator.scenario import condition_checks
 from orchestrator.scenario.checks import AllowRule, Expect, JournalCheck, JudgeCheck, RowCheck, TableAllow, ToldCheck
 from orchestrator.scenario.worldspec import GATEWAY_APP
 from orchestrator.scenario.worldspec import problems as world_problems
@@ -85,7 +85,7 @@ class _Semantics:
         def scoped(other_app: str, other_table: str) -> Mapping[str, Any] | None:
             return self.columns(other_app or app, other_table)
 
-        for p in conditions.check_where(where, at, self.columns(app, table), scoped):
+        for p in condition_checks.check_where(where, at, self.columns(app, table), scoped):
             self.out.append((p.path, p.message))
 
     def tool_problem(self, at: Path_, spec: str, alternatives: bool = True) -> None:
@@ -139,7 +139,7 @@ class _Semantics:
                 if not isinstance(alternative, Mapping) or not alternative:
                     self.out.append((at, "expected text operators such as {mentions_date: 2026-03-05}"))
                     continue
-                self.out += [(p.path, p.message) for p in conditions.check_condition(alternative, at, scoped)]
+                self.out += [(p.path, p.message) for p in condition_checks.check_condition(alternative, at, scoped)]
         if spec.in_thread is not None:
             self.where_problems((*here, "in_thread"), spec.app, spec.table, spec.in_thread)
 
@@ -170,7 +170,7 @@ class _Semantics:
             at: Path_ = ("forbid", index)
             if rule.call is not None:
                 self.tool_problem((*at, "call"), rule.call)
-                for p in conditions.check_where(rule.args, (*at, "args"), None, self.columns):
+                for p in condition_checks.check_where(rule.args, (*at, "args"), None, self.columns):
                     self.out.append((p.path, p.message))
             elif rule.app and rule.table and not self.table_problem(at, rule.app, rule.table):
                 self.where_problems((*at, "where"), rule.app, rule.table, rule.where)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from orchestrator.scenario.conditions import Context, check_where, describe_where, failures, holds, row_matches
+from orchestrator.scenario.condition_checks import check_where
+from orchestrator.scenario.conditions import Context, describe_where, failures, holds, row_matches
 
 CTX = Context(
     {

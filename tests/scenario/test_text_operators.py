@@ -15,7 +15,8 @@ import yaml
 from helpers import ROOT, SCENARIOS, TRAVEL_PATH
 
 from orchestrator.scenario import ScenarioError, load
-from orchestrator.scenario.conditions import Context, check_where, failures, holds
+from orchestrator.scenario.condition_checks import check_where
+from orchestrator.scenario.conditions import Context, failures, holds
 from orchestrator.scenario.text.amounts import find_amounts
 from orchestrator.scenario.text.leaks import leak_score, section
 from orchestrator.scenario.text.zones import zone_named
