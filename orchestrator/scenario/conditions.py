@@ -171,12 +171,34 @@ def failure_count(
 def by_cost(where: Mapping[str, Any]) -> list[tuple[str, Any]]:
     """The conditions of `where`, those on plain values first, then those that read a text, another table or a
     reference (`any`, `related`, `_reads_more`), each group in its written order. All of a where must hold, so the
-    order changes no outcome, only how soon a row that fails is set aside."""
+    order changes no outcome, only how soon a row that fails is set aside.
+
+    A check asks it once per row of its table with the same where: the order found is kept (`_ORDERS`) and given
+    again while that where holds the same conditions (the same keys, each the same object)."""
+    kept = _ORDERS.get(id(where))
+    if (
+        kept is not None
+        and kept[0] is where
+        and len(kept[1]) == len(where)
+        and all(where.get(column, _ORDERS) is condition for column, condition in kept[1])
+    ):
+        return kept[1]
     items = list(where.items())
     costly = [column in (ANY, RELATED) or _reads_more(condition) for column, condition in items]
-    return [i for i, c in zip(items, costly, strict=True) if not c] + [
+    order = [i for i, c in zip(items, costly, strict=True) if not c] + [
         i for i, c in zip(items, costly, strict=True) if c
     ]
+    if len(_ORDERS) >= MAX_ORDERS:
+        _ORDERS.clear()
+    _ORDERS[id(where)] = (where, order)
+    return order
+
+
+MAX_ORDERS = 4096
+"""How many wheres' orders `by_cost` keeps (all are dropped past it)."""
+
+_ORDERS: dict[int, tuple[Mapping[str, Any], list[tuple[str, Any]]]] = {}
+"""`by_cost`'s orders by the id of their where, each kept with its where (so no other takes its id meanwhile)."""
 
 
 def _reads_more(condition: Any) -> bool:
