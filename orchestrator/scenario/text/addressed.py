@@ -117,16 +117,20 @@ def addressed_to(text: str, zone: str, name: str, others: Mapping[str, str] | No
         theirs = _in_their_zone(own, zone)
         if theirs:  # "11:00 Berlin, 12:00 in Kyiv, 14:00 in Tbilisi": what tells them is the time in their zone
             return "\n".join(theirs)
-    rest = []
-    for a, b in parsed.sentences:  # the message's own times, without those addressed to others
+    given: list[tuple[int, int, str, Piece]] = []
+    for a, b in parsed.sentences:  # the times given to others by name
         sentence = own[a:b]
         named = {n: at for n, at in _found(patterns, sentence, a).items() if n != name}
         if named and CLOCK.search(sentence):
-            for owned in _owned(own, a, b, named).values():
-                for piece in owned:
-                    sentence = sentence[: piece.start - a] + " " * (piece.end - piece.start) + sentence[piece.end - a :]
-        rest.append(sentence)
-    return _in_zone("\n".join(rest), zone)
+            given += [(a, b, n, p) for n, owned in _owned(own, a, b, named).items() for p in owned]
+    personal = len({n for _, _, n, _ in given}) > 1
+    rest = {a: own[a:b] for a, b in parsed.sentences}
+    for a, _, _, piece in given:  # the message's own times, without those addressed to others: a time after one
+        if not (piece.entry or personal or YOURS.search(rest[a])):  # recipient's name alone ("No problem, Brian -
+            continue  # moved it to 4:30 pm") is said to all, unless the text gives different people their times
+        sentence = rest[a]
+        rest[a] = sentence[: piece.start - a] + " " * (piece.end - piece.start) + sentence[piece.end - a :]
+    return _in_zone("\n".join(rest.values()), zone)
 
 
 def _asserted(text: str, kept: str, piece: Piece) -> bool:
@@ -162,8 +166,11 @@ def _in_their_zone(text: str, zone: str) -> list[str]:
             said = [d for d in days if d.dates == m.dates]  # the date as written: read again on the message's clock
             before = [d for d in said if d.start < m.start]
             written = (before[-1] if before else said[0]).text if said else _day_written(days, m, day)
-            if len(m.times) > 1:  # "nine Singapore time": as written, its am or pm left to the reader
-                out.append(f"{written} {m.text.strip()}")
+            if len(m.times) > 1:  # "nine Singapore time": as written, its am or pm left to the reader, with the
+                # place a range gives at its end ("10:30-11:00 in Zurich and Johannesburg": 10:30 there)
+                placed = find_times(m.text.strip(), day)
+                there = "" if placed and placed[0].zone is not None else f" {zone}"
+                out.append(f"{written} {m.text.strip()}{there}")
                 continue
             clock = m.times[0].strftime("%H:%M")
             end = ends.get(id(m))  # "18:00–22:00 EDT": the range, with its end
@@ -177,8 +184,9 @@ def _day_written(days: Sequence[DateMention], mention: TimeMention, day: date) -
     """The day of a time whose date is not written as such (a conversion into another zone that falls on the day
     after or before: "Friday 18 September, 08:00 Auckland (16:00 in New York)" is Thursday 17 September there),
     written as the date before it is, moved by as many days ("Thursday 17 September", "Thursday"), to be read again
-    on the message's clock; with no such date before it, the day itself."""
-    source = [d for d in days if d.dates and d.end <= mention.start]
+    on the message's clock; with no date before it, the date after it ("11:30 Nairobi (10:30 in Zurich) on
+    Thursday"), never the machine's day; with none at all, the day itself."""
+    source = [d for d in days if d.dates and d.end <= mention.start][-1:] or [d for d in days if d.dates][:1]
     if not source:
         return day.isoformat()
     written, shift = source[-1].text, (day - source[-1].dates[0]).days

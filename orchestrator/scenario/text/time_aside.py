@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 # doesn't work") is not one it states: it neither satisfies nor contradicts a check.
 _DAY_WORD = r"(?:" + WEEKDAY + "|" + MONTH + r"|today|tomorrow|tonight|available|free|there)(?:'s)?\.?,?\s+"
 _DATE_WORDS = (
-    r"\s+(?:(?:at|on|the)\s+)?(?:" + _DAY_WORD + r")?"
+    r"\s+(?:(?:at|on|the|a\s+las?|à|às|alle|um|om)\s+)?(?:" + _DAY_WORD + r")?"
     r"(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _DAY_WORD + r")?)?(?:(?:at|the)\s+)?$"
 )
 _MOVE = (
@@ -27,6 +27,13 @@ _CANT = (
     r"(?:can(?:'|’)?t|can\s*not|could(?:n(?:'|’)?t|\s+not)|won(?:'|’)t|will\s+not|unable\s+to|not\s+able\s+to|"
     r"not\s+going\s+to)(?:\s+be\s+able\s+to)?"
 )
+# The same in the other languages the readers know: "no podía a las 12:00", "ne pouvait pas à 12h", "non poteva alle
+# 12", "não podia às 12:00", "konnte nicht um 12:00" ("nicht"/"niet" alone are below).
+_CANT_ELSEWHERE = (
+    r"(?:(?:no|non|não)\s+(?:(?:le|lo|la|les|me|nos|se|ci|mi|gli)\s+)?(?:pued(?:e|o|en)|pod(?:ía|ia|íamos|ían|emos|rá|"
+    r"ría|e|em|ia|iam)|pudo|può|poteva|posso|possono|potrà|pode)|ne\s+(?:peu[tx]|pouvai[st]|pourr(?:a|ait|ons)|pouvons|"
+    r"peuvent)\s+pas)(?:\s+(?:asistir|venir|hacer|estar|ir|fazer|vir|venire|fare|esserci|être\s+là|faire))?"
+)
 SET_ASIDE = re.compile(
     r"\b(?:instead\s+of|rather\s+than|(?:an)?statt|au\s+lieu\s+de|en\s+(?:lugar|vez)\s+de|(?:the\s+)?usual|"
     r"(?:last\s+week|yesterday)(?:'s|’s)|no\s+longer(?:\s+(?:at|on|be|meeting))?|n(?:ot|icht|iet)(?:\s+(?:do|make))?|no|scrap|"
@@ -37,6 +44,8 @@ SET_ASIDE = re.compile(
     r"booked|agreed))?(?:\s+(?:for|at|on))?|used\s+to\s+be|cancel(?:l?ed)?|declin(?:e|ed|ing)|turn(?:ed)?\s+down|"
     + _CANT
     + r"(?:\s+(?:make|do|manage|attend|join|get|take|be\s+there|be\s+in|be\s+on))?(?:\s+it)?|"
+    + _CANT_ELSEWHERE
+    + "|"
     + _MOVE
     + r"\b[^.!?\n]{0,40}?\bfrom)"
     + _DATE_WORDS,

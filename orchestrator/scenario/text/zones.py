@@ -290,9 +290,11 @@ _PLACE = (
     + _LETTERS
     + r".'-]*|es|de|la|du|al|of)){0,3})"
 )
-# After a time: "13:00 Lisbon time", "9:30 am New York", "(13:00 for Ana in Lisbon)", "09:30 in New York".
+# After a time: "13:00 Lisbon time", "9:30 am New York", "(13:00 for Ana in Lisbon)", "09:30 in New York", "11h00
+# heure de Zurich", "a las 10:00 hora de Madrid", "alle 10:00 ora di Roma", "10h horário de Brasília".
 PLACE_AFTER = re.compile(
-    r"[ \t]*\(?[ \t]*(?:(?:for|to)[ \t]+(?:[A-Z][a-z]+[ \t]+|(?:(?:both|all|each)[ \t]+of[ \t]+)?(?:you|him|her|them|us)"
+    r"[ \t]*\(?[ \t]*(?:(?i:heure|hora|horário|ora)[ \t]+(?:(?i:locale|local)[ \t]+)?(?:de|di|du|d')[ \t]*(?:la[ \t]+)?|"
+    r"(?:for|to)[ \t]+(?:[A-Z][a-z]+[ \t]+|(?:(?:both|all|each)[ \t]+of[ \t]+)?(?:you|him|her|them|us)"
     r"[ \t]+)?(?:in|at)[ \t]+|"
     r"(?:here[ \t]+)?(?:in|en|à)[ \t]+(?:the[ \t]+)?|"
     r"for[ \t]+(?:the[ \t]+)?)?" + _PLACE
@@ -420,14 +422,19 @@ def converted_days(text: str, mentions: Sequence[TimeMention], dates: Sequence[D
 
 def _days_there(before: TimeMention, mention: TimeMention) -> list[date]:
     """The days `mention` (in its own zone) falls on as the same instant as `before`: for each instant `before` may
-    mean and each reading of `mention` (those that give the same clock time there, if any: a right conversion),
-    the day there on which that reading is nearest the instant (a wrong one: the day it meant)."""
+    mean, the day there on which the reading of `mention` that gives that instant's clock time there falls (a right
+    conversion); with none, the day on which its reading nearest the instant falls ("half past ten in Zurich" of
+    11:30 Nairobi read on another season's offsets is 10:30 that day, not 22:30 the day before; a wrong conversion:
+    the day it meant)."""
     here, there = as_tzinfo(before.zone), as_tzinfo(mention.zone)  # type: ignore[arg-type]  # both have a zone
     moments = [datetime.combine(d, t, tzinfo=here) for d in before.dates or [] for t in before.times]
-    pairs = [(i, t) for i in moments for t in mention.times if i.astimezone(there).time() == t]
+    pairs = {(i, t) for i in moments for t in mention.times if i.astimezone(there).time() == t}
     days: set[date] = set()
-    for moment, t in pairs or [(i, t) for i in moments for t in mention.times]:
+    for moment in moments:
+        readings = [t for t in mention.times if (moment, t) in pairs] if pairs else mention.times
         local = moment.astimezone(there).date()
         near = [local + timedelta(days=k) for k in (-1, 0, 1)]
-        days.add(min(near, key=lambda d: abs(datetime.combine(d, t, tzinfo=there) - moment)))  # noqa: B023
+        gaps = [(abs(datetime.combine(d, t, tzinfo=there) - moment), d) for t in readings for d in near]
+        if gaps:
+            days.add(min(gaps)[1])
     return sorted(days)

@@ -152,3 +152,35 @@ def test_a_confirmed_time_is_told_with_its_conversion_in_brackets(sentence: str)
 def test_a_hedged_clause_takes_its_brackets_with_it(sentence: str) -> None:
     kept = asserted(sentence, "time")
     assert "19:30" not in kept and "14:00" not in kept
+
+
+@pytest.mark.parametrize(
+    ("text", "today"),
+    [  # read on a day of another season than the message's: the offsets between the zones differ by an hour
+        ("Our sync moves to 11:30-12:00 Nairobi (half past ten in Zurich) on Thursday.", date(2026, 12, 7)),
+        ("The review is now 16:00 Tokyo time (9am in Berlin) on Wednesday.", date(2026, 12, 1)),
+        ("New slot: 10:00 New York (a quarter past three in London), Friday.", date(2026, 3, 10)),
+        ("We meet at 14:00 Dubai (half past eleven in Paris) on Monday 2 November.", date(2026, 8, 3)),
+    ],
+)
+def test_a_conversion_read_on_other_offsets_keeps_the_nearest_reading_on_its_day(text: str, today: date) -> None:
+    first, *_, converted = find_times(text, today)
+    assert converted.dates == first.dates
+
+
+@pytest.mark.parametrize(
+    ("body", "name", "zone"),
+    [
+        ("our sync moves to 11:30-12:00 Nairobi (half past ten in Zurich) on Thursday.", "Geneviève Kägi", "Zurich"),
+        ("the sync is now 11:30 EAT (09:30 in Lisbon) on Thursday 8 October.", "Inês Duarte", "Lisbon"),
+        ("we moved it to 11:30 Nairobi time, i.e. 09:30 in Lisbon, Thursday.", "Inês Duarte", "Lisbon"),
+    ],
+)
+def test_a_conversion_with_its_date_written_after_it_is_told_on_that_date(body: str, name: str, zone: str) -> None:
+    zones = {"Zurich": "Europe/Zurich", "Lisbon": "Europe/Lisbon"}
+    people = {name: zones[zone], "Caroline Chelangat": "Africa/Nairobi", "Aiko Sato": "Asia/Tokyo"}
+    ctx = Context({}, {}, timezone="Africa/Nairobi", now=datetime(2026, 10, 6, 8, tzinfo=UTC))
+    others = {n: z for n, z in people.items() if n != name}
+    said = _text({"subject": "Sync moved", "body": f"Hi all,\n\n{body}\n\nCaroline"}, people[name], name, others)
+    assert holds(said, {"mentions_time": {"at": "2026-10-08T11:30:00+03:00", "claimed": True}}, ctx), said
+    assert "2026-" not in said  # never the machine's day
