@@ -25,7 +25,14 @@ APPROVE = re.compile(
     r"gave\s+(?:it\s+)?the\s+nod|said\s+yes\b|(?:it's|it\s+is|that's|answer\s+is)\s+a\s+yes\b|agree(?:s|d)?\s+to\s+(?:this|the|your)\s+(?:request|proposal|extension)|cleared\b|(?<!\w)yes\b(?=\s+from)|thumbs[\s-]up|"
     # other languages: German, French, Spanish/Portuguese, Italian, Dutch
     r"genehmigt|bewilligt|freigegeben|approuvée?s?|accordée?s?|aprobad[oa]s?|aprovad[oa]s?|concedid[oa]s?|"
-    r"approvat[oaie]|accettat[oaie]|goedgekeurd|toegekend|kennen\s+(?:u|je|jou)\s+(?:[\w-]+\s+){0,4}?toe\b)",
+    r"approvat[oaie]|accettat[oaie]|goedgekeurd|toegekend|kennen\s+(?:u|je|jou)\s+(?:[\w-]+\s+){0,4}?toe\b|"
+    # the outcome asked for, stated as granted: "you're an editor on 'Board deck' now", "you now have edit access"
+    r"you(?:['’]re|\s+are)\s+(?:now\s+)?an?\s+(?:editor|admin(?:istrator)?|owner|member|approver)\b|"
+    r"you\s+(?:now\s+)?have\s+(?:[\w-]+\s+){0,2}access\b|(?:given|granted)\s+you\s+(?:[\w-]+\s+){0,2}access\b)"
+    # Japanese and Chinese, whose words have no spaces to bound them: "承認が下りました", "承認されました", "編集権限を
+    # 付与しました", "已批准"
+    r"|承認が下り|承認(?:され|し)(?:まし)?た|承認済|許可が下り|許可(?:され|し)(?:まし)?た|付与(?:され|し)(?:まし)?た|"
+    r"已批准|批准了|已获批|已同意",
     re.I,
 )
 REFUSE = re.compile(
@@ -37,7 +44,8 @@ REFUSE = re.compile(
     # other languages: German, French, Spanish/Portuguese, Italian, Dutch
     r"abgelehnt|nehmen\s+wir\s+nicht\s+an|refusée?s?|rejetée?s?|pas\s+été\s+retenue?s?|"
     r"pas\s+(?:donner\s+)?(?:une\s+)?suite\s+favorable|rechazad[oa]s?|denegad[oa]s?|desestimad[oa]s?|"
-    r"recusad[oa]s?|rejeitad[oa]s?|indeferid[oa]s?|respint[oaie]|rifiutat[oaie]|afgewezen|geweigerd)",
+    r"recusad[oa]s?|rejeitad[oa]s?|indeferid[oa]s?|respint[oaie]|rifiutat[oaie]|afgewezen|geweigerd)"
+    r"|却下|拒否(?:され|し)|承認(?:され|でき|し)ませ|不承認|否認|驳回|拒绝了|未获批准|不批准",
     re.I,
 )
 NEGATION = re.compile(
