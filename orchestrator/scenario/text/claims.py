@@ -139,7 +139,8 @@ TOPIC = re.compile(
     r"\b(?P<count>numbers|headcount|attendance|guest\s+list)\b|"
     r"\b(?P<other>hotels?|rooms?|venues?|address|locations?|seats?|catering|menu|agenda|details|rest|logistics|"
     r"transport|car|train|taxi|visa|links?|dial-?in|speakers?|owners?|format|name|flight\s+numbers?|gates?|"
-    r"terminal|signature|paperwork|contract|pricing\s+tier|room\s+number)\b",
+    r"terminal|signature|paperwork|contract|pricing\s+tier|room\s+number|flights?|tickets?|bookings?|"
+    r"reservations?|seat\s+numbers?)\b",
     re.I,
 )
 NOTHING_FINAL = re.compile(
@@ -261,13 +262,11 @@ currencies ("EUR 450 / USD 490") they are one amount converted."""
 def _undercut_kinds(clause: str) -> set[str] | None:
     """What an undercut clause takes back: the kinds its subject names ("flight times are still TBD": times;
     "hotel TBC": nothing of ours), or None for everything ("not confirmed", "nothing is final yet")."""
-    topic = TOPIC.search(clause)
-    if topic is None:
+    topics = list(TOPIC.finditer(clause))
+    if not topics:
         return None
-    if topic.group("other"):
-        return set()
-    name = next(k for k in ("time", "date", "amount", "count") if topic.group(k))
-    return {"date", "time"} if name == "date" else {name}
+    names = {k for t in topics for k in ("time", "date", "amount", "count") if t.group(k)}  # "flight TBD, date TBC"
+    return names | {"time"} if "date" in names else names  # takes back the date, "flight TBD" alone nothing of ours
 
 
 @per_text
