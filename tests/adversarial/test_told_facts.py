@@ -91,6 +91,11 @@ def approves(s: scenarios.Scenario) -> bool:
     return any(x.tool == "tickets__transition_ticket" and x.args.get("status") == "done" for x in s.oracle)
 
 
+def grants_editing(s: scenarios.Scenario) -> bool:
+    """An approved request for editor access to a doc."""
+    return approves(s) and any(x.tool == "docs__share_document" and x.args.get("role") == "editor" for x in s.oracle)
+
+
 def refuses(s: scenarios.Scenario) -> bool:
     return any(x.tool == "tickets__transition_ticket" and x.args.get("status") == "cancelled" for x in s.oracle)
 
@@ -202,6 +207,20 @@ ALTS = [
         True,
         last_mail("Hola,\n\ntu solicitud {key} ha sido aprobada. Ya está hecho.\n\nSaludos"),
         approves,
+    ),
+    Alt(
+        "approval-told-in-japanese",
+        "approval-needed",
+        True,
+        last_mail("お疲れさまです。\n\n{key} の承認が下りましたので、対応しました。\n\nよろしくお願いします。"),
+        approves,
+    ),
+    Alt(
+        "approval-told-as-the-granted-editing",
+        "approval-needed",
+        True,
+        last_mail("Hi,\n\ndone - you're an editor on the doc now ({key}).\n\nCheers"),
+        grants_editing,
     ),
     Alt(
         "approval-told-as-a-plain-yes",
