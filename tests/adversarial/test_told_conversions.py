@@ -3,8 +3,9 @@ New York are told Friday 18 September, 08:00 Auckland time; its conversion "(16:
 and tells them the time, a wrong one does not, and neither does a hedged one, nor one given to a guest by name in
 brackets under a hedge ("I'm proposing ... (16:00 for you, Felicia) - not confirmed yet").
 
-Each case plays the released task's reference solution, its guests' mail changed, through the gateway in process
-(real MCP client, real app servers on real SQLite).
+Each case plays the task's reference solution, its guests' mail changed, through the gateway in process (real MCP
+client, real app servers on real SQLite). The task is release v3-preview's row as it was drawn when this was found,
+kept as a file (`round_tasks/`), so a later change of the generator leaves these cases as they are.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import failures  # noqa: E402
 
 from orchestrator.agents import OracleAgent  # noqa: E402
-from orchestrator.integrations import releases  # noqa: E402
 from orchestrator.prove.validate import _why, run_once  # noqa: E402
 from orchestrator.scenario import load as load_scenario  # noqa: E402
 
@@ -55,10 +55,7 @@ CASES = [
 
 @pytest.mark.parametrize(("case", "sentence", "want"), CASES, ids=[c[0] for c in CASES])
 async def test_a_conversion_told_to_the_guests(backend, tmp_path: Path, case: str, sentence: str, want: bool) -> None:
-    found, row = releases.find(TASK, None)
-    path = tmp_path / f"{TASK}.yaml"
-    path.write_text(releases.scenario_text(found, row), encoding="utf-8")
-    scenario = load_scenario(path)
+    scenario = load_scenario(Path(__file__).resolve().parent / "round_tasks" / f"{TASK}.yaml")
     steps = [x.model_copy(deep=True) for x in scenario.oracle]
     mail = next(x for x in steps if x.tool == "mail__send_message" and "walkthrough" in str(x.args.get("body")))
     mail.args["body"] = (
