@@ -20,7 +20,9 @@ from orchestrator.scenario.text.dates import DateMention, find_dates, valid_date
 from orchestrator.scenario.text.parse import sentences
 from orchestrator.scenario.text.time_aside import reasons_for_a_move, set_aside
 from orchestrator.scenario.text.zones import (
+    AT_DATE,
     OFFSET,
+    ON_DATE,
     PLACE_AFTER,
     PLACE_DECLARED,
     ZONE,
@@ -538,14 +540,6 @@ def _declared_zones(text: str, mentions: list[TimeMention]) -> None:
                 mention.zone = zones[-1]
             elif declared and not any(m.zone is None and m.start > declared[-1][0] for m in mentions):
                 mention.zone = declared[0][1]  # said after the times: "Wednesday 3 pm, Thursday 8 am (all UK time)."
-
-
-AT_DATE = re.compile(
-    r"[ \t,)]*(?:(?:at|@|from|a\s+las?|às?|um|alle|om|kl\.?|vers|ab|von|de|dalle|desde|das)[ \t]+)?", re.I
-)
-"""What joins a date to its time right after it: "Wednesday 3 February at 10:00", "3 de febrero a las 10:00"."""
-ON_DATE = re.compile(r"[ \t,(]*(?:(?:on|am|le|el|il|op|no|em)[ \t]+)?(?:the[ \t]+)?", re.I)
-"""What joins a time to its date right after it: "10:00 on Friday 5 March", "15:00 (Thu)"."""
 
 
 def _place_on_dates(text: str, mentions: list[TimeMention], dates: list[DateMention]) -> None:

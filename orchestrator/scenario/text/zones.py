@@ -83,6 +83,13 @@ ZONE = re.compile(
 )
 OFFSET = re.compile(r"(?:UTC|GMT)?\s*([+\-−])\s*(\d{1,2})(?::?(\d{2}))?$")
 
+AT_DATE = re.compile(
+    r"[ \t,)]*(?:(?:at|@|from|a\s+las?|às?|um|alle|om|kl\.?|vers|ab|von|de|dalle|desde|das)[ \t]+)?", re.I
+)
+"""What joins a date to its time right after it: "Wednesday 3 February at 10:00", "3 de febrero a las 10:00"."""
+ON_DATE = re.compile(r"[ \t,(]*(?:(?:on|am|le|el|il|op|no|em)[ \t]+)?(?:the[ \t]+)?", re.I)
+"""What joins a time to its date right after it: "10:00 on Friday 5 March", "15:00 (Thu)"."""
+
 
 # Places people name a zone by ("13:00 Lisbon time", "09:30 New York", "UK time"): the cities of the IANA
 # zone names (their last part, spaces for underscores) and a few countries and regions.
@@ -390,7 +397,6 @@ def converted_days(text: str, mentions: Sequence[TimeMention], dates: Sequence[D
     (16:00 in New York)": Thursday 17 September in New York; "Mon 09:00 Sydney / 23:00 London": Sunday). A date
     written for the conversion itself ("(16:00 New York, Thursday)") stands, right or wrong; so does the end of a
     range the conversion starts."""
-    from orchestrator.scenario.text.times import AT_DATE, ON_DATE
 
     for index, mention in enumerate(mentions):
         if not index or mention.zone is None or mention.range_end or ISO_DAY.match(mention.text):
