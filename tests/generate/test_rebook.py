@@ -131,3 +131,32 @@ def test_travel_and_meetings_proves_the_rebooked_meeting_too() -> None:
     cancel_only = [s.model_copy(deep=True) for s in scenario.oracles[-1] if s.tool != "calendar__create_event"]
     passed, why = asyncio.run(_play(scenario, cancel_only))
     assert not passed, why
+
+
+def test_changed_request_already_takes_a_rebooked_session() -> None:
+    """Its session is the agent's own booking: cancelling it and booking the new time passes as it is; cancel only
+    fails."""
+    scenario = _load(_task("changed-request"))
+    steps = [s.model_copy(deep=True) for s in scenario.oracle]
+    create = _create(steps)
+    at = next(n for n, s in enumerate(steps) if s.tool == "calendar__update_event")
+    update = steps[at].args
+    start = datetime.fromisoformat(str(update["start"]))
+    length = datetime.fromisoformat(str(create.args["end"])) - datetime.fromisoformat(str(create.args["start"]))
+    guests = [a for a in create.args["attendees"] if a not in update.get("remove_attendees", [])]
+    steps[at : at + 1] = [
+        OracleStep(tool="calendar__cancel_event", args={"event_id": "${event.id}"}),
+        OracleStep(
+            tool="calendar__create_event",
+            args={
+                **create.args,
+                "start": start.isoformat(),
+                "end": (start + length).isoformat(),
+                "attendees": guests + list(update.get("add_attendees", [])),
+            },
+        ),
+    ]
+    passed, why = asyncio.run(_play(scenario, steps))
+    assert passed, why
+    passed, why = asyncio.run(_play(scenario, steps[: at + 1] + steps[at + 2 :]))
+    assert not passed, why
