@@ -18,6 +18,7 @@ def command(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*ORCHESTRATOR, *args], cwd=ROOT, capture_output=True, text=True, timeout=180)
 
 
+@pytest.mark.slow
 def test_export_tasks_says_what_it_wrote_on_stdout(tmp_path: Path) -> None:
     out = tmp_path / "tasks.jsonl"
     done = command("export-tasks", str(SCENARIOS), "--format", "jsonl", "--out", str(out))

@@ -208,6 +208,7 @@ def test_my_meeting_on_a_day_no_named_event_is_on_is_found() -> None:
     )
 
 
+@pytest.mark.slow
 def test_the_committed_travel_and_meetings_task_of_seed_71946_is_found_incoherent() -> None:
     # tests/adversarial/heldout6 left it out: it moves "my meeting on Friday 11 December", the clash is on Thursday.
     with HELDOUT6_TRAVEL.open() as f:

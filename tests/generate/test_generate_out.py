@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from orchestrator.cli import app
@@ -16,6 +17,7 @@ def generate(out: Path, *extra: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
+@pytest.mark.slow
 def test_a_second_generate_into_the_same_folder_is_refused_and_keeps_the_first(tmp_path: Path) -> None:
     out = tmp_path / "gen"
     code, output = generate(out)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from helpers import SCENARIOS, TRAVEL_PATH, free_port
 from typer.testing import CliRunner
 
@@ -109,6 +110,7 @@ def test_retry_takes_a_single_runs_scenario_seed_and_agent_from_its_record(tmp_p
     assert "resumed: 1 of 1 episode(s) kept as recorded complete, 0 run again" in done.stderr
 
 
+@pytest.mark.slow
 def test_resume_keeps_only_complete_episodes_of_the_same_scenario_and_seed(tmp_path: Path) -> None:
     done = invoke("run", TRAVEL_PATH, "--repeat", "3", "--backend", "inprocess", "--agent", "noop", "--out", tmp_path)
     assert done.exit_code == 1

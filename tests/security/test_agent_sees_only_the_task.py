@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from helpers import ROOT
 
 from orchestrator import scenario as scenarios
@@ -48,6 +49,7 @@ async def test_the_env_observation_names_no_scenario_task_family_or_seed() -> No
     assert not any(part in shown for part in ("lost-reply", "lost_reply"))
 
 
+@pytest.mark.slow
 def test_a_command_agent_gets_an_episode_name_that_maps_to_nothing(tmp_path) -> None:  # noqa: ANN001
     from hostile import requires_bwrap, run_agent
 
