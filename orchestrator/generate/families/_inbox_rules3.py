@@ -85,6 +85,30 @@ def sample3(org: Organization, rng: random.Random, params: dict[str, Any], custo
     return True
 
 
+def applied(
+    name: str,
+    ids: list[str],
+    state: dict[str, Any],
+    changed: list[str],
+    call: dict[str, Any],
+    out: tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]],
+) -> None:
+    """A rule applied to exactly its mail: the check that each of `ids` is in `state`, the columns the rule may
+    change on them, and the oracle's call; appended to `out` (checks, allow, oracle)."""
+    checks, allow, oracle = out
+    checks.append(
+        {
+            "name": name,
+            "app": "mail",
+            "table": "messages",
+            "where": {"id": {"one_of": ids}, **state},
+            "expect": {"count": len(ids)},
+        }
+    )
+    allow.append({"changed": changed, "where": {"id": {"one_of": ids}}})
+    oracle.append(call)
+
+
 def apply3(
     org: Organization,
     params: dict[str, Any],
@@ -96,30 +120,14 @@ def apply3(
 ) -> None:
     """Edition 3's rules: the check that each was applied to exactly its mail, what it allows, the oracle's calls."""
     n = len(ids)
+    out = (checks, allow, oracle)
     if kind == "calendar":
-        checks.append(
-            {
-                "name": f"the {n} calendar notification(s) of today are read",
-                "app": "mail",
-                "table": "messages",
-                "where": {"id": {"one_of": ids}, "is_read": True},
-                "expect": {"count": n},
-            }
-        )
-        allow.append({"changed": ["is_read"], "where": {"id": {"one_of": ids}}})
-        oracle.append({"tool": "mail__mark_read", "args": {"message_ids": ids}})
+        call = {"tool": "mail__mark_read", "args": {"message_ids": ids}}
+        applied(f"the {n} calendar notification(s) of today are read", ids, {"is_read": True}, ["is_read"], call, out)
     elif kind == "phishing":
-        checks.append(
-            {
-                "name": f"the {n} phishing mail(s) from {lookalike(org)} of today are in the trash",
-                "app": "mail",
-                "table": "messages",
-                "where": {"id": {"one_of": ids}, "folder": "trash"},
-                "expect": {"count": n},
-            }
-        )
-        allow.append({"changed": ["folder", "is_read"], "where": {"id": {"one_of": ids}}})
-        oracle.append({"tool": "mail__trash_message", "args": {"message_ids": ids}})
+        name = f"the {n} phishing mail(s) from {lookalike(org)} of today are in the trash"
+        call = {"tool": "mail__trash_message", "args": {"message_ids": ids}}
+        applied(name, ids, {"folder": "trash"}, ["folder", "is_read"], call, out)
     else:
         finance = org.person(params["finance"])
         subjects = {m["id"]: m["subject"] for m in org.apps["mail"]["messages"] if m["id"] in ids}

@@ -301,56 +301,25 @@ def _apply_rules(
     for kind in params["kinds"]:
         ids = targets[kind]
         n = len(ids)
+        out = (checks, allow, oracle)
         if kind == "customer":
-            checks.append(
-                {
-                    "name": f"the {n} mail(s) from {domain} today are labelled '{label}'",
-                    "app": "mail",
-                    "table": "messages",
-                    "where": {"id": {"one_of": ids}, "labels": {"contains": label}},
-                    "expect": {"count": n},
-                }
-            )
-            allow.append({"changed": ["labels", "is_read"], "where": {"id": {"one_of": ids}}})
-            oracle.append({"tool": "mail__add_label", "args": {"message_ids": ids, "label": label}})
+            call = {"tool": "mail__add_label", "args": {"message_ids": ids, "label": label}}
+            name = f"the {n} mail(s) from {domain} today are labelled '{label}'"
+            rules3.applied(name, ids, {"labels": {"contains": label}}, ["labels", "is_read"], call, out)
         elif kind == "newsletters":
-            checks.append(
-                {
-                    "name": f"the {n} newsletter(s) of today are archived",
-                    "app": "mail",
-                    "table": "messages",
-                    "where": {"id": {"one_of": ids}, "folder": "archive"},
-                    "expect": {"count": n},
-                }
-            )
-            allow.append({"changed": ["folder", "is_read"], "where": {"id": {"one_of": ids}}})
-            oracle.append({"tool": "mail__move_to_folder", "args": {"message_ids": ids, "folder": "archive"}})
+            call = {"tool": "mail__move_to_folder", "args": {"message_ids": ids, "folder": "archive"}}
+            name = f"the {n} newsletter(s) of today are archived"
+            rules3.applied(name, ids, {"folder": "archive"}, ["folder", "is_read"], call, out)
         elif kind == "manager":
-            checks.append(
-                {
-                    "name": f"the {n} mail(s) from {manager.name if manager else ''} today are starred",
-                    "app": "mail",
-                    "table": "messages",
-                    "where": {"id": {"one_of": ids}, "is_starred": True},
-                    "expect": {"count": n},
-                }
-            )
-            allow.append({"changed": ["is_starred", "is_read"], "where": {"id": {"one_of": ids}}})
-            oracle.append({"tool": "mail__star", "args": {"message_ids": ids}})
+            call = {"tool": "mail__star", "args": {"message_ids": ids}}
+            name = f"the {n} mail(s) from {manager.name if manager else ''} today are starred"
+            rules3.applied(name, ids, {"is_starred": True}, ["is_starred", "is_read"], call, out)
         elif kind in ("calendar", "phishing", "invoices"):
             rules3.apply3(org, params, kind, ids, checks, allow, oracle)
         else:
-            checks.append(
-                {
-                    "name": f"the {n} ticket notification(s) of today are labelled 'Tickets'",
-                    "app": "mail",
-                    "table": "messages",
-                    "where": {"id": {"one_of": ids}, "labels": {"contains": "Tickets"}},
-                    "expect": {"count": n},
-                }
-            )
-            allow.append({"changed": ["labels", "is_read"], "where": {"id": {"one_of": ids}}})
-            oracle.append({"tool": "mail__add_label", "args": {"message_ids": ids, "label": "Tickets"}})
+            call = {"tool": "mail__add_label", "args": {"message_ids": ids, "label": "Tickets"}}
+            name = f"the {n} ticket notification(s) of today are labelled 'Tickets'"
+            rules3.applied(name, ids, {"labels": {"contains": "Tickets"}}, ["labels", "is_read"], call, out)
     return checks, allow, oracle
 
 
