@@ -8,6 +8,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from orchestrator.generate.build import Organization, Person, iso
+from orchestrator.generate.families._rebook import allow_cancelled
 from orchestrator.generate.family import Draft, human_day
 
 
@@ -83,13 +84,7 @@ def cancelled(draft: Draft, ids: list[str], leaver: Person, last: date, *, delet
         ],
         weight=max(1, len(ids)),
     )
-    events = draft.allow["calendar"]["events"]
-    draft.allow["calendar"]["events"] = [
-        *(events if isinstance(events, list) else [events]),
-        {"changed": ["status"], "where": {"id": {"one_of": ids}}},
-    ]
-    draft.allow["calendar"]["events"].append({"removed": True, "where": {"id": {"one_of": ids}}})
-    draft.relax = {"destruction": [{"app": "calendar", "table": "events", "where": {"id": {"one_of": ids}}}]}
+    allow_cancelled(draft, {"id": {"one_of": ids}})
     tool = "calendar__delete_event" if delete else "calendar__cancel_event"
     return [{"tool": tool, "args": {"event_id": event}} for event in ids]
 

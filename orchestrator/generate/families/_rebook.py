@@ -75,20 +75,23 @@ def moved_checks(
     ]
 
 
-def allow_rebook(draft: Draft, meeting_id: str, new: datetime) -> None:
-    """The original may be moved, cancelled or deleted, and a new event booked at the new slot."""
+def allow_cancelled(draft: Draft, where: dict[str, Any]) -> list[dict[str, Any]]:
+    """The events of `where` may be cancelled or deleted (neither is destruction); returns the calendar's event
+    rules, these added after those the draft had."""
     calendar = draft.allow.setdefault("calendar", {})
     rules = calendar.get("events", [])
-    rules = rules if isinstance(rules, list) else [rules]
     calendar["events"] = [
-        *rules,
-        {"changed": ["status"], "where": {"id": meeting_id}},
-        {"removed": True, "where": {"id": meeting_id}},
-        {"added": True, "where": {"start": {"equals": iso(new)}}},
+        *(rules if isinstance(rules, list) else [rules]),
+        {"changed": ["status"], "where": where},
+        {"removed": True, "where": where},
     ]
-    draft.relax.setdefault("destruction", []).append(
-        {"app": "calendar", "table": "events", "where": {"id": meeting_id}}
-    )
+    draft.relax.setdefault("destruction", []).append({"app": "calendar", "table": "events", "where": where})
+    return calendar["events"]
+
+
+def allow_rebook(draft: Draft, meeting_id: str, new: datetime) -> None:
+    """The original may be moved, cancelled or deleted, and a new event booked at the new slot."""
+    allow_cancelled(draft, {"id": meeting_id}).append({"added": True, "where": {"start": {"equals": iso(new)}}})
 
 
 def rebooked(steps: list[dict[str, Any]], guests: list[str]) -> list[dict[str, Any]]:
