@@ -32,6 +32,8 @@ difference).
     .venv/bin/python releases/release.py write --drawn            # (re)write it from the draws, without proving
     .venv/bin/python releases/release.py write --release v2 --drawn --preview  # a v2 preview from the draws
     .venv/bin/python releases/release.py write --release v3 --drawn --preview --count 50 --workers 2  # v3 preview
+    .venv/bin/python releases/release.py part --release v3 --family travel --out DIR --workers 2  # one family's part
+    .venv/bin/python releases/release.py write --release v3 --parts  # v3 from its parts (releases/parts.py)
 
 Exits 1 when the regenerated set differs from the release, or (v2) its manifest is missing, naming what differs.
 """
@@ -54,6 +56,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
+import parts  # noqa: E402  # releases/parts.py, beside this file
 import stats  # noqa: E402  # releases/stats.py, beside this file
 
 RELEASE = HERE / "v1.json"
@@ -356,7 +359,7 @@ def load_release(path: Path, name: str) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("action", choices=["check", "write"])
+    parser.add_argument("action", choices=["check", "write", "part"])
     parser.add_argument("--out", type=Path, help="Folder for the generated set.")
     parser.add_argument("--sample", type=int, help="check: v1, the first N tasks of each family; v2, N random rows.")
     parser.add_argument("--existing", action="store_true", help="Use the set already in --out; generate nothing.")
@@ -374,6 +377,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, help="write: tasks per family instead of the release's (a preview).")
     parser.add_argument("--workers", type=int, default=1, help="Processes drawing or proving side by side.")
     parser.add_argument("--seed", type=int, help="check --sample: the seed of the random rows (default: any).")
+    parser.add_argument(
+        "--family",
+        help="part: the family to generate into --out (or, with --existing, generated there) and keep as a part.",
+    )
+    parser.add_argument(
+        "--parts", action="store_true", help="write: the release from its parts (every family's, kept by `part`)."
+    )
     args = parser.parse_args(argv)
     path = release_path(args.release, args.preview)
     base = release_path(args.release)
@@ -385,6 +395,8 @@ def main(argv: list[str] | None = None) -> int:
     stored = manifest_path(path, release)
     if args.action == "check":
         return _check(args, release, stored)
+    if args.action == "part":
+        return _part(args, path, release)
     if args.count is not None:
         if not args.preview:
             parser.error("--count N writes a preview only: add --preview")
@@ -401,6 +413,11 @@ def main(argv: list[str] | None = None) -> int:
         if release["options"].get("edition", 1) >= 3 and not args.drawn:
             release["coherence"] = _coherence_record(dropped, rows)
         return _write(path, release, rows, "drawn", None, stored)
+    if args.parts:
+        names = pipeline_options(release["options"]).families
+        rows, found = parts.load(parts.parts_dir(path), names, release["options"]["count"])
+        release["proofs"] = parts.proofs(found)
+        return _write(path, release, rows, "generated", parts.seconds(found), stored)
     if args.out is None:
         parser.error("--out DIR is needed unless check --sample N or write --drawn")
     seconds, reports = None, []
@@ -416,6 +433,20 @@ def main(argv: list[str] | None = None) -> int:
             "dropped": sum(sum(r.dropped.values()) for r in reports),
         }
     return _write(path, release, read_rows(args.out), "generated", seconds, stored)
+
+
+def _part(args: argparse.Namespace, path: Path, release: dict[str, Any]) -> int:
+    """Generate one family of the release into --out (unless --existing) and keep its rows and report as a part."""
+    names = pipeline_options(release["options"]).families
+    if args.family not in names or args.out is None:
+        raise SystemExit(f"part: give --family (one of: {', '.join(names)}) and --out DIR")
+    if not args.existing:
+        seconds, reports = generate(release["options"], args.out, families=[args.family], workers=args.workers)
+        report = {"families": [r.as_dict() for r in reports], "seconds": round(seconds, 2)}
+        (args.out / parts.REPORT).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    found = parts.store(args.out, args.family, release["options"]["count"], parts.parts_dir(path))
+    print(f"kept {args.family}: {found['written']} tasks, {found['full']} proven in full, {found['seconds']:.0f} s")
+    return 0
 
 
 def _check(args: argparse.Namespace, release: dict[str, Any], stored: Path | None) -> int:
