@@ -149,6 +149,20 @@ NOTHING_FINAL = re.compile(
     re.I,
 )
 
+_TAKE_BACK = (
+    r"(?:reject|refus|declin|den(?:y|ie)|revok|withdr[ae]w|revers|rescind|overturn|undo|un-?approv|"
+    r"pull(?:ed|ing)?\s+(?:(?:it|this|that|the\s+approval)\s+)?back|take(?:n)?\s+(?:(?:it|this|that|the\s+approval)\s+)?back)"
+)
+DECISION_TAKEN_BACK = re.compile(
+    r"\b(?:(?:this|it|that|approval|decision|request|I|we)\s+(?:may|might|could)\s+(?:still\s+|yet\s+|well\s+)?"
+    r"(?:(?:have|need)\s+to\s+)?(?:be\s+)?" + _TAKE_BACK + r"|"
+    r"(?:approval|decision)\s+(?:is|remains)\s+(?:provisional|conditional|tentative|on\s+hold))",
+    re.I,
+)
+"""A decision taken back or left open after it is given ("so this might still need to be declined", "the approval may
+be pulled back", "I might have to reverse this", "the approval is provisional"): like "nothing is final", said alone
+in its clause it takes back what the text states (the approved amount), else its own sentence."""
+
 
 DEADLINE = re.compile(
     r"\b(?:by|due|no\s+later\s+than|deadline|reply|respond|pick|vote)\b[^.;\n]{0,30}?(?:\d|"
@@ -158,19 +172,23 @@ DEADLINE = re.compile(
 )
 
 
-def _nothing_final(text: str, spans: list[tuple[int, int]]) -> str | None:
+def _nothing_final(
+    text: str, spans: list[tuple[int, int]], final: re.Pattern[str] = NOTHING_FINAL, own_clause: bool = False
+) -> str | None:
     """`text` as a "nothing is final" sentence leaves it, or None when it has none. Said beside values of its own
     ("probably Thursday 3pm, nothing is final yet"), it takes back its sentence; said alone ("Nothing is final
-    yet."), the whole text, but for the clauses that set a deadline ("pick one by Friday 11 September")."""
-    finals = [(a, b) for a, b in spans if NOTHING_FINAL.search(text[a:b])]
+    yet."), the whole text, but for the clauses that set a deadline ("pick one by Friday 11 September"). With
+    `own_clause`, alone means alone in its clause (a decision taken back: "..., so this may still be rejected")."""
+    finals = [(a, b) for a, b in spans if final.search(text[a:b])]
     if not finals:
         return None
     out = text
     alone = False
     for a, b in finals:
-        m = NOTHING_FINAL.search(text, a, b)
+        m = final.search(text, a, b)
         said = _blank(text, m.start(), m.end())  # type: ignore[union-attr]  # found just above
-        rest = " ".join(said[x:y] for x, y in clauses(text, a, b) if not DEADLINE.search(text, x, y))
+        parts = [(x, y) for x, y in clauses(text, a, b) if not own_clause or x <= m.start() < y]  # type: ignore[union-attr]  # found above
+        rest = " ".join(said[x:y] for x, y in parts if not DEADLINE.search(text, x, y))
         if _has_value(re.sub(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b", " ", rest, flags=re.I)):
             out = _blank(out, a, b)
         else:
@@ -279,6 +297,8 @@ def asserted(text: str, kind: str = "any") -> str:
     reading = {"time", "date", "amount", "count"} if kind == "any" else {kind}
     if reading != {"count"} and (final := _nothing_final(text, spans)) is not None:
         out = final  # "Nothing is final yet.": the plan's values are not asserted (its counts and deadlines are)
+    if reading != {"count"} and (back := _nothing_final(text, spans, DECISION_TAKEN_BACK, True)) is not None:
+        out = "".join(b if b == " " else o for o, b in zip(out, back, strict=True))  # "approved; ... may be rejected"
     if reading & {"count", "amount"}:
         for m in ESTIMATE.finditer(text):
             out = _blank(out, m.start(), m.end())

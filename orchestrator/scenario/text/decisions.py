@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from orchestrator.scenario.text.claims import CONDITION, HEDGE, REQUEST
+from orchestrator.scenario.text.claims import CONDITION, DECISION_TAKEN_BACK, HEDGE, REQUEST
 from orchestrator.scenario.text.clean import per_text
 from orchestrator.scenario.text.parse import clauses, parse
 
@@ -89,10 +89,21 @@ def _clause_decisions(clause: str) -> set[str]:
     return found
 
 
-# A later sentence that takes an approval back: "Budget approved! ... we're still waiting on the CFO's signature".
+# A later sentence that takes an approval back or leaves it open: "Budget approved! ... we're still waiting on the
+# CFO's signature", "P.S. ... so this might still need to be declined; don't order it yet", "the approval may be
+# pulled back", "I might have to reverse this", "hold off on the order for now".
+_ACT = r"(?:book|buy|order|spend|pay|purchase|proceed|commit|register|enrol|sign\s+up|go\s+ahead)"
+TAKEN_BACK = re.compile(
+    DECISION_TAKEN_BACK.pattern + r"|\b(?:do\s+not|don['’]t)\s+(?:[\w'’]+\s+)?" + _ACT + r"\w*\b[^.!?]{0,40}?\b"
+    r"(?:yet|until|before|for\s+now)\b|\bhold\s+off\b",
+    re.I,
+)
+"""An approval taken back or left open by what follows it, in its own sentence too ("Approved — note the approval
+is provisional until the audit closes")."""
 UNDONE = re.compile(
     r"\b(?:still\s+(?:waiting|pending|awaiting)|nothing\s+is\s+(?:final|signed|committed|confirmed)|"
-    r"not\s+(?:yet\s+)?(?:final|official|signed)|before\s+anything\s+is\s+(?:committed|final|signed))\b",
+    r"not\s+(?:yet\s+)?(?:final|official|signed)|before\s+anything\s+is\s+(?:committed|final|signed))\b|"
+    + TAKEN_BACK.pattern,
     re.I,
 )
 
@@ -108,7 +119,10 @@ def decisions(text: str) -> frozenset[str]:
             continue
         said: set[str] = set()
         for start, end in clauses(parsed.text, a, b):
-            said |= _clause_decisions(parsed.text[start:end])
+            clause = _clause_decisions(parsed.text[start:end])
+            if said and not clause and TAKEN_BACK.search(parsed.text[start:end]):
+                said.discard("approve")  # "Approved — note the approval is provisional until the audit closes"
+            said |= clause
         if not said and UNDONE.search(sentence):
             found.discard("approve")
         found |= said

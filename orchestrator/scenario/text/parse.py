@@ -2,10 +2,10 @@
 
 `parse(text)` keeps what the author wrote and writes it plainly:
 
-- quoted and forwarded parts go: `>` lines, an "On ... wrote:" line and all below it, a "-----Original
-  Message-----" or "Forwarded message" line and all below it, and an Outlook-style header block
-  (From: / Sent: / To: / Subject:) and all below it (quotequail finds these; its cut is taken only where a
-  quote header starts);
+- quoted and forwarded parts go: `>` lines, an "On ... wrote:" line (or "Le ... a écrit :", "Am ... schrieb
+  ...:", "El ... escribió:") and all below it, a "-----Original Message-----" or "Forwarded message" line and
+  all below it, and an Outlook-style header block (From: / Sent: / To: / Subject:) and all below it
+  (quotequail finds these; its cut is taken only where a quote header starts);
 - a signature goes: everything below a `-- ` line, and "Sent from my ..." lines;
 - markdown is read for its structure: a table is a line per row, each cell after its column's header ("New
   York: 09:30 | London: 14:30"; a header that only says what the column holds, such as "City" or "Time",
@@ -164,7 +164,11 @@ SHORTHAND = {
 }
 
 # Quotes and signatures
-QUOTE_HEADER = re.compile(r"^\s*On\b.{3,300}?\bwrote:\s*$", re.I | re.S)
+QUOTE_HEADER = re.compile(
+    r"^\s*(?:On|Le|Am|Op|El|Em|Il)\b.{3,300}?\b(?:(?:wrote|a\s+écrit|escribió|escreveu|ha\s+scritto)\s*|"
+    r"(?:schrieb|schreef)\b.{0,150}?):\s*$",
+    re.I | re.S,
+)
 ORIGINAL_BLOCK = re.compile(
     r"^\s*(?:-{2,}|_{2,})?\s*(?:Forwarded message|Original Message|Begin forwarded message:?)\s*(?:-{2,}|_{2,})?\s*$",
     re.I,

@@ -59,15 +59,28 @@ MOVED_AFTER = re.compile(
 )
 MOVE_TO_BEFORE = re.compile(r"\b" + _MOVE + r"\b[^.!?\n\d]{0,30}\bto\s+$", re.I)
 ARROW_AFTER = re.compile(r"^\s*(?:→|->|=>|⟶)\s*")
-# What a text says after a time it sets aside: "10:00 doesn't work", "the 14:00 is cancelled".
+# The same in the other languages the readers know, after the time: "(om) 15:30 zit Ines al vast", "15:30 lukt niet",
+# "15:30 geht nicht", "15:30 ne marche pas", "15:30 no me va".
+_BUSY_ELSEWHERE = (
+    r"(?:(?:zat|zit|zaten|zitten)\s+(?:[\w'’]+\s+){0,3}?vast|(?:ben|is|zijn|was|waren)\s+(?:[\w'’]+\s+){0,3}?"
+    r"(?:bezet|niet\s+(?:beschikbaar|vrij|mogelijk))|(?:lukt|past|kan|gaat|werkt)\s+(?:[\w'’]+\s+){0,2}?niet|"
+    r"(?:geht|passt|klappt|funktioniert)\s+(?:[\w'’]+\s+){0,2}?nicht|(?:bin|ist|sind|war|waren)\s+(?:[\w'’]+\s+){0,3}?"
+    r"(?:belegt|besetzt|nicht\s+(?:verfügbar|frei|möglich))|ne\s+(?:marche|convient|va|fonctionne)\s+pas|"
+    r"(?:n['’]est|est)\s+pas\s+(?:possible|disponible|libre)|no\s+(?:me\s+|nos\s+|le\s+|les\s+)?(?:funciona|va|"
+    r"sirve|es\s+posible|está\s+(?:disponible|libre)))\b"
+)
+# What a text says after a time it sets aside: "10:00 doesn't work", "the 14:00 is cancelled", "15:30 would clash".
 SET_ASIDE_AFTER = re.compile(
     r"^\s*(?:(?:slot|meeting|call|one)\s+)?(?:(?:cancell?ed|called\s+off)\b(?!\s+(?:the|a|an|my|our|your)\b)|"
-    r"(?:is|has\s+been)\s+(?:out|off|cancell?ed|no\s+good|not\s+possible|"
+    r"(?:is|has\s+been|was|were)\s+(?:out|off|cancell?ed|no\s+good|not\s+possible|"
     r"too\s+(?:early|late))\b|(?:[\w ]{0,30}?\s)?is\s+now\s+(?:at\s+|a\s+)?(?=\d)|"
     r"(?:(?:does|do|did|will)\s+not|(?:does|do|did)n(?:'|’)?t|won(?:'|’)t|no\s+longer|can(?:'|’)?t|cannot)\s+"
     r"(?:works?|suits?|fits?|happens?|be)\b|"
     r"(?:[\w'’ ]{0,30}?\s)?(?:(?:is|was|were|are)\s+(?:already\s+)?(?:taken|gone|full|unavailable|not\s+(?:available|free|"
-    r"possible|an\s+option))|(?:is|was|were|are)n(?:'|’)?t\s+(?:available|free|possible|an\s+option))\b)",
+    r"possible|an\s+option))|(?:is|was|were|are)n(?:'|’)?t\s+(?:available|free|possible|an\s+option))\b|"
+    r"(?:(?!(?:since|because|as|so|when|while|and|but|or)\b)[\w'’]+\s+){0,3}?(?:(?:is|was|were|are|\w+['’](?:re|s))\s+"
+    r"(?:(?:already|both|all)\s+)?(?:busy|occupied|tied\s+up|double[\s-]booked)|(?:(?:would|will)\s+)?"
+    r"(?:clash(?:es|ed)?|conflict(?:s|ed)?|collid(?:e|es|ed)|overlap(?:s|ped)?))\b|" + _BUSY_ELSEWHERE + r")",
     re.I,
 )
 # A time of something else than the fact: someone's availability ("Lee is free until 16:30"), when something was
@@ -83,7 +96,9 @@ OTHER_BEFORE = re.compile(
     r"preferred|mentioned)|"
     r"(?:his|her|their|my)\s+(?:day|morning|afternoon|evening)\s+(?:starts|ends)|"
     r"(?:has|have|got)\s+(?:a|an|another|his|her|their)\s+(?:[\w-]+\s+){0,3}?(?:call|meeting|appointment|session|"
-    r"commitment|conflict|clash|flight|train|interview))\b[^.!?\n\d;]{0,25}$",
+    r"commitment|conflict|clash|flight|train|interview)|"
+    r"(?:has|have|got)\s+(?:something|stuff|plans|other\s+plans|things?)(?:\s+(?:on|else|booked|planned|scheduled))?)"
+    r"\b[^.!?\n\d;]{0,25}$",
     re.I,
 )
 OTHER_AFTER = re.compile(
@@ -118,7 +133,13 @@ OLD_LABEL = re.compile(
     r"\b(?:old|previous|original|former|earlier|cancell?ed)\s+(?:time|slot|start|date|meeting|booking)s?\s*[:=]\s*$",
     re.I,
 )
-STRUCK_ROW = re.compile(r"❌|\b(?:withdr[ae]wn?|cancell?ed|called\s+off|declined)\b", re.I)
+STRUCK_ROW = re.compile(
+    r"❌|✗|✘|🚫|⛔|\b(?:withdr[ae]wn?|cancell?ed|called\s+off|declined|not\s+(?:possible|available|an\s+option)|"
+    r"(?:does|do|will)\s+not\s+work|(?:doesn|don|won)['’]?t\s+work|no\s+good|(?<!\bno\s)(?<!\bwithout\s)clash(?:es)?|"
+    r"(?<!\bno\s)(?<!\bwithout\s)conflicts?)\b",
+    re.I,
+)
+"""A table row that sets its times aside: marked cancelled or crossed, or saying the slot does not work."""
 # Weaker: "it was 10:00", "the call that was at 10:30", "would have been 23:00 for Kenji": set aside only when the
 # text states another time.
 WAS_BEFORE = re.compile(
