@@ -22,12 +22,12 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from orchestrator.generate import phrasing
 from orchestrator.generate.build import Organization, Person
 from orchestrator.generate.family import Draft, canonical, digest, join
+from orchestrator.generate.wrapup import Wrap, wrap_checks
 
 LIVING_SHARE = 0.5
 """How often a task that is not living gets a living twist (and a task that is not long a long extension)."""
@@ -377,50 +377,6 @@ LINKED = (
 )
 
 
-def _says(title: str) -> dict[str, Any]:
-    """A title that says this phrase (a fixed title the instruction gives)."""
-    return {"says": {"phrase": [title], "claimed": False}}
-
-
-@dataclass(frozen=True)
-class _Wrap:
-    """What a wrap-up names: the project, the tracking ticket's title and owner, the doc, the team, the review."""
-
-    project: str
-    title: str
-    doc: str
-    owner: Person
-    team: list[Person]
-    review: str | None
-    """A linked wrap-up's second ticket (None: not linked)."""
-
-    @property
-    def emails(self) -> list[str]:
-        return [p.email for p in self.team]
-
-    def ticket_ref(self, field: str) -> dict[str, Any]:
-        return {
-            "from": {
-                "app": "tickets",
-                "table": "tickets",
-                "added": True,
-                "where": {"title": _says(self.title)},
-                "field": field,
-            }
-        }
-
-    def doc_ref(self, field: str) -> dict[str, Any]:
-        return {
-            "from": {
-                "app": "docs",
-                "table": "documents",
-                "added": True,
-                "where": {"title": _says(self.doc)},
-                "field": field,
-            }
-        }
-
-
 def _wrap_up(draft: Draft, rng: random.Random, name: str) -> bool:
     """A wrap-up over tickets, docs and mail, long enough that the task makes 10 or more reference calls."""
     org: Organization = draft.org
@@ -432,7 +388,7 @@ def _wrap_up(draft: Draft, rng: random.Random, name: str) -> bool:
     if people is None:
         return False
     title = rng.choice(TITLES)
-    wrap = _Wrap(
+    wrap = Wrap(
         projects[0]["key"], title, f"Notes: {title.lower()}", people[0], people, rng.choice(REVIEWS) if linked else None
     )
     values = {"project": wrap.project, "title": title, "owner": wrap.owner.name, "doc": wrap.doc}
@@ -449,7 +405,7 @@ def _wrap_up(draft: Draft, rng: random.Random, name: str) -> bool:
     draft.tags = list(dict.fromkeys([*draft.tags, f"twist-{name}"]))
     _steps(draft, _wrap_steps(wrap, org.persona))
     _scope_out(draft, [title, *([wrap.review] if wrap.review else [])])
-    draft.stage("the follow-ups are tracked and shared", _wrap_checks(wrap))
+    draft.stage("the follow-ups are tracked and shared", wrap_checks(wrap))
     _let_mail_through(draft, wrap.emails)
     tickets: dict[str, Any] = {
         "tickets": {"added": True, "where": {"project": wrap.project}},
@@ -478,7 +434,7 @@ def _scope_out(draft: Draft, titles: list[str]) -> None:
             }
 
 
-def _wrap_steps(wrap: _Wrap, persona: Person) -> list[dict[str, Any]]:
+def _wrap_steps(wrap: Wrap, persona: Person) -> list[dict[str, Any]]:
     """The reference calls of a wrap-up: ticket, doc, shares, comment (second ticket and link), mail."""
     steps: list[dict[str, Any]] = [
         {
@@ -523,61 +479,6 @@ def _wrap_steps(wrap: _Wrap, persona: Person) -> list[dict[str, Any]]:
         }
     )
     return steps
-
-
-def _wrap_checks(wrap: _Wrap) -> list[dict[str, Any]]:
-    """What a wrap-up is judged by: the ticket and its owner, the doc naming its key and shared with each teammate,
-    the comment with the doc's link, the team told both (and a linked wrap-up's link)."""
-    doc = {"app": "docs", "table": "documents", "added": True}
-    checks: list[dict[str, Any]] = [
-        {
-            "name": f'a {wrap.project} ticket "{wrap.title}" for {wrap.owner.name}',
-            "app": "tickets",
-            "table": "tickets",
-            "added": True,
-            "where": {"title": _says(wrap.title)},
-            "expect": {"count": 1, "all": {"project": wrap.project, "assignee": wrap.owner.email}},
-        },
-        {
-            "name": f'a doc "{wrap.doc}" that names the ticket\'s key',
-            **doc,
-            "where": {"title": _says(wrap.doc), "content": {"contains": wrap.ticket_ref("key")}},
-        },
-        *(
-            {
-                "name": f"{p.name} can edit the doc",
-                **doc,
-                "where": {"title": _says(wrap.doc), "shared_with": {"has": {"email": p.email, "role": "editor"}}},
-            }
-            for p in wrap.team
-        ),
-        {
-            "name": "the ticket has a comment with the doc's link",
-            "app": "tickets",
-            "table": "comments",
-            "added": True,
-            "where": {"body": {"links": wrap.doc_ref("url")}},
-        },
-        {
-            "name": f"{join([p.first_name for p in wrap.team])} told the key and the link",
-            "told": {
-                "who": wrap.emails,
-                "facts": [{"contains": wrap.ticket_ref("key")}, {"links": wrap.doc_ref("url")}],
-            },
-        },
-    ]
-    if wrap.review is not None:
-        checks.append(
-            {
-                "name": f'"{wrap.review}" is linked to "{wrap.title}" as related',
-                "app": "tickets",
-                "table": "links",
-                "added": True,
-                "where": {"type": "relates_to"},
-                "expect": {"count": 1},
-            }
-        )
-    return checks
 
 
 TWISTS: dict[str, Callable[[Draft, random.Random, str], bool]] = {

@@ -247,7 +247,7 @@ def varied_equivalents(
         probes = registry.probes(app)
         assert probes is not None
         for make in (probes.channels, probes.extras):
-            other += [qualified(app, p) for p in make(ctx)] if make is not None else []
+            other += [qualified(app, p) for p in make(ctx) if _meets_faults(scenario, p)] if make is not None else []
     return variation.equivalents(scenario, other, budget)
 
 
@@ -258,12 +258,7 @@ def equivalents(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list
     for app, ctx in ctxs.items():
         probes = registry.probes(app)
         assert probes is not None
-        # A call meant to fail (an injected fault, say) is not rewritten: its retry is.
-        found += [
-            qualified(app, p)
-            for p in probes.rewrites(ctx)
-            if not any(scenario.oracle[i].expect_error for i in p.replace)
-        ]
+        found += [qualified(app, p) for p in probes.rewrites(ctx) if _meets_faults(scenario, p)]
     if "mail" not in scenario.apps:
         skips.append(Skip("draft-send", "no mail app"))
     elif not any(p.kind == "draft-send" for p in found):
@@ -280,6 +275,22 @@ def equivalents(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list
     if not scenario.oracles:
         skips.append(Skip("oracles", "the scenario lists no alternative reference solutions"))
     return found, [s for s in skips if s.kind not in {p.kind for p in found}]
+
+
+def _meets_faults(scenario: Scenario, probe: Probe) -> bool:
+    """The rewrite leaves the reference's calls that meet faults as they are: a call meant to fail is not rewritten
+    (its retry is), nor a call of a tool a fault rule names (the rule counts that tool's calls, and a rewrite to other
+    tools would never meet the fault its checks are about)."""
+    return not any(
+        scenario.oracle[i].expect_error or _faulted(scenario, scenario.oracle[i].tool) for i in probe.replace
+    )
+
+
+def _faulted(scenario: Scenario, tool: str) -> bool:
+    """A fault rule of the scenario names this gateway tool (`app__tool`); a rule for every tool (`*`) names none."""
+    app, name = app_of(tool)
+    plan = scenario.faults.get(app)
+    return plan is not None and any(rule.tool == name for rule in plan.rules)
 
 
 def _extra_reads(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list[Probe], Skip | None]:
@@ -530,6 +541,13 @@ def retitle(title: str, instruction: str, fallback: str) -> str:
     return f"{text} - {' '.join(rest)}" if rest else text
 
 
+def _quoted(title: str, instruction: str) -> bool:
+    """The instruction gives this title in quotes ("a ticket \"Open loose ends\"", 'titled “Q3 plan”'), in any case."""
+    low = instruction.lower()
+    want = title.lower()
+    return any(f"{a}{want}{b}" in low for a, b in (('"', '"'), ("'", "'"), ("\u201c", "\u201d"), ("\u2018", "\u2019")))
+
+
 def _title_arg(tool: str) -> str | None:
     app, name = app_of(tool)
     probes = registry.probes(app) if app in registry.available() else None
@@ -542,8 +560,8 @@ def _retitles(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list[P
     for index, step in enumerate(scenario.oracle):
         arg = _title_arg(step.tool)
         value = step.args.get(arg) if arg else None
-        if not isinstance(value, str) or SAVED_REF.search(value):
-            continue
+        if not isinstance(value, str) or SAVED_REF.search(value) or _quoted(value, scenario.instruction):
+            continue  # a title the user quotes is the one asked for: another is not an equivalent
         if value not in renamed:
             renamed[value] = retitle(value, scenario.instruction, f"Item {len(renamed) + 1}")
         if renamed[value] != value:

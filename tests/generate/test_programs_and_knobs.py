@@ -192,3 +192,45 @@ def test_composite_step_texts_fall_on_one_side_and_edition_two_keeps_release_v2s
             for side in ("train", "test"):
                 picked = texts.index(parts.step(Org(3, side), params, key, texts))
                 assert sides[picked] == side, (key, side, picked)
+
+
+def _edited(task: Task, edit: Any) -> Task:
+    """The task with every reference step passed through `edit(step)` (and no alternative reference)."""
+    changed = copy.deepcopy(task)
+    changed.scenario["oracle"] = [edit(copy.deepcopy(s)) for s in changed.scenario["oracle"]]
+    changed.scenario.pop("oracles", None)
+    return changed
+
+
+def _set_args(tool: str, when: Any, **args: Any) -> Any:
+    def edit(step: dict[str, Any]) -> dict[str, Any]:
+        if step["tool"] == tool and when(step["args"]):
+            step["args"] = {**step["args"], **args}
+        return step
+
+    return edit
+
+
+@pytest.mark.slow
+def test_a_linked_wrap_up_is_judged_by_the_key_stated_the_second_ticket_and_the_link_either_way(
+    drawn: list[Task], tmp_path: Path
+) -> None:
+    task = _with(drawn, "wrap-up-linked")
+    review = next(s for s in task.scenario["oracle"] if s.get("save") == "tw_review")["args"]["title"]
+    told = next(s for s in task.scenario["oracle"] if s["tool"] == "mail__send_message" and "tw_ticket" in str(s))
+    reversed_link = _set_args(
+        "tickets__link_tickets", lambda a: True, source="${tw_ticket.key}", target="${tw_review.key}"
+    )
+    assert _prove(_edited(task, reversed_link), tmp_path / "reversed").status == "proven"
+    for name, edit in {
+        "hedged key": _set_args(
+            "mail__send_message",
+            lambda a: a == told["args"],
+            body=told["args"]["body"].replace("${tw_ticket.key}", "probably ${tw_ticket.key}"),
+        ),
+        "second ticket titled otherwise": _set_args(
+            "tickets__create_ticket", lambda a: a.get("title") == review, title="Something else entirely"
+        ),
+    }.items():
+        failed = _prove(_edited(task, edit), tmp_path / name.replace(" ", "-"))
+        assert failed.status == "dropped" and failed.problem.startswith("reference solution"), (name, failed.problem)

@@ -353,3 +353,37 @@ async def test_an_attack_whose_own_call_fails_tests_nothing_and_says_so(backend)
     )
     trial = await _attack(TRAVEL, backend, leak)
     assert trial.outcome == "failed" and trial.reason.startswith("exposure")
+
+
+async def test_a_call_a_fault_rule_names_is_not_rewritten(travel_contexts) -> None:
+    """A lost reply on mail__reply is what the scenario's checks are about: rewriting the reply as a draft and a send,
+    or as a new mail, would never meet it, so no equivalent replaces that call (the other calls still are)."""
+    reply = _step_index("mail__reply")
+    data = TRAVEL.model_dump()
+    data["faults"] = {"mail": {"rules": [{"tool": "reply", "kind": "lost_reply", "calls": [1]}]}}
+    faulted = scenarios.Scenario.model_validate(data)
+
+    def moved_off(probes: list) -> list[str]:  # rewrites that stand other tools in for the reply
+        return [
+            p.kind
+            for p in probes
+            if reply in p.replace and "mail__reply" not in {s.tool for steps in p.replace.values() for s in steps}
+        ]
+
+    plain, _ = derive.equivalents(TRAVEL, travel_contexts)
+    assert any(reply in p.replace for p in plain if p.kind == "draft-send")
+    assert moved_off(plain) == ["draft-send"]
+    found, skipped = derive.equivalents(faulted, travel_contexts)
+    assert moved_off(found) == []
+    assert "draft-send" in {s.kind for s in skipped}
+    assert {p.kind for p in found} >= {"create-update", "reorder", "retitle"}
+    varied, _ = derive.varied_equivalents(faulted, travel_contexts, budget=0)
+    assert varied and moved_off(varied) == []
+
+
+def test_a_title_the_instruction_quotes_is_not_retitled() -> None:
+    instruction = 'Then file a ticket "Open loose ends" in OPS and a doc \u201cNotes: open loose ends\u201d.'
+    assert derive._quoted("Open loose ends", instruction)
+    assert derive._quoted("notes: open loose ends", instruction)
+    assert not derive._quoted("Open loose", instruction)  # a part of a quoted title is no title the user gave
+    assert not derive._quoted("Loose ends", "Track the loose ends in OPS.")  # said, not quoted: words are free

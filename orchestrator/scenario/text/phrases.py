@@ -124,9 +124,31 @@ CODE_GONE_AFTER = re.compile(
 )
 
 
+CODE_HEDGED_BEFORE = re.compile(
+    r"\b(?:probably|maybe|perhaps|possibly|presumably|likely|I\s+think|I\s+believe|I\s+guess|might\s+be|could\s+be|"
+    r"should\s+be)\s+(?:(?:in|is|be|under|as)\s+)?$",
+    re.I,
+)
+CODE_UNDERCUT_AFTER = re.compile(
+    r"\s*(?:\((?:[^)]{0,20}\b(?:not|un)\s*(?:yet\s+)?(?:confirmed|sure|final|verified|certain)|tb[cd]|to\s+be\s+"
+    r"confirmed|I\s+think|probably|maybe)[^)]{0,20}\)|,?\s+(?:I\s+think|probably|maybe|if\s+I'm\s+not\s+mistaken)\b|"
+    r"\s*\((?:tb[cd]|\?)\))",
+    re.I,
+)
+"""A code hedged where it is written: "probably OPS-12", "OPS-12 (not confirmed yet)", "OPS-12 (?)", "OPS-12, I
+think": the writer does not state it (a hedge elsewhere in the sentence, about something else, leaves it stated)."""
+
+
 def _code_aside(text: str, start: int, end: int) -> bool:
-    """The code written at `start:end` is set aside: "not K9TWQA", "dupe of HD-4410", "4471-A was cancelled"."""
-    return bool(CODE_SET_ASIDE.search(text[max(0, start - 30) : start]) or CODE_GONE_AFTER.match(text[end : end + 40]))
+    """The code written at `start:end` is set aside ("not K9TWQA", "dupe of HD-4410", "4471-A was cancelled") or
+    hedged where it is written ("probably OPS-12", "OPS-12 (not confirmed yet)")."""
+    before = text[max(0, start - 30) : start]
+    return bool(
+        CODE_SET_ASIDE.search(before)
+        or CODE_GONE_AFTER.match(text[end : end + 40])
+        or CODE_HEDGED_BEFORE.search(before)
+        or CODE_UNDERCUT_AFTER.match(text[end : end + 60])
+    )
 
 
 def _swapped_twin(text: str, code: str) -> bool:
