@@ -171,7 +171,7 @@ def _event_times(i: int, e: EventSeed, tz: str) -> tuple[str, str]:
     end_at = localize(e.end, tz) if isinstance(e.end, datetime) else None
     if end_at is None:
         raise SeedError.at("calendar", ("events", i, "end"), "a timed event needs an end")
-    if end_at <= start_at:
+    if end_at.timestamp() <= start_at.timestamp():  # instants: a shared zone would compare wall times
         raise SeedError.at("calendar", ("events", i, "end"), "end must be after start")
     return isoformat(start_at), isoformat(end_at)
 
@@ -223,7 +223,7 @@ def _load_busy(sb: Sandbox, seed: Seed) -> None:
     me = sb.persona
     for i, b in enumerate(seed.busy):
         start_at, end_at = localize(b.start, me.timezone), localize(b.end, me.timezone)
-        if end_at <= start_at:
+        if end_at.timestamp() <= start_at.timestamp():
             raise SeedError.at("calendar", ("busy", i, "end"), "end must be after start")
         sb.insert(
             "busy",

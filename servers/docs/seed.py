@@ -132,7 +132,7 @@ def _load_document(sb: Sandbox, i: int, d: DocumentSeed) -> None:
         shared.append({"email": email, "role": s.role})
     created = _when(sb, d.created_at or d.updated_at)
     updated = _when(sb, d.updated_at or d.created_at)
-    if updated < created:
+    if updated.timestamp() < created.timestamp():  # instants: a shared zone would compare wall times
         raise SeedError.at("docs", ("documents", i, "updated_at"), "updated_at cannot be before created_at")
     doc_id = d.id or sb.new_id("doc")
     created_at, updated_at = isoformat(created), isoformat(updated)

@@ -210,7 +210,7 @@ def _load_tickets(sb: Sandbox, tickets: list[TicketSeed]) -> None:
         reporter = _require_user(sb, t.reporter or sb.persona.email, ("tickets", i, "reporter"))
         created = localize(t.created_at, tz) if t.created_at else sb.now()
         updated = localize(t.updated_at, tz) if t.updated_at else created
-        if updated < created:
+        if updated.timestamp() < created.timestamp():  # instants: a shared zone would compare wall times
             raise _error(("tickets", i, "updated_at"), "updated_at cannot be before created_at")
         resolution = _ticket_resolution(t, i)
         sb.insert(
