@@ -23,6 +23,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from orchestrator.scenario.row_index import RowIndex
 from orchestrator.scenario.text.operators import (
     PRIMARY,
     TEXT_OPERATORS,
@@ -99,6 +100,8 @@ class Context:
     `seeded` holds the keys of the seeded rows per (app, table), so references can tell rows the
     agent added (`added: true`) from seeded ones; `discarded(app, table, row)` says whether a row
     is thrown away (trashed, in the bin), which references skip unless they say `discarded: true`.
+    With an `index` (a verdict's, over states that do not change while it reads them), rows are looked up by the
+    plain equalities of a where (`candidates`) instead of matched one by one.
     """
 
     def __init__(
@@ -111,6 +114,7 @@ class Context:
         *,
         timezone: str = "UTC",
         now: datetime | None = None,
+        index: RowIndex | None = None,
     ) -> None:
         self.snapshots = snapshots
         self.keys = keys
@@ -119,13 +123,21 @@ class Context:
         self.discarded = discarded
         self.timezone = timezone  # the persona's: text operators read times in it
         self.now = now  # the scenario clock: "Thursday" in a text is the next Thursday from here
+        self.index = index
 
     def rows(self, app: str, table: str) -> list[dict[str, Any]]:
         return list(self.snapshots.get(app, {}).get(table, []))
 
     def for_app(self, app: str) -> Context:
         return Context(
-            self.snapshots, self.keys, app, self.seeded, self.discarded, timezone=self.timezone, now=self.now
+            self.snapshots,
+            self.keys,
+            app,
+            self.seeded,
+            self.discarded,
+            timezone=self.timezone,
+            now=self.now,
+            index=self.index,
         )
 
     def is_added(self, app: str, table: str, row: Mapping[str, Any]) -> bool:
@@ -137,15 +149,27 @@ class Context:
     def is_discarded(self, app: str, table: str, row: Mapping[str, Any]) -> bool:
         return bool(self.discarded and self.discarded(app, table, row))
 
+    def in_role(
+        self, app: str, table: str, row: Mapping[str, Any], added: bool | None = None, discarded: bool = False
+    ) -> bool:
+        """Whether `select` keeps `row`."""
+        return (added is None or self.is_added(app, table, row) == added) and (
+            discarded or not self.is_discarded(app, table, row)
+        )
+
     def select(self, app: str, table: str, added: bool | None = None, discarded: bool = False) -> list[dict[str, Any]]:
         """Rows of a table by role: `added` true (the agent's), false (seeded) or None (both);
         discarded rows only when `discarded` is true."""
-        return [
-            r
-            for r in self.rows(app, table)
-            if (added is None or self.is_added(app, table, r) == added)
-            and (discarded or not self.is_discarded(app, table, r))
-        ]
+        return [r for r in self.rows(app, table) if self.in_role(app, table, r, added, discarded)]
+
+    def candidates(self, app: str, table: str, where: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+        """The rows of `app.table`, in their order, among which are all that match `where`: those meeting one of its
+        plain equalities, found in the context's index (`row_index`). None without an index or such equalities (every
+        row is a candidate)."""
+        if self.index is None:
+            return None
+        rows = self.snapshots.get(app, {}).get(table, [])
+        return self.index.candidates(app, table, rows, where, self.keys.get((app, table), "id"))
 
 
 def row_matches(row: Mapping[str, Any], where: Mapping[str, Any], ctx: Context, table: str = "") -> bool:
@@ -261,12 +285,16 @@ def _operands(operand: Any, ctx: Context) -> list[Any]:
     if not _is_ref(operand):
         return [operand]
     ref = operand["from"]
-    app_ctx = ctx.for_app(ref["app"])
-    return [
-        r.get(ref["field"])
-        for r in ctx.select(ref["app"], ref["table"], ref.get("added"), bool(ref.get("discarded", False)))
-        if row_matches(r, ref.get("where", {}), app_ctx, ref["table"])
-    ]
+    app, table, where = ref["app"], ref["table"], ref.get("where", {})
+    added, discarded = ref.get("added"), bool(ref.get("discarded", False))
+    app_ctx = ctx.for_app(app)
+    pool = ctx.candidates(app, table, where)
+    rows = (
+        ctx.select(app, table, added, discarded)
+        if pool is None
+        else [r for r in pool if ctx.in_role(app, table, r, added, discarded)]
+    )
+    return [r.get(ref["field"]) for r in rows if row_matches(r, where, app_ctx, table)]
 
 
 def _text_spec(op: str, operand: Any, ctx: Context) -> tuple[dict[str, Any], list[Any], datetime]:

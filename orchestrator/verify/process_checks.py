@@ -231,10 +231,12 @@ def _read_first(check: JournalCheck, journal: list[dict[str, Any]], facts: Facts
     if rule.entity is not None:
         e = rule.entity
         key = facts.keys.get((e.app, e.table), "id")
+        app_ctx = seeded_ctx.for_app(e.app)
+        pool = seeded_ctx.candidates(e.app, e.table, e.where)  # the rows its where's equalities leave, or None
         wanted_fixed = {
             (e.app, e.table, r[key])
-            for r in seeded_ctx.rows(e.app, e.table)
-            if row_matches(r, e.where, seeded_ctx.for_app(e.app), e.table)
+            for r in (seeded_ctx.rows(e.app, e.table) if pool is None else pool)
+            if row_matches(r, e.where, app_ctx, e.table)
         }
         if not wanted_fixed:
             return f"no seeded {e.app}.{e.table} row matches {describe_where(e.where)}"

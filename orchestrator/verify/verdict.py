@@ -33,12 +33,15 @@ How a verdict is decided (scenarios/README.md says the same for authors):
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
+from itertools import islice
 from typing import Any
 
 from orchestrator.scenario.checks import Expect, Forbid, JournalCheck, JudgeCheck, RowCheck, ToldCheck
 from orchestrator.scenario.conditions import Context, describe_where, failure_count, failures, holds, row_matches
 from orchestrator.scenario.model import Scenario
+from orchestrator.scenario.row_index import RowIndex
 from orchestrator.scenario.text.operators import TEXT_OPERATORS
 from orchestrator.scenario.text.parse import parse
 from orchestrator.scenario.worldspec import GATEWAY_APP
@@ -88,8 +91,8 @@ def verify(
     facts = derive(seeded, journal, keys)
     seeded_keys = facts.seeded_keys()
     clock: dict[str, Any] = {"timezone": scenario.persona.timezone, "now": scenario.clock.start}  # text operators
-    seeded_ctx = Context(seeded, keys, seeded=seeded_keys, discarded=discarded, **clock)
-    final_ctx = Context(final, keys, seeded=seeded_keys, discarded=discarded, **clock)
+    seeded_ctx = Context(seeded, keys, seeded=seeded_keys, discarded=discarded, index=RowIndex(), **clock)
+    final_ctx = Context(final, keys, seeded=seeded_keys, discarded=discarded, index=RowIndex(), **clock)
 
     stages = [
         _stage_result(scenario, index, stage, journal, own, facts, seeded_ctx, final_ctx, keys, judgements)
@@ -320,10 +323,11 @@ def _row_check(
     """The check against the state of `ctx`; without `explain` (only whether it passes is read, as for the seeded
     state of a guard) a failure does not look for the closest row."""
     key = keys.get((check.app, check.table), "id")
-    rows = ctx.select(check.app, check.table, check.added) if check.added else ctx.rows(check.app, check.table)
-    if check.added is False:
-        rows = [r for r in rows if not ctx.is_added(check.app, check.table, r)]
+    pool = ctx.candidates(check.app, check.table, check.where)
+    rows = _in_role(check, ctx, ctx.rows(check.app, check.table) if pool is None else pool)
     matches = [r for r in rows if row_matches(r, check.where, ctx, check.table)]
+    if pool is not None and not matches:  # a failure reads the table's rows: the closest one, or whether there is one
+        rows = _in_role(check, ctx, ctx.rows(check.app, check.table), first=not explain)
     base = {"id": check_id, "stage": stage, "description": describe_check(check), "weight": check.weight}
     found = [_label(r, key) for r in matches[:5]]
     subject = _subject(check)
@@ -371,6 +375,18 @@ def _row_check(
     return CheckResult(**base, passed=reason is None, reason=reason, found=found, closest=closest)
 
 
+def _in_role(check: RowCheck, ctx: Context, rows: list[dict[str, Any]], first: bool = False) -> list[dict[str, Any]]:
+    """The rows of `rows` (some of the check's table, in its order) the check reads: with `added`, those the agent
+    added (and not thrown away) or the seeded ones; with `first`, only the first of them (whether there is one)."""
+    if check.added:
+        kept = (r for r in rows if ctx.in_role(check.app, check.table, r, check.added))
+    elif check.added is False:
+        kept = (r for r in rows if not ctx.is_added(check.app, check.table, r))
+    else:
+        return rows[:1] if first else rows
+    return list(islice(kept, 1)) if first else list(kept)
+
+
 def _closest(rows: list[dict[str, Any]], where: Mapping[str, Any], ctx: Context, table: str) -> dict[str, Any]:
     """The first of `rows`, none of which matches `where`, with the fewest failures (`min` by `failure_count`).
     A row's count stops once it cannot beat the best so far, and one failure is the fewest a row that does not
@@ -405,12 +421,15 @@ def diff(
         before_tables, after_tables = seeded.get(app, {}), final.get(app, {})
         for table in dict.fromkeys([*before_tables, *after_tables]):
             key = keys.get((app, table), "id")
-            before = {r[key]: r for r in before_tables.get(table, [])}
-            after = {r[key]: r for r in after_tables.get(table, [])}
+            before_rows, after_rows = before_tables.get(table, []), after_tables.get(table, [])
+            if len(before_rows) == len(after_rows) and all(map(operator.is_, before_rows, after_rows)):
+                continue  # the seeded rows themselves, in their places (a snapshot shares the rows it did not change)
+            before = {r[key]: r for r in before_rows}
+            after = {r[key]: r for r in after_rows}
             for k, row in after.items():
                 if k not in before:
                     changes.append(Change(app=app, table=table, key=k, kind="added", after=row))
-                elif row != before[k]:
+                elif row is not before[k] and row != before[k]:
                     fields = [c for c in row if row.get(c) != before[k].get(c)]
                     changes.append(
                         Change(app=app, table=table, key=k, kind="changed", fields=fields, before=before[k], after=row)
@@ -453,7 +472,8 @@ def _forbidden(
     app_ctx = ctx.for_app(rule.app)
     hits: list[tuple[Any, str]] = []
     if rule.change == "present":
-        for row in ctx.rows(rule.app, rule.table):
+        pool = ctx.candidates(rule.app, rule.table, rule.where)
+        for row in ctx.rows(rule.app, rule.table) if pool is None else pool:
             if row_matches(row, rule.where, app_ctx, rule.table):
                 hits.append((row.get(key), f"{rule.table} row {_labels([_label(row, key)])} is present"))
     else:
@@ -464,7 +484,7 @@ def _forbidden(
             if changed is not None and row_matches(changed, rule.where, app_ctx, rule.table):
                 hits.append((change.key, f"{change.kind} {rule.table} row {_labels([_label(changed, key)])}"))
     prose = _prose(rule.where)
-    if prose:
+    if prose and hits:  # what each hit says (no hit: nothing to read)
         rows = {r.get(key): r for r in ctx.rows(rule.app, rule.table)}
         rows |= {c.key: c.after or c.before or {} for c in changes if c.app == rule.app and c.table == rule.table}
         hits = [(k, detail + _said(rows.get(k) or {}, prose, app_ctx)) for k, detail in hits]

@@ -39,8 +39,9 @@ def baseline(
     seeded: Mapping[str, Snapshot], world: list[dict[str, Any]], keys: Mapping[tuple[str, str], str]
 ) -> dict[str, dict[str, list[dict[str, Any]]]]:
     """The seeded state with the world's changes laid over it, in order; rows the world changed that are not
-    there (the agent's own, or removed) are left alone."""
-    out = {app: {table: [dict(r) for r in rows] for table, rows in tables.items()} for app, tables in seeded.items()}
+    there (the agent's own, or removed) are left alone. Each table is a list of its own; a row is copied only when a
+    change is laid over it (the others are the seeded rows themselves, read-only)."""
+    out = {app: {table: list(rows) for table, rows in tables.items()} for app, tables in seeded.items()}
     for entry in world:
         app = entry.get("app") or ""
         tables = out.setdefault(app, {})
@@ -57,9 +58,10 @@ def baseline(
                     rows.pop(index)
             elif index is not None and change.get("after") is not None:
                 before, after = change.get("before") or {}, change["after"]
+                row = rows[index] = dict(rows[index])
                 for column, value in after.items():
                     if before.get(column) != value:
-                        rows[index][column] = _merge(rows[index].get(column), before.get(column), value)
+                        row[column] = _merge(row.get(column), before.get(column), value)
     return out
 
 
