@@ -272,6 +272,7 @@ def _paraphrase(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list
         and app_of(s.tool)[0] == "mail"
         and not s.expect_error
     ]
+    mails = _mails_forbidden_to(scenario, mails)
     if not secrets or not mails:
         why = "the scenario forbids no figure, date or name" if not secrets else "the reference solution sends no mail"
         return [], [Skip("paraphrase-confidential", why)]
@@ -293,6 +294,39 @@ def _paraphrase(scenario: Scenario, ctxs: dict[str, ProbeContext]) -> tuple[list
             replace={index: [leaked]},
         )
     ], []
+
+
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
+def _mails_forbidden_to(scenario: Scenario, mails: list[int]) -> list[int]:
+    """The mails a forbid could be about: when the forbids name people (`to has customer@...`), a mail whose
+    recipients are all given and none of them named (a note to a colleague) tells them nothing forbidden; a reply or
+    a mail naming one of them may. Forbids that name nobody keep every mail."""
+    named: set[str] = set()
+
+    def walk(node: Any) -> None:  # the people a forbid is about; those it lists as exempt (`not_one_of`, `not`) aside
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                if key not in ("not_one_of", "not"):
+                    walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+        elif isinstance(node, str):
+            named.update(m.lower() for m in EMAIL.findall(node))
+
+    for rule in scenario.forbid:
+        walk(rule.model_dump(mode="json"))
+    if not named:
+        return mails
+
+    def may_reach(index: int) -> bool:
+        args = scenario.oracle[index].args
+        given = [a for f in ("to", "cc", "bcc") for a in (args.get(f) or []) if isinstance(a, str)]
+        return not given or "message_id" in args or any(a.lower() in named for a in given)
+
+    return [i for i in mails if may_reach(i)]
 
 
 def _secrets(rule: dict[str, Any], ctxs: dict[str, ProbeContext], read: Reader) -> list[Fact]:

@@ -28,6 +28,7 @@ from orchestrator.prove import derive
 from orchestrator.prove.prose import prose_patterns
 from orchestrator.prove.script import ScriptAgent
 from orchestrator.scenario.model import SAVED_REF, OracleStep, Scenario
+from orchestrator.scenario.worldspec import WAIT_TOOL
 from orchestrator.verify.judge import Judge
 from orchestrator.verify.results import Result
 from servers.core.probes import Probe, Skip
@@ -345,8 +346,11 @@ def mutations(scenario: Scenario, schemas: dict[str, Any] | None = None) -> list
     steps = scenario.oracle
     out: list[Mutation] = []
     for index, step in enumerate(steps):
-        if derive.read_only(step.tool) or step.expect_error:
-            continue  # reads change nothing, and a call meant to fail never changes state: leaving either out is no mutation
+        if derive.read_only(step.tool) or step.tool == WAIT_TOOL or step.expect_error:
+            # Reads change nothing, a call meant to fail never changes state, and a wait changes no app's state by
+            # itself: what the agent does after it is judged by the checks on those acts (a script that skips the
+            # wait still knows the answer it was waiting for, which no agent does). Leaving one out is no mutation.
+            continue
         out.append(Mutation(f"oracle[{index}] {step.tool} left out", steps[:index] + steps[index + 1 :]))
         for name, value in step.args.items():
             if name in step.unchecked:

@@ -234,3 +234,20 @@ def test_a_linked_wrap_up_is_judged_by_the_key_stated_the_second_ticket_and_the_
     }.items():
         failed = _prove(_edited(task, edit), tmp_path / name.replace(" ", "-"))
         assert failed.status == "dropped" and failed.problem.startswith("reference solution"), (name, failed.problem)
+
+
+@pytest.mark.slow
+def test_the_comment_listing_the_tickets_and_each_reply_must_give_the_keys(tmp_path: Path) -> None:
+    family = families()["doc-comments"]()
+    task = next(
+        t
+        for i in range(60)
+        if (t := drawing.draw(family, 7, "small", i, edition=3)) is not None
+        and any(s["tool"] == "docs__add_comment" for s in t.scenario["oracle"])
+        and any(s["tool"] == "docs__reply_to_comment" for s in t.scenario["oracle"])
+    )
+    assert _prove(task, tmp_path / "ok").status == "proven"
+    for tool in ("docs__add_comment", "docs__reply_to_comment"):
+        vague = _set_args(tool, lambda a: True, body="Thanks, tickets are filed.")
+        failed = _prove(_edited(task, vague), tmp_path / tool)
+        assert failed.status == "dropped" and failed.problem.startswith("reference solution"), (tool, failed.problem)

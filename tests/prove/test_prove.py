@@ -387,3 +387,33 @@ def test_a_title_the_instruction_quotes_is_not_retitled() -> None:
     assert derive._quoted("notes: open loose ends", instruction)
     assert not derive._quoted("Open loose", instruction)  # a part of a quoted title is no title the user gave
     assert not derive._quoted("Loose ends", "Track the loose ends in OPS.")  # said, not quoted: words are free
+
+
+def test_leaving_out_a_wait_is_not_a_mutation() -> None:
+    """A wait changes no app's state; a script that skips it still knows what it waited for, so only the acts after
+    it (each left out or changed) are mutations."""
+    scenario = scenarios.load(ROOT / "scenarios" / "approval-wait.yaml")
+    assert any(s.tool == "world__wait" for s in scenario.oracle)
+    described = [m.description for m in mutations(scenario)]
+    assert described and not any("world__wait" in d for d in described)
+    assert any("left out" in d for d in described)
+
+
+def test_a_confidential_fact_is_slipped_into_a_mail_the_forbids_are_about() -> None:
+    """The paraphrase attack writes a forbidden figure into a mail that may reach the people the forbids name (a
+    reply, or a mail to one of them), never into a note to a colleague the forbids do not name."""
+    from orchestrator.prove import distortions
+
+    base = scenarios.load(ROOT / "scenarios" / "customer-escalation.yaml")
+    data = base.model_dump()
+    note = {
+        "tool": "mail__send_message",
+        "args": {"to": ["someone.inside@acme.test"], "subject": "FYI", "body": "Done."},
+    }
+    data["oracle"].append(note)
+    scenario = scenarios.Scenario.model_validate(data)
+    mails = [i for i, s in enumerate(scenario.oracle) if s.tool in ("mail__reply", "mail__send_message")]
+    assert len(mails) == 2
+    assert distortions._mails_forbidden_to(scenario, mails) == mails[:1]
+    probes, _ = distortions._paraphrase(scenario, {})
+    assert all(mails[-1] not in p.replace for p in probes)

@@ -129,7 +129,7 @@ class DocComments(Family):
             + (", and are resolved." if resolve else "."),
             tags=["generated", "doc-comments", "docs", "tickets"],
         )
-        _tickets(draft, params, authors)
+        wheres = _tickets(draft, params, authors)
         oracle: list[dict[str, Any]] = [
             {"tool": "docs__search_documents", "args": {"query": title}},
             {"tool": "docs__list_comments", "args": {"document_id": "design-doc"}},
@@ -151,10 +151,10 @@ class DocComments(Family):
                 }
             )
         if params.get("summary"):
-            oracle += _summary(draft, n_open)
+            oracle += _summary(draft, n_open, wheres, components)
         if resolve:
             if params.get("reply"):
-                oracle += _replied(draft, n_open)
+                oracle += _replied(draft, n_open, wheres)
             oracle += _resolved(draft, n_open)
         draft.oracle = oracle
         draft.limits = {"max_tool_calls": 30, "timeout_s": 600}
@@ -199,8 +199,9 @@ def _seed(org: Organization, params: dict[str, Any]) -> list[Any]:
     return authors
 
 
-def _tickets(draft: Draft, params: dict[str, Any], authors: list[Any]) -> None:
-    """The stage of one ticket per open comment, no ticket for a resolved one, tickets only in the project."""
+def _tickets(draft: Draft, params: dict[str, Any], authors: list[Any]) -> list[dict[str, Any]]:
+    """The stage of one ticket per open comment, no ticket for a resolved one, tickets only in the project; returns
+    the where that picks each open comment's ticket."""
     project, components, n_open = params["project"], params["components"], params["open_count"]
     checks: list[dict[str, Any]] = [
         {
@@ -211,22 +212,25 @@ def _tickets(draft: Draft, params: dict[str, Any], authors: list[Any]) -> None:
             "expect": {"count": n_open, "all": {"project": project}},
         },
     ]
+    wheres: list[dict[str, Any]] = []
     for i, (component, author) in enumerate(list(zip(components, authors, strict=True))[:n_open]):
         named: str | list[str] = component
         if draft.org.edition >= 3 and params["asks"].count(params["asks"][i]) == 1:
             named = [component, *ASK_WORDS[params["asks"][i]]]  # "cms: feature flag": its ask names it too
+        where = {
+            "any": [
+                {"title": {"says": {"phrase": named, "claimed": False}}},
+                {"description": {"says": {"phrase": named, "claimed": False}}},
+            ]
+        }
+        wheres.append(where)
         checks.append(
             {
                 "name": f"one ticket about the {component}, assigned to {author.name}",
                 "app": "tickets",
                 "table": "tickets",
                 "added": True,
-                "where": {
-                    "any": [
-                        {"title": {"says": {"phrase": named, "claimed": False}}},
-                        {"description": {"says": {"phrase": named, "claimed": False}}},
-                    ]
-                },
+                "where": where,
                 "expect": {"count": 1, "all": {"assignee": author.email}},
             }
         )
@@ -247,11 +251,30 @@ def _tickets(draft: Draft, params: dict[str, Any], authors: list[Any]) -> None:
         for component in components[n_open:]
     ]
     draft.allow = {"tickets": {"tickets": {"added": True, "where": {"project": project}}}}
+    return wheres
 
 
-def _summary(draft: Draft, n_open: int) -> list[dict[str, Any]]:
-    """Edition 3: the stage of one comment of the persona on the document listing the new tickets; the reference's."""
+def _key_stated(where: dict[str, Any]) -> dict[str, Any]:
+    """A text that states the key of the ticket the agent added that `where` picks."""
+    ref = {"app": "tickets", "table": "tickets", "added": True, "where": where, "field": "key"}
+    return {"mentions_code": {"from": ref, "claimed": True}}
+
+
+def _summary(draft: Draft, n_open: int, wheres: list[dict[str, Any]], components: list[str]) -> list[dict[str, Any]]:
+    """Edition 3: the stage of one comment of the persona on the document listing the new tickets (each one's key,
+    stated); the reference's."""
     me = draft.org.persona
+    mine = {"document_id": "design-doc", "author": me.email}
+    listed = [
+        {
+            "name": f"the comment gives the key of the ticket about the {component}",
+            "app": "docs",
+            "table": "comments",
+            "added": True,
+            "where": {**mine, "body": _key_stated(where)},
+        }
+        for where, component in zip(wheres, components, strict=False)
+    ]
     draft.stage(
         "a comment on the document lists the tickets",
         [
@@ -260,8 +283,9 @@ def _summary(draft: Draft, n_open: int) -> list[dict[str, Any]]:
                 "app": "docs",
                 "table": "comments",
                 "added": True,
-                "where": {"document_id": "design-doc", "author": me.email},
-            }
+                "where": mine,
+            },
+            *listed,
         ],
     )
     draft.allow.setdefault("docs", {})["comments"] = [
@@ -271,21 +295,21 @@ def _summary(draft: Draft, n_open: int) -> list[dict[str, Any]]:
     return [{"tool": "docs__add_comment", "args": {"document_id": "design-doc", "body": f"Tickets filed: {keys}."}}]
 
 
-def _replied(draft: Draft, n_open: int) -> list[dict[str, Any]]:
-    """Edition 3: the stage of a reply of the persona on each open comment; the reference's replies (each naming its
-    ticket's key, saved by the ticket calls before)."""
+def _replied(draft: Draft, n_open: int, wheres: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Edition 3: the stage of a reply of the persona on each open comment, naming its ticket's key; the reference's
+    replies (each key saved by the ticket calls before)."""
     me = draft.org.persona
     ids = [f"review-{i + 1}" for i in range(n_open)]
     draft.stage(
-        "each comment has a reply from me",
+        "each comment has a reply from me with its ticket's key",
         [
             {
-                "name": f"comment {cid} has a reply from {me.name}",
+                "name": f"comment {cid} has a reply from {me.name} giving its ticket's key",
                 "app": "docs",
                 "table": "comments",
-                "where": {"id": cid, "replies": {"has": {"author": me.email}}},
+                "where": {"id": cid, "replies": {"has": {"author": me.email, "body": _key_stated(where)}}},
             }
-            for cid in ids
+            for cid, where in zip(ids, wheres, strict=False)
         ],
     )
     return [

@@ -114,7 +114,7 @@ def addressed_to(text: str, zone: str, name: str, others: Mapping[str, str] | No
     if named_anywhere and (hedged or any(CLOCK.search(p) for p in mine)):
         return "\n".join(mine)
     if others:
-        theirs = _in_their_zone(own, zone)
+        theirs = _in_their_zone(kept, zone)  # of what the text asserts: "12:00 New York time or 13:00" tells none
         if theirs:  # "11:00 Berlin, 12:00 in Kyiv, 14:00 in Tbilisi": what tells them is the time in their zone
             return "\n".join(theirs)
     given: list[tuple[int, int, str, Piece]] = []

@@ -263,6 +263,8 @@ def _offers(clause: str, kind: str) -> bool:
             and _value_kinds(m.group("b")) & {"date", "time"}
         ):
             return True
+    if "time" in governed and TIME_OR_TIME.search(clause):
+        return True
     if "amount" in governed and any(m["a"].upper() == m["b"].upper() for m in AMOUNT_ALTERNATIVES.finditer(clause)):
         return True
     if governed & {"count", "amount"}:
@@ -270,6 +272,14 @@ def _offers(clause: str, kind: str) -> bool:
     return False
 
 
+_CLOCK = r"\d{1,2}(?:[:.h]\d{2})?\s*(?:[ap]\.?m\.?\b)?"
+TIME_OR_TIME = re.compile(
+    rf"(?<![\d:.]){_CLOCK}(?:\s*[-–—]\s*{_CLOCK})?(?:\s+[A-Za-z][\w/]*){{1,3}}\s+(?:or|and/or)\s+"
+    rf"(?:maybe\s+|perhaps\s+|possibly\s+)?(?:at\s+)?\d{{1,2}}(?::\d{{2}}|\s*[ap]\.?m\.?\b)"
+    r"(?![\d:])(?!\s*(?:[-–—]\s*\d|[A-Z]|in\b|your\b|for\b|local\b|time\b|on\s+the\b))"
+)
+"""A time with its zone said, then another bare time offered against it ("12:00-12:30 New York time or 13:00"): two
+slots; "9am PT or 12pm ET" (the second with its own zone) is one time converted, and stays stated."""
 AMOUNT_ALTERNATIVES = re.compile(
     r"(?P<a>[$€£¥]|\b[A-Z]{3}(?=\s?\d))\s?\d[\d.,']*(?:\s?k\b)?\s*/\s*(?P<b>[$€£¥]|\b[A-Z]{3}(?=\s?\d))\s?\d"
 )
