@@ -245,7 +245,7 @@ class WorldEngine:
                 if all(holds(arguments.get(k), c, plain) for k, c in event.when.args.items()):
                     self._fire(index, event, now)
         app = tool.partition("__")[0]
-        if not is_error and app in self.watched and not self._is_read(tool):
+        if app in self.watched and not self._is_read(tool):  # a failed call too: a lost reply's change is made
             await self._watch(app, now)
 
     def _fire(self, index: int, event: Event, now: datetime) -> None:
@@ -264,12 +264,13 @@ class WorldEngine:
 
     async def _watch(self, app: str, now: datetime) -> None:
         """Read the rows the agent's calls changed since last time (the app's journal); feed state triggers
-        and people's rules. World changes are not the agent's and are skipped."""
+        and people's rules. World changes are not the agent's and are skipped; a call whose reply was lost (an error
+        to the agent, its change made all the same) counts by its changes, as the app keeps them."""
         entries = await self.endpoints[app].journal(self.sandbox_id, self.seen.get(app, 0))
         if not entries:
             return
         self.seen[app] = max(int(e["seq"]) for e in entries)
-        changes = [c for e in entries if e.get("tool") and not e.get("is_error") for c in e.get("changes") or []]
+        changes = [c for e in entries if e.get("tool") for c in e.get("changes") or []]
         if not changes:
             return
         ctx = self._context(app)

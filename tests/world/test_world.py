@@ -215,6 +215,32 @@ async def test_a_state_trigger_fires_when_the_condition_first_holds(backend, tmp
     assert [c["author"] for c in after["comments"]][-1] == "marta@acme.test" and after["assignee"] == "marta@acme.test"
 
 
+async def test_a_state_trigger_fires_on_a_change_whose_reply_was_lost(backend, tmp_path) -> None:
+    """A lost reply is an error to the agent, but the app made the change: the world sees it as it sees any other."""
+    s = make(
+        tmp_path,
+        {
+            "events": [
+                {
+                    "name": "marta-notices",
+                    "when": {"app": "tickets", "table": "tickets", "where": {"key": "OPS-1", "status": "done"}},
+                    "delay": "5m",
+                    "app": "tickets",
+                    "add": {"comments": [{"ticket_key": "OPS-1", "author": "marta@acme.test", "body": "Thanks!"}]},
+                }
+            ]
+        },
+        faults={"tickets": {"rules": [{"tool": "transition_ticket", "kind": "lost_reply", "calls": [1]}]}},
+    )
+    async with Episode(s, await backend.start(s.apps)) as ep:
+        async with ep.connect() as client:
+            lost = await client.call_tool("tickets__transition_ticket", {"key": "OPS-1", "status": "done"})
+            await client.call_tool("world__wait", {"minutes": 5})
+            after = data(await client.call_tool("tickets__get_ticket", {"key": "OPS-1"}))
+    assert lost.is_error and after["status"] == "done"
+    assert [c["author"] for c in after["comments"]][-1] == "marta@acme.test"
+
+
 # -- time --------------------------------------------------------------------------------------------
 
 

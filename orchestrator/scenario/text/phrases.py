@@ -139,15 +139,24 @@ CODE_UNDERCUT_AFTER = re.compile(
 think": the writer does not state it (a hedge elsewhere in the sentence, about something else, leaves it stated)."""
 
 
+_OTHER_CODE = r"(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{2,}\b"
+CODE_OR_AFTER = re.compile(r"\s+(?:or|and/or)\s+(?:maybe\s+|possibly\s+|perhaps\s+)?" + _OTHER_CODE)
+CODE_OR_BEFORE = re.compile(r"\b" + _OTHER_CODE + r"\s+(?:or|and/or)\s+(?:maybe\s+|possibly\s+|perhaps\s+)?$")
+"""A code offered against another ("SUP-1 or SUP-2"): neither is stated."""
+
+
 def _code_aside(text: str, start: int, end: int) -> bool:
-    """The code written at `start:end` is set aside ("not K9TWQA", "dupe of HD-4410", "4471-A was cancelled") or
-    hedged where it is written ("probably OPS-12", "OPS-12 (not confirmed yet)")."""
+    """The code written at `start:end` is set aside ("not K9TWQA", "dupe of HD-4410", "4471-A was cancelled"),
+    hedged where it is written ("probably OPS-12", "OPS-12 (not confirmed yet)") or offered against another ("OPS-12
+    or OPS-13")."""
     before = text[max(0, start - 30) : start]
     return bool(
         CODE_SET_ASIDE.search(before)
         or CODE_GONE_AFTER.match(text[end : end + 40])
         or CODE_HEDGED_BEFORE.search(before)
         or CODE_UNDERCUT_AFTER.match(text[end : end + 60])
+        or CODE_OR_AFTER.match(text[end : end + 40])
+        or CODE_OR_BEFORE.search(before)
     )
 
 

@@ -38,3 +38,15 @@ def test_a_code_hedged_where_it_is_written_is_not_stated(text: str) -> None:
 @pytest.mark.parametrize("text", STATED)
 def test_a_hedge_about_something_else_leaves_the_code_stated(text: str) -> None:
     assert mentions_code(text, "RISK-41", claimed=True)
+
+
+@pytest.mark.parametrize(
+    "text", ["It is RISK-41 or RISK-42, I'll check.", "Either RISK-40 or RISK-41.", "RISK-41 or maybe RISK-14."]
+)
+def test_a_code_offered_against_another_is_not_stated(text: str) -> None:
+    assert not mentions_code(text, "RISK-41", claimed=True)
+
+
+def test_a_code_beside_an_or_of_other_things_is_stated() -> None:
+    assert mentions_code("Filed as RISK-41 or so I was told by Dana, or ask her.", "RISK-41", claimed=True)
+    assert mentions_code("Filed RISK-41; ping me or Dana with questions.", "RISK-41", claimed=True)
