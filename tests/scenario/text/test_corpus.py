@@ -23,7 +23,7 @@ FLOORS = {
         "amount": 0.91,
         "decision": 0.95,
         "count": 0.85,
-        "code": 0.965,
+        "code": 0.97,
     },
     "heldout": {
         "time": 0.77,
@@ -31,7 +31,7 @@ FLOORS = {
         "date": 0.59,
         "date-with-role": 0.78,
         "amount": 0.72,
-        "decision": 0.865,
+        "decision": 0.875,
         "count": 0.745,
         "code": 0.915,
     },
