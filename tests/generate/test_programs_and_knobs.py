@@ -251,3 +251,28 @@ def test_the_comment_listing_the_tickets_and_each_reply_must_give_the_keys(tmp_p
         vague = _set_args(tool, lambda a: True, body="Thanks, tickets are filed.")
         failed = _prove(_edited(task, vague), tmp_path / tool)
         assert failed.status == "dropped" and failed.problem.startswith("reference solution"), (tool, failed.problem)
+
+
+@pytest.mark.slow
+def test_with_two_free_slots_the_requester_must_be_told_the_one_booked(tmp_path: Path) -> None:
+    """Either free slot may be booked; telling the requester the other one tells a wrong time."""
+    from datetime import datetime
+
+    family = families()["meeting-tz"]()
+    task = next(
+        t
+        for i in range(80)
+        if (t := drawing.draw(family, 7, "small", i, edition=3)) is not None
+        and t.params.get("also")
+        and t.params.get("via") == "mail"
+    )
+    assert _prove(task, tmp_path / "ok").status == "proven"
+    booked, other = datetime.fromisoformat(task.params["slot"]), datetime.fromisoformat(task.params["also"][0])
+    reply = next(s for s in task.scenario["oracle"] if s["tool"] in ("mail__reply", "mail__send_message"))
+    body = reply["args"]["body"]
+    assert f"{booked:%H:%M}" in body
+    wrong = _set_args(
+        reply["tool"], lambda a: a == reply["args"], body=body.replace(f"{booked:%H:%M}", f"{other:%H:%M}")
+    )
+    failed = _prove(_edited(task, wrong), tmp_path / "wrong")
+    assert failed.status == "dropped" and failed.problem.startswith("reference solution"), failed.problem

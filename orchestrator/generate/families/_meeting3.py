@@ -31,10 +31,20 @@ def slots_words(params: dict[str, Any], slot: datetime, end: datetime | None = N
     return " or ".join(f"{t:%H:%M}-{t + length:%H:%M}" if end else f"{t:%H:%M}" for t in times)
 
 
-def told_time(params: dict[str, Any], slot: datetime) -> dict[str, Any]:
-    """The fact the requester is told: the booked time, any valid one in edition 3."""
+def told_time(params: dict[str, Any], slot: datetime) -> list[dict[str, Any]]:
+    """The facts the requester is told: the booked time; in edition 3, where two slots are free, one of them, and
+    the one the agent booked (telling 14:00 for a meeting booked at 11:00 tells a wrong time)."""
     times = [{"mentions_time": t} for t in [iso(slot), *params.get("also", [])]]
-    return times[0] if len(times) == 1 else {"any": times}
+    if len(times) == 1:
+        return times
+    booked = {
+        "app": "calendar",
+        "table": "events",
+        "added": True,
+        "where": {"status": "confirmed", "attendees": {"has": {"email": params["guests"][0]}}},
+        "field": "start",
+    }
+    return [{"any": times}, {"mentions_time": {"from": booked}}]
 
 
 def book(

@@ -313,7 +313,7 @@ def _asked_by_mail(
             {
                 "name": f"{requester.name} is told {day}, {slots_words(params, slot)} (any zone or format), and no other "
                 "time for it",
-                "told": {"who": [requester.email], "facts": [told_time(params, slot)]},
+                "told": {"who": [requester.email], "facts": told_time(params, slot)},
             },
         ],
     )
