@@ -34,6 +34,7 @@ difference).
     .venv/bin/python releases/release.py write --release v3 --drawn --preview --count 50 --workers 2  # v3 preview
     .venv/bin/python releases/release.py part --release v3 --family travel --out DIR --workers 2  # one family's part
     .venv/bin/python releases/release.py write --release v3 --parts  # v3 from its parts (releases/parts.py)
+    .venv/bin/python releases/release.py check --release v3 --parts --sample 20  # rows of the parts kept so far
 
 Exits 1 when the regenerated set differs from the release, or (v2) its manifest is missing, naming what differs.
 """
@@ -382,7 +383,9 @@ def main(argv: list[str] | None = None) -> int:
         help="part: the family to generate into --out (or, with --existing, generated there) and keep as a part.",
     )
     parser.add_argument(
-        "--parts", action="store_true", help="write: the release from its parts (every family's, kept by `part`)."
+        "--parts",
+        action="store_true",
+        help="write: the release from its parts (every family's, kept by `part`); check --sample N: rows of the parts.",
     )
     args = parser.parse_args(argv)
     path = release_path(args.release, args.preview)
@@ -393,6 +396,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         release = load_release(path, path.stem)
     stored = manifest_path(path, release)
+    if args.action == "check" and args.parts:
+        return _check_parts(args, path, release)
     if args.action == "check":
         return _check(args, release, stored)
     if args.action == "part":
@@ -447,6 +452,23 @@ def _part(args: argparse.Namespace, path: Path, release: dict[str, Any]) -> int:
     found = parts.store(args.out, args.family, release["options"]["count"], parts.parts_dir(path))
     print(f"kept {args.family}: {found['written']} tasks, {found['full']} proven in full, {found['seconds']:.0f} s")
     return 0
+
+
+def _check_parts(args: argparse.Namespace, path: Path, release: dict[str, Any]) -> int:
+    """`--sample N` random rows of the parts kept so far, drawn and proven again (the parts yet to come aside)."""
+    names = pipeline_options(release["options"]).families
+    kept = [n for n in names if (parts.parts_dir(path) / n / parts.MANIFEST).exists()]
+    if not kept or not args.sample:
+        raise SystemExit(f"check --parts: give --sample N; parts kept: {', '.join(kept) or 'none'}")
+    rows, _ = parts.load(parts.parts_dir(path), kept, release["options"]["count"])
+    problems = check_rows(release, rows, args.sample, args.seed)
+    for problem in problems[:50]:
+        print(problem, file=sys.stderr)
+    print(
+        f"{len(kept)} of {len(names)} families kept; "
+        + ("matches" if not problems else f"{len(problems)} difference(s)")
+    )
+    return 1 if problems else 0
 
 
 def _check(args: argparse.Namespace, release: dict[str, Any], stored: Path | None) -> int:

@@ -45,6 +45,8 @@ def test_parts_make_the_same_release_as_one_run(tmp_path: Path) -> None:
         assert f"kept {family}: 2 tasks" in done.stdout
     kept = tmp_path / "tiny-preview" / "parts"
     assert sorted(p.name for p in kept.iterdir()) == ["meeting-tz", "travel"]
+    sampled = _release("check", "--release", release, "--parts", "--sample", "2", "--seed", "3")
+    assert sampled.returncode == 0 and "2 of 2 families kept; matches" in sampled.stdout, sampled.stderr
 
     written = _release("write", "--release", release, "--parts")
     assert written.returncode == 0, written.stderr
