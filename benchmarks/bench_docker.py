@@ -206,8 +206,22 @@ def remove_new(before: dict[str, set[str]]) -> list[str]:
     return removed
 
 
+STOPPED: list[int] = []
+"""The signals that asked the benchmark to stop: one an event loop swallowed (asyncio turns Ctrl-C into a task's
+cancellation, which a task may absorb) still stops it at the next phase."""
+
+
 def _terminate(number: int, _: object) -> None:
+    STOPPED.append(number)
     raise KeyboardInterrupt  # SIGTERM cleans up as Ctrl-C does
+
+
+def _phase(run: Any, *args: Any) -> Any:
+    """Run one phase, then stop if a signal came meanwhile (raised or not)."""
+    result = run(*args)
+    if STOPPED:
+        raise KeyboardInterrupt
+    return result
 
 
 def main() -> None:
@@ -217,12 +231,13 @@ def main() -> None:
     ups, episodes, resets, restarts = (1, 5, 30, 2) if args.quick else (3, 20, 100, 5)
 
     signal.signal(signal.SIGTERM, _terminate)
+    signal.signal(signal.SIGINT, _terminate)  # ours, so an event loop does not take Ctrl-C over
     before = managed()
     interrupted = False
     try:
-        up = compose_up(ups)
-        local, docker = anyio.run(episode_overhead, episodes)
-        reset, restart = anyio.run(reset_vs_restart, resets, restarts)
+        up = _phase(compose_up, ups)
+        local, docker = _phase(anyio.run, episode_overhead, episodes)
+        reset, restart = _phase(anyio.run, reset_vs_restart, resets, restarts)
     except KeyboardInterrupt:
         interrupted = True
         print("interrupted: removing what the benchmark started", file=sys.stderr)
@@ -231,7 +246,7 @@ def main() -> None:
             removed = remove_new(before)
         if removed:
             print(f"removed {len(removed)} container(s), network(s) and volume(s) it started", file=sys.stderr)
-    if interrupted:
+    if interrupted or STOPPED:
         # Everything it started is removed. A worker thread may still be blocked in a Docker call that this made
         # moot (a health wait on a container now gone): exit without waiting for it.
         sys.stdout.flush()
