@@ -196,6 +196,13 @@ def human_day(day: Any) -> str:
     return f"{day:%A} {day.day} {day:%B}"
 
 
+def stated_key(where: dict[str, Any]) -> dict[str, Any]:
+    """A text condition: the text states the key of the ticket the agent added that `where` picks (not hedged, not
+    offered against another: "probably OPS-12" or "OPS-12 or OPS-13" does not state it)."""
+    ref = {"app": "tickets", "table": "tickets", "added": True, "where": where, "field": "key"}
+    return {"mentions_code": {"from": ref, "claimed": True}}
+
+
 def join(items: list[str]) -> str:
     """'A', 'A and B', 'A, B and C'."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

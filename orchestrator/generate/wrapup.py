@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from orchestrator.generate.build import Person
-from orchestrator.generate.family import join
+from orchestrator.generate.family import join, stated_key
 
 
 def _says(title: str) -> dict[str, Any]:
@@ -45,8 +45,8 @@ class Wrap:
         }
 
     def key_stated(self) -> dict[str, Any]:
-        """The tracking ticket's key, stated: "probably OPS-12" or "OPS-12?" does not name it."""
-        return {"mentions_code": {**self.ticket_ref("key"), "claimed": True}}
+        """The tracking ticket's key, stated (`stated_key`)."""
+        return stated_key({"title": _says(self.title)})
 
     def doc_ref(self, field: str) -> dict[str, Any]:
         return {

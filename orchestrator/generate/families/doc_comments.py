@@ -25,7 +25,7 @@ from typing import Any
 from orchestrator.generate import phrasing, vocab
 from orchestrator.generate.build import Organization, iso
 from orchestrator.generate.families._paths import broaden
-from orchestrator.generate.family import Draft, Family, fake, phrase, register
+from orchestrator.generate.family import Draft, Family, fake, phrase, register, stated_key
 
 INSTRUCTIONS = [
     'People left review comments on my doc "{title}". Please turn every open comment into a ticket in {project}, '
@@ -254,12 +254,6 @@ def _tickets(draft: Draft, params: dict[str, Any], authors: list[Any]) -> list[d
     return wheres
 
 
-def _key_stated(where: dict[str, Any]) -> dict[str, Any]:
-    """A text that states the key of the ticket the agent added that `where` picks."""
-    ref = {"app": "tickets", "table": "tickets", "added": True, "where": where, "field": "key"}
-    return {"mentions_code": {"from": ref, "claimed": True}}
-
-
 def _summary(draft: Draft, n_open: int, wheres: list[dict[str, Any]], components: list[str]) -> list[dict[str, Any]]:
     """Edition 3: the stage of one comment of the persona on the document listing the new tickets (each one's key,
     stated); the reference's."""
@@ -271,7 +265,7 @@ def _summary(draft: Draft, n_open: int, wheres: list[dict[str, Any]], components
             "app": "docs",
             "table": "comments",
             "added": True,
-            "where": {**mine, "body": _key_stated(where)},
+            "where": {**mine, "body": stated_key(where)},
         }
         for where, component in zip(wheres, components, strict=False)
     ]
@@ -307,7 +301,7 @@ def _replied(draft: Draft, n_open: int, wheres: list[dict[str, Any]]) -> list[di
                 "name": f"comment {cid} has a reply from {me.name} giving its ticket's key",
                 "app": "docs",
                 "table": "comments",
-                "where": {"id": cid, "replies": {"has": {"author": me.email, "body": _key_stated(where)}}},
+                "where": {"id": cid, "replies": {"has": {"author": me.email, "body": stated_key(where)}}},
             }
             for cid, where in zip(ids, wheres, strict=False)
         ],
