@@ -13,10 +13,11 @@ manifest order, the proof episodes and seconds summed over their reports, as a g
 
 from __future__ import annotations
 
-import gzip
 import json
 from pathlib import Path
 from typing import Any
+
+import manifest  # releases/manifest.py, beside this file
 
 MANIFEST = "tasks.jsonl.gz"
 REPORT = "report.json"
@@ -29,11 +30,8 @@ def parts_dir(release_file: Path) -> Path:
 
 def _rows_of(out: Path) -> list[dict[str, Any]]:
     for name in ("tasks.jsonl", MANIFEST):
-        path = out / name
-        if path.exists():
-            raw = path.read_bytes()
-            text = (gzip.decompress(raw) if path.suffix == ".gz" else raw).decode("utf-8")
-            return [json.loads(line) for line in text.splitlines() if line.strip()]
+        if (out / name).exists():
+            return manifest.read(out / name)
     raise SystemExit(f"{out}: no tasks.jsonl or {MANIFEST}; generate the family there first")
 
 
@@ -64,8 +62,7 @@ def store(out: Path, family: str, count: int, dest: Path) -> dict[str, Any]:
     report = _report_of(out, family)
     target = dest / family
     target.mkdir(parents=True, exist_ok=True)
-    data = "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in rows).encode("utf-8")
-    (target / MANIFEST).write_bytes(gzip.compress(data, compresslevel=9, mtime=0))
+    manifest.write(target / MANIFEST, rows)
     (target / REPORT).write_text(json.dumps(report, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return report
 

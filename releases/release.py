@@ -42,7 +42,6 @@ Exits 1 when the regenerated set differs from the release, or (v2) its manifest 
 from __future__ import annotations
 
 import argparse
-import gzip
 import hashlib
 import json
 import random
@@ -57,6 +56,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
+import manifest  # noqa: E402  # releases/manifest.py, beside this file
 import parts  # noqa: E402  # releases/parts.py, beside this file
 import stats  # noqa: E402  # releases/stats.py, beside this file
 
@@ -78,15 +78,11 @@ V3_OPTIONS = {**V2_OPTIONS, "edition": 3}
 SKELETONS = {"v2": V2_OPTIONS, "v3": V3_OPTIONS}
 
 
-def _lines(rows: list[dict[str, Any]]) -> str:
-    return "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in rows)
-
-
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Counts per family and split, and the manifest digests, from the manifest's rows (in manifest order)."""
 
     def sha(lines: list[dict[str, Any]]) -> str:
-        return hashlib.sha256(_lines(lines).encode()).hexdigest()
+        return hashlib.sha256(manifest.lines(lines).encode()).hexdigest()
 
     families: dict[str, Any] = {}
     for name in sorted({r["family"] for r in rows}):
@@ -229,10 +225,10 @@ def draw_rows(
 
 
 def read_rows(out: Path) -> list[dict[str, Any]]:
-    manifest = out / "tasks.jsonl"
-    if not manifest.exists():
-        raise SystemExit(f"{manifest}: no manifest; generate the set first (without --existing)")
-    return [json.loads(line) for line in manifest.read_text(encoding="utf-8").splitlines() if line.strip()]
+    found = out / "tasks.jsonl"
+    if not found.exists():
+        raise SystemExit(f"{found}: no manifest; generate the set first (without --existing)")
+    return manifest.read(found)
 
 
 def manifest_path(path: Path, release: dict[str, Any]) -> Path | None:
@@ -247,17 +243,13 @@ def read_manifest_file(path: Path) -> list[dict[str, Any]]:
             f"{path}: the release's manifest is missing; it is committed with the release (regenerate "
             "it with `release.py write`)"
         )
-    raw = path.read_bytes()
-    text = (gzip.decompress(raw) if path.suffix == ".gz" else raw).decode("utf-8")
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+    return manifest.read(path)
 
 
 def write_manifest_file(path: Path, rows: list[dict[str, Any]]) -> None:
     """Write a committed manifest, gzipped without a timestamp when its name ends in .gz (the same rows, the same
     bytes)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = _lines(rows).encode("utf-8")
-    path.write_bytes(gzip.compress(data, compresslevel=9, mtime=0) if path.suffix == ".gz" else data)
+    manifest.write(path, rows)
 
 
 def compare(release: dict[str, Any], found: dict[str, Any], sample: int | None = None) -> list[str]:
@@ -430,13 +422,7 @@ def main(argv: list[str] | None = None) -> int:
         seconds, reports = generate(release["options"], args.out, workers=args.workers)
         print(f"generated in {seconds:.0f} s", file=sys.stderr)
     if reports:
-        from orchestrator.generate.scheduler import proof_totals  # noqa: PLC0415
-
-        release["proofs"] = {
-            "tasks_proven_in_full": sum(r.full for r in reports),
-            "episodes": proof_totals(reports),
-            "dropped": sum(sum(r.dropped.values()) for r in reports),
-        }
+        release["proofs"] = parts.proofs([r.as_dict() for r in reports])
     return _write(path, release, read_rows(args.out), "generated", seconds, stored)
 
 

@@ -18,7 +18,6 @@ import json
 import math
 import pickle
 import shutil
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -218,11 +217,3 @@ def _read_journal(journal: Path, out: Path, staging: Path) -> dict[str, dict[int
                 continue
         known.setdefault(outcome.family, {})[outcome.index] = outcome
     return known
-
-
-def proof_totals(reports: list[FamilyReport]) -> dict[str, int]:
-    """Proof episodes by kind over every family (what `releases/v2.json` records)."""
-    total: Counter[str] = Counter()
-    for report in reports:
-        total.update(report.proofs)
-    return dict(sorted(total.items()))
