@@ -17,10 +17,16 @@ sys.path.append(str(Path(__file__).resolve().parent.parent))
 # cache: a test of what is built, loaded or parked must not find images earlier runs or benchmarks left there.
 _IMAGES = tempfile.mkdtemp(prefix="clawgym-test-images-")
 os.environ["CLAWGYM_IMAGES"] = _IMAGES
+# This machine's record key and its ledger ($XDG_DATA_HOME/clawgym) are this session's own too. A run whose agent
+# has no isolation retires the key and marks every key file made while it ran as exposed: with one key folder for
+# all xdist workers, a record another worker sealed meanwhile would read as untrusted.
+_DATA = tempfile.mkdtemp(prefix="clawgym-test-data-")
+os.environ["XDG_DATA_HOME"] = _DATA
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(_IMAGES, ignore_errors=True)
+    shutil.rmtree(_DATA, ignore_errors=True)
 
 
 @pytest.fixture
