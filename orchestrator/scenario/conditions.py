@@ -160,7 +160,21 @@ class Context:
     def select(self, app: str, table: str, added: bool | None = None, discarded: bool = False) -> list[dict[str, Any]]:
         """Rows of a table by role: `added` true (the agent's), false (seeded) or None (both);
         discarded rows only when `discarded` is true."""
-        return [r for r in self.rows(app, table) if self.in_role(app, table, r, added, discarded)]
+        rows = self.rows(app, table)
+        drop = None if discarded else self.discarded
+        if added is None and drop is None:
+            return rows
+        # `in_role` for each row, inline: a world's tables hold thousands of rows, and checks select them often
+        seeded = None if self.seeded is None else self.seeded.get((app, table), set())
+        key = self.keys.get((app, table), "id")
+        kept = []
+        for row in rows:
+            if added is not None and (seeded is not None and row.get(key) not in seeded) != added:
+                continue
+            if drop is not None and drop(app, table, row):
+                continue
+            kept.append(row)
+        return kept
 
     def candidates(self, app: str, table: str, where: Mapping[str, Any]) -> list[dict[str, Any]] | None:
         """The rows of `app.table`, in their order, among which are all that match `where`: those meeting one of its

@@ -157,8 +157,9 @@ def check_told(check: ToldCheck, check_id: str, stage: str, ctx: Context, key: s
     spec = check.told
     app_ctx = ctx.for_app(spec.app)
     everything = ctx.rows(spec.app, spec.table)
-    by_id = {r.get(key): r for r in everything}
     sent = delivered(ctx, spec.app, spec.table)
+    originals = {m.get("forwarded_from") for m in sent} - {None}  # only forwards read another row
+    by_id = {r.get(key): r for r in everything if r.get(key) in originals} if originals else {}
     if spec.in_thread is not None:
         threads = {r.get("thread_id") for r in everything if row_matches(r, spec.in_thread, app_ctx, spec.table)}
         sent = [m for m in sent if m.get("thread_id") in threads]

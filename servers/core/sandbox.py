@@ -87,6 +87,9 @@ class Seeded:
         )
 
 
+SET_META = "INSERT INTO _meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+
+
 @dataclass
 class Parked:
     """A sandbox's database rolled back to its seeded state and kept for the next sandbox of an equal spec
@@ -104,11 +107,9 @@ class Parked:
 class Sandbox(SandboxRows):
     """One isolated copy of an app's state, with its own clock, journal and fault plan.
 
-    Tools receive the sandbox as their first argument and use its row helpers
-    (`get`, `require`, `select`, `insert`, `update`, `delete`), its clock
-    (`now`, `now_iso`) and `new_id`, all from `servers.core.rows.SandboxRows`;
-    `db` is there for anything else.
-    """
+    Tools receive the sandbox as their first argument and use its row helpers (`get`, `require`, `select`, `insert`,
+    `update`, `delete`), its clock (`now`, `now_iso`) and `new_id`, all from `servers.core.rows.SandboxRows`; `db` is
+    there for anything else."""
 
     def __init__(
         self,
@@ -131,9 +132,9 @@ class Sandbox(SandboxRows):
         self._image = image
         self.access: dict[str, Any] = {}
         """Who may reach it and who made it: `secret_sha256`, `generation`, `owner`, `created` (see `set_access`)."""
-        # Calls to one sandbox are serialized so each runs in its own transaction
-        # and the journal order is the order in which state changed. Taken without a trip through the event loop
-        # when no other call holds it (the common case: an agent's calls to its sandbox come one at a time).
+        # Calls to one sandbox are serialized so each runs in its own transaction and the journal order is the order
+        # in which state changed. Taken without a trip through the event loop when no other call holds it (the
+        # common case: an agent's calls to its sandbox come one at a time).
         self.lock = anyio.Lock(fast_acquire=True)
         self.deadline: float | None = None
         """`budget_clock()` by which the running tool call must end (None outside a call)."""
@@ -308,10 +309,7 @@ class Sandbox(SandboxRows):
 
     def _write_meta(self, key: str, value: Any = None, *, text: str | None = None) -> None:
         """Store `value` (or `text`, a value already written as JSON) under `key` in the sandbox's own table."""
-        self.db.execute(
-            "INSERT INTO _meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            (key, text if text is not None else json.dumps(value)),
-        )
+        self.db.execute(SET_META, (key, text if text is not None else json.dumps(value)))
 
     # -- lifecycle --------------------------------------------------------------
 
@@ -359,12 +357,13 @@ class Sandbox(SandboxRows):
                     (top,),
                 )
                 db.execute(f"DELETE FROM {undo}")
-            db.execute("DELETE FROM _journal")
-            db.execute("DELETE FROM _changes")
-            db.execute("DELETE FROM _counters")
+            for core in ("_journal", "_changes", "_counters"):
+                db.execute(f"DELETE FROM {core}")
             db.executemany("INSERT INTO _counters (prefix, n) VALUES (?, ?)", state.counters)
-            db.execute("DELETE FROM _meta")
-            db.executemany("INSERT INTO _meta (key, value) VALUES (?, ?)", state.meta)
+            # The stored spec (a whole world's seed as JSON, megabytes) is written once, when seeded: kept as it is.
+            keys = json.dumps([key for key, _ in state.meta])
+            db.execute("DELETE FROM _meta WHERE key NOT IN (SELECT value FROM json_each(?))", (keys,))
+            db.executemany(SET_META, [(key, value) for key, value in state.meta if key != "spec"])
         self.clock.restart()
         self.fault_state = FaultState()
         self.stale_s, self.stale_hidden, self.deadline = None, 0, None
