@@ -102,7 +102,7 @@ def texts(scenario: Scenario) -> list[tuple[int, str, str]]:
 
 def checked(scenario: Scenario) -> dict[str, list[Any]]:
     """The fact kinds the scenario's checks read (`mentions_*`, `links`), each with the literal values they want
-    (empty when a check reads its value `from` the final state)."""
+    (`AGENTS_OWN` or `ANY_VALUE` for a check that reads its value `from` the final state)."""
     out: dict[str, list[Any]] = {}
 
     def walk(node: Any) -> None:
@@ -115,6 +115,8 @@ def checked(scenario: Scenario) -> dict[str, list[Any]]:
                     literal = value.get(_primary(key)) if isinstance(value, Mapping) else value
                     if literal is not None and not isinstance(literal, Mapping):
                         found.append(literal)
+                    else:  # read from the final state: a row the agent adds, or any
+                        found.append(AGENTS_OWN if _from_added(value) else ANY_VALUE)
                 walk(value)
         elif isinstance(node, list):
             for value in node:
@@ -130,11 +132,27 @@ def _primary(op: str) -> str:
     return PRIMARY[op]
 
 
-def _wanted(fact: Fact, values: list[Any], read: Reader) -> bool:
-    """Whether a check wants `fact` (any fact of its kind when the checks read their values from the state)."""
-    if not values:
+AGENTS_OWN = "<a value of a row the agent adds>"
+"""What `checked` lists for a check that reads its value from a row the agent adds (the key of the ticket it files)."""
+ANY_VALUE = "<a value read from the state>"
+"""What `checked` lists for a check that reads its value from another row of the final state: any fact of its kind."""
+
+
+def _from_added(operand: Any) -> bool:
+    ref = operand.get("from") if isinstance(operand, Mapping) else None
+    return isinstance(ref, Mapping) and ref.get("added") is True
+
+
+def _wanted(fact: Fact, values: list[Any], read: Reader, given: str = "") -> bool:
+    """Whether a check wants `fact` (any fact of its kind when the checks read their values from the state; but a
+    code the instruction `given` names is none of a row the agent adds, whose key the agent's call draws)."""
+    if not values or ANY_VALUE in values:
         return True
     for value in values:
+        if value == AGENTS_OWN:
+            if fact.kind != "code" or fact.text.lower() not in given.lower():
+                return True
+            continue
         text = str(value)
         if fact.kind == "date" and text[:10] == fact.value.isoformat():
             return True
@@ -174,7 +192,7 @@ def stated(scenario: Scenario) -> list[tuple[int, str, Fact]]:
     out = []
     for index, name, text in texts(scenario):
         for fact in facts(text, read):
-            if fact.kind in wanted and _wanted(fact, wanted[fact.kind], read):
+            if fact.kind in wanted and _wanted(fact, wanted[fact.kind], read, scenario.instruction):
                 out.append((index, name, fact))
     return out
 
