@@ -18,10 +18,13 @@ from __future__ import annotations
 import functools
 import json
 import random
+import re
 import zlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 from zoneinfo import ZoneInfo
+
+import orjson
 
 from orchestrator.prove.wordings import (
     CODE,
@@ -143,14 +146,23 @@ def _from_added(operand: Any) -> bool:
     return isinstance(ref, Mapping) and ref.get("added") is True
 
 
+def _given(scenario: Scenario) -> str:
+    """The instruction and the seeded world as text: a code written there is no key the agent's calls draw."""
+    try:
+        world = orjson.dumps(scenario.apps).decode()
+    except TypeError:  # a key that is not a string
+        world = json.dumps(scenario.apps, default=str)
+    return f"{scenario.instruction}\n{world}"
+
+
 def _wanted(fact: Fact, values: list[Any], read: Reader, given: str = "") -> bool:
     """Whether a check wants `fact` (any fact of its kind when the checks read their values from the state; but a
-    code the instruction `given` names is none of a row the agent adds, whose key the agent's call draws)."""
+    code `given` (`_given`) holds is none of a row the agent adds, whose key its call draws)."""
     if not values or ANY_VALUE in values:
         return True
     for value in values:
         if value == AGENTS_OWN:
-            if fact.kind != "code" or fact.text.lower() not in given.lower():
+            if fact.kind != "code" or not re.search(rf"(?<![\w-]){re.escape(fact.text)}(?![\w-])", given, re.I):
                 return True
             continue
         text = str(value)
@@ -189,10 +201,11 @@ def _number(text: str) -> Any:
 def stated(scenario: Scenario) -> list[tuple[int, str, Fact]]:
     """(step, argument, fact) of every fact the reference solution's texts state that a check reads."""
     read, wanted = reader(scenario), checked(scenario)
+    given = _given(scenario) if AGENTS_OWN in wanted.get("code", ()) else ""
     out = []
     for index, name, text in texts(scenario):
         for fact in facts(text, read):
-            if fact.kind in wanted and _wanted(fact, wanted[fact.kind], read, scenario.instruction):
+            if fact.kind in wanted and _wanted(fact, wanted[fact.kind], read, given):
                 out.append((index, name, fact))
     return out
 

@@ -110,23 +110,25 @@ def test_wordings_are_the_same_every_run_and_differ_between_scenarios() -> None:
     assert reader(SCENARIO).zone == ZoneInfo(BERLIN)
 
 
-def _with_code_check(tmp_path: Path, check: dict) -> scenarios.Scenario:
-    """The test scenario with a told check on a code added, and its mail naming FIN-7 (which the instruction names)."""
+def _with_code_check(tmp_path: Path, check: dict, code: str = "FIN-7") -> scenarios.Scenario:
+    """The test scenario with a told check on a code added, and its mail naming `code` (FIN-7: the instruction and
+    the seeded tickets name it)."""
     raw = yaml.safe_load(SCENARIO_PATH.read_text())
     raw["stages"][0]["checks"][1]["told"]["facts"].append(check)
-    raw["oracle"][-1]["args"]["body"] += " Noted on FIN-7."
+    raw["oracle"][-1]["args"]["body"] += f" Noted on {code}."
     path = tmp_path / "code-check.yaml"
     path.write_text(yaml.safe_dump(raw, sort_keys=False))
     return scenarios.load(path)
 
 
-def test_a_code_the_instruction_names_is_no_fact_a_check_on_an_added_rows_key_reads(tmp_path: Path) -> None:
-    """A told check that wants the key of the ticket the agent files cannot want FIN-7, a ticket the instruction
-    names: hedging FIN-7 in the mail is no attack on it. A check that reads a code from any row, or names FIN-7,
-    still makes FIN-7 a fact to attack."""
+def test_a_code_the_world_holds_is_no_fact_a_check_on_an_added_rows_key_reads(tmp_path: Path) -> None:
+    """A told check that wants the key of the ticket the agent files cannot want FIN-7, a ticket the world already
+    holds: hedging FIN-7 in the mail is no attack on it; FIN-9, which the agent's ticket may be, still is. A check
+    that reads a code from any row, or names FIN-7, still makes FIN-7 a fact to attack."""
     ref = {"app": "tickets", "table": "tickets", "where": {"project": "FIN"}, "field": "key"}
-    added = _with_code_check(tmp_path, {"mentions_code": {"from": {**ref, "added": True}, "claimed": True}})
-    assert "code" not in {f.kind for _, _, f in stated(added)}
+    own = {"mentions_code": {"from": {**ref, "added": True}, "claimed": True}}
+    assert "code" not in {f.kind for _, _, f in stated(_with_code_check(tmp_path, own))}
+    assert [f.text for _, _, f in stated(_with_code_check(tmp_path, own, "FIN-9")) if f.kind == "code"] == ["FIN-9"]
     seeded = _with_code_check(tmp_path, {"mentions_code": {"from": ref, "claimed": True}})
     literal = _with_code_check(tmp_path, {"mentions_code": "FIN-7"})
     for scenario in (seeded, literal):
