@@ -63,7 +63,7 @@ class Table:
         out = dict(row)
         for name in self.json_columns:
             if out.get(name) is not None:
-                out[name] = json.loads(out[name])
+                out[name] = _json(out[name])
         for name in self.bool_columns:
             if out.get(name) is not None:
                 out[name] = bool(out[name])
