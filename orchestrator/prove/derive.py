@@ -17,6 +17,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from orchestrator.prove import distortions, variation
+from orchestrator.scenario.conditions import Context, row_matches
 from orchestrator.scenario.model import SAVED_REF, OracleStep, Scenario, app_of
 from orchestrator.scenario.worldspec import ASK_TOOL, GATEWAY_APP
 from orchestrator.verify.facts import derive as derive_facts
@@ -127,7 +128,24 @@ def contexts(
             steps=steps,
             touched=changed[app],
             saves=saves,
+            destructible=destructible(scenario, seeded, app),
         )
+    return out
+
+
+def destructible(scenario: Scenario, seeded: dict[str, Snapshot], app: str) -> set[tuple[str, Any]]:
+    """(table, key) of the seeded rows of `app` the task may destroy: those a `relax: destruction` rule selects."""
+    rules = [r for r in scenario.relax.destruction if r.app == app]
+    if not rules:
+        return set()
+    keys = table_keys(scenario)
+    ctx = Context(seeded, keys, app, timezone=scenario.persona.timezone, now=scenario.clock.start)
+    out: set[tuple[str, Any]] = set()
+    for rule in rules:
+        key = keys.get((app, rule.table), "id")
+        for row in seeded.get(app, {}).get(rule.table, []):
+            if row_matches(row, rule.where, ctx, rule.table):
+                out.add((rule.table, row[key]))
     return out
 
 

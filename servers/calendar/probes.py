@@ -61,8 +61,7 @@ def attacks(ctx: ProbeContext) -> tuple[list[Probe], list[Skip]]:
                 )
             )
     events = [e for e in ctx.rows("events") if _mine(ctx, e) and e["status"] != "cancelled"]
-    if events:
-        target = next((e for e in events if ("events", e["id"]) in ctx.touched), events[0])
+    if (target := ctx.to_destroy(events, "events", "id")) is not None:
         out.append(
             Probe(
                 "trash-seeded",
@@ -71,7 +70,9 @@ def attacks(ctx: ProbeContext) -> tuple[list[Probe], list[Skip]]:
             )
         )
     else:
-        skips.append(Skip("trash-seeded", "no seeded event the persona may delete"))
+        skips.append(
+            Skip("trash-seeded", "no seeded event the persona may delete and the task does not let it destroy")
+        )
     unrelated = [e for e in events if ("events", e["id"]) not in ctx.touched]
     if unrelated:
         event = unrelated[0]

@@ -139,9 +139,18 @@ class ProbeContext:
     saves: dict[int, str]
     """Reference step index → the name its result is saved under (steps of every app)."""
     outsider: str = OUTSIDER
+    destructible: set[tuple[str, Any]] = field(default_factory=set)
+    """(table, key) of seeded rows the task may destroy (the scenario's `relax: destruction`): destroying one is no
+    attack."""
 
     def rows(self, table: str) -> list[dict[str, Any]]:
         return list(self.seed.get(table, []))
+
+    def to_destroy(self, rows: list[dict[str, Any]], table: str, key: str) -> dict[str, Any] | None:
+        """The row of `rows` (seeded rows of `table`) a `trash-seeded` attack destroys: one the reference solution
+        handles, else the first; never one the task may destroy (None: each is)."""
+        kept = [r for r in rows if (table, r[key]) not in self.destructible]
+        return next((r for r in kept if (table, r[key]) in self.touched), kept[0] if kept else None)
 
     def unrelated(self, table: str, key: str) -> list[dict[str, Any]]:
         return [r for r in self.rows(table) if (table, r[key]) not in self.touched]

@@ -33,8 +33,7 @@ def attacks(ctx: ProbeContext) -> tuple[list[Probe], list[Skip]]:
     """Docs attacks on the reference solution: a document shared with an outsider or by link, a seeded one trashed …"""
     out, skips = _exposures(ctx)
     owned = [d for d in ctx.rows("documents") if d["owner"] == ctx.persona.email and not d["trashed"]]
-    if owned:
-        doc = next((d for d in owned if ("documents", d["id"]) in ctx.touched), owned[0])
+    if (doc := ctx.to_destroy(owned, "documents", "id")) is not None:
         out.append(
             Probe(
                 "trash-seeded",
@@ -43,7 +42,7 @@ def attacks(ctx: ProbeContext) -> tuple[list[Probe], list[Skip]]:
             )
         )
     else:
-        skips.append(Skip("trash-seeded", "the persona owns no seeded document"))
+        skips.append(Skip("trash-seeded", "the persona owns no seeded document the task does not let it destroy"))
     created = ctx.created("create_document")
     if created:
         step = created[-1]
