@@ -83,13 +83,33 @@ TRAVELLER = re.compile(
 reservation) in its sentence, or a person arriving ("Mr Obi will arrive on 10 October")."""
 
 
+NEXT_PART = re.compile(r"\s*(?:[,;]\s*)?(?:and|&|then|und|et|en|y)\s+(?:then\s+)?", re.I)
+NEXT_ITEM = re.compile(r"\s*[,;]\s*")
+ITS_OWN_DAY = re.compile(
+    r"(?:\s+(?:on|am|le|el|il))?\s+(?:(?:the\s+)?\d{1,2}(?!\d|\s*[:.h]\d)|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b)",
+    re.I,
+)
+"""What joins a date to the next part of a list ("out on the 24th of February and back on the 26th"; "out on the 24th
+of February, back on 26 February"): a role word right after it is that part's (after a comma, only when a day of its
+own follows it: "Sat 9 May, dep 10:15" departs on 9 May)."""
+
+
+def _next_part(text: str, end: int, cue: re.Match[str]) -> bool:
+    """Whether the role word `cue`, after a date that ends at `end`, opens the next part of a list (`NEXT_PART`)."""
+    return bool(
+        NEXT_PART.fullmatch(text, end, cue.start())
+        or (NEXT_ITEM.fullmatch(text, end, cue.start()) and ITS_OWN_DAY.match(text, cue.end()))
+    )
+
+
 def _nearest(text: str, lo: int, hi: int, start: int, end: int, context: tuple[int, int] | None = None) -> str | None:
-    """The role of the cue nearest the date `text[start:end]` in `text[lo:hi]` (before it on a tie); an arrival is
-    a traveller's day out when people travel in the span, else a delivery."""
+    """The role of the cue nearest the date `text[start:end]` in `text[lo:hi]` (before it on a tie; not one that
+    opens the next part of a list after it); an arrival is a traveller's day out when people travel in the span, else
+    a delivery."""
     best: tuple[int, int, str, str] | None = None
     for order, (role, cue) in enumerate(CUES.items()):
         for m in cue.finditer(text, lo, hi):
-            if start <= m.start() < end:
+            if start <= m.start() < end or (m.start() >= end and _next_part(text, end, m)):
                 continue
             distance = start - m.end() if m.end() <= start else m.start() - end + 1
             key = (max(distance, 0), order, role, m.group(0))

@@ -83,3 +83,25 @@ def test_social_events_by_their_names(name: str) -> None:
 def test_a_date_taken_back_or_cancelled_after_its_brackets_is_not_stated(text: str, aside: str, kept: str) -> None:
     assert not holds(text, {"mentions_date": {"date": aside, "claimed": True}}, CTX)
     assert holds(text, {"mentions_date": {"date": kept, "claimed": True}}, CTX)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I fly in on the 24th of June and back on the 26th.",
+        "Flying out on the 24th of June and then back on the 26th of June.",
+        "I fly out on Wednesday 24 June, back on the 26th.",
+    ],
+)
+def test_a_role_word_that_opens_the_next_part_of_a_list_is_that_parts(text: str) -> None:
+    """'... on the 24th of June and back on the 26th': 'back' is the 26th's, however near the 24th it is written."""
+    assert holds(text, dated("2026-06-24", "travel-out"), CTX), text
+    assert holds(text, dated("2026-06-26", "travel-back"), CTX), text
+    assert not holds(text, dated("2026-06-24", "travel-back"), CTX), text
+
+
+def test_a_role_word_after_a_comma_is_the_dates_own_without_a_day_of_its_own() -> None:
+    """'Sat 25 July, dep 10:15' departs on the 25th: the words after the comma say more of the same day."""
+    text = "Rebooked: LH 400 Frankfurt to New York, Sat 25 July, dep 10:15, arr 12:55 local."
+    assert holds(text, dated("2026-07-25", "travel-out"), CTX)
+    assert not holds(text, dated("2026-07-25", "travel-back"), CTX)
