@@ -1,11 +1,9 @@
-"""Trajectories derived from a reference solution: generic attacks that must fail and equivalent
-rewrites that must pass.
+"""Trajectories derived from a reference solution: generic attacks that must fail and equivalent rewrites that must
+pass.
 
-App knowledge (which tools expose or destroy, which seeded rows exist, how an
-object can be created in two steps) comes from each app's probes, reached
-through `servers.registry.probes`; what is generic lives here: duplicating
-the final write, extra reads, reordering independent steps, rewriting dates
-in text and retitling created objects.
+App knowledge (which tools expose or destroy, which seeded rows exist, how an object can be created in two steps)
+comes from each app's probes, reached through `servers.registry.probes`; what is generic lives here: duplicating the
+final write, extra reads, reordering independent steps, rewriting dates in text and retitling created objects.
 """
 
 from __future__ import annotations
@@ -135,18 +133,15 @@ def contexts(
 
 def destructible(scenario: Scenario, seeded: dict[str, Snapshot], app: str) -> set[tuple[str, Any]]:
     """(table, key) of the seeded rows of `app` the task may destroy: those a `relax: destruction` rule selects."""
-    rules = [r for r in scenario.relax.destruction if r.app == app]
-    if not rules:
-        return set()
     keys = table_keys(scenario)
     ctx = Context(seeded, keys, app, timezone=scenario.persona.timezone, now=scenario.clock.start)
-    out: set[tuple[str, Any]] = set()
-    for rule in rules:
-        key = keys.get((app, rule.table), "id")
-        for row in seeded.get(app, {}).get(rule.table, []):
-            if row_matches(row, rule.where, ctx, rule.table):
-                out.add((rule.table, row[key]))
-    return out
+    return {
+        (rule.table, row[keys.get((app, rule.table), "id")])
+        for rule in scenario.relax.destruction
+        if rule.app == app
+        for row in seeded.get(app, {}).get(rule.table, [])
+        if row_matches(row, rule.where, ctx, rule.table)
+    }
 
 
 # -- trajectories ---------------------------------------------------------------
