@@ -12,7 +12,7 @@ import yaml
 
 from orchestrator import scenario as scenarios
 from orchestrator.agents import OracleAgent
-from orchestrator.prove import derive
+from orchestrator.prove import derive, distortions
 from orchestrator.prove.validate import _attack, _equivalent, run_episode, validate
 from orchestrator.prove.variation import reader, stated, wordings
 from orchestrator.prove.wordings import WORDINGS, Reader, facts, reword, write
@@ -133,6 +133,23 @@ def test_a_code_the_world_holds_is_no_fact_a_check_on_an_added_rows_key_reads(tm
     literal = _with_code_check(tmp_path, {"mentions_code": "FIN-7"})
     for scenario in (seeded, literal):
         assert [f.text for _, _, f in stated(scenario) if f.kind == "code"] == ["FIN-7"]
+
+
+@pytest.mark.parametrize(
+    ("said", "hedged"),
+    [
+        ("on Thursday 5 March at 15:30 (14:30 in London)", True),
+        ("on Thursday 5 March, 3:30-4:00 Berlin time (14:30 in London)", False),
+    ],
+)
+def test_a_time_is_hedged_only_where_every_writing_of_it_is(tmp_path: Path, said: str, hedged: bool) -> None:
+    """Hedging the conversion '14:30 in London' attacks the time only when the reader of wordings reads every other
+    writing of it too: a range's start whose am/pm it leaves open ('3:30-4:00 Berlin time') still states it."""
+    body = f"Hi both, the budget review is now {said}. Catering is capped at €1,249.50 for 14 people."
+    scenario = _variant(tmp_path, "conversion", {**REPLY, "args": {**REPLY["args"], "body": body}})
+    probes, _ = distortions.attacks(scenario, {}, lambda tool: False, budget=0)
+    times = [p.description for p in probes if p.kind.startswith("hedge-") and p.description.startswith("time")]
+    assert bool(times) is hedged, times
 
 
 # -- played through the gateway -------------------------------------------------------------------
