@@ -30,7 +30,7 @@ from orchestrator.prove.variation import (
     text_args,
     texts,
 )
-from orchestrator.prove.wordings import CODE, Fact, Reader, another, facts, in_words, substitute, write
+from orchestrator.prove.wordings import CODE, Fact, Reader, _overlaps, another, facts, in_words, substitute, write
 from orchestrator.scenario.model import SAVED_REF, Scenario, app_of
 from orchestrator.scenario.text.instants import instants
 from orchestrator.scenario.text.leaks import section
@@ -84,14 +84,16 @@ def _written_unread(scenario: Scenario, fact: Fact) -> bool:
     """Whether a text that states the time `fact` also writes its instant where `facts` does not read it, so that a
     hedge of `fact` leaves it there ("11:00-11:30 Madrid time (14:30 in Kolkata)": the range's start, whose am/pm
     `facts` leaves open, still states the time the conversion restates)."""
+    if fact.kind != "time":
+        return False
     read = reader(scenario)
     for _, _, text in texts(scenario):
         found = facts(text, read)
-        if fact.kind != "time" or not any(_same(f, fact) for f in found):
+        if not any(_same(f, fact) for f in found):
             continue
         spans = [(f.start, f.end) for f in found]
         for t in find_times(text, read.today):
-            if not (t.range_end or t.set_aside or any(t.start < b and a < t.end for a, b in spans)):
+            if not (t.range_end or t.set_aside or _overlaps(t.start, t.end, spans)):
                 if fact.value in instants(t, read.zone, read.today):
                     return True
     return False
